@@ -1,0 +1,3 @@
+from seqform.cli import main
+
+raise SystemExit(main())

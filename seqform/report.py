@@ -1,0 +1,243 @@
+"""Turning a :class:`~seqform.solve.Solution` into text for people and JSON for programs.
+
+JSON schema ``seqform.solve/1`` (stable; new keys may be added, none removed or renamed)::
+
+    {
+      "schema": "seqform.solve/1",
+      "game": {"name": str, "description": str, "terminals": int},
+      "method": "sequence" | "normal",
+      "value": float,                       # to player 1 (index 0)
+      "value_fraction": str | null,         # e.g. "-1/18" when one with denominator
+                                            # <= 1000 matches to 1e-9
+      "sizes": {
+        "players": [{"name": str, "infosets": int, "sequences": int,
+                     "constraint_shape": [rows, cols], "constraint_nonzeros": int}, ×2],
+        "payoff_shape": [rows, cols], "payoff_nonzeros": int
+      },
+      "solver": {"backend", "algorithm", "status", "iterations", "seconds",
+                 "solver_seconds", "variables", "constraints", "nonzeros"},
+      "timings": {"sequence_form", "lp", "behaviour", "certificate", "total"},  # seconds
+      "certificate": {"expected_value": float, "best_response_values": [float, float],
+                      "gains": [float, float], "exploitability": float,
+                      "tolerance": float, "equilibrium": bool},
+      "strategies": [{"player": 1 | 2, "name": str,
+                      "infosets": [{"name": str, "unreached": bool,
+                                    "actions": [{"action": str, "words": str,
+                                                 "probability": float}]}]}, ×2]
+    }
+
+Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from seqform.solve import Solution
+from seqform.strategies import BehaviouralStrategy
+
+__all__ = [
+    "EQUILIBRIUM_TOLERANCE",
+    "SCHEMA",
+    "fraction_text",
+    "matching_fraction",
+    "solution_json",
+    "solution_text",
+]
+
+SCHEMA = "seqform.solve/1"
+EQUILIBRIUM_TOLERANCE = 1e-9
+FRACTION_TOLERANCE = 1e-9
+MAX_DENOMINATOR = 1000
+
+
+def matching_fraction(
+    value: float, max_denominator: int = MAX_DENOMINATOR, tol: float = FRACTION_TOLERANCE
+) -> Fraction | None:
+    """The fraction with denominator ``<= max_denominator`` within ``tol`` of ``value``."""
+    candidate = Fraction(value).limit_denominator(max_denominator)
+    return candidate if abs(float(candidate) - value) <= tol else None
+
+
+def fraction_text(value: float) -> str | None:
+    """``"-1/18"`` for -0.0555…, ``"0"`` for 0.0, ``None`` when no small fraction matches."""
+    fraction = matching_fraction(value)
+    return None if fraction is None else str(fraction)
+
+
+def _strategy_json(strategy: BehaviouralStrategy, name: str, words: Any) -> dict[str, Any]:
+    table = strategy.table
+    infosets = []
+    for index, infoset in enumerate(table.infosets):
+        actions = [
+            {
+                "action": action,
+                "words": words(infoset, action),
+                "probability": float(strategy.probabilities[sequence]),
+            }
+            for action, sequence in zip(
+                table.actions[index], table.sequences_of(index), strict=True
+            )
+        ]
+        infosets.append(
+            {"name": infoset, "unreached": bool(strategy.unreached[index]), "actions": actions}
+        )
+    return {"player": table.player + 1, "name": name, "infosets": infosets}
+
+
+def solution_json(solution: Solution, method: str = "sequence") -> dict[str, Any]:
+    """The solution as a JSON-ready dict in schema ``seqform.solve/1``."""
+    form, game = solution.form, solution.game
+    certificate = solution.certificate
+    players = []
+    for player in (0, 1):
+        matrix, _ = form.constraints(player)
+        table = form.players[player]
+        players.append(
+            {
+                "name": game.player_names[player],
+                "infosets": table.num_infosets,
+                "sequences": table.num_sequences,
+                "constraint_shape": list(matrix.shape),
+                "constraint_nonzeros": int(matrix.nnz),
+            }
+        )
+    stats = solution.stats
+    timings = solution.timings
+    exploitability = float(certificate.exploitability)
+    return {
+        "schema": SCHEMA,
+        "game": {
+            "name": game.name,
+            "description": game.description,
+            "terminals": form.num_terminals,
+        },
+        "method": method,
+        "value": solution.value,
+        "value_fraction": fraction_text(solution.value),
+        "sizes": {
+            "players": players,
+            "payoff_shape": list(form.A.shape),
+            "payoff_nonzeros": int(form.A.nnz),
+        },
+        "solver": {
+            "backend": stats.backend,
+            "algorithm": stats.algorithm,
+            "status": stats.status,
+            "iterations": stats.iterations,
+            "seconds": stats.seconds,
+            "solver_seconds": stats.solver_seconds,
+            "variables": stats.variables,
+            "constraints": stats.constraints,
+            "nonzeros": stats.nonzeros,
+        },
+        "timings": {
+            "sequence_form": timings.sequence_form,
+            "lp": timings.lp,
+            "behaviour": timings.behaviour,
+            "certificate": timings.certificate,
+            "total": timings.total,
+        },
+        "certificate": {
+            "expected_value": float(certificate.value),
+            "best_response_values": [float(v) for v in certificate.best_response_values],
+            "gains": [float(v) for v in certificate.gains],
+            "exploitability": exploitability,
+            "tolerance": EQUILIBRIUM_TOLERANCE,
+            "equilibrium": exploitability <= EQUILIBRIUM_TOLERANCE,
+        },
+        "strategies": [
+            _strategy_json(solution.behaviour[player], game.player_names[player],
+                           game.describe_action)
+            for player in (0, 1)
+        ],
+    }
+
+
+def _shape(matrix: Any) -> str:
+    return f"{matrix.shape[0]}×{matrix.shape[1]}"
+
+
+def strategy_table(strategy: BehaviouralStrategy, name: str, words: Any) -> list[str]:
+    """Lines of a table: one row per information set, its actions in words with odds."""
+    table = strategy.table
+    width = max((len(n) for n in table.infosets), default=4)
+    width = max(width, len("infoset"))
+    lines = [f"{name} — behavioural strategy", f"  {'infoset':<{width}}  action probabilities"]
+    for index, infoset in enumerate(table.infosets):
+        parts = []
+        for action, sequence in zip(table.actions[index], table.sequences_of(index), strict=True):
+            probability = float(strategy.probabilities[sequence])
+            exact = matching_fraction(probability, max_denominator=100)
+            shown = f" ({exact})" if exact is not None and exact.denominator > 1 else ""
+            parts.append(f"{words(infoset, action)} {probability:.4f}{shown}")
+        flag = "   (unreached by own play: see docs)" if strategy.unreached[index] else ""
+        lines.append(f"  {infoset:<{width}}  {'  '.join(parts)}{flag}")
+    return lines
+
+
+def solution_text(solution: Solution) -> str:
+    """A human-readable report: value, sizes, solver, certificate, strategies."""
+    form, game = solution.form, solution.game
+    certificate = solution.certificate
+    fraction = fraction_text(solution.value)
+    value_line = f"Value to {game.player_names[0]}: {solution.value:+.10f}"
+    if fraction is not None:
+        value_line += f"  (= {fraction})"
+    p0, p1 = form.players
+    rows = [
+        ("", game.player_names[0], game.player_names[1]),
+        ("information sets", str(p0.num_infosets), str(p1.num_infosets)),
+        ("sequences", str(p0.num_sequences), str(p1.num_sequences)),
+        ("E, F shape", _shape(form.E), _shape(form.F)),
+        ("E, F non-zeros", str(form.E.nnz), str(form.F.nnz)),
+    ]
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    lines = [
+        f"Game: {game.name}" + (f" — {game.description}" if game.description else ""),
+        value_line,
+        "",
+        "Sequence form (KMvS 1996)",
+    ]
+    for label, first, second in rows:
+        lines.append(
+            f"  {label:<{widths[0]}}  {first:>{widths[1]}}  {second:>{widths[2]}}".rstrip()
+        )
+    lines.append(
+        f"  payoff matrix A: {_shape(form.A)}, {form.A.nnz} non-zeros; "
+        f"{form.num_terminals} terminal histories"
+    )
+    stats = solution.stats
+    lines += [
+        "",
+        f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status}, "
+        f"{stats.iterations} iterations, LP {stats.variables} variables × "
+        f"{stats.constraints} constraints; solve {stats.seconds:.3f} s, "
+        f"total {solution.timings.total:.3f} s",
+    ]
+    exploitability = float(certificate.exploitability)
+    verdict = (
+        f"equilibrium (≤ {EQUILIBRIUM_TOLERANCE:g})"
+        if exploitability <= EQUILIBRIUM_TOLERANCE
+        else f"NOT an equilibrium within {EQUILIBRIUM_TOLERANCE:g}"
+    )
+    lines += [
+        f"Certificate (tree walk, independent of the LP): expected value "
+        f"{float(certificate.value):+.10f}; best response of {game.player_names[0]} "
+        f"{float(certificate.best_response_values[0]):+.10f}, of {game.player_names[1]} "
+        f"{float(certificate.best_response_values[1]):+.10f}",
+        f"  exploitability (NashConv) {exploitability:.3g}: {verdict}",
+    ]
+    for player in (0, 1):
+        lines.append("")
+        lines += strategy_table(
+            solution.behaviour[player], game.player_names[player], game.describe_action
+        )
+    if any(s.unreached.any() for s in solution.behaviour):
+        lines += [
+            "",
+            "Unreached: the player's own strategy never reaches that information set, so",
+            "its probabilities there do not affect any payoff (the rule in seqform.strategies).",
+        ]
+    return "\n".join(lines)

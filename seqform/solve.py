@@ -1,0 +1,129 @@
+"""The whole pipeline: game → sequence form → min-max LP → behavioural strategies → certificate.
+
+No answer is returned unverified: every :class:`Solution` carries the exploitability
+(NashConv) of its behavioural strategies, measured by :mod:`seqform.best_response` on
+the tree, independently of the LP.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.best_response import Certificate, certify
+from seqform.game import Game
+from seqform.lp import Algorithm, Backend, LPSolution, SolverStats, solve_minmax
+from seqform.sequence_form import SequenceForm, build_sequence_form
+from seqform.strategies import BehaviouralStrategy, behaviour_from_plan
+
+__all__ = ["Solution", "Timings", "solve", "solve_sequence_form"]
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Wall-clock seconds of each stage of :func:`solve`."""
+
+    sequence_form: float
+    lp: float
+    behaviour: float
+    certificate: float
+
+    @property
+    def total(self) -> float:
+        return self.sequence_form + self.lp + self.behaviour + self.certificate
+
+
+@dataclass(frozen=True)
+class Solution:
+    """An equilibrium of a two-player zero-sum game, with its certificate.
+
+    value : the LP optimum, the game's value to player 0
+    plans : optimal realization plans ``(x, y)`` on the sequence indices of ``form``
+    behaviour : the behavioural strategies of the plans (see :mod:`seqform.strategies`)
+    certificate : expected value, best responses and exploitability, from the tree walk
+    stats : what the LP solver did
+    """
+
+    game: Game
+    form: SequenceForm
+    value: float
+    plans: tuple[np.ndarray, np.ndarray]
+    behaviour: tuple[BehaviouralStrategy, BehaviouralStrategy]
+    certificate: Certificate
+    stats: SolverStats
+    timings: Timings
+
+    @property
+    def exploitability(self) -> float:
+        """NashConv of the behavioural strategies, measured by best response."""
+        return float(self.certificate.exploitability)
+
+
+def solve_sequence_form(
+    form: SequenceForm,
+    *,
+    backend: Backend = "highs",
+    algorithm: Algorithm = "simplex",
+    time_limit: float | None = None,
+    verbose: bool = False,
+) -> LPSolution:
+    """Solve the min-max LP of a sequence form (see :mod:`seqform.lp`)."""
+    return solve_minmax(
+        form.E,
+        form.e,
+        form.F,
+        form.f,
+        form.A,
+        backend=backend,
+        algorithm=algorithm,
+        time_limit=time_limit,
+        verbose=verbose,
+    )
+
+
+def solve(
+    game: Game,
+    *,
+    backend: Backend = "highs",
+    algorithm: Algorithm = "simplex",
+    time_limit: float | None = None,
+    verbose: bool = False,
+) -> Solution:
+    """Solve ``game`` by the sequence-form LP and certify the answer by best response.
+
+    Raises
+    ------
+    seqform.lp.SolverError
+        If the LP solver does not prove optimality (time limit, numerical failure).
+    """
+    start = time.perf_counter()
+    form = build_sequence_form(game)
+    built = time.perf_counter()
+    lp_solution = solve_sequence_form(
+        form, backend=backend, algorithm=algorithm, time_limit=time_limit, verbose=verbose
+    )
+    solved = time.perf_counter()
+    behaviour = (
+        behaviour_from_plan(form.players[0], lp_solution.x),
+        behaviour_from_plan(form.players[1], lp_solution.y),
+    )
+    converted = time.perf_counter()
+    certificate = certify(game, behaviour[0], behaviour[1])
+    certified = time.perf_counter()
+    return Solution(
+        game=game,
+        form=form,
+        value=lp_solution.value,
+        plans=(lp_solution.x, lp_solution.y),
+        behaviour=behaviour,
+        certificate=certificate,
+        stats=lp_solution.stats,
+        timings=Timings(
+            sequence_form=built - start,
+            lp=solved - built,
+            behaviour=converted - solved,
+            certificate=certified - converted,
+        ),
+    )

@@ -1,0 +1,84 @@
+"""Random small two-player zero-sum games with perfect recall, for property tests.
+
+``random_game(seed)`` builds a tree of chance and decision nodes.  Information sets are
+formed by letting a decision node join an existing information set of its player only
+when the player's own sequence to it is the same (perfect recall by construction) and the
+number of actions matches.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import strategies as st
+
+from seqform.game import Chance, Decision, Game, Node, Terminal
+from seqform.sequence_form import PlayerSequences
+from seqform.strategies import BehaviouralStrategy
+
+OwnSequence = tuple[tuple[str, int], ...]
+
+
+def random_game(seed: int, max_depth: int = 4, max_actions: int = 3) -> Game:
+    """A random game; the same seed gives the same game."""
+    rng = random.Random(seed)
+    infosets: dict[tuple[int, OwnSequence], list[tuple[str, int]]] = {}
+    counter = [0]
+
+    def build(depth: int, own: tuple[OwnSequence, OwnSequence]) -> Node:
+        roll = rng.random()
+        if depth >= max_depth or (depth > 0 and roll < 0.2):
+            payoff = Fraction(rng.randint(-6, 6), rng.choice((1, 2, 3)))
+            return Terminal((payoff, -payoff))
+        if roll < 0.4:
+            count = rng.randint(2, max_actions)
+            weights = [rng.randint(1, 4) for _ in range(count)]
+            total = sum(weights)
+            return Chance(
+                outcomes=tuple(f"c{i}" for i in range(count)),
+                probabilities=tuple(Fraction(w, total) for w in weights),
+                children=tuple(build(depth + 1, own) for _ in range(count)),
+            )
+        player = rng.randint(0, 1)
+        candidates = infosets.setdefault((player, own[player]), [])
+        if candidates and rng.random() < 0.6:
+            name, count = rng.choice(candidates)
+        else:
+            counter[0] += 1
+            name, count = f"P{player + 1}.{counter[0]}", rng.randint(2, max_actions)
+            candidates.append((name, count))
+        children = []
+        for action in range(count):
+            extended = (*own[player], (name, action))
+            child_own = (extended, own[1]) if player == 0 else (own[0], extended)
+            children.append(build(depth + 1, child_own))
+        return Decision(
+            player=player,
+            infoset=name,
+            actions=tuple(f"a{i}" for i in range(count)),
+            children=tuple(children),
+        )
+
+    return Game(name=f"random-{seed}", root=build(0, ((), ())))
+
+
+def random_behaviour(table: PlayerSequences, seed: int) -> BehaviouralStrategy:
+    """Random action probabilities (Dirichlet) at every information set of ``table``."""
+    rng = np.random.default_rng(seed)
+    probabilities = np.ones(table.num_sequences)
+    for index in range(table.num_infosets):
+        sequences = table.sequences_of(index)
+        probabilities[sequences.start : sequences.stop] = rng.dirichlet(
+            np.ones(len(sequences))
+        )
+    return BehaviouralStrategy(
+        table=table,
+        probabilities=probabilities,
+        unreached=np.zeros(table.num_infosets, dtype=bool),
+    )
+
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+games = seeds.map(random_game)

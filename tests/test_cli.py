@@ -1,0 +1,87 @@
+"""The command line, called as a function and once as a real subprocess."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from seqform.cli import main
+
+
+def test_solve_kuhn_text(capsys):
+    assert main(["solve", "kuhn"]) == 0
+    out = capsys.readouterr().out
+    assert "Value to Player 1: -0.0555555556  (= -1/18)" in out  # Kuhn (1950)
+    assert "E, F shape            7×13      7×13" in out
+    assert "13×13, 30 non-zeros; 30 terminal histories" in out
+    assert "equilibrium (≤ 1e-09)" in out
+    assert "Kb       fold 0.0000  call 1.0000" in out  # player 2 always calls with K
+
+
+def test_solve_kuhn_json(capsys):
+    assert main(["solve", "kuhn", "--format", "json", "--backend", "cvxpy"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["schema"] == "seqform.solve/1"
+    assert document["value"] == pytest.approx(-1 / 18, abs=1e-9)  # Kuhn (1950)
+    assert document["value_fraction"] == "-1/18"
+    assert document["solver"]["backend"] == "cvxpy"
+    players = document["sizes"]["players"]
+    assert [p["sequences"] for p in players] == [13, 13]
+    assert [p["constraint_shape"] for p in players] == [[7, 13], [7, 13]]
+    assert document["sizes"]["payoff_shape"] == [13, 13]
+    assert document["certificate"]["equilibrium"] is True
+    second = document["strategies"][1]
+    kb = next(i for i in second["infosets"] if i["name"] == "Kb")
+    assert [(a["words"], a["probability"]) for a in kb["actions"]] == [
+        ("fold", pytest.approx(0, abs=1e-9)),
+        ("call", pytest.approx(1, abs=1e-9)),
+    ]
+
+
+def test_output_file(tmp_path, capsys):
+    target = tmp_path / "kuhn.json"
+    assert main(["solve", "kuhn", "--format", "json", "--output", str(target)]) == 0
+    assert capsys.readouterr().out == ""
+    assert json.loads(target.read_text())["value_fraction"] == "-1/18"
+
+
+def test_unknown_game_exits_2_and_lists_names(capsys):
+    assert main(["solve", "texas"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("seqform: error: unknown game 'texas'; known games: ")
+    assert "kuhn" in err
+    assert "Traceback" not in err
+
+
+def test_bad_parameter_is_one_line(capsys):
+    assert main(["solve", "kuhn(cards=1)"]) == 1
+    err = capsys.readouterr().err
+    assert err == "seqform: error: kuhn: cards must be an integer >= 2, got 1\n"
+
+
+def test_unknown_parameter_is_named(capsys):
+    assert main(["solve", "kuhn(decks=2)"]) == 1
+    assert capsys.readouterr().err == (
+        "seqform: error: game 'kuhn' has no parameter 'decks'; its parameters "
+        "(with defaults): cards=3\n"
+    )
+
+
+def test_missing_file(capsys, tmp_path):
+    assert main(["solve", str(tmp_path / "missing.efg")]) == 1
+    err = capsys.readouterr().err
+    assert "missing.efg" in err and "Traceback" not in err
+
+
+def test_subprocess_python_m_seqform():
+    completed = subprocess.run(
+        [sys.executable, "-m", "seqform", "solve", "kuhn"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "(= -1/18)" in completed.stdout
+    assert completed.stderr == ""

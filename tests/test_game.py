@@ -1,0 +1,132 @@
+"""Validation of game trees: every error class names the node or information set."""
+
+from fractions import Fraction
+
+import pytest
+
+from seqform.game import Chance, Decision, Game, InvalidGameError, Terminal, walk
+from seqform.games.kuhn import kuhn_poker
+
+
+def leaf(u: int) -> Terminal:
+    return Terminal((Fraction(u), Fraction(-u)))
+
+
+def test_kuhn_is_valid_and_walk_visits_every_node():
+    game = kuhn_poker()
+    nodes = list(walk(game.root))
+    terminals = [n for n, _ in nodes if isinstance(n, Terminal)]
+    assert len(terminals) == 30  # 6 deals × 5 terminal histories (Kuhn 1950)
+    assert nodes[0][1] == ()
+    assert nodes[1][1] == ("JQ",)
+
+
+def test_invalid_game_error_is_a_value_error():
+    assert issubclass(InvalidGameError, ValueError)
+
+
+def test_chance_probabilities_must_sum_to_one():
+    root = Chance(("h", "t"), (Fraction(1, 2), Fraction(1, 3)), (leaf(1), leaf(-1)))
+    with pytest.raises(InvalidGameError, match=r"chance node 'root': probabilities sum to 5/6"):
+        Game("bad", root)
+
+
+def test_chance_probabilities_must_be_exact():
+    root = Chance(("h", "t"), (0.5, 0.5), (leaf(1), leaf(-1)))
+    with pytest.raises(InvalidGameError, match="not exact"):
+        Game("bad", root)
+
+
+def test_negative_probability_is_named():
+    root = Chance(("h", "t"), (Fraction(3, 2), Fraction(-1, 2)), (leaf(1), leaf(-1)))
+    with pytest.raises(InvalidGameError, match=r"outcome 't' has negative probability"):
+        Game("bad", root)
+
+
+def test_not_zero_sum_names_the_terminal():
+    root = Decision(0, "I", ("l", "r"), (leaf(1), Terminal((Fraction(1), Fraction(1)))))
+    with pytest.raises(InvalidGameError, match=r"not zero-sum: terminal node 'r' .* sum to 2"):
+        Game("bad", root)
+
+
+def test_three_players_refused_at_a_terminal():
+    root = Decision(0, "I", ("l",), (Terminal((Fraction(1), Fraction(-1), Fraction(0))),))
+    with pytest.raises(InvalidGameError, match=r"terminal node 'l' has payoffs for 3 players"):
+        Game("bad", root)
+
+
+def test_three_players_refused_at_a_decision():
+    root = Decision(2, "I", ("l",), (leaf(0),))
+    with pytest.raises(InvalidGameError, match=r"'root' belongs to player 3; .*two-player"):
+        Game("bad", root)
+
+
+def test_infoset_with_two_players_is_named():
+    root = Chance(
+        ("a", "b"),
+        (Fraction(1, 2), Fraction(1, 2)),
+        (
+            Decision(0, "X", ("l", "r"), (leaf(1), leaf(2))),
+            Decision(1, "X", ("l", "r"), (leaf(1), leaf(2))),
+        ),
+    )
+    with pytest.raises(InvalidGameError, match=r"information set 'X' has nodes of player 1"):
+        Game("bad", root)
+
+
+def test_infoset_with_different_actions_is_named():
+    root = Chance(
+        ("a", "b"),
+        (Fraction(1, 2), Fraction(1, 2)),
+        (
+            Decision(0, "X", ("l", "r"), (leaf(1), leaf(2))),
+            Decision(0, "X", ("l", "m"), (leaf(1), leaf(2))),
+        ),
+    )
+    with pytest.raises(InvalidGameError, match=r"information set 'X' offers actions"):
+        Game("bad", root)
+
+
+def test_imperfect_recall_is_named():
+    # Player 1 forgets her first move: both of its results lead to information set 'Y'
+    # (perfect recall as defined by Kuhn 1953 fails).
+    second = Decision(0, "Y", ("l", "r"), (leaf(1), leaf(2)))
+    root = Decision(0, "X", ("a", "b"), (second, second))
+    with pytest.raises(
+        InvalidGameError,
+        match=r"imperfect recall: player 1 reaches information set 'Y' after different own "
+        r"sequences \(X:a at 'a' and X:b at 'b'\)",
+    ):
+        Game("bad", root)
+
+
+def test_forgetting_a_chance_outcome_is_allowed():
+    # Not seeing chance is imperfect information, not imperfect recall.
+    inner = Decision(0, "Y", ("l", "r"), (leaf(1), leaf(-1)))
+    root = Chance(("a", "b"), (Fraction(1, 2), Fraction(1, 2)), (inner, inner))
+    Game("fine", root)
+
+
+def test_action_and_children_counts_must_match():
+    root = Decision(0, "X", ("a", "b"), (leaf(1),))
+    with pytest.raises(InvalidGameError, match=r"'root' .* has 2 actions but 1 children"):
+        Game("bad", root)
+
+
+def test_repeated_action_is_named():
+    root = Decision(0, "X", ("a", "a"), (leaf(1), leaf(2)))
+    with pytest.raises(InvalidGameError, match=r"information set 'X' repeats an action"):
+        Game("bad", root)
+
+
+def test_non_exact_payoff_is_refused():
+    root = Decision(0, "X", ("a",), (Terminal((0.5, -0.5)),))
+    with pytest.raises(InvalidGameError, match="payoffs must be exact"):
+        Game("bad", root)
+
+
+def test_deep_game_needs_no_recursion():
+    node = leaf(1)
+    for depth in range(5000):
+        node = Decision(depth % 2, f"I{depth}", ("go",), (node,))
+    Game("deep", node)

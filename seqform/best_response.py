@@ -19,7 +19,15 @@ the solver's duals.  It walks the tree with the behavioural strategies alone.
   deviating; it is 0 exactly at an equilibrium.  seqform calls NashConv the
   *exploitability* (OpenSpiel's ``nash_conv``; its ``exploitability`` is half of it).
 
-The walk is generic in the number type: given ``fractions.Fraction`` behaviour it is exact.
+Two implementations compute the same numbers.  The *walk* visits the node objects and is
+generic in the number type (given ``fractions.Fraction`` behaviour it is exact).  The
+*flat* one works on the arrays of the compiled tree (:mod:`seqform.tree`) with numpy: the
+terminals' chance probabilities, payoffs and the sequences of both players there — the
+tree's own data, not the sequence-form matrices or anything from the LP.  It evaluates
+the same sums vectorised, and the backward induction level by level of each player's
+information-set tree.  :func:`certify` uses the flat path for float strategies
+(:class:`~seqform.strategies.BehaviouralStrategy`) and the walk for mappings; the tests
+check the two against each other on random games.
 """
 
 from __future__ import annotations
@@ -32,15 +40,18 @@ from numbers import Real
 import numpy as np
 
 from seqform.game import Chance, Decision, Game, Node, Terminal
-from seqform.sequence_form import PlayerSequences
-from seqform.strategies import BehaviouralStrategy
+from seqform.strategies import BehaviouralStrategy, infoset_depths, plan_from_behaviour
+from seqform.tree import PlayerSequences
 
 __all__ = [
     "BestResponse",
     "Certificate",
     "best_response",
     "certify",
+    "certify_by_walk",
     "expected_value",
+    "flat_best_response",
+    "flat_expected_value",
 ]
 
 Behaviour = Mapping[str, Sequence[Real]]
@@ -209,15 +220,114 @@ def best_response(
     return BestResponse(player=player, value=after(root_key), actions=choice)
 
 
+def certify_by_walk(
+    game: Game,
+    first: BehaviouralStrategy | Behaviour,
+    second: BehaviouralStrategy | Behaviour,
+) -> Certificate:
+    """Expected value, best-response values and NashConv by walking the node objects.
+
+    Generic in the number type: with ``Fraction`` behaviour the certificate is exact.
+    """
+    value = expected_value(game, first, second)
+    best_first = best_response(game, 0, second).value
+    best_second = best_response(game, 1, first).value
+    gains = (best_first - value, best_second + value)
+    return Certificate(
+        value=value,
+        best_response_values=(best_first, best_second),
+        gains=gains,
+        exploitability=gains[0] + gains[1],
+    )
+
+
+def flat_expected_value(game: Game, x: np.ndarray, y: np.ndarray) -> float:
+    """Player 0's expected payoff from realization plans, summed over the tree's terminals.
+
+    ``sum_z chance(z) * x[s0(z)] * y[s1(z)] * u0(z)`` where ``s_i(z)`` is player ``i``'s
+    sequence at terminal ``z``.
+    """
+    flat = game.flat
+    s0, s1 = flat.terminal_sequences
+    return float(np.sum(flat.terminal_reach * flat.terminal_payoff * x[s0] * y[s1]))
+
+
+@dataclass(frozen=True)
+class FlatBestResponse:
+    """A best response found on the compiled tree.
+
+    value : the responder's best expected payoff
+    choice : per information set of the responder, the index of a best action
+    infoset_values : per information set, its value ``V(h)`` (unnormalised: it includes
+        the chance and opponent reach probabilities)
+    """
+
+    player: int
+    value: float
+    choice: np.ndarray
+    infoset_values: np.ndarray
+
+
+def flat_best_response(game: Game, player: int, opponent_plan: np.ndarray) -> FlatBestResponse:
+    """Best response of ``player`` to the opponent's realization plan, on flat arrays.
+
+    The backward induction of the module docstring, done for all information sets of one
+    depth at once, deepest first.
+    """
+    flat = game.flat
+    table = flat.tables[player]
+    own = flat.terminal_sequences[player]
+    other = flat.terminal_sequences[1 - player]
+    sign = 1.0 if player == 0 else -1.0
+    weights = sign * flat.terminal_reach * flat.terminal_payoff * opponent_plan[other]
+    leaf = np.bincount(own, weights=weights, minlength=table.num_sequences)
+    below = np.zeros(table.num_sequences)
+    values = np.full(table.num_infosets, -np.inf)
+    choice = np.zeros(table.num_infosets, dtype=np.int64)
+    if table.num_infosets:
+        depth = infoset_depths(table)
+        sequence_infoset = table.sequence_infoset
+        sequence_depth = np.full(table.num_sequences, -1, dtype=np.int64)
+        sequence_depth[1:] = depth[sequence_infoset[1:]]
+        order = np.argsort(sequence_depth, kind="stable")
+        bounds = np.searchsorted(sequence_depth[order], np.arange(depth.max() + 2))
+        infoset_order = np.argsort(depth, kind="stable")
+        infoset_bounds = np.searchsorted(depth[infoset_order], np.arange(depth.max() + 2))
+        for level in range(int(depth.max()), -1, -1):
+            sequences = order[bounds[level] : bounds[level + 1]]
+            infosets = infoset_order[infoset_bounds[level] : infoset_bounds[level + 1]]
+            totals = leaf[sequences] + below[sequences]
+            np.maximum.at(values, sequence_infoset[sequences], totals)
+            best = totals >= values[sequence_infoset[sequences]]
+            # The first best action of each information set (sequences are in order).
+            chosen = np.full(table.num_infosets, np.iinfo(np.int64).max)
+            np.minimum.at(chosen, sequence_infoset[sequences[best]], sequences[best])
+            choice[infosets] = chosen[infosets] - table.first_sequence[infosets]
+            np.add.at(below, table.parent_sequence[infosets], values[infosets])
+    return FlatBestResponse(
+        player=player,
+        value=float(leaf[0] + below[0]),
+        choice=choice,
+        infoset_values=values,
+    )
+
+
 def certify(
     game: Game,
     first: BehaviouralStrategy | Behaviour,
     second: BehaviouralStrategy | Behaviour,
 ) -> Certificate:
-    """Expected value, both best-response values and NashConv of a strategy profile."""
-    value = expected_value(game, first, second)
-    best_first = best_response(game, 0, second).value
-    best_second = best_response(game, 1, first).value
+    """Expected value, both best-response values and NashConv of a strategy profile.
+
+    Float :class:`~seqform.strategies.BehaviouralStrategy` pairs are measured on the flat
+    arrays of the tree; mappings (e.g. of ``Fraction`` probabilities) by the exact walk.
+    """
+    if not (isinstance(first, BehaviouralStrategy) and isinstance(second, BehaviouralStrategy)):
+        return certify_by_walk(game, first, second)
+    x, y = plan_from_behaviour(first), plan_from_behaviour(second)
+    value = flat_expected_value(game, x, y)
+    best_first = flat_best_response(game, 0, y).value
+    best_second = flat_best_response(game, 1, x).value
     gains = (best_first - value, best_second + value)
     return Certificate(
         value=value,

@@ -22,7 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from numbers import Rational
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from seqform.tree import FlatTree
 
 __all__ = [
     "Chance",
@@ -32,6 +35,7 @@ __all__ = [
     "Node",
     "Terminal",
     "history_text",
+    "validate",
     "walk",
 ]
 
@@ -76,7 +80,7 @@ def _no_words(infoset: str, action: str) -> str:
     return action
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Game:
     """A validated two-player zero-sum extensive-form game with perfect recall.
 
@@ -94,6 +98,11 @@ class Game:
     description
         One line on where the game comes from.
 
+    Attributes
+    ----------
+    flat
+        The tree compiled to arrays (:class:`seqform.tree.FlatTree`), made once here.
+
     Raises
     ------
     InvalidGameError
@@ -107,9 +116,13 @@ class Game:
     player_names: tuple[str, str] = ("Player 1", "Player 2")
     describe_action: Callable[[str, str], str] = field(default=_no_words, compare=False)
     description: str = ""
+    flat: FlatTree = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        validate(self.root)
+        from seqform.tree import compile_tree
+
+        # The one walk over the node objects: it validates the tree and numbers it.
+        object.__setattr__(self, "flat", compile_tree(self.root))
 
 
 def history_text(history: tuple[str, ...]) -> str:
@@ -130,148 +143,11 @@ def walk(root: Node) -> Iterator[tuple[Node, tuple[str, ...]]]:
             stack.append((child, (*history, label)))
 
 
-@dataclass(frozen=True, slots=True)
-class _InfosetSeen:
-    player: int
-    actions: tuple[str, ...]
-    own_sequence: tuple[tuple[str, str], ...]
-    history: tuple[str, ...]
-
-
 def validate(root: Node) -> None:
     """Check the hypotheses of the sequence form on a tree; raise :class:`InvalidGameError`.
 
-    Perfect recall is checked as in Kuhn (1953): every node of an information set is
-    reached by the same sequence of the owner's own (information set, action) pairs.
+    The checks are those of :func:`seqform.tree.compile_tree`, which :class:`Game` runs.
     """
-    seen: dict[str, _InfosetSeen] = {}
-    # Each stack entry carries the own sequence of both players, as tuples of pairs.
-    stack: list[tuple[Node, tuple[str, ...], tuple[tuple[tuple[str, str], ...], ...]]] = [
-        (root, (), ((), ()))
-    ]
-    while stack:
-        node, history, own = stack.pop()
-        where = history_text(history)
-        if isinstance(node, Terminal):
-            _check_terminal(node, where)
-            continue
-        if isinstance(node, Chance):
-            _check_chance(node, where)
-            for outcome, child in zip(
-                reversed(node.outcomes), reversed(node.children), strict=True
-            ):
-                stack.append((child, (*history, outcome), own))
-            continue
-        if not isinstance(node, Decision):
-            raise InvalidGameError(f"node {where!r} is a {type(node).__name__}, not a game node")
-        _check_decision(node, where)
-        sequence = own[node.player]
-        previous = seen.get(node.infoset)
-        if previous is None:
-            seen[node.infoset] = _InfosetSeen(node.player, node.actions, sequence, history)
-        else:
-            _check_same_infoset(node, previous, sequence, where)
-        # Children pushed last-first so that nodes are met in depth-first order.
-        for action, child in zip(reversed(node.actions), reversed(node.children), strict=True):
-            extended = (*sequence, (node.infoset, action))
-            child_own = (extended, own[1]) if node.player == 0 else (own[0], extended)
-            stack.append((child, (*history, action), child_own))
+    from seqform.tree import compile_tree
 
-
-def _check_terminal(node: Terminal, where: str) -> None:
-    if len(node.payoffs) != 2:
-        raise InvalidGameError(
-            f"terminal node {where!r} has payoffs for {len(node.payoffs)} players; "
-            "seqform solves two-player games only"
-        )
-    for payoff in node.payoffs:
-        if not isinstance(payoff, Rational):
-            raise InvalidGameError(
-                f"terminal node {where!r} has payoff {payoff!r}; payoffs must be exact "
-                "(int or fractions.Fraction)"
-            )
-    if node.payoffs[0] + node.payoffs[1] != 0:
-        raise InvalidGameError(
-            f"not zero-sum: terminal node {where!r} has payoffs "
-            f"({node.payoffs[0]}, {node.payoffs[1]}), which sum to "
-            f"{node.payoffs[0] + node.payoffs[1]}"
-        )
-
-
-def _check_chance(node: Chance, where: str) -> None:
-    if not node.children:
-        raise InvalidGameError(f"chance node {where!r} has no outcomes")
-    if not len(node.outcomes) == len(node.probabilities) == len(node.children):
-        raise InvalidGameError(
-            f"chance node {where!r} has {len(node.outcomes)} outcomes, "
-            f"{len(node.probabilities)} probabilities and {len(node.children)} children"
-        )
-    if len(set(node.outcomes)) != len(node.outcomes):
-        raise InvalidGameError(f"chance node {where!r} repeats an outcome: {node.outcomes}")
-    for outcome, probability in zip(node.outcomes, node.probabilities, strict=True):
-        if not isinstance(probability, Rational):
-            raise InvalidGameError(
-                f"chance node {where!r}: probability {probability!r} of outcome {outcome!r} "
-                "is not exact (use fractions.Fraction)"
-            )
-        if probability < 0:
-            raise InvalidGameError(
-                f"chance node {where!r}: outcome {outcome!r} has negative probability "
-                f"{probability}"
-            )
-    total = sum(node.probabilities, Fraction(0))
-    if total != 1:
-        raise InvalidGameError(
-            f"chance node {where!r}: probabilities sum to {total}, not 1"
-        )
-
-
-def _check_decision(node: Decision, where: str) -> None:
-    if node.player not in (0, 1):
-        raise InvalidGameError(
-            f"decision node {where!r} belongs to player {node.player + 1}; "
-            "seqform solves two-player games only (players 0 and 1)"
-        )
-    if not node.actions:
-        raise InvalidGameError(f"decision node {where!r} (infoset {node.infoset!r}) has no actions")
-    if len(node.actions) != len(node.children):
-        raise InvalidGameError(
-            f"decision node {where!r} (infoset {node.infoset!r}) has {len(node.actions)} "
-            f"actions but {len(node.children)} children"
-        )
-    if len(set(node.actions)) != len(node.actions):
-        raise InvalidGameError(
-            f"information set {node.infoset!r} repeats an action: {node.actions}"
-        )
-
-
-def _check_same_infoset(
-    node: Decision,
-    previous: _InfosetSeen,
-    sequence: tuple[tuple[str, str], ...],
-    where: str,
-) -> None:
-    name = node.infoset
-    first = history_text(previous.history)
-    if previous.player != node.player:
-        raise InvalidGameError(
-            f"information set {name!r} has nodes of player {previous.player + 1} "
-            f"(at {first!r}) and of player {node.player + 1} (at {where!r})"
-        )
-    if previous.actions != node.actions:
-        raise InvalidGameError(
-            f"information set {name!r} offers actions {previous.actions} at {first!r} "
-            f"but {node.actions} at {where!r}"
-        )
-    if previous.own_sequence != sequence:
-        raise InvalidGameError(
-            f"imperfect recall: player {node.player + 1} reaches information set {name!r} "
-            f"after different own sequences ({_sequence_text(previous.own_sequence)} at "
-            f"{first!r} and {_sequence_text(sequence)} at {where!r})"
-        )
-
-
-def _sequence_text(sequence: tuple[tuple[str, str], ...]) -> str:
-    if not sequence:
-        return "the empty sequence"
-    return " ".join(f"{infoset}:{action}" for infoset, action in sequence)
+    compile_tree(root)

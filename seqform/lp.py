@@ -103,9 +103,7 @@ class LPSolution:
     stats: SolverStats
 
 
-def _stack(
-    E: sp.sparray, F: sp.sparray, A: sp.sparray
-) -> sp.csc_array:
+def _stack(E: sp.sparray, F: sp.sparray, A: sp.sparray) -> sp.csc_array:
     """The constraint matrix ``[[-A.T, F.T], [E, 0]]`` of the merged LP, in CSC."""
     return sp.block_array([[-A.T, F.T], [E, None]], format="csc")
 

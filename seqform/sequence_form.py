@@ -26,72 +26,27 @@ to an information set always has a smaller index than the information set's own
 sequences, and information set ``h`` owns sequences
 ``first_sequence[h] : first_sequence[h] + len(actions[h])``.
 
-Sparse throughout: ``E``, ``F`` and ``A`` are ``scipy.sparse.csr_array``.  ``A`` is the
-float image of exact entries kept in ``payoff_entries``.
+The numbering is made by the one walk of the tree in :func:`seqform.tree.compile_tree`;
+this module only turns its arrays into matrices.
+
+Sparse throughout: ``E``, ``F`` and ``A`` are ``scipy.sparse.csr_array``.  ``A`` sums, in
+floats, each terminal's float chance probability (of the exact product) times its payoff;
+``payoff_entries`` gives the same entries in exact arithmetic, computed on first use.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.game import Chance, Decision, Game, Node, Terminal
+from seqform.game import Game
+from seqform.tree import EMPTY, PlayerSequences
 
-__all__ = ["PlayerSequences", "SequenceForm", "build_sequence_form"]
-
-EMPTY = 0  # index of the empty sequence
-
-
-@dataclass(frozen=True)
-class PlayerSequences:
-    """The label table of one player's information sets and sequences.
-
-    infosets : names of the player's information sets, in index order
-    actions : per information set, its action labels
-    parent_sequence : per information set, the sequence that leads to it
-    first_sequence : per information set, the index of its first action's sequence
-    sequence_infoset : per sequence, its information set index (-1 for the empty sequence)
-    sequence_action : per sequence, its action label ("" for the empty sequence)
-    """
-
-    player: int
-    infosets: tuple[str, ...]
-    actions: tuple[tuple[str, ...], ...]
-    parent_sequence: np.ndarray
-    first_sequence: np.ndarray
-    sequence_infoset: np.ndarray
-    sequence_action: tuple[str, ...]
-
-    @property
-    def num_sequences(self) -> int:
-        return len(self.sequence_action)
-
-    @property
-    def num_infosets(self) -> int:
-        return len(self.infosets)
-
-    def sequences_of(self, infoset: int) -> range:
-        """The sequence indices of the actions at information set ``infoset``."""
-        first = int(self.first_sequence[infoset])
-        return range(first, first + len(self.actions[infoset]))
-
-    def label(self, sequence: int) -> str:
-        """``"Kpb:b"`` for a sequence ending with action ``b`` at ``Kpb``; ``"∅"`` if empty."""
-        infoset = int(self.sequence_infoset[sequence])
-        if infoset < 0:
-            return "∅"
-        return f"{self.infosets[infoset]}:{self.sequence_action[sequence]}"
-
-    def labels(self) -> list[str]:
-        """The labels of all sequences in index order."""
-        return [self.label(sequence) for sequence in range(self.num_sequences)]
-
-    def index_of_infoset(self) -> dict[str, int]:
-        """Map each information-set name to its index."""
-        return {name: index for index, name in enumerate(self.infosets)}
+__all__ = ["EMPTY", "PlayerSequences", "SequenceForm", "build_sequence_form"]
 
 
 @dataclass(frozen=True)
@@ -105,9 +60,9 @@ class SequenceForm:
     F : csr_array, shape (1 + infosets of player 1, sequences of player 1)
     e, f : float arrays, ``(1, 0, ..., 0)``
     A : csr_array, shape (sequences of player 0, sequences of player 1), floats
-    payoff_entries : the exact entries of ``A``: rows, columns and Fraction values
     players : the label tables of players 0 and 1
     num_terminals : terminal nodes of the tree (histories, chance outcomes included)
+    game : the game it was built from
     """
 
     E: sp.csr_array
@@ -115,70 +70,52 @@ class SequenceForm:
     F: sp.csr_array
     f: np.ndarray
     A: sp.csr_array
-    payoff_entries: tuple[np.ndarray, np.ndarray, tuple[Fraction, ...]]
     players: tuple[PlayerSequences, PlayerSequences]
     num_terminals: int
+    game: Game
 
     def constraints(self, player: int) -> tuple[sp.csr_array, np.ndarray]:
         """``(E, e)`` for player 0, ``(F, f)`` for player 1."""
         return (self.E, self.e) if player == 0 else (self.F, self.f)
 
+    @cached_property
+    def payoff_entries(self) -> tuple[np.ndarray, np.ndarray, tuple[Fraction, ...]]:
+        """The non-zero entries of ``A`` in exact arithmetic: rows, columns, Fractions.
 
-class _PlayerTable:
-    """Mutable accumulator of one player's information sets during the walk."""
-
-    def __init__(self, player: int) -> None:
-        self.player = player
-        self.index: dict[str, int] = {}
-        self.infosets: list[str] = []
-        self.actions: list[tuple[str, ...]] = []
-        self.parent: list[int] = []
-        self.first: list[int] = []
-        self.sequence_infoset: list[int] = [-1]
-        self.sequence_action: list[str] = [""]
-
-    def enter(self, node: Decision, parent_sequence: int) -> int:
-        """Return the first sequence index of ``node``'s information set, registering it."""
-        infoset = self.index.get(node.infoset)
-        if infoset is None:
-            infoset = len(self.infosets)
-            self.index[node.infoset] = infoset
-            self.infosets.append(node.infoset)
-            self.actions.append(node.actions)
-            self.parent.append(parent_sequence)
-            first = len(self.sequence_action)
-            self.first.append(first)
-            self.sequence_infoset.extend([infoset] * len(node.actions))
-            self.sequence_action.extend(node.actions)
-            return first
-        return self.first[infoset]
-
-    def freeze(self) -> PlayerSequences:
-        return PlayerSequences(
-            player=self.player,
-            infosets=tuple(self.infosets),
-            actions=tuple(self.actions),
-            parent_sequence=np.asarray(self.parent, dtype=np.int64),
-            first_sequence=np.asarray(self.first, dtype=np.int64),
-            sequence_infoset=np.asarray(self.sequence_infoset, dtype=np.int64),
-            sequence_action=tuple(self.sequence_action),
+        Entry ``(s, t)`` is the exact sum over terminals ``z`` reached by ``s`` and ``t`` of
+        chance probability × player 0's payoff (KMvS 1996, eq. 9).
+        """
+        flat = self.game.flat
+        rows, cols = flat.terminal_sequences
+        sums: dict[tuple[int, int], Fraction] = {}
+        for row, col, reach, payoff in zip(
+            rows.tolist(),
+            cols.tolist(),
+            flat.terminal_reach_exact,
+            flat.terminal_payoff_exact,
+            strict=True,
+        ):
+            if reach and payoff:
+                key = (row, col)
+                sums[key] = sums.get(key, 0) + reach * payoff
+        kept = sorted((key, Fraction(value)) for key, value in sums.items() if value != 0)
+        return (
+            np.fromiter((key[0] for key, _ in kept), dtype=np.int64, count=len(kept)),
+            np.fromiter((key[1] for key, _ in kept), dtype=np.int64, count=len(kept)),
+            tuple(value for _, value in kept),
         )
 
 
 def _constraint_matrix(table: PlayerSequences) -> tuple[sp.csr_array, np.ndarray]:
-    """``E`` and ``e`` of KMvS eq. 8 for one player (see the module docstring)."""
-    rows = [0]
-    cols = [EMPTY]
-    vals = [1.0]
-    for infoset in range(table.num_infosets):
-        row = infoset + 1
-        rows.append(row)
-        cols.append(int(table.parent_sequence[infoset]))
-        vals.append(-1.0)
-        for sequence in table.sequences_of(infoset):
-            rows.append(row)
-            cols.append(sequence)
-            vals.append(1.0)
+    """``E`` and ``e`` of KMvS eq. 8 for one player (see the module docstring).
+
+    Row 0 is ``x[empty] = 1``; row ``1 + h`` is ``sum_a x[h, a] - x[parent(h)] = 0``.
+    """
+    sequences = np.arange(1, table.num_sequences)
+    infosets = np.arange(table.num_infosets)
+    rows = np.concatenate([[0], infosets + 1, table.sequence_infoset[1:] + 1])
+    cols = np.concatenate([[EMPTY], table.parent_sequence, sequences])
+    vals = np.concatenate([[1.0], -np.ones(table.num_infosets), np.ones(table.num_sequences - 1)])
     shape = (table.num_infosets + 1, table.num_sequences)
     matrix = sp.csr_array((vals, (rows, cols)), shape=shape)
     rhs = np.zeros(shape[0])
@@ -187,63 +124,27 @@ def _constraint_matrix(table: PlayerSequences) -> tuple[sp.csr_array, np.ndarray
 
 
 def build_sequence_form(game: Game) -> SequenceForm:
-    """Build ``E, e, F, f, A`` (KMvS 1996, eq. 8-9) in one depth-first walk of the tree.
+    """Build ``E, e, F, f, A`` (KMvS 1996, eq. 8-9) from the game's compiled tree.
 
     Parameters
     ----------
     game
-        A validated game (perfect recall is what makes sequences well defined).
+        A validated game; its tree was numbered by :func:`seqform.tree.compile_tree`.
 
     Returns
     -------
     SequenceForm
         Sparse matrices and the label tables; see the module docstring for the ordering.
     """
-    tables = (_PlayerTable(0), _PlayerTable(1))
-    payoff: dict[tuple[int, int], Fraction] = {}
-    num_terminals = 0
-    # (node, sequence of player 0, sequence of player 1, chance probability); a stack
-    # instead of recursion so that deep games need no recursion limit.
-    stack: list[tuple[Node, int, int, Fraction]] = [(game.root, EMPTY, EMPTY, Fraction(1))]
-    while stack:
-        node, s0, s1, reach = stack.pop()
-        if isinstance(node, Terminal):
-            num_terminals += 1
-            if reach and node.payoffs[0]:
-                key = (s0, s1)
-                payoff[key] = payoff.get(key, Fraction(0)) + reach * node.payoffs[0]
-        elif isinstance(node, Chance):
-            for probability, child in zip(
-                reversed(node.probabilities), reversed(node.children), strict=True
-            ):
-                stack.append((child, s0, s1, reach * probability))
-        else:
-            own = s0 if node.player == 0 else s1
-            first = tables[node.player].enter(node, own)
-            for offset in range(len(node.children) - 1, -1, -1):
-                child = node.children[offset]
-                if node.player == 0:
-                    stack.append((child, first + offset, s1, reach))
-                else:
-                    stack.append((child, s0, first + offset, reach))
-    players = (tables[0].freeze(), tables[1].freeze())
+    flat = game.flat
+    players = flat.tables
     E, e = _constraint_matrix(players[0])
     F, f = _constraint_matrix(players[1])
-    entries = [(key, value) for key, value in payoff.items() if value != 0]
-    rows = np.fromiter((key[0] for key, _ in entries), dtype=np.int64, count=len(entries))
-    cols = np.fromiter((key[1] for key, _ in entries), dtype=np.int64, count=len(entries))
-    exact = tuple(value for _, value in entries)
-    values = np.fromiter((float(value) for value in exact), dtype=float, count=len(entries))
-    A = sp.csr_array(
-        (values, (rows, cols)), shape=(players[0].num_sequences, players[1].num_sequences)
-    )
+    rows, cols = flat.terminal_sequences
+    values = flat.terminal_reach * flat.terminal_payoff
+    shape = (players[0].num_sequences, players[1].num_sequences)
+    A = sp.coo_array((values, (rows, cols)), shape=shape).tocsr()  # sums duplicates
+    A.eliminate_zeros()
     return SequenceForm(
-        E=E,
-        e=e,
-        F=F,
-        f=f,
-        A=A,
-        payoff_entries=(rows, cols, exact),
-        players=players,
-        num_terminals=num_terminals,
+        E=E, e=e, F=F, f=f, A=A, players=players, num_terminals=len(flat.terminals), game=game
     )

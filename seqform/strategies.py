@@ -30,11 +30,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seqform.sequence_form import PlayerSequences
+from seqform.tree import PlayerSequences
 
 __all__ = [
     "BehaviouralStrategy",
     "behaviour_from_plan",
+    "infoset_depths",
     "plan_from_behaviour",
     "uniform_behaviour",
 ]
@@ -62,9 +63,7 @@ class BehaviouralStrategy:
 
     def at(self, infoset: str | int) -> dict[str, float]:
         """The action probabilities at one information set, by name or index."""
-        index = (
-            self.table.index_of_infoset()[infoset] if isinstance(infoset, str) else infoset
-        )
+        index = self.table.index_of_infoset()[infoset] if isinstance(infoset, str) else infoset
         sequences = self.table.sequences_of(index)
         return {
             action: float(self.probabilities[sequence])
@@ -115,18 +114,38 @@ def behaviour_from_plan(
     return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
 
 
+def infoset_depths(table: PlayerSequences) -> np.ndarray:
+    """Depth of each information set in the player's own information-set tree (roots 0)."""
+    depth = np.zeros(table.num_infosets, dtype=np.int64)
+    if not table.num_infosets:
+        return depth
+    parent_infoset = table.sequence_infoset[table.parent_sequence]  # -1 below the root
+    has_parent = parent_infoset >= 0
+    # Parents have smaller indices, so repeating "depth = depth(parent) + 1" settles in
+    # as many rounds as the tree is deep.
+    while True:
+        updated = np.where(has_parent, depth[np.maximum(parent_infoset, 0)] + 1, 0)
+        if np.array_equal(updated, depth):
+            return depth
+        depth = updated
+
+
 def plan_from_behaviour(strategy: BehaviouralStrategy) -> np.ndarray:
-    """Realization plan ``x[h, a] = x[parent(h)] * b(a | h)`` (KMvS 1996, §3)."""
+    """Realization plan ``x[h, a] = x[parent(h)] * b(a | h)`` (KMvS 1996, §3).
+
+    Computed for all information sets of one depth at once, shallowest first.
+    """
     table = strategy.table
     plan = np.ones(table.num_sequences)
-    # Parent sequences precede an information set's own sequences, so one pass in
-    # information-set order is enough; each step handles a whole information set.
-    for infoset in range(table.num_infosets):
-        first = int(table.first_sequence[infoset])
-        last = first + len(table.actions[infoset])
-        plan[first:last] = plan[table.parent_sequence[infoset]] * strategy.probabilities[
-            first:last
-        ]
+    if not table.num_infosets:
+        return plan
+    depth = infoset_depths(table)
+    sequences = np.arange(1, table.num_sequences)
+    sequence_depth = depth[table.sequence_infoset[1:]]
+    parents = table.parent_sequence[table.sequence_infoset[1:]]
+    for level in range(int(depth.max()) + 1):
+        at_level = sequences[sequence_depth == level]
+        plan[at_level] = plan[parents[at_level - 1]] * strategy.probabilities[at_level]
     return plan
 
 

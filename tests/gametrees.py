@@ -70,9 +70,7 @@ def random_behaviour(table: PlayerSequences, seed: int) -> BehaviouralStrategy:
     probabilities = np.ones(table.num_sequences)
     for index in range(table.num_infosets):
         sequences = table.sequences_of(index)
-        probabilities[sequences.start : sequences.stop] = rng.dirichlet(
-            np.ones(len(sequences))
-        )
+        probabilities[sequences.start : sequences.stop] = rng.dirichlet(np.ones(len(sequences)))
     return BehaviouralStrategy(
         table=table,
         probabilities=probabilities,

@@ -75,9 +75,7 @@ def test_uniform_random_nash_conv_is_eleven_twelfths():
 
     game = kuhn_poker()
     form = build_sequence_form(game)
-    exact = [
-        {name: [Fraction(1, 2)] * 2 for name in table.infosets} for table in form.players
-    ]
+    exact = [{name: [Fraction(1, 2)] * 2 for name in table.infosets} for table in form.players]
     assert certify(game, *exact).exploitability == Fraction(11, 12)
     floats = [uniform_behaviour(table) for table in form.players]
     assert float(certify(game, *floats).exploitability) == pytest.approx(11 / 12, abs=1e-12)

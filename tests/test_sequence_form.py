@@ -59,9 +59,7 @@ def test_kuhn_payoff_entries_are_exact_and_summed(kuhn_form):
     rows, cols, exact = kuhn_form.payoff_entries
     assert all(isinstance(value, Fraction) for value in exact)
     labels0, labels1 = (table.labels() for table in kuhn_form.players)
-    entry = {
-        (labels0[r], labels1[c]): value for r, c, value in zip(rows, cols, exact, strict=True)
-    }
+    entry = {(labels0[r], labels1[c]): value for r, c, value in zip(rows, cols, exact, strict=True)}
     # K bets, Q calls: player 1 wins 2 with chance 1/6 (Kuhn 1950 rules).
     assert entry[("K:b", "Qb:b")] == Fraction(2, 6)
     # J checks, K checks: showdown for 1, player 1 loses.

@@ -32,15 +32,17 @@ def poker_words(infoset: str, action: str) -> str:
     return action
 
 
+# Player 0 wins 1 or 2, or loses them: four terminal payoffs, shared by the whole tree.
+_OUTCOMES = {won: Terminal((Fraction(won), Fraction(-won))) for won in (-2, -1, 1, 2)}
+
+
 def _showdown(card0: int, card1: int, pot_share: int) -> Terminal:
     """Terminal where each player has put ``pot_share`` in; the higher card wins it."""
-    won = pot_share if card0 > card1 else -pot_share
-    return Terminal((Fraction(won), Fraction(-won)))
+    return _OUTCOMES[pot_share if card0 > card1 else -pot_share]
 
 
 def _fold(loser: int, stake: int) -> Terminal:
-    won = -stake if loser == 0 else stake
-    return Terminal((Fraction(won), Fraction(-won)))
+    return _OUTCOMES[-stake if loser == 0 else stake]
 
 
 def _deal_subtree(names: tuple[str, str], ranks: tuple[int, int]) -> Node:

@@ -223,7 +223,7 @@ def _solve_highs(
         if solution.value_valid and solution.dual_valid:
             plans = (columns[:n_x].copy(), np.abs(duals[:n_ineq]))
         raise SolverLimitError(
-            f"HiGHS ({algorithm}) stopped at its {status_text.lower()} after "
+            f"HiGHS ({algorithm}) stopped ({status_text.lower()}) after "
             f"{solver_seconds:.1f} s and {iterations} iterations; no proven solution",
             plans,
         )

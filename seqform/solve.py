@@ -8,13 +8,21 @@ the tree, independently of the LP.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from seqform.best_response import Certificate, certify
 from seqform.game import Game
-from seqform.lp import Algorithm, Backend, LPSolution, SolverStats, solve_minmax
+from seqform.lp import (
+    Algorithm,
+    Backend,
+    LPSolution,
+    SolverLimitError,
+    SolverStats,
+    solve_minmax,
+)
 from seqform.sequence_form import SequenceForm, build_sequence_form
 from seqform.strategies import BehaviouralStrategy, behaviour_from_plan
 
@@ -90,21 +98,40 @@ def solve(
     algorithm: Algorithm = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> Solution:
     """Solve ``game`` by the sequence-form LP and certify the answer by best response.
 
+    Parameters
+    ----------
+    progress
+        Called with a short message as each stage starts (the CLI prints them on stderr).
+
     Raises
     ------
+    seqform.lp.SolverLimitError
+        If the solver stops at its time limit; when it had a point, the message gives the
+        exploitability of that point, measured by best response, and ``exc.plans`` holds it.
     seqform.lp.SolverError
-        If the LP solver does not prove optimality (time limit, numerical failure).
+        If the LP solver does not prove optimality for another reason.
     """
+    report = progress or (lambda message: None)
     start = time.perf_counter()
+    report(f"sequence form of {game.name} ({game.flat.num_nodes:,} nodes)")
     form = build_sequence_form(game)
     built = time.perf_counter()
-    lp_solution = solve_sequence_form(
-        form, backend=backend, algorithm=algorithm, time_limit=time_limit, verbose=verbose
+    report(
+        f"LP: {form.E.shape[1] + form.F.shape[0]:,} variables, "
+        f"{form.F.shape[1] + form.E.shape[0]:,} constraints; HiGHS {algorithm} via {backend}"
     )
+    try:
+        lp_solution = solve_sequence_form(
+            form, backend=backend, algorithm=algorithm, time_limit=time_limit, verbose=verbose
+        )
+    except SolverLimitError as exc:
+        raise _measured(game, form, exc) from exc
     solved = time.perf_counter()
+    report("behavioural strategies and certificate")
     behaviour = (
         behaviour_from_plan(form.players[0], lp_solution.x),
         behaviour_from_plan(form.players[1], lp_solution.y),
@@ -126,4 +153,21 @@ def solve(
             behaviour=converted - solved,
             certificate=certified - converted,
         ),
+    )
+
+
+def _measured(game: Game, form: SequenceForm, error: SolverLimitError) -> SolverLimitError:
+    """The same limit error, its message extended by the exploitability of its point."""
+    if error.plans is None:
+        return SolverLimitError(f"{error}; the solver offered no point to measure", None)
+    x, y = error.plans
+    behaviour = (
+        behaviour_from_plan(form.players[0], x),
+        behaviour_from_plan(form.players[1], y),
+    )
+    certificate = certify(game, behaviour[0], behaviour[1])
+    return SolverLimitError(
+        f"{error}; the best point found has exploitability (NashConv) "
+        f"{float(certificate.exploitability):.3g}, by best response",
+        error.plans,
     )

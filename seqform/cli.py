@@ -95,8 +95,98 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_argument(solve)
     _add_solver_arguments(solve)
     _add_output_arguments(solve)
+    solve.add_argument(
+        "--method",
+        choices=("sequence", "normal"),
+        default="sequence",
+        help=(
+            "sequence: the sequence-form LP (default); normal: the normal-form matrix game "
+            "over pure strategies, mapped back by Kuhn's theorem"
+        ),
+    )
+    _add_max_entries_argument(solve)
     solve.set_defaults(handler=_run_solve)
+
+    compare = commands.add_parser(
+        "compare",
+        help="normal form beside sequence form: sizes, and both LPs solved side by side",
+        description=(
+            "Count information sets, sequences, pure and reduced pure strategies exactly; give "
+            "the sizes of the normal-form matrix, the sequence-form matrices and both LPs; "
+            "solve every formulation within the size limit and compare values and strategies."
+        ),
+    )
+    _add_game_argument(compare)
+    _add_solver_arguments(compare)
+    _add_output_arguments(compare)
+    _add_max_entries_argument(compare)
+    compare.add_argument(
+        "--no-solve", action="store_true", help="sizes only: build and solve no LP"
+    )
+    compare.set_defaults(handler=_run_compare)
+
+    play = commands.add_parser(
+        "play",
+        help="play Kuhn poker in the terminal against the equilibrium strategy",
+        description=(
+            "Play Kuhn poker against the equilibrium that seqform computes: your card, the "
+            "bot's actions, the showdown and a running total with its expectation. Keys: "
+            "c check or call, b bet, f fold, q quit."
+        ),
+    )
+    play.add_argument(
+        "game", metavar="GAME", nargs="?", default="kuhn", help="kuhn (default) or kuhn(cards=N)"
+    )
+    play.add_argument("--seat", type=int, choices=(1, 2), help="1 acts first; asked if omitted")
+    play.add_argument("--seed", type=int, help="seed the deals and the bot, for a replayable session")
+    play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
+    play.add_argument(
+        "--auto",
+        metavar="STRATEGY",
+        help=(
+            "let a strategy play your seat: equilibrium, always-bet, check-fold, never-bluff, "
+            "random, or a JSON file {infoset: {action: probability}}"
+        ),
+    )
+    play.add_argument(
+        "--summary-only", action="store_true", help="write only the final summary"
+    )
+    play.set_defaults(handler=_run_play)
     return parser
+
+
+def _max_entries(text: str) -> int:
+    """Read a size limit written as ``10000000``, ``1e7`` or ``10^7``."""
+    cleaned = text.strip().replace("_", "").replace("**", "^")
+    try:
+        if "^" in cleaned:
+            base, exponent = cleaned.split("^")
+            value = int(base) ** int(exponent)
+        else:
+            number = float(cleaned)
+            if not number.is_integer():
+                raise ValueError(cleaned)
+            value = int(cleaned) if cleaned.isdigit() else int(number)
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of entries such as 10000000, 1e7 or 10^7, got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"the limit must be at least 1, got {text!r}")
+    return value
+
+
+def _add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-entries",
+        type=_max_entries,
+        default=10**7,
+        metavar="N",
+        help=(
+            "refuse normal-form matrices with more payoff entries than this "
+            "(default 10^7; write 10000000, 1e7 or 10^7)"
+        ),
+    )
 
 
 def _write(text: str, output: str | None) -> None:
@@ -116,7 +206,7 @@ def _render(document: dict, text: str, args: argparse.Namespace) -> None:
         _write(text, args.output)
 
 
-def _load(spec: str):  # noqa: ANN202 - returns seqform.game.Game
+def _load(spec: str):
     logger.info("building game %s", spec)
     return load_game(spec)
 
@@ -125,6 +215,8 @@ def _run_solve(args: argparse.Namespace) -> int:
     from seqform.report import solution_json, solution_text
     from seqform.solve import solve
 
+    if args.method == "normal":
+        return _solve_normal(args)
     game = _load(args.game)
     logger.info("solving the sequence-form LP with HiGHS %s via %s", args.solver, args.backend)
     solution = solve(
@@ -135,6 +227,67 @@ def _run_solve(args: argparse.Namespace) -> int:
         verbose=args.verbose,
     )
     _render(solution_json(solution), solution_text(solution), args)
+    return EXIT_OK
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    from seqform.play import run_play
+
+    if args.auto is not None and args.hands is None:
+        raise CommandError("--auto needs --hands N", EXIT_USAGE)
+    run_play(
+        args.game,
+        seat=args.seat,
+        seed=args.seed,
+        hands=args.hands,
+        auto=args.auto,
+        source=sys.stdin,
+        out=sys.stdout,
+        echo=not sys.stdin.isatty(),
+        summary_only=args.summary_only,
+    )
+    return EXIT_OK
+
+
+def _solve_normal(args: argparse.Namespace) -> int:
+    from seqform.normal_form import NormalFormTooLargeError, solve_normal_form
+    from seqform.report import solution_json, solution_text
+
+    game = _load(args.game)
+    logger.info("solving the normal-form LP with HiGHS %s via %s", args.solver, args.backend)
+    try:
+        result = solve_normal_form(
+            game,
+            max_entries=args.max_entries,
+            backend=args.backend,
+            algorithm=args.solver,
+            time_limit=args.time_limit,
+            verbose=args.verbose,
+        )
+    except NormalFormTooLargeError as exc:
+        raise CommandError(f"{game.name}: {exc}; change the limit with --max-entries") from exc
+    _render(
+        solution_json(result.solution, method="normal", normal_form=result.summary),
+        solution_text(result.solution, normal_form=result.summary),
+        args,
+    )
+    return EXIT_OK
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from seqform.compare import compare, comparison_json, comparison_text
+
+    game = _load(args.game)
+    logger.info("comparing the normal form and the sequence form of %s", game.name)
+    comparison = compare(
+        game,
+        max_entries=args.max_entries,
+        solve_lps=not args.no_solve,
+        backend=args.backend,
+        algorithm=args.solver,
+        time_limit=args.time_limit,
+    )
+    _render(comparison_json(comparison), comparison_text(comparison), args)
     return EXIT_OK
 
 

@@ -23,8 +23,20 @@ JSON schema ``seqform.solve/1`` (stable; new keys may be added, none removed or 
       "strategies": [{"player": 1 | 2, "name": str,
                       "infosets": [{"name": str, "unreached": bool,
                                     "actions": [{"action": str, "words": str,
-                                                 "probability": float}]}]}, ×2]
+                                                 "probability": float}]}]}, ×2],
+      "normal_form": {                      # only when "method" is "normal"
+        "reduced": bool,                    # the reduced normal form was solved
+        "players": [{"pure_strategies": COUNT, "reduced_pure_strategies": COUNT}, ×2],
+        "matrix_shape": [rows, cols], "matrix_entries": int, "matrix_nonzeros": int,
+        "build_seconds": float,
+        "kuhn_theorem": {"constraint_residuals": [float, float],
+                         "payoff_gaps": [float, float]}
+      }
     }
+
+A COUNT is ``{"exact": str, "log10": float}``: the exact integer as a string.  For the
+normal method, "solver" describes the matrix-game LP and "timings.sequence_form" includes
+building the normal form.
 
 Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 """
@@ -34,6 +46,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from seqform.normal_form import NormalFormSummary, count_json, count_text
 from seqform.solve import Solution
 from seqform.strategies import BehaviouralStrategy
 
@@ -44,6 +57,8 @@ __all__ = [
     "matching_fraction",
     "solution_json",
     "solution_text",
+    "strategy_json",
+    "strategy_table",
 ]
 
 SCHEMA = "seqform.solve/1"
@@ -66,7 +81,8 @@ def fraction_text(value: float) -> str | None:
     return None if fraction is None else str(fraction)
 
 
-def _strategy_json(strategy: BehaviouralStrategy, name: str, words: Any) -> dict[str, Any]:
+def strategy_json(strategy: BehaviouralStrategy, name: str, words: Any) -> dict[str, Any]:
+    """One entry of ``"strategies"``: a player's behaviour, information set by set."""
     table = strategy.table
     infosets = []
     for index, infoset in enumerate(table.infosets):
@@ -86,8 +102,15 @@ def _strategy_json(strategy: BehaviouralStrategy, name: str, words: Any) -> dict
     return {"player": table.player + 1, "name": name, "infosets": infosets}
 
 
-def solution_json(solution: Solution, method: str = "sequence") -> dict[str, Any]:
-    """The solution as a JSON-ready dict in schema ``seqform.solve/1``."""
+def solution_json(
+    solution: Solution,
+    method: str = "sequence",
+    normal_form: NormalFormSummary | None = None,
+) -> dict[str, Any]:
+    """The solution as a JSON-ready dict in schema ``seqform.solve/1``.
+
+    ``normal_form`` (for ``method="normal"``) adds the normal-form sizes and checks.
+    """
     form, game = solution.form, solution.game
     certificate = solution.certificate
     players = []
@@ -106,7 +129,7 @@ def solution_json(solution: Solution, method: str = "sequence") -> dict[str, Any
     stats = solution.stats
     timings = solution.timings
     exploitability = float(certificate.exploitability)
-    return {
+    document = {
         "schema": SCHEMA,
         "game": {
             "name": game.name,
@@ -148,11 +171,64 @@ def solution_json(solution: Solution, method: str = "sequence") -> dict[str, Any
             "equilibrium": exploitability <= EQUILIBRIUM_TOLERANCE,
         },
         "strategies": [
-            _strategy_json(solution.behaviour[player], game.player_names[player],
-                           game.describe_action)
+            strategy_json(
+                solution.behaviour[player], game.player_names[player], game.describe_action
+            )
             for player in (0, 1)
         ],
     }
+    if normal_form is not None:
+        document["normal_form"] = _normal_form_json(normal_form)
+    return document
+
+
+def _normal_form_json(summary: NormalFormSummary) -> dict[str, Any]:
+    counts = summary.counts
+    return {
+        "reduced": summary.reduced,
+        "players": [
+            {
+                "pure_strategies": count_json(counts.pure[player]),
+                "reduced_pure_strategies": count_json(counts.reduced[player]),
+            }
+            for player in (0, 1)
+        ],
+        "matrix_shape": list(summary.shape),
+        "matrix_entries": summary.entries,
+        "matrix_nonzeros": summary.nonzeros,
+        "build_seconds": summary.build_seconds,
+        "kuhn_theorem": {
+            "constraint_residuals": list(summary.constraint_residuals),
+            "payoff_gaps": list(summary.payoff_gaps),
+        },
+    }
+
+
+def _normal_form_lines(summary: NormalFormSummary, names: tuple[str, str]) -> list[str]:
+    counts = summary.counts
+    rows = [
+        ("", names[0], names[1]),
+        ("pure strategies", count_text(counts.pure[0]), count_text(counts.pure[1])),
+        ("reduced pure strategies", count_text(counts.reduced[0]), count_text(counts.reduced[1])),
+    ]
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    kind = "reduced" if summary.reduced else "full"
+    lines = ["", "Normal form (Kuhn 1953), solved as a matrix game"]
+    for label, first, second in rows:
+        lines.append(
+            f"  {label:<{widths[0]}}  {first:>{widths[1]}}  {second:>{widths[2]}}".rstrip()
+        )
+    lines += [
+        f"  payoff matrix ({kind}): {summary.shape[0]}×{summary.shape[1]}, "
+        f"{count_text(summary.entries)} entries, {count_text(summary.nonzeros)} non-zeros; "
+        f"built in {summary.build_seconds:.3f} s",
+        f"  Kuhn's theorem: mixed strategies → realization plans, max |Ex − e| "
+        f"{summary.constraint_residuals[0]:.1e}, max |Fy − f| "
+        f"{summary.constraint_residuals[1]:.1e};",
+        f"    behavioural vs mixed payoff against every opponent sequence differs by "
+        f"≤ {max(summary.payoff_gaps):.1e}",
+    ]
+    return lines
 
 
 def _shape(matrix: Any) -> str:
@@ -177,8 +253,11 @@ def strategy_table(strategy: BehaviouralStrategy, name: str, words: Any) -> list
     return lines
 
 
-def solution_text(solution: Solution) -> str:
-    """A human-readable report: value, sizes, solver, certificate, strategies."""
+def solution_text(solution: Solution, normal_form: NormalFormSummary | None = None) -> str:
+    """A human-readable report: value, sizes, solver, certificate, strategies.
+
+    ``normal_form`` (a solution found through the normal form) adds its sizes and checks.
+    """
     form, game = solution.form, solution.game
     certificate = solution.certificate
     fraction = fraction_text(solution.value)
@@ -208,6 +287,8 @@ def solution_text(solution: Solution) -> str:
         f"  payoff matrix A: {_shape(form.A)}, {form.A.nnz} non-zeros; "
         f"{form.num_terminals} terminal histories"
     )
+    if normal_form is not None:
+        lines += _normal_form_lines(normal_form, game.player_names)
     stats = solution.stats
     lines += [
         "",

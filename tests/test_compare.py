@@ -1,0 +1,190 @@
+"""`seqform compare` and `seqform solve --method normal`, called as functions."""
+
+import json
+
+import pytest
+
+from seqform.cli import main
+from seqform.compare import compare
+from seqform.games import GAMES
+from seqform.games.kuhn import kuhn_poker
+
+KUHN_VALUE = -1 / 18  # Kuhn (1950)
+TOL = 1e-9
+needs_leduc = pytest.mark.skipif("leduc" not in GAMES, reason="Leduc is not in the registry yet")
+
+
+@pytest.fixture(scope="module")
+def kuhn_comparison():
+    return compare(kuhn_poker())
+
+
+def test_compare_kuhn_text(capsys):
+    assert main(["compare", "kuhn"]) == 0
+    out = capsys.readouterr().out
+    # KUHN_FACTS "Sizes": 6 deals × 5 histories, 6 + 6 information sets, 64 × 64 profiles.
+    assert (
+        "Summary: 30 terminal histories, 12 information sets (6 + 6), "
+        "4 096 pure strategy profiles (64 × 64)"
+    ) in out
+    lines = out.splitlines()
+    assert "information sets                6         6       12" in lines
+    assert "sequences                      13        13       26" in lines
+    assert "pure strategies                64        64    4 096" in lines
+    assert "reduced pure strategies        27        64    1 728" in lines  # KUHN_FACTS
+    assert any(line.startswith("  full matrix M") and "64 × 64" in line for line in lines)
+    assert any(line.startswith("  reduced matrix M") and "27 × 64" in line for line in lines)
+    assert any(line.startswith("  E (Player 1 constraints)") and "7 × 13" in line for line in lines)
+    for name in ("sequence form", "normal form", "reduced normal form"):
+        row = next(line for line in lines if line.startswith(name + " "))
+        assert "-0.0555555556 (-1/18)" in row
+    assert "Values agree" in out and "all exploitabilities ≤ 1e-09" in out
+    assert "Player 1 (normal-form LP, via Kuhn's theorem) — behavioural strategy" in out
+    assert "Player 2 (sequence-form LP) — behavioural strategy" in out
+
+
+def test_compare_kuhn_json(capsys):
+    assert main(["compare", "kuhn", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["schema"] == "seqform.compare/1"
+    assert document["game"]["terminals"] == 30
+    players = document["players"]
+    assert [p["infosets"] for p in players] == [6, 6]
+    assert [p["sequences"] for p in players] == [13, 13]
+    assert [p["pure_strategies"]["exact"] for p in players] == ["64", "64"]
+    assert [p["reduced_pure_strategies"]["exact"] for p in players] == ["27", "64"]
+    assert document["overall"]["pure_strategy_profiles"]["exact"] == "4096"
+    assert document["overall"]["infosets"] == 12
+    full = document["normal_form"]["full"]
+    assert [side["exact"] for side in full["shape"]] == ["64", "64"]
+    assert full["entries"]["exact"] == "4096" and full["fits"] is True
+    assert document["sequence_form"]["E"] == {"shape": [7, 13], "nonzeros": 19}
+    assert document["sequence_form"]["A"]["shape"] == [13, 13]
+    formulations = {f["name"]: f for f in document["formulations"]}
+    assert formulations["sequence"]["variables"]["exact"] == "20"
+    assert formulations["normal"]["variables"]["exact"] == "65"
+    for formulation in formulations.values():
+        assert formulation["solved"] is True
+        assert formulation["value"] == pytest.approx(KUHN_VALUE, abs=TOL)
+        assert formulation["value_fraction"] == "-1/18"
+        assert formulation["exploitability"] <= TOL
+    assert max(formulations["normal"]["kuhn_theorem"]["payoff_gaps"]) <= TOL
+    assert document["values_agree"] is True
+    assert set(document["strategies"]) == {"sequence", "normal"}
+
+
+def test_predicted_lp_sizes_are_the_solvers(kuhn_comparison):
+    # The sizes in the table come from formulas; the solver counts its own LP.
+    for formulation in kuhn_comparison.formulations:
+        stats = formulation.solution.stats
+        assert (formulation.variables, formulation.constraints, formulation.nonzeros) == (
+            stats.variables,
+            stats.constraints,
+            stats.nonzeros,
+        )
+
+
+def test_compare_limit_skips_only_what_does_not_fit(capsys):
+    assert main(["compare", "kuhn", "--max-entries", "2000", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    formulations = {f["name"]: f for f in document["formulations"]}
+    assert formulations["normal"]["fits"] is False and formulations["normal"]["solved"] is False
+    assert formulations["reduced_normal"]["solved"] is True  # 27 × 64 = 1 728 entries
+    assert document["values_agree"] is True
+
+
+def test_compare_sizes_only(capsys):
+    assert main(["compare", "kuhn", "--no-solve"]) == 0
+    out = capsys.readouterr().out
+    assert "not solved" in out and "Values agree" not in out
+
+
+@needs_leduc
+def test_compare_leduc_refuses_the_normal_form_but_solves_the_sequence_form(capsys):
+    assert main(["compare", "leduc", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    full = document["normal_form"]["full"]
+    assert full["fits"] is False and full["nonzeros"] is None
+    assert full["entries"]["log10"] == pytest.approx(336.7, abs=0.05)
+    assert len(full["entries"]["exact"]) == 337  # the exact integer, as a string
+    sequence, normal, reduced = document["formulations"]
+    assert sequence["value"] == pytest.approx(-0.085606424078, abs=TOL)  # Lanctot et al. 2017
+    assert normal["solved"] is False and reduced["solved"] is False
+
+
+@needs_leduc
+def test_compare_leduc_text_prints_powers_of_ten(capsys):
+    assert main(["compare", "leduc", "--no-solve"]) == 0
+    out = capsys.readouterr().out
+    assert "≈ 10^336.7 pure strategy profiles (10^168.4 × 10^168.4)" in out
+    assert "over the limit, not built" in out
+
+
+def test_solve_normal_kuhn_text(capsys):
+    assert main(["solve", "kuhn", "--method", "normal"]) == 0
+    out = capsys.readouterr().out
+    assert "Value to Player 1: -0.0555555556  (= -1/18)" in out  # Kuhn (1950)
+    assert "Normal form (Kuhn 1953), solved as a matrix game" in out
+    assert "payoff matrix (full): 64×64, 4 096 entries" in out
+    assert "LP 65 variables × 65 constraints" in out
+    assert "equilibrium (≤ 1e-09)" in out
+    assert "Kb       fold 0.0000  call 1.0000" in out  # player 2 always calls with K
+
+
+def test_solve_normal_kuhn_json(capsys):
+    assert main(["solve", "kuhn", "--method", "normal", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["schema"] == "seqform.solve/1"
+    assert document["method"] == "normal"
+    assert document["value_fraction"] == "-1/18"
+    assert document["certificate"]["equilibrium"] is True
+    normal_form = document["normal_form"]
+    assert normal_form["matrix_shape"] == [64, 64]
+    assert normal_form["reduced"] is False
+    assert [p["reduced_pure_strategies"]["exact"] for p in normal_form["players"]] == ["27", "64"]
+    assert max(normal_form["kuhn_theorem"]["constraint_residuals"]) <= TOL
+
+
+def test_solve_sequence_json_has_no_normal_form(capsys):
+    assert main(["solve", "kuhn", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["method"] == "sequence" and "normal_form" not in document
+
+
+def test_solve_normal_refuses_big_kuhn_in_one_line(capsys):
+    assert main(["solve", "kuhn(cards=40)", "--method", "normal"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("seqform: error: kuhn(cards=40): the normal form is too large")
+    assert captured.err.endswith("change the limit with --max-entries\n")
+    assert captured.err.count("\n") == 1
+
+
+@needs_leduc
+def test_solve_normal_refuses_leduc(capsys):
+    assert main(["solve", "leduc", "--method", "normal"]) == 1
+    assert capsys.readouterr().err == (
+        "seqform: error: leduc: the normal form is too large: 10^168.4 × 10^168.4 pure "
+        "strategies = about 10^336.7 payoff entries, more than the limit of 10 000 000; "
+        "change the limit with --max-entries\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "limit", ["4095", "4.095e3", "4095.0"], ids=["integer", "scientific", "float"]
+)
+def test_max_entries_forms(limit, capsys):
+    assert main(["solve", "kuhn", "--method", "normal", "--max-entries", limit]) == 1
+    assert "more than the limit of 4 095" in capsys.readouterr().err
+
+
+def test_max_entries_power_form(capsys):
+    assert main(["solve", "kuhn", "--method", "normal", "--max-entries", "10^4"]) == 0
+
+
+@pytest.mark.parametrize("limit", ["0", "ten", "1.5", "-3"])
+def test_bad_max_entries_is_a_usage_error(limit, capsys):
+    with pytest.raises(SystemExit) as raised:
+        main(["compare", "kuhn", "--max-entries", limit])
+    assert raised.value.code == 2
+    assert "--max-entries" in capsys.readouterr().err

@@ -15,8 +15,17 @@ from pathlib import Path
 
 from seqform.game import Game
 from seqform.games.kuhn import kuhn_poker
+from seqform.games.leduc import leduc_poker
+from seqform.games.liars_dice import liars_dice as liars_dice_game  # keeps the module name free
 
-__all__ = ["GAMES", "GameParameterError", "UnknownGameError", "known_names", "load_game", "parse_game_spec"]
+__all__ = [
+    "GAMES",
+    "GameParameterError",
+    "UnknownGameError",
+    "known_names",
+    "load_game",
+    "parse_game_spec",
+]
 
 
 class UnknownGameError(ValueError):
@@ -29,6 +38,8 @@ class GameParameterError(ValueError):
 
 GAMES: dict[str, Callable[..., Game]] = {
     "kuhn": kuhn_poker,
+    "leduc": leduc_poker,
+    "liars_dice": liars_dice_game,
 }
 
 _SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:\((?P<args>.*)\))?\s*$")
@@ -50,18 +61,14 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, object]]:
     """
     match = _SPEC.match(spec)
     if match is None:
-        raise GameParameterError(
-            f"cannot read game {spec!r}: write NAME or NAME(key=value, ...)"
-        )
+        raise GameParameterError(f"cannot read game {spec!r}: write NAME or NAME(key=value, ...)")
     name, text = match["name"], match["args"]
     if not text or not text.strip():
         return name, {}
     try:
         call = ast.parse(f"f({text})", mode="eval").body
     except SyntaxError as exc:
-        raise GameParameterError(
-            f"cannot read the parameters of game {spec!r}: {exc.msg}"
-        ) from exc
+        raise GameParameterError(f"cannot read the parameters of game {spec!r}: {exc.msg}") from exc
     assert isinstance(call, ast.Call)
     if call.args:
         raise GameParameterError(f"game {spec!r}: parameters must be named (key=value)")

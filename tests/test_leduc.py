@@ -1,0 +1,295 @@
+"""Leduc hold'em: the same game as OpenSpiel's leduc_poker, node for node, and its value."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+
+from seqform.best_response import expected_value
+from seqform.game import Chance, Decision, Game, Node, Terminal, walk
+from seqform.games import GAMES, load_game
+from seqform.games.leduc import leduc_poker, leduc_words
+from seqform.solve import solve
+
+LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test.py
+OPENSPIEL_ACTIONS = {"Fold": "f", "Call": "c", "Raise": "r"}  # leduc_poker's ActionToString
+
+Behaviour = dict[str, list[Fraction]]
+
+
+def infosets(game: Game) -> dict[str, tuple[int, int]]:
+    """Each information set's player and number of actions."""
+    return {
+        node.infoset: (node.player, len(node.actions))
+        for node, _ in walk(game.root)
+        if isinstance(node, Decision)
+    }
+
+
+def sizes(game: Game) -> tuple[int, tuple[int, int], tuple[int, int]]:
+    """Terminal histories, information sets per player, sequences per player.
+
+    A player's sequences are the empty one and one per (information set, action).
+    """
+    terminals = sum(isinstance(node, Terminal) for node, _ in walk(game.root))
+    table = infosets(game).values()
+    counts = tuple(sum(owner == player for owner, _ in table) for player in (0, 1))
+    sequences = tuple(1 + sum(n for owner, n in table if owner == player) for player in (0, 1))
+    return terminals, counts, sequences
+
+
+def node_at(game: Game, history: tuple[str, ...]) -> Node:
+    """The node reached by following chance outcomes and actions from the root."""
+    node = game.root
+    for label in history:
+        assert not isinstance(node, Terminal)
+        labels = node.outcomes if isinstance(node, Chance) else node.actions
+        node = node.children[labels.index(label)]
+    return node
+
+
+def behaviour(game: Game, weights: Callable[[int], list[int]]) -> tuple[Behaviour, Behaviour]:
+    """Exact behavioural strategies of both players, proportional to ``weights(actions)``."""
+    strategies: tuple[Behaviour, Behaviour] = ({}, {})
+    for name, (player, actions) in sorted(infosets(game).items()):
+        drawn = weights(actions)
+        strategies[player][name] = [Fraction(w, sum(drawn)) for w in drawn]
+    return strategies
+
+
+def compare_with_openspiel(game: Game, openspiel_game) -> dict[str, str]:
+    """Walk our tree and OpenSpiel's in step and assert they are the same game.
+
+    At every node: the same kind of node, the same player, the same actions in the same
+    order, the same chance probabilities, the same payoffs; and the information sets are the
+    same partition (our names and OpenSpiel's information-state strings correspond one to
+    one).  Returns our information set of each OpenSpiel information-state string.
+    """
+    ours: dict[str, str] = {}
+    theirs: dict[str, str] = {}
+    stack = [(game.root, openspiel_game.new_initial_state())]
+    while stack:
+        node, state = stack.pop()
+        if isinstance(node, Terminal):
+            assert state.is_terminal()
+            assert state.returns() == [float(payoff) for payoff in node.payoffs]
+        elif isinstance(node, Chance):
+            outcomes = state.chance_outcomes()
+            assert [p for _, p in outcomes] == pytest.approx(list(map(float, node.probabilities)))
+            stack.extend(
+                (child, state.child(action))
+                for child, (action, _) in zip(node.children, outcomes, strict=True)
+            )
+        else:
+            assert state.current_player() == node.player
+            legal = state.legal_actions()
+            labels = tuple(OPENSPIEL_ACTIONS[state.action_to_string(a)] for a in legal)
+            assert labels == node.actions
+            information = state.information_state_string()
+            assert ours.setdefault(information, node.infoset) == node.infoset
+            assert theirs.setdefault(node.infoset, information) == information
+            stack.extend(zip(node.children, (state.child(a) for a in legal), strict=True))
+    return ours
+
+
+def openspiel_value(openspiel_game, strategies: tuple[Behaviour, Behaviour], ours: dict) -> float:
+    """Player 1's expected payoff in OpenSpiel under our strategies, by its own tree walk."""
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms.expected_game_score import policy_value
+
+    class Mapped(policy.Policy):
+        def action_probabilities(self, state, player_id=None):
+            name = ours[state.information_state_string()]
+            probabilities = strategies[state.current_player()][name]
+            return dict(zip(state.legal_actions(), map(float, probabilities), strict=True))
+
+    mapped = Mapped(openspiel_game, [0, 1])
+    return policy_value(openspiel_game.new_initial_state(), [mapped, mapped])[0]
+
+
+@pytest.fixture(scope="module")
+def leduc() -> Game:
+    return leduc_poker()
+
+
+OPENSPIEL_GAMES = [
+    pytest.param({}, "leduc_poker", id="suits-seen"),
+    pytest.param(
+        {"suit_isomorphism": True}, "leduc_poker(suit_isomorphism=true)", id="suits-hidden"
+    ),
+]
+
+
+@pytest.mark.parametrize(("parameters", "spec"), OPENSPIEL_GAMES)
+def test_same_game_as_openspiel(parameters, spec):
+    pyspiel = pytest.importorskip("pyspiel")
+    compare_with_openspiel(leduc_poker(**parameters), pyspiel.load_game(spec))
+
+
+@pytest.mark.parametrize(
+    ("parameters", "expected"),
+    [
+        # OpenSpiel 2.0.2, counted by walking leduc_poker: 5,520 terminal histories; 936
+        # information states (kNumInfoStates in leduc_poker.h); 1,093 sequences per player
+        # (len(infoset_actions_to_seq) of sequence_form_utils.construct_vars).
+        pytest.param({}, (5520, (468, 468), (1093, 1093)), id="suits-seen"),
+        # OpenSpiel 2.0.2, counted by walking leduc_poker(suit_isomorphism=true).
+        pytest.param({"suit_isomorphism": True}, (1116, (144, 144), (337, 337)), id="suits-hidden"),
+    ],
+)
+def test_sizes_match_openspiel(parameters, expected):
+    assert sizes(leduc_poker(**parameters)) == expected
+
+
+@pytest.mark.parametrize(("ranks", "suits"), [(2, 2), (4, 2), (3, 3), (5, 1)])
+def test_sizes_follow_from_the_rules(ranks, suits):
+    # Per deal: 4 folds in round 1, and for each of the 5 ways round 1 is called and each
+    # public card, 4 folds and 5 showdowns.  A player holding one of C cards has 3
+    # information sets in round 1 and 3 for each (round 1, public card) in round 2; each
+    # player has 7 actions over the 3 information sets of a round.
+    cards = ranks * suits
+    deals = cards * (cards - 1)
+    terminals = deals * (4 + 5 * (cards - 2) * 9)
+    per_player = cards * 3 + cards * (cards - 1) * 5 * 3
+    sequences = 1 + cards * 7 + cards * (cards - 1) * 5 * 7
+    assert sizes(leduc_poker(ranks, suits)) == (
+        terminals,
+        (per_player, per_player),
+        (sequences, sequences),
+    )
+
+
+def test_uniform_play_value_matches_openspiel(leduc):
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms.expected_game_score import policy_value
+
+    uniform = behaviour(leduc, lambda actions: [1] * actions)
+    ours = expected_value(leduc, *uniform)
+    openspiel_game = pyspiel.load_game("leduc_poker")
+    random_policy = policy.UniformRandomPolicy(openspiel_game)
+    theirs = policy_value(openspiel_game.new_initial_state(), [random_policy] * 2)[0]
+    assert ours == Fraction(-5, 64)  # exact; OpenSpiel's policy_value gives -0.078125
+    assert float(ours) == pytest.approx(theirs, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_random_behaviour_value_matches_openspiel(leduc, seed):
+    pyspiel = pytest.importorskip("pyspiel")
+    openspiel_game = pyspiel.load_game("leduc_poker")
+    ours = compare_with_openspiel(leduc, openspiel_game)
+    rng = random.Random(seed)
+    strategies = behaviour(leduc, lambda actions: [rng.randint(0, 5) + 1 for _ in range(actions)])
+    value = expected_value(leduc, *strategies)
+    assert float(value) == pytest.approx(
+        openspiel_value(openspiel_game, strategies, ours), abs=1e-12
+    )
+
+
+def test_information_set_names(leduc):
+    table = infosets(leduc)
+    assert table["Ks|"] == (0, 2)  # player 1 opens round 1: check or bet
+    assert table["Qh|c"] == (1, 2)  # player 2 after a check
+    assert table["Js|r"] == (1, 3)  # player 2 facing a bet: fold, call or raise
+    assert table["Ks|cr"] == (0, 3)
+    assert table["Ks|rr"] == (0, 2)  # two bets made: fold or call
+    assert table["Ks|rc|Qh|"] == (0, 2)  # player 1 opens round 2 too
+    assert table["Jh|crrc|Js|cr"] == (0, 3)
+    assert table["Qs|cc|Ks|rr"] == (0, 2)
+    assert "Ks|cc" not in table  # a second check ends the round
+
+
+@pytest.mark.parametrize(
+    ("infoset", "action", "words"),
+    [
+        ("Ks|", "c", "check"),
+        ("Ks|", "r", "bet"),
+        ("Qh|c", "r", "bet"),
+        ("Qh|r", "f", "fold"),
+        ("Qh|r", "c", "call"),
+        ("Qh|r", "r", "raise"),
+        ("Ks|rr|Qh|", "c", "check"),
+        ("Ks|rr|Qh|cr", "c", "call"),
+    ],
+)
+def test_actions_in_words(leduc, infoset, action, words):
+    assert leduc.describe_action(infoset, action) == words
+    assert leduc_words(infoset, action) == words
+
+
+@pytest.mark.parametrize(
+    ("history", "payoff"),
+    [
+        (("Ks", "Qs", "r", "f"), 1),  # a fold wins the other's ante
+        (("Ks", "Qs", "c", "r", "f"), -1),
+        (("Ks", "Qs", "c", "r", "r", "f"), 3),  # 1 + 2 from the bet
+        (("Ks", "Qs", "r", "c", "Qh", "c", "c"), -3),  # Q pairs the public Q
+        (("Ks", "Qs", "r", "r", "c", "Jh", "r", "c"), 9),  # 1 + 2 + 2 + 4, K high
+        (("Ks", "Kh", "r", "r", "c", "Jh", "r", "r", "c"), 0),  # equal ranks split
+        (("Js", "Qs", "r", "c", "Kh", "r", "r", "f"), -7),  # round 2 raise folded to
+    ],
+)
+def test_payoffs(leduc, history, payoff):
+    node = node_at(leduc, history)
+    assert node == Terminal((Fraction(payoff), Fraction(-payoff)))
+
+
+def test_deals_are_exact_and_uniform(leduc):
+    assert isinstance(leduc.root, Chance)
+    assert leduc.root.outcomes == ("Js", "Jh", "Qs", "Qh", "Ks", "Kh")  # OpenSpiel's order
+    assert set(leduc.root.probabilities) == {Fraction(1, 6)}
+    public = node_at(leduc, ("Ks", "Qs", "c", "c"))
+    assert isinstance(public, Chance)
+    assert public.outcomes == ("Js", "Jh", "Qh", "Kh")
+    assert set(public.probabilities) == {Fraction(1, 4)}
+    hidden = leduc_poker(suit_isomorphism=True)
+    assert isinstance(hidden.root, Chance)
+    assert hidden.root.probabilities == (Fraction(1, 3),) * 3
+    after_pair = node_at(hidden, ("K", "K", "c", "c"))
+    assert isinstance(after_pair, Chance)
+    assert dict(zip(after_pair.outcomes, after_pair.probabilities, strict=True)) == {
+        "J": Fraction(1, 2),
+        "Q": Fraction(1, 2),
+    }
+
+
+def test_registered():
+    assert GAMES["leduc"] is leduc_poker
+    assert load_game("leduc").name == "leduc"
+    assert load_game("leduc(ranks=4)").name == "leduc(ranks=4, suits=2)"
+    assert load_game("leduc(suit_isomorphism=True)").name == "leduc(suit_isomorphism=True)"
+    with pytest.raises(ValueError, match="ranks must be between 2 and 13, got 20"):
+        load_game("leduc(ranks=20)")
+
+
+@pytest.mark.parametrize(
+    ("parameters", "message"),
+    [
+        ({"ranks": 1}, "ranks must be between 2 and 13, got 1"),
+        ({"ranks": 14}, "ranks must be between 2 and 13, got 14"),
+        ({"ranks": 3.0}, "ranks must be an integer, got 3.0"),
+        ({"ranks": True}, "ranks must be an integer"),
+        ({"suits": 0}, "suits must be between 1 and 4, got 0"),
+        ({"suits": 5}, "suits must be between 1 and 4"),
+        ({"ranks": 2, "suits": 1}, "has 2 cards; two private cards and a public card need"),
+        ({"suit_isomorphism": "yes"}, "suit_isomorphism must be True or False"),
+    ],
+)
+def test_invalid_parameters(parameters, message):
+    with pytest.raises(ValueError, match=message):
+        leduc_poker(**parameters)
+
+
+def test_value(leduc):
+    solution = solve(leduc)
+    assert solution.value == pytest.approx(LEDUC_VALUE, abs=1e-6)
+    assert solution.exploitability == pytest.approx(0, abs=1e-9)
+
+
+def test_hiding_suits_keeps_the_value():
+    assert solve(leduc_poker(suit_isomorphism=True)).value == pytest.approx(LEDUC_VALUE, abs=1e-6)
+    seen, hidden = (solve(leduc_poker(4, 2, flag)).value for flag in (False, True))
+    assert seen == pytest.approx(hidden, abs=1e-9)

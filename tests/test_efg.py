@@ -1,0 +1,481 @@
+"""Gambit .efg in and out: round trips, Gambit's catalogue, the format's traps, bad files.
+
+Reference values are computed in the same test by pygambit's exact rational LP
+(``pygambit.nash.lp_solve(game, rational=True)``, Koller, Megiddo and von Stengel 1996),
+whose equilibrium payoff to the first player is the value; Kuhn's −1/18 is Kuhn (1950).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pygambit
+import pytest
+from gametrees import games
+from hypothesis import HealthCheck, given, settings
+
+from seqform.efg import GameFormatError, game_from_gambit, game_to_gambit, read_efg, write_efg
+from seqform.game import Chance, Decision, Game, InvalidGameError, Terminal, walk
+from seqform.games import load_game
+from seqform.games.kuhn import kuhn_poker
+from seqform.sequence_form import build_sequence_form
+from seqform.solve import solve
+
+KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)
+TOLERANCE = 1e-9  # LP value (float, HiGHS) against an exact rational reference
+
+
+def gambit_value(gambit_game: pygambit.Game) -> Fraction:
+    """The value to the first player by pygambit's exact sequence-form LP."""
+    result = pygambit.nash.lp_solve(gambit_game, rational=True)
+    profile = result.equilibria[0]
+    return Fraction(profile.payoff(next(iter(gambit_game.players))))
+
+
+def write(tmp_path: Path, text: str, name: str = "game.efg") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def infosets_by_player(game: Game) -> list[set[str]]:
+    names: list[set[str]] = [set(), set()]
+    for node, _ in walk(game.root):
+        if isinstance(node, Decision):
+            names[node.player].add(node.infoset)
+    return names
+
+
+# --- round trips -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cards", [3, 4, 6], ids=lambda cards: f"kuhn-{cards}-cards")
+def test_kuhn_round_trip_gives_the_same_tree(tmp_path, cards):
+    game = kuhn_poker(cards)
+    path = tmp_path / "kuhn.efg"
+    write_efg(game, path)
+    back = read_efg(path)
+    assert back.root == game.root  # same nodes, labels, infosets, exact probabilities, payoffs
+    assert (back.name, back.player_names, back.description) == (
+        game.name,
+        game.player_names,
+        game.description,
+    )
+    form, back_form = build_sequence_form(game), build_sequence_form(back)
+    for player in (0, 1):
+        assert back_form.players[player].infosets == form.players[player].infosets
+        assert back_form.players[player].num_sequences == form.players[player].num_sequences
+
+
+def test_written_kuhn_is_solved_by_gambit_to_kuhns_value():
+    gambit_game = game_to_gambit(kuhn_poker())
+    assert len(gambit_game.nodes) == 55  # 1 deal + 6 deals × 9 nodes
+    assert len(gambit_game.infosets) == 12  # 6 per player (Kuhn 1950)
+    assert gambit_game.is_perfect_recall
+    assert gambit_value(gambit_game) == KUHN_VALUE
+
+
+def test_written_file_is_pygambits_own_serialisation(tmp_path):
+    game = kuhn_poker()
+    path = tmp_path / "kuhn.efg"
+    write_efg(game, path)
+    assert path.read_text() == game_to_gambit(game).to_efg()
+    assert path.read_text().startswith('EFG 2 R "kuhn" { "Player 1" "Player 2" }')
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=games)
+def test_random_games_survive_the_round_trip_and_agree_with_gambit(game):
+    gambit_game = game_to_gambit(game)
+    back = game_from_gambit(gambit_game)
+    assert back.root == game.root
+    assert solve(back).value == pytest.approx(float(gambit_value(gambit_game)), abs=TOLERANCE)
+
+
+def test_labels_gambit_refuses_are_made_acceptable(tmp_path):
+    # pygambit 16.7 takes only printable ASCII labels with single spaces, and its writer
+    # does not escape a trailing backslash; node labels must be unique.
+    win, lose = Terminal((Fraction(1), Fraction(-1)), "end"), Terminal((-1, 1), "end")
+    root = Decision(
+        0,
+        "P1:[Round 1]\n  ∅ seen",
+        ("bet\\", "check  twice", "fold é"),
+        (win, lose, Terminal((Fraction(0), Fraction(0)), "end")),
+        label="start",
+    )
+    game = Game(name="odd labels ♠", root=root)
+    path = tmp_path / "odd.efg"
+    write_efg(game, path)
+    back = read_efg(path)
+    node = back.root
+    assert isinstance(node, Decision)
+    assert node.infoset == "P1:[Round 1] U+2205 seen"
+    assert node.actions == ("bet/", "check twice", "fold U+00E9")
+    assert [child.label for child in node.children] == ["end#1", "end#2", "end#3"]
+    assert back.name == "odd labels U+2660"
+
+
+def test_a_deep_tree_needs_no_recursion(tmp_path):
+    # A chain longer than Python's recursion limit: each move stops (payoff) or goes on.
+    depth = sys.getrecursionlimit() + 500
+    node: Terminal | Decision = Terminal((Fraction(0), Fraction(0)))
+    for level in reversed(range(depth)):
+        stop = Terminal((Fraction(1), Fraction(-1)) if level % 2 else (Fraction(-1), Fraction(1)))
+        node = Decision(level % 2, f"d{level}", ("stop", "go"), (stop, node))
+    game = Game(name="long chain", root=node)
+    back = game_from_gambit(game_to_gambit(game))
+    assert sum(1 for _ in walk(back.root)) == 2 * depth + 1
+
+
+def test_kuhn_with_thirteen_cards_converts_quickly():
+    # 13 cards: 156 deals, 1,405 nodes; generous bound, the conversion takes ~0.05 s.
+    game = kuhn_poker(13)
+    start = time.perf_counter()
+    back = game_from_gambit(game_to_gambit(game))
+    assert time.perf_counter() - start < 5
+    assert back.root == game.root
+
+
+# --- Gambit's catalogue --------------------------------------------------------------------
+
+CATALOGUE = list(pygambit.catalog.games()["Game"])
+# Every catalogue game loads and is solved by pygambit in well under a second (pygambit
+# 16.7, 38 games), so none is skipped for time.
+
+
+def refusal_reasons(gambit_game: pygambit.Game) -> set[str]:
+    """The words of every reason seqform must give for refusing the game, from pygambit."""
+    reasons = set()
+    players = len(gambit_game.players)
+    if players != 2:
+        reasons.add(f"{players} player")
+    if not gambit_game.is_tree:
+        reasons.add("strategic-form")
+        return reasons
+    if not gambit_game.is_perfect_recall:
+        reasons.add("imperfect recall")
+    if not gambit_game.is_const_sum:
+        reasons.add("not zero-sum")
+    else:
+        # The payoffs of any pure-strategy profile sum to the constant.
+        constant = sum(payoffs.flat[0] for payoffs in gambit_game.to_arrays())
+        if constant != 0:
+            reasons.add("not zero-sum")
+    return reasons
+
+
+@pytest.mark.parametrize("slug", CATALOGUE)
+def test_catalogue_game_is_solved_exactly_or_refused_for_the_right_reason(slug):
+    gambit_game = pygambit.catalog.load(slug)
+    reasons = refusal_reasons(gambit_game)
+    if reasons:
+        with pytest.raises(InvalidGameError) as refusal:
+            game_from_gambit(gambit_game)
+        assert any(reason in str(refusal.value) for reason in reasons), reasons
+        return
+    game = game_from_gambit(gambit_game)
+    solution = solve(game)
+    assert solution.value == pytest.approx(float(gambit_value(gambit_game)), abs=TOLERANCE)
+    assert solution.exploitability == pytest.approx(0, abs=TOLERANCE)
+
+
+def test_catalogue_has_the_zero_sum_games_we_expect():
+    # Guards the test above against passing by refusing everything: these four are the
+    # two-player zero-sum perfect-recall trees of pygambit 16.7's catalogue.
+    solvable = {slug for slug in CATALOGUE if not refusal_reasons(pygambit.catalog.load(slug))}
+    assert solvable >= {
+        "books/myerson1991/fig2_1",
+        "books/vonstengel2022/fig10.12",
+        "journals/mor/vonstengelforges2008/fig6",
+        "journals/other/reiley2008/fig1",
+    }
+
+
+def test_myerson_card_game_has_value_one_third():
+    # Myerson (1991), Fig. 2.1, with the value computed by pygambit in the same test.
+    gambit_game = pygambit.catalog.load("books/myerson1991/fig2_1")
+    game = game_from_gambit(gambit_game)
+    assert gambit_value(gambit_game) == Fraction(1, 3)
+    assert solve(game).value == pytest.approx(1 / 3, abs=TOLERANCE)
+    assert game.player_names == ("Fred", "Alice")
+
+
+def test_constant_sum_game_is_refused_with_a_hint():
+    # von Stengel (2022), Fig. 10.1: payoffs always sum to 16.
+    with pytest.raises(InvalidGameError, match=r"not zero-sum.*constant-sum.*subtracting 16"):
+        game_from_gambit(pygambit.catalog.load("books/vonstengel2022/fig10.1"))
+
+
+# --- the traps of the format ---------------------------------------------------------------
+
+INNER_OUTCOMES = """\
+EFG 2 R "Outcomes on inner nodes" { "Row" "Column" }
+"The ante at the root reaches every terminal; the bonus only those below T; the
+all-zero outcome at the second Column node must not end the game there."
+
+p "" 1 1 "Row" { "T" "B" } 1 "ante" { 1 -1 }
+p "" 2 1 "Column" { "L" "R" } 2 "bonus" { 2 -2 }
+t "" 3 "" { 1 -1 }
+t "" 4 "" { -3 3 }
+p "" 2 1 "Column" { "L" "R" } 5 "nothing" { 0 0 }
+t "" 6 "" { -2 2 }
+t "" 7 "" { 1 -1 }
+"""
+
+
+def test_outcomes_on_inner_nodes_add_to_every_terminal_below(tmp_path):
+    path = write(tmp_path, INNER_OUTCOMES)
+    game = read_efg(path)
+    payoffs = {
+        history: node.payoffs[0] for node, history in walk(game.root) if isinstance(node, Terminal)
+    }
+    assert payoffs == {("T", "L"): 4, ("T", "R"): 0, ("B", "L"): -1, ("B", "R"): 2}
+    reference = gambit_value(pygambit.read_efg(str(path)))
+    assert reference == Fraction(8, 7)  # the matrix ((4, 0), (-1, 2)), pygambit's LP
+    assert solve(game).value == pytest.approx(float(reference), abs=TOLERANCE)
+
+
+CHANCE_BELOW_ROOT = """\
+EFG 2 R "Chance below the root" { "Row" "Column" }
+""
+
+p "" 1 1 "start" { "Play" "Quit" } 0
+c "deal" 1 "" { "High" 1/3 "Low" 2/3 } 0
+p "" 1 2 "high" { "Raise" "Check" } 0
+p "" 2 1 "facing raise" { "Call" "Fold" } 0
+t "" 1 "" { 2 -2 }
+t "" 2 "" { 1 -1 }
+t "" 3 "" { 1 -1 }
+p "" 1 3 "low" { "Raise" "Check" } 0
+p "" 2 1 "facing raise" { "Call" "Fold" } 0
+t "" 4 "" { -2 2 }
+t "" 5 "" { 1 -1 }
+t "" 6 "" { -1 1 }
+t "" 7 "quit" { -1/4 1/4 }
+"""
+
+
+def test_chance_node_below_the_root(tmp_path):
+    path = write(tmp_path, CHANCE_BELOW_ROOT)
+    game = read_efg(path)
+    root = game.root
+    assert isinstance(root, Decision)
+    deal = root.children[0]
+    assert isinstance(deal, Chance)
+    assert deal.probabilities == (Fraction(1, 3), Fraction(2, 3))
+    assert deal.label == "deal"
+    reference = gambit_value(pygambit.read_efg(str(path)))
+    assert solve(game).value == pytest.approx(float(reference), abs=TOLERANCE)
+
+
+LABEL_AT_FIRST_NODE = """\
+EFG 2 R "Infoset label at its first node only" { "Hider" "Seeker" }
+""
+
+p "" 1 1 "hide" { "Left" "Right" } 0
+p "" 2 1 "seek" { "Left" "Right" } 0
+t "" 1 "found left" { -1 1 }
+t "" 2 "missed left" { 2 -2 }
+p "" 2 1 0
+t "" 3 "missed right" { 1 -1 }
+t "" 4 "found right" { -1 1 }
+"""
+
+
+def test_infoset_label_given_only_at_its_first_node(tmp_path):
+    path = write(tmp_path, LABEL_AT_FIRST_NODE)
+    game = read_efg(path)
+    # One Seeker information set with two nodes: the Seeker does not see where it hid.
+    assert infosets_by_player(game) == [{"hide"}, {"seek"}]
+    reference = gambit_value(pygambit.read_efg(str(path)))
+    assert reference == Fraction(1, 5)  # the matrix ((-1, 2), (1, -1)), pygambit's LP
+    # Splitting the set would let the Seeker see the hiding place: value -1 instead.
+    assert solve(game).value == pytest.approx(float(reference), abs=TOLERANCE)
+
+
+def test_decimal_numbers_stay_exact(tmp_path):
+    text = """\
+EFG 2 R "Decimals" { "A" "B" }
+""
+
+c "" 1 "" { "x" 0.25 "y" 0.75 } 0
+t "" 1 "" { 1.5 -1.5 }
+t "" 2 "" { -0.1 0.1 }
+"""
+    game = read_efg(write(tmp_path, text))
+    root = game.root
+    assert isinstance(root, Chance)
+    assert root.probabilities == (Fraction(1, 4), Fraction(3, 4))
+    assert [child.payoffs for child in root.children] == [
+        (Fraction(3, 2), Fraction(-3, 2)),
+        (Fraction(-1, 10), Fraction(1, 10)),
+    ]
+
+
+def test_blank_and_repeated_labels_are_made_distinct(tmp_path):
+    text = """\
+EFG 2 R "" { "" "" }
+""
+
+p "" 1 1 "" { "" "" "a" } 0
+t "" 1 "" { 1 -1 }
+t "" 2 "" { -1 1 }
+p "" 2 1 "" { "a" "a" } 0
+t "" 3 "" { 0 0 }
+t "" 4 "" { 2 -2 }
+"""
+    path = write(tmp_path, text, "blanks.efg")
+    game = read_efg(path)
+    root = game.root
+    assert isinstance(root, Decision)
+    assert root.infoset == "P1:1"  # no label: player and Gambit number
+    assert len(set(root.actions)) == 3  # pygambit's reader renames them "_1", "_2"
+    assert game.name == "blanks"  # blank title: the file name
+
+    # A game built in memory keeps blanks and repeats; the converter renames them.
+    gambit_game = pygambit.Game.new_tree(players=["A", "B"])
+    with pytest.warns(FutureWarning):
+        gambit_game.append_move(gambit_game.root, "A", ["a", "a"])
+    for child, payoff in zip(gambit_game.root.children, (1, -1), strict=True):
+        gambit_game.set_outcome(child, gambit_game.add_outcome(f"o{payoff}", [payoff, -payoff]))
+    converted = game_from_gambit(gambit_game)
+    assert isinstance(converted.root, Decision)
+    assert converted.root.actions == ("a#1", "a#2")
+
+
+def test_repeated_infoset_labels_fall_back_to_player_and_number(tmp_path):
+    text = """\
+EFG 2 R "Repeated labels" { "A" "B" }
+""
+
+p "" 1 1 "same" { "L" "R" } 0
+p "" 2 1 "same" { "l" "r" } 0
+t "" 1 "" { 1 -1 }
+t "" 2 "" { -1 1 }
+p "" 2 2 "other" { "l" "r" } 0
+t "" 3 "" { 0 0 }
+t "" 4 "" { 2 -2 }
+"""
+    game = read_efg(write(tmp_path, text))
+    assert infosets_by_player(game) == [{"P1:1"}, {"P2:1", "other"}]
+
+
+def test_load_game_reads_efg_paths(tmp_path):
+    path = write(tmp_path, LABEL_AT_FIRST_NODE, "hide.efg")
+    assert load_game(str(path)).name == "Infoset label at its first node only"
+
+
+# --- refusals and malformed files ------------------------------------------------------------
+
+
+def test_truncated_file_gives_the_line(tmp_path):
+    # Cut inside the payoffs of line 8; pygambit says line 7, as it does not count the
+    # line break inside the two-line description.
+    path = write(tmp_path, INNER_OUTCOMES[: INNER_OUTCOMES.index('t "" 4') + 12])
+    with pytest.raises(GameFormatError, match=r"line 8, column \d+: Expected numerical payoff"):
+        read_efg(path)
+
+
+def test_syntax_error_gives_the_line_and_the_file(tmp_path):
+    path = write(tmp_path, LABEL_AT_FIRST_NODE.replace('{ "Left" "Right" } 0', "{ 0", 1))
+    with pytest.raises(GameFormatError) as error:
+        read_efg(path)
+    assert error.value.line == 4
+    assert str(path) in str(error.value)
+    assert isinstance(error.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("description", "line"),
+    [
+        pytest.param("one line", 6, id="one-line-description"),
+        pytest.param('two \\"quoted\\"\nlines', 7, id="two-line-description"),
+        pytest.param("three\nlines\nhere", 8, id="three-line-description"),
+    ],
+)
+def test_line_numbers_count_line_breaks_inside_the_description(tmp_path, description, line):
+    # The bad payoff "x" is on the last line; pygambit reports line 6 in all three cases.
+    text = (
+        f'EFG 2 R "t" {{ "A" "B" }}\n"{description}"\n\n'
+        'p "" 1 1 "I" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { -1 x }\n'
+    )
+    with pytest.raises(GameFormatError) as error:
+        read_efg(write(tmp_path, text))
+    assert (error.value.line, error.value.column) == (line, 18)
+
+
+def test_not_a_game_file(tmp_path):
+    with pytest.raises(GameFormatError, match=r"line 1, column \d+: Expecting EFG"):
+        read_efg(write(tmp_path, 'NFG 1 R "a table" { "1" "2" } { 2 2 }\n'))
+
+
+def test_probabilities_not_summing_to_one_are_refused(tmp_path):
+    # pygambit's reader refuses them itself, without a line number.
+    path = write(tmp_path, CHANCE_BELOW_ROOT.replace("2/3", "1/2"))
+    with pytest.raises(GameFormatError, match=r"sum to exactly one") as error:
+        read_efg(path)
+    assert error.value.line is None
+    assert str(path) in str(error.value)
+
+
+def test_three_players_are_refused(tmp_path):
+    text = """\
+EFG 2 R "Three" { "A" "B" "C" }
+""
+
+p "" 1 1 "a" { "L" "R" } 0
+t "" 1 "" { 1 -1 0 }
+t "" 2 "" { -1 0 1 }
+"""
+    path = write(tmp_path, text)
+    with pytest.raises(InvalidGameError, match=r"3 players; seqform solves two-player games"):
+        read_efg(path)
+
+
+def test_non_zero_sum_names_a_terminal_and_its_payoffs(tmp_path):
+    # Column gets -1 (ante) - 2 (bonus) + 4 at T R, where Row gets 1 + 2 - 3.
+    path = write(tmp_path, INNER_OUTCOMES.replace("{ -3 3 }", "{ -3 4 }"))
+    with pytest.raises(InvalidGameError) as error:
+        read_efg(path)
+    message = str(error.value)
+    assert message.startswith(str(path))
+    assert "not zero-sum: terminal node 'T R' has payoffs (0, 1), which sum to 1" in message
+
+
+def test_imperfect_recall_is_refused_naming_the_information_set(tmp_path):
+    text = """\
+EFG 2 R "Forgetful" { "A" "B" }
+""
+
+p "" 1 1 "first" { "L" "R" } 0
+p "" 1 2 "second" { "l" "r" } 0
+t "" 1 "" { 1 -1 }
+t "" 2 "" { -1 1 }
+p "" 1 2 0
+t "" 3 "" { -1 1 }
+t "" 4 "" { 1 -1 }
+"""
+    path = write(tmp_path, text)
+    assert not pygambit.read_efg(str(path)).is_perfect_recall
+    with pytest.raises(InvalidGameError, match=r"imperfect recall: .*'second'"):
+        read_efg(path)
+
+
+def test_strategic_form_games_are_refused():
+    table = pygambit.Game.from_arrays([[1, -1], [-1, 1]], [[-1, 1], [1, -1]])
+    with pytest.raises(InvalidGameError, match=r"strategic-form"):
+        game_from_gambit(table)
+
+
+def test_missing_file_is_an_os_error(tmp_path):
+    path = tmp_path / "missing.efg"
+    with pytest.raises(FileNotFoundError, match=r"cannot read Gambit file.*missing\.efg"):
+        read_efg(path)
+
+
+def test_directory_is_an_os_error(tmp_path):
+    with pytest.raises(OSError, match="cannot read Gambit file"):
+        read_efg(tmp_path)

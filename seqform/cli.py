@@ -125,6 +125,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.set_defaults(handler=_run_compare)
 
+    export = commands.add_parser(
+        "export",
+        help="write a game as Gambit .efg, its sequence form as .npz, or its LP as MPS",
+        description=(
+            "Write GAME for other tools: --to efg (the tree, for Gambit), npz (E, F, A with "
+            "labels and exact entries; layout in seqform/export.py), mps (the min-max LP)."
+        ),
+    )
+    _add_game_argument(export)
+    export.add_argument("--to", choices=("efg", "npz", "mps"), required=True)
+    export.add_argument("file", metavar="FILE", help="where to write")
+    export.set_defaults(handler=_run_export)
+
     play = commands.add_parser(
         "play",
         help="play Kuhn poker in the terminal against the equilibrium strategy",
@@ -227,6 +240,15 @@ def _run_solve(args: argparse.Namespace) -> int:
         verbose=args.verbose,
     )
     _render(solution_json(solution), solution_text(solution), args)
+    return EXIT_OK
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from seqform.export import export_game
+
+    game = _load(args.game)
+    path = export_game(game, args.to, args.file)
+    print(f"seqform: wrote {game.name} as {args.to} to {path}", file=sys.stderr)
     return EXIT_OK
 
 

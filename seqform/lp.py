@@ -32,10 +32,13 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    import highspy
 
 __all__ = [
     "ALGORITHMS",
@@ -44,6 +47,7 @@ __all__ = [
     "SolverError",
     "SolverLimitError",
     "SolverStats",
+    "highs_model",
     "solve_minmax",
 ]
 
@@ -106,6 +110,38 @@ class LPSolution:
 def _stack(E: sp.sparray, F: sp.sparray, A: sp.sparray) -> sp.csc_array:
     """The constraint matrix ``[[-A.T, F.T], [E, 0]]`` of the merged LP, in CSC."""
     return sp.block_array([[-A.T, F.T], [E, None]], format="csc")
+
+
+def highs_model(
+    E: sp.sparray, e: np.ndarray, F: sp.sparray, f: np.ndarray, A: sp.sparray
+) -> highspy.HighsLp:
+    """The merged LP of the module docstring as a ``highspy.HighsLp`` (columns ``x, q``).
+
+    Columns: ``x`` (one per column of ``E``, named ``x0, x1, ...``, ``>= 0``), then ``q``
+    (one per row of ``F``, free).  Rows: one ``<= 0`` row per sequence of player 1, then
+    the equality rows ``E x = e``.
+    """
+    import highspy
+
+    n_x, n_q = E.shape[1], F.shape[0]
+    n_ineq, n_eq = F.shape[1], E.shape[0]
+    matrix = _stack(E, F, A)
+    lp = highspy.HighsLp()
+    lp.num_col_ = n_x + n_q
+    lp.num_row_ = n_ineq + n_eq
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_cost_ = np.concatenate([np.zeros(n_x), np.asarray(f, dtype=float)])
+    lp.col_lower_ = np.concatenate([np.zeros(n_x), np.full(n_q, -highspy.kHighsInf)])
+    lp.col_upper_ = np.full(n_x + n_q, highspy.kHighsInf)
+    lp.row_lower_ = np.concatenate([np.full(n_ineq, -highspy.kHighsInf), e])
+    lp.row_upper_ = np.concatenate([np.zeros(n_ineq), e])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.num_col_ = n_x + n_q
+    lp.a_matrix_.num_row_ = n_ineq + n_eq
+    lp.a_matrix_.start_ = matrix.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = matrix.indices.astype(np.int32)
+    lp.a_matrix_.value_ = matrix.data.astype(float)
+    return lp
 
 
 def solve_minmax(
@@ -173,23 +209,8 @@ def _solve_highs(
     start = time.perf_counter()
     n_x, n_q = E.shape[1], F.shape[0]
     n_ineq, n_eq = F.shape[1], E.shape[0]
-    matrix = _stack(E, F, A)
-
-    lp = highspy.HighsLp()
-    lp.num_col_ = n_x + n_q
-    lp.num_row_ = n_ineq + n_eq
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = np.concatenate([np.zeros(n_x), np.asarray(f, dtype=float)])
-    lp.col_lower_ = np.concatenate([np.zeros(n_x), np.full(n_q, -highspy.kHighsInf)])
-    lp.col_upper_ = np.full(n_x + n_q, highspy.kHighsInf)
-    lp.row_lower_ = np.concatenate([np.full(n_ineq, -highspy.kHighsInf), e])
-    lp.row_upper_ = np.concatenate([np.zeros(n_ineq), e])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.num_col_ = n_x + n_q
-    lp.a_matrix_.num_row_ = n_ineq + n_eq
-    lp.a_matrix_.start_ = matrix.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = matrix.indices.astype(np.int32)
-    lp.a_matrix_.value_ = matrix.data.astype(float)
+    lp = highs_model(E, e, F, f, A)
+    nonzeros = len(lp.a_matrix_.value_)
 
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", verbose)
@@ -250,7 +271,7 @@ def _solve_highs(
         iterations=iterations,
         variables=n_x + n_q,
         constraints=n_ineq + n_eq,
-        nonzeros=int(matrix.nnz),
+        nonzeros=nonzeros,
     )
     return LPSolution(
         value=float(info.objective_function_value),

@@ -1,0 +1,96 @@
+"""Export to .efg, .npz and MPS, and N-card Kuhn checked against pygambit through .efg."""
+
+from fractions import Fraction
+
+import highspy
+import numpy as np
+import pygambit
+import pytest
+import scipy.sparse as sp
+
+from seqform.cli import main
+from seqform.efg import read_efg
+from seqform.export import export_game
+from seqform.games import load_game
+from seqform.games.kuhn import kuhn_poker
+from seqform.sequence_form import build_sequence_form
+from seqform.solve import solve
+
+
+def gambit_value(path) -> Fraction:
+    """Value to the first player by pygambit's rational sequence-form LP (lp_solve)."""
+    game = pygambit.read_efg(str(path))
+    profile = pygambit.nash.lp_solve(game, rational=True).equilibria[0]
+    return Fraction(profile.payoff(next(iter(game.players))))
+
+
+@pytest.mark.parametrize("cards", [4, 5, 6], ids=lambda n: f"{n}-cards")
+def test_n_card_kuhn_matches_pygambit(cards, tmp_path):
+    game = kuhn_poker(cards=cards)
+    path = export_game(game, "efg", tmp_path / f"kuhn{cards}.efg")
+    reference = gambit_value(path)  # pygambit's exact lp_solve on the exported file
+    assert solve(game).value == pytest.approx(float(reference), abs=1e-9)
+    assert solve(read_efg(path)).value == pytest.approx(float(reference), abs=1e-9)
+
+
+def test_three_card_kuhn_is_kuhn():
+    # Same matrices up to the ordering of sequences: compare entries by label.
+    plain, three = (build_sequence_form(g) for g in (load_game("kuhn"), kuhn_poker(cards=3)))
+    for left, right in zip(plain.players, three.players, strict=True):
+        assert left.labels() == right.labels()
+    assert (plain.A != three.A).nnz == 0
+    assert (plain.E != three.E).nnz == 0 and (plain.F != three.F).nnz == 0
+    assert solve(kuhn_poker(cards=3)).value == pytest.approx(-1 / 18, abs=1e-12)  # Kuhn 1950
+
+
+def test_efg_round_trip_keeps_the_sequence_form(tmp_path):
+    game = load_game("leduc")
+    back = read_efg(export_game(game, "efg", tmp_path / "leduc.efg"))
+    before, after = build_sequence_form(game), build_sequence_form(back)
+    for left, right in zip(before.players, after.players, strict=True):
+        assert left.num_infosets == right.num_infosets
+        assert left.num_sequences == right.num_sequences
+    assert sorted(before.payoff_entries[2]) == sorted(after.payoff_entries[2])
+    assert solve(back).value == pytest.approx(solve(game).value, abs=1e-9)
+
+
+def test_npz_holds_the_sequence_form(tmp_path):
+    game = kuhn_poker()
+    path = export_game(game, "npz", tmp_path / "kuhn.npz")
+    data = np.load(path)
+    A = sp.coo_array((data["A_data"], (data["A_row"], data["A_col"])), shape=data["A_shape"])
+    E = sp.coo_array((data["E_data"], (data["E_row"], data["E_col"])), shape=data["E_shape"])
+    assert tuple(data["E_shape"]) == (7, 13)  # KUHN_FACTS.md
+    assert list(data["sequences_0"][:3]) == ["∅", "J:p", "J:b"]
+    solution = solve(game)
+    x, y = solution.plans
+    assert x @ A @ y == pytest.approx(-1 / 18, abs=1e-9)  # Kuhn (1950)
+    np.testing.assert_allclose(E @ x, data["e"], atol=1e-9)
+    exact = [
+        Fraction(int(n), int(d))
+        for n, d in zip(data["A_numerator"], data["A_denominator"], strict=True)
+    ]
+    assert sum(exact) == sum(build_sequence_form(game).payoff_entries[2])
+
+
+def test_mps_solves_to_the_value_in_highs(tmp_path):
+    path = export_game(load_game("kuhn"), "mps", tmp_path / "kuhn.mps")
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.readModel(str(path))
+    highs.run()
+    assert highs.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    # MPS carries the objective sense; the optimum is Kuhn's value (Kuhn 1950).
+    assert highs.getInfo().objective_function_value == pytest.approx(-1 / 18, abs=1e-9)
+
+
+def test_cli_export_and_errors(tmp_path, capsys):
+    target = tmp_path / "k.efg"
+    assert main(["export", "kuhn", "--to", "efg", str(target)]) == 0
+    assert target.read_text().startswith("EFG 2 R")
+    assert "wrote kuhn as efg" in capsys.readouterr().err
+    assert main(["export", "kuhn", "--to", "mps", str(tmp_path / "k.lp")]) == 1
+    assert "must end in .mps" in capsys.readouterr().err
+    assert main(["export", "kuhn", "--to", "npz", str(tmp_path / "no" / "k.npz")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("seqform: error: ") and "Traceback" not in err

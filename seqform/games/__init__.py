@@ -120,4 +120,7 @@ def load_game(spec: str) -> Game:
                 f"game {name!r} has no parameter {key!r}; its parameters (with defaults): "
                 f"{known or 'none'}"
             )
-    return constructor(**parameters)
+    from seqform.tree import gc_paused
+
+    with gc_paused():
+        return constructor(**parameters)

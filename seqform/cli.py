@@ -9,14 +9,17 @@ Errors are one line on stderr, never a traceback.  Results go to stdout (or
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
+import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from seqform import __version__
-from seqform.game import InvalidGameError
+from seqform.game import Game, InvalidGameError
 from seqform.games import UnknownGameError, known_names, load_game
 from seqform.lp import ALGORITHMS, BACKENDS, SolverError
 
@@ -219,9 +222,51 @@ def _render(document: dict, text: str, args: argparse.Namespace) -> None:
         _write(text, args.output)
 
 
-def _load(spec: str):
-    logger.info("building game %s", spec)
-    return load_game(spec)
+LARGE_GAME_NODES = 100_000  # from this size on, progress is shown unless --quiet
+
+
+class _Progress:
+    """Stage messages on stderr: always with --verbose, for large games by default, never
+    with --quiet."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.verbose = bool(getattr(args, "verbose", False))
+        self.quiet = bool(getattr(args, "quiet", False))
+        self.large = False
+        self.start = time.perf_counter()
+
+    def __call__(self, message: str) -> None:
+        if self.quiet or not (self.verbose or self.large):
+            return
+        print(f"seqform: [{time.perf_counter() - self.start:6.1f} s] {message}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _solver_log_to_stderr(active: bool) -> Iterator[None]:
+    """Send what the solver writes to the process's stdout (HiGHS logs there, from C++) to
+    stderr instead, so that stdout carries only the result."""
+    if not active:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _load(spec: str, progress: _Progress | None = None) -> Game:
+    if progress is not None:
+        progress(f"building game {spec}")
+    game = load_game(spec)
+    if progress is not None:
+        progress.large = game.flat.num_nodes >= LARGE_GAME_NODES
+        progress(f"built {game.name}: {game.flat.num_nodes:,} nodes")
+    return game
 
 
 def _run_solve(args: argparse.Namespace) -> int:
@@ -230,15 +275,18 @@ def _run_solve(args: argparse.Namespace) -> int:
 
     if args.method == "normal":
         return _solve_normal(args)
-    game = _load(args.game)
-    logger.info("solving the sequence-form LP with HiGHS %s via %s", args.solver, args.backend)
-    solution = solve(
-        game,
-        backend=args.backend,
-        algorithm=args.solver,
-        time_limit=args.time_limit,
-        verbose=args.verbose,
-    )
+    progress = _Progress(args)
+    game = _load(args.game, progress)
+    with _solver_log_to_stderr(args.verbose):
+        solution = solve(
+            game,
+            backend=args.backend,
+            algorithm=args.solver,
+            time_limit=args.time_limit,
+            verbose=args.verbose,
+            progress=progress,
+        )
+    progress(f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}")
     _render(solution_json(solution), solution_text(solution), args)
     return EXIT_OK
 

@@ -85,3 +85,22 @@ def test_subprocess_python_m_seqform():
     assert completed.returncode == 0, completed.stderr
     assert "(= -1/18)" in completed.stdout
     assert completed.stderr == ""
+
+
+def test_progress_on_large_games_and_quiet(capsys):
+    # 110 cards: 110·109 deals × 9 nodes + the root = 107,911 nodes, above the 100k-node
+    # threshold for progress messages.
+    assert main(["solve", "kuhn(cards=110)"]) == 0
+    err = capsys.readouterr().err
+    assert "built kuhn(cards=110): 107,911 nodes" in err
+    assert "LP: " in err and "done: value" in err
+    assert main(["solve", "kuhn(cards=110)", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_verbose_sends_the_solver_log_to_stderr(capfd):
+    assert main(["solve", "kuhn", "--verbose", "--format", "json"]) == 0
+    out, err = capfd.readouterr()
+    assert json.loads(out)["value_fraction"] == "-1/18"  # stdout is only the result
+    assert "Running HiGHS" in err
+    assert "building game kuhn" in err

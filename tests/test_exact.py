@@ -1,0 +1,235 @@
+"""Exact equilibria: rational strategies, exact values, certificates in exact arithmetic."""
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import seqform.exact as exact_module
+from seqform.best_response import certify
+from seqform.cli import main
+from seqform.exact import solve_exact
+from seqform.games import load_game
+from seqform.games.kuhn import kuhn_poker
+from seqform.linear_program import (
+    AT_LOWER,
+    AT_UPPER,
+    BASIC,
+    Basis,
+    HighsModel,
+    InvalidBasisError,
+    LinearProgram,
+    resolve_basis,
+)
+from seqform.rational import ExactLinearSolver, ExactSolveError, RationalMatrix
+from seqform.solve import solve
+
+KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950); Wikipedia "Kuhn poker"
+LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017), App. E.2; OpenSpiel's sequence_form_lp test
+
+
+def _all_fractions(solution) -> bool:
+    return all(
+        isinstance(p, Fraction) for strategy in solution.strategies for p in strategy.probabilities
+    )
+
+
+def test_kuhn_exact_value_is_certified_minus_one_eighteenth():
+    solution = solve_exact(kuhn_poker())
+    assert solution.certified
+    assert solution.value == KUHN_VALUE
+    assert solution.bounds.lower == solution.bounds.upper == KUHN_VALUE
+    assert solution.certificate.exploitability == 0
+    assert solution.certificate.best_response_values == (KUHN_VALUE, -KUHN_VALUE)
+    assert _all_fractions(solution)
+
+
+def test_kuhn_certificate_is_reproduced_by_the_exact_tree_walk():
+    solution = solve_exact(kuhn_poker())
+    first, second = (s.as_behaviour() for s in solution.strategies)
+    certificate = certify(solution.game, first, second)
+    assert certificate.exploitability == 0
+    assert certificate.value == KUHN_VALUE
+
+
+def test_kuhn_by_the_exact_basis_without_rounding():
+    solution = solve_exact(kuhn_poker(), try_rounding=False)
+    assert solution.method == "basis"
+    assert solution.basis_verified is True
+    assert solution.value == KUHN_VALUE
+
+
+@pytest.mark.parametrize("cards", [4, 5, 7], ids=lambda c: f"{c}-cards")
+def test_n_card_kuhn_is_certified_and_matches_the_float_lp(cards):
+    game = kuhn_poker(cards=cards)
+    solution = solve_exact(game)
+    assert solution.certified and solution.certificate.exploitability == 0
+    assert float(solution.value) == pytest.approx(solve(game).value, abs=1e-9)
+
+
+@pytest.mark.parametrize("cards", [4, 6], ids=lambda c: f"{c}-cards")
+def test_n_card_kuhn_basis_path_agrees_with_rounding(cards):
+    game = kuhn_poker(cards=cards)
+    by_basis = solve_exact(game, try_rounding=False)
+    assert by_basis.method == "basis" and by_basis.basis_verified
+    assert by_basis.value == solve_exact(game).value
+
+
+@pytest.mark.parametrize("sides", [3, 4], ids=lambda s: f"{s}-sides")
+def test_small_liars_dice_is_certified_both_ways(sides):
+    game = load_game(f"liars_dice(sides={sides})")
+    rounded = solve_exact(game)
+    by_basis = solve_exact(game, try_rounding=False)
+    assert rounded.certified and by_basis.certified
+    assert rounded.value == by_basis.value
+    assert by_basis.certificate.exploitability == 0
+
+
+def test_liars_dice_exact_value_is_certified():
+    # One six-sided die each (OpenSpiel's liars_dice); 24,571 sequences per player.
+    solution = solve_exact(load_game("liars_dice"))
+    assert solution.certified and solution.certificate.exploitability == 0
+    assert float(solution.value) == pytest.approx(solution.float_value, abs=1e-9)
+    assert solution.value == Fraction(-7, 258)  # what the exact certificate proves here
+
+
+def test_leduc_exact_value_certified_with_a_large_denominator():
+    solution = solve_exact(load_game("leduc"))
+    assert solution.certified
+    assert solution.certificate.exploitability == 0
+    assert float(solution.value) == pytest.approx(LEDUC_VALUE, abs=1e-12)
+    # Not a small fraction: the exact value has a denominator of about 32 digits.
+    assert solution.value.denominator > 10**30
+    assert solution.method in ("basis", "mixed")
+    assert solution.basis_verified is True
+
+
+def test_failed_certification_reports_exact_bounds(monkeypatch):
+    # Make both routes give a non-equilibrium: rounding returns the uniform strategy and
+    # the basis cannot be re-solved.  The answer must then be bounds, not a value.
+    from seqform.exact_strategies import exact_strategy_from_mapping
+
+    def uniform(strategy, *args, **kwargs):
+        table = strategy.table
+        mapping = {
+            name: {a: Fraction(1, len(table.actions[i])) for a in table.actions[i]}
+            for i, name in enumerate(table.infosets)
+        }
+        return exact_strategy_from_mapping(table, mapping)
+
+    def broken(*args, **kwargs):
+        raise InvalidBasisError("simulated failure")
+
+    monkeypatch.setattr(exact_module, "round_strategy", uniform)
+    monkeypatch.setattr(exact_module, "resolve_basis", broken)
+    solution = solve_exact(kuhn_poker())
+    assert not solution.certified and solution.value is None
+    assert solution.method == "none"
+    # Uniform play: player 1 guarantees -BR_2(uniform), player 2 concedes BR_1(uniform).
+    assert solution.bounds.lower < KUHN_VALUE < solution.bounds.upper
+    assert solution.certificate.exploitability == solution.bounds.upper - solution.bounds.lower
+    assert solution.certificate.exploitability == Fraction(11, 12)  # OpenSpiel's NashConv
+    assert any("simulated failure" in note for note in solution.notes)
+
+
+# --- the exact linear algebra and the exact basis re-solve --------------------------------
+
+
+def _random_system(seed: int, n: int):
+    rng = np.random.default_rng(seed)
+    dense = rng.integers(-4, 5, size=(n, n)) * (rng.random((n, n)) < 0.3) + 6 * np.eye(n, dtype=int)
+    rows, cols = np.nonzero(dense)
+    values = [
+        Fraction(int(dense[r, c]), int(rng.integers(1, 7))) for r, c in zip(rows, cols, strict=True)
+    ]
+    matrix = RationalMatrix.from_triples((n, n), rows, cols, values)
+    rhs = [Fraction(int(rng.integers(-9, 10)), int(rng.integers(1, 9))) for _ in range(n)]
+    return matrix, rhs
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exact_solver_solves_both_orientations(seed):
+    matrix, rhs = _random_system(seed, 40)
+    solver = ExactLinearSolver(matrix)
+    assert matrix.matvec(solver.solve(rhs)) == rhs
+    assert matrix.rmatvec(solver.solve_transpose(rhs)) == rhs
+
+
+def test_exact_solver_handles_ill_conditioning():
+    # Hilbert matrices: condition number ~1e10 (n = 8) and ~1e16 (n = 12), beyond doubles.
+    for n in (8, 12):
+        rows, cols = np.divmod(np.arange(n * n), n)
+        values = [Fraction(1, int(r + c + 1)) for r, c in zip(rows, cols, strict=True)]
+        matrix = RationalMatrix.from_triples((n, n), rows, cols, values)
+        rhs = [Fraction(1)] * n
+        assert matrix.matvec(ExactLinearSolver(matrix).solve(rhs)) == rhs
+
+
+def test_exact_solver_rejects_a_singular_matrix():
+    matrix = RationalMatrix.from_triples((2, 2), [0, 0, 1, 1], [0, 1, 0, 1], [1, 2, 2, 4])
+    with pytest.raises(ExactSolveError):
+        ExactLinearSolver(matrix).solve([Fraction(1), Fraction(0)])
+
+
+def _small_lp() -> LinearProgram:
+    # max 3a + 2b  s.t.  a + b <= 4,  a + 3b <= 6,  a <= 3,  a, b >= 0: optimum (3, 1) -> 11.
+    matrix = RationalMatrix.from_triples((2, 2), [0, 0, 1, 1], [0, 1, 0, 1], [1, 1, 1, 3])
+    zero = Fraction(0)
+    return LinearProgram(
+        matrix=matrix,
+        objective=(Fraction(3), Fraction(2)),
+        col_lower=(zero, zero),
+        col_upper=(Fraction(3), None),
+        row_lower=(None, None),
+        row_upper=(Fraction(4), Fraction(6)),
+    )
+
+
+def test_resolve_basis_proves_the_optimum_of_a_small_lp():
+    program = _small_lp()
+    result = HighsModel(program).maximise()
+    solution = resolve_basis(program, result.basis)
+    assert solution.optimal
+    assert solution.objective == 11
+    assert solution.values == (3, 1)
+
+
+def test_resolve_basis_detects_a_non_optimal_basis():
+    program = _small_lp()
+    # a at its lower bound 0 and b basic from the tight row 0 gives b = 4; then row 1
+    # has a + 3b = 12 > 6, so the basic solution is infeasible.
+    basis = Basis(col_status=np.array([AT_LOWER, BASIC]), row_status=np.array([AT_UPPER, BASIC]))
+    solution = resolve_basis(program, basis)
+    assert not solution.primal_feasible and not solution.optimal
+
+
+# --- the command line ----------------------------------------------------------------------
+
+
+def test_cli_solve_exact_text(capsys):
+    assert main(["solve", "kuhn", "--exact"]) == 0
+    out = capsys.readouterr().out
+    assert "Value to Player 1: -1/18 (exact, certified)" in out
+    assert "  exploitability (NashConv)  exactly 0: an exact equilibrium" in out
+    assert "Qb       fold 2/3  call 1/3" in out
+
+
+def test_cli_solve_exact_json(capsys):
+    assert main(["solve", "kuhn", "--exact", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["schema"] == "seqform.solve/1"
+    assert document["value_fraction"] == "-1/18"
+    exact = document["exact"]
+    assert exact["certified"] is True and exact["value"] == "-1/18"
+    assert exact["bounds"] == {"lower": "-1/18", "upper": "-1/18"}
+    assert exact["certificate"]["exploitability"] == "0"
+    second = exact["strategies"][1]
+    jp = next(i for i in second["infosets"] if i["name"] == "Jp")
+    assert [a["probability"] for a in jp["actions"]] == ["2/3", "1/3"]
+
+
+def test_cli_exact_refuses_the_normal_method(capsys):
+    assert main(["solve", "kuhn", "--exact", "--method", "normal"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("seqform: error: ") and err.count("\n") == 1

@@ -1,0 +1,156 @@
+"""The set of all equilibria: ranges of every probability, dimension, parametrisation."""
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from gametrees import random_game, seeds
+from hypothesis import HealthCheck, given, settings
+
+from seqform.best_response import certify
+from seqform.cli import main
+from seqform.games.kuhn import kuhn_poker
+from seqform.ranges import equilibrium_ranges
+from seqform.solve import solve
+from seqform.strategies import behaviour_from_plan
+
+THIRD = Fraction(1, 3)
+
+
+@pytest.fixture(scope="module")
+def exact():
+    return equilibrium_ranges(kuhn_poker(), exact=True)
+
+
+@pytest.fixture(scope="module")
+def floats():
+    return equilibrium_ranges(kuhn_poker())
+
+
+def _behaviour(player_ranges, infoset, action):
+    found = next(a for a in player_ranges.actions if (a.infoset, a.action) == (infoset, action))
+    return found.probability
+
+
+def test_kuhn_player_two_is_unique(exact):
+    # Kuhn (1950); Wikipedia "Kuhn poker": player 2's equilibrium strategy is unique.
+    second = exact.players[1]
+    assert second.unique and second.dimension == 0
+    expected = {
+        ("Kp", "b"): 1, ("Kb", "b"): 1, ("Qp", "b"): 0,
+        ("Qb", "b"): THIRD, ("Jp", "b"): THIRD, ("Jb", "b"): 0,
+    }  # fmt: skip
+    for (infoset, action), value in expected.items():
+        probability = _behaviour(second, infoset, action)
+        assert probability.low == probability.high == value
+
+
+def test_kuhn_player_one_family(exact):
+    # Kuhn (1950); Wikipedia "Kuhn poker": bet J with α ∈ [0, 1/3], K with 3α, never Q;
+    # after check-bet call Q with α + 1/3, call K, fold J.
+    first = exact.players[0]
+    assert first.dimension == 1
+    assert _behaviour(first, "J", "b") == _range(0, THIRD)
+    assert _behaviour(first, "K", "b") == _range(0, 1)
+    assert _behaviour(first, "Qpb", "b") == _range(THIRD, 2 * THIRD)
+    assert _behaviour(first, "Q", "b") == _range(0, 0)
+    assert _behaviour(first, "Kpb", "b") == _range(1, 1)  # wherever Kpb is reached
+    assert _behaviour(first, "Jpb", "b") == _range(0, 0)
+
+
+def _range(low, high):
+    from seqform.ranges import Range
+
+    return Range(Fraction(low), Fraction(high))
+
+
+def test_kuhn_endpoints_are_exact_fractions(exact):
+    for player in exact.players:
+        assert player.verified
+        for action in player.actions:
+            assert isinstance(action.plan.low, Fraction) and isinstance(action.plan.high, Fraction)
+
+
+def test_kuhn_player_one_parametrisation(exact):
+    family = exact.players[0].parametrisation
+    assert family.parameter == "J:b"
+    assert (family.low, family.high) == (0, THIRD)
+    entries = {e.label: (e.constant, e.slope) for e in family.entries}
+    assert entries["K:b"] == (0, 3)  # K bets 3α
+    assert entries["Qpb:b"] == (THIRD, 1)  # Q calls α + 1/3 (Q never bets, so x = b)
+    assert entries["J:b"] == (0, 1)
+
+
+def test_float_mode_agrees(floats, exact):
+    assert floats.value == pytest.approx(float(exact.value), abs=1e-9)
+    for float_player, exact_player in zip(floats.players, exact.players, strict=True):
+        assert float_player.dimension == exact_player.dimension
+        for a, b in zip(float_player.actions, exact_player.actions, strict=True):
+            assert a.plan.low == pytest.approx(float(b.plan.low), abs=1e-7)
+            assert a.plan.high == pytest.approx(float(b.plan.high), abs=1e-7)
+
+
+def test_every_vertex_is_an_equilibrium_strategy(exact):
+    # Pair each vertex of player 1's set with player 2's unique strategy: NashConv 0.
+    form = exact.form
+    second = exact.players[1].vertices[0]
+    y = behaviour_from_plan(form.players[1], np.array([float(v) for v in second]))
+    for vertex in exact.players[0].vertices:
+        x = behaviour_from_plan(form.players[0], np.array([float(v) for v in vertex]))
+        assert certify(exact.game, x, y).exploitability <= 1e-9
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds)
+def test_ranges_contain_the_lp_solution_on_random_games(seed):
+    game = random_game(seed, max_depth=3)
+    ranges = equilibrium_ranges(game)
+    solution = solve(game)
+    for player, plan in zip(ranges.players, solution.plans, strict=True):
+        table = ranges.form.players[player.player]
+        for action in player.actions:
+            index = table.index_of_infoset()[action.infoset]
+            sequence = table.sequences_of(index)[table.actions[index].index(action.action)]
+            assert action.plan.low - 1e-7 <= plan[sequence] <= action.plan.high + 1e-7
+            if action.probability is not None:
+                assert action.probability.low <= action.probability.high + 1e-9
+
+
+def test_cli_ranges_exact_text(capsys):
+    assert main(["ranges", "kuhn", "--exact"]) == 0
+    out = capsys.readouterr().out
+    assert "Player 2: the optimal strategy is unique" in out
+    assert "Player 1: the optimal strategies form a 1-dimensional set" in out
+    assert "t = x[J:b] ranges over [0, 1/3];" in out
+    assert "x[K:b] = 3t" in out
+
+
+def test_cli_ranges_json(capsys):
+    assert main(["ranges", "kuhn", "--exact", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["schema"] == "seqform.ranges/1"
+    assert document["value_exact"] == "-1/18"
+    first = document["players"][0]
+    assert first["dimension"] == 1 and first["parametrisation"]["parameter"] == "J:b"
+    j = next(i for i in first["infosets"] if i["name"] == "J")
+    bet = next(a for a in j["actions"] if a["action"] == "b")
+    assert bet["probability"] == {"low": "0", "high": "1/3"}
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds)
+def test_exact_vertices_are_exact_equilibria_on_random_games(seed):
+    from seqform.exact_strategies import exact_strategy_from_plan
+
+    game = random_game(seed, max_depth=3)
+    ranges = equilibrium_ranges(game, exact=True)
+    tables = ranges.form.players
+    partner = [exact_strategy_from_plan(tables[p], ranges.players[p].vertices[0]) for p in (0, 1)]
+    for player in (0, 1):
+        for vertex in ranges.players[player].vertices:
+            mine = exact_strategy_from_plan(tables[player], vertex)
+            pair = (mine, partner[1]) if player == 0 else (partner[0], mine)
+            certificate = certify(game, pair[0].as_behaviour(), pair[1].as_behaviour())
+            assert certificate.exploitability == 0
+            assert certificate.value == ranges.value

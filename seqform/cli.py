@@ -108,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _add_max_entries_argument(solve)
+    _add_analysis_arguments(solve)
     solve.set_defaults(handler=_run_solve)
 
     compare = commands.add_parser(
@@ -154,20 +155,24 @@ def build_parser() -> argparse.ArgumentParser:
         "game", metavar="GAME", nargs="?", default="kuhn", help="kuhn (default) or kuhn(cards=N)"
     )
     play.add_argument("--seat", type=int, choices=(1, 2), help="1 acts first; asked if omitted")
-    play.add_argument("--seed", type=int, help="seed the deals and the bot, for a replayable session")
+    play.add_argument(
+        "--seed", type=int, help="seed the deals and the bot, for a replayable session"
+    )
     play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
     play.add_argument(
         "--auto",
         metavar="STRATEGY",
         help=(
-            "let a strategy play your seat: equilibrium, always-bet, check-fold, never-bluff, "
-            "random, or a JSON file {infoset: {action: probability}}"
+            "let a strategy play your seat: equilibrium, always-bet, check-fold, random, "
+            "never-bluff, always-bluff, calling-station, or a JSON file "
+            "{infoset: {action: probability}}"
         ),
     )
     play.add_argument(
-        "--summary-only", action="store_true", help="write only the final summary"
+        "--summary-only", action="store_true", help="with --auto: write only the final summary"
     )
     play.set_defaults(handler=_run_play)
+    _add_analysis_commands(commands)
     return parser
 
 
@@ -273,6 +278,8 @@ def _run_solve(args: argparse.Namespace) -> int:
     from seqform.report import solution_json, solution_text
     from seqform.solve import solve
 
+    if args.exact or args.refine or args.fix or args.fix_file:
+        return _run_solve_analysis(args)
     if args.method == "normal":
         return _solve_normal(args)
     progress = _Progress(args)
@@ -305,6 +312,8 @@ def _run_play(args: argparse.Namespace) -> int:
 
     if args.auto is not None and args.hands is None:
         raise CommandError("--auto needs --hands N", EXIT_USAGE)
+    if args.summary_only and args.auto is None:
+        raise CommandError("--summary-only needs --auto (you cannot play blind)", EXIT_USAGE)
     run_play(
         args.game,
         seat=args.seat,
@@ -358,6 +367,180 @@ def _run_compare(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
     )
     _render(comparison_json(comparison), comparison_text(comparison), args)
+    return EXIT_OK
+
+
+# --- exact solutions, refinement, restrictions, the equilibrium set, exploitation ---
+
+
+def _add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
+    group = solve.add_argument_group("beyond one float equilibrium")
+    group.add_argument(
+        "--exact",
+        action="store_true",
+        help="exact rational strategies and value, certified in exact arithmetic",
+    )
+    group.add_argument(
+        "--refine",
+        action="store_true",
+        help="a quasi-perfect equilibrium: sensible play also after the opponent's mistakes",
+    )
+    group.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="restrict behaviour: INFOSET:ACTION=P, <=P or >=P (e.g. K:b=1); repeatable",
+    )
+    group.add_argument(
+        "--fix-file",
+        metavar="FILE",
+        help='restrictions as JSON {"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}',
+    )
+
+
+def _add_analysis_commands(commands: argparse._SubParsersAction) -> None:
+    ranges = commands.add_parser(
+        "ranges",
+        help="the set of all equilibria: min and max of every action probability",
+        description=(
+            "For each information-set action, the minimum and maximum behavioural probability "
+            "and realization-plan entry over all optimal strategies of its player, the "
+            "dimension of each player's set and, when it is one-dimensional, its parameter."
+        ),
+    )
+    _add_game_argument(ranges)
+    ranges.add_argument(
+        "--exact", action="store_true", help="exact fractions, each LP re-solved exactly"
+    )
+    ranges.add_argument("--verbose", action="store_true", help="show progress on stderr")
+    _add_output_arguments(ranges)
+    ranges.set_defaults(handler=_run_ranges)
+
+    exploit = commands.add_parser(
+        "exploit",
+        help="best response to a fixed strategy and its gain over the equilibrium",
+        description=(
+            "Fix one player's strategy (a JSON file, or a named Kuhn opponent) and compute the "
+            "other player's best response, its expected value and its gain over the "
+            "equilibrium value."
+        ),
+    )
+    _add_game_argument(exploit)
+    source = exploit.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--strategy",
+        metavar="FILE",
+        help="JSON: a solve --format json document, one of its strategies, or "
+        "{infoset: {action: probability}}",
+    )
+    source.add_argument(
+        "--opponent",
+        metavar="NAME",
+        help="a named Kuhn opponent: never-bluff, always-bluff, calling-station, uniform, "
+        "equilibrium",
+    )
+    exploit.add_argument(
+        "--player",
+        type=int,
+        choices=(1, 2),
+        help="the player whose strategy is fixed (default: inferred from the file, else 1)",
+    )
+    exploit.add_argument(
+        "--exact", action="store_true", help="the equilibrium value exactly (and the gain)"
+    )
+    exploit.add_argument("--verbose", action="store_true", help="show progress on stderr")
+    _add_output_arguments(exploit)
+    exploit.set_defaults(handler=_run_exploit)
+
+
+def _run_solve_analysis(args: argparse.Namespace) -> int:
+    """``solve`` with --exact, --refine or --fix: the solvers of seqform.exact/refine/restrict."""
+    from seqform import report_analyses as render
+    from seqform.rational import ExactSolveError
+    from seqform.restrict import load_fix_file, parse_fix, resolve_restrictions, solve_restricted
+
+    if args.method != "sequence":
+        raise CommandError("--exact, --refine and --fix work with --method sequence only")
+    if args.backend != "highs":
+        raise CommandError("--exact, --refine and --fix use HiGHS directly: drop --backend")
+    if args.solver == "pdlp":
+        raise CommandError("--exact, --refine and --fix need a simplex basis: use simplex or ipm")
+    bounds = [parse_fix(spec) for spec in args.fix]
+    if args.fix_file:
+        bounds += load_fix_file(args.fix_file)
+    if args.refine and bounds:
+        raise CommandError("--refine cannot be combined with --fix or --fix-file")
+    game = _load(args.game)
+    try:
+        if args.refine:
+            from seqform.refine import refine
+
+            logger.info("solving the perturbed LP (quasi-perfect refinement)")
+            refined = refine(game, algorithm=args.solver, time_limit=args.time_limit)
+            _render(render.refined_json(refined), render.refined_text(refined), args)
+            return EXIT_OK
+        if args.exact:
+            from seqform.exact import solve_exact
+
+            logger.info("solving exactly")
+            exact = solve_exact(
+                game,
+                restrictions=bounds or None,
+                algorithm=args.solver,
+                time_limit=args.time_limit,
+            )
+            _render(render.exact_json(exact), render.exact_text(exact), args)
+            return EXIT_OK
+    except (ExactSolveError, ArithmeticError) as exc:
+        raise CommandError(f"exact computation failed: {exc}") from exc
+    from seqform.sequence_form import build_sequence_form
+
+    form = build_sequence_form(game)
+    restrictions = resolve_restrictions(form, bounds)
+    solution = solve_restricted(
+        game, restrictions, form=form, algorithm=args.solver, time_limit=args.time_limit
+    )
+    _render(
+        render.restricted_json(solution, restrictions),
+        render.restricted_text(solution, restrictions),
+        args,
+    )
+    return EXIT_OK
+
+
+def _run_ranges(args: argparse.Namespace) -> int:
+    from seqform import report_analyses as render
+    from seqform.ranges import equilibrium_ranges
+    from seqform.rational import ExactSolveError
+
+    game = _load(args.game)
+    logger.info("computing the ranges over all equilibria of %s", game.name)
+    try:
+        ranges = equilibrium_ranges(game, exact=args.exact)
+    except (ExactSolveError, ArithmeticError) as exc:
+        raise CommandError(f"exact computation failed: {exc}") from exc
+    _render(render.ranges_json(ranges), render.ranges_text(ranges), args)
+    return EXIT_OK
+
+
+def _run_exploit(args: argparse.Namespace) -> int:
+    from seqform import report_analyses as render
+    from seqform.exploit import exploit, load_strategy, named_opponent
+
+    game = _load(args.game)
+    player = None if args.player is None else args.player - 1
+    if args.opponent is not None:
+        fixed = named_opponent(game, args.opponent, 0 if player is None else player)
+        source = args.opponent
+    else:
+        fixed = load_strategy(game, args.strategy, player)
+        source = f"the strategy in {args.strategy}"
+    try:
+        result = exploit(game, fixed, source=source, exact=args.exact)
+    except ArithmeticError as exc:
+        raise CommandError(f"exact computation failed: {exc}") from exc
+    _render(render.exploitation_json(result), render.exploitation_text(result), args)
     return EXIT_OK
 
 

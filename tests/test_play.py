@@ -1,0 +1,404 @@
+"""Playing Kuhn poker against the equilibrium: the pieces, a scripted session, the command."""
+
+import io
+import json
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from seqform.games import load_game
+from seqform.play import (
+    PlaySetup,
+    SessionEnded,
+    card_of_infoset,
+    deal_cards,
+    hand_expectation,
+    load_strategy,
+    named_strategy,
+    parse_choice,
+    play_session,
+    read_strategy_file,
+    sample_index,
+)
+from seqform.solve import solve
+
+EXPECTATION_TOLERANCE = 1e-9
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return load_game("kuhn")
+
+
+@pytest.fixture(scope="module")
+def solution(kuhn):
+    return solve(kuhn)
+
+
+def behaviour(strategy):
+    table = strategy.table
+    return {
+        name: tuple(float(strategy.probabilities[s]) for s in table.sequences_of(index))
+        for index, name in enumerate(table.infosets)
+    }
+
+
+class ScriptedRandom:
+    """Stands in for random.Random: returns the given draws in order."""
+
+    def __init__(self, draws):
+        self.draws = list(draws)
+
+    def random(self):
+        return self.draws.pop(0)
+
+
+def deal_draw(outcome_index, outcomes=6):
+    """The draw that makes sample_index pick outcome ``outcome_index`` of equal chances."""
+    return (outcome_index + 0.5) / outcomes
+
+
+# Kuhn's deal outcomes in order: JQ JK QJ QK KJ KQ (player 1's card first).
+JQ, JK, QJ, QK, KJ, KQ = range(6)
+
+
+def test_deal_cards_reads_both_labellings():
+    assert deal_cards("KJ") == ("K", "J")
+    assert deal_cards("3,12") == ("3", "12")
+
+
+def test_card_of_infoset_strips_the_betting():
+    assert card_of_infoset("Kpb") == "K"
+    assert card_of_infoset("Q") == "Q"
+    assert card_of_infoset("12b") == "12"
+
+
+@pytest.mark.parametrize(
+    ("infoset", "text", "action"),
+    [
+        pytest.param("K", "c", "p", id="c-checks"),
+        pytest.param("K", "check", "p", id="check-checks"),
+        pytest.param("K", "B", "b", id="B-bets"),
+        pytest.param("Jb", "f", "p", id="f-folds"),
+        pytest.param("Jb", "c", "b", id="c-calls-facing-a-bet"),
+        pytest.param("Jb", " call\n", "b", id="call-with-spaces"),
+        pytest.param("K", "f", None, id="no-fold-without-a-bet"),
+        pytest.param("K", "x", None, id="unknown-key"),
+        pytest.param("K", "", None, id="empty-line"),
+    ],
+)
+def test_parse_choice(kuhn, infoset, text, action):
+    assert parse_choice(text, kuhn, infoset, ("p", "b")) == action
+
+
+def test_q_ends_the_session(kuhn):
+    with pytest.raises(SessionEnded) as ended:
+        parse_choice("q\n", kuhn, "K", ("p", "b"))
+    assert ended.value.reason == "quit"
+
+
+def test_sample_index_follows_the_cumulative_odds():
+    assert sample_index([0.25, 0.75], ScriptedRandom([0.2])) == 0
+    assert sample_index([0.25, 0.75], ScriptedRandom([0.3])) == 1
+    assert sample_index([0.0, 1.0], ScriptedRandom([0.0])) == 1  # zero-odds actions never
+
+
+def test_equilibrium_expectation_by_card_matches_the_hand_derivation(kuhn, solution):
+    # Player 1 with J loses 1 (checks and folds or loses the showdown); with Q, -1/3; with K,
+    # +7/6 (bets are called by nobody at α = 0, but J bluffs 1/3 of the time into the K).
+    # Averaged over the three cards: -1/18, the value (Kuhn 1950).
+    profile = (behaviour(solution.behaviour[0]), behaviour(solution.behaviour[1]))
+    by_card = {card: hand_expectation(kuhn, 0, card, profile) for card in "JQK"}
+    assert by_card["J"] == pytest.approx(-1, abs=EXPECTATION_TOLERANCE)
+    assert by_card["Q"] == pytest.approx(-1 / 3, abs=EXPECTATION_TOLERANCE)
+    assert by_card["K"] == pytest.approx(7 / 6, abs=EXPECTATION_TOLERANCE)
+    assert sum(by_card.values()) / 3 == pytest.approx(-1 / 18, abs=EXPECTATION_TOLERANCE)
+
+
+def test_named_strategies(kuhn, solution):
+    table = solution.form.players[0]
+    equilibrium = behaviour(solution.behaviour[0])
+    always_bet = named_strategy("always-bet", kuhn, table, equilibrium)
+    assert always_bet == dict.fromkeys(table.infosets, (0.0, 1.0))
+    check_fold = named_strategy("check-fold", kuhn, table, equilibrium)
+    assert check_fold == dict.fromkeys(table.infosets, (1.0, 0.0))
+    second = solution.form.players[1]
+    # never-bluff is seqform.exploit's opponent: bets only with K, calls with Q and K.
+    never_bluff = named_strategy("never-bluff", kuhn, second, behaviour(solution.behaviour[1]))
+    assert never_bluff["Jp"] == (1.0, 0.0)  # the equilibrium bluffs here 1/3 of the time
+    assert never_bluff["Kp"] == (0.0, 1.0)
+    assert never_bluff["Qb"] == (0.0, 1.0)
+    random_play = named_strategy("random", kuhn, second, {})
+    assert random_play == dict.fromkeys(second.infosets, (0.5, 0.5))
+    with pytest.raises(ValueError, match="unknown strategy 'maniac'; choose one of"):
+        named_strategy("maniac", kuhn, table, equilibrium)
+
+
+def test_strategy_file_in_words_or_labels(kuhn, solution, tmp_path):
+    table = solution.form.players[1]
+    document = {name: {"p": 0.5, "b": 0.5} for name in table.infosets}
+    document["Kb"] = {"fold": 0, "call": 1}
+    document["K"] = {"bet": 1}  # player 1's: ignored for player 2
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps(document))
+    strategy = read_strategy_file(path, kuhn, table)
+    assert strategy["Kb"] == (0.0, 1.0)
+    assert strategy["Jp"] == (0.5, 0.5)
+    assert "K" not in strategy
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        pytest.param({"Kx": {"p": 1}}, "has no information set 'Kx'", id="unknown-infoset"),
+        pytest.param({"K": {"p": 0.5, "b": 0.6}}, "sum to 1.1, not 1", id="bad-sum"),
+        pytest.param({"K": {"raise": 1}}, "unknown action 'raise'", id="unknown-action"),
+        pytest.param({"K": {"p": -1, "b": 2}}, "must be a number >= 0", id="negative"),
+        pytest.param({"K": {"p": 1}}, "no entry for information set", id="missing"),
+        pytest.param([1, 2], "must hold an object", id="not-an-object"),
+    ],
+)
+def test_strategy_file_errors_name_the_problem(kuhn, solution, tmp_path, document, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        read_strategy_file(path, kuhn, solution.form.players[0])
+
+
+def test_solve_output_is_a_strategy_file(kuhn, solution, tmp_path, capsys):
+    from seqform.cli import main
+
+    path = tmp_path / "kuhn.json"
+    assert main(["solve", "kuhn", "--format", "json", "--output", str(path)]) == 0
+    table = solution.form.players[1]
+    strategy = load_strategy(str(path), kuhn, table, {})
+    assert strategy["Qb"] == pytest.approx((2 / 3, 1 / 3), abs=EXPECTATION_TOLERANCE)
+
+
+def scripted_setup(kuhn, solution, seat):
+    equilibria = (behaviour(solution.behaviour[0]), behaviour(solution.behaviour[1]))
+    return PlaySetup(
+        game=kuhn,
+        seat=seat,
+        bot=equilibria[1 - seat],
+        equilibrium=equilibria[seat],
+        value=solution.value,
+    )
+
+
+def test_scripted_session_totals(kuhn, solution):
+    # Three hands in seat 1, each with only sure moves by the bot (probability 0 or 1):
+    #   K vs J: bet, the J folds          +1
+    #   J vs K: bet (after a bad key), K calls   -2
+    #   Q vs J: check, the J bluffs, we call     +2
+    draws = [
+        *(deal_draw(KJ), 0.5),  # the bot's J folds to a bet (calls with probability 0)
+        *(deal_draw(JK), 0.5),  # the bot's K calls
+        *(deal_draw(QJ), 0.9),  # the J's odds after a check are (2/3 check, 1/3 bet): it bets
+        deal_draw(KQ),  # the fourth hand is dealt, then the input ends
+    ]
+    answers = io.StringIO("b\nzz\nb\nc\nc\n")
+    out = io.StringIO()
+    summary = play_session(
+        scripted_setup(kuhn, solution, 0), answers, out, ScriptedRandom(draws), echo=True
+    )
+    transcript = out.getvalue()
+    assert [hand.payoff for hand in summary.hands] == [1, -2, 2]
+    assert summary.total == Fraction(1)
+    assert summary.ended_by == "end of input"
+    assert "Please type c or b (q quits)." in transcript
+    assert "Bot folds." in transcript and "Bot calls." in transcript and "Bot bets." in transcript
+    assert "Showdown: your Q beats the bot's J. You win 2." in transcript
+    assert re.search(r"your total\s+\+1\n", transcript)
+    # value × hands, and equilibrium play with K, J, Q: 7/6 - 1 - 1/3
+    assert summary.equilibrium_expectation == pytest.approx(-3 / 18)
+    assert summary.cards_expectation == pytest.approx(7 / 6 - 1 - 1 / 3)
+    # Betting the J is an equilibrium bluff (α may be up to 1/3), so no choice cost anything.
+    assert summary.choices_expectation == pytest.approx(summary.cards_expectation)
+
+
+def test_a_costly_choice_is_reported(kuhn, solution):
+    # Seat 2 with K after the bot's check: checking behind gives up 1/6 against α = 0.
+    draws = [deal_draw(QK), 0.5, deal_draw(JQ), 0.5]  # the bot's Q and J check
+    out = io.StringIO()
+    summary = play_session(
+        scripted_setup(kuhn, solution, 1), io.StringIO("c\n"), out, ScriptedRandom(draws)
+    )
+    assert summary.total == 1
+    assert summary.cards_expectation - summary.choices_expectation == pytest.approx(1 / 6)
+    assert "(Those choices expect 0.167 less than equilibrium play with a K.)" in out.getvalue()
+
+
+def test_quit_mid_hand_does_not_count_the_hand(kuhn, solution):
+    out = io.StringIO()
+    summary = play_session(
+        scripted_setup(kuhn, solution, 0),
+        io.StringIO("b\nq\n"),
+        out,
+        ScriptedRandom([deal_draw(KJ), 0.5, deal_draw(QK)]),
+    )
+    assert len(summary.hands) == 1
+    assert summary.ended_by == "quit"
+    assert "Hand abandoned." in out.getvalue()
+
+
+# --- the command, through standard input --------------------------------------------------
+
+
+def run_play(*arguments, stdin=""):
+    return subprocess.run(
+        [sys.executable, "-m", "seqform", "play", *arguments],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+HAND = re.compile(r"^Hand (\d+): your card is (\w+)\.$")
+RESULT = re.compile(r"the bot(?:'s| held) (\w+)\)?\. You (win|lose) (\d+)\.$")
+
+
+def replay(kuhn, seat, transcript):
+    """Replay each hand of a transcript on the game tree: (payoffs shown, payoffs by tree)."""
+    shown, by_tree = [], []
+    card = None
+    actions = []
+    words = {"check": "p", "fold": "p", "bet": "b", "call": "b"}
+    for line in transcript.splitlines():
+        line = line.strip()
+        if match := HAND.match(line):
+            card, actions = match[2], []
+        elif line.startswith("Bot "):
+            actions.append(words[line.removeprefix("Bot ").removesuffix("s.")])
+        elif line.startswith("Your move:"):
+            answer = line.rsplit("? ", 1)[1].strip().lower()
+            facing_bet = bool(actions) and actions[-1] == "b"
+            keys = {"f": "p", "c": "b", "b": "b"} if facing_bet else {"c": "p", "b": "b"}
+            if answer in keys:
+                actions.append(keys[answer])
+        elif match := RESULT.search(line):
+            other, verb, amount = match[1], match[2], int(match[3])
+            shown.append(amount if verb == "win" else -amount)
+            deal = card + other if seat == 0 else other + card
+            node = kuhn.root.children[kuhn.root.outcomes.index(deal)]
+            for action in actions:
+                node = node.children[node.actions.index(action)]
+            by_tree.append(int(node.payoffs[seat]))
+    return shown, by_tree
+
+
+def test_scripted_session_through_stdin_ends_with_the_right_totals(kuhn):
+    answers = "b\nc\nc\nb\nc\nb\nb\nc\nf\nc\n" * 3
+    result = run_play("kuhn", "--seat", "1", "--seed", "11", "--hands", "12", stdin=answers)
+    assert result.returncode == 0, result.stderr
+    shown, by_tree = replay(kuhn, 0, result.stdout)
+    assert len(shown) == 12
+    assert shown == by_tree
+    total = re.search(r"your total\s+([+-]\d+)\n", result.stdout)
+    assert total is not None and int(total[1]) == sum(shown)
+    assert "Session over after 12 hands (all hands played)." in result.stdout
+    last = re.findall(
+        r"Total ([+-]\d+) after 12 hands; equilibrium expectation -0\.667", result.stdout
+    )
+    assert last == [total[1]]  # -1/18 × 12 = -2/3
+
+
+def test_the_seed_makes_a_session_reproducible():
+    first = run_play("--seat", "2", "--seed", "3", stdin="c\nb\nf\nc\nb\nc\n")
+    second = run_play("--seat", "2", "--seed", "3", stdin="c\nb\nf\nc\nb\nc\n")
+    assert first.returncode == second.returncode == 0
+    assert first.stdout == second.stdout
+
+
+def test_bad_keys_reprompt_and_end_of_input_exits_0():
+    result = run_play("--seat", "1", "--seed", "5", stdin="x\n\nraise\n")
+    assert result.returncode == 0
+    assert result.stdout.count("Please type c or b (q quits).") == 3
+    assert result.stdout.count("Your move:") == 4  # the first ask and three re-asks
+    assert "Session over after 0 hands (end of input)." in result.stdout
+    assert result.stderr == ""
+
+
+def test_seat_is_asked_when_not_given():
+    result = run_play("--seed", "5", stdin="3\n2\nq\n")
+    assert result.returncode == 0
+    assert "Please type 1 or 2 (q quits)." in result.stdout
+    assert "You play seat 2 (the bot acts first)." in result.stdout
+    assert "Session over after 0 hands (you quit)." in result.stdout
+
+
+def test_empty_input_exits_0_without_a_traceback():
+    result = run_play(stdin="")
+    assert result.returncode == 0
+    assert "Traceback" not in result.stderr
+
+
+def test_auto_plays_a_named_strategy(kuhn):
+    result = run_play("--hands", "6", "--auto", "always-bet", "--seed", "2", "--seat", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("You (always-bet) ") == 6
+    assert "You (always-bet) check." not in result.stdout
+    assert "Session over after 6 hands (all hands played)." in result.stdout
+
+
+def test_auto_from_a_solve_json_file_plays_like_the_equilibrium(tmp_path):
+    path = tmp_path / "kuhn.json"
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "seqform",
+            "solve",
+            "kuhn",
+            "--format",
+            "json",
+            "--output",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    from_file = run_play("--hands", "20", "--auto", str(path), "--seed", "4", "--summary-only")
+    named = run_play("--hands", "20", "--auto", "equilibrium", "--seed", "4", "--summary-only")
+    assert from_file.returncode == named.returncode == 0
+    assert from_file.stdout == named.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code", "message"),
+    [
+        pytest.param(("--auto", "always-bet"), 2, "--auto needs --hands N", id="auto-no-hands"),
+        pytest.param(("--hands", "0", "--auto", "random"), 1, "at least 1", id="zero-hands"),
+        pytest.param(("--hands", "2", "--auto", "maniac"), 1, "unknown strategy", id="unknown"),
+        pytest.param(("leduc",), 1, "only Kuhn poker is playable", id="not-kuhn"),
+        pytest.param(
+            ("kuhn(cards=4)", "--hands", "2", "--auto", "never-bluff"),
+            1,
+            "defined for Kuhn poker with 3 cards only",
+            id="named-opponent-needs-3-cards",
+        ),
+    ],
+)
+def test_play_errors_are_one_line(arguments, code, message):
+    result = run_play(*arguments)
+    assert result.returncode == code
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_readme_session_is_what_play_prints():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    command = "$ python -m seqform play kuhn --seat 1 --seed 3 --hands 3\n"
+    assert command in readme
+    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    result = run_play("kuhn", "--seat", "1", "--seed", "3", "--hands", "3", stdin="b\nx\nc\nb\n")
+    assert result.returncode == 0
+    assert result.stdout == shown

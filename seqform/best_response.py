@@ -100,6 +100,17 @@ class Certificate:
     gains: tuple[Real, Real]
     exploitability: Real
 
+    @classmethod
+    def from_best_responses(cls, value: Real, best_first: Real, best_second: Real) -> Certificate:
+        """The certificate from player 0's value and each player's best-response value."""
+        gains = (best_first - value, best_second + value)
+        return cls(
+            value=value,
+            best_response_values=(best_first, best_second),
+            gains=gains,
+            exploitability=gains[0] + gains[1],
+        )
+
 
 def _as_behaviour(strategy: BehaviouralStrategy | Behaviour) -> Behaviour:
     if isinstance(strategy, BehaviouralStrategy):
@@ -232,13 +243,7 @@ def certify_by_walk(
     value = expected_value(game, first, second)
     best_first = best_response(game, 0, second).value
     best_second = best_response(game, 1, first).value
-    gains = (best_first - value, best_second + value)
-    return Certificate(
-        value=value,
-        best_response_values=(best_first, best_second),
-        gains=gains,
-        exploitability=gains[0] + gains[1],
-    )
+    return Certificate.from_best_responses(value, best_first, best_second)
 
 
 def flat_expected_value(game: Game, x: np.ndarray, y: np.ndarray) -> float:
@@ -328,10 +333,4 @@ def certify(
     value = flat_expected_value(game, x, y)
     best_first = flat_best_response(game, 0, y).value
     best_second = flat_best_response(game, 1, x).value
-    gains = (best_first - value, best_second + value)
-    return Certificate(
-        value=value,
-        best_response_values=(best_first, best_second),
-        gains=gains,
-        exploitability=gains[0] + gains[1],
-    )
+    return Certificate.from_best_responses(value, best_first, best_second)

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.lp import SolverError, SolverLimitError
+from seqform.lp import SolverError, SolverLimitError, highs_solver
 from seqform.rational import ExactLinearSolver, RationalMatrix
 
 __all__ = [
@@ -101,19 +101,13 @@ class LinearProgram:
     ) -> LinearProgram:
         """Add rows ``lower <= sum(coefficient * v[column]) <= upper``."""
         base = self.num_rows
-        extra_rows: list[int] = []
-        extra_cols: list[int] = []
-        extra_values: list[Fraction] = []
-        for offset, (terms, _, _) in enumerate(rows):
-            for column, coefficient in terms.items():
-                extra_rows.append(base + offset)
-                extra_cols.append(column)
-                extra_values.append(Fraction(coefficient))
-        matrix = RationalMatrix.from_triples(
+        matrix = self._enlarged(
             (base + len(rows), self.num_cols),
-            np.concatenate([self.matrix.rows, np.asarray(extra_rows, dtype=np.int64)]),
-            np.concatenate([self.matrix.cols, np.asarray(extra_cols, dtype=np.int64)]),
-            [*self.matrix.values, *extra_values],
+            [
+                (base + offset, column, coefficient)
+                for offset, (terms, _, _) in enumerate(rows)
+                for column, coefficient in terms.items()
+            ],
         )
         return replace(
             self,
@@ -128,19 +122,13 @@ class LinearProgram:
     ) -> LinearProgram:
         """Add columns: (row -> coefficient, objective coefficient, lower, upper)."""
         base = self.num_cols
-        extra_rows: list[int] = []
-        extra_cols: list[int] = []
-        extra_values: list[Fraction] = []
-        for offset, (terms, _, _, _) in enumerate(columns):
-            for row, coefficient in terms.items():
-                extra_rows.append(row)
-                extra_cols.append(base + offset)
-                extra_values.append(Fraction(coefficient))
-        matrix = RationalMatrix.from_triples(
+        matrix = self._enlarged(
             (self.num_rows, base + len(columns)),
-            np.concatenate([self.matrix.rows, np.asarray(extra_rows, dtype=np.int64)]),
-            np.concatenate([self.matrix.cols, np.asarray(extra_cols, dtype=np.int64)]),
-            [*self.matrix.values, *extra_values],
+            [
+                (row, base + offset, coefficient)
+                for offset, (terms, _, _, _) in enumerate(columns)
+                for row, coefficient in terms.items()
+            ],
         )
         return replace(
             self,
@@ -153,6 +141,19 @@ class LinearProgram:
     @property
     def num_cols(self) -> int:
         return self.matrix.shape[1]
+
+    def _enlarged(
+        self, shape: tuple[int, int], entries: Sequence[tuple[int, int, Fraction]]
+    ) -> RationalMatrix:
+        """M grown to ``shape`` with the extra ``(row, column, coefficient)`` entries."""
+        extra_rows = np.asarray([row for row, _, _ in entries], dtype=np.int64)
+        extra_cols = np.asarray([column for _, column, _ in entries], dtype=np.int64)
+        return RationalMatrix.from_triples(
+            shape,
+            np.concatenate([self.matrix.rows, extra_rows]),
+            np.concatenate([self.matrix.cols, extra_cols]),
+            [*self.matrix.values, *(Fraction(value) for _, _, value in entries)],
+        )
 
 
 @dataclass(frozen=True)
@@ -212,13 +213,7 @@ class HighsModel:
         self._highspy = highspy
         infinity = highspy.kHighsInf
         matrix = program.matrix.to_float().tocsr()
-        highs = highspy.Highs()
-        highs.setOptionValue("output_flag", False)
-        highs.setOptionValue("solver", algorithm)
-        if algorithm == "ipm":
-            highs.setOptionValue("run_crossover", "on")
-        if time_limit is not None:
-            highs.setOptionValue("time_limit", float(time_limit))
+        highs = highs_solver(algorithm, time_limit)
         n = program.num_cols
         highs.addVars(
             n,
@@ -330,6 +325,17 @@ def _at_bound(status: int, lower: Bound, upper: Bound, what: str) -> Fraction:
     return value
 
 
+def _at_bounds(
+    indices: np.ndarray,
+    status: np.ndarray,
+    lower: Sequence[Bound],
+    upper: Sequence[Bound],
+    kind: str,
+) -> list[Fraction]:
+    """:func:`_at_bound` for each of ``indices`` (columns or rows, as ``kind`` says)."""
+    return [_at_bound(int(status[k]), lower[k], upper[k], f"{kind} {k}") for k in indices]
+
+
 class BasisSystem:
     """The square systems of a basis, solved exactly; see the module docstring.
 
@@ -363,28 +369,20 @@ class BasisSystem:
     def nonbasic_values(self) -> list[Fraction]:
         """The bound each non-basic column sits at, in the order of ``nonbasic_cols``."""
         program = self.program
-        return [
-            _at_bound(
-                int(self.basis.col_status[j]),
-                program.col_lower[j],
-                program.col_upper[j],
-                f"column {j}",
-            )
-            for j in self.nonbasic_cols
-        ]
+        return _at_bounds(
+            self.nonbasic_cols,
+            self.basis.col_status,
+            program.col_lower,
+            program.col_upper,
+            "column",
+        )
 
     def tight_row_values(self) -> list[Fraction]:
         """The bound each non-basic row sits at, in the order of ``tight_rows``."""
         program = self.program
-        return [
-            _at_bound(
-                int(self.basis.row_status[i]),
-                program.row_lower[i],
-                program.row_upper[i],
-                f"row {i}",
-            )
-            for i in self.tight_rows
-        ]
+        return _at_bounds(
+            self.tight_rows, self.basis.row_status, program.row_lower, program.row_upper, "row"
+        )
 
     def primal(
         self, nonbasic_values: Sequence[Fraction], tight_row_values: Sequence[Fraction]

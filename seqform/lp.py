@@ -48,6 +48,7 @@ __all__ = [
     "SolverLimitError",
     "SolverStats",
     "highs_model",
+    "highs_solver",
     "solve_minmax",
 ]
 
@@ -144,6 +145,23 @@ def highs_model(
     return lp
 
 
+def highs_solver(algorithm: str, time_limit: float | None, verbose: bool = False) -> highspy.Highs:
+    """An empty ``highspy.Highs`` with the algorithm, time limit (seconds) and log set.
+
+    ``"ipm"`` runs crossover, so that it ends at a basis.
+    """
+    import highspy
+
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", verbose)
+    highs.setOptionValue("solver", algorithm)
+    if algorithm == "ipm":
+        highs.setOptionValue("run_crossover", "on")
+    if time_limit is not None:
+        highs.setOptionValue("time_limit", float(time_limit))
+    return highs
+
+
 def solve_minmax(
     E: sp.sparray,
     e: np.ndarray,
@@ -212,13 +230,7 @@ def _solve_highs(
     lp = highs_model(E, e, F, f, A)
     nonzeros = len(lp.a_matrix_.value_)
 
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", verbose)
-    highs.setOptionValue("solver", algorithm)
-    if algorithm == "ipm":
-        highs.setOptionValue("run_crossover", "on")
-    if time_limit is not None:
-        highs.setOptionValue("time_limit", float(time_limit))
+    highs = highs_solver(algorithm, time_limit, verbose)
     highs.passModel(lp)
     solver_start = time.perf_counter()
     highs.run()

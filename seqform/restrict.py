@@ -386,13 +386,7 @@ def restricted_certificate(
             value += reach[z] * payoff[z] * weight
     best_first = restricted_best_response(game, 0, y, restrictions.by_player[0]).value
     best_second = restricted_best_response(game, 1, x, restrictions.by_player[1]).value
-    gains = (best_first - value, best_second + value)
-    return Certificate(
-        value=value,
-        best_response_values=(best_first, best_second),
-        gains=gains,
-        exploitability=gains[0] + gains[1],
-    )
+    return Certificate.from_best_responses(value, best_first, best_second)
 
 
 def default_choice(local: LocalBounds) -> list[Fraction]:

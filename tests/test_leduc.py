@@ -3,111 +3,27 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
+from openspiel_match import (
+    behaviour,
+    compare_with_openspiel,
+    infosets,
+    node_at,
+    openspiel_uniform_value,
+    openspiel_value,
+    sizes,
+)
 
 from seqform.best_response import expected_value
-from seqform.game import Chance, Decision, Game, Node, Terminal, walk
+from seqform.game import Chance, Game, Terminal
 from seqform.games import GAMES, load_game
 from seqform.games.leduc import leduc_poker, leduc_words
 from seqform.solve import solve
 
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test.py
 OPENSPIEL_ACTIONS = {"Fold": "f", "Call": "c", "Raise": "r"}  # leduc_poker's ActionToString
-
-Behaviour = dict[str, list[Fraction]]
-
-
-def infosets(game: Game) -> dict[str, tuple[int, int]]:
-    """Each information set's player and number of actions."""
-    return {
-        node.infoset: (node.player, len(node.actions))
-        for node, _ in walk(game.root)
-        if isinstance(node, Decision)
-    }
-
-
-def sizes(game: Game) -> tuple[int, tuple[int, int], tuple[int, int]]:
-    """Terminal histories, information sets per player, sequences per player.
-
-    A player's sequences are the empty one and one per (information set, action).
-    """
-    terminals = sum(isinstance(node, Terminal) for node, _ in walk(game.root))
-    table = infosets(game).values()
-    counts = tuple(sum(owner == player for owner, _ in table) for player in (0, 1))
-    sequences = tuple(1 + sum(n for owner, n in table if owner == player) for player in (0, 1))
-    return terminals, counts, sequences
-
-
-def node_at(game: Game, history: tuple[str, ...]) -> Node:
-    """The node reached by following chance outcomes and actions from the root."""
-    node = game.root
-    for label in history:
-        assert not isinstance(node, Terminal)
-        labels = node.outcomes if isinstance(node, Chance) else node.actions
-        node = node.children[labels.index(label)]
-    return node
-
-
-def behaviour(game: Game, weights: Callable[[int], list[int]]) -> tuple[Behaviour, Behaviour]:
-    """Exact behavioural strategies of both players, proportional to ``weights(actions)``."""
-    strategies: tuple[Behaviour, Behaviour] = ({}, {})
-    for name, (player, actions) in sorted(infosets(game).items()):
-        drawn = weights(actions)
-        strategies[player][name] = [Fraction(w, sum(drawn)) for w in drawn]
-    return strategies
-
-
-def compare_with_openspiel(game: Game, openspiel_game) -> dict[str, str]:
-    """Walk our tree and OpenSpiel's in step and assert they are the same game.
-
-    At every node: the same kind of node, the same player, the same actions in the same
-    order, the same chance probabilities, the same payoffs; and the information sets are the
-    same partition (our names and OpenSpiel's information-state strings correspond one to
-    one).  Returns our information set of each OpenSpiel information-state string.
-    """
-    ours: dict[str, str] = {}
-    theirs: dict[str, str] = {}
-    stack = [(game.root, openspiel_game.new_initial_state())]
-    while stack:
-        node, state = stack.pop()
-        if isinstance(node, Terminal):
-            assert state.is_terminal()
-            assert state.returns() == [float(payoff) for payoff in node.payoffs]
-        elif isinstance(node, Chance):
-            outcomes = state.chance_outcomes()
-            assert [p for _, p in outcomes] == pytest.approx(list(map(float, node.probabilities)))
-            stack.extend(
-                (child, state.child(action))
-                for child, (action, _) in zip(node.children, outcomes, strict=True)
-            )
-        else:
-            assert state.current_player() == node.player
-            legal = state.legal_actions()
-            labels = tuple(OPENSPIEL_ACTIONS[state.action_to_string(a)] for a in legal)
-            assert labels == node.actions
-            information = state.information_state_string()
-            assert ours.setdefault(information, node.infoset) == node.infoset
-            assert theirs.setdefault(node.infoset, information) == information
-            stack.extend(zip(node.children, (state.child(a) for a in legal), strict=True))
-    return ours
-
-
-def openspiel_value(openspiel_game, strategies: tuple[Behaviour, Behaviour], ours: dict) -> float:
-    """Player 1's expected payoff in OpenSpiel under our strategies, by its own tree walk."""
-    from open_spiel.python import policy
-    from open_spiel.python.algorithms.expected_game_score import policy_value
-
-    class Mapped(policy.Policy):
-        def action_probabilities(self, state, player_id=None):
-            name = ours[state.information_state_string()]
-            probabilities = strategies[state.current_player()][name]
-            return dict(zip(state.legal_actions(), map(float, probabilities), strict=True))
-
-    mapped = Mapped(openspiel_game, [0, 1])
-    return policy_value(openspiel_game.new_initial_state(), [mapped, mapped])[0]
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +42,9 @@ OPENSPIEL_GAMES = [
 @pytest.mark.parametrize(("parameters", "spec"), OPENSPIEL_GAMES)
 def test_same_game_as_openspiel(parameters, spec):
     pyspiel = pytest.importorskip("pyspiel")
-    compare_with_openspiel(leduc_poker(**parameters), pyspiel.load_game(spec))
+    compare_with_openspiel(
+        leduc_poker(**parameters), pyspiel.load_game(spec), OPENSPIEL_ACTIONS.__getitem__
+    )
 
 
 @pytest.mark.parametrize(
@@ -164,14 +82,9 @@ def test_sizes_follow_from_the_rules(ranks, suits):
 
 def test_uniform_play_value_matches_openspiel(leduc):
     pyspiel = pytest.importorskip("pyspiel")
-    from open_spiel.python import policy
-    from open_spiel.python.algorithms.expected_game_score import policy_value
-
     uniform = behaviour(leduc, lambda actions: [1] * actions)
     ours = expected_value(leduc, *uniform)
-    openspiel_game = pyspiel.load_game("leduc_poker")
-    random_policy = policy.UniformRandomPolicy(openspiel_game)
-    theirs = policy_value(openspiel_game.new_initial_state(), [random_policy] * 2)[0]
+    theirs = openspiel_uniform_value(pyspiel.load_game("leduc_poker"))
     assert ours == Fraction(-5, 64)  # exact; OpenSpiel's policy_value gives -0.078125
     assert float(ours) == pytest.approx(theirs, abs=1e-12)
 
@@ -180,7 +93,7 @@ def test_uniform_play_value_matches_openspiel(leduc):
 def test_random_behaviour_value_matches_openspiel(leduc, seed):
     pyspiel = pytest.importorskip("pyspiel")
     openspiel_game = pyspiel.load_game("leduc_poker")
-    ours = compare_with_openspiel(leduc, openspiel_game)
+    ours = compare_with_openspiel(leduc, openspiel_game, OPENSPIEL_ACTIONS.__getitem__)
     rng = random.Random(seed)
     strategies = behaviour(leduc, lambda actions: [rng.randint(0, 5) + 1 for _ in range(actions)])
     value = expected_value(leduc, *strategies)

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
+from openspiel_match import (
+    behaviour,
+    compare_with_openspiel,
+    infosets,
+    node_at,
+    openspiel_uniform_value,
+    openspiel_value,
+    sizes,
+)
 
 from seqform.best_response import expected_value
-from seqform.game import Chance, Decision, Game, Node, Terminal, walk
+from seqform.game import Chance, Game, Node, Terminal
 from seqform.games import GAMES, load_game
 from seqform.games.liars_dice import MAX_BIDS, bid_label, liars_dice, liars_dice_words
 from seqform.solve import solve
@@ -19,104 +27,15 @@ from seqform.solve import solve
 # quoted by OpenSpiel's sequence_form_lp_test.py (test_liars_dice): one six-sided die each.
 SIX_SIDED_VALUE = -0.027131782945736
 
-Behaviour = dict[str, list[Fraction]]
-
-
-def infosets(game: Game) -> dict[str, tuple[int, int]]:
-    """Each information set's player and number of actions."""
-    return {
-        node.infoset: (node.player, len(node.actions))
-        for node, _ in walk(game.root)
-        if isinstance(node, Decision)
-    }
-
-
-def sizes(game: Game) -> tuple[int, tuple[int, int], tuple[int, int]]:
-    """Terminal histories, information sets per player, sequences per player.
-
-    A player's sequences are the empty one and one per (information set, action).
-    """
-    terminals = sum(isinstance(node, Terminal) for node, _ in walk(game.root))
-    table = infosets(game).values()
-    counts = tuple(sum(owner == player for owner, _ in table) for player in (0, 1))
-    sequences = tuple(1 + sum(n for owner, n in table if owner == player) for player in (0, 1))
-    return terminals, counts, sequences
-
-
-def node_at(game: Game, history: tuple[str, ...]) -> Node:
-    """The node reached by following chance outcomes and actions from the root."""
-    node = game.root
-    for label in history:
-        assert not isinstance(node, Terminal)
-        labels = node.outcomes if isinstance(node, Chance) else node.actions
-        node = node.children[labels.index(label)]
-    return node
-
-
-def behaviour(game: Game, weights: Callable[[int], list[int]]) -> tuple[Behaviour, Behaviour]:
-    """Exact behavioural strategies of both players, proportional to ``weights(actions)``."""
-    strategies: tuple[Behaviour, Behaviour] = ({}, {})
-    for name, (player, actions) in sorted(infosets(game).items()):
-        drawn = weights(actions)
-        strategies[player][name] = [Fraction(w, sum(drawn)) for w in drawn]
-    return strategies
-
 
 def openspiel_label(text: str) -> str:
     """Our label of an OpenSpiel liars_dice action: bids ``"q-f"`` alike, ``"Liar"`` lower case."""
     return "liar" if text == "Liar" else text
 
 
-def compare_with_openspiel(game: Game, openspiel_game) -> dict[str, str]:
-    """Walk our tree and OpenSpiel's in step and assert they are the same game.
-
-    At every node: the same kind of node, the same player, the same actions in the same
-    order, the same chance probabilities, the same payoffs; and the information sets are the
-    same partition (our names and OpenSpiel's information-state strings correspond one to
-    one).  Returns our information set of each OpenSpiel information-state string.
-    """
-    ours: dict[str, str] = {}
-    theirs: dict[str, str] = {}
-    stack = [(game.root, openspiel_game.new_initial_state())]
-    while stack:
-        node, state = stack.pop()
-        if isinstance(node, Terminal):
-            assert state.is_terminal()
-            assert state.returns() == [float(payoff) for payoff in node.payoffs]
-        elif isinstance(node, Chance):
-            outcomes = state.chance_outcomes()
-            assert [p for _, p in outcomes] == pytest.approx(list(map(float, node.probabilities)))
-            assert [state.action_to_string(a) for a, _ in outcomes] == [
-                f"Roll {face}" for face in node.outcomes
-            ]
-            stack.extend(
-                (child, state.child(action))
-                for child, (action, _) in zip(node.children, outcomes, strict=True)
-            )
-        else:
-            assert state.current_player() == node.player
-            legal = state.legal_actions()
-            assert tuple(openspiel_label(state.action_to_string(a)) for a in legal) == node.actions
-            information = state.information_state_string()
-            assert ours.setdefault(information, node.infoset) == node.infoset
-            assert theirs.setdefault(node.infoset, information) == information
-            stack.extend(zip(node.children, (state.child(a) for a in legal), strict=True))
-    return ours
-
-
-def openspiel_value(openspiel_game, strategies: tuple[Behaviour, Behaviour], ours: dict) -> float:
-    """Player 1's expected payoff in OpenSpiel under our strategies, by its own tree walk."""
-    from open_spiel.python import policy
-    from open_spiel.python.algorithms.expected_game_score import policy_value
-
-    class Mapped(policy.Policy):
-        def action_probabilities(self, state, player_id=None):
-            name = ours[state.information_state_string()]
-            probabilities = strategies[state.current_player()][name]
-            return dict(zip(state.legal_actions(), map(float, probabilities), strict=True))
-
-    mapped = Mapped(openspiel_game, [0, 1])
-    return policy_value(openspiel_game.new_initial_state(), [mapped, mapped])[0]
+def openspiel_roll(face: str) -> str:
+    """OpenSpiel's liars_dice string of the chance outcome (a die showing) ``face``."""
+    return f"Roll {face}"
 
 
 def openspiel_spec(sides: int, dice: int) -> str:
@@ -146,7 +65,7 @@ SMALL = [
 def test_same_game_as_openspiel(sides, dice):
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game(openspiel_spec(sides, dice))
-    compare_with_openspiel(built(sides, dice), game)
+    compare_with_openspiel(built(sides, dice), game, openspiel_label, openspiel_roll)
 
 
 @pytest.mark.parametrize(
@@ -185,14 +104,9 @@ def test_six_sided_sizes_match_openspiel(six_sided):
 )
 def test_uniform_play_value_matches_openspiel(sides, dice, value):
     pyspiel = pytest.importorskip("pyspiel")
-    from open_spiel.python import policy
-    from open_spiel.python.algorithms.expected_game_score import policy_value
-
     game = built(sides, dice)
     ours = expected_value(game, *behaviour(game, lambda actions: [1] * actions))
-    openspiel_game = pyspiel.load_game(openspiel_spec(sides, dice))
-    random_policy = policy.UniformRandomPolicy(openspiel_game)
-    theirs = policy_value(openspiel_game.new_initial_state(), [random_policy] * 2)[0]
+    theirs = openspiel_uniform_value(pyspiel.load_game(openspiel_spec(sides, dice)))
     assert ours == value
     assert float(ours) == pytest.approx(theirs, abs=1e-12)
 
@@ -202,7 +116,7 @@ def test_random_behaviour_value_matches_openspiel(sides, dice, seed):
     pyspiel = pytest.importorskip("pyspiel")
     game = built(sides, dice)
     openspiel_game = pyspiel.load_game(openspiel_spec(sides, dice))
-    ours = compare_with_openspiel(game, openspiel_game)
+    ours = compare_with_openspiel(game, openspiel_game, openspiel_label, openspiel_roll)
     rng = random.Random(seed)
     strategies = behaviour(game, lambda actions: [rng.randint(0, 5) + 1 for _ in range(actions)])
     value = expected_value(game, *strategies)

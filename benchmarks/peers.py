@@ -1,0 +1,298 @@
+"""What is timed for each peer: the same game solved by seqform, OpenSpiel and Gambit.
+
+Each peer is a function from a seqform game name (``"leduc"``, ``"liars_dice(sides=5)"``)
+to an :class:`Outcome`; it runs inside a worker process (:mod:`benchmarks.worker`) and
+times only its own work:
+
+``seqform-highs``, ``seqform-cvxpy``
+    The whole pipeline from the name: :func:`seqform.load_game` (build and validate the
+    tree) and :func:`seqform.solve` (sequence form, LP, behavioural strategies, certificate
+    by best response), with the direct HiGHS backend or the cvxpy one.  The solver's own
+    time (``Solution.stats.solver_seconds``) is recorded beside it.
+``openspiel``
+    ``pyspiel.load_game`` and ``sequence_form_lp.solve_zero_sum_game`` with OpenSpiel's
+    default solver (ECOS through cvxpy).  Games OpenSpiel has natively (Kuhn with 3 cards,
+    Leduc, Liar's Dice) are loaded by OpenSpiel's name; any other game is written as a
+    Gambit ``.efg`` file first (not timed) and loaded with OpenSpiel's ``efg_game``.
+``openspiel-highs``
+    The same with HiGHS (through cvxpy) in place of ECOS, to tell the solver's share from
+    the formulation's.  OpenSpiel's ``LinearProgram.solve`` hands ECOS's own options to any
+    solver, so in the worker it is wrapped to pass none.
+``gambit``
+    ``pygambit.nash.lp_solve(game, rational=False)``; the game is built by seqform and
+    converted by :func:`seqform.efg.game_to_gambit` first, and that conversion is timed
+    separately: only the solve counts as Gambit's time.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "PEERS",
+    "Outcome",
+    "PeerUnavailableError",
+    "Sizes",
+    "measure_sizes",
+    "openspiel_name",
+    "prepare",
+    "run_peer",
+]
+
+PEERS: tuple[str, ...] = (
+    "seqform-highs",
+    "seqform-cvxpy",
+    "openspiel",
+    "openspiel-highs",
+    "gambit",
+)
+
+
+class PeerUnavailableError(RuntimeError):
+    """A peer cannot run here: its package, or a solver it needs, is not installed."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One timed solve by one peer.
+
+    seconds : wall-clock time of the timed work (see the module docstring)
+    value : the game's value to player 0, as the peer computed it
+    solver_seconds : the LP solver's own time, where the peer reports it
+    convert_seconds : Gambit only: building the game and converting it for pygambit
+    stages : seqform only: seconds of each stage (``build`` and ``Solution.timings``)
+    iterations : LP iterations, where the peer reports them
+    exploitability : seqform only: NashConv of its strategies, by best response
+    route : OpenSpiel only: ``"native"`` (its own game) or ``"efg"`` (its efg_game)
+    """
+
+    seconds: float
+    value: float
+    solver_seconds: float | None = None
+    convert_seconds: float | None = None
+    stages: dict[str, float] = field(default_factory=dict)
+    iterations: int | None = None
+    exploitability: float | None = None
+    route: str = ""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How big a game's sequence form is, per player (player 0 first)."""
+
+    sequences: tuple[int, int]
+    infosets: tuple[int, int]
+    terminals: int
+
+    @property
+    def largest(self) -> int:
+        """Sequences of the player with more of them: the x axis of the scaling plot."""
+        return max(self.sequences)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Sizes:
+        """Rebuild sizes written by :func:`dataclasses.asdict`."""
+        first, second = data["sequences"]
+        first_infosets, second_infosets = data["infosets"]
+        return cls(
+            sequences=(first, second),
+            infosets=(first_infosets, second_infosets),
+            terminals=data["terminals"],
+        )
+
+
+# Modules each peer imports, loaded before the clock starts so that no peer pays for
+# importing its libraries inside the timed region.
+_MODULES: dict[str, tuple[str, ...]] = {
+    "seqform-highs": ("seqform", "seqform.solve", "highspy"),
+    "seqform-cvxpy": ("seqform", "seqform.solve", "highspy", "cvxpy"),
+    "openspiel": ("pyspiel", "open_spiel.python.algorithms.sequence_form_lp", "seqform.efg"),
+    "openspiel-highs": (
+        "pyspiel",
+        "open_spiel.python.algorithms.sequence_form_lp",
+        "seqform.efg",
+        "cvxpy",
+    ),
+    "gambit": ("pygambit", "seqform", "seqform.efg"),
+    "sizes": ("seqform", "seqform.sequence_form"),
+}
+
+
+def prepare(peer: str) -> None:
+    """Import what ``peer`` needs and check that its solver is installed.
+
+    Raises
+    ------
+    PeerUnavailableError
+        If a package is missing, or cvxpy lacks the solver an OpenSpiel peer needs (ECOS,
+        the default of OpenSpiel's ``sequence_form_lp``, or HiGHS).
+    """
+    for module in _MODULES[peer]:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise PeerUnavailableError(f"{module} is not installed ({exc})") from exc
+    solver = _OPENSPIEL_SOLVERS.get(peer)
+    if solver is not None:
+        import cvxpy
+
+        if solver not in cvxpy.installed_solvers():
+            raise PeerUnavailableError(
+                f"OpenSpiel's sequence_form_lp would solve with {solver} through cvxpy, and "
+                f"cvxpy has no {solver}" + (" (pip install ecos)" if solver == "ECOS" else "")
+            )
+
+
+def _seqform(spec: str, backend: str) -> Outcome:
+    from seqform import load_game, solve
+
+    start = time.perf_counter()
+    game = load_game(spec)
+    built = time.perf_counter()
+    solution = solve(game, backend=backend)  # type: ignore[arg-type]
+    finished = time.perf_counter()
+    stages = {"build": built - start}
+    stages.update({name: float(seconds) for name, seconds in asdict(solution.timings).items()})
+    return Outcome(
+        seconds=finished - start,
+        value=float(solution.value),
+        solver_seconds=float(solution.stats.solver_seconds),
+        stages=stages,
+        iterations=int(solution.stats.iterations),
+        exploitability=float(solution.exploitability),
+    )
+
+
+def openspiel_name(spec: str) -> str | None:
+    """OpenSpiel's name for a seqform game, or ``None`` if OpenSpiel does not have it.
+
+    >>> openspiel_name("liars_dice(sides=4)")
+    'liars_dice(dice_sides=4,numdice=1)'
+    >>> openspiel_name("kuhn(cards=5)") is None
+    True
+    """
+    from seqform.games import parse_game_spec
+
+    name, parameters = parse_game_spec(spec)
+    if name == "kuhn" and parameters in ({}, {"cards": 3}):
+        return "kuhn_poker"
+    if name == "leduc" and parameters in ({}, {"ranks": 3, "suits": 2}):
+        return "leduc_poker"
+    if name == "liars_dice" and set(parameters) <= {"sides", "dice"}:
+        sides = parameters.get("sides", 6)
+        dice = parameters.get("dice", 1)
+        return f"liars_dice(dice_sides={sides},numdice={dice})"
+    return None
+
+
+_OPENSPIEL_SOLVERS: dict[str, str] = {"openspiel": "ECOS", "openspiel-highs": "HIGHS"}
+
+
+def _pass_no_solver_options() -> None:
+    """Make OpenSpiel's ``LinearProgram.solve`` give the solver no options (ECOS's defaults)."""
+    from open_spiel.python.algorithms import lp_solver
+
+    original = lp_solver.LinearProgram.solve
+    if getattr(original, "without_options", False):
+        return
+
+    def solve(self: Any, solver: Any = None, solver_kwargs: Any = None, **kwargs: Any) -> Any:
+        return original(self, solver=solver, solver_kwargs={}, **kwargs)
+
+    solve.without_options = True  # type: ignore[attr-defined]
+    lp_solver.LinearProgram.solve = solve
+
+
+def _openspiel(spec: str, scratch: Path, solver: str) -> Outcome:
+    import pyspiel
+    from open_spiel.python.algorithms import sequence_form_lp
+
+    if solver != "ECOS":
+        _pass_no_solver_options()
+
+    name = openspiel_name(spec)
+    if name is None:
+        from seqform import load_game
+        from seqform.efg import write_efg
+
+        path = scratch / "game.efg"
+        write_efg(load_game(spec), path)
+        start = time.perf_counter()
+        game = pyspiel.load_game("efg_game", {"filename": str(path)})
+    else:
+        start = time.perf_counter()
+        game = pyspiel.load_game(name)
+    if solver == "ECOS":
+        value, _, _, _ = sequence_form_lp.solve_zero_sum_game(game)  # OpenSpiel's default
+    else:
+        value, _, _, _ = sequence_form_lp.solve_zero_sum_game(game, solver=solver)
+    finished = time.perf_counter()
+    return Outcome(
+        seconds=finished - start,
+        value=float(value),
+        route="native" if name is not None else "efg",
+    )
+
+
+def _gambit(spec: str) -> Outcome:
+    import pygambit
+
+    from seqform import load_game
+    from seqform.efg import game_to_gambit
+
+    start = time.perf_counter()
+    gambit_game = game_to_gambit(load_game(spec))
+    converted = time.perf_counter()
+    result = pygambit.nash.lp_solve(gambit_game, rational=False)
+    finished = time.perf_counter()
+    if not result.equilibria:
+        raise RuntimeError("pygambit's lp_solve returned no equilibrium")
+    first_player = next(iter(gambit_game.players))
+    return Outcome(
+        seconds=finished - converted,
+        value=float(result.equilibria[0].payoff(first_player)),
+        convert_seconds=converted - start,
+    )
+
+
+_RUNNERS: dict[str, Callable[[str, Path], Outcome]] = {
+    "seqform-highs": lambda spec, _scratch: _seqform(spec, "highs"),
+    "seqform-cvxpy": lambda spec, _scratch: _seqform(spec, "cvxpy"),
+    "openspiel": lambda spec, scratch: _openspiel(spec, scratch, "ECOS"),
+    "openspiel-highs": lambda spec, scratch: _openspiel(spec, scratch, "HIGHS"),
+    "gambit": lambda spec, _scratch: _gambit(spec),
+}
+
+
+def run_peer(peer: str, spec: str, scratch: Path) -> Outcome:
+    """Solve the game named ``spec`` with ``peer``, timing its work.
+
+    Parameters
+    ----------
+    peer
+        One of :data:`PEERS`.
+    spec
+        A seqform game name, as :func:`seqform.load_game` reads it.
+    scratch
+        A directory the peer may write to (OpenSpiel's ``.efg`` route).
+    """
+    return _RUNNERS[peer](spec, scratch)
+
+
+def measure_sizes(spec: str) -> Sizes:
+    """Sequences and information sets per player, and terminal histories, of ``spec``."""
+    from seqform import load_game
+    from seqform.sequence_form import build_sequence_form
+
+    form = build_sequence_form(load_game(spec))
+    first, second = form.players
+    return Sizes(
+        sequences=(first.num_sequences, second.num_sequences),
+        infosets=(first.num_infosets, second.num_infosets),
+        terminals=int(form.num_terminals),
+    )

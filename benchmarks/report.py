@@ -1,0 +1,561 @@
+"""The results of a run as files: a markdown table, the raw JSON and a log-log plot.
+
+``results.md`` has a summary table (median time of each peer per game, the ratios
+OpenSpiel / seqform and cvxpy / HiGHS), the targets of the scale issue with whether they
+were met, a table per game (median [min–max], solver time, peak memory, status, value and
+its difference from seqform's) and the machine.  ``results.json`` holds every measurement
+(:class:`benchmarks.harness.BenchmarkRun` as :func:`dataclasses.asdict` gives it), and
+``scaling.png`` plots median time against sequences per player, one line per peer, with
+the failures marked where they stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from benchmarks.harness import VALUE_TOLERANCE, BenchmarkRun, GameResult, PeerResult
+
+__all__ = [
+    "Ratio",
+    "ResultFiles",
+    "TargetCheck",
+    "check_targets",
+    "plot_scaling",
+    "ratio",
+    "read_run",
+    "render_markdown",
+    "write_results",
+]
+
+_LABELS: dict[str, str] = {
+    "seqform-highs": "seqform (HiGHS)",
+    "seqform-cvxpy": "seqform (cvxpy)",
+    "openspiel": "OpenSpiel sequence_form_lp",
+    "openspiel-highs": "OpenSpiel sequence_form_lp with HiGHS",
+    "gambit": "pygambit lp_solve",
+}
+_MARKERS: dict[str, str] = {
+    "seqform-highs": "o",
+    "seqform-cvxpy": "s",
+    "openspiel": "^",
+    "openspiel-highs": "v",
+    "gambit": "D",
+}
+_SHORT_STATUS: dict[str, str] = {"out of memory": "OOM", "timeout": "timeout", "error": "error"}
+
+
+@dataclass(frozen=True)
+class ResultFiles:
+    """The files :func:`write_results` wrote."""
+
+    markdown: Path
+    json: Path
+    plot: Path | None
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """How many times slower one peer was than another on a game.
+
+    value : the ratio of the median times, or its lower bound (``None`` if unknown)
+    lower_bound : the slower peer timed out, so the true ratio is at least ``value``
+    note : why there is no ratio (e.g. ``"openspiel out of memory"``)
+    """
+
+    value: float | None
+    lower_bound: bool = False
+    note: str = ""
+
+    def __str__(self) -> str:
+        if self.value is None:
+            return f"— ({self.note})" if self.note else "—"
+        text = f"{self.value:.3g}×" if self.value < 100 else f"{self.value:,.0f}×"
+        return f"> {text}" if self.lower_bound else text
+
+
+@dataclass(frozen=True)
+class TargetCheck:
+    """One target of the scale issue, and what was measured against it.
+
+    met : ``None`` when it could not be measured (the game was not run, or a peer failed)
+    """
+
+    target: str
+    measured: str
+    met: bool | None
+
+
+def ratio(slower: PeerResult | None, faster: PeerResult | None) -> Ratio:
+    """``slower``'s median time over ``faster``'s, or a lower bound if ``slower`` timed out."""
+    if slower is None or faster is None:
+        return Ratio(None)
+    if faster.median is None:
+        return Ratio(None, note=f"{faster.peer} {faster.status}")
+    if slower.median is not None:
+        return Ratio(slower.median / faster.median)
+    if slower.status == "timeout":
+        return Ratio(slower.timeout / faster.median, lower_bound=True)
+    return Ratio(None, note=f"{slower.peer} {slower.status}")
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "—"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}" if value >= 0.001 else f"{value:.2g}"
+
+
+def _megabytes(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}"
+
+
+def _status_cell(result: PeerResult) -> str:
+    """The summary cell of a peer: its median time, or why there is none."""
+    if result.median is not None:
+        return _seconds(result.median)
+    failure = result.failure
+    if result.status == "timeout":
+        return f"timeout (> {result.timeout:g} s)"
+    if result.status == "skipped" and failure is not None:
+        return f"skipped ({failure.detail})"
+    return result.status
+
+
+def _value(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.10f}"
+
+
+def _same_game(spec: str, name: str, **parameters: object) -> bool:
+    from seqform.games import parse_game_spec
+
+    try:
+        parsed, given = parse_game_spec(spec)
+    except ValueError:
+        return False
+    defaults = {"liars_dice": {"dice": 1}}.get(name, {})
+    return parsed == name and {**defaults, **given} == {**defaults, **parameters}
+
+
+def _find(run: BenchmarkRun, name: str, **parameters: object) -> GameResult | None:
+    return next((g for g in run.games if _same_game(g.game, name, **parameters)), None)
+
+
+def _speedup_target(
+    run: BenchmarkRun, title: str, factor: float, name: str, **parameters: object
+) -> TargetCheck:
+    target = f"{title}: seqform ≥ {factor:g}× faster than OpenSpiel (whole pipeline)"
+    game = _find(run, name, **parameters)
+    if game is None:
+        return TargetCheck(target, "not run", None)
+    measured = ratio(game.peer("openspiel"), game.peer("seqform-highs"))
+    if measured.value is None:
+        return TargetCheck(target, str(measured), None)
+    return TargetCheck(target, str(measured), measured.value >= factor)
+
+
+def _backend_target(
+    run: BenchmarkRun, title: str, factor: float, name: str, **parameters: object
+) -> TargetCheck:
+    target = f"{title}: cvxpy backend within {factor:g}× of the HiGHS backend"
+    game = _find(run, name, **parameters)
+    if game is None:
+        return TargetCheck(target, "not run", None)
+    measured = ratio(game.peer("seqform-cvxpy"), game.peer("seqform-highs"))
+    if measured.value is None:
+        return TargetCheck(target, str(measured), None)
+    met = measured.value <= factor and not measured.lower_bound
+    return TargetCheck(target, f"cvxpy / HiGHS = {measured}", met)
+
+
+def _absolute_targets(
+    run: BenchmarkRun, title: str, seconds: float, megabytes: float, name: str, **parameters: object
+) -> list[TargetCheck]:
+    time_target = f"{title}: seqform (HiGHS) under {seconds:g} s"
+    memory_target = f"{title}: seqform (HiGHS) under {megabytes:,.0f} MiB peak RSS"
+    game = _find(run, name, **parameters)
+    result = game.peer("seqform-highs") if game is not None else None
+    if result is None:
+        return [
+            TargetCheck(time_target, "not run", None),
+            TargetCheck(memory_target, "not run", None),
+        ]
+    median, peak = result.median, result.peak_rss_mb
+    return [
+        TargetCheck(
+            time_target,
+            f"{_seconds(median)} s" if median is not None else result.status,
+            None if median is None else median < seconds,
+        ),
+        TargetCheck(
+            memory_target,
+            f"{_megabytes(peak)} MiB" if peak is not None else result.status,
+            None if peak is None else peak < megabytes,
+        ),
+    ]
+
+
+def check_targets(run: BenchmarkRun) -> list[TargetCheck]:
+    """The targets the scale issue sets, each with its measurement and verdict."""
+    return [
+        _speedup_target(run, "Leduc", 3, "leduc"),
+        _speedup_target(run, "Liar's Dice, 5 sides", 20, "liars_dice", sides=5),
+        *_absolute_targets(run, "Liar's Dice, 6 sides", 5, 1024, "liars_dice", sides=6),
+        _backend_target(run, "Leduc", 2, "leduc"),
+        _backend_target(run, "Liar's Dice, 6 sides", 2, "liars_dice", sides=6),
+    ]
+
+
+def _verdict(met: bool | None) -> str:
+    return {True: "met", False: "**missed**", None: "not measured"}[met]
+
+
+def _sequences(game: GameResult) -> str:
+    if game.sizes is None:
+        return "—"
+    first, second = game.sizes.sequences
+    return f"{first:,}" if first == second else f"{first:,} / {second:,}"
+
+
+def _agreement(game: GameResult) -> str:
+    disagreeing = game.disagreeing
+    if disagreeing:
+        parts = [f"{peer} Δ {game.difference(peer):.2g}" for peer in disagreeing]
+        return "**DISAGREE**: " + ", ".join(parts)
+    compared = [r for r in game.peers if r.outcomes]
+    return "agree" if len(compared) > 1 else ("one peer" if compared else "—")
+
+
+def _summary(run: BenchmarkRun) -> list[str]:
+    peers = run.settings.peers
+    header = ["game", "sequences per player", *(_LABELS.get(p, p) + ", s" for p in peers)]
+    header += ["OpenSpiel / seqform", "cvxpy / HiGHS", f"values (\\|Δ\\| ≤ {VALUE_TOLERANCE:g})"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for game in run.games:
+        cells = [f"`{game.game}`", _sequences(game)]
+        for peer in peers:
+            result = game.peer(peer)
+            cells.append(_status_cell(result) if result is not None else "—")
+        highs = game.peer("seqform-highs")
+        cells.append(str(ratio(game.peer("openspiel"), highs)))
+        cells.append(str(ratio(game.peer("seqform-cvxpy"), highs)))
+        cells.append(_agreement(game))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _notes(result: PeerResult) -> str:
+    outcomes = result.outcomes
+    notes: list[str] = []
+    failure = result.failure
+    if failure is not None and failure.detail:
+        notes.append(failure.detail)
+    if outcomes:
+        last = outcomes[-1]
+        if last.iterations is not None:
+            notes.append(f"{last.iterations:,} LP iterations")
+        if last.exploitability is not None:
+            notes.append(f"exploitability {last.exploitability:.1e}")
+        if last.route == "efg":
+            notes.append("loaded by OpenSpiel's efg_game from a .efg file")
+        if result.convert_median is not None:
+            notes.append(
+                f"seqform game + conversion {_seconds(result.convert_median)} s, not counted"
+            )
+        if last.stages:
+            stages = ", ".join(f"{k} {_seconds(v)}" for k, v in last.stages.items())
+            notes.append(f"stages (s): {stages}")
+    return "; ".join(notes).replace("|", "\\|")
+
+
+def _game_table(game: GameResult) -> list[str]:
+    title = f"### `{game.game}`"
+    if game.sizes is not None:
+        sizes = game.sizes
+        title += (
+            f" — {_sequences(game)} sequences, "
+            f"{sizes.infosets[0]:,} / {sizes.infosets[1]:,} information sets, "
+            f"{sizes.terminals:,} terminal histories"
+        )
+    elif game.sizes_detail:
+        title += f" — size not measured ({game.sizes_detail})"
+    reference = game.reference
+    lines = [
+        title,
+        "",
+        "| peer | time s, median [min–max] | runs | solver s | peak RSS MiB | status | value "
+        "| \\|Δ\\| | notes |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for result in game.peers:
+        times = result.seconds
+        spread = f" [{_seconds(min(times))}–{_seconds(max(times))}]" if len(times) > 1 else ""
+        timed = f"{_seconds(result.median)}{spread}" if result.median is not None else "—"
+        difference = game.difference(result.peer)
+        if reference is not None and result.peer == reference.peer:
+            delta = "reference"
+        elif difference is None:
+            delta = "—"
+        else:
+            flag = " **DISAGREES**" if difference > VALUE_TOLERANCE else ""
+            delta = f"{difference:.1e}{flag}"
+        status = (
+            result.status if result.status != "timeout" else f"timeout (> {result.timeout:g} s)"
+        )
+        cells = [
+            _LABELS.get(result.peer, result.peer),
+            timed,
+            str(len(times)),
+            _seconds(result.solver_median),
+            _megabytes(result.peak_rss_mb),
+            status,
+            _value(result.value),
+            delta,
+            _notes(result),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _machine(run: BenchmarkRun) -> list[str]:
+    machine = run.machine
+    packages = ", ".join(f"{name} {version}" for name, version in machine.packages.items())
+    environment = ", ".join(f"{k}={v}" for k, v in machine.environment.items()) or "—"
+    return [
+        "| | |",
+        "|---|---|",
+        f"| processor | {machine.cpu} |",
+        f"| cores | {machine.usable_cores} usable of {machine.logical_cores} |",
+        f"| memory | {machine.memory_gb:g} GiB |",
+        f"| system | {machine.system} |",
+        f"| Python | {machine.python} |",
+        f"| packages | {packages} |",
+        f"| environment | {environment} |",
+        f"| seqform commit | {machine.commit} |",
+    ]
+
+
+def _load_note(run: BenchmarkRun) -> list[str]:
+    if not run.load_at_start or not run.load_at_end:
+        return []
+    start = " / ".join(f"{load:g}" for load in run.load_at_start)
+    end = " / ".join(f"{load:g}" for load in run.load_at_end)
+    cores = run.machine.usable_cores
+    return [
+        f"Load average (1 / 5 / 15 min) {start} at the start and {end} at the end, on "
+        f"{cores} core(s): a load near or above the core count means other work shared the "
+        "machine and slowed every peer alike.",
+        "",
+    ]
+
+
+def render_markdown(run: BenchmarkRun, *, plot_name: str | None = "scaling.png") -> str:
+    """The whole ``results.md``."""
+    settings, machine = run.settings, run.machine
+    lines = [
+        "# seqform benchmarks",
+        "",
+        f"Run {run.started} to {run.finished} on {machine.cpu} ({machine.usable_cores} cores, "
+        f"{machine.memory_gb:g} GiB), {machine.python}, seqform {machine.commit}.  "
+        f"{settings.repeat} run(s) per peer and game, each in a fresh process capped at "
+        f"{settings.timeout:g} s ({settings.gambit_timeout:g} s for Gambit) and "
+        f"{settings.memory_gb:g} GiB of address space"
+        + (", after a warm-up solve of Kuhn poker in the same process." if settings.warmup else ".")
+        + "  Produced by `python -m benchmarks.run`.",
+        "",
+        *_load_note(run),
+        "## Summary",
+        "",
+        "Median wall-clock seconds; ratios are of medians (`>` when the slower peer timed "
+        "out, so the ratio is at least that).",
+        "",
+        *_summary(run),
+        "",
+    ]
+    if plot_name is not None:
+        lines += [f"![time against sequences per player]({plot_name})", ""]
+    lines += [
+        "## Targets (the scale issue)",
+        "",
+        "| target | measured | verdict |",
+        "|---|---|---|",
+        *(f"| {c.target} | {c.measured} | {_verdict(c.met)} |" for c in check_targets(run)),
+        "",
+        "## What is timed",
+        "",
+        "- **seqform** (both backends): the whole pipeline from the game's name — "
+        "`load_game` (build and validate the tree) and `solve` (sequence form, LP, behavioural "
+        "strategies, certificate by best response). *solver s* is HiGHS's own time "
+        "(`Solution.stats.solver_seconds`).",
+        "- **OpenSpiel**: `pyspiel.load_game` and `sequence_form_lp.solve_zero_sum_game` with "
+        "its default solver (ECOS through cvxpy). Games OpenSpiel lacks (Kuhn with other than "
+        "3 cards) are written as `.efg` (not timed) and loaded with its `efg_game`. "
+        "*with HiGHS*: the same, solving its two LPs with HiGHS through cvxpy instead of ECOS.",
+        "- **Gambit**: `pygambit.nash.lp_solve(game, rational=False)` only; building the game "
+        "in seqform and converting it with `seqform.efg.game_to_gambit` is timed apart and "
+        "not counted.",
+        "- **peak RSS**: the worker process's `ru_maxrss`, interpreter and libraries "
+        "included (about 100–250 MiB before any game is loaded).",
+        f"- **values**: each peer's value to player 1, compared with seqform (HiGHS); "
+        f"peers disagree when they differ by more than {VALUE_TOLERANCE:g}.",
+        "",
+        "## Per game",
+        "",
+    ]
+    for game in run.games:
+        lines += [*_game_table(game), ""]
+    lines += ["## Machine", "", *_machine(run), ""]
+    return "\n".join(lines)
+
+
+def _family(game: str) -> str:
+    return game.split("(", 1)[0].strip()
+
+
+@dataclass(frozen=True)
+class _Point:
+    """One peer on one game, as the plot draws it."""
+
+    family: str
+    size: int
+    seconds: float  # the median, or where a failed run stopped
+    low: float
+    high: float
+    failure: str  # "" when solved, else the short status
+
+
+def _points(run: BenchmarkRun, peer: str) -> list[_Point]:
+    points: list[_Point] = []
+    for game in run.games:
+        result = game.peer(peer)
+        if game.sizes is None or result is None:
+            continue
+        family, size = _family(game.game), game.sizes.largest
+        if result.median is not None:
+            times = result.seconds
+            points.append(_Point(family, size, result.median, min(times), max(times), ""))
+        elif result.status in _SHORT_STATUS:
+            failure = result.failure
+            stopped = result.timeout if result.status == "timeout" else None
+            if stopped is None and failure is not None:
+                stopped = failure.elapsed
+            if stopped is not None and stopped > 0:
+                short = _SHORT_STATUS[result.status]
+                points.append(_Point(family, size, stopped, stopped, stopped, short))
+    return sorted(points, key=lambda point: (point.family, point.size))
+
+
+def plot_scaling(run: BenchmarkRun, path: Path) -> Path | None:
+    """Plot median time against sequences per player, log-log; ``None`` if nothing to plot.
+
+    One colour and marker per peer; games of one family (``kuhn(cards=N)``, Liar's Dice
+    with more sides) are joined by a line, a line style per family.  A failed run is an
+    ``x`` where it stopped (at the time limit for a timeout), labelled once per peer and
+    kind of failure.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    styles = ("-", "--", ":", "-.")
+    families = list(dict.fromkeys(_family(game.game) for game in run.games))
+    style_of = {family: styles[i % len(styles)] for i, family in enumerate(families)}
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    figure, axes = plt.subplots(figsize=(8.5, 5.5))
+    peer_handles: list[Line2D] = []
+    labels_at: dict[int, int] = {}  # failure labels already drawn at a game size
+    for index, peer in enumerate(run.settings.peers):
+        points = _points(run, peer)
+        if not points:
+            continue
+        colour, marker = colours[index % len(colours)], _MARKERS.get(peer, "o")
+        peer_handles.append(
+            Line2D([], [], color=colour, marker=marker, label=_LABELS.get(peer, peer))
+        )
+        for family in families:
+            solved = [p for p in points if p.family == family and not p.failure]
+            if solved:
+                axes.errorbar(
+                    [p.size for p in solved],
+                    [p.seconds for p in solved],
+                    yerr=[
+                        [p.seconds - p.low for p in solved],
+                        [p.high - p.seconds for p in solved],
+                    ],
+                    color=colour,
+                    marker=marker,
+                    linestyle=style_of[family],
+                    capsize=3,
+                )
+        labelled: set[str] = set()
+        for point in points:
+            if not point.failure:
+                continue
+            axes.scatter([point.size], [point.seconds], marker="x", s=80, color=colour, zorder=3)
+            if point.failure not in labelled:
+                labelled.add(point.failure)
+                stacked = labels_at.get(point.size, 0)
+                labels_at[point.size] = stacked + 1
+                axes.annotate(
+                    f"{_LABELS.get(peer, peer)}: {point.failure}",
+                    (point.size, point.seconds),
+                    textcoords="offset points",
+                    xytext=(6, 8 + 11 * stacked),
+                    horizontalalignment="right",
+                    fontsize=8,
+                    color=colour,
+                )
+    if not peer_handles:
+        plt.close(figure)
+        return None
+    family_handles = [
+        Line2D([], [], color="grey", linestyle=style_of[family], label=family)
+        for family in families
+    ]
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.margins(x=0.08, y=0.15)
+    axes.set_xlabel("sequences per player (the larger of the two)")
+    axes.set_ylabel("seconds (median; bars: min–max)")
+    axes.set_title(
+        f"Time against game size ({run.settings.repeat} run(s); × = failed where it stopped)\n"
+        f"{run.machine.cpu}, {run.machine.usable_cores} cores, {run.machine.memory_gb:g} GiB",
+        fontsize=10,
+    )
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(handles=peer_handles + family_handles, fontsize=8, loc="lower right")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
+
+
+def _json_default(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def write_results(run: BenchmarkRun, directory: Path, *, plot: bool = True) -> ResultFiles:
+    """Write ``results.md``, ``results.json`` and, if ``plot``, ``scaling.png`` in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    json_path = directory / "results.json"
+    json_path.write_text(
+        json.dumps(asdict(run), indent=1, default=_json_default) + "\n", encoding="utf-8"
+    )
+    plot_path = plot_scaling(run, directory / "scaling.png") if plot else None
+    markdown_path = directory / "results.md"
+    markdown_path.write_text(
+        render_markdown(run, plot_name=plot_path.name if plot_path else None), encoding="utf-8"
+    )
+    return ResultFiles(markdown=markdown_path, json=json_path, plot=plot_path)
+
+
+def read_run(path: Path) -> BenchmarkRun:
+    """Read a ``results.json`` back (to render it again without measuring)."""
+    return BenchmarkRun.from_dict(json.loads(path.read_text(encoding="utf-8")))

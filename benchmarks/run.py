@@ -1,0 +1,231 @@
+"""The benchmark command: ``python -m benchmarks.run [--quick] [--games ...] [--repeat K] ...``.
+
+Runs seqform (HiGHS and cvxpy backends), OpenSpiel's ``sequence_form_lp`` and pygambit's
+``lp_solve`` on the same games in one run, each measurement in its own worker process
+under a time and memory cap (see :mod:`benchmarks.harness`), and writes ``results.md``,
+``results.json`` and ``scaling.png`` (see :mod:`benchmarks.report`).  Progress goes to
+stderr; the path of the table to stdout.
+
+Exit codes: 0 when the results were written and all peers that solved a game agree on
+its value; 1 when some peers disagree (the table flags them) or the results cannot be
+written; 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from benchmarks.harness import BenchmarkRun, Limits, Settings, run_benchmarks
+from benchmarks.machine import describe_machine
+from benchmarks.peers import PEERS
+from benchmarks.report import read_run, write_results
+
+__all__ = ["DEFAULT_GAMES", "QUICK_GAMES", "build_parser", "main", "split_games"]
+
+# In increasing number of sequences per player (13 ... 24,571), so that a peer that fails
+# on one game of a family is skipped on the larger ones.
+DEFAULT_GAMES: tuple[str, ...] = (
+    "kuhn",
+    "liars_dice(sides=2)",
+    "kuhn(cards=10)",
+    "kuhn(cards=30)",
+    "liars_dice(sides=3)",
+    "kuhn(cards=100)",
+    "liars_dice(sides=4)",
+    "leduc",
+    "liars_dice(sides=5)",
+    "liars_dice(sides=6)",
+)
+QUICK_GAMES: tuple[str, ...] = ("kuhn", "liars_dice(sides=2)", "kuhn(cards=10)")
+DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+
+
+def split_games(texts: Sequence[str]) -> list[str]:
+    """Split game names given as one or more arguments at commas outside parentheses.
+
+    >>> split_games(["kuhn,liars_dice(sides=3,dice=1)", "leduc"])
+    ['kuhn', 'liars_dice(sides=3,dice=1)', 'leduc']
+    """
+    games: list[str] = []
+    for text in texts:
+        depth, current = 0, []
+        for character in text:
+            depth += {"(": 1, ")": -1}.get(character, 0)
+            if character == "," and depth == 0:
+                games.append("".join(current).strip())
+                current = []
+            else:
+                current.append(character)
+        games.append("".join(current).strip())
+    return [game for game in games if game]
+
+
+def _peers(text: str) -> tuple[str, ...]:
+    peers = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [peer for peer in peers if peer not in PEERS]
+    if unknown or not peers:
+        raise argparse.ArgumentTypeError(
+            f"unknown peer(s) {', '.join(unknown) or '(none given)'}; known: {','.join(PEERS)}"
+        )
+    return peers
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    def parse(text: str) -> int | float:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.run",
+        description=(
+            "Time seqform, OpenSpiel's sequence_form_lp and pygambit's lp_solve on the same "
+            "games, each run in its own process under a time and memory cap."
+        ),
+    )
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        metavar="GAME",
+        help=(
+            "seqform game names, in increasing size, separated by spaces or commas "
+            f"(default: {', '.join(DEFAULT_GAMES)})"
+        ),
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"small games only, a smoke test (games: {', '.join(QUICK_GAMES)})",
+    )
+    parser.add_argument(
+        "--peers",
+        type=_peers,
+        default=PEERS,
+        help=f"comma-separated peers (default: {','.join(PEERS)})",
+    )
+    parser.add_argument(
+        "--repeat", type=_positive(int), default=3, help="runs per peer and game (default 3)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive(float),
+        default=120.0,
+        metavar="SECONDS",
+        help="wall-clock cap of each run (default 120)",
+    )
+    parser.add_argument(
+        "--gambit-timeout",
+        type=_positive(float),
+        default=60.0,
+        metavar="SECONDS",
+        help="wall-clock cap of each pygambit run (default 60)",
+    )
+    parser.add_argument(
+        "--memory-gb",
+        type=_positive(float),
+        default=8.0,
+        metavar="GIB",
+        help="address-space cap of each run's process, in GiB (default 8)",
+    )
+    parser.add_argument(
+        "--no-warmup",
+        action="store_true",
+        help="do not solve Kuhn poker in each worker before the timed run",
+    )
+    parser.add_argument(
+        "--no-plot", action="store_true", help="do not draw scaling.png (no matplotlib needed)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help="directory for results.md, results.json and scaling.png (default benchmarks/results)",
+    )
+    parser.add_argument(
+        "--from-json",
+        type=Path,
+        metavar="FILE",
+        help="measure nothing: render the tables and plot again from a results.json",
+    )
+    return parser
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _load() -> tuple[float, ...]:
+    try:
+        return tuple(round(load, 2) for load in os.getloadavg())
+    except OSError:
+        return ()
+
+
+def _progress(message: str) -> None:
+    print(f"benchmarks: {message}", file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmarks named on the command line; see the module docstring."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.from_json is not None:
+            run = read_run(args.from_json)
+        else:
+            games = split_games(args.games) if args.games else None
+            games = games or list(QUICK_GAMES if args.quick else DEFAULT_GAMES)
+            limits = Limits(
+                timeout=args.timeout,
+                gambit_timeout=args.gambit_timeout,
+                memory_bytes=int(args.memory_gb * 2**30),
+            )
+            machine, started, load_at_start = describe_machine(), _now(), _load()
+            results = run_benchmarks(
+                games,
+                args.peers,
+                repeat=args.repeat,
+                limits=limits,
+                warmup=not args.no_warmup,
+                progress=_progress,
+            )
+            run = BenchmarkRun(
+                machine=machine,
+                settings=Settings(
+                    games=tuple(games),
+                    peers=tuple(args.peers),
+                    repeat=args.repeat,
+                    timeout=args.timeout,
+                    gambit_timeout=args.gambit_timeout,
+                    memory_gb=args.memory_gb,
+                    warmup=not args.no_warmup,
+                ),
+                started=started,
+                finished=_now(),
+                games=tuple(results),
+                load_at_start=load_at_start,
+                load_at_end=_load(),
+            )
+        files = write_results(run, args.out, plot=not args.no_plot)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"benchmarks: error: {exc}", file=sys.stderr)
+        return 1
+    print(files.markdown)
+    disagreeing = [(game.game, game.disagreeing) for game in run.games if game.disagreeing]
+    for game, peers in disagreeing:
+        print(f"benchmarks: values disagree on {game}: {', '.join(peers)}", file=sys.stderr)
+    return 1 if disagreeing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

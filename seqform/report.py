@@ -292,10 +292,10 @@ def solution_text(solution: Solution, normal_form: NormalFormSummary | None = No
     stats = solution.stats
     lines += [
         "",
-        f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status}, "
-        f"{stats.iterations} iterations, LP {stats.variables} variables × "
-        f"{stats.constraints} constraints; solve {stats.seconds:.3f} s, "
-        f"total {solution.timings.total:.3f} s",
+        f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status} after "
+        f"{stats.iterations} iterations",
+        f"  LP {stats.variables} variables × {stats.constraints} constraints; "
+        f"solve {stats.seconds:.3f} s, total {solution.timings.total:.3f} s",
     ]
     exploitability = float(certificate.exploitability)
     verdict = (
@@ -304,10 +304,10 @@ def solution_text(solution: Solution, normal_form: NormalFormSummary | None = No
         else f"NOT an equilibrium within {EQUILIBRIUM_TOLERANCE:g}"
     )
     lines += [
-        f"Certificate (tree walk, independent of the LP): expected value "
-        f"{float(certificate.value):+.10f}; best response of {game.player_names[0]} "
-        f"{float(certificate.best_response_values[0]):+.10f}, of {game.player_names[1]} "
-        f"{float(certificate.best_response_values[1]):+.10f}",
+        "Certificate (best responses on the game tree, independent of the LP):",
+        f"  expected value {float(certificate.value):+.10f}; best response of "
+        f"{game.player_names[0]} {float(certificate.best_response_values[0]):+.10f}, "
+        f"of {game.player_names[1]} {float(certificate.best_response_values[1]):+.10f}",
         f"  exploitability (NashConv) {exploitability:.3g}: {verdict}",
     ]
     for player in (0, 1):

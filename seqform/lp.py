@@ -48,6 +48,7 @@ __all__ = [
     "SolverLimitError",
     "SolverStats",
     "highs_model",
+    "highs_options",
     "highs_solver",
     "solve_minmax",
 ]
@@ -145,20 +146,33 @@ def highs_model(
     return lp
 
 
-def highs_solver(algorithm: str, time_limit: float | None, verbose: bool = False) -> highspy.Highs:
-    """An empty ``highspy.Highs`` with the algorithm, time limit (seconds) and log set.
+def highs_options(
+    algorithm: str, time_limit: float | None, verbose: bool = False
+) -> dict[str, object]:
+    """HiGHS's options for an algorithm, a time limit (seconds) and the log.
 
-    ``"ipm"`` runs crossover, so that it ends at a basis.
+    ``"ipm"`` runs crossover, so that it ends at a basis.  ``"pdlp"`` runs without presolve:
+    HiGHS (1.15) cannot postsolve a first-order solution to a status better than "unknown"
+    even when PDLP converged, while on the original LP it reports "optimal" at its
+    tolerances (relative gap 1e-7).
     """
+    options: dict[str, object] = {"output_flag": verbose, "solver": algorithm}
+    if algorithm == "ipm":
+        options["run_crossover"] = "on"
+    if algorithm == "pdlp":
+        options["presolve"] = "off"
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    return options
+
+
+def highs_solver(algorithm: str, time_limit: float | None, verbose: bool = False) -> highspy.Highs:
+    """An empty ``highspy.Highs`` with the options of :func:`highs_options`."""
     import highspy
 
     highs = highspy.Highs()
-    highs.setOptionValue("output_flag", verbose)
-    highs.setOptionValue("solver", algorithm)
-    if algorithm == "ipm":
-        highs.setOptionValue("run_crossover", "on")
-    if time_limit is not None:
-        highs.setOptionValue("time_limit", float(time_limit))
+    for name, value in highs_options(algorithm, time_limit, verbose).items():
+        highs.setOptionValue(name, value)
     return highs
 
 
@@ -312,17 +326,12 @@ def _solve_cvxpy(
     best_reply = F.T @ q <= A.T @ x  # KMvS eq. 11: y are this constraint's multipliers
     constraints = [E @ x == e, best_reply]
     problem = cp.Problem(cp.Maximize(f @ q), constraints)
-    highs_options: dict[str, object] = {"solver": algorithm}
-    if algorithm == "ipm":
-        highs_options["run_crossover"] = "on"
-    if time_limit is not None:
-        highs_options["time_limit"] = float(time_limit)
     try:
         problem.solve(
             solver=cp.HIGHS,
             canon_backend="SCIPY",
             verbose=verbose,
-            highs_options=highs_options,
+            highs_options=highs_options(algorithm, time_limit, verbose),
         )
     except cp.error.SolverError as exc:
         raise SolverError(f"cvxpy/HiGHS ({algorithm}) failed: {exc}") from exc

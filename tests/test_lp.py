@@ -78,3 +78,15 @@ def test_random_games_solve_to_equilibria_with_both_backends(game):
     assert cvx.exploitability <= 1e-7
     assert highs.value == pytest.approx(cvx.value, abs=1e-7)
     assert float(highs.certificate.value) == pytest.approx(highs.value, abs=1e-7)
+
+
+@pytest.mark.parametrize("backend", ["highs", "cvxpy"])
+def test_pdlp_is_selectable_and_approximately_right(backend):
+    # PDLP is a first-order method: optimal at its own tolerance (relative gap 1e-7), so
+    # the value is close to Kuhn's -1/18 (Kuhn 1950) and the certificate measures how close.
+    from seqform.games.kuhn import kuhn_poker
+
+    solution = solve(kuhn_poker(), backend=backend, algorithm="pdlp")
+    assert solution.stats.status == "optimal"
+    assert solution.value == pytest.approx(-1 / 18, abs=1e-6)
+    assert solution.exploitability <= 1e-5

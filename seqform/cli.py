@@ -56,6 +56,16 @@ def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", metavar="FILE", help="write the result here, not stdout")
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"the time limit must be positive, got {text!r}")
+    return seconds
+
+
 def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend",
@@ -70,7 +80,10 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
         help="HiGHS algorithm: simplex (default), ipm (interior point + crossover), pdlp",
     )
     parser.add_argument(
-        "--time-limit", type=float, metavar="SECONDS", help="stop the solver after this long"
+        "--time-limit",
+        type=_positive_seconds,
+        metavar="SECONDS",
+        help="stop the solver after this long (reported as a limit, never as a solution)",
     )
     parser.add_argument(
         "--verbose", action="store_true", help="show progress and the solver's log on stderr"

@@ -28,9 +28,12 @@ plain :class:`~seqform.game.Game` sharing nothing with OpenSpiel.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import ModuleType
@@ -57,6 +60,21 @@ _WHITESPACE = re.compile(r"\s+")
 
 class OpenSpielUnavailableError(ImportError):
     """open_spiel (pyspiel) is not installed."""
+
+
+@contextlib.contextmanager
+def _stderr_silenced() -> Iterator[None]:
+    """Hide what OpenSpiel's C++ writes to the process's stderr (on an unknown game it
+    prints every game it knows, besides raising the error we report in one line)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as sink:
+            os.dup2(sink.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _import_pyspiel() -> ModuleType:
@@ -144,7 +162,8 @@ def load_openspiel_game(spec: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> Gam
     """
     pyspiel = _import_pyspiel()
     try:
-        game = pyspiel.load_game(spec)
+        with _stderr_silenced():
+            game = pyspiel.load_game(spec)
     except pyspiel.SpielError as exc:
         reason = _first_sentence(str(exc))
         raise UnknownGameError(f"OpenSpiel cannot load {spec!r}: {reason}") from exc

@@ -104,3 +104,19 @@ def test_verbose_sends_the_solver_log_to_stderr(capfd):
     assert json.loads(out)["value_fraction"] == "-1/18"  # stdout is only the result
     assert "Running HiGHS" in err
     assert "building game kuhn" in err
+
+
+def test_unknown_openspiel_game_is_one_line(capfd):
+    pytest.importorskip("pyspiel")
+    assert main(["solve", "openspiel:nosuchgame"]) == 2
+    err = capfd.readouterr().err
+    # OpenSpiel's C++ would list every game it knows on stderr; only our line remains.
+    assert err == "seqform: error: OpenSpiel cannot load 'nosuchgame': Unknown game 'nosuchgame'\n"
+
+
+@pytest.mark.parametrize("seconds", ["-1", "0", "soon"])
+def test_bad_time_limit_is_a_usage_error(seconds, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "kuhn", "--time-limit", seconds])
+    assert stopped.value.code == 2
+    assert "--time-limit" in capsys.readouterr().err

@@ -19,6 +19,10 @@ _LAZY = {
     "load_openspiel_game": "seqform.openspiel",
     "export_game": "seqform.export",
     "compare": "seqform.compare",
+    "ShowdownPoker": "seqform.showdown",
+    "kuhn_showdown": "seqform.showdown",
+    "load_showdown_game": "seqform.games",
+    "solve_showdown": "seqform.showdown_solve",
 }
 
 
@@ -42,6 +46,7 @@ __all__ = [
     "LPSolution",
     "PlayerSequences",
     "SequenceForm",
+    "ShowdownPoker",
     "Solution",
     "SolverError",
     "SolverLimitError",
@@ -57,13 +62,16 @@ __all__ = [
     "compare",
     "expected_value",
     "export_game",
+    "kuhn_showdown",
     "load_game",
     "load_openspiel_game",
+    "load_showdown_game",
     "plan_from_behaviour",
     "read_efg",
     "solve",
     "solve_minmax",
     "solve_normal_form",
+    "solve_showdown",
     "strategy_counts",
     "write_efg",
 ]

@@ -75,9 +75,12 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--solver",
-        choices=ALGORITHMS,
-        default="simplex",
-        help="HiGHS algorithm: simplex (default), ipm (interior point + crossover), pdlp",
+        choices=(*ALGORITHMS, "clarabel"),
+        default=None,
+        help=(
+            "HiGHS algorithm: simplex (the default), ipm (interior point + crossover), pdlp; "
+            "clarabel (interior point, the default of --method sparsified)"
+        ),
     )
     parser.add_argument(
         "--time-limit",
@@ -113,11 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output_arguments(solve)
     solve.add_argument(
         "--method",
-        choices=("sequence", "normal"),
+        choices=("sequence", "normal", "sparsified"),
         default="sequence",
         help=(
             "sequence: the sequence-form LP (default); normal: the normal-form matrix game "
-            "over pure strategies, mapped back by Kuhn's theorem"
+            "over pure strategies, mapped back by Kuhn's theorem; sparsified: the "
+            "sequence-form LP with its payoff matrix factored by card sums, without the game "
+            "tree (one-card showdown games: kuhn(cards=N), up to N in the hundreds of thousands)"
         ),
     )
     _add_max_entries_argument(solve)
@@ -295,6 +300,8 @@ def _run_solve(args: argparse.Namespace) -> int:
         return _run_solve_analysis(args)
     if args.method == "normal":
         return _solve_normal(args)
+    if args.method == "sparsified":
+        return _solve_sparsified(args)
     progress = _Progress(args)
     game = _load(args.game, progress)
     with _solver_log_to_stderr(args.verbose):
@@ -308,6 +315,34 @@ def _run_solve(args: argparse.Namespace) -> int:
         )
     progress(f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}")
     _render(solution_json(solution), solution_text(solution), args)
+    return EXIT_OK
+
+
+def _solve_sparsified(args: argparse.Namespace) -> int:
+    from seqform.games import load_showdown_game
+    from seqform.showdown_report import showdown_json, showdown_text
+    from seqform.showdown_solve import solve_showdown
+
+    if args.backend != "highs":
+        raise CommandError("--method sparsified builds its own LP; --backend does not apply")
+    if args.solver not in ("clarabel", "simplex", "ipm"):
+        raise CommandError(
+            f"--method sparsified solves with clarabel (default), simplex or ipm, not {args.solver}"
+        )
+    progress = _Progress(args)
+    progress(f"reading game {args.game}")
+    poker = load_showdown_game(args.game)
+    progress.large = poker.tree_nodes >= LARGE_GAME_NODES
+    with _solver_log_to_stderr(args.verbose):
+        solution = solve_showdown(
+            poker,
+            solver=args.solver,
+            time_limit=args.time_limit,
+            verbose=args.verbose,
+            progress=progress,
+        )
+    progress(f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}")
+    _render(showdown_json(solution), showdown_text(solution), args)
     return EXIT_OK
 
 
@@ -557,6 +592,20 @@ def _run_exploit(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _default_solver(args: argparse.Namespace) -> None:
+    """``--solver``: clarabel for ``--method sparsified``, HiGHS simplex otherwise."""
+    if not hasattr(args, "solver"):
+        return
+    sparsified = getattr(args, "method", None) == "sparsified"
+    if args.solver is None:
+        args.solver = "clarabel" if sparsified else "simplex"
+    elif args.solver == "clarabel" and not sparsified:
+        raise CommandError(
+            "--solver clarabel solves the sparsified LP only (with --method sparsified)",
+            EXIT_USAGE,
+        )
+
+
 def _configure_logging(args: argparse.Namespace) -> None:
     level = logging.WARNING
     if getattr(args, "verbose", False):
@@ -576,6 +625,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _configure_logging(args)
     try:
+        _default_solver(args)
         return args.handler(args)
     except UnknownGameError as exc:
         print(f"seqform: error: {exc}", file=sys.stderr)

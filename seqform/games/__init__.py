@@ -17,13 +17,16 @@ from seqform.game import Game
 from seqform.games.kuhn import kuhn_poker
 from seqform.games.leduc import leduc_poker
 from seqform.games.liars_dice import liars_dice as liars_dice_game  # keeps the module name free
+from seqform.showdown import ShowdownPoker, kuhn_showdown
 
 __all__ = [
     "GAMES",
+    "SHOWDOWN_GAMES",
     "GameParameterError",
     "UnknownGameError",
     "known_names",
     "load_game",
+    "load_showdown_game",
     "parse_game_spec",
 ]
 
@@ -41,6 +44,9 @@ GAMES: dict[str, Callable[..., Game]] = {
     "leduc": leduc_poker,
     "liars_dice": liars_dice_game,
 }
+
+# Games that also exist as one-card showdown games (seqform.showdown), for --method sparsified.
+SHOWDOWN_GAMES: dict[str, Callable[..., ShowdownPoker]] = {"kuhn": kuhn_showdown}
 
 _SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:\((?P<args>.*)\))?\s*$")
 
@@ -83,6 +89,38 @@ def parse_game_spec(spec: str) -> tuple[str, dict[str, object]]:
     return name, parameters
 
 
+def _check_parameters(name: str, constructor: Callable[..., object], parameters: dict) -> None:
+    accepted = inspect.signature(constructor).parameters
+    for key in parameters:
+        if key not in accepted:
+            known = ", ".join(f"{p.name}={p.default!r}" for p in accepted.values())
+            raise GameParameterError(
+                f"game {name!r} has no parameter {key!r}; its parameters (with defaults): "
+                f"{known or 'none'}"
+            )
+
+
+def load_showdown_game(spec: str) -> ShowdownPoker:
+    """The one-card showdown game named by ``spec`` (``kuhn``, ``kuhn(cards=250000)``).
+
+    Raises
+    ------
+    UnknownGameError
+        For a name that is not a showdown game (the message lists those that are).
+    GameParameterError
+        For unknown or unreadable parameters; ``ValueError`` for values out of range.
+    """
+    name, parameters = parse_game_spec(spec)
+    constructor = SHOWDOWN_GAMES.get(name)
+    if constructor is None:
+        raise UnknownGameError(
+            f"{spec!r} is not a one-card showdown game, which --method sparsified needs; "
+            f"those are: {', '.join(sorted(SHOWDOWN_GAMES))} (e.g. kuhn(cards=250000))"
+        )
+    _check_parameters(name, constructor, parameters)
+    return constructor(**parameters)
+
+
 def load_game(spec: str) -> Game:
     """Build the game named by ``spec``: a built-in name, a ``.efg`` path or ``openspiel:...``.
 
@@ -112,14 +150,7 @@ def load_game(spec: str) -> Game:
             f"unknown game {name!r}; known games: {', '.join(known_names())} "
             "(or a path to a .efg file, or openspiel:NAME)"
         )
-    accepted = inspect.signature(constructor).parameters
-    for key in parameters:
-        if key not in accepted:
-            known = ", ".join(f"{p.name}={p.default!r}" for p in accepted.values())
-            raise GameParameterError(
-                f"game {name!r} has no parameter {key!r}; its parameters (with defaults): "
-                f"{known or 'none'}"
-            )
+    _check_parameters(name, constructor, parameters)
     from seqform.tree import gc_paused
 
     with gc_paused():

@@ -17,9 +17,10 @@ from itertools import permutations
 
 from seqform.game import Chance, Decision, Game, Node, Terminal
 
-__all__ = ["CARDS", "kuhn_poker", "poker_words"]
+__all__ = ["CARDS", "MAX_TREE_NODES", "kuhn_poker", "poker_words"]
 
 CARDS = ("J", "Q", "K")
+MAX_TREE_NODES = 30_000_000  # beyond this, the tree is refused: --method sparsified needs none
 
 
 def poker_words(infoset: str, action: str) -> str:
@@ -72,6 +73,13 @@ def kuhn_poker(cards: int = 3) -> Game:
     """
     if isinstance(cards, bool) or not isinstance(cards, int) or cards < 2:
         raise ValueError(f"kuhn: cards must be an integer >= 2, got {cards!r}")
+    nodes = 1 + 9 * cards * (cards - 1)  # the deal, then 4 decisions and 5 leaves per deal
+    if nodes > MAX_TREE_NODES:
+        raise ValueError(
+            f"kuhn(cards={cards}): the game tree would have {nodes:,} nodes, more than the "
+            f"{MAX_TREE_NODES:,} seqform builds; solve it with --method sparsified, which "
+            "never builds the tree"
+        )
     names = CARDS if cards == 3 else tuple(str(rank) for rank in range(1, cards + 1))
     deals = list(permutations(range(cards), 2))
     probability = Fraction(1, len(deals))

@@ -179,8 +179,9 @@ def showdown_text(solution: ShowdownSolution) -> str:
         f"Solver: {solver}, {stats.status} after {stats.iterations} iterations",
         f"  LP {stats.variables:,} variables × {stats.constraints:,} constraints, "
         f"{stats.nonzeros:,} non-zeros; solve {stats.seconds:.3f} s, total {timings.total:.3f} s",
-        f"  outside the solver: LP build {timings.sequence_form:.3f} s, strategies "
-        f"{timings.behaviour:.3f} s, certificate {timings.certificate:.3f} s",
+        f"  outside the solver {timings.total - stats.seconds:.3f} s (LP build "
+        f"{timings.sequence_form:.3f}, hand-over {timings.lp - stats.seconds:.3f}, "
+        f"strategies {timings.behaviour:.3f}, certificate {timings.certificate:.3f})",
         "Certificate (best responses by sorted-card sums, independent of the LP):",
         f"  expected value {float(certificate.value):+.10f}; best response of "
         f"{NAMES[0]} {float(certificate.best_response_values[0]):+.10f}, "

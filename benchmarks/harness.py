@@ -1,6 +1,9 @@
 """Run the peers on the games, each measurement in a worker process under a time and memory cap.
 
 A measurement is one ``python -m benchmarks.worker`` process (see :mod:`benchmarks.worker`).
+A peer that cannot take a game at all (:func:`benchmarks.peers.not_applicable`: the
+sparsified peer on a game that is not a showdown game, a tree-building peer on a game whose
+tree is too large to build) is recorded as ``not applicable`` and no worker is started.
 The parent starts the clock when the worker touches its ready file (after imports and the
 warm-up) and kills the worker's process group when the time limit passes; the worker caps
 its own address space.  A peer that fails is recorded (``timeout``, ``out of memory``,
@@ -32,9 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.machine import Machine
-from benchmarks.peers import Outcome, Sizes
+from benchmarks.peers import SPARSIFIED, Outcome, Sizes, not_applicable
 
 __all__ = [
+    "NOT_APPLICABLE",
     "VALUE_TOLERANCE",
     "BenchmarkRun",
     "GameResult",
@@ -47,6 +51,7 @@ __all__ = [
 ]
 
 VALUE_TOLERANCE = 1e-6  # two peers agree when their values differ by at most this
+NOT_APPLICABLE = "not applicable"  # the status of a peer that cannot take a game at all
 
 _REPOSITORY = Path(__file__).resolve().parent.parent
 _POLL_SECONDS = 0.01
@@ -68,23 +73,28 @@ class Limits:
     gambit_timeout : the same for the ``gambit`` peer
     memory_bytes : the address-space cap (``RLIMIT_AS``) of the worker process
     startup : seconds the worker may take to import its libraries and warm up
+    sparsified_timeout : the time limit of the ``seqform-sparsified`` peer, whose largest
+        game (10^6 sequences per player) takes about a minute
     """
 
     timeout: float
     gambit_timeout: float
     memory_bytes: int
     startup: float = 120.0
+    sparsified_timeout: float = 300.0
 
     def timeout_of(self, peer: str) -> float:
-        return self.gambit_timeout if peer == "gambit" else self.timeout
+        if peer == "gambit":
+            return self.gambit_timeout
+        return self.sparsified_timeout if peer == SPARSIFIED else self.timeout
 
 
 @dataclass(frozen=True)
 class Measurement:
     """One worker process: its status and, if it finished, what it measured.
 
-    status : ``ok``, ``timeout``, ``out of memory``, ``error``, ``unavailable`` or
-        ``skipped``
+    status : ``ok``, ``timeout``, ``out of memory``, ``error``, ``unavailable``,
+        ``skipped`` or ``not applicable`` (the last two without a worker)
     detail : why it failed, in one line ("" when ok)
     elapsed : seconds from the ready file to the worker's end, as the parent saw them
     outcome : the peer's :class:`~benchmarks.peers.Outcome` when ``status == "ok"``
@@ -160,9 +170,23 @@ class PeerResult:
         return statistics.median(times) if times and self.status == "ok" else None
 
     @property
+    def outside_solver_median(self) -> float | None:
+        """Median over the repetitions of the time outside the LP solver, where it is known."""
+        times = [
+            o.seconds - o.solver_seconds for o in self.outcomes if o.solver_seconds is not None
+        ]
+        return statistics.median(times) if times and self.status == "ok" else None
+
+    @property
     def peak_rss_mb(self) -> float | None:
         peaks = [m.peak_rss_mb for m in self.measurements if m.peak_rss_mb is not None]
         return max(peaks) if peaks else None
+
+    @property
+    def exploitability(self) -> float | None:
+        """The largest exploitability of the repetitions' strategies, where the peer gives it."""
+        measured = [o.exploitability for o in self.outcomes if o.exploitability is not None]
+        return max(measured) if measured else None
 
     @property
     def value(self) -> float | None:
@@ -242,6 +266,7 @@ class Settings:
     gambit_timeout: float
     memory_gb: float
     warmup: bool
+    sparsified_timeout: float = 300.0  # absent from runs made before the sparsified peer
 
 
 @dataclass(frozen=True)
@@ -435,8 +460,11 @@ def run_benchmarks(
         say(f"{game}: sizes {sizes.sequences if sizes else sized.detail}")
         runs: dict[str, list[Measurement]] = {peer: [] for peer in peers}
         for peer in peers:
+            reason = not_applicable(peer, game)
             failed_on = blocked.get((peer, _family(game)))
-            if failed_on is not None:
+            if reason:
+                runs[peer].append(Measurement(status=NOT_APPLICABLE, detail=reason))
+            elif failed_on is not None:
                 runs[peer].append(Measurement(status="skipped", detail=failed_on))
         for repetition in range(1, repeat + 1):
             for peer in peers:

@@ -22,6 +22,18 @@ times only its own work:
     ``pygambit.nash.lp_solve(game, rational=False)``; the game is built by seqform and
     converted by :func:`seqform.efg.game_to_gambit` first, and that conversion is timed
     separately: only the solve counts as Gambit's time.
+``seqform-sparsified``
+    One-card showdown games only (the Kuhn family, :func:`seqform.games.load_showdown_game`):
+    the whole pipeline without the tree, :func:`~seqform.games.load_showdown_game` and
+    :func:`seqform.showdown_solve.solve_showdown` (sparsified LP, Clarabel, behavioural
+    strategies, certificate by best response with sorted-card sums).  Clarabel's own time
+    is recorded beside it.
+
+Not every peer can run every game (:func:`not_applicable`): ``seqform-sparsified`` needs a
+showdown game, and the peers that build the game tree (all the others) cannot take a game
+whose tree :func:`seqform.load_game` refuses to build (``kuhn(cards=10000)`` would have
+9 10^8 nodes).  The harness records such a pair as ``not applicable`` without starting a
+worker.
 """
 
 from __future__ import annotations
@@ -39,6 +51,7 @@ __all__ = [
     "PeerUnavailableError",
     "Sizes",
     "measure_sizes",
+    "not_applicable",
     "openspiel_name",
     "prepare",
     "run_peer",
@@ -50,7 +63,9 @@ PEERS: tuple[str, ...] = (
     "openspiel",
     "openspiel-highs",
     "gambit",
+    "seqform-sparsified",
 )
+SPARSIFIED = "seqform-sparsified"  # the peer that solves showdown games without their tree
 
 
 class PeerUnavailableError(RuntimeError):
@@ -67,7 +82,7 @@ class Outcome:
     convert_seconds : Gambit only: building the game and converting it for pygambit
     stages : seqform only: seconds of each stage (``build`` and ``Solution.timings``)
     iterations : LP iterations, where the peer reports them
-    exploitability : seqform only: NashConv of its strategies, by best response
+    exploitability : seqform peers only: NashConv of their strategies, by best response
     route : OpenSpiel only: ``"native"`` (its own game) or ``"efg"`` (its efg_game)
     """
 
@@ -119,6 +134,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "cvxpy",
     ),
     "gambit": ("pygambit", "seqform", "seqform.efg"),
+    "seqform-sparsified": ("seqform", "seqform.showdown_solve", "clarabel"),
     "sizes": ("seqform", "seqform.sequence_form"),
 }
 
@@ -166,6 +182,65 @@ def _seqform(spec: str, backend: str) -> Outcome:
         iterations=int(solution.stats.iterations),
         exploitability=float(solution.exploitability),
     )
+
+
+def _sparsified(spec: str) -> Outcome:
+    from seqform.games import load_showdown_game
+    from seqform.showdown_solve import solve_showdown
+
+    start = time.perf_counter()
+    poker = load_showdown_game(spec)
+    built = time.perf_counter()
+    solution = solve_showdown(poker, solver="clarabel")
+    finished = time.perf_counter()
+    stages = {"build": built - start}
+    stages.update({name: float(seconds) for name, seconds in asdict(solution.timings).items()})
+    return Outcome(
+        seconds=finished - start,
+        value=float(solution.value),
+        solver_seconds=float(solution.stats.solver_seconds),
+        stages=stages,
+        iterations=int(solution.stats.iterations),
+        exploitability=float(solution.exploitability),
+    )
+
+
+def _tree_nodes_refused(spec: str) -> int | None:
+    """The tree size of a showdown game too large for :func:`seqform.load_game`, else ``None``."""
+    from seqform.games import load_showdown_game
+    from seqform.games.kuhn import MAX_TREE_NODES
+
+    try:
+        poker = load_showdown_game(spec)
+    except ValueError:  # not a showdown game (UnknownGameError), or bad parameters
+        return None
+    return poker.tree_nodes if poker.tree_nodes > MAX_TREE_NODES else None
+
+
+def not_applicable(peer: str, spec: str) -> str:
+    """Why ``peer`` cannot run the game named ``spec`` at all, or ``""`` if it can.
+
+    >>> not_applicable("seqform-sparsified", "leduc")
+    'not a one-card showdown game'
+    >>> not_applicable("openspiel", "kuhn(cards=10000)")
+    'its tree would have 899,910,001 nodes, more than seqform builds'
+    >>> not_applicable("seqform-highs", "kuhn(cards=100)")
+    ''
+    """
+    from seqform.games import SHOWDOWN_GAMES, parse_game_spec
+
+    if peer == SPARSIFIED:
+        try:
+            name, _ = parse_game_spec(spec)
+        except ValueError:  # a .efg path or an openspiel: name
+            name = ""
+        # Bad parameters of a showdown game are the worker's to report, as an error.
+        return "" if name in SHOWDOWN_GAMES else "not a one-card showdown game"
+    if peer in PEERS:
+        nodes = _tree_nodes_refused(spec)
+        if nodes is not None:
+            return f"its tree would have {nodes:,} nodes, more than seqform builds"
+    return ""
 
 
 def openspiel_name(spec: str) -> str | None:
@@ -266,6 +341,7 @@ _RUNNERS: dict[str, Callable[[str, Path], Outcome]] = {
     "openspiel": lambda spec, scratch: _openspiel(spec, scratch, "ECOS"),
     "openspiel-highs": lambda spec, scratch: _openspiel(spec, scratch, "HIGHS"),
     "gambit": lambda spec, _scratch: _gambit(spec),
+    "seqform-sparsified": lambda spec, _scratch: _sparsified(spec),
 }
 
 
@@ -285,9 +361,23 @@ def run_peer(peer: str, spec: str, scratch: Path) -> Outcome:
 
 
 def measure_sizes(spec: str) -> Sizes:
-    """Sequences and information sets per player, and terminal histories, of ``spec``."""
+    """Sequences and information sets per player, and terminal histories, of ``spec``.
+
+    A showdown game whose tree is too large to build is measured without it, by
+    :class:`seqform.showdown.ShowdownPoker`'s counts (the same numbers the tree would give).
+    """
     from seqform import load_game
     from seqform.sequence_form import build_sequence_form
+
+    if _tree_nodes_refused(spec) is not None:
+        from seqform.games import load_showdown_game
+
+        poker = load_showdown_game(spec)
+        return Sizes(
+            sequences=(poker.num_sequences(0), poker.num_sequences(1)),
+            infosets=(poker.num_infosets(0), poker.num_infosets(1)),
+            terminals=poker.num_leaves,
+        )
 
     form = build_sequence_form(load_game(spec))
     first, second = form.players

@@ -5,8 +5,9 @@ OpenSpiel / seqform and cvxpy / HiGHS), the targets of the scale issue with whet
 were met, a table per game (median [min–max], solver time, peak memory, status, value and
 its difference from seqform's) and the machine.  ``results.json`` holds every measurement
 (:class:`benchmarks.harness.BenchmarkRun` as :func:`dataclasses.asdict` gives it), and
-``scaling.png`` plots median time against sequences per player, one line per peer, with
-the failures marked where they stopped.
+``scaling.png`` plots median time against sequences per player, one line per peer (the
+sparsified peer's Kuhn games among them, up to 10^6 sequences per player), with the
+failures marked where they stopped.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.harness import VALUE_TOLERANCE, BenchmarkRun, GameResult, PeerResult
+from benchmarks.harness import (
+    NOT_APPLICABLE,
+    VALUE_TOLERANCE,
+    BenchmarkRun,
+    GameResult,
+    PeerResult,
+)
+from benchmarks.peers import SPARSIFIED
 
 __all__ = [
     "Ratio",
@@ -36,6 +44,7 @@ _LABELS: dict[str, str] = {
     "openspiel": "OpenSpiel sequence_form_lp",
     "openspiel-highs": "OpenSpiel sequence_form_lp with HiGHS",
     "gambit": "pygambit lp_solve",
+    "seqform-sparsified": "seqform sparsified LP (Clarabel)",
 }
 _MARKERS: dict[str, str] = {
     "seqform-highs": "o",
@@ -43,8 +52,19 @@ _MARKERS: dict[str, str] = {
     "openspiel": "^",
     "openspiel-highs": "v",
     "gambit": "D",
+    "seqform-sparsified": "*",
 }
 _SHORT_STATUS: dict[str, str] = {"out of memory": "OOM", "timeout": "timeout", "error": "error"}
+
+# The scale target: a game this large per player, solved and certified within these bounds.
+SCALE_SEQUENCES = 10**6
+SCALE_SECONDS = 120.0
+SCALE_MEGABYTES = 8 * 1024.0  # 8 GiB of peak resident memory
+SCALE_EXPLOITABILITY = 1e-6
+# Above this many sequences per player, the time outside the LP solver (building the LP,
+# behavioural strategies, certificate) should be at most this share of the solver's time.
+OUTSIDE_SEQUENCES = 10**5
+OUTSIDE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -92,6 +112,8 @@ def ratio(slower: PeerResult | None, faster: PeerResult | None) -> Ratio:
     """``slower``'s median time over ``faster``'s, or a lower bound if ``slower`` timed out."""
     if slower is None or faster is None:
         return Ratio(None)
+    if NOT_APPLICABLE in (slower.status, faster.status):
+        return Ratio(None)
     if faster.median is None:
         return Ratio(None, note=f"{faster.peer} {faster.status}")
     if slower.median is not None:
@@ -122,6 +144,8 @@ def _status_cell(result: PeerResult) -> str:
         return f"timeout (> {result.timeout:g} s)"
     if result.status == "skipped" and failure is not None:
         return f"skipped ({failure.detail})"
+    if result.status == NOT_APPLICABLE:
+        return "n/a"
     return result.status
 
 
@@ -198,6 +222,90 @@ def _absolute_targets(
     ]
 
 
+def _sparsified_runs(run: BenchmarkRun, sequences: int) -> list[tuple[GameResult, PeerResult]]:
+    """The sparsified peer on the games with at least ``sequences`` per player, largest first."""
+    found = [
+        (min(game.sizes.sequences), game, result)
+        for game in run.games
+        if game.sizes is not None
+        and min(game.sizes.sequences) >= sequences
+        and (result := game.peer(SPARSIFIED)) is not None
+        and result.status != NOT_APPLICABLE
+    ]
+    found.sort(key=lambda entry: -entry[0])
+    return [(game, result) for _, game, result in found]
+
+
+def _scale_met(result: PeerResult) -> bool | None:
+    """Whether one sparsified result meets the scale target; ``None`` if it cannot tell."""
+    median, peak, exploitability = result.median, result.peak_rss_mb, result.exploitability
+    if median is not None and peak is not None and exploitability is not None:
+        return (
+            median < SCALE_SECONDS
+            and peak < SCALE_MEGABYTES
+            and exploitability <= SCALE_EXPLOITABILITY
+        )
+    if result.status == "timeout" and result.timeout >= SCALE_SECONDS:
+        return False
+    if result.status == "out of memory":
+        return False  # it needed more than the cap, which is at most the target's memory
+    return None
+
+
+def _scale_measured(game: GameResult, result: PeerResult) -> str:
+    sequences = f"`{game.game}` ({_sequences(game)} sequences)"
+    if result.median is None:
+        return f"{sequences}: {_status_cell(result)}"
+    exploitability = result.exploitability
+    return (
+        f"{sequences}: {_seconds(result.median)} s, {_megabytes(result.peak_rss_mb)} MiB, "
+        f"exploitability {'—' if exploitability is None else f'{exploitability:.1e}'}"
+    )
+
+
+def _scale_target(run: BenchmarkRun) -> TargetCheck:
+    target = (
+        f"10^6 sequences per player solved and certified in < {SCALE_SECONDS:g} s and "
+        f"< {SCALE_MEGABYTES / 1024:g} GiB peak, exploitability ≤ {SCALE_EXPLOITABILITY:g} "
+        "(seqform sparsified LP)"
+    )
+    found = _sparsified_runs(run, SCALE_SEQUENCES)
+    if not found:
+        return TargetCheck(target, "not run", None)
+    verdicts = [_scale_met(result) for _, result in found]
+    if True in verdicts:  # some game of 10^6 or more sequences met it: show that one
+        return TargetCheck(target, _scale_measured(*found[verdicts.index(True)]), True)
+    missed = all(verdict is False for verdict in verdicts)
+    return TargetCheck(target, _scale_measured(*found[0]), False if missed else None)
+
+
+def _outside_target(run: BenchmarkRun) -> TargetCheck:
+    target = (
+        f"seqform sparsified LP above {OUTSIDE_SEQUENCES:,} sequences per player: time "
+        f"outside the LP solver ≤ {OUTSIDE_SHARE:g} × the solver's time (medians)"
+    )
+    found = _sparsified_runs(run, OUTSIDE_SEQUENCES + 1)
+    if not found:
+        return TargetCheck(target, "not run", None)
+    parts: list[str] = []
+    verdicts: list[bool | None] = []
+    for game, result in reversed(found):
+        outside, solver = result.outside_solver_median, result.solver_median
+        if outside is None or solver is None:
+            parts.append(f"`{game.game}`: {_status_cell(result)}")
+            verdicts.append(None)
+            continue
+        parts.append(
+            f"`{game.game}`: {_seconds(outside)} s outside, {_seconds(solver)} s in the solver"
+        )
+        verdicts.append(outside <= OUTSIDE_SHARE * solver)
+    if False in verdicts:
+        met: bool | None = False
+    else:
+        met = None if None in verdicts else True
+    return TargetCheck(target, "; ".join(parts), met)
+
+
 def check_targets(run: BenchmarkRun) -> list[TargetCheck]:
     """The targets the scale issue sets, each with its measurement and verdict."""
     return [
@@ -206,6 +314,8 @@ def check_targets(run: BenchmarkRun) -> list[TargetCheck]:
         *_absolute_targets(run, "Liar's Dice, 6 sides", 5, 1024, "liars_dice", sides=6),
         _backend_target(run, "Leduc", 2, "leduc"),
         _backend_target(run, "Liar's Dice, 6 sides", 2, "liars_dice", sides=6),
+        _scale_target(run),
+        _outside_target(run),
     ]
 
 
@@ -361,7 +471,8 @@ def render_markdown(run: BenchmarkRun, *, plot_name: str | None = "scaling.png")
         f"Run {run.started} to {run.finished} on {machine.cpu} ({machine.usable_cores} cores, "
         f"{machine.memory_gb:g} GiB), {machine.python}, seqform {machine.commit}.  "
         f"{settings.repeat} run(s) per peer and game, each in a fresh process capped at "
-        f"{settings.timeout:g} s ({settings.gambit_timeout:g} s for Gambit) and "
+        f"{settings.timeout:g} s ({settings.gambit_timeout:g} s for Gambit, "
+        f"{settings.sparsified_timeout:g} s for the sparsified LP) and "
         f"{settings.memory_gb:g} GiB of address space"
         + (", after a warm-up solve of Kuhn poker in the same process." if settings.warmup else ".")
         + "  Produced by `python -m benchmarks.run`.",
@@ -370,7 +481,8 @@ def render_markdown(run: BenchmarkRun, *, plot_name: str | None = "scaling.png")
         "## Summary",
         "",
         "Median wall-clock seconds; ratios are of medians (`>` when the slower peer timed "
-        "out, so the ratio is at least that).",
+        "out, so the ratio is at least that); n/a: the peer cannot take the game (see "
+        "*What is timed*).",
         "",
         *_summary(run),
         "",
@@ -397,10 +509,19 @@ def render_markdown(run: BenchmarkRun, *, plot_name: str | None = "scaling.png")
         "- **Gambit**: `pygambit.nash.lp_solve(game, rational=False)` only; building the game "
         "in seqform and converting it with `seqform.efg.game_to_gambit` is timed apart and "
         "not counted.",
+        "- **seqform sparsified LP**: one-card showdown games only (the Kuhn family), the "
+        "whole pipeline from the game's name without ever building the tree — "
+        "`load_showdown_game` and `solve_showdown` (sparsified sequence-form LP with O(N) "
+        "non-zeros, Clarabel's interior point, behavioural strategies, certificate by best "
+        "response with sorted-card sums). *solver s* is Clarabel's time. The tree-based peers "
+        "are n/a on games whose tree (9 N² nodes for N cards) seqform refuses to build; "
+        "the sparsified peer is n/a on games that are not showdown games.",
         "- **peak RSS**: the worker process's `ru_maxrss`, interpreter and libraries "
         "included (about 100–250 MiB before any game is loaded).",
         f"- **values**: each peer's value to player 1, compared with seqform (HiGHS); "
-        f"peers disagree when they differ by more than {VALUE_TOLERANCE:g}.",
+        f"peers disagree when they differ by more than {VALUE_TOLERANCE:g} (absolute, on "
+        "values of order 0.1 to 1; the sparsified LP's Clarabel stops at a relative gap of 1e-10, "
+        "well inside it).",
         "",
         "## Per game",
         "",

@@ -1,8 +1,9 @@
 """The benchmark command: ``python -m benchmarks.run [--quick] [--games ...] [--repeat K] ...``.
 
 Runs seqform (HiGHS and cvxpy backends), OpenSpiel's ``sequence_form_lp`` and pygambit's
-``lp_solve`` on the same games in one run, each measurement in its own worker process
-under a time and memory cap (see :mod:`benchmarks.harness`), and writes ``results.md``,
+``lp_solve`` on the same games in one run, and seqform's sparsified LP (Clarabel, no tree)
+on the Kuhn games, up to 10^6 sequences per player, each measurement in its own worker
+process under a time and memory cap (see :mod:`benchmarks.harness`), and writes ``results.md``,
 ``results.json`` and ``scaling.png`` (see :mod:`benchmarks.report`).  Progress goes to
 stderr; the path of the table to stdout.
 
@@ -27,8 +28,10 @@ from benchmarks.report import read_run, write_results
 
 __all__ = ["DEFAULT_GAMES", "QUICK_GAMES", "build_parser", "main", "split_games"]
 
-# In increasing number of sequences per player (13 ... 24,571), so that a peer that fails
-# on one game of a family is skipped on the larger ones.
+# In increasing number of sequences per player (13 ... 1,000,001), so that a peer that
+# fails on one game of a family is skipped on the larger ones.  The last three are too large
+# for a game tree (9 N^2 nodes for N cards): only seqform-sparsified runs them, about 2 s,
+# 10 s and 65 s (4.5 GB) each on the machine of benchmarks/results.
 DEFAULT_GAMES: tuple[str, ...] = (
     "kuhn",
     "liars_dice(sides=2)",
@@ -40,6 +43,9 @@ DEFAULT_GAMES: tuple[str, ...] = (
     "leduc",
     "liars_dice(sides=5)",
     "liars_dice(sides=6)",
+    "kuhn(cards=10000)",
+    "kuhn(cards=50000)",
+    "kuhn(cards=250000)",
 )
 QUICK_GAMES: tuple[str, ...] = ("kuhn", "liars_dice(sides=2)", "kuhn(cards=10)")
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
@@ -91,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m benchmarks.run",
         description=(
             "Time seqform, OpenSpiel's sequence_form_lp and pygambit's lp_solve on the same "
-            "games, each run in its own process under a time and memory cap."
+            "games, and seqform's sparsified LP on Kuhn poker up to 250,000 cards, each run in "
+            "its own process under a time and memory cap."
         ),
     )
     parser.add_argument(
@@ -130,6 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=60.0,
         metavar="SECONDS",
         help="wall-clock cap of each pygambit run (default 60)",
+    )
+    parser.add_argument(
+        "--sparsified-timeout",
+        type=_positive(float),
+        default=300.0,
+        metavar="SECONDS",
+        help="wall-clock cap of each seqform-sparsified run (default 300)",
     )
     parser.add_argument(
         "--memory-gb",
@@ -189,6 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 timeout=args.timeout,
                 gambit_timeout=args.gambit_timeout,
                 memory_bytes=int(args.memory_gb * 2**30),
+                sparsified_timeout=args.sparsified_timeout,
             )
             machine, started, load_at_start = describe_machine(), _now(), _load()
             results = run_benchmarks(
@@ -209,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     gambit_timeout=args.gambit_timeout,
                     memory_gb=args.memory_gb,
                     warmup=not args.no_warmup,
+                    sparsified_timeout=args.sparsified_timeout,
                 ),
                 started=started,
                 finished=_now(),

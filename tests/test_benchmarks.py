@@ -3,8 +3,10 @@
 Nothing here asserts a time: timings belong to the benchmark's results, not to tests.  The
 tests check that the harness writes its table, JSON and plot, that the peers agree on the
 values (Kuhn's −1/18 is Kuhn 1950; Liar's Dice with 4 sides is worth 1/16 to the opener,
-as seqform and OpenSpiel both find), and that a peer stopped at its time limit is recorded
-as a time-out without stopping the run.
+as seqform and OpenSpiel both find), that a peer stopped at its time limit is recorded
+as a time-out without stopping the run, that the sparsified peer runs only on showdown
+games and the tree peers only on games with a buildable tree, and the scale targets on
+made-up results (the 10^6-sequence game itself takes a minute: the benchmark's job).
 """
 
 from __future__ import annotations
@@ -12,9 +14,24 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
+
+from benchmarks.harness import (
+    VALUE_TOLERANCE,
+    BenchmarkRun,
+    GameResult,
+    Limits,
+    Measurement,
+    PeerResult,
+    Settings,
+    run_benchmarks,
+)
+from benchmarks.machine import Machine
+from benchmarks.peers import PEERS, SPARSIFIED, Outcome, Sizes, not_applicable
+from benchmarks.report import check_targets, read_run, render_markdown
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
@@ -22,7 +39,7 @@ LIARS_DICE_4_VALUE = 1 / 16
 TOLERANCE = 1e-6  # the harness's own agreement tolerance between peers
 
 
-def run_benchmarks(*arguments: str) -> subprocess.CompletedProcess[str]:
+def run_command(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "benchmarks.run", *arguments],
         cwd=REPOSITORY,
@@ -48,7 +65,7 @@ def peer_results(document: dict, game: str) -> dict[str, dict]:
 
 
 def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_path):
-    finished = run_benchmarks("--quick", "--games", "kuhn", "--repeat", "1", "--out", str(tmp_path))
+    finished = run_command("--quick", "--games", "kuhn", "--repeat", "1", "--out", str(tmp_path))
 
     assert finished.returncode == 0, finished.stderr
     assert finished.stdout.strip() == str(tmp_path / "results.md")
@@ -67,8 +84,9 @@ def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_pa
         "openspiel",
         "openspiel-highs",
         "gambit",
+        "seqform-sparsified",
     }
-    expected_ok = {"seqform-highs", "seqform-cvxpy", "gambit"}
+    expected_ok = {"seqform-highs", "seqform-cvxpy", "gambit", "seqform-sparsified"}
     for peer, solver in [("openspiel", "ECOS"), ("openspiel-highs", "HIGHS")]:
         if openspiel_can_run(solver):
             expected_ok.add(peer)
@@ -82,12 +100,12 @@ def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_pa
 
 
 def test_results_render_again_from_their_json(tmp_path):
-    measured = run_benchmarks(
+    measured = run_command(
         "--games", "kuhn", "--peers", "seqform-highs", "--repeat", "1", "--out", str(tmp_path)
     )
     assert measured.returncode == 0, measured.stderr
     again = tmp_path / "again"
-    rendered = run_benchmarks("--from-json", str(tmp_path / "results.json"), "--out", str(again))
+    rendered = run_command("--from-json", str(tmp_path / "results.json"), "--out", str(again))
 
     assert rendered.returncode == 0, rendered.stderr
     assert (again / "results.md").read_text(encoding="utf-8") == (
@@ -97,7 +115,7 @@ def test_results_render_again_from_their_json(tmp_path):
 
 def test_a_peer_past_its_time_limit_is_recorded_and_the_run_goes_on(tmp_path):
     # pygambit's lp_solve takes minutes on 4-sided Liar's Dice; one second stops it.
-    finished = run_benchmarks(
+    finished = run_command(
         "--games",
         "liars_dice(sides=4)",
         "--peers",
@@ -119,3 +137,243 @@ def test_a_peer_past_its_time_limit_is_recorded_and_the_run_goes_on(tmp_path):
     assert solved[0]["outcome"]["value"] == pytest.approx(LIARS_DICE_4_VALUE, abs=TOLERANCE)
     table = (tmp_path / "results.md").read_text(encoding="utf-8")
     assert "timeout (> 1 s)" in table
+
+
+def test_the_sparsified_peer_agrees_on_kuhn_and_is_not_applicable_to_leduc(tmp_path):
+    finished = run_command(
+        "--games",
+        "kuhn(cards=10),leduc",
+        "--peers",
+        f"seqform-highs,{SPARSIFIED}",
+        "--repeat",
+        "1",
+        "--no-plot",
+        "--out",
+        str(tmp_path),
+    )
+
+    assert finished.returncode == 0, finished.stderr
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    kuhn = peer_results(document, "kuhn(cards=10)")
+    (exact,) = kuhn["seqform-highs"]["measurements"]
+    (sparsified,) = kuhn[SPARSIFIED]["measurements"]
+    assert sparsified["status"] == "ok", sparsified["detail"]
+    assert sparsified["outcome"]["value"] == pytest.approx(
+        exact["outcome"]["value"], abs=VALUE_TOLERANCE
+    )
+    assert 0 <= sparsified["outcome"]["exploitability"] <= 1e-6
+    assert sparsified["outcome"]["solver_seconds"] <= sparsified["outcome"]["seconds"]
+    assert sparsified["peak_rss_mb"] > 0
+    (leduc,) = peer_results(document, "leduc")[SPARSIFIED]["measurements"]
+    assert leduc["status"] == "not applicable"
+    assert leduc["elapsed"] is None  # no worker was started
+    table = (tmp_path / "results.md").read_text(encoding="utf-8")
+    assert "| `leduc` | 1,093 |" in table and "| n/a |" in table
+
+
+def test_the_tree_peers_are_not_applicable_beyond_the_largest_tree_and_start_no_worker():
+    tree_peers = [peer for peer in PEERS if peer != SPARSIFIED]
+    limits = Limits(timeout=60, gambit_timeout=60, memory_bytes=2 * 2**30)
+
+    (game,) = run_benchmarks(["kuhn(cards=10000)"], tree_peers, repeat=3, limits=limits)
+
+    assert game.sizes == Sizes(
+        sequences=(40_001, 40_001), infosets=(20_000, 20_000), terminals=10_000 * 9_999 * 5
+    )
+    for result in game.peers:
+        (measurement,) = result.measurements
+        assert measurement.status == "not applicable"
+        assert "899,910,001 nodes" in measurement.detail
+        assert measurement.elapsed is None  # no worker was started
+
+
+@pytest.mark.parametrize(
+    ("peer", "game", "applicable"),
+    [
+        pytest.param(SPARSIFIED, "kuhn", True, id="sparsified-kuhn"),
+        pytest.param(SPARSIFIED, "kuhn(cards=250000)", True, id="sparsified-kuhn-250000"),
+        pytest.param(SPARSIFIED, "leduc", False, id="sparsified-leduc"),
+        pytest.param(SPARSIFIED, "liars_dice(sides=3)", False, id="sparsified-liars-dice"),
+        pytest.param("seqform-highs", "kuhn(cards=100)", True, id="highs-kuhn-100"),
+        pytest.param("seqform-highs", "kuhn(cards=10000)", False, id="highs-kuhn-10000"),
+        pytest.param("openspiel", "kuhn(cards=250000)", False, id="openspiel-kuhn-250000"),
+        pytest.param("gambit", "leduc", True, id="gambit-leduc"),
+    ],
+)
+def test_which_peer_can_take_which_game(peer, game, applicable):
+    assert (not_applicable(peer, game) == "") == applicable
+
+
+# Made-up results, to check the verdicts without a minute-long solve.
+
+
+def made_up_machine() -> Machine:
+    return Machine(
+        cpu="made up",
+        logical_cores=2,
+        usable_cores=2,
+        memory_gb=16.0,
+        system="test",
+        python="CPython",
+        packages={},
+        environment={},
+        commit="0" * 12,
+    )
+
+
+def sparsified_result(
+    seconds: float, solver_seconds: float, peak_mb: float, exploitability: float
+) -> PeerResult:
+    outcome = Outcome(
+        seconds=seconds,
+        value=-1 / 18,
+        solver_seconds=solver_seconds,
+        exploitability=exploitability,
+    )
+    measurement = Measurement(status="ok", elapsed=seconds, outcome=outcome, peak_rss_mb=peak_mb)
+    return PeerResult(peer=SPARSIFIED, measurements=(measurement,) * 3, timeout=300)
+
+
+def made_up_run(*games: tuple[str, int, PeerResult]) -> BenchmarkRun:
+    return BenchmarkRun(
+        machine=made_up_machine(),
+        settings=Settings(
+            games=tuple(name for name, _, _ in games),
+            peers=(SPARSIFIED,),
+            repeat=3,
+            timeout=120,
+            gambit_timeout=60,
+            memory_gb=8,
+            warmup=True,
+        ),
+        started="then",
+        finished="later",
+        games=tuple(
+            GameResult(
+                game=name,
+                sizes=Sizes(sequences=(sequences, sequences), infosets=(1, 1), terminals=1),
+                sizes_detail="",
+                peers=(result,),
+            )
+            for name, sequences, result in games
+        ),
+    )
+
+
+def scale_checks(run: BenchmarkRun) -> dict[str, tuple[str, bool | None]]:
+    found = {}
+    for check in check_targets(run):
+        if "10^6 sequences" in check.target:
+            found["scale"] = (check.measured, check.met)
+        if "outside the LP solver" in check.target:
+            found["outside"] = (check.measured, check.met)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("seconds", "peak_mb", "exploitability", "met"),
+    [
+        pytest.param(66.0, 4_400.0, 1.7e-9, True, id="as-measured"),
+        pytest.param(130.0, 4_400.0, 1.7e-9, False, id="too-slow"),
+        pytest.param(66.0, 9_000.0, 1.7e-9, False, id="too-much-memory"),
+        pytest.param(66.0, 4_400.0, 1e-3, False, id="not-certified"),
+    ],
+)
+def test_the_scale_target_reads_the_largest_sparsified_game(seconds, peak_mb, exploitability, met):
+    run = made_up_run(
+        ("kuhn(cards=50000)", 200_001, sparsified_result(12.0, 11.0, 900.0, 1e-9)),
+        (
+            "kuhn(cards=250000)",
+            1_000_001,
+            sparsified_result(seconds, 60.0, peak_mb, exploitability),
+        ),
+    )
+
+    measured, verdict = scale_checks(run)["scale"]
+
+    assert verdict is met
+    assert "kuhn(cards=250000)" in measured and "1,000,001" in measured
+    assert f"{run.games[1].peers[0].exploitability:.1e}" in measured
+
+
+def test_the_scale_targets_are_not_measured_without_a_large_enough_game():
+    run = made_up_run(("kuhn(cards=10000)", 40_001, sparsified_result(2.0, 1.9, 200.0, 3e-8)))
+
+    assert scale_checks(run) == {
+        "scale": ("not run", None),
+        "outside": ("not run", None),
+    }
+
+
+def test_a_timeout_on_the_largest_game_misses_the_scale_target():
+    stopped = PeerResult(
+        peer=SPARSIFIED,
+        measurements=(Measurement(status="timeout", detail="stopped after 300 s", elapsed=300),),
+        timeout=300,
+    )
+    run = made_up_run(("kuhn(cards=250000)", 1_000_001, stopped))
+
+    assert scale_checks(run)["scale"] == (
+        "`kuhn(cards=250000)` (1,000,001 sequences): timeout (> 300 s)",
+        False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("solver_seconds", "met"),
+    [
+        pytest.param(60.0, True, id="a-tenth-outside"),
+        pytest.param(40.0, False, id="a-third-outside"),
+    ],
+)
+def test_time_outside_the_solver_is_at_most_half_the_solvers(solver_seconds, met):
+    run = made_up_run(
+        ("kuhn(cards=10000)", 40_001, sparsified_result(2.0, 0.5, 200.0, 1e-8)),  # not counted
+        ("kuhn(cards=250000)", 1_000_001, sparsified_result(66.0, solver_seconds, 4_400.0, 1e-9)),
+    )
+
+    measured, verdict = scale_checks(run)["outside"]
+
+    assert verdict is met
+    assert "kuhn(cards=10000)" not in measured
+    assert f"{66.0 - solver_seconds:.3g} s outside" in measured
+
+
+def test_an_interior_point_value_a_hundred_millionth_off_agrees_and_a_larger_gap_does_not():
+    def solved(peer: str, value: float) -> PeerResult:
+        outcome = Outcome(seconds=0.01, value=value)
+        return PeerResult(peer, (Measurement(status="ok", outcome=outcome),), timeout=120)
+
+    exact = -1 / 18
+
+    def game(sparsified_value: float) -> GameResult:
+        peers = (solved("seqform-highs", exact), solved(SPARSIFIED, sparsified_value))
+        return GameResult(game="kuhn", sizes=None, sizes_detail="", peers=peers)
+
+    assert game(exact * (1 + 1e-8)).disagreeing == []
+    assert game(exact + 10 * VALUE_TOLERANCE).disagreeing == [SPARSIFIED]
+
+
+def test_the_sparsified_peer_is_its_own_column_and_series_in_the_table():
+    run = made_up_run(
+        ("kuhn(cards=250000)", 1_000_001, sparsified_result(66.0, 60.0, 4_400.0, 1.7e-9))
+    )
+
+    table = render_markdown(run, plot_name=None)
+
+    assert "seqform sparsified LP (Clarabel), s" in table
+    assert "| `kuhn(cards=250000)` | 1,000,001 | 66 |" in table
+    assert "300 s for the sparsified LP" in table
+
+
+def test_a_results_json_from_before_the_sparsified_peer_still_renders(tmp_path):
+    run = made_up_run(("kuhn", 13, sparsified_result(0.002, 0.0003, 50.0, 1e-10)))
+    document = asdict(run)
+    del document["settings"]["sparsified_timeout"]
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    again = read_run(path)
+
+    assert again.settings.sparsified_timeout == 300
+    assert render_markdown(again, plot_name=None) == render_markdown(run, plot_name=None)

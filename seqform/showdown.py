@@ -222,7 +222,9 @@ class ShowdownPoker:
 
     def __post_init__(self) -> None:
         if isinstance(self.cards, bool) or not isinstance(self.cards, int) or self.cards < 2:
-            raise InvalidGameError(f"{self.name}: needs at least 2 cards, got {self.cards!r}")
+            raise InvalidGameError(
+                f"{self.name}: cards must be an integer >= 2, got {self.cards!r}"
+            )
         if self.card_names is not None and len(self.card_names) != self.cards:
             raise InvalidGameError(
                 f"{self.name}: {len(self.card_names)} card names for {self.cards} cards"

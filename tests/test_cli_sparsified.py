@@ -56,7 +56,11 @@ def test_progress_goes_to_stderr(capsys):
         (["solve", "kuhn", "--solver", "clarabel"], 2, "--method sparsified"),
         (["solve", "kuhn", "--method", "sparsified", "--solver", "pdlp"], 1, "not pdlp"),
         (["solve", "kuhn", "--method", "sparsified", "--backend", "cvxpy"], 1, "--backend"),
-        (["solve", "kuhn(cards=1)", "--method", "sparsified"], 1, "at least 2 cards"),
+        (
+            ["solve", "kuhn(cards=1)", "--method", "sparsified"],
+            1,
+            "cards must be an integer >= 2, got 1",
+        ),
         (["solve", "kuhn(decks=2)", "--method", "sparsified"], 1, "no parameter 'decks'"),
         (["solve", "kuhn(cards=250000)"], 1, "solve it with --method sparsified"),
         (["solve", "kuhn", "--method", "sparsified", "--exact"], 1, "--method sequence only"),

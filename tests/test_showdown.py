@@ -192,9 +192,9 @@ def test_invalid_betting_trees_are_named(betting, message):
         ShowdownPoker(name="bad", cards=3, betting=betting)
 
 
-@pytest.mark.parametrize("cards", [1, 0, True, "3"])
+@pytest.mark.parametrize("cards", [1, 0, True, "3", 2.5])
 def test_too_few_cards(cards):
-    with pytest.raises(InvalidGameError, match="at least 2 cards"):
+    with pytest.raises(InvalidGameError, match="cards must be an integer >= 2"):
         kuhn_showdown(cards)
 
 

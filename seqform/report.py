@@ -46,19 +46,24 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from seqform.best_response import Certificate
+from seqform.lp import SolverStats
 from seqform.normal_form import NormalFormSummary, count_json, count_text
-from seqform.solve import Solution
+from seqform.solve import Solution, Timings
 from seqform.strategies import BehaviouralStrategy
 
 __all__ = [
     "EQUILIBRIUM_TOLERANCE",
     "SCHEMA",
+    "certificate_json",
     "fraction_text",
     "matching_fraction",
     "solution_json",
     "solution_text",
+    "solver_json",
     "strategy_json",
     "strategy_table",
+    "timings_json",
 ]
 
 SCHEMA = "seqform.solve/1"
@@ -102,6 +107,45 @@ def strategy_json(strategy: BehaviouralStrategy, name: str, words: Any) -> dict[
     return {"player": table.player + 1, "name": name, "infosets": infosets}
 
 
+def solver_json(stats: SolverStats) -> dict[str, Any]:
+    """The ``"solver"`` object of the JSON schemas."""
+    return {
+        "backend": stats.backend,
+        "algorithm": stats.algorithm,
+        "status": stats.status,
+        "iterations": stats.iterations,
+        "seconds": stats.seconds,
+        "solver_seconds": stats.solver_seconds,
+        "variables": stats.variables,
+        "constraints": stats.constraints,
+        "nonzeros": stats.nonzeros,
+    }
+
+
+def timings_json(timings: Timings) -> dict[str, float]:
+    """The ``"timings"`` object of the JSON schemas (seconds per stage, and their total)."""
+    return {
+        "sequence_form": timings.sequence_form,
+        "lp": timings.lp,
+        "behaviour": timings.behaviour,
+        "certificate": timings.certificate,
+        "total": timings.total,
+    }
+
+
+def certificate_json(certificate: Certificate) -> dict[str, Any]:
+    """The ``"certificate"`` object of the JSON schemas."""
+    exploitability = float(certificate.exploitability)
+    return {
+        "expected_value": float(certificate.value),
+        "best_response_values": [float(v) for v in certificate.best_response_values],
+        "gains": [float(v) for v in certificate.gains],
+        "exploitability": exploitability,
+        "tolerance": EQUILIBRIUM_TOLERANCE,
+        "equilibrium": exploitability <= EQUILIBRIUM_TOLERANCE,
+    }
+
+
 def solution_json(
     solution: Solution,
     method: str = "sequence",
@@ -126,9 +170,6 @@ def solution_json(
                 "constraint_nonzeros": int(matrix.nnz),
             }
         )
-    stats = solution.stats
-    timings = solution.timings
-    exploitability = float(certificate.exploitability)
     document = {
         "schema": SCHEMA,
         "game": {
@@ -144,32 +185,9 @@ def solution_json(
             "payoff_shape": list(form.A.shape),
             "payoff_nonzeros": int(form.A.nnz),
         },
-        "solver": {
-            "backend": stats.backend,
-            "algorithm": stats.algorithm,
-            "status": stats.status,
-            "iterations": stats.iterations,
-            "seconds": stats.seconds,
-            "solver_seconds": stats.solver_seconds,
-            "variables": stats.variables,
-            "constraints": stats.constraints,
-            "nonzeros": stats.nonzeros,
-        },
-        "timings": {
-            "sequence_form": timings.sequence_form,
-            "lp": timings.lp,
-            "behaviour": timings.behaviour,
-            "certificate": timings.certificate,
-            "total": timings.total,
-        },
-        "certificate": {
-            "expected_value": float(certificate.value),
-            "best_response_values": [float(v) for v in certificate.best_response_values],
-            "gains": [float(v) for v in certificate.gains],
-            "exploitability": exploitability,
-            "tolerance": EQUILIBRIUM_TOLERANCE,
-            "equilibrium": exploitability <= EQUILIBRIUM_TOLERANCE,
-        },
+        "solver": solver_json(solution.stats),
+        "timings": timings_json(solution.timings),
+        "certificate": certificate_json(certificate),
         "strategies": [
             strategy_json(
                 solution.behaviour[player], game.player_names[player], game.describe_action

@@ -34,7 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from seqform.report import EQUILIBRIUM_TOLERANCE, fraction_text
+from seqform.report import (
+    EQUILIBRIUM_TOLERANCE,
+    certificate_json,
+    fraction_text,
+    solver_json,
+    timings_json,
+)
 from seqform.showdown import ShowdownBehaviour, ShowdownPoker
 from seqform.showdown_solve import ShowdownSolution
 
@@ -197,10 +203,6 @@ def showdown_text(solution: ShowdownSolution) -> str:
 def showdown_json(solution: ShowdownSolution) -> dict[str, Any]:
     """The ``seqform.sparsified/1`` document of the module docstring."""
     poker = solution.poker
-    stats = solution.stats
-    timings = solution.timings
-    certificate = solution.certificate
-    exploitability = float(certificate.exploitability)
     return {
         "schema": SCHEMA,
         "game": {
@@ -223,32 +225,9 @@ def showdown_json(solution: ShowdownSolution) -> dict[str, Any]:
                 for p in (0, 1)
             ]
         },
-        "solver": {
-            "backend": stats.backend,
-            "algorithm": stats.algorithm,
-            "status": stats.status,
-            "iterations": stats.iterations,
-            "seconds": stats.seconds,
-            "solver_seconds": stats.solver_seconds,
-            "variables": stats.variables,
-            "constraints": stats.constraints,
-            "nonzeros": stats.nonzeros,
-        },
-        "timings": {
-            "sequence_form": timings.sequence_form,
-            "lp": timings.lp,
-            "behaviour": timings.behaviour,
-            "certificate": timings.certificate,
-            "total": timings.total,
-        },
-        "certificate": {
-            "expected_value": float(certificate.value),
-            "best_response_values": [float(v) for v in certificate.best_response_values],
-            "gains": [float(v) for v in certificate.gains],
-            "exploitability": exploitability,
-            "tolerance": EQUILIBRIUM_TOLERANCE,
-            "equilibrium": exploitability <= EQUILIBRIUM_TOLERANCE,
-        },
+        "solver": solver_json(solution.stats),
+        "timings": timings_json(solution.timings),
+        "certificate": certificate_json(solution.certificate),
         "strategies": [
             {
                 "player": p + 1,

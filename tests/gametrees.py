@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from seqform.game import Chance, Decision, Game, Node, Terminal
 from seqform.sequence_form import PlayerSequences
+from seqform.showdown import Bet, Fold, Showdown, ShowdownPoker
 from seqform.strategies import BehaviouralStrategy
 
 OwnSequence = tuple[tuple[str, int], ...]
@@ -80,3 +81,16 @@ def random_behaviour(table: PlayerSequences, seed: int) -> BehaviouralStrategy:
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 games = seeds.map(random_game)
+
+
+def raise_poker(cards: int) -> ShowdownPoker:
+    """A showdown game unlike Kuhn: player 1 may fold at once (so player 2's empty sequence
+    reaches a leaf), and player 2 may raise a bet."""
+    one, two, three = Fraction(1), Fraction(2), Fraction(3)
+    after_raise = Bet(0, ("f", "c"), (Fold(0, two), Showdown(three)))
+    after_bet = Bet(1, ("f", "c", "r"), (Fold(1, one), Showdown(two), after_raise))
+    after_check = Bet(
+        1, ("k", "b"), (Showdown(one), Bet(0, ("f", "c"), (Fold(0, one), Showdown(two))))
+    )
+    root = Bet(0, ("f", "k", "b"), (Fold(0, Fraction(1, 2)), after_check, after_bet))
+    return ShowdownPoker(name=f"raise({cards})", cards=cards, betting=root)

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from gametrees import raise_poker
 
 from seqform.best_response import certify as certify_on_tree
 from seqform.game import InvalidGameError
@@ -28,21 +29,7 @@ from seqform.showdown import (
 )
 from seqform.solve import solve
 
-
-def _raise_poker(cards: int) -> ShowdownPoker:
-    """A betting tree unlike Kuhn's: player 0 may fold at once, a bet may be raised, and
-    player 1's empty sequence reaches a leaf."""
-    one, two, three = Fraction(1), Fraction(2), Fraction(3)
-    after_raise = Bet(0, ("f", "c"), (Fold(0, two), Showdown(three)))
-    after_bet = Bet(1, ("f", "c", "r"), (Fold(1, one), Showdown(two), after_raise))
-    after_check = Bet(
-        1, ("k", "b"), (Showdown(one), Bet(0, ("f", "c"), (Fold(0, one), Showdown(two))))
-    )
-    root = Bet(0, ("f", "k", "b"), (Fold(0, Fraction(1, 2)), after_check, after_bet))
-    return ShowdownPoker(name=f"raise({cards})", cards=cards, betting=root)
-
-
-GAMES = [kuhn_showdown(3), kuhn_showdown(5), _raise_poker(4), _raise_poker(7)]
+GAMES = [kuhn_showdown(3), kuhn_showdown(5), raise_poker(4), raise_poker(7)]
 IDS = ["kuhn3", "kuhn5", "raise4", "raise7"]
 
 
@@ -130,7 +117,7 @@ def test_kuhn_counts_without_the_tree():
 
 
 def test_plan_and_behaviour_round_trip():
-    poker = _raise_poker(6)
+    poker = raise_poker(6)
     rng = np.random.default_rng(3)
     probabilities = np.ones((6, poker.betting_table.num_sequences(0)))
     for sequences in poker.betting_table.node_sequences[0]:

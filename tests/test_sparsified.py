@@ -1,17 +1,12 @@
 """The sparsified LP against the plain sequence-form LP on the tree, in the same test."""
 
-from fractions import Fraction
-
 import numpy as np
 import pytest
+from gametrees import raise_poker
 
 from seqform.games.kuhn import kuhn_poker
 from seqform.lp import SolverLimitError
 from seqform.showdown import (
-    Bet,
-    Fold,
-    Showdown,
-    ShowdownPoker,
     card_matrix,
     kuhn_showdown,
     showdown_game,
@@ -20,18 +15,7 @@ from seqform.showdown_solve import solve_showdown
 from seqform.solve import solve
 from seqform.sparsified import build_sparsified_lp, solve_sparsified_lp
 
-KUHN_VALUE = -1 / 18  # Kuhn (1950); /work/shared/KUHN_FACTS.md
-
-
-def _raise_poker(cards: int) -> ShowdownPoker:
-    one, two, three = Fraction(1), Fraction(2), Fraction(3)
-    after_raise = Bet(0, ("f", "c"), (Fold(0, two), Showdown(three)))
-    after_bet = Bet(1, ("f", "c", "r"), (Fold(1, one), Showdown(two), after_raise))
-    after_check = Bet(
-        1, ("k", "b"), (Showdown(one), Bet(0, ("f", "c"), (Fold(0, one), Showdown(two))))
-    )
-    root = Bet(0, ("f", "k", "b"), (Fold(0, Fraction(1, 2)), after_check, after_bet))
-    return ShowdownPoker(name=f"raise({cards})", cards=cards, betting=root)
+KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 
 
 def _constraints_hold(poker, x, y, atol):
@@ -61,7 +45,7 @@ def test_kuhn_value_and_player_two(solver):
     assert p1[1, 4] == pytest.approx(alpha + 1 / 3, abs=1e-6)
 
 
-@pytest.mark.parametrize("poker", [kuhn_showdown(7), kuhn_showdown(40), _raise_poker(6)])
+@pytest.mark.parametrize("poker", [kuhn_showdown(7), kuhn_showdown(40), raise_poker(6)])
 def test_value_equals_the_tree_lp(poker):
     # The reference is the plain sequence-form LP on the explicit tree (HiGHS simplex).
     reference = solve(showdown_game(poker)).value

@@ -164,13 +164,12 @@ def prepare(peer: str) -> None:
             )
 
 
-def _seqform(spec: str, backend: str) -> Outcome:
-    from seqform import load_game, solve
-
+def _pipeline(load: Callable[[], Any], solve: Callable[[Any], Any]) -> Outcome:
+    """Time ``solve(load())`` as a whole; the solution's own stages and stats go beside it."""
     start = time.perf_counter()
-    game = load_game(spec)
+    game = load()
     built = time.perf_counter()
-    solution = solve(game, backend=backend)  # type: ignore[arg-type]
+    solution = solve(game)
     finished = time.perf_counter()
     stages = {"build": built - start}
     stages.update({name: float(seconds) for name, seconds in asdict(solution.timings).items()})
@@ -184,24 +183,18 @@ def _seqform(spec: str, backend: str) -> Outcome:
     )
 
 
+def _seqform(spec: str, backend: str) -> Outcome:
+    from seqform import load_game, solve
+
+    return _pipeline(lambda: load_game(spec), lambda game: solve(game, backend=backend))
+
+
 def _sparsified(spec: str) -> Outcome:
     from seqform.games import load_showdown_game
     from seqform.showdown_solve import solve_showdown
 
-    start = time.perf_counter()
-    poker = load_showdown_game(spec)
-    built = time.perf_counter()
-    solution = solve_showdown(poker, solver="clarabel")
-    finished = time.perf_counter()
-    stages = {"build": built - start}
-    stages.update({name: float(seconds) for name, seconds in asdict(solution.timings).items()})
-    return Outcome(
-        seconds=finished - start,
-        value=float(solution.value),
-        solver_seconds=float(solution.stats.solver_seconds),
-        stages=stages,
-        iterations=int(solution.stats.iterations),
-        exploitability=float(solution.exploitability),
+    return _pipeline(
+        lambda: load_showdown_game(spec), lambda poker: solve_showdown(poker, solver="clarabel")
     )
 
 

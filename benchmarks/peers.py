@@ -6,7 +6,7 @@ times only its own work:
 
 ``seqform-highs``, ``seqform-cvxpy``
     The whole pipeline from the name: :func:`seqform.load_game` (build and validate the
-    tree) and :func:`seqform.solve` (sequence form, LP, behavioural strategies, certificate
+    tree) and :func:`seqform.analyses.solve` (sequence form, LP, behavioural strategies, certificate
     by best response), with the direct HiGHS backend or the cvxpy one.  The solver's own
     time (``Solution.stats.solver_seconds``) is recorded beside it.
 ``openspiel``
@@ -20,12 +20,12 @@ times only its own work:
     solver, so in the worker it is wrapped to pass none.
 ``gambit``
     ``pygambit.nash.lp_solve(game, rational=False)``; the game is built by seqform and
-    converted by :func:`seqform.efg.game_to_gambit` first, and that conversion is timed
+    converted by :func:`seqform.game.efg.game_to_gambit` first, and that conversion is timed
     separately: only the solve counts as Gambit's time.
 ``seqform-sparsified``
-    One-card showdown games only (the Kuhn family, :func:`seqform.games.load_showdown_game`):
-    the whole pipeline without the tree, :func:`~seqform.games.load_showdown_game` and
-    :func:`seqform.showdown_solve.solve_showdown` (sparsified LP, Clarabel, behavioural
+    One-card showdown games only (the Kuhn family, :func:`seqform.game.loader.load_showdown_game`):
+    the whole pipeline without the tree, :func:`~seqform.game.loader.load_showdown_game` and
+    :func:`seqform.analyses.showdown.solve_showdown` (sparsified LP, Clarabel, behavioural
     strategies, certificate by best response with sorted-card sums).  Clarabel's own time
     is recorded beside it.
 
@@ -124,18 +124,18 @@ class Sizes:
 # Modules each peer imports, loaded before the clock starts so that no peer pays for
 # importing its libraries inside the timed region.
 _MODULES: dict[str, tuple[str, ...]] = {
-    "seqform-highs": ("seqform", "seqform.solve", "highspy"),
-    "seqform-cvxpy": ("seqform", "seqform.solve", "highspy", "cvxpy"),
-    "openspiel": ("pyspiel", "open_spiel.python.algorithms.sequence_form_lp", "seqform.efg"),
+    "seqform-highs": ("seqform", "seqform.analyses.solve", "highspy"),
+    "seqform-cvxpy": ("seqform", "seqform.analyses.solve", "highspy", "cvxpy"),
+    "openspiel": ("pyspiel", "open_spiel.python.algorithms.sequence_form_lp", "seqform.game.efg"),
     "openspiel-highs": (
         "pyspiel",
         "open_spiel.python.algorithms.sequence_form_lp",
-        "seqform.efg",
+        "seqform.game.efg",
         "cvxpy",
     ),
-    "gambit": ("pygambit", "seqform", "seqform.efg"),
-    "seqform-sparsified": ("seqform", "seqform.showdown_solve", "clarabel"),
-    "sizes": ("seqform", "seqform.sequence_form"),
+    "gambit": ("pygambit", "seqform", "seqform.game.efg"),
+    "seqform-sparsified": ("seqform", "seqform.analyses.showdown", "clarabel"),
+    "sizes": ("seqform", "seqform.forms.sequence_form"),
 }
 
 
@@ -190,8 +190,8 @@ def _seqform(spec: str, backend: str) -> Outcome:
 
 
 def _sparsified(spec: str) -> Outcome:
-    from seqform.games import load_showdown_game
-    from seqform.showdown_solve import solve_showdown
+    from seqform.analyses.showdown import solve_showdown
+    from seqform.game.loader import load_showdown_game
 
     return _pipeline(
         lambda: load_showdown_game(spec), lambda poker: solve_showdown(poker, solver="clarabel")
@@ -200,8 +200,8 @@ def _sparsified(spec: str) -> Outcome:
 
 def _tree_nodes_refused(spec: str) -> int | None:
     """The tree size of a showdown game too large for :func:`seqform.load_game`, else ``None``."""
-    from seqform.games import load_showdown_game
-    from seqform.games.kuhn import MAX_TREE_NODES
+    from seqform.game.builtin.kuhn import MAX_TREE_NODES
+    from seqform.game.loader import load_showdown_game
 
     try:
         poker = load_showdown_game(spec)
@@ -220,7 +220,7 @@ def not_applicable(peer: str, spec: str) -> str:
     >>> not_applicable("seqform-highs", "kuhn(cards=100)")
     ''
     """
-    from seqform.games import SHOWDOWN_GAMES, parse_game_spec
+    from seqform.game.loader import SHOWDOWN_GAMES, parse_game_spec
 
     if peer == SPARSIFIED:
         try:
@@ -244,7 +244,7 @@ def openspiel_name(spec: str) -> str | None:
     >>> openspiel_name("kuhn(cards=5)") is None
     True
     """
-    from seqform.games import parse_game_spec
+    from seqform.game.loader import parse_game_spec
 
     name, parameters = parse_game_spec(spec)
     if name == "kuhn" and parameters in ({}, {"cards": 3}):
@@ -286,7 +286,7 @@ def _openspiel(spec: str, scratch: Path, solver: str) -> Outcome:
     name = openspiel_name(spec)
     if name is None:
         from seqform import load_game
-        from seqform.efg import write_efg
+        from seqform.game.efg import write_efg
 
         path = scratch / "game.efg"
         write_efg(load_game(spec), path)
@@ -311,7 +311,7 @@ def _gambit(spec: str) -> Outcome:
     import pygambit
 
     from seqform import load_game
-    from seqform.efg import game_to_gambit
+    from seqform.game.efg import game_to_gambit
 
     start = time.perf_counter()
     gambit_game = game_to_gambit(load_game(spec))
@@ -357,13 +357,13 @@ def measure_sizes(spec: str) -> Sizes:
     """Sequences and information sets per player, and terminal histories, of ``spec``.
 
     A showdown game whose tree is too large to build is measured without it, by
-    :class:`seqform.showdown.ShowdownPoker`'s counts (the same numbers the tree would give).
+    :class:`seqform.structured.showdown.ShowdownPoker`'s counts (the numbers the tree would give).
     """
     from seqform import load_game
-    from seqform.sequence_form import build_sequence_form
+    from seqform.forms.sequence_form import build_sequence_form
 
     if _tree_nodes_refused(spec) is not None:
-        from seqform.games import load_showdown_game
+        from seqform.game.loader import load_showdown_game
 
         poker = load_showdown_game(spec)
         return Sizes(

@@ -154,7 +154,7 @@ def _value(value: float | None) -> str:
 
 
 def _same_game(spec: str, name: str, **parameters: object) -> bool:
-    from seqform.games import parse_game_spec
+    from seqform.game.loader import parse_game_spec
 
     try:
         parsed, given = parse_game_spec(spec)
@@ -507,7 +507,7 @@ def render_markdown(run: BenchmarkRun, *, plot_name: str | None = "scaling.png")
         "3 cards) are written as `.efg` (not timed) and loaded with its `efg_game`. "
         "*with HiGHS*: the same, solving its two LPs with HiGHS through cvxpy instead of ECOS.",
         "- **Gambit**: `pygambit.nash.lp_solve(game, rational=False)` only; building the game "
-        "in seqform and converting it with `seqform.efg.game_to_gambit` is timed apart and "
+        "in seqform and converting it with `seqform.game.efg.game_to_gambit` is timed apart and "
         "not counted.",
         "- **seqform sparsified LP**: one-card showdown games only (the Kuhn family), the "
         "whole pipeline from the game's name without ever building the tree — "

@@ -1,28 +1,28 @@
 """seqform: exact sequence-form solutions of two-player zero-sum extensive-form games."""
 
-from seqform.best_response import Certificate, best_response, certify, expected_value
-from seqform.game import Chance, Decision, Game, InvalidGameError, Terminal
-from seqform.games import UnknownGameError, load_game
-from seqform.lp import LPSolution, SolverError, SolverLimitError, SolverStats, solve_minmax
-from seqform.normal_form import build_normal_form, solve_normal_form, strategy_counts
-from seqform.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
-from seqform.solve import Solution, solve
-from seqform.strategies import BehaviouralStrategy, behaviour_from_plan, plan_from_behaviour
-
-__version__ = "0.1.0"
+from seqform.analyses.solve import Solution, solve
+from seqform.certify import Certificate, best_response, certify, expected_value
+from seqform.forms.normal_form import build_normal_form, solve_normal_form, strategy_counts
+from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan, plan_from_behaviour
+from seqform.game.loader import UnknownGameError, load_game
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Decision, InvalidGameError, Terminal
+from seqform.lp.minmax import LPSolution, SolverError, SolverLimitError, SolverStats, solve_minmax
+from seqform.version import __version__
 
 # Names whose modules import pygambit or OpenSpiel load on first use.
 _LAZY = {
-    "read_efg": "seqform.efg",
-    "write_efg": "seqform.efg",
-    "GameFormatError": "seqform.efg",
-    "load_openspiel_game": "seqform.openspiel",
-    "export_game": "seqform.export",
-    "compare": "seqform.compare",
-    "ShowdownPoker": "seqform.showdown",
-    "kuhn_showdown": "seqform.showdown",
-    "load_showdown_game": "seqform.games",
-    "solve_showdown": "seqform.showdown_solve",
+    "read_efg": "seqform.game.efg",
+    "write_efg": "seqform.game.efg",
+    "GameFormatError": "seqform.game.efg",
+    "load_openspiel_game": "seqform.game.openspiel",
+    "export_game": "seqform.io.export",
+    "compare": "seqform.analyses.compare",
+    "ShowdownPoker": "seqform.structured.showdown",
+    "kuhn_showdown": "seqform.structured.showdown",
+    "load_showdown_game": "seqform.game.loader",
+    "solve_showdown": "seqform.analyses.showdown",
 }
 
 

@@ -1,3 +1,3 @@
-from seqform.cli import main
+from seqform.cli.main import main
 
 raise SystemExit(main())

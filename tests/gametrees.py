@@ -14,10 +14,11 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import strategies as st
 
-from seqform.game import Chance, Decision, Game, Node, Terminal
-from seqform.sequence_form import PlayerSequences
-from seqform.showdown import Bet, Fold, Showdown, ShowdownPoker
-from seqform.strategies import BehaviouralStrategy
+from seqform.forms.sequence_form import PlayerSequences
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Decision, Node, Terminal
+from seqform.structured.showdown import Bet, Fold, Showdown, ShowdownPoker
 
 OwnSequence = tuple[tuple[str, int], ...]
 

@@ -13,7 +13,8 @@ from fractions import Fraction
 
 import pytest
 
-from seqform.game import Chance, Decision, Game, Node, Terminal, walk
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Decision, Node, Terminal, walk
 
 Behaviour = dict[str, list[Fraction]]
 

@@ -7,16 +7,17 @@ import pytest
 from gametrees import games, random_behaviour
 from hypothesis import given, settings
 
-from seqform.best_response import (
+from seqform.certify import (
     best_response,
     certify,
     certify_by_walk,
     flat_best_response,
     flat_expected_value,
 )
-from seqform.game import Chance, Decision, Game, Terminal
-from seqform.games.kuhn import kuhn_poker
-from seqform.strategies import plan_from_behaviour
+from seqform.forms.strategies import plan_from_behaviour
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Decision, Terminal
 
 
 @settings(max_examples=80, deadline=None)
@@ -88,7 +89,7 @@ def test_exact_walk_on_matching_pennies_with_chance():
 
 def test_kuhn_flat_and_walk_agree_on_uniform():
     game = kuhn_poker()
-    from seqform.strategies import uniform_behaviour
+    from seqform.forms.strategies import uniform_behaviour
 
     tables = game.flat.tables
     flat = certify(game, uniform_behaviour(tables[0]), uniform_behaviour(tables[1]))

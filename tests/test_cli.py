@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from seqform.cli import main
+from seqform.cli.main import main
 
 
 def test_solve_kuhn_text(capsys):

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from seqform.cli import main
+from seqform.cli.main import main
 
 
 def test_sparsified_kuhn_text(capsys):

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from seqform.cli import main
-from seqform.compare import compare
-from seqform.games import GAMES
-from seqform.games.kuhn import kuhn_poker
+from seqform.analyses.compare import compare
+from seqform.cli.main import main
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.loader import GAMES
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 TOL = 1e-9

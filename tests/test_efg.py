@@ -17,12 +17,13 @@ import pytest
 from gametrees import games
 from hypothesis import HealthCheck, given, settings
 
-from seqform.efg import GameFormatError, game_from_gambit, game_to_gambit, read_efg, write_efg
-from seqform.game import Chance, Decision, Game, InvalidGameError, Terminal, walk
-from seqform.games import load_game
-from seqform.games.kuhn import kuhn_poker
-from seqform.sequence_form import build_sequence_form
-from seqform.solve import solve
+from seqform.analyses.solve import solve
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.efg import GameFormatError, game_from_gambit, game_to_gambit, read_efg, write_efg
+from seqform.game.loader import load_game
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Decision, InvalidGameError, Terminal, walk
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)
 TOLERANCE = 1e-9  # LP value (float, HiGHS) against an exact rational reference

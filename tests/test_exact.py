@@ -6,13 +6,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import seqform.exact as exact_module
-from seqform.best_response import certify
-from seqform.cli import main
-from seqform.exact import solve_exact
-from seqform.games import load_game
-from seqform.games.kuhn import kuhn_poker
-from seqform.linear_program import (
+import seqform.analyses.exact as exact_module
+from seqform.analyses.exact import solve_exact
+from seqform.analyses.solve import solve
+from seqform.certify import certify
+from seqform.cli.main import main
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.loader import load_game
+from seqform.lp.exact.program import (
     AT_LOWER,
     AT_UPPER,
     BASIC,
@@ -22,8 +23,7 @@ from seqform.linear_program import (
     LinearProgram,
     resolve_basis,
 )
-from seqform.rational import ExactLinearSolver, ExactSolveError, RationalMatrix
-from seqform.solve import solve
+from seqform.lp.exact.rational import ExactLinearSolver, ExactSolveError, RationalMatrix
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950); Wikipedia "Kuhn poker"
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017), App. E.2; OpenSpiel's sequence_form_lp test
@@ -108,7 +108,7 @@ def test_leduc_exact_value_certified_with_a_large_denominator():
 def test_failed_certification_reports_exact_bounds(monkeypatch):
     # Make both routes give a non-equilibrium: rounding returns the uniform strategy and
     # the basis cannot be re-solved.  The answer must then be bounds, not a value.
-    from seqform.exact_strategies import exact_strategy_from_mapping
+    from seqform.forms.exact_strategies import exact_strategy_from_mapping
 
     def uniform(strategy, *args, **kwargs):
         table = strategy.table

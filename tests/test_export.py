@@ -8,13 +8,13 @@ import pygambit
 import pytest
 import scipy.sparse as sp
 
-from seqform.cli import main
-from seqform.efg import read_efg
-from seqform.export import export_game
-from seqform.games import load_game
-from seqform.games.kuhn import kuhn_poker
-from seqform.sequence_form import build_sequence_form
-from seqform.solve import solve
+from seqform.analyses.solve import solve
+from seqform.cli.main import main
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.efg import read_efg
+from seqform.game.loader import load_game
+from seqform.io.export import export_game
 
 
 def gambit_value(path) -> Fraction:

@@ -4,8 +4,9 @@ from fractions import Fraction
 
 import pytest
 
-from seqform.game import Chance, Decision, Game, InvalidGameError, Terminal, walk
-from seqform.games.kuhn import kuhn_poker
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Decision, InvalidGameError, Terminal, walk
 
 
 def leaf(u: int) -> Terminal:

@@ -5,10 +5,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from seqform.best_response import certify, expected_value
-from seqform.games.kuhn import kuhn_poker
-from seqform.solve import solve
-from seqform.strategies import uniform_behaviour
+from seqform.analyses.solve import solve
+from seqform.certify import certify, expected_value
+from seqform.forms.strategies import uniform_behaviour
+from seqform.game.builtin.kuhn import kuhn_poker
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 SOLVERS = [("highs", "simplex"), ("highs", "ipm"), ("cvxpy", "simplex")]
@@ -71,7 +71,7 @@ def test_certificate(solution):
 def test_uniform_random_nash_conv_is_eleven_twelfths():
     # OpenSpiel's exploitability test: NashConv of the uniform policy in Kuhn is 11/12
     # (open_spiel/python/algorithms/exploitability_test.py). Computed exactly here.
-    from seqform.sequence_form import build_sequence_form
+    from seqform.forms.sequence_form import build_sequence_form
 
     game = kuhn_poker()
     form = build_sequence_form(game)

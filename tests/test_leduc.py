@@ -16,11 +16,12 @@ from openspiel_match import (
     sizes,
 )
 
-from seqform.best_response import expected_value
-from seqform.game import Chance, Game, Terminal
-from seqform.games import GAMES, load_game
-from seqform.games.leduc import leduc_poker, leduc_words
-from seqform.solve import solve
+from seqform.analyses.solve import solve
+from seqform.certify import expected_value
+from seqform.game.builtin.leduc import leduc_poker, leduc_words
+from seqform.game.loader import GAMES, load_game
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Terminal
 
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test.py
 OPENSPIEL_ACTIONS = {"Fold": "f", "Call": "c", "Raise": "r"}  # leduc_poker's ActionToString

@@ -17,11 +17,12 @@ from openspiel_match import (
     sizes,
 )
 
-from seqform.best_response import expected_value
-from seqform.game import Chance, Game, Node, Terminal
-from seqform.games import GAMES, load_game
-from seqform.games.liars_dice import MAX_BIDS, bid_label, liars_dice, liars_dice_words
-from seqform.solve import solve
+from seqform.analyses.solve import solve
+from seqform.certify import expected_value
+from seqform.game.builtin.liars_dice import MAX_BIDS, bid_label, liars_dice, liars_dice_words
+from seqform.game.loader import GAMES, load_game
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Node, Terminal
 
 # Neller and Lanctot (2013), "An Introduction to Counterfactual Regret Minimization", as
 # quoted by OpenSpiel's sequence_form_lp_test.py (test_liars_dice): one six-sided die each.

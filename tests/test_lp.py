@@ -6,9 +6,9 @@ import scipy.sparse as sp
 from gametrees import games
 from hypothesis import given, settings
 
-from seqform.lp import SolverError, SolverLimitError, solve_minmax
-from seqform.sequence_form import build_sequence_form
-from seqform.solve import solve
+from seqform.analyses.solve import solve
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.lp.minmax import SolverError, SolverLimitError, solve_minmax
 
 
 def matrix_game(payoffs):
@@ -63,7 +63,7 @@ def test_infeasible_constraints_raise_solver_error(backend):
 def test_time_limit_is_reported_not_returned():
     # A zero time limit stops HiGHS before it can prove anything.
     with pytest.raises(SolverLimitError, match="time limit"):
-        from seqform.games.kuhn import kuhn_poker
+        from seqform.game.builtin.kuhn import kuhn_poker
 
         form = build_sequence_form(kuhn_poker(cards=30))
         solve_minmax(form.E, form.e, form.F, form.f, form.A, time_limit=0.0)
@@ -84,7 +84,7 @@ def test_random_games_solve_to_equilibria_with_both_backends(game):
 def test_pdlp_is_selectable_and_approximately_right(backend):
     # PDLP is a first-order method: optimal at its own tolerance (relative gap 1e-7), so
     # the value is close to Kuhn's -1/18 (Kuhn 1950) and the certificate measures how close.
-    from seqform.games.kuhn import kuhn_poker
+    from seqform.game.builtin.kuhn import kuhn_poker
 
     solution = solve(kuhn_poker(), backend=backend, algorithm="pdlp")
     assert solution.stats.status == "optimal"

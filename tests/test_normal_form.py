@@ -9,10 +9,9 @@ import pytest
 from gametrees import games, random_game
 from hypothesis import HealthCheck, assume, given, settings
 
-from seqform.best_response import expected_value
-from seqform.games import GAMES
-from seqform.games.kuhn import kuhn_poker
-from seqform.normal_form import (
+from seqform.analyses.solve import solve
+from seqform.certify import expected_value
+from seqform.forms.normal_form import (
     NormalFormTooLargeError,
     build_normal_form,
     count_json,
@@ -25,8 +24,9 @@ from seqform.normal_form import (
     solve_normal_form,
     strategy_counts,
 )
-from seqform.sequence_form import build_sequence_form
-from seqform.solve import solve
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.loader import GAMES
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 TOL = 1e-9

@@ -13,18 +13,18 @@ from fractions import Fraction
 
 import pytest
 
-from seqform.efg import read_efg, write_efg
-from seqform.game import Chance, Decision, InvalidGameError, Terminal, walk
-from seqform.games import UnknownGameError, load_game
-from seqform.games.kuhn import kuhn_poker
-from seqform.openspiel import (
+from seqform.analyses.solve import solve
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.efg import read_efg, write_efg
+from seqform.game.loader import UnknownGameError, load_game
+from seqform.game.nodes import Chance, Decision, InvalidGameError, Terminal, walk
+from seqform.game.openspiel import (
     OpenSpielUnavailableError,
     exact_number,
     exact_probabilities,
     load_openspiel_game,
 )
-from seqform.sequence_form import build_sequence_form
-from seqform.solve import solve
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from seqform.games import load_game
-from seqform.play import (
+from seqform.analyses.solve import solve
+from seqform.cli.play import (
     PlaySetup,
     SessionEnded,
     card_of_infoset,
@@ -24,7 +24,7 @@ from seqform.play import (
     read_strategy_file,
     sample_index,
 )
-from seqform.solve import solve
+from seqform.game.loader import load_game
 
 EXPECTATION_TOLERANCE = 1e-9
 
@@ -127,7 +127,7 @@ def test_named_strategies(kuhn, solution):
     check_fold = named_strategy("check-fold", kuhn, table, equilibrium)
     assert check_fold == dict.fromkeys(table.infosets, (1.0, 0.0))
     second = solution.form.players[1]
-    # never-bluff is seqform.exploit's opponent: bets only with K, calls with Q and K.
+    # never-bluff is seqform.analyses.exploit's opponent: bets only with K, calls with Q and K.
     never_bluff = named_strategy("never-bluff", kuhn, second, behaviour(solution.behaviour[1]))
     assert never_bluff["Jp"] == (1.0, 0.0)  # the equilibrium bluffs here 1/3 of the time
     assert never_bluff["Kp"] == (0.0, 1.0)
@@ -170,7 +170,7 @@ def test_strategy_file_errors_name_the_problem(kuhn, solution, tmp_path, documen
 
 
 def test_solve_output_is_a_strategy_file(kuhn, solution, tmp_path, capsys):
-    from seqform.cli import main
+    from seqform.cli.main import main
 
     path = tmp_path / "kuhn.json"
     assert main(["solve", "kuhn", "--format", "json", "--output", str(path)]) == 0

@@ -8,12 +8,12 @@ import pytest
 from gametrees import random_game, seeds
 from hypothesis import HealthCheck, given, settings
 
-from seqform.best_response import certify
-from seqform.cli import main
-from seqform.games.kuhn import kuhn_poker
-from seqform.ranges import equilibrium_ranges
-from seqform.solve import solve
-from seqform.strategies import behaviour_from_plan
+from seqform.analyses.ranges import equilibrium_ranges
+from seqform.analyses.solve import solve
+from seqform.certify import certify
+from seqform.cli.main import main
+from seqform.forms.strategies import behaviour_from_plan
+from seqform.game.builtin.kuhn import kuhn_poker
 
 THIRD = Fraction(1, 3)
 
@@ -60,7 +60,7 @@ def test_kuhn_player_one_family(exact):
 
 
 def _range(low, high):
-    from seqform.ranges import Range
+    from seqform.analyses.ranges import Range
 
     return Range(Fraction(low), Fraction(high))
 
@@ -141,7 +141,7 @@ def test_cli_ranges_json(capsys):
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds)
 def test_exact_vertices_are_exact_equilibria_on_random_games(seed):
-    from seqform.exact_strategies import exact_strategy_from_plan
+    from seqform.forms.exact_strategies import exact_strategy_from_plan
 
     game = random_game(seed, max_depth=3)
     ranges = equilibrium_ranges(game, exact=True)

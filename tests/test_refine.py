@@ -6,14 +6,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from seqform.best_response import certify
-from seqform.cli import main
-from seqform.games.kuhn import kuhn_poker
-from seqform.linear_program import AT_LOWER, AT_UPPER, BASIC, Basis, LinearProgram
-from seqform.parametric_lp import ParametricLP, lex_sign, lexicographic_optimum
-from seqform.rational import RationalMatrix
-from seqform.refine import refine, sequence_lengths
-from seqform.solve import solve
+from seqform.analyses.refine import refine, sequence_lengths
+from seqform.analyses.solve import solve
+from seqform.certify import certify
+from seqform.cli.main import main
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.lp.exact.parametric import ParametricLP, lex_sign, lexicographic_optimum
+from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, LinearProgram
+from seqform.lp.exact.rational import RationalMatrix
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)
 

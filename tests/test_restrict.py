@@ -10,11 +10,8 @@ from gametrees import random_behaviour, random_game, seeds
 from hypothesis import given, settings
 from scipy.optimize import linprog
 
-from seqform.best_response import best_response, expected_value
-from seqform.cli import main
-from seqform.exact import solve_exact
-from seqform.games.kuhn import kuhn_poker
-from seqform.restrict import (
+from seqform.analyses.exact import solve_exact
+from seqform.analyses.restrict import (
     load_fix_file,
     parse_fix,
     resolve_restrictions,
@@ -22,8 +19,11 @@ from seqform.restrict import (
     solve_restricted,
     violations,
 )
-from seqform.sequence_form import build_sequence_form
-from seqform.strategies import plan_from_behaviour
+from seqform.certify import best_response, expected_value
+from seqform.cli.main import main
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.forms.strategies import plan_from_behaviour
+from seqform.game.builtin.kuhn import kuhn_poker
 
 
 def _local_options(actions, bounds):

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from seqform.games.kuhn import kuhn_poker
-from seqform.lp import SolverLimitError
-from seqform.solve import solve
+from seqform.analyses.solve import solve
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.lp.minmax import SolverLimitError
 
 
 def test_large_n_card_kuhn_is_solved_and_certified():

@@ -7,10 +7,10 @@ import pytest
 from gametrees import games, random_behaviour
 from hypothesis import given, settings
 
-from seqform.best_response import expected_value
-from seqform.games.kuhn import kuhn_poker
-from seqform.sequence_form import build_sequence_form
-from seqform.strategies import plan_from_behaviour
+from seqform.certify import expected_value
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.forms.strategies import plan_from_behaviour
+from seqform.game.builtin.kuhn import kuhn_poker
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """One-card showdown games without the tree: numbering, the products A y and A.T x, the
-certificate, each checked against the explicit tree (seqform.sequence_form and
-seqform.best_response), which shares no code with the sorted-card sums."""
+certificate, each checked against the explicit tree (seqform.forms.sequence_form and
+seqform.certify), which shares no code with the sorted-card sums."""
 
 from fractions import Fraction
 
@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from gametrees import raise_poker
 
-from seqform.best_response import certify as certify_on_tree
-from seqform.game import InvalidGameError
-from seqform.games.kuhn import kuhn_poker
-from seqform.sequence_form import build_sequence_form
-from seqform.showdown import (
+from seqform.analyses.solve import solve
+from seqform.certify import certify as certify_on_tree
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.nodes import InvalidGameError
+from seqform.structured.showdown import (
     Bet,
     Fold,
     Showdown,
@@ -27,7 +28,6 @@ from seqform.showdown import (
     plan_from_behaviour,
     showdown_game,
 )
-from seqform.solve import solve
 
 GAMES = [kuhn_showdown(3), kuhn_showdown(5), raise_poker(4), raise_poker(7)]
 IDS = ["kuhn3", "kuhn5", "raise4", "raise7"]

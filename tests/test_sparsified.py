@@ -4,16 +4,16 @@ import numpy as np
 import pytest
 from gametrees import raise_poker
 
-from seqform.games.kuhn import kuhn_poker
-from seqform.lp import SolverLimitError
-from seqform.showdown import (
+from seqform.analyses.showdown import solve_showdown
+from seqform.analyses.solve import solve
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.lp.minmax import SolverLimitError
+from seqform.structured.showdown import (
     card_matrix,
     kuhn_showdown,
     showdown_game,
 )
-from seqform.showdown_solve import solve_showdown
-from seqform.solve import solve
-from seqform.sparsified import build_sparsified_lp, solve_sparsified_lp
+from seqform.structured.sparsified import build_sparsified_lp, solve_sparsified_lp
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 

@@ -5,11 +5,11 @@ import pytest
 from gametrees import games, random_behaviour
 from hypothesis import given, settings
 
-from seqform.games.kuhn import kuhn_poker
-from seqform.report import solution_json, solution_text
-from seqform.sequence_form import build_sequence_form
-from seqform.solve import solve
-from seqform.strategies import behaviour_from_plan, plan_from_behaviour
+from seqform.analyses.solve import solve
+from seqform.cli.render.report import solution_json, solution_text
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.forms.strategies import behaviour_from_plan, plan_from_behaviour
+from seqform.game.builtin.kuhn import kuhn_poker
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,0 +1,481 @@
+"""The whole set of equilibria, action by action: the range of each probability.
+
+In a two-player zero-sum game the equilibria are exactly the pairs of optimal (maxmin)
+strategies, so the set is a product of one polytope per player (von Neumann 1928).  For
+player 0 it is the optimal face of the merged LP (KMvS 1996, eq. 11; see
+:mod:`seqform.lp.exact.minmax`), projected on ``x``:
+
+    P = { x : E x = e,  x >= 0,  F.T q − A.T x <= 0 and f @ q >= v for some q },
+
+with ``v`` the value; for player 1 the same with the roles swapped (payoff ``−A.T``,
+value ``−v``).
+
+Realization-plan ranges: ``min`` and ``max`` of ``x[s]`` over ``P``, two LPs per sequence.
+
+Behavioural ranges: ``b(a | h) = x[h, a] / x[parent(h)]`` over the ``x`` in ``P`` that reach
+``h`` (``x[parent(h)] > 0``) — a linear-fractional program.  The Charnes–Cooper (1962)
+substitution ``t = 1 / x[parent(h)]``, ``x̃ = t x``, ``q̃ = t q`` makes it the LP
+
+    max / min x̃[h, a]   s.t.  x̃[parent(h)] = 1,  E x̃ = e t,  F.T q̃ − A.T x̃ <= 0,
+                              f @ q̃ >= v t,  x̃ >= 0,  t >= 0,
+
+whose optimum is the supremum / infimum of the ratio (attained: ``P`` is a polytope).  It
+is infeasible exactly when no optimal strategy reaches ``h``; the range is then reported
+as absent (any behaviour there is optimal).
+
+Shape of the set.  Every LP solution is a vertex of ``P``; their affine hull has the
+dimension of ``P`` once no direction is missing.  That is checked with random directions
+``ℓ`` orthogonal to the vertices found: if ``max ℓ·x > min ℓ·x`` over ``P`` the two new
+vertices are added, otherwise ``P`` lies in the hull (for a random ``ℓ`` this fails only
+with probability 0).  A one-dimensional ``P`` is a segment, reported with a parameter —
+the first plan entry that varies, preferring one whose range starts at 0 — and every
+varying entry as an affine function of it.
+
+Exact mode: the value comes from :func:`seqform.analyses.exact.solve_exact`, and every LP's
+optimal basis is re-solved and verified exactly (:func:`seqform.lp.exact.program.resolve_basis`),
+so endpoints and vertices are exact fractions.  Cost: about four LPs per action (fewer
+where a vertex already shows an endpoint 0 or 1); Kuhn takes well under a second, Leduc
+minutes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.game.model import Game
+from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
+from seqform.lp.exact.program import (
+    FloatLPResult,
+    HighsModel,
+    InfeasibleError,
+    LinearProgram,
+    resolve_basis,
+)
+from seqform.lp.exact.rational import ExactSolveError
+
+__all__ = [
+    "ActionRange",
+    "AffineEntry",
+    "EquilibriumRanges",
+    "Parametrisation",
+    "PlayerRanges",
+    "Range",
+    "equilibrium_ranges",
+]
+
+FLOAT_TOLERANCE = 1e-7  # float mode: numbers this close are equal (HiGHS's own tolerance)
+Number = Any  # Fraction in exact mode, float otherwise
+
+
+@dataclass(frozen=True)
+class Range:
+    """``low <= quantity <= high`` over all equilibria (of one player)."""
+
+    low: Number
+    high: Number
+
+    @property
+    def fixed(self) -> bool:
+        return self.low == self.high
+
+
+@dataclass(frozen=True)
+class ActionRange:
+    """The ranges of one action at one information set.
+
+    probability : range of ``b(a | h)`` over the optimal strategies that reach ``h``; None
+        if none reaches it (then any behaviour there is optimal)
+    plan : range of the realization-plan entry ``x[h, a]``
+    """
+
+    infoset: str
+    action: str
+    words: str
+    probability: Range | None
+    plan: Range
+
+
+@dataclass(frozen=True)
+class AffineEntry:
+    """``x[label] = constant + slope · t`` along a one-dimensional set."""
+
+    label: str
+    constant: Number
+    slope: Number
+
+
+@dataclass(frozen=True)
+class Parametrisation:
+    """A one-dimensional set of optimal plans, ``t = x[parameter]`` in ``[low, high]``."""
+
+    parameter: str
+    low: Number
+    high: Number
+    entries: tuple[AffineEntry, ...]
+
+
+@dataclass(frozen=True)
+class PlayerRanges:
+    """The optimal strategies of one player.
+
+    value : the value to this player
+    dimension : dimension of the set of optimal realization plans (0: unique)
+    vertices : the vertices found (plans, on the player's sequence indices)
+    parametrisation : for a one-dimensional set, its parameter and affine entries
+    verified : every endpoint was proven exactly (exact mode) — False if some exact
+        re-solve failed and a float endpoint was kept
+    linear_programs : LPs solved for this player
+    """
+
+    player: int
+    name: str
+    value: Number
+    actions: tuple[ActionRange, ...]
+    dimension: int
+    vertices: tuple[tuple[Number, ...], ...]
+    parametrisation: Parametrisation | None
+    verified: bool
+    linear_programs: int
+
+    @property
+    def unique(self) -> bool:
+        return self.dimension == 0
+
+
+@dataclass(frozen=True)
+class EquilibriumRanges:
+    """Both players' ranges; ``exact`` tells whether numbers are Fractions."""
+
+    game: Game
+    form: SequenceForm
+    exact: bool
+    value: Number
+    players: tuple[PlayerRanges, PlayerRanges]
+    seconds: float
+
+
+class _Optimiser:
+    """Maximises linear objectives over one LP, in floats or exactly (module docstring)."""
+
+    def __init__(self, program: LinearProgram, exact: bool) -> None:
+        self.program = program
+        self.exact = exact
+        self.model = HighsModel(program)
+        self.solved = 0
+        self.verified = True
+
+    def maximise(
+        self, objective: Mapping[int, Number], *, proof: bool = True
+    ) -> tuple[Number, list[Number]]:
+        """``(optimum, columns)``; raises :class:`InfeasibleError`.
+
+        In exact mode the optimum is proven; with ``proof=False`` only the point is made
+        exact (a primal-feasible vertex; dual feasibility is not required).
+        """
+        vector = np.zeros(self.program.num_cols)
+        for column, coefficient in objective.items():
+            vector[column] = float(coefficient)
+        self.model.set_objective(vector)
+        result = self.model.maximise()
+        self.solved += 1
+        if not self.exact:
+            return result.objective, result.values.tolist()
+        return self._exact(objective, result, proof)
+
+    def _exact(
+        self, objective: Mapping[int, Number], result: FloatLPResult, proof: bool
+    ) -> tuple[Number, list[Number]]:
+        exact_objective = [Fraction(0)] * self.program.num_cols
+        for column, coefficient in objective.items():
+            exact_objective[column] = Fraction(coefficient)
+        if result.basis is not None:
+            try:
+                solution = resolve_basis(self.program.with_objective(exact_objective), result.basis)
+            except (ArithmeticError, ExactSolveError):
+                solution = None
+            if solution is not None and solution.optimal:
+                return solution.objective, list(solution.values)
+            if solution is not None and solution.primal_feasible and not proof:
+                return Fraction(result.objective), list(solution.values)
+        if not proof:
+            return Fraction(result.objective), []
+        self.verified = False
+        return Fraction(result.objective), [Fraction(v) for v in result.values]
+
+
+def _maximise_or_none(
+    optimiser: _Optimiser, objective: Mapping[int, Number]
+) -> tuple[Number, list[Number]] | None:
+    try:
+        return optimiser.maximise(objective)
+    except InfeasibleError:
+        return None
+
+
+def equilibrium_ranges(
+    game: Game,
+    *,
+    exact: bool = False,
+    form: SequenceForm | None = None,
+    seed: int = 0,
+) -> EquilibriumRanges:
+    """Ranges of every plan entry and behaviour probability over all equilibria.
+
+    Parameters
+    ----------
+    game
+        The game.
+    exact
+        Exact fractions (value from :func:`seqform.analyses.exact.solve_exact`, every LP re-solved
+        exactly); otherwise floats, with the value row relaxed by ``FLOAT_TOLERANCE``.
+    form
+        Its sequence form, if already built.
+    seed
+        Seed of the random directions that check the dimension.
+
+    Raises
+    ------
+    seqform.lp.exact.rational.ExactSolveError
+        In exact mode, if the value cannot be certified.
+    seqform.lp.minmax.SolverError
+        If an LP is not solved.
+    """
+    start = time.perf_counter()
+    form = form or build_sequence_form(game)
+    if exact:
+        from seqform.analyses.exact import solve_exact
+
+        solution = solve_exact(game, form=form)
+        if solution.value is None:
+            raise ExactSolveError(
+                f"the value could not be certified (it lies in [{solution.bounds.lower}, "
+                f"{solution.bounds.upper}]); exact ranges need it"
+            )
+        value: Number = solution.value
+    else:
+        value = solve_minmax_program(minmax_program(form)).value
+    rng = np.random.default_rng(seed)
+    players = tuple(
+        _player_ranges(game, form, player, value if player == 0 else -value, exact, rng)
+        for player in (0, 1)
+    )
+    return EquilibriumRanges(
+        game=game,
+        form=form,
+        exact=exact,
+        value=value,
+        players=(players[0], players[1]),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _player_ranges(
+    game: Game,
+    form: SequenceForm,
+    player: int,
+    value: Number,
+    exact: bool,
+    rng: np.random.Generator,
+) -> PlayerRanges:
+    table = form.players[player]
+    minmax = minmax_program(form, player=player)
+    base = minmax.program
+    n = table.num_sequences
+    root_q = minmax.q_columns.start
+    bound = Fraction(value)
+    face = base.with_rows([({root_q: Fraction(1)}, bound, None)])
+    face_lp = _Optimiser(face, exact)
+    vertices: list[list[Number]] = []
+
+    seen: set[tuple[Any, ...]] = set()
+
+    def remember(columns: Sequence[Number], scale: Number = 1) -> None:
+        plan = [columns[s] / scale for s in range(n)]
+        if not exact:
+            plan = [max(float(p), 0.0) for p in plan]
+        # Exact plans are compared exactly; float ones on a grid of the tolerance.
+        key = tuple(plan) if exact else tuple(np.rint(np.array(plan) / FLOAT_TOLERANCE).tolist())
+        if key not in seen:
+            seen.add(key)
+            vertices.append(plan)
+
+    def plan_range(sequence: int) -> Range:
+        low_known = any(_same(v[sequence], 0, exact) for v in vertices)
+        best = face_lp.maximise({sequence: 1})
+        remember(best[1])
+        if low_known:
+            return Range(0 if not exact else Fraction(0), best[0])
+        worst = face_lp.maximise({sequence: -1})
+        remember(worst[1])
+        return Range(-worst[0], best[0])
+
+    remember(face_lp.maximise({})[1])  # one optimal plan, even with no sequences to range
+    plan_ranges = {s: plan_range(s) for s in range(1, n)}
+
+    # Charnes–Cooper LP: columns x̃, q̃, t; own constraint rows become E x̃ − e t = 0.
+    own_rows = range(len(minmax.best_reply_rows), base.num_rows)
+    cc = base.with_columns([({own_rows.start: Fraction(-1)}, Fraction(0), Fraction(0), None)])
+    t_col = cc.num_cols - 1
+    zero = Fraction(0)
+    cc = replace(
+        cc,
+        row_lower=tuple(zero if i in own_rows else b for i, b in enumerate(cc.row_lower)),
+        row_upper=tuple(zero if i in own_rows else b for i, b in enumerate(cc.row_upper)),
+    )
+    cc = cc.with_rows([({root_q: Fraction(1), t_col: -Fraction(value)}, zero, None)])
+    actions: list[ActionRange] = []
+    # One HiGHS model; the normalisation row x̃[parent(h)] = 1 is re-pointed per parent.
+    normaliser = cc.num_rows
+    first_parent = int(table.parent_sequence[0]) if table.num_infosets else 0
+    cc_lp = _Optimiser(
+        cc.with_rows([({first_parent: Fraction(1)}, Fraction(1), Fraction(1))]), exact
+    )
+    current = first_parent
+    for infoset in range(table.num_infosets):
+        parent = int(table.parent_sequence[infoset])
+        if parent != current:
+            cc_lp.model.change_coefficient(normaliser, current, 0.0)
+            cc_lp.model.change_coefficient(normaliser, parent, 1.0)
+            if exact:
+                cc_lp.program = cc.with_rows([({parent: Fraction(1)}, Fraction(1), Fraction(1))])
+            current = parent
+        optimiser = cc_lp
+        name = table.infosets[infoset]
+        for action, sequence in zip(
+            table.actions[infoset], table.sequences_of(infoset), strict=True
+        ):
+            reaching = [v for v in vertices if v[parent] > (0 if exact else FLOAT_TOLERANCE)]
+            ratios = [v[sequence] / v[parent] for v in reaching]
+            probability: Range | None
+            one, nothing = (Fraction(1), Fraction(0)) if exact else (1.0, 0.0)
+            high = one if any(_same(r, 1, exact) for r in ratios) else None
+            low = nothing if any(_same(r, 0, exact) for r in ratios) else None
+            if high is None:
+                found = _maximise_or_none(optimiser, {sequence: 1})
+                if found is not None:
+                    high = found[0]
+                    remember(found[1], found[1][t_col])
+            if low is None and (high is not None or reaching):
+                found = _maximise_or_none(optimiser, {sequence: -1})
+                if found is not None:
+                    low = -found[0]
+                    remember(found[1], found[1][t_col])
+            probability = None if high is None or low is None else Range(low, high)
+            actions.append(
+                ActionRange(
+                    infoset=name,
+                    action=action,
+                    words=game.describe_action(name, action),
+                    probability=probability,
+                    plan=plan_ranges[sequence],
+                )
+            )
+    dimension = _settle_dimension(face_lp, vertices, remember, n, exact, rng)
+    parametrisation = _parametrise(table, vertices, plan_ranges, exact) if dimension == 1 else None
+    solved = face_lp.solved + cc_lp.solved
+    verified = face_lp.verified and cc_lp.verified
+    return PlayerRanges(
+        player=player,
+        name=game.player_names[player],
+        value=value,
+        actions=tuple(actions),
+        dimension=dimension,
+        vertices=tuple(tuple(v) for v in vertices),
+        parametrisation=parametrisation,
+        verified=verified,
+        linear_programs=solved,
+    )
+
+
+def _rank(vertices: list[list[Number]], exact: bool) -> int:
+    if len(vertices) < 2:
+        return 0
+    differences = [[a - b for a, b in zip(v, vertices[0], strict=True)] for v in vertices[1:]]
+    if exact:
+        import flint
+
+        rows = [[flint.fmpq(d.numerator, d.denominator) for d in row] for row in differences]
+        return int(flint.fmpq_mat(rows).rank())
+    return int(np.linalg.matrix_rank(np.array(differences, dtype=float), tol=FLOAT_TOLERANCE))
+
+
+def _settle_dimension(
+    face_lp: _Optimiser,
+    vertices: list[list[Number]],
+    remember: Any,
+    n: int,
+    exact: bool,
+    rng: np.random.Generator,
+) -> int:
+    """The dimension of the face, adding vertices along random unseen directions.
+
+    Directions come in batches (1, 2, 4, … up to 32) from the orthogonal complement of the
+    vertices found; the search stops when a whole batch finds no new extent.
+    """
+    batch = 1
+    for _ in range(n + 1):
+        rank = _rank(vertices, exact)
+        if len(vertices) >= 2:
+            differences = np.array(
+                [[float(a - b) for a, b in zip(v, vertices[0], strict=True)] for v in vertices[1:]]
+            )
+            complement = np.linalg.svd(differences)[2][rank:]
+        else:
+            complement = np.eye(n)
+        if not len(complement):
+            return rank
+        grew = False
+        for _ in range(min(batch, len(complement))):
+            direction = rng.standard_normal(len(complement)) @ complement
+            direction /= np.max(np.abs(direction))
+            objective = {
+                s: (Fraction(float(d)) if exact else float(d)) for s, d in enumerate(direction) if d
+            }
+            high = face_lp.maximise(objective, proof=False)
+            low = face_lp.maximise({s: -c for s, c in objective.items()}, proof=False)
+            if float(high[0] + low[0]) > FLOAT_TOLERANCE and high[1] and low[1]:
+                remember(high[1])
+                remember(low[1])
+                grew = True
+        if not grew:
+            return rank
+        batch = min(2 * batch, 32)
+    return _rank(vertices, exact)
+
+
+def _parametrise(
+    table: Any, vertices: list[list[Number]], plan_ranges: Mapping[int, Range], exact: bool
+) -> Parametrisation | None:
+    """A one-dimensional set as ``x = x_low + (t − t_low) · slope`` in the first varying entry."""
+    varying = [s for s, r in plan_ranges.items() if not _same(r.low, r.high, exact)]
+    if not varying:
+        return None
+    starting_at_zero = [s for s in varying if _same(plan_ranges[s].low, 0, exact)]
+    parameter = (starting_at_zero or varying)[0]
+    low_vertex = min(vertices, key=lambda v: v[parameter])
+    high_vertex = max(vertices, key=lambda v: v[parameter])
+    span = high_vertex[parameter] - low_vertex[parameter]
+    entries = []
+    for s in range(1, table.num_sequences):
+        slope = (high_vertex[s] - low_vertex[s]) / span
+        if _same(slope, 0, exact):
+            continue
+        constant = low_vertex[s] - slope * low_vertex[parameter]
+        entries.append(AffineEntry(label=table.label(s), constant=constant, slope=slope))
+    return Parametrisation(
+        parameter=table.label(parameter),
+        low=low_vertex[parameter],
+        high=high_vertex[parameter],
+        entries=tuple(entries),
+    )
+
+
+def _same(a: Number, b: Number, exact: bool) -> bool:
+    return a == b if exact else abs(float(a) - float(b)) <= FLOAT_TOLERANCE

@@ -1,0 +1,468 @@
+"""Restricted players: behaviour fixed or bounded at some information sets.
+
+A restriction bounds the probability of an action at an information set,
+``lo <= b(a | h) <= hi`` (``lo = hi`` fixes it).  On realization plans (KMvS 1996, §3,
+``x[h, a] = x[parent(h)] · b(a | h)``) this is the pair of *linear* constraints
+
+    x[h, a] − lo · x[parent(h)] >= 0,        x[h, a] − hi · x[parent(h)] <= 0,
+
+(one equation when ``lo = hi``).  So the restricted game is again an LP: the constraints
+join player 1's side of the merged LP as rows, and player 2's side through the dual
+multipliers derived in :mod:`seqform.lp.exact.minmax`.  Its value and strategies are those
+of the game in which the restricted player may only use strategies obeying the bounds.
+
+Certificate.  The set of plans obeying the bounds is, information set by information
+set, a product of small polytopes ``{b : sum_a b_a = 1, lo_a <= b_a <= hi_a}``, so a best
+response *within the restrictions* is still found by backward induction over the
+player's own information sets (as in :mod:`seqform.certify`), with the local choice
+a fractional knapsack: start every action at ``lo_a`` and give the remaining probability
+to the actions of highest value first, each up to ``hi_a``.  The restricted game's
+certificate compares each player's value with this restricted best response, computed
+from the tree's terminal data (:mod:`seqform.game.compiled`), not from the LP.
+
+Command-line syntax (``--fix``): ``INFOSET:ACTION=P``, ``INFOSET:ACTION<=P`` or
+``INFOSET:ACTION>=P`` with ``P`` a fraction or decimal (``1/3``, ``0.25``).  A JSON file
+(``--fix-file``) maps information sets to actions to a probability or a ``[lo, hi]`` pair:
+``{"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}``; numbers may be JSON numbers (read as the
+decimal they print as) or strings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from seqform.analyses.solve import Solution, Timings
+from seqform.certify import Certificate
+from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
+from seqform.game.model import Game
+from seqform.lp.exact.minmax import PlanConstraint, minmax_program, solve_minmax_program
+
+__all__ = [
+    "ActionBound",
+    "RestrictedBestResponse",
+    "Restrictions",
+    "default_choice",
+    "load_fix_file",
+    "obey_bounds_where_unreached",
+    "parse_fix",
+    "plan_constraints",
+    "resolve_restrictions",
+    "restricted_best_response",
+    "restricted_certificate",
+    "solve_restricted",
+    "violations",
+]
+
+_FIX = re.compile(r"^(?P<target>.+?)\s*(?P<op><=|>=|=)\s*(?P<value>[^=<>]+)$")
+
+
+@dataclass(frozen=True)
+class ActionBound:
+    """``lower <= b(action | infoset) <= upper``, as the user wrote it."""
+
+    infoset: str
+    action: str
+    lower: Fraction
+    upper: Fraction
+
+    def text(self) -> str:
+        if self.lower == self.upper:
+            return f"{self.infoset}:{self.action} = {self.lower}"
+        return f"{self.lower} <= {self.infoset}:{self.action} <= {self.upper}"
+
+
+LocalBounds = tuple[tuple[Fraction, Fraction], ...]
+"""Per action of one information set, ``(lo, hi)``."""
+
+
+@dataclass(frozen=True)
+class Restrictions:
+    """Validated bounds, resolved against a game's sequence form.
+
+    bounds : the bounds as given (after merging repeats of one action)
+    by_player : per player, information-set index -> per action ``(lo, hi)``
+    """
+
+    bounds: tuple[ActionBound, ...]
+    by_player: tuple[Mapping[int, LocalBounds], Mapping[int, LocalBounds]]
+
+    def players(self) -> list[int]:
+        """The restricted players (0 and/or 1)."""
+        return [player for player in (0, 1) if self.by_player[player]]
+
+
+def _fraction(text: Any, where: str) -> Fraction:
+    if isinstance(text, bool):
+        raise ValueError(f"{where}: {text!r} is not a probability")
+    try:
+        value = Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{where}: {text!r} is not a number (write 1/3 or 0.25)") from None
+    if not 0 <= value <= 1:
+        raise ValueError(f"{where}: probability {value} is not between 0 and 1")
+    return value
+
+
+def _split_target(target: str, where: str) -> tuple[str, str]:
+    infoset, colon, action = target.strip().rpartition(":")
+    if not colon or not infoset or not action:
+        raise ValueError(f"{where}: write INFOSET:ACTION, e.g. K:b")
+    return infoset, action
+
+
+def parse_fix(spec: str) -> ActionBound:
+    """Read ``"K:b=1"``, ``"Qpb:b<=1/2"`` or ``"J:b>=0.1"``.
+
+    Raises
+    ------
+    ValueError
+        If the text is not of that form or the probability is not in [0, 1].
+    """
+    where = f"--fix {spec!r}"
+    match = _FIX.match(spec.strip())
+    if match is None:
+        raise ValueError(f"{where}: write INFOSET:ACTION=P, INFOSET:ACTION<=P or >=P")
+    infoset, action = _split_target(match["target"], where)
+    value = _fraction(match["value"], where)
+    op = match["op"]
+    lower = value if op in ("=", ">=") else Fraction(0)
+    upper = value if op in ("=", "<=") else Fraction(1)
+    return ActionBound(infoset, action, lower, upper)
+
+
+def load_fix_file(path: str | Path) -> list[ActionBound]:
+    """Read the JSON restrictions file described in the module docstring.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be read.
+    ValueError
+        If it is not JSON of the documented shape.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    where = f"fix file {str(path)!r}"
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(document, dict):
+        raise ValueError(f"{where}: expected an object {{infoset: {{action: probability}}}}")
+    bounds = []
+    for infoset, actions in document.items():
+        if not isinstance(actions, dict):
+            raise ValueError(f"{where}: the entry of {infoset!r} must be {{action: probability}}")
+        for action, value in actions.items():
+            at = f"{where}, {infoset}:{action}"
+            if isinstance(value, list):
+                if len(value) != 2:
+                    raise ValueError(f"{at}: a range is [lo, hi]")
+                lower, upper = _fraction(value[0], at), _fraction(value[1], at)
+            else:
+                lower = upper = _fraction(value, at)
+            bounds.append(ActionBound(str(infoset), str(action), lower, upper))
+    return bounds
+
+
+def resolve_restrictions(form: SequenceForm, bounds: Sequence[ActionBound]) -> Restrictions:
+    """Check ``bounds`` against the game and index them by player and information set.
+
+    Repeated bounds on one action are intersected.
+
+    Raises
+    ------
+    ValueError
+        For an unknown information set or action, an empty range, or bounds at one
+        information set that no probability distribution satisfies.
+    """
+    lookup = [table.index_of_infoset() for table in form.players]
+    merged: dict[tuple[int, int], dict[int, tuple[Fraction, Fraction]]] = {}
+    kept: dict[tuple[str, str], ActionBound] = {}
+    for bound in bounds:
+        owner = next((p for p in (0, 1) if bound.infoset in lookup[p]), None)
+        if owner is None:
+            known = [name for table in form.players for name in table.infosets]
+            shown = ", ".join(known[:12]) + (", …" if len(known) > 12 else "")
+            raise ValueError(f"no information set {bound.infoset!r} in this game (it has {shown})")
+        index = lookup[owner][bound.infoset]
+        actions = form.players[owner].actions[index]
+        if bound.action not in actions:
+            raise ValueError(
+                f"information set {bound.infoset!r} has no action {bound.action!r} "
+                f"(its actions: {', '.join(actions)})"
+            )
+        slot = merged.setdefault((owner, index), {})
+        position = actions.index(bound.action)
+        lower, upper = slot.get(position, (Fraction(0), Fraction(1)))
+        lower, upper = max(lower, bound.lower), min(upper, bound.upper)
+        if lower > upper:
+            raise ValueError(
+                f"the bounds on {bound.infoset}:{bound.action} leave no probability "
+                f"(need {lower} <= p <= {upper})"
+            )
+        slot[position] = (lower, upper)
+        kept[(bound.infoset, bound.action)] = ActionBound(bound.infoset, bound.action, lower, upper)
+    by_player: tuple[dict[int, LocalBounds], dict[int, LocalBounds]] = ({}, {})
+    for (owner, index), slot in merged.items():
+        count = len(form.players[owner].actions[index])
+        local = tuple(slot.get(a, (Fraction(0), Fraction(1))) for a in range(count))
+        low = sum((lo for lo, _ in local), Fraction(0))
+        high = sum((hi for _, hi in local), Fraction(0))
+        if low > 1 or high < 1:
+            name = form.players[owner].infosets[index]
+            raise ValueError(
+                f"the bounds at information set {name!r} cannot be met: the lower bounds sum "
+                f"to {low} and the upper bounds to {high}, but the probabilities sum to 1"
+            )
+        by_player[owner][index] = local
+    return Restrictions(bounds=tuple(kept.values()), by_player=by_player)
+
+
+def plan_constraints(
+    form: SequenceForm, restrictions: Restrictions
+) -> tuple[list[PlanConstraint], list[PlanConstraint]]:
+    """The linear constraints on ``x`` and on ``y`` (module docstring)."""
+    out: tuple[list[PlanConstraint], list[PlanConstraint]] = ([], [])
+    for player in (0, 1):
+        table = form.players[player]
+        for index, local in sorted(restrictions.by_player[player].items()):
+            parent = int(table.parent_sequence[index])
+            for sequence, (lower, upper) in zip(table.sequences_of(index), local, strict=True):
+                if lower == upper:
+                    out[player].append(
+                        PlanConstraint(((sequence, Fraction(1)), (parent, -lower)), "==")
+                    )
+                    continue
+                if lower > 0:
+                    out[player].append(
+                        PlanConstraint(((sequence, Fraction(1)), (parent, -lower)), ">=")
+                    )
+                if upper < 1:
+                    out[player].append(
+                        PlanConstraint(((sequence, Fraction(1)), (parent, -upper)), "<=")
+                    )
+    return out
+
+
+def local_choice(values: Sequence[Any], local: LocalBounds | None) -> list[Any]:
+    """The best distribution over one information set's actions within its bounds.
+
+    Without bounds, all weight on the first action of highest value; with bounds the
+    fractional knapsack of the module docstring.  Exact when ``values`` are Fractions.
+    """
+    count = len(values)
+    if local is None:
+        best = max(range(count), key=values.__getitem__)
+        return [1 if a == best else 0 for a in range(count)]
+    choice: list[Any] = [lo for lo, _ in local]
+    remaining = 1 - sum(choice)
+    for action in sorted(range(count), key=lambda a: values[a], reverse=True):
+        if remaining <= 0:
+            break
+        extra = min(local[action][1] - local[action][0], remaining)
+        choice[action] += extra
+        remaining -= extra
+    return choice
+
+
+@dataclass(frozen=True)
+class RestrictedBestResponse:
+    """A best response within restrictions.
+
+    value : the responder's expected payoff
+    probabilities : per sequence of the responder, its behaviour ``b(a | h)`` (index 0 is 1)
+    """
+
+    player: int
+    value: Any
+    probabilities: tuple[Any, ...]
+
+
+def restricted_best_response(
+    game: Game,
+    player: int,
+    opponent_plan: Sequence[Any],
+    local_bounds: Mapping[int, LocalBounds] | None = None,
+) -> RestrictedBestResponse:
+    """Best response of ``player`` to the opponent's realization plan within bounds.
+
+    Backward induction over the player's information sets in reverse index order (an
+    information set's index exceeds that of the one its parent sequence belongs to, see
+    :mod:`seqform.game.compiled`), with :func:`local_choice` at each.  Exact when the plan holds
+    Fractions (the tree's exact chance probabilities and payoffs are used then).
+    """
+    flat = game.flat
+    table = flat.tables[player]
+    exact = any(isinstance(v, Fraction) for v in opponent_plan)
+    zero: Any = Fraction(0) if exact else 0.0
+    reach = flat.terminal_reach_exact if exact else flat.terminal_reach.tolist()
+    payoff = flat.terminal_payoff_exact if exact else flat.terminal_payoff.tolist()
+    own = flat.terminal_sequences[player].tolist()
+    other = flat.terminal_sequences[1 - player].tolist()
+    sign = 1 if player == 0 else -1
+    value = [zero] * table.num_sequences
+    for z, (mine, theirs) in enumerate(zip(own, other, strict=True)):
+        weight = opponent_plan[theirs]
+        if weight and payoff[z]:
+            value[mine] += sign * reach[z] * payoff[z] * weight
+    probabilities: list[Any] = [zero + 1] * table.num_sequences
+    bounds = local_bounds or {}
+    for infoset in range(table.num_infosets - 1, -1, -1):
+        sequences = table.sequences_of(infoset)
+        options = [value[s] for s in sequences]
+        choice = local_choice(options, bounds.get(infoset))
+        for sequence, probability in zip(sequences, choice, strict=True):
+            probabilities[sequence] = zero + probability
+        value[int(table.parent_sequence[infoset])] += sum(
+            (p * v for p, v in zip(choice, options, strict=True)), zero
+        )
+    return RestrictedBestResponse(player=player, value=value[0], probabilities=tuple(probabilities))
+
+
+def _plan(table_probabilities: Sequence[Any], game: Game, player: int) -> list[Any]:
+    table = game.flat.tables[player]
+    plan = list(table_probabilities)
+    plan[0] = plan[0] * 0 + 1
+    for infoset in range(table.num_infosets):
+        parent = plan[int(table.parent_sequence[infoset])]
+        for sequence in table.sequences_of(infoset):
+            plan[sequence] = parent * table_probabilities[sequence]
+    return plan
+
+
+def violations(
+    game: Game,
+    player: int,
+    probabilities: Sequence[Any],
+    restrictions: Restrictions,
+    tol: float = 0.0,
+) -> list[str]:
+    """Where a behaviour (per sequence) breaks the bounds by more than ``tol``."""
+    table = game.flat.tables[player]
+    found = []
+    for index, local in sorted(restrictions.by_player[player].items()):
+        for sequence, action, (lower, upper) in zip(
+            table.sequences_of(index), table.actions[index], local, strict=True
+        ):
+            probability = probabilities[sequence]
+            low, high = (lower - tol, upper + tol) if tol else (lower, upper)  # exact if tol 0
+            if probability < low or probability > high:
+                found.append(
+                    f"{table.infosets[index]}:{action} has probability {probability}, "
+                    f"outside [{lower}, {upper}]"
+                )
+    return found
+
+
+def restricted_certificate(
+    game: Game,
+    behaviours: tuple[Sequence[Any], Sequence[Any]],
+    restrictions: Restrictions,
+) -> Certificate:
+    """Value, restricted best-response values and NashConv of a profile (module docstring).
+
+    ``behaviours`` are per-sequence behaviour probabilities of players 0 and 1 (Fractions
+    for an exact certificate).
+    """
+    flat = game.flat
+    x = _plan(behaviours[0], game, 0)
+    y = _plan(behaviours[1], game, 1)
+    exact = any(isinstance(v, Fraction) for v in (*x, *y))
+    reach = flat.terminal_reach_exact if exact else flat.terminal_reach.tolist()
+    payoff = flat.terminal_payoff_exact if exact else flat.terminal_payoff.tolist()
+    s0, s1 = (s.tolist() for s in flat.terminal_sequences)
+    value: Any = Fraction(0) if exact else 0.0
+    for z in range(len(s0)):
+        weight = x[s0[z]] * y[s1[z]]
+        if weight and payoff[z]:
+            value += reach[z] * payoff[z] * weight
+    best_first = restricted_best_response(game, 0, y, restrictions.by_player[0]).value
+    best_second = restricted_best_response(game, 1, x, restrictions.by_player[1]).value
+    return Certificate.from_best_responses(value, best_first, best_second)
+
+
+def default_choice(local: LocalBounds) -> list[Fraction]:
+    """A distribution within ``local``: lower bounds, the rest to the first actions."""
+    return local_choice([Fraction(-a) for a in range(len(local))], local)
+
+
+def solve_restricted(
+    game: Game,
+    restrictions: Restrictions,
+    *,
+    form: SequenceForm | None = None,
+    algorithm: str = "simplex",
+    time_limit: float | None = None,
+) -> Solution:
+    """Solve the restricted game in floats; the certificate uses restricted best responses.
+
+    Returns a :class:`~seqform.analyses.solve.Solution` of the restricted game: its value, both
+    players' strategies (obeying the bounds, also at unreached information sets) and the
+    certificate of :func:`restricted_certificate`.
+
+    Raises
+    ------
+    seqform.lp.exact.program.InfeasibleError
+        Never for validated restrictions (each restricted set has a feasible local choice).
+    seqform.lp.minmax.SolverError
+        If HiGHS does not prove optimality.
+    """
+    start = time.perf_counter()
+    form = form or build_sequence_form(game)
+    built = time.perf_counter()
+    x_rows, y_rows = plan_constraints(form, restrictions)
+    minmax = minmax_program(form, x_constraints=x_rows, y_constraints=y_rows)
+    solution = solve_minmax_program(minmax, algorithm=algorithm, time_limit=time_limit)
+    solved = time.perf_counter()
+    behaviour = tuple(
+        obey_bounds_where_unreached(
+            behaviour_from_plan(form.players[player], plan), restrictions.by_player[player]
+        )
+        for player, plan in ((0, solution.x), (1, solution.y))
+    )
+    converted = time.perf_counter()
+    certificate = restricted_certificate(
+        game,
+        (behaviour[0].probabilities.tolist(), behaviour[1].probabilities.tolist()),
+        restrictions,
+    )
+    certified = time.perf_counter()
+    return Solution(
+        game=game,
+        form=form,
+        value=solution.value,
+        plans=(solution.x, solution.y),
+        behaviour=(behaviour[0], behaviour[1]),
+        certificate=certificate,
+        stats=solution.stats,
+        timings=Timings(
+            sequence_form=built - start,
+            lp=solved - built,
+            behaviour=converted - solved,
+            certificate=certified - converted,
+        ),
+    )
+
+
+def obey_bounds_where_unreached(
+    strategy: BehaviouralStrategy, local_bounds: Mapping[int, LocalBounds]
+) -> BehaviouralStrategy:
+    """Replace the behaviour at unreached restricted information sets by a feasible one."""
+    probabilities = strategy.probabilities.copy()
+    for index, local in local_bounds.items():
+        if strategy.unreached[index]:
+            sequences = strategy.table.sequences_of(index)
+            probabilities[sequences.start : sequences.stop] = [
+                float(p) for p in default_choice(local)
+            ]
+    return BehaviouralStrategy(
+        table=strategy.table, probabilities=probabilities, unreached=strategy.unreached
+    )

@@ -1,0 +1,246 @@
+"""Text and JSON for a :class:`~seqform.analyses.showdown.ShowdownSolution`.
+
+With up to :data:`FULL_TABLE_CARDS` cards the strategies are printed information set by
+information set; above that, per betting node and action, as the card ranges where the
+action is always played and where it is mixed (cards are ranked 1 .. N, low to high).
+
+JSON schema ``seqform.sparsified/1`` (new keys may be added, none removed or renamed)::
+
+    {
+      "schema": "seqform.sparsified/1",
+      "game": {"name": str, "description": str, "cards": int, "tree_nodes": int,
+               "terminals": int},
+      "method": "sparsified",
+      "value": float, "value_fraction": str | null,
+      "sizes": {"players": [{"name": str, "infosets": int, "sequences": int}, ×2]},
+      "solver": {...as in seqform.solve/1...},
+      "timings": {"sequence_form", "lp", "behaviour", "certificate", "total"},
+      "certificate": {...as in seqform.solve/1...},
+      "strategies": [{"player": 1 | 2, "name": str,
+                      "nodes": [{"history": str, "actions": [str],
+                                 "always": {action: [[first, last], ...]},
+                                 "mixed": {action: [[first, last], ...]},
+                                 "unreached_cards": int,
+                                 "probabilities": [[float, ...] per card] | null}]}, ×2]
+    }
+
+``always``/``mixed`` give inclusive card ranges (1-based).  ``probabilities`` is present
+(per card, per action) up to :data:`JSON_PROBABILITY_CARDS` cards, ``null`` above.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from seqform.analyses.showdown import ShowdownSolution
+from seqform.cli.render.report import (
+    EQUILIBRIUM_TOLERANCE,
+    certificate_json,
+    fraction_text,
+    solver_json,
+    timings_json,
+)
+from seqform.structured.showdown import ShowdownBehaviour, ShowdownPoker
+
+__all__ = [
+    "FULL_TABLE_CARDS",
+    "JSON_PROBABILITY_CARDS",
+    "SCHEMA",
+    "card_ranges",
+    "showdown_json",
+    "showdown_text",
+]
+
+SCHEMA = "seqform.sparsified/1"
+FULL_TABLE_CARDS = 13
+JSON_PROBABILITY_CARDS = 2000
+PURE = 1e-6  # a probability within this of 0 or 1 counts as pure in the summaries
+NAMES = ("Player 1", "Player 2")
+
+
+def card_ranges(mask: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of True in ``mask`` as inclusive 1-based ``(first, last)`` card ranges."""
+    padded = np.concatenate([[False], np.asarray(mask, dtype=bool), [False]])
+    edges = np.flatnonzero(np.diff(padded.astype(np.int8)))
+    return [(int(a) + 1, int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def _ranges_text(ranges: list[tuple[int, int]], limit: int = 4) -> str:
+    parts = [f"{a}" if a == b else f"{a}–{b}" for a, b in ranges[:limit]]
+    if len(ranges) > limit:
+        parts.append(f"… ({len(ranges) - limit} more ranges)")
+    return ", ".join(parts)
+
+
+def _node_summaries(poker: ShowdownPoker, behaviour: ShowdownBehaviour) -> list[dict[str, Any]]:
+    table = poker.betting_table
+    player = behaviour.player
+    nodes = []
+    for node, history in enumerate(table.nodes[player]):
+        sequences = table.node_sequences[player][node]
+        actions = table.node_actions[player][node]
+        probabilities = behaviour.probabilities[:, sequences]
+        always = {a: card_ranges(probabilities[:, k] >= 1 - PURE) for k, a in enumerate(actions)}
+        mixed = {
+            a: card_ranges((probabilities[:, k] > PURE) & (probabilities[:, k] < 1 - PURE))
+            for k, a in enumerate(actions)
+        }
+        nodes.append(
+            {
+                "history": history,
+                "actions": list(actions),
+                "always": always,
+                "mixed": mixed,
+                "unreached_cards": int(behaviour.unreached[:, node].sum()),
+                "probabilities": (
+                    probabilities.tolist() if poker.cards <= JSON_PROBABILITY_CARDS else None
+                ),
+            }
+        )
+    return nodes
+
+
+def _words(poker: ShowdownPoker, player: int, node: int, action: str) -> str:
+    if poker.describe_action is None:
+        return action
+    return poker.describe_action(poker.infoset_name(player, 0, node), action)
+
+
+def _strategy_lines(poker: ShowdownPoker, behaviour: ShowdownBehaviour) -> list[str]:
+    table = poker.betting_table
+    player = behaviour.player
+    if poker.cards <= FULL_TABLE_CARDS:
+        lines = [f"{NAMES[player]} — behavioural strategy", "  infoset  action probabilities"]
+        for card in range(poker.cards):
+            for node in range(table.num_nodes(player)):
+                cells = []
+                for action, sequence in zip(
+                    table.node_actions[player][node],
+                    table.node_sequences[player][node],
+                    strict=True,
+                ):
+                    p = float(behaviour.probabilities[card, sequence])
+                    fraction = fraction_text(p)
+                    cell = f"{_words(poker, player, node, action)} {p:.4f}"
+                    if fraction is not None and "/" in fraction:
+                        cell += f" ({fraction})"
+                    cells.append(cell)
+                name = poker.infoset_name(player, card, node)
+                mark = "  (unreached)" if behaviour.unreached[card, node] else ""
+                lines.append(f"  {name:<7}  {'  '.join(cells)}{mark}")
+        return lines
+    lines = [
+        f"{NAMES[player]} — behavioural strategy by card (1 = lowest … {poker.cards} = highest)"
+    ]
+    for node, summary in enumerate(_node_summaries(poker, behaviour)):
+        where = summary["history"] or "start"
+        lines.append(f"  after {where!r}:" if summary["history"] else "  at the start:")
+        for action in summary["actions"]:
+            words = _words(poker, player, node, action)
+            always, mixed = summary["always"][action], summary["mixed"][action]
+            text = f"always {_ranges_text(always)}" if always else "never pure"
+            if mixed:
+                text += f"; mixed at {_ranges_text(mixed)}"
+            lines.append(f"    {words:<6} {text}")
+        if summary["unreached_cards"]:
+            lines.append(f"    (unreached with {summary['unreached_cards']:,} cards)")
+    return lines
+
+
+def showdown_text(solution: ShowdownSolution) -> str:
+    """A human-readable report: value, sizes, solver, certificate, strategy summaries."""
+    poker = solution.poker
+    fraction = fraction_text(solution.value)
+    value_line = f"Value to {NAMES[0]}: {solution.value:+.10f}"
+    if fraction is not None:
+        value_line += f"  (= {fraction})"
+    table = poker.betting_table
+    stats = solution.stats
+    timings = solution.timings
+    certificate = solution.certificate
+    exploitability = float(certificate.exploitability)
+    verdict = (
+        f"equilibrium (≤ {EQUILIBRIUM_TOLERANCE:g})"
+        if exploitability <= EQUILIBRIUM_TOLERANCE
+        else f"an ε-equilibrium with ε = {exploitability:.2g}, NOT within {EQUILIBRIUM_TOLERANCE:g}"
+    )
+    solver = (
+        "Clarabel interior point"
+        if stats.backend == "clarabel"
+        else f"HiGHS {stats.algorithm} via highs"
+    )
+    lines = [
+        f"Game: {poker.name}" + (f" — {poker.description}" if poker.description else ""),
+        value_line,
+        "",
+        "Sparsified sequence form (Zhang and Sandholm 2020), without the game tree",
+        f"  {'':<18}{NAMES[0]:>12}  {NAMES[1]:>12}",
+        f"  {'information sets':<18}{poker.num_infosets(0):>12,}  {poker.num_infosets(1):>12,}",
+        f"  {'sequences':<18}{poker.num_sequences(0):>12,}  {poker.num_sequences(1):>12,}",
+        f"  game tree, not built: {poker.tree_nodes:,} nodes, {poker.num_leaves:,} terminal "
+        f"histories ({len(table.leaf_payoff)} betting leaves per deal)",
+        "",
+        f"Solver: {solver}, {stats.status} after {stats.iterations} iterations",
+        f"  LP {stats.variables:,} variables × {stats.constraints:,} constraints, "
+        f"{stats.nonzeros:,} non-zeros; solve {stats.seconds:.3f} s, total {timings.total:.3f} s",
+        f"  outside the solver {timings.total - stats.seconds:.3f} s (LP build "
+        f"{timings.sequence_form:.3f}, hand-over {timings.lp - stats.seconds:.3f}, "
+        f"strategies {timings.behaviour:.3f}, certificate {timings.certificate:.3f})",
+        "Certificate (best responses by sorted-card sums, independent of the LP):",
+        f"  expected value {float(certificate.value):+.10f}; best response of "
+        f"{NAMES[0]} {float(certificate.best_response_values[0]):+.10f}, "
+        f"of {NAMES[1]} {float(certificate.best_response_values[1]):+.10f}",
+        f"  exploitability (NashConv) {exploitability:.3g}: {verdict}",
+    ]
+    for behaviour in solution.behaviour:
+        lines.append("")
+        lines += _strategy_lines(poker, behaviour)
+    return "\n".join(lines)
+
+
+def showdown_json(solution: ShowdownSolution) -> dict[str, Any]:
+    """The ``seqform.sparsified/1`` document of the module docstring."""
+    poker = solution.poker
+    return {
+        "schema": SCHEMA,
+        "game": {
+            "name": poker.name,
+            "description": poker.description,
+            "cards": poker.cards,
+            "tree_nodes": poker.tree_nodes,
+            "terminals": poker.num_leaves,
+        },
+        "method": "sparsified",
+        "value": solution.value,
+        "value_fraction": fraction_text(solution.value),
+        "sizes": {
+            "players": [
+                {
+                    "name": NAMES[p],
+                    "infosets": poker.num_infosets(p),
+                    "sequences": poker.num_sequences(p),
+                }
+                for p in (0, 1)
+            ]
+        },
+        "solver": solver_json(solution.stats),
+        "timings": timings_json(solution.timings),
+        "certificate": certificate_json(solution.certificate),
+        "strategies": [
+            {
+                "player": p + 1,
+                "name": NAMES[p],
+                "nodes": [
+                    {
+                        **node,
+                        "always": {a: [list(r) for r in v] for a, v in node["always"].items()},
+                        "mixed": {a: [list(r) for r in v] for a, v in node["mixed"].items()},
+                    }
+                    for node in _node_summaries(poker, solution.behaviour[p])
+                ],
+            }
+            for p in (0, 1)
+        ],
+    }

@@ -1,0 +1,150 @@
+"""The sequence form of a two-player zero-sum game (Koller, Megiddo and von Stengel 1996).
+
+A *sequence* of player ``i`` is the list of ``i``'s own (information set, action) choices
+on the path to a node; with perfect recall it is named by its last choice, so player
+``i`` has ``1 + sum_h |A(h)|`` sequences (the empty one plus one per action). A
+*realization plan* ``x`` gives each sequence the probability that the player's own choices
+follow it.  It is characterised by linear constraints (KMvS 1996, eq. 8):
+
+    E x = e,  x >= 0,
+
+where row 0 of ``E`` says ``x[empty] = 1`` and row ``1 + h`` says that the sequences
+extending information set ``h`` sum to the sequence leading to it:
+``sum_a x[h,a] - x[parent(h)] = 0``.  So ``e = (1, 0, ..., 0)``.  Likewise ``F y = f``
+for player 1.  The payoff matrix ``A`` (eq. 9) has, for each pair of sequences
+``(s, t)``, the sum over terminal nodes ``z`` reached by ``s`` and ``t`` of the chance
+probability of ``z`` times player 0's payoff there; then ``x @ A @ y`` is player 0's
+expected payoff.
+
+Ordering of sequences
+---------------------
+Index 0 is the empty sequence.  The tree is walked depth first, children in order; the
+first time a walk meets an information set of player ``i``, the information set receives
+the next information-set index of ``i`` and its actions receive the next
+``len(actions)`` consecutive sequence indices, in action order.  So the sequence leading
+to an information set always has a smaller index than the information set's own
+sequences, and information set ``h`` owns sequences
+``first_sequence[h] : first_sequence[h] + len(actions[h])``.
+
+The numbering is made by the one walk of the tree in :func:`seqform.game.compiled.compile_tree`;
+this module only turns its arrays into matrices.
+
+Sparse throughout: ``E``, ``F`` and ``A`` are ``scipy.sparse.csr_array``.  ``A`` sums, in
+floats, each terminal's float chance probability (of the exact product) times its payoff;
+``payoff_entries`` gives the same entries in exact arithmetic, computed on first use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from seqform.game.compiled import EMPTY, PlayerSequences
+from seqform.game.model import Game
+
+__all__ = ["EMPTY", "PlayerSequences", "SequenceForm", "build_sequence_form"]
+
+
+@dataclass(frozen=True)
+class SequenceForm:
+    """Sequence form of a two-player zero-sum game (KMvS 1996, eq. 8-9).
+
+    Realization plans satisfy ``E @ x == e`` and ``F @ y == f`` with ``x, y >= 0``;
+    player 0 expects ``x @ A @ y``.
+
+    E : csr_array, shape (1 + infosets of player 0, sequences of player 0)
+    F : csr_array, shape (1 + infosets of player 1, sequences of player 1)
+    e, f : float arrays, ``(1, 0, ..., 0)``
+    A : csr_array, shape (sequences of player 0, sequences of player 1), floats
+    players : the label tables of players 0 and 1
+    num_terminals : terminal nodes of the tree (histories, chance outcomes included)
+    game : the game it was built from
+    """
+
+    E: sp.csr_array
+    e: np.ndarray
+    F: sp.csr_array
+    f: np.ndarray
+    A: sp.csr_array
+    players: tuple[PlayerSequences, PlayerSequences]
+    num_terminals: int
+    game: Game
+
+    def constraints(self, player: int) -> tuple[sp.csr_array, np.ndarray]:
+        """``(E, e)`` for player 0, ``(F, f)`` for player 1."""
+        return (self.E, self.e) if player == 0 else (self.F, self.f)
+
+    @cached_property
+    def payoff_entries(self) -> tuple[np.ndarray, np.ndarray, tuple[Fraction, ...]]:
+        """The non-zero entries of ``A`` in exact arithmetic: rows, columns, Fractions.
+
+        Entry ``(s, t)`` is the exact sum over terminals ``z`` reached by ``s`` and ``t`` of
+        chance probability × player 0's payoff (KMvS 1996, eq. 9).
+        """
+        flat = self.game.flat
+        rows, cols = flat.terminal_sequences
+        sums: dict[tuple[int, int], Fraction] = {}
+        for row, col, reach, payoff in zip(
+            rows.tolist(),
+            cols.tolist(),
+            flat.terminal_reach_exact,
+            flat.terminal_payoff_exact,
+            strict=True,
+        ):
+            if reach and payoff:
+                key = (row, col)
+                sums[key] = sums.get(key, 0) + reach * payoff
+        kept = sorted((key, Fraction(value)) for key, value in sums.items() if value != 0)
+        return (
+            np.fromiter((key[0] for key, _ in kept), dtype=np.int64, count=len(kept)),
+            np.fromiter((key[1] for key, _ in kept), dtype=np.int64, count=len(kept)),
+            tuple(value for _, value in kept),
+        )
+
+
+def _constraint_matrix(table: PlayerSequences) -> tuple[sp.csr_array, np.ndarray]:
+    """``E`` and ``e`` of KMvS eq. 8 for one player (see the module docstring).
+
+    Row 0 is ``x[empty] = 1``; row ``1 + h`` is ``sum_a x[h, a] - x[parent(h)] = 0``.
+    """
+    sequences = np.arange(1, table.num_sequences)
+    infosets = np.arange(table.num_infosets)
+    rows = np.concatenate([[0], infosets + 1, table.sequence_infoset[1:] + 1])
+    cols = np.concatenate([[EMPTY], table.parent_sequence, sequences])
+    vals = np.concatenate([[1.0], -np.ones(table.num_infosets), np.ones(table.num_sequences - 1)])
+    shape = (table.num_infosets + 1, table.num_sequences)
+    matrix = sp.csr_array((vals, (rows, cols)), shape=shape)
+    rhs = np.zeros(shape[0])
+    rhs[0] = 1.0
+    return matrix, rhs
+
+
+def build_sequence_form(game: Game) -> SequenceForm:
+    """Build ``E, e, F, f, A`` (KMvS 1996, eq. 8-9) from the game's compiled tree.
+
+    Parameters
+    ----------
+    game
+        A validated game; its tree was numbered by :func:`seqform.game.compiled.compile_tree`.
+
+    Returns
+    -------
+    SequenceForm
+        Sparse matrices and the label tables; see the module docstring for the ordering.
+    """
+    flat = game.flat
+    players = flat.tables
+    E, e = _constraint_matrix(players[0])
+    F, f = _constraint_matrix(players[1])
+    rows, cols = flat.terminal_sequences
+    values = flat.terminal_reach * flat.terminal_payoff
+    shape = (players[0].num_sequences, players[1].num_sequences)
+    A = sp.coo_array((values, (rows, cols)), shape=shape).tocsr()  # sums duplicates
+    A.eliminate_zeros()
+    return SequenceForm(
+        E=E, e=e, F=F, f=f, A=A, players=players, num_terminals=len(flat.terminals), game=game
+    )

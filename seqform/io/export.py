@@ -1,0 +1,97 @@
+"""Writing a game for other tools: the tree as Gambit ``.efg``, the sequence form as
+``.npz``, the min-max LP as MPS.
+
+``.npz`` layout (``numpy.load(path)``), sparse matrices in coordinate form:
+
+* ``E_shape, E_row, E_col, E_data`` (and likewise ``F_*`` and ``A_*``): the sequence-form
+  matrices of :mod:`seqform.forms.sequence_form`; ``e``, ``f``: the right-hand sides;
+* ``A_numerator, A_denominator``: the exact entries of ``A`` as integers, in the order of
+  ``A_row, A_col`` (when they fit in 64 bits; otherwise as strings in ``A_exact``);
+* ``sequences_0, sequences_1``: the sequence labels (``"∅"``, ``"Kpb:b"``, ...);
+* ``infosets_0, infosets_1``: the information-set names, in index order.
+
+The MPS file holds the LP of :mod:`seqform.lp.minmax` (maximise ``f @ q`` subject to
+``F.T q - A.T x <= 0``, ``E x = e``, ``x >= 0``), written by HiGHS; columns ``x`` come
+first, then ``q``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.model import Game
+from seqform.lp.minmax import highs_model
+
+__all__ = ["FORMATS", "export_game"]
+
+Format = Literal["efg", "npz", "mps"]
+FORMATS: tuple[str, ...] = ("efg", "npz", "mps")
+
+
+def export_game(game: Game, to: Format, path: str | os.PathLike[str]) -> Path:
+    """Write ``game`` in format ``to`` (``"efg"``, ``"npz"`` or ``"mps"``) at ``path``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown format.
+    OSError
+        If the file cannot be written.
+    """
+    target = Path(path)
+    if to == "efg":
+        from seqform.game.efg import write_efg
+
+        write_efg(game, target)
+    elif to == "npz":
+        _write_npz(game, target)
+    elif to == "mps":
+        _write_mps(game, target)
+    else:
+        raise ValueError(f"unknown export format {to!r}; choose one of {', '.join(FORMATS)}")
+    return target
+
+
+def _write_npz(game: Game, path: Path) -> None:
+    form = build_sequence_form(game)
+    arrays: dict[str, np.ndarray] = {"e": form.e, "f": form.f}
+    for name, matrix in (("E", form.E), ("F", form.F), ("A", form.A)):
+        coo = matrix.tocoo()
+        arrays[f"{name}_shape"] = np.asarray(matrix.shape, dtype=np.int64)
+        arrays[f"{name}_row"] = coo.row.astype(np.int64)
+        arrays[f"{name}_col"] = coo.col.astype(np.int64)
+        arrays[f"{name}_data"] = coo.data
+    rows, cols, exact = form.payoff_entries
+    # The float A's coordinates in the same order as the exact entries.
+    arrays["A_row"], arrays["A_col"] = rows, cols
+    arrays["A_data"] = np.fromiter((float(v) for v in exact), dtype=float, count=len(exact))
+    limit = 2**62
+    if all(abs(v.numerator) < limit and v.denominator < limit for v in exact):
+        arrays["A_numerator"] = np.fromiter((v.numerator for v in exact), dtype=np.int64)
+        arrays["A_denominator"] = np.fromiter((v.denominator for v in exact), dtype=np.int64)
+    else:
+        arrays["A_exact"] = np.asarray([str(v) for v in exact])
+    for player, table in enumerate(form.players):
+        arrays[f"sequences_{player}"] = np.asarray(table.labels())
+        arrays[f"infosets_{player}"] = np.asarray(table.infosets)
+    with path.open("wb") as handle:
+        np.savez_compressed(handle, **arrays)
+
+
+def _write_mps(game: Game, path: Path) -> None:
+    import highspy
+
+    form = build_sequence_form(game)
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    highs.passModel(highs_model(form.E, form.e, form.F, form.f, form.A))
+    if path.suffix.lower() != ".mps":
+        raise ValueError(f"an MPS file must end in .mps (HiGHS picks the format by it): {path}")
+    status = highs.writeModel(str(path))
+    if status == highspy.HighsStatus.kError or not path.exists():
+        raise OSError(f"HiGHS could not write {str(path)!r}")

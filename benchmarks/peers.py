@@ -23,8 +23,9 @@ times only its own work:
     converted by :func:`seqform.game.efg.game_to_gambit` first, and that conversion is timed
     separately: only the solve counts as Gambit's time.
 ``seqform-sparsified``
-    One-card showdown games only (the Kuhn family, :func:`seqform.game.loader.load_showdown_game`):
-    the whole pipeline without the tree, :func:`~seqform.game.loader.load_showdown_game` and
+    One-card showdown games only (the Kuhn family,
+    :func:`seqform.game.builtin.registry.load_showdown_game`): the whole pipeline without
+    the tree, :func:`~seqform.game.builtin.registry.load_showdown_game` and
     :func:`seqform.analyses.showdown.solve_showdown` (sparsified LP, Clarabel, behavioural
     strategies, certificate by best response with sorted-card sums).  Clarabel's own time
     is recorded beside it.
@@ -191,7 +192,7 @@ def _seqform(spec: str, backend: str) -> Outcome:
 
 def _sparsified(spec: str) -> Outcome:
     from seqform.analyses.showdown import solve_showdown
-    from seqform.game.loader import load_showdown_game
+    from seqform.game.builtin.registry import load_showdown_game
 
     return _pipeline(
         lambda: load_showdown_game(spec), lambda poker: solve_showdown(poker, solver="clarabel")
@@ -201,7 +202,7 @@ def _sparsified(spec: str) -> Outcome:
 def _tree_nodes_refused(spec: str) -> int | None:
     """The tree size of a showdown game too large for :func:`seqform.load_game`, else ``None``."""
     from seqform.game.builtin.kuhn import MAX_TREE_NODES
-    from seqform.game.loader import load_showdown_game
+    from seqform.game.builtin.registry import load_showdown_game
 
     try:
         poker = load_showdown_game(spec)
@@ -220,7 +221,7 @@ def not_applicable(peer: str, spec: str) -> str:
     >>> not_applicable("seqform-highs", "kuhn(cards=100)")
     ''
     """
-    from seqform.game.loader import SHOWDOWN_GAMES, parse_game_spec
+    from seqform.game.builtin.registry import SHOWDOWN_GAMES, parse_game_spec
 
     if peer == SPARSIFIED:
         try:
@@ -244,7 +245,7 @@ def openspiel_name(spec: str) -> str | None:
     >>> openspiel_name("kuhn(cards=5)") is None
     True
     """
-    from seqform.game.loader import parse_game_spec
+    from seqform.game.builtin.registry import parse_game_spec
 
     name, parameters = parse_game_spec(spec)
     if name == "kuhn" and parameters in ({}, {"cards": 3}):
@@ -357,13 +358,14 @@ def measure_sizes(spec: str) -> Sizes:
     """Sequences and information sets per player, and terminal histories, of ``spec``.
 
     A showdown game whose tree is too large to build is measured without it, by
-    :class:`seqform.structured.showdown.ShowdownPoker`'s counts (the numbers the tree would give).
+    :class:`seqform.game.builtin.showdown_poker.ShowdownPoker`'s counts (the numbers the tree
+    would give).
     """
     from seqform import load_game
     from seqform.forms.sequence_form import build_sequence_form
 
     if _tree_nodes_refused(spec) is not None:
-        from seqform.game.loader import load_showdown_game
+        from seqform.game.builtin.registry import load_showdown_game
 
         poker = load_showdown_game(spec)
         return Sizes(

@@ -154,7 +154,7 @@ def _value(value: float | None) -> str:
 
 
 def _same_game(spec: str, name: str, **parameters: object) -> bool:
-    from seqform.game.loader import parse_game_spec
+    from seqform.game.builtin.registry import parse_game_spec
 
     try:
         parsed, given = parse_game_spec(spec)

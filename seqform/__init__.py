@@ -5,9 +5,10 @@ from seqform.certify import Certificate, best_response, certify, expected_value
 from seqform.forms.normal_form import build_normal_form, solve_normal_form, strategy_counts
 from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan, plan_from_behaviour
-from seqform.game.loader import UnknownGameError, load_game
+from seqform.game.errors import InvalidGameError, UnknownGameError
+from seqform.game.loader import load_game
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, InvalidGameError, Terminal
+from seqform.game.nodes import Chance, Decision, Terminal
 from seqform.lp.minmax import LPSolution, SolverError, SolverLimitError, SolverStats, solve_minmax
 from seqform.version import __version__
 
@@ -15,13 +16,13 @@ from seqform.version import __version__
 _LAZY = {
     "read_efg": "seqform.game.efg",
     "write_efg": "seqform.game.efg",
-    "GameFormatError": "seqform.game.efg",
+    "GameFormatError": "seqform.game.errors",
     "load_openspiel_game": "seqform.game.openspiel",
     "export_game": "seqform.io.export",
     "compare": "seqform.analyses.compare",
-    "ShowdownPoker": "seqform.structured.showdown",
-    "kuhn_showdown": "seqform.structured.showdown",
-    "load_showdown_game": "seqform.game.loader",
+    "ShowdownPoker": "seqform.game.builtin.showdown_poker",
+    "kuhn_showdown": "seqform.game.builtin.kuhn",
+    "load_showdown_game": "seqform.game.builtin.registry",
     "solve_showdown": "seqform.analyses.showdown",
 }
 

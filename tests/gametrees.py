@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from seqform.forms.sequence_form import PlayerSequences
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.builtin.showdown_poker import Bet, Fold, Showdown, ShowdownPoker
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
-from seqform.structured.showdown import Bet, Fold, Showdown, ShowdownPoker
 
 OwnSequence = tuple[tuple[str, int], ...]
 

@@ -7,7 +7,7 @@ import pytest
 from seqform.analyses.compare import compare
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.loader import GAMES
+from seqform.game.builtin.registry import GAMES
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 TOL = 1e-9

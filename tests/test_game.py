@@ -5,8 +5,9 @@ from fractions import Fraction
 import pytest
 
 from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, InvalidGameError, Terminal, walk
+from seqform.game.nodes import Chance, Decision, Terminal, walk
 
 
 def leaf(u: int) -> Terminal:

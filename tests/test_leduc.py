@@ -19,7 +19,8 @@ from openspiel_match import (
 from seqform.analyses.solve import solve
 from seqform.certify import expected_value
 from seqform.game.builtin.leduc import leduc_poker, leduc_words
-from seqform.game.loader import GAMES, load_game
+from seqform.game.builtin.registry import GAMES
+from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Terminal
 

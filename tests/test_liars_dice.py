@@ -20,7 +20,8 @@ from openspiel_match import (
 from seqform.analyses.solve import solve
 from seqform.certify import expected_value
 from seqform.game.builtin.liars_dice import MAX_BIDS, bid_label, liars_dice, liars_dice_words
-from seqform.game.loader import GAMES, load_game
+from seqform.game.builtin.registry import GAMES
+from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Node, Terminal
 

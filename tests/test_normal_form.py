@@ -26,7 +26,7 @@ from seqform.forms.normal_form import (
 )
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.loader import GAMES
+from seqform.game.builtin.registry import GAMES
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 TOL = 1e-9

@@ -17,8 +17,9 @@ from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.efg import read_efg, write_efg
-from seqform.game.loader import UnknownGameError, load_game
-from seqform.game.nodes import Chance, Decision, InvalidGameError, Terminal, walk
+from seqform.game.errors import InvalidGameError, UnknownGameError
+from seqform.game.loader import load_game
+from seqform.game.nodes import Chance, Decision, Terminal, walk
 from seqform.game.openspiel import (
     OpenSpielUnavailableError,
     exact_number,

@@ -11,22 +11,17 @@ from gametrees import raise_poker
 from seqform.analyses.solve import solve
 from seqform.certify import certify as certify_on_tree
 from seqform.forms.sequence_form import build_sequence_form
-from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.nodes import InvalidGameError
+from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown
+from seqform.game.builtin.showdown_poker import Bet, Fold, Showdown, ShowdownPoker, showdown_game
+from seqform.game.errors import InvalidGameError
 from seqform.structured.showdown import (
-    Bet,
-    Fold,
-    Showdown,
     ShowdownBehaviour,
-    ShowdownPoker,
     behaviour_from_plan,
     best_response_value,
     certify,
-    kuhn_showdown,
     payoff_to_first,
     payoff_to_second,
     plan_from_behaviour,
-    showdown_game,
 )
 
 GAMES = [kuhn_showdown(3), kuhn_showdown(5), raise_poker(4), raise_poker(7)]

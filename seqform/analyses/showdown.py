@@ -17,13 +17,9 @@ import numpy as np
 
 from seqform.analyses.solve import Timings
 from seqform.certify import Certificate
+from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.lp.minmax import SolverLimitError, SolverStats
-from seqform.structured.showdown import (
-    ShowdownBehaviour,
-    ShowdownPoker,
-    behaviour_from_plan,
-    certify,
-)
+from seqform.structured.showdown import ShowdownBehaviour, behaviour_from_plan, certify
 from seqform.structured.sparsified import SparsifiedSolver, build_sparsified_lp, solve_sparsified_lp
 
 __all__ = ["ShowdownSolution", "solve_showdown"]

@@ -18,9 +18,10 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from seqform.game.loader import UnknownGameError, known_names, load_game
+from seqform.game.builtin.registry import known_names
+from seqform.game.errors import InvalidGameError, UnknownGameError
+from seqform.game.loader import load_game
 from seqform.game.model import Game
-from seqform.game.nodes import InvalidGameError
 from seqform.lp.minmax import ALGORITHMS, BACKENDS, SolverError
 from seqform.version import __version__
 
@@ -322,7 +323,7 @@ def _run_solve(args: argparse.Namespace) -> int:
 def _solve_sparsified(args: argparse.Namespace) -> int:
     from seqform.analyses.showdown import solve_showdown
     from seqform.cli.render.showdown import showdown_json, showdown_text
-    from seqform.game.loader import load_showdown_game
+    from seqform.game.builtin.registry import load_showdown_game
 
     if args.backend != "highs":
         raise CommandError("--method sparsified builds its own LP; --backend does not apply")

@@ -15,7 +15,7 @@ than the information set's own sequences (see :mod:`seqform.forms.sequence_form`
 Validation
 ----------
 The walk checks the hypotheses of the sequence form (Koller, Megiddo and von Stengel
-1996, §2) and raises :class:`~seqform.game.InvalidGameError` naming the node by its
+1996, §2) and raises :class:`~seqform.game.errors.InvalidGameError` naming the node by its
 history (``"JQ p b"``) or the information set: two players; payoffs exact and summing to
 zero; chance probabilities exact, non-negative and summing to exactly one; every node of
 an information set with the same player and actions; perfect recall — every node of an
@@ -34,7 +34,8 @@ from numbers import Rational
 
 import numpy as np
 
-from seqform.game.nodes import Chance, Decision, InvalidGameError, Node, Terminal, history_text
+from seqform.game.errors import InvalidGameError
+from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 
 __all__ = ["EMPTY", "FlatTree", "PlayerSequences", "compile_tree", "gc_paused"]
 

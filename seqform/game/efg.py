@@ -41,34 +41,11 @@ from pathlib import Path
 
 import pygambit
 
+from seqform.game.errors import GameFormatError, InvalidGameError
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, InvalidGameError, Node, Terminal, history_text
+from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 
-__all__ = ["GameFormatError", "game_from_gambit", "game_to_gambit", "read_efg", "write_efg"]
-
-
-class GameFormatError(ValueError):
-    """A file cannot be read as a Gambit ``.efg`` game.
-
-    Attributes
-    ----------
-    path : the file
-    line, column : where pygambit's reader stopped (one-based), or ``None`` when its
-        message gives no position (e.g. chance probabilities that do not sum to one);
-        the line is the file's, pygambit's number corrected for line breaks inside
-        quoted strings, which pygambit 16.7 does not count
-    reason : pygambit's description of the problem
-    """
-
-    def __init__(
-        self, path: str, reason: str, line: int | None = None, column: int | None = None
-    ) -> None:
-        self.path = path
-        self.reason = reason
-        self.line = line
-        self.column = column
-        where = "" if line is None else f"line {line}, column {column}: "
-        super().__init__(f"cannot read {path} as a Gambit .efg file: {where}{reason}")
+__all__ = ["game_from_gambit", "game_to_gambit", "read_efg", "write_efg"]
 
 
 _PARSE_PREFIX = "Parse error in game file:"

@@ -12,9 +12,9 @@ Information sets are named by strings unique across the whole game (Kuhn's ``"K"
 two-player zero-sum game with perfect recall whose chance probabilities sum to one
 (the hypotheses of the sequence form, Koller, Megiddo and von Stengel 1996, §2).
 
-Errors are :class:`InvalidGameError` (a ``ValueError``) naming the node by its history —
-the outcomes and actions on the path from the root, e.g. ``"JQ p b"`` — or the
-information set.
+Errors are :class:`~seqform.game.errors.InvalidGameError` (a ``ValueError``) naming the
+node by its history — the outcomes and actions on the path from the root, e.g.
+``"JQ p b"`` — or the information set.
 """
 
 from __future__ import annotations
@@ -26,16 +26,11 @@ from fractions import Fraction
 __all__ = [
     "Chance",
     "Decision",
-    "InvalidGameError",
     "Node",
     "Terminal",
     "history_text",
     "walk",
 ]
-
-
-class InvalidGameError(ValueError):
-    """The game is not a two-player zero-sum game with perfect recall."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,9 +39,9 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
-from seqform.game.loader import UnknownGameError
+from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, InvalidGameError, Node, Terminal, history_text
+from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 
 __all__ = [
     "DEFAULT_MAX_NODES",

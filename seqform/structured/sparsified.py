@@ -43,8 +43,8 @@ from typing import Literal
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.lp.minmax import SolverError, SolverLimitError, SolverStats, highs_solver
-from seqform.structured.showdown import ShowdownPoker
 
 __all__ = [
     "SPARSIFIED_SOLVERS",

@@ -42,7 +42,8 @@ from seqform.cli.render.report import (
     solver_json,
     timings_json,
 )
-from seqform.structured.showdown import ShowdownBehaviour, ShowdownPoker
+from seqform.game.builtin.showdown_poker import ShowdownPoker
+from seqform.structured.showdown import ShowdownBehaviour
 
 __all__ = [
     "FULL_TABLE_CARDS",

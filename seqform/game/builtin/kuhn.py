@@ -1,4 +1,4 @@
-"""Kuhn poker (Kuhn 1950), with the labels of the seeds.
+"""Kuhn poker (Kuhn 1950), with the labels of the seeds, written once as a showdown game.
 
 Rules: two players ante 1 each and receive one card from J < Q < K; the third card is
 unseen.  Player 1 checks (``p``) or bets 1 (``b``).  After a check, player 2 checks
@@ -6,19 +6,28 @@ unseen.  Player 1 checks (``p``) or bets 1 (``b``).  After a check, player 2 che
 After a bet, player 2 folds or calls (showdown for 2).  Terminal histories: ``pp``,
 ``pbp``, ``pbb``, ``bp``, ``bb``.
 
-Information sets are named by the owner's card and the betting history it has seen:
-player 1 has ``J Q K Jpb Qpb Kpb``, player 2 has ``Jp Jb Qp Qb Kp Kb``.
+The rules are the public betting tree of :func:`kuhn_showdown`; :func:`kuhn_poker` is its
+explicit tree (:func:`~seqform.game.builtin.showdown_poker.showdown_game`).  Information
+sets are named by the owner's card and the betting history it has seen: player 1 has
+``J Q K Jpb Qpb Kpb``, player 2 has ``Jp Jb Qp Qb Kp Kb``.  Deals are labelled ``"JQ"``
+(player 1's card first) with three cards and ``"3,12"`` with ``cards=N`` (ranks 1..N).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import permutations
 
+from seqform.game.builtin.showdown_poker import (
+    Bet,
+    Fold,
+    Showdown,
+    ShowdownPoker,
+    check_deck_size,
+    showdown_game,
+)
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, Node, Terminal
 
-__all__ = ["CARDS", "MAX_TREE_NODES", "kuhn_poker", "poker_words"]
+__all__ = ["CARDS", "MAX_TREE_NODES", "kuhn_poker", "kuhn_showdown", "poker_words"]
 
 CARDS = ("J", "Q", "K")
 MAX_TREE_NODES = 30_000_000  # beyond this, the tree is refused: --method sparsified needs none
@@ -34,32 +43,33 @@ def poker_words(infoset: str, action: str) -> str:
     return action
 
 
-# Player 0 wins 1 or 2, or loses them: four terminal payoffs, shared by the whole tree.
-_OUTCOMES = {won: Terminal((Fraction(won), Fraction(-won))) for won in (-2, -1, 1, 2)}
+def kuhn_showdown(cards: int = 3) -> ShowdownPoker:
+    """Kuhn poker with ``cards`` cards as a showdown game, without building the tree.
 
+    Player 0 checks (``p``) or bets (``b``); after a check player 1 checks (showdown for
+    1) or bets, and player 0 folds or calls (showdown for 2); after a bet player 1 folds
+    or calls (showdown for 2).
 
-def _showdown(card0: int, card1: int, pot_share: int) -> Terminal:
-    """Terminal where each player has put ``pot_share`` in; the higher card wins it."""
-    return _OUTCOMES[pot_share if card0 > card1 else -pot_share]
-
-
-def _fold(loser: int, stake: int) -> Terminal:
-    return _OUTCOMES[-stake if loser == 0 else stake]
-
-
-def _deal_subtree(names: tuple[str, str], ranks: tuple[int, int]) -> Node:
-    """The betting after a deal; ``names`` are the cards' labels, ``ranks`` their order."""
-    first, second = names
-    r0, r1 = ranks
-    after_check_bet = Decision(
-        0,
-        f"{first}pb",
-        ("p", "b"),
-        (_fold(0, 1), _showdown(r0, r1, 2)),
+    Raises
+    ------
+    InvalidGameError
+        If ``cards`` is not an integer of at least 2 (the message names
+        ``kuhn(cards=...)``).
+    """
+    one, two = Fraction(1), Fraction(2)
+    check_bet = Bet(0, ("p", "b"), (Fold(0, one), Showdown(two)))
+    after_check = Bet(1, ("p", "b"), (Showdown(one), check_bet))
+    after_bet = Bet(1, ("p", "b"), (Fold(1, one), Showdown(two)))
+    named = cards == 3
+    return ShowdownPoker(
+        name="kuhn" if named else f"kuhn(cards={cards})",
+        cards=cards,
+        betting=Bet(0, ("p", "b"), (after_check, after_bet)),
+        description=f"Kuhn poker (Kuhn 1950) with {cards} cards",
+        card_names=CARDS if named else None,
+        describe_action=poker_words,
+        deal_separator="" if named else ",",
     )
-    after_check = Decision(1, f"{second}p", ("p", "b"), (_showdown(r0, r1, 1), after_check_bet))
-    after_bet = Decision(1, f"{second}b", ("p", "b"), (_fold(1, 1), _showdown(r0, r1, 2)))
-    return Decision(0, first, ("p", "b"), (after_check, after_bet))
 
 
 def kuhn_poker(cards: int = 3) -> Game:
@@ -70,31 +80,9 @@ def kuhn_poker(cards: int = 3) -> Game:
     Raises
     ------
     ValueError
-        If ``cards`` is not an integer of at least 2.
+        If ``cards`` is not an integer of at least 2 (an ``InvalidGameError`` naming
+        ``kuhn``, as the tree route always has), or if the tree would have more than
+        :data:`MAX_TREE_NODES` nodes.
     """
-    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 2:
-        raise ValueError(f"kuhn: cards must be an integer >= 2, got {cards!r}")
-    nodes = 1 + 9 * cards * (cards - 1)  # the deal, then 4 decisions and 5 leaves per deal
-    if nodes > MAX_TREE_NODES:
-        raise ValueError(
-            f"kuhn(cards={cards}): the game tree would have {nodes:,} nodes, more than the "
-            f"{MAX_TREE_NODES:,} seqform builds; solve it with --method sparsified, which "
-            "never builds the tree"
-        )
-    names = CARDS if cards == 3 else tuple(str(rank) for rank in range(1, cards + 1))
-    deals = list(permutations(range(cards), 2))
-    probability = Fraction(1, len(deals))
-    separator = "" if cards == 3 else ","
-    root = Chance(
-        outcomes=tuple(f"{names[a]}{separator}{names[b]}" for a, b in deals),
-        probabilities=(probability,) * len(deals),
-        children=tuple(_deal_subtree((names[a], names[b]), (a, b)) for a, b in deals),
-        label="deal",
-    )
-    title = "kuhn" if cards == 3 else f"kuhn(cards={cards})"
-    return Game(
-        name=title,
-        root=root,
-        describe_action=poker_words,
-        description=f"Kuhn poker (Kuhn 1950) with {cards} cards",
-    )
+    check_deck_size(cards, "kuhn")
+    return showdown_game(kuhn_showdown(cards), max_nodes=MAX_TREE_NODES)

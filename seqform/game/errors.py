@@ -1,0 +1,51 @@
+"""The errors of the game room, in one low module that every reader and builder imports.
+
+All are ``ValueError`` subclasses, so a caller that only wants "this input is bad" can catch
+``ValueError``; the command line catches them by name to print the right advice.
+
+* :class:`InvalidGameError` — a tree that is not a two-player zero-sum game with perfect
+  recall (raised by the compiled tree, the file readers and the showdown description);
+* :class:`UnknownGameError` — a name that denotes no built-in, ``.efg`` or OpenSpiel game;
+* :class:`GameParameterError` — a built-in game given a parameter it does not have;
+* :class:`GameFormatError` — a file that cannot be read as a Gambit ``.efg`` game.
+"""
+
+from __future__ import annotations
+
+__all__ = ["GameFormatError", "GameParameterError", "InvalidGameError", "UnknownGameError"]
+
+
+class InvalidGameError(ValueError):
+    """The game is not a two-player zero-sum game with perfect recall."""
+
+
+class UnknownGameError(ValueError):
+    """The name does not denote a built-in game, a ``.efg`` file or an OpenSpiel game."""
+
+
+class GameParameterError(ValueError):
+    """A built-in game was given a parameter it does not have, or an unreadable one."""
+
+
+class GameFormatError(ValueError):
+    """A file cannot be read as a Gambit ``.efg`` game.
+
+    Attributes
+    ----------
+    path : the file
+    line, column : where pygambit's reader stopped (one-based), or ``None`` when its
+        message gives no position (e.g. chance probabilities that do not sum to one);
+        the line is the file's, pygambit's number corrected for line breaks inside
+        quoted strings, which pygambit 16.7 does not count
+    reason : pygambit's description of the problem
+    """
+
+    def __init__(
+        self, path: str, reason: str, line: int | None = None, column: int | None = None
+    ) -> None:
+        self.path = path
+        self.reason = reason
+        self.line = line
+        self.column = column
+        where = "" if line is None else f"line {line}, column {column}: "
+        super().__init__(f"cannot read {path} as a Gambit .efg file: {where}{reason}")

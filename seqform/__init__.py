@@ -1,8 +1,10 @@
 """seqform: exact sequence-form solutions of two-player zero-sum extensive-form games."""
 
+from seqform.analyses.normal import solve_normal_form
 from seqform.analyses.solve import Solution, solve
 from seqform.certify import Certificate, best_response, certify, expected_value
-from seqform.forms.normal_form import build_normal_form, solve_normal_form, strategy_counts
+from seqform.forms.normal_counts import strategy_counts
+from seqform.forms.normal_form import build_normal_form
 from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan, plan_from_behaviour
 from seqform.game.errors import InvalidGameError, UnknownGameError

@@ -9,21 +9,19 @@ import pytest
 from gametrees import games, random_game
 from hypothesis import HealthCheck, assume, given, settings
 
+from seqform.analyses.normal import solve_matrix_game, solve_normal_form
 from seqform.analyses.solve import solve
 from seqform.certify import expected_value
-from seqform.forms.normal_form import (
+from seqform.forms.normal_counts import (
     NormalFormTooLargeError,
-    build_normal_form,
     count_json,
     count_pure_strategies,
     count_reduced_strategies,
     count_text,
-    kuhn_conversion,
-    pure_strategies,
-    solve_matrix_game,
-    solve_normal_form,
     strategy_counts,
 )
+from seqform.forms.normal_form import build_normal_form, kuhn_conversion
+from seqform.forms.pure_strategies import pure_strategies
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.registry import GAMES

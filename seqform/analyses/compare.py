@@ -48,6 +48,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from seqform.analyses.normal import NormalFormSolution, solve_normal_form
 from seqform.analyses.solve import Solution, solve
 from seqform.cli.render.report import (
     EQUILIBRIUM_TOLERANCE,
@@ -55,13 +56,11 @@ from seqform.cli.render.report import (
     strategy_json,
     strategy_table,
 )
-from seqform.forms.normal_form import (
+from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
-    NormalFormSolution,
     StrategyCounts,
     count_json,
     count_text,
-    solve_normal_form,
     strategy_counts,
 )
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form

@@ -379,8 +379,9 @@ def _run_play(args: argparse.Namespace) -> int:
 
 
 def _solve_normal(args: argparse.Namespace) -> int:
+    from seqform.analyses.normal import solve_normal_form
     from seqform.cli.render.report import solution_json, solution_text
-    from seqform.forms.normal_form import NormalFormTooLargeError, solve_normal_form
+    from seqform.forms.normal_counts import NormalFormTooLargeError
 
     game = _load(args.game)
     logger.info("solving the normal-form LP with HiGHS %s via %s", args.solver, args.backend)

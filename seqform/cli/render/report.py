@@ -46,9 +46,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from seqform.analyses.normal import NormalFormSummary
 from seqform.analyses.solve import Solution, Timings
 from seqform.certify import Certificate
-from seqform.forms.normal_form import NormalFormSummary, count_json, count_text
+from seqform.forms.normal_counts import count_json, count_text
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.lp.minmax import SolverStats
 

@@ -26,14 +26,15 @@ the last own choice suffices, by induction from the root).
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Rational
+from typing import NamedTuple
 
 import numpy as np
 
+from seqform.game.checks import check_chance, check_terminal
 from seqform.game.errors import InvalidGameError
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 
@@ -90,10 +91,6 @@ class PlayerSequences:
         """Map each information-set name to its index."""
         return {name: index for index, name in enumerate(self.infosets)}
 
-    def action_counts(self) -> np.ndarray:
-        """Number of actions per information set."""
-        return np.fromiter((len(a) for a in self.actions), dtype=np.int64, count=len(self.actions))
-
 
 @dataclass(frozen=True, eq=False)
 class FlatTree:
@@ -138,19 +135,52 @@ class FlatTree:
         return tuple(reversed(labels))
 
 
+class _InfosetEntry(NamedTuple):
+    """What the walk remembers of an information set the first time it meets it."""
+
+    index: int  # the information set's index among its player's
+    first_sequence: int  # the sequence of its first action
+    parent_sequence: int  # the player's own sequence that leads to it
+    actions: tuple[str, ...]
+    first_node: int  # the node where the walk met it first (to name it in messages)
+
+
+class _Visit(NamedTuple):
+    """A node waiting on the walk's stack, with what the path from the root gives it."""
+
+    node: Node
+    parent: int  # the parent's node index, -1 at the root
+    edge: int  # which child of the parent it is
+    sequence0: int  # player 0's own sequence on the path
+    sequence1: int  # player 1's own sequence on the path
+    reach_exact: Fraction  # product of the chance probabilities on the path
+    reach: float  # the same, as a float
+
+
 class _Table:
     """Mutable accumulator of one player's information sets during the walk."""
 
     def __init__(self, player: int) -> None:
         self.player = player
-        # name -> (index, first sequence, parent sequence, actions, first node)
-        self.index: dict[str, tuple[int, int, int, tuple[str, ...], int]] = {}
+        self.index: dict[str, _InfosetEntry] = {}
         self.infosets: list[str] = []
         self.actions: list[tuple[str, ...]] = []
         self.parent: list[int] = []
         self.first: list[int] = []
         self.sequence_infoset: list[int] = [-1]
         self.sequence_action: list[str] = [""]
+
+    def add(self, name: str, actions: tuple[str, ...], own: int, node: int) -> int:
+        """Number a new information set and its actions' sequences; return the first."""
+        first_sequence = len(self.sequence_action)
+        self.index[name] = _InfosetEntry(len(self.infosets), first_sequence, own, actions, node)
+        self.infosets.append(name)
+        self.actions.append(actions)
+        self.parent.append(own)
+        self.first.append(first_sequence)
+        self.sequence_infoset.extend([len(self.infosets) - 1] * len(actions))
+        self.sequence_action.extend(actions)
+        return first_sequence
 
     def freeze(self) -> PlayerSequences:
         return PlayerSequences(
@@ -194,38 +224,18 @@ def compile_tree(root: Node) -> FlatTree:
 
 
 def _compile(root: Node) -> FlatTree:
-    parents: list[int] = []
-    edges: list[int] = []
-    kinds: list[int] = []
-    nodes: list[Node] = []
-    terminals: list[int] = []
-    seq0: list[int] = []
-    seq1: list[int] = []
-    reach_float: list[float] = []
-    reach_exact: list[Fraction] = []
-    payoff_exact: list[Fraction] = []
-    payoff_float: list[float] = []
-    # Terminal objects already checked (games often share them), with their float payoff;
-    # the nodes list keeps every object alive, so ids stay unique.
-    checked_terminals: dict[int, float] = {}
-    tables = (_Table(0), _Table(1))
-    infoset_owner: dict[str, int] = {}
+    """The walk: pop a node, number it, check it, push its children (last child first).
 
-    def where(index: int) -> str:
-        flat_parent = np.asarray(parents, dtype=np.int64)
-        flat_edge = np.asarray(edges, dtype=np.int64)
-        partial = FlatTree(
-            flat_parent, flat_edge, np.zeros(0), np.zeros(0), (np.zeros(0), np.zeros(0)),
-            np.zeros(0), np.zeros(0), (), (), (tables[0].freeze(), tables[1].freeze()),
-            tuple(nodes),
-        )  # fmt: skip
-        return history_text(partial.history(index))
-
-    one = Fraction(1)
-    # (node, parent index, edge, own sequence of players 0 and 1, exact and float reach)
-    stack: list[tuple[Node, int, int, int, int, Fraction, float]] = [
-        (root, -1, 0, EMPTY, EMPTY, one, 1.0)
-    ]
+    The loop stays in one function, with the lists' ``append`` bound to locals, because it
+    runs once per node of trees with tens of millions of nodes; the checks and the
+    numbering of information sets are the :class:`_Walk`'s methods.
+    """
+    walk = _Walk()
+    nodes, parents, edges, kinds = walk.nodes, walk.parents, walk.edges, walk.kinds
+    terminals, checked, (seq0, seq1) = walk.terminals, walk.checked_terminals, walk.sequences
+    reach_float, reach_exact = walk.reach_float, walk.reach_exact
+    payoff_exact, payoff_float = walk.payoff_exact, walk.payoff_float
+    stack = [_Visit(root, -1, 0, EMPTY, EMPTY, Fraction(1), 1.0)]
     pop, push = stack.pop, stack.append
     while stack:
         node, parent, edge, s0, s1, exact, reach = pop()
@@ -236,10 +246,9 @@ def _compile(root: Node) -> FlatTree:
         cls = type(node)
         if cls is Terminal:
             kinds.append(0)
-            payoff = checked_terminals.get(id(node))
+            payoff = checked.get(id(node))
             if payoff is None:
-                payoff = _check_terminal(node, where, index)
-                checked_terminals[id(node)] = payoff
+                payoff = checked[id(node)] = check_terminal(node, walk.where, index)
             terminals.append(index)
             seq0.append(s0)
             seq1.append(s1)
@@ -249,93 +258,130 @@ def _compile(root: Node) -> FlatTree:
             payoff_float.append(payoff)
         elif cls is Chance:
             kinds.append(1)
-            _check_chance(node, where, index)
+            check_chance(node, walk.where, index)
             for k in range(len(node.children) - 1, -1, -1):
                 product = exact * node.probabilities[k]
-                push((node.children[k], index, k, s0, s1, product, float(product)))
+                push(_Visit(node.children[k], index, k, s0, s1, product, float(product)))
         elif cls is Decision:
             kinds.append(2)
-            player = node.player
-            if player not in (0, 1):
-                raise InvalidGameError(
-                    f"decision node {where(index)!r} belongs to player {player + 1}; "
-                    "seqform solves two-player games only (players 0 and 1)"
-                )
-            actions = node.actions
-            count = len(actions)
-            if count == 0 or count != len(node.children):
-                raise InvalidGameError(
-                    f"decision node {where(index)!r} (infoset {node.infoset!r}) has "
-                    f"{count} actions but {len(node.children)} children"
-                )
-            table = tables[player]
-            own = s0 if player == 0 else s1
-            known = table.index.get(node.infoset)
-            if known is None:
-                owner = infoset_owner.setdefault(node.infoset, player)
-                if owner != player:
-                    first_node = tables[owner].index[node.infoset][4]
-                    raise InvalidGameError(
-                        f"information set {node.infoset!r} has nodes of player {owner + 1} "
-                        f"(at {where(first_node)!r}) and of player {player + 1} "
-                        f"(at {where(index)!r})"
-                    )
-                if len(set(actions)) != count:
-                    raise InvalidGameError(
-                        f"information set {node.infoset!r} repeats an action: {actions}"
-                    )
-                first_sequence = len(table.sequence_action)
-                table.index[node.infoset] = (
-                    len(table.infosets),
-                    first_sequence,
-                    own,
-                    actions,
-                    index,
-                )
-                table.infosets.append(node.infoset)
-                table.actions.append(actions)
-                table.parent.append(own)
-                table.first.append(first_sequence)
-                table.sequence_infoset.extend([len(table.infosets) - 1] * count)
-                table.sequence_action.extend(actions)
-            else:
-                _, first_sequence, parent_sequence, known_actions, first_node = known
-                if known_actions != actions:
-                    raise InvalidGameError(
-                        f"information set {node.infoset!r} offers actions {known_actions} at "
-                        f"{where(first_node)!r} but {actions} at {where(index)!r}"
-                    )
-                if parent_sequence != own:
-                    raise InvalidGameError(
-                        f"imperfect recall: player {player + 1} reaches information set "
-                        f"{node.infoset!r} after different own sequences "
-                        f"({_sequence_text(table, parent_sequence)} at {where(first_node)!r} "
-                        f"and {_sequence_text(table, own)} at {where(index)!r})"
-                    )
+            first = walk.decision(node, s0 if node.player == 0 else s1, index)
             children = node.children
-            if player == 0:
-                for k in range(count - 1, -1, -1):
-                    push((children[k], index, k, first_sequence + k, s1, exact, reach))
+            if node.player == 0:
+                for k in range(len(children) - 1, -1, -1):
+                    push(_Visit(children[k], index, k, first + k, s1, exact, reach))
             else:
-                for k in range(count - 1, -1, -1):
-                    push((children[k], index, k, s0, first_sequence + k, exact, reach))
+                for k in range(len(children) - 1, -1, -1):
+                    push(_Visit(children[k], index, k, s0, first + k, exact, reach))
         else:
             raise InvalidGameError(
-                f"node {where(index)!r} is a {type(node).__name__}, not a game node"
+                f"node {walk.where(index)!r} is a {type(node).__name__}, not a game node"
             )
-    return FlatTree(
-        parent=np.asarray(parents, dtype=np.int64),
-        edge=np.asarray(edges, dtype=np.int64),
-        kind=np.asarray(kinds, dtype=np.int8),
-        terminals=np.asarray(terminals, dtype=np.int64),
-        terminal_sequences=(np.asarray(seq0, dtype=np.int64), np.asarray(seq1, dtype=np.int64)),
-        terminal_reach=np.asarray(reach_float, dtype=float),
-        terminal_payoff=np.asarray(payoff_float, dtype=float),
-        terminal_reach_exact=tuple(reach_exact),
-        terminal_payoff_exact=tuple(payoff_exact),
-        tables=(tables[0].freeze(), tables[1].freeze()),
-        nodes=tuple(nodes),
-    )
+    return walk.freeze()
+
+
+class _Walk:
+    """The state of the one walk over the tree: per-node and per-terminal lists filled in
+    preorder, and the two players' information-set tables."""
+
+    def __init__(self) -> None:
+        self.parents: list[int] = []
+        self.edges: list[int] = []
+        self.kinds: list[int] = []
+        self.nodes: list[Node] = []
+        self.terminals: list[int] = []
+        self.sequences: tuple[list[int], list[int]] = ([], [])  # per terminal, per player
+        self.reach_float: list[float] = []
+        self.reach_exact: list[Fraction] = []
+        self.payoff_exact: list[Fraction] = []
+        self.payoff_float: list[float] = []
+        # Terminal objects already checked (games often share them), with their float
+        # payoff; the nodes list keeps every object alive, so ids stay unique.
+        self.checked_terminals: dict[int, float] = {}
+        self.tables = (_Table(0), _Table(1))
+        self.infoset_owner: dict[str, int] = {}
+
+    def where(self, index: int) -> str:
+        """Name node ``index`` by its history (only for messages: it rebuilds the arrays)."""
+        tables = (self.tables[0].freeze(), self.tables[1].freeze())
+        nothing = np.zeros(0)
+        partial = FlatTree(
+            np.asarray(self.parents, dtype=np.int64), np.asarray(self.edges, dtype=np.int64),
+            nothing, nothing, (nothing, nothing), nothing, nothing, (), (), tables,
+            tuple(self.nodes),
+        )  # fmt: skip
+        return history_text(partial.history(index))
+
+    def decision(self, node: Decision, own: int, index: int) -> int:
+        """Check a decision node; return the first sequence of its information set, which
+        is numbered on first sight and checked against the first sight after."""
+        player = node.player
+        if player not in (0, 1):
+            raise InvalidGameError(
+                f"decision node {self.where(index)!r} belongs to player {player + 1}; "
+                "seqform solves two-player games only (players 0 and 1)"
+            )
+        count = len(node.actions)
+        if count == 0 or count != len(node.children):
+            raise InvalidGameError(
+                f"decision node {self.where(index)!r} (infoset {node.infoset!r}) has "
+                f"{count} actions but {len(node.children)} children"
+            )
+        known = self.tables[player].index.get(node.infoset)
+        if known is None:
+            return self.new_infoset(node, own, index)
+        self.check_infoset(known, node, own, index)
+        return known.first_sequence
+
+    def new_infoset(self, node: Decision, own: int, index: int) -> int:
+        """Number the information set met first at node ``index``; its first sequence."""
+        player, name, actions = node.player, node.infoset, node.actions
+        owner = self.infoset_owner.setdefault(name, player)
+        if owner != player:
+            first_node = self.tables[owner].index[name].first_node
+            raise InvalidGameError(
+                f"information set {name!r} has nodes of player {owner + 1} "
+                f"(at {self.where(first_node)!r}) and of player {player + 1} "
+                f"(at {self.where(index)!r})"
+            )
+        if len(set(actions)) != len(actions):
+            raise InvalidGameError(f"information set {name!r} repeats an action: {actions}")
+        return self.tables[player].add(name, actions, own, index)
+
+    def check_infoset(self, known: _InfosetEntry, node: Decision, own: int, index: int) -> None:
+        """Check a later node of a known information set: same actions, perfect recall."""
+        name, actions = node.infoset, node.actions
+        if known.actions != actions:
+            raise InvalidGameError(
+                f"information set {name!r} offers actions {known.actions} at "
+                f"{self.where(known.first_node)!r} but {actions} at {self.where(index)!r}"
+            )
+        if known.parent_sequence != own:
+            table = self.tables[node.player]
+            raise InvalidGameError(
+                f"imperfect recall: player {node.player + 1} reaches information set "
+                f"{name!r} after different own sequences "
+                f"({_sequence_text(table, known.parent_sequence)} at "
+                f"{self.where(known.first_node)!r} and {_sequence_text(table, own)} at "
+                f"{self.where(index)!r})"
+            )
+
+    def freeze(self) -> FlatTree:
+        return FlatTree(
+            parent=np.asarray(self.parents, dtype=np.int64),
+            edge=np.asarray(self.edges, dtype=np.int64),
+            kind=np.asarray(self.kinds, dtype=np.int8),
+            terminals=np.asarray(self.terminals, dtype=np.int64),
+            terminal_sequences=(
+                np.asarray(self.sequences[0], dtype=np.int64),
+                np.asarray(self.sequences[1], dtype=np.int64),
+            ),
+            terminal_reach=np.asarray(self.reach_float, dtype=float),
+            terminal_payoff=np.asarray(self.payoff_float, dtype=float),
+            terminal_reach_exact=tuple(self.reach_exact),
+            terminal_payoff_exact=tuple(self.payoff_exact),
+            tables=(self.tables[0].freeze(), self.tables[1].freeze()),
+            nodes=tuple(self.nodes),
+        )
 
 
 def _sequence_text(table: _Table, sequence: int) -> str:
@@ -348,53 +394,3 @@ def _sequence_text(table: _Table, sequence: int) -> str:
         parts.append(f"{table.infosets[infoset]}:{table.sequence_action[sequence]}")
         sequence = table.parent[infoset]
     return " ".join(reversed(parts))
-
-
-def _check_terminal(node: Terminal, where: Callable[[int], str], index: int) -> float:
-    """Check a terminal's payoffs; return player 0's payoff as a float."""
-    payoffs = node.payoffs
-    if len(payoffs) != 2:
-        raise InvalidGameError(
-            f"terminal node {where(index)!r} has payoffs for {len(payoffs)} players; "
-            "seqform solves two-player games only"
-        )
-    first, second = payoffs
-    if not (isinstance(first, Rational) and isinstance(second, Rational)):
-        raise InvalidGameError(
-            f"terminal node {where(index)!r} has payoffs {payoffs!r}; payoffs must be "
-            "exact (int or fractions.Fraction)"
-        )
-    if first + second != 0:
-        raise InvalidGameError(
-            f"not zero-sum: terminal node {where(index)!r} has payoffs "
-            f"({first}, {second}), which sum to {first + second}"
-        )
-    return float(first)
-
-
-def _check_chance(node: Chance, where: Callable[[int], str], index: int) -> None:
-    count = len(node.children)
-    if count == 0:
-        raise InvalidGameError(f"chance node {where(index)!r} has no outcomes")
-    if not len(node.outcomes) == len(node.probabilities) == count:
-        raise InvalidGameError(
-            f"chance node {where(index)!r} has {len(node.outcomes)} outcomes, "
-            f"{len(node.probabilities)} probabilities and {count} children"
-        )
-    if len(set(node.outcomes)) != count:
-        raise InvalidGameError(f"chance node {where(index)!r} repeats an outcome: {node.outcomes}")
-    total = Fraction(0)
-    for outcome, probability in zip(node.outcomes, node.probabilities, strict=True):
-        if not isinstance(probability, Rational):
-            raise InvalidGameError(
-                f"chance node {where(index)!r}: probability {probability!r} of outcome "
-                f"{outcome!r} is not exact (use fractions.Fraction)"
-            )
-        if probability < 0:
-            raise InvalidGameError(
-                f"chance node {where(index)!r}: outcome {outcome!r} has negative probability "
-                f"{probability}"
-            )
-        total += probability
-    if total != 1:
-        raise InvalidGameError(f"chance node {where(index)!r}: probabilities sum to {total}, not 1")

@@ -1,0 +1,68 @@
+"""The checks of one node that the walk of :mod:`seqform.game.compiled` makes.
+
+Each takes the node, ``where`` (which names node ``index`` by its history, only called to
+write a message) and the node's index, and raises
+:class:`~seqform.game.errors.InvalidGameError` naming the node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from numbers import Rational
+
+from seqform.game.errors import InvalidGameError
+from seqform.game.nodes import Chance, Terminal
+
+__all__ = ["check_chance", "check_terminal"]
+
+
+def check_terminal(node: Terminal, where: Callable[[int], str], index: int) -> float:
+    """Check a terminal's payoffs; return player 0's payoff as a float."""
+    payoffs = node.payoffs
+    if len(payoffs) != 2:
+        raise InvalidGameError(
+            f"terminal node {where(index)!r} has payoffs for {len(payoffs)} players; "
+            "seqform solves two-player games only"
+        )
+    first, second = payoffs
+    if not (isinstance(first, Rational) and isinstance(second, Rational)):
+        raise InvalidGameError(
+            f"terminal node {where(index)!r} has payoffs {payoffs!r}; payoffs must be "
+            "exact (int or fractions.Fraction)"
+        )
+    if first + second != 0:
+        raise InvalidGameError(
+            f"not zero-sum: terminal node {where(index)!r} has payoffs "
+            f"({first}, {second}), which sum to {first + second}"
+        )
+    return float(first)
+
+
+def check_chance(node: Chance, where: Callable[[int], str], index: int) -> None:
+    """Check a chance node's outcomes and that its exact probabilities sum to one."""
+    count = len(node.children)
+    if count == 0:
+        raise InvalidGameError(f"chance node {where(index)!r} has no outcomes")
+    if not len(node.outcomes) == len(node.probabilities) == count:
+        raise InvalidGameError(
+            f"chance node {where(index)!r} has {len(node.outcomes)} outcomes, "
+            f"{len(node.probabilities)} probabilities and {count} children"
+        )
+    if len(set(node.outcomes)) != count:
+        raise InvalidGameError(f"chance node {where(index)!r} repeats an outcome: {node.outcomes}")
+    total = Fraction(0)
+    for outcome, probability in zip(node.outcomes, node.probabilities, strict=True):
+        if not isinstance(probability, Rational):
+            raise InvalidGameError(
+                f"chance node {where(index)!r}: probability {probability!r} of outcome "
+                f"{outcome!r} is not exact (use fractions.Fraction)"
+            )
+        if probability < 0:
+            raise InvalidGameError(
+                f"chance node {where(index)!r}: outcome {outcome!r} has negative probability "
+                f"{probability}"
+            )
+        total += probability
+    if total != 1:
+        raise InvalidGameError(f"chance node {where(index)!r}: probabilities sum to {total}, not 1")

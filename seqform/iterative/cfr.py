@@ -31,16 +31,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, behaviour_from_plan
+from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.iterative.layout import (
-    PlayerLayout,
     TreeLayout,
+    average_strategy,
     build_layout,
     counterfactual_values,
     realization_plan,
     regret_matching,
-    to_table_order,
 )
 from seqform.iterative.run import (
     DEFAULT_EVERY,
@@ -50,7 +49,7 @@ from seqform.iterative.run import (
     run_iterations,
 )
 
-__all__ = ["average_strategy", "cfr", "cfr_plus", "dcfr"]
+__all__ = ["cfr", "cfr_plus", "dcfr"]
 
 
 @dataclass(frozen=True)
@@ -64,23 +63,6 @@ class _Rule:
 
     def weight(self, iteration: int) -> float:
         return 1.0 if self.gamma is None else float(iteration) ** self.gamma
-
-
-def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> BehaviouralStrategy:
-    """The behaviour of a cumulative plan ``S``: ``S(h, a) / sum_b S(h, b)``, else uniform.
-
-    ``cumulative[0]`` is the sum of the weights, so ``S / S[0]`` is the average
-    realization plan; information sets whose average own reach is at most
-    :data:`~seqform.forms.strategies.REACH_TOLERANCE` are flagged unreached.
-    """
-    plan = to_table_order(layout, cumulative / cumulative[0])
-    table = layout.table
-    proportions = behaviour_from_plan(table, plan, tol=0.0)
-    return BehaviouralStrategy(
-        table=table,
-        probabilities=proportions.probabilities,
-        unreached=plan[table.parent_sequence] <= REACH_TOLERANCE,
-    )
 
 
 class _FullTreeRegrets:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seqform.forms.strategies import infoset_depths
+from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, infoset_depths
 from seqform.game.compiled import PlayerSequences
 from seqform.game.model import Game
 
@@ -46,8 +46,10 @@ __all__ = [
     "Level",
     "PlayerLayout",
     "TreeLayout",
+    "average_strategy",
     "build_layout",
     "counterfactual_values",
+    "normalise",
     "realization_plan",
     "regret_matching",
     "to_table_order",
@@ -248,19 +250,51 @@ def counterfactual_values(
     return CounterfactualValues(sequences=values, infosets=infoset_values)
 
 
+def normalise(layout: PlayerLayout, weights: np.ndarray) -> np.ndarray:
+    """Behaviour proportional to non-negative ``weights`` per information set.
+
+    Uniform where an information set's weights sum to 0; index 0 is 1.
+    """
+    behaviour = np.ones(layout.num_sequences)
+    if layout.num_infosets:
+        sums = np.add.reduceat(weights[1:], layout.infoset_first - 1)
+        per_sequence = sums[layout.sequence_infoset[1:]]
+        safe = np.where(per_sequence > 0.0, per_sequence, 1.0)
+        behaviour[1:] = np.where(
+            per_sequence > 0.0, weights[1:] / safe, 1.0 / layout.action_count[1:]
+        )
+    return behaviour
+
+
 def regret_matching(layout: PlayerLayout, regrets: np.ndarray) -> np.ndarray:
     """Behaviour proportional to positive regrets, uniform where none is positive.
 
     Ties need no rule: the behaviour is a function of the positive parts only, as in
     OpenSpiel's ``cfr._regret_matching``.
     """
-    positive = np.maximum(regrets, 0.0)
-    behaviour = np.ones(layout.num_sequences)
+    return normalise(layout, np.maximum(regrets, 0.0))
+
+
+def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> BehaviouralStrategy:
+    """The average behaviour ``S(h, a) / sum_b S(h, b)`` of cumulative weights ``S``.
+
+    Uniform where an information set's weights sum to 0, as OpenSpiel's
+    ``cfr._update_average_policy``.  ``cumulative[0]`` is the sum of the iterations'
+    weights, so ``S / S[0]`` is the average realization plan; information sets whose
+    average own reach ``S[parent] / S[0]`` is at most
+    :data:`~seqform.forms.strategies.REACH_TOLERANCE`, or that never got any weight,
+    are flagged unreached.
+    """
+    probabilities = to_table_order(layout, normalise(layout, cumulative))
+    table = layout.table
+    plan = to_table_order(layout, cumulative / cumulative[0])
+    mass = np.zeros(layout.num_infosets)
     if layout.num_infosets:
-        sums = np.add.reduceat(positive[1:], layout.infoset_first - 1)
-        per_sequence = sums[layout.sequence_infoset[1:]]
-        safe = np.where(per_sequence > 0.0, per_sequence, 1.0)
-        behaviour[1:] = np.where(
-            per_sequence > 0.0, positive[1:] / safe, 1.0 / layout.action_count[1:]
-        )
-    return behaviour
+        mass = np.add.reduceat(cumulative[1:], layout.infoset_first - 1)
+    never = np.zeros(table.num_infosets, dtype=bool)
+    never[table.sequence_infoset[layout.order[layout.infoset_first]]] = mass <= 0.0
+    return BehaviouralStrategy(
+        table=table,
+        probabilities=probabilities,
+        unreached=(plan[table.parent_sequence] <= REACH_TOLERANCE) | never,
+    )

@@ -35,7 +35,7 @@ from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.iterative.layout import (
     TreeLayout,
-    average_strategy,
+    average_profile,
     build_layout,
     counterfactual_values,
     realization_plan,
@@ -111,11 +111,7 @@ class _FullTreeRegrets:
         self.behaviour[player] = regret_matching(self.layout.players[player], regrets)
 
     def average(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-        first, second = (
-            average_strategy(player, cumulative)
-            for player, cumulative in zip(self.layout.players, self.cumulative, strict=True)
-        )
-        return first, second
+        return average_profile(self.layout, self.cumulative)
 
 
 def _solve(

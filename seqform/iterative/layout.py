@@ -46,6 +46,7 @@ __all__ = [
     "Level",
     "PlayerLayout",
     "TreeLayout",
+    "average_profile",
     "average_strategy",
     "build_layout",
     "counterfactual_values",
@@ -298,3 +299,11 @@ def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> Behavioura
         probabilities=probabilities,
         unreached=(plan[table.parent_sequence] <= REACH_TOLERANCE) | never,
     )
+
+
+def average_profile(
+    layout: TreeLayout, cumulative: list[np.ndarray]
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """Both players' :func:`average_strategy`."""
+    first, second = layout.players
+    return average_strategy(first, cumulative[0]), average_strategy(second, cumulative[1])

@@ -34,7 +34,7 @@ from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision
 from seqform.iterative.layout import (
     TreeLayout,
-    average_strategy,
+    average_profile,
     build_layout,
     counterfactual_values,
     regret_matching,
@@ -188,11 +188,7 @@ class _ExternalSampling:
             self.behaviour[traverser] = regret_matching(own, self.regrets[traverser])
 
     def average(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-        first, second = (
-            average_strategy(player, cumulative)
-            for player, cumulative in zip(self.layout.players, self.cumulative, strict=True)
-        )
-        return first, second
+        return average_profile(self.layout, self.cumulative)
 
 
 def external_sampling_mccfr(

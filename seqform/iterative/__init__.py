@@ -1,0 +1,1 @@
+"""The CFR family: iterative solvers on the compiled tree."""

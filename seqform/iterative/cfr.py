@@ -1,0 +1,178 @@
+"""CFR, CFR+ and DCFR: full-tree counterfactual regret minimisation on the sequence form.
+
+One iteration ``t`` updates the players in turn (alternating updates), player 0 first,
+each against the other's *current* behaviour — so player 1 already sees player 0's
+behaviour of iteration ``t + 1``.  For player ``i`` (see :mod:`seqform.iterative.layout`
+for the passes):
+
+1. ``y`` = the opponent's realization plan; counterfactual values ``v`` of ``i``'s
+   sequences against it;
+2. cumulative regrets ``R(h, a) += v(h, a) - v(h)``;
+3. cumulative plan ``S += w_t * x_i`` (``x_i``: ``i``'s own realization plan of the
+   current behaviour; its parent entry is the own reach of each information set);
+4. the variant's regret rule — CFR: none; CFR+: ``R = max(R, 0)`` (regret matching+);
+   DCFR: ``R *= t^α / (t^α + 1)`` where ``R >= 0`` and ``t^β / (t^β + 1)`` elsewhere;
+5. the new behaviour of ``i`` by regret matching of ``R``.
+
+The average strategy is ``S(h, a) / sum_b S(h, b)`` (uniform where that is 0).  Weights
+``w_t``: CFR 1, CFR+ ``t`` (linear averaging), DCFR ``t^γ``.
+
+This is, step for step and in this order, what OpenSpiel's python ``cfr.CFRSolver``,
+``cfr.CFRPlusSolver`` and ``discounted_cfr.DCFRSolver`` do with their default
+parameters (alternating updates; DCFR α = 1.5, β = 0, γ = 2, Brown and Sandholm 2019);
+they walk the histories and add regrets history by history, which sums to the same
+numbers.  ``cfr(..., alternating=False)`` is the original simultaneous CFR of Zinkevich
+et al. (2007).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.model import Game
+from seqform.iterative.layout import (
+    TreeLayout,
+    average_profile,
+    build_layout,
+    counterfactual_values,
+    realization_plan,
+    regret_matching,
+)
+from seqform.iterative.run import (
+    DEFAULT_EVERY,
+    IterativeResult,
+    OnSample,
+    Stopping,
+    run_iterations,
+)
+
+__all__ = ["cfr", "cfr_plus", "dcfr"]
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """The choices that make a CFR variant (see the module docstring)."""
+
+    alternating: bool = True
+    plus: bool = False  # regret matching+: clip cumulative regrets at 0
+    gamma: float | None = None  # averaging weight t^gamma; None: weight 1
+    discount: tuple[float, float] | None = None  # DCFR (alpha, beta)
+
+    def weight(self, iteration: int) -> float:
+        return 1.0 if self.gamma is None else float(iteration) ** self.gamma
+
+
+class _FullTreeRegrets:
+    """Cumulative regrets, cumulative plans and current behaviour of both players."""
+
+    def __init__(self, layout: TreeLayout, rule: _Rule) -> None:
+        self.layout = layout
+        self.rule = rule
+        self.regrets = [np.zeros(player.num_sequences) for player in layout.players]
+        self.cumulative = [np.zeros(player.num_sequences) for player in layout.players]
+        self.behaviour = [
+            regret_matching(player, regrets)
+            for player, regrets in zip(layout.players, self.regrets, strict=True)
+        ]
+
+    def step(self, iteration: int) -> None:
+        if self.rule.alternating:
+            for player in (0, 1):
+                self._accumulate(player, iteration)
+                self._update(player, iteration)
+        else:
+            for player in (0, 1):
+                self._accumulate(player, iteration)
+            for player in (0, 1):
+                self._update(player, iteration)
+
+    def _accumulate(self, player: int, iteration: int) -> None:
+        own = self.layout.players[player]
+        other = self.layout.players[1 - player]
+        opponent_plan = realization_plan(other, self.behaviour[1 - player])
+        weights = own.terminal_utility * opponent_plan[other.terminal_sequence]
+        values = counterfactual_values(own, self.behaviour[player], weights)
+        self.regrets[player] += values.regrets(own)
+        own_plan = realization_plan(own, self.behaviour[player])
+        self.cumulative[player] += self.rule.weight(iteration) * own_plan
+
+    def _update(self, player: int, iteration: int) -> None:
+        regrets = self.regrets[player]
+        if self.rule.plus:
+            np.maximum(regrets, 0.0, out=regrets)
+        if self.rule.discount is not None:
+            alpha, beta = self.rule.discount
+            positive = iteration**alpha / (iteration**alpha + 1)
+            negative = iteration**beta / (iteration**beta + 1)
+            regrets *= np.where(regrets >= 0, positive, negative)
+        self.behaviour[player] = regret_matching(self.layout.players[player], regrets)
+
+    def average(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+        return average_profile(self.layout, self.cumulative)
+
+
+def _solve(
+    game: Game, rule: _Rule, algorithm: str, stopping: Stopping, on_sample: OnSample | None
+) -> IterativeResult:
+    stepper = _FullTreeRegrets(build_layout(game), rule)
+    return run_iterations(game, stepper, stopping, algorithm, on_sample)
+
+
+def cfr(
+    game: Game,
+    iterations: int | None = None,
+    *,
+    alternating: bool = True,
+    target: float | None = None,
+    time_limit: float | None = None,
+    every: int = DEFAULT_EVERY,
+    on_sample: OnSample | None = None,
+) -> IterativeResult:
+    """Vanilla CFR (Zinkevich et al. 2007): regret matching, uniform averaging.
+
+    Alternating updates by default, as OpenSpiel's ``CFRSolver``; ``alternating=False``
+    updates both players from the same profile.  Stops after ``iterations``, once a
+    measured NashConv is at most ``target``, after ``time_limit`` seconds of solver time,
+    or when ``on_sample`` returns True, whichever comes first.
+    """
+    stopping = Stopping(iterations, target, time_limit, every)
+    return _solve(game, _Rule(alternating=alternating), "cfr", stopping, on_sample)
+
+
+def cfr_plus(
+    game: Game,
+    iterations: int | None = None,
+    *,
+    target: float | None = None,
+    time_limit: float | None = None,
+    every: int = DEFAULT_EVERY,
+    on_sample: OnSample | None = None,
+) -> IterativeResult:
+    """CFR+ (Tammelin 2014): regret matching+, alternating updates, linear averaging."""
+    stopping = Stopping(iterations, target, time_limit, every)
+    return _solve(game, _Rule(plus=True, gamma=1.0), "cfr+", stopping, on_sample)
+
+
+def dcfr(
+    game: Game,
+    iterations: int | None = None,
+    *,
+    alpha: float = 1.5,
+    beta: float = 0.0,
+    gamma: float = 2.0,
+    target: float | None = None,
+    time_limit: float | None = None,
+    every: int = DEFAULT_EVERY,
+    on_sample: OnSample | None = None,
+) -> IterativeResult:
+    """Discounted CFR (Brown and Sandholm 2019), by default DCFR(1.5, 0, 2).
+
+    Positive cumulative regrets are multiplied by ``t^α / (t^α + 1)`` and negative ones by
+    ``t^β / (t^β + 1)`` after each update; iteration ``t`` weighs ``t^γ`` in the average.
+    """
+    stopping = Stopping(iterations, target, time_limit, every)
+    rule = _Rule(gamma=gamma, discount=(alpha, beta))
+    return _solve(game, rule, "dcfr", stopping, on_sample)

@@ -1,0 +1,309 @@
+"""The compiled tree rearranged once for counterfactual regret minimisation.
+
+CFR (Zinkevich et al. 2007) needs, per player ``i`` and iteration, three sums over the
+tree.  On the sequence form they are passes over the player's own information-set tree
+plus one sum over terminals, so the nodes themselves are never visited:
+
+* the realization plan of a behavioural strategy, top down (KMvS 1996, §3),
+
+      x[empty] = 1,    x[h, a] = x[parent(h)] * b(a | h);
+
+* the counterfactual value of each own sequence ``(h, a)`` against the opponent's plan
+  ``y``, bottom up: with ``w(z) = chance(z) * y[s_-i(z)] * u_i(z)`` the counterfactual
+  weight of terminal ``z``,
+
+      v(h, a) = sum_{z with s_i(z) = (h, a)} w(z) + sum_{h' after (h, a)} v(h'),
+      v(h)    = sum_a b(a | h) v(h, a);
+
+  ``v(h, a)`` is Zinkevich's counterfactual value summed over the histories of ``h``
+  (eq. 7 of the CFR paper: opponent and chance reach times the value below), and the
+  instantaneous regret of ``(h, a)`` is ``v(h, a) - v(h)``;
+* regret matching, per information set: ``b(a | h) = R+(h, a) / sum_b R+(h, b)`` where
+  that sum is positive, uniform otherwise (Hart and Mas-Colell 2000).
+
+Internal order
+--------------
+Each player's sequences are renumbered so that the information sets of one depth of the
+player's own information-set tree, and their sequences, are contiguous slices (index 0
+stays the empty sequence).  A level-by-level pass is then one slice per depth: the
+number of numpy calls per iteration is proportional to the depth, and the work and the
+memory to the size of the tree.  :func:`to_table_order` maps an internal array back to
+the sequence indices of :class:`~seqform.game.compiled.PlayerSequences`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, infoset_depths
+from seqform.game.compiled import PlayerSequences
+from seqform.game.model import Game
+
+__all__ = [
+    "CounterfactualValues",
+    "Level",
+    "PlayerLayout",
+    "TreeLayout",
+    "average_profile",
+    "average_strategy",
+    "build_layout",
+    "counterfactual_values",
+    "normalise",
+    "realization_plan",
+    "regret_matching",
+    "to_table_order",
+]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One depth of a player's information-set tree, in internal indices.
+
+    sequences : the slice of internal sequence positions at this depth
+    infosets : the slice of internal information-set indices at this depth
+    starts : the first sequence of each of these information sets, relative to
+        ``sequences.start`` (the offsets ``np.add.reduceat`` needs)
+    """
+
+    sequences: slice
+    infosets: slice
+    starts: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class PlayerLayout:
+    """One player's sequences in internal order (see the module docstring).
+
+    table : the player's label table, in the compiled tree's numbering
+    order : per internal position, the table's sequence index (``order[0] == 0``)
+    sequence_infoset : per internal position, its internal information set (-1 at 0)
+    sequence_parent : per internal position, the parent sequence of its information set
+        (0 at 0), so that ``x[s] = x[sequence_parent[s]] * b[s]``
+    infoset_parent : per internal information set, its parent sequence (internal)
+    infoset_first : per internal information set, its first sequence (internal)
+    action_count : per internal position, the number of actions of its information set
+    levels : the depths of the information-set tree, shallowest first
+    terminal_sequence : per terminal of the tree, the player's internal sequence there
+    terminal_utility : per terminal, chance probability times the player's payoff
+    """
+
+    table: PlayerSequences
+    order: np.ndarray
+    sequence_infoset: np.ndarray
+    sequence_parent: np.ndarray
+    infoset_parent: np.ndarray
+    infoset_first: np.ndarray
+    action_count: np.ndarray
+    levels: tuple[Level, ...]
+    terminal_sequence: np.ndarray
+    terminal_utility: np.ndarray
+
+    @property
+    def num_sequences(self) -> int:
+        return len(self.order)
+
+    @property
+    def num_infosets(self) -> int:
+        return len(self.infoset_first)
+
+
+@dataclass(frozen=True, eq=False)
+class TreeLayout:
+    """Both players' layouts of one game, computed once by :func:`build_layout`."""
+
+    players: tuple[PlayerLayout, PlayerLayout]
+
+
+def build_layout(game: Game) -> TreeLayout:
+    """Renumber both players' sequences by depth and attach the terminals' data."""
+    flat = game.flat
+    players = []
+    for player in (0, 1):
+        sign = 1.0 if player == 0 else -1.0
+        players.append(
+            _player_layout(
+                flat.tables[player],
+                flat.terminal_sequences[player],
+                sign * flat.terminal_reach * flat.terminal_payoff,
+            )
+        )
+    return TreeLayout(players=(players[0], players[1]))
+
+
+def _player_layout(
+    table: PlayerSequences, terminal_sequences: np.ndarray, utility: np.ndarray
+) -> PlayerLayout:
+    counts = table.action_counts()
+    depth = infoset_depths(table)
+    infoset_order = np.argsort(depth, kind="stable")  # internal infoset -> table infoset
+    internal_counts = counts[infoset_order]
+    infoset_first = np.ones(table.num_infosets, dtype=np.int64)
+    infoset_first[1:] += np.cumsum(internal_counts)[:-1]
+    # Internal position of each table sequence: the empty one stays at 0, the actions of
+    # each information set follow its internal first position in action order.
+    position = np.zeros(table.num_sequences, dtype=np.int64)
+    table_first = table.first_sequence[infoset_order]
+    offset = np.arange(table.num_sequences - 1) - np.repeat(
+        infoset_first - 1, internal_counts
+    )  # action index within its information set
+    internal = np.arange(1, table.num_sequences)
+    position[np.repeat(table_first, internal_counts) + offset] = internal
+    order = np.zeros(table.num_sequences, dtype=np.int64)
+    order[position] = np.arange(table.num_sequences)
+
+    sequence_infoset = np.full(table.num_sequences, -1, dtype=np.int64)
+    sequence_infoset[1:] = np.repeat(np.arange(table.num_infosets), internal_counts)
+    infoset_parent = position[table.parent_sequence[infoset_order]]
+    sequence_parent = np.zeros(table.num_sequences, dtype=np.int64)
+    sequence_parent[1:] = infoset_parent[sequence_infoset[1:]]
+    action_count = np.ones(table.num_sequences, dtype=np.int64)
+    action_count[1:] = internal_counts[sequence_infoset[1:]]
+
+    levels = []
+    sorted_depth = depth[infoset_order]
+    for level in range(int(sorted_depth.max()) + 1 if table.num_infosets else 0):
+        low, high = np.searchsorted(sorted_depth, [level, level + 1])
+        first = int(infoset_first[low])
+        last = int(infoset_first[high - 1] + internal_counts[high - 1])
+        levels.append(
+            Level(
+                sequences=slice(first, last),
+                infosets=slice(int(low), int(high)),
+                starts=infoset_first[low:high] - first,
+            )
+        )
+    return PlayerLayout(
+        table=table,
+        order=order,
+        sequence_infoset=sequence_infoset,
+        sequence_parent=sequence_parent,
+        infoset_parent=infoset_parent,
+        infoset_first=infoset_first,
+        action_count=action_count,
+        levels=tuple(levels),
+        terminal_sequence=position[terminal_sequences],
+        terminal_utility=utility,
+    )
+
+
+def to_table_order(layout: PlayerLayout, values: np.ndarray) -> np.ndarray:
+    """An array on internal positions, rearranged onto the table's sequence indices."""
+    result = np.empty_like(values)
+    result[layout.order] = values
+    return result
+
+
+def realization_plan(layout: PlayerLayout, behaviour: np.ndarray) -> np.ndarray:
+    """``x[s] = x[parent] * b[s]``, one slice per depth, shallowest first."""
+    plan = np.ones(layout.num_sequences)
+    parent = layout.sequence_parent
+    for level in layout.levels:
+        part = level.sequences
+        plan[part] = plan[parent[part]] * behaviour[part]
+    return plan
+
+
+@dataclass(frozen=True)
+class CounterfactualValues:
+    """Counterfactual values of one player's sequences and information sets.
+
+    sequences : ``v(h, a)`` per internal sequence; index 0 is the value of the whole game
+        to the player (against the weights given)
+    infosets : ``v(h)`` per internal information set
+    """
+
+    sequences: np.ndarray
+    infosets: np.ndarray
+
+    def regrets(self, layout: PlayerLayout) -> np.ndarray:
+        """Instantaneous regrets ``v(h, a) - v(h)`` per internal sequence (0 at index 0)."""
+        regret = np.zeros_like(self.sequences)
+        regret[1:] = self.sequences[1:] - self.infosets[layout.sequence_infoset[1:]]
+        return regret
+
+
+def counterfactual_values(
+    layout: PlayerLayout, behaviour: np.ndarray, terminal_weights: np.ndarray
+) -> CounterfactualValues:
+    """The bottom-up pass of the module docstring.
+
+    Parameters
+    ----------
+    layout
+        The player's layout.
+    behaviour
+        The player's own behaviour ``b`` on internal positions.
+    terminal_weights
+        ``w(z)`` per terminal: for CFR, chance times opponent reach times the payoff.
+    """
+    values = np.bincount(
+        layout.terminal_sequence, weights=terminal_weights, minlength=layout.num_sequences
+    )
+    infoset_values = np.zeros(layout.num_infosets)
+    for level in reversed(layout.levels):
+        part = level.sequences
+        weighted = behaviour[part] * values[part]
+        totals = np.add.reduceat(weighted, level.starts)
+        infoset_values[level.infosets] = totals
+        np.add.at(values, layout.infoset_parent[level.infosets], totals)
+    return CounterfactualValues(sequences=values, infosets=infoset_values)
+
+
+def normalise(layout: PlayerLayout, weights: np.ndarray) -> np.ndarray:
+    """Behaviour proportional to non-negative ``weights`` per information set.
+
+    Uniform where an information set's weights sum to 0; index 0 is 1.
+    """
+    behaviour = np.ones(layout.num_sequences)
+    if layout.num_infosets:
+        sums = np.add.reduceat(weights[1:], layout.infoset_first - 1)
+        per_sequence = sums[layout.sequence_infoset[1:]]
+        safe = np.where(per_sequence > 0.0, per_sequence, 1.0)
+        behaviour[1:] = np.where(
+            per_sequence > 0.0, weights[1:] / safe, 1.0 / layout.action_count[1:]
+        )
+    return behaviour
+
+
+def regret_matching(layout: PlayerLayout, regrets: np.ndarray) -> np.ndarray:
+    """Behaviour proportional to positive regrets, uniform where none is positive.
+
+    Ties need no rule: the behaviour is a function of the positive parts only, as in
+    OpenSpiel's ``cfr._regret_matching``.
+    """
+    return normalise(layout, np.maximum(regrets, 0.0))
+
+
+def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> BehaviouralStrategy:
+    """The average behaviour ``S(h, a) / sum_b S(h, b)`` of cumulative weights ``S``.
+
+    Uniform where an information set's weights sum to 0, as OpenSpiel's
+    ``cfr._update_average_policy``.  ``cumulative[0]`` is the sum of the iterations'
+    weights, so ``S / S[0]`` is the average realization plan; information sets whose
+    average own reach ``S[parent] / S[0]`` is at most
+    :data:`~seqform.forms.strategies.REACH_TOLERANCE`, or that never got any weight,
+    are flagged unreached.
+    """
+    probabilities = to_table_order(layout, normalise(layout, cumulative))
+    table = layout.table
+    plan = to_table_order(layout, cumulative / cumulative[0])
+    mass = np.zeros(layout.num_infosets)
+    if layout.num_infosets:
+        mass = np.add.reduceat(cumulative[1:], layout.infoset_first - 1)
+    never = np.zeros(table.num_infosets, dtype=bool)
+    never[table.sequence_infoset[layout.order[layout.infoset_first]]] = mass <= 0.0
+    return BehaviouralStrategy(
+        table=table,
+        probabilities=probabilities,
+        unreached=(plan[table.parent_sequence] <= REACH_TOLERANCE) | never,
+    )
+
+
+def average_profile(
+    layout: TreeLayout, cumulative: list[np.ndarray]
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """Both players' :func:`average_strategy`."""
+    first, second = layout.players
+    return average_strategy(first, cumulative[0]), average_strategy(second, cumulative[1])

@@ -1,0 +1,168 @@
+"""The loop every iterative solver shares: iterate, measure NashConv, stop, report.
+
+A solver supplies an object with ``step(iteration)`` (one iteration, numbered from 1) and
+``average()`` (both players' average strategies so far).  :func:`run_iterations` calls
+``step`` until a stopping rule fires and, every ``every`` iterations and after the last
+one, measures NashConv of the average strategies with :func:`seqform.certify.certify`
+(best responses on the tree; it is 0 exactly at an equilibrium).
+
+Clocks: ``seconds`` counts only the time spent in ``step``; measuring NashConv is not
+charged to the solver.  The time limit is checked on that clock after every iteration;
+the target exploitability only when NashConv is measured.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from seqform.certify import certify
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.model import Game
+
+__all__ = ["IterativeResult", "Sample", "Stepper", "Stopping", "run_iterations"]
+
+DEFAULT_EVERY = 100
+
+
+@dataclass(frozen=True)
+class Sample:
+    """NashConv of the average strategies after ``iteration`` iterations.
+
+    seconds : solver time spent in the first ``iteration`` iterations
+    nash_conv : the sum of both players' best-response gains (seqform's exploitability)
+    """
+
+    iteration: int
+    seconds: float
+    nash_conv: float
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """When to stop: whichever comes first.
+
+    iterations : at most this many iterations (None: no limit)
+    target : stop once a measured NashConv is at most this
+    time_limit : stop once the solver time reaches this many seconds
+    every : measure NashConv every this many iterations (and after the last one)
+    """
+
+    iterations: int | None = None
+    target: float | None = None
+    time_limit: float | None = None
+    every: int = DEFAULT_EVERY
+
+    def __post_init__(self) -> None:
+        if self.iterations is not None and not _positive_int(self.iterations):
+            raise ValueError(f"iterations must be a positive integer, not {self.iterations!r}")
+        if not _positive_int(self.every):
+            raise ValueError(f"every must be a positive integer, not {self.every!r}")
+        for name in ("target", "time_limit"):
+            number = getattr(self, name)
+            if number is not None and not (_real(number) and number > 0):
+                raise ValueError(f"{name} must be a positive number, not {number!r}")
+        if self.iterations is None and self.target is None and self.time_limit is None:
+            raise ValueError("give iterations, a target exploitability or a time limit")
+
+
+def _positive_int(number: object) -> bool:
+    return isinstance(number, int) and not isinstance(number, bool) and number > 0
+
+
+def _real(number: object) -> bool:
+    return (
+        isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number)
+    )
+
+
+@dataclass(frozen=True)
+class IterativeResult:
+    """What an iterative solver returns.
+
+    algorithm : its name, e.g. ``"cfr+"``
+    strategies : the average behavioural strategies of players 0 and 1
+    iterations : the number of iterations run
+    seconds : solver time, without the NashConv measurements
+    history : NashConv samples, every ``every`` iterations and after the last
+    stopped : why it stopped: ``"iterations"``, ``"target"``, ``"time limit"`` or
+        ``"callback"``
+    seed : the random seed (sampling solvers), else None
+    """
+
+    algorithm: str
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
+    iterations: int
+    seconds: float
+    history: tuple[Sample, ...]
+    stopped: str
+    seed: int | None = None
+
+    @property
+    def nash_conv(self) -> float:
+        """NashConv of the returned strategies (the last sample)."""
+        return self.history[-1].nash_conv
+
+
+class Stepper(Protocol):
+    def step(self, iteration: int) -> None: ...
+
+    def average(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]: ...
+
+
+OnSample = Callable[[Sample], bool | None]
+"""Called with each sample; returning True stops the solver (e.g. to print progress)."""
+
+
+def run_iterations(
+    game: Game,
+    stepper: Stepper,
+    stopping: Stopping,
+    algorithm: str,
+    on_sample: OnSample | None = None,
+    seed: int | None = None,
+) -> IterativeResult:
+    """Step until a rule of ``stopping`` fires or ``on_sample`` returns True."""
+    history: list[Sample] = []
+    seconds = 0.0
+    iteration = 0
+    stopped = "iterations"
+
+    def measure() -> Sample:
+        value = certify(game, *stepper.average()).exploitability
+        sample = Sample(iteration=iteration, seconds=seconds, nash_conv=float(value))
+        history.append(sample)
+        return sample
+
+    while stopping.iterations is None or iteration < stopping.iterations:
+        start = time.perf_counter()
+        iteration += 1
+        stepper.step(iteration)
+        seconds += time.perf_counter() - start
+        if iteration % stopping.every == 0 or iteration == stopping.iterations:
+            sample = measure()
+            if on_sample is not None and on_sample(sample):
+                stopped = "callback"
+                break
+            if stopping.target is not None and sample.nash_conv <= stopping.target:
+                stopped = "target"
+                break
+        if stopping.time_limit is not None and seconds >= stopping.time_limit:
+            stopped = "time limit"
+            break
+    if not history or history[-1].iteration != iteration:
+        sample = measure()
+        if on_sample is not None:
+            on_sample(sample)
+    return IterativeResult(
+        algorithm=algorithm,
+        strategies=stepper.average(),
+        iterations=iteration,
+        seconds=seconds,
+        history=tuple(history),
+        stopped=stopped,
+        seed=seed,
+    )

@@ -91,6 +91,10 @@ class PlayerSequences:
         """Map each information-set name to its index."""
         return {name: index for index, name in enumerate(self.infosets)}
 
+    def action_counts(self) -> np.ndarray:
+        """Number of actions per information set."""
+        return np.fromiter((len(a) for a in self.actions), dtype=np.int64, count=len(self.actions))
+
 
 @dataclass(frozen=True, eq=False)
 class FlatTree:

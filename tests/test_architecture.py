@@ -23,7 +23,7 @@ a synthetic package with each kind of fault and check that the fault is reported
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -319,29 +319,24 @@ def test_the_package_is_read(seqform: Package) -> None:
     assert Import("seqform", "seqform.analyses.solve", 3) in seqform.imports
 
 
-def test_every_module_has_a_room(seqform: Package) -> None:
-    problems = unplaced_modules(seqform)
+RULES = {
+    "every-module-has-a-room": unplaced_modules,
+    "no-import-cycles": import_cycles,
+    "imports-point-downward": upward_imports,
+    "no-oversized-module": oversized_modules,
+    "no-overlong-function": long_functions,
+}
+
+
+@pytest.mark.parametrize("rule", RULES.values(), ids=RULES.keys())
+def test_seqform_keeps_the_rule(seqform: Package, rule: Callable[[Package], list[str]]) -> None:
+    problems = rule(seqform)
     assert not problems, _report(problems)
 
 
-def test_no_import_cycles(seqform: Package) -> None:
-    problems = import_cycles(seqform)
-    assert not problems, _report(problems)
-
-
-def test_imports_point_downward(seqform: Package) -> None:
-    problems = upward_imports(seqform)
-    assert not problems, _report(problems)
-
-
-def test_no_oversized_module(seqform: Package) -> None:
-    problems = oversized_modules(seqform)
-    assert not problems, _report(problems)
-
-
-def test_no_overlong_function(seqform: Package) -> None:
-    problems = long_functions(seqform)
-    assert not problems, _report(problems)
+def test_architecture_md_gives_the_same_order() -> None:
+    text = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert " < ".join(["version", *ROOMS, "facade"]) in text
 
 
 # ---------------------------------------------------------------------------------------------

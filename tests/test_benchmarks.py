@@ -64,6 +64,7 @@ def peer_results(document: dict, game: str) -> dict[str, dict]:
     return {peer["peer"]: peer for peer in entry["peers"]}
 
 
+@pytest.mark.slow
 def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_path):
     finished = run_command("--quick", "--games", "kuhn", "--repeat", "1", "--out", str(tmp_path))
 
@@ -99,6 +100,7 @@ def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_pa
         assert measurement["peak_rss_mb"] > 0
 
 
+@pytest.mark.slow
 def test_results_render_again_from_their_json(tmp_path):
     measured = run_command(
         "--games", "kuhn", "--peers", "seqform-highs", "--repeat", "1", "--out", str(tmp_path)
@@ -113,6 +115,7 @@ def test_results_render_again_from_their_json(tmp_path):
     ).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_peer_past_its_time_limit_is_recorded_and_the_run_goes_on(tmp_path):
     # pygambit's lp_solve takes minutes on 4-sided Liar's Dice; one second stops it.
     finished = run_command(
@@ -139,6 +142,7 @@ def test_a_peer_past_its_time_limit_is_recorded_and_the_run_goes_on(tmp_path):
     assert "timeout (> 1 s)" in table
 
 
+@pytest.mark.slow
 def test_the_sparsified_peer_agrees_on_kuhn_and_is_not_applicable_to_leduc(tmp_path):
     finished = run_command(
         "--games",

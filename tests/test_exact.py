@@ -86,6 +86,7 @@ def test_small_liars_dice_is_certified_both_ways(sides):
     assert by_basis.certificate.exploitability == 0
 
 
+@pytest.mark.slow
 def test_liars_dice_exact_value_is_certified():
     # One six-sided die each (OpenSpiel's liars_dice); 24,571 sequences per player.
     solution = solve_exact(load_game("liars_dice"))

@@ -43,6 +43,7 @@ def test_three_card_kuhn_is_kuhn():
     assert solve(kuhn_poker(cards=3)).value == pytest.approx(-1 / 18, abs=1e-12)  # Kuhn 1950
 
 
+@pytest.mark.slow
 def test_efg_round_trip_keeps_the_sequence_form(tmp_path):
     game = load_game("leduc")
     back = read_efg(export_game(game, "efg", tmp_path / "leduc.efg"))

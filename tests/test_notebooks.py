@@ -35,6 +35,7 @@ def test_notebook_is_stored_without_outputs(path):
             assert cell.outputs == [] and cell.execution_count is None, cell.source[:60]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", PATHS, ids=[path.stem for path in PATHS])
 def test_notebook_runs_and_its_checks_pass(path):
     notebook = nbformat.read(path, as_version=4)

@@ -104,6 +104,7 @@ def test_liars_dice_with_three_sides_matches_openspiels_own_lp(openspiel_value):
     )
 
 
+@pytest.mark.slow
 def test_leduc_poker_survives_a_gambit_round_trip(pyspiel, tmp_path):
     # pygambit's reader takes ~3 s on Leduc's 9,457 nodes; the conversion itself ~0.3 s.
     game = load_openspiel_game("leduc_poker")

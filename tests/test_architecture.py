@@ -316,7 +316,10 @@ def seqform() -> Package:
 
 def test_the_package_is_read(seqform: Package) -> None:
     assert "seqform.game.model" in seqform.files
-    assert Import("seqform", "seqform.analyses.solve", 3) in seqform.imports
+    # the facade re-exports solve, so the reader must have seen that import (at any line)
+    assert any(
+        (i.importer, i.imported) == ("seqform", "seqform.analyses.solve") for i in seqform.imports
+    )
 
 
 RULES = {
@@ -374,8 +377,8 @@ def faulty(tmp_path: Path) -> Package:
             "cli/__init__.py": "",
             "cli/main.py": "import toy\ndef run():\n    pass\n",
             # a room that is not in the order
-            "iterative/__init__.py": "",
-            "iterative/cfr.py": "from toy.game.model import f\n",
+            "misc/__init__.py": "",
+            "misc/cfr.py": "from toy.game.model import f\n",
             # too long, with and without a reason
             "certify.py": '"""Short."""\n' + "x = 1\n" * MAX_MODULE_LINES,
             "io/__init__.py": "",
@@ -415,7 +418,7 @@ def test_checker_ignores_type_checking_and_allows_the_bottom_and_the_facade(
 def test_checker_reports_a_module_without_a_room(faulty: Package) -> None:
     problems = unplaced_modules(faulty)
     assert len(problems) == 2
-    assert all("'iterative'" in p and "place" in p for p in problems)
+    assert all("'misc'" in p and "place" in p for p in problems)
 
 
 def test_checker_reports_size_and_length_without_a_reason(faulty: Package) -> None:

@@ -5,9 +5,10 @@ sparsified LP without the tree; ``--exact``, ``--refine`` and ``--fix`` are in
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from seqform.analyses.showdown import solve_showdown
-from seqform.analyses.solve import solve
+from seqform.analyses.showdown import ShowdownSolution, solve_showdown
+from seqform.analyses.solve import Solution, solve
 from seqform.cli.commands import solve_beyond
 from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
@@ -47,8 +48,19 @@ def run(args: argparse.Namespace) -> int:
             verbose=args.verbose,
             progress=progress,
         )
+    return _finish(progress, solution, solution_json(solution), solution_text(solution), args)
+
+
+def _finish(
+    progress: Progress,
+    solution: Solution | ShowdownSolution,
+    document: dict[str, Any],
+    text: str,
+    args: argparse.Namespace,
+) -> int:
+    """Say on stderr that the solve is done, and write its result."""
     progress(f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}")
-    emit(solution_json(solution), solution_text(solution), args)
+    emit(document, text, args)
     return EXIT_OK
 
 
@@ -80,9 +92,7 @@ def _solve_sparsified(args: argparse.Namespace) -> int:
             verbose=args.verbose,
             progress=progress,
         )
-    progress(f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}")
-    emit(showdown_json(solution), showdown_text(solution), args)
-    return EXIT_OK
+    return _finish(progress, solution, showdown_json(solution), showdown_text(solution), args)
 
 
 def _solve_normal(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ __all__ = [
     "equilibrium_verdict",
     "exact_certificate_json",
     "float_strategies",
+    "game_json",
     "header",
     "solver_json",
     "strategy_json",
@@ -42,6 +43,11 @@ Strategy = BehaviouralStrategy | ExactStrategy
 def header(name: str, description: str) -> str:
     """``"Game: kuhn — Kuhn poker (Kuhn 1950) with 3 cards"``: the first line of every report."""
     return f"Game: {name}" + (f" — {description}" if description else "")
+
+
+def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
+    """The ``"game"`` object of every JSON schema: name, description, then ``more``."""
+    return {"name": name, "description": description, **more}
 
 
 def value_line(player_name: str, value: float) -> str:

@@ -32,7 +32,13 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.analyses.compare import VALUE_TOLERANCE, Comparison, Formulation
-from seqform.cli.render.blocks import EQUILIBRIUM_TOLERANCE, header, strategy_json, strategy_table
+from seqform.cli.render.blocks import (
+    EQUILIBRIUM_TOLERANCE,
+    game_json,
+    header,
+    strategy_json,
+    strategy_table,
+)
 from seqform.cli.render.numbers import fraction_text
 from seqform.cli.render.report import kuhn_theorem_json
 from seqform.cli.render.tables import aligned_table, left_table
@@ -112,11 +118,7 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
     ]
     return {
         "schema": SCHEMA,
-        "game": {
-            "name": game.name,
-            "description": game.description,
-            "terminals": form.num_terminals,
-        },
+        "game": game_json(game.name, game.description, terminals=form.num_terminals),
         "max_entries": comparison.max_entries,
         "players": players,
         "overall": {

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.analyses.ranges import EquilibriumRanges, Parametrisation, PlayerRanges, Range
-from seqform.cli.render.blocks import header
+from seqform.cli.render.blocks import game_json, header
 from seqform.cli.render.numbers import json_number, number_text, short_number
 
 __all__ = ["RANGES_SCHEMA", "ranges_json", "ranges_text"]
@@ -92,7 +92,7 @@ def ranges_json(ranges: EquilibriumRanges) -> dict[str, Any]:
     game = ranges.game
     return {
         "schema": RANGES_SCHEMA,
-        "game": {"name": game.name, "description": game.description},
+        "game": game_json(game.name, game.description),
         "exact": ranges.exact,
         "value": float(ranges.value),
         "value_exact": str(ranges.value) if ranges.exact else None,

@@ -51,6 +51,7 @@ from seqform.certify import Certificate
 from seqform.cli.render.blocks import (
     certificate_json,
     certificate_lines,
+    game_json,
     header,
     solver_json,
     strategy_json,
@@ -101,11 +102,7 @@ def solve_document(
         )
     return {
         "schema": SCHEMA,
-        "game": {
-            "name": game.name,
-            "description": game.description,
-            "terminals": form.num_terminals,
-        },
+        "game": game_json(game.name, game.description, terminals=form.num_terminals),
         "method": method,
         "value": value,
         "value_fraction": fraction_text(value),

@@ -39,6 +39,7 @@ from seqform.cli.render.blocks import (
     EQUILIBRIUM_TOLERANCE,
     certificate_json,
     certificate_lines,
+    game_json,
     header,
     solver_json,
     timings_json,
@@ -197,13 +198,13 @@ def showdown_json(solution: ShowdownSolution) -> dict[str, Any]:
     poker = solution.poker
     return {
         "schema": SCHEMA,
-        "game": {
-            "name": poker.name,
-            "description": poker.description,
-            "cards": poker.cards,
-            "tree_nodes": poker.tree_nodes,
-            "terminals": poker.num_leaves,
-        },
+        "game": game_json(
+            poker.name,
+            poker.description,
+            cards=poker.cards,
+            tree_nodes=poker.tree_nodes,
+            terminals=poker.num_leaves,
+        ),
         "method": "sparsified",
         "value": solution.value,
         "value_fraction": fraction_text(solution.value),

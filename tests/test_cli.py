@@ -120,3 +120,38 @@ def test_bad_time_limit_is_a_usage_error(seconds, capsys):
         main(["solve", "kuhn", "--time-limit", seconds])
     assert stopped.value.code == 2
     assert "--time-limit" in capsys.readouterr().err
+
+
+def test_every_command_of_the_parser_has_a_module():
+    from seqform.cli.main import COMMANDS
+    from seqform.cli.parser import build_parser
+
+    subparsers = next(
+        action for action in build_parser()._actions if action.dest == "command"
+    ).choices
+    assert set(subparsers) == set(COMMANDS)
+
+
+def test_the_solver_names_are_lps_plus_the_sparsified_default():
+    from seqform.cli.parser import SOLVERS, SPARSIFIED_DEFAULT_SOLVER
+    from seqform.lp.minmax import ALGORITHMS
+    from seqform.structured.sparsified import SPARSIFIED_SOLVERS
+
+    assert (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER) == SOLVERS
+    assert SPARSIFIED_DEFAULT_SOLVER in SPARSIFIED_SOLVERS
+
+
+@pytest.mark.parametrize(
+    ("value", "fraction", "probability"),
+    [
+        pytest.param(-1 / 18, "-1/18", "-0.0556 (-1/18)", id="kuhn-value"),
+        pytest.param(2 / 3, "2/3", "0.6667 (2/3)", id="two-thirds"),
+        pytest.param(1.0, "1", "1.0000", id="whole"),
+        pytest.param(0.123456789, None, "0.1235", id="no-small-fraction"),
+    ],
+)
+def test_numbers_are_written_one_way(value, fraction, probability):
+    from seqform.cli.render.numbers import fraction_text, probability_text
+
+    assert fraction_text(value) == fraction
+    assert probability_text(value) == probability

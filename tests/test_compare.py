@@ -188,3 +188,14 @@ def test_bad_max_entries_is_a_usage_error(limit, capsys):
         main(["compare", "kuhn", "--max-entries", limit])
     assert raised.value.code == 2
     assert "--max-entries" in capsys.readouterr().err
+
+
+def test_the_comparison_is_computed_below_the_cli_and_rendered_in_it():
+    import ast
+    from pathlib import Path
+
+    import seqform.analyses.compare as computing
+
+    tree = ast.parse(Path(computing.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not any(module.startswith("seqform.cli") for module in imported if module)

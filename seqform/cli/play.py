@@ -40,7 +40,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TextIO
 
-from seqform.cli.render.report import fraction_text
+from seqform.cli.render.numbers import fraction_text
 from seqform.forms.sequence_form import PlayerSequences
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.showdown_poker import DealLabel

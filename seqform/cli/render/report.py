@@ -1,4 +1,4 @@
-"""Turning a :class:`~seqform.analyses.solve.Solution` into text for people and JSON for programs.
+"""``solve``: a :class:`~seqform.analyses.solve.Solution` as text for people and JSON for programs.
 
 JSON schema ``seqform.solve/1`` (stable; new keys may be added, none removed or renamed)::
 
@@ -43,121 +43,51 @@ Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 
 from __future__ import annotations
 
-from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any
 
 from seqform.analyses.normal import NormalFormSummary
 from seqform.analyses.solve import Solution, Timings
 from seqform.certify import Certificate
+from seqform.cli.render.blocks import (
+    certificate_json,
+    certificate_lines,
+    game_json,
+    header,
+    solver_json,
+    strategy_json,
+    strategy_table,
+    timings_json,
+    value_line,
+)
+from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.tables import aligned_table
 from seqform.forms.normal_counts import count_json, count_text
+from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.model import Game
 from seqform.lp.minmax import SolverStats
 
-__all__ = [
-    "EQUILIBRIUM_TOLERANCE",
-    "SCHEMA",
-    "certificate_json",
-    "fraction_text",
-    "matching_fraction",
-    "solution_json",
-    "solution_text",
-    "solver_json",
-    "strategy_json",
-    "strategy_table",
-    "timings_json",
-]
+__all__ = ["SCHEMA", "solution_json", "solution_text", "solve_document"]
 
 SCHEMA = "seqform.solve/1"
-EQUILIBRIUM_TOLERANCE = 1e-9
-FRACTION_TOLERANCE = 1e-9
-MAX_DENOMINATOR = 1000
 
 
-def matching_fraction(
-    value: float, max_denominator: int = MAX_DENOMINATOR, tol: float = FRACTION_TOLERANCE
-) -> Fraction | None:
-    """The fraction with denominator ``<= max_denominator`` within ``tol`` of ``value``."""
-    candidate = Fraction(value).limit_denominator(max_denominator)
-    return candidate if abs(float(candidate) - value) <= tol else None
-
-
-def fraction_text(value: float) -> str | None:
-    """``"-1/18"`` for -0.0555…, ``"0"`` for 0.0, ``None`` when no small fraction matches."""
-    fraction = matching_fraction(value)
-    return None if fraction is None else str(fraction)
-
-
-def strategy_json(strategy: BehaviouralStrategy, name: str, words: Any) -> dict[str, Any]:
-    """One entry of ``"strategies"``: a player's behaviour, information set by set."""
-    table = strategy.table
-    infosets = []
-    for index, infoset in enumerate(table.infosets):
-        actions = [
-            {
-                "action": action,
-                "words": words(infoset, action),
-                "probability": float(strategy.probabilities[sequence]),
-            }
-            for action, sequence in zip(
-                table.actions[index], table.sequences_of(index), strict=True
-            )
-        ]
-        infosets.append(
-            {"name": infoset, "unreached": bool(strategy.unreached[index]), "actions": actions}
-        )
-    return {"player": table.player + 1, "name": name, "infosets": infosets}
-
-
-def solver_json(stats: SolverStats) -> dict[str, Any]:
-    """The ``"solver"`` object of the JSON schemas."""
-    return {
-        "backend": stats.backend,
-        "algorithm": stats.algorithm,
-        "status": stats.status,
-        "iterations": stats.iterations,
-        "seconds": stats.seconds,
-        "solver_seconds": stats.solver_seconds,
-        "variables": stats.variables,
-        "constraints": stats.constraints,
-        "nonzeros": stats.nonzeros,
-    }
-
-
-def timings_json(timings: Timings) -> dict[str, float]:
-    """The ``"timings"`` object of the JSON schemas (seconds per stage, and their total)."""
-    return {
-        "sequence_form": timings.sequence_form,
-        "lp": timings.lp,
-        "behaviour": timings.behaviour,
-        "certificate": timings.certificate,
-        "total": timings.total,
-    }
-
-
-def certificate_json(certificate: Certificate) -> dict[str, Any]:
-    """The ``"certificate"`` object of the JSON schemas."""
-    exploitability = float(certificate.exploitability)
-    return {
-        "expected_value": float(certificate.value),
-        "best_response_values": [float(v) for v in certificate.best_response_values],
-        "gains": [float(v) for v in certificate.gains],
-        "exploitability": exploitability,
-        "tolerance": EQUILIBRIUM_TOLERANCE,
-        "equilibrium": exploitability <= EQUILIBRIUM_TOLERANCE,
-    }
-
-
-def solution_json(
-    solution: Solution,
+def solve_document(
+    game: Game,
+    form: SequenceForm,
+    *,
+    value: float,
+    behaviour: Sequence[BehaviouralStrategy],
+    certificate: Certificate,
+    stats: SolverStats,
+    timings: Timings,
     method: str = "sequence",
-    normal_form: NormalFormSummary | None = None,
 ) -> dict[str, Any]:
-    """The solution as a JSON-ready dict in schema ``seqform.solve/1``.
+    """The ``seqform.solve/1`` document from the parts every solution has.
 
-    ``normal_form`` (for ``method="normal"``) adds the normal-form sizes and checks.
+    The exact and refined reports extend this document with keys of their own.
     """
-    form, game = solution.form, solution.game
-    certificate = solution.certificate
     players = []
     for player in (0, 1):
         matrix, _ = form.constraints(player)
@@ -171,34 +101,57 @@ def solution_json(
                 "constraint_nonzeros": int(matrix.nnz),
             }
         )
-    document = {
+    return {
         "schema": SCHEMA,
-        "game": {
-            "name": game.name,
-            "description": game.description,
-            "terminals": form.num_terminals,
-        },
+        "game": game_json(game.name, game.description, terminals=form.num_terminals),
         "method": method,
-        "value": solution.value,
-        "value_fraction": fraction_text(solution.value),
+        "value": value,
+        "value_fraction": fraction_text(value),
         "sizes": {
             "players": players,
             "payoff_shape": list(form.A.shape),
             "payoff_nonzeros": int(form.A.nnz),
         },
-        "solver": solver_json(solution.stats),
-        "timings": timings_json(solution.timings),
+        "solver": solver_json(stats),
+        "timings": timings_json(timings),
         "certificate": certificate_json(certificate),
         "strategies": [
-            strategy_json(
-                solution.behaviour[player], game.player_names[player], game.describe_action
-            )
+            strategy_json(behaviour[player], game.player_names[player], game.describe_action)
             for player in (0, 1)
         ],
     }
+
+
+def solution_json(
+    solution: Solution,
+    method: str = "sequence",
+    normal_form: NormalFormSummary | None = None,
+) -> dict[str, Any]:
+    """The solution as a JSON-ready dict in schema ``seqform.solve/1``.
+
+    ``normal_form`` (for ``method="normal"``) adds the normal-form sizes and checks.
+    """
+    document = solve_document(
+        solution.game,
+        solution.form,
+        value=solution.value,
+        behaviour=solution.behaviour,
+        certificate=solution.certificate,
+        stats=solution.stats,
+        timings=solution.timings,
+        method=method,
+    )
     if normal_form is not None:
         document["normal_form"] = _normal_form_json(normal_form)
     return document
+
+
+def kuhn_theorem_json(summary: NormalFormSummary) -> dict[str, list[float]]:
+    """The ``"kuhn_theorem"`` checks of a solved normal form."""
+    return {
+        "constraint_residuals": list(summary.constraint_residuals),
+        "payoff_gaps": list(summary.payoff_gaps),
+    }
 
 
 def _normal_form_json(summary: NormalFormSummary) -> dict[str, Any]:
@@ -216,27 +169,25 @@ def _normal_form_json(summary: NormalFormSummary) -> dict[str, Any]:
         "matrix_entries": summary.entries,
         "matrix_nonzeros": summary.nonzeros,
         "build_seconds": summary.build_seconds,
-        "kuhn_theorem": {
-            "constraint_residuals": list(summary.constraint_residuals),
-            "payoff_gaps": list(summary.payoff_gaps),
-        },
+        "kuhn_theorem": kuhn_theorem_json(summary),
     }
 
 
 def _normal_form_lines(summary: NormalFormSummary, names: tuple[str, str]) -> list[str]:
     counts = summary.counts
-    rows = [
-        ("", names[0], names[1]),
-        ("pure strategies", count_text(counts.pure[0]), count_text(counts.pure[1])),
-        ("reduced pure strategies", count_text(counts.reduced[0]), count_text(counts.reduced[1])),
-    ]
-    widths = [max(len(row[column]) for row in rows) for column in range(3)]
     kind = "reduced" if summary.reduced else "full"
     lines = ["", "Normal form (Kuhn 1953), solved as a matrix game"]
-    for label, first, second in rows:
-        lines.append(
-            f"  {label:<{widths[0]}}  {first:>{widths[1]}}  {second:>{widths[2]}}".rstrip()
-        )
+    lines += aligned_table(
+        [
+            ("", names[0], names[1]),
+            ("pure strategies", count_text(counts.pure[0]), count_text(counts.pure[1])),
+            (
+                "reduced pure strategies",
+                count_text(counts.reduced[0]),
+                count_text(counts.reduced[1]),
+            ),
+        ]
+    )
     lines += [
         f"  payoff matrix ({kind}): {summary.shape[0]}×{summary.shape[1]}, "
         f"{count_text(summary.entries)} entries, {count_text(summary.nonzeros)} non-zeros; "
@@ -254,21 +205,22 @@ def _shape(matrix: Any) -> str:
     return f"{matrix.shape[0]}×{matrix.shape[1]}"
 
 
-def strategy_table(strategy: BehaviouralStrategy, name: str, words: Any) -> list[str]:
-    """Lines of a table: one row per information set, its actions in words with odds."""
-    table = strategy.table
-    width = max((len(n) for n in table.infosets), default=4)
-    width = max(width, len("infoset"))
-    lines = [f"{name} — behavioural strategy", f"  {'infoset':<{width}}  action probabilities"]
-    for index, infoset in enumerate(table.infosets):
-        parts = []
-        for action, sequence in zip(table.actions[index], table.sequences_of(index), strict=True):
-            probability = float(strategy.probabilities[sequence])
-            exact = matching_fraction(probability, max_denominator=100)
-            shown = f" ({exact})" if exact is not None and exact.denominator > 1 else ""
-            parts.append(f"{words(infoset, action)} {probability:.4f}{shown}")
-        flag = "   (unreached by own play: see docs)" if strategy.unreached[index] else ""
-        lines.append(f"  {infoset:<{width}}  {'  '.join(parts)}{flag}")
+def _sequence_form_lines(form: SequenceForm, names: tuple[str, str]) -> list[str]:
+    p0, p1 = form.players
+    lines = ["Sequence form (KMvS 1996)"]
+    lines += aligned_table(
+        [
+            ("", names[0], names[1]),
+            ("information sets", str(p0.num_infosets), str(p1.num_infosets)),
+            ("sequences", str(p0.num_sequences), str(p1.num_sequences)),
+            ("E, F shape", _shape(form.E), _shape(form.F)),
+            ("E, F non-zeros", str(form.E.nnz), str(form.F.nnz)),
+        ]
+    )
+    lines.append(
+        f"  payoff matrix A: {_shape(form.A)}, {form.A.nnz} non-zeros; "
+        f"{form.num_terminals} terminal histories"
+    )
     return lines
 
 
@@ -277,63 +229,27 @@ def solution_text(solution: Solution, normal_form: NormalFormSummary | None = No
 
     ``normal_form`` (a solution found through the normal form) adds its sizes and checks.
     """
-    form, game = solution.form, solution.game
-    certificate = solution.certificate
-    fraction = fraction_text(solution.value)
-    value_line = f"Value to {game.player_names[0]}: {solution.value:+.10f}"
-    if fraction is not None:
-        value_line += f"  (= {fraction})"
-    p0, p1 = form.players
-    rows = [
-        ("", game.player_names[0], game.player_names[1]),
-        ("information sets", str(p0.num_infosets), str(p1.num_infosets)),
-        ("sequences", str(p0.num_sequences), str(p1.num_sequences)),
-        ("E, F shape", _shape(form.E), _shape(form.F)),
-        ("E, F non-zeros", str(form.E.nnz), str(form.F.nnz)),
-    ]
-    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    game, stats = solution.game, solution.stats
+    names = game.player_names
     lines = [
-        f"Game: {game.name}" + (f" — {game.description}" if game.description else ""),
-        value_line,
+        header(game.name, game.description),
+        value_line(names[0], solution.value),
         "",
-        "Sequence form (KMvS 1996)",
+        *_sequence_form_lines(solution.form, names),
     ]
-    for label, first, second in rows:
-        lines.append(
-            f"  {label:<{widths[0]}}  {first:>{widths[1]}}  {second:>{widths[2]}}".rstrip()
-        )
-    lines.append(
-        f"  payoff matrix A: {_shape(form.A)}, {form.A.nnz} non-zeros; "
-        f"{form.num_terminals} terminal histories"
-    )
     if normal_form is not None:
-        lines += _normal_form_lines(normal_form, game.player_names)
-    stats = solution.stats
+        lines += _normal_form_lines(normal_form, names)
     lines += [
         "",
         f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status} after "
         f"{stats.iterations} iterations",
         f"  LP {stats.variables} variables × {stats.constraints} constraints; "
         f"solve {stats.seconds:.3f} s, total {solution.timings.total:.3f} s",
-    ]
-    exploitability = float(certificate.exploitability)
-    verdict = (
-        f"equilibrium (≤ {EQUILIBRIUM_TOLERANCE:g})"
-        if exploitability <= EQUILIBRIUM_TOLERANCE
-        else f"NOT an equilibrium within {EQUILIBRIUM_TOLERANCE:g}"
-    )
-    lines += [
-        "Certificate (best responses on the game tree, independent of the LP):",
-        f"  expected value {float(certificate.value):+.10f}; best response of "
-        f"{game.player_names[0]} {float(certificate.best_response_values[0]):+.10f}, "
-        f"of {game.player_names[1]} {float(certificate.best_response_values[1]):+.10f}",
-        f"  exploitability (NashConv) {exploitability:.3g}: {verdict}",
+        *certificate_lines(solution.certificate, names, "best responses on the game tree"),
     ]
     for player in (0, 1):
         lines.append("")
-        lines += strategy_table(
-            solution.behaviour[player], game.player_names[player], game.describe_action
-        )
+        lines += strategy_table(solution.behaviour[player], names[player], game.describe_action)
     if any(s.unreached.any() for s in solution.behaviour):
         lines += [
             "",

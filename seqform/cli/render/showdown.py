@@ -35,15 +35,18 @@ from typing import Any
 import numpy as np
 
 from seqform.analyses.showdown import ShowdownSolution
-from seqform.cli.render.report import (
+from seqform.cli.render.blocks import (
     EQUILIBRIUM_TOLERANCE,
     certificate_json,
-    fraction_text,
+    certificate_lines,
+    game_json,
+    header,
     solver_json,
     timings_json,
+    value_line,
 )
-from seqform.game.builtin.showdown_poker import ShowdownPoker
-from seqform.structured.showdown import ShowdownBehaviour
+from seqform.cli.render.numbers import MAX_DENOMINATOR, fraction_text, probability_text
+from seqform.structured.showdown import ShowdownBehaviour, ShowdownPoker
 
 __all__ = [
     "FULL_TABLE_CARDS",
@@ -123,11 +126,8 @@ def _strategy_lines(poker: ShowdownPoker, behaviour: ShowdownBehaviour) -> list[
                     strict=True,
                 ):
                     p = float(behaviour.probabilities[card, sequence])
-                    fraction = fraction_text(p)
-                    cell = f"{_words(poker, player, node, action)} {p:.4f}"
-                    if fraction is not None and "/" in fraction:
-                        cell += f" ({fraction})"
-                    cells.append(cell)
+                    shown = probability_text(p, max_denominator=MAX_DENOMINATOR)
+                    cells.append(f"{_words(poker, player, node, action)} {shown}")
                 name = poker.infoset_name(player, card, node)
                 mark = "  (unreached)" if behaviour.unreached[card, node] else ""
                 lines.append(f"  {name:<7}  {'  '.join(cells)}{mark}")
@@ -153,28 +153,18 @@ def _strategy_lines(poker: ShowdownPoker, behaviour: ShowdownBehaviour) -> list[
 def showdown_text(solution: ShowdownSolution) -> str:
     """A human-readable report: value, sizes, solver, certificate, strategy summaries."""
     poker = solution.poker
-    fraction = fraction_text(solution.value)
-    value_line = f"Value to {NAMES[0]}: {solution.value:+.10f}"
-    if fraction is not None:
-        value_line += f"  (= {fraction})"
     table = poker.betting_table
     stats = solution.stats
     timings = solution.timings
-    certificate = solution.certificate
-    exploitability = float(certificate.exploitability)
-    verdict = (
-        f"equilibrium (≤ {EQUILIBRIUM_TOLERANCE:g})"
-        if exploitability <= EQUILIBRIUM_TOLERANCE
-        else f"an ε-equilibrium with ε = {exploitability:.2g}, NOT within {EQUILIBRIUM_TOLERANCE:g}"
-    )
+    exploitability = float(solution.certificate.exploitability)
     solver = (
         "Clarabel interior point"
         if stats.backend == "clarabel"
         else f"HiGHS {stats.algorithm} via highs"
     )
     lines = [
-        f"Game: {poker.name}" + (f" — {poker.description}" if poker.description else ""),
-        value_line,
+        header(poker.name, poker.description),
+        value_line(NAMES[0], solution.value),
         "",
         "Sparsified sequence form (Zhang and Sandholm 2020), without the game tree",
         f"  {'':<18}{NAMES[0]:>12}  {NAMES[1]:>12}",
@@ -189,11 +179,13 @@ def showdown_text(solution: ShowdownSolution) -> str:
         f"  outside the solver {timings.total - stats.seconds:.3f} s (LP build "
         f"{timings.sequence_form:.3f}, hand-over {timings.lp - stats.seconds:.3f}, "
         f"strategies {timings.behaviour:.3f}, certificate {timings.certificate:.3f})",
-        "Certificate (best responses by sorted-card sums, independent of the LP):",
-        f"  expected value {float(certificate.value):+.10f}; best response of "
-        f"{NAMES[0]} {float(certificate.best_response_values[0]):+.10f}, "
-        f"of {NAMES[1]} {float(certificate.best_response_values[1]):+.10f}",
-        f"  exploitability (NashConv) {exploitability:.3g}: {verdict}",
+        *certificate_lines(
+            solution.certificate,
+            NAMES,
+            "best responses by sorted-card sums",
+            failure=f"an ε-equilibrium with ε = {exploitability:.2g}, "
+            f"NOT within {EQUILIBRIUM_TOLERANCE:g}",
+        ),
     ]
     for behaviour in solution.behaviour:
         lines.append("")
@@ -206,13 +198,13 @@ def showdown_json(solution: ShowdownSolution) -> dict[str, Any]:
     poker = solution.poker
     return {
         "schema": SCHEMA,
-        "game": {
-            "name": poker.name,
-            "description": poker.description,
-            "cards": poker.cards,
-            "tree_nodes": poker.tree_nodes,
-            "terminals": poker.num_leaves,
-        },
+        "game": game_json(
+            poker.name,
+            poker.description,
+            cards=poker.cards,
+            tree_nodes=poker.tree_nodes,
+            terminals=poker.num_leaves,
+        ),
         "method": "sparsified",
         "value": solution.value,
         "value_fraction": fraction_text(solution.value),

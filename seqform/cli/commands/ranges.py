@@ -1,0 +1,26 @@
+"""``seqform ranges GAME``: the set of all equilibria."""
+
+from __future__ import annotations
+
+import argparse
+
+from seqform.analyses.ranges import equilibrium_ranges
+from seqform.cli.errors import EXIT_OK, CommandError
+from seqform.cli.output import emit
+from seqform.cli.progress import load_reporting, logger
+from seqform.cli.render.ranges import ranges_json, ranges_text
+from seqform.lp.exact.rational import ExactSolveError
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Every action probability's range over all equilibria of ``args.game``."""
+    game = load_reporting(args.game)
+    logger.info("computing the ranges over all equilibria of %s", game.name)
+    try:
+        ranges = equilibrium_ranges(game, exact=args.exact)
+    except (ExactSolveError, ArithmeticError) as exc:
+        raise CommandError(f"exact computation failed: {exc}") from exc
+    emit(ranges_json(ranges), ranges_text(ranges), args)
+    return EXIT_OK

@@ -1,0 +1,79 @@
+"""``seqform solve GAME`` with ``--exact``, ``--refine`` or ``--fix``/``--fix-file``:
+:mod:`seqform.analyses.exact`, :mod:`~seqform.analyses.refine` and
+:mod:`~seqform.analyses.restrict`."""
+
+from __future__ import annotations
+
+import argparse
+
+from seqform.analyses.exact import solve_exact
+from seqform.analyses.refine import refine
+from seqform.analyses.restrict import (
+    ActionBound,
+    load_fix_file,
+    parse_fix,
+    resolve_restrictions,
+    solve_restricted,
+)
+from seqform.cli.errors import EXIT_OK, CommandError
+from seqform.cli.output import emit
+from seqform.cli.progress import load_reporting, logger
+from seqform.cli.render.exact import exact_json, exact_text
+from seqform.cli.render.refine import refined_json, refined_text
+from seqform.cli.render.restrict import restricted_json, restricted_text
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.model import Game
+from seqform.lp.exact.rational import ExactSolveError
+
+__all__ = ["run"]
+
+
+def _bounds(args: argparse.Namespace) -> list[ActionBound]:
+    """Check the options that go with these analyses; the ``--fix`` bounds, in order."""
+    if args.method != "sequence":
+        raise CommandError("--exact, --refine and --fix work with --method sequence only")
+    if args.backend != "highs":
+        raise CommandError("--exact, --refine and --fix use HiGHS directly: drop --backend")
+    if args.solver == "pdlp":
+        raise CommandError("--exact, --refine and --fix need a simplex basis: use simplex or ipm")
+    bounds = [parse_fix(spec) for spec in args.fix]
+    if args.fix_file:
+        bounds += load_fix_file(args.fix_file)
+    if args.refine and bounds:
+        raise CommandError("--refine cannot be combined with --fix or --fix-file")
+    return bounds
+
+
+def run(args: argparse.Namespace) -> int:
+    """The refined, exact or restricted solution of ``args.game``."""
+    bounds = _bounds(args)
+    game = load_reporting(args.game)
+    try:
+        if args.refine:
+            logger.info("solving the perturbed LP (quasi-perfect refinement)")
+            refined = refine(game, algorithm=args.solver, time_limit=args.time_limit)
+            emit(refined_json(refined), refined_text(refined), args)
+            return EXIT_OK
+        if args.exact:
+            logger.info("solving exactly")
+            exact = solve_exact(
+                game,
+                restrictions=bounds or None,
+                algorithm=args.solver,
+                time_limit=args.time_limit,
+            )
+            emit(exact_json(exact), exact_text(exact), args)
+            return EXIT_OK
+    except (ExactSolveError, ArithmeticError) as exc:
+        raise CommandError(f"exact computation failed: {exc}") from exc
+    return _solve_restricted(game, bounds, args)
+
+
+def _solve_restricted(game: Game, bounds: list[ActionBound], args: argparse.Namespace) -> int:
+    form = build_sequence_form(game)
+    restrictions = resolve_restrictions(form, bounds)
+    solution = solve_restricted(
+        game, restrictions, form=form, algorithm=args.solver, time_limit=args.time_limit
+    )
+    emit(restricted_json(solution, restrictions), restricted_text(solution, restrictions), args)
+    return EXIT_OK

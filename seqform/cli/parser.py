@@ -1,0 +1,334 @@
+"""The argument parser of ``python -m seqform``: one sub-parser per command.
+
+Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the module of
+:mod:`seqform.cli.commands` with that name.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from seqform.cli.errors import EXIT_USAGE, CommandError
+from seqform.game.builtin.registry import known_names
+from seqform.lp.minmax import ALGORITHMS, BACKENDS
+from seqform.version import __version__
+
+__all__ = [
+    "SOLVERS",
+    "SPARSIFIED_DEFAULT_SOLVER",
+    "build_parser",
+    "max_entries",
+    "positive_seconds",
+    "resolve_solver",
+]
+
+# FOR THE LEAD: the one place the cli names a solver.  lp owns the HiGHS algorithms
+# (ALGORITHMS); "clarabel" is the sparsified route's interior-point solver and its default
+# (seqform.structured.sparsified.SPARSIFIED_SOLVERS lists what that route accepts).  When lp
+# exports one constant for every solver name, it replaces these two lines.
+SPARSIFIED_DEFAULT_SOLVER = "clarabel"
+SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
+
+
+def positive_seconds(text: str) -> float:
+    """Read ``--time-limit``: a positive number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"the time limit must be positive, got {text!r}")
+    return seconds
+
+
+def max_entries(text: str) -> int:
+    """Read a size limit written as ``10000000``, ``1e7`` or ``10^7``."""
+    cleaned = text.strip().replace("_", "").replace("**", "^")
+    try:
+        if "^" in cleaned:
+            base, exponent = cleaned.split("^")
+            value = int(base) ** int(exponent)
+        else:
+            number = float(cleaned)
+            if not number.is_integer():
+                raise ValueError(cleaned)
+            value = int(cleaned) if cleaned.isdigit() else int(number)
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of entries such as 10000000, 1e7 or 10^7, got {text!r}"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"the limit must be at least 1, got {text!r}")
+    return value
+
+
+def resolve_solver(args: argparse.Namespace) -> None:
+    """``--solver``: clarabel for ``--method sparsified``, HiGHS simplex otherwise.
+
+    Raises
+    ------
+    CommandError
+        (usage) for ``--solver clarabel`` without ``--method sparsified``.
+    """
+    if not hasattr(args, "solver"):
+        return
+    sparsified = getattr(args, "method", None) == "sparsified"
+    if args.solver is None:
+        args.solver = SPARSIFIED_DEFAULT_SOLVER if sparsified else "simplex"
+    elif args.solver == SPARSIFIED_DEFAULT_SOLVER and not sparsified:
+        raise CommandError(
+            f"--solver {SPARSIFIED_DEFAULT_SOLVER} solves the sparsified LP only "
+            "(with --method sparsified)",
+            EXIT_USAGE,
+        )
+
+
+# --- arguments shared by several commands ---------------------------------------------------
+
+
+def _add_game_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help=(
+            "a built-in game (" + ", ".join(known_names()) + "), with parameters as "
+            "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME"
+        ),
+    )
+
+
+def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--output", metavar="FILE", help="write the result here, not stdout")
+
+
+def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="highs",
+        help="highs: direct highspy (default); cvxpy: the model in cvxpy, solved by HiGHS",
+    )
+    parser.add_argument(
+        "--solver",
+        choices=SOLVERS,
+        default=None,
+        help=(
+            "HiGHS algorithm: simplex (the default), ipm (interior point + crossover), pdlp; "
+            "clarabel (interior point, the default of --method sparsified)"
+        ),
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="stop the solver after this long (reported as a limit, never as a solution)",
+    )
+    parser.add_argument(
+        "--verbose", action="store_true", help="show progress and the solver's log on stderr"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress messages")
+
+
+def _add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-entries",
+        type=max_entries,
+        default=10**7,
+        metavar="N",
+        help=(
+            "refuse normal-form matrices with more payoff entries than this "
+            "(default 10^7; write 10000000, 1e7 or 10^7)"
+        ),
+    )
+
+
+def _add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
+    group = solve.add_argument_group("beyond one float equilibrium")
+    group.add_argument(
+        "--exact",
+        action="store_true",
+        help="exact rational strategies and value, certified in exact arithmetic",
+    )
+    group.add_argument(
+        "--refine",
+        action="store_true",
+        help="a quasi-perfect equilibrium: sensible play also after the opponent's mistakes",
+    )
+    group.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="restrict behaviour: INFOSET:ACTION=P, <=P or >=P (e.g. K:b=1); repeatable",
+    )
+    group.add_argument(
+        "--fix-file",
+        metavar="FILE",
+        help='restrictions as JSON {"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}',
+    )
+
+
+# --- one sub-parser per command -------------------------------------------------------------
+
+Commands = argparse._SubParsersAction  # what add_subparsers returns
+
+
+def _add_solve(commands: Commands) -> None:
+    solve = commands.add_parser(
+        "solve",
+        help="solve a game: value, sizes, strategies and an exploitability certificate",
+        description="Solve a game and certify the answer by best response.",
+    )
+    _add_game_argument(solve)
+    _add_solver_arguments(solve)
+    _add_output_arguments(solve)
+    solve.add_argument(
+        "--method",
+        choices=("sequence", "normal", "sparsified"),
+        default="sequence",
+        help=(
+            "sequence: the sequence-form LP (default); normal: the normal-form matrix game "
+            "over pure strategies, mapped back by Kuhn's theorem; sparsified: the "
+            "sequence-form LP with its payoff matrix factored by card sums, without the game "
+            "tree (one-card showdown games: kuhn(cards=N), up to N in the hundreds of thousands)"
+        ),
+    )
+    _add_max_entries_argument(solve)
+    _add_analysis_arguments(solve)
+
+
+def _add_compare(commands: Commands) -> None:
+    compare = commands.add_parser(
+        "compare",
+        help="normal form beside sequence form: sizes, and both LPs solved side by side",
+        description=(
+            "Count information sets, sequences, pure and reduced pure strategies exactly; give "
+            "the sizes of the normal-form matrix, the sequence-form matrices and both LPs; "
+            "solve every formulation within the size limit and compare values and strategies."
+        ),
+    )
+    _add_game_argument(compare)
+    _add_solver_arguments(compare)
+    _add_output_arguments(compare)
+    _add_max_entries_argument(compare)
+    compare.add_argument(
+        "--no-solve", action="store_true", help="sizes only: build and solve no LP"
+    )
+
+
+def _add_export(commands: Commands) -> None:
+    export = commands.add_parser(
+        "export",
+        help="write a game as Gambit .efg, its sequence form as .npz, or its LP as MPS",
+        description=(
+            "Write GAME for other tools: --to efg (the tree, for Gambit), npz (E, F, A with "
+            "labels and exact entries; layout in seqform/io/export.py), mps (the min-max LP)."
+        ),
+    )
+    _add_game_argument(export)
+    export.add_argument("--to", choices=("efg", "npz", "mps"), required=True)
+    export.add_argument("file", metavar="FILE", help="where to write")
+
+
+def _add_play(commands: Commands) -> None:
+    play = commands.add_parser(
+        "play",
+        help="play Kuhn poker in the terminal against the equilibrium strategy",
+        description=(
+            "Play Kuhn poker against the equilibrium that seqform computes: your card, the "
+            "bot's actions, the showdown and a running total with its expectation. Keys: "
+            "c check or call, b bet, f fold, q quit."
+        ),
+    )
+    play.add_argument(
+        "game", metavar="GAME", nargs="?", default="kuhn", help="kuhn (default) or kuhn(cards=N)"
+    )
+    play.add_argument("--seat", type=int, choices=(1, 2), help="1 acts first; asked if omitted")
+    play.add_argument(
+        "--seed", type=int, help="seed the deals and the bot, for a replayable session"
+    )
+    play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
+    play.add_argument(
+        "--auto",
+        metavar="STRATEGY",
+        help=(
+            "let a strategy play your seat: equilibrium, always-bet, check-fold, random, "
+            "never-bluff, always-bluff, calling-station, or a JSON file "
+            "{infoset: {action: probability}}"
+        ),
+    )
+    play.add_argument(
+        "--summary-only", action="store_true", help="with --auto: write only the final summary"
+    )
+
+
+def _add_ranges(commands: Commands) -> None:
+    ranges = commands.add_parser(
+        "ranges",
+        help="the set of all equilibria: min and max of every action probability",
+        description=(
+            "For each information-set action, the minimum and maximum behavioural probability "
+            "and realization-plan entry over all optimal strategies of its player, the "
+            "dimension of each player's set and, when it is one-dimensional, its parameter."
+        ),
+    )
+    _add_game_argument(ranges)
+    ranges.add_argument(
+        "--exact", action="store_true", help="exact fractions, each LP re-solved exactly"
+    )
+    ranges.add_argument("--verbose", action="store_true", help="show progress on stderr")
+    _add_output_arguments(ranges)
+
+
+def _add_exploit(commands: Commands) -> None:
+    exploit = commands.add_parser(
+        "exploit",
+        help="best response to a fixed strategy and its gain over the equilibrium",
+        description=(
+            "Fix one player's strategy (a JSON file, or a named Kuhn opponent) and compute the "
+            "other player's best response, its expected value and its gain over the "
+            "equilibrium value."
+        ),
+    )
+    _add_game_argument(exploit)
+    source = exploit.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--strategy",
+        metavar="FILE",
+        help="JSON: a solve --format json document, one of its strategies, or "
+        "{infoset: {action: probability}}",
+    )
+    source.add_argument(
+        "--opponent",
+        metavar="NAME",
+        help="a named Kuhn opponent: never-bluff, always-bluff, calling-station, uniform, "
+        "equilibrium",
+    )
+    exploit.add_argument(
+        "--player",
+        type=int,
+        choices=(1, 2),
+        help="the player whose strategy is fixed (default: inferred from the file, else 1)",
+    )
+    exploit.add_argument(
+        "--exact", action="store_true", help="the equilibrium value exactly (and the gain)"
+    )
+    exploit.add_argument("--verbose", action="store_true", help="show progress on stderr")
+    _add_output_arguments(exploit)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m seqform``."""
+    parser = argparse.ArgumentParser(
+        prog="seqform",
+        description=(
+            "Solve two-player zero-sum extensive-form games exactly by the sequence-form "
+            "linear program (Koller, Megiddo and von Stengel 1996)."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"seqform {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in (_add_solve, _add_compare, _add_export, _add_play, _add_ranges, _add_exploit):
+        add(commands)
+    return parser

@@ -1,0 +1,193 @@
+"""The pieces every report shares: the header, the value line, the certificate block, the
+strategy tables, and the ``"solver"``, ``"timings"``, ``"certificate"`` and ``"strategies"``
+objects of the JSON schemas.
+
+Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from seqform.analyses.solve import Timings
+from seqform.certify import Certificate
+from seqform.cli.render.numbers import fraction_text, probability_text
+from seqform.forms.exact_strategies import ExactStrategy
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.lp.minmax import SolverStats
+
+__all__ = [
+    "EQUILIBRIUM_TOLERANCE",
+    "certificate_json",
+    "certificate_lines",
+    "equilibrium_verdict",
+    "exact_certificate_json",
+    "float_strategies",
+    "game_json",
+    "header",
+    "solver_json",
+    "strategy_json",
+    "strategy_lines",
+    "strategy_table",
+    "timings_json",
+    "value_line",
+]
+
+EQUILIBRIUM_TOLERANCE = 1e-9
+
+Words = Callable[[str, str], str]  # (infoset, action) -> the action in words
+Strategy = BehaviouralStrategy | ExactStrategy
+
+
+def header(name: str, description: str) -> str:
+    """``"Game: kuhn — Kuhn poker (Kuhn 1950) with 3 cards"``: the first line of every report."""
+    return f"Game: {name}" + (f" — {description}" if description else "")
+
+
+def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
+    """The ``"game"`` object of every JSON schema: name, description, then ``more``."""
+    return {"name": name, "description": description, **more}
+
+
+def value_line(player_name: str, value: float) -> str:
+    """``"Value to Player 1: -0.0555555556  (= -1/18)"``."""
+    fraction = fraction_text(value)
+    line = f"Value to {player_name}: {value:+.10f}"
+    return line if fraction is None else f"{line}  (= {fraction})"
+
+
+def equilibrium_verdict(
+    exploitability: float, what: str = "equilibrium", failure: str | None = None
+) -> str:
+    """``"equilibrium (≤ 1e-09)"`` within :data:`EQUILIBRIUM_TOLERANCE`, else ``failure``."""
+    if exploitability <= EQUILIBRIUM_TOLERANCE:
+        return f"{what} (≤ {EQUILIBRIUM_TOLERANCE:g})"
+    return failure or f"NOT an equilibrium within {EQUILIBRIUM_TOLERANCE:g}"
+
+
+def certificate_lines(
+    certificate: Certificate, names: Sequence[str], how: str, failure: str | None = None
+) -> list[str]:
+    """The float certificate: expected value, both best responses, NashConv and verdict.
+
+    ``how`` says how the best responses were found (``"best responses on the game tree"``).
+    """
+    exploitability = float(certificate.exploitability)
+    best = [float(v) for v in certificate.best_response_values]
+    return [
+        f"Certificate ({how}, independent of the LP):",
+        f"  expected value {float(certificate.value):+.10f}; best response of "
+        f"{names[0]} {best[0]:+.10f}, of {names[1]} {best[1]:+.10f}",
+        f"  exploitability (NashConv) {exploitability:.3g}: "
+        f"{equilibrium_verdict(exploitability, failure=failure)}",
+    ]
+
+
+def strategy_lines(
+    strategy: Strategy, title: str, words: Words, flag: str = "unreached by own play"
+) -> list[str]:
+    """One row per information set: its actions in words with their probabilities.
+
+    Exact strategies show fractions; float ones four places and a small fraction if one
+    matches.  Information sets the player's own plan never reaches carry ``flag``.
+    """
+    table = strategy.table
+    exact = isinstance(strategy, ExactStrategy)
+    width = max([len("infoset"), *(len(name) for name in table.infosets)])
+    lines = [title, f"  {'infoset':<{width}}  action probabilities"]
+    for index, infoset in enumerate(table.infosets):
+        parts = []
+        for action, sequence in zip(table.actions[index], table.sequences_of(index), strict=True):
+            probability = strategy.probabilities[sequence]
+            shown = str(probability) if exact else probability_text(float(probability))
+            parts.append(f"{words(infoset, action)} {shown}")
+        mark = f"   ({flag})" if strategy.unreached[index] else ""
+        lines.append(f"  {infoset:<{width}}  {'  '.join(parts)}{mark}")
+    return lines
+
+
+def strategy_table(strategy: BehaviouralStrategy, name: str, words: Words) -> list[str]:
+    """:func:`strategy_lines` titled ``"{name} — behavioural strategy"``."""
+    return strategy_lines(
+        strategy, f"{name} — behavioural strategy", words, flag="unreached by own play: see docs"
+    )
+
+
+def strategy_json(strategy: Strategy, name: str, words: Words) -> dict[str, Any]:
+    """One entry of ``"strategies"``: a player's behaviour, information set by set.
+
+    Probabilities are floats, or strings (``"1/3"``) for an exact strategy.
+    """
+    table = strategy.table
+    number: Callable[[Any], Any] = str if isinstance(strategy, ExactStrategy) else float
+    infosets = []
+    for index, infoset in enumerate(table.infosets):
+        actions = [
+            {
+                "action": action,
+                "words": words(infoset, action),
+                "probability": number(strategy.probabilities[sequence]),
+            }
+            for action, sequence in zip(
+                table.actions[index], table.sequences_of(index), strict=True
+            )
+        ]
+        infosets.append(
+            {"name": infoset, "unreached": bool(strategy.unreached[index]), "actions": actions}
+        )
+    return {"player": table.player + 1, "name": name, "infosets": infosets}
+
+
+def solver_json(stats: SolverStats) -> dict[str, Any]:
+    """The ``"solver"`` object of the JSON schemas."""
+    return {
+        "backend": stats.backend,
+        "algorithm": stats.algorithm,
+        "status": stats.status,
+        "iterations": stats.iterations,
+        "seconds": stats.seconds,
+        "solver_seconds": stats.solver_seconds,
+        "variables": stats.variables,
+        "constraints": stats.constraints,
+        "nonzeros": stats.nonzeros,
+    }
+
+
+def timings_json(timings: Timings) -> dict[str, float]:
+    """The ``"timings"`` object of the JSON schemas (seconds per stage, and their total)."""
+    return {
+        "sequence_form": timings.sequence_form,
+        "lp": timings.lp,
+        "behaviour": timings.behaviour,
+        "certificate": timings.certificate,
+        "total": timings.total,
+    }
+
+
+def certificate_json(certificate: Certificate) -> dict[str, Any]:
+    """The ``"certificate"`` object of the JSON schemas (floats, with the verdict)."""
+    exploitability = float(certificate.exploitability)
+    return {
+        "expected_value": float(certificate.value),
+        "best_response_values": [float(v) for v in certificate.best_response_values],
+        "gains": [float(v) for v in certificate.gains],
+        "exploitability": exploitability,
+        "tolerance": EQUILIBRIUM_TOLERANCE,
+        "equilibrium": exploitability <= EQUILIBRIUM_TOLERANCE,
+    }
+
+
+def exact_certificate_json(certificate: Certificate) -> dict[str, Any]:
+    """An exact certificate with every number as a string fraction."""
+    return {
+        "expected_value": str(certificate.value),
+        "best_response_values": [str(v) for v in certificate.best_response_values],
+        "gains": [str(v) for v in certificate.gains],
+        "exploitability": str(certificate.exploitability),
+    }
+
+
+def float_strategies(strategies: Sequence[Strategy]) -> tuple[BehaviouralStrategy, ...]:
+    """Exact strategies as floats (float ones as they are), for the float JSON objects."""
+    return tuple(s.to_float() if isinstance(s, ExactStrategy) else s for s in strategies)

@@ -1,0 +1,165 @@
+"""``solve --exact``: exact rational strategies and value as text and JSON.
+
+The document is ``seqform.solve/1`` (:mod:`seqform.cli.render.report`, with the strategies as
+floats) plus one key; exact numbers are strings (``"-1/18"``)::
+
+    "exact": {"certified": bool, "value": str | null,
+              "bounds": {"lower": str, "upper": str},
+              "method": "rounding" | "basis" | "mixed" | "none",
+              "basis_verified": bool | null,
+              "certificate": {"expected_value": str, "best_response_values": [str, str],
+                              "gains": [str, str], "exploitability": str},
+              "strategies": [EXACT_STRATEGY, ×2], "notes": [str],
+              "seconds": {"sequence_form", "lp", "rounding", "basis", "certificate", "total"}}
+
+with ``EXACT_STRATEGY = {"player": 1 | 2, "name": str, "infosets": [{"name": str,
+"unreached": bool, "actions": [{"action": str, "words": str, "probability": str}]}]}``.
+With ``--fix`` the ``"restrictions"`` key of :mod:`seqform.cli.render.restrict` is added.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.analyses.exact import ExactSolution
+from seqform.analyses.solve import Timings
+from seqform.cli.render.blocks import (
+    exact_certificate_json,
+    float_strategies,
+    header,
+    strategy_json,
+    strategy_lines,
+)
+from seqform.cli.render.numbers import approx_suffix
+from seqform.cli.render.report import solve_document
+from seqform.cli.render.restrict import restriction_lines, restrictions_json
+from seqform.cli.render.tables import label_rows
+
+__all__ = ["exact_json", "exact_text"]
+
+_METHODS = {
+    "rounding": "rounding the float strategies to nearby fractions",
+    "basis": "re-solving HiGHS's optimal basis in exact arithmetic",
+    "mixed": "one player's strategy from rounding, the other's from the exact basis",
+}
+
+
+def exact_json(solution: ExactSolution) -> dict[str, Any]:
+    """``seqform.solve/1`` with the ``"exact"`` key (module docstring)."""
+    game, t = solution.game, solution.timings
+    document = solve_document(
+        game,
+        solution.form,
+        value=float(solution.value) if solution.value is not None else solution.float_value,
+        behaviour=float_strategies(solution.strategies),
+        certificate=solution.certificate,
+        stats=solution.stats,
+        timings=Timings(
+            sequence_form=t.sequence_form,
+            lp=t.lp,
+            behaviour=t.rounding + t.basis,
+            certificate=t.certificate,
+        ),
+    )
+    if solution.value is not None:
+        document["value_fraction"] = str(solution.value)
+    document["exact"] = {
+        "certified": solution.certified,
+        "value": None if solution.value is None else str(solution.value),
+        "bounds": {"lower": str(solution.bounds.lower), "upper": str(solution.bounds.upper)},
+        "method": solution.method,
+        "basis_verified": solution.basis_verified,
+        "certificate": exact_certificate_json(solution.certificate),
+        "strategies": [
+            strategy_json(s, game.player_names[s.player], game.describe_action)
+            for s in solution.strategies
+        ],
+        "notes": list(solution.notes),
+        "seconds": {
+            "sequence_form": t.sequence_form,
+            "lp": t.lp,
+            "rounding": t.rounding,
+            "basis": t.basis,
+            "certificate": t.certificate,
+            "total": t.total,
+        },
+    }
+    if solution.restrictions is not None:
+        document["restrictions"] = restrictions_json(solution.restrictions)
+    return document
+
+
+def _value_lines(solution: ExactSolution) -> list[str]:
+    name = solution.game.player_names[0]
+    if solution.value is not None:
+        return [
+            f"Value to {name}: {solution.value} (exact, certified){approx_suffix(solution.value)}"
+        ]
+    lower, upper = solution.bounds.lower, solution.bounds.upper
+    return [
+        f"Value to {name}: NOT certified; the exact certificate bounds it by",
+        f"  {lower} <= value <= {upper}",
+        f"  (≈ [{float(lower):+.10f}, {float(upper):+.10f}]; LP float optimum "
+        f"{solution.float_value:+.10f})",
+    ]
+
+
+def _certificate_lines(solution: ExactSolution) -> list[str]:
+    names = solution.game.player_names
+    certificate = solution.certificate
+    kind = (
+        "restricted best responses in exact arithmetic"
+        if solution.restrictions is not None
+        else "tree walk in exact arithmetic"
+    )
+    verdict = (
+        "exactly 0: an exact equilibrium"
+        if certificate.exploitability == 0
+        else f"{certificate.exploitability}: not an equilibrium"
+    )
+    rows = [
+        ("expected value", str(certificate.value)),
+        (f"best response of {names[0]}", str(certificate.best_response_values[0])),
+        (f"best response of {names[1]}", str(certificate.best_response_values[1])),
+        ("exploitability (NashConv)", verdict),
+    ]
+    lines = [f"Exact certificate ({kind}, independent of the LP):", *label_rows(rows)]
+    if solution.method in _METHODS:
+        lines.append(f"  strategies found by {_METHODS[solution.method]}")
+    if solution.basis_verified is not None:
+        basis = "proven optimal" if solution.basis_verified else "NOT exactly optimal"
+        lines.append(f"  the exact basic solution of the LP is {basis} (primal and dual checks)")
+    lines += [f"  note: {note}" for note in solution.notes]
+    return lines
+
+
+def exact_text(solution: ExactSolution) -> str:
+    """Exact value (or exact bounds), certificate and exact strategies."""
+    game = solution.game
+    names = game.player_names
+    lines = [header(game.name, game.description), *_value_lines(solution)]
+    if solution.restrictions is not None:
+        lines += ["", *restriction_lines(solution.restrictions, game)]
+    stats, t = solution.stats, solution.timings
+    lines += [
+        "",
+        *_certificate_lines(solution),
+        "",
+        f"Solver: HiGHS {stats.algorithm} (float LP, {stats.iterations} iterations, "
+        f"{t.lp:.3f} s); exact stage {t.rounding + t.basis + t.certificate:.3f} s; "
+        f"total {t.total:.3f} s",
+    ]
+    for strategy in solution.strategies:
+        lines.append("")
+        lines += strategy_lines(
+            strategy,
+            f"{names[strategy.player]} — exact behavioural strategy",
+            game.describe_action,
+        )
+    if any(any(s.unreached) for s in solution.strategies):
+        lines += [
+            "",
+            "Unreached: the player's own strategy never reaches that information set, so its",
+            "probabilities there change no payoff (solve --refine plays sensibly there too).",
+        ]
+    return "\n".join(lines)

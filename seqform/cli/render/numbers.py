@@ -1,0 +1,88 @@
+"""How every command writes a number: floats to fixed places, with the small fraction that
+matches them; exact fractions as they are.
+
+The fraction shown beside a float is the one with the smallest denominator up to
+``max_denominator`` within ``tol`` of it (``-0.0555555556  (= -1/18)``); a float with no such
+fraction is shown alone.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+__all__ = [
+    "FRACTION_TOLERANCE",
+    "MAX_DENOMINATOR",
+    "approx_suffix",
+    "fraction_text",
+    "json_number",
+    "matching_fraction",
+    "number_text",
+    "probability_text",
+    "short_number",
+    "signed_value_text",
+]
+
+FRACTION_TOLERANCE = 1e-9
+MAX_DENOMINATOR = 1000
+SHORT_MAX_DENOMINATOR = 100  # fractions shown beside probabilities and in compact cells
+SHORT_TOLERANCE = 1e-7
+
+
+def matching_fraction(
+    value: float, max_denominator: int = MAX_DENOMINATOR, tol: float = FRACTION_TOLERANCE
+) -> Fraction | None:
+    """The fraction with denominator ``<= max_denominator`` within ``tol`` of ``value``."""
+    candidate = Fraction(value).limit_denominator(max_denominator)
+    return candidate if abs(float(candidate) - value) <= tol else None
+
+
+def fraction_text(value: float) -> str | None:
+    """``"-1/18"`` for -0.0555…, ``"0"`` for 0.0, ``None`` when no small fraction matches."""
+    fraction = matching_fraction(value)
+    return None if fraction is None else str(fraction)
+
+
+def number_text(value: Any) -> str:
+    """A Fraction as ``-1/18``; a float to 10 places, with a small fraction if one matches."""
+    if isinstance(value, Fraction | int):
+        return str(Fraction(value))
+    exact = matching_fraction(float(value))
+    shown = f"{float(value):+.10f}"
+    return shown if exact is None else f"{shown} (= {exact})"
+
+
+def short_number(value: Any) -> str:
+    """Compact: fractions as they are, floats to 4 places (or a small fraction if one matches)."""
+    if isinstance(value, Fraction | int):
+        return str(Fraction(value))
+    exact = matching_fraction(
+        float(value), max_denominator=SHORT_MAX_DENOMINATOR, tol=SHORT_TOLERANCE
+    )
+    return str(exact) if exact is not None else f"{float(value):.4f}"
+
+
+def probability_text(probability: float, max_denominator: int = SHORT_MAX_DENOMINATOR) -> str:
+    """``"0.6667 (2/3)"``: four places, and the fraction when one matches and is not whole."""
+    exact = matching_fraction(probability, max_denominator=max_denominator)
+    shown = f" ({exact})" if exact is not None and exact.denominator > 1 else ""
+    return f"{probability:.4f}{shown}"
+
+
+def approx_suffix(value: Fraction) -> str:
+    """``" ≈ -0.0555555556"`` after a fraction that is not whole, else nothing."""
+    return "" if value.denominator == 1 else f" ≈ {float(value):+.10f}"
+
+
+def signed_value_text(value: Any) -> str:
+    """A Fraction with its float approximation; a float with the fraction it is close to."""
+    if isinstance(value, Fraction):
+        return f"{value}{approx_suffix(value)}"
+    exact = matching_fraction(float(value))
+    return f"{float(value):+.10f}" + ("" if exact is None else f" (≈ {exact})")
+
+
+def json_number(value: Any) -> Any:
+    """A Fraction as its string (``"-1/18"``), anything else as a float."""
+    return str(Fraction(value)) if isinstance(value, Fraction) else float(value)

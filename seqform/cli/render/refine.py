@@ -1,0 +1,161 @@
+"""``solve --refine``: a quasi-perfect equilibrium as text and JSON.
+
+The document is ``seqform.solve/1`` (:mod:`seqform.cli.render.report`, strategies as floats)
+plus one key; ``EXACT_STRATEGY`` is as in :mod:`seqform.cli.render.exact`::
+
+    "refinement": {"concept": "quasi-perfect", "source": str, "verified": bool,
+                   "fallback": str | null,      # what is shown when not verified
+                   "value_exact": str | null, "epsilon": str, "degree": int,
+                   "pivots": int, "refined_infosets": [[str], [str]],
+                   "strategies": [EXACT_STRATEGY, ×2] | null}
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from seqform.analyses.refine import RefinedSolution
+from seqform.analyses.solve import Timings
+from seqform.cli.render.blocks import (
+    float_strategies,
+    header,
+    strategy_json,
+    strategy_lines,
+    strategy_table,
+)
+from seqform.cli.render.numbers import approx_suffix, number_text, short_number
+from seqform.cli.render.report import solve_document
+from seqform.cli.render.tables import label_rows
+
+__all__ = ["REFINEMENT_SOURCE", "refined_json", "refined_text"]
+
+REFINEMENT_SOURCE = (
+    "Miltersen and Sørensen (2010): limit of the equilibria of the sequence form "
+    "perturbed by x_σ, y_σ >= ε^|σ| as ε → 0"
+)
+
+
+def refined_json(solution: RefinedSolution) -> dict[str, Any]:
+    """``seqform.solve/1`` with the ``"refinement"`` key (module docstring)."""
+    game = solution.game
+    document = solve_document(
+        game,
+        solution.form,
+        value=float(solution.value),
+        behaviour=float_strategies(solution.strategies or solution.behaviour),
+        certificate=solution.certificate,
+        stats=solution.stats,
+        timings=Timings(sequence_form=0.0, lp=solution.seconds, behaviour=0.0, certificate=0.0),
+    )
+    exact_value = solution.value if isinstance(solution.value, Fraction) else None
+    if exact_value is not None:
+        document["value_fraction"] = str(exact_value)
+    document["refinement"] = {
+        "concept": "quasi-perfect",
+        "source": REFINEMENT_SOURCE,
+        "verified": solution.verified,
+        "fallback": None
+        if solution.verified
+        else "exact equilibrium; best responses to the perturbed opponent where unreached",
+        "value_exact": None if exact_value is None else str(exact_value),
+        "epsilon": str(solution.epsilon),
+        "degree": solution.degree,
+        "pivots": solution.pivots,
+        "refined_infosets": [list(names) for names in solution.refined],
+        "strategies": None
+        if solution.strategies is None
+        else [
+            strategy_json(s, game.player_names[s.player], game.describe_action)
+            for s in solution.strategies
+        ],
+    }
+    return document
+
+
+def _refinement_lines(solution: RefinedSolution) -> list[str]:
+    lines = [
+        "Refinement: a quasi-perfect equilibrium (van Damme 1984), as in Miltersen and",
+        "Sørensen (2010): the limit as ε → 0 of equilibria of the sequence form perturbed by",
+        "x_σ, y_σ >= ε^|σ|.",
+    ]
+    if solution.verified:
+        return [
+            *lines,
+            f"  HiGHS gave a basis at ε = {solution.epsilon}; after {solution.pivots} exact "
+            "pivot(s) it is",
+            f"  proven optimal for all small ε (polynomials of degree {solution.degree} in ε).",
+        ]
+    return [
+        *lines,
+        "  NOT verified: no basis was proven optimal for all small ε (none of the starting",
+        "  bases was feasible for small ε, or the pivoting ran out of time).",
+        "  Shown instead: an exact equilibrium in which, where a player's own play never",
+        "  arrives, the player best responds to the opponent's perturbed strategy at",
+        f"  ε = {solution.epsilon} (not proven quasi-perfect).",
+    ]
+
+
+def _certificate_lines(solution: RefinedSolution) -> list[str]:
+    names = solution.game.player_names
+    certificate = solution.certificate
+    exploitability = certificate.exploitability
+    shown = (
+        "exactly 0"
+        if isinstance(exploitability, Fraction) and exploitability == 0
+        else f"{float(exploitability):.3g}"
+    )
+    rows = [
+        (f"best response of {names[0]}", short_number(certificate.best_response_values[0])),
+        (f"best response of {names[1]}", short_number(certificate.best_response_values[1])),
+        ("exploitability (NashConv)", shown),
+    ]
+    return [
+        "Certificate (tree walk in the unperturbed game, independent of the LP):",
+        *label_rows(rows),
+    ]
+
+
+def _strategy_lines(solution: RefinedSolution, player: int) -> list[str]:
+    game = solution.game
+    name = game.player_names[player]
+    if solution.strategies is None:
+        return strategy_table(
+            solution.behaviour[player], f"{name} (quasi-perfect, float)", game.describe_action
+        )
+    kind = "(quasi-perfect)" if solution.verified else "(refined, not proven quasi-perfect)"
+    return strategy_lines(
+        solution.strategies[player],
+        f"{name} — behavioural strategy {kind}",
+        game.describe_action,
+        flag="unreached by own play: set by the refinement",
+    )
+
+
+def refined_text(solution: RefinedSolution) -> str:
+    """Value, how the refinement was found and verified, certificate, strategies."""
+    game = solution.game
+    name = game.player_names[0]
+    if isinstance(solution.value, Fraction):
+        value = f"Value to {name}: {solution.value}{approx_suffix(solution.value)}"
+    else:
+        value = f"Value to {name}: {number_text(solution.value)}"
+    lines = [
+        header(game.name, game.description),
+        value,
+        "",
+        *_refinement_lines(solution),
+        "",
+        *_certificate_lines(solution),
+    ]
+    for player in (0, 1):
+        lines.append("")
+        lines += _strategy_lines(solution, player)
+    refined = [infoset for infosets in solution.refined for infoset in infosets]
+    lines += [
+        "",
+        "Every information set has a considered action: where a player's own equilibrium",
+        "play never arrives, the refinement chooses what is best against the opponent's",
+        f"trembles ({len(refined)} such information set(s)).",
+    ]
+    return "\n".join(lines)

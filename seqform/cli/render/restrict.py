@@ -1,0 +1,83 @@
+"""``solve --fix``: the restricted game's solution as text and JSON.
+
+The document is ``seqform.solve/1`` (:mod:`seqform.cli.render.report`) of the restricted game
+with one key more (``solve --exact --fix`` adds it to the exact document too)::
+
+    "restrictions": {"bounds": [{"infoset": str, "action": str, "lower": str,
+                                 "upper": str}],
+                     "restricted_players": [1 | 2],
+                     "certificate": "restricted best responses"}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.analyses.restrict import Restrictions
+from seqform.analyses.solve import Solution
+from seqform.cli.render.blocks import equilibrium_verdict, header, strategy_table
+from seqform.cli.render.numbers import number_text
+from seqform.cli.render.report import solution_json
+from seqform.cli.render.tables import label_rows
+from seqform.game.model import Game
+
+__all__ = ["restricted_json", "restricted_text", "restriction_lines", "restrictions_json"]
+
+
+def restrictions_json(restrictions: Restrictions) -> dict[str, Any]:
+    """The ``"restrictions"`` object of the module docstring."""
+    return {
+        "bounds": [
+            {"infoset": b.infoset, "action": b.action, "lower": str(b.lower), "upper": str(b.upper)}
+            for b in restrictions.bounds
+        ],
+        "restricted_players": [p + 1 for p in restrictions.players()],
+        "certificate": "restricted best responses",
+    }
+
+
+def restriction_lines(restrictions: Restrictions, game: Game) -> list[str]:
+    """``Restricted game: Player 1 must obey`` and one line per bound."""
+    players = " and ".join(game.player_names[p] for p in restrictions.players())
+    lines = [f"Restricted game: {players} must obey"]
+    lines += [f"  {bound.text()}" for bound in restrictions.bounds]
+    return lines
+
+
+def restricted_json(solution: Solution, restrictions: Restrictions) -> dict[str, Any]:
+    """``seqform.solve/1`` of the restricted game with the ``"restrictions"`` key."""
+    document = solution_json(solution)
+    document["restrictions"] = restrictions_json(restrictions)
+    return document
+
+
+def restricted_text(solution: Solution, restrictions: Restrictions) -> str:
+    """Value of the restricted game, the bounds, the restricted certificate, strategies."""
+    game = solution.game
+    names = game.player_names
+    certificate = solution.certificate
+    exploitability = float(certificate.exploitability)
+    verdict = equilibrium_verdict(exploitability, what="equilibrium of the restricted game")
+    rows = [
+        ("expected value", number_text(float(certificate.value))),
+        (f"best response of {names[0]}", f"{float(certificate.best_response_values[0]):+.10f}"),
+        (f"best response of {names[1]}", f"{float(certificate.best_response_values[1]):+.10f}"),
+        ("exploitability (NashConv)", f"{exploitability:.3g}: {verdict}"),
+    ]
+    stats = solution.stats
+    lines = [
+        header(game.name, game.description),
+        f"Value of the restricted game to {names[0]}: {number_text(solution.value)}",
+        "",
+        *restriction_lines(restrictions, game),
+        "",
+        "Certificate (best responses within the restrictions, from the tree, not the LP):",
+        *label_rows(rows),
+        "",
+        f"Solver: HiGHS {stats.algorithm}, {stats.iterations} iterations, LP "
+        f"{stats.variables} variables × {stats.constraints} constraints",
+    ]
+    for player in (0, 1):
+        lines.append("")
+        lines += strategy_table(solution.behaviour[player], names[player], game.describe_action)
+    return "\n".join(lines)

@@ -39,7 +39,7 @@ The limit strategies: the plans are the degree-0 coefficients (an equilibrium of
 original game), and the behaviour at information set ``h`` is the limit of
 ``x_ε[h, a] / x_ε[parent(h)]`` — the ratio of the lowest-order coefficients — which is
 defined everywhere, including where the limit plan gives ``h`` probability 0.  The result
-is certified in exact arithmetic by the tree walk (NashConv exactly 0).
+is certified in exact arithmetic by best responses (NashConv exactly 0).
 
 Fallback (marked unverified).  If no basis is proven optimal for all small ``ε`` within
 the budget, the answer is an exact equilibrium (:mod:`seqform.analyses.exact`) in which, at the
@@ -59,7 +59,6 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.certify import Certificate, best_response, certify
-from seqform.forms.exact_strategies import ExactStrategy
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan, infoset_depths
 from seqform.game.compiled import PlayerSequences
@@ -71,7 +70,7 @@ from seqform.lp.exact.parametric import (
     lex_sign,
     lexicographic_optimum,
 )
-from seqform.lp.exact.program import HighsModel, InvalidBasisError
+from seqform.lp.exact.program import FloatLPResult, HighsModel, InvalidBasisError
 from seqform.lp.exact.rational import ExactSolveError
 from seqform.lp.minmax import SolverError, SolverStats
 
@@ -104,7 +103,7 @@ class RefinedSolution:
     game: Game
     form: SequenceForm
     value: Fraction | float
-    strategies: tuple[ExactStrategy, ExactStrategy] | None
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy] | None
     behaviour: tuple[BehaviouralStrategy, BehaviouralStrategy]
     refined: tuple[tuple[str, ...], tuple[str, ...]]
     certificate: Certificate
@@ -196,26 +195,92 @@ def _limit_plans(
     return x, y
 
 
-def _limit_strategy(table: PlayerSequences, plan: list[Polynomial]) -> tuple[ExactStrategy, bool]:
-    """Behaviour as the limit of ``x_ε[h, a] / x_ε[parent]`` (lowest-order coefficients)."""
-    probabilities = [Fraction(1)] * table.num_sequences
-    unreached = [False] * table.num_infosets
-    consistent = True
+def _limit_strategy(table: PlayerSequences, plan: list[Polynomial]) -> BehaviouralStrategy | None:
+    """Behaviour as the limit of ``x_ε[h, a] / x_ε[parent]`` (lowest-order coefficients);
+    None where that limit is not a strategy (a zero parent, or a child of lower order)."""
+    probabilities = np.empty(table.num_sequences, dtype=object)
+    probabilities[0] = Fraction(1)
+    unreached = np.zeros(table.num_infosets, dtype=bool)
     for infoset in range(table.num_infosets):
         parent = plan[int(table.parent_sequence[infoset])]
         order = next((k for k, c in enumerate(parent) if c), None)
         if order is None:
-            return ExactStrategy(table, tuple(probabilities), tuple(unreached)), False
+            return None
         unreached[infoset] = order > 0
         for sequence in table.sequences_of(infoset):
             child = plan[sequence]
             if any(child[:order]):
-                consistent = False
-            probabilities[sequence] = child[order] / parent[order]
-    strategy = ExactStrategy(
-        table=table, probabilities=tuple(probabilities), unreached=tuple(unreached)
-    )
-    return strategy, consistent
+                return None
+            probabilities[sequence] = Fraction(child[order]) / parent[order]
+    return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
+
+
+@dataclass(frozen=True)
+class _Perturbed:
+    """The problem of the module docstring, ``ε`` symbolic, and its numeric instances."""
+
+    game: Game
+    form: SequenceForm
+    lengths: tuple[np.ndarray, np.ndarray]
+    degree: int
+    symbolic: MinmaxProgram
+    parametric: ParametricLP
+
+    def numeric(self, epsilon: Fraction) -> MinmaxProgram:
+        """The perturbed LP at one numeric ``ε``: bounds ``ε^|σ|`` on both plans."""
+        x_lower = [epsilon ** int(n) if n else Fraction(0) for n in self.lengths[0]]
+        y_lower = [epsilon ** int(n) if n else Fraction(0) for n in self.lengths[1]]
+        return minmax_program(self.form, x_lower=x_lower, y_lower=y_lower)
+
+    def limit(
+        self, found: ParametricSolution
+    ) -> tuple[Fraction, BehaviouralStrategy, BehaviouralStrategy] | None:
+        """The value and limit strategies of a basis optimal for all small ``ε``, or None
+        when its plans are not strategies in the limit."""
+        x_poly, y_poly = _limit_plans(self.symbolic, found, self.lengths[1])
+        if any(lex_sign(p) < 0 for p in y_poly):
+            return None
+        first = _limit_strategy(self.form.players[0], x_poly)
+        second = _limit_strategy(self.form.players[1], y_poly)
+        if first is None or second is None:
+            return None
+        return found.values[self.symbolic.q_columns.start][0], first, second
+
+
+def _perturbed(game: Game, form: SequenceForm) -> _Perturbed:
+    lengths = (sequence_lengths(form.players[0]), sequence_lengths(form.players[1]))
+    degree = int(max(lengths[0].max(), lengths[1].max()))
+    symbolic, parametric = _perturbed_lp(form, lengths, degree)
+    return _Perturbed(game, form, lengths, degree, symbolic, parametric)
+
+
+def _solve_numeric(
+    minmax: MinmaxProgram, epsilon: Fraction, algorithm: str, time_limit: float | None
+) -> FloatLPResult | None:
+    """HiGHS on the perturbed LP at ``ε`` with tight tolerances; None if it fails."""
+    model = HighsModel(minmax.program, algorithm=algorithm, time_limit=time_limit)
+    model.set_tolerances(1e-10)
+    try:
+        return model.maximise()
+    except SolverError as exc:
+        logger.info("perturbed LP at ε = %s failed: %s", epsilon, exc)
+        return None
+
+
+def _lexicographic(
+    problem: _Perturbed, epsilon: Fraction, basis, max_pivots: int, deadline: float
+) -> ParametricSolution | None:
+    """Exact pivots from HiGHS's basis at ``ε`` to one optimal for all small ``ε``."""
+    try:
+        found = lexicographic_optimum(
+            problem.parametric, basis, max_pivots=max_pivots, deadline=deadline
+        )
+    except (InvalidBasisError, ExactSolveError, ArithmeticError) as exc:
+        logger.info("basis at ε = %s not usable: %s", epsilon, exc)
+        return None
+    if found is None:
+        logger.info("no basis optimal for all small ε from ε = %s; trying smaller", epsilon)
+    return found
 
 
 def refine(
@@ -250,63 +315,28 @@ def refine(
     """
     start = time.perf_counter()
     form = form or build_sequence_form(game)
-    lengths = (sequence_lengths(form.players[0]), sequence_lengths(form.players[1]))
-    degree = int(max(lengths[0].max(), lengths[1].max()))
+    problem = _perturbed(game, form)
     max_actions = max((len(a) for table in form.players for a in table.actions), default=1)
-    last = None
+    last: tuple[Fraction, MinmaxProgram, FloatLPResult] | None = None
     iterations = 0
-    minmax_symbolic, parametric = _perturbed_lp(form, lengths, degree)
-    for epsilon in _candidate_epsilons(degree, max_actions):
+    for epsilon in _candidate_epsilons(problem.degree, max_actions):
         if last is not None and time.perf_counter() > start + max_seconds:
             break
-        x_lower = [epsilon ** int(n) if n else Fraction(0) for n in lengths[0]]
-        y_lower = [epsilon ** int(n) if n else Fraction(0) for n in lengths[1]]
-        minmax = minmax_program(form, x_lower=x_lower, y_lower=y_lower)
-        model = HighsModel(minmax.program, algorithm=algorithm, time_limit=time_limit)
-        model.set_tolerances(1e-10)
-        try:
-            result = model.maximise()
-        except SolverError as exc:
-            logger.info("perturbed LP at ε = %s failed: %s", epsilon, exc)
+        minmax = problem.numeric(epsilon)
+        result = _solve_numeric(minmax, epsilon, algorithm, time_limit)
+        if result is None:
             continue
         iterations += result.iterations
         last = (epsilon, minmax, result)
         if result.basis is None:
             continue
-        try:
-            found = lexicographic_optimum(
-                parametric, result.basis, max_pivots=max_pivots, deadline=start + max_seconds
-            )
-        except (InvalidBasisError, ExactSolveError, ArithmeticError) as exc:
-            logger.info("basis at ε = %s not usable: %s", epsilon, exc)
+        found = _lexicographic(problem, epsilon, result.basis, max_pivots, start + max_seconds)
+        limit = None if found is None else problem.limit(found)
+        if limit is None:
             continue
-        if found is None:
-            logger.info("no basis optimal for all small ε from ε = %s; trying smaller", epsilon)
-            continue
-        x_poly, y_poly = _limit_plans(minmax_symbolic, found, lengths[1])
-        if any(lex_sign(p) < 0 for p in y_poly):
-            continue
-        value = found.values[minmax_symbolic.q_columns.start][0]
-        first, ok0 = _limit_strategy(form.players[0], x_poly)
-        second, ok1 = _limit_strategy(form.players[1], y_poly)
-        if not (ok0 and ok1):
-            continue
-        certificate = certify(game, first.as_behaviour(), second.as_behaviour())
-        return RefinedSolution(
-            game=game,
-            form=form,
-            value=value,
-            strategies=(first, second),
-            behaviour=(first.to_float(), second.to_float()),
-            refined=_refined_sets(first, second),
-            certificate=certificate,
-            verified=certificate.exploitability == 0,
-            epsilon=epsilon,
-            degree=degree,
-            pivots=found.pivots,
-            stats=_stats(minmax, algorithm, iterations, time.perf_counter() - start),
-            seconds=time.perf_counter() - start,
-        )
+        value, first, second = limit
+        stats = _stats(minmax, algorithm, iterations, time.perf_counter() - start)
+        return _result(problem, value, (first, second), epsilon, found.pivots, stats, start)
     if last is None:
         raise SolverError("HiGHS failed on every perturbed LP")
     epsilon, minmax, result = last
@@ -320,28 +350,44 @@ def refine(
         behaviour_from_plan(form.players[0], x, tol=0.0),
         behaviour_from_plan(form.players[1], y, tol=0.0),
     )
-    first, second = _fill_in(game, form, trembling)
-    certificate = certify(game, first.as_behaviour(), second.as_behaviour())
+    strategies = _fill_in(game, form, trembling)
+    stats = _stats(minmax, algorithm, iterations, time.perf_counter() - start)
+    return _result(problem, None, strategies, epsilon, 0, stats, start)
+
+
+def _result(
+    problem: _Perturbed,
+    value: Fraction | None,
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy],
+    epsilon: Fraction,
+    pivots: int,
+    stats: SolverStats,
+    start: float,
+) -> RefinedSolution:
+    """Certify the strategies; verified iff found by the lexicographic basis (``value``
+    given) and NashConv is exactly 0."""
+    first, second = strategies
+    certificate = certify(problem.game, first, second)
     return RefinedSolution(
-        game=game,
-        form=form,
-        value=certificate.value,
+        game=problem.game,
+        form=problem.form,
+        value=certificate.value if value is None else value,
         strategies=(first, second),
         behaviour=(first.to_float(), second.to_float()),
         refined=_refined_sets(first, second),
         certificate=certificate,
-        verified=False,
+        verified=value is not None and certificate.exploitability == 0,
         epsilon=epsilon,
-        degree=degree,
-        pivots=0,
-        stats=_stats(minmax, algorithm, iterations, time.perf_counter() - start),
+        degree=problem.degree,
+        pivots=pivots,
+        stats=stats,
         seconds=time.perf_counter() - start,
     )
 
 
 def _fill_in(
     game: Game, form: SequenceForm, trembling: tuple[BehaviouralStrategy, BehaviouralStrategy]
-) -> tuple[ExactStrategy, ExactStrategy]:
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
     """The fallback: an exact equilibrium (:func:`seqform.analyses.exact.solve_exact`) whose play at
     the information sets its own player never reaches is a best response (with optimal own
     play below) to the opponent's perturbed strategy.  Those sets change no payoff, so the
@@ -353,18 +399,17 @@ def _fill_in(
     for player, strategy in enumerate(exact.strategies):
         response = best_response(game, player, trembling[1 - player])
         table = strategy.table
-        probabilities = list(strategy.probabilities)
-        for index, name in enumerate(table.infosets):
-            if strategy.unreached[index]:
-                chosen = response.actions.get(name, 0)
-                for offset, sequence in enumerate(table.sequences_of(index)):
-                    probabilities[sequence] = Fraction(int(offset == chosen))
-        out.append(ExactStrategy(table, tuple(probabilities), strategy.unreached))
+        probabilities = strategy.probabilities.copy()
+        for index in np.flatnonzero(strategy.unreached).tolist():
+            chosen = int(response.choice[index])
+            for offset, sequence in enumerate(table.sequences_of(index)):
+                probabilities[sequence] = Fraction(int(offset == chosen))
+        out.append(BehaviouralStrategy(table, probabilities, strategy.unreached))
     return out[0], out[1]
 
 
 def _refined_sets(
-    first: ExactStrategy, second: ExactStrategy
+    first: BehaviouralStrategy, second: BehaviouralStrategy
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(  # type: ignore[return-value]
         tuple(name for name, flag in zip(s.table.infosets, s.unreached, strict=True) if flag)

@@ -84,8 +84,7 @@ from seqform.cli.render.report import (
     solution_json,
     strategy_table,
 )
-from seqform.forms.exact_strategies import ExactStrategy
-from seqform.forms.strategies import plan_from_behaviour
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.model import Game
 
 __all__ = [
@@ -143,7 +142,7 @@ def _header(game: Game) -> str:
 # --------------------------------------------------------------------------- strategies
 
 
-def exact_strategy_json(strategy: ExactStrategy, game: Game) -> dict[str, Any]:
+def exact_strategy_json(strategy: BehaviouralStrategy, game: Game) -> dict[str, Any]:
     table = strategy.table
     return {
         "player": table.player + 1,
@@ -169,7 +168,7 @@ def exact_strategy_json(strategy: ExactStrategy, game: Game) -> dict[str, Any]:
 
 
 def exact_strategy_lines(
-    strategy: ExactStrategy, game: Game, title: str, flag: str = "unreached by own play"
+    strategy: BehaviouralStrategy, game: Game, title: str, flag: str = "unreached by own play"
 ) -> list[str]:
     """One row per information set: actions in words with exact probabilities."""
     table = strategy.table
@@ -205,7 +204,7 @@ def _float_solution(
     stats: Any,
     timings: Timings,
 ) -> Solution:
-    behaviour = tuple(s.to_float() if isinstance(s, ExactStrategy) else s for s in strategies)
+    behaviour = tuple(s.to_float() for s in strategies)
     plans = tuple(plan_from_behaviour(b) for b in behaviour)
     return Solution(
         game=game,

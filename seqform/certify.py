@@ -282,13 +282,13 @@ def respond(
         values[infosets] = best
         choice[infosets] = first_best - table.first_sequence[infosets]
         probabilities[first_best] = one
-        for position, infoset in enumerate(infosets.tolist()):
-            if infoset in bounds:
-                options = totals[starts[position] : starts[position] + counts[infoset]]
-                local = bounded_choice(list(options), bounds[infoset])
-                span = table.sequences_of(infoset)
-                probabilities[span.start : span.stop] = local
-                values[infoset] = sum(p * v for p, v in zip(local, options, strict=True))
+        bounded = [(p, h) for p, h in enumerate(infosets.tolist()) if h in bounds] if bounds else []
+        for position, infoset in bounded:
+            options = totals[starts[position] : starts[position] + counts[infoset]]
+            local = bounded_choice(list(options), bounds[infoset])
+            span = table.sequences_of(infoset)
+            probabilities[span.start : span.stop] = local
+            values[infoset] = sum(p * v for p, v in zip(local, options, strict=True))
         np.add.at(below, table.parent_sequence[infosets], values[infosets])
     return BestResponse(
         player=table.player,

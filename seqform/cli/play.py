@@ -43,7 +43,6 @@ from typing import TextIO
 from seqform.cli.render.numbers import fraction_text
 from seqform.forms.sequence_form import PlayerSequences
 from seqform.forms.strategies import BehaviouralStrategy
-from seqform.game.builtin.showdown_poker import DealLabel
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 
@@ -98,13 +97,7 @@ class SessionEnded(Exception):
 
 
 def deal_cards(outcome: str) -> tuple[str, str]:
-    """The two cards of a Kuhn deal outcome: ``"KJ" -> ("K", "J")``, ``"3,1" -> ("3", "1")``.
-
-    The built-in Kuhn games label deals with a :class:`DealLabel`, which carries the cards;
-    only a plain label (a game read from a file) is read as text.
-    """
-    if isinstance(outcome, DealLabel):
-        return outcome.names
+    """The two cards of a Kuhn deal outcome: ``"KJ" -> ("K", "J")``, ``"3,1" -> ("3", "1")``."""
     if "," in outcome:
         first, second = outcome.split(",")
         return first, second
@@ -123,11 +116,6 @@ def _card_order(game: Game) -> tuple[str, ...]:
     root = game.root
     if not isinstance(root, Chance):
         raise ValueError(f"play: {game.name!r} does not start with a deal")
-    if all(isinstance(outcome, DealLabel) for outcome in root.outcomes):
-        ranked: dict[int, str] = {}
-        for outcome in root.outcomes:
-            ranked.update(zip(outcome.ranks, outcome.names, strict=True))
-        return tuple(ranked[rank] for rank in sorted(ranked))
     names: list[str] = []
     for outcome in root.outcomes:
         for card in deal_cards(outcome):

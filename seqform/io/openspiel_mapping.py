@@ -29,7 +29,7 @@ visits every history once (Liar's Dice with one six-sided die each: about 1.5 s)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -118,18 +118,21 @@ def _spelling(game: Game, pyspiel: Any) -> _Spelling:
     if name == "kuhn":
         return _Spelling(
             decision=mapped(_KUHN_ACTIONS),
-            chance=lambda s, ids: tuple("JQK"[i] for i in ids),
+            chance=lambda s, ids: _named("JQK", ids),
             join=lambda cards: ("".join(cards),),
         )
     if name == "leduc":
         assert isinstance(game.root, Chance)
         deck = game.root.outcomes  # the whole deck, in the order OpenSpiel numbers it
-        return _Spelling(
-            decision=mapped(_LEDUC_ACTIONS), chance=lambda s, ids: (*map(deck.__getitem__, ids),)
-        )
+        return _Spelling(decision=mapped(_LEDUC_ACTIONS), chance=lambda s, ids: _named(deck, ids))
     return _Spelling(
         decision=mapped({"Liar": "liar"}), chance=lambda s, ids: tuple(str(i + 1) for i in ids)
     )
+
+
+def _named(names: Sequence[str], ids: list[int]) -> tuple[str, ...]:
+    """``names[i]`` of each id; ``"#i"`` for an id out of range (a game that differs)."""
+    return tuple(names[i] if 0 <= i < len(names) else f"#{i}" for i in ids)
 
 
 @dataclass(frozen=True, eq=False)
@@ -234,18 +237,24 @@ def policy_correspondence(game: Game, openspiel_game: Any = None) -> PolicyCorre
     pyspiel = import_pyspiel()
     if openspiel_game is None:
         openspiel_game = pyspiel.load_game(openspiel_spec(game))
-    spelling = _spelling(game, pyspiel)
+    try:
+        return _walk(game, openspiel_game, _spelling(game, pyspiel))
+    except ValueError as exc:
+        raise ValueError(f"{game.name!r} is not OpenSpiel's {openspiel_game}: {exc}") from None
+
+
+def _walk(game: Game, openspiel_game: Any, spelling: _Spelling) -> PolicyCorrespondence:
+    """The in-step walk, iterative: a stack of (our node, OpenSpiel state, our history)."""
     links = _Links(game)
     pending: list[tuple[Node, Any, tuple[str, ...]]] = [
         (game.root, openspiel_game.new_initial_state(), ())
     ]
     while pending:
         node, state, history = pending.pop()
-        where = repr(history_text(history))
         if isinstance(node, Chance) or state.is_chance_node():
             pending.extend(_chance_pairs(node, state, history, spelling))
-        elif isinstance(node, Terminal):
-            _check_terminal(node, state, where)
+        elif isinstance(node, Terminal) or state.is_terminal():
+            _check_terminal(node, state, repr(history_text(history)))
         else:
             pending.extend(_decision_pairs(node, state, history, spelling, links))
     return links.freeze(game, openspiel_game)

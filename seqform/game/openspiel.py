@@ -46,8 +46,10 @@ from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 __all__ = [
     "DEFAULT_MAX_NODES",
     "OpenSpielUnavailableError",
+    "distinct_labels",
     "exact_number",
     "exact_probabilities",
+    "import_pyspiel",
     "load_openspiel_game",
 ]
 
@@ -78,7 +80,8 @@ def _stderr_silenced() -> Iterator[None]:
         os.close(saved)
 
 
-def _import_pyspiel() -> ModuleType:
+def import_pyspiel() -> ModuleType:
+    """The pyspiel module, or :class:`OpenSpielUnavailableError` if it is not installed."""
     try:
         import pyspiel
     except ImportError as exc:
@@ -161,7 +164,7 @@ def load_openspiel_game(spec: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> Gam
         sampled rather than explicit chance, provides no information state strings, has
         more than ``max_nodes`` histories, or lacks perfect recall.
     """
-    pyspiel = _import_pyspiel()
+    pyspiel = import_pyspiel()
     try:
         with _stderr_silenced():
             game = pyspiel.load_game(spec)
@@ -238,7 +241,7 @@ def _as_argument(spec: str) -> str:
     return spec if spec.rstrip().endswith(")") else f"{spec.strip()}()"
 
 
-def _distinct(labels: Sequence[str], actions: Sequence[int]) -> tuple[str, ...]:
+def distinct_labels(labels: Sequence[str], actions: Sequence[int]) -> tuple[str, ...]:
     """Append ``#<action id>`` to labels that occur more than once at a node."""
     if len(set(labels)) == len(labels):
         return tuple(labels)
@@ -317,7 +320,7 @@ class _Walk:
             return _Frame(
                 state,
                 actions,
-                _distinct(labels, actions),
+                distinct_labels(labels, actions),
                 history,
                 self.chance_player,
                 probabilities=probabilities,
@@ -333,7 +336,7 @@ class _Walk:
         return _Frame(
             state,
             actions,
-            _distinct(labels, actions),
+            distinct_labels(labels, actions),
             history,
             player,
             infoset=self.infoset_name(player, state.information_state_string(player)),

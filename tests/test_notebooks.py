@@ -24,6 +24,7 @@ def test_the_numbered_walkthroughs_are_there():
         "02_normal_vs_sequence_form.ipynb",
         "03_behavioural_strategies.ipynb",
         "04_scaling_up.ipynb",
+        "05_cfr_against_the_lp.ipynb",
     ]
 
 

@@ -120,7 +120,7 @@ def parse_probability(value: object, where: str) -> Fraction:
         If ``value`` is not a number (booleans are not) or not in [0, 1]; the message starts
         with ``where``.
     """
-    wrong = f"{where}: {value!r} is not a number (write 0.25 or 1/3)"
+    wrong = f"{where}: {value!r} is not a number (write 1/3 or 0.25)"
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise StrategyFileError(wrong)
     try:

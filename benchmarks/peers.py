@@ -20,7 +20,7 @@ times only its own work:
     solver, so in the worker it is wrapped to pass none.
 ``gambit``
     ``pygambit.nash.lp_solve(game, rational=False)``; the game is built by seqform and
-    converted by :func:`seqform.game.efg.game_to_gambit` first, and that conversion is timed
+    converted by :func:`seqform.game.to_gambit.game_to_gambit` first, and that conversion is timed
     separately: only the solve counts as Gambit's time.
 ``seqform-sparsified``
     One-card showdown games only (the Kuhn family,
@@ -134,7 +134,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "seqform.game.efg",
         "cvxpy",
     ),
-    "gambit": ("pygambit", "seqform", "seqform.game.efg"),
+    "gambit": ("pygambit", "seqform", "seqform.game.to_gambit"),
     "seqform-sparsified": ("seqform", "seqform.analyses.showdown", "clarabel"),
     "sizes": ("seqform", "seqform.forms.sequence_form"),
 }
@@ -312,7 +312,7 @@ def _gambit(spec: str) -> Outcome:
     import pygambit
 
     from seqform import load_game
-    from seqform.game.efg import game_to_gambit
+    from seqform.game.to_gambit import game_to_gambit
 
     start = time.perf_counter()
     gambit_game = game_to_gambit(load_game(spec))

@@ -507,8 +507,8 @@ def render_markdown(run: BenchmarkRun, *, plot_name: str | None = "scaling.png")
         "3 cards) are written as `.efg` (not timed) and loaded with its `efg_game`. "
         "*with HiGHS*: the same, solving its two LPs with HiGHS through cvxpy instead of ECOS.",
         "- **Gambit**: `pygambit.nash.lp_solve(game, rational=False)` only; building the game "
-        "in seqform and converting it with `seqform.game.efg.game_to_gambit` is timed apart and "
-        "not counted.",
+        "in seqform and converting it with `seqform.game.to_gambit.game_to_gambit` is timed "
+        "apart and not counted.",
         "- **seqform sparsified LP**: one-card showdown games only (the Kuhn family), the "
         "whole pipeline from the game's name without ever building the tree — "
         "`load_showdown_game` and `solve_showdown` (sparsified sequence-form LP with O(N) "

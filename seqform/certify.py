@@ -1,88 +1,101 @@
-"""Expected values, best responses and exploitability, by walking the game tree.
+"""Expected values, best responses and exploitability, on the compiled tree's arrays.
 
 This module is the certificate: it never looks at the LP, the sequence-form matrices or
-the solver's duals.  It walks the tree with the behavioural strategies alone.
+the solver's duals.  It uses the behavioural strategies and the tree's own terminal data
+(:mod:`seqform.game.compiled`): each terminal's chance probability, payoff and the
+sequences of both players there.  Every function works in floats (numpy, vectorised) or,
+for exact strategies (:class:`~seqform.forms.strategies.BehaviouralStrategy` with
+Fractions), in exact arithmetic on object arrays with the tree's exact probabilities.
 
 * :func:`expected_value` — player 0's expected payoff when both players follow behavioural
-  strategies: the sum over terminal nodes of chance probability × both players' action
-  probabilities × payoff.
+  strategies with plans ``x`` and ``y``:
+  ``sum_z chance(z) · x[s0(z)] · y[s1(z)] · u0(z)``.
 * :func:`best_response` — the best a player can get against a fixed opponent.  Under
   perfect recall a best response is computed information set by information set, bottom
-  up (the "backward induction" on the player's own information-set tree): with ``w(z)`` the
-  chance-and-opponent reach of terminal ``z`` and ``u(z)`` the responder's payoff,
+  up (the "backward induction" on the player's own information-set tree).  With
+  ``leaf[s]`` the responder's payoff summed over the terminals whose own sequence is
+  ``s``, weighted by chance and the opponent's plan (:func:`leaf_payoffs`, the vector
+  ``A y`` for player 0 or ``−Aᵀ x`` for player 1),
 
-      V(h) = max_a [ sum_{z directly after (h, a)} w(z) u(z) + sum_{h' after (h, a)} V(h') ],
+      V(h) = max_a [ leaf[(h, a)] + sum_{h' after (h, a)} V(h') ],
 
-  and the best-response value is the same sum taken after the empty sequence.
+  and the best-response value is ``leaf[∅] + sum_{h' first} V(h')``
+  (:func:`respond`, for all information sets of one depth at once, deepest first).
+  A *restricted* responder (:mod:`seqform.analyses.restrict`) must keep
+  ``lo_a <= b(a | h) <= hi_a`` at some information sets; there the ``max`` becomes the
+  best distribution within the bounds, a fractional knapsack (:func:`bounded_choice`).
 * :func:`certify` — both best-response values and NashConv
   ``(BR_0(y) - v) + (BR_1(x) + v) = BR_0(y) + BR_1(x)``, the sum of both players' gains from
   deviating; it is 0 exactly at an equilibrium.  seqform calls NashConv the
   *exploitability* (OpenSpiel's ``nash_conv``; its ``exploitability`` is half of it).
 
-Two implementations compute the same numbers.  The *walk* visits the node objects and is
-generic in the number type (given ``fractions.Fraction`` behaviour it is exact).  The
-*flat* one works on the arrays of the compiled tree (:mod:`seqform.game.compiled`) with numpy: the
-terminals' chance probabilities, payoffs and the sequences of both players there — the
-tree's own data, not the sequence-form matrices or anything from the LP.  It evaluates
-the same sums vectorised, and the backward induction level by level of each player's
-information-set tree.  :func:`certify` uses the flat path for float strategies
-(:class:`~seqform.forms.strategies.BehaviouralStrategy`) and the walk for mappings; the tests
-check the two against each other on random games.
+Strategies may also be given as mappings ``{infoset: {action: p}}`` or
+``{infoset: [p, ...]}`` (:func:`~seqform.forms.strategies.behaviour_from_mapping`).  The
+tests check all of this against an independent walk of the node objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Real
+from typing import Any
 
 import numpy as np
 
-from seqform.forms.strategies import BehaviouralStrategy, infoset_depths, plan_from_behaviour
-from seqform.game.compiled import PlayerSequences
+from seqform.forms.strategies import (
+    BehaviouralStrategy,
+    behaviour_from_mapping,
+    infoset_depths,
+    plan_from_behaviour,
+)
+from seqform.game.compiled import FlatTree, PlayerSequences
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, Node, Terminal
 
 __all__ = [
     "BestResponse",
     "Certificate",
+    "LocalBounds",
     "best_response",
+    "bounded_choice",
     "certify",
-    "certify_by_walk",
     "expected_value",
-    "flat_best_response",
-    "flat_expected_value",
+    "leaf_payoffs",
+    "respond",
 ]
 
-Behaviour = Mapping[str, Sequence[Real]]
-"""Information-set name -> action probabilities, in the information set's action order."""
+Number = float | Fraction
+
+LocalBounds = tuple[tuple[Fraction, Fraction], ...]
+"""Per action of one information set, the bounds ``(lo, hi)`` on its probability."""
+
+StrategyLike = BehaviouralStrategy | Mapping[str, Any]
 
 
 @dataclass(frozen=True)
 class BestResponse:
-    """A pure best response and its value to the responding player.
+    """A best response and its value to the responding player.
 
     value : the responder's expected payoff when best responding
-    actions : per information set of the responder, the index of the chosen action
+    strategy : the response (pure, except where bounds force a mixture)
+    choice : per information set of the responder, the index of a best action (the first)
+    infoset_values : per information set, ``V(h)`` (unnormalised: it includes the chance
+        and opponent reach probabilities)
     """
 
     player: int
-    value: Real
-    actions: Mapping[str, int]
+    value: Number
+    strategy: BehaviouralStrategy
+    choice: np.ndarray
+    infoset_values: np.ndarray
 
-    def strategy(self, table: PlayerSequences) -> BehaviouralStrategy:
-        """The best response as a (pure) behavioural strategy on ``table``'s indices."""
-        probabilities = np.zeros(table.num_sequences)
-        probabilities[0] = 1.0
-        for index, name in enumerate(table.infosets):
-            first = int(table.first_sequence[index])
-            probabilities[first + self.actions.get(name, 0)] = 1.0
-        return BehaviouralStrategy(
-            table=table,
-            probabilities=probabilities,
-            unreached=np.zeros(table.num_infosets, dtype=bool),
-        )
+    @property
+    def actions(self) -> dict[str, int]:
+        """Information-set name -> index of the chosen action."""
+        return {
+            name: int(self.choice[index]) for index, name in enumerate(self.strategy.table.infosets)
+        }
 
 
 @dataclass(frozen=True)
@@ -96,13 +109,15 @@ class Certificate:
     exploitability : NashConv, ``gains[0] + gains[1]``
     """
 
-    value: Real
-    best_response_values: tuple[Real, Real]
-    gains: tuple[Real, Real]
-    exploitability: Real
+    value: Number
+    best_response_values: tuple[Number, Number]
+    gains: tuple[Number, Number]
+    exploitability: Number
 
     @classmethod
-    def from_best_responses(cls, value: Real, best_first: Real, best_second: Real) -> Certificate:
+    def from_best_responses(
+        cls, value: Number, best_first: Number, best_second: Number
+    ) -> Certificate:
         """The certificate from player 0's value and each player's best-response value."""
         gains = (best_first - value, best_second + value)
         return cls(
@@ -113,225 +128,208 @@ class Certificate:
         )
 
 
-def _as_behaviour(strategy: BehaviouralStrategy | Behaviour) -> Behaviour:
+def _strategy(game: Game, player: int, strategy: StrategyLike) -> BehaviouralStrategy:
     if isinstance(strategy, BehaviouralStrategy):
-        table = strategy.table
-        return {
-            name: [float(strategy.probabilities[s]) for s in table.sequences_of(index)]
-            for index, name in enumerate(table.infosets)
-        }
-    return strategy
+        return strategy
+    return behaviour_from_mapping(game.flat.tables[player], strategy)
 
 
-def _zero_like(behaviours: Sequence[Behaviour]) -> Real:
-    for behaviour in behaviours:
-        for probabilities in behaviour.values():
-            if probabilities and isinstance(probabilities[0], Fraction):
-                return Fraction(0)
-            return 0.0
-    return Fraction(0)
+def _profile(
+    game: Game, first: StrategyLike, second: StrategyLike
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """Both strategies as one number kind: exact if both are exact, else float."""
+    pair = (_strategy(game, 0, first), _strategy(game, 1, second))
+    if pair[0].exact and pair[1].exact:
+        return pair
+    return pair[0].to_float(), pair[1].to_float()
 
 
-def _action_probabilities(behaviour: Behaviour, node: Decision) -> Sequence[Real]:
-    try:
-        probabilities = behaviour[node.infoset]
-    except KeyError:
-        raise KeyError(
-            f"the strategy of player {node.player + 1} has no information set {node.infoset!r}"
-        ) from None
-    if len(probabilities) != len(node.actions):
-        raise ValueError(
-            f"the strategy gives {len(probabilities)} probabilities at information set "
-            f"{node.infoset!r}, which has {len(node.actions)} actions"
-        )
-    return probabilities
+_EXACT_WEIGHTS: weakref.WeakKeyDictionary[FlatTree, np.ndarray] = weakref.WeakKeyDictionary()
 
 
-def expected_value(
-    game: Game,
-    first: BehaviouralStrategy | Behaviour,
-    second: BehaviouralStrategy | Behaviour,
-) -> Real:
-    """Player 0's expected payoff when players 0 and 1 follow ``first`` and ``second``."""
-    behaviours = (_as_behaviour(first), _as_behaviour(second))
-    total = _zero_like(behaviours)
-    one = total + 1
-    stack: list[tuple[Node, Real]] = [(game.root, one)]
-    while stack:
-        node, reach = stack.pop()
-        if isinstance(node, Terminal):
-            total += reach * node.payoffs[0]
-        elif isinstance(node, Chance):
-            for probability, child in zip(node.probabilities, node.children, strict=True):
-                if probability:
-                    stack.append((child, reach * probability))
-        else:
-            probabilities = _action_probabilities(behaviours[node.player], node)
-            for probability, child in zip(probabilities, node.children, strict=True):
-                if probability:
-                    stack.append((child, reach * probability))
-    return total
+def _terminal_weights(flat: FlatTree, exact: bool) -> np.ndarray:
+    """Chance probability × player 0's payoff at each terminal (the exact ones computed
+    once per tree)."""
+    if not exact:
+        return flat.terminal_reach * flat.terminal_payoff
+    weights = _EXACT_WEIGHTS.get(flat)
+    if weights is None:
+        weights = np.empty(len(flat.terminal_reach_exact), dtype=object)
+        weights[:] = [
+            r * u
+            for r, u in zip(flat.terminal_reach_exact, flat.terminal_payoff_exact, strict=True)
+        ]
+        _EXACT_WEIGHTS[flat] = weights
+    return weights
 
 
-def best_response(
-    game: Game, player: int, opponent: BehaviouralStrategy | Behaviour
-) -> BestResponse:
-    """A pure best response of ``player`` to the opponent's behavioural strategy.
+def _nonzero(*factors: np.ndarray) -> np.ndarray:
+    """Indices where every factor is non-zero (exact sums skip the zero terms)."""
+    keep = np.ones(len(factors[0]), dtype=bool)
+    for factor in factors:
+        keep &= np.asarray(factor != 0, dtype=bool)
+    return np.flatnonzero(keep)
 
-    See the module docstring for the backward induction.  Information sets the responder
-    can reach only through zero-weight paths still get an action (the first maximiser).
+
+def _zeros(size: int, exact: bool) -> np.ndarray:
+    if not exact:
+        return np.zeros(size)
+    out = np.empty(size, dtype=object)
+    out[:] = [Fraction(0)] * size
+    return out
+
+
+def _number(value: Any, exact: bool) -> Number:
+    return Fraction(value) if exact else float(value)
+
+
+def expected_value(game: Game, first: StrategyLike, second: StrategyLike) -> Number:
+    """Player 0's expected payoff when players 0 and 1 follow ``first`` and ``second``.
+
+    ``sum_z chance(z) · x[s0(z)] · y[s1(z)] · u0(z)``; a Fraction for exact strategies.
     """
-    behaviour = _as_behaviour(opponent)
-    zero = _zero_like([behaviour])
-    one = zero + 1
-    root_key: tuple[str, int] | None = None
-    # Payoff-weighted terminal mass directly after each own sequence.
-    leaf_value: dict[tuple[str, int] | None, Real] = {}
-    # Own information sets directly after each own sequence, in discovery order.
-    children: dict[tuple[str, int] | None, list[str]] = {}
-    actions_of: dict[str, int] = {}
-    order: list[str] = []
-    # (node, responder's last own (infoset, action index), chance x opponent reach)
-    stack: list[tuple[Node, tuple[str, int] | None, Real]] = [(game.root, root_key, one)]
-    while stack:
-        node, own, weight = stack.pop()
-        if isinstance(node, Terminal):
-            if weight:
-                leaf_value[own] = leaf_value.get(own, zero) + weight * node.payoffs[player]
-        elif isinstance(node, Chance):
-            for probability, child in zip(node.probabilities, node.children, strict=True):
-                stack.append((child, own, weight * probability))
-        elif node.player == player:
-            if node.infoset not in actions_of:
-                actions_of[node.infoset] = len(node.actions)
-                order.append(node.infoset)
-                children.setdefault(own, []).append(node.infoset)
-            for index, child in enumerate(node.children):
-                stack.append((child, (node.infoset, index), weight))
-        else:
-            probabilities = _action_probabilities(behaviour, node)
-            for probability, child in zip(probabilities, node.children, strict=True):
-                stack.append((child, own, weight * probability))
-
-    values: dict[str, Real] = {}
-    choice: dict[str, int] = {}
-
-    def after(key: tuple[str, int] | None) -> Real:
-        value = leaf_value.get(key, zero)
-        for infoset in children.get(key, ()):
-            value += values[infoset]
-        return value
-
-    # An information set is discovered after the one its parent sequence belongs to, so
-    # the reverse discovery order visits children before parents.
-    for infoset in reversed(order):
-        options = [after((infoset, index)) for index in range(actions_of[infoset])]
-        best = max(range(len(options)), key=options.__getitem__)
-        values[infoset] = options[best]
-        choice[infoset] = best
-    return BestResponse(player=player, value=after(root_key), actions=choice)
-
-
-def certify_by_walk(
-    game: Game,
-    first: BehaviouralStrategy | Behaviour,
-    second: BehaviouralStrategy | Behaviour,
-) -> Certificate:
-    """Expected value, best-response values and NashConv by walking the node objects.
-
-    Generic in the number type: with ``Fraction`` behaviour the certificate is exact.
-    """
-    value = expected_value(game, first, second)
-    best_first = best_response(game, 0, second).value
-    best_second = best_response(game, 1, first).value
-    return Certificate.from_best_responses(value, best_first, best_second)
-
-
-def flat_expected_value(game: Game, x: np.ndarray, y: np.ndarray) -> float:
-    """Player 0's expected payoff from realization plans, summed over the tree's terminals.
-
-    ``sum_z chance(z) * x[s0(z)] * y[s1(z)] * u0(z)`` where ``s_i(z)`` is player ``i``'s
-    sequence at terminal ``z``.
-    """
+    first, second = _profile(game, first, second)
+    x, y = plan_from_behaviour(first), plan_from_behaviour(second)
     flat = game.flat
     s0, s1 = flat.terminal_sequences
-    return float(np.sum(flat.terminal_reach * flat.terminal_payoff * x[s0] * y[s1]))
+    weights = _terminal_weights(flat, first.exact)
+    if not first.exact:
+        return float(np.sum(weights * x[s0] * y[s1]))
+    keep = _nonzero(weights, x[s0], y[s1])
+    return Fraction(sum(weights[keep] * x[s0[keep]] * y[s1[keep]], Fraction(0)))
 
 
-@dataclass(frozen=True)
-class FlatBestResponse:
-    """A best response found on the compiled tree.
-
-    value : the responder's best expected payoff
-    choice : per information set of the responder, the index of a best action
-    infoset_values : per information set, its value ``V(h)`` (unnormalised: it includes
-        the chance and opponent reach probabilities)
-    """
-
-    player: int
-    value: float
-    choice: np.ndarray
-    infoset_values: np.ndarray
-
-
-def flat_best_response(game: Game, player: int, opponent_plan: np.ndarray) -> FlatBestResponse:
-    """Best response of ``player`` to the opponent's realization plan, on flat arrays.
-
-    The backward induction of the module docstring, done for all information sets of one
-    depth at once, deepest first.
+def leaf_payoffs(game: Game, player: int, opponent_plan: np.ndarray) -> np.ndarray:
+    """Per sequence ``s`` of ``player``: its payoff from the terminals whose own sequence is
+    ``s``, weighted by chance and the opponent's realization plan (``A y`` for player 0,
+    ``−Aᵀ x`` for player 1).  Exact when ``opponent_plan`` is an object array of Fractions.
     """
     flat = game.flat
-    table = flat.tables[player]
+    exact = opponent_plan.dtype == object
     own = flat.terminal_sequences[player]
     other = flat.terminal_sequences[1 - player]
-    sign = 1.0 if player == 0 else -1.0
-    weights = sign * flat.terminal_reach * flat.terminal_payoff * opponent_plan[other]
-    leaf = np.bincount(own, weights=weights, minlength=table.num_sequences)
-    below = np.zeros(table.num_sequences)
-    values = np.full(table.num_infosets, -np.inf)
+    weights = _terminal_weights(flat, exact)
+    size = flat.tables[player].num_sequences
+    sign = 1 if player == 0 else -1
+    if not exact:
+        return np.bincount(own, weights=sign * weights * opponent_plan[other], minlength=size)
+    keep = _nonzero(weights, opponent_plan[other])
+    leaf = _zeros(size, exact=True)
+    np.add.at(leaf, own[keep], sign * weights[keep] * opponent_plan[other[keep]])
+    return leaf
+
+
+def bounded_choice(values: Sequence[Any], local: LocalBounds) -> list[Any]:
+    """The best distribution over one information set's actions within ``lo <= p <= hi``.
+
+    A fractional knapsack: every action starts at ``lo``, and the remaining probability
+    goes to the actions of highest value first (ties to the first), each up to ``hi``.
+    Exact when ``values`` and the bounds are Fractions.
+    """
+    choice: list[Any] = [lo for lo, _ in local]
+    remaining = 1 - sum(choice)
+    for action in sorted(range(len(values)), key=lambda a: values[a], reverse=True):
+        if remaining <= 0:
+            break
+        extra = min(local[action][1] - local[action][0], remaining)
+        choice[action] += extra
+        remaining -= extra
+    return choice
+
+
+def _levels(table: PlayerSequences) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Per depth of the information-set tree, deepest first: its information sets and their
+    sequences, both in index order (so each set's sequences are consecutive)."""
+    depth = infoset_depths(table)
+    sequence_depth = depth[table.sequence_infoset[1:]]
+    for level in range(int(depth.max(initial=-1)), -1, -1):
+        yield np.flatnonzero(depth == level), 1 + np.flatnonzero(sequence_depth == level)
+
+
+def respond(
+    table: PlayerSequences, leaf: np.ndarray, bounds: Mapping[int, LocalBounds] | None = None
+) -> BestResponse:
+    """The backward induction of the module docstring, given the responder's leaf payoffs.
+
+    Parameters
+    ----------
+    table
+        The responder's sequence table.
+    leaf
+        Per sequence, the payoff of the terminals directly after it (:func:`leaf_payoffs`);
+        float, or an object array of Fractions for an exact best response.
+    bounds
+        Information-set index -> per action ``(lo, hi)``: there the responder plays
+        :func:`bounded_choice` instead of a best action.
+    """
+    exact = leaf.dtype == object
+    bounds = bounds or {}
+    below = _zeros(table.num_sequences, exact)
+    one = Fraction(1) if exact else 1.0
+    probabilities = _zeros(table.num_sequences, exact)
+    probabilities[0] = one
+    values = _zeros(table.num_infosets, exact)
     choice = np.zeros(table.num_infosets, dtype=np.int64)
-    if table.num_infosets:
-        depth = infoset_depths(table)
-        sequence_infoset = table.sequence_infoset
-        sequence_depth = np.full(table.num_sequences, -1, dtype=np.int64)
-        sequence_depth[1:] = depth[sequence_infoset[1:]]
-        order = np.argsort(sequence_depth, kind="stable")
-        bounds = np.searchsorted(sequence_depth[order], np.arange(depth.max() + 2))
-        infoset_order = np.argsort(depth, kind="stable")
-        infoset_bounds = np.searchsorted(depth[infoset_order], np.arange(depth.max() + 2))
-        for level in range(int(depth.max()), -1, -1):
-            sequences = order[bounds[level] : bounds[level + 1]]
-            infosets = infoset_order[infoset_bounds[level] : infoset_bounds[level + 1]]
-            totals = leaf[sequences] + below[sequences]
-            np.maximum.at(values, sequence_infoset[sequences], totals)
-            best = totals >= values[sequence_infoset[sequences]]
-            # The first best action of each information set (sequences are in order).
-            chosen = np.full(table.num_infosets, np.iinfo(np.int64).max)
-            np.minimum.at(chosen, sequence_infoset[sequences[best]], sequences[best])
-            choice[infosets] = chosen[infosets] - table.first_sequence[infosets]
-            np.add.at(below, table.parent_sequence[infosets], values[infosets])
-    return FlatBestResponse(
-        player=player,
-        value=float(leaf[0] + below[0]),
+    counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64, count=table.num_infosets)
+    for infosets, sequences in _levels(table):
+        totals = leaf[sequences] + below[sequences]
+        starts = np.concatenate([[0], np.cumsum(counts[infosets])[:-1]])
+        best = np.maximum.reduceat(totals, starts)
+        group = np.repeat(np.arange(len(infosets)), counts[infosets])
+        is_best = np.asarray(totals >= best[group], dtype=bool)
+        marked = np.where(is_best, sequences, table.num_sequences)
+        first_best = np.minimum.reduceat(marked, starts)
+        values[infosets] = best
+        choice[infosets] = first_best - table.first_sequence[infosets]
+        probabilities[first_best] = one
+        bounded = [(p, h) for p, h in enumerate(infosets.tolist()) if h in bounds] if bounds else []
+        for position, infoset in bounded:
+            options = totals[starts[position] : starts[position] + counts[infoset]]
+            local = bounded_choice(list(options), bounds[infoset])
+            span = table.sequences_of(infoset)
+            probabilities[span.start : span.stop] = local
+            values[infoset] = sum(p * v for p, v in zip(local, options, strict=True))
+        np.add.at(below, table.parent_sequence[infosets], values[infosets])
+    return BestResponse(
+        player=table.player,
+        value=_number(leaf[0] + below[0], exact),
+        strategy=BehaviouralStrategy(table, probabilities, np.zeros(table.num_infosets, bool)),
         choice=choice,
         infoset_values=values,
     )
 
 
+def best_response(
+    game: Game,
+    player: int,
+    opponent: StrategyLike,
+    bounds: Mapping[int, LocalBounds] | None = None,
+) -> BestResponse:
+    """A best response of ``player`` to the opponent's behavioural strategy.
+
+    Exact for an exact opponent.  Information sets the responder can reach only through
+    zero-weight paths still get an action (the first maximiser).  ``bounds`` restrict the
+    responder (:func:`respond`).
+    """
+    strategy = _strategy(game, 1 - player, opponent)
+    leaf = leaf_payoffs(game, player, plan_from_behaviour(strategy))
+    return respond(game.flat.tables[player], leaf, bounds)
+
+
 def certify(
     game: Game,
-    first: BehaviouralStrategy | Behaviour,
-    second: BehaviouralStrategy | Behaviour,
+    first: StrategyLike,
+    second: StrategyLike,
+    bounds: tuple[Mapping[int, LocalBounds] | None, Mapping[int, LocalBounds] | None] | None = None,
 ) -> Certificate:
     """Expected value, both best-response values and NashConv of a strategy profile.
 
-    Float :class:`~seqform.forms.strategies.BehaviouralStrategy` pairs are measured on the flat
-    arrays of the tree; mappings (e.g. of ``Fraction`` probabilities) by the exact walk.
+    Exact (Fractions) when both strategies are exact, else floats.  ``bounds``, per
+    player, restrict that player's best response (:func:`respond`).
     """
-    if not (isinstance(first, BehaviouralStrategy) and isinstance(second, BehaviouralStrategy)):
-        return certify_by_walk(game, first, second)
-    x, y = plan_from_behaviour(first), plan_from_behaviour(second)
-    value = flat_expected_value(game, x, y)
-    best_first = flat_best_response(game, 0, y).value
-    best_second = flat_best_response(game, 1, x).value
+    first, second = _profile(game, first, second)
+    bounds = bounds or (None, None)
+    value = expected_value(game, first, second)
+    best_first = best_response(game, 0, second, bounds[0]).value
+    best_second = best_response(game, 1, first, bounds[1]).value
     return Certificate.from_best_responses(value, best_first, best_second)

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from seqform.forms.sequence_form import PlayerSequences
-from seqform.forms.strategies import BehaviouralStrategy
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.builtin.showdown_poker import Bet, Fold, Showdown, ShowdownPoker
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
@@ -78,6 +78,16 @@ def random_behaviour(table: PlayerSequences, seed: int) -> BehaviouralStrategy:
         probabilities=probabilities,
         unreached=np.zeros(table.num_infosets, dtype=bool),
     )
+
+
+def random_exact_behaviour(table: PlayerSequences, seed: int) -> BehaviouralStrategy:
+    """Random positive Fraction probabilities at every information set of ``table``."""
+    rng = random.Random(seed)
+    mapping = {}
+    for index, name in enumerate(table.infosets):
+        weights = [rng.randint(1, 5) for _ in table.actions[index]]
+        mapping[name] = [Fraction(w, sum(weights)) for w in weights]
+    return behaviour_from_mapping(table, mapping)
 
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

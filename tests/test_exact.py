@@ -47,7 +47,7 @@ def test_kuhn_exact_value_is_certified_minus_one_eighteenth():
 
 def test_kuhn_certificate_is_reproduced_by_the_exact_tree_walk():
     solution = solve_exact(kuhn_poker())
-    first, second = (s.as_behaviour() for s in solution.strategies)
+    first, second = solution.strategies
     certificate = certify(solution.game, first, second)
     assert certificate.exploitability == 0
     assert certificate.value == KUHN_VALUE
@@ -109,7 +109,7 @@ def test_leduc_exact_value_certified_with_a_large_denominator():
 def test_failed_certification_reports_exact_bounds(monkeypatch):
     # Make both routes give a non-equilibrium: rounding returns the uniform strategy and
     # the basis cannot be re-solved.  The answer must then be bounds, not a value.
-    from seqform.forms.exact_strategies import exact_strategy_from_mapping
+    from seqform.forms.strategies import behaviour_from_mapping
 
     def uniform(strategy, *args, **kwargs):
         table = strategy.table
@@ -117,7 +117,7 @@ def test_failed_certification_reports_exact_bounds(monkeypatch):
             name: {a: Fraction(1, len(table.actions[i])) for a in table.actions[i]}
             for i, name in enumerate(table.infosets)
         }
-        return exact_strategy_from_mapping(table, mapping)
+        return behaviour_from_mapping(table, mapping)
 
     def broken(*args, **kwargs):
         raise InvalidBasisError("simulated failure")

@@ -141,16 +141,14 @@ def test_cli_ranges_json(capsys):
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds)
 def test_exact_vertices_are_exact_equilibria_on_random_games(seed):
-    from seqform.forms.exact_strategies import exact_strategy_from_plan
-
     game = random_game(seed, max_depth=3)
     ranges = equilibrium_ranges(game, exact=True)
     tables = ranges.form.players
-    partner = [exact_strategy_from_plan(tables[p], ranges.players[p].vertices[0]) for p in (0, 1)]
+    partner = [behaviour_from_plan(tables[p], ranges.players[p].vertices[0]) for p in (0, 1)]
     for player in (0, 1):
         for vertex in ranges.players[player].vertices:
-            mine = exact_strategy_from_plan(tables[player], vertex)
+            mine = behaviour_from_plan(tables[player], vertex)
             pair = (mine, partner[1]) if player == 0 else (partner[0], mine)
-            certificate = certify(game, pair[0].as_behaviour(), pair[1].as_behaviour())
+            certificate = certify(game, pair[0], pair[1])
             assert certificate.exploitability == 0
             assert certificate.value == ranges.value

@@ -27,7 +27,7 @@ def test_refined_kuhn_is_an_exact_equilibrium(kuhn):
     assert kuhn.verified
     assert kuhn.value == KUHN_VALUE
     assert kuhn.certificate.exploitability == 0  # exact, so certainly <= 1e-9
-    first, second = (s.as_behaviour() for s in kuhn.strategies)
+    first, second = kuhn.strategies
     assert certify(kuhn.game, first, second).exploitability == 0
 
 

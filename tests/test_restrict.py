@@ -15,14 +15,13 @@ from seqform.analyses.restrict import (
     load_fix_file,
     parse_fix,
     resolve_restrictions,
-    restricted_best_response,
     solve_restricted,
     violations,
 )
 from seqform.certify import best_response, expected_value
 from seqform.cli.main import main
 from seqform.forms.sequence_form import build_sequence_form
-from seqform.forms.strategies import plan_from_behaviour
+from seqform.forms.strategies import uniform_behaviour
 from seqform.game.builtin.kuhn import kuhn_poker
 
 
@@ -109,14 +108,38 @@ def test_restricting_to_the_equilibrium_family_keeps_the_value():
 @settings(max_examples=25, deadline=None)
 @given(seed=seeds)
 def test_unrestricted_best_response_matches_the_tree_walk(seed):
+    from treewalk import walk_best_response
+
     game = random_game(seed)
     form = build_sequence_form(game)
     for player in (0, 1):
         other = random_behaviour(form.players[1 - player], seed + player)
-        plan = plan_from_behaviour(other).tolist()
-        ours = restricted_best_response(game, player, plan)
-        walked = best_response(game, player, other)
-        assert ours.value == pytest.approx(float(walked.value), abs=1e-9)
+        ours = best_response(game, player, other, bounds={})
+        assert ours.value == pytest.approx(walk_best_response(game, player, other)[0], abs=1e-9)
+
+
+@pytest.mark.parametrize("player", [0, 1], ids=["player-1", "player-2"])
+def test_restricted_best_response_is_the_best_restricted_vertex(player):
+    # Against a fixed exact opponent, the restricted best response (backward induction with
+    # the knapsack) equals the best of the restricted vertex strategies, each walked.
+    game = kuhn_poker()
+    form = build_sequence_form(game)
+    specs = ["K:b>=1/3", "Qpb:b<=1/2", "J:b=1/5"] if player == 0 else ["Kb:b<=2/3", "Jp:b>=1/4"]
+    restrictions = resolve_restrictions(form, [parse_fix(s) for s in specs])
+    opponent = uniform_behaviour(form.players[1 - player], exact=True)
+    response = best_response(game, player, opponent, restrictions.by_player[player])
+    sign = 1 if player == 0 else -1
+    best = max(
+        sign
+        * (
+            expected_value(game, mine, opponent)
+            if player == 0
+            else expected_value(game, opponent, mine)
+        )
+        for mine in _vertex_strategies(form.players[player], restrictions.by_player[player])
+    )
+    assert response.value == best
+    assert not violations(game, player, response.strategy.probabilities, restrictions)
 
 
 def test_parse_fix_forms():

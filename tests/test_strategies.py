@@ -1,14 +1,21 @@
 """Realization plans and behavioural strategies: the two maps and the unreached rule."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
-from gametrees import games, random_behaviour
+from gametrees import games, random_behaviour, random_exact_behaviour
 from hypothesis import given, settings
 
 from seqform.analyses.solve import solve
 from seqform.cli.render.report import solution_json, solution_text
 from seqform.forms.sequence_form import build_sequence_form
-from seqform.forms.strategies import behaviour_from_plan, plan_from_behaviour
+from seqform.forms.strategies import (
+    behaviour_from_mapping,
+    behaviour_from_plan,
+    plan_from_behaviour,
+    round_strategy,
+)
 from seqform.game.builtin.kuhn import kuhn_poker
 
 
@@ -22,6 +29,47 @@ def test_behaviour_plan_round_trip(game):
         back = behaviour_from_plan(table, plan)
         assert not back.unreached.any()
         np.testing.assert_allclose(back.probabilities, behaviour.probabilities, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=games)
+def test_exact_behaviour_plan_round_trip(game):
+    # The same maps in Fractions: the round trip is the identity, exactly.
+    for table in game.flat.tables:
+        behaviour = random_exact_behaviour(table, 11)
+        assert behaviour is not None and behaviour.exact
+        plan = plan_from_behaviour(behaviour)
+        assert all(isinstance(p, Fraction) for p in plan)
+        back = behaviour_from_plan(table, plan)
+        assert back.exact and not back.unreached.any()
+        assert list(back.probabilities) == list(behaviour.probabilities)
+        assert list(plan_from_behaviour(back)) == list(plan)
+
+
+def test_exact_unreached_is_uniform_or_the_callers_choice():
+    table = build_sequence_form(kuhn_poker()).players[0]
+    bets = {card: {"p": Fraction(0), "b": Fraction(1)} for card in "JQK"}
+    calls = {f"{card}pb": {"p": Fraction(1), "b": Fraction(0)} for card in "JQK"}
+    plan = plan_from_behaviour(behaviour_from_mapping(table, {**bets, **calls}))
+    uniform = behaviour_from_plan(table, plan)
+    assert uniform.exact
+    assert uniform.at("Kpb") == {"p": Fraction(1, 2), "b": Fraction(1, 2)}
+    assert {table.infosets[i] for i in np.flatnonzero(uniform.unreached)} == {"Jpb", "Qpb", "Kpb"}
+    chosen = behaviour_from_plan(table, plan, unreached_behaviour=lambda h: [1, 0])
+    assert chosen.at("Kpb") == {"p": 1, "b": 0} and chosen.at("K") == {"p": 0, "b": 1}
+    assert list(plan_from_behaviour(chosen)) == list(plan)
+
+
+def test_rounding_keeps_each_infoset_summing_to_one():
+    solution = solve(kuhn_poker())
+    for strategy in solution.behaviour:
+        rounded = round_strategy(strategy)
+        assert rounded is not None and rounded.exact
+        for name in strategy.table.infosets:
+            assert sum(rounded.at(name).values()) == 1
+        assert rounded.to_float().at("K" if strategy.player == 0 else "Kb") == pytest.approx(
+            strategy.at("K" if strategy.player == 0 else "Kb"), abs=1e-9
+        )
 
 
 def test_unreached_infoset_is_flagged_and_uniform():

@@ -4,7 +4,7 @@ The float LP (:mod:`seqform.lp.minmax`) gives strategies good to about 1e-9.  He
 exact rational strategies whose equilibrium property is *proven*:
 
 1. Rounding, the fast first try: each behaviour probability becomes the simplest nearby
-   fraction (:func:`seqform.forms.exact_strategies.round_strategy`).  Small denominators (Kuhn's
+   fraction (:func:`seqform.forms.strategies.round_strategy`).  Small denominators (Kuhn's
    1/3) come back exactly.
 2. The optimal basis, re-solved exactly: HiGHS's optimal simplex basis of the merged LP
    (KMvS 1996, eq. 11; :mod:`seqform.lp.exact.minmax`) determines a vertex; its square
@@ -13,8 +13,8 @@ exact rational strategies whose equilibrium property is *proven*:
    and dual feasibility checked exactly (:func:`seqform.lp.exact.program.resolve_basis`).
    No assumption is made on the size of denominators (Leduc's value has 32 digits).
 
-Certificate.  For a candidate profile, both best responses are computed by the exact tree
-walk of :mod:`seqform.certify` in Fractions.  Player 0's plan ``x`` guarantees
+Certificate.  For a candidate profile, both best responses are computed by the one best
+response of :mod:`seqform.certify` in Fractions.  Player 0's plan ``x`` guarantees
 ``L(x) = −BR_1(x)`` and player 1's ``y`` holds player 0 to ``U(y) = BR_0(y)``, so
 ``L(x) <= v <= U(y)`` for the value ``v``.  The best ``x`` and the best ``y`` over all
 candidates are kept; when ``L = U`` the value is proven to be that fraction and the pair
@@ -31,8 +31,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+
+import numpy as np
 
 from seqform.analyses.restrict import (
     ActionBound,
@@ -41,20 +43,23 @@ from seqform.analyses.restrict import (
     obey_bounds_where_unreached,
     plan_constraints,
     resolve_restrictions,
-    restricted_certificate,
     violations,
 )
 from seqform.certify import Certificate, certify
-from seqform.forms.exact_strategies import (
-    ExactStrategy,
-    exact_plan,
-    exact_strategy_from_plan,
+from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.strategies import (
+    BehaviouralStrategy,
+    behaviour_from_plan,
+    plan_from_behaviour,
     round_strategy,
 )
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
-from seqform.forms.strategies import behaviour_from_plan
 from seqform.game.model import Game
-from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
+from seqform.lp.exact.minmax import (
+    MinmaxFloatSolution,
+    MinmaxProgram,
+    minmax_program,
+    solve_minmax_program,
+)
 from seqform.lp.exact.program import InvalidBasisError, resolve_basis
 from seqform.lp.exact.rational import ExactSolveError
 from seqform.lp.minmax import SolverStats
@@ -95,7 +100,7 @@ class ExactSolution:
     bounds : exact bounds from the best candidates (``lower == upper == value`` if certified)
     strategies : the exact strategies of players 0 and 1 (the best candidates)
     certificate : expected value, best-response values and NashConv of ``strategies``,
-        all exact (the tree walk, or restricted best responses for a restricted game)
+        all exact (restricted best responses for a restricted game)
     method : how the certified strategies were found: "rounding", "basis" or "mixed"
         (one player's from each); "none" if not certified
     basis_verified : the exact re-solve of HiGHS's basis passed the exact LP optimality
@@ -108,7 +113,7 @@ class ExactSolution:
     form: SequenceForm
     value: Fraction | None
     bounds: ValueBounds
-    strategies: tuple[ExactStrategy, ExactStrategy]
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
     certificate: Certificate
     method: str
     basis_verified: bool | None
@@ -123,41 +128,70 @@ class ExactSolution:
         return self.value is not None
 
     @property
-    def plans(self) -> tuple[list[Fraction], list[Fraction]]:
-        """The exact realization plans of ``strategies``."""
-        return exact_plan(self.strategies[0]), exact_plan(self.strategies[1])
+    def plans(self) -> tuple[np.ndarray, np.ndarray]:
+        """The exact realization plans of ``strategies`` (object arrays of Fractions)."""
+        return plan_from_behaviour(self.strategies[0]), plan_from_behaviour(self.strategies[1])
 
 
 def exact_certificate(
     game: Game,
-    first: ExactStrategy,
-    second: ExactStrategy,
+    first: BehaviouralStrategy,
+    second: BehaviouralStrategy,
     restrictions: Restrictions | None = None,
 ) -> Certificate:
-    """The exact certificate of a profile: the Fraction tree walk, or restricted responses."""
-    if restrictions is not None and restrictions.players():
-        return restricted_certificate(
-            game, (first.probabilities, second.probabilities), restrictions
-        )
-    return certify(game, first.as_behaviour(), second.as_behaviour())
+    """The exact certificate of a profile, with restricted best responses if restricted."""
+    bounds = restrictions.by_player if restrictions is not None else None
+    return certify(game, first, second, bounds)
 
 
 @dataclass(frozen=True)
 class _Candidate:
-    strategy: ExactStrategy
+    strategy: BehaviouralStrategy
     guarantee: Fraction  # L(x) for player 0, U(y) for player 1
     source: str
 
 
-def _obeys(game: Game, strategy: ExactStrategy, restrictions: Restrictions | None) -> bool:
-    if restrictions is None:
-        return True
-    return not violations(game, strategy.player, strategy.probabilities, restrictions)
+@dataclass
+class _Candidates:
+    """The exact strategies tried so far, each with the bound on the value it proves."""
+
+    game: Game
+    restrictions: Restrictions | None
+    players: tuple[list[_Candidate], list[_Candidate]] = field(default_factory=lambda: ([], []))
+
+    def consider(
+        self, first: BehaviouralStrategy, second: BehaviouralStrategy, source: str
+    ) -> None:
+        """Certify a profile and keep each strategy that obeys the restrictions."""
+        certificate = exact_certificate(self.game, first, second, self.restrictions)
+        if self._obeys(first):
+            guarantee = -certificate.best_response_values[1]
+            self.players[0].append(_Candidate(first, guarantee, source))
+        if self._obeys(second):
+            self.players[1].append(_Candidate(second, certificate.best_response_values[0], source))
+
+    def _obeys(self, strategy: BehaviouralStrategy) -> bool:
+        if self.restrictions is None:
+            return True
+        return not violations(self.game, strategy.player, strategy.probabilities, self.restrictions)
+
+    def best(self) -> tuple[_Candidate, _Candidate] | None:
+        """Player 0's candidate of highest guarantee and player 1's of lowest."""
+        if not (self.players[0] and self.players[1]):
+            return None
+        return (
+            max(self.players[0], key=lambda c: c.guarantee),
+            min(self.players[1], key=lambda c: c.guarantee),
+        )
+
+    def proven(self) -> bool:
+        best = self.best()
+        return best is not None and best[0].guarantee == best[1].guarantee
 
 
 def _strategy_from_plan(
     form: SequenceForm, player: int, plan: Sequence[Fraction], restrictions: Restrictions | None
-) -> ExactStrategy:
+) -> BehaviouralStrategy:
     """Behaviour of an exact plan; unreached restricted sets get a choice within bounds."""
     table = form.players[player]
     local_bounds = restrictions.by_player[player] if restrictions else {}
@@ -169,7 +203,75 @@ def _strategy_from_plan(
             return [Fraction(1, count)] * count
         return default_choice(local)
 
-    return exact_strategy_from_plan(table, plan, unreached)
+    return behaviour_from_plan(table, plan, unreached_behaviour=unreached)
+
+
+def _try_rounding(
+    candidates: _Candidates, form: SequenceForm, float_solution: MinmaxFloatSolution
+) -> None:
+    """Step 1: round the float LP's behaviour to nearby fractions and certify it."""
+    restrictions = candidates.restrictions
+    floats = [
+        behaviour_from_plan(form.players[p], plan)
+        for p, plan in ((0, float_solution.x), (1, float_solution.y))
+    ]
+    if restrictions is not None:
+        floats = [
+            obey_bounds_where_unreached(strategy, restrictions.by_player[p])
+            for p, strategy in enumerate(floats)
+        ]
+    rounded = [round_strategy(strategy) for strategy in floats]
+    if rounded[0] is not None and rounded[1] is not None:
+        candidates.consider(rounded[0], rounded[1], "rounding")
+
+
+def _try_basis(
+    candidates: _Candidates,
+    form: SequenceForm,
+    minmax: MinmaxProgram,
+    float_solution: MinmaxFloatSolution,
+    notes: list[str],
+) -> bool | None:
+    """Step 2: re-solve HiGHS's optimal basis exactly and certify its strategies.
+
+    Returns whether the exact re-solve passed the LP optimality checks (None if there was
+    no basis to re-solve); what went wrong is appended to ``notes``.
+    """
+    basis = float_solution.result.basis
+    if basis is None:
+        notes.append("the LP algorithm returned no basis to re-solve exactly")
+        return None
+    try:
+        exact = resolve_basis(minmax.program, basis)
+    except (InvalidBasisError, ExactSolveError) as exc:
+        notes.append(f"the optimal basis could not be re-solved exactly: {exc}")
+        return None
+    if not exact.optimal:
+        notes.append(
+            "the exact re-solve of HiGHS's basis is not exactly optimal "
+            f"(primal feasible: {exact.primal_feasible}, dual feasible: {exact.dual_feasible})"
+        )
+    x_plan, y_plan = minmax.exact_plans(exact.values, exact.row_duals)
+    if min(x_plan) >= 0 and min(y_plan) >= 0:
+        candidates.consider(
+            _strategy_from_plan(form, 0, x_plan, candidates.restrictions),
+            _strategy_from_plan(form, 1, y_plan, candidates.restrictions),
+            "basis",
+        )
+    else:
+        notes.append("the exact basic solution has negative plan entries")
+    return exact.optimal
+
+
+def _resolved(
+    form: SequenceForm, restrictions: Restrictions | Sequence[ActionBound] | None
+) -> Restrictions | None:
+    """Validated restrictions, or None when they restrict nobody."""
+    if restrictions is not None and not isinstance(restrictions, Restrictions):
+        restrictions = resolve_restrictions(form, restrictions)
+    if restrictions is not None and not restrictions.players():
+        return None
+    return restrictions
 
 
 def solve_exact(
@@ -208,82 +310,27 @@ def solve_exact(
     """
     start = time.perf_counter()
     form = form or build_sequence_form(game)
-    if restrictions is not None and not isinstance(restrictions, Restrictions):
-        restrictions = resolve_restrictions(form, restrictions)
-    if restrictions is not None and not restrictions.players():
-        restrictions = None
+    restrictions = _resolved(form, restrictions)
     built = time.perf_counter()
     x_rows, y_rows = plan_constraints(form, restrictions) if restrictions else ([], [])
     minmax = minmax_program(form, x_constraints=x_rows, y_constraints=y_rows)
     float_solution = solve_minmax_program(minmax, algorithm=algorithm, time_limit=time_limit)
     solved = time.perf_counter()
-
-    candidates: tuple[list[_Candidate], list[_Candidate]] = ([], [])
+    candidates = _Candidates(game, restrictions)
     notes: list[str] = []
-
-    def consider(first: ExactStrategy, second: ExactStrategy, source: str) -> Certificate:
-        certificate = exact_certificate(game, first, second, restrictions)
-        if _obeys(game, first, restrictions):
-            candidates[0].append(_Candidate(first, -certificate.best_response_values[1], source))
-        if _obeys(game, second, restrictions):
-            candidates[1].append(_Candidate(second, certificate.best_response_values[0], source))
-        return certificate
-
-    def proven() -> bool:
-        return bool(candidates[0] and candidates[1]) and max(
-            c.guarantee for c in candidates[0]
-        ) == min(c.guarantee for c in candidates[1])
-
     if try_rounding:
-        floats = [
-            behaviour_from_plan(form.players[p], plan)
-            for p, plan in ((0, float_solution.x), (1, float_solution.y))
-        ]
-        if restrictions is not None:
-            floats = [
-                obey_bounds_where_unreached(strategy, restrictions.by_player[p])
-                for p, strategy in enumerate(floats)
-            ]
-        rounded = [round_strategy(strategy) for strategy in floats]
-        if rounded[0] is not None and rounded[1] is not None:
-            consider(rounded[0], rounded[1], "rounding")
+        _try_rounding(candidates, form, float_solution)
     rounded_at = time.perf_counter()
-
-    basis_verified: bool | None = None
-    if not proven():
-        basis = float_solution.result.basis
-        if basis is None:
-            notes.append("the LP algorithm returned no basis to re-solve exactly")
-        else:
-            try:
-                exact = resolve_basis(minmax.program, basis)
-            except (InvalidBasisError, ExactSolveError) as exc:
-                notes.append(f"the optimal basis could not be re-solved exactly: {exc}")
-            else:
-                basis_verified = exact.optimal
-                if not exact.optimal:
-                    notes.append(
-                        "the exact re-solve of HiGHS's basis is not exactly optimal "
-                        f"(primal feasible: {exact.primal_feasible}, dual feasible: "
-                        f"{exact.dual_feasible})"
-                    )
-                x_plan, y_plan = minmax.exact_plans(exact.values, exact.row_duals)
-                if min(x_plan) >= 0 and min(y_plan) >= 0:
-                    consider(
-                        _strategy_from_plan(form, 0, x_plan, restrictions),
-                        _strategy_from_plan(form, 1, y_plan, restrictions),
-                        "basis",
-                    )
-                else:
-                    notes.append("the exact basic solution has negative plan entries")
+    basis_verified = None
+    if not candidates.proven():
+        basis_verified = _try_basis(candidates, form, minmax, float_solution, notes)
     based_at = time.perf_counter()
-
-    if not candidates[0] or not candidates[1]:
+    best = candidates.best()
+    if best is None:
         raise ExactSolveError(
             "no exact strategy could be formed: " + ("; ".join(notes) or "rounding failed")
         )
-    best_first = max(candidates[0], key=lambda c: c.guarantee)
-    best_second = min(candidates[1], key=lambda c: c.guarantee)
+    best_first, best_second = best
     certificate = exact_certificate(game, best_first.strategy, best_second.strategy, restrictions)
     bounds = ValueBounds(lower=best_first.guarantee, upper=best_second.guarantee)
     certified = bounds.lower == bounds.upper

@@ -14,11 +14,11 @@ of the game in which the restricted player may only use strategies obeying the b
 Certificate.  The set of plans obeying the bounds is, information set by information
 set, a product of small polytopes ``{b : sum_a b_a = 1, lo_a <= b_a <= hi_a}``, so a best
 response *within the restrictions* is still found by backward induction over the
-player's own information sets (as in :mod:`seqform.certify`), with the local choice
-a fractional knapsack: start every action at ``lo_a`` and give the remaining probability
-to the actions of highest value first, each up to ``hi_a``.  The restricted game's
-certificate compares each player's value with this restricted best response, computed
-from the tree's terminal data (:mod:`seqform.game.compiled`), not from the LP.
+player's own information sets, with the local choice a fractional knapsack: start every
+action at ``lo_a`` and give the remaining probability to the actions of highest value
+first, each up to ``hi_a``.  That is the one best response of :mod:`seqform.certify`
+given the bounds; the restricted game's certificate compares each player's value with
+it, computed from the tree's terminal data, not from the LP.
 
 Command-line syntax (``--fix``): ``INFOSET:ACTION=P``, ``INFOSET:ACTION<=P`` or
 ``INFOSET:ACTION>=P`` with ``P`` a fraction or decimal (``1/3``, ``0.25``).  A JSON file
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from seqform.analyses.solve import Solution, Timings
-from seqform.certify import Certificate
+from seqform.certify import Certificate, LocalBounds, bounded_choice, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
@@ -47,7 +47,6 @@ from seqform.lp.exact.minmax import PlanConstraint, minmax_program, solve_minmax
 
 __all__ = [
     "ActionBound",
-    "RestrictedBestResponse",
     "Restrictions",
     "default_choice",
     "load_fix_file",
@@ -55,7 +54,6 @@ __all__ = [
     "parse_fix",
     "plan_constraints",
     "resolve_restrictions",
-    "restricted_best_response",
     "restricted_certificate",
     "solve_restricted",
     "violations",
@@ -77,10 +75,6 @@ class ActionBound:
         if self.lower == self.upper:
             return f"{self.infoset}:{self.action} = {self.lower}"
         return f"{self.lower} <= {self.infoset}:{self.action} <= {self.upper}"
-
-
-LocalBounds = tuple[tuple[Fraction, Fraction], ...]
-"""Per action of one information set, ``(lo, hi)``."""
 
 
 @dataclass(frozen=True)
@@ -224,92 +218,6 @@ def plan_constraints(
     return out
 
 
-def local_choice(values: Sequence[Any], local: LocalBounds | None) -> list[Any]:
-    """The best distribution over one information set's actions within its bounds.
-
-    Without bounds, all weight on the first action of highest value; with bounds the
-    fractional knapsack of the module docstring.  Exact when ``values`` are Fractions.
-    """
-    count = len(values)
-    if local is None:
-        best = max(range(count), key=values.__getitem__)
-        return [1 if a == best else 0 for a in range(count)]
-    choice: list[Any] = [lo for lo, _ in local]
-    remaining = 1 - sum(choice)
-    for action in sorted(range(count), key=lambda a: values[a], reverse=True):
-        if remaining <= 0:
-            break
-        extra = min(local[action][1] - local[action][0], remaining)
-        choice[action] += extra
-        remaining -= extra
-    return choice
-
-
-@dataclass(frozen=True)
-class RestrictedBestResponse:
-    """A best response within restrictions.
-
-    value : the responder's expected payoff
-    probabilities : per sequence of the responder, its behaviour ``b(a | h)`` (index 0 is 1)
-    """
-
-    player: int
-    value: Any
-    probabilities: tuple[Any, ...]
-
-
-def restricted_best_response(
-    game: Game,
-    player: int,
-    opponent_plan: Sequence[Any],
-    local_bounds: Mapping[int, LocalBounds] | None = None,
-) -> RestrictedBestResponse:
-    """Best response of ``player`` to the opponent's realization plan within bounds.
-
-    Backward induction over the player's information sets in reverse index order (an
-    information set's index exceeds that of the one its parent sequence belongs to, see
-    :mod:`seqform.game.compiled`), with :func:`local_choice` at each.  Exact when the plan holds
-    Fractions (the tree's exact chance probabilities and payoffs are used then).
-    """
-    flat = game.flat
-    table = flat.tables[player]
-    exact = any(isinstance(v, Fraction) for v in opponent_plan)
-    zero: Any = Fraction(0) if exact else 0.0
-    reach = flat.terminal_reach_exact if exact else flat.terminal_reach.tolist()
-    payoff = flat.terminal_payoff_exact if exact else flat.terminal_payoff.tolist()
-    own = flat.terminal_sequences[player].tolist()
-    other = flat.terminal_sequences[1 - player].tolist()
-    sign = 1 if player == 0 else -1
-    value = [zero] * table.num_sequences
-    for z, (mine, theirs) in enumerate(zip(own, other, strict=True)):
-        weight = opponent_plan[theirs]
-        if weight and payoff[z]:
-            value[mine] += sign * reach[z] * payoff[z] * weight
-    probabilities: list[Any] = [zero + 1] * table.num_sequences
-    bounds = local_bounds or {}
-    for infoset in range(table.num_infosets - 1, -1, -1):
-        sequences = table.sequences_of(infoset)
-        options = [value[s] for s in sequences]
-        choice = local_choice(options, bounds.get(infoset))
-        for sequence, probability in zip(sequences, choice, strict=True):
-            probabilities[sequence] = zero + probability
-        value[int(table.parent_sequence[infoset])] += sum(
-            (p * v for p, v in zip(choice, options, strict=True)), zero
-        )
-    return RestrictedBestResponse(player=player, value=value[0], probabilities=tuple(probabilities))
-
-
-def _plan(table_probabilities: Sequence[Any], game: Game, player: int) -> list[Any]:
-    table = game.flat.tables[player]
-    plan = list(table_probabilities)
-    plan[0] = plan[0] * 0 + 1
-    for infoset in range(table.num_infosets):
-        parent = plan[int(table.parent_sequence[infoset])]
-        for sequence in table.sequences_of(infoset):
-            plan[sequence] = parent * table_probabilities[sequence]
-    return plan
-
-
 def violations(
     game: Game,
     player: int,
@@ -336,34 +244,20 @@ def violations(
 
 def restricted_certificate(
     game: Game,
-    behaviours: tuple[Sequence[Any], Sequence[Any]],
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy],
     restrictions: Restrictions,
 ) -> Certificate:
     """Value, restricted best-response values and NashConv of a profile (module docstring).
 
-    ``behaviours`` are per-sequence behaviour probabilities of players 0 and 1 (Fractions
-    for an exact certificate).
+    The best responses of :func:`seqform.certify.certify` within each player's bounds;
+    exact when both strategies are.
     """
-    flat = game.flat
-    x = _plan(behaviours[0], game, 0)
-    y = _plan(behaviours[1], game, 1)
-    exact = any(isinstance(v, Fraction) for v in (*x, *y))
-    reach = flat.terminal_reach_exact if exact else flat.terminal_reach.tolist()
-    payoff = flat.terminal_payoff_exact if exact else flat.terminal_payoff.tolist()
-    s0, s1 = (s.tolist() for s in flat.terminal_sequences)
-    value: Any = Fraction(0) if exact else 0.0
-    for z in range(len(s0)):
-        weight = x[s0[z]] * y[s1[z]]
-        if weight and payoff[z]:
-            value += reach[z] * payoff[z] * weight
-    best_first = restricted_best_response(game, 0, y, restrictions.by_player[0]).value
-    best_second = restricted_best_response(game, 1, x, restrictions.by_player[1]).value
-    return Certificate.from_best_responses(value, best_first, best_second)
+    return certify(game, strategies[0], strategies[1], restrictions.by_player)
 
 
 def default_choice(local: LocalBounds) -> list[Fraction]:
     """A distribution within ``local``: lower bounds, the rest to the first actions."""
-    return local_choice([Fraction(-a) for a in range(len(local))], local)
+    return bounded_choice([Fraction(-a) for a in range(len(local))], local)
 
 
 def solve_restricted(
@@ -401,11 +295,7 @@ def solve_restricted(
         for player, plan in ((0, solution.x), (1, solution.y))
     )
     converted = time.perf_counter()
-    certificate = restricted_certificate(
-        game,
-        (behaviour[0].probabilities.tolist(), behaviour[1].probabilities.tolist()),
-        restrictions,
-    )
+    certificate = restricted_certificate(game, (behaviour[0], behaviour[1]), restrictions)
     certified = time.perf_counter()
     return Solution(
         game=game,
@@ -432,9 +322,10 @@ def obey_bounds_where_unreached(
     for index, local in local_bounds.items():
         if strategy.unreached[index]:
             sequences = strategy.table.sequences_of(index)
-            probabilities[sequences.start : sequences.stop] = [
-                float(p) for p in default_choice(local)
-            ]
+            chosen = default_choice(local)
+            probabilities[sequences.start : sequences.stop] = (
+                chosen if strategy.exact else [float(p) for p in chosen]
+            )
     return BehaviouralStrategy(
         table=strategy.table, probabilities=probabilities, unreached=strategy.unreached
     )

@@ -1,4 +1,4 @@
-"""Realization plans and behavioural strategies, and the map between them.
+"""Behavioural strategies, float or exact, and the one map between them and realization plans.
 
 A behavioural strategy gives, at each information set ``h`` of a player, a probability
 ``b(a | h)`` for each action.  Its realization plan (KMvS 1996, §3) is the product of the
@@ -10,23 +10,41 @@ Conversely a plan ``x`` gives back ``b(a | h) = x[h, a] / x[parent(h)]`` whereve
 player's own plan reaches ``h`` (``x[parent(h)] > 0``); the two maps are inverse there
 (Kuhn 1953; KMvS 1996, Prop. 3.2).
 
+One type, two number kinds
+--------------------------
+:class:`BehaviouralStrategy` is stored on the player's sequence indices
+(see :mod:`seqform.forms.sequence_form`): ``probabilities[s] = b(a | h)`` for the sequence
+``s = (h, a)`` and ``probabilities[0] = 1``.  The array is either ``float64`` (from the
+float LP) or an object array of ``fractions.Fraction`` (``exact``); every function here
+keeps the kind it is given, so exact strategies stay exact.
+
 Unreached information sets
 --------------------------
-Where ``x[parent(h)] <= tol`` the plan says nothing about ``h``: any behaviour there gives
-the same plan and so the same payoffs against every opponent.  The rule used here is:
-if the plan still puts mass on ``h``'s sequences (numerically), the behaviour is their
-normalised proportions; otherwise it is uniform over ``h``'s actions.  Either way ``h``
-is flagged ``unreached`` and every display and JSON output says so.  (``--refine`` in the
-CLI computes an equilibrium that also plays sensibly there.)
+Where the plan does not reach ``h`` it says nothing about ``h``: any behaviour there gives
+the same plan and so the same payoffs against every opponent; ``h`` is flagged
+``unreached`` and every display and JSON output says so.
 
-Both kinds of strategy are stored on the player's sequence indices
-(see :mod:`seqform.forms.sequence_form`): a behavioural strategy is the array ``b`` with
-``b[s] = b(a | h)`` for the sequence ``s = (h, a)`` and ``b[0] = 1``.
+* Float plans: ``h`` is unreached when ``x[parent(h)] <= tol``.  If the plan still puts
+  mass on ``h``'s sequences (numerically), the behaviour is their normalised proportions;
+  otherwise it is uniform over ``h``'s actions.
+* Exact plans: ``h`` is unreached when ``x[parent(h)] == 0`` exactly.  The behaviour there
+  is uniform unless the caller supplies another (``unreached_behaviour``).
+
+(``--refine`` in the CLI computes an equilibrium that also plays sensibly there.)
+
+:func:`round_strategy` turns a float strategy into a nearby exact one: each probability
+becomes the simplest fraction within reach of it (``Fraction.limit_denominator``, the best
+rational approximation of bounded denominator, by continued fractions), and the largest
+one at each information set is set so that the information set sums to exactly one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Rational
+from typing import Any
 
 import numpy as np
 
@@ -34,23 +52,29 @@ from seqform.game.compiled import PlayerSequences
 
 __all__ = [
     "BehaviouralStrategy",
+    "behaviour_from_mapping",
     "behaviour_from_plan",
     "infoset_depths",
     "plan_from_behaviour",
+    "round_strategy",
     "uniform_behaviour",
 ]
 
-REACH_TOLERANCE = 1e-12
+REACH_TOLERANCE = 1e-12  # float plans: a parent sequence at most this is unreached
+ROUNDING_DENOMINATOR = 100_000  # largest denominator tried when rounding a float strategy
+
+Probability = float | Fraction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BehaviouralStrategy:
-    """Action probabilities at every information set of one player.
+    """Action probabilities at every information set of one player, float or exact.
 
     table : the player's information sets and sequences
-    probabilities : per sequence ``(h, a)``, the probability ``b(a | h)``; index 0 is 1
-    unreached : per information set, True where the player's own plan reaches it with
-        probability at most the tolerance (its behaviour follows the documented rule)
+    probabilities : per sequence ``(h, a)``, the probability ``b(a | h)``; index 0 is 1.
+        ``float64``, or an object array of Fractions for an exact strategy
+    unreached : per information set, True where the player's own plan does not reach it
+        (its behaviour follows the rule of the module docstring)
     """
 
     table: PlayerSequences
@@ -61,43 +85,98 @@ class BehaviouralStrategy:
     def player(self) -> int:
         return self.table.player
 
-    def at(self, infoset: str | int) -> dict[str, float]:
+    @property
+    def exact(self) -> bool:
+        """True when the probabilities are Fractions."""
+        return self.probabilities.dtype == object
+
+    def to_float(self) -> BehaviouralStrategy:
+        """The same strategy in floating point (itself if already float)."""
+        if not self.exact:
+            return self
+        probabilities = np.array([float(p) for p in self.probabilities], dtype=float)
+        return BehaviouralStrategy(self.table, probabilities, self.unreached)
+
+    def at(self, infoset: str | int) -> dict[str, Probability]:
         """The action probabilities at one information set, by name or index."""
         index = self.table.index_of_infoset()[infoset] if isinstance(infoset, str) else infoset
-        sequences = self.table.sequences_of(index)
+        convert = _exact_number if self.exact else float
         return {
-            action: float(self.probabilities[sequence])
-            for action, sequence in zip(self.table.actions[index], sequences, strict=True)
+            action: convert(self.probabilities[sequence])
+            for action, sequence in zip(
+                self.table.actions[index], self.table.sequences_of(index), strict=True
+            )
         }
 
-    def as_dict(self) -> dict[str, dict[str, float]]:
+    def as_dict(self) -> dict[str, dict[str, Probability]]:
         """Information-set name -> action -> probability."""
         return {name: self.at(index) for index, name in enumerate(self.table.infosets)}
 
 
+def _exact_number(value: Any) -> Fraction:
+    return value if isinstance(value, Fraction) else Fraction(value)
+
+
+def _exact_array(values: Sequence[Any] | np.ndarray) -> np.ndarray:
+    """An object array of Fractions."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = [_exact_number(v) for v in values]
+    return out
+
+
+def _plan_array(plan: Sequence[Any] | np.ndarray) -> np.ndarray:
+    """A plan as float64, or as an object array of Fractions if it holds only exact numbers
+    (a sequence of ints and Fractions, or an object array)."""
+    if isinstance(plan, np.ndarray) and plan.dtype != object:
+        return plan.astype(float, copy=False)
+    if all(isinstance(v, Rational) for v in plan):
+        return _exact_array(plan)
+    return np.asarray(plan, dtype=float)
+
+
+def _action_counts(table: PlayerSequences) -> np.ndarray:
+    return np.fromiter((len(a) for a in table.actions), dtype=np.int64, count=table.num_infosets)
+
+
 def behaviour_from_plan(
-    table: PlayerSequences, plan: np.ndarray, tol: float = REACH_TOLERANCE
+    table: PlayerSequences,
+    plan: Sequence[Any] | np.ndarray,
+    tol: float = REACH_TOLERANCE,
+    unreached_behaviour: Callable[[int], Sequence[Fraction]] | None = None,
 ) -> BehaviouralStrategy:
-    """Behavioural strategy of a realization plan (see the module docstring for the rule).
+    """Behavioural strategy of a realization plan (module docstring for the rule).
 
     Parameters
     ----------
     table
         The player's sequence table.
     plan
-        A realization plan ``x`` with ``E x = e`` (up to solver round-off).
+        A realization plan ``x`` with ``E x = e``: floats (up to solver round-off), or
+        Fractions (exactly), which give an exact strategy.
     tol
-        Information sets whose parent sequence has plan value ``<= tol`` are unreached.
+        Float plans: information sets whose parent sequence has plan value ``<= tol`` are
+        unreached.  Exact plans use ``== 0``.
+    unreached_behaviour
+        Exact plans: the probabilities at an unreached information set (by index); the
+        default is uniform.
     """
-    plan = np.maximum(np.asarray(plan, dtype=float), 0.0)
+    values = _plan_array(plan)
+    if values.dtype == object:
+        return _exact_behaviour_from_plan(table, values, unreached_behaviour)
+    return _float_behaviour_from_plan(table, values, tol)
+
+
+def _float_behaviour_from_plan(
+    table: PlayerSequences, plan: np.ndarray, tol: float
+) -> BehaviouralStrategy:
+    plan = np.maximum(plan, 0.0)
     probabilities = np.ones(table.num_sequences)
     unreached = np.zeros(table.num_infosets, dtype=bool)
-    counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64, count=table.num_infosets)
     if table.num_infosets:
+        counts = _action_counts(table)
         # Sequences of one information set are consecutive: sum them by reduceat.
         starts = table.first_sequence
-        order_ok = np.all(np.diff(starts) == counts[:-1])
-        if not order_ok:
+        if not np.all(np.diff(starts) == counts[:-1]):
             raise ValueError("sequence table is not in the documented consecutive order")
         mass = np.add.reduceat(plan[1:], starts - 1)
         parent_mass = plan[table.parent_sequence]
@@ -111,6 +190,28 @@ def behaviour_from_plan(
         # Remove solver round-off so each information set sums to exactly one.
         sums = np.add.reduceat(probabilities[1:], starts - 1)
         probabilities[1:] /= sums[per_sequence_infoset]
+    return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
+
+
+def _exact_behaviour_from_plan(
+    table: PlayerSequences,
+    plan: np.ndarray,
+    unreached_behaviour: Callable[[int], Sequence[Fraction]] | None,
+) -> BehaviouralStrategy:
+    probabilities = _exact_array([1] * table.num_sequences)
+    unreached = np.zeros(table.num_infosets, dtype=bool)
+    for infoset in range(table.num_infosets):
+        sequences = table.sequences_of(infoset)
+        parent = plan[int(table.parent_sequence[infoset])]
+        if parent != 0:
+            chosen = [plan[s] / parent for s in sequences]
+        else:
+            unreached[infoset] = True
+            if unreached_behaviour is None:
+                chosen = [Fraction(1, len(sequences))] * len(sequences)
+            else:
+                chosen = [_exact_number(p) for p in unreached_behaviour(infoset)]
+        probabilities[sequences.start : sequences.stop] = chosen
     return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
 
 
@@ -133,10 +234,14 @@ def infoset_depths(table: PlayerSequences) -> np.ndarray:
 def plan_from_behaviour(strategy: BehaviouralStrategy) -> np.ndarray:
     """Realization plan ``x[h, a] = x[parent(h)] * b(a | h)`` (KMvS 1996, §3).
 
-    Computed for all information sets of one depth at once, shallowest first.
+    Computed for all information sets of one depth at once, shallowest first; exact
+    (an object array of Fractions) for an exact strategy.
     """
     table = strategy.table
-    plan = np.ones(table.num_sequences)
+    if strategy.exact:
+        plan = _exact_array([1] * table.num_sequences)
+    else:
+        plan = np.ones(table.num_sequences)
     if not table.num_infosets:
         return plan
     depth = infoset_depths(table)
@@ -149,13 +254,83 @@ def plan_from_behaviour(strategy: BehaviouralStrategy) -> np.ndarray:
     return plan
 
 
-def uniform_behaviour(table: PlayerSequences) -> BehaviouralStrategy:
+def uniform_behaviour(table: PlayerSequences, exact: bool = False) -> BehaviouralStrategy:
     """The strategy that picks every action of every information set with equal odds."""
-    counts = np.fromiter((len(a) for a in table.actions), dtype=float, count=table.num_infosets)
-    probabilities = np.ones(table.num_sequences)
-    probabilities[1:] = 1.0 / counts[table.sequence_infoset[1:]]
+    counts = _action_counts(table)
+    if exact:
+        probabilities = _exact_array(
+            [1] + [Fraction(1, int(counts[h])) for h in table.sequence_infoset[1:]]
+        )
+    else:
+        probabilities = np.ones(table.num_sequences)
+        probabilities[1:] = 1.0 / counts[table.sequence_infoset[1:]]
     return BehaviouralStrategy(
         table=table,
         probabilities=probabilities,
         unreached=np.zeros(table.num_infosets, dtype=bool),
+    )
+
+
+def behaviour_from_mapping(
+    table: PlayerSequences,
+    mapping: Mapping[str, Mapping[str, Any] | Sequence[Any]],
+) -> BehaviouralStrategy:
+    """A strategy from ``{infoset: {action: probability}}`` or ``{infoset: [p, ...]}``.
+
+    Every information set must be given; lists are in the information set's action order
+    and actions missing from a mapping get 0.  Exact when every probability is an int or a
+    Fraction, else float.  No information set is flagged unreached.
+
+    Raises
+    ------
+    KeyError
+        If an information set of the player is missing.
+    ValueError
+        If a list has the wrong length.
+    """
+    rows: list[Sequence[Any]] = []
+    for index, name in enumerate(table.infosets):
+        try:
+            given = mapping[name]
+        except KeyError:
+            raise KeyError(
+                f"the strategy of player {table.player + 1} has no information set {name!r}"
+            ) from None
+        actions = table.actions[index]
+        if isinstance(given, Mapping):
+            rows.append([given.get(action, 0) for action in actions])
+        elif len(given) != len(actions):
+            raise ValueError(
+                f"the strategy gives {len(given)} probabilities at information set {name!r}, "
+                f"which has {len(actions)} actions"
+            )
+        else:
+            rows.append(list(given))
+    flat = [p for row in rows for p in row]
+    exact = all(isinstance(p, Rational) and not isinstance(p, bool) for p in flat)
+    probabilities = _exact_array([1, *flat]) if exact else np.array([1.0, *flat], dtype=float)
+    return BehaviouralStrategy(
+        table=table, probabilities=probabilities, unreached=np.zeros(table.num_infosets, bool)
+    )
+
+
+def round_strategy(
+    strategy: BehaviouralStrategy, max_denominator: int = ROUNDING_DENOMINATOR
+) -> BehaviouralStrategy | None:
+    """A nearby exact strategy (module docstring), or None if rounding breaks a sum."""
+    table = strategy.table
+    probabilities = _exact_array([1] * table.num_sequences)
+    for infoset in range(table.num_infosets):
+        sequences = table.sequences_of(infoset)
+        floats = [float(strategy.probabilities[s]) for s in sequences]
+        largest = max(range(len(floats)), key=floats.__getitem__)
+        rounded = [
+            Fraction(min(max(p, 0.0), 1.0)).limit_denominator(max_denominator) for p in floats
+        ]
+        rounded[largest] = 1 - sum((r for k, r in enumerate(rounded) if k != largest), Fraction(0))
+        if rounded[largest] < 0:
+            return None
+        probabilities[sequences.start : sequences.stop] = rounded
+    return BehaviouralStrategy(
+        table=table, probabilities=probabilities, unreached=strategy.unreached.astype(bool)
     )

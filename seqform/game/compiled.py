@@ -142,7 +142,7 @@ class FlatTree:
 class _InfosetEntry(NamedTuple):
     """What the walk remembers of an information set the first time it meets it."""
 
-    index: int  # the information set's index among its player's
+    number: int  # the information set's index among its player's
     first_sequence: int  # the sequence of its first action
     parent_sequence: int  # the player's own sequence that leads to it
     actions: tuple[str, ...]
@@ -247,8 +247,7 @@ def _compile(root: Node) -> FlatTree:
         nodes.append(node)
         parents.append(parent)
         edges.append(edge)
-        cls = type(node)
-        if cls is Terminal:
+        if type(node) is Terminal:
             kinds.append(0)
             payoff = checked.get(id(node))
             if payoff is None:
@@ -260,13 +259,13 @@ def _compile(root: Node) -> FlatTree:
             reach_exact.append(exact)
             payoff_exact.append(node.payoffs[0])
             payoff_float.append(payoff)
-        elif cls is Chance:
+        elif type(node) is Chance:
             kinds.append(1)
             check_chance(node, walk.where, index)
             for k in range(len(node.children) - 1, -1, -1):
                 product = exact * node.probabilities[k]
                 push(_Visit(node.children[k], index, k, s0, s1, product, float(product)))
-        elif cls is Decision:
+        elif type(node) is Decision:
             kinds.append(2)
             first = walk.decision(node, s0 if node.player == 0 else s1, index)
             children = node.children

@@ -87,11 +87,11 @@ def build_node_layout(game: Game, layout: TreeLayout) -> NodeLayout:
     owner = np.where(flat.kind == 0, -2, -1).astype(np.int64)
     infoset = np.full(count, -1, dtype=np.int64)
     internal = []
-    for player in layout.players:
-        table_infoset = player.table.sequence_infoset[player.order[player.infoset_first]]
-        mapping = np.empty(player.num_infosets, dtype=np.int64)
-        mapping[table_infoset] = np.arange(player.num_infosets)
-        internal.append((player.table.index_of_infoset(), mapping))
+    for own in layout.players:
+        table_infoset = own.table.sequence_infoset[own.order[own.infoset_first]]
+        mapping = np.empty(own.num_infosets, dtype=np.int64)
+        mapping[table_infoset] = np.arange(own.num_infosets)
+        internal.append((own.table.index_of_infoset(), mapping))
     for index, node in enumerate(flat.nodes):
         if type(node) is Decision:
             names, mapping = internal[node.player]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from seqform.game.builtin.showdown_poker import DealLabel
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 
@@ -10,13 +9,7 @@ __all__ = ["actions_by_infoset", "card_of_infoset", "card_order", "check_kuhn", 
 
 
 def deal_cards(outcome: str) -> tuple[str, str]:
-    """The two cards of a Kuhn deal outcome: ``"KJ" -> ("K", "J")``, ``"3,1" -> ("3", "1")``.
-
-    The built-in Kuhn games label deals with a :class:`DealLabel`, which carries the cards;
-    only a plain label (a game read from a file) is read as text.
-    """
-    if isinstance(outcome, DealLabel):
-        return outcome.names
+    """The two cards of a Kuhn deal outcome: ``"KJ" -> ("K", "J")``, ``"3,1" -> ("3", "1")``."""
     if "," in outcome:
         first, second = outcome.split(",")
         return first, second
@@ -35,12 +28,6 @@ def card_order(game: Game) -> tuple[str, ...]:
     root = game.root
     if not isinstance(root, Chance):
         raise ValueError(f"play: {game.name!r} does not start with a deal")
-    labels = [outcome for outcome in root.outcomes if isinstance(outcome, DealLabel)]
-    if len(labels) == len(root.outcomes):
-        ranked: dict[int, str] = {}
-        for label in labels:
-            ranked.update(zip(label.ranks, label.names, strict=True))
-        return tuple(ranked[rank] for rank in sorted(ranked))
     names: list[str] = []
     for outcome in root.outcomes:
         for card in deal_cards(outcome):

@@ -78,9 +78,7 @@ def named_strategy(
                 f"strategy {name!r} is defined for Kuhn poker with 3 cards only; "
                 "give a JSON file instead"
             ) from exc
-        return {
-            infoset: tuple(float(p) for p in odds) for infoset, odds in exact.as_behaviour().items()
-        }
+        return behaviour_table(exact)
     strategy: Behaviour = {}
     for index, infoset in enumerate(table.infosets):
         actions = table.actions[index]

@@ -13,7 +13,6 @@ from typing import Any
 from seqform.analyses.solve import Timings
 from seqform.certify import Certificate
 from seqform.cli.render.numbers import fraction_text, probability_text
-from seqform.forms.exact_strategies import ExactStrategy
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.lp.minmax import SolverStats
 
@@ -37,7 +36,6 @@ __all__ = [
 EQUILIBRIUM_TOLERANCE = 1e-9
 
 Words = Callable[[str, str], str]  # (infoset, action) -> the action in words
-Strategy = BehaviouralStrategy | ExactStrategy
 
 
 def header(name: str, description: str) -> str:
@@ -85,7 +83,7 @@ def certificate_lines(
 
 
 def strategy_lines(
-    strategy: Strategy, title: str, words: Words, flag: str = "unreached by own play"
+    strategy: BehaviouralStrategy, title: str, words: Words, flag: str = "unreached by own play"
 ) -> list[str]:
     """One row per information set: its actions in words with their probabilities.
 
@@ -93,7 +91,7 @@ def strategy_lines(
     matches.  Information sets the player's own plan never reaches carry ``flag``.
     """
     table = strategy.table
-    exact = isinstance(strategy, ExactStrategy)
+    exact = strategy.exact
     width = max([len("infoset"), *(len(name) for name in table.infosets)])
     lines = [title, f"  {'infoset':<{width}}  action probabilities"]
     for index, infoset in enumerate(table.infosets):
@@ -114,13 +112,13 @@ def strategy_table(strategy: BehaviouralStrategy, name: str, words: Words) -> li
     )
 
 
-def strategy_json(strategy: Strategy, name: str, words: Words) -> dict[str, Any]:
+def strategy_json(strategy: BehaviouralStrategy, name: str, words: Words) -> dict[str, Any]:
     """One entry of ``"strategies"``: a player's behaviour, information set by set.
 
     Probabilities are floats, or strings (``"1/3"``) for an exact strategy.
     """
     table = strategy.table
-    number: Callable[[Any], Any] = str if isinstance(strategy, ExactStrategy) else float
+    number: Callable[[Any], Any] = str if strategy.exact else float
     infosets = []
     for index, infoset in enumerate(table.infosets):
         actions = [
@@ -188,6 +186,6 @@ def exact_certificate_json(certificate: Certificate) -> dict[str, Any]:
     }
 
 
-def float_strategies(strategies: Sequence[Strategy]) -> tuple[BehaviouralStrategy, ...]:
+def float_strategies(strategies: Sequence[BehaviouralStrategy]) -> tuple[BehaviouralStrategy, ...]:
     """Exact strategies as floats (float ones as they are), for the float JSON objects."""
-    return tuple(s.to_float() if isinstance(s, ExactStrategy) else s for s in strategies)
+    return tuple(s.to_float() for s in strategies)

@@ -86,41 +86,7 @@ def leduc_poker(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = False) 
         cards, or if ``suit_isomorphism`` is not a bool.
     """
     _check_parameters(ranks, suits, suit_isomorphism)
-    leaves = _Leaves()
-
-    def showdown(cards: tuple[Card, Card], public: Card) -> RoundOver:
-        sign = _showdown_sign(cards[0][1], cards[1][1], public[1])
-        return lambda put_in, _round_two: leaves.won(sign * put_in[0])
-
-    def public_card(deck: Deck, cards: tuple[Card, Card]) -> RoundOver:
-        def after_round_one(put_in: tuple[int, int], round_one: str) -> Node:
-            draws = []
-            for _, public, probability in _draws(deck):
-                prefixes = (
-                    f"{cards[0][0]}|{round_one}|{public[0]}|",
-                    f"{cards[1][0]}|{round_one}|{public[0]}|",
-                )
-                betting = _betting(1, "", put_in, prefixes, showdown(cards, public), leaves)
-                draws.append((public[0], probability, betting))
-            return _chance(draws, "public card")
-
-        return after_round_one
-
-    def deal(deck: Deck, dealt: tuple[Card, ...]) -> Node:
-        draws = []
-        for position, card, probability in _draws(deck):
-            after = _without(deck, position)
-            if dealt:
-                cards = (dealt[0], card)
-                prefixes = (f"{cards[0][0]}|", f"{cards[1][0]}|")
-                over = public_card(after, cards)
-                subtree = _betting(0, "", (ANTE, ANTE), prefixes, over, leaves)
-            else:
-                subtree = deal(after, (card,))
-            draws.append((card[0], probability, subtree))
-        return _chance(draws, f"deal to player {len(dealt) + 1}")
-
-    root = deal(_deck(ranks, suits, suit_isomorphism), ())
+    root = _deal(_deck(ranks, suits, suit_isomorphism), (), _Leaves())
     settings = [] if (ranks, suits) == (3, 2) else [f"ranks={ranks}", f"suits={suits}"]
     if suit_isomorphism:
         settings.append("suit_isomorphism=True")
@@ -198,6 +164,46 @@ def _without(deck: Deck, position: int) -> Deck:
 def _chance(draws: Sequence[tuple[str, Fraction, Node]], label: str) -> Chance:
     outcomes, probabilities, children = zip(*draws, strict=True)
     return Chance(outcomes, probabilities, children, label=label)
+
+
+def _deal(deck: Deck, dealt: tuple[Card, ...], leaves: _Leaves) -> Chance:
+    """Chance deals a private card to the next player; after both, round 1 begins."""
+    draws = []
+    for position, card, probability in _draws(deck):
+        after = _without(deck, position)
+        subtree: Node
+        if dealt:
+            cards = (dealt[0], card)
+            prefixes = (f"{cards[0][0]}|", f"{cards[1][0]}|")
+            over = _public_card(after, cards, leaves)
+            subtree = _betting(0, "", (ANTE, ANTE), prefixes, over, leaves)
+        else:
+            subtree = _deal(after, (card,), leaves)
+        draws.append((card[0], probability, subtree))
+    return _chance(draws, f"deal to player {len(dealt) + 1}")
+
+
+def _public_card(deck: Deck, cards: tuple[Card, Card], leaves: _Leaves) -> RoundOver:
+    """What follows round 1: chance turns the public card from ``deck``, then round 2."""
+
+    def after_round_one(put_in: tuple[int, int], round_one: str) -> Node:
+        draws = []
+        for _, public, probability in _draws(deck):
+            prefixes = (
+                f"{cards[0][0]}|{round_one}|{public[0]}|",
+                f"{cards[1][0]}|{round_one}|{public[0]}|",
+            )
+            over = _showdown(cards, public, leaves)
+            draws.append((public[0], probability, _betting(1, "", put_in, prefixes, over, leaves)))
+        return _chance(draws, "public card")
+
+    return after_round_one
+
+
+def _showdown(cards: tuple[Card, Card], public: Card, leaves: _Leaves) -> RoundOver:
+    """What follows round 2: the better hand wins what the other player has put in."""
+    sign = _showdown_sign(cards[0][1], cards[1][1], public[1])
+    return lambda put_in, _round_two: leaves.won(sign * put_in[0])
 
 
 def _showdown_sign(rank0: int, rank1: int, public_rank: int) -> int:

@@ -41,7 +41,6 @@ __all__ = [
     "Bet",
     "BettingNode",
     "BettingTable",
-    "DealLabel",
     "Fold",
     "Showdown",
     "ShowdownPoker",
@@ -298,33 +297,13 @@ class ShowdownPoker:
         """``"<card><history>"``, the name :func:`showdown_game` gives the information set."""
         return self.card_name(card) + self.betting_table.nodes[player][node]
 
-    def deal_label(self, first: int, second: int) -> DealLabel:
-        """The chance outcome that deals card ``first`` to player 0 and ``second`` to 1."""
-        names = (self.card_name(first), self.card_name(second))
-        return DealLabel(names[0] + self.deal_separator + names[1], names, (first, second))
+    def deal_label(self, first: int, second: int) -> str:
+        """The chance outcome that deals card ``first`` to player 0 and ``second`` to 1.
 
-
-class DealLabel(str):
-    """The label of a deal (``"KJ"``, ``"3,12"``) that also carries the deal as data.
-
-    It is the ``str`` the tree shows (histories, exports and comparisons see the label
-    unchanged), with the cards attached so nobody has to read them back out of the text.
-
-    names : the two cards' names, player 0's first
-    ranks : the two cards' 0-based ranks, player 0's first
-    """
-
-    names: tuple[str, str]
-    ranks: tuple[int, int]
-
-    def __new__(cls, label: str, names: tuple[str, str], ranks: tuple[int, int]) -> DealLabel:
-        self = super().__new__(cls, label)
-        self.names = names
-        self.ranks = ranks
-        return self
-
-    def __reduce__(self) -> tuple[type[DealLabel], tuple[str, tuple[str, str], tuple[int, int]]]:
-        return (DealLabel, (str(self), self.names, self.ranks))
+        The two cards' names joined by ``deal_separator`` (``"KJ"``, ``"3,12"``); a reader
+        of the tree splits it back the same way.
+        """
+        return self.card_name(first) + self.deal_separator + self.card_name(second)
 
 
 def showdown_game(poker: ShowdownPoker, max_nodes: int = DEFAULT_MAX_TREE_NODES) -> Game:
@@ -357,8 +336,14 @@ def showdown_game(poker: ShowdownPoker, max_nodes: int = DEFAULT_MAX_TREE_NODES)
         ),
         label="deal",
     )
-    words = {} if poker.describe_action is None else {"describe_action": poker.describe_action}
-    return Game(name=poker.name, root=root, description=poker.description, **words)
+    if poker.describe_action is None:
+        return Game(name=poker.name, root=root, description=poker.description)
+    return Game(
+        name=poker.name,
+        root=root,
+        description=poker.description,
+        describe_action=poker.describe_action,
+    )
 
 
 _SubtreeMaker = Callable[[tuple[str, str], bool], Node]

@@ -11,18 +11,15 @@ from pathlib import Path
 import pytest
 
 from seqform.analyses.solve import solve
-from seqform.cli.play import (
-    PlaySetup,
-    SessionEnded,
-    card_of_infoset,
-    deal_cards,
-    hand_expectation,
+from seqform.cli.play.cards import card_of_infoset, deal_cards
+from seqform.cli.play.console import SessionEnded, parse_choice
+from seqform.cli.play.engine import PlaySetup, hand_expectation, sample_index
+from seqform.cli.play.session import play_session
+from seqform.cli.play.strategies import (
+    behaviour_from_file,
+    behaviour_table,
     load_strategy,
     named_strategy,
-    parse_choice,
-    play_session,
-    read_strategy_file,
-    sample_index,
 )
 from seqform.game.loader import load_game
 
@@ -39,12 +36,7 @@ def solution(kuhn):
     return solve(kuhn)
 
 
-def behaviour(strategy):
-    table = strategy.table
-    return {
-        name: tuple(float(strategy.probabilities[s]) for s in table.sequences_of(index))
-        for index, name in enumerate(table.infosets)
-    }
+behaviour = behaviour_table  # a solution's strategy as play's float tables
 
 
 class ScriptedRandom:
@@ -145,7 +137,7 @@ def test_strategy_file_in_words_or_labels(kuhn, solution, tmp_path):
     document["K"] = {"bet": 1}  # player 1's: ignored for player 2
     path = tmp_path / "mixed.json"
     path.write_text(json.dumps(document))
-    strategy = read_strategy_file(path, kuhn, table)
+    strategy = behaviour_from_file(path, kuhn, table)
     assert strategy["Kb"] == (0.0, 1.0)
     assert strategy["Jp"] == (0.5, 0.5)
     assert "K" not in strategy
@@ -166,7 +158,7 @@ def test_strategy_file_errors_name_the_problem(kuhn, solution, tmp_path, documen
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(document))
     with pytest.raises(ValueError, match=re.escape(message)):
-        read_strategy_file(path, kuhn, solution.form.players[0])
+        behaviour_from_file(path, kuhn, solution.form.players[0])
 
 
 def test_solve_output_is_a_strategy_file(kuhn, solution, tmp_path, capsys):

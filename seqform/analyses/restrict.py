@@ -29,7 +29,6 @@ decimal they print as) or strings.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -43,6 +42,7 @@ from seqform.certify import Certificate, LocalBounds, bounded_choice, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
+from seqform.io.strategy_files import parse_probability, read_restriction_file
 from seqform.lp.exact.minmax import PlanConstraint, minmax_program, solve_minmax_program
 
 __all__ = [
@@ -93,18 +93,6 @@ class Restrictions:
         return [player for player in (0, 1) if self.by_player[player]]
 
 
-def _fraction(text: Any, where: str) -> Fraction:
-    if isinstance(text, bool):
-        raise ValueError(f"{where}: {text!r} is not a probability")
-    try:
-        value = Fraction(str(text).strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{where}: {text!r} is not a number (write 1/3 or 0.25)") from None
-    if not 0 <= value <= 1:
-        raise ValueError(f"{where}: probability {value} is not between 0 and 1")
-    return value
-
-
 def _split_target(target: str, where: str) -> tuple[str, str]:
     infoset, colon, action = target.strip().rpartition(":")
     if not colon or not infoset or not action:
@@ -125,7 +113,7 @@ def parse_fix(spec: str) -> ActionBound:
     if match is None:
         raise ValueError(f"{where}: write INFOSET:ACTION=P, INFOSET:ACTION<=P or >=P")
     infoset, action = _split_target(match["target"], where)
-    value = _fraction(match["value"], where)
+    value = parse_probability(match["value"], where)
     op = match["op"]
     lower = value if op in ("=", ">=") else Fraction(0)
     upper = value if op in ("=", "<=") else Fraction(1)
@@ -133,37 +121,21 @@ def parse_fix(spec: str) -> ActionBound:
 
 
 def load_fix_file(path: str | Path) -> list[ActionBound]:
-    """Read the JSON restrictions file described in the module docstring.
+    """Read the JSON restrictions file described in the module docstring, with
+    :func:`seqform.io.strategy_files.read_restriction_file`.
 
     Raises
     ------
     OSError
         If the file cannot be read.
-    ValueError
-        If it is not JSON of the documented shape.
+    StrategyFileError
+        (a ``ValueError``) If it is not JSON of the documented shape.
     """
-    text = Path(path).read_text(encoding="utf-8")
-    where = f"fix file {str(path)!r}"
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
-    if not isinstance(document, dict):
-        raise ValueError(f"{where}: expected an object {{infoset: {{action: probability}}}}")
-    bounds = []
-    for infoset, actions in document.items():
-        if not isinstance(actions, dict):
-            raise ValueError(f"{where}: the entry of {infoset!r} must be {{action: probability}}")
-        for action, value in actions.items():
-            at = f"{where}, {infoset}:{action}"
-            if isinstance(value, list):
-                if len(value) != 2:
-                    raise ValueError(f"{at}: a range is [lo, hi]")
-                lower, upper = _fraction(value[0], at), _fraction(value[1], at)
-            else:
-                lower = upper = _fraction(value, at)
-            bounds.append(ActionBound(str(infoset), str(action), lower, upper))
-    return bounds
+    return [
+        ActionBound(infoset, action, bounds.lower, bounds.upper)
+        for infoset, actions in read_restriction_file(path).items()
+        for action, bounds in actions.items()
+    ]
 
 
 def resolve_restrictions(form: SequenceForm, bounds: Sequence[ActionBound]) -> Restrictions:

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
-from seqform.cli.play import run_play
+from seqform.cli.play.run import run_play
 
 __all__ = ["run"]
 

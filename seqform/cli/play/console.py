@@ -1,0 +1,125 @@
+"""The console of a ``play`` session: reading answers, and the words and numbers it writes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TextIO
+
+from seqform.cli.render.numbers import fraction_text
+from seqform.game.model import Game
+
+__all__ = [
+    "QUIT_KEYS",
+    "Console",
+    "SessionEnded",
+    "ask_seat",
+    "move_menu",
+    "parse_choice",
+    "plural",
+    "signed",
+    "value_text",
+]
+
+QUIT_KEYS = frozenset({"q", "quit", "exit"})
+
+
+class SessionEnded(Exception):
+    """The human typed ``q`` or the input ended; ``reason`` says which."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Console:
+    """Reads answers from one stream and writes the transcript to another."""
+
+    def __init__(self, source: TextIO | None, out: TextIO, echo: bool, quiet: bool) -> None:
+        self.source = source
+        self.out = out
+        self.echo = echo
+        self.quiet = quiet
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            self.out.write(text + "\n")
+
+    def ask(self, prompt: str) -> str:
+        """One line of input after ``prompt``; :class:`SessionEnded` at end of input."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.source.readline() if self.source is not None else ""
+        if line == "":
+            self.out.write("\n")
+            raise SessionEnded("end of input")
+        if self.echo:
+            self.out.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+
+def signed(number: float | Fraction) -> str:
+    """``+2`` for whole numbers, ``-0.167`` otherwise."""
+    if isinstance(number, Fraction) and number.denominator == 1:
+        return f"{int(number):+d}"
+    shown = round(float(number), 3)
+    return f"{shown if shown else 0.0:+.3f}"  # no "-0.000"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _keys(game: Game, infoset: str, actions: Sequence[str]) -> dict[str, str]:
+    """Accepted input -> action: the action's word, its first letter, or its label."""
+    keys: dict[str, str] = {}
+    clashes: set[str] = set()
+    for action in actions:
+        word = game.describe_action(infoset, action)
+        for key in {word.lower(), word[:1].lower(), action.lower()}:
+            if keys.get(key, action) != action:
+                clashes.add(key)
+            keys[key] = action
+    return {key: action for key, action in keys.items() if key not in clashes}
+
+
+def parse_choice(text: str, game: Game, infoset: str, actions: Sequence[str]) -> str | None:
+    """The action that ``text`` names at ``infoset`` (``"c"`` -> ``"p"`` for check), or None.
+
+    Raises
+    ------
+    SessionEnded
+        If ``text`` is ``q`` (or ``quit``, ``exit``).
+    """
+    key = text.strip().lower()
+    if key in QUIT_KEYS:
+        raise SessionEnded("quit")
+    return _keys(game, infoset, actions).get(key)
+
+
+def move_menu(game: Game, infoset: str, actions: Sequence[str]) -> str:
+    words = [game.describe_action(infoset, action) for action in actions]
+    return " or ".join(f"({word[0]}){word[1:]}" for word in words)
+
+
+def value_text(value: float) -> str:
+    fraction = fraction_text(value)
+    return f"{value:+.3f}" + (f" = {fraction}" if fraction and "/" in fraction else "")
+
+
+def ask_seat(source: TextIO | None, out: TextIO, echo: bool = False) -> int:
+    """Ask which seat the human takes; return the player index (0 or 1).
+
+    Raises
+    ------
+    SessionEnded
+        If the human types ``q`` or the input ends.
+    """
+    console = Console(source, out, echo, quiet=False)
+    while True:
+        answer = console.ask("Choose your seat: 1 (act first) or 2 (act second)? ").strip().lower()
+        if answer in QUIT_KEYS:
+            raise SessionEnded("quit")
+        if answer in ("1", "2"):
+            return int(answer) - 1
+        console.say("Please type 1 or 2 (q quits).")

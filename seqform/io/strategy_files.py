@@ -1,0 +1,335 @@
+"""Strategy and restriction files: the one reader behind ``play --auto FILE``,
+``exploit --strategy FILE`` and ``solve --fix-file FILE``.
+
+Both kinds of file are JSON objects keyed by information set, then by action, read by one core
+(load the JSON, check the object shape, parse each probability exactly) with two front-ends.
+
+Strategy files (:func:`read_strategy_file`)
+-------------------------------------------
+A behavioural strategy of one player, ``b(a | h)`` for each of the player's information sets
+``h`` and actions ``a`` (KMvS 1996, §2), in one of three shapes:
+
+* ``{infoset: {action: probability}}``, e.g. ``{"J": {"p": "2/3", "b": "1/3"}, ...}``;
+* a whole ``seqform solve --format json`` document (schema ``seqform.solve/1``): its entry of
+  ``"strategies"`` for the player is read (player 1 when the caller names none);
+* one such entry, ``{"player": 1, "infosets": [{"name": "J", "actions": [{"action": "p",
+  "probability": 0.5}, ...]}, ...]}``.
+
+Actions are named by label (``p``, ``b``) or in the game's words (``check``, ``bet``, ``fold``,
+``call``: ``Game.describe_action``); an action left out has probability 0.  Every information
+set of the player must be given.  When the caller names the player, the other player's
+information sets are ignored (one file may hold both halves of a profile); when it does not,
+the player is the one whose information sets the file gives, or the entry's ``"player"``.
+
+Restriction files (:func:`read_restriction_file`)
+-------------------------------------------------
+``{infoset: {action: probability or [lo, hi]}}``, bounding ``lo <= b(a | h) <= hi`` (a single
+probability fixes it); :mod:`seqform.analyses.restrict` checks the names against the game.
+
+Numbers
+-------
+A probability is a JSON number, read as the decimal it prints as (``0.1`` is 1/10, not the
+binary double nearest it), or a string such as ``"1/3"`` or ``"0.25"``; it is parsed exactly
+into a :class:`~fractions.Fraction` and must lie in [0, 1].  The probabilities at one
+information set of a strategy must sum to 1 within :data:`SUM_TOLERANCE` (``1e-9``); they are
+then rescaled to sum to exactly 1, so a strategy read from a file is an exact strategy.
+
+Errors
+------
+Every problem with the content raises :class:`StrategyFileError` (a ``ValueError``) whose
+message names the file and, where there is one, the information set; a file that cannot be
+read raises ``OSError``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from seqform.game.model import Game
+
+__all__ = [
+    "SOLUTION_SCHEMA",
+    "SUM_TOLERANCE",
+    "ProbabilityRange",
+    "StrategyFile",
+    "StrategyFileError",
+    "parse_probability",
+    "read_restriction_file",
+    "read_strategy_file",
+]
+
+SOLUTION_SCHEMA = "seqform.solve/1"
+SUM_TOLERANCE = Fraction(1, 10**9)
+"""How far the probabilities at one information set may be from summing to 1."""
+
+
+class StrategyFileError(ValueError):
+    """A strategy or restriction that cannot be read; the message names the file (or the
+    option) and the information set."""
+
+
+@dataclass(frozen=True)
+class StrategyFile:
+    """A strategy read from a file, as plain data.
+
+    source : the file, as given
+    player : whose strategy it is (0 or 1)
+    probabilities : per information set of the player (in the player's index order), per
+        action label (in the information set's order), ``b(a | h)``; each set sums to
+        exactly 1
+    """
+
+    source: str
+    player: int
+    probabilities: Mapping[str, Mapping[str, Fraction]]
+
+
+@dataclass(frozen=True)
+class ProbabilityRange:
+    """``lower <= b(a | h) <= upper`` as a restriction file gives it (equal when fixed)."""
+
+    lower: Fraction
+    upper: Fraction
+
+
+@dataclass(frozen=True)
+class _Given:
+    """A strategy file's ``{infoset: {action: value}}`` before checking, and its player if
+    the document says (None: not said)."""
+
+    mapping: Mapping[str, Any]
+    player: int | None
+
+
+# --- the core: JSON, objects, numbers ----------------------------------------------------------
+
+
+def parse_probability(value: object, where: str) -> Fraction:
+    """``value`` (a JSON number, or a string such as ``"1/3"``) as an exact probability.
+
+    A float is read as the decimal it prints as (``0.1`` -> ``1/10``).
+
+    Raises
+    ------
+    StrategyFileError
+        If ``value`` is not a number (booleans are not) or not in [0, 1]; the message starts
+        with ``where``.
+    """
+    wrong = f"{where}: {value!r} is not a number (write 1/3 or 0.25)"
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise StrategyFileError(wrong)
+    try:
+        probability = Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        raise StrategyFileError(wrong) from None
+    if not 0 <= probability <= 1:
+        raise StrategyFileError(
+            f"{where}: probability {probability} is not between 0 and 1 "
+            "(it must be a number >= 0 and <= 1)"
+        )
+    return probability
+
+
+def _load_json(path: str | Path, where: str) -> Any:
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StrategyFileError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+
+
+def _entry(entry: object, at: str, shape: str) -> dict[str, Any]:
+    """One information set's ``{action: ...}`` object."""
+    if not isinstance(entry, dict):
+        raise StrategyFileError(f"{at}: expected {shape}, got {entry!r}")
+    return entry
+
+
+# --- strategy files ---------------------------------------------------------------------------
+
+
+def read_strategy_file(path: str | Path, game: Game, player: int | None = None) -> StrategyFile:
+    """Read a strategy of ``player`` of ``game`` (module docstring; None: the file says).
+
+    Raises
+    ------
+    StrategyFileError
+        If the file is not JSON of an accepted shape, holds another player's strategy, names an
+        information set or action the game does not have, misses one of the player's
+        information sets, or gives probabilities that are not numbers in [0, 1] summing to 1
+        within :data:`SUM_TOLERANCE`.
+    OSError
+        If the file cannot be read.
+    """
+    where = f"strategy file {str(path)!r}"
+    given = _given(_load_json(path, where), player, where)
+    chosen = _owner(game, given, where)
+    probabilities = _checked(game, chosen, given.mapping, where)
+    return StrategyFile(source=str(path), player=chosen, probabilities=probabilities)
+
+
+def _given(document: Any, player: int | None, where: str) -> _Given:
+    """The ``{infoset: {action: value}}`` of a document in any accepted shape."""
+    if not isinstance(document, dict):
+        raise StrategyFileError(
+            f"{where} must hold an object; expected a solve JSON document, one of its "
+            "'strategies' entries or {infoset: {action: probability}}"
+        )
+    schema = document.get("schema")
+    if isinstance(schema, str) and schema != SOLUTION_SCHEMA:
+        raise StrategyFileError(
+            f"{where} is a {schema} document; a strategy file may be a {SOLUTION_SCHEMA} one"
+        )
+    if "strategies" in document:
+        wanted = 0 if player is None else player
+        entries = document["strategies"]
+        if not isinstance(entries, list):
+            entries = []
+        chosen = [e for e in entries if isinstance(e, dict) and e.get("player") == wanted + 1]
+        if not chosen:
+            raise StrategyFileError(
+                f"{where}: the {SOLUTION_SCHEMA} document has no strategy for player {wanted + 1}"
+            )
+        return _from_entry(chosen[0], wanted, where)
+    if "infosets" in document:
+        return _from_entry(document, player, where)
+    return _Given(document, player)
+
+
+def _from_entry(entry: dict[str, Any], player: int | None, where: str) -> _Given:
+    """One entry of ``"strategies"``: ``{"player": 1, "infosets": [...]}``."""
+    listed = entry.get("player")
+    if listed is not None and (isinstance(listed, bool) or listed not in (1, 2)):
+        raise StrategyFileError(f"{where}: 'player' must be 1 or 2, got {listed!r}")
+    if listed is not None and player is not None and listed != player + 1:
+        raise StrategyFileError(
+            f"{where} holds a strategy of player {listed}, not of player {player + 1}"
+        )
+    mapping: dict[str, Any] = {}
+    try:
+        for infoset in entry["infosets"]:
+            mapping[str(infoset["name"])] = {
+                str(a["action"]): a["probability"] for a in infoset["actions"]
+            }
+    except (KeyError, TypeError):
+        raise StrategyFileError(
+            f"{where}: each information set needs 'name' and 'actions' with 'action' and "
+            "'probability'"
+        ) from None
+    return _Given(mapping, player if listed is None else listed - 1)
+
+
+def _owner(game: Game, given: _Given, where: str) -> int:
+    """The player whose strategy the file holds: as given, else from its information sets."""
+    if given.player is not None:
+        return given.player
+    tables = game.flat.tables
+    owners = {p for p in (0, 1) for name in given.mapping if name in tables[p].index_of_infoset()}
+    if len(owners) == 2:
+        raise StrategyFileError(
+            f"{where} holds information sets of both players; name the player to read"
+        )
+    return owners.pop() if owners else 0
+
+
+def _checked(
+    game: Game, player: int, mapping: Mapping[str, Any], where: str
+) -> dict[str, dict[str, Fraction]]:
+    """Every information set of ``player``, in index order, checked and rescaled."""
+    tables = game.flat.tables
+    table, other = tables[player], tables[1 - player].index_of_infoset()
+    index = table.index_of_infoset()
+    read: dict[str, dict[str, Fraction]] = {}
+    for name, entry in mapping.items():
+        if name in other:
+            continue
+        if name not in index:
+            raise StrategyFileError(f"{where}: the game has no information set {name!r}")
+        at = f"{where}, information set {name!r}"
+        given = _entry(entry, at, "{action: probability}")
+        read[name] = _behaviour_at(game, name, table.actions[index[name]], given, at)
+    missing = [name for name in table.infosets if name not in read]
+    if missing:
+        shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
+        raise StrategyFileError(
+            f"{where}: no probabilities for {len(missing)} information set(s) of player "
+            f"{player + 1}; there is no entry for information set(s) {shown}"
+        )
+    return {name: read[name] for name in table.infosets}
+
+
+def _behaviour_at(
+    game: Game, infoset: str, actions: tuple[str, ...], entry: Mapping[str, Any], at: str
+) -> dict[str, Fraction]:
+    """``{action label: probability}`` at one information set, summing to exactly 1."""
+    names = {game.describe_action(infoset, action): action for action in actions}
+    names.update({action: action for action in actions})  # a label wins over a word
+    given: dict[str, Fraction] = {}
+    for key, value in entry.items():
+        action = names.get(key)
+        if action is None:
+            choices = ", ".join(f"{a} ({game.describe_action(infoset, a)})" for a in actions)
+            raise StrategyFileError(
+                f"{at}: unknown action {key!r} (the information set has no action {key!r}; "
+                f"its actions are {choices})"
+            )
+        if action in given:
+            raise StrategyFileError(f"{at}: action {action!r} is given twice")
+        given[action] = parse_probability(value, f"{at}, action {key!r}")
+    total = sum(given.values(), Fraction(0))
+    if abs(total - 1) > SUM_TOLERANCE:
+        raise StrategyFileError(
+            f"{at}: probabilities sum to {float(total):.12g}, not 1 (within 1e-9)"
+        )
+    return {action: given.get(action, Fraction(0)) / total for action in actions}
+
+
+# --- restriction files ------------------------------------------------------------------------
+
+
+def read_restriction_file(path: str | Path) -> dict[str, dict[str, ProbabilityRange]]:
+    """Read ``{infoset: {action: probability or [lo, hi]}}`` (module docstring).
+
+    Returns the ranges by information set and action, in the file's order; the names are not
+    checked against a game here.
+
+    Raises
+    ------
+    StrategyFileError
+        If the file is not JSON of that shape, a number is not a probability or a range is
+        not ``[lo, hi]`` with ``lo <= hi``.
+    OSError
+        If the file cannot be read.
+    """
+    where = f"fix file {str(path)!r}"
+    document = _load_json(path, where)
+    if not isinstance(document, dict):
+        raise StrategyFileError(
+            f"{where}: expected an object {{infoset: {{action: probability or [lo, hi]}}}}"
+        )
+    ranges: dict[str, dict[str, ProbabilityRange]] = {}
+    for infoset, entry in document.items():
+        at = f"{where}, information set {infoset!r}"
+        actions = _entry(entry, at, "{action: probability or [lo, hi]}")
+        ranges[infoset] = {
+            str(action): _range(value, f"{at}, action {action!r}")
+            for action, value in actions.items()
+        }
+    return ranges
+
+
+def _range(value: object, at: str) -> ProbabilityRange:
+    if not isinstance(value, list):
+        probability = parse_probability(value, at)
+        return ProbabilityRange(probability, probability)
+    if len(value) != 2:
+        raise StrategyFileError(f"{at}: a range is [lo, hi], got {value!r}")
+    lower, upper = parse_probability(value[0], at), parse_probability(value[1], at)
+    if lower > upper:
+        raise StrategyFileError(f"{at}: the range [{lower}, {upper}] is empty")
+    return ProbabilityRange(lower, upper)

@@ -1,0 +1,254 @@
+"""The one reader of strategy and restriction files: each accepted shape, each error."""
+
+import json
+import re
+from fractions import Fraction
+
+import pytest
+
+from seqform.cli.main import main
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.io.strategy_files import (
+    SUM_TOLERANCE,
+    ProbabilityRange,
+    StrategyFileError,
+    parse_probability,
+    read_restriction_file,
+    read_strategy_file,
+)
+
+THIRD, TWO_THIRDS = Fraction(1, 3), Fraction(2, 3)
+
+# Player 1's information sets in 3-card Kuhn, with a complete strategy for them.
+PLAYER_ONE = {
+    "J": {"p": "2/3", "b": "1/3"},
+    "Jpb": {"p": 1, "b": 0},
+    "Q": {"p": 1},
+    "Qpb": {"p": 0.5, "b": 0.5},
+    "K": {"b": 1},
+    "Kpb": {"b": 1.0},
+}
+PLAYER_TWO = {name: {"p": 0.5, "b": 0.5} for name in ("Jp", "Qp", "Kp", "Jb", "Qb", "Kb")}
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return kuhn_poker()
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write a JSON document (or raw text) to a file and return its path."""
+
+    def written(document, name="strategy.json"):
+        path = tmp_path / name
+        path.write_text(document if isinstance(document, str) else json.dumps(document))
+        return path
+
+    return written
+
+
+@pytest.fixture(scope="module")
+def solve_document(tmp_path_factory):
+    path = tmp_path_factory.mktemp("solve") / "kuhn.json"
+    assert main(["solve", "kuhn", "--format", "json", "--output", str(path)]) == 0
+    return json.loads(path.read_text())
+
+
+# --- accepted shapes ---------------------------------------------------------------------------
+
+
+def test_plain_mapping_is_read_exactly_in_action_order(kuhn, write):
+    read = read_strategy_file(write(PLAYER_ONE), kuhn)
+    assert read.player == 0
+    assert list(read.probabilities) == list(kuhn.flat.tables[0].infosets)
+    assert read.probabilities["J"] == {"p": TWO_THIRDS, "b": THIRD}
+    assert read.probabilities["Q"] == {"p": 1, "b": 0}  # a missing action has probability 0
+    assert list(read.probabilities["K"]) == ["p", "b"]
+    assert read.probabilities["Qpb"]["b"] == Fraction(1, 2)  # a float read as its decimal
+
+
+def test_the_player_is_inferred_from_the_information_sets(kuhn, write):
+    assert read_strategy_file(write(PLAYER_TWO), kuhn).player == 1
+
+
+def test_actions_in_words(kuhn, write):
+    document = dict(PLAYER_TWO, Kb={"fold": 0, "call": 1}, Jp={"check": "1/3", "bet": "2/3"})
+    read = read_strategy_file(write(document), kuhn)
+    assert read.probabilities["Kb"] == {"p": 0, "b": 1}
+    assert read.probabilities["Jp"] == {"p": THIRD, "b": TWO_THIRDS}
+
+
+def test_a_named_player_ignores_the_other_players_sets(kuhn, write):
+    path = write({**PLAYER_ONE, **PLAYER_TWO})
+    assert set(read_strategy_file(path, kuhn, player=1).probabilities) == set(PLAYER_TWO)
+    assert set(read_strategy_file(path, kuhn, player=0).probabilities) == set(PLAYER_ONE)
+
+
+def test_probabilities_within_the_tolerance_are_rescaled_to_one(kuhn, write):
+    off = SUM_TOLERANCE / 2
+    document = dict(PLAYER_ONE, J={"p": str(TWO_THIRDS + off), "b": str(THIRD)})
+    at_j = read_strategy_file(write(document), kuhn).probabilities["J"]
+    assert sum(at_j.values()) == 1
+    assert at_j["p"] == (TWO_THIRDS + off) / (1 + off)
+
+
+@pytest.mark.parametrize("player", [0, 1], ids=["player-1", "player-2"])
+def test_whole_solve_document(kuhn, write, solve_document, player):
+    read = read_strategy_file(write(solve_document), kuhn, player)
+    assert read.player == player
+    assert list(read.probabilities) == list(kuhn.flat.tables[player].infosets)
+    assert all(sum(odds.values()) == 1 for odds in read.probabilities.values())
+    if player == 1:  # Kuhn (1950): player 2 calls with Q a third of the time
+        assert float(read.probabilities["Qb"]["b"]) == pytest.approx(1 / 3, abs=1e-9)
+
+
+def test_solve_document_defaults_to_player_one(kuhn, write, solve_document):
+    assert read_strategy_file(write(solve_document), kuhn).player == 0
+
+
+def test_one_entry_of_a_solve_document(kuhn, write, solve_document):
+    entry = solve_document["strategies"][1]
+    read = read_strategy_file(write(entry), kuhn)
+    assert read.player == 1 and set(read.probabilities) == set(PLAYER_TWO)
+
+
+def test_restriction_file_values_and_ranges(write):
+    path = write({"K": {"b": 1}, "Qpb": {"b": ["1/3", 0.5]}}, "fix.json")
+    assert read_restriction_file(path) == {
+        "K": {"b": ProbabilityRange(Fraction(1), Fraction(1))},
+        "Qpb": {"b": ProbabilityRange(THIRD, Fraction(1, 2))},
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        pytest.param(0.1, Fraction(1, 10), id="float-as-its-decimal"),
+        pytest.param(1, Fraction(1), id="integer"),
+        pytest.param(" 1/3 ", THIRD, id="fraction-string"),
+        pytest.param("0.25", Fraction(1, 4), id="decimal-string"),
+        pytest.param("1e-3", Fraction(1, 1000), id="exponent-string"),
+    ],
+)
+def test_parse_probability(value, expected):
+    assert parse_probability(value, "here") == expected
+
+
+# --- errors ------------------------------------------------------------------------------------
+
+
+def _with(**changes):
+    return {**PLAYER_ONE, **changes}
+
+
+@pytest.mark.parametrize(
+    ("document", "player", "message"),
+    [
+        pytest.param("{", None, "not JSON (", id="not-json"),
+        pytest.param([1, 2], None, "must hold an object; expected a solve JSON", id="bad-shape"),
+        pytest.param(
+            _with(J=[0.5, 0.5]), None, "information set 'J': expected {action", id="bad-entry"
+        ),
+        pytest.param(
+            {"schema": "seqform.exploit/1"},
+            None,
+            "is a seqform.exploit/1 document",
+            id="other-schema",
+        ),
+        pytest.param(
+            {"infosets": [{"name": "J"}]}, None, "needs 'name' and 'actions'", id="bad-entry-list"
+        ),
+        pytest.param(
+            _with(Z={"p": 1}), None, "the game has no information set 'Z'", id="unknown-infoset"
+        ),
+        pytest.param(
+            {"J": {"p": 1}},
+            None,
+            "no probabilities for 5 information set(s) of player 1",
+            id="missing-infoset",
+        ),
+        pytest.param(
+            _with(J={"p": 0.5, "b": 0.6}),
+            None,
+            "information set 'J': probabilities sum to 1.1, not 1",
+            id="sum-off",
+        ),
+        pytest.param(
+            _with(J={"p": "1/3", "b": 0.666666}),
+            None,
+            "sum to 0.999999333333",
+            id="sum-off-by-a-rounding",
+        ),
+        pytest.param(
+            _with(J={"p": "x", "b": 1}),
+            None,
+            "'J', action 'p': 'x' is not a number",
+            id="bad-number",
+        ),
+        pytest.param(_with(J={"p": True}), None, "True is not a number", id="boolean"),
+        pytest.param(
+            _with(J={"p": -1, "b": 2}), None, "probability -1 is not between 0 and 1", id="negative"
+        ),
+        pytest.param(_with(J={"raise": 1}), None, "unknown action 'raise'", id="unknown-action"),
+        pytest.param(
+            _with(J={"p": 0.5, "check": 0.5}),
+            None,
+            "action 'p' is given twice",
+            id="label-and-word",
+        ),
+        pytest.param(
+            {**PLAYER_ONE, **PLAYER_TWO},
+            None,
+            "information sets of both players",
+            id="both-players",
+        ),
+        pytest.param(
+            {"player": 2, "infosets": []},
+            0,
+            "a strategy of player 2, not of player 1",
+            id="wrong-player",
+        ),
+        pytest.param(
+            {"player": 3, "infosets": []}, None, "'player' must be 1 or 2", id="no-such-player"
+        ),
+        pytest.param(
+            {"strategies": []},
+            1,
+            "no strategy for player 2",
+            id="solve-document-without-the-player",
+        ),
+    ],
+)
+def test_strategy_file_errors(kuhn, write, document, player, message):
+    path = write(document)
+    with pytest.raises(StrategyFileError, match=re.escape(message)) as raised:
+        read_strategy_file(path, kuhn, player)
+    assert str(path) in str(raised.value)  # every message names the file
+    assert isinstance(raised.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        pytest.param([1, 2], "expected an object", id="bad-shape"),
+        pytest.param({"K": 1}, "information set 'K': expected {action", id="bad-entry"),
+        pytest.param(
+            {"K": {"b": 2}}, "'K', action 'b': probability 2 is not between", id="above-one"
+        ),
+        pytest.param({"K": {"b": [0.1]}}, "a range is [lo, hi]", id="short-range"),
+        pytest.param(
+            {"K": {"b": ["1/2", "1/3"]}}, "the range [1/2, 1/3] is empty", id="empty-range"
+        ),
+    ],
+)
+def test_restriction_file_errors(write, document, message):
+    path = write(document, "fix.json")
+    with pytest.raises(StrategyFileError, match=re.escape(message)) as raised:
+        read_restriction_file(path)
+    assert str(path) in str(raised.value)
+
+
+def test_a_missing_file_is_an_os_error(kuhn, tmp_path):
+    with pytest.raises(OSError):
+        read_strategy_file(tmp_path / "absent.json", kuhn)

@@ -31,8 +31,9 @@ Numbers
 A probability is a JSON number, read as the decimal it prints as (``0.1`` is 1/10, not the
 binary double nearest it), or a string such as ``"1/3"`` or ``"0.25"``; it is parsed exactly
 into a :class:`~fractions.Fraction` and must lie in [0, 1].  The probabilities at one
-information set of a strategy must sum to 1 within :data:`SUM_TOLERANCE` (``1e-9``); they are
-then rescaled to sum to exactly 1, so a strategy read from a file is an exact strategy.
+information set of a strategy must sum to 1 within :data:`SUM_TOLERANCE` (``1e-6``, so that
+six-digit decimals such as 0.333333 and 0.666667 are accepted); they are then rescaled to sum
+to exactly 1, so a strategy read from a file is an exact strategy.
 
 Errors
 ------
@@ -64,7 +65,7 @@ __all__ = [
 ]
 
 SOLUTION_SCHEMA = "seqform.solve/1"
-SUM_TOLERANCE = Fraction(1, 10**9)
+SUM_TOLERANCE = Fraction(1, 10**6)
 """How far the probabilities at one information set may be from summing to 1."""
 
 
@@ -284,7 +285,7 @@ def _behaviour_at(
     total = sum(given.values(), Fraction(0))
     if abs(total - 1) > SUM_TOLERANCE:
         raise StrategyFileError(
-            f"{at}: probabilities sum to {float(total):.12g}, not 1 (within 1e-9)"
+            f"{at}: probabilities sum to {float(total):.12g}, not 1 (within {float(SUM_TOLERANCE):g})"
         )
     return {action: given.get(action, Fraction(0)) / total for action in actions}
 

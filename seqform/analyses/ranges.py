@@ -32,7 +32,7 @@ the first plan entry that varies, preferring one whose range starts at 0 — and
 varying entry as an affine function of it.
 
 Exact mode: the value comes from :func:`seqform.analyses.exact.solve_exact`, and every LP's
-optimal basis is re-solved and verified exactly (:func:`seqform.lp.exact.program.resolve_basis`),
+optimal basis is re-solved and verified exactly (:func:`seqform.lp.exact.basis.resolve_basis`),
 so endpoints and vertices are exact fractions.  Cost: about four LPs per action (fewer
 where a vertex already shows an endpoint 0 or 1); Kuhn takes well under a second, Leduc
 minutes.
@@ -50,15 +50,11 @@ import numpy as np
 
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
+from seqform.lp.exact.basis import resolve_basis
 from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
-from seqform.lp.exact.program import (
-    FloatLPResult,
-    HighsModel,
-    InfeasibleError,
-    LinearProgram,
-    resolve_basis,
-)
+from seqform.lp.exact.program import FloatLPResult, HighsModel, LinearProgram
 from seqform.lp.exact.rational import ExactSolveError
+from seqform.lp.solvers import InfeasibleError
 
 __all__ = [
     "ActionRange",
@@ -244,7 +240,7 @@ def equilibrium_ranges(
     ------
     seqform.lp.exact.rational.ExactSolveError
         In exact mode, if the value cannot be certified.
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If an LP is not solved.
     """
     start = time.perf_counter()

@@ -62,7 +62,8 @@ from seqform.certify import certify
 from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan, plan_from_behaviour
 from seqform.game.model import Game
-from seqform.lp.minmax import Algorithm, Backend, LPSolution, solve_minmax
+from seqform.lp.minmax import LPSolution, solve_minmax
+from seqform.lp.solvers import Algorithm, Backend
 
 __all__ = [
     "DEFAULT_MAX_ENTRIES",

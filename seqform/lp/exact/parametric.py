@@ -7,7 +7,7 @@ an infinite bound).  Such an LP has a basis that is optimal for *all* sufficient
 for a fixed basis everything is a polynomial in ``ε``:
 
 * the basic solution: ``M_TB v_k = b_k − M_TN v_{N,k}`` for each degree ``k`` (non-basic
-  variables sit at their bound polynomials), see :class:`~seqform.lp.exact.program.BasisSystem`;
+  variables sit at their bound polynomials), see :class:`~seqform.lp.exact.basis.BasisSystem`;
 * the row duals and reduced costs: ``M_TB.T π_k = c_{k,B}``, ``d_k = c_k − M.T π_k``.
 
 A polynomial is positive for all small ``ε > 0`` iff its lowest non-zero coefficient is
@@ -29,14 +29,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.lp.exact.program import (
-    AT_LOWER,
-    AT_UPPER,
-    BASIC,
-    Basis,
-    BasisSystem,
-    LinearProgram,
-)
+from seqform.lp.exact.basis import BasisSystem
+from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, LinearProgram
 
 __all__ = [
     "ParametricLP",
@@ -311,7 +305,7 @@ def lexicographic_optimum(
 
     Raises
     ------
-    seqform.lp.exact.program.InvalidBasisError, seqform.lp.exact.rational.ExactSolveError
+    seqform.lp.exact.basis.InvalidBasisError, seqform.lp.exact.rational.ExactSolveError
         If a basis is not square or is singular.
     """
     state = _State(lp, basis)

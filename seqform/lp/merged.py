@@ -204,11 +204,28 @@ def merged_lp(
     if y_lower is not None:  # (A m) @ x + (f − F m) @ q
         np.add.at(objective, payoff.rows, payoff.values * y_lower[payoff.cols])
         np.subtract.at(objective, q0 + other.rows, other.values * y_lower[other.cols])
+    x_low = np.full(n0, zero, dtype=dtype) if x_lower is None else x_lower
+    return _with_bounds(matrix, objective, layout, own_rhs, x_low, g_senses, h_senses)
+
+
+def _with_bounds(
+    matrix: Coordinates,
+    objective: np.ndarray,
+    layout: MinmaxLayout,
+    own_rhs: np.ndarray,
+    x_lower: np.ndarray,
+    g_senses: Sequence[Sense],
+    h_senses: Sequence[Sense],
+) -> MergedLP:
+    """The merged LP with its bounds: ``x >= l``, ``q`` free, ``r`` signed by its sense;
+    best-reply rows ``<= 0``, ``E x = e``, ``G x ⋚ 0``."""
+    dtype = objective.dtype
+    zero = Fraction(0) if dtype == np.dtype(object) else dtype.type(0)
+    n0, k1, n1 = len(layout.x_columns), len(layout.q_columns), len(layout.best_reply_rows)
     g_lower, g_upper = _sense_bounds(g_senses, zero)
     # The multiplier r_k of H_k y ⋚ 0 is >= 0 for ">=", <= 0 for "<=", free for "==".
     r_lower = [zero if sense == ">=" else -np.inf for sense in h_senses]
     r_upper = [zero if sense == "<=" else np.inf for sense in h_senses]
-    x_low = np.full(n0, zero, dtype=dtype) if x_lower is None else x_lower
 
     def column(*parts: object) -> np.ndarray:
         return np.concatenate([np.asarray(part, dtype=dtype) for part in parts])
@@ -216,7 +233,7 @@ def merged_lp(
     return MergedLP(
         matrix=matrix,
         objective=objective,
-        col_lower=column(x_low, np.full(k1, -np.inf), r_lower),
+        col_lower=column(x_lower, np.full(k1, -np.inf), r_lower),
         col_upper=column(np.full(n0 + k1, np.inf), r_upper),
         row_lower=column(np.full(n1, -np.inf), own_rhs, g_lower),
         row_upper=column(np.full(n1, zero, dtype=dtype), own_rhs, g_upper),

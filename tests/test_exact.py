@@ -13,16 +13,8 @@ from seqform.certify import certify
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.loader import load_game
-from seqform.lp.exact.program import (
-    AT_LOWER,
-    AT_UPPER,
-    BASIC,
-    Basis,
-    HighsModel,
-    InvalidBasisError,
-    LinearProgram,
-    resolve_basis,
-)
+from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
+from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
 from seqform.lp.exact.rational import ExactLinearSolver, ExactSolveError, RationalMatrix
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950); Wikipedia "Kuhn poker"

@@ -21,6 +21,7 @@ from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy, infoset_depths
 from seqform.game.compiled import PlayerSequences
 from seqform.game.model import Game
+from seqform.lp.exact.basis import InvalidBasisError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program
 from seqform.lp.exact.parametric import (
     ParametricLP,
@@ -28,7 +29,7 @@ from seqform.lp.exact.parametric import (
     lex_sign,
     lexicographic_optimum,
 )
-from seqform.lp.exact.program import Basis, FloatLPResult, HighsModel, InvalidBasisError
+from seqform.lp.exact.program import Basis, FloatLPResult, HighsModel
 from seqform.lp.exact.rational import ExactSolveError
 from seqform.lp.minmax import SolverError
 

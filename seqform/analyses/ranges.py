@@ -32,7 +32,7 @@ the first plan entry that varies, preferring one whose range starts at 0 — and
 varying entry as an affine function of it.
 
 Exact mode: the value comes from :func:`seqform.analyses.exact.solve_exact`, and every LP's
-optimal basis is re-solved and verified exactly (:func:`seqform.lp.exact.program.resolve_basis`),
+optimal basis is re-solved and verified exactly (:func:`seqform.lp.exact.basis.resolve_basis`),
 so endpoints and vertices are exact fractions.  Cost: about four LPs per action (fewer
 where a vertex already shows an endpoint 0 or 1); Kuhn takes well under a second, Leduc
 minutes.
@@ -41,7 +41,7 @@ minutes.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -50,14 +50,16 @@ import numpy as np
 
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
-from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
-from seqform.lp.exact.program import (
-    FloatLPResult,
-    HighsModel,
-    InfeasibleError,
-    LinearProgram,
-    resolve_basis,
+from seqform.lp.exact.face import (
+    FLOAT_TOLERANCE,
+    FaceOptimiser,
+    Number,
+    Vertices,
+    maximise_or_none,
+    settle_dimension,
 )
+from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_program
+from seqform.lp.exact.program import LinearProgram
 from seqform.lp.exact.rational import ExactSolveError
 
 __all__ = [
@@ -69,9 +71,6 @@ __all__ = [
     "Range",
     "equilibrium_ranges",
 ]
-
-FLOAT_TOLERANCE = 1e-7  # float mode: numbers this close are equal (HiGHS's own tolerance)
-Number = Any  # Fraction in exact mode, float otherwise
 
 
 @dataclass(frozen=True)
@@ -161,64 +160,6 @@ class EquilibriumRanges:
     seconds: float
 
 
-class _Optimiser:
-    """Maximises linear objectives over one LP, in floats or exactly (module docstring)."""
-
-    def __init__(self, program: LinearProgram, exact: bool) -> None:
-        self.program = program
-        self.exact = exact
-        self.model = HighsModel(program)
-        self.solved = 0
-        self.verified = True
-
-    def maximise(
-        self, objective: Mapping[int, Number], *, proof: bool = True
-    ) -> tuple[Number, list[Number]]:
-        """``(optimum, columns)``; raises :class:`InfeasibleError`.
-
-        In exact mode the optimum is proven; with ``proof=False`` only the point is made
-        exact (a primal-feasible vertex; dual feasibility is not required).
-        """
-        vector = np.zeros(self.program.num_cols)
-        for column, coefficient in objective.items():
-            vector[column] = float(coefficient)
-        self.model.set_objective(vector)
-        result = self.model.maximise()
-        self.solved += 1
-        if not self.exact:
-            return result.objective, result.values.tolist()
-        return self._exact(objective, result, proof)
-
-    def _exact(
-        self, objective: Mapping[int, Number], result: FloatLPResult, proof: bool
-    ) -> tuple[Number, list[Number]]:
-        exact_objective = [Fraction(0)] * self.program.num_cols
-        for column, coefficient in objective.items():
-            exact_objective[column] = Fraction(coefficient)
-        if result.basis is not None:
-            try:
-                solution = resolve_basis(self.program.with_objective(exact_objective), result.basis)
-            except (ArithmeticError, ExactSolveError):
-                solution = None
-            if solution is not None and solution.optimal:
-                return solution.objective, list(solution.values)
-            if solution is not None and solution.primal_feasible and not proof:
-                return Fraction(result.objective), list(solution.values)
-        if not proof:
-            return Fraction(result.objective), []
-        self.verified = False
-        return Fraction(result.objective), [Fraction(v) for v in result.values]
-
-
-def _maximise_or_none(
-    optimiser: _Optimiser, objective: Mapping[int, Number]
-) -> tuple[Number, list[Number]] | None:
-    try:
-        return optimiser.maximise(objective)
-    except InfeasibleError:
-        return None
-
-
 def equilibrium_ranges(
     game: Game,
     *,
@@ -244,7 +185,7 @@ def equilibrium_ranges(
     ------
     seqform.lp.exact.rational.ExactSolveError
         In exact mode, if the value cannot be certified.
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If an LP is not solved.
     """
     start = time.perf_counter()
@@ -276,6 +217,116 @@ def equilibrium_ranges(
     )
 
 
+def _plan_ranges(face_lp: FaceOptimiser, vertices: Vertices) -> dict[int, Range]:
+    """``min`` and ``max`` of every plan entry over ``P`` (no LP for a minimum a vertex
+    already shows to be 0)."""
+    exact = vertices.exact
+    vertices.remember(face_lp.maximise({})[1])  # one optimal plan, even with nothing to range
+    ranges = {}
+    for sequence in range(1, vertices.n):
+        low_known = any(_same(v[sequence], 0, exact) for v in vertices.plans)
+        best = face_lp.maximise({sequence: 1})
+        vertices.remember(best[1])
+        if low_known:
+            ranges[sequence] = Range(0 if not exact else Fraction(0), best[0])
+            continue
+        worst = face_lp.maximise({sequence: -1})
+        vertices.remember(worst[1])
+        ranges[sequence] = Range(-worst[0], best[0])
+    return ranges
+
+
+def _charnes_cooper(minmax: MinmaxProgram, value: Number) -> LinearProgram:
+    """The Charnes–Cooper LP of the module docstring, without its normalisation row.
+
+    Columns ``x̃, q̃, t`` (``t`` last); the own constraint rows become ``E x̃ − e t = 0``,
+    and ``f @ q̃ >= v t`` is added.
+    """
+    base = minmax.program
+    root_q = minmax.q_columns.start
+    own_rows = range(len(minmax.best_reply_rows), base.num_rows)
+    cc = base.with_columns([({own_rows.start: Fraction(-1)}, Fraction(0), Fraction(0), None)])
+    t_col = cc.num_cols - 1
+    zero = Fraction(0)
+    cc = replace(
+        cc,
+        row_lower=tuple(zero if i in own_rows else b for i, b in enumerate(cc.row_lower)),
+        row_upper=tuple(zero if i in own_rows else b for i, b in enumerate(cc.row_upper)),
+    )
+    return cc.with_rows([({root_q: Fraction(1), t_col: -Fraction(value)}, zero, None)])
+
+
+def _probability_ranges(
+    game: Game,
+    table: Any,
+    cc: LinearProgram,
+    vertices: Vertices,
+    plan_ranges: Mapping[int, Range],
+) -> tuple[list[ActionRange], FaceOptimiser]:
+    """The range of every ``b(a | h)``, by the Charnes–Cooper LP; also its optimiser.
+
+    One HiGHS model serves every information set: the normalisation row
+    ``x̃[parent(h)] = 1`` is re-pointed when the parent changes.
+    """
+    exact = vertices.exact
+    t_col = cc.num_cols - 1
+    normaliser = cc.num_rows
+    first_parent = int(table.parent_sequence[0]) if table.num_infosets else 0
+    optimiser = FaceOptimiser(
+        cc.with_rows([({first_parent: Fraction(1)}, Fraction(1), Fraction(1))]), exact
+    )
+    current = first_parent
+    actions: list[ActionRange] = []
+    for infoset in range(table.num_infosets):
+        parent = int(table.parent_sequence[infoset])
+        if parent != current:
+            optimiser.model.change_coefficient(normaliser, current, 0.0)
+            optimiser.model.change_coefficient(normaliser, parent, 1.0)
+            if exact:
+                optimiser.program = cc.with_rows(
+                    [({parent: Fraction(1)}, Fraction(1), Fraction(1))]
+                )
+            current = parent
+        name = table.infosets[infoset]
+        for action, sequence in zip(
+            table.actions[infoset], table.sequences_of(infoset), strict=True
+        ):
+            actions.append(
+                ActionRange(
+                    infoset=name,
+                    action=action,
+                    words=game.describe_action(name, action),
+                    probability=_probability_range(optimiser, vertices, parent, sequence, t_col),
+                    plan=plan_ranges[sequence],
+                )
+            )
+    return actions, optimiser
+
+
+def _probability_range(
+    optimiser: FaceOptimiser, vertices: Vertices, parent: int, sequence: int, t_col: int
+) -> Range | None:
+    """The range of ``x[sequence] / x[parent]``, or None if no optimal plan reaches it;
+    endpoints 0 and 1 seen at known vertices need no LP."""
+    exact = vertices.exact
+    reaching = [v for v in vertices.plans if v[parent] > (0 if exact else FLOAT_TOLERANCE)]
+    ratios = [v[sequence] / v[parent] for v in reaching]
+    one, nothing = (Fraction(1), Fraction(0)) if exact else (1.0, 0.0)
+    high = one if any(_same(r, 1, exact) for r in ratios) else None
+    low = nothing if any(_same(r, 0, exact) for r in ratios) else None
+    if high is None:
+        found = maximise_or_none(optimiser, {sequence: 1})
+        if found is not None:
+            high = found[0]
+            vertices.remember(found[1], found[1][t_col])
+    if low is None and (high is not None or reaching):
+        found = maximise_or_none(optimiser, {sequence: -1})
+        if found is not None:
+            low = -found[0]
+            vertices.remember(found[1], found[1][t_col])
+    return None if high is None or low is None else Range(low, high)
+
+
 def _player_ranges(
     game: Game,
     form: SequenceForm,
@@ -287,167 +338,31 @@ def _player_ranges(
     table = form.players[player]
     minmax = minmax_program(form, player=player)
     base = minmax.program
-    n = table.num_sequences
     root_q = minmax.q_columns.start
-    bound = Fraction(value)
-    face = base.with_rows([({root_q: Fraction(1)}, bound, None)])
-    face_lp = _Optimiser(face, exact)
-    vertices: list[list[Number]] = []
-
-    seen: set[tuple[Any, ...]] = set()
-
-    def remember(columns: Sequence[Number], scale: Number = 1) -> None:
-        plan = [columns[s] / scale for s in range(n)]
-        if not exact:
-            plan = [max(float(p), 0.0) for p in plan]
-        # Exact plans are compared exactly; float ones on a grid of the tolerance.
-        key = tuple(plan) if exact else tuple(np.rint(np.array(plan) / FLOAT_TOLERANCE).tolist())
-        if key not in seen:
-            seen.add(key)
-            vertices.append(plan)
-
-    def plan_range(sequence: int) -> Range:
-        low_known = any(_same(v[sequence], 0, exact) for v in vertices)
-        best = face_lp.maximise({sequence: 1})
-        remember(best[1])
-        if low_known:
-            return Range(0 if not exact else Fraction(0), best[0])
-        worst = face_lp.maximise({sequence: -1})
-        remember(worst[1])
-        return Range(-worst[0], best[0])
-
-    remember(face_lp.maximise({})[1])  # one optimal plan, even with no sequences to range
-    plan_ranges = {s: plan_range(s) for s in range(1, n)}
-
-    # Charnes–Cooper LP: columns x̃, q̃, t; own constraint rows become E x̃ − e t = 0.
-    own_rows = range(len(minmax.best_reply_rows), base.num_rows)
-    cc = base.with_columns([({own_rows.start: Fraction(-1)}, Fraction(0), Fraction(0), None)])
-    t_col = cc.num_cols - 1
-    zero = Fraction(0)
-    cc = replace(
-        cc,
-        row_lower=tuple(zero if i in own_rows else b for i, b in enumerate(cc.row_lower)),
-        row_upper=tuple(zero if i in own_rows else b for i, b in enumerate(cc.row_upper)),
+    face = base.with_rows([({root_q: Fraction(1)}, Fraction(value), None)])
+    face_lp = FaceOptimiser(face, exact)
+    vertices = Vertices(table.num_sequences, exact)
+    plan_ranges = _plan_ranges(face_lp, vertices)
+    actions, cc_lp = _probability_ranges(
+        game, table, _charnes_cooper(minmax, value), vertices, plan_ranges
     )
-    cc = cc.with_rows([({root_q: Fraction(1), t_col: -Fraction(value)}, zero, None)])
-    actions: list[ActionRange] = []
-    # One HiGHS model; the normalisation row x̃[parent(h)] = 1 is re-pointed per parent.
-    normaliser = cc.num_rows
-    first_parent = int(table.parent_sequence[0]) if table.num_infosets else 0
-    cc_lp = _Optimiser(
-        cc.with_rows([({first_parent: Fraction(1)}, Fraction(1), Fraction(1))]), exact
+    dimension = settle_dimension(
+        face_lp, vertices.plans, vertices.remember, table.num_sequences, exact, rng
     )
-    current = first_parent
-    for infoset in range(table.num_infosets):
-        parent = int(table.parent_sequence[infoset])
-        if parent != current:
-            cc_lp.model.change_coefficient(normaliser, current, 0.0)
-            cc_lp.model.change_coefficient(normaliser, parent, 1.0)
-            if exact:
-                cc_lp.program = cc.with_rows([({parent: Fraction(1)}, Fraction(1), Fraction(1))])
-            current = parent
-        optimiser = cc_lp
-        name = table.infosets[infoset]
-        for action, sequence in zip(
-            table.actions[infoset], table.sequences_of(infoset), strict=True
-        ):
-            reaching = [v for v in vertices if v[parent] > (0 if exact else FLOAT_TOLERANCE)]
-            ratios = [v[sequence] / v[parent] for v in reaching]
-            probability: Range | None
-            one, nothing = (Fraction(1), Fraction(0)) if exact else (1.0, 0.0)
-            high = one if any(_same(r, 1, exact) for r in ratios) else None
-            low = nothing if any(_same(r, 0, exact) for r in ratios) else None
-            if high is None:
-                found = _maximise_or_none(optimiser, {sequence: 1})
-                if found is not None:
-                    high = found[0]
-                    remember(found[1], found[1][t_col])
-            if low is None and (high is not None or reaching):
-                found = _maximise_or_none(optimiser, {sequence: -1})
-                if found is not None:
-                    low = -found[0]
-                    remember(found[1], found[1][t_col])
-            probability = None if high is None or low is None else Range(low, high)
-            actions.append(
-                ActionRange(
-                    infoset=name,
-                    action=action,
-                    words=game.describe_action(name, action),
-                    probability=probability,
-                    plan=plan_ranges[sequence],
-                )
-            )
-    dimension = _settle_dimension(face_lp, vertices, remember, n, exact, rng)
-    parametrisation = _parametrise(table, vertices, plan_ranges, exact) if dimension == 1 else None
-    solved = face_lp.solved + cc_lp.solved
-    verified = face_lp.verified and cc_lp.verified
+    parametrisation = (
+        _parametrise(table, vertices.plans, plan_ranges, exact) if dimension == 1 else None
+    )
     return PlayerRanges(
         player=player,
         name=game.player_names[player],
         value=value,
         actions=tuple(actions),
         dimension=dimension,
-        vertices=tuple(tuple(v) for v in vertices),
+        vertices=tuple(tuple(v) for v in vertices.plans),
         parametrisation=parametrisation,
-        verified=verified,
-        linear_programs=solved,
+        verified=face_lp.verified and cc_lp.verified,
+        linear_programs=face_lp.solved + cc_lp.solved,
     )
-
-
-def _rank(vertices: list[list[Number]], exact: bool) -> int:
-    if len(vertices) < 2:
-        return 0
-    differences = [[a - b for a, b in zip(v, vertices[0], strict=True)] for v in vertices[1:]]
-    if exact:
-        import flint
-
-        rows = [[flint.fmpq(d.numerator, d.denominator) for d in row] for row in differences]
-        return int(flint.fmpq_mat(rows).rank())
-    return int(np.linalg.matrix_rank(np.array(differences, dtype=float), tol=FLOAT_TOLERANCE))
-
-
-def _settle_dimension(
-    face_lp: _Optimiser,
-    vertices: list[list[Number]],
-    remember: Any,
-    n: int,
-    exact: bool,
-    rng: np.random.Generator,
-) -> int:
-    """The dimension of the face, adding vertices along random unseen directions.
-
-    Directions come in batches (1, 2, 4, … up to 32) from the orthogonal complement of the
-    vertices found; the search stops when a whole batch finds no new extent.
-    """
-    batch = 1
-    for _ in range(n + 1):
-        rank = _rank(vertices, exact)
-        if len(vertices) >= 2:
-            differences = np.array(
-                [[float(a - b) for a, b in zip(v, vertices[0], strict=True)] for v in vertices[1:]]
-            )
-            complement = np.linalg.svd(differences)[2][rank:]
-        else:
-            complement = np.eye(n)
-        if not len(complement):
-            return rank
-        grew = False
-        for _ in range(min(batch, len(complement))):
-            direction = rng.standard_normal(len(complement)) @ complement
-            direction /= np.max(np.abs(direction))
-            objective = {
-                s: (Fraction(float(d)) if exact else float(d)) for s, d in enumerate(direction) if d
-            }
-            high = face_lp.maximise(objective, proof=False)
-            low = face_lp.maximise({s: -c for s, c in objective.items()}, proof=False)
-            if float(high[0] + low[0]) > FLOAT_TOLERANCE and high[1] and low[1]:
-                remember(high[1])
-                remember(low[1])
-                grew = True
-        if not grew:
-            return rank
-        batch = min(2 * batch, 32)
-    return _rank(vertices, exact)
 
 
 def _parametrise(

@@ -21,7 +21,7 @@ its equilibria as ``ε → 0`` are quasi-perfect (their Lemma 1).
 The limit is computed *exactly*, as they suggest, from one basis.  ``ε`` enters only the
 bounds and the objective, so for a fixed basis ``B`` the basic solution is a polynomial in
 ``ε``: with ``l(ε) = Σ_k ε^k l_k`` and ``c(ε) = Σ_k ε^k c_k``, each coefficient solves the
-same square system (:class:`~seqform.lp.exact.program.BasisSystem`),
+same square system (:class:`~seqform.lp.exact.basis.BasisSystem`),
 
     M_TB v_k = b_k − M_TN l_{N,k},        M_TB.T π_k = c_{k,B},
 
@@ -72,7 +72,7 @@ from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
 from seqform.lp.exact.minmax import MinmaxProgram
 from seqform.lp.exact.program import FloatLPResult
-from seqform.lp.minmax import SolverError, SolverStats
+from seqform.lp.solvers import SolverError, SolverStats, optimal_stats
 
 __all__ = ["RefinedSolution", "refine", "sequence_lengths"]
 
@@ -142,7 +142,7 @@ def refine(
 
     Raises
     ------
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If HiGHS fails on every perturbed LP.
     """
     start = time.perf_counter()
@@ -251,14 +251,11 @@ def _refined_sets(
 
 def _stats(minmax: MinmaxProgram, algorithm: str, iterations: int, seconds: float) -> SolverStats:
     program = minmax.program
-    return SolverStats(
-        backend="highs",
-        algorithm=algorithm,
-        status="optimal",
+    return optimal_stats(
+        "highs",
+        algorithm,
         seconds=seconds,
-        solver_seconds=seconds,
         iterations=iterations,
-        variables=program.num_cols,
-        constraints=program.num_rows,
+        shape=(program.num_rows, program.num_cols),
         nonzeros=program.matrix.nnz,
     )

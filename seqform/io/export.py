@@ -25,6 +25,7 @@ import numpy as np
 
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.model import Game
+from seqform.lp.highs import write_model
 from seqform.lp.minmax import highs_model
 
 __all__ = ["FORMATS", "export_game"]
@@ -84,14 +85,9 @@ def _write_npz(game: Game, path: Path) -> None:
 
 
 def _write_mps(game: Game, path: Path) -> None:
-    import highspy
-
     form = build_sequence_form(game)
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", False)
-    highs.passModel(highs_model(form.E, form.e, form.F, form.f, form.A))
+    model = highs_model(form.E, form.e, form.F, form.f, form.A)
     if path.suffix.lower() != ".mps":
         raise ValueError(f"an MPS file must end in .mps (HiGHS picks the format by it): {path}")
-    status = highs.writeModel(str(path))
-    if status == highspy.HighsStatus.kError or not path.exists():
+    if not write_model(model, str(path)) or not path.exists():
         raise OSError(f"HiGHS could not write {str(path)!r}")

@@ -285,7 +285,8 @@ def _behaviour_at(
     total = sum(given.values(), Fraction(0))
     if abs(total - 1) > SUM_TOLERANCE:
         raise StrategyFileError(
-            f"{at}: probabilities sum to {float(total):.12g}, not 1 (within {float(SUM_TOLERANCE):g})"
+            f"{at}: probabilities sum to {float(total):.12g}, "
+            f"not 1 (within {float(SUM_TOLERANCE):g})"
         )
     return {action: given.get(action, Fraction(0)) / total for action in actions}
 

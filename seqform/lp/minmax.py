@@ -18,9 +18,12 @@ and the dual multipliers ``y >= 0`` of the first block form an optimal plan of p
 A matrix game is the special case ``E = F = (1 ... 1)``, ``e = f = (1)``, so the normal
 form (``seqform.forms.normal_form``) uses the same function.
 
+The rows, columns and coefficients come from :func:`seqform.lp.merged.merged_lp`, the one
+writing of this LP, which also gives the exact program of :mod:`seqform.lp.exact.minmax`.
 Two backends return the same :class:`LPSolution`:
 
-* ``"highs"`` (default) passes the CSC matrix straight to ``highspy``;
+* ``"highs"`` (default) passes the CSC matrix straight to ``highspy``
+  (:mod:`seqform.lp.highs`);
 * ``"cvxpy"`` writes the model with vectorised constraints in cvxpy and solves it with
   HiGHS through cvxpy (``canon_backend="SCIPY"``).
 
@@ -29,67 +32,44 @@ Both accept only a proven optimum; anything else raises :class:`SolverError`.
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.lp.highs import highs_lp, highs_options, highs_solver, raise_unless_optimal, run_highs
+from seqform.lp.merged import Coordinates, MergedLP, merged_lp
+from seqform.lp.solvers import (
+    ALGORITHMS,
+    BACKENDS,
+    Algorithm,
+    Backend,
+    SolverError,
+    SolverLimitError,
+    SolverStats,
+    optimal_stats,
+)
+
 if TYPE_CHECKING:
     import highspy
 
+# ALGORITHMS ... SolverStats are defined in seqform.lp.solvers; they are named here too
+# until every caller imports them from there.
 __all__ = [
     "ALGORITHMS",
     "BACKENDS",
+    "Algorithm",
+    "Backend",
     "LPSolution",
     "SolverError",
     "SolverLimitError",
     "SolverStats",
+    "float_merged_lp",
     "highs_model",
-    "highs_options",
-    "highs_solver",
     "solve_minmax",
 ]
-
-logger = logging.getLogger(__name__)
-
-Backend = Literal["highs", "cvxpy"]
-Algorithm = Literal["simplex", "ipm", "pdlp"]
-BACKENDS: tuple[str, ...] = ("highs", "cvxpy")
-ALGORITHMS: tuple[str, ...] = ("simplex", "ipm", "pdlp")
-
-
-class SolverError(RuntimeError):
-    """The LP solver did not return a proven optimal solution."""
-
-
-class SolverLimitError(SolverError):
-    """The solver stopped at a time or iteration limit.
-
-    ``plans`` holds the primal point it had, ``(x, y)``, when the solver offered one, so
-    that the caller can measure how good it is (by best response); otherwise ``None``.
-    """
-
-    def __init__(self, message: str, plans: tuple[np.ndarray, np.ndarray] | None) -> None:
-        super().__init__(message)
-        self.plans = plans
-
-
-@dataclass(frozen=True)
-class SolverStats:
-    """What the solver did: backend, algorithm, final status, time and iterations."""
-
-    backend: str
-    algorithm: str
-    status: str
-    seconds: float  # wall time of building and solving the LP
-    solver_seconds: float  # time reported by the solver itself
-    iterations: int
-    variables: int
-    constraints: int
-    nonzeros: int
 
 
 @dataclass(frozen=True)
@@ -109,9 +89,17 @@ class LPSolution:
     stats: SolverStats
 
 
-def _stack(E: sp.sparray, F: sp.sparray, A: sp.sparray) -> sp.csc_array:
-    """The constraint matrix ``[[-A.T, F.T], [E, 0]]`` of the merged LP, in CSC."""
-    return sp.block_array([[-A.T, F.T], [E, None]], format="csc")
+def float_merged_lp(
+    E: sp.sparray, e: np.ndarray, F: sp.sparray, f: np.ndarray, A: sp.sparray
+) -> MergedLP:
+    """The merged LP of the module docstring in floats (:func:`seqform.lp.merged.merged_lp`)."""
+    return merged_lp(
+        Coordinates.of(E),
+        np.asarray(e, dtype=float),
+        Coordinates.of(F),
+        np.asarray(f, dtype=float),
+        Coordinates.of(A),
+    )
 
 
 def highs_model(
@@ -119,61 +107,19 @@ def highs_model(
 ) -> highspy.HighsLp:
     """The merged LP of the module docstring as a ``highspy.HighsLp`` (columns ``x, q``).
 
-    Columns: ``x`` (one per column of ``E``, named ``x0, x1, ...``, ``>= 0``), then ``q``
-    (one per row of ``F``, free).  Rows: one ``<= 0`` row per sequence of player 1, then
-    the equality rows ``E x = e``.
+    Columns: ``x`` (one per column of ``E``, ``>= 0``), then ``q`` (one per row of ``F``,
+    free).  Rows: one ``<= 0`` row per sequence of player 1, then the equality rows
+    ``E x = e``.
     """
-    import highspy
-
-    n_x, n_q = E.shape[1], F.shape[0]
-    n_ineq, n_eq = F.shape[1], E.shape[0]
-    matrix = _stack(E, F, A)
-    lp = highspy.HighsLp()
-    lp.num_col_ = n_x + n_q
-    lp.num_row_ = n_ineq + n_eq
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = np.concatenate([np.zeros(n_x), np.asarray(f, dtype=float)])
-    lp.col_lower_ = np.concatenate([np.zeros(n_x), np.full(n_q, -highspy.kHighsInf)])
-    lp.col_upper_ = np.full(n_x + n_q, highspy.kHighsInf)
-    lp.row_lower_ = np.concatenate([np.full(n_ineq, -highspy.kHighsInf), e])
-    lp.row_upper_ = np.concatenate([np.zeros(n_ineq), e])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.num_col_ = n_x + n_q
-    lp.a_matrix_.num_row_ = n_ineq + n_eq
-    lp.a_matrix_.start_ = matrix.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = matrix.indices.astype(np.int32)
-    lp.a_matrix_.value_ = matrix.data.astype(float)
-    return lp
-
-
-def highs_options(
-    algorithm: str, time_limit: float | None, verbose: bool = False
-) -> dict[str, object]:
-    """HiGHS's options for an algorithm, a time limit (seconds) and the log.
-
-    ``"ipm"`` runs crossover, so that it ends at a basis.  ``"pdlp"`` runs without presolve:
-    HiGHS (1.15) cannot postsolve a first-order solution to a status better than "unknown"
-    even when PDLP converged, while on the original LP it reports "optimal" at its
-    tolerances (relative gap 1e-7).
-    """
-    options: dict[str, object] = {"output_flag": verbose, "solver": algorithm}
-    if algorithm == "ipm":
-        options["run_crossover"] = "on"
-    if algorithm == "pdlp":
-        options["presolve"] = "off"
-    if time_limit is not None:
-        options["time_limit"] = float(time_limit)
-    return options
-
-
-def highs_solver(algorithm: str, time_limit: float | None, verbose: bool = False) -> highspy.Highs:
-    """An empty ``highspy.Highs`` with the options of :func:`highs_options`."""
-    import highspy
-
-    highs = highspy.Highs()
-    for name, value in highs_options(algorithm, time_limit, verbose).items():
-        highs.setOptionValue(name, value)
-    return highs
+    lp = float_merged_lp(E, e, F, f, A)
+    return highs_lp(
+        lp.matrix.csc(),
+        objective=lp.objective,
+        col_lower=lp.col_lower,
+        col_upper=lp.col_upper,
+        row_lower=lp.row_lower,
+        row_upper=lp.row_upper,
+    )
 
 
 def solve_minmax(
@@ -236,75 +182,31 @@ def _solve_highs(
     time_limit: float | None,
     verbose: bool,
 ) -> LPSolution:
-    import highspy
-
     start = time.perf_counter()
-    n_x, n_q = E.shape[1], F.shape[0]
-    n_ineq, n_eq = F.shape[1], E.shape[0]
+    n_x, n_ineq = E.shape[1], F.shape[1]
     lp = highs_model(E, e, F, f, A)
-    nonzeros = len(lp.a_matrix_.value_)
-
-    highs = highs_solver(algorithm, time_limit, verbose)
-    highs.passModel(lp)
-    solver_start = time.perf_counter()
-    highs.run()
-    solver_seconds = time.perf_counter() - solver_start
-
-    model_status = highs.getModelStatus()
-    info = highs.getInfo()
-    status_text = highs.modelStatusToString(model_status)
-    solution = highs.getSolution()
-    iterations = int(
-        max(info.simplex_iteration_count, 0)
-        + max(info.ipm_iteration_count, 0)
-        + max(info.pdlp_iteration_count, 0)
-    )
-    columns = np.asarray(solution.col_value, dtype=float)
-    duals = np.asarray(solution.row_dual, dtype=float)
-    feasible = highspy.SolutionStatus.kSolutionStatusFeasible
-    if model_status in (
-        highspy.HighsModelStatus.kTimeLimit,
-        highspy.HighsModelStatus.kIterationLimit,
-    ):
-        plans = None
-        if solution.value_valid and solution.dual_valid:
-            plans = (columns[:n_x].copy(), np.abs(duals[:n_ineq]))
-        raise SolverLimitError(
-            f"HiGHS ({algorithm}) stopped ({status_text.lower()}) after "
-            f"{solver_seconds:.1f} s and {iterations} iterations; no proven solution",
-            plans,
-        )
-    if (
-        model_status != highspy.HighsModelStatus.kOptimal
-        or info.primal_solution_status != feasible
-        or info.dual_solution_status != feasible
-    ):
-        raise SolverError(
-            f"HiGHS ({algorithm}) did not prove optimality: model status {status_text!r}, "
-            f"primal solution {highs.solutionStatusToString(info.primal_solution_status)!r}, "
-            f"dual solution {highs.solutionStatusToString(info.dual_solution_status)!r}"
-        )
+    highs = highs_solver(algorithm, time_limit, verbose, model=lp)
+    run = run_highs(highs)
+    columns, duals = run.columns, run.row_duals
+    plans = (columns[:n_x].copy(), np.abs(duals[:n_ineq])) if run.point_valid else None
+    raise_unless_optimal(run, algorithm=algorithm, plans=plans, check_solutions=True)
     # HiGHS reports the row duals of a maximisation with the sign of the objective's
     # sensitivity, so a binding "<=" row has a dual >= 0: these are the multipliers y of
     # the Lagrangian f@q - y@(F.T q - A.T x) directly.
-    y = np.maximum(duals[:n_ineq], 0.0)
-    stats = SolverStats(
-        backend="highs",
-        algorithm=algorithm,
-        status="optimal",
-        seconds=time.perf_counter() - start,
-        solver_seconds=solver_seconds,
-        iterations=iterations,
-        variables=n_x + n_q,
-        constraints=n_ineq + n_eq,
-        nonzeros=nonzeros,
-    )
     return LPSolution(
-        value=float(info.objective_function_value),
+        value=run.objective,
         x=np.maximum(columns[:n_x], 0.0),
-        y=y,
+        y=np.maximum(duals[:n_ineq], 0.0),
         q=columns[n_x:].copy(),
-        stats=stats,
+        stats=optimal_stats(
+            "highs",
+            algorithm,
+            seconds=time.perf_counter() - start,
+            solver_seconds=run.seconds,
+            iterations=run.iterations,
+            shape=(lp.num_row_, lp.num_col_),
+            nonzeros=len(lp.a_matrix_.value_),
+        ),
     )
 
 
@@ -350,21 +252,18 @@ def _solve_cvxpy(
         raise SolverError(
             f"cvxpy/HiGHS ({algorithm}) did not prove optimality: status {problem.status!r}"
         )
-    n_vars = E.shape[1] + F.shape[0]
     return LPSolution(
         value=float(problem.value),
         x=np.maximum(np.asarray(x.value, dtype=float), 0.0),
         y=np.maximum(np.asarray(best_reply.dual_value, dtype=float), 0.0),
         q=np.asarray(q.value, dtype=float),
-        stats=SolverStats(
-            backend="cvxpy",
-            algorithm=algorithm,
-            status="optimal",
+        stats=optimal_stats(
+            "cvxpy",
+            algorithm,
             seconds=time.perf_counter() - start,
             solver_seconds=solver_seconds,
             iterations=iterations,
-            variables=n_vars,
-            constraints=E.shape[0] + F.shape[1],
-            nonzeros=int(E.nnz + F.nnz + A.nnz),
+            shape=(E.shape[0] + F.shape[1], E.shape[1] + F.shape[0]),
+            nonzeros=E.nnz + F.nnz + A.nnz,
         ),
     )

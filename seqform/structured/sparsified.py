@@ -36,26 +36,29 @@ gives a vertex, exact to the last digit, on small decks.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.game.builtin.showdown_poker import ShowdownPoker
-from seqform.lp.minmax import SolverError, SolverLimitError, SolverStats, highs_solver
+from seqform.game.builtin.showdown_poker import BettingTable, ShowdownPoker
+from seqform.lp.clarabel import raise_unless_solved, run_clarabel
+from seqform.lp.highs import highs_lp, highs_solver, raise_unless_optimal, run_highs
+from seqform.lp.solvers import (
+    SPARSIFIED_SOLVERS,
+    SolverStats,
+    SparsifiedSolver,
+    optimal_stats,
+)
 
 __all__ = [
     "SPARSIFIED_SOLVERS",
     "SparsifiedLP",
     "SparsifiedSolution",
+    "SparsifiedSolver",
     "build_sparsified_lp",
     "solve_sparsified_lp",
 ]
-
-SparsifiedSolver = Literal["clarabel", "simplex", "ipm"]
-SPARSIFIED_SOLVERS: tuple[str, ...] = ("clarabel", "simplex", "ipm")
 
 
 @dataclass(frozen=True)
@@ -86,15 +89,26 @@ class SparsifiedLP:
         return int(rows), int(columns)
 
 
-class _Triplets:
-    """Rows, columns and values of a sparse matrix, collected as arrays."""
+class _Rows:
+    """The LP's rows as they are written: triplets of the matrix and the row bounds."""
 
     def __init__(self) -> None:
         self.rows: list[np.ndarray] = []
         self.cols: list[np.ndarray] = []
         self.vals: list[np.ndarray] = []
+        self.lower: list[np.ndarray] = []
+        self.upper: list[np.ndarray] = []
+        self.count = 0
+
+    def new(self, count: int, low: float, high: float) -> np.ndarray:
+        """``count`` new rows with bounds ``low <= . <= high``; their indices."""
+        self.lower.append(np.full(count, low))
+        self.upper.append(np.full(count, high))
+        self.count += count
+        return np.arange(self.count - count, self.count)
 
     def add(self, rows: object, cols: object, values: object) -> None:
+        """Entries ``M[rows, cols] += values``, broadcast together."""
         r, c, v = np.broadcast_arrays(
             np.asarray(rows, dtype=np.int64),
             np.asarray(cols, dtype=np.int64),
@@ -104,139 +118,185 @@ class _Triplets:
         self.cols.append(c.ravel())
         self.vals.append(v.ravel())
 
-    def matrix(self, shape: tuple[int, int]) -> sp.csc_array:
-        return sp.csc_array(
+    def matrix(self, columns: int) -> sp.csc_array:
+        matrix = sp.csc_array(
             (np.concatenate(self.vals), (np.concatenate(self.rows), np.concatenate(self.cols))),
-            shape=shape,
+            shape=(self.count, columns),
         )
+        matrix.sum_duplicates()
+        return matrix
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Where the variables sit.
+
+    Player 0's sequence ``s`` for card ``c`` is column ``1 + c * width0 + (s − 1)`` (the
+    empty sequence: column 0); ``q`` has the root at ``q_root``, then (card, node of
+    player 1); ``inner[s]`` and ``outer[s]`` are the block sums ``p`` and ``Q`` of each
+    betting sequence ``s`` of player 0 that some leaf reads.
+    """
+
+    cards: int
+    width0: int
+    nodes1: int
+    block: int
+    blocks: int
+    q_root: int
+    inner: dict[int, np.ndarray]
+    outer: dict[int, np.ndarray]
+    total: int
+
+    def x(self, sequence: int) -> np.ndarray:
+        """Column of ``x[(c, sequence)]`` for every card ``c``."""
+        if sequence == 0:
+            return np.zeros(self.cards, dtype=np.int64)
+        return 1 + np.arange(self.cards) * self.width0 + (sequence - 1)
+
+    def q(self, node: int) -> np.ndarray:
+        return self.q_root + 1 + np.arange(self.cards) * self.nodes1 + node
+
+
+def _columns(poker: ShowdownPoker) -> _Columns:
+    table = poker.betting_table
+    n = poker.cards
+    q_root = poker.num_sequences(0)
+    block = max(1, math.isqrt(n))
+    blocks = -(-n // block)
+    read = sorted({int(s) for s in table.leaf_sequences[:, 0] if s != 0})
+    column = q_root + 1 + n * table.num_nodes(1)
+    inner: dict[int, np.ndarray] = {}
+    outer: dict[int, np.ndarray] = {}
+    for sequence in read:
+        inner[sequence] = column + np.arange(n)
+        outer[sequence] = column + n + np.arange(blocks + 1)
+        column += n + blocks + 1
+    return _Columns(
+        cards=n,
+        width0=table.num_sequences(0) - 1,
+        nodes1=table.num_nodes(1),
+        block=block,
+        blocks=blocks,
+        q_root=q_root,
+        inner=inner,
+        outer=outer,
+        total=column,
+    )
+
+
+def _plan_rows(rows: _Rows, columns: _Columns, table: BettingTable) -> None:
+    """``E x = e``: the root, then one row per (card, betting node) of player 0."""
+    rows.add(rows.new(1, 1.0, 1.0), 0, 1.0)
+    for node in range(table.num_nodes(0)):
+        r = rows.new(columns.cards, 0.0, 0.0)
+        for sequence in table.node_sequences[0][node]:
+            rows.add(r, columns.x(int(sequence)), 1.0)
+        rows.add(r, columns.x(int(table.node_parent[0][node])), -1.0)
+
+
+def _block_sum_rows(rows: _Rows, columns: _Columns) -> None:
+    """``p_j`` = sum of ``v`` over ``j``'s block below ``j``; ``Q_{b+1} = Q_b`` + block ``b``."""
+    n, block, blocks = columns.cards, columns.block, columns.blocks
+    cards = np.arange(n)
+    first_in_block = cards % block == 0
+    rest = cards[~first_in_block]
+    last = np.minimum((np.arange(blocks) + 1) * block, n) - 1
+    for sequence, inner in columns.inner.items():
+        v, outer = columns.x(sequence), columns.outer[sequence]
+        rows.add(rows.new(int(first_in_block.sum()), 0.0, 0.0), inner[first_in_block], 1.0)
+        r = rows.new(rest.size, 0.0, 0.0)
+        rows.add(r, inner[rest], 1.0)
+        rows.add(r, inner[rest - 1], -1.0)
+        rows.add(r, v[rest - 1], -1.0)
+        rows.add(rows.new(1, 0.0, 0.0), outer[0], 1.0)
+        r = rows.new(blocks, 0.0, 0.0)
+        rows.add(r, outer[1:], 1.0)
+        rows.add(r, outer[:-1], -1.0)
+        rows.add(r, inner[last], -1.0)
+        rows.add(r, v[last], -1.0)
+
+
+@dataclass(frozen=True)
+class _Player1Rows:
+    """The best-reply rows: ``empty_row`` for player 1's empty sequence, then
+    ``sequence_rows`` by (card, sequence); ``span`` is all of them."""
+
+    cards: int
+    width1: int
+    empty_row: np.ndarray
+    sequence_rows: np.ndarray
+    span: slice
+
+    def __call__(self, sequence: int) -> np.ndarray:
+        if sequence == 0:
+            return np.broadcast_to(self.empty_row, (self.cards,))
+        return self.sequence_rows[np.arange(self.cards) * self.width1 + (sequence - 1)]
+
+
+def _best_reply_rows(rows: _Rows, columns: _Columns, table: BettingTable) -> _Player1Rows:
+    """The rows ``F.T q − A.T x <= 0``, with their ``F.T q`` part."""
+    n, width1 = columns.cards, table.num_sequences(1) - 1
+    start = rows.count
+    empty_row = rows.new(1, -np.inf, 0.0)
+    sequence_rows = rows.new(n * width1, -np.inf, 0.0)
+    player1 = _Player1Rows(n, width1, empty_row, sequence_rows, slice(start, rows.count))
+    rows.add(empty_row, columns.q_root, 1.0)
+    for node in range(table.num_nodes(1)):
+        rows.add(player1(int(table.node_parent[1][node])), columns.q(node), -1.0)
+        for sequence in table.node_sequences[1][node]:
+            rows.add(player1(int(sequence)), columns.q(node), 1.0)
+    return player1
+
+
+def _payoff_entries(
+    rows: _Rows, columns: _Columns, table: BettingTable, player1: _Player1Rows
+) -> None:
+    """``− (1/(N−1)) A'.T x`` in the best-reply rows, leaf by leaf, through the block sums."""
+    n = columns.cards
+    cards = np.arange(n)
+    weight = 1.0 / (n - 1)
+    for (s0, s1), showdown, payoff in zip(
+        table.leaf_sequences, table.leaf_showdown, table.leaf_payoff, strict=True
+    ):
+        c = -weight * float(payoff)  # the row holds -A.T x
+        target = player1(int(s1))
+        if s0 == 0:  # player 0 never acted: v_i = x[empty] for every card
+            per_card = (n - 1 - 2 * cards) if showdown else np.full(n, n - 1)
+            rows.add(target, 0, c * per_card)
+            continue
+        v, total = columns.x(int(s0)), columns.outer[int(s0)][columns.blocks]
+        if s1 == 0:  # summed over player 1's cards j
+            per_card = (2 * cards - n + 1) if showdown else np.full(n, n - 1)
+            rows.add(player1.empty_row, v, c * per_card)
+            continue
+        rows.add(target, total, c)
+        rows.add(target, v, -c)
+        if showdown:
+            rows.add(target, columns.inner[int(s0)], -2 * c)
+            rows.add(target, columns.outer[int(s0)][cards // columns.block], -2 * c)
 
 
 def build_sparsified_lp(poker: ShowdownPoker) -> SparsifiedLP:
     """The sparsified LP of the module docstring, with ``O(N (S_0 + S_1 + |Z|))`` non-zeros."""
     table = poker.betting_table
-    n = poker.cards
-    cards = np.arange(n)
-    width0 = table.num_sequences(0) - 1
-    width1 = table.num_sequences(1) - 1
-    nodes0, nodes1 = table.num_nodes(0), table.num_nodes(1)
-    weight = 1.0 / (n - 1)
-
-    def x_col(sequence: int) -> np.ndarray:
-        """Column of ``x[(c, sequence)]`` for every card ``c`` (the empty one: column 0)."""
-        if sequence == 0:
-            return np.zeros(n, dtype=np.int64)
-        return 1 + cards * width0 + (sequence - 1)
-
+    columns = _columns(poker)
+    rows = _Rows()
+    _plan_rows(rows, columns, table)
+    _block_sum_rows(rows, columns)
+    player1 = _best_reply_rows(rows, columns, table)
+    _payoff_entries(rows, columns, table, player1)
     n_x = poker.num_sequences(0)
-    q_root = n_x
-    n_q = 1 + n * nodes1
-
-    def q_col(node: int) -> np.ndarray:
-        return q_root + 1 + cards * nodes1 + node
-
-    # The block sums, one set per betting sequence of player 0 that some leaf reads.
-    block = max(1, math.isqrt(n))
-    blocks = -(-n // block)
-    card_block = cards // block
-    read = sorted({int(s) for s in table.leaf_sequences[:, 0] if s != 0})
-    sums_start = q_root + n_q
-    inner_col: dict[int, np.ndarray] = {}
-    outer_col: dict[int, np.ndarray] = {}
-    column = sums_start
-    for sequence in read:
-        inner_col[sequence] = column + cards
-        outer_col[sequence] = column + n + np.arange(blocks + 1)
-        column += n + blocks + 1
-    n_columns = column
-
-    t = _Triplets()
-    lower: list[np.ndarray] = []
-    upper: list[np.ndarray] = []
-    row = 0
-
-    def rows(count: int, low: float, high: float) -> np.ndarray:
-        nonlocal row
-        lower.append(np.full(count, low))
-        upper.append(np.full(count, high))
-        row += count
-        return np.arange(row - count, row)
-
-    # E x = e: the root, then one row per (card, betting node) of player 0.
-    t.add(rows(1, 1.0, 1.0), 0, 1.0)
-    for node in range(nodes0):
-        r = rows(n, 0.0, 0.0)
-        for sequence in table.node_sequences[0][node]:
-            t.add(r, x_col(int(sequence)), 1.0)
-        t.add(r, x_col(int(table.node_parent[0][node])), -1.0)
-
-    # The block sums: p_j = sum of v over j's block below j, Q_{b+1} = Q_b + block b's sum.
-    first_in_block = cards % block == 0
-    for sequence in read:
-        v, inner, outer = x_col(sequence), inner_col[sequence], outer_col[sequence]
-        t.add(rows(int(first_in_block.sum()), 0.0, 0.0), inner[first_in_block], 1.0)
-        rest = cards[~first_in_block]
-        r = rows(rest.size, 0.0, 0.0)
-        t.add(r, inner[rest], 1.0)
-        t.add(r, inner[rest - 1], -1.0)
-        t.add(r, v[rest - 1], -1.0)
-        t.add(rows(1, 0.0, 0.0), outer[0], 1.0)
-        last = np.minimum((np.arange(blocks) + 1) * block, n) - 1
-        r = rows(blocks, 0.0, 0.0)
-        t.add(r, outer[1:], 1.0)
-        t.add(r, outer[:-1], -1.0)
-        t.add(r, inner[last], -1.0)
-        t.add(r, v[last], -1.0)
-
-    # F.T q - (1/(N-1)) A'.T x <= 0: the empty sequence of player 1, then (card, sequence).
-    start = row
-    empty_row = rows(1, -np.inf, 0.0)
-    sequence_rows = rows(n * width1, -np.inf, 0.0)
-    payoff_rows = slice(start, row)
-
-    def p1_row(sequence: int) -> np.ndarray:
-        if sequence == 0:
-            return np.broadcast_to(empty_row, (n,))
-        return sequence_rows[cards * width1 + (sequence - 1)]
-
-    t.add(empty_row, q_root, 1.0)
-    for node in range(nodes1):
-        t.add(p1_row(int(table.node_parent[1][node])), q_col(node), -1.0)
-        for sequence in table.node_sequences[1][node]:
-            t.add(p1_row(int(sequence)), q_col(node), 1.0)
-
-    for (s0, s1), showdown, payoff in zip(
-        table.leaf_sequences, table.leaf_showdown, table.leaf_payoff, strict=True
-    ):
-        c = -weight * float(payoff)  # the row holds -A.T x
-        target = p1_row(int(s1))
-        if s0 == 0:  # player 0 never acted: v_i = x[empty] for every card
-            per_card = (n - 1 - 2 * cards) if showdown else np.full(n, n - 1)
-            t.add(target, 0, c * per_card)
-            continue
-        v, total = x_col(int(s0)), outer_col[int(s0)][blocks]
-        if s1 == 0:  # summed over player 1's cards j
-            per_card = (2 * cards - n + 1) if showdown else np.full(n, n - 1)
-            t.add(empty_row, v, c * per_card)
-            continue
-        t.add(target, total, c)
-        t.add(target, v, -c)
-        if showdown:
-            t.add(target, inner_col[int(s0)], -2 * c)
-            t.add(target, outer_col[int(s0)][card_block], -2 * c)
-
-    col_lower = np.full(n_columns, -np.inf)
+    col_lower = np.full(columns.total, -np.inf)
     col_lower[:n_x] = 0.0
-    matrix = t.matrix((row, n_columns))
-    matrix.sum_duplicates()
     return SparsifiedLP(
-        matrix=matrix,
-        row_lower=np.concatenate(lower),
-        row_upper=np.concatenate(upper),
+        matrix=rows.matrix(columns.total),
+        row_lower=np.concatenate(rows.lower),
+        row_upper=np.concatenate(rows.upper),
         col_lower=col_lower,
-        objective=q_root,
+        objective=columns.q_root,
         x_columns=slice(0, n_x),
-        payoff_rows=payoff_rows,
-        scale=float(n),
+        payoff_rows=player1.span,
+        scale=float(poker.cards),
     )
 
 
@@ -281,132 +341,64 @@ def solve_sparsified_lp(
 
 
 def _stats(lp: SparsifiedLP, backend: str, algorithm: str, seconds: float, iterations: int):
-    rows, columns = lp.shape
-    return SolverStats(
-        backend=backend,
-        algorithm=algorithm,
-        status="optimal",
+    return optimal_stats(
+        backend,
+        algorithm,
         seconds=seconds,
-        solver_seconds=seconds,
         iterations=iterations,
-        variables=columns,
-        constraints=rows,
-        nonzeros=int(lp.matrix.nnz),
+        shape=lp.shape,
+        nonzeros=lp.matrix.nnz,
     )
 
 
 def _solve_clarabel(
     lp: SparsifiedLP, time_limit: float | None, verbose: bool, tolerance: float
 ) -> SparsifiedSolution:
-    """Clarabel's form: ``min c v`` s.t. ``M v + s = b``, ``s`` in zero or non-negative cones."""
-    import clarabel
-
-    equal = lp.row_lower == lp.row_upper
-    if not np.all(np.isneginf(lp.row_lower[~equal])):
-        raise ValueError("the sparsified LP has only equality and '<=' rows")
-    n_x = lp.x_columns.stop
-    rows, columns = lp.shape
-    matrix = lp.matrix.tocsr()
-    equality_rows = np.flatnonzero(equal)
-    inequality_rows = np.flatnonzero(~equal)
-    bounds = sp.csr_array((-np.ones(n_x), (np.arange(n_x), np.arange(n_x))), shape=(n_x, columns))
-    stacked = sp.vstack([matrix[equality_rows], matrix[inequality_rows], bounds], format="csc")
-    b = np.concatenate([lp.row_upper[equality_rows], lp.row_upper[inequality_rows], np.zeros(n_x)])
-    cost = np.zeros(columns)
-    cost[lp.objective] = -1.0
-    settings = clarabel.DefaultSettings()
-    settings.verbose = verbose
-    settings.tol_gap_abs = tolerance
-    settings.tol_gap_rel = tolerance
-    settings.tol_feas = tolerance
-    settings.tol_ktratio = max(tolerance, 1e-10)
-    if time_limit is not None:
-        settings.time_limit = float(time_limit)
-    start = time.perf_counter()
-    solver = clarabel.DefaultSolver(
-        sp.csc_matrix((columns, columns)),
-        cost,
-        sp.csc_matrix(stacked),
-        b,
-        [
-            clarabel.ZeroConeT(equality_rows.size),
-            clarabel.NonnegativeConeT(inequality_rows.size + n_x),
-        ],
-        settings,
+    objective = np.zeros(lp.shape[1])
+    objective[lp.objective] = 1.0
+    run = run_clarabel(
+        lp.matrix,
+        objective=objective,
+        col_lower=lp.col_lower,
+        row_lower=lp.row_lower,
+        row_upper=lp.row_upper,
+        time_limit=time_limit,
+        verbose=verbose,
+        tolerance=tolerance,
     )
-    result = solver.solve()
-    seconds = time.perf_counter() - start
-    status = str(result.status)
-    primal = np.asarray(result.x, dtype=float)
-    duals = np.asarray(result.z, dtype=float)
-    # The payoff rows' multipliers, in the LP's row order (they are all '<=' rows).
-    position = np.empty(rows, dtype=np.int64)
-    position[inequality_rows] = equality_rows.size + np.arange(inequality_rows.size)
-    y = np.maximum(duals[position[lp.payoff_rows]], 0.0)
-    x = np.maximum(primal[lp.x_columns], 0.0)
-    if status.endswith("MaxTime") or status.endswith("MaxIterations"):
-        raise SolverLimitError(
-            f"Clarabel stopped ({status}) after {seconds:.1f} s and {result.iterations} "
-            "iterations; no proven solution",
-            (x, y),
-        )
-    if not status.endswith("Solved") or status.endswith("AlmostSolved"):
-        raise SolverError(
-            f"Clarabel did not prove optimality: status {status} after {result.iterations} "
-            "iterations"
-        )
+    # The payoff rows' multipliers (they are all '<=' rows).
+    y = np.maximum(run.row_duals[lp.payoff_rows], 0.0)
+    x = np.maximum(run.columns[lp.x_columns], 0.0)
+    raise_unless_solved(run, (x, y))
     return SparsifiedSolution(
-        value=-float(result.obj_val) / lp.scale,
+        value=run.objective / lp.scale,
         x=x,
         y=y,
-        stats=_stats(lp, "clarabel", "interior point", seconds, int(result.iterations)),
+        stats=_stats(lp, "clarabel", "interior point", run.seconds, run.iterations),
     )
 
 
 def _solve_highs(
     lp: SparsifiedLP, algorithm: str, time_limit: float | None, verbose: bool
 ) -> SparsifiedSolution:
-    import highspy
-
-    rows, columns = lp.shape
-    model = highspy.HighsLp()
-    model.num_col_, model.num_row_ = columns, rows
-    cost = np.zeros(columns)
-    cost[lp.objective] = 1.0
-    model.col_cost_ = cost
-    model.col_lower_ = lp.col_lower
-    model.col_upper_ = np.full(columns, np.inf)
-    model.row_lower_ = lp.row_lower
-    model.row_upper_ = lp.row_upper
-    model.sense_ = highspy.ObjSense.kMaximize
-    model.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    model.a_matrix_.start_ = lp.matrix.indptr
-    model.a_matrix_.index_ = lp.matrix.indices
-    model.a_matrix_.value_ = lp.matrix.data
-    highs = highs_solver(algorithm, time_limit, verbose)
-    highs.passModel(model)
-    start = time.perf_counter()
-    highs.run()
-    seconds = time.perf_counter() - start
-    status = highs.getModelStatus()
-    info = highs.getInfo()
-    solution = highs.getSolution()
-    iterations = int(max(info.simplex_iteration_count, 0) + max(info.ipm_iteration_count, 0))
-    text = highs.modelStatusToString(status)
-    x = np.maximum(np.asarray(solution.col_value)[lp.x_columns], 0.0)
-    y = np.maximum(np.asarray(solution.row_dual)[lp.payoff_rows], 0.0)
-    if status in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kIterationLimit):
-        plans = (x, y) if solution.value_valid and solution.dual_valid else None
-        raise SolverLimitError(
-            f"HiGHS ({algorithm}) stopped ({text.lower()}) after {seconds:.1f} s and "
-            f"{iterations} iterations; no proven solution",
-            plans,
-        )
-    if status != highspy.HighsModelStatus.kOptimal:
-        raise SolverError(f"HiGHS ({algorithm}) did not prove optimality: model status {text!r}")
+    columns = lp.shape[1]
+    objective = np.zeros(columns)
+    objective[lp.objective] = 1.0
+    model = highs_lp(
+        lp.matrix,
+        objective=objective,
+        col_lower=lp.col_lower,
+        col_upper=np.full(columns, np.inf),
+        row_lower=lp.row_lower,
+        row_upper=lp.row_upper,
+    )
+    run = run_highs(highs_solver(algorithm, time_limit, verbose, model=model))
+    x = np.maximum(run.columns[lp.x_columns], 0.0)
+    y = np.maximum(run.row_duals[lp.payoff_rows], 0.0)
+    raise_unless_optimal(run, algorithm=algorithm, plans=(x, y) if run.point_valid else None)
     return SparsifiedSolution(
-        value=float(info.objective_function_value) / lp.scale,
+        value=run.objective / lp.scale,
         x=x,
         y=y,
-        stats=_stats(lp, "highs", algorithm, seconds, iterations),
+        stats=_stats(lp, "highs", algorithm, run.seconds, run.iterations),
     )

@@ -32,7 +32,9 @@ Layout.  Columns: ``x`` (the maximiser's sequences), ``q`` (one per constraint r
 opponent), ``r`` (one per constraint on ``y``).  Rows: one per sequence of the opponent
 (the best-reply rows), then the maximiser's constraint rows, then the constraints on
 ``x``.  With ``player=0`` and no constraints or bounds this is exactly the LP of
-:mod:`seqform.lp.minmax`, in the same order.
+:mod:`seqform.lp.minmax`, in the same order: both are written by
+:func:`seqform.lp.merged.merged_lp` (here with Fraction data), and
+``tests/test_lp_identity.py`` checks that they agree entry by entry.
 """
 
 from __future__ import annotations
@@ -40,25 +42,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
 import numpy as np
-import scipy.sparse as sp
 
 from seqform.forms.sequence_form import SequenceForm
 from seqform.lp.exact.program import FloatLPResult, HighsModel, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
-from seqform.lp.minmax import SolverStats
+from seqform.lp.merged import Coordinates, MergedLP, Sense, merged_lp
+from seqform.lp.solvers import SolverStats, optimal_stats
 
 __all__ = [
     "MinmaxFloatSolution",
     "MinmaxProgram",
     "PlanConstraint",
     "minmax_program",
+    "program_of",
     "solve_minmax_program",
 ]
-
-Sense = Literal["<=", ">=", "=="]
 
 
 @dataclass(frozen=True)
@@ -67,15 +67,6 @@ class PlanConstraint:
 
     terms: tuple[tuple[int, Fraction], ...]
     sense: Sense
-
-
-_UNITS = {1.0: Fraction(1), -1.0: Fraction(-1)}
-
-
-def _exact_integers(matrix: sp.sparray) -> tuple[np.ndarray, np.ndarray, list[Fraction]]:
-    """Rows, columns and exact values of a ±1 float matrix (E or F)."""
-    coo = matrix.tocoo()
-    return coo.row, coo.col, [_UNITS[float(v)] for v in coo.data]
 
 
 @dataclass(frozen=True)
@@ -114,6 +105,39 @@ class MinmaxProgram:
         return x, y
 
 
+def _fractions(values: Sequence[Fraction | int | float]) -> np.ndarray:
+    array = np.empty(len(values), dtype=object)
+    array[:] = [Fraction(v) for v in values]
+    return array
+
+
+def _constraint_rows(
+    constraints: Sequence[PlanConstraint], columns: int
+) -> tuple[Coordinates, list[Sense]] | None:
+    """The matrix ``G`` (one row per constraint) and the senses; None if there are none."""
+    if not constraints:
+        return None
+    entries = [
+        (k, int(sequence), Fraction(coefficient))
+        for k, constraint in enumerate(constraints)
+        for sequence, coefficient in constraint.terms
+    ]
+    matrix = Coordinates.exact(
+        (len(constraints), columns),
+        np.array([k for k, _, _ in entries], dtype=np.int64),
+        np.array([s for _, s, _ in entries], dtype=np.int64),
+        [c for _, _, c in entries],
+    )
+    return matrix, [constraint.sense for constraint in constraints]
+
+
+def _lower_bound(bound: Sequence[Fraction] | None, size: int) -> np.ndarray:
+    lower = _fractions([0] * size if bound is None else bound)
+    if len(lower) != size:
+        raise ValueError("lower bounds must have one entry per sequence")
+    return lower
+
+
 def minmax_program(
     form: SequenceForm,
     *,
@@ -143,96 +167,55 @@ def minmax_program(
         For bounds of the wrong length, or ``y_lower`` together with ``y_constraints``.
     """
     own, other = (form.E, form.F) if player == 0 else (form.F, form.E)
-    n0, n1 = own.shape[1], other.shape[1]
-    k0, k1 = own.shape[0], other.shape[0]
+    own_rhs, other_rhs = (form.e, form.f) if player == 0 else (form.f, form.e)
     if y_lower is not None and y_constraints:
         raise ValueError("lower bounds on player 2's plan cannot be combined with constraints")
-    lower_x = [Fraction(0)] * n0 if x_lower is None else [Fraction(v) for v in x_lower]
-    lower_y = [Fraction(0)] * n1 if y_lower is None else [Fraction(v) for v in y_lower]
-    if len(lower_x) != n0 or len(lower_y) != n1:
-        raise ValueError("lower bounds must have one entry per sequence")
-    num_r = len(y_constraints)
-    q0, r0 = n0, n0 + k1
-    num_cols = n0 + k1 + num_r
-    rows: list[int] = []
-    cols: list[int] = []
-    values: list[Fraction] = []
-
-    pay_rows, pay_cols, pay_values = form.payoff_entries
+    n0, n1 = own.shape[1], other.shape[1]
+    lower_x, lower_y = _lower_bound(x_lower, n0), _lower_bound(y_lower, n1)
+    rows, cols, values = form.payoff_entries
+    payoff = Coordinates.exact((form.A.shape[0], form.A.shape[1]), rows, cols, values)
     if player == 1:  # the payoff matrix of player 1 is −A.T
-        pay_rows, pay_cols, pay_values = pay_cols, pay_rows, tuple(-a for a in pay_values)
-    # Best-reply rows t: F.T q + H.T r − A.T x <= 0.
-    for s, t, a in zip(pay_rows, pay_cols, pay_values, strict=True):
-        rows.append(int(t))
-        cols.append(int(s))
-        values.append(-a)
-    f_rows, f_cols, f_values = _exact_integers(other)
-    for h, t, v in zip(f_rows, f_cols, f_values, strict=True):
-        rows.append(int(t))
-        cols.append(q0 + int(h))
-        values.append(v)
-    for k, constraint in enumerate(y_constraints):
-        for t, coefficient in constraint.terms:
-            rows.append(int(t))
-            cols.append(r0 + k)
-            values.append(Fraction(coefficient))
-    # E x = e.
-    e_rows, e_cols, e_values = _exact_integers(own)
-    for i, s, v in zip(e_rows, e_cols, e_values, strict=True):
-        rows.append(n1 + int(i))
-        cols.append(int(s))
-        values.append(v)
-    # G x ⋚ 0.
-    for k, constraint in enumerate(x_constraints):
-        for s, coefficient in constraint.terms:
-            rows.append(n1 + k0 + k)
-            cols.append(int(s))
-            values.append(Fraction(coefficient))
-    num_rows = n1 + k0 + len(x_constraints)
-    matrix = RationalMatrix.from_triples((num_rows, num_cols), rows, cols, values)
-
-    # Objective (A m) @ x + (f − F m) @ q.
-    objective = [Fraction(0)] * num_cols
-    for s, t, a in zip(pay_rows, pay_cols, pay_values, strict=True):
-        if lower_y[t]:
-            objective[s] += a * lower_y[t]
-    objective[q0] += 1  # f = (1, 0, ..., 0)
-    for h, t, v in zip(f_rows, f_cols, f_values, strict=True):
-        if lower_y[t]:
-            objective[q0 + h] -= v * lower_y[t]
-
-    col_lower: list[Fraction | None] = [*lower_x, *([None] * k1)]
-    col_upper: list[Fraction | None] = [None] * (n0 + k1)
-    for constraint in y_constraints:
-        col_lower.append(Fraction(0) if constraint.sense == ">=" else None)
-        col_upper.append(Fraction(0) if constraint.sense == "<=" else None)
-    zero = Fraction(0)
-    row_lower: list[Fraction | None] = [None] * n1
-    row_upper: list[Fraction | None] = [zero] * n1
-    for i in range(k0):
-        bound = Fraction(1) if i == 0 else zero
-        row_lower.append(bound)
-        row_upper.append(bound)
-    for constraint in x_constraints:
-        row_lower.append(None if constraint.sense == "<=" else zero)
-        row_upper.append(None if constraint.sense == ">=" else zero)
-    program = LinearProgram(
-        matrix=matrix,
-        objective=tuple(objective),
-        col_lower=tuple(col_lower),
-        col_upper=tuple(col_upper),
-        row_lower=tuple(row_lower),
-        row_upper=tuple(row_upper),
+        payoff = payoff.transposed(-1)
+    lp = merged_lp(
+        Coordinates.of(own).as_fractions(),
+        _fractions(own_rhs.tolist()),
+        Coordinates.of(other).as_fractions(),
+        _fractions(other_rhs.tolist()),
+        payoff,
+        x_rows=_constraint_rows(x_constraints, n0),
+        y_rows=_constraint_rows(y_constraints, n1),
+        x_lower=lower_x,
+        y_lower=lower_y if y_lower is not None else None,
     )
+    layout = lp.layout
     return MinmaxProgram(
         form=form,
-        program=program,
-        x_columns=range(0, n0),
-        q_columns=range(q0, q0 + k1),
-        r_columns=range(r0, r0 + num_r),
-        best_reply_rows=range(0, n1),
+        program=program_of(lp),
+        x_columns=layout.x_columns,
+        q_columns=layout.q_columns,
+        r_columns=layout.r_columns,
+        best_reply_rows=layout.best_reply_rows,
         y_lower=tuple(lower_y),
         player=player,
+    )
+
+
+def program_of(lp: MergedLP) -> LinearProgram:
+    """A merged LP with Fraction data as a :class:`LinearProgram` (``±inf`` become None)."""
+
+    def bounds(values: np.ndarray) -> tuple[Fraction | None, ...]:
+        return tuple(None if v in (np.inf, -np.inf) else Fraction(v) for v in values.tolist())
+
+    matrix = lp.matrix
+    return LinearProgram(
+        matrix=RationalMatrix.from_triples(
+            matrix.shape, matrix.rows, matrix.cols, matrix.values.tolist()
+        ),
+        objective=tuple(Fraction(c) for c in lp.objective.tolist()),
+        col_lower=bounds(lp.col_lower),
+        col_upper=bounds(lp.col_upper),
+        row_lower=bounds(lp.row_lower),
+        row_upper=bounds(lp.row_upper),
     )
 
 
@@ -254,24 +237,21 @@ def solve_minmax_program(
 
     Raises
     ------
-    seqform.lp.exact.program.InfeasibleError
+    seqform.lp.solvers.InfeasibleError
         If the constraints leave no feasible plan.
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If HiGHS does not prove optimality.
     """
     model = HighsModel(minmax.program, algorithm=algorithm, time_limit=time_limit)
     result = model.maximise()
     x, y = minmax.float_plans(result)
     program = minmax.program
-    stats = SolverStats(
-        backend="highs",
-        algorithm=algorithm,
-        status="optimal",
+    stats = optimal_stats(
+        "highs",
+        algorithm,
         seconds=result.seconds,
-        solver_seconds=result.seconds,
         iterations=result.iterations,
-        variables=program.num_cols,
-        constraints=program.num_rows,
+        shape=(program.num_rows, program.num_cols),
         nonzeros=program.matrix.nnz,
     )
     return MinmaxFloatSolution(value=result.objective, x=x, y=y, result=result, stats=stats)

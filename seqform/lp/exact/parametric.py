@@ -7,7 +7,7 @@ an infinite bound).  Such an LP has a basis that is optimal for *all* sufficient
 for a fixed basis everything is a polynomial in ``ε``:
 
 * the basic solution: ``M_TB v_k = b_k − M_TN v_{N,k}`` for each degree ``k`` (non-basic
-  variables sit at their bound polynomials), see :class:`~seqform.lp.exact.program.BasisSystem`;
+  variables sit at their bound polynomials), see :class:`~seqform.lp.exact.basis.BasisSystem`;
 * the row duals and reduced costs: ``M_TB.T π_k = c_{k,B}``, ``d_k = c_k − M.T π_k``.
 
 A polynomial is positive for all small ``ε > 0`` iff its lowest non-zero coefficient is
@@ -29,14 +29,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.lp.exact.program import (
-    AT_LOWER,
-    AT_UPPER,
-    BASIC,
-    Basis,
-    BasisSystem,
-    LinearProgram,
-)
+from seqform.lp.exact.basis import BasisSystem
+from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, LinearProgram
 
 __all__ = [
     "ParametricLP",
@@ -93,6 +87,16 @@ class ParametricSolution:
     values: tuple[Polynomial, ...]
     row_duals: tuple[Polynomial, ...]
     pivots: int
+
+
+@dataclass(frozen=True)
+class Entering:
+    """The variable entering the basis: a column (``is_column``) or a row's activity,
+    its index, and the direction it moves (+1 up, −1 down)."""
+
+    is_column: bool
+    index: int
+    direction: int
 
 
 class _State:
@@ -152,15 +156,15 @@ class _State:
                 return False
         return True
 
-    def entering(self, bland: bool) -> tuple[bool, int, int] | None:
-        """A lexicographically improving non-basic variable ``(is_column, index, direction)``,
-        or None if the basis is dual feasible.
+    def entering(self, bland: bool) -> Entering | None:
+        """A lexicographically improving non-basic variable, or None if the basis is dual
+        feasible.
 
         Dantzig's rule (the lexicographically largest rate of improvement) unless ``bland``,
         then the first improving variable (Bland's rule, which cannot cycle).
         """
         lp = self.lp
-        best: tuple[bool, int, int] | None = None
+        best: Entering | None = None
         best_rate: list[Fraction] | None = None
         candidates = [(True, j) for j in self.system.nonbasic_cols.tolist()]
         candidates += [(False, i) for i in self.system.tight_rows.tolist()]
@@ -175,10 +179,10 @@ class _State:
             if (sign > 0 and at == "upper") or (sign < 0 and at == "lower"):
                 continue
             if bland:
-                return is_column, index, sign
+                return Entering(is_column, index, sign)
             magnitude = [sign * r for r in rate]
             if best_rate is None or lex_sign(_sub(magnitude, best_rate)) > 0:
-                best, best_rate = (is_column, index, sign), magnitude
+                best, best_rate = Entering(is_column, index, sign), magnitude
         return best
 
     def _side(self, index: int, column: bool) -> str:
@@ -205,93 +209,106 @@ def _fixed(lower: PolyBound, upper: PolyBound) -> bool:
     return lower is not None and upper is not None and tuple(lower) == tuple(upper)
 
 
-def _pivot(state: _State, entering: tuple[bool, int, int]) -> Basis:
-    """One primal simplex step over Q(ε): the lexicographic ratio test, then the new basis."""
-    lp = state.lp
-    program = lp.program
+@dataclass(frozen=True)
+class _Leaving:
+    """A candidate of the ratio test: the step ``slack / rate`` until ``where`` reaches its
+    bound ``side``; ``kind`` is "column", "row" or "flip" (the entering variable's own
+    opposite bound); ``key`` breaks ties (columns, then rows, then the flip; by index)."""
+
+    slack: list[Fraction]
+    rate: Fraction
+    key: tuple[int, int]
+    kind: str
+    where: int
+    side: int
+
+    def before(self, other: _Leaving | None) -> bool:
+        """``slack / rate <lex other.slack / other.rate`` (rates positive), ties by key."""
+        if other is None:
+            return True
+        difference = _sub(
+            [s * other.rate for s in self.slack], [s * self.rate for s in other.slack]
+        )
+        sign = lex_sign(difference)
+        return sign < 0 or (sign == 0 and self.key < other.key)
+
+
+def _step(state: _State, entering: Entering) -> tuple[list[Fraction], list[Fraction]]:
+    """Rates of change per unit step of the entering variable: of ``v_B`` and of ``M v``."""
+    program = state.lp.program
     system = state.system
-    is_column, index, direction = entering
-    n_tight = len(system.tight_rows)
-    tight_position = {int(i): k for k, i in enumerate(system.tight_rows)}
-    if is_column:
-        column = program.matrix.select(system.tight_rows, np.array([index]))
-        rhs = [Fraction(0)] * n_tight
+    rhs = [Fraction(0)] * len(system.tight_rows)
+    if entering.is_column:
+        column = program.matrix.select(system.tight_rows, np.array([entering.index]))
         for r, v in zip(column.rows.tolist(), column.values, strict=True):
-            rhs[r] = -v * direction
+            rhs[r] = -v * entering.direction
     else:
-        rhs = [Fraction(0)] * n_tight
-        rhs[tight_position[index]] = Fraction(direction)
-    rates_basic = system.solver.solve(rhs)  # change of v_B per unit step
+        tight_position = {int(i): k for k, i in enumerate(system.tight_rows)}
+        rhs[tight_position[entering.index]] = Fraction(entering.direction)
+    rates_basic = system.solver.solve(rhs)
     step_values = [Fraction(0)] * program.num_cols
     for j, rate in zip(system.basic_cols.tolist(), rates_basic, strict=True):
         step_values[j] = rate
-    if is_column:
-        step_values[index] = Fraction(direction)
-    row_rates = program.matrix.matvec(step_values)
-    # Candidates: (slack polynomial, rate magnitude, tie-break key, kind, index, bound side)
-    best: tuple[list[Fraction], Fraction, tuple[int, int], str, int, int] | None = None
+    if entering.is_column:
+        step_values[entering.index] = Fraction(entering.direction)
+    return rates_basic, program.matrix.matvec(step_values)
 
-    def consider(
-        slack: list[Fraction],
-        rate: Fraction,
-        key: tuple[int, int],
-        kind: str,
-        where: int,
-        side: int,
-    ) -> None:
-        nonlocal best
-        if best is None:
-            best = (slack, rate, key, kind, where, side)
-            return
-        # slack / rate  <lex  best_slack / best_rate  (rates positive)
-        difference = _sub([s * best[1] for s in slack], [s * rate for s in best[0]])
-        sign = lex_sign(difference)
-        if sign < 0 or (sign == 0 and key < best[2]):
-            best = (slack, rate, key, kind, where, side)
 
-    for j, rate in zip(system.basic_cols.tolist(), rates_basic, strict=True):
-        if rate == 0:
-            continue
-        value = state.value(j)
-        if rate < 0 and lp.col_lower[j] is not None:
-            consider(_sub(value, lp.col_lower[j]), -rate, (0, j), "column", j, AT_LOWER)
-        if rate > 0 and lp.col_upper[j] is not None:
-            consider(_sub(lp.col_upper[j], value), rate, (0, j), "column", j, AT_UPPER)
-    basic_rows = np.flatnonzero(state.basis.row_status == BASIC).tolist()
-    for i in basic_rows:
-        rate = row_rates[i]
-        if rate == 0:
-            continue
-        activity = state.row(i)
-        if rate < 0 and lp.row_lower[i] is not None:
-            consider(_sub(activity, lp.row_lower[i]), -rate, (1, i), "row", i, AT_LOWER)
-        if rate > 0 and lp.row_upper[i] is not None:
-            consider(_sub(lp.row_upper[i], activity), rate, (1, i), "row", i, AT_UPPER)
-    # The entering variable's own opposite bound: a bound flip.
-    own_lower = (lp.col_lower if is_column else lp.row_lower)[index]
-    own_upper = (lp.col_upper if is_column else lp.row_upper)[index]
+def _candidates(
+    value: list[Fraction], rate: Fraction, lower: PolyBound, upper: PolyBound, key: tuple[int, int]
+) -> list[_Leaving]:
+    """A basic column (``key[0] == 0``) or row moving at ``rate`` towards one of its bounds."""
+    kind, where = ("column" if key[0] == 0 else "row"), key[1]
+    if rate < 0 and lower is not None:
+        return [_Leaving(_sub(value, lower), -rate, key, kind, where, AT_LOWER)]
+    if rate > 0 and upper is not None:
+        return [_Leaving(_sub(upper, value), rate, key, kind, where, AT_UPPER)]
+    return []
+
+
+def _ratio_test(state: _State, entering: Entering) -> _Leaving:
+    """The lexicographic ratio test: the first variable to reach a bound."""
+    lp = state.lp
+    rates_basic, row_rates = _step(state, entering)
+    candidates: list[_Leaving] = []
+    for j, rate in zip(state.system.basic_cols.tolist(), rates_basic, strict=True):
+        if rate != 0:
+            candidates += _candidates(
+                state.value(j), rate, lp.col_lower[j], lp.col_upper[j], (0, j)
+            )
+    for i in np.flatnonzero(state.basis.row_status == BASIC).tolist():
+        if row_rates[i] != 0:
+            candidates += _candidates(
+                state.row(i), row_rates[i], lp.row_lower[i], lp.row_upper[i], (1, i)
+            )
+    index = entering.index
+    own_lower = (lp.col_lower if entering.is_column else lp.row_lower)[index]
+    own_upper = (lp.col_upper if entering.is_column else lp.row_upper)[index]
     if own_lower is not None and own_upper is not None:
-        consider(
-            _sub(own_upper, own_lower),
-            Fraction(1),
-            (2, index),
-            "flip",
-            index,
-            AT_UPPER if direction > 0 else AT_LOWER,
+        side = AT_UPPER if entering.direction > 0 else AT_LOWER
+        candidates.append(
+            _Leaving(_sub(own_upper, own_lower), Fraction(1), (2, index), "flip", index, side)
         )
+    best: _Leaving | None = None
+    for candidate in candidates:
+        if candidate.before(best):
+            best = candidate
     if best is None:
         raise ArithmeticError("the parametric LP is unbounded in the entering direction")
-    _, _, _, kind, where, side = best
+    return best
+
+
+def _pivot(state: _State, entering: Entering) -> Basis:
+    """One primal simplex step over Q(ε): the lexicographic ratio test, then the new basis."""
+    leaving = _ratio_test(state, entering)
     col_status = state.basis.col_status.copy()
     row_status = state.basis.row_status.copy()
-    if kind == "flip":
-        (col_status if is_column else row_status)[index] = side
+    own = col_status if entering.is_column else row_status
+    if leaving.kind == "flip":
+        own[entering.index] = leaving.side
         return Basis(col_status=col_status, row_status=row_status)
-    (col_status if is_column else row_status)[index] = BASIC
-    if kind == "column":
-        col_status[where] = side
-    else:
-        row_status[where] = side
+    own[entering.index] = BASIC
+    (col_status if leaving.kind == "column" else row_status)[leaving.where] = leaving.side
     return Basis(col_status=col_status, row_status=row_status)
 
 
@@ -311,7 +328,7 @@ def lexicographic_optimum(
 
     Raises
     ------
-    seqform.lp.exact.program.InvalidBasisError, seqform.lp.exact.rational.ExactSolveError
+    seqform.lp.exact.basis.InvalidBasisError, seqform.lp.exact.rational.ExactSolveError
         If a basis is not square or is singular.
     """
     state = _State(lp, basis)

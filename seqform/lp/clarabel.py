@@ -1,0 +1,138 @@
+"""Clarabel (Goulart and Chen 2024), an interior-point method with a direct sparse LDL
+factorisation, on the LPs seqform writes for HiGHS.
+
+The LP is :mod:`seqform.lp.highs`'s ``maximise c @ v`` s.t. ``row_lower <= M v <=
+row_upper``, ``col_lower <= v``, restricted to what the sparsified showdown LP needs: each
+row an equality or a ``<=`` row, each column ``>= 0`` or free.  Clarabel's form is
+``min −c @ v`` s.t. ``K v + s = b`` with ``s`` in cones: the equality rows (zero cone),
+then the ``<=`` rows and ``−v_j <= 0`` for the non-negative columns (non-negative cone).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from seqform.lp.solvers import SolverError, SolverLimitError
+
+__all__ = ["ClarabelRun", "raise_unless_solved", "run_clarabel"]
+
+
+@dataclass(frozen=True)
+class ClarabelRun:
+    """What Clarabel reported.
+
+    status : Clarabel's status, as text (``"SolverStatus.Solved"``, ...)
+    objective : ``c @ v`` (the maximised objective, sign restored)
+    columns : ``v``; row_duals : the multipliers of the LP's rows, in its row order
+    """
+
+    status: str
+    objective: float
+    columns: np.ndarray
+    row_duals: np.ndarray
+    iterations: int
+    seconds: float
+
+
+def run_clarabel(
+    matrix: sp.sparray,
+    *,
+    objective: np.ndarray,
+    col_lower: np.ndarray,
+    row_lower: np.ndarray,
+    row_upper: np.ndarray,
+    time_limit: float | None,
+    verbose: bool,
+    tolerance: float,
+) -> ClarabelRun:
+    """Maximise ``objective @ v`` with Clarabel at gap and feasibility ``tolerance``.
+
+    Raises
+    ------
+    ValueError
+        For a row that is neither an equality nor ``<=``, or a column bound other than
+        0 or ``-inf``.
+    """
+    import clarabel
+
+    equal = row_lower == row_upper
+    if not np.all(np.isneginf(row_lower[~equal])):
+        raise ValueError("the sparsified LP has only equality and '<=' rows")
+    if not np.all((col_lower == 0) | np.isneginf(col_lower)):
+        raise ValueError("Clarabel is given only columns >= 0 or free")
+    rows, columns = matrix.shape
+    csr = sp.csr_array(matrix)
+    equality_rows, inequality_rows = np.flatnonzero(equal), np.flatnonzero(~equal)
+    signed = np.flatnonzero(col_lower == 0)
+    bounds = sp.csr_array(
+        (-np.ones(signed.size), (np.arange(signed.size), signed)), shape=(signed.size, columns)
+    )
+    stacked = sp.vstack([csr[equality_rows], csr[inequality_rows], bounds], format="csc")
+    b = np.concatenate(
+        [row_upper[equality_rows], row_upper[inequality_rows], np.zeros(signed.size)]
+    )
+    start = time.perf_counter()
+    solver = clarabel.DefaultSolver(
+        sp.csc_matrix((columns, columns)),
+        -np.asarray(objective, dtype=float),
+        sp.csc_matrix(stacked),
+        b,
+        [
+            clarabel.ZeroConeT(equality_rows.size),
+            clarabel.NonnegativeConeT(inequality_rows.size + signed.size),
+        ],
+        _settings(time_limit, verbose, tolerance),
+    )
+    result = solver.solve()
+    seconds = time.perf_counter() - start
+    duals = np.asarray(result.z, dtype=float)
+    row_duals = np.empty(rows)
+    row_duals[equality_rows] = duals[: equality_rows.size]
+    row_duals[inequality_rows] = duals[
+        equality_rows.size : equality_rows.size + inequality_rows.size
+    ]
+    return ClarabelRun(
+        status=str(result.status),
+        objective=-float(result.obj_val),
+        columns=np.asarray(result.x, dtype=float),
+        row_duals=row_duals,
+        iterations=int(result.iterations),
+        seconds=seconds,
+    )
+
+
+def _settings(time_limit: float | None, verbose: bool, tolerance: float) -> object:
+    import clarabel
+
+    settings = clarabel.DefaultSettings()
+    settings.verbose = verbose
+    settings.tol_gap_abs = tolerance
+    settings.tol_gap_rel = tolerance
+    settings.tol_feas = tolerance
+    settings.tol_ktratio = max(tolerance, 1e-10)
+    if time_limit is not None:
+        settings.time_limit = float(time_limit)
+    return settings
+
+
+def raise_unless_solved(run: ClarabelRun, plans: tuple[np.ndarray, np.ndarray]) -> None:
+    """Raise unless Clarabel calls the LP solved (not merely "almost solved").
+
+    ``plans`` goes to :class:`~seqform.lp.solvers.SolverLimitError` at a time or
+    iteration limit.
+    """
+    status = run.status
+    if status.endswith("MaxTime") or status.endswith("MaxIterations"):
+        raise SolverLimitError(
+            f"Clarabel stopped ({status}) after {run.seconds:.1f} s and {run.iterations} "
+            "iterations; no proven solution",
+            plans,
+        )
+    if not status.endswith("Solved") or status.endswith("AlmostSolved"):
+        raise SolverError(
+            f"Clarabel did not prove optimality: status {status} after {run.iterations} iterations"
+        )

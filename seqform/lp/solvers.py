@@ -1,0 +1,110 @@
+"""What every LP solve in seqform shares: the solver names, the errors and the statistics.
+
+The names are the one list the command line offers (``--backend``, ``--solver``) and the
+solve functions check against; nothing else spells them out.
+
+* :data:`BACKENDS` — how the min-max LP reaches HiGHS: ``"highs"`` (highspy directly) or
+  ``"cvxpy"`` (the model written in cvxpy, solved by HiGHS).
+* :data:`ALGORITHMS` — HiGHS's algorithms: ``"simplex"``, ``"ipm"`` (interior point with
+  crossover), ``"pdlp"`` (first order).
+* :data:`BASIS_ALGORITHMS` — those that end at a simplex basis, which the exact re-solve
+  (``--exact``, ``--refine``, ``--fix``) needs.
+* :data:`SPARSIFIED_SOLVERS` — the solvers of the sparsified showdown LP: Clarabel (its
+  default) or HiGHS's simplex and interior point.
+* :data:`SOLVERS` — every ``--solver`` choice: the HiGHS algorithms, then Clarabel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+__all__ = [
+    "ALGORITHMS",
+    "BACKENDS",
+    "BASIS_ALGORITHMS",
+    "SOLVERS",
+    "SPARSIFIED_SOLVERS",
+    "Algorithm",
+    "Backend",
+    "InfeasibleError",
+    "SolverError",
+    "SolverLimitError",
+    "SolverStats",
+    "SparsifiedSolver",
+    "optimal_stats",
+]
+
+Backend = Literal["highs", "cvxpy"]
+Algorithm = Literal["simplex", "ipm", "pdlp"]
+SparsifiedSolver = Literal["clarabel", "simplex", "ipm"]
+BACKENDS: tuple[str, ...] = ("highs", "cvxpy")
+ALGORITHMS: tuple[str, ...] = ("simplex", "ipm", "pdlp")
+BASIS_ALGORITHMS: tuple[str, ...] = ("simplex", "ipm")
+SPARSIFIED_SOLVERS: tuple[str, ...] = ("clarabel", "simplex", "ipm")
+SOLVERS: tuple[str, ...] = (*ALGORITHMS, "clarabel")
+
+
+class SolverError(RuntimeError):
+    """The LP solver did not return a proven optimal solution."""
+
+
+class SolverLimitError(SolverError):
+    """The solver stopped at a time or iteration limit.
+
+    ``plans`` holds the primal point it had, ``(x, y)``, when the solver offered one, so
+    that the caller can measure how good it is (by best response); otherwise ``None``.
+    """
+
+    def __init__(self, message: str, plans: tuple[np.ndarray, np.ndarray] | None) -> None:
+        super().__init__(message)
+        self.plans = plans
+
+
+class InfeasibleError(SolverError):
+    """The linear program has no feasible point."""
+
+
+@dataclass(frozen=True)
+class SolverStats:
+    """What the solver did: backend, algorithm, final status, time and iterations."""
+
+    backend: str
+    algorithm: str
+    status: str
+    seconds: float  # wall time of building and solving the LP
+    solver_seconds: float  # time reported by the solver itself
+    iterations: int
+    variables: int
+    constraints: int
+    nonzeros: int
+
+
+def optimal_stats(
+    backend: str,
+    algorithm: str,
+    *,
+    seconds: float,
+    iterations: int,
+    shape: tuple[int, int],
+    nonzeros: int,
+    solver_seconds: float | None = None,
+) -> SolverStats:
+    """:class:`SolverStats` of a proven optimum of an LP with ``shape`` (rows, columns).
+
+    ``solver_seconds`` defaults to ``seconds`` where the two are not told apart.
+    """
+    rows, columns = shape
+    return SolverStats(
+        backend=backend,
+        algorithm=algorithm,
+        status="optimal",
+        seconds=seconds,
+        solver_seconds=seconds if solver_seconds is None else solver_seconds,
+        iterations=int(iterations),
+        variables=int(columns),
+        constraints=int(rows),
+        nonzeros=int(nonzeros),
+    )

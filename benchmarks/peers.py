@@ -42,7 +42,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -173,7 +173,7 @@ def _pipeline(load: Callable[[], Any], solve: Callable[[Any], Any]) -> Outcome:
     solution = solve(game)
     finished = time.perf_counter()
     stages = {"build": built - start}
-    stages.update({name: float(seconds) for name, seconds in asdict(solution.timings).items()})
+    stages.update({name: float(seconds) for name, seconds in solution.timings.stages().items()})
     return Outcome(
         seconds=finished - start,
         value=float(solution.value),

@@ -117,7 +117,7 @@ def test_failed_certification_reports_exact_bounds(monkeypatch):
     monkeypatch.setattr(exact_module, "round_strategy", uniform)
     monkeypatch.setattr(exact_module, "resolve_basis", broken)
     solution = solve_exact(kuhn_poker())
-    assert not solution.certified and solution.value is None
+    assert not solution.certified and solution.value == solution.float_value
     assert solution.method == "none"
     # Uniform play: player 1 guarantees -BR_2(uniform), player 2 concedes BR_1(uniform).
     assert solution.bounds.lower < KUHN_VALUE < solution.bounds.upper

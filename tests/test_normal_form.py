@@ -178,26 +178,26 @@ def kuhn_normal_solution(request):
 
 
 def test_normal_form_value_is_minus_one_eighteenth(kuhn_normal_solution):
-    assert kuhn_normal_solution.solution.value == pytest.approx(KUHN_VALUE, abs=TOL)
+    assert kuhn_normal_solution.value == pytest.approx(KUHN_VALUE, abs=TOL)
 
 
 def test_mixed_strategies_map_to_feasible_plans(kuhn_normal_solution):
     # Kuhn (1953): x = P sigma satisfies E x = e (and F y = f) since sigma sums to one.
-    form = kuhn_normal_solution.solution.form
-    x, y = kuhn_normal_solution.solution.plans
+    form = kuhn_normal_solution.form
+    x, y = kuhn_normal_solution.plans
     np.testing.assert_allclose(form.E @ x, form.e, atol=TOL)
     np.testing.assert_allclose(form.F @ y, form.f, atol=TOL)
     assert (x >= 0).all() and (y >= 0).all()
-    summary = kuhn_normal_solution.summary
+    summary = kuhn_normal_solution.normal.summary
     assert max(summary.constraint_residuals) <= TOL
     assert max(summary.payoff_gaps) <= TOL
-    for mixed in kuhn_normal_solution.mixed:
+    for mixed in kuhn_normal_solution.normal.mixed:
         assert mixed.sum() == pytest.approx(1, abs=TOL)
 
 
 def test_normal_and_sequence_form_agree_and_are_equilibria(kuhn_normal_solution):
     sequence = solve(kuhn_poker())
-    normal = kuhn_normal_solution.solution
+    normal = kuhn_normal_solution
     assert normal.value == pytest.approx(sequence.value, abs=TOL)
     assert normal.exploitability <= TOL
     assert sequence.exploitability <= TOL
@@ -209,9 +209,9 @@ def test_normal_and_sequence_form_agree_and_are_equilibria(kuhn_normal_solution)
 
 def test_reduced_normal_form_gives_the_same_value():
     result = solve_normal_form(kuhn_poker(), reduced=True)
-    assert result.summary.shape == (27, 64)
-    assert result.solution.value == pytest.approx(KUHN_VALUE, abs=TOL)
-    assert result.solution.exploitability <= TOL
+    assert result.normal.summary.shape == (27, 64)
+    assert result.value == pytest.approx(KUHN_VALUE, abs=TOL)
+    assert result.exploitability <= TOL
 
 
 def test_uniform_mixture_is_uniform_behaviour(kuhn_form):
@@ -307,10 +307,10 @@ def test_normal_form_value_equals_sequence_form_value(game):
     sequence = solve(game)
     for reduced in (False, True):
         normal = solve_normal_form(game, reduced=reduced, form=form)
-        assert normal.solution.value == pytest.approx(sequence.value, abs=1e-7)
-        assert normal.solution.exploitability <= 1e-7
-        assert max(normal.summary.payoff_gaps) <= 1e-9
-        assert max(normal.summary.constraint_residuals) <= 1e-9
+        assert normal.value == pytest.approx(sequence.value, abs=1e-7)
+        assert normal.exploitability <= 1e-7
+        assert max(normal.normal.summary.payoff_gaps) <= 1e-9
+        assert max(normal.normal.summary.constraint_residuals) <= 1e-9
 
 
 @pytest.mark.parametrize("seed", [3, 17, 2024])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from seqform.analyses.normal import NormalFormSolution, solve_normal_form
+from seqform.analyses.normal import NormalFormDetails, solve_normal_form
 from seqform.analyses.solve import Solution, solve
 from seqform.forms.normal_counts import StrategyCounts
 from seqform.forms.normal_form import DEFAULT_MAX_ENTRIES, strategy_counts
@@ -51,9 +51,9 @@ class Formulation:
     nonzeros : of the LP's constraint matrix, ``None`` when the matrix was not built
     fits : whether the payoff matrix is within the size limit (always True for the
         sequence form)
-    build_seconds : time to build the payoff matrix (and the sequence form, for it)
-    solution : the certified solution, or ``None`` if not solved
-    normal : the normal-form details (mixed strategies, Kuhn checks), normal forms only
+    build_seconds : time to build the payoff matrix (the sequence form, for it)
+    solution : the certified solution, or ``None`` if not solved; for a normal form its
+        ``normal`` holds the mixed strategies and Kuhn checks
     """
 
     name: str
@@ -63,7 +63,11 @@ class Formulation:
     fits: bool
     build_seconds: float | None = None
     solution: Solution | None = None
-    normal: NormalFormSolution | None = None
+
+    @property
+    def normal(self) -> NormalFormDetails | None:
+        """The normal-form details (mixed strategies, Kuhn checks) of a solved normal form."""
+        return None if self.solution is None else self.solution.normal
 
     @property
     def title(self) -> str:
@@ -104,6 +108,15 @@ def _normal_lp_size(rows: int, columns: int) -> tuple[int, int]:
     return rows + 1, columns + 1
 
 
+@dataclass(frozen=True)
+class _Options:
+    """The LP options every formulation is solved with (None: sizes only)."""
+
+    backend: Backend
+    algorithm: Algorithm
+    time_limit: float | None
+
+
 def compare(
     game: Game,
     *,
@@ -114,6 +127,8 @@ def compare(
     time_limit: float | None = None,
 ) -> Comparison:
     """Size up both formulations of ``game`` and solve those within the limit.
+
+    The sequence form is built once and shared by every formulation.
 
     Parameters
     ----------
@@ -135,53 +150,74 @@ def compare(
     form = build_sequence_form(game)
     form_seconds = time.perf_counter() - start
     counts = strategy_counts(form)
-
-    sequence_solution = None
-    if solve_lps:
-        sequence_solution = solve(game, backend=backend, algorithm=algorithm, time_limit=time_limit)
-    sequence = Formulation(
-        name="sequence",
-        variables=form.E.shape[1] + form.F.shape[0],
-        constraints=form.F.shape[1] + form.E.shape[0],
-        nonzeros=int(form.A.nnz + form.E.nnz + form.F.nnz),
-        fits=True,
-        build_seconds=(
-            sequence_solution.timings.sequence_form if sequence_solution else form_seconds
-        ),
-        solution=sequence_solution,
-    )
-    normals = []
-    for reduced in (False, True):
-        rows, columns = counts.shape(reduced)
-        variables, constraints = _normal_lp_size(rows, columns)
-        fits = rows * columns <= max_entries
-        normal = None
-        if fits and solve_lps:
-            normal = solve_normal_form(
-                game,
-                reduced=reduced,
-                max_entries=max_entries,
-                backend=backend,
-                algorithm=algorithm,
-                time_limit=time_limit,
-                form=form,
-            )
-        normals.append(
-            Formulation(
-                name="reduced_normal" if reduced else "normal",
-                variables=variables,
-                constraints=constraints,
-                nonzeros=(None if normal is None else normal.summary.nonzeros + rows + columns),
-                fits=fits,
-                build_seconds=None if normal is None else normal.summary.build_seconds,
-                solution=None if normal is None else normal.solution,
-                normal=normal,
-            )
-        )
+    options = _Options(backend, algorithm, time_limit) if solve_lps else None
     return Comparison(
         game=game,
         form=form,
         counts=counts,
         max_entries=max_entries,
-        formulations=(sequence, normals[0], normals[1]),
+        formulations=(
+            _sequence(game, form, form_seconds, options),
+            _normal(game, form, counts, False, max_entries, options),
+            _normal(game, form, counts, True, max_entries, options),
+        ),
+    )
+
+
+def _sequence(
+    game: Game, form: SequenceForm, form_seconds: float, options: _Options | None
+) -> Formulation:
+    """The sequence-form formulation, solved on the given ``form``."""
+    solution = None
+    if options is not None:
+        solution = solve(
+            game,
+            backend=options.backend,
+            algorithm=options.algorithm,
+            time_limit=options.time_limit,
+            form=form,
+        )
+    return Formulation(
+        name="sequence",
+        variables=form.E.shape[1] + form.F.shape[0],
+        constraints=form.F.shape[1] + form.E.shape[0],
+        nonzeros=int(form.A.nnz + form.E.nnz + form.F.nnz),
+        fits=True,
+        build_seconds=form_seconds,
+        solution=solution,
+    )
+
+
+def _normal(
+    game: Game,
+    form: SequenceForm,
+    counts: StrategyCounts,
+    reduced: bool,
+    max_entries: int,
+    options: _Options | None,
+) -> Formulation:
+    """The full or reduced normal-form formulation, solved when it fits."""
+    rows, columns = counts.shape(reduced)
+    variables, constraints = _normal_lp_size(rows, columns)
+    fits = rows * columns <= max_entries
+    solution = None
+    if fits and options is not None:
+        solution = solve_normal_form(
+            game,
+            reduced=reduced,
+            max_entries=max_entries,
+            backend=options.backend,
+            algorithm=options.algorithm,
+            time_limit=options.time_limit,
+            form=form,
+        )
+    summary = None if solution is None or solution.normal is None else solution.normal.summary
+    return Formulation(
+        name="reduced_normal" if reduced else "normal",
+        variables=variables,
+        constraints=constraints,
+        nonzeros=None if summary is None else summary.nonzeros + rows + columns,
+        fits=fits,
+        build_seconds=None if summary is None else summary.build_seconds,
+        solution=solution,
     )

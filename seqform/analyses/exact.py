@@ -29,7 +29,6 @@ the bounds checked exactly on the strategies.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -45,6 +44,7 @@ from seqform.analyses.restrict import (
     resolve_restrictions,
     violations,
 )
+from seqform.analyses.result import PhaseClock, Timings, Value
 from seqform.certify import Certificate, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import (
@@ -64,7 +64,7 @@ from seqform.lp.exact.minmax import (
 from seqform.lp.exact.rational import ExactSolveError
 from seqform.lp.solvers import SolverStats
 
-__all__ = ["ExactSolution", "ExactTimings", "ValueBounds", "exact_certificate", "solve_exact"]
+__all__ = ["ExactSolution", "ValueBounds", "exact_certificate", "solve_exact"]
 
 logger = logging.getLogger(__name__)
 
@@ -78,25 +78,12 @@ class ValueBounds:
 
 
 @dataclass(frozen=True)
-class ExactTimings:
-    """Wall-clock seconds of each stage of :func:`solve_exact`."""
-
-    sequence_form: float
-    lp: float
-    rounding: float
-    basis: float
-    certificate: float
-
-    @property
-    def total(self) -> float:
-        return self.sequence_form + self.lp + self.rounding + self.basis + self.certificate
-
-
-@dataclass(frozen=True)
 class ExactSolution:
     """An exact equilibrium, or exact bounds when none could be certified.
 
-    value : the proven value to player 0, or None if not certified
+    value : the value to player 0: the proven ``Fraction`` when certified, else the LP's
+        float optimum (:data:`seqform.analyses.result.Value`; ``bounds`` then holds what is
+        proven)
     bounds : exact bounds from the best candidates (``lower == upper == value`` if certified)
     strategies : the exact strategies of players 0 and 1 (the best candidates)
     certificate : expected value, best-response values and NashConv of ``strategies``,
@@ -106,12 +93,15 @@ class ExactSolution:
     basis_verified : the exact re-solve of HiGHS's basis passed the exact LP optimality
         checks (None when the basis was not needed or not available)
     float_value : the LP's float optimum
+    stats : what HiGHS did on the float LP
+    timings : seconds per phase: ``sequence_form``, ``lp``, ``rounding`` and ``basis`` (the
+        stage ``behaviour``), ``certificate``
     restrictions : the restrictions of a restricted game, else None
     """
 
     game: Game
     form: SequenceForm
-    value: Fraction | None
+    value: Value
     bounds: ValueBounds
     strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
     certificate: Certificate
@@ -119,13 +109,19 @@ class ExactSolution:
     basis_verified: bool | None
     float_value: float
     stats: SolverStats
-    timings: ExactTimings
+    timings: Timings
     restrictions: Restrictions | None
     notes: tuple[str, ...] = ()
 
     @property
     def certified(self) -> bool:
-        return self.value is not None
+        """Whether the value is proven: the exact bounds meet."""
+        return self.bounds.lower == self.bounds.upper
+
+    @property
+    def exploitability(self) -> float:
+        """NashConv of ``strategies`` (exact in ``certificate.exploitability``)."""
+        return float(self.certificate.exploitability)
 
     @property
     def plans(self) -> tuple[np.ndarray, np.ndarray]:
@@ -153,11 +149,13 @@ class _Candidate:
 
 @dataclass
 class _Candidates:
-    """The exact strategies tried so far, each with the bound on the value it proves."""
+    """The exact strategies tried so far, each with the bound on the value it proves, and
+    notes on what went wrong."""
 
     game: Game
     restrictions: Restrictions | None
     players: tuple[list[_Candidate], list[_Candidate]] = field(default_factory=lambda: ([], []))
+    notes: list[str] = field(default_factory=list)  # what went wrong along the way
 
     def consider(
         self, first: BehaviouralStrategy, second: BehaviouralStrategy, source: str
@@ -308,58 +306,79 @@ def solve_exact(
     ValueError
         For invalid restrictions.
     """
-    start = time.perf_counter()
-    form = form or build_sequence_form(game)
-    restrictions = _resolved(form, restrictions)
-    built = time.perf_counter()
-    x_rows, y_rows = plan_constraints(form, restrictions) if restrictions else ([], [])
-    minmax = minmax_program(form, x_constraints=x_rows, y_constraints=y_rows)
-    float_solution = solve_minmax_program(minmax, algorithm=algorithm, time_limit=time_limit)
-    solved = time.perf_counter()
+    clock = PhaseClock()
+    with clock.phase("sequence_form"):
+        form = form or build_sequence_form(game)
+        restrictions = _resolved(form, restrictions)
+    with clock.phase("lp"):
+        minmax, float_solution = _float_lp(form, restrictions, algorithm, time_limit)
     candidates = _Candidates(game, restrictions)
-    notes: list[str] = []
-    if try_rounding:
-        _try_rounding(candidates, form, float_solution)
-    rounded_at = time.perf_counter()
-    basis_verified = None
-    if not candidates.proven():
-        basis_verified = _try_basis(candidates, form, minmax, float_solution, notes)
-    based_at = time.perf_counter()
-    best = candidates.best()
-    if best is None:
-        raise ExactSolveError(
-            "no exact strategy could be formed: " + ("; ".join(notes) or "rounding failed")
-        )
-    best_first, best_second = best
-    certificate = exact_certificate(game, best_first.strategy, best_second.strategy, restrictions)
-    bounds = ValueBounds(lower=best_first.guarantee, upper=best_second.guarantee)
-    certified = bounds.lower == bounds.upper
-    if certified:
-        method = best_first.source if best_first.source == best_second.source else "mixed"
-    else:
-        method = "none"
-        logger.warning(
-            "exact certification failed; the value lies in [%s, %s]", bounds.lower, bounds.upper
-        )
-    finished = time.perf_counter()
+    basis_verified = _find(candidates, form, minmax, float_solution, clock, try_rounding)
+    with clock.phase("certificate"):
+        first, second = _best(candidates)
+        certificate = exact_certificate(game, first.strategy, second.strategy, restrictions)
     return ExactSolution(
         game=game,
         form=form,
-        value=bounds.lower if certified else None,
-        bounds=bounds,
-        strategies=(best_first.strategy, best_second.strategy),
+        value=first.guarantee if first.guarantee == second.guarantee else float_solution.value,
+        bounds=ValueBounds(lower=first.guarantee, upper=second.guarantee),
+        strategies=(first.strategy, second.strategy),
         certificate=certificate,
-        method=method,
+        method=_method(first, second),
         basis_verified=basis_verified,
         float_value=float_solution.value,
         stats=float_solution.stats,
-        timings=ExactTimings(
-            sequence_form=built - start,
-            lp=solved - built,
-            rounding=rounded_at - solved,
-            basis=based_at - rounded_at,
-            certificate=finished - based_at,
-        ),
+        timings=clock.timings(),
         restrictions=restrictions,
-        notes=tuple(notes),
+        notes=tuple(candidates.notes),
     )
+
+
+def _float_lp(
+    form: SequenceForm,
+    restrictions: Restrictions | None,
+    algorithm: str,
+    time_limit: float | None,
+) -> tuple[MinmaxProgram, MinmaxFloatSolution]:
+    """The merged min-max LP (with the restrictions' rows) and HiGHS's float optimum."""
+    x_rows, y_rows = plan_constraints(form, restrictions) if restrictions else ([], [])
+    minmax = minmax_program(form, x_constraints=x_rows, y_constraints=y_rows)
+    return minmax, solve_minmax_program(minmax, algorithm=algorithm, time_limit=time_limit)
+
+
+def _find(
+    candidates: _Candidates,
+    form: SequenceForm,
+    minmax: MinmaxProgram,
+    float_solution: MinmaxFloatSolution,
+    clock: PhaseClock,
+    try_rounding: bool,
+) -> bool | None:
+    """Steps 1 and 2 (module docstring), timed as the phases ``rounding`` and ``basis``;
+    whether the basis passed the exact checks (None if it was not needed or not there)."""
+    with clock.phase("rounding", stage="behaviour"):
+        if try_rounding:
+            _try_rounding(candidates, form, float_solution)
+    with clock.phase("basis", stage="behaviour"):
+        if candidates.proven():
+            return None
+        return _try_basis(candidates, form, minmax, float_solution, candidates.notes)
+
+
+def _best(candidates: _Candidates) -> tuple[_Candidate, _Candidate]:
+    """The best candidates of both players; an error when there is none."""
+    best = candidates.best()
+    if best is None:
+        reasons = "; ".join(candidates.notes) or "rounding failed"
+        raise ExactSolveError(f"no exact strategy could be formed: {reasons}")
+    return best
+
+
+def _method(first: _Candidate, second: _Candidate) -> str:
+    """How the certified strategies were found (``"none"``, with a warning, if not)."""
+    if first.guarantee == second.guarantee:
+        return first.source if first.source == second.source else "mixed"
+    logger.warning(
+        "exact certification failed; the value lies in [%s, %s]", first.guarantee, second.guarantee
+    )
+    return "none"

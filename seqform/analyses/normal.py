@@ -10,13 +10,14 @@ the sequence-form solution of :func:`seqform.analyses.solve.solve`.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.analyses.solve import Solution, Timings
+from seqform.analyses.result import Certified, PhaseClock, lp_stages
+from seqform.analyses.solve import Solution
 from seqform.certify import certify
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
 from seqform.forms.normal_form import KuhnConversion, NormalForm, build_normal_form, kuhn_conversion
@@ -24,7 +25,13 @@ from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
 from seqform.lp.minmax import Algorithm, Backend, LPSolution, solve_minmax
 
-__all__ = ["NormalFormSolution", "NormalFormSummary", "solve_matrix_game", "solve_normal_form"]
+__all__ = [
+    "NormalFormDetails",
+    "NormalFormSolution",
+    "NormalFormSummary",
+    "solve_matrix_game",
+    "solve_normal_form",
+]
 
 
 def solve_matrix_game(
@@ -82,19 +89,15 @@ class NormalFormSummary:
 
 
 @dataclass(frozen=True)
-class NormalFormSolution:
-    """An equilibrium found through the normal form, in the sequence form's terms.
+class NormalFormDetails:
+    """What a solve through the normal form adds to its :class:`~seqform.analyses.solve.Solution`
+    (the field ``normal``).
 
-    solution : a :class:`~seqform.analyses.solve.Solution` whose plans are the Kuhn conversions of
-        the mixed strategies, certified by best response on the tree like any other;
-        ``solution.stats`` describes the matrix-game LP and ``solution.timings.sequence_form``
-        includes building the normal form
     normal_form : the matrix and the enumerated pure strategies
     conversions : per player, the mixed strategy, plan and behaviour (Kuhn 1953)
     summary : sizes and checks for reports
     """
 
-    solution: Solution
     normal_form: NormalForm
     conversions: tuple[KuhnConversion, KuhnConversion]
     summary: NormalFormSummary
@@ -103,6 +106,10 @@ class NormalFormSolution:
     def mixed(self) -> tuple[np.ndarray, np.ndarray]:
         """The LP's mixed strategies over the enumerated pure strategies."""
         return (self.conversions[0].mixed, self.conversions[1].mixed)
+
+
+NormalFormSolution = Solution
+"""A solution found through the normal form: a :class:`Solution` whose ``normal`` is set."""
 
 
 def solve_normal_form(
@@ -115,12 +122,12 @@ def solve_normal_form(
     time_limit: float | None = None,
     verbose: bool = False,
     form: SequenceForm | None = None,
-) -> NormalFormSolution:
+) -> Solution:
     """Solve ``game`` through its normal form and certify the answer by best response.
 
-    The matrix game's mixed strategies are mapped to realization plans and behavioural
-    strategies by Kuhn's theorem (:func:`kuhn_conversion`), so the result reads like the
-    sequence-form solution of :func:`seqform.analyses.solve.solve`.
+    The mixed strategies become realization plans and behavioural strategies by Kuhn's
+    theorem (:func:`kuhn_conversion`): the result is a :class:`Solution` as from
+    :func:`seqform.analyses.solve.solve`, with the normal-form details in ``normal``.
 
     Parameters
     ----------
@@ -142,57 +149,73 @@ def solve_normal_form(
     seqform.lp.minmax.SolverError
         If the LP solver does not prove optimality.
     """
-    start = time.perf_counter()
-    form = build_sequence_form(game) if form is None else form
-    form_built = time.perf_counter()
-    normal_form = build_normal_form(form, reduced=reduced, max_entries=max_entries)
-    built = time.perf_counter()
-    lp_solution = solve_matrix_game(
-        normal_form.matrix,
-        backend=backend,
-        algorithm=algorithm,
-        time_limit=time_limit,
-        verbose=verbose,
+    clock = PhaseClock()
+    with clock.phase("sequence_form"):
+        sequence_form = build_sequence_form(game) if form is None else form
+    with clock.phase("normal_form", stage="sequence_form"):
+        normal_form = build_normal_form(sequence_form, reduced=reduced, max_entries=max_entries)
+    result = lp_stages(
+        clock,
+        partial(
+            solve_matrix_game,
+            normal_form.matrix,
+            backend=backend,
+            algorithm=algorithm,
+            time_limit=time_limit,
+            verbose=verbose,
+        ),
+        lambda x, y: (
+            kuhn_conversion(sequence_form, normal_form.strategies[0], x),
+            kuhn_conversion(sequence_form, normal_form.strategies[1], y),
+        ),
+        lambda conversions: certify(game, conversions[0].behaviour, conversions[1].behaviour),
     )
-    solved = time.perf_counter()
-    conversions = (
-        kuhn_conversion(form, normal_form.strategies[0], lp_solution.x),
-        kuhn_conversion(form, normal_form.strategies[1], lp_solution.y),
-    )
-    converted = time.perf_counter()
-    behaviour = (conversions[0].behaviour, conversions[1].behaviour)
-    certificate = certify(game, behaviour[0], behaviour[1])
-    certified = time.perf_counter()
-    solution = Solution(
+    return _solution(game, sequence_form, normal_form, result, reduced)
+
+
+def _solution(
+    game: Game,
+    form: SequenceForm,
+    normal_form: NormalForm,
+    result: Certified[KuhnConversion],
+    reduced: bool,
+) -> Solution:
+    """The :class:`Solution` of the Kuhn conversions, with the normal-form details."""
+    conversions = result.strategies
+    return Solution(
         game=game,
         form=form,
-        value=lp_solution.value,
+        value=result.value,
         plans=(conversions[0].plan, conversions[1].plan),
-        behaviour=behaviour,
-        certificate=certificate,
-        stats=lp_solution.stats,
-        timings=Timings(
-            sequence_form=built - start,
-            lp=solved - built,
-            behaviour=converted - solved,
-            certificate=certified - converted,
+        strategies=(conversions[0].behaviour, conversions[1].behaviour),
+        certificate=result.certificate,
+        stats=result.stats,
+        timings=result.timings,
+        normal=NormalFormDetails(
+            normal_form=normal_form,
+            conversions=conversions,
+            summary=_summary(form, normal_form, conversions, reduced, result.timings.normal_form),
         ),
     )
-    summary = NormalFormSummary(
+
+
+def _summary(
+    form: SequenceForm,
+    normal_form: NormalForm,
+    conversions: tuple[KuhnConversion, KuhnConversion],
+    reduced: bool,
+    build_seconds: float,
+) -> NormalFormSummary:
+    """Sizes and Kuhn-theorem checks of a solved normal form."""
+    return NormalFormSummary(
         reduced=reduced,
         counts=strategy_counts(form),
         shape=normal_form.shape,
         nonzeros=normal_form.nonzeros,
-        build_seconds=built - form_built,
+        build_seconds=build_seconds,
         constraint_residuals=(
             conversions[0].constraint_residual,
             conversions[1].constraint_residual,
         ),
         payoff_gaps=(conversions[0].payoff_gap, conversions[1].payoff_gap),
-    )
-    return NormalFormSolution(
-        solution=solution,
-        normal_form=normal_form,
-        conversions=conversions,
-        summary=summary,
     )

@@ -66,6 +66,7 @@ from seqform.analyses.perturbation import (
     sequence_lengths,
     solve_numeric,
 )
+from seqform.analyses.result import PhaseClock, Timings, Value
 from seqform.certify import Certificate, best_response, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
@@ -81,11 +82,11 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class RefinedSolution:
-    """A quasi-perfect equilibrium (Miltersen and Sørensen 2010) and its certificate.
+    """A quasi-perfect equilibrium (Miltersen and Sørensen 2010) and its certificate (a
+    :class:`~seqform.analyses.result.Result`).
 
     value : the value to player 0 (a Fraction when verified)
     strategies : the exact strategies
-    behaviour : the strategies in floating point (all information sets defined)
     refined : per player, the information sets the player's own limit plan does not
         reach, where the behaviour comes from the refinement rather than from the plan
     certificate : of the limit strategies in the original game (exact when verified)
@@ -94,13 +95,15 @@ class RefinedSolution:
     epsilon : the ε at which HiGHS found the starting basis
     degree : the longest sequence, the highest power of ε in the perturbation
     pivots : exact simplex pivots from HiGHS's basis to the basis optimal for all small ε
+    stats : what HiGHS did on the perturbed LPs (iterations summed)
+    timings : seconds per phase: ``sequence_form`` (with the perturbation), ``lp`` (the
+        perturbed LPs, the exact pivots and the limit), ``certificate``
     """
 
     game: Game
     form: SequenceForm
-    value: Fraction | float
-    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy] | None
-    behaviour: tuple[BehaviouralStrategy, BehaviouralStrategy]
+    value: Value
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
     refined: tuple[tuple[str, ...], tuple[str, ...]]
     certificate: Certificate
     verified: bool
@@ -108,11 +111,32 @@ class RefinedSolution:
     degree: int
     pivots: int
     stats: SolverStats
-    seconds: float
+    timings: Timings
+
+    @property
+    def behaviour(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+        """The strategies in floating point (all information sets defined)."""
+        return (self.strategies[0].to_float(), self.strategies[1].to_float())
 
     @property
     def exploitability(self) -> float:
         return float(self.certificate.exploitability)
+
+    @property
+    def seconds(self) -> float:
+        """Wall-clock seconds of the whole refinement."""
+        return self.timings.total
+
+
+@dataclass(frozen=True)
+class _Limit:
+    """What the ε search found: the limit value (None for the fallback) and strategies."""
+
+    value: Fraction | None
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
+    epsilon: Fraction
+    pivots: int
+    stats: SolverStats
 
 
 def refine(
@@ -146,13 +170,46 @@ def refine(
         If HiGHS fails on every perturbed LP.
     """
     start = time.perf_counter()
-    form = form or build_sequence_form(game)
-    problem = perturbed_problem(game, form)
+    clock = PhaseClock()
+    with clock.phase("sequence_form"):
+        problem = perturbed_problem(game, form or build_sequence_form(game))
+    with clock.phase("lp"):
+        limit = _search(problem, algorithm, time_limit, max_pivots, start, start + max_seconds)
+    with clock.phase("certificate"):
+        first, second = limit.strategies
+        certificate = certify(game, first, second)
+    return RefinedSolution(
+        game=game,
+        form=problem.form,
+        value=certificate.value if limit.value is None else limit.value,
+        strategies=(first, second),
+        refined=_refined_sets(first, second),
+        certificate=certificate,
+        verified=limit.value is not None and certificate.exploitability == 0,
+        epsilon=limit.epsilon,
+        degree=problem.degree,
+        pivots=limit.pivots,
+        stats=limit.stats,
+        timings=clock.timings(),
+    )
+
+
+def _search(
+    problem: PerturbedProblem,
+    algorithm: str,
+    time_limit: float | None,
+    max_pivots: int,
+    start: float,
+    deadline: float,
+) -> _Limit:
+    """Try ε = 2^-3, 2^-6, … until a basis is proven optimal for all small ε; after the
+    deadline, the fallback at the last ε tried (module docstring)."""
+    form = problem.form
     max_actions = max((len(a) for table in form.players for a in table.actions), default=1)
     last: tuple[Fraction, MinmaxProgram, FloatLPResult] | None = None
     iterations = 0
     for epsilon in candidate_epsilons(problem.degree, max_actions):
-        if last is not None and time.perf_counter() > start + max_seconds:
+        if last is not None and time.perf_counter() > deadline:
             break
         minmax = problem.numeric(epsilon)
         result = solve_numeric(minmax, epsilon, algorithm, time_limit)
@@ -162,13 +219,13 @@ def refine(
         last = (epsilon, minmax, result)
         if result.basis is None:
             continue
-        found = lexicographic_basis(problem, epsilon, result.basis, max_pivots, start + max_seconds)
+        found = lexicographic_basis(problem, epsilon, result.basis, max_pivots, deadline)
         limit = None if found is None else problem.limit(found)
-        if limit is None:
+        if found is None or limit is None:
             continue
         value, first, second = limit
         stats = _stats(minmax, algorithm, iterations, time.perf_counter() - start)
-        return _result(problem, value, (first, second), epsilon, found.pivots, stats, start)
+        return _Limit(value, (first, second), epsilon, found.pivots, stats)
     if last is None:
         raise SolverError("HiGHS failed on every perturbed LP")
     epsilon, minmax, result = last
@@ -182,39 +239,9 @@ def refine(
         behaviour_from_plan(form.players[0], x, tol=0.0),
         behaviour_from_plan(form.players[1], y, tol=0.0),
     )
-    strategies = _fill_in(game, form, trembling)
+    strategies = _fill_in(problem.game, form, trembling)
     stats = _stats(minmax, algorithm, iterations, time.perf_counter() - start)
-    return _result(problem, None, strategies, epsilon, 0, stats, start)
-
-
-def _result(
-    problem: PerturbedProblem,
-    value: Fraction | None,
-    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy],
-    epsilon: Fraction,
-    pivots: int,
-    stats: SolverStats,
-    start: float,
-) -> RefinedSolution:
-    """Certify the strategies; verified iff found by the lexicographic basis (``value``
-    given) and NashConv is exactly 0."""
-    first, second = strategies
-    certificate = certify(problem.game, first, second)
-    return RefinedSolution(
-        game=problem.game,
-        form=problem.form,
-        value=certificate.value if value is None else value,
-        strategies=(first, second),
-        behaviour=(first.to_float(), second.to_float()),
-        refined=_refined_sets(first, second),
-        certificate=certificate,
-        verified=value is not None and certificate.exploitability == 0,
-        epsilon=epsilon,
-        degree=problem.degree,
-        pivots=pivots,
-        stats=stats,
-        seconds=time.perf_counter() - start,
-    )
+    return _Limit(None, strategies, epsilon, 0, stats)
 
 
 def _fill_in(

@@ -30,14 +30,14 @@ decimal they print as) or strings.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from seqform.analyses.solve import Solution, Timings
+from seqform.analyses.result import PhaseClock, lp_stages
+from seqform.analyses.solve import Solution
 from seqform.certify import Certificate, LocalBounds, bounded_choice, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
@@ -271,8 +271,8 @@ def solve_restricted(
     """Solve the restricted game in floats; the certificate uses restricted best responses.
 
     Returns a :class:`~seqform.analyses.solve.Solution` of the restricted game: its value, both
-    players' strategies (obeying the bounds, also at unreached information sets) and the
-    certificate of :func:`restricted_certificate`.
+    players' strategies (obeying the bounds, also at unreached information sets), the
+    certificate of :func:`restricted_certificate` and the restrictions themselves.
 
     Raises
     ------
@@ -281,37 +281,28 @@ def solve_restricted(
     seqform.lp.minmax.SolverError
         If HiGHS does not prove optimality.
     """
-    start = time.perf_counter()
-    form = form or build_sequence_form(game)
-    built = time.perf_counter()
-    x_rows, y_rows = plan_constraints(form, restrictions)
-    minmax = minmax_program(form, x_constraints=x_rows, y_constraints=y_rows)
-    solution = solve_minmax_program(minmax, algorithm=algorithm, time_limit=time_limit)
-    solved = time.perf_counter()
-    behaviour = tuple(
-        obey_bounds_where_unreached(
-            behaviour_from_plan(form.players[player], plan), restrictions.by_player[player]
-        )
-        for player, plan in ((0, solution.x), (1, solution.y))
-    )
-    converted = time.perf_counter()
-    certificate = restricted_certificate(game, (behaviour[0], behaviour[1]), restrictions)
-    certified = time.perf_counter()
-    return Solution(
-        game=game,
-        form=form,
-        value=solution.value,
-        plans=(solution.x, solution.y),
-        behaviour=(behaviour[0], behaviour[1]),
-        certificate=certificate,
-        stats=solution.stats,
-        timings=Timings(
-            sequence_form=built - start,
-            lp=solved - built,
-            behaviour=converted - solved,
-            certificate=certified - converted,
+    clock = PhaseClock()
+    with clock.phase("sequence_form"):
+        built = form or build_sequence_form(game)
+    x_rows, y_rows = plan_constraints(built, restrictions)
+    result = lp_stages(
+        clock,
+        lambda: solve_minmax_program(
+            minmax_program(built, x_constraints=x_rows, y_constraints=y_rows),
+            algorithm=algorithm,
+            time_limit=time_limit,
         ),
+        lambda x, y: (
+            obey_bounds_where_unreached(
+                behaviour_from_plan(built.players[0], x), restrictions.by_player[0]
+            ),
+            obey_bounds_where_unreached(
+                behaviour_from_plan(built.players[1], y), restrictions.by_player[1]
+            ),
+        ),
+        lambda profile: restricted_certificate(game, profile, restrictions),
     )
+    return Solution(game=game, form=built, restrictions=restrictions, **result.parts())
 
 
 def obey_bounds_where_unreached(

@@ -9,16 +9,11 @@ the LP.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
-from seqform.analyses.solve import Timings
-from seqform.certify import Certificate
+from seqform.analyses.result import Certified, PhaseClock, lp_stages
 from seqform.game.builtin.showdown_poker import ShowdownPoker
-from seqform.lp.minmax import SolverLimitError, SolverStats
 from seqform.structured.showdown import ShowdownBehaviour, behaviour_from_plan, certify
 from seqform.structured.sparsified import SparsifiedSolver, build_sparsified_lp, solve_sparsified_lp
 
@@ -26,29 +21,21 @@ __all__ = ["ShowdownSolution", "solve_showdown"]
 
 
 @dataclass(frozen=True)
-class ShowdownSolution:
-    """An equilibrium of a showdown game, with its certificate.
+class ShowdownSolution(Certified[ShowdownBehaviour]):
+    """An equilibrium of a showdown game, with its certificate (a
+    :class:`~seqform.analyses.result.Result`).
 
     value : the LP optimum, the game's value to player 0
     plans : the LP's realization plans ``(x, y)`` on the game's sequence indices
-    behaviour : behavioural strategies of the plans, per card and betting node
-    certificate : expected value, best responses and NashConv of ``behaviour``
+    strategies : behavioural strategies of the plans, per card and betting node; also
+        readable as ``behaviour``
+    certificate : expected value, best responses and NashConv of ``strategies``
     stats : what the LP solver did (with the sparsified LP's size)
-    timings : seconds per stage; ``timings.sequence_form`` is building the sparsified LP
+    timings : seconds per phase; ``timings.sequence_form`` is building the sparsified LP
+    poker : the game
     """
 
     poker: ShowdownPoker
-    value: float
-    plans: tuple[np.ndarray, np.ndarray]
-    behaviour: tuple[ShowdownBehaviour, ShowdownBehaviour]
-    certificate: Certificate
-    stats: SolverStats
-    timings: Timings
-
-    @property
-    def exploitability(self) -> float:
-        """NashConv of the behavioural strategies, measured by best response."""
-        return float(self.certificate.exploitability)
 
 
 def solve_showdown(
@@ -69,54 +56,23 @@ def solve_showdown(
     seqform.lp.minmax.SolverError
         If the solver does not report an optimal solution.
     """
-    report = progress or (lambda message: None)
-    start = time.perf_counter()
-    report(
+    clock = PhaseClock(progress)
+    announce = (
         f"sparsified LP of {poker.name}: {poker.num_sequences(0):,} + "
         f"{poker.num_sequences(1):,} sequences (the tree, {poker.tree_nodes:,} nodes, "
         "is not built)"
     )
-    lp = build_sparsified_lp(poker)
-    built = time.perf_counter()
+    with clock.phase("sequence_form", announce):
+        lp = build_sparsified_lp(poker)
     rows, columns = lp.shape
-    report(f"solving: {columns:,} variables, {rows:,} constraints, {lp.matrix.nnz:,} non-zeros")
-    try:
-        lp_solution = solve_sparsified_lp(lp, solver=solver, time_limit=time_limit, verbose=verbose)
-    except SolverLimitError as exc:
-        raise _measured(poker, exc) from exc
-    solved = time.perf_counter()
-    report("behavioural strategies and certificate")
-    behaviour = (
-        behaviour_from_plan(poker, 0, lp_solution.x),
-        behaviour_from_plan(poker, 1, lp_solution.y),
-    )
-    converted = time.perf_counter()
-    certificate = certify(poker, behaviour[0], behaviour[1])
-    certified = time.perf_counter()
-    return ShowdownSolution(
-        poker=poker,
-        value=lp_solution.value,
-        plans=(lp_solution.x, lp_solution.y),
-        behaviour=behaviour,
-        certificate=certificate,
-        stats=lp_solution.stats,
-        timings=Timings(
-            sequence_form=built - start,
-            lp=solved - built,
-            behaviour=converted - solved,
-            certificate=certified - converted,
+    result = lp_stages(
+        clock,
+        lambda: solve_sparsified_lp(lp, solver=solver, time_limit=time_limit, verbose=verbose),
+        lambda x, y: (behaviour_from_plan(poker, 0, x), behaviour_from_plan(poker, 1, y)),
+        lambda profile: certify(poker, *profile),
+        lp_message=(
+            f"solving: {columns:,} variables, {rows:,} constraints, {lp.matrix.nnz:,} non-zeros"
         ),
+        limit_point="its last point",
     )
-
-
-def _measured(poker: ShowdownPoker, error: SolverLimitError) -> SolverLimitError:
-    """The same limit error, its message extended by the exploitability of its point."""
-    if error.plans is None:
-        return SolverLimitError(f"{error}; the solver offered no point to measure", None)
-    x, y = error.plans
-    certificate = certify(poker, behaviour_from_plan(poker, 0, x), behaviour_from_plan(poker, 1, y))
-    return SolverLimitError(
-        f"{error}; its last point has exploitability (NashConv) "
-        f"{float(certificate.exploitability):.3g}, by best response",
-        error.plans,
-    )
+    return ShowdownSolution(poker=poker, **result.parts())

@@ -2,71 +2,62 @@
 
 No answer is returned unverified: every :class:`Solution` carries the exploitability
 (NashConv) of its behavioural strategies, measured by :mod:`seqform.certify` on
-the tree, independently of the LP.
+the tree, independently of the LP.  The LP stages are those of every route
+(:func:`seqform.analyses.result.lp_stages`); :class:`Solution` is the
+:class:`~seqform.analyses.result.Result` of the float routes on the tree (sequence form,
+normal form, restricted game).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from seqform.certify import Certificate, certify
+from seqform.analyses.result import Certified, PhaseClock, Timings, lp_stages
+from seqform.certify import certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
-from seqform.lp.minmax import (
-    Algorithm,
-    Backend,
-    LPSolution,
-    SolverLimitError,
-    SolverStats,
-    solve_minmax,
-)
+from seqform.lp.minmax import Algorithm, Backend, LPSolution, solve_minmax
+
+if TYPE_CHECKING:
+    from seqform.analyses.normal import NormalFormDetails
+    from seqform.analyses.restrict import Restrictions
 
 __all__ = ["Solution", "Timings", "solve", "solve_sequence_form"]
 
 
 @dataclass(frozen=True)
-class Timings:
-    """Wall-clock seconds of each stage of :func:`solve`."""
-
-    sequence_form: float
-    lp: float
-    behaviour: float
-    certificate: float
-
-    @property
-    def total(self) -> float:
-        return self.sequence_form + self.lp + self.behaviour + self.certificate
-
-
-@dataclass(frozen=True)
-class Solution:
+class Solution(Certified[BehaviouralStrategy]):
     """An equilibrium of a two-player zero-sum game, with its certificate.
 
-    value : the LP optimum, the game's value to player 0
+    value : the LP optimum, the game's value to player 0 (a float)
     plans : optimal realization plans ``(x, y)`` on the sequence indices of ``form``
-    behaviour : the behavioural strategies of the plans (see :mod:`seqform.forms.strategies`)
+    strategies : the behavioural strategies of the plans (see
+        :mod:`seqform.forms.strategies`); also readable as ``behaviour``
     certificate : expected value, best responses and exploitability, from the tree walk
     stats : what the LP solver did
+    timings : seconds per phase (``sequence_form``, ``lp``, ``behaviour``, ``certificate``)
+    game, form : the game and its sequence form
+    normal : for a solve through the normal form, its matrix, Kuhn conversions and checks
+        (:func:`seqform.analyses.normal.solve_normal_form`); ``stats`` then describes the
+        matrix-game LP and ``timings.sequence_form`` includes building the normal form
+    restrictions : for a restricted game (:func:`seqform.analyses.restrict.solve_restricted`),
+        its bounds; the certificate then uses restricted best responses
     """
 
     game: Game
     form: SequenceForm
-    value: float
-    plans: tuple[np.ndarray, np.ndarray]
-    behaviour: tuple[BehaviouralStrategy, BehaviouralStrategy]
-    certificate: Certificate
-    stats: SolverStats
-    timings: Timings
+    normal: NormalFormDetails | None = None
+    restrictions: Restrictions | None = None
 
     @property
-    def exploitability(self) -> float:
-        """NashConv of the behavioural strategies, measured by best response."""
-        return float(self.certificate.exploitability)
+    def method(self) -> str:
+        """``"normal"`` when solved through the normal form, else ``"sequence"``."""
+        return "sequence" if self.normal is None else "normal"
 
 
 def solve_sequence_form(
@@ -91,6 +82,13 @@ def solve_sequence_form(
     )
 
 
+def plan_behaviour(
+    form: SequenceForm, x: np.ndarray, y: np.ndarray
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """Both players' behavioural strategies of the plans ``(x, y)``."""
+    return behaviour_from_plan(form.players[0], x), behaviour_from_plan(form.players[1], y)
+
+
 def solve(
     game: Game,
     *,
@@ -99,6 +97,7 @@ def solve(
     time_limit: float | None = None,
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
+    form: SequenceForm | None = None,
 ) -> Solution:
     """Solve ``game`` by the sequence-form LP and certify the answer by best response.
 
@@ -106,6 +105,8 @@ def solve(
     ----------
     progress
         Called with a short message as each stage starts (the CLI prints them on stderr).
+    form
+        The game's sequence form, if already built (it is then not built again).
 
     Raises
     ------
@@ -115,59 +116,21 @@ def solve(
     seqform.lp.minmax.SolverError
         If the LP solver does not prove optimality for another reason.
     """
-    report = progress or (lambda message: None)
-    start = time.perf_counter()
-    report(f"sequence form of {game.name} ({game.flat.num_nodes:,} nodes)")
-    form = build_sequence_form(game)
-    built = time.perf_counter()
-    report(
-        f"LP: {form.E.shape[1] + form.F.shape[0]:,} variables, "
-        f"{form.F.shape[1] + form.E.shape[0]:,} constraints; HiGHS {algorithm} via {backend}"
+    clock = PhaseClock(progress)
+    announce = f"sequence form of {game.name} ({game.flat.num_nodes:,} nodes)"
+    with clock.phase("sequence_form", announce):
+        built = build_sequence_form(game) if form is None else form
+    lp_message = (
+        f"LP: {built.E.shape[1] + built.F.shape[0]:,} variables, "
+        f"{built.F.shape[1] + built.E.shape[0]:,} constraints; HiGHS {algorithm} via {backend}"
     )
-    try:
-        lp_solution = solve_sequence_form(
-            form, backend=backend, algorithm=algorithm, time_limit=time_limit, verbose=verbose
-        )
-    except SolverLimitError as exc:
-        raise _measured(game, form, exc) from exc
-    solved = time.perf_counter()
-    report("behavioural strategies and certificate")
-    behaviour = (
-        behaviour_from_plan(form.players[0], lp_solution.x),
-        behaviour_from_plan(form.players[1], lp_solution.y),
-    )
-    converted = time.perf_counter()
-    certificate = certify(game, behaviour[0], behaviour[1])
-    certified = time.perf_counter()
-    return Solution(
-        game=game,
-        form=form,
-        value=lp_solution.value,
-        plans=(lp_solution.x, lp_solution.y),
-        behaviour=behaviour,
-        certificate=certificate,
-        stats=lp_solution.stats,
-        timings=Timings(
-            sequence_form=built - start,
-            lp=solved - built,
-            behaviour=converted - solved,
-            certificate=certified - converted,
+    result = lp_stages(
+        clock,
+        lambda: solve_sequence_form(
+            built, backend=backend, algorithm=algorithm, time_limit=time_limit, verbose=verbose
         ),
+        lambda x, y: plan_behaviour(built, x, y),
+        lambda profile: certify(game, *profile),
+        lp_message=lp_message,
     )
-
-
-def _measured(game: Game, form: SequenceForm, error: SolverLimitError) -> SolverLimitError:
-    """The same limit error, its message extended by the exploitability of its point."""
-    if error.plans is None:
-        return SolverLimitError(f"{error}; the solver offered no point to measure", None)
-    x, y = error.plans
-    behaviour = (
-        behaviour_from_plan(form.players[0], x),
-        behaviour_from_plan(form.players[1], y),
-    )
-    certificate = certify(game, behaviour[0], behaviour[1])
-    return SolverLimitError(
-        f"{error}; the best point found has exploitability (NashConv) "
-        f"{float(certificate.exploitability):.3g}, by best response",
-        error.plans,
-    )
+    return Solution(game=game, form=built, **result.parts())

@@ -110,9 +110,5 @@ def _solve_normal(args: argparse.Namespace) -> int:
         )
     except NormalFormTooLargeError as exc:
         raise CommandError(f"{game.name}: {exc}; change the limit with --max-entries") from exc
-    emit(
-        solution_json(result.solution, method="normal", normal_form=result.summary),
-        solution_text(result.solution, normal_form=result.summary),
-        args,
-    )
+    emit(solution_json(result), solution_text(result), args)
     return EXIT_OK

@@ -20,7 +20,8 @@ from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.exact import exact_json, exact_text
 from seqform.cli.render.refine import refined_json, refined_text
-from seqform.cli.render.restrict import restricted_json, restricted_text
+from seqform.cli.render.report import solution_json
+from seqform.cli.render.restrict import restricted_text
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.model import Game
 from seqform.lp.exact.rational import ExactSolveError
@@ -75,5 +76,5 @@ def _solve_restricted(game: Game, bounds: list[ActionBound], args: argparse.Name
     solution = solve_restricted(
         game, restrictions, form=form, algorithm=args.solver, time_limit=args.time_limit
     )
-    emit(restricted_json(solution, restrictions), restricted_text(solution, restrictions), args)
+    emit(solution_json(solution), restricted_text(solution), args)
     return EXIT_OK

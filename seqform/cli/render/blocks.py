@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from seqform.analyses.solve import Timings
+from seqform.analyses.result import Timings
 from seqform.certify import Certificate
 from seqform.cli.render.numbers import fraction_text, probability_text
 from seqform.forms.strategies import BehaviouralStrategy
@@ -153,14 +153,9 @@ def solver_json(stats: SolverStats) -> dict[str, Any]:
 
 
 def timings_json(timings: Timings) -> dict[str, float]:
-    """The ``"timings"`` object of the JSON schemas (seconds per stage, and their total)."""
-    return {
-        "sequence_form": timings.sequence_form,
-        "lp": timings.lp,
-        "behaviour": timings.behaviour,
-        "certificate": timings.certificate,
-        "total": timings.total,
-    }
+    """The ``"timings"`` object of the JSON schemas: seconds per stage
+    (:data:`seqform.analyses.result.STAGES`) and their total."""
+    return {**timings.stages(), "total": timings.total}
 
 
 def certificate_json(certificate: Certificate) -> dict[str, Any]:

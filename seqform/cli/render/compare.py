@@ -94,7 +94,7 @@ def _strategies_json(comparison: Comparison) -> dict[str, Any]:
         if formulation.solution is not None:
             strategies[formulation.name] = [
                 strategy_json(
-                    formulation.solution.behaviour[player],
+                    formulation.solution.strategies[player],
                     game.player_names[player],
                     game.describe_action,
                 )
@@ -234,7 +234,7 @@ def _strategy_lines(comparison: Comparison) -> list[str]:
         for player in (0, 1):
             lines.append("")
             lines += strategy_table(
-                formulation.solution.behaviour[player],
+                formulation.solution.strategies[player],
                 f"{game.player_names[player]} ({source})",
                 game.describe_action,
             )

@@ -22,10 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.analyses.exact import ExactSolution
-from seqform.analyses.solve import Timings
 from seqform.cli.render.blocks import (
     exact_certificate_json,
-    float_strategies,
     header,
     strategy_json,
     strategy_lines,
@@ -47,25 +45,10 @@ _METHODS = {
 def exact_json(solution: ExactSolution) -> dict[str, Any]:
     """``seqform.solve/1`` with the ``"exact"`` key (module docstring)."""
     game, t = solution.game, solution.timings
-    document = solve_document(
-        game,
-        solution.form,
-        value=float(solution.value) if solution.value is not None else solution.float_value,
-        behaviour=float_strategies(solution.strategies),
-        certificate=solution.certificate,
-        stats=solution.stats,
-        timings=Timings(
-            sequence_form=t.sequence_form,
-            lp=t.lp,
-            behaviour=t.rounding + t.basis,
-            certificate=t.certificate,
-        ),
-    )
-    if solution.value is not None:
-        document["value_fraction"] = str(solution.value)
+    document = solve_document(solution)
     document["exact"] = {
         "certified": solution.certified,
-        "value": None if solution.value is None else str(solution.value),
+        "value": str(solution.value) if solution.certified else None,
         "bounds": {"lower": str(solution.bounds.lower), "upper": str(solution.bounds.upper)},
         "method": solution.method,
         "basis_verified": solution.basis_verified,
@@ -75,14 +58,7 @@ def exact_json(solution: ExactSolution) -> dict[str, Any]:
             for s in solution.strategies
         ],
         "notes": list(solution.notes),
-        "seconds": {
-            "sequence_form": t.sequence_form,
-            "lp": t.lp,
-            "rounding": t.rounding,
-            "basis": t.basis,
-            "certificate": t.certificate,
-            "total": t.total,
-        },
+        "seconds": {**t.as_dict(), "total": t.total},
     }
     if solution.restrictions is not None:
         document["restrictions"] = restrictions_json(solution.restrictions)
@@ -91,10 +67,9 @@ def exact_json(solution: ExactSolution) -> dict[str, Any]:
 
 def _value_lines(solution: ExactSolution) -> list[str]:
     name = solution.game.player_names[0]
-    if solution.value is not None:
-        return [
-            f"Value to {name}: {solution.value} (exact, certified){approx_suffix(solution.value)}"
-        ]
+    if solution.certified:
+        value = solution.bounds.lower  # == upper == value, a Fraction
+        return [f"Value to {name}: {value} (exact, certified){approx_suffix(value)}"]
     lower, upper = solution.bounds.lower, solution.bounds.upper
     return [
         f"Value to {name}: NOT certified; the exact certificate bounds it by",

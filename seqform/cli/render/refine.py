@@ -16,14 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.analyses.refine import RefinedSolution
-from seqform.analyses.solve import Timings
-from seqform.cli.render.blocks import (
-    float_strategies,
-    header,
-    strategy_json,
-    strategy_lines,
-    strategy_table,
-)
+from seqform.cli.render.blocks import header, strategy_json, strategy_lines
 from seqform.cli.render.numbers import approx_suffix, number_text, short_number
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.tables import label_rows
@@ -39,18 +32,8 @@ REFINEMENT_SOURCE = (
 def refined_json(solution: RefinedSolution) -> dict[str, Any]:
     """``seqform.solve/1`` with the ``"refinement"`` key (module docstring)."""
     game = solution.game
-    document = solve_document(
-        game,
-        solution.form,
-        value=float(solution.value),
-        behaviour=float_strategies(solution.strategies or solution.behaviour),
-        certificate=solution.certificate,
-        stats=solution.stats,
-        timings=Timings(sequence_form=0.0, lp=solution.seconds, behaviour=0.0, certificate=0.0),
-    )
+    document = solve_document(solution)
     exact_value = solution.value if isinstance(solution.value, Fraction) else None
-    if exact_value is not None:
-        document["value_fraction"] = str(exact_value)
     document["refinement"] = {
         "concept": "quasi-perfect",
         "source": REFINEMENT_SOURCE,
@@ -63,9 +46,7 @@ def refined_json(solution: RefinedSolution) -> dict[str, Any]:
         "degree": solution.degree,
         "pivots": solution.pivots,
         "refined_infosets": [list(names) for names in solution.refined],
-        "strategies": None
-        if solution.strategies is None
-        else [
+        "strategies": [
             strategy_json(s, game.player_names[s.player], game.describe_action)
             for s in solution.strategies
         ],
@@ -119,10 +100,6 @@ def _certificate_lines(solution: RefinedSolution) -> list[str]:
 def _strategy_lines(solution: RefinedSolution, player: int) -> list[str]:
     game = solution.game
     name = game.player_names[player]
-    if solution.strategies is None:
-        return strategy_table(
-            solution.behaviour[player], f"{name} (quasi-perfect, float)", game.describe_action
-        )
     kind = "(quasi-perfect)" if solution.verified else "(refined, not proven quasi-perfect)"
     return strategy_lines(
         solution.strategies[player],

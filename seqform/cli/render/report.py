@@ -43,15 +43,16 @@ Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from fractions import Fraction
+from typing import Any, Protocol
 
 from seqform.analyses.normal import NormalFormSummary
-from seqform.analyses.solve import Solution, Timings
-from seqform.certify import Certificate
+from seqform.analyses.result import Result
+from seqform.analyses.solve import Solution
 from seqform.cli.render.blocks import (
     certificate_json,
     certificate_lines,
+    float_strategies,
     game_json,
     header,
     solver_json,
@@ -61,33 +62,36 @@ from seqform.cli.render.blocks import (
     value_line,
 )
 from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.restrict import restrictions_json
 from seqform.cli.render.tables import aligned_table
 from seqform.forms.normal_counts import count_json, count_text
 from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
-from seqform.lp.minmax import SolverStats
 
-__all__ = ["SCHEMA", "solution_json", "solution_text", "solve_document"]
+__all__ = ["SCHEMA", "TreeResult", "solution_json", "solution_text", "solve_document"]
 
 SCHEMA = "seqform.solve/1"
 
 
-def solve_document(
-    game: Game,
-    form: SequenceForm,
-    *,
-    value: float,
-    behaviour: Sequence[BehaviouralStrategy],
-    certificate: Certificate,
-    stats: SolverStats,
-    timings: Timings,
-    method: str = "sequence",
-) -> dict[str, Any]:
-    """The ``seqform.solve/1`` document from the parts every solution has.
+class TreeResult(Result[BehaviouralStrategy], Protocol):
+    """A :class:`~seqform.analyses.result.Result` found on the game tree: the sequence
+    form, normal form, restricted, exact and refined routes."""
 
-    The exact and refined reports extend this document with keys of their own.
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def form(self) -> SequenceForm: ...
+
+
+def solve_document(result: TreeResult, method: str = "sequence") -> dict[str, Any]:
+    """The ``seqform.solve/1`` document of any result on the tree.
+
+    Exact strategies are shown as floats and an exact value (a ``Fraction``) gives
+    ``value_fraction`` exactly; the exact and refined reports add keys of their own.
     """
+    game, form = result.game, result.form
     players = []
     for player in (0, 1):
         matrix, _ = form.constraints(player)
@@ -101,48 +105,40 @@ def solve_document(
                 "constraint_nonzeros": int(matrix.nnz),
             }
         )
+    value = result.value
+    strategies = float_strategies(result.strategies)
     return {
         "schema": SCHEMA,
         "game": game_json(game.name, game.description, terminals=form.num_terminals),
         "method": method,
-        "value": value,
-        "value_fraction": fraction_text(value),
+        "value": float(value),
+        "value_fraction": str(value) if isinstance(value, Fraction) else fraction_text(value),
         "sizes": {
             "players": players,
             "payoff_shape": list(form.A.shape),
             "payoff_nonzeros": int(form.A.nnz),
         },
-        "solver": solver_json(stats),
-        "timings": timings_json(timings),
-        "certificate": certificate_json(certificate),
+        "solver": solver_json(result.stats),
+        "timings": timings_json(result.timings),
+        "certificate": certificate_json(result.certificate),
         "strategies": [
-            strategy_json(behaviour[player], game.player_names[player], game.describe_action)
+            strategy_json(strategies[player], game.player_names[player], game.describe_action)
             for player in (0, 1)
         ],
     }
 
 
-def solution_json(
-    solution: Solution,
-    method: str = "sequence",
-    normal_form: NormalFormSummary | None = None,
-) -> dict[str, Any]:
+def solution_json(solution: Solution) -> dict[str, Any]:
     """The solution as a JSON-ready dict in schema ``seqform.solve/1``.
 
-    ``normal_form`` (for ``method="normal"``) adds the normal-form sizes and checks.
+    A solution through the normal form adds the ``"normal_form"`` sizes and checks; one of
+    a restricted game the ``"restrictions"`` (:mod:`seqform.cli.render.restrict`).
     """
-    document = solve_document(
-        solution.game,
-        solution.form,
-        value=solution.value,
-        behaviour=solution.behaviour,
-        certificate=solution.certificate,
-        stats=solution.stats,
-        timings=solution.timings,
-        method=method,
-    )
-    if normal_form is not None:
-        document["normal_form"] = _normal_form_json(normal_form)
+    document = solve_document(solution, method=solution.method)
+    if solution.normal is not None:
+        document["normal_form"] = _normal_form_json(solution.normal.summary)
+    if solution.restrictions is not None:
+        document["restrictions"] = restrictions_json(solution.restrictions)
     return document
 
 
@@ -224,10 +220,10 @@ def _sequence_form_lines(form: SequenceForm, names: tuple[str, str]) -> list[str
     return lines
 
 
-def solution_text(solution: Solution, normal_form: NormalFormSummary | None = None) -> str:
+def solution_text(solution: Solution) -> str:
     """A human-readable report: value, sizes, solver, certificate, strategies.
 
-    ``normal_form`` (a solution found through the normal form) adds its sizes and checks.
+    A solution through the normal form adds the normal form's sizes and checks.
     """
     game, stats = solution.game, solution.stats
     names = game.player_names
@@ -237,8 +233,8 @@ def solution_text(solution: Solution, normal_form: NormalFormSummary | None = No
         "",
         *_sequence_form_lines(solution.form, names),
     ]
-    if normal_form is not None:
-        lines += _normal_form_lines(normal_form, names)
+    if solution.normal is not None:
+        lines += _normal_form_lines(solution.normal.summary, names)
     lines += [
         "",
         f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status} after "
@@ -249,8 +245,8 @@ def solution_text(solution: Solution, normal_form: NormalFormSummary | None = No
     ]
     for player in (0, 1):
         lines.append("")
-        lines += strategy_table(solution.behaviour[player], names[player], game.describe_action)
-    if any(s.unreached.any() for s in solution.behaviour):
+        lines += strategy_table(solution.strategies[player], names[player], game.describe_action)
+    if any(s.unreached.any() for s in solution.strategies):
         lines += [
             "",
             "Unreached: the player's own strategy never reaches that information set, so",

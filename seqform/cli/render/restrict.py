@@ -1,7 +1,7 @@
 """``solve --fix``: the restricted game's solution as text and JSON.
 
-The document is ``seqform.solve/1`` (:mod:`seqform.cli.render.report`) of the restricted game
-with one key more (``solve --exact --fix`` adds it to the exact document too)::
+The document is ``seqform.solve/1`` (:func:`seqform.cli.render.report.solution_json`) of the
+restricted game with one key more (``solve --exact --fix`` adds it to the exact document too)::
 
     "restrictions": {"bounds": [{"infoset": str, "action": str, "lower": str,
                                  "upper": str}],
@@ -17,11 +17,10 @@ from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
 from seqform.cli.render.blocks import equilibrium_verdict, header, strategy_table
 from seqform.cli.render.numbers import number_text
-from seqform.cli.render.report import solution_json
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
 
-__all__ = ["restricted_json", "restricted_text", "restriction_lines", "restrictions_json"]
+__all__ = ["restricted_text", "restriction_lines", "restrictions_json"]
 
 
 def restrictions_json(restrictions: Restrictions) -> dict[str, Any]:
@@ -44,15 +43,15 @@ def restriction_lines(restrictions: Restrictions, game: Game) -> list[str]:
     return lines
 
 
-def restricted_json(solution: Solution, restrictions: Restrictions) -> dict[str, Any]:
-    """``seqform.solve/1`` of the restricted game with the ``"restrictions"`` key."""
-    document = solution_json(solution)
-    document["restrictions"] = restrictions_json(restrictions)
-    return document
+def restricted_text(solution: Solution) -> str:
+    """Value of the restricted game, the bounds, the restricted certificate, strategies.
 
-
-def restricted_text(solution: Solution, restrictions: Restrictions) -> str:
-    """Value of the restricted game, the bounds, the restricted certificate, strategies."""
+    The JSON document is :func:`seqform.cli.render.report.solution_json`, which adds the
+    ``"restrictions"`` of a restricted solution.
+    """
+    restrictions = solution.restrictions
+    if restrictions is None:
+        raise ValueError("not the solution of a restricted game")
     game = solution.game
     names = game.player_names
     certificate = solution.certificate
@@ -79,5 +78,5 @@ def restricted_text(solution: Solution, restrictions: Restrictions) -> str:
     ]
     for player in (0, 1):
         lines.append("")
-        lines += strategy_table(solution.behaviour[player], names[player], game.describe_action)
+        lines += strategy_table(solution.strategies[player], names[player], game.describe_action)
     return "\n".join(lines)

@@ -187,7 +187,7 @@ def showdown_text(solution: ShowdownSolution) -> str:
             f"NOT within {EQUILIBRIUM_TOLERANCE:g}",
         ),
     ]
-    for behaviour in solution.behaviour:
+    for behaviour in solution.strategies:
         lines.append("")
         lines += _strategy_lines(poker, behaviour)
     return "\n".join(lines)
@@ -231,7 +231,7 @@ def showdown_json(solution: ShowdownSolution) -> dict[str, Any]:
                         "always": {a: [list(r) for r in v] for a, v in node["always"].items()},
                         "mixed": {a: [list(r) for r in v] for a, v in node["mixed"].items()},
                     }
-                    for node in _node_summaries(poker, solution.behaviour[p])
+                    for node in _node_summaries(poker, solution.strategies[p])
                 ],
             }
             for p in (0, 1)

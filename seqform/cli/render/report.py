@@ -230,7 +230,7 @@ def solution_text(solution: Solution, normal_form: NormalFormSummary | None = No
     ``normal_form`` (a solution found through the normal form) adds its sizes and checks.
     """
     game, stats = solution.game, solution.stats
-    names = game.player_names
+    names = (game.player_names[0], game.player_names[1])  # a solved game has two players
     lines = [
         header(game.name, game.description),
         value_line(names[0], solution.value),

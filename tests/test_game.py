@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import pytest
 
+from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
@@ -46,15 +47,44 @@ def test_negative_probability_is_named():
 
 
 def test_not_zero_sum_names_the_terminal():
+    # A general-sum tree is a valid game (CFR runs on it); the sequence-form LP refuses it
+    # at its entry (until issue 12 this was refused when the Game was made).
     root = Decision(0, "I", ("l", "r"), (leaf(1), Terminal((Fraction(1), Fraction(1)))))
+    game = Game("general", root)
+    assert game.flat.not_zero_sum == 1
     with pytest.raises(InvalidGameError, match=r"not zero-sum: terminal node 'r' .* sum to 2"):
-        Game("bad", root)
+        build_sequence_form(game)
 
 
 def test_three_players_refused_at_a_terminal():
+    # A three-player tree is a valid game; the LP entry refuses it, naming why.
     root = Decision(0, "I", ("l",), (Terminal((Fraction(1), Fraction(-1), Fraction(0))),))
-    with pytest.raises(InvalidGameError, match=r"terminal node 'l' has payoffs for 3 players"):
+    game = Game("three", root)
+    assert game.num_players == 3
+    assert game.player_names == ("Player 1", "Player 2", "Player 3")
+    with pytest.raises(
+        InvalidGameError,
+        match=r"the sequence-form LP needs two players, zero-sum: three is a three-player "
+        r"game \(terminal node 'l' has payoffs for 3 players\)",
+    ):
+        build_sequence_form(game)
+
+
+def test_payoff_counts_must_agree():
+    root = Decision(0, "I", ("l", "r"), (leaf(1), Terminal((Fraction(1),) * 3)))
+    with pytest.raises(InvalidGameError, match=r"terminal node 'r' has payoffs for 3 players, "):
         Game("bad", root)
+
+
+def test_one_payoff_is_not_a_game():
+    with pytest.raises(InvalidGameError, match=r"at least two players"):
+        Game("bad", Decision(0, "I", ("l",), (Terminal((Fraction(1),)),)))
+
+
+def test_player_names_must_match_the_player_count():
+    root = Decision(0, "I", ("l",), (Terminal((Fraction(1), Fraction(-1), Fraction(0))),))
+    with pytest.raises(InvalidGameError, match=r"3 players but 2 player names"):
+        Game("bad", root, player_names=("A", "B"))
 
 
 def test_three_players_refused_at_a_decision():

@@ -45,6 +45,7 @@ import scipy.sparse as sp
 
 from seqform.game.compiled import EMPTY, PlayerSequences
 from seqform.game.model import Game
+from seqform.game.requirements import require_two_player_zero_sum
 
 __all__ = ["EMPTY", "PlayerSequences", "SequenceForm", "build_sequence_form"]
 
@@ -135,9 +136,15 @@ def build_sequence_form(game: Game) -> SequenceForm:
     -------
     SequenceForm
         Sparse matrices and the label tables; see the module docstring for the ordering.
+
+    Raises
+    ------
+    InvalidGameError
+        If the game is not two-player zero-sum (the message names a terminal node).
     """
+    require_two_player_zero_sum(game, "the sequence-form LP")
     flat = game.flat
-    players = flat.tables
+    players = (flat.tables[0], flat.tables[1])
     E, e = _constraint_matrix(players[0])
     F, f = _constraint_matrix(players[1])
     rows, cols = flat.terminal_sequences

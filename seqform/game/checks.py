@@ -14,29 +14,32 @@ from numbers import Rational
 from seqform.game.errors import InvalidGameError
 from seqform.game.nodes import Chance, Terminal
 
-__all__ = ["check_chance", "check_terminal"]
+__all__ = ["check_chance", "check_terminal", "count_word"]
 
 
-def check_terminal(node: Terminal, where: Callable[[int], str], index: int) -> float:
-    """Check a terminal's payoffs; return player 0's payoff as a float."""
+def check_terminal(
+    node: Terminal, where: Callable[[int], str], index: int
+) -> tuple[tuple[float, ...], bool]:
+    """Check a terminal's payoffs (exact, for at least two players); return them as floats
+    and whether they sum to zero (the walk records the first that does not)."""
     payoffs = node.payoffs
-    if len(payoffs) != 2:
+    if len(payoffs) < 2:
         raise InvalidGameError(
-            f"terminal node {where(index)!r} has payoffs for {len(payoffs)} players; "
-            "seqform solves two-player games only"
+            f"terminal node {where(index)!r} has payoffs for {len(payoffs)} player(s); "
+            "a game has at least two players"
         )
-    first, second = payoffs
-    if not (isinstance(first, Rational) and isinstance(second, Rational)):
+    if not all(isinstance(payoff, Rational) for payoff in payoffs):
         raise InvalidGameError(
             f"terminal node {where(index)!r} has payoffs {payoffs!r}; payoffs must be "
             "exact (int or fractions.Fraction)"
         )
-    if first + second != 0:
-        raise InvalidGameError(
-            f"not zero-sum: terminal node {where(index)!r} has payoffs "
-            f"({first}, {second}), which sum to {first + second}"
-        )
-    return float(first)
+    return tuple(float(payoff) for payoff in payoffs), sum(payoffs) == 0
+
+
+def count_word(count: int) -> str:
+    """``2 -> "two"``, ..., up to ten; larger counts as digits."""
+    words = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    return words[count - 2] if 2 <= count <= 10 else str(count)
 
 
 def check_chance(node: Chance, where: Callable[[int], str], index: int) -> None:

@@ -14,19 +14,26 @@ than the information set's own sequences (see :mod:`seqform.forms.sequence_form`
 
 Validation
 ----------
-The walk checks the hypotheses of the sequence form (Koller, Megiddo and von Stengel
-1996, §2) and raises :class:`~seqform.game.errors.InvalidGameError` naming the node by its
-history (``"JQ p b"``) or the information set: two players; payoffs exact and summing to
-zero; chance probabilities exact, non-negative and summing to exactly one; every node of
-an information set with the same player and actions; perfect recall — every node of an
+The walk checks what every game needs and raises
+:class:`~seqform.game.errors.InvalidGameError` naming the node by its history
+(``"JQ p b"``) or the information set: every terminal pays the same number ``n >= 2`` of
+players, in exact numbers, and every decision belongs to one of them; chance
+probabilities exact, non-negative and summing to exactly one; every node of an
+information set with the same player and actions; perfect recall — every node of an
 information set is reached by the same own sequence of its player (Kuhn 1953; checking
 the last own choice suffices, by induction from the root).
+
+Games of more than two players and general-sum games are valid trees: CFR and the
+n-player certificate work on them.  The sequence form, the LP, the normal form and the
+exact routes need two players and zero sum; they call
+:func:`seqform.game.requirements.require_two_player_zero_sum` at their entry, which uses
+:attr:`FlatTree.num_players` and :attr:`FlatTree.not_zero_sum` recorded here.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,80 +41,37 @@ from typing import NamedTuple
 
 import numpy as np
 
-from seqform.game.checks import check_chance, check_terminal
+from seqform.game.checks import check_chance, check_terminal, count_word
 from seqform.game.errors import InvalidGameError
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
+from seqform.game.sequences import (
+    EMPTY,
+    InfosetEntry,
+    PlayerSequences,
+    SequenceTableBuilder,
+    sequence_text,
+)
 
 __all__ = ["EMPTY", "FlatTree", "PlayerSequences", "compile_tree", "gc_paused"]
-
-EMPTY = 0  # index of the empty sequence
-
-
-@dataclass(frozen=True)
-class PlayerSequences:
-    """The label table of one player's information sets and sequences.
-
-    infosets : names of the player's information sets, in index order
-    actions : per information set, its action labels
-    parent_sequence : per information set, the sequence that leads to it
-    first_sequence : per information set, the index of its first action's sequence
-    sequence_infoset : per sequence, its information set index (-1 for the empty sequence)
-    sequence_action : per sequence, its action label ("" for the empty sequence)
-    """
-
-    player: int
-    infosets: tuple[str, ...]
-    actions: tuple[tuple[str, ...], ...]
-    parent_sequence: np.ndarray
-    first_sequence: np.ndarray
-    sequence_infoset: np.ndarray
-    sequence_action: tuple[str, ...]
-
-    @property
-    def num_sequences(self) -> int:
-        return len(self.sequence_action)
-
-    @property
-    def num_infosets(self) -> int:
-        return len(self.infosets)
-
-    def sequences_of(self, infoset: int) -> range:
-        """The sequence indices of the actions at information set ``infoset``."""
-        first = int(self.first_sequence[infoset])
-        return range(first, first + len(self.actions[infoset]))
-
-    def label(self, sequence: int) -> str:
-        """``"Kpb:b"`` for a sequence ending with action ``b`` at ``Kpb``; ``"∅"`` if empty."""
-        infoset = int(self.sequence_infoset[sequence])
-        if infoset < 0:
-            return "∅"
-        return f"{self.infosets[infoset]}:{self.sequence_action[sequence]}"
-
-    def labels(self) -> list[str]:
-        """The labels of all sequences in index order."""
-        return [self.label(sequence) for sequence in range(self.num_sequences)]
-
-    def index_of_infoset(self) -> dict[str, int]:
-        """Map each information-set name to its index."""
-        return {name: index for index, name in enumerate(self.infosets)}
-
-    def action_counts(self) -> np.ndarray:
-        """Number of actions per information set."""
-        return np.fromiter((len(a) for a in self.actions), dtype=np.int64, count=len(self.actions))
 
 
 @dataclass(frozen=True, eq=False)
 class FlatTree:
     """A validated tree as arrays (see the module docstring for the numbering).
 
+    num_players : the number ``n`` of players (the length of every terminal's payoffs)
     parent, edge : per node, its parent's index (-1 at the root) and which child it is
     kind : per node, 0 terminal, 1 chance, 2 decision
     terminals : node indices of the terminal nodes, in preorder
     terminal_sequences : per player, the player's own sequence at each terminal
     terminal_reach : chance probability of each terminal (float of the exact product)
-    terminal_payoff : player 0's payoff at each terminal (float)
-    terminal_reach_exact, terminal_payoff_exact : the same, exact
-    tables : the label tables of players 0 and 1
+    terminal_payoffs : shape ``(n, terminals)``, every player's payoff (float)
+    terminal_payoff : player 0's payoff at each terminal (float; ``terminal_payoffs[0]``)
+    terminal_reach_exact, terminal_payoff_exact : the same as the two above, exact
+    terminal_payoffs_exact : per terminal, the node's exact payoff tuple (all players)
+    not_zero_sum : position in ``terminals`` of the first terminal whose payoffs do not
+        sum to zero, or -1 if all do
+    tables : the label tables of players ``0 .. n - 1``
     nodes : the node objects, by index (to name nodes in messages)
     """
 
@@ -115,13 +79,20 @@ class FlatTree:
     edge: np.ndarray
     kind: np.ndarray
     terminals: np.ndarray
-    terminal_sequences: tuple[np.ndarray, np.ndarray]
+    terminal_sequences: tuple[np.ndarray, ...]
     terminal_reach: np.ndarray
     terminal_payoff: np.ndarray
     terminal_reach_exact: tuple[Fraction, ...]
     terminal_payoff_exact: tuple[Fraction, ...]
-    tables: tuple[PlayerSequences, PlayerSequences]
+    tables: tuple[PlayerSequences, ...]
     nodes: tuple[Node, ...]
+    terminal_payoffs: np.ndarray
+    terminal_payoffs_exact: tuple[tuple[Fraction, ...], ...]
+    not_zero_sum: int = -1
+
+    @property
+    def num_players(self) -> int:
+        return len(self.tables)
 
     @property
     def num_nodes(self) -> int:
@@ -129,24 +100,24 @@ class FlatTree:
 
     def history(self, index: int) -> tuple[str, ...]:
         """The outcomes and actions on the path from the root to node ``index``."""
-        labels: list[str] = []
-        while self.parent[index] >= 0:
-            above = self.nodes[int(self.parent[index])]
-            assert isinstance(above, Chance | Decision)
-            names = above.outcomes if isinstance(above, Chance) else above.actions
-            labels.append(names[int(self.edge[index])])
-            index = int(self.parent[index])
-        return tuple(reversed(labels))
+        return _history(self.parent, self.edge, self.nodes, index)
 
 
-class _InfosetEntry(NamedTuple):
-    """What the walk remembers of an information set the first time it meets it."""
-
-    number: int  # the information set's index among its player's
-    first_sequence: int  # the sequence of its first action
-    parent_sequence: int  # the player's own sequence that leads to it
-    actions: tuple[str, ...]
-    first_node: int  # the node where the walk met it first (to name it in messages)
+def _history(
+    parent: Sequence[int] | np.ndarray,
+    edge: Sequence[int] | np.ndarray,
+    nodes: Sequence[Node],
+    index: int,
+) -> tuple[str, ...]:
+    """The path labels to node ``index``, from arrays or the walk's lists alike."""
+    labels: list[str] = []
+    while parent[index] >= 0:
+        above = nodes[int(parent[index])]
+        assert isinstance(above, Chance | Decision)
+        names = above.outcomes if isinstance(above, Chance) else above.actions
+        labels.append(names[int(edge[index])])
+        index = int(parent[index])
+    return tuple(reversed(labels))
 
 
 class _Visit(NamedTuple):
@@ -155,47 +126,9 @@ class _Visit(NamedTuple):
     node: Node
     parent: int  # the parent's node index, -1 at the root
     edge: int  # which child of the parent it is
-    sequence0: int  # player 0's own sequence on the path
-    sequence1: int  # player 1's own sequence on the path
+    sequences: tuple[int, ...]  # each player's own sequence on the path (missing: EMPTY)
     reach_exact: Fraction  # product of the chance probabilities on the path
     reach: float  # the same, as a float
-
-
-class _Table:
-    """Mutable accumulator of one player's information sets during the walk."""
-
-    def __init__(self, player: int) -> None:
-        self.player = player
-        self.index: dict[str, _InfosetEntry] = {}
-        self.infosets: list[str] = []
-        self.actions: list[tuple[str, ...]] = []
-        self.parent: list[int] = []
-        self.first: list[int] = []
-        self.sequence_infoset: list[int] = [-1]
-        self.sequence_action: list[str] = [""]
-
-    def add(self, name: str, actions: tuple[str, ...], own: int, node: int) -> int:
-        """Number a new information set and its actions' sequences; return the first."""
-        first_sequence = len(self.sequence_action)
-        self.index[name] = _InfosetEntry(len(self.infosets), first_sequence, own, actions, node)
-        self.infosets.append(name)
-        self.actions.append(actions)
-        self.parent.append(own)
-        self.first.append(first_sequence)
-        self.sequence_infoset.extend([len(self.infosets) - 1] * len(actions))
-        self.sequence_action.extend(actions)
-        return first_sequence
-
-    def freeze(self) -> PlayerSequences:
-        return PlayerSequences(
-            player=self.player,
-            infosets=tuple(self.infosets),
-            actions=tuple(self.actions),
-            parent_sequence=np.asarray(self.parent, dtype=np.int64),
-            first_sequence=np.asarray(self.first, dtype=np.int64),
-            sequence_infoset=np.asarray(self.sequence_infoset, dtype=np.int64),
-            sequence_action=tuple(self.sequence_action),
-        )
 
 
 @contextmanager
@@ -221,7 +154,7 @@ def compile_tree(root: Node) -> FlatTree:
     Raises
     ------
     InvalidGameError
-        If the tree breaks a hypothesis of the sequence form (see the module docstring).
+        If the tree is not a valid game (see the module docstring).
     """
     with gc_paused():
         return _compile(root)
@@ -232,17 +165,26 @@ def _compile(root: Node) -> FlatTree:
 
     The loop stays in one function, with the lists' ``append`` bound to locals, because it
     runs once per node of trees with tens of millions of nodes; the checks and the
-    numbering of information sets are the :class:`_Walk`'s methods.
+    numbering of information sets are the :class:`_Walk`'s methods.  Each visit carries
+    the tuple of every player's own sequence; a decision of player ``p`` replaces entry
+    ``p`` in its children's tuples.
+
+    Length: one loop over every node, kept whole for speed, with the two-player decisions
+    written out (they make the tuples without slicing).
     """
     walk = _Walk()
     nodes, parents, edges, kinds = walk.nodes, walk.parents, walk.edges, walk.kinds
-    terminals, checked, (seq0, seq1) = walk.terminals, walk.checked_terminals, walk.sequences
+    terminals, checked, sequences = walk.terminals, walk.checked_terminals, walk.sequences
     reach_float, reach_exact = walk.reach_float, walk.reach_exact
-    payoff_exact, payoff_float = walk.payoff_exact, walk.payoff_float
-    stack = [_Visit(root, -1, 0, EMPTY, EMPTY, Fraction(1), 1.0)]
+    payoff_exact, payoff_tuples, payoff_float = (
+        walk.payoff_exact,
+        walk.payoff_tuples,
+        walk.payoff_float,
+    )
+    stack = [_Visit(root, -1, 0, (EMPTY, EMPTY), Fraction(1), 1.0)]
     pop, push = stack.pop, stack.append
     while stack:
-        node, parent, edge, s0, s1, exact, reach = pop()
+        node, parent, edge, own, exact, reach = pop()
         index = len(nodes)
         nodes.append(node)
         parents.append(parent)
@@ -251,30 +193,40 @@ def _compile(root: Node) -> FlatTree:
             kinds.append(0)
             payoff = checked.get(id(node))
             if payoff is None:
-                payoff = checked[id(node)] = check_terminal(node, walk.where, index)
+                payoff = checked[id(node)] = walk.terminal(node, index)
             terminals.append(index)
-            seq0.append(s0)
-            seq1.append(s1)
+            sequences.append(own)
             reach_float.append(reach)
             reach_exact.append(exact)
             payoff_exact.append(node.payoffs[0])
+            payoff_tuples.append(node.payoffs)
             payoff_float.append(payoff)
         elif type(node) is Chance:
             kinds.append(1)
             check_chance(node, walk.where, index)
             for k in range(len(node.children) - 1, -1, -1):
                 product = exact * node.probabilities[k]
-                push(_Visit(node.children[k], index, k, s0, s1, product, float(product)))
+                push(_Visit(node.children[k], index, k, own, product, float(product)))
         elif type(node) is Decision:
             kinds.append(2)
-            first = walk.decision(node, s0 if node.player == 0 else s1, index)
+            player = node.player
+            first = walk.decision(node, own, index)
             children = node.children
-            if node.player == 0:
+            if player == 0 and len(own) == 2:  # the two-player cases, written out for speed
+                s1 = own[1]
                 for k in range(len(children) - 1, -1, -1):
-                    push(_Visit(children[k], index, k, first + k, s1, exact, reach))
-            else:
+                    push(_Visit(children[k], index, k, (first + k, s1), exact, reach))
+                continue
+            if player == 1 and len(own) == 2:
+                s0 = own[0]
                 for k in range(len(children) - 1, -1, -1):
-                    push(_Visit(children[k], index, k, s0, first + k, exact, reach))
+                    push(_Visit(children[k], index, k, (s0, first + k), exact, reach))
+                continue
+            if player >= len(own):
+                own = own + (EMPTY,) * (player + 1 - len(own))
+            head, tail = own[:player], own[player + 1 :]
+            for k in range(len(children) - 1, -1, -1):
+                push(_Visit(children[k], index, k, (*head, first + k, *tail), exact, reach))
         else:
             raise InvalidGameError(
                 f"node {walk.where(index)!r} is a {type(node).__name__}, not a game node"
@@ -284,7 +236,7 @@ def _compile(root: Node) -> FlatTree:
 
 class _Walk:
     """The state of the one walk over the tree: per-node and per-terminal lists filled in
-    preorder, and the two players' information-set tables."""
+    preorder, and each player's information-set table (made when the player first acts)."""
 
     def __init__(self) -> None:
         self.parents: list[int] = []
@@ -292,36 +244,49 @@ class _Walk:
         self.kinds: list[int] = []
         self.nodes: list[Node] = []
         self.terminals: list[int] = []
-        self.sequences: tuple[list[int], list[int]] = ([], [])  # per terminal, per player
+        self.sequences: list[tuple[int, ...]] = []  # per terminal, each player's sequence
         self.reach_float: list[float] = []
         self.reach_exact: list[Fraction] = []
-        self.payoff_exact: list[Fraction] = []
-        self.payoff_float: list[float] = []
+        self.payoff_exact: list[Fraction] = []  # player 0's
+        self.payoff_tuples: list[tuple[Fraction, ...]] = []
+        self.payoff_float: list[tuple[float, ...]] = []
         # Terminal objects already checked (games often share them), with their float
-        # payoff; the nodes list keeps every object alive, so ids stay unique.
-        self.checked_terminals: dict[int, float] = {}
-        self.tables = (_Table(0), _Table(1))
+        # payoffs; the nodes list keeps every object alive, so ids stay unique.
+        self.checked_terminals: dict[int, tuple[float, ...]] = {}
+        self.first_terminal = -1  # node index of the first terminal (sets the player count)
+        self.not_zero_sum = -1  # node index of the first terminal not summing to zero
+        self.tables: list[SequenceTableBuilder] = [SequenceTableBuilder(0), SequenceTableBuilder(1)]
         self.infoset_owner: dict[str, int] = {}
 
     def where(self, index: int) -> str:
-        """Name node ``index`` by its history (only for messages: it rebuilds the arrays)."""
-        tables = (self.tables[0].freeze(), self.tables[1].freeze())
-        nothing = np.zeros(0)
-        partial = FlatTree(
-            np.asarray(self.parents, dtype=np.int64), np.asarray(self.edges, dtype=np.int64),
-            nothing, nothing, (nothing, nothing), nothing, nothing, (), (), tables,
-            tuple(self.nodes),
-        )  # fmt: skip
-        return history_text(partial.history(index))
+        """Name node ``index`` by its history (only for messages)."""
+        return history_text(_history(self.parents, self.edges, self.nodes, index))
 
-    def decision(self, node: Decision, own: int, index: int) -> int:
+    def terminal(self, node: Terminal, index: int) -> tuple[float, ...]:
+        """Check a terminal not seen before; its payoffs as floats."""
+        floats, zero_sum = check_terminal(node, self.where, index)
+        if self.first_terminal < 0:
+            self.first_terminal = index
+        first = self.nodes[self.first_terminal]
+        assert isinstance(first, Terminal)
+        if len(floats) != len(first.payoffs):
+            raise InvalidGameError(
+                f"terminal node {self.where(index)!r} has payoffs for {len(floats)} players, "
+                f"but terminal node {self.where(self.first_terminal)!r} for "
+                f"{len(first.payoffs)}"
+            )
+        if not zero_sum and self.not_zero_sum < 0:
+            self.not_zero_sum = index
+        return floats
+
+    def decision(self, node: Decision, own: tuple[int, ...], index: int) -> int:
         """Check a decision node; return the first sequence of its information set, which
         is numbered on first sight and checked against the first sight after."""
         player = node.player
-        if player not in (0, 1):
+        if type(player) is not int or player < 0:
             raise InvalidGameError(
-                f"decision node {self.where(index)!r} belongs to player {player + 1}; "
-                "seqform solves two-player games only (players 0 and 1)"
+                f"decision node {self.where(index)!r} belongs to player {player!r}; players "
+                "are numbered 0, 1, 2, ..."
             )
         count = len(node.actions)
         if count == 0 or count != len(node.children):
@@ -329,10 +294,14 @@ class _Walk:
                 f"decision node {self.where(index)!r} (infoset {node.infoset!r}) has "
                 f"{count} actions but {len(node.children)} children"
             )
-        known = self.tables[player].index.get(node.infoset)
+        tables = self.tables
+        while len(tables) <= player:
+            tables.append(SequenceTableBuilder(len(tables)))
+        known = tables[player].index.get(node.infoset)
+        sequence = own[player] if player < len(own) else EMPTY
         if known is None:
-            return self.new_infoset(node, own, index)
-        self.check_infoset(known, node, own, index)
+            return self.new_infoset(node, sequence, index)
+        self.check_infoset(known, node, sequence, index)
         return known.first_sequence
 
     def new_infoset(self, node: Decision, own: int, index: int) -> int:
@@ -350,7 +319,7 @@ class _Walk:
             raise InvalidGameError(f"information set {name!r} repeats an action: {actions}")
         return self.tables[player].add(name, actions, own, index)
 
-    def check_infoset(self, known: _InfosetEntry, node: Decision, own: int, index: int) -> None:
+    def check_infoset(self, known: InfosetEntry, node: Decision, own: int, index: int) -> None:
         """Check a later node of a known information set: same actions, perfect recall."""
         name, actions = node.infoset, node.actions
         if known.actions != actions:
@@ -363,37 +332,55 @@ class _Walk:
             raise InvalidGameError(
                 f"imperfect recall: player {node.player + 1} reaches information set "
                 f"{name!r} after different own sequences "
-                f"({_sequence_text(table, known.parent_sequence)} at "
-                f"{self.where(known.first_node)!r} and {_sequence_text(table, own)} at "
+                f"({sequence_text(table, known.parent_sequence)} at "
+                f"{self.where(known.first_node)!r} and {sequence_text(table, own)} at "
                 f"{self.where(index)!r})"
             )
 
+    def players(self) -> int:
+        """The number of players: the terminals' payoff count, which every decision's
+        player must be below."""
+        first = self.nodes[self.first_terminal]
+        assert isinstance(first, Terminal)
+        count = len(first.payoffs)
+        for table in self.tables[count:]:
+            if table.infosets:
+                raise InvalidGameError(
+                    f"decision node {self.where(table.index[table.infosets[0]].first_node)!r} "
+                    f"belongs to player {table.player + 1}; the terminals pay "
+                    f"{count_word(count)} players (a {count_word(count)}-player game)"
+                )
+        return count
+
+    def terminal_sequences(self, count: int) -> np.ndarray:
+        """Shape ``(count, terminals)``: each player's own sequence at each terminal."""
+        rows = self.sequences
+        if count > 2:  # a player who has not acted yet is missing from the tuple
+            rows = [row + (EMPTY,) * (count - len(row)) for row in rows]
+        return np.asarray(rows, dtype=np.int64).reshape(len(rows), count).T
+
     def freeze(self) -> FlatTree:
+        count = self.players()
+        sequences = self.terminal_sequences(count)
+        payoffs = np.asarray(self.payoff_float, dtype=float).reshape(len(self.terminals), count)
+        payoffs = np.ascontiguousarray(payoffs.T)
+        not_zero_sum = -1
+        if self.not_zero_sum >= 0:
+            not_zero_sum = self.terminals.index(self.not_zero_sum)
         return FlatTree(
             parent=np.asarray(self.parents, dtype=np.int64),
             edge=np.asarray(self.edges, dtype=np.int64),
             kind=np.asarray(self.kinds, dtype=np.int8),
             terminals=np.asarray(self.terminals, dtype=np.int64),
-            terminal_sequences=(
-                np.asarray(self.sequences[0], dtype=np.int64),
-                np.asarray(self.sequences[1], dtype=np.int64),
-            ),
+            terminal_sequences=tuple(np.ascontiguousarray(row) for row in sequences),
             terminal_reach=np.asarray(self.reach_float, dtype=float),
-            terminal_payoff=np.asarray(self.payoff_float, dtype=float),
+            terminal_payoff=payoffs[0].copy(),
             terminal_reach_exact=tuple(self.reach_exact),
             terminal_payoff_exact=tuple(self.payoff_exact),
-            tables=(self.tables[0].freeze(), self.tables[1].freeze()),
+            tables=tuple(table.freeze() for table in self.tables[:count])
+            + tuple(SequenceTableBuilder(p).freeze() for p in range(len(self.tables), count)),
             nodes=tuple(self.nodes),
+            terminal_payoffs=payoffs,
+            terminal_payoffs_exact=tuple(self.payoff_tuples),
+            not_zero_sum=not_zero_sum,
         )
-
-
-def _sequence_text(table: _Table, sequence: int) -> str:
-    """Name a sequence by its whole path of own choices, e.g. ``"X:a Y:b"``."""
-    if sequence == EMPTY:
-        return "the empty sequence"
-    parts: list[str] = []
-    while sequence != EMPTY:
-        infoset = table.sequence_infoset[sequence]
-        parts.append(f"{table.infosets[infoset]}:{table.sequence_action[sequence]}")
-        sequence = table.parent[infoset]
-    return " ".join(reversed(parts))

@@ -6,9 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from seqform.game.compiled import FlatTree, compile_tree
+from seqform.game.errors import InvalidGameError
 from seqform.game.nodes import Node
 
 __all__ = ["Game"]
+
+
+_TWO_NAMES = ("Player 1", "Player 2")
 
 
 def _no_words(infoset: str, action: str) -> str:
@@ -17,7 +21,9 @@ def _no_words(infoset: str, action: str) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Game:
-    """A validated two-player zero-sum extensive-form game with perfect recall.
+    """A validated extensive-form game with perfect recall: ``n >= 2`` players, exact
+    payoffs (the LP routes also need two players and zero sum:
+    :func:`seqform.game.requirements.require_two_player_zero_sum`).
 
     Parameters
     ----------
@@ -26,7 +32,8 @@ class Game:
     root
         The root node of the tree.
     player_names
-        Display names of players 0 and 1.
+        Display names of the players, in order; the default names two players, and
+        ``"Player 1"``, ``"Player 2"``, ... for any number of players.
     describe_action
         ``describe_action(infoset, action)`` gives the action in words for displays (Kuhn:
         ``("Jpb", "b") -> "call"``); the default returns the action label unchanged.
@@ -41,14 +48,16 @@ class Game:
     Raises
     ------
     InvalidGameError
-        If the tree is not a two-player zero-sum game with perfect recall, if chance
-        probabilities do not sum to exactly one, or if an information set mixes players or
-        action lists.  The message names the node (by its history) or the information set.
+        If the terminals' payoffs are not exact or not all for the same number (at least
+        two) of players, if a decision belongs to no paid player, if chance probabilities
+        do not sum to exactly one, if an information set mixes players or action lists, or
+        without perfect recall; or if ``player_names`` has the wrong length.  The message
+        names the node (by its history) or the information set.
     """
 
     name: str
     root: Node
-    player_names: tuple[str, str] = ("Player 1", "Player 2")
+    player_names: tuple[str, ...] = _TWO_NAMES
     describe_action: Callable[[str, str], str] = field(default=_no_words, compare=False)
     description: str = ""
     flat: FlatTree = field(init=False, repr=False, compare=False)
@@ -56,3 +65,17 @@ class Game:
     def __post_init__(self) -> None:
         # The one walk over the node objects: it validates the tree and numbers it.
         object.__setattr__(self, "flat", compile_tree(self.root))
+        count = self.flat.num_players
+        if self.player_names == _TWO_NAMES and count != 2:
+            names = tuple(f"Player {number}" for number in range(1, count + 1))
+            object.__setattr__(self, "player_names", names)
+        elif len(self.player_names) != count:
+            raise InvalidGameError(
+                f"game {self.name!r} has {count} players but {len(self.player_names)} "
+                f"player names: {self.player_names}"
+            )
+
+    @property
+    def num_players(self) -> int:
+        """The number of players (every terminal pays each of them)."""
+        return self.flat.num_players

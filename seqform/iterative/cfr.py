@@ -1,12 +1,14 @@
 """CFR, CFR+ and DCFR: full-tree counterfactual regret minimisation on the sequence form.
 
 One iteration ``t`` updates the players in turn (alternating updates), player 0 first,
-each against the other's *current* behaviour — so player 1 already sees player 0's
+each against the others' *current* behaviour — so player 1 already sees player 0's
 behaviour of iteration ``t + 1``.  For player ``i`` (see :mod:`seqform.iterative.layout`
 for the passes):
 
-1. ``y`` = the opponent's realization plan; counterfactual values ``v`` of ``i``'s
-   sequences against it;
+1. ``y`` = the others' reach at each terminal, the product of their realization plans
+   there (for two players the opponent's plan; for ``n`` players Zinkevich's
+   counterfactual reach, chance times ``prod_{j != i} x_j``); counterfactual values ``v``
+   of ``i``'s sequences against it;
 2. cumulative regrets ``R(h, a) += v(h, a) - v(h)``;
 3. cumulative plan ``S += w_t * x_i`` (``x_i``: ``i``'s own realization plan of the
    current behaviour; its parent entry is the own reach of each information set);
@@ -38,6 +40,7 @@ from seqform.iterative.layout import (
     average_profile,
     build_layout,
     counterfactual_values,
+    others_reach,
     realization_plan,
     regret_matching,
 )
@@ -66,7 +69,7 @@ class _Rule:
 
 
 class _FullTreeRegrets:
-    """Cumulative regrets, cumulative plans and current behaviour of both players."""
+    """Cumulative regrets, cumulative plans and current behaviour of every player."""
 
     def __init__(self, layout: TreeLayout, rule: _Rule) -> None:
         self.layout = layout
@@ -79,21 +82,27 @@ class _FullTreeRegrets:
         ]
 
     def step(self, iteration: int) -> None:
+        players = range(len(self.layout.players))
         if self.rule.alternating:
-            for player in (0, 1):
+            for player in players:
                 self._accumulate(player, iteration)
                 self._update(player, iteration)
         else:
-            for player in (0, 1):
+            for player in players:
                 self._accumulate(player, iteration)
-            for player in (0, 1):
+            for player in players:
                 self._update(player, iteration)
 
     def _accumulate(self, player: int, iteration: int) -> None:
-        own = self.layout.players[player]
-        other = self.layout.players[1 - player]
-        opponent_plan = realization_plan(other, self.behaviour[1 - player])
-        weights = own.terminal_utility * opponent_plan[other.terminal_sequence]
+        layout = self.layout
+        own = layout.players[player]
+        plans = [
+            realization_plan(other, behaviour) if index != player else behaviour
+            for index, (other, behaviour) in enumerate(
+                zip(layout.players, self.behaviour, strict=True)
+            )
+        ]
+        weights = own.terminal_utility * others_reach(layout, plans, player)
         values = counterfactual_values(own, self.behaviour[player], weights)
         self.regrets[player] += values.regrets(own)
         own_plan = realization_plan(own, self.behaviour[player])
@@ -110,7 +119,7 @@ class _FullTreeRegrets:
             regrets *= np.where(regrets >= 0, positive, negative)
         self.behaviour[player] = regret_matching(self.layout.players[player], regrets)
 
-    def average(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    def average(self) -> tuple[BehaviouralStrategy, ...]:
         return average_profile(self.layout, self.cumulative)
 
 

@@ -51,6 +51,7 @@ __all__ = [
     "build_layout",
     "counterfactual_values",
     "normalise",
+    "others_reach",
     "realization_plan",
     "regret_matching",
     "to_table_order",
@@ -111,25 +112,26 @@ class PlayerLayout:
 
 @dataclass(frozen=True, eq=False)
 class TreeLayout:
-    """Both players' layouts of one game, computed once by :func:`build_layout`."""
+    """Every player's layout of one game, computed once by :func:`build_layout`."""
 
-    players: tuple[PlayerLayout, PlayerLayout]
+    players: tuple[PlayerLayout, ...]
 
 
 def build_layout(game: Game) -> TreeLayout:
-    """Renumber both players' sequences by depth and attach the terminals' data."""
+    """Renumber every player's sequences by depth and attach the terminals' data
+    (the utility of player ``i`` is chance times ``i``'s own payoff, so general-sum and
+    n-player games need nothing else)."""
     flat = game.flat
-    players = []
-    for player in (0, 1):
-        sign = 1.0 if player == 0 else -1.0
-        players.append(
+    return TreeLayout(
+        players=tuple(
             _player_layout(
                 flat.tables[player],
                 flat.terminal_sequences[player],
-                sign * flat.terminal_reach * flat.terminal_payoff,
+                flat.terminal_reach * flat.terminal_payoffs[player],
             )
+            for player in range(flat.num_players)
         )
-    return TreeLayout(players=(players[0], players[1]))
+    )
 
 
 def _player_layout(
@@ -303,7 +305,21 @@ def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> Behavioura
 
 def average_profile(
     layout: TreeLayout, cumulative: list[np.ndarray]
-) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-    """Both players' :func:`average_strategy`."""
-    first, second = layout.players
-    return average_strategy(first, cumulative[0]), average_strategy(second, cumulative[1])
+) -> tuple[BehaviouralStrategy, ...]:
+    """Every player's :func:`average_strategy`."""
+    return tuple(
+        average_strategy(player, weights)
+        for player, weights in zip(layout.players, cumulative, strict=True)
+    )
+
+
+def others_reach(layout: TreeLayout, plans: list[np.ndarray], player: int) -> np.ndarray:
+    """Per terminal, ``prod_{j != player} x_j[s_j(z)]`` (plans on internal positions);
+    the counterfactual weight of ``z`` is this times ``player``'s terminal utility."""
+    reach = None
+    for other, (own, plan) in enumerate(zip(layout.players, plans, strict=True)):
+        if other != player:
+            part = plan[own.terminal_sequence]
+            reach = part if reach is None else reach * part
+    assert reach is not None  # a game has at least two players
+    return reach

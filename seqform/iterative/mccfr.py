@@ -1,9 +1,11 @@
 """External-sampling Monte Carlo CFR (Lanctot et al. 2009), vectorised over the nodes.
 
-One iteration updates player 0, then player 1 (the *traverser* ``i``; ``-i`` the other):
+One iteration updates player 0, then player 1, ... (the *traverser* ``i``; ``-i`` the
+others, one player in a two-player game):
 
 1. every chance node and every node of ``-i`` draws one child — chance by its
-   probabilities, ``-i`` by its current behaviour; ``i``'s nodes keep all children.  The
+   probabilities, each other player by its current behaviour; ``i``'s nodes keep all
+   children.  The
    nodes reachable through drawn children only form the sampled tree (drawing at every
    node and keeping the reachable ones samples exactly as the recursive traversal does,
    which draws once at each node it visits);
@@ -11,8 +13,8 @@ One iteration updates player 0, then player 1 (the *traverser* ``i``; ``-i`` the
    :func:`seqform.iterative.layout.counterfactual_values` with terminal weight
    ``u_i(z)`` on sampled terminals and 0 elsewhere (chance and opponent probabilities
    cancel against the sampling probabilities), and regrets ``R += v(h, a) - v(h)``;
-3. the average strategy of ``-i`` by *simple* averaging: each sampled node of ``-i``
-   adds its current behaviour to its information set's cumulative weights (as
+3. the average strategy of each of ``-i`` by *simple* averaging: each sampled node
+   of theirs adds its current behaviour to its information set's cumulative weights (as
    OpenSpiel's ``AverageType.SIMPLE``); the visits are drawn with ``-i``'s own reach,
    so the average is reach-weighted in expectation;
 4. ``i``'s behaviour by regret matching.
@@ -107,7 +109,7 @@ def build_node_layout(game: Game, layout: TreeLayout) -> NodeLayout:
         assert isinstance(node, Chance)
         chance_probability[index] = float(node.probabilities[int(flat.edge[index])])
     edge_sequence = np.zeros(count, dtype=np.int64)
-    for player in (0, 1):
+    for player in range(len(layout.players)):
         mine = below[parent_owner[below] == player]
         first_sequence = layout.players[player].infoset_first[infoset[parent[mine]]]
         edge_sequence[mine] = first_sequence + flat.edge[mine]
@@ -134,7 +136,7 @@ def build_node_layout(game: Game, layout: TreeLayout) -> NodeLayout:
 
 
 class _ExternalSampling:
-    """Regrets, simple-average weights and current behaviour of both players."""
+    """Regrets, simple-average weights and current behaviour of every player."""
 
     def __init__(self, game: Game, seed: int) -> None:
         self.layout = build_layout(game)
@@ -142,7 +144,7 @@ class _ExternalSampling:
         self.rng = np.random.default_rng(seed)
         self.parent = game.flat.parent
         self.terminals = game.flat.terminals
-        self.payoffs = (game.flat.terminal_payoff, -game.flat.terminal_payoff)
+        self.payoffs = tuple(game.flat.terminal_payoffs)
         self.regrets = [np.zeros(player.num_sequences) for player in self.layout.players]
         self.cumulative = [np.zeros(player.num_sequences) for player in self.layout.players]
         self.behaviour = [
@@ -153,10 +155,10 @@ class _ExternalSampling:
     def _sampled_tree(self, traverser: int) -> np.ndarray:
         """Which nodes the external sample reaches (step 1 of the module docstring)."""
         nodes = self.nodes
-        other = 1 - traverser
         probability = nodes.chance_probability.copy()
-        theirs = nodes.parent_owner == other
-        probability[theirs] = self.behaviour[other][nodes.edge_sequence[theirs]]
+        for other in self._others(traverser):
+            theirs = nodes.parent_owner == other
+            probability[theirs] = self.behaviour[other][nodes.edge_sequence[theirs]]
         cumulative = np.cumsum(probability[nodes.siblings])
         base = np.where(nodes.first > 0, cumulative[nodes.first - 1], 0.0)
         total = cumulative[nodes.last - 1] - base
@@ -170,24 +172,27 @@ class _ExternalSampling:
             kept[level] = kept[self.parent[level]] & allowed[level]
         return kept
 
+    def _others(self, traverser: int) -> list[int]:
+        return [player for player in range(len(self.layout.players)) if player != traverser]
+
     def step(self, iteration: int) -> None:
-        for traverser in (0, 1):
-            other = 1 - traverser
+        for traverser in range(len(self.layout.players)):
             kept = self._sampled_tree(traverser)
             own = self.layout.players[traverser]
             weights = np.where(kept[self.terminals], self.payoffs[traverser], 0.0)
             values = counterfactual_values(own, self.behaviour[traverser], weights)
             self.regrets[traverser] += values.regrets(own)
-            visited = kept & (self.nodes.owner == other)
-            theirs = self.layout.players[other]
-            visits = np.bincount(self.nodes.infoset[visited], minlength=theirs.num_infosets)
-            self.cumulative[other][1:] += (
-                visits[theirs.sequence_infoset[1:]] * self.behaviour[other][1:]
-            )
-            self.cumulative[other][0] += 1.0
+            for other in self._others(traverser):
+                visited = kept & (self.nodes.owner == other)
+                theirs = self.layout.players[other]
+                visits = np.bincount(self.nodes.infoset[visited], minlength=theirs.num_infosets)
+                self.cumulative[other][1:] += (
+                    visits[theirs.sequence_infoset[1:]] * self.behaviour[other][1:]
+                )
+                self.cumulative[other][0] += 1.0
             self.behaviour[traverser] = regret_matching(own, self.regrets[traverser])
 
-    def average(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    def average(self) -> tuple[BehaviouralStrategy, ...]:
         return average_profile(self.layout, self.cumulative)
 
 

@@ -1,10 +1,11 @@
 """The loop every iterative solver shares: iterate, measure NashConv, stop, report.
 
 A solver supplies an object with ``step(iteration)`` (one iteration, numbered from 1) and
-``average()`` (both players' average strategies so far).  :func:`run_iterations` calls
+``average()`` (every player's average strategy so far).  :func:`run_iterations` calls
 ``step`` until a stopping rule fires and, every ``every`` iterations and after the last
 one, measures NashConv of the average strategies with :func:`seqform.certify.certify`
-(best responses on the tree; it is 0 exactly at an equilibrium).
+for two-player zero-sum games and :func:`seqform.certify.certify_profile` for others
+(best responses on the tree; it is 0 exactly at a Nash equilibrium).
 
 Clocks: ``seconds`` counts only the time spent in ``step``; measuring NashConv is not
 charged to the solver.  The time limit is checked on that clock after every iteration;
@@ -19,9 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from seqform.certify import certify
+from seqform.certify import certify, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
+from seqform.game.requirements import is_two_player_zero_sum
 
 __all__ = ["IterativeResult", "Sample", "Stepper", "Stopping", "run_iterations"]
 
@@ -33,7 +35,7 @@ class Sample:
     """NashConv of the average strategies after ``iteration`` iterations.
 
     seconds : solver time spent in the first ``iteration`` iterations
-    nash_conv : the sum of both players' best-response gains (seqform's exploitability)
+    nash_conv : the sum of the players' best-response gains (seqform's exploitability)
     """
 
     iteration: int
@@ -84,7 +86,7 @@ class IterativeResult:
     """What an iterative solver returns.
 
     algorithm : its name, e.g. ``"cfr+"``
-    strategies : the average behavioural strategies of players 0 and 1
+    strategies : the average behavioural strategies of players 0, 1, ... (one per player)
     iterations : the number of iterations run
     seconds : solver time, without the NashConv measurements
     history : NashConv samples, every ``every`` iterations and after the last
@@ -94,7 +96,7 @@ class IterativeResult:
     """
 
     algorithm: str
-    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
+    strategies: tuple[BehaviouralStrategy, ...]
     iterations: int
     seconds: float
     history: tuple[Sample, ...]
@@ -110,7 +112,7 @@ class IterativeResult:
 class Stepper(Protocol):
     def step(self, iteration: int) -> None: ...
 
-    def average(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]: ...
+    def average(self) -> tuple[BehaviouralStrategy, ...]: ...
 
 
 OnSample = Callable[[Sample], bool | None]
@@ -131,8 +133,14 @@ def run_iterations(
     iteration = 0
     stopped = "iterations"
 
+    two_player_zero_sum = is_two_player_zero_sum(game)
+
     def measure() -> Sample:
-        value = certify(game, *stepper.average()).exploitability
+        strategies = stepper.average()
+        if two_player_zero_sum:
+            value = certify(game, strategies[0], strategies[1]).exploitability
+        else:
+            value = certify_profile(game, strategies).nash_conv
         sample = Sample(iteration=iteration, seconds=seconds, nash_conv=float(value))
         history.append(sample)
         return sample

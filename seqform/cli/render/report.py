@@ -226,7 +226,7 @@ def solution_text(solution: Solution) -> str:
     A solution through the normal form adds the normal form's sizes and checks.
     """
     game, stats = solution.game, solution.stats
-    names = game.player_names
+    names = (game.player_names[0], game.player_names[1])  # a solved game has two players
     lines = [
         header(game.name, game.description),
         value_line(names[0], solution.value),

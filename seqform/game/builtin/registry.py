@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown
+from seqform.game.builtin.kuhn3 import kuhn3_poker
 from seqform.game.builtin.leduc import leduc_poker
 from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
@@ -34,6 +35,7 @@ __all__ = [
 
 GAMES: dict[str, Callable[..., Game]] = {
     "kuhn": kuhn_poker,
+    "kuhn3": kuhn3_poker,
     "leduc": leduc_poker,
     "liars_dice": liars_dice_game,
 }

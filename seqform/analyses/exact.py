@@ -8,9 +8,10 @@ exact rational strategies whose equilibrium property is *proven*:
    1/3) come back exactly.
 2. The optimal basis, re-solved exactly: HiGHS's optimal simplex basis of the merged LP
    (KMvS 1996, eq. 11; :mod:`seqform.lp.exact.minmax`) determines a vertex; its square
-   system is solved in rationals (:mod:`seqform.lp.exact.rational`: numeric–symbolic refinement,
-   Wan 2006, or python-flint), giving ``x``, ``q`` and the duals ``y`` exactly, with primal
-   and dual feasibility checked exactly (:func:`seqform.lp.exact.basis.resolve_basis`).
+   system is solved in rationals (:mod:`seqform.lp.exact.linear_solver`: numeric–symbolic
+   refinement, Wan 2006, or python-flint), giving ``x``, ``q`` and the duals ``y`` exactly,
+   with primal and dual feasibility checked exactly
+   (:func:`seqform.lp.exact.basis.resolve_basis`).
    No assumption is made on the size of denominators (Leduc's value has 32 digits).
 
 Certificate.  For a candidate profile, both best responses are computed by the one best
@@ -55,13 +56,13 @@ from seqform.forms.strategies import (
 )
 from seqform.game.model import Game
 from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
+from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import (
     MinmaxFloatSolution,
     MinmaxProgram,
     minmax_program,
     solve_minmax_program,
 )
-from seqform.lp.exact.rational import ExactSolveError
 from seqform.lp.solvers import SolverStats
 
 __all__ = ["ExactSolution", "ValueBounds", "exact_certificate", "solve_exact"]

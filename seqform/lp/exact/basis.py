@@ -126,7 +126,7 @@ class BasisSystem:
 
     def duals(self, objective: Sequence[Fraction]) -> tuple[list[Fraction], list[Fraction]]:
         """``(π, d)``: row duals (zero off the tight rows) and reduced costs ``c − M.T π``."""
-        basic_costs = [Fraction(objective[j]) for j in self.basic_cols]
+        basic_costs = [Fraction(objective[j]) for j in self.basic_cols.tolist()]
         tight = self.solver.solve_transpose(basic_costs)
         duals = [Fraction(0)] * self.program.num_rows
         for i, value in zip(self.tight_rows, tight, strict=True):

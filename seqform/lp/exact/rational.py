@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
@@ -190,7 +191,7 @@ class ObjectCSR:
         return cls(shape, indptr, cols[order], data[order])
 
 
-IntegerMatrix = sp.csr_array | ObjectCSR
+IntegerMatrix: TypeAlias = sp.csr_array | ObjectCSR
 """``R M`` of :attr:`RationalMatrix.integer_rows`: int64 CSR, or Python ints when too large."""
 
 

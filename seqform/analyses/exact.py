@@ -141,6 +141,13 @@ def exact_certificate(
     return certify(game, first, second, bounds)
 
 
+def _exact(value: float | Fraction) -> Fraction:
+    """A value of the exact certificate of exact strategies, which is a Fraction."""
+    if not isinstance(value, Fraction):
+        raise TypeError(f"an exact certificate holds Fractions, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class _Candidate:
     strategy: BehaviouralStrategy
@@ -163,11 +170,11 @@ class _Candidates:
     ) -> None:
         """Certify a profile and keep each strategy that obeys the restrictions."""
         certificate = exact_certificate(self.game, first, second, self.restrictions)
-        if self._obeys(first):
-            guarantee = -certificate.best_response_values[1]
-            self.players[0].append(_Candidate(first, guarantee, source))
-        if self._obeys(second):
-            self.players[1].append(_Candidate(second, certificate.best_response_values[0], source))
+        best_first, best_second = (_exact(value) for value in certificate.best_response_values)
+        if self._obeys(first):  # L(x) = −(player 1's best against x)
+            self.players[0].append(_Candidate(first, -best_second, source))
+        if self._obeys(second):  # U(y) = player 0's best against y
+            self.players[1].append(_Candidate(second, best_first, source))
 
     def _obeys(self, strategy: BehaviouralStrategy) -> bool:
         if self.restrictions is None:

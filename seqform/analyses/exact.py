@@ -309,7 +309,7 @@ def solve_exact(
 
     Raises
     ------
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If the float LP is not solved to optimality.
     ValueError
         For invalid restrictions.

@@ -31,7 +31,7 @@ from seqform.lp.exact.parametric import (
     lexicographic_optimum,
 )
 from seqform.lp.exact.program import Basis, FloatLPResult, HighsModel
-from seqform.lp.minmax import SolverError
+from seqform.lp.solvers import SolverError
 
 __all__ = [
     "PerturbedProblem",

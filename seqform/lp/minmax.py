@@ -55,21 +55,7 @@ from seqform.lp.solvers import (
 if TYPE_CHECKING:
     import highspy
 
-# ALGORITHMS ... SolverStats are defined in seqform.lp.solvers; they are named here too
-# until every caller imports them from there.
-__all__ = [
-    "ALGORITHMS",
-    "BACKENDS",
-    "Algorithm",
-    "Backend",
-    "LPSolution",
-    "SolverError",
-    "SolverLimitError",
-    "SolverStats",
-    "float_merged_lp",
-    "highs_model",
-    "solve_minmax",
-]
+__all__ = ["LPSolution", "float_merged_lp", "highs_model", "solve_minmax"]
 
 
 @dataclass(frozen=True)

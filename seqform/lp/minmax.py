@@ -153,9 +153,46 @@ def solve_minmax(
         raise ValueError(
             f"A has shape {A.shape} but E and F have {E.shape[1]} and {F.shape[1]} columns"
         )
-    if backend == "highs":
-        return _solve_highs(E, e, F, f, A, algorithm, time_limit, verbose)
-    return _solve_cvxpy(E, e, F, f, A, algorithm, time_limit, verbose)
+    start = time.perf_counter()
+    solve = _solve_highs if backend == "highs" else _solve_cvxpy
+    optimum = solve(E, e, F, f, A, algorithm, time_limit, verbose)
+    return optimum.solution(backend, algorithm, seconds=time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class _Optimum:
+    """A backend's proven optimum as the solver gave it, and what the solver reported.
+
+    x, y : the plans, before clipping the solver's round-off below 0
+    shape : (rows, columns) of the LP as the backend built it; nonzeros : its entries
+    """
+
+    value: float
+    x: np.ndarray
+    y: np.ndarray
+    q: np.ndarray
+    solver_seconds: float
+    iterations: int
+    shape: tuple[int, int]
+    nonzeros: int
+
+    def solution(self, backend: str, algorithm: str, *, seconds: float) -> LPSolution:
+        """The :class:`LPSolution`: plans clipped at 0, stats of a proven optimum."""
+        return LPSolution(
+            value=self.value,
+            x=np.maximum(self.x, 0.0),
+            y=np.maximum(self.y, 0.0),
+            q=self.q,
+            stats=optimal_stats(
+                backend,
+                algorithm,
+                seconds=seconds,
+                solver_seconds=self.solver_seconds,
+                iterations=self.iterations,
+                shape=self.shape,
+                nonzeros=self.nonzeros,
+            ),
+        )
 
 
 def _solve_highs(
@@ -167,8 +204,7 @@ def _solve_highs(
     algorithm: str,
     time_limit: float | None,
     verbose: bool,
-) -> LPSolution:
-    start = time.perf_counter()
+) -> _Optimum:
     n_x, n_ineq = E.shape[1], F.shape[1]
     lp = highs_model(E, e, F, f, A)
     highs = highs_solver(algorithm, time_limit, verbose, model=lp)
@@ -179,20 +215,15 @@ def _solve_highs(
     # HiGHS reports the row duals of a maximisation with the sign of the objective's
     # sensitivity, so a binding "<=" row has a dual >= 0: these are the multipliers y of
     # the Lagrangian f@q - y@(F.T q - A.T x) directly.
-    return LPSolution(
+    return _Optimum(
         value=run.objective,
-        x=np.maximum(columns[:n_x], 0.0),
-        y=np.maximum(duals[:n_ineq], 0.0),
+        x=columns[:n_x],
+        y=duals[:n_ineq],
         q=columns[n_x:].copy(),
-        stats=optimal_stats(
-            "highs",
-            algorithm,
-            seconds=time.perf_counter() - start,
-            solver_seconds=run.seconds,
-            iterations=run.iterations,
-            shape=(lp.num_row_, lp.num_col_),
-            nonzeros=len(lp.a_matrix_.value_),
-        ),
+        solver_seconds=run.seconds,
+        iterations=run.iterations,
+        shape=(lp.num_row_, lp.num_col_),
+        nonzeros=len(lp.a_matrix_.value_),
     )
 
 
@@ -205,10 +236,9 @@ def _solve_cvxpy(
     algorithm: str,
     time_limit: float | None,
     verbose: bool,
-) -> LPSolution:
+) -> _Optimum:
     import cvxpy as cp
 
-    start = time.perf_counter()
     x = cp.Variable(E.shape[1], nonneg=True, name="x")
     q = cp.Variable(F.shape[0], name="q")
     best_reply = F.T @ q <= A.T @ x  # KMvS eq. 11: y are this constraint's multipliers
@@ -238,18 +268,13 @@ def _solve_cvxpy(
         raise SolverError(
             f"cvxpy/HiGHS ({algorithm}) did not prove optimality: status {problem.status!r}"
         )
-    return LPSolution(
+    return _Optimum(
         value=float(problem.value),
-        x=np.maximum(np.asarray(x.value, dtype=float), 0.0),
-        y=np.maximum(np.asarray(best_reply.dual_value, dtype=float), 0.0),
+        x=np.asarray(x.value, dtype=float),
+        y=np.asarray(best_reply.dual_value, dtype=float),
         q=np.asarray(q.value, dtype=float),
-        stats=optimal_stats(
-            "cvxpy",
-            algorithm,
-            seconds=time.perf_counter() - start,
-            solver_seconds=solver_seconds,
-            iterations=iterations,
-            shape=(E.shape[0] + F.shape[1], E.shape[1] + F.shape[0]),
-            nonzeros=E.nnz + F.nnz + A.nnz,
-        ),
+        solver_seconds=solver_seconds,
+        iterations=iterations,
+        shape=(E.shape[0] + F.shape[1], E.shape[1] + F.shape[0]),
+        nonzeros=E.nnz + F.nnz + A.nnz,
     )

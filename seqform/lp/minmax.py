@@ -153,10 +153,8 @@ def solve_minmax(
         raise ValueError(
             f"A has shape {A.shape} but E and F have {E.shape[1]} and {F.shape[1]} columns"
         )
-    start = time.perf_counter()
     solve = _solve_highs if backend == "highs" else _solve_cvxpy
-    optimum = solve(E, e, F, f, A, algorithm, time_limit, verbose)
-    return optimum.solution(backend, algorithm, seconds=time.perf_counter() - start)
+    return solve(E, e, F, f, A, algorithm, time_limit, verbose).solution(backend, algorithm)
 
 
 @dataclass(frozen=True)
@@ -164,6 +162,7 @@ class _Optimum:
     """A backend's proven optimum as the solver gave it, and what the solver reported.
 
     x, y : the plans, before clipping the solver's round-off below 0
+    seconds : wall time of building and solving the LP; solver_seconds : the solver's own
     shape : (rows, columns) of the LP as the backend built it; nonzeros : its entries
     """
 
@@ -171,12 +170,13 @@ class _Optimum:
     x: np.ndarray
     y: np.ndarray
     q: np.ndarray
+    seconds: float
     solver_seconds: float
     iterations: int
     shape: tuple[int, int]
     nonzeros: int
 
-    def solution(self, backend: str, algorithm: str, *, seconds: float) -> LPSolution:
+    def solution(self, backend: str, algorithm: str) -> LPSolution:
         """The :class:`LPSolution`: plans clipped at 0, stats of a proven optimum."""
         return LPSolution(
             value=self.value,
@@ -186,7 +186,7 @@ class _Optimum:
             stats=optimal_stats(
                 backend,
                 algorithm,
-                seconds=seconds,
+                seconds=self.seconds,
                 solver_seconds=self.solver_seconds,
                 iterations=self.iterations,
                 shape=self.shape,
@@ -205,6 +205,7 @@ def _solve_highs(
     time_limit: float | None,
     verbose: bool,
 ) -> _Optimum:
+    start = time.perf_counter()
     n_x, n_ineq = E.shape[1], F.shape[1]
     lp = highs_model(E, e, F, f, A)
     highs = highs_solver(algorithm, time_limit, verbose, model=lp)
@@ -220,6 +221,7 @@ def _solve_highs(
         x=columns[:n_x],
         y=duals[:n_ineq],
         q=columns[n_x:].copy(),
+        seconds=time.perf_counter() - start,
         solver_seconds=run.seconds,
         iterations=run.iterations,
         shape=(lp.num_row_, lp.num_col_),
@@ -239,6 +241,7 @@ def _solve_cvxpy(
 ) -> _Optimum:
     import cvxpy as cp
 
+    start = time.perf_counter()
     x = cp.Variable(E.shape[1], nonneg=True, name="x")
     q = cp.Variable(F.shape[0], name="q")
     best_reply = F.T @ q <= A.T @ x  # KMvS eq. 11: y are this constraint's multipliers
@@ -273,6 +276,7 @@ def _solve_cvxpy(
         x=np.asarray(x.value, dtype=float),
         y=np.asarray(best_reply.dual_value, dtype=float),
         q=np.asarray(q.value, dtype=float),
+        seconds=time.perf_counter() - start,
         solver_seconds=solver_seconds,
         iterations=iterations,
         shape=(E.shape[0] + F.shape[1], E.shape[1] + F.shape[0]),

@@ -11,7 +11,8 @@ from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Terminal
-from seqform.lp.minmax import LPSolution, SolverError, SolverLimitError, SolverStats, solve_minmax
+from seqform.lp.minmax import LPSolution, solve_minmax
+from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
 from seqform.version import __version__
 
 # Names whose modules import pygambit or OpenSpiel load on first use.

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 
 from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
-from seqform.lp.minmax import SolverError, SolverLimitError, solve_minmax
+from seqform.lp.minmax import solve_minmax
+from seqform.lp.solvers import SolverError, SolverLimitError
 
 
 def matrix_game(payoffs):

@@ -5,7 +5,7 @@ import pytest
 
 from seqform.analyses.solve import solve
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.lp.minmax import SolverLimitError
+from seqform.lp.solvers import SolverLimitError
 
 
 def test_large_n_card_kuhn_is_solved_and_certified():

@@ -8,7 +8,7 @@ from seqform.analyses.showdown import solve_showdown
 from seqform.analyses.solve import solve
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown
 from seqform.game.builtin.showdown_poker import showdown_game
-from seqform.lp.minmax import SolverLimitError
+from seqform.lp.solvers import SolverLimitError
 from seqform.structured.showdown import card_matrix
 from seqform.structured.sparsified import build_sparsified_lp, solve_sparsified_lp
 

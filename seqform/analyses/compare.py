@@ -30,7 +30,7 @@ from seqform.forms.normal_counts import StrategyCounts
 from seqform.forms.normal_form import DEFAULT_MAX_ENTRIES, strategy_counts
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
-from seqform.lp.minmax import Algorithm, Backend
+from seqform.lp.solvers import Algorithm, Backend
 
 __all__ = [
     "VALUE_TOLERANCE",
@@ -143,7 +143,7 @@ def compare(
 
     Raises
     ------
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If an LP solver does not prove optimality.
     """
     start = time.perf_counter()

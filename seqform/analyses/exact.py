@@ -8,9 +8,10 @@ exact rational strategies whose equilibrium property is *proven*:
    1/3) come back exactly.
 2. The optimal basis, re-solved exactly: HiGHS's optimal simplex basis of the merged LP
    (KMvS 1996, eq. 11; :mod:`seqform.lp.exact.minmax`) determines a vertex; its square
-   system is solved in rationals (:mod:`seqform.lp.exact.rational`: numeric–symbolic refinement,
-   Wan 2006, or python-flint), giving ``x``, ``q`` and the duals ``y`` exactly, with primal
-   and dual feasibility checked exactly (:func:`seqform.lp.exact.basis.resolve_basis`).
+   system is solved in rationals (:mod:`seqform.lp.exact.linear_solver`: numeric–symbolic
+   refinement, Wan 2006, or python-flint), giving ``x``, ``q`` and the duals ``y`` exactly,
+   with primal and dual feasibility checked exactly
+   (:func:`seqform.lp.exact.basis.resolve_basis`).
    No assumption is made on the size of denominators (Leduc's value has 32 digits).
 
 Certificate.  For a candidate profile, both best responses are computed by the one best
@@ -55,13 +56,13 @@ from seqform.forms.strategies import (
 )
 from seqform.game.model import Game
 from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
+from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import (
     MinmaxFloatSolution,
     MinmaxProgram,
     minmax_program,
     solve_minmax_program,
 )
-from seqform.lp.exact.rational import ExactSolveError
 from seqform.lp.solvers import SolverStats
 
 __all__ = ["ExactSolution", "ValueBounds", "exact_certificate", "solve_exact"]
@@ -140,6 +141,13 @@ def exact_certificate(
     return certify(game, first, second, bounds)
 
 
+def _exact(value: float | Fraction) -> Fraction:
+    """A value of the exact certificate of exact strategies, which is a Fraction."""
+    if not isinstance(value, Fraction):
+        raise TypeError(f"an exact certificate holds Fractions, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class _Candidate:
     strategy: BehaviouralStrategy
@@ -162,11 +170,11 @@ class _Candidates:
     ) -> None:
         """Certify a profile and keep each strategy that obeys the restrictions."""
         certificate = exact_certificate(self.game, first, second, self.restrictions)
-        if self._obeys(first):
-            guarantee = -certificate.best_response_values[1]
-            self.players[0].append(_Candidate(first, guarantee, source))
-        if self._obeys(second):
-            self.players[1].append(_Candidate(second, certificate.best_response_values[0], source))
+        best_first, best_second = (_exact(value) for value in certificate.best_response_values)
+        if self._obeys(first):  # L(x) = −(player 1's best against x)
+            self.players[0].append(_Candidate(first, -best_second, source))
+        if self._obeys(second):  # U(y) = player 0's best against y
+            self.players[1].append(_Candidate(second, best_first, source))
 
     def _obeys(self, strategy: BehaviouralStrategy) -> bool:
         if self.restrictions is None:
@@ -301,7 +309,7 @@ def solve_exact(
 
     Raises
     ------
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If the float LP is not solved to optimality.
     ValueError
         For invalid restrictions.

@@ -23,7 +23,8 @@ from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, str
 from seqform.forms.normal_form import KuhnConversion, NormalForm, build_normal_form, kuhn_conversion
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
-from seqform.lp.minmax import Algorithm, Backend, LPSolution, solve_minmax
+from seqform.lp.minmax import LPSolution, solve_minmax
+from seqform.lp.solvers import Algorithm, Backend
 
 __all__ = [
     "NormalFormDetails",
@@ -146,7 +147,7 @@ def solve_normal_form(
     ------
     NormalFormTooLargeError
         If the matrix would exceed ``max_entries``.
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality.
     """
     clock = PhaseClock()

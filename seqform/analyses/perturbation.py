@@ -22,6 +22,7 @@ from seqform.forms.strategies import BehaviouralStrategy, infoset_depths
 from seqform.game.compiled import PlayerSequences
 from seqform.game.model import Game
 from seqform.lp.exact.basis import InvalidBasisError
+from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program
 from seqform.lp.exact.parametric import (
     ParametricLP,
@@ -30,8 +31,7 @@ from seqform.lp.exact.parametric import (
     lexicographic_optimum,
 )
 from seqform.lp.exact.program import Basis, FloatLPResult, HighsModel
-from seqform.lp.exact.rational import ExactSolveError
-from seqform.lp.minmax import SolverError
+from seqform.lp.solvers import SolverError
 
 __all__ = [
     "PerturbedProblem",

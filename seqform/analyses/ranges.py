@@ -58,9 +58,9 @@ from seqform.lp.exact.face import (
     maximise_or_none,
     settle_dimension,
 )
+from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_program
 from seqform.lp.exact.program import LinearProgram
-from seqform.lp.exact.rational import ExactSolveError
 
 __all__ = [
     "ActionRange",
@@ -183,7 +183,7 @@ def equilibrium_ranges(
 
     Raises
     ------
-    seqform.lp.exact.rational.ExactSolveError
+    seqform.lp.exact.linear_solver.ExactSolveError
         In exact mode, if the value cannot be certified.
     seqform.lp.solvers.SolverError
         If an LP is not solved.

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from seqform.analyses.result import PhaseClock, lp_stages
 from seqform.analyses.solve import Solution
@@ -44,6 +44,9 @@ from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
 from seqform.io.strategy_files import parse_probability, read_restriction_file
 from seqform.lp.exact.minmax import PlanConstraint, minmax_program, solve_minmax_program
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "ActionBound",
@@ -221,7 +224,7 @@ def plan_constraints(
 def violations(
     game: Game,
     player: int,
-    probabilities: Sequence[Any],
+    probabilities: Sequence[Any] | np.ndarray,
     restrictions: Restrictions,
     tol: float = 0.0,
 ) -> list[str]:
@@ -276,9 +279,9 @@ def solve_restricted(
 
     Raises
     ------
-    seqform.lp.exact.program.InfeasibleError
+    seqform.lp.solvers.InfeasibleError
         Never for validated restrictions (each restricted set has a feasible local choice).
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If HiGHS does not prove optimality.
     """
     clock = PhaseClock()

@@ -29,7 +29,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import numpy as np
 
 from seqform.certify import Certificate
-from seqform.lp.minmax import SolverLimitError, SolverStats
+from seqform.lp.solvers import SolverLimitError, SolverStats
 
 __all__ = [
     "STAGES",
@@ -217,7 +217,7 @@ def lp_stages(
 
     ``strategies`` maps the plans ``(x, y)`` to both players' strategies and ``certify``
     measures them.  A solver stopped at its limit raises
-    :class:`~seqform.lp.minmax.SolverLimitError` again, its message extended by the
+    :class:`~seqform.lp.solvers.SolverLimitError` again, its message extended by the
     exploitability of its point (``limit_point`` names that point) when it had one.
     """
     with clock.phase("lp", lp_message):

@@ -21,7 +21,8 @@ from seqform.certify import certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
-from seqform.lp.minmax import Algorithm, Backend, LPSolution, solve_minmax
+from seqform.lp.minmax import LPSolution, solve_minmax
+from seqform.lp.solvers import Algorithm, Backend
 
 if TYPE_CHECKING:
     from seqform.analyses.normal import NormalFormDetails
@@ -110,10 +111,10 @@ def solve(
 
     Raises
     ------
-    seqform.lp.minmax.SolverLimitError
+    seqform.lp.solvers.SolverLimitError
         If the solver stops at its time limit; when it had a point, the message gives the
         exploitability of that point, measured by best response, and ``exc.plans`` holds it.
-    seqform.lp.minmax.SolverError
+    seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality for another reason.
     """
     clock = PhaseClock(progress)

@@ -21,7 +21,7 @@ from seqform.cli.errors import EXIT_ERROR, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser, resolve_solver
 from seqform.cli.progress import configure_logging
 from seqform.game.errors import InvalidGameError, UnknownGameError
-from seqform.lp.minmax import SolverError
+from seqform.lp.solvers import SolverError
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 

@@ -10,7 +10,7 @@ import argparse
 
 from seqform.cli.errors import EXIT_USAGE, CommandError
 from seqform.game.builtin.registry import known_names
-from seqform.lp.minmax import ALGORITHMS, BACKENDS
+from seqform.lp.solvers import ALGORITHMS, BACKENDS
 from seqform.version import __version__
 
 __all__ = [

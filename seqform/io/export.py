@@ -81,7 +81,7 @@ def _write_npz(game: Game, path: Path) -> None:
         arrays[f"sequences_{player}"] = np.asarray(table.labels())
         arrays[f"infosets_{player}"] = np.asarray(table.infosets)
     with path.open("wb") as handle:
-        np.savez_compressed(handle, **arrays)
+        np.savez_compressed(handle, allow_pickle=False, **arrays)
 
 
 def _write_mps(game: Game, path: Path) -> None:

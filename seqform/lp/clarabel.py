@@ -38,6 +38,62 @@ class ClarabelRun:
     seconds: float
 
 
+@dataclass(frozen=True)
+class _ConicForm:
+    """The LP in Clarabel's form ``K v + s = b``: ``s`` in the zero cone on the equality
+    rows, in the non-negative cone on the ``<=`` rows and the rows ``−v_j <= 0``.
+
+    equality_rows, inequality_rows : the LP's rows in each cone, in ``K``'s order
+    signed_columns : how many columns are ``>= 0`` (one bound row each, at the end)
+    """
+
+    matrix: sp.csc_matrix
+    rhs: np.ndarray
+    equality_rows: np.ndarray
+    inequality_rows: np.ndarray
+    signed_columns: int
+
+    def cones(self) -> list[object]:
+        import clarabel
+
+        return [
+            clarabel.ZeroConeT(self.equality_rows.size),
+            clarabel.NonnegativeConeT(self.inequality_rows.size + self.signed_columns),
+        ]
+
+    def row_duals(self, duals: np.ndarray, rows: int) -> np.ndarray:
+        """The multipliers of the LP's rows, in its row order, from Clarabel's ``z``."""
+        equalities, inequalities = self.equality_rows.size, self.inequality_rows.size
+        out = np.empty(rows)
+        out[self.equality_rows] = duals[:equalities]
+        out[self.inequality_rows] = duals[equalities : equalities + inequalities]
+        return out
+
+
+def _conic_form(
+    matrix: sp.sparray, col_lower: np.ndarray, row_lower: np.ndarray, row_upper: np.ndarray
+) -> _ConicForm:
+    """Clarabel's form of ``row_lower <= M v <= row_upper``, ``col_lower <= v`` (module
+    docstring); ValueError for a row or column bound it does not cover."""
+    equal = row_lower == row_upper
+    if not np.all(np.isneginf(row_lower[~equal])):
+        raise ValueError("the sparsified LP has only equality and '<=' rows")
+    if not np.all((col_lower == 0) | np.isneginf(col_lower)):
+        raise ValueError("Clarabel is given only columns >= 0 or free")
+    columns = matrix.shape[1]
+    csr = sp.csr_array(matrix)
+    equality_rows, inequality_rows = np.flatnonzero(equal), np.flatnonzero(~equal)
+    signed = np.flatnonzero(col_lower == 0)
+    bounds = sp.csr_array(
+        (-np.ones(signed.size), (np.arange(signed.size), signed)), shape=(signed.size, columns)
+    )
+    stacked = sp.vstack([csr[equality_rows], csr[inequality_rows], bounds], format="csc")
+    rhs = np.concatenate(
+        [row_upper[equality_rows], row_upper[inequality_rows], np.zeros(signed.size)]
+    )
+    return _ConicForm(sp.csc_matrix(stacked), rhs, equality_rows, inequality_rows, signed.size)
+
+
 def run_clarabel(
     matrix: sp.sparray,
     *,
@@ -59,47 +115,24 @@ def run_clarabel(
     """
     import clarabel
 
-    equal = row_lower == row_upper
-    if not np.all(np.isneginf(row_lower[~equal])):
-        raise ValueError("the sparsified LP has only equality and '<=' rows")
-    if not np.all((col_lower == 0) | np.isneginf(col_lower)):
-        raise ValueError("Clarabel is given only columns >= 0 or free")
     rows, columns = matrix.shape
-    csr = sp.csr_array(matrix)
-    equality_rows, inequality_rows = np.flatnonzero(equal), np.flatnonzero(~equal)
-    signed = np.flatnonzero(col_lower == 0)
-    bounds = sp.csr_array(
-        (-np.ones(signed.size), (np.arange(signed.size), signed)), shape=(signed.size, columns)
-    )
-    stacked = sp.vstack([csr[equality_rows], csr[inequality_rows], bounds], format="csc")
-    b = np.concatenate(
-        [row_upper[equality_rows], row_upper[inequality_rows], np.zeros(signed.size)]
-    )
+    form = _conic_form(matrix, col_lower, row_lower, row_upper)
     start = time.perf_counter()
     solver = clarabel.DefaultSolver(
         sp.csc_matrix((columns, columns)),
         -np.asarray(objective, dtype=float),
-        sp.csc_matrix(stacked),
-        b,
-        [
-            clarabel.ZeroConeT(equality_rows.size),
-            clarabel.NonnegativeConeT(inequality_rows.size + signed.size),
-        ],
+        form.matrix,
+        form.rhs,
+        form.cones(),
         _settings(time_limit, verbose, tolerance),
     )
     result = solver.solve()
     seconds = time.perf_counter() - start
-    duals = np.asarray(result.z, dtype=float)
-    row_duals = np.empty(rows)
-    row_duals[equality_rows] = duals[: equality_rows.size]
-    row_duals[inequality_rows] = duals[
-        equality_rows.size : equality_rows.size + inequality_rows.size
-    ]
     return ClarabelRun(
         status=str(result.status),
         objective=-float(result.obj_val),
         columns=np.asarray(result.x, dtype=float),
-        row_duals=row_duals,
+        row_duals=form.row_duals(np.asarray(result.z, dtype=float), rows),
         iterations=int(result.iterations),
         seconds=seconds,
     )

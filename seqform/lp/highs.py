@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import highspy
 
 __all__ = [
+    "HighsOption",
     "HighsRun",
     "highs_lp",
     "highs_options",
@@ -40,6 +41,9 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+HighsOption = bool | int | float | str
+"""The value of one HiGHS option (``Highs.setOptionValue``)."""
 
 
 def highs_lp(
@@ -75,7 +79,7 @@ def highs_lp(
 
 def highs_options(
     algorithm: str, time_limit: float | None, verbose: bool = False
-) -> dict[str, object]:
+) -> dict[str, HighsOption]:
     """HiGHS's options for an algorithm, a time limit (seconds) and the log.
 
     ``"ipm"`` runs crossover, so that it ends at a basis.  ``"pdlp"`` runs without presolve:
@@ -83,7 +87,7 @@ def highs_options(
     even when PDLP converged, while on the original LP it reports "optimal" at its
     tolerances (relative gap 1e-7).
     """
-    options: dict[str, object] = {"output_flag": verbose, "solver": algorithm}
+    options: dict[str, HighsOption] = {"output_flag": verbose, "solver": algorithm}
     if algorithm == "ipm":
         options["run_crossover"] = "on"
     if algorithm == "pdlp":
@@ -134,7 +138,7 @@ class HighsRun:
     seconds : wall time of the run (and of any retries)
     """
 
-    status: object
+    status: highspy.HighsModelStatus
     status_text: str
     primal_status: str
     dual_status: str
@@ -191,7 +195,7 @@ def run_highs(highs: highspy.Highs, *, retry_algorithm: str | None = None) -> Hi
     )
 
 
-def _retry(highs: highspy.Highs, algorithm: str) -> object:
+def _retry(highs: highspy.Highs, algorithm: str) -> highspy.HighsModelStatus:
     """Solve again cold, then (for simplex) by interior point; the new model status."""
     import highspy
 

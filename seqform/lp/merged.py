@@ -174,21 +174,14 @@ def merged_lp(
     ValueError
         If ``A``'s shape does not match ``E`` and ``F``.
     """
-    (k0, n0), (k1, n1) = own.shape, other.shape
+    n0, (k1, n1) = own.shape[1], other.shape
     if payoff.shape != (n0, n1):
         raise ValueError(f"A has shape {payoff.shape} but E and F have {n0} and {n1} columns")
     dtype = payoff.values.dtype
     zero = Fraction(0) if dtype == np.dtype(object) else dtype.type(0)
     g_matrix, g_senses = x_rows if x_rows is not None else (None, ())
     h_matrix, h_senses = y_rows if y_rows is not None else (None, ())
-    layout = MinmaxLayout(
-        x_columns=range(0, n0),
-        q_columns=range(n0, n0 + k1),
-        r_columns=range(n0 + k1, n0 + k1 + len(h_senses)),
-        best_reply_rows=range(0, n1),
-        own_rows=range(n1, n1 + k0),
-        x_constraint_rows=range(n1 + k0, n1 + k0 + len(g_senses)),
-    )
+    layout = _layout(own.shape, other.shape, len(g_senses), len(h_senses))
     q0, r0 = layout.q_columns.start, layout.r_columns.start
     blocks = [(payoff.transposed(-1), 0, 0), (other.transposed(), 0, q0)]
     if h_matrix is not None:
@@ -206,6 +199,22 @@ def merged_lp(
         np.subtract.at(objective, q0 + other.rows, other.values * y_lower[other.cols])
     x_low = np.full(n0, zero, dtype=dtype) if x_lower is None else x_lower
     return _with_bounds(matrix, objective, layout, own_rhs, x_low, g_senses, h_senses)
+
+
+def _layout(
+    own_shape: tuple[int, int], other_shape: tuple[int, int], g_rows: int, h_rows: int
+) -> MinmaxLayout:
+    """The blocks for ``E`` and ``F`` of these shapes, ``g_rows`` rows ``G`` and ``h_rows``
+    rows ``H``: columns ``x, q, r``; rows best reply, ``E x = e``, ``G x ⋚ 0``."""
+    (k0, n0), (k1, n1) = own_shape, other_shape
+    return MinmaxLayout(
+        x_columns=range(0, n0),
+        q_columns=range(n0, n0 + k1),
+        r_columns=range(n0 + k1, n0 + k1 + h_rows),
+        best_reply_rows=range(0, n1),
+        own_rows=range(n1, n1 + k0),
+        x_constraint_rows=range(n1 + k0, n1 + k0 + g_rows),
+    )
 
 
 def _with_bounds(

@@ -55,21 +55,7 @@ from seqform.lp.solvers import (
 if TYPE_CHECKING:
     import highspy
 
-# ALGORITHMS ... SolverStats are defined in seqform.lp.solvers; they are named here too
-# until every caller imports them from there.
-__all__ = [
-    "ALGORITHMS",
-    "BACKENDS",
-    "Algorithm",
-    "Backend",
-    "LPSolution",
-    "SolverError",
-    "SolverLimitError",
-    "SolverStats",
-    "float_merged_lp",
-    "highs_model",
-    "solve_minmax",
-]
+__all__ = ["LPSolution", "float_merged_lp", "highs_model", "solve_minmax"]
 
 
 @dataclass(frozen=True)
@@ -167,9 +153,46 @@ def solve_minmax(
         raise ValueError(
             f"A has shape {A.shape} but E and F have {E.shape[1]} and {F.shape[1]} columns"
         )
-    if backend == "highs":
-        return _solve_highs(E, e, F, f, A, algorithm, time_limit, verbose)
-    return _solve_cvxpy(E, e, F, f, A, algorithm, time_limit, verbose)
+    solve = _solve_highs if backend == "highs" else _solve_cvxpy
+    return solve(E, e, F, f, A, algorithm, time_limit, verbose).solution(backend, algorithm)
+
+
+@dataclass(frozen=True)
+class _Optimum:
+    """A backend's proven optimum as the solver gave it, and what the solver reported.
+
+    x, y : the plans, before clipping the solver's round-off below 0
+    seconds : wall time of building and solving the LP; solver_seconds : the solver's own
+    shape : (rows, columns) of the LP as the backend built it; nonzeros : its entries
+    """
+
+    value: float
+    x: np.ndarray
+    y: np.ndarray
+    q: np.ndarray
+    seconds: float
+    solver_seconds: float
+    iterations: int
+    shape: tuple[int, int]
+    nonzeros: int
+
+    def solution(self, backend: str, algorithm: str) -> LPSolution:
+        """The :class:`LPSolution`: plans clipped at 0, stats of a proven optimum."""
+        return LPSolution(
+            value=self.value,
+            x=np.maximum(self.x, 0.0),
+            y=np.maximum(self.y, 0.0),
+            q=self.q,
+            stats=optimal_stats(
+                backend,
+                algorithm,
+                seconds=self.seconds,
+                solver_seconds=self.solver_seconds,
+                iterations=self.iterations,
+                shape=self.shape,
+                nonzeros=self.nonzeros,
+            ),
+        )
 
 
 def _solve_highs(
@@ -181,7 +204,7 @@ def _solve_highs(
     algorithm: str,
     time_limit: float | None,
     verbose: bool,
-) -> LPSolution:
+) -> _Optimum:
     start = time.perf_counter()
     n_x, n_ineq = E.shape[1], F.shape[1]
     lp = highs_model(E, e, F, f, A)
@@ -193,20 +216,16 @@ def _solve_highs(
     # HiGHS reports the row duals of a maximisation with the sign of the objective's
     # sensitivity, so a binding "<=" row has a dual >= 0: these are the multipliers y of
     # the Lagrangian f@q - y@(F.T q - A.T x) directly.
-    return LPSolution(
+    return _Optimum(
         value=run.objective,
-        x=np.maximum(columns[:n_x], 0.0),
-        y=np.maximum(duals[:n_ineq], 0.0),
+        x=columns[:n_x],
+        y=duals[:n_ineq],
         q=columns[n_x:].copy(),
-        stats=optimal_stats(
-            "highs",
-            algorithm,
-            seconds=time.perf_counter() - start,
-            solver_seconds=run.seconds,
-            iterations=run.iterations,
-            shape=(lp.num_row_, lp.num_col_),
-            nonzeros=len(lp.a_matrix_.value_),
-        ),
+        seconds=time.perf_counter() - start,
+        solver_seconds=run.seconds,
+        iterations=run.iterations,
+        shape=(lp.num_row_, lp.num_col_),
+        nonzeros=len(lp.a_matrix_.value_),
     )
 
 
@@ -219,7 +238,7 @@ def _solve_cvxpy(
     algorithm: str,
     time_limit: float | None,
     verbose: bool,
-) -> LPSolution:
+) -> _Optimum:
     import cvxpy as cp
 
     start = time.perf_counter()
@@ -252,18 +271,14 @@ def _solve_cvxpy(
         raise SolverError(
             f"cvxpy/HiGHS ({algorithm}) did not prove optimality: status {problem.status!r}"
         )
-    return LPSolution(
+    return _Optimum(
         value=float(problem.value),
-        x=np.maximum(np.asarray(x.value, dtype=float), 0.0),
-        y=np.maximum(np.asarray(best_reply.dual_value, dtype=float), 0.0),
+        x=np.asarray(x.value, dtype=float),
+        y=np.asarray(best_reply.dual_value, dtype=float),
         q=np.asarray(q.value, dtype=float),
-        stats=optimal_stats(
-            "cvxpy",
-            algorithm,
-            seconds=time.perf_counter() - start,
-            solver_seconds=solver_seconds,
-            iterations=iterations,
-            shape=(E.shape[0] + F.shape[1], E.shape[1] + F.shape[0]),
-            nonzeros=E.nnz + F.nnz + A.nnz,
-        ),
+        seconds=time.perf_counter() - start,
+        solver_seconds=solver_seconds,
+        iterations=iterations,
+        shape=(E.shape[0] + F.shape[1], E.shape[1] + F.shape[0]),
+        nonzeros=E.nnz + F.nnz + A.nnz,
     )

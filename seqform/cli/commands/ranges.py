@@ -9,7 +9,7 @@ from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.ranges import ranges_json, ranges_text
-from seqform.lp.exact.rational import ExactSolveError
+from seqform.lp.exact.linear_solver import ExactSolveError
 
 __all__ = ["run"]
 

@@ -24,7 +24,7 @@ from seqform.cli.render.report import solution_json
 from seqform.cli.render.restrict import restricted_text
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.model import Game
-from seqform.lp.exact.rational import ExactSolveError
+from seqform.lp.exact.linear_solver import ExactSolveError
 
 __all__ = ["run"]
 

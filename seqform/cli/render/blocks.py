@@ -14,7 +14,7 @@ from seqform.analyses.result import Timings
 from seqform.certify import Certificate
 from seqform.cli.render.numbers import fraction_text, probability_text
 from seqform.forms.strategies import BehaviouralStrategy
-from seqform.lp.minmax import SolverStats
+from seqform.lp.solvers import SolverStats
 
 __all__ = [
     "EQUILIBRIUM_TOLERANCE",

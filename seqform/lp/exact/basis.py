@@ -8,7 +8,7 @@ basic columns, ``M[T, B]`` is square and non-singular, and the basic solution is
     M[T, B].T π_T = c_B,   π = 0 off T,   d = c − M.T π   (row duals, reduced costs)
 
 (Chvátal 1983, ch. 7; any LP text).  :class:`BasisSystem` sets these systems up from a
-HiGHS basis and solves them exactly (:mod:`seqform.lp.exact.rational`); :func:`resolve_basis`
+HiGHS basis and solves them exactly (:mod:`seqform.lp.exact.linear_solver`); :func:`resolve_basis`
 then checks in exact arithmetic that ``v`` is primal feasible and that ``(π, d)`` is dual
 feasible with complementary slackness (a column with ``d_j > 0`` at its upper bound,
 ``d_j < 0`` at its lower; a row with ``π_i > 0`` at its upper bound, ``π_i < 0`` at its
@@ -23,8 +23,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.lp.exact.linear_solver import ExactLinearSolver
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, Bound, LinearProgram
-from seqform.lp.exact.rational import ExactLinearSolver
 
 __all__ = ["BasisSystem", "ExactBasicSolution", "InvalidBasisError", "resolve_basis"]
 
@@ -126,7 +126,7 @@ class BasisSystem:
 
     def duals(self, objective: Sequence[Fraction]) -> tuple[list[Fraction], list[Fraction]]:
         """``(π, d)``: row duals (zero off the tight rows) and reduced costs ``c − M.T π``."""
-        basic_costs = [Fraction(objective[j]) for j in self.basic_cols]
+        basic_costs = [Fraction(objective[j]) for j in self.basic_cols.tolist()]
         tight = self.solver.solve_transpose(basic_costs)
         duals = [Fraction(0)] * self.program.num_rows
         for i, value in zip(self.tight_rows, tight, strict=True):
@@ -173,7 +173,7 @@ def resolve_basis(program: LinearProgram, basis: Basis) -> ExactBasicSolution:
     ------
     InvalidBasisError
         If the basis is not square or puts a variable at an infinite bound.
-    seqform.lp.exact.rational.ExactSolveError
+    seqform.lp.exact.linear_solver.ExactSolveError
         If the basis matrix is singular.
     """
     system = BasisSystem(program, basis)

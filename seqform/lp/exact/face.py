@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from seqform.lp.exact.basis import resolve_basis
+from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.program import FloatLPResult, HighsModel, LinearProgram
-from seqform.lp.exact.rational import ExactSolveError
 from seqform.lp.solvers import InfeasibleError
 
 __all__ = [

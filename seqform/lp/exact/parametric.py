@@ -328,7 +328,7 @@ def lexicographic_optimum(
 
     Raises
     ------
-    seqform.lp.exact.basis.InvalidBasisError, seqform.lp.exact.rational.ExactSolveError
+    seqform.lp.exact.basis.InvalidBasisError, seqform.lp.exact.linear_solver.ExactSolveError
         If a basis is not square or is singular.
     """
     state = _State(lp, basis)

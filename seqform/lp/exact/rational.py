@@ -1,30 +1,17 @@
-"""Exact sparse rational matrices and the exact solution of square linear systems.
+"""Exact sparse rational matrices and their exact integer arithmetic.
 
 A :class:`RationalMatrix` keeps its non-zero entries as ``fractions.Fraction``; floats are
-only ever derived from it.  :class:`ExactLinearSolver` solves ``B z = b`` and
-``B.T z = c`` over the rationals for a square non-singular ``B``.
+only ever derived from it.  Products are computed in integers: each row ``i`` of ``M`` is
+scaled by ``R_i``, the lcm of its entries' denominators, so that ``R M`` is an integer
+matrix (:attr:`RationalMatrix.integer_rows`), and a vector ``v = N / D`` is written over
+one common denominator (:func:`common_denominator`); then
 
-Method: numeric–symbolic iterative refinement (Wan 2006, "An algorithm to solve integer
-linear systems exactly using numerical methods", J. Symbolic Comput. 41, 621–632).  Each
-row of ``B`` is scaled to integers, ``B_int = R B``.  A floating-point sparse LU of ``B_int``
-(SuperLU, through ``scipy.sparse.linalg.splu``) is computed once.  Starting from the
-integer residual ``r = b_int``, each step solves ``B_int d ≈ r`` in floats, keeps
-``round(2^k d)`` as ``k`` more bits of the answer, and updates the residual exactly in
-integers, ``r ← 2^k r − B_int round(2^k d)``; so after steps worth ``K`` bits
+    (M v)_i = ((R M) N)_i / (D R_i),
 
-    B_int (2^K z − N) = r,        |z − N / 2^K| ≲ |d_next| / 2^K,
-
-with ``N`` an integer vector and ``r`` staying small.  The rational answer is recovered
-from ``N / 2^K`` by rational reconstruction — continued fractions, the best approximation
-with bounded denominator (Wang 1981) — with a shared denominator grown one component
-at a time, and accepted only after the exact check ``B_int z = b_int`` in integers.
-The step ``k`` adapts to what the float solve actually delivers, and the integer product
-``B_int round(2^k d)`` is kept below ``2^62`` so that it runs in ``int64``.
-
-When the float factorisation fails (numerically singular ``B``) or the refinement stops
-gaining bits, systems of at most :data:`DENSE_LIMIT` rows are solved by python-flint's
-exact dense solver (``fmpz_mat.solve``, fraction-free or Dixon p-adic lifting).  Every
-answer is exact; failure raises :class:`ExactSolveError`, never a rounded result.
+with ``(R M) N`` in Python integers (:func:`integer_matvec`).  ``R M`` is a scipy CSR matrix
+of ``int64`` when every entry stays below ``2^62`` (:data:`INT64_HEADROOM_BITS`), so that
+the float solves of :mod:`seqform.lp.exact.linear_solver` can use it directly, and an
+:class:`ObjectCSR` of Python ints otherwise.
 """
 
 from __future__ import annotations
@@ -34,27 +21,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 __all__ = [
-    "DENSE_LIMIT",
-    "ExactLinearSolver",
-    "ExactSolveError",
+    "INT64_HEADROOM_BITS",
+    "IntegerMatrix",
+    "ObjectCSR",
     "RationalMatrix",
     "common_denominator",
+    "integer_matvec",
 ]
 
-DENSE_LIMIT = 3000  # largest system handed to python-flint's dense exact solver
-MAX_BITS = 1 << 20  # give up refining after this many bits of the answer
-_INT64_HEADROOM_BITS = 62
+INT64_HEADROOM_BITS = 62  # integer entries and products kept below 2^62 fit in int64
 _ZERO = Fraction(0)
-
-
-class ExactSolveError(ArithmeticError):
-    """The exact solution of a linear system could not be computed."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +104,7 @@ class RationalMatrix:
         )
 
     @cached_property
-    def integer_rows(self) -> tuple[sp.csr_array | _ObjectCSR, np.ndarray]:
+    def integer_rows(self) -> tuple[IntegerMatrix, np.ndarray]:
         """``(R M, R)``: rows scaled to integers by the lcm of their denominators."""
         return _integer_rows(self)
 
@@ -145,7 +127,7 @@ class RationalMatrix:
         """``M @ vector`` exactly."""
         numerators, denominator = common_denominator(vector)
         scaled, scales = self.integer_rows
-        products = _object_matvec(scaled, numerators)
+        products = integer_matvec(scaled, numerators)
         return [
             Fraction(int(value), denominator * int(scale)) if value else _ZERO
             for value, scale in zip(products, scales, strict=True)
@@ -165,7 +147,7 @@ def common_denominator(values: Sequence[Fraction | int]) -> tuple[np.ndarray, in
     return numerators, denominator
 
 
-def _integer_rows(matrix: RationalMatrix) -> tuple[sp.csr_array, np.ndarray]:
+def _integer_rows(matrix: RationalMatrix) -> tuple[IntegerMatrix, np.ndarray]:
     """``(R M, R)``: each row multiplied by the lcm of its entries' denominators.
 
     The result has integer entries: dtype int64 when they fit, object (Python ints)
@@ -180,15 +162,15 @@ def _integer_rows(matrix: RationalMatrix) -> tuple[sp.csr_array, np.ndarray]:
         value.numerator * (scales[row] // value.denominator)
         for row, value in zip(matrix.rows, matrix.values, strict=True)
     ]
-    if all(abs(v) < (1 << _INT64_HEADROOM_BITS) for v in data):
+    if all(abs(v) < (1 << INT64_HEADROOM_BITS) for v in data):
         array = np.array(data, dtype=np.int64).reshape(-1)
         return sp.csr_array((array, (matrix.rows, matrix.cols)), shape=matrix.shape), scales
     array = np.empty(len(data), dtype=object)
     array[:] = data
-    return _ObjectCSR.build(matrix.shape, matrix.rows, matrix.cols, array), scales
+    return ObjectCSR.build(matrix.shape, matrix.rows, matrix.cols, array), scales
 
 
-class _ObjectCSR:
+class ObjectCSR:
     """A minimal CSR container for big-integer entries (scipy has no object dtype)."""
 
     def __init__(
@@ -202,14 +184,18 @@ class _ObjectCSR:
     @classmethod
     def build(
         cls, shape: tuple[int, int], rows: np.ndarray, cols: np.ndarray, data: np.ndarray
-    ) -> _ObjectCSR:
+    ) -> ObjectCSR:
         order = np.lexsort((cols, rows))
         counts = np.bincount(rows, minlength=shape[0])
         indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         return cls(shape, indptr, cols[order], data[order])
 
 
-def _object_matvec(matrix: sp.csr_array | _ObjectCSR, vector: np.ndarray) -> np.ndarray:
+IntegerMatrix: TypeAlias = sp.csr_array | ObjectCSR
+"""``R M`` of :attr:`RationalMatrix.integer_rows`: int64 CSR, or Python ints when too large."""
+
+
+def integer_matvec(matrix: IntegerMatrix, vector: np.ndarray) -> np.ndarray:
     """``matrix @ vector`` in Python integers (exact, any size)."""
     matrix_data = matrix.data.astype(object)
     products = matrix_data * vector[matrix.indices]
@@ -219,202 +205,3 @@ def _object_matvec(matrix: sp.csr_array | _ObjectCSR, vector: np.ndarray) -> np.
     if len(nonempty):
         out[nonempty] = np.add.reduceat(products, starts[nonempty])
     return out
-
-
-@dataclass
-class _Orientation:
-    """One of ``B`` or ``B.T``, prepared for refinement: integer rows and a float LU."""
-
-    integer: sp.csr_array | _ObjectCSR
-    scales: np.ndarray
-    float_lu: spla.SuperLU | None
-    row_sum_bits: float
-    source: RationalMatrix
-
-
-class ExactLinearSolver:
-    """Exact solutions of ``B z = b`` and ``B.T z = c`` for a square non-singular ``B``.
-
-    Parameters
-    ----------
-    matrix
-        The square matrix ``B``.  Factorisations are computed on first use and reused
-        for every right-hand side.
-
-    Raises
-    ------
-    ValueError
-        If ``B`` is not square.
-    """
-
-    def __init__(self, matrix: RationalMatrix) -> None:
-        if matrix.shape[0] != matrix.shape[1]:
-            raise ValueError(f"need a square matrix, got shape {matrix.shape}")
-        self.matrix = matrix
-        self._prepared: dict[bool, _Orientation] = {}
-
-    @property
-    def size(self) -> int:
-        return self.matrix.shape[0]
-
-    def solve(self, rhs: Sequence[Fraction]) -> list[Fraction]:
-        """The exact ``z`` with ``B z = rhs``."""
-        return self._solve(rhs, transpose=False)
-
-    def solve_transpose(self, rhs: Sequence[Fraction]) -> list[Fraction]:
-        """The exact ``z`` with ``B.T z = rhs``."""
-        return self._solve(rhs, transpose=True)
-
-    def _orientation(self, transpose: bool) -> _Orientation:
-        prepared = self._prepared.get(transpose)
-        if prepared is None:
-            source = self.matrix.transpose() if transpose else self.matrix
-            integer, scales = source.integer_rows
-            lu = None
-            row_sum_bits = 0.0
-            if isinstance(integer, sp.csr_array) and self.size:
-                as_float = integer.astype(float)
-                row_sum = float(np.max(abs(as_float).sum(axis=1)))
-                row_sum_bits = math.log2(max(row_sum, 1.0))
-                try:
-                    lu = spla.splu(as_float.tocsc())
-                except RuntimeError:  # "Factor is exactly singular" in floats
-                    lu = None
-            prepared = _Orientation(integer, scales, lu, row_sum_bits, source)
-            self._prepared[transpose] = prepared
-        return prepared
-
-    def _solve(self, rhs: Sequence[Fraction], transpose: bool) -> list[Fraction]:
-        if len(rhs) != self.size:
-            raise ValueError(f"right-hand side has {len(rhs)} entries, the system {self.size}")
-        if self.size == 0:
-            return []
-        prepared = self._orientation(transpose)
-        numerators, denominator = common_denominator(rhs)
-        # R B z = R rhs, and R rhs = (R * numerators) / denominator.
-        target = prepared.scales * numerators
-        if not any(target):
-            return [Fraction(0)] * self.size
-        solution = None
-        if prepared.float_lu is not None:
-            solution = _refine(prepared, target)
-        if solution is None:
-            solution = _dense_solve(prepared, target)
-        return [value / denominator if value else _ZERO for value in solution]
-
-
-def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None:
-    """Wan's refinement for ``B_int z = target`` (integers); None if it stops gaining bits."""
-    lu = prepared.float_lu
-    integer = prepared.integer
-    assert lu is not None and isinstance(integer, sp.csr_array)
-    n = integer.shape[0]
-    residual = target.copy()
-    accumulated = np.zeros(n, dtype=object)
-    total_bits = 0
-    step = 20
-    failures = 0
-    while total_bits < MAX_BITS:
-        if not any(residual):
-            return [Fraction(int(v), 1 << total_bits) for v in accumulated]
-        as_float = np.array([float(v) for v in residual])
-        if not np.all(np.isfinite(as_float)):
-            return None
-        direction = lu.solve(as_float)
-        if not np.all(np.isfinite(direction)):
-            return None
-        largest = float(np.max(np.abs(direction)))
-        if total_bits >= 48:
-            error = int(2 * largest) + 2
-            candidate = _reconstruct(accumulated, total_bits, error)
-            if candidate is not None and _satisfies(integer, candidate, target):
-                return candidate
-        room = _INT64_HEADROOM_BITS - prepared.row_sum_bits - math.log2(largest + 1.0) - 1
-        bits = min(step, int(room))
-        if bits < 1:
-            return None
-        scale = 1 << bits
-        rounded = np.rint(direction * scale).astype(np.int64)
-        new_residual = residual * scale - (integer @ rounded).astype(object)
-        old_size = max(abs(int(v)) for v in residual)
-        new_size = max(abs(int(v)) for v in new_residual)
-        if new_size > max(old_size, 1 << int(prepared.row_sum_bits + 2)):
-            # The float solve is worth fewer bits than asked for: ask for fewer.
-            failures += 1
-            step = max(1, bits // 2)
-            if failures > 60:
-                return None
-            continue
-        accumulated = accumulated * scale + rounded.astype(object)
-        total_bits += bits
-        residual = new_residual
-        if new_size <= old_size:
-            step = min(step + 8, 52)
-    return None
-
-
-def _reconstruct(accumulated: np.ndarray, bits: int, error: int) -> list[Fraction] | None:
-    """Rational reconstruction of ``accumulated / 2^bits`` (each within ``error / 2^bits``).
-
-    A shared denominator ``D`` grows as components need it: component ``i`` is first
-    tried as an integer multiple of ``1/D``; otherwise ``D z_i`` is reconstructed by
-    continued fractions with denominator at most ``sqrt(2^bits / (2 error D))``, the bound
-    under which the approximation determines the fraction uniquely.
-    """
-    scale = 1 << bits
-    denominator = 1
-    out: list[Fraction] = []
-    for value in accumulated:
-        shifted = int(value) * denominator
-        nearest = (2 * shifted + scale) // (2 * scale)
-        if abs(shifted - nearest * scale) <= error * denominator:
-            out.append(Fraction(nearest, denominator))
-            continue
-        room = scale // (2 * error * denominator + 1)
-        bound = math.isqrt(room)
-        if bound < 2:
-            return None
-        approximation = Fraction(shifted, scale).limit_denominator(bound)
-        if abs(approximation.numerator * scale - shifted * approximation.denominator) > (
-            error * denominator * approximation.denominator
-        ):
-            return None
-        denominator *= approximation.denominator
-        out.append(Fraction(approximation.numerator, denominator))
-    return out
-
-
-def _satisfies(
-    integer: sp.csr_array | _ObjectCSR, candidate: list[Fraction], target: np.ndarray
-) -> bool:
-    numerators, denominator = common_denominator(candidate)
-    return bool(np.all(_object_matvec(integer, numerators) == target * denominator))
-
-
-def _dense_solve(prepared: _Orientation, target: np.ndarray) -> list[Fraction]:
-    """python-flint's exact dense solver, for systems of at most :data:`DENSE_LIMIT` rows."""
-    source = prepared.source
-    n = source.shape[0]
-    if n > DENSE_LIMIT:
-        raise ExactSolveError(
-            f"the float factorisation of the {n}×{n} system failed and it is too large "
-            f"for the exact dense solver (limit {DENSE_LIMIT})"
-        )
-    import flint
-
-    integer = prepared.integer
-    matrix = flint.fmpz_mat(n, n)
-    if isinstance(integer, sp.csr_array):
-        coo = integer.tocoo()
-        triples = zip(coo.row, coo.col, coo.data, strict=True)
-    else:
-        rows = np.repeat(np.arange(n), np.diff(integer.indptr))
-        triples = zip(rows, integer.indices, integer.data, strict=True)
-    for row, col, value in triples:
-        matrix[int(row), int(col)] = int(value)
-    rhs = flint.fmpz_mat(n, 1, [int(v) for v in target])
-    try:
-        solution = matrix.solve(rhs)
-    except ZeroDivisionError as exc:
-        raise ExactSolveError(f"the {n}×{n} system is singular") from exc
-    return [Fraction(int(solution[i, 0].p), int(solution[i, 0].q)) for i in range(n)]

@@ -64,9 +64,10 @@ from seqform.forms.strategies import (
     infoset_depths,
     plan_from_behaviour,
 )
-from seqform.game.compiled import FlatTree, PlayerSequences
+from seqform.game.compiled import FlatTree
 from seqform.game.model import Game
 from seqform.game.requirements import require_two_player_zero_sum
+from seqform.game.sequences import PlayerSequences
 
 __all__ = [
     "BestResponse",

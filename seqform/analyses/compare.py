@@ -26,8 +26,7 @@ from dataclasses import dataclass
 
 from seqform.analyses.normal import NormalFormDetails, solve_normal_form
 from seqform.analyses.solve import Solution, solve
-from seqform.forms.normal_counts import StrategyCounts
-from seqform.forms.normal_form import DEFAULT_MAX_ENTRIES, strategy_counts
+from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
 from seqform.lp.solvers import Algorithm, Backend

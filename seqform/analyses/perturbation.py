@@ -19,8 +19,8 @@ import numpy as np
 
 from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy, infoset_depths
-from seqform.game.compiled import PlayerSequences
 from seqform.game.model import Game
+from seqform.game.sequences import PlayerSequences
 from seqform.lp.exact.basis import InvalidBasisError
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program

@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from seqform.forms.sequence_form import PlayerSequences, SequenceForm
+from seqform.forms.sequence_form import SequenceForm
+from seqform.game.sequences import PlayerSequences
 
 __all__ = [
     "DEFAULT_MAX_ENTRIES",

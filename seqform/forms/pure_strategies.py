@@ -22,8 +22,8 @@ from seqform.forms.normal_counts import (
     count_reduced_strategies,
     count_text,
 )
-from seqform.forms.sequence_form import PlayerSequences
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.sequences import PlayerSequences
 
 __all__ = ["PureStrategies", "pure_strategies"]
 

@@ -43,9 +43,9 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.game.compiled import EMPTY, PlayerSequences
 from seqform.game.model import Game
 from seqform.game.requirements import require_two_player_zero_sum
+from seqform.game.sequences import EMPTY, PlayerSequences
 
 __all__ = ["EMPTY", "PlayerSequences", "SequenceForm", "build_sequence_form"]
 

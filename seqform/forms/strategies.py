@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from seqform.game.compiled import PlayerSequences
+from seqform.game.sequences import PlayerSequences
 
 __all__ = [
     "BehaviouralStrategy",

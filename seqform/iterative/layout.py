@@ -38,8 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, infoset_depths
-from seqform.game.compiled import PlayerSequences
 from seqform.game.model import Game
+from seqform.game.sequences import PlayerSequences
 
 __all__ = [
     "CounterfactualValues",

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from seqform.forms.sequence_form import PlayerSequences
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
+from seqform.game.sequences import PlayerSequences
 from seqform.io.strategy_files import read_strategy_file
 
 __all__ = [

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pygambit
 import pytest
-from gametrees import games
+from gametrees import games, random_game
 from hypothesis import HealthCheck, given, settings
 
+from seqform.analyses.exact import solve_exact
 from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
@@ -33,8 +34,13 @@ TOLERANCE = 1e-9  # LP value (float, HiGHS) against an exact rational reference
 
 
 def gambit_value(gambit_game: pygambit.Game) -> Fraction:
-    """The value to the first player by pygambit's exact sequence-form LP."""
-    result = pygambit.nash.lp_solve(gambit_game, rational=True)
+    """The value to the first player by pygambit's exact LP on the strategic form.
+
+    Not pygambit's tree-based (sequence-form) ``lp_solve``: on some games it returns a wrong
+    value (e.g. where a player has a single action below an opponent's choice, it reports 0
+    with that action at probability 0); its strategic-form LP agrees with seqform there.
+    """
+    result = pygambit.nash.lp_solve(gambit_game, rational=True, use_strategic=True)
     profile = result.equilibria[0]
     return Fraction(profile.payoff(next(iter(gambit_game.players))))
 
@@ -483,3 +489,14 @@ def test_missing_file_is_an_os_error(tmp_path):
 def test_directory_is_an_os_error(tmp_path):
     with pytest.raises(OSError, match="cannot read Gambit file"):
         read_efg(tmp_path)
+
+
+def test_a_game_where_gambits_tree_lp_is_wrong_is_solved_and_proven():
+    # random_game(9197) is one of the games on which pygambit's tree-based lp_solve reports 0
+    # (measured with pygambit 16.x) while its own strategic-form LP gives -3; seqform's value
+    # is proven by the exact best-response certificate, not taken from either LP.
+    game = random_game(9197)
+    assert gambit_value(game_to_gambit(game)) == -3
+    exact = solve_exact(game)
+    assert exact.certified
+    assert exact.value == -3

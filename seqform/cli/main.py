@@ -16,16 +16,14 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from seqform.cli.commands import compare, exploit, export, play, ranges, solve
-from seqform.cli.errors import EXIT_ERROR, EXIT_USAGE, CommandError
+from seqform.cli.commands import compare, exploit, export, iterate, play, ranges, solve
+from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser, resolve_solver
 from seqform.cli.progress import configure_logging
 from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.lp.solvers import SolverError
 
 __all__ = ["COMMANDS", "build_parser", "main"]
-
-EXIT_INTERRUPTED = 130
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "solve": solve.run,
@@ -34,6 +32,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": play.run,
     "ranges": ranges.run,
     "exploit": exploit.run,
+    "iterate": iterate.run,
 }
 
 

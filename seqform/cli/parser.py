@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 
+from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
 from seqform.cli.errors import EXIT_USAGE, CommandError
+from seqform.cli.readers import max_entries, positive_number, positive_seconds, whole_number
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import ALGORITHMS, BACKENDS
 from seqform.version import __version__
 
 __all__ = [
+    "ITERATIVE_ALGORITHMS",
     "SOLVERS",
     "SPARSIFIED_DEFAULT_SOLVER",
     "build_parser",
@@ -29,37 +32,7 @@ __all__ = [
 SPARSIFIED_DEFAULT_SOLVER = "clarabel"
 SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
 
-
-def positive_seconds(text: str) -> float:
-    """Read ``--time-limit``: a positive number of seconds."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not seconds > 0:
-        raise argparse.ArgumentTypeError(f"the time limit must be positive, got {text!r}")
-    return seconds
-
-
-def max_entries(text: str) -> int:
-    """Read a size limit written as ``10000000``, ``1e7`` or ``10^7``."""
-    cleaned = text.strip().replace("_", "").replace("**", "^")
-    try:
-        if "^" in cleaned:
-            base, exponent = cleaned.split("^")
-            value = int(base) ** int(exponent)
-        else:
-            number = float(cleaned)
-            if not number.is_integer():
-                raise ValueError(cleaned)
-            value = int(cleaned) if cleaned.isdigit() else int(number)
-    except (ValueError, OverflowError):
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number of entries such as 10000000, 1e7 or 10^7, got {text!r}"
-        ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"the limit must be at least 1, got {text!r}")
-    return value
+ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
 
 
 def resolve_solver(args: argparse.Namespace) -> None:
@@ -318,6 +291,55 @@ def _add_exploit(commands: Commands) -> None:
     _add_output_arguments(exploit)
 
 
+def _add_iterate(commands: Commands) -> None:
+    iterate = commands.add_parser(
+        "iterate",
+        help="the CFR family: average strategies, NashConv history, distance to the LP",
+        description=(
+            "Run CFR, CFR+, DCFR or external-sampling MCCFR on GAME (any number of players); "
+            "NashConv every K iterations on stderr; then the average strategies, the value "
+            "estimates, the NashConv history and, where the LP can solve the game, the "
+            "distance to the exact value and to each unique equilibrium strategy."
+        ),
+    )
+    _add_game_argument(iterate)
+    iterate.add_argument("--algorithm", choices=ITERATIVE_ALGORITHMS, required=True)
+    stop = iterate.add_mutually_exclusive_group()
+    stop.add_argument(
+        "--iterations",
+        type=whole_number(1),
+        metavar="N",
+        help="run N iterations (default 1000 if no other stopping rule is given)",
+    )
+    stop.add_argument(
+        "--target-exploitability",
+        type=positive_number,
+        metavar="EPS",
+        help="stop once a measured NashConv is at most EPS",
+    )
+    iterate.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="stop once the solver has run this long (NashConv measurements not counted)",
+    )
+    iterate.add_argument(
+        "--every",
+        type=whole_number(1),
+        default=100,
+        metavar="K",
+        help="measure NashConv every K iterations and after the last (default 100)",
+    )
+    iterate.add_argument(
+        "--seed",
+        type=whole_number(0),
+        metavar="N",
+        help="random seed of mccfr (default 0, printed on stderr)",
+    )
+    iterate.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    _add_output_arguments(iterate)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m seqform``."""
     parser = argparse.ArgumentParser(
@@ -329,6 +351,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"seqform {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (_add_solve, _add_compare, _add_export, _add_play, _add_ranges, _add_exploit):
+    for add in (
+        _add_solve,
+        _add_compare,
+        _add_export,
+        _add_play,
+        _add_ranges,
+        _add_exploit,
+        _add_iterate,
+    ):
         add(commands)
     return parser

@@ -10,13 +10,20 @@ for two-player zero-sum games and :func:`seqform.certify.certify_profile` for ot
 Clocks: ``seconds`` counts only the time spent in ``step``; measuring NashConv is not
 charged to the solver.  The time limit is checked on that clock after every iteration;
 the target exploitability only when NashConv is measured.
+
+Ctrl-C: inside :func:`stop_on_interrupt`, the first SIGINT does not raise in the middle of
+an iteration; :func:`run_iterations` finishes the iteration, measures, and returns with
+``stopped == "interrupted"``.  A second SIGINT raises KeyboardInterrupt at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -25,9 +32,42 @@ from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.requirements import is_two_player_zero_sum
 
-__all__ = ["IterativeResult", "Sample", "Stepper", "Stopping", "run_iterations"]
+__all__ = [
+    "IterativeResult",
+    "Sample",
+    "Stepper",
+    "Stopping",
+    "run_iterations",
+    "stop_on_interrupt",
+]
 
 DEFAULT_EVERY = 100
+
+_INTERRUPTED = threading.Event()  # set by the SIGINT handler of stop_on_interrupt
+
+
+@contextlib.contextmanager
+def stop_on_interrupt() -> Iterator[None]:
+    """Within the block, Ctrl-C stops :func:`run_iterations` at the next iteration
+    boundary (``stopped == "interrupted"``) instead of raising inside an iteration; a
+    second Ctrl-C raises KeyboardInterrupt.  In other threads it changes nothing (only the
+    main thread may handle signals)."""
+
+    def handler(signum: int, frame: object) -> None:
+        if _INTERRUPTED.is_set():
+            raise KeyboardInterrupt
+        _INTERRUPTED.set()
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may handle signals; Ctrl-C then acts as usual
+        return
+    _INTERRUPTED.clear()
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _INTERRUPTED.clear()
 
 
 @dataclass(frozen=True)
@@ -90,8 +130,8 @@ class IterativeResult:
     iterations : the number of iterations run
     seconds : solver time, without the NashConv measurements
     history : NashConv samples, every ``every`` iterations and after the last
-    stopped : why it stopped: ``"iterations"``, ``"target"``, ``"time limit"`` or
-        ``"callback"``
+    stopped : why it stopped: ``"iterations"``, ``"target"``, ``"time limit"``,
+        ``"callback"`` or ``"interrupted"`` (Ctrl-C, see :func:`stop_on_interrupt`)
     seed : the random seed (sampling solvers), else None
     """
 
@@ -160,6 +200,9 @@ def run_iterations(
                 break
         if stopping.time_limit is not None and seconds >= stopping.time_limit:
             stopped = "time limit"
+            break
+        if _INTERRUPTED.is_set():
+            stopped = "interrupted"
             break
     if not history or history[-1].iteration != iteration:
         sample = measure()

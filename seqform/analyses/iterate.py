@@ -1,0 +1,241 @@
+"""An iterative run measured against the exact answer: the CFR family beside the LP.
+
+:func:`iterate` runs one solver of :mod:`seqform.iterative` (CFR, CFR+, DCFR or
+external-sampling MCCFR) and measures its average profile ``σ̄`` twice:
+
+* by best responses on the tree: each player's value ``u_i(σ̄)``, best-response value and
+  gain, and NashConv ``Σ_i (max_{σ'_i} u_i(σ'_i, σ̄_{-i}) − u_i(σ̄))``
+  (:func:`seqform.certify.certify_profile`, any number of players; for a two-player
+  zero-sum game also :func:`seqform.certify.certify`, the certificate of ``solve``);
+* against the sequence-form LP (:func:`reference`), for two-player zero-sum games with at
+  most :data:`LP_MAX_SEQUENCES` sequences per player: the distance ``|u_0(σ̄) − v*|`` to
+  the exact value ``v*`` and, for each player whose set of optimal realization plans is a
+  single point, the distance to that equilibrium strategy,
+
+      max over h reached by the equilibrium plan, a at h  of  |b̄(a | h) − b*(a | h)|,
+
+  where ``b*`` is the LP's behavioural strategy (unique at every information set its own
+  plan reaches, ``x*[parent(h)] > 0``; elsewhere any behaviour is optimal, so those sets
+  are left out).  Uniqueness is decided, not assumed: the dimension of each player's
+  optimal set comes from :func:`seqform.analyses.ranges.equilibrium_ranges` (dimension 0:
+  unique), computed for games with at most :data:`RANGES_MAX_SEQUENCES` sequences per
+  player (it solves about four LPs per action; Leduc would take minutes).  A player whose
+  set is larger gets no strategy distance (the nearest equilibrium strategy is then not
+  the LP's vertex).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.analyses.ranges import equilibrium_ranges
+from seqform.analyses.solve import solve
+from seqform.certify import Certificate, NPlayerCertificate, certify, certify_profile
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.model import Game
+from seqform.game.requirements import is_two_player_zero_sum
+from seqform.iterative.cfr import cfr, cfr_plus, dcfr
+from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
+from seqform.iterative.run import IterativeResult, OnSample, Stopping
+from seqform.lp.solvers import SolverError
+
+__all__ = [
+    "DEFAULT_SEED",
+    "LP_MAX_SEQUENCES",
+    "RANGES_MAX_SEQUENCES",
+    "SOLVERS",
+    "IterativeRun",
+    "LpReference",
+    "PlayerDistance",
+    "iterate",
+    "reference",
+]
+
+SOLVERS: Mapping[str, Callable[..., IterativeResult]] = {
+    "cfr": cfr,
+    "cfr+": cfr_plus,
+    "dcfr": dcfr,
+    "mccfr": external_sampling_mccfr,
+}
+"""The iterative solvers by name; only ``mccfr`` takes a seed."""
+
+SAMPLING = frozenset({"mccfr"})
+
+LP_MAX_SEQUENCES = 50_000
+"""The LP reference is computed when each player has at most this many sequences (Liar's
+Dice with 6 sides, 24 571 per player, solves in about a second)."""
+
+RANGES_MAX_SEQUENCES = 150
+"""Uniqueness is decided when each player has at most this many sequences (N-card Kuhn
+with N = 30, 121 per player, takes about 0.6 s)."""
+
+
+@dataclass(frozen=True)
+class PlayerDistance:
+    """How far one player's average strategy is from its equilibrium strategy.
+
+    dimension : of the player's set of optimal realization plans (0: unique); None when
+        not computed (the game is over :data:`RANGES_MAX_SEQUENCES`)
+    distance : ``max |b̄(a | h) − b*(a | h)|`` over the information sets the equilibrium
+        plan reaches, when the equilibrium is unique; else None
+    infosets : the number of information sets compared
+    """
+
+    player: int
+    dimension: int | None
+    distance: float | None
+    infosets: int
+
+    @property
+    def unique(self) -> bool | None:
+        return None if self.dimension is None else self.dimension == 0
+
+
+@dataclass(frozen=True)
+class LpReference:
+    """The exact answer beside the iterative one (module docstring).
+
+    skipped : why there is no LP reference (None when there is one)
+    value : the LP value ``v*`` to player 0
+    value_distance : ``|u_0(σ̄) − v*|``
+    players : per player, the strategy distance (empty when skipped)
+    uniqueness_skipped : why uniqueness was not decided (None when it was)
+    seconds : time for the LP and, if run, the ranges
+    """
+
+    skipped: str | None
+    value: float | None = None
+    value_distance: float | None = None
+    players: tuple[PlayerDistance, ...] = ()
+    uniqueness_skipped: str | None = None
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class IterativeRun:
+    """An iterative run with its measurements.
+
+    result : what the solver returned (average strategies, history, why it stopped)
+    stopping : the rules it ran under
+    profile : each player's value, best-response value and gain, and NashConv
+    certificate : the two-player zero-sum certificate (None for other games)
+    reference : the LP beside it
+    """
+
+    game: Game
+    result: IterativeResult
+    stopping: Stopping
+    profile: NPlayerCertificate
+    certificate: Certificate | None
+    reference: LpReference
+
+    @property
+    def values(self) -> tuple[float, ...]:
+        """Each player's expected payoff under the average profile (the value estimate)."""
+        return self.profile.values
+
+
+def iterate(
+    game: Game,
+    algorithm: str,
+    stopping: Stopping,
+    *,
+    seed: int | None = None,
+    on_sample: OnSample | None = None,
+    with_reference: bool = True,
+) -> IterativeRun:
+    """Run ``algorithm`` (a key of :data:`SOLVERS`) under ``stopping`` and measure it.
+
+    ``seed`` is for ``mccfr`` only (default :data:`DEFAULT_SEED`); ``on_sample`` sees each
+    NashConv sample (return True to stop).
+
+    Raises
+    ------
+    ValueError
+        For an unknown algorithm, or a seed given to a deterministic one.
+    """
+    if algorithm not in SOLVERS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(SOLVERS)}")
+    options: dict[str, object] = {
+        "target": stopping.target,
+        "time_limit": stopping.time_limit,
+        "every": stopping.every,
+        "on_sample": on_sample,
+    }
+    if algorithm in SAMPLING:
+        options["seed"] = seed
+    elif seed is not None:
+        raise ValueError(f"{algorithm} is deterministic; a seed applies to mccfr only")
+    result = SOLVERS[algorithm](game, stopping.iterations, **options)
+    strategies = result.strategies
+    two_player = is_two_player_zero_sum(game)
+    return IterativeRun(
+        game=game,
+        result=result,
+        stopping=stopping,
+        profile=certify_profile(game, strategies),
+        certificate=certify(game, strategies[0], strategies[1]) if two_player else None,
+        reference=reference(game, strategies) if with_reference else LpReference("not asked"),
+    )
+
+
+def reference(game: Game, strategies: tuple[BehaviouralStrategy, ...]) -> LpReference:
+    """The LP's value and unique equilibrium strategies beside ``strategies``."""
+    if not is_two_player_zero_sum(game):
+        players = game.flat.num_players
+        what = f"has {players} players" if players != 2 else "is not zero-sum"
+        return LpReference(f"{game.name} {what}; the LP solves two-player zero-sum games")
+    start = time.perf_counter()
+    form = build_sequence_form(game)
+    largest = max(table.num_sequences for table in form.players)
+    if largest > LP_MAX_SEQUENCES:
+        return LpReference(
+            f"{largest:,} sequences for one player, over the LP limit of {LP_MAX_SEQUENCES:,}"
+        )
+    try:
+        solution = solve(game, form=form)
+    except SolverError as exc:
+        return LpReference(f"the LP failed: {exc}")
+    estimate = float(certify(game, strategies[0], strategies[1]).value)
+    dimensions: tuple[int | None, ...] = (None, None)
+    uniqueness_skipped = None
+    if largest <= RANGES_MAX_SEQUENCES:
+        ranges = equilibrium_ranges(game, form=form)
+        dimensions = tuple(player.dimension for player in ranges.players)
+    else:
+        uniqueness_skipped = (
+            f"{largest:,} sequences for one player, over the limit of {RANGES_MAX_SEQUENCES} "
+            "for deciding uniqueness"
+        )
+    players = tuple(
+        _player_distance(strategies[player], solution.strategies[player], dimensions[player])
+        for player in (0, 1)
+    )
+    return LpReference(
+        skipped=None,
+        value=float(solution.value),
+        value_distance=abs(estimate - float(solution.value)),
+        players=players,
+        uniqueness_skipped=uniqueness_skipped,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _player_distance(
+    average: BehaviouralStrategy, equilibrium: BehaviouralStrategy, dimension: int | None
+) -> PlayerDistance:
+    """``max |b̄ − b*|`` over the sequences at information sets ``b*``'s plan reaches."""
+    table = equilibrium.table
+    reached = ~np.asarray(equilibrium.unreached, dtype=bool)
+    if dimension != 0:
+        return PlayerDistance(table.player, dimension, None, int(reached.sum()))
+    infoset = table.sequence_infoset[1:]
+    compared = reached[infoset]
+    gaps = np.abs(average.probabilities[1:] - equilibrium.probabilities[1:])[compared]
+    distance = float(gaps.max()) if gaps.size else 0.0
+    return PlayerDistance(table.player, dimension, distance, int(reached.sum()))

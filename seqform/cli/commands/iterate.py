@@ -1,0 +1,81 @@
+"""``seqform iterate GAME --algorithm cfr|cfr+|dcfr|mccfr``: the CFR family, measured.
+
+Stopping: ``--iterations N`` or ``--target-exploitability EPS`` (not both), and/or
+``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.
+Progress on stderr, one line per NashConv sample (every ``--every K`` iterations and after
+the last), none with ``--quiet``; MCCFR without ``--seed`` uses
+:data:`~seqform.analyses.iterate.DEFAULT_SEED` and says so on stderr.  Ctrl-C stops at the
+next iteration boundary: the result so far is written, marked ``interrupted``, and the exit
+code is 130.  The analysis is :func:`seqform.analyses.iterate.iterate`; the output
+:mod:`seqform.cli.render.iterate`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from seqform.analyses.iterate import DEFAULT_SEED, SAMPLING, iterate
+from seqform.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CommandError
+from seqform.cli.output import emit
+from seqform.cli.progress import load_reporting
+from seqform.cli.render.iterate import iterate_json, iterate_text
+from seqform.iterative.run import OnSample, Sample, Stopping, stop_on_interrupt
+
+__all__ = ["DEFAULT_ITERATIONS", "run"]
+
+DEFAULT_ITERATIONS = 1000
+"""Iterations run when no stopping rule is given."""
+
+
+def _stopping(args: argparse.Namespace) -> Stopping:
+    iterations = args.iterations
+    if iterations is None and args.target_exploitability is None and args.time_limit is None:
+        iterations = DEFAULT_ITERATIONS
+    return Stopping(
+        iterations=iterations,
+        target=args.target_exploitability,
+        time_limit=args.time_limit,
+        every=args.every,
+    )
+
+
+def _say(message: str) -> None:
+    print(f"seqform: {message}", file=sys.stderr, flush=True)
+
+
+def _progress(quiet: bool) -> OnSample | None:
+    """One stderr line per sample: iteration, solver seconds, NashConv."""
+    if quiet:
+        return None
+
+    def show(sample: Sample) -> None:
+        _say(
+            f"iteration {sample.iteration:>10,}  solver {sample.seconds:9.3f} s  "
+            f"NashConv {sample.nash_conv:.3e}"
+        )
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``args.algorithm`` on ``args.game`` and write the measured result."""
+    sampling = args.algorithm in SAMPLING
+    if args.seed is not None and not sampling:
+        raise CommandError(
+            f"--seed applies to --algorithm mccfr only ({args.algorithm} is deterministic)",
+            EXIT_USAGE,
+        )
+    stopping = _stopping(args)
+    game = load_reporting(args.game)
+    if sampling and args.seed is None and not args.quiet:
+        _say(f"{args.algorithm}: seed {DEFAULT_SEED} (the default; choose one with --seed)")
+    with stop_on_interrupt():
+        result = iterate(
+            game, args.algorithm, stopping, seed=args.seed, on_sample=_progress(args.quiet)
+        )
+    emit(iterate_json(result), iterate_text(result), args)
+    if result.result.stopped == "interrupted":
+        _say(f"interrupted after {result.result.iterations:,} iterations; the result so far")
+        return EXIT_INTERRUPTED
+    return EXIT_OK

@@ -1,0 +1,242 @@
+"""``iterate``: an iterative run (:class:`~seqform.analyses.iterate.IterativeRun`) as text
+and JSON.
+
+JSON schema ``seqform.iterate/1`` (stable; new keys may be added, none removed or renamed)::
+
+    {
+      "schema": "seqform.iterate/1",
+      "game": {"name": str, "description": str, "players": int},
+      "algorithm": "cfr" | "cfr+" | "dcfr" | "mccfr",
+      "seed": int | null,                  # mccfr's seed, else null
+      "stopping": {"iterations": int | null, "target_exploitability": float | null,
+                   "time_limit": float | null, "every": int},
+      "stopped": "iterations" | "target" | "time limit" | "interrupted",
+      "iterations": int,                   # iterations run
+      "seconds": float,                    # solver time, NashConv measurements excluded
+      "nash_conv": float,                  # of the average strategies
+      "players": [{"player": int, "name": str, "value": float,
+                   "best_response_value": float, "gain": float}, ...],  # one per player
+      "certificate": CERTIFICATE | null,   # two-player zero-sum games only
+      "reference": {                       # the sequence-form LP beside the run
+        "skipped": str | null,             # why there is none (then the rest is null / [])
+        "value": float | null, "value_fraction": str | null,   # exact value to player 1
+        "value_distance": float | null,    # |value estimate of player 1 - value|
+        "uniqueness_skipped": str | null,  # why uniqueness was not decided
+        "seconds": float,
+        "players": [{"player": 1 | 2, "dimension": int | null, "unique": bool | null,
+                     "distance": float | null, "infosets": int}, ×2]
+      },
+      "history": [{"iteration": int, "seconds": float, "nash_conv": float}, ...],
+      "strategies": [STRATEGY, ...]        # the average strategies, one per player
+    }
+
+``CERTIFICATE`` and ``STRATEGY`` are the ``"certificate"`` object and the entries of
+``"strategies"`` of ``seqform.solve/1`` (:mod:`seqform.cli.render.report`).  ``distance``
+is the largest difference of behavioural probabilities at the information sets the
+equilibrium plan reaches, given when the player's equilibrium strategy is unique
+(``dimension`` 0); see :mod:`seqform.analyses.iterate`.
+
+Players are numbered from 1 in every output (index 0 in the library).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from seqform.analyses.iterate import IterativeRun, LpReference
+from seqform.cli.render.blocks import (
+    certificate_json,
+    certificate_lines,
+    game_json,
+    header,
+    strategy_json,
+    strategy_table,
+)
+from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.tables import aligned_table
+
+__all__ = ["ALGORITHM_TEXT", "ITERATE_SCHEMA", "iterate_json", "iterate_text", "stopped_text"]
+
+ITERATE_SCHEMA = "seqform.iterate/1"
+
+ALGORITHM_TEXT = {
+    "cfr": "CFR (Zinkevich et al. 2007: regret matching, alternating updates, uniform average)",
+    "cfr+": "CFR+ (Tammelin 2014: regret matching+, alternating updates, linear average)",
+    "dcfr": "DCFR (Brown and Sandholm 2019: α = 1.5, β = 0, γ = 2)",
+    "mccfr": "external-sampling MCCFR (Lanctot et al. 2009, simple average)",
+}
+
+HISTORY_ROWS = 25  # the text shows at most about this many samples; JSON has them all
+
+
+def stopped_text(run: IterativeRun) -> str:
+    """Which rule stopped the run, in words."""
+    result, stopping = run.result, run.stopping
+    if result.stopped == "target":
+        return f"the target: NashConv {result.nash_conv:.3g} ≤ {stopping.target:g}"
+    if result.stopped == "time limit":
+        return f"the time limit of {stopping.time_limit:g} s of solver time"
+    if result.stopped == "interrupted":
+        return "an interrupt (Ctrl-C), at an iteration boundary"
+    if result.stopped == "iterations":
+        return f"the iteration limit of {stopping.iterations:,}"
+    return result.stopped
+
+
+def _reference_json(reference: LpReference) -> dict[str, Any]:
+    value = reference.value
+    return {
+        "skipped": reference.skipped,
+        "value": value,
+        "value_fraction": None if value is None else fraction_text(value),
+        "value_distance": reference.value_distance,
+        "uniqueness_skipped": reference.uniqueness_skipped,
+        "seconds": reference.seconds,
+        "players": [
+            {
+                "player": player.player + 1,
+                "dimension": player.dimension,
+                "unique": player.unique,
+                "distance": player.distance,
+                "infosets": player.infosets,
+            }
+            for player in reference.players
+        ],
+    }
+
+
+def iterate_json(run: IterativeRun) -> dict[str, Any]:
+    """The run in schema ``seqform.iterate/1``."""
+    game, result, stopping, profile = run.game, run.result, run.stopping, run.profile
+    names = game.player_names
+    return {
+        "schema": ITERATE_SCHEMA,
+        "game": game_json(game.name, game.description, players=game.num_players),
+        "algorithm": result.algorithm,
+        "seed": result.seed,
+        "stopping": {
+            "iterations": stopping.iterations,
+            "target_exploitability": stopping.target,
+            "time_limit": stopping.time_limit,
+            "every": stopping.every,
+        },
+        "stopped": result.stopped,
+        "iterations": result.iterations,
+        "seconds": result.seconds,
+        "nash_conv": profile.nash_conv,
+        "players": [
+            {
+                "player": index + 1,
+                "name": names[index],
+                "value": profile.values[index],
+                "best_response_value": profile.best_response_values[index],
+                "gain": profile.gains[index],
+            }
+            for index in range(game.num_players)
+        ],
+        "certificate": None if run.certificate is None else certificate_json(run.certificate),
+        "reference": _reference_json(run.reference),
+        "history": [
+            {"iteration": s.iteration, "seconds": s.seconds, "nash_conv": s.nash_conv}
+            for s in result.history
+        ],
+        "strategies": [
+            strategy_json(strategy, names[strategy.player], game.describe_action)
+            for strategy in result.strategies
+        ],
+    }
+
+
+def _measurement_lines(run: IterativeRun) -> list[str]:
+    """Each player's value estimate, best response and gain; the certificate if 2p0s."""
+    profile, names = run.profile, run.game.player_names
+    rows = [("", "value estimate", "best response", "gain")]
+    rows += [
+        (names[i], f"{v:+.10f}", f"{b:+.10f}", f"{g:.3e}")
+        for i, (v, b, g) in enumerate(
+            zip(profile.values, profile.best_response_values, profile.gains, strict=True)
+        )
+    ]
+    lines = ["Average strategies, measured by best responses on the game tree"]
+    lines += aligned_table(rows)
+    if run.certificate is None:
+        lines.append(f"  NashConv (the sum of the gains) {profile.nash_conv:.3g}")
+        return lines
+    return lines + [""] + certificate_lines(run.certificate, names, "best responses on the tree")
+
+
+def _reference_lines(run: IterativeRun) -> list[str]:
+    reference, names = run.reference, run.game.player_names
+    if reference.skipped is not None:
+        return [f"Against the sequence-form LP: skipped ({reference.skipped})"]
+    assert reference.value is not None and reference.value_distance is not None
+    fraction = fraction_text(reference.value)
+    exact = f"{reference.value:+.10f}" + ("" if fraction is None else f" (= {fraction})")
+    lines = [
+        "Against the sequence-form LP",
+        f"  exact value to {names[0]} {exact}; the estimate is {reference.value_distance:.3g} away",
+    ]
+    if reference.uniqueness_skipped is not None:
+        lines.append(f"  equilibrium strategies: not compared ({reference.uniqueness_skipped})")
+        return lines
+    for player in reference.players:
+        name = names[player.player]
+        if player.distance is None:
+            lines.append(
+                f"  {name}: many equilibrium strategies (a set of dimension {player.dimension}); "
+                "no single one to compare with"
+            )
+        else:
+            lines.append(
+                f"  {name}: unique equilibrium strategy; largest probability difference at "
+                f"the {player.infosets} information sets it reaches: {player.distance:.3g}"
+            )
+    return lines
+
+
+def _history_lines(run: IterativeRun) -> list[str]:
+    """The NashConv samples: all of them, or about :data:`HISTORY_ROWS` spread evenly on a
+    log scale of the iteration (always the first and the last)."""
+    history = run.result.history
+    shown = list(range(len(history)))
+    if len(history) > HISTORY_ROWS:
+        spread = np.geomspace(1, len(history), HISTORY_ROWS).round().astype(int) - 1
+        shown = sorted(set(spread.tolist()) | {0, len(history) - 1})
+    every = run.stopping.every
+    title = "NashConv history (every " + (f"{every:,} iterations" if every > 1 else "iteration")
+    title += " and at the end" if every > 1 else ""
+    title += ")" if len(shown) == len(history) else f"; {len(shown)} of {len(history):,} shown)"
+    rows = [("", "iteration", "solver s", "NashConv")]
+    rows += [
+        ("", f"{sample.iteration:,}", f"{sample.seconds:.3f}", f"{sample.nash_conv:.3e}")
+        for sample in (history[i] for i in shown)
+    ]
+    return [title, *aligned_table(rows, indent="")]
+
+
+def iterate_text(run: IterativeRun) -> str:
+    """The run for people: what ran and why it stopped, the measurements, the LP beside
+    them, the NashConv history and the average strategies."""
+    game, result = run.game, run.result
+    algorithm = ALGORITHM_TEXT.get(result.algorithm, result.algorithm)
+    seed = "" if result.seed is None else f", seed {result.seed}"
+    lines = [
+        header(game.name, game.description),
+        f"Algorithm: {algorithm}{seed}",
+        f"Run: {result.iterations:,} iterations in {result.seconds:.3f} s of solver time; "
+        f"stopped by {stopped_text(run)}",
+        "",
+        *_measurement_lines(run),
+        "",
+        *_reference_lines(run),
+        "",
+        *_history_lines(run),
+    ]
+    for strategy in result.strategies:
+        lines += [
+            "",
+            *strategy_table(strategy, game.player_names[strategy.player], game.describe_action),
+        ]
+    return "\n".join(lines)

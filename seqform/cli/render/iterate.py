@@ -125,7 +125,7 @@ def iterate_json(run: IterativeRun) -> dict[str, Any]:
         "stopped": result.stopped,
         "iterations": result.iterations,
         "seconds": result.seconds,
-        "nash_conv": profile.nash_conv,
+        "nash_conv": result.nash_conv,
         "players": [
             {
                 "player": index + 1,
@@ -164,7 +164,7 @@ def _measurement_lines(run: IterativeRun) -> list[str]:
     if run.certificate is None:
         lines.append(f"  NashConv (the sum of the gains) {profile.nash_conv:.3g}")
         return lines
-    return lines + [""] + certificate_lines(run.certificate, names, "best responses on the tree")
+    return [*lines, "", *certificate_lines(run.certificate, names, "best responses on the tree")]
 
 
 def _reference_lines(run: IterativeRun) -> list[str]:

@@ -187,8 +187,8 @@ def iterate(
 def reference(game: Game, strategies: tuple[BehaviouralStrategy, ...]) -> LpReference:
     """The LP's value and unique equilibrium strategies beside ``strategies``."""
     if not is_two_player_zero_sum(game):
-        players = game.flat.num_players
-        what = f"has {players} players" if players != 2 else "is not zero-sum"
+        count = game.flat.num_players
+        what = f"has {count} players" if count != 2 else "is not zero-sum"
         return LpReference(f"{game.name} {what}; the LP solves two-player zero-sum games")
     start = time.perf_counter()
     form = build_sequence_form(game)

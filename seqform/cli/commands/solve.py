@@ -25,7 +25,7 @@ from seqform.cli.render.report import solution_json, solution_text
 from seqform.cli.render.showdown import showdown_json, showdown_text
 from seqform.forms.normal_counts import NormalFormTooLargeError
 from seqform.game.builtin.registry import load_showdown_game
-from seqform.structured.sparsified import SPARSIFIED_SOLVERS
+from seqform.lp.solvers import SPARSIFIED_SOLVERS
 
 __all__ = ["run"]
 

@@ -1,6 +1,7 @@
-"""One-card showdown games without the tree: numbering, the products A y and A.T x, the
-certificate, each checked against the explicit tree (seqform.forms.sequence_form and
-seqform.certify), which shares no code with the sorted-card sums."""
+"""One-card showdown games without the tree: the sequence tables (their labels), the products
+A y and A.T x, the certificate, each checked against the explicit tree
+(seqform.forms.sequence_form and seqform.certify), which shares no code with the sorted-card
+sums."""
 
 from fractions import Fraction
 
@@ -9,23 +10,37 @@ import pytest
 from gametrees import raise_poker
 
 from seqform.analyses.solve import solve
+from seqform.certify import best_response as best_response_on_tree
 from seqform.certify import certify as certify_on_tree
 from seqform.forms.sequence_form import build_sequence_form
+from seqform.forms.strategies import (
+    BehaviouralStrategy,
+    behaviour_from_plan,
+    plan_from_behaviour,
+)
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown
 from seqform.game.builtin.showdown_poker import Bet, Fold, Showdown, ShowdownPoker, showdown_game
 from seqform.game.errors import InvalidGameError
 from seqform.structured.showdown import (
-    ShowdownBehaviour,
-    behaviour_from_plan,
-    best_response_value,
+    best_response,
+    card_matrix,
     certify,
+    node_matrix,
     payoff_to_first,
     payoff_to_second,
-    plan_from_behaviour,
+    sequence_table,
+    sequence_tables,
 )
 
 GAMES = [kuhn_showdown(3), kuhn_showdown(5), raise_poker(4), raise_poker(7)]
 IDS = ["kuhn3", "kuhn5", "raise4", "raise7"]
+
+
+def _strategy(poker, player, probabilities):
+    """A BehaviouralStrategy from per-card probabilities of shape (N, S_p)."""
+    table = sequence_table(poker, player)
+    flat = np.concatenate([[1.0], probabilities[:, 1:].ravel()])
+    return BehaviouralStrategy(table, flat, np.zeros(table.num_infosets, bool))
 
 
 def _index_maps(poker, form):
@@ -72,22 +87,57 @@ def test_certificate_equals_the_tree_walk_for_random_strategies(poker):
         for sequences in poker.betting_table.node_sequences[player]:
             weights = rng.random((poker.cards, len(sequences)))
             probabilities[:, sequences] = weights / weights.sum(axis=1, keepdims=True)
-        unreached = np.zeros((poker.cards, poker.betting_table.num_nodes(player)), bool)
-        behaviours.append(ShowdownBehaviour(player, probabilities, unreached))
-    as_dicts = [
-        {
-            poker.infoset_name(b.player, card, node): list(b.probabilities[card, sequences])
-            for card in range(poker.cards)
-            for node, sequences in enumerate(poker.betting_table.node_sequences[b.player])
-        }
-        for b in behaviours
-    ]
+        behaviours.append(_strategy(poker, player, probabilities))
+    as_dicts = [b.as_dict() for b in behaviours]  # carried over to the tree by name
     ours = certify(poker, *behaviours)
     tree = certify_on_tree(game, *as_dicts)
     assert float(ours.value) == pytest.approx(float(tree.value), abs=1e-12)
     for mine, theirs in zip(ours.best_response_values, tree.best_response_values, strict=True):
         assert float(mine) == pytest.approx(float(theirs), abs=1e-12)
     assert float(ours.exploitability) > 1e-3  # random play is far from equilibrium
+
+
+@pytest.mark.parametrize("poker", GAMES, ids=IDS)
+def test_labels_equal_the_tree(poker):
+    # The tree-free tables name information sets and sequences as the explicit tree does:
+    # same names, same actions, same parent sequence; only the order may differ.
+    game = showdown_game(poker)
+    for ours, tree in zip(sequence_tables(poker), game.flat.tables, strict=True):
+        assert sorted(ours.labels()) == sorted(tree.labels())
+        assert len(set(ours.infosets)) == ours.num_infosets
+        index = tree.index_of_infoset()
+        for infoset, name in enumerate(ours.infosets):
+            theirs = index[name]
+            assert ours.actions[infoset] == tree.actions[theirs]
+            assert ours.label(int(ours.parent_sequence[infoset])) == tree.label(
+                int(tree.parent_sequence[theirs])
+            )
+            assert [ours.label(s) for s in ours.sequences_of(infoset)] == [
+                tree.label(s) for s in tree.sequences_of(theirs)
+            ]
+
+
+def test_kuhn_labels_name_the_cards():
+    first, second = sequence_tables(kuhn_showdown())
+    assert first.infosets == ("J", "Jpb", "Q", "Qpb", "K", "Kpb")
+    assert second.infosets == ("Jp", "Jb", "Qp", "Qb", "Kp", "Kb")
+    assert second.labels()[:3] == ["∅", "Jp:p", "Jp:b"]
+
+
+def test_best_response_strategy_equals_the_tree():
+    # The same respond() on both routes: the same best actions, by name.
+    poker = raise_poker(5)
+    game = showdown_game(poker)
+    rng = np.random.default_rng(5)
+    probabilities = np.ones((5, poker.betting_table.num_sequences(0)))
+    for sequences in poker.betting_table.node_sequences[0]:
+        weights = rng.random((5, len(sequences)))
+        probabilities[:, sequences] = weights / weights.sum(axis=1, keepdims=True)
+    opponent = _strategy(poker, 0, probabilities)
+    ours = best_response(poker, 1, opponent)
+    tree = best_response_on_tree(game, 1, opponent.as_dict())
+    assert float(ours.value) == pytest.approx(float(tree.value), abs=1e-12)
+    assert ours.strategy.as_dict() == tree.strategy.as_dict()
 
 
 @pytest.mark.parametrize("cards", [3, 4, 9])
@@ -118,10 +168,12 @@ def test_plan_and_behaviour_round_trip():
     for sequences in poker.betting_table.node_sequences[0]:
         weights = rng.random((6, len(sequences))) + 0.1
         probabilities[:, sequences] = weights / weights.sum(axis=1, keepdims=True)
-    behaviour = ShowdownBehaviour(0, probabilities, np.zeros((6, 3), bool))
-    plan = plan_from_behaviour(poker, behaviour)
-    again = behaviour_from_plan(poker, 0, plan)
-    np.testing.assert_allclose(again.probabilities, probabilities, atol=1e-12)
+    behaviour = _strategy(poker, 0, probabilities)
+    plan = plan_from_behaviour(behaviour)
+    again = behaviour_from_plan(sequence_table(poker, 0), plan)
+    np.testing.assert_allclose(
+        card_matrix(poker, 0, again.probabilities), probabilities, atol=1e-12
+    )
     assert not again.unreached.any()
 
 
@@ -130,9 +182,10 @@ def test_unreached_nodes_are_uniform_and_flagged():
     plan = np.zeros(poker.num_sequences(0))
     plan[0] = 1.0
     plan[1 + 4 * np.arange(4) + 1] = 1.0  # every card bets: the check-bet node is unreached
-    behaviour = behaviour_from_plan(poker, 0, plan)
-    assert behaviour.unreached[:, 1].all() and not behaviour.unreached[:, 0].any()
-    np.testing.assert_allclose(behaviour.probabilities[:, 3:5], 0.5)
+    behaviour = behaviour_from_plan(sequence_table(poker, 0), plan)
+    unreached = node_matrix(poker, 0, behaviour.unreached)
+    assert unreached[:, 1].all() and not unreached[:, 0].any()
+    np.testing.assert_allclose(card_matrix(poker, 0, behaviour.probabilities)[:, 3:5], 0.5)
 
 
 def test_best_response_to_never_bluffing_gains_one_ninth():
@@ -142,9 +195,8 @@ def test_best_response_to_never_bluffing_gains_one_ninth():
     poker = kuhn_showdown()
     probabilities = np.ones((3, 5))
     probabilities[:, 1:] = [[1, 0, 1, 0], [1, 0, 1, 0], [0, 1, 0, 1]]  # J, Q check-fold; K bets
-    behaviour = ShowdownBehaviour(0, probabilities, np.zeros((3, 2), bool))
-    x = plan_from_behaviour(poker, behaviour)
-    best_second = best_response_value(poker, 1, -payoff_to_second(poker, x))
+    behaviour = _strategy(poker, 0, probabilities)
+    best_second = best_response(poker, 1, behaviour).value
     game = kuhn_poker()
     tree = certify_on_tree(
         game,

@@ -10,7 +10,8 @@ from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown
 from seqform.game.builtin.showdown_poker import showdown_game
 from seqform.lp.solvers import SolverLimitError
 from seqform.structured.showdown import card_matrix
-from seqform.structured.sparsified import build_sparsified_lp, solve_sparsified_lp
+from seqform.structured.sparsified import build_sparsified_lp
+from seqform.structured.sparsified_solve import solve_sparsified_lp
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 
@@ -28,14 +29,15 @@ def _constraints_hold(poker, x, y, atol):
 
 @pytest.mark.parametrize("solver", ["clarabel", "simplex", "ipm"])
 def test_kuhn_value_and_player_two(solver):
-    solution = solve_showdown(kuhn_showdown(), solver=solver)
+    kuhn = kuhn_showdown()
+    solution = solve_showdown(kuhn, solver=solver)
     assert solution.value == pytest.approx(KUHN_VALUE, abs=1e-8)
     assert solution.exploitability <= 1e-8
     # Kuhn (1950): player 2's equilibrium is unique; probabilities of betting/calling.
-    p2 = solution.behaviour[1].probabilities  # columns: -, p:p, p:b, b:p, b:b
+    p2 = card_matrix(kuhn, 1, solution.behaviour[1].probabilities)  # columns: -, p:p, p:b, b:p, b:b
     np.testing.assert_allclose(p2[:, 2], [1 / 3, 0, 1], atol=1e-6)  # bet after a check
     np.testing.assert_allclose(p2[:, 4], [0, 1 / 3, 1], atol=1e-6)  # call a bet
-    p1 = solution.behaviour[0].probabilities  # columns: -, p, b, pb:p, pb:b
+    p1 = card_matrix(kuhn, 0, solution.behaviour[0].probabilities)  # columns: -, p, b, pb:p, pb:b
     alpha = p1[0, 2]  # Kuhn's family: J bets α ∈ [0, 1/3], K bets 3α, Q calls α + 1/3
     assert -1e-6 <= alpha <= 1 / 3 + 1e-6
     assert p1[2, 2] == pytest.approx(3 * alpha, abs=1e-6)

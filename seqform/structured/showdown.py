@@ -1,5 +1,5 @@
-"""One-card showdown poker without the tree: the products ``A y`` and ``A.T x``, behavioural
-strategies and the best-response certificate.
+"""One-card showdown poker without the tree: the players' sequence tables, the products
+``A y`` and ``A.T x``, best responses and the certificate.
 
 The game itself — the public betting tree, its numbering and :class:`ShowdownPoker` — is
 described in the game room (:mod:`seqform.game.builtin.showdown_poker`, whose *Numbering*
@@ -27,29 +27,102 @@ ICML 2020).  This module never builds the tree
 (:func:`~seqform.game.builtin.showdown_poker.showdown_game` does, for small ``N`` and for
 cross-checks).
 
-A plan is one vector on the game's sequence indices; :func:`card_matrix` views it as an
-``(N, S_p)`` array whose column 0 repeats ``plan[0]``.
+One strategy type, one best response
+------------------------------------
+:func:`sequence_tables` gives each player the
+:class:`~seqform.game.sequences.PlayerSequences` table the compiled tree would give,
+built with numpy from the betting tree: information set ``c K_p + k`` is (card ``c``,
+betting node ``k``), named ``"<card><history>"`` as
+:func:`~seqform.game.builtin.showdown_poker.showdown_game` names it (Kuhn's ``"Qpb"``), and
+its sequences are the game's (card-major, the *Numbering* of the game room), so the
+sequence labels of both routes agree (``"Qpb:b"``).  Strategies are therefore the one
+:class:`~seqform.forms.strategies.BehaviouralStrategy` on these tables, the plan ⇄
+behaviour map is :mod:`seqform.forms.strategies`', and a best response is
+:func:`seqform.certify.respond` given the leaf payoffs ``A y`` or ``−A.T x`` computed here
+by the running sums (:func:`leaf_payoffs`).
+
+A plan is one vector on the game's sequence indices; :func:`card_matrix` views it (or a
+strategy's probabilities) as an ``(N, S_p)`` array whose column 0 repeats ``plan[0]``, and
+:func:`node_matrix` views a per-information-set vector as ``(N, K_p)``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import weakref
 
 import numpy as np
 
-from seqform.certify import Certificate
+from seqform.certify import BestResponse, Certificate, respond
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.builtin.showdown_poker import ShowdownPoker
+from seqform.game.sequences import PlayerSequences
 
 __all__ = [
-    "ShowdownBehaviour",
-    "behaviour_from_plan",
-    "best_response_value",
+    "best_response",
     "card_matrix",
     "certify",
+    "leaf_payoffs",
+    "node_matrix",
     "payoff_to_first",
     "payoff_to_second",
-    "plan_from_behaviour",
+    "sequence_table",
+    "sequence_tables",
 ]
+
+_TABLES: weakref.WeakKeyDictionary[ShowdownPoker, tuple[PlayerSequences, PlayerSequences]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def sequence_tables(poker: ShowdownPoker) -> tuple[PlayerSequences, PlayerSequences]:
+    """Both players' sequence tables (module docstring), built once per game."""
+    tables = _TABLES.get(poker)
+    if tables is None:
+        names = [poker.card_name(card) for card in range(poker.cards)]
+        tables = (_build_table(poker, 0, names), _build_table(poker, 1, names))
+        _TABLES[poker] = tables
+    return tables
+
+
+def sequence_table(poker: ShowdownPoker, player: int) -> PlayerSequences:
+    """The sequence table of ``player``: ``N K_p`` information sets, ``1 + N (S_p - 1)``
+    sequences, in the game's numbering."""
+    return sequence_tables(poker)[player]
+
+
+def _build_table(poker: ShowdownPoker, player: int, names: list[str]) -> PlayerSequences:
+    """Repeat the betting tree's numbering once per card (named ``names``), card-major.
+
+    With ``W = S_p - 1`` and ``K = K_p``: the game sequence (card ``c``, betting sequence
+    ``s >= 1``) is ``c W + s`` and the information set (``c``, node ``k``) is ``c K + k``.
+    """
+    betting = poker.betting_table
+    width, nodes = betting.num_sequences(player) - 1, betting.num_nodes(player)
+    node_sequences = betting.node_sequences[player]
+    node_actions = betting.node_actions[player]
+    node_of_sequence = np.zeros(width + 1, dtype=np.int64)
+    action_of_sequence = [""] * (width + 1)
+    for node, (sequences, actions) in enumerate(zip(node_sequences, node_actions, strict=True)):
+        node_of_sequence[sequences] = node
+        for sequence, action in zip(sequences.tolist(), actions, strict=True):
+            action_of_sequence[sequence] = action
+    base = (np.arange(poker.cards, dtype=np.int64) * width)[:, None]  # c W, per card
+    firsts = np.array([int(s[0]) for s in node_sequences], dtype=np.int64)
+    parents = betting.node_parent[player]
+    sequence_infoset = np.empty(1 + poker.cards * width, dtype=np.int64)
+    sequence_infoset[0] = -1
+    card_infosets = (np.arange(poker.cards, dtype=np.int64) * nodes)[:, None]
+    sequence_infoset[1:] = (card_infosets + node_of_sequence[1:]).ravel()
+    histories = betting.nodes[player]
+    return PlayerSequences(
+        player=player,
+        infosets=tuple([name + history for name in names for history in histories]),
+        actions=tuple(node_actions) * poker.cards,
+        parent_sequence=np.where(parents == 0, 0, base + parents).ravel(),
+        first_sequence=(base + firsts).ravel(),
+        sequence_infoset=sequence_infoset,
+        sequence_action=("", *action_of_sequence[1:] * poker.cards),
+    )
 
 
 def card_matrix(poker: ShowdownPoker, player: int, vector: np.ndarray) -> np.ndarray:
@@ -115,94 +188,57 @@ def payoff_to_first(poker: ShowdownPoker, y: np.ndarray) -> np.ndarray:
     return _product(poker, 0, np.asarray(y, dtype=float))
 
 
-def best_response_value(poker: ShowdownPoker, player: int, payoff: np.ndarray) -> float:
-    """The most ``player`` can get when its sequences pay ``payoff`` (to that player).
+def node_matrix(poker: ShowdownPoker, player: int, vector: np.ndarray) -> np.ndarray:
+    """View a vector on the player's information sets (e.g. a strategy's ``unreached``) as
+    an ``(N, K_p)`` array: ``[c, k]`` is (card ``c``, betting node ``k``)."""
+    return np.asarray(vector).reshape(poker.cards, poker.betting_table.num_nodes(player))
 
-    Backward induction over the player's betting nodes, all cards at once: the value of a
-    node is the best over its actions of the action's payoff plus the values of the
-    player's next nodes below it (KMvS 1996, the inner LP solved on the treeplex).
+
+def leaf_payoffs(poker: ShowdownPoker, player: int, opponent_plan: np.ndarray) -> np.ndarray:
+    """The responder's payoff per own sequence against the opponent's plan, as
+    :func:`seqform.certify.leaf_payoffs` gives it on the tree: ``A y`` for player 0,
+    ``−A.T x`` for player 1 (floats)."""
+    if player == 0:
+        return payoff_to_first(poker, opponent_plan)
+    return -payoff_to_second(poker, opponent_plan)
+
+
+def _checked(poker: ShowdownPoker, strategy: BehaviouralStrategy) -> BehaviouralStrategy:
+    expected = poker.num_sequences(strategy.player)
+    if strategy.table.num_sequences != expected:
+        raise ValueError(
+            f"{poker.name}: a strategy of player {strategy.player + 1} has "
+            f"{strategy.table.num_sequences:,} sequences, the game {expected:,}"
+        )
+    return strategy.to_float()
+
+
+def best_response(poker: ShowdownPoker, player: int, opponent: BehaviouralStrategy) -> BestResponse:
+    """A best response of ``player`` to the opponent's strategy, without the tree.
+
+    The opponent's plan (:func:`~seqform.forms.strategies.plan_from_behaviour`) gives the
+    leaf payoffs by the running sums (:func:`leaf_payoffs`); the backward induction over the
+    responder's information sets is :func:`seqform.certify.respond`, the one used on trees
+    (KMvS 1996, the inner LP solved on the treeplex).
     """
-    table = poker.betting_table
-    values = card_matrix(poker, player, payoff)
-    total = float(payoff[0])
-    values[:, 0] = 0.0
-    for node in reversed(range(table.num_nodes(player))):
-        best = values[:, table.node_sequences[player][node]].max(axis=1)
-        parent = table.node_parent[player][node]
-        if parent == 0:
-            total += float(best.sum())
-        else:
-            values[:, parent] += best
-    return total
-
-
-@dataclass(frozen=True)
-class ShowdownBehaviour:
-    """Action probabilities of one player at every (card, betting node).
-
-    probabilities : shape (N, S_p); ``[c, s]`` is the probability of the action of
-        betting sequence ``s`` at its node, holding card ``c``; column 0 is 1
-    unreached : shape (N, K_p); True where the player's own plan does not reach the node
-        (there the behaviour is uniform, the rule of :mod:`seqform.forms.strategies`)
-    """
-
-    player: int
-    probabilities: np.ndarray
-    unreached: np.ndarray
-
-
-def behaviour_from_plan(
-    poker: ShowdownPoker, player: int, plan: np.ndarray, tol: float = 1e-12
-) -> ShowdownBehaviour:
-    """``b(a | c, h) = x[c, h a] / x[c, parent(h)]``, uniform where the plan does not reach.
-
-    Negative entries (a float solver's round-off) count as 0.
-    """
-    table = poker.betting_table
-    matrix = np.clip(card_matrix(poker, player, plan), 0.0, None)
-    probabilities = np.ones_like(matrix)
-    unreached = np.zeros((poker.cards, table.num_nodes(player)), dtype=bool)
-    for node in range(table.num_nodes(player)):
-        children = table.node_sequences[player][node]
-        mass = matrix[:, children].sum(axis=1)
-        reach = matrix[:, table.node_parent[player][node]]
-        unreached[:, node] = reach <= tol
-        uniform = mass <= tol
-        with np.errstate(divide="ignore", invalid="ignore"):
-            shares = matrix[:, children] / mass[:, None]
-        shares[uniform] = 1.0 / len(children)
-        probabilities[:, children] = shares
-    return ShowdownBehaviour(player=player, probabilities=probabilities, unreached=unreached)
-
-
-def plan_from_behaviour(poker: ShowdownPoker, behaviour: ShowdownBehaviour) -> np.ndarray:
-    """The realization plan of a behavioural strategy: products along each sequence."""
-    table = poker.betting_table
-    player = behaviour.player
-    matrix = np.ones_like(behaviour.probabilities)
-    for node in range(table.num_nodes(player)):  # preorder: parents first
-        children = table.node_sequences[player][node]
-        parent = table.node_parent[player][node]
-        matrix[:, children] = matrix[:, parent][:, None] * behaviour.probabilities[:, children]
-    plan = np.empty(poker.num_sequences(player))
-    plan[0] = 1.0
-    plan[1:] = matrix[:, 1:].ravel()
-    return plan
+    plan = plan_from_behaviour(_checked(poker, opponent))
+    return respond(sequence_table(poker, player), leaf_payoffs(poker, player, plan))
 
 
 def certify(
-    poker: ShowdownPoker, first: ShowdownBehaviour, second: ShowdownBehaviour
+    poker: ShowdownPoker, first: BehaviouralStrategy, second: BehaviouralStrategy
 ) -> Certificate:
     """Expected value, both best responses and NashConv of a profile, without the tree.
 
     The plans are rebuilt from the behaviour (so they are exactly consistent), player 0's
-    payoff per sequence is ``A y`` and player 1's is ``-A.T x``; each best response is the
-    backward induction of :func:`best_response_value`.  Nothing here reads the LP.
+    payoff per sequence is ``A y`` and player 1's is ``−A.T x``; each best response is
+    :func:`seqform.certify.respond` on them.  Nothing here reads the LP.  Floats (exact
+    strategies are measured in floating point).
     """
-    x = plan_from_behaviour(poker, first)
-    y = plan_from_behaviour(poker, second)
-    to_first = payoff_to_first(poker, y)
+    x = plan_from_behaviour(_checked(poker, first))
+    y = plan_from_behaviour(_checked(poker, second))
+    to_first = leaf_payoffs(poker, 0, y)
     value = float(x @ to_first)
-    best_first = best_response_value(poker, 0, to_first)
-    best_second = best_response_value(poker, 1, -payoff_to_second(poker, x))
-    return Certificate.from_best_responses(value, best_first, best_second)
+    best_first = respond(sequence_table(poker, 0), to_first).value
+    best_second = respond(sequence_table(poker, 1), leaf_payoffs(poker, 1, x)).value
+    return Certificate.from_best_responses(value, float(best_first), float(best_second))

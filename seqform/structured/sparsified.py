@@ -26,11 +26,7 @@ probability of the opponent's card) instead of ``1 / (N (N-1))``, so its optimum
 times the game's value; the plans are unchanged.  The rows ``F.T q - A.T x <= 0`` keep
 their meaning, so their multipliers are player 1's plan ``y`` (``F y = f``).
 
-Solvers: Clarabel (an interior-point method with a direct sparse LDL factorisation,
-default; Goulart and Chen 2024) or HiGHS.  On this LP HiGHS's interior point (IPX,
-iterative linear algebra) took 255 s at ``N = 5 10^4`` where Clarabel took 9 s, and dual
-simplex grows quadratically (0.3 s at ``N = 10^3``, 20 s at ``N = 10^4``).  HiGHS still
-gives a vertex, exact to the last digit, on small decks.
+The LP is solved by :mod:`seqform.structured.sparsified_solve`.
 """
 
 from __future__ import annotations
@@ -42,23 +38,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.game.builtin.showdown_poker import BettingTable, ShowdownPoker
-from seqform.lp.clarabel import raise_unless_solved, run_clarabel
-from seqform.lp.highs import highs_lp, highs_solver, raise_unless_optimal, run_highs
-from seqform.lp.solvers import (
-    SPARSIFIED_SOLVERS,
-    SolverStats,
-    SparsifiedSolver,
-    optimal_stats,
-)
 
-__all__ = [
-    "SPARSIFIED_SOLVERS",
-    "SparsifiedLP",
-    "SparsifiedSolution",
-    "SparsifiedSolver",
-    "build_sparsified_lp",
-    "solve_sparsified_lp",
-]
+__all__ = ["SparsifiedLP", "build_sparsified_lp"]
 
 
 @dataclass(frozen=True)
@@ -297,108 +278,4 @@ def build_sparsified_lp(poker: ShowdownPoker) -> SparsifiedLP:
         x_columns=slice(0, n_x),
         payoff_rows=player1.span,
         scale=float(poker.cards),
-    )
-
-
-@dataclass(frozen=True)
-class SparsifiedSolution:
-    """The solved sparsified LP: the game's value and both plans (game sequence order)."""
-
-    value: float
-    x: np.ndarray
-    y: np.ndarray
-    stats: SolverStats
-
-
-def solve_sparsified_lp(
-    lp: SparsifiedLP,
-    *,
-    solver: SparsifiedSolver = "clarabel",
-    time_limit: float | None = None,
-    verbose: bool = False,
-    tolerance: float = 1e-12,
-) -> SparsifiedSolution:
-    """Solve the sparsified LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
-
-    ``tolerance`` sets Clarabel's gap and feasibility tolerances (its default, 1e-8, left
-    NashConv near 3e-8 at ``N = 10^4``; 1e-12 costs one or two iterations more and gives
-    about 1e-11).  Only a solution the solver calls optimal is returned.
-
-    Raises
-    ------
-    SolverLimitError
-        At the time limit (``plans`` holds the solver's last point when it has one).
-    SolverError
-        For any other status than optimal.
-    """
-    if solver not in SPARSIFIED_SOLVERS:
-        raise ValueError(
-            f"unknown solver {solver!r} for the sparsified LP; use {SPARSIFIED_SOLVERS}"
-        )
-    if solver == "clarabel":
-        return _solve_clarabel(lp, time_limit, verbose, tolerance)
-    return _solve_highs(lp, solver, time_limit, verbose)
-
-
-def _stats(lp: SparsifiedLP, backend: str, algorithm: str, seconds: float, iterations: int):
-    return optimal_stats(
-        backend,
-        algorithm,
-        seconds=seconds,
-        iterations=iterations,
-        shape=lp.shape,
-        nonzeros=lp.matrix.nnz,
-    )
-
-
-def _solve_clarabel(
-    lp: SparsifiedLP, time_limit: float | None, verbose: bool, tolerance: float
-) -> SparsifiedSolution:
-    objective = np.zeros(lp.shape[1])
-    objective[lp.objective] = 1.0
-    run = run_clarabel(
-        lp.matrix,
-        objective=objective,
-        col_lower=lp.col_lower,
-        row_lower=lp.row_lower,
-        row_upper=lp.row_upper,
-        time_limit=time_limit,
-        verbose=verbose,
-        tolerance=tolerance,
-    )
-    # The payoff rows' multipliers (they are all '<=' rows).
-    y = np.maximum(run.row_duals[lp.payoff_rows], 0.0)
-    x = np.maximum(run.columns[lp.x_columns], 0.0)
-    raise_unless_solved(run, (x, y))
-    return SparsifiedSolution(
-        value=run.objective / lp.scale,
-        x=x,
-        y=y,
-        stats=_stats(lp, "clarabel", "interior point", run.seconds, run.iterations),
-    )
-
-
-def _solve_highs(
-    lp: SparsifiedLP, algorithm: str, time_limit: float | None, verbose: bool
-) -> SparsifiedSolution:
-    columns = lp.shape[1]
-    objective = np.zeros(columns)
-    objective[lp.objective] = 1.0
-    model = highs_lp(
-        lp.matrix,
-        objective=objective,
-        col_lower=lp.col_lower,
-        col_upper=np.full(columns, np.inf),
-        row_lower=lp.row_lower,
-        row_upper=lp.row_upper,
-    )
-    run = run_highs(highs_solver(algorithm, time_limit, verbose, model=model))
-    x = np.maximum(run.columns[lp.x_columns], 0.0)
-    y = np.maximum(run.row_duals[lp.payoff_rows], 0.0)
-    raise_unless_optimal(run, algorithm=algorithm, plans=(x, y) if run.point_valid else None)
-    return SparsifiedSolution(
-        value=run.objective / lp.scale,
-        x=x,
-        y=y,
-        stats=_stats(lp, "highs", algorithm, run.seconds, run.iterations),
     )

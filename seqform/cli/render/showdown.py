@@ -46,7 +46,9 @@ from seqform.cli.render.blocks import (
     value_line,
 )
 from seqform.cli.render.numbers import MAX_DENOMINATOR, fraction_text, probability_text
-from seqform.structured.showdown import ShowdownBehaviour, ShowdownPoker
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.builtin.showdown_poker import ShowdownPoker
+from seqform.structured.showdown import card_matrix, node_matrix
 
 __all__ = [
     "FULL_TABLE_CARDS",
@@ -78,14 +80,16 @@ def _ranges_text(ranges: list[tuple[int, int]], limit: int = 4) -> str:
     return ", ".join(parts)
 
 
-def _node_summaries(poker: ShowdownPoker, behaviour: ShowdownBehaviour) -> list[dict[str, Any]]:
+def _node_summaries(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[dict[str, Any]]:
     table = poker.betting_table
     player = behaviour.player
+    by_card = card_matrix(poker, player, behaviour.probabilities)
+    unreached = node_matrix(poker, player, behaviour.unreached)
     nodes = []
     for node, history in enumerate(table.nodes[player]):
         sequences = table.node_sequences[player][node]
         actions = table.node_actions[player][node]
-        probabilities = behaviour.probabilities[:, sequences]
+        probabilities = by_card[:, sequences]
         always = {a: card_ranges(probabilities[:, k] >= 1 - PURE) for k, a in enumerate(actions)}
         mixed = {
             a: card_ranges((probabilities[:, k] > PURE) & (probabilities[:, k] < 1 - PURE))
@@ -97,7 +101,7 @@ def _node_summaries(poker: ShowdownPoker, behaviour: ShowdownBehaviour) -> list[
                 "actions": list(actions),
                 "always": always,
                 "mixed": mixed,
-                "unreached_cards": int(behaviour.unreached[:, node].sum()),
+                "unreached_cards": int(unreached[:, node].sum()),
                 "probabilities": (
                     probabilities.tolist() if poker.cards <= JSON_PROBABILITY_CARDS else None
                 ),
@@ -112,26 +116,28 @@ def _words(poker: ShowdownPoker, player: int, node: int, action: str) -> str:
     return poker.describe_action(poker.infoset_name(player, 0, node), action)
 
 
-def _strategy_lines(poker: ShowdownPoker, behaviour: ShowdownBehaviour) -> list[str]:
-    table = poker.betting_table
+def _table_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[str]:
+    """Information set by information set, in the table's (card-major) order."""
+    table = behaviour.table
+    nodes = poker.betting_table.num_nodes(behaviour.player)
+    lines = [f"{NAMES[behaviour.player]} — behavioural strategy", "  infoset  action probabilities"]
+    for infoset, name in enumerate(table.infosets):
+        cells = []
+        for action, sequence in zip(
+            table.actions[infoset], table.sequences_of(infoset), strict=True
+        ):
+            p = float(behaviour.probabilities[sequence])
+            shown = probability_text(p, max_denominator=MAX_DENOMINATOR)
+            cells.append(f"{_words(poker, behaviour.player, infoset % nodes, action)} {shown}")
+        mark = "  (unreached)" if behaviour.unreached[infoset] else ""
+        lines.append(f"  {name:<7}  {'  '.join(cells)}{mark}")
+    return lines
+
+
+def _strategy_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[str]:
     player = behaviour.player
     if poker.cards <= FULL_TABLE_CARDS:
-        lines = [f"{NAMES[player]} — behavioural strategy", "  infoset  action probabilities"]
-        for card in range(poker.cards):
-            for node in range(table.num_nodes(player)):
-                cells = []
-                for action, sequence in zip(
-                    table.node_actions[player][node],
-                    table.node_sequences[player][node],
-                    strict=True,
-                ):
-                    p = float(behaviour.probabilities[card, sequence])
-                    shown = probability_text(p, max_denominator=MAX_DENOMINATOR)
-                    cells.append(f"{_words(poker, player, node, action)} {shown}")
-                name = poker.infoset_name(player, card, node)
-                mark = "  (unreached)" if behaviour.unreached[card, node] else ""
-                lines.append(f"  {name:<7}  {'  '.join(cells)}{mark}")
-        return lines
+        return _table_lines(poker, behaviour)
     lines = [
         f"{NAMES[player]} — behavioural strategy by card (1 = lowest … {poker.cards} = highest)"
     ]

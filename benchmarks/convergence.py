@@ -45,6 +45,7 @@ __all__ = [
     "TARGETS",
     "budget_of",
     "cfr_plus_speed",
+    "run_in_phases",
     "run_iterative",
     "timeout_of",
 ]
@@ -97,8 +98,12 @@ def _algorithm(peer: str) -> Callable[..., Any]:
     return {"seqform-cfr": cfr, "seqform-cfr+": cfr_plus, "seqform-dcfr": dcfr}[peer]
 
 
-def _phases(solve: Callable[..., Any], budget: float) -> tuple[Any, list[Any]]:
-    """Run ``solve`` in phases (see the module docstring); the last result and all samples."""
+def run_in_phases(solve: Callable[..., Any], budget: float) -> tuple[Any, list[Any]]:
+    """Run ``solve`` in phases (see the module docstring); the last result and all samples.
+
+    ``solve(iterations=..., every=..., target=..., time_limit=...)`` makes one run from the
+    start and returns an :class:`~seqform.iterative.run.IterativeResult`.
+    """
     target = min(TARGETS)
     samples: list[Any] = []
     every = 1
@@ -138,7 +143,7 @@ def run_iterative(peer: str, spec: str, budget: float) -> Outcome:
     game = load_game(spec)
     built = time.perf_counter() - start
     algorithm = _algorithm(peer)
-    result, samples = _phases(lambda **options: algorithm(game, **options), budget)
+    result, samples = run_in_phases(lambda **options: algorithm(game, **options), budget)
     value = certify(game, *result.strategies).value
     return Outcome(
         seconds=float(result.seconds),

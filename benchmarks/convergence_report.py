@@ -328,12 +328,24 @@ def plot_convergence(run: BenchmarkRun, path: Path) -> Path | None:
     figure, grid = plt.subplots(len(games), 2, figsize=(10, 2.8 * len(games)), squeeze=False)
     for row, game in zip(grid, games, strict=True):
         _draw_game(row, game, colours)
-    grid[0][0].legend(fontsize=7, loc="lower left")
-    figure.suptitle(
-        f"NashConv of the average strategies ({run.machine.cpu}, {run.machine.usable_cores} cores)",
-        fontsize=10,
+    height = figure.get_figheight()  # inches; the title and legend take the top 0.6
+    handles, labels = grid[0][0].get_legend_handles_labels()
+    figure.legend(
+        handles,
+        labels,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 1 - 0.35 / height),
+        ncol=5,
+        fontsize=8,
+        frameon=False,
     )
-    figure.tight_layout()
+    figure.suptitle(
+        f"NashConv of the average strategies ({run.machine.cpu}, "
+        f"{run.machine.usable_cores} cores; dotted: 1e-3 and 1e-6)",
+        fontsize=10,
+        y=1 - 0.08 / height,
+    )
+    figure.tight_layout(rect=(0, 0, 1, 1 - 0.6 / height))
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return path

@@ -225,12 +225,12 @@ def not_applicable(peer: str, spec: str) -> str:
             name = ""
         # Bad parameters of a showdown game are the worker's to report, as an error.
         return "" if name in SHOWDOWN_GAMES else "not a one-card showdown game"
-    if peer == SPEED_PEER and _openspiel_name_or_none(spec) is None:
-        return "not a game OpenSpiel has itself"
     if peer in PEERS:
         nodes = _tree_nodes_refused(spec)
         if nodes is not None:
             return f"its tree would have {nodes:,} nodes, more than seqform builds"
+    if peer == SPEED_PEER and _openspiel_name_or_none(spec) is None:
+        return "not a game OpenSpiel has itself"
     return ""
 
 

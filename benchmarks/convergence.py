@@ -165,11 +165,17 @@ def _per_iteration(step: Callable[[], None], iterations: int) -> float:
     return (time.perf_counter() - start) / iterations
 
 
-def cfr_plus_speed(spec: str, openspiel_name: str) -> Outcome:
+def cfr_plus_speed(
+    spec: str,
+    openspiel_name: str,
+    iterations: int = SPEED_ITERATIONS,
+    python_iterations: int = PYTHON_ITERATIONS,
+) -> Outcome:
     """CFR+ of seqform beside OpenSpiel's C++ and python solvers on one game.
 
-    ``seconds`` is the C++ solver's time for :data:`SPEED_ITERATIONS` iterations; the
-    comparison is in ``speed`` (see :class:`~benchmarks.outcome.Outcome`).
+    seqform and the C++ solver run ``iterations``, the python solver (and seqform again)
+    ``python_iterations``.  ``seconds`` is the C++ solver's time; the comparison is in
+    ``speed`` (see :class:`~benchmarks.outcome.Outcome`).
     """
     import pyspiel
     from open_spiel.python.algorithms import cfr as openspiel_cfr
@@ -180,31 +186,31 @@ def cfr_plus_speed(spec: str, openspiel_name: str) -> Outcome:
     from seqform.iterative.cfr import cfr_plus
 
     game = load_game(spec)
-    ours = cfr_plus(game, SPEED_ITERATIONS, every=SPEED_ITERATIONS)
-    short = cfr_plus(game, PYTHON_ITERATIONS, every=PYTHON_ITERATIONS)
+    ours = cfr_plus(game, iterations, every=iterations)
+    short = cfr_plus(game, python_iterations, every=python_iterations)
     theirs = pyspiel.load_game(openspiel_name)
     cpp = pyspiel.CFRPlusSolver(theirs)
-    cpp_seconds = _per_iteration(cpp.evaluate_and_update_policy, SPEED_ITERATIONS)
+    cpp_seconds = _per_iteration(cpp.evaluate_and_update_policy, iterations)
     python = openspiel_cfr.CFRPlusSolver(theirs)
-    python_seconds = _per_iteration(python.evaluate_and_update_policy, PYTHON_ITERATIONS)
+    python_seconds = _per_iteration(python.evaluate_and_update_policy, python_iterations)
     speed = {
-        "seqform": (SPEED_ITERATIONS, ours.seconds / ours.iterations, ours.nash_conv),
+        "seqform": (iterations, ours.seconds / ours.iterations, ours.nash_conv),
         "openspiel-cpp": (
-            SPEED_ITERATIONS,
+            iterations,
             cpp_seconds,
             exploitability.nash_conv(theirs, cpp.average_policy()),
         ),
-        "seqform-short": (PYTHON_ITERATIONS, short.seconds / short.iterations, short.nash_conv),
+        "seqform-short": (python_iterations, short.seconds / short.iterations, short.nash_conv),
         "openspiel-python": (
-            PYTHON_ITERATIONS,
+            python_iterations,
             python_seconds,
             exploitability.nash_conv(theirs, python.average_policy()),
         ),
     }
     return Outcome(
-        seconds=cpp_seconds * SPEED_ITERATIONS,
+        seconds=cpp_seconds * iterations,
         value=float(certify(game, *ours.strategies).value),
-        iterations=SPEED_ITERATIONS,
+        iterations=iterations,
         exploitability=float(ours.nash_conv),
         speed={
             name: {

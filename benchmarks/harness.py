@@ -15,7 +15,10 @@ its own address space.  A peer that fails is recorded (``timeout``, ``out of mem
   as the default list is.
 
 Repetitions are interleaved (repetition 1 of every peer, then repetition 2, ...) so that a
-slow drift of the machine touches every peer alike.
+slow drift of the machine touches every peer alike.  The iterative peers
+(:mod:`benchmarks.convergence`) run once per game, on the games given as ``iterative_games``
+only, with a time limit that follows their budget; their value agrees with the LP's when
+it is within their NashConv of it (a profile's value is within max(gains) of the game's).
 """
 
 from __future__ import annotations
@@ -34,10 +37,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.convergence import ITERATIVE_PEERS, SPEED_PEER, budget_of
+from benchmarks.convergence import timeout_of as iterative_timeout
 from benchmarks.machine import Machine
-from benchmarks.peers import SPARSIFIED, Outcome, Sizes, not_applicable
+from benchmarks.outcome import Outcome
+from benchmarks.peers import SPARSIFIED, Sizes, not_applicable
 
 __all__ = [
+    "ITERATIVE",
     "NOT_APPLICABLE",
     "VALUE_TOLERANCE",
     "BenchmarkRun",
@@ -52,6 +59,7 @@ __all__ = [
 
 VALUE_TOLERANCE = 1e-6  # two peers agree when their values differ by at most this
 NOT_APPLICABLE = "not applicable"  # the status of a peer that cannot take a game at all
+ITERATIVE: frozenset[str] = frozenset({*ITERATIVE_PEERS, SPEED_PEER})  # run once, own games
 
 _REPOSITORY = Path(__file__).resolve().parent.parent
 _POLL_SECONDS = 0.01
@@ -75,6 +83,8 @@ class Limits:
     startup : seconds the worker may take to import its libraries and warm up
     sparsified_timeout : the time limit of the ``seqform-sparsified`` peer, whose largest
         game (10^6 sequences per player) takes about a minute
+    iterative_budget : the solver-time budget of every iterative run (default: the
+        game's, :func:`benchmarks.convergence.budget_of`); their time limit follows it
     """
 
     timeout: float
@@ -82,8 +92,15 @@ class Limits:
     memory_bytes: int
     startup: float = 120.0
     sparsified_timeout: float = 300.0
+    iterative_budget: float | None = None
 
-    def timeout_of(self, peer: str) -> float:
+    def budget_of(self, game: str) -> float:
+        """The solver-time budget of an iterative peer on ``game``."""
+        return budget_of(game, self.iterative_budget)
+
+    def timeout_of(self, peer: str, game: str = "") -> float:
+        if peer in ITERATIVE_PEERS:
+            return iterative_timeout(self.budget_of(game))
         if peer == "gambit":
             return self.gambit_timeout
         return self.sparsified_timeout if peer == SPARSIFIED else self.timeout
@@ -220,9 +237,13 @@ class GameResult:
     def reference(self) -> PeerResult | None:
         """The peer whose value the others are compared with.
 
-        ``seqform-highs`` if it solved the game, else the first peer that did.
+        ``seqform-highs`` if it solved the game, else the first LP peer that did, else the
+        first iterative peer that did.
         """
-        ordered = sorted(self.peers, key=lambda result: result.peer != "seqform-highs")
+        ordered = sorted(
+            self.peers,
+            key=lambda result: (result.peer in ITERATIVE, result.peer != "seqform-highs"),
+        )
         return next((result for result in ordered if result.value is not None), None)
 
     def difference(self, name: str) -> float | None:
@@ -233,14 +254,23 @@ class GameResult:
         values = [outcome.value for outcome in result.outcomes]
         return max(abs(value - reference.value) for value in values) if values else None
 
+    def tolerance(self, name: str) -> float:
+        """How far ``name``'s value may be from the reference's: :data:`VALUE_TOLERANCE`,
+        plus the peer's NashConv for an iterative peer (its strategies' value is within
+        NashConv of the game's value)."""
+        result = self.peer(name)
+        if name not in ITERATIVE or result is None or result.exploitability is None:
+            return VALUE_TOLERANCE
+        return VALUE_TOLERANCE + result.exploitability
+
     @property
     def disagreeing(self) -> list[str]:
-        """Peers whose value differs from the reference by more than the tolerance."""
+        """Peers whose value differs from the reference by more than their tolerance."""
         return [
             result.peer
             for result in self.peers
             if (difference := self.difference(result.peer)) is not None
-            and difference > VALUE_TOLERANCE
+            and difference > self.tolerance(result.peer)
         ]
 
     @classmethod
@@ -267,6 +297,8 @@ class Settings:
     memory_gb: float
     warmup: bool
     sparsified_timeout: float = 300.0  # absent from runs made before the sparsified peer
+    iterative_games: tuple[str, ...] = ()  # absent from runs made before the iterative peers
+    iterative_budget: float | None = None
 
 
 @dataclass(frozen=True)
@@ -291,6 +323,7 @@ class BenchmarkRun:
         settings = dict(data["settings"])
         settings["games"] = tuple(settings["games"])
         settings["peers"] = tuple(settings["peers"])
+        settings["iterative_games"] = tuple(settings.get("iterative_games", ()))
         return cls(
             machine=Machine.from_dict(data["machine"]),
             settings=Settings(**settings),
@@ -349,7 +382,7 @@ def run_worker(
         What the worker reported, or how it failed: ``timeout`` when the parent killed it
         at the time limit, ``out of memory`` or ``error`` when it died on its own.
     """
-    time_limit = limits.timeout_of(peer) if timeout is None else timeout
+    time_limit = limits.timeout_of(peer, game) if timeout is None else timeout
     with tempfile.TemporaryDirectory(prefix="seqform-bench-") as directory:
         result, ready = Path(directory, "result.json"), Path(directory, "ready")
         stderr_path = Path(directory, "stderr")
@@ -368,6 +401,8 @@ def run_worker(
         ]
         if not warmup:
             command.append("--no-warmup")
+        if peer in ITERATIVE_PEERS:
+            command += ["--budget", repr(limits.budget_of(game))]
         environment = dict(os.environ)
         environment["PYTHONPATH"] = os.pathsep.join(
             [str(_REPOSITORY), *filter(None, [environment.get("PYTHONPATH")])]
@@ -421,6 +456,19 @@ def run_worker(
     )
 
 
+def _shown(measurement: Measurement) -> str:
+    """A measurement in a progress line: its time (and an iterative run's NashConv)."""
+    outcome = measurement.outcome
+    if outcome is None:
+        return f"{measurement.status} {measurement.detail}".strip()
+    if outcome.history and outcome.exploitability is not None:
+        return (
+            f"{outcome.iterations:,} iterations in {outcome.seconds:.3g} s, "
+            f"NashConv {outcome.exploitability:.1e} ({outcome.stopped})"
+        )
+    return f"{outcome.seconds:.4g} s"
+
+
 def _family(game: str) -> str:
     return game.split("(", 1)[0].strip()
 
@@ -433,6 +481,7 @@ def run_benchmarks(
     limits: Limits,
     warmup: bool = True,
     progress: Callable[[str], None] | None = None,
+    iterative_games: Sequence[str] | None = None,
 ) -> list[GameResult]:
     """Measure every peer on every game, ``repeat`` times, each in its own worker.
 
@@ -450,6 +499,9 @@ def run_benchmarks(
         Solve Kuhn poker in each worker before the measurement.
     progress
         Called with a one-line message after each measurement.
+    iterative_games
+        The games the iterative peers (:data:`ITERATIVE`) run on, once each; ``None``:
+        all.  On the other games they are left out of the results.
     """
     say = progress or (lambda _message: None)
     blocked: dict[tuple[str, str], str] = {}  # (peer, family) -> "timeout on GAME"
@@ -458,8 +510,13 @@ def run_benchmarks(
         sized = run_worker("sizes", game, limits, warmup=False)
         sizes = sized.sizes
         say(f"{game}: sizes {sizes.sequences if sizes else sized.detail}")
-        runs: dict[str, list[Measurement]] = {peer: [] for peer in peers}
-        for peer in peers:
+        here = [
+            peer
+            for peer in peers
+            if peer not in ITERATIVE or iterative_games is None or game in iterative_games
+        ]
+        runs: dict[str, list[Measurement]] = {peer: [] for peer in here}
+        for peer in here:
             reason = not_applicable(peer, game)
             failed_on = blocked.get((peer, _family(game)))
             if reason:
@@ -467,19 +524,16 @@ def run_benchmarks(
             elif failed_on is not None:
                 runs[peer].append(Measurement(status="skipped", detail=failed_on))
         for repetition in range(1, repeat + 1):
-            for peer in peers:
-                if any(not m.ok for m in runs[peer]):
+            for peer in here:
+                if any(not m.ok for m in runs[peer]) or (peer in ITERATIVE and repetition > 1):
                     continue
                 measurement = run_worker(peer, game, limits, warmup=warmup)
                 runs[peer].append(measurement)
                 if measurement.status in ("timeout", "out of memory"):
                     blocked[(peer, _family(game))] = f"{measurement.status} on {game}"
-                shown = (
-                    f"{measurement.outcome.seconds:.4g} s"
-                    if measurement.outcome is not None
-                    else f"{measurement.status} {measurement.detail}".strip()
-                )
-                say(f"{game}: {peer} run {repetition}/{repeat}: {shown}")
+                shown = _shown(measurement)
+                times = 1 if peer in ITERATIVE else repeat
+                say(f"{game}: {peer} run {repetition}/{times}: {shown}")
         results.append(
             GameResult(
                 game=game,
@@ -487,9 +541,11 @@ def run_benchmarks(
                 sizes_detail="" if sizes else f"{sized.status}: {sized.detail}",
                 peers=tuple(
                     PeerResult(
-                        peer=peer, measurements=tuple(runs[peer]), timeout=limits.timeout_of(peer)
+                        peer=peer,
+                        measurements=tuple(runs[peer]),
+                        timeout=limits.timeout_of(peer, game),
                     )
-                    for peer in peers
+                    for peer in here
                 ),
             )
         )

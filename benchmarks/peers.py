@@ -29,12 +29,15 @@ times only its own work:
     :func:`seqform.analyses.showdown.solve_showdown` (sparsified LP, Clarabel, behavioural
     strategies, certificate by best response with sorted-card sums).  Clarabel's own time
     is recorded beside it.
+``seqform-cfr``, ``seqform-cfr+``, ``seqform-dcfr``, ``seqform-mccfr``, ``openspiel-cfr+``
+    The iterative peers, run to a NashConv target within a budget of solver time, and
+    CFR+ against OpenSpiel's C++ and python solvers: see :mod:`benchmarks.convergence`.
 
 Not every peer can run every game (:func:`not_applicable`): ``seqform-sparsified`` needs a
 showdown game, and the peers that build the game tree (all the others) cannot take a game
 whose tree :func:`seqform.load_game` refuses to build (``kuhn(cards=10000)`` would have
-9 10^8 nodes).  The harness records such a pair as ``not applicable`` without starting a
-worker.
+9 10^8 nodes); ``openspiel-cfr+`` needs a game OpenSpiel has itself.  The harness records
+such a pair as ``not applicable`` without starting a worker.
 """
 
 from __future__ import annotations
@@ -42,11 +45,21 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.convergence import (
+    ITERATIVE_PEERS,
+    SPEED_PEER,
+    budget_of,
+    cfr_plus_speed,
+    run_iterative,
+)
+from benchmarks.outcome import Outcome
+
 __all__ = [
+    "LP_PEERS",
     "PEERS",
     "Outcome",
     "PeerUnavailableError",
@@ -58,7 +71,7 @@ __all__ = [
     "run_peer",
 ]
 
-PEERS: tuple[str, ...] = (
+LP_PEERS: tuple[str, ...] = (
     "seqform-highs",
     "seqform-cvxpy",
     "openspiel",
@@ -66,35 +79,12 @@ PEERS: tuple[str, ...] = (
     "gambit",
     "seqform-sparsified",
 )
+PEERS: tuple[str, ...] = (*LP_PEERS, *ITERATIVE_PEERS, SPEED_PEER)
 SPARSIFIED = "seqform-sparsified"  # the peer that solves showdown games without their tree
 
 
 class PeerUnavailableError(RuntimeError):
     """A peer cannot run here: its package, or a solver it needs, is not installed."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One timed solve by one peer.
-
-    seconds : wall-clock time of the timed work (see the module docstring)
-    value : the game's value to player 0, as the peer computed it
-    solver_seconds : the LP solver's own time, where the peer reports it
-    convert_seconds : Gambit only: building the game and converting it for pygambit
-    stages : seqform only: seconds of each stage (``build`` and ``Solution.timings``)
-    iterations : LP iterations, where the peer reports them
-    exploitability : seqform peers only: NashConv of their strategies, by best response
-    route : OpenSpiel only: ``"native"`` (its own game) or ``"efg"`` (its efg_game)
-    """
-
-    seconds: float
-    value: float
-    solver_seconds: float | None = None
-    convert_seconds: float | None = None
-    stages: dict[str, float] = field(default_factory=dict)
-    iterations: int | None = None
-    exploitability: float | None = None
-    route: str = ""
 
 
 @dataclass(frozen=True)
@@ -137,6 +127,11 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "gambit": ("pygambit", "seqform", "seqform.game.to_gambit"),
     "seqform-sparsified": ("seqform", "seqform.analyses.showdown", "clarabel"),
     "sizes": ("seqform", "seqform.forms.sequence_form"),
+    **{
+        peer: ("seqform.iterative.cfr", "seqform.iterative.mccfr", "seqform.certify")
+        for peer in ITERATIVE_PEERS
+    },
+    SPEED_PEER: ("pyspiel", "open_spiel.python.algorithms.cfr", "seqform.iterative.cfr"),
 }
 
 
@@ -234,7 +229,16 @@ def not_applicable(peer: str, spec: str) -> str:
         nodes = _tree_nodes_refused(spec)
         if nodes is not None:
             return f"its tree would have {nodes:,} nodes, more than seqform builds"
+    if peer == SPEED_PEER and _openspiel_name_or_none(spec) is None:
+        return "not a game OpenSpiel has itself"
     return ""
+
+
+def _openspiel_name_or_none(spec: str) -> str | None:
+    try:
+        return openspiel_name(spec)
+    except ValueError:  # a .efg path or an openspiel: name
+        return None
 
 
 def openspiel_name(spec: str) -> str | None:
@@ -329,6 +333,13 @@ def _gambit(spec: str) -> Outcome:
     )
 
 
+def _speed(spec: str) -> Outcome:
+    name = openspiel_name(spec)
+    if name is None:
+        raise ValueError(f"OpenSpiel has no game {spec}")
+    return cfr_plus_speed(spec, name)
+
+
 _RUNNERS: dict[str, Callable[[str, Path], Outcome]] = {
     "seqform-highs": lambda spec, _scratch: _seqform(spec, "highs"),
     "seqform-cvxpy": lambda spec, _scratch: _seqform(spec, "cvxpy"),
@@ -336,10 +347,11 @@ _RUNNERS: dict[str, Callable[[str, Path], Outcome]] = {
     "openspiel-highs": lambda spec, scratch: _openspiel(spec, scratch, "HIGHS"),
     "gambit": lambda spec, _scratch: _gambit(spec),
     "seqform-sparsified": lambda spec, _scratch: _sparsified(spec),
+    SPEED_PEER: lambda spec, _scratch: _speed(spec),
 }
 
 
-def run_peer(peer: str, spec: str, scratch: Path) -> Outcome:
+def run_peer(peer: str, spec: str, scratch: Path, budget: float | None = None) -> Outcome:
     """Solve the game named ``spec`` with ``peer``, timing its work.
 
     Parameters
@@ -350,7 +362,12 @@ def run_peer(peer: str, spec: str, scratch: Path) -> Outcome:
         A seqform game name, as :func:`seqform.load_game` reads it.
     scratch
         A directory the peer may write to (OpenSpiel's ``.efg`` route).
+    budget
+        An iterative peer's solver-time budget in seconds (default: the game's,
+        :func:`benchmarks.convergence.budget_of`).
     """
+    if peer in ITERATIVE_PEERS:
+        return run_iterative(peer, spec, budget_of(spec, budget))
     return _RUNNERS[peer](spec, scratch)
 
 

@@ -7,7 +7,9 @@ its difference from seqform's) and the machine.  ``results.json`` holds every me
 (:class:`benchmarks.harness.BenchmarkRun` as :func:`dataclasses.asdict` gives it), and
 ``scaling.png`` plots median time against sequences per player, one line per peer (the
 sparsified peer's Kuhn games among them, up to 10^6 sequences per player), with the
-failures marked where they stopped.
+failures marked where they stopped.  The iterative peers have their own section and
+``convergence.png`` (:mod:`benchmarks.convergence_report`); the tables and plot here are
+the LP peers'.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from benchmarks.convergence_report import convergence_markdown, plot_convergence
 from benchmarks.harness import (
+    ITERATIVE,
     NOT_APPLICABLE,
     VALUE_TOLERANCE,
     BenchmarkRun,
@@ -74,6 +78,7 @@ class ResultFiles:
     markdown: Path
     json: Path
     plot: Path | None
+    convergence: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -339,8 +344,12 @@ def _agreement(game: GameResult) -> str:
     return "agree" if len(compared) > 1 else ("one peer" if compared else "—")
 
 
+def _lp_peers(run: BenchmarkRun) -> list[str]:
+    return [peer for peer in run.settings.peers if peer not in ITERATIVE]
+
+
 def _summary(run: BenchmarkRun) -> list[str]:
-    peers = run.settings.peers
+    peers = _lp_peers(run)
     header = ["game", "sequences per player", *(_LABELS.get(p, p) + ", s" for p in peers)]
     header += ["OpenSpiel / seqform", "cvxpy / HiGHS", f"values (\\|Δ\\| ≤ {VALUE_TOLERANCE:g})"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -401,6 +410,8 @@ def _game_table(game: GameResult) -> list[str]:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for result in game.peers:
+        if result.peer in ITERATIVE:
+            continue
         times = result.seconds
         spread = f" [{_seconds(min(times))}–{_seconds(max(times))}]" if len(times) > 1 else ""
         timed = f"{_seconds(result.median)}{spread}" if result.median is not None else "—"
@@ -462,7 +473,12 @@ def _load_note(run: BenchmarkRun) -> list[str]:
     ]
 
 
-def render_markdown(run: BenchmarkRun, *, plot_name: str | None = "scaling.png") -> str:
+def render_markdown(
+    run: BenchmarkRun,
+    *,
+    plot_name: str | None = "scaling.png",
+    convergence_plot: str | None = None,
+) -> str:
     """The whole ``results.md``."""
     settings, machine = run.settings, run.machine
     lines = [
@@ -528,6 +544,7 @@ def render_markdown(run: BenchmarkRun, *, plot_name: str | None = "scaling.png")
     ]
     for game in run.games:
         lines += [*_game_table(game), ""]
+    lines += convergence_markdown(run, plot_name=convergence_plot)
     lines += ["## Machine", "", *_machine(run), ""]
     return "\n".join(lines)
 
@@ -590,7 +607,7 @@ def plot_scaling(run: BenchmarkRun, path: Path) -> Path | None:
     figure, axes = plt.subplots(figsize=(8.5, 5.5))
     peer_handles: list[Line2D] = []
     labels_at: dict[int, int] = {}  # failure labels already drawn at a game size
-    for index, peer in enumerate(run.settings.peers):
+    for index, peer in enumerate(_lp_peers(run)):
         points = _points(run, peer)
         if not points:
             continue
@@ -663,18 +680,27 @@ def _json_default(value: object) -> object:
 
 
 def write_results(run: BenchmarkRun, directory: Path, *, plot: bool = True) -> ResultFiles:
-    """Write ``results.md``, ``results.json`` and, if ``plot``, ``scaling.png`` in ``directory``."""
+    """Write ``results.md``, ``results.json`` and, if ``plot``, ``scaling.png`` and (if an
+    iterative peer ran) ``convergence.png`` in ``directory``."""
     directory.mkdir(parents=True, exist_ok=True)
     json_path = directory / "results.json"
     json_path.write_text(
         json.dumps(asdict(run), indent=1, default=_json_default) + "\n", encoding="utf-8"
     )
     plot_path = plot_scaling(run, directory / "scaling.png") if plot else None
+    convergence = plot_convergence(run, directory / "convergence.png") if plot else None
     markdown_path = directory / "results.md"
     markdown_path.write_text(
-        render_markdown(run, plot_name=plot_path.name if plot_path else None), encoding="utf-8"
+        render_markdown(
+            run,
+            plot_name=plot_path.name if plot_path else None,
+            convergence_plot=convergence.name if convergence else None,
+        ),
+        encoding="utf-8",
     )
-    return ResultFiles(markdown=markdown_path, json=json_path, plot=plot_path)
+    return ResultFiles(
+        markdown=markdown_path, json=json_path, plot=plot_path, convergence=convergence
+    )
 
 
 def read_run(path: Path) -> BenchmarkRun:

@@ -2,10 +2,12 @@
 
 Runs seqform (HiGHS and cvxpy backends), OpenSpiel's ``sequence_form_lp`` and pygambit's
 ``lp_solve`` on the same games in one run, and seqform's sparsified LP (Clarabel, no tree)
-on the Kuhn games, up to 10^6 sequences per player, each measurement in its own worker
-process under a time and memory cap (see :mod:`benchmarks.harness`), and writes ``results.md``,
-``results.json`` and ``scaling.png`` (see :mod:`benchmarks.report`).  Progress goes to
-stderr; the path of the table to stdout.
+on the Kuhn games, up to 10^6 sequences per player, and on some of the games the CFR family
+(CFR, CFR+, DCFR, external-sampling MCCFR) to NashConv 1e-3 and 1e-6 within a budget, and
+CFR+ against OpenSpiel's (see :mod:`benchmarks.convergence`); each measurement in its own
+worker process under a time and memory cap (see :mod:`benchmarks.harness`).  It writes
+``results.md``, ``results.json``, ``scaling.png`` and ``convergence.png`` (see
+:mod:`benchmarks.report`).  Progress goes to stderr; the path of the table to stdout.
 
 Exit codes: 0 when the results were written and all peers that solved a game agree on
 its value; 1 when some peers disagree (the table flags them) or the results cannot be
@@ -26,7 +28,16 @@ from benchmarks.machine import describe_machine
 from benchmarks.peers import PEERS
 from benchmarks.report import read_run, write_results
 
-__all__ = ["DEFAULT_GAMES", "QUICK_GAMES", "build_parser", "main", "split_games"]
+__all__ = [
+    "DEFAULT_GAMES",
+    "ITERATIVE_GAMES",
+    "QUICK_BUDGET",
+    "QUICK_GAMES",
+    "QUICK_ITERATIVE_GAMES",
+    "build_parser",
+    "main",
+    "split_games",
+]
 
 # In increasing number of sequences per player (13 ... 1,000,001), so that a peer that
 # fails on one game of a family is skipped on the larger ones.  The last three are too large
@@ -48,6 +59,19 @@ DEFAULT_GAMES: tuple[str, ...] = (
     "kuhn(cards=250000)",
 )
 QUICK_GAMES: tuple[str, ...] = ("kuhn", "liars_dice(sides=2)", "kuhn(cards=10)")
+# The games of the iterative peers (each run once, within the budget of
+# benchmarks.convergence.BUDGETS): about six minutes of the default run.
+ITERATIVE_GAMES: tuple[str, ...] = (
+    "kuhn",
+    "kuhn(cards=10)",
+    "kuhn(cards=100)",
+    "liars_dice(sides=4)",
+    "leduc",
+    "liars_dice(sides=5)",
+    "liars_dice(sides=6)",
+)
+QUICK_ITERATIVE_GAMES: tuple[str, ...] = ("kuhn",)
+QUICK_BUDGET = 1.0  # solver seconds of each iterative run with --quick
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 
@@ -153,18 +177,39 @@ def build_parser() -> argparse.ArgumentParser:
         help="address-space cap of each run's process, in GiB (default 8)",
     )
     parser.add_argument(
+        "--iterative-games",
+        nargs="+",
+        metavar="GAME",
+        help=(
+            "the games, among --games, that the iterative peers run on, or 'all' "
+            f"(default: {', '.join(ITERATIVE_GAMES)}; with --quick: "
+            f"{', '.join(QUICK_ITERATIVE_GAMES)})"
+        ),
+    )
+    parser.add_argument(
+        "--iterative-budget",
+        type=_positive(float),
+        metavar="SECONDS",
+        help=(
+            "solver seconds of each iterative run (default: per game, 3 to 15 s; "
+            f"{QUICK_BUDGET:g} with --quick)"
+        ),
+    )
+    parser.add_argument(
         "--no-warmup",
         action="store_true",
         help="do not solve Kuhn poker in each worker before the timed run",
     )
     parser.add_argument(
-        "--no-plot", action="store_true", help="do not draw scaling.png (no matplotlib needed)"
+        "--no-plot",
+        action="store_true",
+        help="do not draw scaling.png and convergence.png (no matplotlib needed)",
     )
     parser.add_argument(
         "--out",
         type=Path,
         default=DEFAULT_OUT,
-        help="directory for results.md, results.json and scaling.png (default benchmarks/results)",
+        help=("directory for results.md, results.json and the plots (default benchmarks/results)"),
     )
     parser.add_argument(
         "--from-json",
@@ -190,6 +235,15 @@ def _progress(message: str) -> None:
     print(f"benchmarks: {message}", file=sys.stderr, flush=True)
 
 
+def _iterative_games(args: argparse.Namespace, games: Sequence[str]) -> tuple[str, ...]:
+    """The games of the run the iterative peers take (see ``--iterative-games``)."""
+    named = split_games(args.iterative_games) if args.iterative_games else None
+    if named == ["all"]:
+        return tuple(games)
+    chosen = named or (QUICK_ITERATIVE_GAMES if args.quick else ITERATIVE_GAMES)
+    return tuple(game for game in games if game in chosen)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks named on the command line; see the module docstring."""
     args = build_parser().parse_args(argv)
@@ -199,11 +253,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             games = split_games(args.games) if args.games else None
             games = games or list(QUICK_GAMES if args.quick else DEFAULT_GAMES)
+            iterative_games = _iterative_games(args, games)
+            budget = args.iterative_budget or (QUICK_BUDGET if args.quick else None)
             limits = Limits(
                 timeout=args.timeout,
                 gambit_timeout=args.gambit_timeout,
                 memory_bytes=int(args.memory_gb * 2**30),
                 sparsified_timeout=args.sparsified_timeout,
+                iterative_budget=budget,
             )
             machine, started, load_at_start = describe_machine(), _now(), _load()
             results = run_benchmarks(
@@ -213,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 limits=limits,
                 warmup=not args.no_warmup,
                 progress=_progress,
+                iterative_games=iterative_games,
             )
             run = BenchmarkRun(
                 machine=machine,
@@ -225,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     memory_gb=args.memory_gb,
                     warmup=not args.no_warmup,
                     sparsified_timeout=args.sparsified_timeout,
+                    iterative_games=iterative_games,
+                    iterative_budget=budget,
                 ),
                 started=started,
                 finished=_now(),

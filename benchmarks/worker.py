@@ -14,7 +14,8 @@ before the measurement.  A worker that dies without writing its report (killed a
 time limit, or aborted by a library that could not allocate) is classified by the parent,
 :mod:`benchmarks.harness`.
 
-The peer ``sizes`` measures the game's sequence form instead of solving it.
+The peer ``sizes`` measures the game's sequence form instead of solving it.  An iterative
+peer's warm-up is a run of :data:`WARMUP_BUDGET` seconds; ``--budget`` sets its measured run's.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-__all__ = ["WARMUP_GAME", "main"]
+__all__ = ["WARMUP_BUDGET", "WARMUP_GAME", "main"]
 
 WARMUP_GAME = "kuhn"
+WARMUP_BUDGET = 0.02  # solver seconds of an iterative peer's warm-up run
 
 
 def _limit_memory(limit_bytes: int) -> None:
@@ -70,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ready", type=Path, help="touched when the measurement starts")
     parser.add_argument("--memory-bytes", type=int, default=0, help="address-space cap; 0 for none")
     parser.add_argument(
+        "--budget", type=float, help="an iterative peer's solver seconds (default: the game's)"
+    )
+    parser.add_argument(
         "--no-warmup", action="store_true", help=f"do not solve {WARMUP_GAME} first"
     )
     return parser
@@ -81,14 +86,15 @@ def _measure(args: argparse.Namespace, report: dict[str, object]) -> None:
     prepare(args.peer)
     with tempfile.TemporaryDirectory(prefix="seqform-bench-") as scratch:
         if args.peer != "sizes" and not args.no_warmup:
-            run_peer(args.peer, WARMUP_GAME, Path(scratch))
+            run_peer(args.peer, WARMUP_GAME, Path(scratch), budget=WARMUP_BUDGET)
         report["baseline_rss_mb"] = _current_rss_mb()
         if args.ready is not None:
             args.ready.touch()
         if args.peer == "sizes":
             report["sizes"] = asdict(measure_sizes(args.game))
         else:
-            report["outcome"] = asdict(run_peer(args.peer, args.game, Path(scratch)))
+            outcome = run_peer(args.peer, args.game, Path(scratch), budget=args.budget)
+            report["outcome"] = asdict(outcome)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

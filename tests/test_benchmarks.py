@@ -6,7 +6,11 @@ values (Kuhn's −1/18 is Kuhn 1950; Liar's Dice with 4 sides is worth 1/16 to t
 as seqform and OpenSpiel both find), that a peer stopped at its time limit is recorded
 as a time-out without stopping the run, that the sparsified peer runs only on showdown
 games and the tree peers only on games with a buildable tree, and the scale targets on
-made-up results (the 10^6-sequence game itself takes a minute: the benchmark's job).
+made-up results (the 10^6-sequence game itself takes a minute: the benchmark's job).  The
+iterative peers: well-formed records on Kuhn in quick mode (a history of NashConv samples,
+the value within NashConv of −1/18, CFR+ with OpenSpiel's NashConv after the same
+iterations), the sampling schedule on a made-up solver, and the time-to-reach and speed
+verdicts on made-up results.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.convergence import ITERATIVE_PEERS, SPEED_PEER, TARGETS, run_in_phases
+from benchmarks.convergence_report import check_speed, convergence_markdown, time_to_reach
 from benchmarks.harness import (
     VALUE_TOLERANCE,
     BenchmarkRun,
@@ -86,6 +92,8 @@ def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_pa
         "openspiel-highs",
         "gambit",
         "seqform-sparsified",
+        *ITERATIVE_PEERS,
+        SPEED_PEER,
     }
     expected_ok = {"seqform-highs", "seqform-cvxpy", "gambit", "seqform-sparsified"}
     for peer, solver in [("openspiel", "ECOS"), ("openspiel-highs", "HIGHS")]:
@@ -381,3 +389,230 @@ def test_a_results_json_from_before_the_sparsified_peer_still_renders(tmp_path):
 
     assert again.settings.sparsified_timeout == 300
     assert render_markdown(again, plot_name=None) == render_markdown(run, plot_name=None)
+
+
+# The iterative peers.
+
+
+def pyspiel_installed() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+def test_the_iterative_peers_write_well_formed_records_on_kuhn_in_quick_mode(tmp_path):
+    peers = ",".join(["seqform-highs", *ITERATIVE_PEERS, SPEED_PEER])
+    finished = run_command(
+        "--quick",
+        "--games",
+        "kuhn",
+        "--peers",
+        peers,
+        "--repeat",
+        "1",
+        "--iterative-budget",
+        "0.3",
+        "--out",
+        str(tmp_path),
+    )
+
+    assert finished.returncode == 0, finished.stderr
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert document["settings"]["iterative_games"] == ["kuhn"]
+    assert document["settings"]["iterative_budget"] == 0.3
+    found = peer_results(document, "kuhn")
+    for peer in ITERATIVE_PEERS:
+        (measurement,) = found[peer]["measurements"]  # run once, whatever --repeat says
+        assert measurement["status"] == "ok", measurement["detail"]
+        outcome = measurement["outcome"]
+        history = outcome["history"]
+        iterations = [sample[0] for sample in history]
+        assert iterations[:100] == list(range(1, 101))  # every iteration at first
+        assert iterations == sorted(set(iterations)) and iterations[-1] == outcome["iterations"]
+        assert all(seconds > 0 and nash_conv >= 0 for _, seconds, nash_conv in history)
+        assert history[-1][2] == outcome["exploitability"]
+        assert outcome["stopped"] in ("target", "time limit")
+        assert outcome["budget"] == 0.3 and outcome["seconds"] < 0.3 + 0.1
+        assert abs(outcome["value"] - KUHN_VALUE) <= outcome["exploitability"] + TOLERANCE
+        assert outcome["seed"] == (0 if peer == "seqform-mccfr" else None)
+    (speed,) = found[SPEED_PEER]["measurements"]
+    if pyspiel_installed():
+        assert speed["status"] == "ok", speed["detail"]
+        compared = speed["outcome"]["speed"]
+        assert set(compared) == {"seqform", "openspiel-cpp", "seqform-short", "openspiel-python"}
+        for ours, theirs in [("seqform", "openspiel-cpp"), ("seqform-short", "openspiel-python")]:
+            assert compared[ours]["iterations"] == compared[theirs]["iterations"]
+            assert compared[ours]["nash_conv"] == pytest.approx(
+                compared[theirs]["nash_conv"], abs=1e-12
+            )
+    else:
+        assert speed["status"] == "unavailable"
+    assert (tmp_path / "convergence.png").stat().st_size > 0
+    table = (tmp_path / "results.md").read_text(encoding="utf-8")
+    assert "## The CFR family beside the LP" in table
+    assert "![NashConv against time and iterations](convergence.png)" in table
+    assert "| ES-MCCFR, seed 0 |" in table
+
+
+class _Run:
+    """A made-up deterministic solver: NashConv 1/t after t iterations of 1 ms each."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict] = []
+
+    def __call__(self, *, iterations=None, every, target, time_limit):
+        from seqform.iterative.run import IterativeResult, Sample
+
+        self.calls.append({"iterations": iterations, "every": every})
+        history, t = [], 0
+        stopped = "iterations"
+        while iterations is None or t < iterations:
+            t += 1
+            if t % every == 0 or t == iterations:
+                history.append(Sample(iteration=t, seconds=t * 1e-3, nash_conv=1 / t))
+                if 1 / t <= target:
+                    stopped = "target"
+                    break
+            if t * 1e-3 >= time_limit:
+                stopped = "time limit"
+                break
+        if history[-1].iteration != t:
+            history.append(Sample(iteration=t, seconds=t * 1e-3, nash_conv=1 / t))
+        return IterativeResult("made up", (), t, t * 1e-3, tuple(history), stopped)
+
+
+def test_the_phases_sample_every_iteration_then_each_decade_ten_times_and_join():
+    solve = _Run()
+
+    result, samples = run_in_phases(solve, budget=20.0)  # 20,000 iterations of 1 ms
+
+    assert [call["every"] for call in solve.calls] == [1, 10, 100]
+    assert solve.calls[-1]["iterations"] is None  # the last run goes to the budget
+    iterations = [sample.iteration for sample in samples]
+    assert iterations[:100] == list(range(1, 101))
+    assert iterations[100:190] == list(range(110, 1001, 10))
+    assert iterations[190:] == list(range(1100, 20001, 100))
+    assert result.stopped == "time limit" and result.iterations == 20_000
+
+
+def test_a_phase_that_reaches_the_target_is_the_last():
+    solve = _Run()
+
+    result, samples = run_in_phases(solve, budget=1000.0)  # 1/t <= 1e-6 at t = 10^6
+
+    assert result.stopped == "target"
+    assert samples[-1].iteration == 1_000_000 and samples[-1].nash_conv <= min(TARGETS)
+
+
+def iterative_outcome(history, **fields) -> Outcome:
+    last = history[-1]
+    return Outcome(
+        seconds=last[1],
+        value=KUHN_VALUE + last[2] / 2,
+        iterations=last[0],
+        exploitability=last[2],
+        history=tuple(history),
+        stopped=fields.pop("stopped", "time limit"),
+        budget=1.0,
+        **fields,
+    )
+
+
+def test_time_to_reach_is_the_first_sample_at_or_below_the_target():
+    outcome = iterative_outcome([(1, 0.1, 0.5), (10, 0.2, 1e-3), (20, 0.3, 2e-3), (30, 0.4, 1e-4)])
+
+    reached = time_to_reach(outcome, 1e-3)
+
+    assert (reached.iteration, reached.seconds) == (10, 0.2)
+    assert time_to_reach(outcome, 1e-6) is None
+
+
+def made_up_iterative_run(outcomes: dict[str, Outcome], game: str = "kuhn") -> BenchmarkRun:
+    def solved(peer: str, outcome: Outcome) -> PeerResult:
+        return PeerResult(peer, (Measurement(status="ok", outcome=outcome),), timeout=120)
+
+    lp = Outcome(seconds=0.002, value=KUHN_VALUE, exploitability=5.6e-17)
+    peers = (solved("seqform-highs", lp), *(solved(p, o) for p, o in outcomes.items()))
+    run = made_up_run()
+    return BenchmarkRun(
+        machine=run.machine,
+        settings=Settings(
+            games=(game,),
+            peers=tuple(p.peer for p in peers),
+            repeat=1,
+            timeout=120,
+            gambit_timeout=60,
+            memory_gb=8,
+            warmup=True,
+            iterative_games=(game,),
+        ),
+        started="then",
+        finished="later",
+        games=(GameResult(game=game, sizes=None, sizes_detail="", peers=peers),),
+    )
+
+
+def test_the_section_reports_time_to_reach_or_the_best_nash_conv_and_the_lp_beside():
+    reached = iterative_outcome([(1, 1e-4, 0.9), (100, 0.01, 8e-4), (5000, 0.2, 9e-7)])
+    stuck = iterative_outcome([(1, 1e-4, 0.9), (100, 0.5, 2e-3), (200, 1.0, 3e-3)], seed=0)
+    run = made_up_iterative_run({"seqform-cfr+": reached, "seqform-mccfr": stuck})
+
+    table = "\n".join(convergence_markdown(run, plot_name=None))
+
+    assert "| LP, seqform (HiGHS) | 0.002 s, NashConv 5.6e-17 (certified) |" in table
+    assert "| CFR+ | 0.01 s (100 it.) | 0.2 s (5,000 it.) |" in table
+    assert (
+        "| ES-MCCFR, seed 0 | not reached in 1 s (best 2.0e-03 at 100 it.) "
+        "| not reached in 1 s (best 2.0e-03 at 100 it.) |"
+    ) in table
+    assert render_markdown(run, plot_name=None).count("| LP, seqform (HiGHS) |") == 1
+
+
+def test_an_iterative_value_agrees_within_its_nash_conv():
+    near = iterative_outcome([(10, 0.1, 1e-3)])  # value 5e-4 from the LP's
+    assert made_up_iterative_run({"seqform-cfr": near}).games[0].disagreeing == []
+    far = Outcome(**{**asdict(near), "value": KUHN_VALUE + 2e-3})
+    assert made_up_iterative_run({"seqform-cfr": far}).games[0].disagreeing == ["seqform-cfr"]
+
+
+def speed_outcome(ours: float, cpp: float, python: float, gap: float) -> Outcome:
+    def entry(iterations: int, seconds: float, nash_conv: float) -> dict[str, float]:
+        return {"iterations": iterations, "seconds_per_iteration": seconds, "nash_conv": nash_conv}
+
+    return Outcome(
+        seconds=cpp * 100,
+        value=KUHN_VALUE,
+        speed={
+            "seqform": entry(100, ours, 1e-2),
+            "openspiel-cpp": entry(100, cpp, 1e-2 + gap),
+            "seqform-short": entry(3, ours, 0.3),
+            "openspiel-python": entry(3, python, 0.3),
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("python", "cpp", "gap", "met"),
+    [
+        pytest.param(0.12, 0.016, 0.0, [True, True, True], id="as-hoped"),
+        pytest.param(0.005, 0.016, 0.0, [False, True, True], id="not-ten-times-python"),
+        pytest.param(0.12, 0.0005, 0.0, [True, False, True], id="slower-than-cpp"),
+        pytest.param(0.12, 0.016, 1e-6, [True, True, False], id="another-nash-conv"),
+    ],
+)
+def test_the_speed_targets_read_the_cfr_plus_peer_on_leduc(python, cpp, gap, met):
+    run = made_up_iterative_run({SPEED_PEER: speed_outcome(0.001, cpp, python, gap)}, "leduc")
+
+    leduc = [check for check in check_speed(run) if check.target.startswith("Leduc")]
+    others = [check for check in check_speed(run) if not check.target.startswith("Leduc")]
+
+    assert [check.met for check in leduc] == met
+    assert [check.met for check in others] == [None, None, None]  # Liar's Dice 5: not run
+
+
+def test_the_speed_peer_needs_a_game_openspiel_has():
+    assert not_applicable(SPEED_PEER, "leduc") == ""
+    assert not_applicable(SPEED_PEER, "kuhn(cards=10)") == "not a game OpenSpiel has itself"

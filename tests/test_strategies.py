@@ -114,3 +114,14 @@ def test_solution_behaviour_reproduces_the_plan_where_reached(cards):
         x = solution.plans[player]
         rebuilt = plan_from_behaviour(strategy)
         np.testing.assert_allclose(rebuilt, x, atol=1e-9)
+
+
+def test_infoset_lookup_by_name_is_built_once_and_read_only():
+    # BehaviouralStrategy.at(name) looks names up here: building the map on every call made
+    # looking up every information set quadratic in their number.
+    table = kuhn_poker().flat.tables[1]
+    index = table.index_of_infoset()
+    assert index is table.index_of_infoset()
+    assert index == {name: i for i, name in enumerate(table.infosets)}
+    with pytest.raises(TypeError):
+        index["new"] = 0  # type: ignore[index]

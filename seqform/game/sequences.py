@@ -6,7 +6,10 @@ player and freezes it into a :class:`PlayerSequences`; see that module for the n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
 from typing import NamedTuple
 
 import numpy as np
@@ -60,9 +63,14 @@ class PlayerSequences:
         """The labels of all sequences in index order."""
         return [self.label(sequence) for sequence in range(self.num_sequences)]
 
-    def index_of_infoset(self) -> dict[str, int]:
-        """Map each information-set name to its index."""
-        return {name: index for index, name in enumerate(self.infosets)}
+    def index_of_infoset(self) -> Mapping[str, int]:
+        """Map each information-set name to its index (built once, then O(1) per lookup)."""
+        return self._infoset_index
+
+    @cached_property
+    def _infoset_index(self) -> Mapping[str, int]:
+        # cached_property writes to the instance __dict__, which a frozen dataclass allows
+        return MappingProxyType({name: index for index, name in enumerate(self.infosets)})
 
     def action_counts(self) -> np.ndarray:
         """Number of actions per information set."""

@@ -40,8 +40,8 @@ def require_two_player_zero_sum(game: Game, purpose: str = "the sequence-form LP
         raise InvalidGameError(
             f"{purpose} needs two players, zero-sum: {game.name} is a "
             f"{count_word(flat.num_players)}-player game (terminal node {where!r} has payoffs "
-            f"for {flat.num_players} players); CFR (seqform.iterative) and certify_profile "
-            "handle any number of players"
+            f"for {flat.num_players} players); the CFR family handles any number of players "
+            "(python -m seqform iterate GAME --algorithm cfr)"
         )
     if flat.not_zero_sum >= 0:
         payoffs = flat.terminal_payoffs_exact[flat.not_zero_sum]
@@ -49,5 +49,6 @@ def require_two_player_zero_sum(game: Game, purpose: str = "the sequence-form LP
         text = ", ".join(str(payoff) for payoff in payoffs)
         raise InvalidGameError(
             f"not zero-sum: terminal node {where!r} has payoffs ({text}), which sum to "
-            f"{sum(payoffs)}; {purpose} needs two players, zero-sum"
+            f"{sum(payoffs)}; {purpose} needs two players, zero-sum (the CFR family runs on it: "
+            "python -m seqform iterate GAME --algorithm cfr)"
         )

@@ -10,8 +10,10 @@ A behavioural strategy of one player, ``b(a | h)`` for each of the player's info
 ``h`` and actions ``a`` (KMvS 1996, §2), in one of three shapes:
 
 * ``{infoset: {action: probability}}``, e.g. ``{"J": {"p": "2/3", "b": "1/3"}, ...}``;
-* a whole ``seqform solve --format json`` document (schema ``seqform.solve/1``): its entry of
-  ``"strategies"`` for the player is read (player 1 when the caller names none);
+* a whole ``seqform solve --format json`` or ``seqform iterate --format json`` document
+  (schema ``seqform.solve/1`` or ``seqform.iterate/1``, whose strategy entries have the same
+  shape): its entry of ``"strategies"`` for the player is read (player 1 when the caller names
+  none);
 * one such entry, ``{"player": 1, "infosets": [{"name": "J", "actions": [{"action": "p",
   "probability": 0.5}, ...]}, ...]}``.
 
@@ -55,6 +57,7 @@ from seqform.game.model import Game
 
 __all__ = [
     "SOLUTION_SCHEMA",
+    "STRATEGY_SCHEMAS",
     "SUM_TOLERANCE",
     "ProbabilityRange",
     "StrategyFile",
@@ -65,6 +68,7 @@ __all__ = [
 ]
 
 SOLUTION_SCHEMA = "seqform.solve/1"
+STRATEGY_SCHEMAS = (SOLUTION_SCHEMA, "seqform.iterate/1")  # documents whose strategies are read
 SUM_TOLERANCE = Fraction(1, 10**6)
 """How far the probabilities at one information set may be from summing to 1."""
 
@@ -182,9 +186,10 @@ def _given(document: Any, player: int | None, where: str) -> _Given:
             "'strategies' entries or {infoset: {action: probability}}"
         )
     schema = document.get("schema")
-    if isinstance(schema, str) and schema != SOLUTION_SCHEMA:
+    if isinstance(schema, str) and schema not in STRATEGY_SCHEMAS:
         raise StrategyFileError(
-            f"{where} is a {schema} document; a strategy file may be a {SOLUTION_SCHEMA} one"
+            f"{where} is a {schema} document; a strategy file may be a "
+            f"{' or '.join(STRATEGY_SCHEMAS)} one"
         )
     if "strategies" in document:
         wanted = 0 if player is None else player
@@ -194,7 +199,8 @@ def _given(document: Any, player: int | None, where: str) -> _Given:
         chosen = [e for e in entries if isinstance(e, dict) and e.get("player") == wanted + 1]
         if not chosen:
             raise StrategyFileError(
-                f"{where}: the {SOLUTION_SCHEMA} document has no strategy for player {wanted + 1}"
+                f"{where}: the {schema or SOLUTION_SCHEMA} document has no strategy for player "
+                f"{wanted + 1}"
             )
         return _from_entry(chosen[0], wanted, where)
     if "infosets" in document:

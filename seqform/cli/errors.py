@@ -1,17 +1,37 @@
 """Exit codes of the command line and the one exception the commands raise for them.
 
 0 success; 1 bad input (unreadable or invalid game, bad parameters) or a solver that did not
-prove optimality; 2 usage errors, including an unknown game name; 130 interrupted (Ctrl-C).
+prove optimality; 2 usage errors, including an unknown game name; 3 an answer written but not
+certified (``solve`` whose best-response certificate fails: exploitability above the tolerance,
+or ``--exact`` giving bounds instead of a value); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
-__all__ = ["EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "CommandError"]
+__all__ = [
+    "EXIT_CODES_HELP",
+    "EXIT_ERROR",
+    "EXIT_INTERRUPTED",
+    "EXIT_NOT_CERTIFIED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "CommandError",
+    "certified_exit",
+]
 
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
+EXIT_NOT_CERTIFIED = 3  # the result is written, but its certificate fails
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's code for Ctrl-C
+
+EXIT_CODES_HELP = (
+    f"exit codes: {EXIT_OK} success; {EXIT_ERROR} bad input or solver failure; "
+    f"{EXIT_USAGE} usage error; {EXIT_NOT_CERTIFIED} answer written but not certified "
+    f"(solve: exploitability above the tolerance, or --exact found only bounds); "
+    f"{EXIT_INTERRUPTED} interrupted"
+)
+"""The exit codes in one line, for the ``--help`` epilog (and README's paragraph)."""
 
 
 class CommandError(Exception):
@@ -20,3 +40,12 @@ class CommandError(Exception):
     def __init__(self, message: str, code: int = EXIT_ERROR) -> None:
         super().__init__(message)
         self.code = code
+
+
+def certified_exit(why_not: str | None) -> int:
+    """:data:`EXIT_OK` for a certified answer (``why_not`` None); else raise
+    :data:`EXIT_NOT_CERTIFIED` saying why not.  Called after the answer is written, so the
+    report stays on stdout and the reason goes to stderr."""
+    if why_not is None:
+        return EXIT_OK
+    raise CommandError(f"the answer is not certified: {why_not}", EXIT_NOT_CERTIFIED)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
-from seqform.cli.errors import EXIT_USAGE, CommandError
+from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
 from seqform.cli.readers import max_entries, positive_number, positive_seconds, whole_number
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import ALGORITHMS, BACKENDS
@@ -152,6 +152,7 @@ def _add_solve(commands: Commands) -> None:
         "solve",
         help="solve a game: value, sizes, strategies and an exploitability certificate",
         description="Solve a game and certify the answer by best response.",
+        epilog=EXIT_CODES_HELP,
     )
     _add_game_argument(solve)
     _add_solver_arguments(solve)
@@ -348,6 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
             "Solve two-player zero-sum extensive-form games exactly by the sequence-form "
             "linear program (Koller, Megiddo and von Stengel 1996)."
         ),
+        epilog=EXIT_CODES_HELP,
     )
     parser.add_argument("--version", action="version", version=f"seqform {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

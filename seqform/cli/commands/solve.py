@@ -11,7 +11,7 @@ from seqform.analyses.normal import solve_normal_form
 from seqform.analyses.showdown import ShowdownSolution, solve_showdown
 from seqform.analyses.solve import Solution, solve
 from seqform.cli.commands import solve_beyond
-from seqform.cli.errors import EXIT_OK, CommandError
+from seqform.cli.errors import CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.parser import SPARSIFIED_DEFAULT_SOLVER
 from seqform.cli.progress import (
@@ -21,6 +21,7 @@ from seqform.cli.progress import (
     logger,
     solver_log_to_stderr,
 )
+from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.render.report import solution_json, solution_text
 from seqform.cli.render.showdown import showdown_json, showdown_text
 from seqform.forms.normal_counts import NormalFormTooLargeError
@@ -59,10 +60,10 @@ def _finish(
     text: str,
     args: argparse.Namespace,
 ) -> int:
-    """Say on stderr that the solve is done, and write its result."""
+    """Say on stderr that the solve is done, write its result, and exit by its certificate."""
     progress(f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}")
     emit(document, text, args)
-    return EXIT_OK
+    return certified_exit(uncertified_reason(solution.certificate))
 
 
 def _sparsified_solvers_text() -> str:
@@ -111,4 +112,4 @@ def _solve_normal(args: argparse.Namespace) -> int:
     except NormalFormTooLargeError as exc:
         raise CommandError(f"{game.name}: {exc}; change the limit with --max-entries") from exc
     emit(solution_json(result), solution_text(result), args)
-    return EXIT_OK
+    return certified_exit(uncertified_reason(result.certificate))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from seqform.analyses.exact import solve_exact
+from seqform.analyses.exact import ExactSolution, solve_exact
 from seqform.analyses.refine import refine
 from seqform.analyses.restrict import (
     ActionBound,
@@ -15,9 +15,10 @@ from seqform.analyses.restrict import (
     resolve_restrictions,
     solve_restricted,
 )
-from seqform.cli.errors import EXIT_OK, CommandError
+from seqform.cli.errors import CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
+from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.render.exact import exact_json, exact_text
 from seqform.cli.render.refine import refined_json, refined_text
 from seqform.cli.render.report import solution_json
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             logger.info("solving the perturbed LP (quasi-perfect refinement)")
             refined = refine(game, algorithm=args.solver, time_limit=args.time_limit)
             emit(refined_json(refined), refined_text(refined), args)
-            return EXIT_OK
+            return certified_exit(uncertified_reason(refined.certificate))
         if args.exact:
             logger.info("solving exactly")
             exact = solve_exact(
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                 time_limit=args.time_limit,
             )
             emit(exact_json(exact), exact_text(exact), args)
-            return EXIT_OK
+            return certified_exit(_exact_uncertified_reason(exact))
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
     return _solve_restricted(game, bounds, args)
@@ -77,4 +78,15 @@ def _solve_restricted(game: Game, bounds: list[ActionBound], args: argparse.Name
         game, restrictions, form=form, algorithm=args.solver, time_limit=args.time_limit
     )
     emit(solution_json(solution), restricted_text(solution), args)
-    return EXIT_OK
+    return certified_exit(uncertified_reason(solution.certificate))
+
+
+def _exact_uncertified_reason(solution: ExactSolution) -> str | None:
+    """Why ``--exact`` proved no value (it proved the bounds the report shows instead)."""
+    if solution.certified:
+        return None
+    lower, upper = solution.bounds.lower, solution.bounds.upper
+    return (
+        "no exact equilibrium was found; the exact certificate proves only "
+        f"{float(lower):+.10f} <= value <= {float(upper):+.10f}"
+    )

@@ -25,12 +25,15 @@ __all__ = [
     "float_strategies",
     "game_json",
     "header",
+    "is_certified",
     "solver_json",
     "strategy_json",
     "strategy_lines",
     "strategy_table",
     "timings_json",
+    "uncertified_reason",
     "value_line",
+    "value_lines",
 ]
 
 EQUILIBRIUM_TOLERANCE = 1e-9
@@ -48,11 +51,55 @@ def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
     return {"name": name, "description": description, **more}
 
 
+def _value_text(value: float) -> str:
+    """``"-0.0555555556  (= -1/18)"``: ten places and the small fraction that matches."""
+    fraction = fraction_text(value)
+    return f"{value:+.10f}" if fraction is None else f"{value:+.10f}  (= {fraction})"
+
+
 def value_line(player_name: str, value: float) -> str:
     """``"Value to Player 1: -0.0555555556  (= -1/18)"``."""
-    fraction = fraction_text(value)
-    line = f"Value to {player_name}: {value:+.10f}"
-    return line if fraction is None else f"{line}  (= {fraction})"
+    return f"Value to {player_name}: {_value_text(value)}"
+
+
+def is_certified(certificate: Certificate) -> bool:
+    """Whether the certificate proves an equilibrium: NashConv within
+    :data:`EQUILIBRIUM_TOLERANCE` (the verdict of :func:`equilibrium_verdict`)."""
+    return float(certificate.exploitability) <= EQUILIBRIUM_TOLERANCE
+
+
+def uncertified_reason(certificate: Certificate) -> str | None:
+    """Why the certificate fails, for the exit message; ``None`` when it holds."""
+    if is_certified(certificate):
+        return None
+    return (
+        f"exploitability (NashConv) {float(certificate.exploitability):.3g} is above "
+        f"{EQUILIBRIUM_TOLERANCE:g}; the value line gives the bounds the certificate proves"
+    )
+
+
+def value_lines(
+    what: str, value: Any, certificate: Certificate, shown: str | None = None
+) -> list[str]:
+    """The headline ``"{what}: {shown}"`` when the certificate holds, else the bounds it proves.
+
+    ``what`` is ``"Value to Player 1"`` (or ``"Value of the restricted game to Player 1"``);
+    ``shown`` is the value as the report writes it (by default ten places and the small
+    fraction that matches).  Player 1's best response to ``y`` is an upper bound on the value
+    and player 2's best response to ``x`` a lower one (weak LP duality), so an uncertified
+    answer still brackets the value::
+
+        Value to Player 1: NOT certified; the certificate bounds it by
+          -0.0555556493 <= value <= -0.0555554554  (LP float optimum -0.0555555611)
+    """
+    if is_certified(certificate):
+        return [f"{what}: {shown or _value_text(float(value))}"]
+    lower = -float(certificate.best_response_values[1])
+    upper = float(certificate.best_response_values[0])
+    return [
+        f"{what}: NOT certified; the certificate bounds it by",
+        f"  {lower:+.10f} <= value <= {upper:+.10f}  (LP float optimum {float(value):+.10f})",
+    ]
 
 
 def equilibrium_verdict(
@@ -167,7 +214,7 @@ def certificate_json(certificate: Certificate) -> dict[str, Any]:
         "gains": [float(v) for v in certificate.gains],
         "exploitability": exploitability,
         "tolerance": EQUILIBRIUM_TOLERANCE,
-        "equilibrium": exploitability <= EQUILIBRIUM_TOLERANCE,
+        "equilibrium": is_certified(certificate),
     }
 
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.analyses.refine import RefinedSolution
-from seqform.cli.render.blocks import header, strategy_json, strategy_lines
+from seqform.cli.render.blocks import header, strategy_json, strategy_lines, value_lines
 from seqform.cli.render.numbers import approx_suffix, number_text, short_number
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.tables import label_rows
@@ -114,12 +114,12 @@ def refined_text(solution: RefinedSolution) -> str:
     game = solution.game
     name = game.player_names[0]
     if isinstance(solution.value, Fraction):
-        value = f"Value to {name}: {solution.value}{approx_suffix(solution.value)}"
+        value = f"{solution.value}{approx_suffix(solution.value)}"
     else:
-        value = f"Value to {name}: {number_text(solution.value)}"
+        value = number_text(solution.value)
     lines = [
         header(game.name, game.description),
-        value,
+        *value_lines(f"Value to {name}", solution.value, solution.certificate, value),
         "",
         *_refinement_lines(solution),
         "",

@@ -59,7 +59,7 @@ from seqform.cli.render.blocks import (
     strategy_json,
     strategy_table,
     timings_json,
-    value_line,
+    value_lines,
 )
 from seqform.cli.render.numbers import fraction_text
 from seqform.cli.render.restrict import restrictions_json
@@ -229,7 +229,7 @@ def solution_text(solution: Solution) -> str:
     names = (game.player_names[0], game.player_names[1])  # a solved game has two players
     lines = [
         header(game.name, game.description),
-        value_line(names[0], solution.value),
+        *value_lines(f"Value to {names[0]}", solution.value, solution.certificate),
         "",
         *_sequence_form_lines(solution.form, names),
     ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
-from seqform.cli.render.blocks import equilibrium_verdict, header, strategy_table
+from seqform.cli.render.blocks import equilibrium_verdict, header, strategy_table, value_lines
 from seqform.cli.render.numbers import number_text
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
@@ -66,7 +66,12 @@ def restricted_text(solution: Solution) -> str:
     stats = solution.stats
     lines = [
         header(game.name, game.description),
-        f"Value of the restricted game to {names[0]}: {number_text(solution.value)}",
+        *value_lines(
+            f"Value of the restricted game to {names[0]}",
+            solution.value,
+            certificate,
+            number_text(solution.value),
+        ),
         "",
         *restriction_lines(restrictions, game),
         "",

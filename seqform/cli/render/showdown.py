@@ -43,7 +43,7 @@ from seqform.cli.render.blocks import (
     header,
     solver_json,
     timings_json,
-    value_line,
+    value_lines,
 )
 from seqform.cli.render.numbers import MAX_DENOMINATOR, fraction_text, probability_text
 from seqform.forms.strategies import BehaviouralStrategy
@@ -170,7 +170,7 @@ def showdown_text(solution: ShowdownSolution) -> str:
     )
     lines = [
         header(poker.name, poker.description),
-        value_line(NAMES[0], solution.value),
+        *value_lines(f"Value to {NAMES[0]}", solution.value, solution.certificate),
         "",
         "Sparsified sequence form (Zhang and Sandholm 2020), without the game tree",
         f"  {'':<18}{NAMES[0]:>12}  {NAMES[1]:>12}",

@@ -1,12 +1,17 @@
 """The command line, called as a function and once as a real subprocess."""
 
+import dataclasses
 import json
 import subprocess
 import sys
 
 import pytest
 
+from seqform.analyses.exact import ValueBounds, solve_exact
+from seqform.cli.commands import solve_beyond
+from seqform.cli.errors import EXIT_NOT_CERTIFIED
 from seqform.cli.main import main
+from seqform.cli.render import blocks
 
 
 def test_solve_kuhn_text(capsys):
@@ -154,3 +159,61 @@ def test_numbers_are_written_one_way(value, fraction, probability):
 
     assert fraction_text(value) == fraction
     assert probability_text(value) == probability
+
+
+def test_pdlp_answer_is_not_certified_and_exits_3(capsys):
+    # PDLP stops at its own tolerance (about 1e-7 on Kuhn), not at the certificate's 1e-9
+    assert main(["solve", "kuhn", "--solver", "pdlp"]) == EXIT_NOT_CERTIFIED == 3
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[1] == "Value to Player 1: NOT certified; the certificate bounds it by"
+    assert "<= value <=" in lines[2] and "LP float optimum" in lines[2]
+    assert "NOT an equilibrium within 1e-09" in captured.out
+    assert captured.err.startswith("seqform: error: the answer is not certified: exploitability")
+    assert captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "headline"),
+    [
+        pytest.param(["kuhn"], "Value to Player 1: NOT certified", id="sequence"),
+        pytest.param(["kuhn", "--method", "normal"], "Value to Player 1: NOT", id="normal"),
+        pytest.param(
+            ["kuhn(cards=4)", "--method", "sparsified"], "Value to Player 1: NOT", id="sparsified"
+        ),
+        pytest.param(["kuhn", "--refine"], "Value to Player 1: NOT certified", id="refine"),
+        pytest.param(
+            ["kuhn", "--fix", "J:b=0"],
+            "Value of the restricted game to Player 1: NOT certified",
+            id="fix",
+        ),
+    ],
+)
+def test_every_solve_route_exits_3_when_its_certificate_fails(argv, headline, monkeypatch, capsys):
+    # a tolerance no certificate meets: every route must then refuse to call its answer certified
+    monkeypatch.setattr(blocks, "EQUILIBRIUM_TOLERANCE", -1.0)
+    assert main(["solve", *argv]) == EXIT_NOT_CERTIFIED
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1].startswith(headline)
+    assert "the answer is not certified" in captured.err
+    monkeypatch.undo()
+    assert main(["solve", *argv, "--quiet"]) == 0
+
+
+def test_exact_with_only_bounds_exits_3(monkeypatch, capsys):
+    def bounds_only(*args, **kwargs):
+        found = solve_exact(*args, **kwargs)
+        lower = found.bounds.lower
+        return dataclasses.replace(found, bounds=ValueBounds(lower - 1, lower + 1))
+
+    monkeypatch.setattr(solve_beyond, "solve_exact", bounds_only)
+    assert main(["solve", "kuhn", "--exact"]) == EXIT_NOT_CERTIFIED
+    captured = capsys.readouterr()
+    assert "Value to Player 1: NOT certified; the exact certificate bounds it by" in captured.out
+    assert "no exact equilibrium was found" in captured.err
+
+
+def test_help_documents_the_exit_codes(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    assert "3 answer written but not certified" in " ".join(capsys.readouterr().out.split())

@@ -12,7 +12,11 @@ from typing import Any
 
 from seqform.analyses.result import Timings
 from seqform.certify import Certificate
-from seqform.cli.render.numbers import fraction_text, probability_text
+from seqform.cli.render.numbers import (
+    exact_probability_text,
+    fraction_text,
+    probability_text,
+)
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.lp.solvers import SolverStats
 
@@ -130,12 +134,18 @@ def certificate_lines(
 
 
 def strategy_lines(
-    strategy: BehaviouralStrategy, title: str, words: Words, flag: str = "unreached by own play"
+    strategy: BehaviouralStrategy,
+    title: str,
+    words: Words,
+    flag: str = "unreached by own play",
+    long_fractions: bool = True,
 ) -> list[str]:
     """One row per information set: its actions in words with their probabilities.
 
-    Exact strategies show fractions; float ones four places and a small fraction if one
-    matches.  Information sets the player's own plan never reaches carry ``flag``.
+    Exact strategies show fractions (long ones as decimals unless ``long_fractions``: a
+    strategy read exactly from a file's decimals is not an exact answer); float ones four
+    places and a small fraction if one matches.  Information sets the player's own plan
+    never reaches carry ``flag``.
     """
     table = strategy.table
     exact = strategy.exact
@@ -145,7 +155,11 @@ def strategy_lines(
         parts = []
         for action, sequence in zip(table.actions[index], table.sequences_of(index), strict=True):
             probability = strategy.probabilities[sequence]
-            shown = str(probability) if exact else probability_text(float(probability))
+            shown = (
+                exact_probability_text(probability, long_fractions)
+                if exact
+                else probability_text(float(probability))
+            )
             parts.append(f"{words(infoset, action)} {shown}")
         mark = f"   ({flag})" if strategy.unreached[index] else ""
         lines.append(f"  {infoset:<{width}}  {'  '.join(parts)}{mark}")

@@ -4,6 +4,11 @@ matches them; exact fractions as they are.
 The fraction shown beside a float is the one with the smallest denominator up to
 ``max_denominator`` within ``tol`` of it (``-0.0555555556  (= -1/18)``); a float with no such
 fraction is shown alone.
+
+A ``Fraction`` is shown as a fraction when it is readable (denominator up to
+:data:`READABLE_DENOMINATOR`) or comes from an exact run; a long one outside an exact run (a
+decimal of a strategy file read exactly, ``6666666666666667/10000000000000000``) is shown as
+the decimal it stands for, with the small fraction that matches (``0.6667 (2/3)``).
 """
 
 from __future__ import annotations
@@ -14,8 +19,11 @@ from typing import Any
 __all__ = [
     "FRACTION_TOLERANCE",
     "MAX_DENOMINATOR",
+    "READABLE_DENOMINATOR",
     "approx_suffix",
+    "exact_probability_text",
     "fraction_text",
+    "is_readable",
     "json_number",
     "matching_fraction",
     "number_text",
@@ -28,6 +36,7 @@ FRACTION_TOLERANCE = 1e-9
 MAX_DENOMINATOR = 1000
 SHORT_MAX_DENOMINATOR = 100  # fractions shown beside probabilities and in compact cells
 SHORT_TOLERANCE = 1e-7
+READABLE_DENOMINATOR = 10**6  # longer denominators are shown as decimals outside exact runs
 
 
 def matching_fraction(
@@ -70,14 +79,30 @@ def probability_text(probability: float, max_denominator: int = SHORT_MAX_DENOMI
     return f"{probability:.4f}{shown}"
 
 
+def is_readable(value: Fraction) -> bool:
+    """Whether ``value`` is short enough to show as a fraction everywhere: denominator up to
+    :data:`READABLE_DENOMINATOR`."""
+    return value.denominator <= READABLE_DENOMINATOR
+
+
+def exact_probability_text(probability: Fraction, long_fractions: bool = True) -> str:
+    """An exact probability: ``"1/3"``; a long fraction as :func:`probability_text` of its float
+    unless ``long_fractions`` (an exact run, whose fractions are the answer)."""
+    if long_fractions or is_readable(probability):
+        return str(probability)
+    return probability_text(float(probability))
+
+
 def approx_suffix(value: Fraction) -> str:
     """``" ≈ -0.0555555556"`` after a fraction that is not whole, else nothing."""
     return "" if value.denominator == 1 else f" ≈ {float(value):+.10f}"
 
 
 def signed_value_text(value: Any) -> str:
-    """A Fraction with its float approximation; a float with the fraction it is close to."""
-    if isinstance(value, Fraction):
+    """A readable Fraction with its float approximation (``-1/18 ≈ -0.0555555556``); a float,
+    or a long Fraction, to ten places with the small fraction it is close to
+    (``-0.0555555556 (≈ -1/18)``)."""
+    if isinstance(value, Fraction) and is_readable(value):
         return f"{value}{approx_suffix(value)}"
     exact = matching_fraction(float(value))
     return f"{float(value):+.10f}" + ("" if exact is None else f" (≈ {exact})")

@@ -217,3 +217,80 @@ def test_help_documents_the_exit_codes(capsys):
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     assert "3 answer written but not certified" in " ".join(capsys.readouterr().out.split())
+
+
+# --- mistakes in GAME get a message that says what to write ---------------------------------
+
+KNOWN = "known games: kuhn, kuhn3, leduc, liars_dice (or a path to a .efg file, or openspiel:NAME)"
+
+
+def _error_line(capsys) -> str:
+    """The one line on stderr (argparse's usage line, if any, before it)."""
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.endswith("\n")
+    return err.splitlines()[-1]
+
+
+def test_misspelt_game_gets_the_closest_name(capsys):
+    assert main(["solve", "kuhnn"]) == 2
+    assert _error_line(capsys) == (
+        f"seqform: error: unknown game 'kuhnn' (did you mean kuhn?); {KNOWN}"
+    )
+
+
+@pytest.mark.parametrize("spec", ["Kuhn", "KUHN(cards=3)"])
+def test_game_names_are_read_in_any_case(spec, capsys):
+    assert main(["solve", spec, "--format", "json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["value_fraction"] == "-1/18"
+
+
+def test_unreadable_value_says_what_the_parameter_takes(capsys):
+    assert main(["solve", "kuhn(cards=abc)"]) == 1
+    assert _error_line(capsys) == (
+        "seqform: error: game 'kuhn': cards takes an integer (default 3), not 'abc'"
+    )
+
+
+def test_parameters_as_separate_words_get_the_quoted_spelling(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "kuhn", "cards=5"])
+    assert stopped.value.code == 2
+    assert _error_line(capsys) == (
+        "seqform: error: unrecognized arguments: cards=5; a game's parameters go inside its "
+        'name, quoted: "kuhn(cards=5)"'
+    )
+
+
+def test_a_directory_is_not_a_game(tmp_path, capsys):
+    assert main(["solve", str(tmp_path)]) == 1
+    assert _error_line(capsys) == (
+        f"seqform: error: cannot read {str(tmp_path)!r}: is a directory, not a game file"
+    )
+
+
+def test_a_name_too_long_for_a_file_is_an_unknown_game(capsys):
+    assert main(["solve", "x" * 300]) == 2
+    assert _error_line(capsys) == (
+        f"seqform: error: unknown game {'x' * 60!r}… (300 characters); {KNOWN}"
+    )
+
+
+def test_a_parameter_given_twice_is_refused(capsys):
+    assert main(["solve", "kuhn(cards=3, cards=4)"]) == 1
+    assert _error_line(capsys) == "seqform: error: game 'kuhn': parameter 'cards' is given twice"
+
+
+def test_double_star_parameters_are_refused_with_the_spelling(capsys):
+    assert main(["solve", "kuhn(**{'cards': 3})"]) == 1
+    assert _error_line(capsys) == (
+        "seqform: error: game 'kuhn': write each parameter as key=value, e.g. kuhn(cards=3), "
+        "not **{...}"
+    )
+
+
+def test_a_5000_digit_number_is_too_large_not_a_file_name(capsys):
+    assert main(["solve", f"kuhn(cards={'9' * 5000})"]) == 1
+    assert _error_line(capsys) == (
+        "seqform: error: game 'kuhn': cannot read the parameters: a number of 5000 digits is "
+        "too large for any parameter"
+    )

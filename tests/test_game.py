@@ -1,4 +1,5 @@
-"""Validation of game trees: every error class names the node or information set."""
+"""Validation of game trees: every error class names the node or information set; and the
+names of games (built-in specs, files) that are mistyped get a message saying what to write."""
 
 from fractions import Fraction
 
@@ -6,7 +7,9 @@ import pytest
 
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.errors import InvalidGameError
+from seqform.game.builtin.registry import build_builtin_game, load_showdown_game, parse_game_spec
+from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
+from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Terminal, walk
 
@@ -162,3 +165,34 @@ def test_deep_game_needs_no_recursion():
     for depth in range(5000):
         node = Decision(depth % 2, f"I{depth}", ("go",), (node,))
     Game("deep", node)
+
+
+def test_game_spec_names_are_lower_case_and_values_literal():
+    assert parse_game_spec("Leduc(ranks=4, suit_isomorphism=True)") == (
+        "leduc",
+        {"ranks": 4, "suit_isomorphism": True},
+    )
+    with pytest.raises(GameParameterError, match=r"'ranks' is given twice$"):
+        parse_game_spec("leduc(ranks=4, ranks=5)")
+    with pytest.raises(GameParameterError, match=r"x takes a number, a string, True or False"):
+        parse_game_spec("anything(x=y)")
+    with pytest.raises(GameParameterError, match=r"not '\{\[1\]: 2\}'$"):
+        parse_game_spec("kuhn(cards={[1]: 2})")
+
+
+def test_builtin_game_messages():
+    with pytest.raises(UnknownGameError, match=r"did you mean liars_dice\?"):
+        build_builtin_game("liarsdice")
+    with pytest.raises(UnknownGameError, match=r"^unknown game 'texas'; known games"):
+        build_builtin_game("texas")
+    with pytest.raises(GameParameterError, match=r"True or False \(default False\), not 'yes'$"):
+        build_builtin_game("leduc(suit_isomorphism=yes)")
+    with pytest.raises(UnknownGameError, match=r"did you mean kuhn\?"):
+        load_showdown_game("kuhnn")
+
+
+def test_loader_refuses_a_directory_and_ignores_over_long_names(tmp_path):
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        load_game(str(tmp_path))
+    with pytest.raises(UnknownGameError, match=r"\(300 characters\)"):
+        load_game("y" * 300)

@@ -7,6 +7,8 @@ Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the mo
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Sequence
 
 from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
 from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
@@ -54,6 +56,37 @@ def resolve_solver(args: argparse.Namespace) -> None:
             "(with --method sparsified)",
             EXIT_USAGE,
         )
+
+
+_KEY_VALUE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S")
+
+
+def _with_parameters(game: str, extras: Sequence[str]) -> str:
+    """``kuhn`` and ``["cards=5"]`` written as one GAME: ``kuhn(cards=5)``."""
+    given, head = ", ".join(extras), game.rstrip()
+    if not head.endswith(")"):
+        return f"{head}({given})"
+    head = head[:-1].rstrip()
+    return f"{head}{'' if head.endswith('(') else ', '}{given})"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose ``solve kuhn cards=5`` says to write ``"kuhn(cards=5)"`` (exit 2)."""
+
+    def parse_args(  # type: ignore[override]  # one signature for typeshed's overloads
+        self, args: Sequence[str] | None = None, namespace: None = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            message = f"unrecognized arguments: {' '.join(extras)}"
+            game = getattr(parsed, "game", None)
+            if isinstance(game, str) and all(_KEY_VALUE.match(extra) for extra in extras):
+                message += (
+                    f"; a game's parameters go inside its name, quoted: "
+                    f'"{_with_parameters(game, extras)}"'
+                )
+            self.error(message)
+        return parsed
 
 
 # --- arguments shared by several commands ---------------------------------------------------
@@ -343,7 +376,7 @@ def _add_iterate(commands: Commands) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m seqform``."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="seqform",
         description=(
             "Solve two-player zero-sum extensive-form games exactly by the sequence-form "

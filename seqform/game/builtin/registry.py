@@ -4,14 +4,23 @@ A built-in game is written ``NAME`` or ``NAME(key=value, ...)`` (``kuhn``,
 ``kuhn(cards=5)``): :data:`GAMES` maps each name to the function that builds its tree, and
 :data:`SHOWDOWN_GAMES` the names that also exist as one-card showdown games (for
 ``--method sparsified``, which never builds the tree) to their description.
+
+Names are read in any case (``Kuhn`` is ``kuhn``).  Mistakes get a message that says what to
+write: an unknown name the closest known one (:mod:`difflib`), a value that is not a Python
+literal what the parameter takes (from the constructor's annotation and default), and
+``**{...}``, a parameter given twice or a number too long for Python to read are refused by
+name.
 """
 
 from __future__ import annotations
 
 import ast
+import difflib
 import inspect
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown
 from seqform.game.builtin.kuhn3 import kuhn3_poker
@@ -43,6 +52,17 @@ GAMES: dict[str, Callable[..., Game]] = {
 SHOWDOWN_GAMES: dict[str, Callable[..., ShowdownPoker]] = {"kuhn": kuhn_showdown}
 
 _SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:\((?P<args>.*)\))?\s*$")
+_SHOWN = 60  # characters of a name or value quoted in a message; longer ones are cut
+_TAKES = {"int": "an integer", "bool": "True or False", "float": "a number", "str": "a string"}
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A spec read as Python call syntax: the name (lower case), its keywords and the text."""
+
+    name: str
+    keywords: tuple[ast.keyword, ...]
+    source: str  # ``f(...)``, the text the keywords' positions refer to
 
 
 def known_names() -> list[str]:
@@ -50,68 +70,153 @@ def known_names() -> list[str]:
     return sorted(GAMES)
 
 
-def parse_game_spec(spec: str) -> tuple[str, dict[str, object]]:
-    """Split ``"kuhn(cards=5)"`` into ``("kuhn", {"cards": 5})``.
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut to :data:`_SHOWN` characters with its length."""
+    if len(text) <= _SHOWN:
+        return repr(text)
+    return f"{text[:_SHOWN]!r}… ({len(text)} characters)"
+
+
+def _did_you_mean(name: str, names: list[str]) -> str:
+    close = difflib.get_close_matches(name.lower(), names, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def _unknown_game(name: str) -> UnknownGameError:
+    return UnknownGameError(
+        f"unknown game {_shown(name)}{_did_you_mean(name, known_names())}; "
+        f"known games: {', '.join(known_names())} (or a path to a .efg file, or openspiel:NAME)"
+    )
+
+
+def _huge_number(text: str) -> str | None:
+    """A run of digits longer than Python reads as an integer (4300 by default), if any."""
+    limit = sys.get_int_max_str_digits()
+    run = max((len(m) for m in re.findall(r"\d+", text)), default=0)
+    return (
+        f"a number of {run} digits is too large for any parameter"
+        if limit and run > limit
+        else None
+    )
+
+
+def _read(spec: str) -> _Written:
+    """Read ``NAME`` or ``NAME(key=value, ...)`` as call syntax; the values are not yet read.
+
+    Raises
+    ------
+    UnknownGameError
+        For text without parentheses that is not a name (``no/such/game``).
+    GameParameterError
+        For parentheses that do not hold ``key=value, ...``.
+    """
+    match = _SPEC.match(spec)
+    if match is None:
+        if "(" not in spec:
+            raise _unknown_game(spec)
+        raise GameParameterError(
+            f"cannot read game {_shown(spec)}: write NAME or NAME(key=value, ...)"
+        )
+    name, text = match["name"].lower(), match["args"]
+    if not text or not text.strip():
+        return _Written(name, (), "")
+    source = f"f({text})"
+    try:
+        call = ast.parse(source, mode="eval").body
+    except SyntaxError as exc:
+        reason = _huge_number(text) or exc.msg
+        raise GameParameterError(f"game {name!r}: cannot read the parameters: {reason}") from exc
+    assert isinstance(call, ast.Call)
+    if call.args:
+        raise GameParameterError(f"game {name!r}: parameters must be named (key=value)")
+    return _Written(name, tuple(call.keywords), source)
+
+
+def _takes(parameter: inspect.Parameter) -> str:
+    """What a parameter takes, from its annotation and default: ``an integer (default 3)``."""
+    annotation = parameter.annotation
+    kind = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return f"{_TAKES.get(kind, 'a literal value')} (default {parameter.default!r})"
+
+
+def _example(name: str, accepted: Mapping[str, inspect.Parameter] | None) -> str:
+    """``kuhn(cards=3)``: the game with its first parameter at its default."""
+    first = next(iter(accepted.values()), None) if accepted else None
+    return f"{name}({first.name}={first.default!r})" if first else f"{name}(key=value)"
+
+
+def _parameters(written: _Written, constructor: Callable[..., object] | None) -> dict[str, object]:
+    """The keywords' values; with ``constructor``, only the parameters it accepts.
 
     Raises
     ------
     GameParameterError
-        If the text is not of the form ``NAME`` or ``NAME(key=value, ...)`` with literal
-        values.
+        For ``**{...}``, a parameter given twice, a parameter ``constructor`` does not have,
+        or a value that is not a Python literal (the message says what the parameter takes).
     """
-    match = _SPEC.match(spec)
-    if match is None:
-        raise GameParameterError(f"cannot read game {spec!r}: write NAME or NAME(key=value, ...)")
-    name, text = match["name"], match["args"]
-    if not text or not text.strip():
-        return name, {}
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-    except SyntaxError as exc:
-        raise GameParameterError(f"cannot read the parameters of game {spec!r}: {exc.msg}") from exc
-    assert isinstance(call, ast.Call)
-    if call.args:
-        raise GameParameterError(f"game {spec!r}: parameters must be named (key=value)")
+    name = written.name
+    accepted = inspect.signature(constructor).parameters if constructor else None
     parameters: dict[str, object] = {}
-    for keyword in call.keywords:
-        try:
-            parameters[str(keyword.arg)] = ast.literal_eval(keyword.value)
-        except ValueError as exc:
+    for keyword in written.keywords:
+        key = keyword.arg
+        if key is None:
             raise GameParameterError(
-                f"game {spec!r}: the value of {keyword.arg!r} must be a number or a string"
-            ) from exc
-    return name, parameters
-
-
-def _check_parameters(name: str, constructor: Callable[..., object], parameters: dict) -> None:
-    accepted = inspect.signature(constructor).parameters
-    for key in parameters:
-        if key not in accepted:
+                f"game {name!r}: write each parameter as key=value, e.g. "
+                f"{_example(name, accepted)}, not **{{...}}"
+            )
+        if key in parameters:
+            raise GameParameterError(f"game {name!r}: parameter {key!r} is given twice")
+        if accepted is not None and key not in accepted:
             known = ", ".join(f"{p.name}={p.default!r}" for p in accepted.values())
             raise GameParameterError(
                 f"game {name!r} has no parameter {key!r}; its parameters (with defaults): "
                 f"{known or 'none'}"
             )
+        try:
+            parameters[key] = ast.literal_eval(keyword.value)
+        except (ValueError, TypeError, RecursionError) as exc:  # TypeError: {[1]: 2}
+            value = ast.get_source_segment(written.source, keyword.value) or "?"
+            takes = _takes(accepted[key]) if accepted else "a number, a string, True or False"
+            raise GameParameterError(
+                f"game {name!r}: {key} takes {takes}, not {_shown(value)}"
+            ) from exc
+    return parameters
 
 
-def build_builtin_game(spec: str) -> Game:
-    """Build the built-in game named by ``spec`` (``kuhn``, ``leduc``, ``kuhn(cards=5)``).
+def parse_game_spec(spec: str) -> tuple[str, dict[str, object]]:
+    """Split ``"kuhn(cards=5)"`` into ``("kuhn", {"cards": 5})``; the name in lower case.
 
     Raises
     ------
     UnknownGameError
-        For an unknown name (the message lists the known ones).
+        For text without parentheses that is not a name.
     GameParameterError
-        For unknown or unreadable parameters; ``ValueError`` for values out of range.
+        If the text is not of the form ``NAME`` or ``NAME(key=value, ...)`` with literal
+        values, each given once.
     """
-    name, parameters = parse_game_spec(spec)
-    constructor = GAMES.get(name)
+    written = _read(spec)
+    return written.name, _parameters(written, None)
+
+
+def build_builtin_game(spec: str) -> Game:
+    """Build the built-in game named by ``spec`` (``kuhn``, ``Leduc``, ``kuhn(cards=5)``).
+
+    The name is read in any case; parameters are checked against the game's constructor
+    before their values are read, so a message can say what each takes.
+
+    Raises
+    ------
+    UnknownGameError
+        For an unknown name (the message lists the known ones, and the closest).
+    GameParameterError
+        For unknown, repeated or unreadable parameters; ``ValueError`` for values out of
+        range.
+    """
+    written = _read(spec)
+    constructor = GAMES.get(written.name)
     if constructor is None:
-        raise UnknownGameError(
-            f"unknown game {name!r}; known games: {', '.join(known_names())} "
-            "(or a path to a .efg file, or openspiel:NAME)"
-        )
-    _check_parameters(name, constructor, parameters)
+        raise _unknown_game(written.name)
+    parameters = _parameters(written, constructor)
     with gc_paused():
         return constructor(**parameters)
 
@@ -126,12 +231,13 @@ def load_showdown_game(spec: str) -> ShowdownPoker:
     GameParameterError
         For unknown or unreadable parameters; ``ValueError`` for values out of range.
     """
-    name, parameters = parse_game_spec(spec)
-    constructor = SHOWDOWN_GAMES.get(name)
+    written = _read(spec)
+    constructor = SHOWDOWN_GAMES.get(written.name)
     if constructor is None:
+        names = sorted(SHOWDOWN_GAMES)
         raise UnknownGameError(
-            f"{spec!r} is not a one-card showdown game, which --method sparsified needs; "
-            f"those are: {', '.join(sorted(SHOWDOWN_GAMES))} (e.g. kuhn(cards=250000))"
+            f"{_shown(spec)} is not a one-card showdown game, which --method sparsified needs"
+            f"{_did_you_mean(written.name, names)}; those are: {', '.join(names)} "
+            "(e.g. kuhn(cards=250000))"
         )
-    _check_parameters(name, constructor, parameters)
-    return constructor(**parameters)
+    return constructor(**_parameters(written, constructor))

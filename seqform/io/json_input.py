@@ -103,6 +103,7 @@ def load_json(path: str | Path, where: str) -> Any:
             object_pairs_hook=lambda pairs: _object(pairs, where),
             parse_constant=lambda name: _refuse_constant(name, where),
             parse_int=lambda digits: _integer(digits, where),
+            parse_float=lambda digits: _float(digits, where),
         )
     except json.JSONDecodeError as exc:
         raise StrategyFileError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
@@ -142,6 +143,13 @@ def _integer(digits: str, where: str) -> int:
             f"{where}: an integer of {len(digits)} digits (at most {MAX_NUMBER_CHARS})"
         )
     return int(digits)
+
+
+def _float(digits: str, where: str) -> float:
+    number = float(digits)
+    if number in (float("inf"), float("-inf")):
+        raise StrategyFileError(f"{where}: the number {digits[:40]} is beyond a float's range")
+    return number
 
 
 # --- probabilities ------------------------------------------------------------------------------

@@ -176,10 +176,12 @@ def _given(document: Any, player: int | None, where: str) -> _Given:
             "'strategies' entries or {infoset: {action: probability}}"
         )
     schema = document.get("schema", SOLUTION_SCHEMA)
+    if not isinstance(schema, str):
+        raise StrategyFileError(f"{where}: 'schema' must be a string, got {shown(schema)}")
     if schema not in STRATEGY_SCHEMAS:
         raise StrategyFileError(
-            f"{where} is a {shown(schema).strip(chr(39))} document; a strategy file may be a "
-            f"{' or '.join(STRATEGY_SCHEMAS)} one"
+            f"{where} is a {shown(schema, 80).strip(chr(39))} document; a strategy file may be "
+            f"a {' or '.join(STRATEGY_SCHEMAS)} one"
         )
     if "strategies" in document:
         wanted = 0 if player is None else player

@@ -252,3 +252,141 @@ def test_restriction_file_errors(write, document, message):
 def test_a_missing_file_is_an_os_error(kuhn, tmp_path):
     with pytest.raises(OSError):
         read_strategy_file(tmp_path / "absent.json", kuhn)
+
+
+# --- issue 14: odd shapes through the command line, one line on stderr and exit 1 -------------
+
+DEEP = "[" * 100_000 + "]" * 100_000
+ONE_OF_EACH = ("Jpb", "Q", "Qpb", "K", "Kpb")
+
+
+def _rest(**given):
+    """Player 1's strategy with the information sets in ``given`` replaced (raw JSON text)."""
+    return {**{name: {"p": 1} for name in ONE_OF_EACH}, **given}
+
+
+def _one_line_error(capsys, argv, *expected):
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("seqform: error: "), err
+    assert "Traceback" not in err
+    for text in expected:
+        assert text in err, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("text", "player", "expected"),
+    [
+        pytest.param('{"strategies": 5}', "2", "'strategies' must be a list, got 5", id="str-5"),
+        pytest.param(
+            '{"strategies": null}', "2", "'strategies' must be a list, got None", id="str-null"
+        ),
+        pytest.param('{"infosets": 5}', "2", "'infosets' must be a list, got 5", id="infosets-5"),
+        pytest.param(
+            '{"player": 3, "infosets": []}', "2", "'player' must be 1 or 2, got 3", id="player-3"
+        ),
+        pytest.param(
+            '{"player": -5, "infosets": []}', "2", "'player' must be 1 or 2, got -5", id="p-minus5"
+        ),
+        pytest.param(
+            '{"player": 0, "infosets": []}', "2", "'player' must be 1 or 2, got 0", id="player-0"
+        ),
+        pytest.param(
+            '{"strategies": [{"player": 0, "infosets": []}]}',
+            "2",
+            "strategies entry 1: 'player' must be 1 or 2, got 0",
+            id="entry-player-0",
+        ),
+        pytest.param(
+            '{"player": 1.0, "infosets": []}', "1", "'player' must be 1 or 2, got 1.0", id="p-1.0"
+        ),
+        pytest.param(
+            json.dumps(_rest(J={"p": "1e100000"})),
+            "1",
+            "probability 1e100000 is not between 0 and 1",
+            id="prob-1e100000",
+        ),
+        pytest.param(
+            json.dumps(_rest(J={"p": "1e999999999999"})),
+            "1",
+            "probability 1e999999999999 is not between 0 and 1",
+            id="prob-huge-exponent",
+        ),
+        pytest.param(
+            json.dumps(_rest(J={"p": "1e-100000", "b": 1})),
+            "1",
+            "too small to tell from 0",
+            id="prob-1e-100000",
+        ),
+        pytest.param(
+            json.dumps(_rest()).replace("{", '{"J": {"p": 1e100000},', 1),
+            "1",
+            "the number 1e100000 is beyond a float's range",
+            id="float-literal-1e100000",
+        ),
+        pytest.param(
+            json.dumps(_rest(J={"p": "0." + "1" * 5000})),
+            "1",
+            "a number of 5002 characters",
+            id="5000-digits",
+        ),
+        pytest.param('{"J": {"p": 1}, "J": {"b": 1}}', "1", "the key 'J' is given twice", id="dup"),
+        pytest.param(DEEP, "2", "brackets nested 100000 deep", id="deep"),
+    ],
+)
+def test_exploit_strategy_odd_shapes(capsys, tmp_path, text, player, expected):
+    path = tmp_path / "odd.json"
+    path.write_text(text)
+    argv = ["exploit", "kuhn", "--strategy", str(path), "--player", player]
+    _one_line_error(capsys, argv, expected, str(path))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(DEEP, "brackets nested 100000 deep", id="deep"),
+        pytest.param('{"K": {"b": 1}, "K": {"b": 0}}', "the key 'K' is given twice", id="dup"),
+        pytest.param('{"K": {"b": 1, "b": 0}}', "the key 'b' is given twice", id="dup-action"),
+    ],
+)
+@pytest.mark.parametrize("command", ["fix-file", "play"])
+def test_fix_file_and_play_auto_odd_shapes(capsys, tmp_path, text, expected, command):
+    path = tmp_path / "odd.json"
+    path.write_text(text)
+    argv = (
+        ["solve", "kuhn", "--fix-file", str(path)]
+        if command == "fix-file"
+        else ["play", "kuhn", "--auto", str(path), "--hands", "2", "--seed", "1"]
+    )
+    _one_line_error(capsys, argv, expected, str(path))
+
+
+@pytest.mark.parametrize("command", ["exploit", "fix-file", "play"])
+def test_a_file_that_is_not_utf8_is_named(capsys, tmp_path, command):
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"K": {"b": "\u00e9"}}'.encode("latin-1"))
+    argv = {
+        "exploit": ["exploit", "kuhn", "--strategy", str(path), "--player", "1"],
+        "fix-file": ["solve", "kuhn", "--fix-file", str(path)],
+        "play": ["play", "kuhn", "--auto", str(path), "--hands", "2", "--seed", "1"],
+    }[command]
+    _one_line_error(capsys, argv, "is not UTF-8 text (byte 0xe9 at offset 13)", str(path))
+
+
+def test_player_zero_is_not_read_as_player_two(kuhn, write):
+    with pytest.raises(StrategyFileError, match="'player' must be 1 or 2, got 0"):
+        read_strategy_file(write({"player": 0, "infosets": []}), kuhn)
+
+
+def test_an_information_set_listed_twice_is_refused(kuhn, write):
+    entry = {"name": "J", "actions": [{"action": "p", "probability": 1}]}
+    path = write({"player": 1, "infosets": [entry, entry]})
+    with pytest.raises(StrategyFileError, match="information set 'J' is given twice"):
+        read_strategy_file(path, kuhn)
+
+
+def test_a_byte_order_mark_is_allowed(kuhn, tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(PLAYER_ONE).encode())
+    assert read_strategy_file(path, kuhn).player == 0

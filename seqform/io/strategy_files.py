@@ -30,23 +30,23 @@ probability fixes it); :mod:`seqform.analyses.restrict` checks the names against
 
 Numbers
 -------
-A probability is a JSON number, read as the decimal it prints as (``0.1`` is 1/10, not the
-binary double nearest it), or a string such as ``"1/3"`` or ``"0.25"``; it is parsed exactly
-into a :class:`~fractions.Fraction` and must lie in [0, 1].  The probabilities at one
-information set of a strategy must sum to 1 within :data:`SUM_TOLERANCE` (``1e-6``, so that
-six-digit decimals such as 0.333333 and 0.666667 are accepted); they are then rescaled to sum
-to exactly 1, so a strategy read from a file is an exact strategy.
+A probability is parsed exactly by :func:`seqform.io.json_input.parse_probability` (a JSON
+number read as the decimal it prints as, or a string such as ``"1/3"``; in [0, 1]).  The
+probabilities at one information set of a strategy must sum to 1 within :data:`SUM_TOLERANCE`
+(``1e-6``, so that six-digit decimals such as 0.333333 and 0.666667 are accepted); they are
+then rescaled to sum to exactly 1, so a strategy read from a file is an exact strategy.
 
 Errors
 ------
-Every problem with the content raises :class:`StrategyFileError` (a ``ValueError``) whose
-message names the file and, where there is one, the information set; a file that cannot be
-read raises ``OSError``.
+Whatever a file holds, reading it returns a checked strategy or raises
+:class:`StrategyFileError` (a ``ValueError``) whose message names the file and, where there is
+one, the information set: the JSON is read strictly (UTF-8, bounded depth, no key twice, bounded
+numbers: :mod:`seqform.io.json_input`) and every shape is checked here, at one place, before
+it is used.  A file that cannot be read raises ``OSError``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from seqform.game.model import Game
+from seqform.io.json_input import StrategyFileError, load_json, parse_probability, shown
 
 __all__ = [
     "SOLUTION_SCHEMA",
@@ -71,11 +72,6 @@ SOLUTION_SCHEMA = "seqform.solve/1"
 STRATEGY_SCHEMAS = (SOLUTION_SCHEMA, "seqform.iterate/1")  # documents whose strategies are read
 SUM_TOLERANCE = Fraction(1, 10**6)
 """How far the probabilities at one information set may be from summing to 1."""
-
-
-class StrategyFileError(ValueError):
-    """A strategy or restriction that cannot be read; the message names the file (or the
-    option) and the information set."""
 
 
 @dataclass(frozen=True)
@@ -111,48 +107,42 @@ class _Given:
     player: int | None
 
 
-# --- the core: JSON, objects, numbers ----------------------------------------------------------
-
-
-def parse_probability(value: object, where: str) -> Fraction:
-    """``value`` (a JSON number, or a string such as ``"1/3"``) as an exact probability.
-
-    A float is read as the decimal it prints as (``0.1`` -> ``1/10``).
-
-    Raises
-    ------
-    StrategyFileError
-        If ``value`` is not a number (booleans are not) or not in [0, 1]; the message starts
-        with ``where``.
-    """
-    wrong = f"{where}: {value!r} is not a number (write 1/3 or 0.25)"
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise StrategyFileError(wrong)
-    try:
-        probability = Fraction(str(value).strip())
-    except (ValueError, ZeroDivisionError):
-        raise StrategyFileError(wrong) from None
-    if not 0 <= probability <= 1:
-        raise StrategyFileError(
-            f"{where}: probability {probability} is not between 0 and 1 "
-            "(it must be a number >= 0 and <= 1)"
-        )
-    return probability
-
-
-def _load_json(path: str | Path, where: str) -> Any:
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StrategyFileError(f"{where}: not JSON ({exc.msg}, line {exc.lineno})") from None
+# --- shapes: each checked once, here ---------------------------------------------------------
 
 
 def _entry(entry: object, at: str, shape: str) -> dict[str, Any]:
     """One information set's ``{action: ...}`` object."""
     if not isinstance(entry, dict):
-        raise StrategyFileError(f"{at}: expected {shape}, got {entry!r}")
+        raise StrategyFileError(f"{at}: expected {shape}, got {shown(entry)}")
     return entry
+
+
+def _listed(document: dict[str, Any], key: str, where: str) -> list[Any]:
+    """``document[key]``, which must be a list."""
+    value = document[key]
+    if not isinstance(value, list):
+        raise StrategyFileError(f"{where}: '{key}' must be a list, got {shown(value)}")
+    return value
+
+
+def _player_number(entry: dict[str, Any], where: str) -> int | None:
+    """An entry's ``"player"`` (1 or 2; None when absent) as an index, 0 or 1."""
+    if "player" not in entry:
+        return None
+    listed = entry["player"]
+    if type(listed) is not int or listed not in (1, 2):
+        raise StrategyFileError(f"{where}: 'player' must be 1 or 2, got {shown(listed)}")
+    return listed - 1
+
+
+def _named(item: object, key: str, needs: str, where: str) -> dict[str, Any]:
+    """``item``, an object with a string ``item[key]`` (a name) and an ``item[needs]``."""
+    if not isinstance(item, dict) or not isinstance(item.get(key), str) or needs not in item:
+        raise StrategyFileError(
+            f"{where}: each information set needs 'name' and 'actions' with 'action' and "
+            f"'probability', got {shown(item)}"
+        )
+    return item
 
 
 # --- strategy files ---------------------------------------------------------------------------
@@ -172,7 +162,7 @@ def read_strategy_file(path: str | Path, game: Game, player: int | None = None) 
         If the file cannot be read.
     """
     where = f"strategy file {str(path)!r}"
-    given = _given(_load_json(path, where), player, where)
+    given = _given(load_json(path, where), player, where)
     chosen = _owner(game, given, where)
     probabilities = _checked(game, chosen, given.mapping, where)
     return StrategyFile(source=str(path), player=chosen, probabilities=probabilities)
@@ -185,24 +175,24 @@ def _given(document: Any, player: int | None, where: str) -> _Given:
             f"{where} must hold an object; expected a solve JSON document, one of its "
             "'strategies' entries or {infoset: {action: probability}}"
         )
-    schema = document.get("schema")
-    if isinstance(schema, str) and schema not in STRATEGY_SCHEMAS:
+    schema = document.get("schema", SOLUTION_SCHEMA)
+    if not isinstance(schema, str):
+        raise StrategyFileError(f"{where}: 'schema' must be a string, got {shown(schema)}")
+    if schema not in STRATEGY_SCHEMAS:
         raise StrategyFileError(
-            f"{where} is a {schema} document; a strategy file may be a "
-            f"{' or '.join(STRATEGY_SCHEMAS)} one"
+            f"{where} is a {shown(schema, 80).strip(chr(39))} document; a strategy file may be "
+            f"a {' or '.join(STRATEGY_SCHEMAS)} one"
         )
     if "strategies" in document:
         wanted = 0 if player is None else player
-        entries = document["strategies"]
-        if not isinstance(entries, list):
-            entries = []
-        chosen = [e for e in entries if isinstance(e, dict) and e.get("player") == wanted + 1]
-        if not chosen:
-            raise StrategyFileError(
-                f"{where}: the {schema or SOLUTION_SCHEMA} document has no strategy for player "
-                f"{wanted + 1}"
-            )
-        return _from_entry(chosen[0], wanted, where)
+        entries = _listed(document, "strategies", where)
+        for number, entry in enumerate(entries, start=1):
+            at = f"{where}, strategies entry {number}"
+            if _player_number(_entry(entry, at, "an object"), at) == wanted:
+                return _from_entry(entry, wanted, where)
+        raise StrategyFileError(
+            f"{where}: the {schema} document has no strategy for player {wanted + 1}"
+        )
     if "infosets" in document:
         return _from_entry(document, player, where)
     return _Given(document, player)
@@ -210,25 +200,24 @@ def _given(document: Any, player: int | None, where: str) -> _Given:
 
 def _from_entry(entry: dict[str, Any], player: int | None, where: str) -> _Given:
     """One entry of ``"strategies"``: ``{"player": 1, "infosets": [...]}``."""
-    listed = entry.get("player")
-    if listed is not None and (isinstance(listed, bool) or listed not in (1, 2)):
-        raise StrategyFileError(f"{where}: 'player' must be 1 or 2, got {listed!r}")
-    if listed is not None and player is not None and listed != player + 1:
+    listed = _player_number(entry, where)
+    if listed is not None and player is not None and listed != player:
         raise StrategyFileError(
-            f"{where} holds a strategy of player {listed}, not of player {player + 1}"
+            f"{where} holds a strategy of player {listed + 1}, not of player {player + 1}"
         )
-    mapping: dict[str, Any] = {}
-    try:
-        for infoset in entry["infosets"]:
-            mapping[str(infoset["name"])] = {
-                str(a["action"]): a["probability"] for a in infoset["actions"]
-            }
-    except (KeyError, TypeError):
-        raise StrategyFileError(
-            f"{where}: each information set needs 'name' and 'actions' with 'action' and "
-            "'probability'"
-        ) from None
-    return _Given(mapping, player if listed is None else listed - 1)
+    mapping: dict[str, dict[str, Any]] = {}
+    for infoset in _listed(entry, "infosets", where):
+        name = _named(infoset, "name", "actions", where)["name"]
+        at = f"{where}, information set {shown(name)}"
+        if name in mapping:
+            raise StrategyFileError(f"{at} is given twice")
+        mapping[name] = {}
+        for action in _listed(infoset, "actions", at):
+            label = _named(action, "action", "probability", at)["action"]
+            if label in mapping[name]:
+                raise StrategyFileError(f"{at}: action {shown(label)} is given twice")
+            mapping[name][label] = action["probability"]
+    return _Given(mapping, player if listed is None else listed)
 
 
 def _owner(game: Game, given: _Given, where: str) -> int:
@@ -256,16 +245,16 @@ def _checked(
         if name in other:
             continue
         if name not in index:
-            raise StrategyFileError(f"{where}: the game has no information set {name!r}")
-        at = f"{where}, information set {name!r}"
+            raise StrategyFileError(f"{where}: the game has no information set {shown(name)}")
+        at = f"{where}, information set {shown(name)}"
         given = _entry(entry, at, "{action: probability}")
         read[name] = _behaviour_at(game, name, table.actions[index[name]], given, at)
     missing = [name for name in table.infosets if name not in read]
     if missing:
-        shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
+        names = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
         raise StrategyFileError(
             f"{where}: no probabilities for {len(missing)} information set(s) of player "
-            f"{player + 1}; there is no entry for information set(s) {shown}"
+            f"{player + 1}; there is no entry for information set(s) {names}"
         )
     return {name: read[name] for name in table.infosets}
 
@@ -282,12 +271,12 @@ def _behaviour_at(
         if action is None:
             choices = ", ".join(f"{a} ({game.describe_action(infoset, a)})" for a in actions)
             raise StrategyFileError(
-                f"{at}: unknown action {key!r} (the information set has no action {key!r}; "
-                f"its actions are {choices})"
+                f"{at}: unknown action {shown(key)} (the information set has no action "
+                f"{shown(key)}; its actions are {choices})"
             )
         if action in given:
             raise StrategyFileError(f"{at}: action {action!r} is given twice")
-        given[action] = parse_probability(value, f"{at}, action {key!r}")
+        given[action] = parse_probability(value, f"{at}, action {shown(key)}")
     total = sum(given.values(), Fraction(0))
     if abs(total - 1) > SUM_TOLERANCE:
         raise StrategyFileError(
@@ -315,17 +304,17 @@ def read_restriction_file(path: str | Path) -> dict[str, dict[str, ProbabilityRa
         If the file cannot be read.
     """
     where = f"fix file {str(path)!r}"
-    document = _load_json(path, where)
+    document = load_json(path, where)
     if not isinstance(document, dict):
         raise StrategyFileError(
             f"{where}: expected an object {{infoset: {{action: probability or [lo, hi]}}}}"
         )
     ranges: dict[str, dict[str, ProbabilityRange]] = {}
     for infoset, entry in document.items():
-        at = f"{where}, information set {infoset!r}"
+        at = f"{where}, information set {shown(infoset)}"
         actions = _entry(entry, at, "{action: probability or [lo, hi]}")
         ranges[infoset] = {
-            str(action): _range(value, f"{at}, action {action!r}")
+            action: _range(value, f"{at}, action {shown(action)}")
             for action, value in actions.items()
         }
     return ranges
@@ -336,8 +325,9 @@ def _range(value: object, at: str) -> ProbabilityRange:
         probability = parse_probability(value, at)
         return ProbabilityRange(probability, probability)
     if len(value) != 2:
-        raise StrategyFileError(f"{at}: a range is [lo, hi], got {value!r}")
+        raise StrategyFileError(f"{at}: a range is [lo, hi], got {shown(value)}")
     lower, upper = parse_probability(value[0], at), parse_probability(value[1], at)
     if lower > upper:
-        raise StrategyFileError(f"{at}: the range [{lower}, {upper}] is empty")
+        low, high = (shown(end).strip("'") for end in value)
+        raise StrategyFileError(f"{at}: the range [{low}, {high}] is empty")
     return ProbabilityRange(lower, upper)

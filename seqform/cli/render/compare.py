@@ -1,11 +1,14 @@
 """``compare``: the normal form beside the sequence form, as text and JSON.
 
-JSON schema ``seqform.compare/1`` (COUNT is ``{"exact": str, "log10": float}``)::
+JSON schema ``seqform.compare/1``.  A COUNT is ``{"exact": str | null, "log10": float}``:
+the exact integer as a string, ``null`` when it has more than 1 000 digits (``log10`` is
+always given; :func:`seqform.forms.normal_counts.count_json`)::
 
     {
       "schema": "seqform.compare/1",
       "game": {"name": str, "description": str, "terminals": int},
-      "max_entries": int,
+      "max_entries": int | null,            # null when over 1 000 digits (--max-entries 10^5000)
+      "max_entries_log10": float,
       "players": [{"name": str, "infosets": int, "sequences": int,
                    "pure_strategies": COUNT, "reduced_pure_strategies": COUNT}, ×2],
       "overall": {"infosets": int, "sequences": int, "pure_strategy_profiles": COUNT,
@@ -39,10 +42,10 @@ from seqform.cli.render.blocks import (
     strategy_json,
     strategy_table,
 )
-from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.numbers import count_json, count_text, fraction_text, json_int
 from seqform.cli.render.report import kuhn_theorem_json
 from seqform.cli.render.tables import aligned_table, left_table
-from seqform.forms.normal_counts import count_json, count_text
+from seqform.forms.normal_counts import count_log10
 
 __all__ = ["SCHEMA", "comparison_json", "comparison_text", "summary_line"]
 
@@ -119,7 +122,8 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "game": game_json(game.name, game.description, terminals=form.num_terminals),
-        "max_entries": comparison.max_entries,
+        "max_entries": json_int(comparison.max_entries),
+        "max_entries_log10": count_log10(comparison.max_entries),
         "players": players,
         "overall": {
             "infosets": sum(p["infosets"] for p in players),

@@ -16,14 +16,22 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+# The one format of a count (``4,096``; ``≈ 10^336.7`` when long) is defined in the forms
+# room, whose size-limit messages need it too; every report takes it from here.
+from seqform.forms.normal_counts import JSON_EXACT_DIGITS, count_json, count_text, is_short
+
 __all__ = [
     "FRACTION_TOLERANCE",
+    "JSON_EXACT_DIGITS",
     "MAX_DENOMINATOR",
     "READABLE_DENOMINATOR",
     "approx_suffix",
+    "count_json",
+    "count_text",
     "exact_probability_text",
     "fraction_text",
     "is_readable",
+    "json_int",
     "json_number",
     "matching_fraction",
     "number_text",
@@ -111,3 +119,9 @@ def signed_value_text(value: Any) -> str:
 def json_number(value: Any) -> Any:
     """A Fraction as its string (``"-1/18"``), anything else as a float."""
     return str(Fraction(value)) if isinstance(value, Fraction) else float(value)
+
+
+def json_int(count: int) -> int | None:
+    """An integer for JSON, or ``None`` when it has more than :data:`JSON_EXACT_DIGITS` digits
+    (Python refuses to write one of over 4 300; give its ``log10`` beside it)."""
+    return count if is_short(count, JSON_EXACT_DIGITS) else None

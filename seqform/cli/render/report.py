@@ -34,7 +34,8 @@ JSON schema ``seqform.solve/1`` (stable; new keys may be added, none removed or 
       }
     }
 
-A COUNT is ``{"exact": str, "log10": float}``: the exact integer as a string.  For the
+A COUNT is ``{"exact": str | null, "log10": float}``: the exact integer as a string, ``null``
+when it has more than 1 000 digits (``log10`` is always given).  For the
 normal method, "solver" describes the matrix-game LP and "timings.sequence_form" includes
 building the normal form.
 
@@ -61,10 +62,9 @@ from seqform.cli.render.blocks import (
     timings_json,
     value_lines,
 )
-from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.numbers import count_json, count_text, fraction_text
 from seqform.cli.render.restrict import restrictions_json
 from seqform.cli.render.tables import aligned_table
-from seqform.forms.normal_counts import count_json, count_text
 from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game

@@ -2,6 +2,10 @@
 
 Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the module of
 :mod:`seqform.cli.commands` with that name.
+
+Size: a little over 400 lines, because every option of every command is declared here with
+its help line (the one place ``--help`` text lives); splitting the commands' options apart
+would scatter the shared ones.
 """
 
 from __future__ import annotations
@@ -104,7 +108,15 @@ def _add_game_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help=(
+            "text for people (default; a summary above a few dozen information sets), "
+            "json for programs: the complete result in a documented schema"
+        ),
+    )
     parser.add_argument("--output", metavar="FILE", help="write the result here, not stdout")
 
 
@@ -130,10 +142,11 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="stop the solver after this long (reported as a limit, never as a solution)",
     )
-    parser.add_argument(
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument(
         "--verbose", action="store_true", help="show progress and the solver's log on stderr"
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress messages")
+    talk.add_argument("--quiet", action="store_true", help="no progress messages")
 
 
 def _add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
@@ -151,12 +164,13 @@ def _add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
 
 def _add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
     group = solve.add_argument_group("beyond one float equilibrium")
-    group.add_argument(
+    which = group.add_mutually_exclusive_group()
+    which.add_argument(
         "--exact",
         action="store_true",
         help="exact rational strategies and value, certified in exact arithmetic",
     )
-    group.add_argument(
+    which.add_argument(
         "--refine",
         action="store_true",
         help="a quasi-perfect equilibrium: sensible play also after the opponent's mistakes",
@@ -234,7 +248,15 @@ def _add_export(commands: Commands) -> None:
         ),
     )
     _add_game_argument(export)
-    export.add_argument("--to", choices=("efg", "npz", "mps"), required=True)
+    export.add_argument(
+        "--to",
+        choices=("efg", "npz", "mps"),
+        required=True,
+        help=(
+            "efg: the game tree as a Gambit extensive-form file; npz: the sequence form "
+            "(E, e, F, f, A with labels and exact entries); mps: the min-max LP"
+        ),
+    )
     export.add_argument("file", metavar="FILE", help="where to write")
 
 
@@ -337,7 +359,16 @@ def _add_iterate(commands: Commands) -> None:
         ),
     )
     _add_game_argument(iterate)
-    iterate.add_argument("--algorithm", choices=ITERATIVE_ALGORITHMS, required=True)
+    iterate.add_argument(
+        "--algorithm",
+        choices=ITERATIVE_ALGORITHMS,
+        required=True,
+        help=(
+            "cfr: vanilla CFR (Zinkevich et al. 2007); cfr+ (Tammelin 2014); dcfr "
+            "(Brown and Sandholm 2019); mccfr: external-sampling Monte Carlo CFR "
+            "(Lanctot et al. 2009)"
+        ),
+    )
     stop = iterate.add_mutually_exclusive_group()
     stop.add_argument(
         "--iterations",

@@ -15,7 +15,7 @@ from seqform.analyses.restrict import (
     resolve_restrictions,
     solve_restricted,
 )
-from seqform.cli.errors import CommandError, certified_exit
+from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.blocks import uncertified_reason
@@ -42,7 +42,7 @@ def _bounds(args: argparse.Namespace) -> list[ActionBound]:
     if args.fix_file:
         bounds += load_fix_file(args.fix_file)
     if args.refine and bounds:
-        raise CommandError("--refine cannot be combined with --fix or --fix-file")
+        raise CommandError("--refine cannot be combined with --fix or --fix-file", EXIT_USAGE)
     return bounds
 
 

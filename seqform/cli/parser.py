@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
 from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
 from seqform.cli.readers import max_entries, positive_number, positive_seconds, whole_number
+from seqform.cli.render.strategies import CHOICES as STRATEGY_CHOICES
+from seqform.cli.render.strategies import MOST_MIXED, SUMMARY_ABOVE
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import ALGORITHMS, BACKENDS
 from seqform.version import __version__
@@ -149,6 +151,19 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     talk.add_argument("--quiet", action="store_true", help="no progress messages")
 
 
+def _add_strategies_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strategies",
+        choices=STRATEGY_CHOICES,
+        default="auto",
+        help=(
+            f"text output: all prints every information set; summary the {MOST_MIXED} most "
+            f"mixed per player; auto (default) all up to {SUMMARY_ABOVE} information sets, "
+            "summary above (JSON is always complete)"
+        ),
+    )
+
+
 def _add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-entries",
@@ -204,6 +219,7 @@ def _add_solve(commands: Commands) -> None:
     _add_game_argument(solve)
     _add_solver_arguments(solve)
     _add_output_arguments(solve)
+    _add_strategies_argument(solve)
     solve.add_argument(
         "--method",
         choices=("sequence", "normal", "sparsified"),
@@ -232,6 +248,7 @@ def _add_compare(commands: Commands) -> None:
     _add_game_argument(compare)
     _add_solver_arguments(compare)
     _add_output_arguments(compare)
+    _add_strategies_argument(compare)
     _add_max_entries_argument(compare)
     compare.add_argument(
         "--no-solve", action="store_true", help="sizes only: build and solve no LP"
@@ -403,6 +420,7 @@ def _add_iterate(commands: Commands) -> None:
     )
     iterate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     _add_output_arguments(iterate)
+    _add_strategies_argument(iterate)
 
 
 def build_parser() -> argparse.ArgumentParser:

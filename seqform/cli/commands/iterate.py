@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         result = iterate(
             game, args.algorithm, stopping, seed=args.seed, on_sample=_progress(args.quiet)
         )
-    emit(iterate_json(result), iterate_text(result), args)
+    emit(iterate_json(result), iterate_text(result, args.strategies), args)
     if result.result.stopped == "interrupted":
         _say(f"interrupted after {result.result.iterations:,} iterations; the result so far")
         return EXIT_INTERRUPTED

@@ -33,7 +33,6 @@ __all__ = [
     "solver_json",
     "strategy_json",
     "strategy_lines",
-    "strategy_table",
     "timings_json",
     "uncertified_reason",
     "value_line",
@@ -139,8 +138,10 @@ def strategy_lines(
     words: Words,
     flag: str = "unreached by own play",
     long_fractions: bool = True,
+    only: Sequence[int] | None = None,
 ) -> list[str]:
-    """One row per information set: its actions in words with their probabilities.
+    """One row per information set (or per index in ``only``): its actions in words with
+    their probabilities.
 
     Exact strategies show fractions (long ones as decimals unless ``long_fractions``: a
     strategy read exactly from a file's decimals is not an exact answer); float ones four
@@ -149,9 +150,11 @@ def strategy_lines(
     """
     table = strategy.table
     exact = strategy.exact
-    width = max([len("infoset"), *(len(name) for name in table.infosets)])
+    rows = range(table.num_infosets) if only is None else only
+    width = max([len("infoset"), *(len(table.infosets[index]) for index in rows)])
     lines = [title, f"  {'infoset':<{width}}  action probabilities"]
-    for index, infoset in enumerate(table.infosets):
+    for index in rows:
+        infoset = table.infosets[index]
         parts = []
         for action, sequence in zip(table.actions[index], table.sequences_of(index), strict=True):
             probability = strategy.probabilities[sequence]
@@ -164,13 +167,6 @@ def strategy_lines(
         mark = f"   ({flag})" if strategy.unreached[index] else ""
         lines.append(f"  {infoset:<{width}}  {'  '.join(parts)}{mark}")
     return lines
-
-
-def strategy_table(strategy: BehaviouralStrategy, name: str, words: Words) -> list[str]:
-    """:func:`strategy_lines` titled ``"{name} — behavioural strategy"``."""
-    return strategy_lines(
-        strategy, f"{name} — behavioural strategy", words, flag="unreached by own play: see docs"
-    )
 
 
 def strategy_json(strategy: BehaviouralStrategy, name: str, words: Words) -> dict[str, Any]:

@@ -40,10 +40,10 @@ from seqform.cli.render.blocks import (
     game_json,
     header,
     strategy_json,
-    strategy_table,
 )
 from seqform.cli.render.numbers import count_json, count_text, fraction_text, json_int
 from seqform.cli.render.report import kuhn_theorem_json
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table, left_table
 from seqform.forms.normal_counts import count_log10
 
@@ -221,12 +221,12 @@ def _matrix_lines(comparison: Comparison) -> list[str]:
     ]
 
 
-def _strategy_lines(comparison: Comparison) -> list[str]:
+def _strategy_lines(comparison: Comparison, strategies: str) -> list[str]:
     """Both formulations' strategies, shown only when the normal form was solved too."""
     if comparison.formulations[1].solution is None:
         return []
     game = comparison.game
-    lines: list[str] = []
+    tables = []
     for formulation in comparison.formulations[:2]:
         if formulation.solution is None:
             continue
@@ -235,18 +235,19 @@ def _strategy_lines(comparison: Comparison) -> list[str]:
             if formulation.name == "sequence"
             else "normal-form LP, via Kuhn's theorem"
         )
-        for player in (0, 1):
-            lines.append("")
-            lines += strategy_table(
+        tables += [
+            StrategyTable(
                 formulation.solution.strategies[player],
-                f"{game.player_names[player]} ({source})",
-                game.describe_action,
+                f"{game.player_names[player]} ({source}) — behavioural strategy",
             )
-    return lines
+            for player in (0, 1)
+        ]
+    return strategy_sections(game, tables, strategies)
 
 
-def comparison_text(comparison: Comparison) -> str:
-    """A human-readable side-by-side report of both formulations."""
+def comparison_text(comparison: Comparison, strategies: str = "auto") -> str:
+    """A human-readable side-by-side report of both formulations; ``strategies`` is
+    ``--strategies``."""
     game = comparison.game
     lines = [
         header(game.name, game.description),
@@ -258,7 +259,7 @@ def comparison_text(comparison: Comparison) -> str:
         "",
         *_lp_lines(comparison),
         *_kuhn_lines(comparison),
-        *_strategy_lines(comparison),
+        *_strategy_lines(comparison, strategies),
     ]
     return "\n".join(lines)
 

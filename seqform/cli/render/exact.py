@@ -26,11 +26,11 @@ from seqform.cli.render.blocks import (
     exact_certificate_json,
     header,
     strategy_json,
-    strategy_lines,
 )
 from seqform.cli.render.numbers import approx_suffix
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.restrict import restriction_lines, restrictions_json
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
 
 __all__ = ["exact_json", "exact_text"]
@@ -108,7 +108,7 @@ def _certificate_lines(solution: ExactSolution) -> list[str]:
     return lines
 
 
-def exact_text(solution: ExactSolution) -> str:
+def exact_text(solution: ExactSolution, strategies: str = "auto") -> str:
     """Exact value (or exact bounds), certificate and exact strategies."""
     game = solution.game
     names = game.player_names
@@ -124,17 +124,9 @@ def exact_text(solution: ExactSolution) -> str:
         f"{t.lp:.3f} s); exact stage {t.rounding + t.basis + t.certificate:.3f} s; "
         f"total {t.total:.3f} s",
     ]
-    for strategy in solution.strategies:
-        lines.append("")
-        lines += strategy_lines(
-            strategy,
-            f"{names[strategy.player]} — exact behavioural strategy",
-            game.describe_action,
-        )
-    if any(any(s.unreached) for s in solution.strategies):
-        lines += [
-            "",
-            "Unreached: the player's own strategy never reaches that information set, so its",
-            "probabilities there change no payoff (solve --refine plays sensibly there too).",
-        ]
+    tables = [
+        StrategyTable(s, f"{names[s.player]} — exact behavioural strategy")
+        for s in solution.strategies
+    ]
+    lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

@@ -52,9 +52,9 @@ from seqform.cli.render.blocks import (
     game_json,
     header,
     strategy_json,
-    strategy_table,
 )
 from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table
 
 __all__ = ["ALGORITHM_TEXT", "ITERATE_SCHEMA", "iterate_json", "iterate_text", "stopped_text"]
@@ -216,7 +216,7 @@ def _history_lines(run: IterativeRun) -> list[str]:
     return [title, *aligned_table(rows, indent="")]
 
 
-def iterate_text(run: IterativeRun) -> str:
+def iterate_text(run: IterativeRun, strategies: str = "auto") -> str:
     """The run for people: what ran and why it stopped, the measurements, the LP beside
     them, the NashConv history and the average strategies."""
     game, result = run.game, run.result
@@ -234,9 +234,9 @@ def iterate_text(run: IterativeRun) -> str:
         "",
         *_history_lines(run),
     ]
-    for strategy in result.strategies:
-        lines += [
-            "",
-            *strategy_table(strategy, game.player_names[strategy.player], game.describe_action),
-        ]
+    tables = [
+        StrategyTable(s, f"{game.player_names[s.player]} — behavioural strategy")
+        for s in result.strategies
+    ]
+    lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

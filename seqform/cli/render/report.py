@@ -58,12 +58,12 @@ from seqform.cli.render.blocks import (
     header,
     solver_json,
     strategy_json,
-    strategy_table,
     timings_json,
     value_lines,
 )
 from seqform.cli.render.numbers import count_json, count_text, fraction_text
 from seqform.cli.render.restrict import restrictions_json
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table
 from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
@@ -220,10 +220,11 @@ def _sequence_form_lines(form: SequenceForm, names: tuple[str, str]) -> list[str
     return lines
 
 
-def solution_text(solution: Solution) -> str:
+def solution_text(solution: Solution, strategies: str = "auto") -> str:
     """A human-readable report: value, sizes, solver, certificate, strategies.
 
-    A solution through the normal form adds the normal form's sizes and checks.
+    A solution through the normal form adds the normal form's sizes and checks;
+    ``strategies`` is ``--strategies`` (:func:`seqform.cli.render.strategies.strategy_sections`).
     """
     game, stats = solution.game, solution.stats
     names = (game.player_names[0], game.player_names[1])  # a solved game has two players
@@ -243,14 +244,9 @@ def solution_text(solution: Solution) -> str:
         f"solve {stats.seconds:.3f} s, total {solution.timings.total:.3f} s",
         *certificate_lines(solution.certificate, names, "best responses on the game tree"),
     ]
-    for player in (0, 1):
-        lines.append("")
-        lines += strategy_table(solution.strategies[player], names[player], game.describe_action)
-    if any(s.unreached.any() for s in solution.strategies):
-        lines += [
-            "",
-            "Unreached: the player's own strategy never reaches that information set, so",
-            "its probabilities there do not affect any payoff "
-            "(the rule in seqform.forms.strategies).",
-        ]
+    tables = [
+        StrategyTable(solution.strategies[player], f"{names[player]} — behavioural strategy")
+        for player in (0, 1)
+    ]
+    lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

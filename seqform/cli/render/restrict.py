@@ -15,8 +15,9 @@ from typing import Any
 
 from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
-from seqform.cli.render.blocks import equilibrium_verdict, header, strategy_table, value_lines
+from seqform.cli.render.blocks import equilibrium_verdict, header, value_lines
 from seqform.cli.render.numbers import number_text
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
 
@@ -43,7 +44,7 @@ def restriction_lines(restrictions: Restrictions, game: Game) -> list[str]:
     return lines
 
 
-def restricted_text(solution: Solution) -> str:
+def restricted_text(solution: Solution, strategies: str = "auto") -> str:
     """Value of the restricted game, the bounds, the restricted certificate, strategies.
 
     The JSON document is :func:`seqform.cli.render.report.solution_json`, which adds the
@@ -81,7 +82,9 @@ def restricted_text(solution: Solution) -> str:
         f"Solver: HiGHS {stats.algorithm}, {stats.iterations} iterations, LP "
         f"{stats.variables} variables × {stats.constraints} constraints",
     ]
-    for player in (0, 1):
-        lines.append("")
-        lines += strategy_table(solution.strategies[player], names[player], game.describe_action)
+    tables = [
+        StrategyTable(solution.strategies[player], f"{names[player]} — behavioural strategy")
+        for player in (0, 1)
+    ]
+    lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

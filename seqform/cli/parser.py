@@ -104,7 +104,8 @@ def _add_game_argument(parser: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help=(
             "a built-in game (" + ", ".join(known_names()) + "), with parameters as "
-            "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME"
+            "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME; "
+            "'seqform games' lists the built-in games and how they name information sets"
         ),
     )
 
@@ -423,6 +424,18 @@ def _add_iterate(commands: Commands) -> None:
     _add_strategies_argument(iterate)
 
 
+def _add_games(commands: Commands) -> None:
+    games = commands.add_parser(
+        "games",
+        help="the built-in games, their parameters and how their information sets are named",
+        description=(
+            "List the built-in games with their parameters and defaults, and the grammar of "
+            "their information-set labels (Kuhn's Qpb: holding Q, after check then bet)."
+        ),
+    )
+    _add_output_arguments(games)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m seqform``."""
     parser = _Parser(
@@ -443,6 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_ranges,
         _add_exploit,
         _add_iterate,
+        _add_games,
     ):
         add(commands)
     return parser

@@ -34,12 +34,14 @@ class LabelGrammar:
     explain : one information-set label in words (``"Qpb" -> "holding Q, after check (p),
         bet (b)"``)
     words : the game's ``describe_action``, by which a game is matched to its grammar
+    example : a label to explain in the README and ``seqform games``
     """
 
     grammar: str
     actions: str
     explain: Callable[[str], str]
     words: Callable[[str, str], str]
+    example: str
 
     def legend(self, label: str) -> str:
         """``"Qpb = holding Q, after check (p), bet (b); p = check or fold, b = bet or
@@ -88,6 +90,7 @@ LABEL_GRAMMARS: dict[str, LabelGrammar] = {
         actions="p = check or fold, b = bet or call",
         explain=_explain_kuhn,
         words=poker_words,
+        example="Qpb",
     ),
     "kuhn3": LabelGrammar(
         grammar=(
@@ -97,6 +100,7 @@ LABEL_GRAMMARS: dict[str, LabelGrammar] = {
         actions="p = check or fold, b = bet or call",
         explain=_explain_kuhn,
         words=multiplayer_poker_words,
+        example="Jpb",
     ),
     "leduc": LabelGrammar(
         grammar=(
@@ -107,6 +111,7 @@ LABEL_GRAMMARS: dict[str, LabelGrammar] = {
         actions="f = fold, c = check or call, r = bet or raise",
         explain=_explain_leduc,
         words=leduc_words,
+        example="Ks|rc|Qh|cr",
     ),
     "liars_dice": LabelGrammar(
         grammar=(
@@ -119,6 +124,7 @@ LABEL_GRAMMARS: dict[str, LabelGrammar] = {
         ),
         explain=_explain_liars_dice,
         words=liars_dice_words,
+        example="13|1-2,2-4",
     ),
 }
 

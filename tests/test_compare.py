@@ -40,7 +40,7 @@ def test_compare_kuhn_text(capsys):
     assert any(line.startswith("  E (Player 1 constraints)") and "7 × 13" in line for line in lines)
     for name in ("sequence form", "normal form", "reduced normal form"):
         row = next(line for line in lines if line.startswith(name + " "))
-        assert "-0.0555555556 (-1/18)" in row
+        assert "-0.0555555556 (= -1/18)" in row
     assert "Values agree" in out and "all exploitabilities ≤ 1e-09" in out
     assert "Player 1 (normal-form LP, via Kuhn's theorem) — behavioural strategy" in out
     assert "Player 2 (sequence-form LP) — behavioural strategy" in out
@@ -126,7 +126,7 @@ def test_compare_leduc_text_prints_powers_of_ten(capsys):
 def test_solve_normal_kuhn_text(capsys):
     assert main(["solve", "kuhn", "--method", "normal"]) == 0
     out = capsys.readouterr().out
-    assert "Value to Player 1: -0.0555555556  (= -1/18)" in out  # Kuhn (1950)
+    assert "Value to Player 1: -0.0555555556 (= -1/18)" in out  # Kuhn (1950)
     assert "Normal form (Kuhn 1953), solved as a matrix game" in out
     assert "payoff matrix (full): 64×64, 4,096 entries" in out
     assert "LP 65 variables × 65 constraints" in out

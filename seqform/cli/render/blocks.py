@@ -14,8 +14,8 @@ from seqform.analyses.result import Timings
 from seqform.certify import Certificate
 from seqform.cli.render.numbers import (
     exact_probability_text,
-    fraction_text,
     probability_text,
+    value_text,
 )
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.lp.solvers import SolverStats
@@ -54,15 +54,9 @@ def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
     return {"name": name, "description": description, **more}
 
 
-def _value_text(value: float) -> str:
-    """``"-0.0555555556  (= -1/18)"``: ten places and the small fraction that matches."""
-    fraction = fraction_text(value)
-    return f"{value:+.10f}" if fraction is None else f"{value:+.10f}  (= {fraction})"
-
-
 def value_line(player_name: str, value: float) -> str:
-    """``"Value to Player 1: -0.0555555556  (= -1/18)"``."""
-    return f"Value to {player_name}: {_value_text(value)}"
+    """``"Value to Player 1: -0.0555555556 (= -1/18)"``."""
+    return f"Value to {player_name}: {value_text(value)}"
 
 
 def is_certified(certificate: Certificate) -> bool:
@@ -87,16 +81,16 @@ def value_lines(
     """The headline ``"{what}: {shown}"`` when the certificate holds, else the bounds it proves.
 
     ``what`` is ``"Value to Player 1"`` (or ``"Value of the restricted game to Player 1"``);
-    ``shown`` is the value as the report writes it (by default ten places and the small
-    fraction that matches).  Player 1's best response to ``y`` is an upper bound on the value
-    and player 2's best response to ``x`` a lower one (weak LP duality), so an uncertified
-    answer still brackets the value::
+    ``shown`` is the value as the report writes it (by default :func:`value_text`).
+    Player 1's best response to ``y`` is an upper bound on the value and player 2's best
+    response to ``x`` a lower one (weak LP duality), so an uncertified answer still brackets
+    the value::
 
         Value to Player 1: NOT certified; the certificate bounds it by
           -0.0555556493 <= value <= -0.0555554554  (LP float optimum -0.0555555611)
     """
     if is_certified(certificate):
-        return [f"{what}: {shown or _value_text(float(value))}"]
+        return [f"{what}: {shown or value_text(value)}"]
     lower = -float(certificate.best_response_values[1])
     upper = float(certificate.best_response_values[0])
     return [
@@ -125,7 +119,7 @@ def certificate_lines(
     best = [float(v) for v in certificate.best_response_values]
     return [
         f"Certificate ({how}, independent of the LP):",
-        f"  expected value {float(certificate.value):+.10f}; best response of "
+        f"  expected value {value_text(certificate.value)}; best response of "
         f"{names[0]} {best[0]:+.10f}, of {names[1]} {best[1]:+.10f}",
         f"  exploitability (NashConv) {exploitability:.3g}: "
         f"{equilibrium_verdict(exploitability, failure=failure)}",

@@ -41,7 +41,7 @@ from seqform.cli.render.blocks import (
     header,
     strategy_json,
 )
-from seqform.cli.render.numbers import count_json, count_text, fraction_text, json_int
+from seqform.cli.render.numbers import count_json, count_text, fraction_text, json_int, value_text
 from seqform.cli.render.report import kuhn_theorem_json
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table, left_table
@@ -271,10 +271,7 @@ def _lp_row(formulation: Formulation) -> tuple[str, ...]:
         timing = ("", "")
         exploitability = ""
     else:
-        value = f"{solution.value:+.10f}"
-        fraction = fraction_text(solution.value)
-        if fraction is not None:
-            value += f" ({fraction})"
+        value = value_text(solution.value)
         timing = (f"{formulation.build_seconds:.4f}", f"{solution.stats.seconds:.4f}")
         exploitability = f"{solution.exploitability:.1e}"
     nonzeros = "" if formulation.nonzeros is None else count_text(formulation.nonzeros)

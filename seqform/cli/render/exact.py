@@ -27,7 +27,7 @@ from seqform.cli.render.blocks import (
     header,
     strategy_json,
 )
-from seqform.cli.render.numbers import approx_suffix
+from seqform.cli.render.numbers import value_text
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.restrict import restriction_lines, restrictions_json
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
@@ -69,7 +69,7 @@ def _value_lines(solution: ExactSolution) -> list[str]:
     name = solution.game.player_names[0]
     if solution.certified:
         value = solution.bounds.lower  # == upper == value, a Fraction
-        return [f"Value to {name}: {value} (exact, certified){approx_suffix(value)}"]
+        return [f"Value to {name}: {value_text(value, exact=True)}, exact and certified"]
     lower, upper = solution.bounds.lower, solution.bounds.upper
     return [
         f"Value to {name}: NOT certified; the exact certificate bounds it by",

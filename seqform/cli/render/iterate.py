@@ -53,7 +53,7 @@ from seqform.cli.render.blocks import (
     header,
     strategy_json,
 )
-from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.numbers import fraction_text, value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table
 
@@ -172,8 +172,7 @@ def _reference_lines(run: IterativeRun) -> list[str]:
     if reference.skipped is not None:
         return [f"Against the sequence-form LP: skipped ({reference.skipped})"]
     assert reference.value is not None and reference.value_distance is not None
-    fraction = fraction_text(reference.value)
-    exact = f"{reference.value:+.10f}" + ("" if fraction is None else f" (= {fraction})")
+    exact = value_text(reference.value)
     lines = [
         "Against the sequence-form LP",
         f"  exact value to {names[0]} {exact}; the estimate is {reference.value_distance:.3g} away",

@@ -17,7 +17,7 @@ from typing import Any
 
 from seqform.analyses.refine import RefinedSolution
 from seqform.cli.render.blocks import header, strategy_json, value_lines
-from seqform.cli.render.numbers import approx_suffix, number_text, short_number
+from seqform.cli.render.numbers import value_text
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
@@ -88,8 +88,8 @@ def _certificate_lines(solution: RefinedSolution) -> list[str]:
         else f"{float(exploitability):.3g}"
     )
     rows = [
-        (f"best response of {names[0]}", short_number(certificate.best_response_values[0])),
-        (f"best response of {names[1]}", short_number(certificate.best_response_values[1])),
+        (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
+        (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
         ("exploitability (NashConv)", shown),
     ]
     return [
@@ -112,10 +112,7 @@ def refined_text(solution: RefinedSolution, strategies: str = "auto") -> str:
     """Value, how the refinement was found and verified, certificate, strategies."""
     game = solution.game
     name = game.player_names[0]
-    if isinstance(solution.value, Fraction):
-        value = f"{solution.value}{approx_suffix(solution.value)}"
-    else:
-        value = number_text(solution.value)
+    value = value_text(solution.value, exact=isinstance(solution.value, Fraction))
     lines = [
         header(game.name, game.description),
         *value_lines(f"Value to {name}", solution.value, solution.certificate, value),

@@ -16,7 +16,7 @@ from typing import Any
 from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
 from seqform.cli.render.blocks import equilibrium_verdict, header, value_lines
-from seqform.cli.render.numbers import number_text
+from seqform.cli.render.numbers import value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
@@ -59,9 +59,9 @@ def restricted_text(solution: Solution, strategies: str = "auto") -> str:
     exploitability = float(certificate.exploitability)
     verdict = equilibrium_verdict(exploitability, what="equilibrium of the restricted game")
     rows = [
-        ("expected value", number_text(float(certificate.value))),
-        (f"best response of {names[0]}", f"{float(certificate.best_response_values[0]):+.10f}"),
-        (f"best response of {names[1]}", f"{float(certificate.best_response_values[1]):+.10f}"),
+        ("expected value", value_text(certificate.value)),
+        (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
+        (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
         ("exploitability (NashConv)", f"{exploitability:.3g}: {verdict}"),
     ]
     stats = solution.stats
@@ -71,7 +71,7 @@ def restricted_text(solution: Solution, strategies: str = "auto") -> str:
             f"Value of the restricted game to {names[0]}",
             solution.value,
             certificate,
-            number_text(solution.value),
+            value_text(solution.value),
         ),
         "",
         *restriction_lines(restrictions, game),

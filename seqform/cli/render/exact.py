@@ -27,7 +27,7 @@ from seqform.cli.render.blocks import (
     header,
     strategy_json,
 )
-from seqform.cli.render.numbers import value_text
+from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.restrict import restriction_lines, restrictions_json
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
@@ -120,7 +120,7 @@ def exact_text(solution: ExactSolution, strategies: str = "auto") -> str:
         "",
         *_certificate_lines(solution),
         "",
-        f"Solver: HiGHS {stats.algorithm} (float LP, {stats.iterations} iterations, "
+        f"Solver: HiGHS {stats.algorithm} (float LP, {count_text(stats.iterations)} iterations, "
         f"{t.lp:.3f} s); exact stage {t.rounding + t.basis + t.certificate:.3f} s; "
         f"total {t.total:.3f} s",
     ]

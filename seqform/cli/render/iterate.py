@@ -53,7 +53,7 @@ from seqform.cli.render.blocks import (
     header,
     strategy_json,
 )
-from seqform.cli.render.numbers import fraction_text, value_text
+from seqform.cli.render.numbers import count_text, fraction_text, value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table
 
@@ -81,7 +81,7 @@ def stopped_text(run: IterativeRun) -> str:
     if result.stopped == "interrupted":
         return "an interrupt (Ctrl-C), at an iteration boundary"
     if result.stopped == "iterations":
-        return f"the iteration limit of {stopping.iterations:,}"
+        return f"the iteration limit of {count_text(stopping.iterations or result.iterations)}"
     return result.stopped
 
 
@@ -204,12 +204,18 @@ def _history_lines(run: IterativeRun) -> list[str]:
         spread = np.geomspace(1, len(history), HISTORY_ROWS).round().astype(int) - 1
         shown = sorted(set(spread.tolist()) | {0, len(history) - 1})
     every = run.stopping.every
-    title = "NashConv history (every " + (f"{every:,} iterations" if every > 1 else "iteration")
+    title = "NashConv history (every " + (
+        f"{count_text(every)} iterations" if every > 1 else "iteration"
+    )
     title += " and at the end" if every > 1 else ""
-    title += ")" if len(shown) == len(history) else f"; {len(shown)} of {len(history):,} shown)"
+    title += (
+        ")"
+        if len(shown) == len(history)
+        else f"; {len(shown)} of {count_text(len(history))} shown)"
+    )
     rows = [("", "iteration", "solver s", "NashConv")]
     rows += [
-        ("", f"{sample.iteration:,}", f"{sample.seconds:.3f}", f"{sample.nash_conv:.3e}")
+        ("", f"{count_text(sample.iteration)}", f"{sample.seconds:.3f}", f"{sample.nash_conv:.3e}")
         for sample in (history[i] for i in shown)
     ]
     return [title, *aligned_table(rows, indent="")]
@@ -224,7 +230,8 @@ def iterate_text(run: IterativeRun, strategies: str = "auto") -> str:
     lines = [
         header(game.name, game.description),
         f"Algorithm: {algorithm}{seed}",
-        f"Run: {result.iterations:,} iterations in {result.seconds:.3f} s of solver time; "
+        f"Run: {count_text(result.iterations)} iterations in {result.seconds:.3f} s of solver "
+        "time; "
         f"stopped by {stopped_text(run)}",
         "",
         *_measurement_lines(run),

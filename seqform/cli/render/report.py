@@ -185,7 +185,7 @@ def _normal_form_lines(summary: NormalFormSummary, names: tuple[str, str]) -> li
         ]
     )
     lines += [
-        f"  payoff matrix ({kind}): {summary.shape[0]}×{summary.shape[1]}, "
+        f"  payoff matrix ({kind}): {count_text(summary.shape[0])}×{count_text(summary.shape[1])}, "
         f"{count_text(summary.entries)} entries, {count_text(summary.nonzeros)} non-zeros; "
         f"built in {summary.build_seconds:.3f} s",
         f"  Kuhn's theorem: mixed strategies → realization plans, max |Ex − e| "
@@ -198,7 +198,7 @@ def _normal_form_lines(summary: NormalFormSummary, names: tuple[str, str]) -> li
 
 
 def _shape(matrix: Any) -> str:
-    return f"{matrix.shape[0]}×{matrix.shape[1]}"
+    return f"{count_text(matrix.shape[0])}×{count_text(matrix.shape[1])}"
 
 
 def _sequence_form_lines(form: SequenceForm, names: tuple[str, str]) -> list[str]:
@@ -207,15 +207,15 @@ def _sequence_form_lines(form: SequenceForm, names: tuple[str, str]) -> list[str
     lines += aligned_table(
         [
             ("", names[0], names[1]),
-            ("information sets", str(p0.num_infosets), str(p1.num_infosets)),
-            ("sequences", str(p0.num_sequences), str(p1.num_sequences)),
+            ("information sets", count_text(p0.num_infosets), count_text(p1.num_infosets)),
+            ("sequences", count_text(p0.num_sequences), count_text(p1.num_sequences)),
             ("E, F shape", _shape(form.E), _shape(form.F)),
-            ("E, F non-zeros", str(form.E.nnz), str(form.F.nnz)),
+            ("E, F non-zeros", count_text(form.E.nnz), count_text(form.F.nnz)),
         ]
     )
     lines.append(
-        f"  payoff matrix A: {_shape(form.A)}, {form.A.nnz} non-zeros; "
-        f"{form.num_terminals} terminal histories"
+        f"  payoff matrix A: {_shape(form.A)}, {count_text(form.A.nnz)} non-zeros; "
+        f"{count_text(form.num_terminals)} terminal histories"
     )
     return lines
 
@@ -239,8 +239,9 @@ def solution_text(solution: Solution, strategies: str = "auto") -> str:
     lines += [
         "",
         f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status} after "
-        f"{stats.iterations} iterations",
-        f"  LP {stats.variables} variables × {stats.constraints} constraints; "
+        f"{count_text(stats.iterations)} iterations",
+        f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
+        "constraints; "
         f"solve {stats.seconds:.3f} s, total {solution.timings.total:.3f} s",
         *certificate_lines(solution.certificate, names, "best responses on the game tree"),
     ]

@@ -16,7 +16,7 @@ from typing import Any
 from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
 from seqform.cli.render.blocks import equilibrium_verdict, header, value_lines
-from seqform.cli.render.numbers import value_text
+from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
@@ -79,8 +79,8 @@ def restricted_text(solution: Solution, strategies: str = "auto") -> str:
         "Certificate (best responses within the restrictions, from the tree, not the LP):",
         *label_rows(rows),
         "",
-        f"Solver: HiGHS {stats.algorithm}, {stats.iterations} iterations, LP "
-        f"{stats.variables} variables × {stats.constraints} constraints",
+        f"Solver: HiGHS {stats.algorithm}, {count_text(stats.iterations)} iterations, LP "
+        f"{count_text(stats.variables)} variables × {count_text(stats.constraints)} constraints",
     ]
     tables = [
         StrategyTable(solution.strategies[player], f"{names[player]} — behavioural strategy")

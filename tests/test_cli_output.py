@@ -243,3 +243,17 @@ def test_games_lists_every_builtin_game_with_its_labels(capsys):
     assert document["schema"] == "seqform.games/1"
     assert [g["name"] for g in document["games"]] == sorted(GAMES)
     assert all(g["labels"] and g["actions"] for g in document["games"])
+
+
+def test_both_routes_name_player_2s_information_sets_alike(capsys):
+    # Issue 15 item 7: the sparsified route named player 2's Kuhn sets J, Q, K; the tree
+    # route Qp, Qb, … (KUHN_FACTS).  Both now print the same rows and legend.
+    def rows(argv):
+        assert main(argv) == 0
+        lines = capsys.readouterr().out.splitlines()
+        start = lines.index("Player 2 — behavioural strategy")
+        return sorted(line.split()[0] for line in lines[start + 2 : start + 8])
+
+    tree = rows(["solve", "kuhn"])
+    assert tree == ["Jb", "Jp", "Kb", "Kp", "Qb", "Qp"]
+    assert rows(["solve", "kuhn", "--method", "sparsified"]) == tree

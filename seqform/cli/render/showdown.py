@@ -42,15 +42,15 @@ from seqform.cli.render.blocks import (
     game_json,
     header,
     solver_json,
+    strategy_lines,
     timings_json,
     value_lines,
 )
 from seqform.cli.render.numbers import (
-    MAX_DENOMINATOR,
     count_text,
     fraction_text,
-    probability_text,
 )
+from seqform.cli.render.strategies import UNREACHED_FLAG, legend_lines
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.structured.showdown import card_matrix, node_matrix
@@ -122,21 +122,18 @@ def _words(poker: ShowdownPoker, player: int, node: int, action: str) -> str:
 
 
 def _table_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[str]:
-    """Information set by information set, in the table's (card-major) order."""
+    """Information set by information set, in the table's (card-major) order, as the tree
+    route writes them (:func:`seqform.cli.render.blocks.strategy_lines`), with the legend."""
     table = behaviour.table
     nodes = poker.betting_table.num_nodes(behaviour.player)
-    lines = [f"{NAMES[behaviour.player]} — behavioural strategy", "  infoset  action probabilities"]
-    for infoset, name in enumerate(table.infosets):
-        cells = []
-        for action, sequence in zip(
-            table.actions[infoset], table.sequences_of(infoset), strict=True
-        ):
-            p = float(behaviour.probabilities[sequence])
-            shown = probability_text(p, max_denominator=MAX_DENOMINATOR)
-            cells.append(f"{_words(poker, behaviour.player, infoset % nodes, action)} {shown}")
-        mark = "  (unreached)" if behaviour.unreached[infoset] else ""
-        lines.append(f"  {name:<7}  {'  '.join(cells)}{mark}")
-    return lines
+    index = {name: infoset for infoset, name in enumerate(table.infosets)}
+
+    def words(name: str, action: str) -> str:
+        return _words(poker, behaviour.player, index[name] % nodes, action)
+
+    title = f"{NAMES[behaviour.player]} — behavioural strategy"
+    lines = strategy_lines(behaviour, title, words, UNREACHED_FLAG)
+    return lines + legend_lines(poker, behaviour, range(table.num_infosets))
 
 
 def _strategy_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[str]:

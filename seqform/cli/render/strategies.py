@@ -25,6 +25,7 @@ from seqform.cli.render.blocks import strategy_lines
 from seqform.cli.render.numbers import count_text
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import grammar_of
+from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.model import Game
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "UNREACHED_FLAG",
     "StrategyTable",
     "entropy_bits",
+    "legend_lines",
     "strategy_sections",
 ]
 
@@ -102,7 +104,9 @@ def _summary_lines(table: StrategyTable, words: Callable[[str, str], str]) -> li
     return [rows[0], f"  {counts}; the {len(shown)} most mixed:", *rows[1:]]
 
 
-def _legend(game: Game, strategy: BehaviouralStrategy, shown: Sequence[int]) -> list[str]:
+def legend_lines(
+    game: Game | ShowdownPoker, strategy: BehaviouralStrategy, shown: Sequence[int]
+) -> list[str]:
     """``"  Labels: Qpb = holding Q, …"`` for the longest label shown, for built-in games."""
     grammar = grammar_of(game)
     if grammar is None or not shown:
@@ -135,7 +139,7 @@ def strategy_sections(
         else:
             body = _summary_lines(table, words)
             shown = _most_mixed(strategy) or _reached(strategy)
-        lines += ["", *body, *_legend(game, strategy, shown)]
+        lines += ["", *body, *legend_lines(game, strategy, shown)]
     if not full:
         lines += [
             "",

@@ -20,6 +20,7 @@ from seqform.game.builtin.kuhn import poker_words
 from seqform.game.builtin.kuhn3 import multiplayer_poker_words
 from seqform.game.builtin.leduc import leduc_words
 from seqform.game.builtin.liars_dice import LIAR, liars_dice_words
+from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.model import Game
 
 __all__ = ["LABEL_GRAMMARS", "LabelGrammar", "grammar_of"]
@@ -129,9 +130,10 @@ LABEL_GRAMMARS: dict[str, LabelGrammar] = {
 }
 
 
-def grammar_of(game: Game) -> LabelGrammar | None:
-    """The label grammar of a built-in game, ``None`` for any other (a ``.efg`` file or an
-    OpenSpiel game keeps the labels of its source)."""
+def grammar_of(game: Game | ShowdownPoker) -> LabelGrammar | None:
+    """The label grammar of a built-in game (a tree, or a one-card showdown game without
+    one), ``None`` for any other (a ``.efg`` file or an OpenSpiel game keeps the labels of
+    its source)."""
     for grammar in LABEL_GRAMMARS.values():
         if game.describe_action is grammar.words:
             return grammar

@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.game.public_numbering import number_public_tree
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public_tree import Constant, PayoffRule, Sign, StructuredGame
 from seqform.structured.products import LeafGroup, leaf_groups
 
 __all__ = ["PayoffEntries", "payoff_entries", "payoff_matrix", "payoff_nnz"]
@@ -52,6 +52,15 @@ def _pattern(game: StructuredGame, group: LeafGroup, leaf: int) -> np.ndarray:
     nonzero = np.asarray(values != 0, dtype=bool)
     live = _clash_free(game) & (valid0 & weights0)[:, None] & (valid1 & weights1)[None, :]
     return nonzero & live & (group.chance_exact[leaf] != 0)
+
+
+def _pattern_key(rule: PayoffRule) -> tuple[object, ...]:
+    """What decides where a rule is non-zero: not a sign's stake, only whether it is 0."""
+    if isinstance(rule, Constant):
+        return ("constant", rule.payoff != 0)
+    if isinstance(rule, Sign):
+        return ("sign", rule.stake != 0)
+    return ("threshold", rule.quantity, rule.if_reached != 0, rule.otherwise != 0)
 
 
 def payoff_entries(game: StructuredGame) -> PayoffEntries:
@@ -109,7 +118,7 @@ def payoff_nnz(game: StructuredGame) -> int:
     for group in leaf_groups(game):
         counted: dict[object, int] = {}
         for position, leaf in enumerate(group.leaves.tolist()):
-            key = (numbering.leaf_rules[leaf], group.chance_exact[position] != 0)
+            key = (_pattern_key(numbering.leaf_rules[leaf]), group.chance_exact[position] != 0)
             if key not in counted:
                 counted[key] = int(_pattern(game, group, position).sum())
             count += counted[key]

@@ -6,8 +6,9 @@ unseen.  Player 1 checks (``p``) or bets 1 (``b``).  After a check, player 2 che
 After a bet, player 2 folds or calls (showdown for 2).  Terminal histories: ``pp``,
 ``pbp``, ``pbb``, ``bp``, ``bb``.
 
-The rules are the public betting tree of :func:`kuhn_showdown`; :func:`kuhn_poker` is its
-explicit tree (:func:`~seqform.game.builtin.showdown_poker.showdown_game`).  Information
+The rules are the public betting tree of :func:`kuhn_showdown`; :func:`kuhn_structured` is
+that game as public tree × private cards, and :func:`kuhn_poker` its explicit tree
+(:func:`~seqform.game.public_explicit.explicit_game`).  Information
 sets are named by the owner's card and the betting history it has seen: player 1 has
 ``J Q K Jpb Qpb Kpb``, player 2 has ``Jp Jb Qp Qb Kp Kb``.  Deals are labelled ``"JQ"``
 (player 1's card first) with three cards and ``"3,12"`` with ``cards=N`` (ranks 1..N).
@@ -23,11 +24,20 @@ from seqform.game.builtin.showdown_poker import (
     Showdown,
     ShowdownPoker,
     check_deck_size,
-    showdown_game,
 )
+from seqform.game.builtin.showdown_public import structured_showdown
 from seqform.game.model import Game
+from seqform.game.public_explicit import explicit_game
+from seqform.game.public_tree import StructuredGame
 
-__all__ = ["CARDS", "MAX_TREE_NODES", "kuhn_poker", "kuhn_showdown", "poker_words"]
+__all__ = [
+    "CARDS",
+    "MAX_TREE_NODES",
+    "kuhn_poker",
+    "kuhn_showdown",
+    "kuhn_structured",
+    "poker_words",
+]
 
 CARDS = ("J", "Q", "K")
 MAX_TREE_NODES = 30_000_000  # beyond this, the tree is refused: --method sparsified needs none
@@ -85,4 +95,13 @@ def kuhn_poker(cards: int = 3) -> Game:
         :data:`MAX_TREE_NODES` nodes.
     """
     check_deck_size(cards, "kuhn")
-    return showdown_game(kuhn_showdown(cards), max_nodes=MAX_TREE_NODES)
+    return explicit_game(
+        kuhn_structured(cards), max_nodes=MAX_TREE_NODES, instead="--method sparsified"
+    )
+
+
+def kuhn_structured(cards: int = 3) -> StructuredGame:
+    """Kuhn poker with ``cards`` cards as a structured game (public betting × one card each),
+    :func:`kuhn_showdown`'s betting tree; :func:`kuhn_poker` is its explicit tree."""
+    check_deck_size(cards, "kuhn")
+    return structured_showdown(kuhn_showdown(cards))

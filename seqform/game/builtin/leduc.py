@@ -39,31 +39,56 @@ bet or raise.
 Sizes of the default game, checked against OpenSpiel in ``tests/test_leduc.py``: 5,520
 terminal histories, 468 information sets and 1,093 sequences per player (144 and 337 with
 suit isomorphism, 1,116 terminal histories).
+
+The game is defined once, as public tree × private cards (:func:`leduc_structured`,
+:mod:`seqform.game.public_tree`): hands are the ``n`` cards, the deal scale ``1/(n(n-1))``,
+the public tree is round 1's betting, the public card (probability ``1/(n-2)`` among the
+cards no hand holds) and round 2's betting; a fold pays a constant, a showdown is the sign
+of the hands' levels ``rank`` (``rank + ranks`` for a pair with the public card), so
+``leduc_poker`` is its explicit tree.  Under suit isomorphism chance deals ranks with
+probabilities that do not factor into the two hands, so that game is written node by node
+(:mod:`seqform.game.builtin.leduc_tree`, also the tests' independent reference).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from fractions import Fraction
 
+import numpy as np
+
+from seqform.game.builtin.leduc_tree import (
+    ANTE,
+    BET_SIZES,
+    MAX_BETS_PER_ROUND,
+    SUITS,
+    check_parameters,
+    leduc_tree,
+    rank_labels,
+)
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, Node, Terminal
+from seqform.game.public_explicit import card_by_card_deal, explicit_game
+from seqform.game.public_tree import (
+    Constant,
+    Hands,
+    PublicChance,
+    PublicDecision,
+    PublicLeaf,
+    PublicNode,
+    Sign,
+    StructuredGame,
+)
 
-__all__ = ["ANTE", "BET_SIZES", "MAX_BETS_PER_ROUND", "leduc_poker", "leduc_words"]
+__all__ = [
+    "ANTE",
+    "BET_SIZES",
+    "MAX_BETS_PER_ROUND",
+    "leduc_poker",
+    "leduc_structured",
+    "leduc_words",
+]
 
-ANTE = 1
-BET_SIZES = (2, 4)  # in rounds 1 and 2, a bet or raise puts in the amount to call plus this
-MAX_BETS_PER_ROUND = 2  # a bet and one raise
-
-_MAX_RANKS = 13
-_MAX_SUITS = 4
-_RANKS_TO_KING = "23456789TJQK"
-_RANKS_TO_ACE = "23456789TJQKA"
-_SUITS = "shdc"
-
-Card = tuple[str, int]  # (label, rank index); rank 0 is the lowest
-Deck = tuple[tuple[Card, int], ...]  # each card (or, under suit isomorphism, rank) and copies left
-RoundOver = Callable[[tuple[int, int], str], Node]  # (amounts put in, round's betting) -> next
+RoundOver = Callable[[tuple[int, int], str], PublicNode]  # (put in, round's betting) -> next
 
 
 def leduc_poker(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = False) -> Game:
@@ -85,19 +110,28 @@ def leduc_poker(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = False) 
         If ``ranks`` or ``suits`` is not an integer in range, if the deck has fewer than 3
         cards, or if ``suit_isomorphism`` is not a bool.
     """
-    _check_parameters(ranks, suits, suit_isomorphism)
-    root = _deal(_deck(ranks, suits, suit_isomorphism), (), _Leaves())
+    check_parameters(ranks, suits, suit_isomorphism)
+    if not suit_isomorphism:
+        return explicit_game(leduc_structured(ranks, suits))
+    return Game(
+        name=_name(ranks, suits, suit_isomorphism),
+        root=leduc_tree(ranks, suits, suit_isomorphism),
+        describe_action=leduc_words,
+        description=_description(ranks, suits),
+    )
+
+
+def _name(ranks: int, suits: int, suit_isomorphism: bool) -> str:
     settings = [] if (ranks, suits) == (3, 2) else [f"ranks={ranks}", f"suits={suits}"]
     if suit_isomorphism:
         settings.append("suit_isomorphism=True")
-    return Game(
-        name=f"leduc({', '.join(settings)})" if settings else "leduc",
-        root=root,
-        describe_action=leduc_words,
-        description=(
-            f"Leduc hold'em (Southey et al. 2005) with {ranks} ranks × {suits} suits, "
-            "following OpenSpiel's leduc_poker"
-        ),
+    return f"leduc({', '.join(settings)})" if settings else "leduc"
+
+
+def _description(ranks: int, suits: int) -> str:
+    return (
+        f"Leduc hold'em (Southey et al. 2005) with {ranks} ranks × {suits} suits, "
+        "following OpenSpiel's leduc_poker"
     )
 
 
@@ -117,150 +151,75 @@ def leduc_words(infoset: str, action: str) -> str:
     return action
 
 
-def _check_parameters(ranks: int, suits: int, suit_isomorphism: bool) -> None:
-    """Raise ValueError for parameters out of range (they may come from a command line)."""
-    for name, value, least, largest in (
-        ("ranks", ranks, 2, _MAX_RANKS),
-        ("suits", suits, 1, _MAX_SUITS),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"leduc: {name} must be an integer, got {value!r}")
-        if not least <= value <= largest:
-            raise ValueError(f"leduc: {name} must be between {least} and {largest}, got {value}")
+def leduc_structured(ranks: int = 3, suits: int = 2) -> StructuredGame:
+    """Leduc hold'em (suits seen) as public tree × private cards (module docstring).
+
+    Cards are numbered in OpenSpiel's order, ``rank · suits + suit``; a showdown's levels
+    given public card ``c`` are shared by every leaf after a public card of ``c``'s rank.
+
+    Raises
+    ------
+    ValueError
+        As :func:`leduc_poker`.
+    """
+    check_parameters(ranks, suits, False)
     cards = ranks * suits
-    if cards < 3:
-        raise ValueError(
-            f"leduc: a deck of {ranks} ranks × {suits} suits has {cards} cards; "
-            "two private cards and a public card need at least 3"
+    rank = np.arange(cards, dtype=np.int64) // suits
+    letters = rank_labels(ranks)
+    labels = tuple(letters[card // suits] + SUITS[card % suits] for card in range(cards))
+    hands = Hands(labels, (Fraction(1),) * cards, np.arange(cards, dtype=np.int64))
+    levels = [rank + ranks * (rank == public) for public in range(ranks)]
+    shared = [(levels[public], levels[public]) for public in range(ranks)]
+
+    def round_two(put_in: tuple[int, int], round_one: str) -> PublicNode:
+        children = []
+        for card in range(cards):
+            prefix = f"|{round_one}|{labels[card]}|"
+            showdown = _showdown(shared[card // suits])
+            children.append(_betting(1, "", put_in, prefix, showdown))
+        return PublicChance(
+            "public card", labels, tuple(range(cards)), Fraction(1, cards - 2), tuple(children)
         )
-    if not isinstance(suit_isomorphism, bool):
-        raise ValueError(f"leduc: suit_isomorphism must be True or False, got {suit_isomorphism!r}")
 
-
-def _deck(ranks: int, suits: int, suit_isomorphism: bool) -> Deck:
-    """The deck in OpenSpiel's card order: by rank, then by suit."""
-    labels = _RANKS_TO_ACE if ranks == _MAX_RANKS else _RANKS_TO_KING[-ranks:]
-    if suit_isomorphism:
-        return tuple(((labels[rank], rank), suits) for rank in range(ranks))
-    return tuple(
-        ((labels[rank] + _SUITS[suit], rank), 1) for rank in range(ranks) for suit in range(suits)
+    return StructuredGame(
+        name=_name(ranks, suits, False),
+        hands=(hands, hands),
+        deal_scale=Fraction(1, cards * (cards - 1)),
+        root=_betting(0, "", (ANTE, ANTE), "|", round_two),
+        write_deal=card_by_card_deal(),
+        description=_description(ranks, suits),
+        describe_action=leduc_words,
     )
 
 
-def _draws(deck: Deck) -> Iterator[tuple[int, Card, Fraction]]:
-    """Each card that can be drawn from ``deck``: its position, the card, its probability."""
-    left = sum(copies for _, copies in deck)
-    for position, (card, copies) in enumerate(deck):
-        if copies:
-            yield position, card, Fraction(copies, left)
-
-
-def _without(deck: Deck, position: int) -> Deck:
-    """The deck after drawing the card at ``position``."""
-    card, copies = deck[position]
-    return (*deck[:position], (card, copies - 1), *deck[position + 1 :])
-
-
-def _chance(draws: Sequence[tuple[str, Fraction, Node]], label: str) -> Chance:
-    outcomes, probabilities, children = zip(*draws, strict=True)
-    return Chance(outcomes, probabilities, children, label=label)
-
-
-def _deal(deck: Deck, dealt: tuple[Card, ...], leaves: _Leaves) -> Chance:
-    """Chance deals a private card to the next player; after both, round 1 begins."""
-    draws = []
-    for position, card, probability in _draws(deck):
-        after = _without(deck, position)
-        subtree: Node
-        if dealt:
-            cards = (dealt[0], card)
-            prefixes = (f"{cards[0][0]}|", f"{cards[1][0]}|")
-            over = _public_card(after, cards, leaves)
-            subtree = _betting(0, "", (ANTE, ANTE), prefixes, over, leaves)
-        else:
-            subtree = _deal(after, (card,), leaves)
-        draws.append((card[0], probability, subtree))
-    return _chance(draws, f"deal to player {len(dealt) + 1}")
-
-
-def _public_card(deck: Deck, cards: tuple[Card, Card], leaves: _Leaves) -> RoundOver:
-    """What follows round 1: chance turns the public card from ``deck``, then round 2."""
-
-    def after_round_one(put_in: tuple[int, int], round_one: str) -> Node:
-        draws = []
-        for _, public, probability in _draws(deck):
-            prefixes = (
-                f"{cards[0][0]}|{round_one}|{public[0]}|",
-                f"{cards[1][0]}|{round_one}|{public[0]}|",
-            )
-            over = _showdown(cards, public, leaves)
-            draws.append((public[0], probability, _betting(1, "", put_in, prefixes, over, leaves)))
-        return _chance(draws, "public card")
-
-    return after_round_one
-
-
-def _showdown(cards: tuple[Card, Card], public: Card, leaves: _Leaves) -> RoundOver:
-    """What follows round 2: the better hand wins what the other player has put in."""
-    sign = _showdown_sign(cards[0][1], cards[1][1], public[1])
-    return lambda put_in, _round_two: leaves.won(sign * put_in[0])
-
-
-def _showdown_sign(rank0: int, rank1: int, public_rank: int) -> int:
-    """+1 if player 1's hand wins, -1 if player 2's wins, 0 for a split.
-
-    A pair with the public card beats any unpaired card; otherwise the higher rank wins.
-    """
-    strength0 = (rank0 == public_rank, rank0)
-    strength1 = (rank1 == public_rank, rank1)
-    return (strength0 > strength1) - (strength0 < strength1)
-
-
-class _Leaves:
-    """The terminal nodes, one per payoff: leaves are immutable, so subtrees share them."""
-
-    def __init__(self) -> None:
-        self._by_payoff: dict[int, Terminal] = {}
-
-    def won(self, amount: int) -> Terminal:
-        """The leaf where player 1 wins ``amount`` from player 2 (negative: loses)."""
-        leaf = self._by_payoff.get(amount)
-        if leaf is None:
-            leaf = self._by_payoff[amount] = Terminal((Fraction(amount), Fraction(-amount)))
-        return leaf
+def _showdown(levels: tuple[np.ndarray, np.ndarray]) -> RoundOver:
+    """After round 2: the better hand wins what each player has put in (equal amounts)."""
+    return lambda put_in, _round_two: PublicLeaf(Sign(Fraction(put_in[0])), levels)
 
 
 def _betting(
-    round_index: int,
-    betting: str,
-    put_in: tuple[int, int],
-    prefixes: tuple[str, str],
-    round_over: RoundOver,
-    leaves: _Leaves,
-) -> Decision:
-    """The rest of a betting round after ``betting``, each player having ``put_in`` the pot.
-
-    ``prefixes`` start the two players' information-set names in this round.  A call that
-    ends the round (after a bet, or a second check) leads to ``round_over(put_in, betting)``.
-    """
+    round_index: int, betting: str, put_in: tuple[int, int], prefix: str, round_over: RoundOver
+) -> PublicDecision:
+    """The rest of a betting round after ``betting`` (history ``prefix + betting``), each
+    player having ``put_in`` the pot; a call that ends the round leads to ``round_over``."""
     player = len(betting) % 2
     to_call = put_in[1 - player] - put_in[player]
     actions: list[str] = []
-    children: list[Node] = []
+    children: list[PublicNode] = []
     if to_call > 0:
         actions.append("f")
-        children.append(leaves.won(put_in[1] if player == 1 else -put_in[0]))
+        children.append(PublicLeaf(Constant(Fraction(put_in[1] if player == 1 else -put_in[0]))))
     actions.append("c")
     called = _add(put_in, player, to_call)
     if to_call > 0 or betting:
         children.append(round_over(called, betting + "c"))
     else:
-        children.append(_betting(round_index, "c", called, prefixes, round_over, leaves))
+        children.append(_betting(round_index, "c", called, prefix, round_over))
     if betting.count("r") < MAX_BETS_PER_ROUND:
         actions.append("r")
         raised = _add(put_in, player, to_call + BET_SIZES[round_index])
-        children.append(_betting(round_index, betting + "r", raised, prefixes, round_over, leaves))
-    return Decision(player, prefixes[player] + betting, tuple(actions), tuple(children))
+        children.append(_betting(round_index, betting + "r", raised, prefix, round_over))
+    return PublicDecision(player, tuple(actions), tuple(children), prefix + betting)
 
 
 def _add(put_in: tuple[int, int], player: int, amount: int) -> tuple[int, int]:

@@ -24,10 +24,18 @@ with two three-sided dice each, ``"13|1-2"``.  Player 1 acts after an even numbe
 are unique across the whole game.  Actions are the bids ``"q-f"`` in increasing order, then
 ``"liar"``.
 
+The game is defined once, as public tree × private rolls (:func:`liars_dice_structured`,
+:mod:`seqform.game.public_tree`): a player's hands are the sorted rolls, each weighted by
+its probability (multinomial / ``sides**dice``); the public tree is the bidding; a call of
+bid ``q-f`` pays by the :class:`~seqform.game.public_tree.Threshold` rule on the hands'
+levels, each hand's count of face ``f`` or the wild face.  :func:`liars_dice` is its
+explicit tree.
+
 ``dice > 1`` is supported (each die is its own chance node, as in OpenSpiel; subtrees after
 different orders of the same rolls are shared).  Every increasing sequence of bids is a
-decision node, ``2**(2·dice·sides)`` of them per roll, so the number of bids ``2·dice·sides``
-is limited to :data:`MAX_BIDS` (so ``sides`` <= 7 with one die each).
+public decision node, ``2**(2·dice·sides)`` of them, written once per roll in the tree, so
+the tree's number of bids ``2·dice·sides`` is limited to :data:`MAX_BIDS` (``sides`` <= 7
+with one die each) and the structured description's to :data:`MAX_PUBLIC_BIDS`.
 
 Sizes checked against OpenSpiel in ``tests/test_liars_dice.py``: with one die each, 16, 96,
 512, 2,560 and 12,288 information sets and 31, 190, 1,021, 5,116 and 24,571 sequences per
@@ -36,21 +44,54 @@ player for 2, 3, 4, 5 and 6 sides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import factorial, prod
+
+import numpy as np
 
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, Node, Terminal
+from seqform.game.nodes import Chance, Node
+from seqform.game.public_explicit import explicit_game
+from seqform.game.public_tree import (
+    Hands,
+    PublicDecision,
+    PublicLeaf,
+    PublicNode,
+    StructuredGame,
+    Threshold,
+)
 
-__all__ = ["LIAR", "MAX_BIDS", "bid_label", "liars_dice", "liars_dice_words"]
+__all__ = [
+    "LIAR",
+    "MAX_BIDS",
+    "MAX_PUBLIC_BIDS",
+    "bid_label",
+    "liars_dice",
+    "liars_dice_structured",
+    "liars_dice_words",
+]
 
 LIAR = "liar"
 MAX_BIDS = 14  # of 2·dice·sides; the tree has 2**bids decision nodes per roll of the dice
-
-_WON = Terminal((Fraction(1), Fraction(-1)))
-_LOST = Terminal((Fraction(-1), Fraction(1)))
+MAX_PUBLIC_BIDS = 18  # the public tree alone has 2**bids decision nodes
 
 Roll = tuple[int, ...]  # one player's dice, sorted
+
+
+def _check(sides: int, dice: int, largest: int, what: str) -> None:
+    for name, value, least in (("sides", sides, 2), ("dice", dice, 1)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"liars_dice: {name} must be an integer, got {value!r}")
+        if value < least:
+            raise ValueError(f"liars_dice: {name} must be at least {least}, got {value}")
+    bids = 2 * dice * sides
+    if bids > largest:
+        raise ValueError(
+            f"liars_dice: {dice} dice of {sides} sides per player give {bids} bids and "
+            f"2**{bids} {what}; seqform builds at most {largest} bids (2 * dice * sides)"
+        )
 
 
 def liars_dice(sides: int = 6, dice: int = 1) -> Game:
@@ -69,32 +110,8 @@ def liars_dice(sides: int = 6, dice: int = 1) -> Game:
         If ``sides`` or ``dice`` is not an integer in range, or there are more than
         :data:`MAX_BIDS` bids (``2 * dice * sides``).
     """
-    for name, value, least in (("sides", sides, 2), ("dice", dice, 1)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"liars_dice: {name} must be an integer, got {value!r}")
-        if value < least:
-            raise ValueError(f"liars_dice: {name} must be at least {least}, got {value}")
-    bids = 2 * dice * sides
-    if bids > MAX_BIDS:
-        raise ValueError(
-            f"liars_dice: {dice} dice of {sides} sides per player give {bids} bids and "
-            f"2**{bids} nodes per roll; seqform builds at most {MAX_BIDS} bids "
-            "(2 * dice * sides)"
-        )
-    builder = _Builder(sides, dice)
-    root = builder.rolls((), ())
-    settings = [] if sides == 6 else [f"sides={sides}"]
-    if dice != 1:
-        settings.append(f"dice={dice}")
-    return Game(
-        name=f"liars_dice({', '.join(settings)})" if settings else "liars_dice",
-        root=root,
-        describe_action=liars_dice_words,
-        description=(
-            f"Liar's Dice with {dice} {sides}-sided {'die' if dice == 1 else 'dice'} per "
-            f"player, face {sides} wild, following OpenSpiel's liars_dice"
-        ),
-    )
+    _check(sides, dice, MAX_BIDS, "nodes per roll")
+    return explicit_game(liars_dice_structured(sides, dice))
 
 
 def bid_label(index: int, sides: int) -> str:
@@ -110,91 +127,123 @@ def liars_dice_words(infoset: str, action: str) -> str:
     return f"bid {quantity} × face {face}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Point:
-    """A point of the bidding; the same for every roll of the dice."""
-
-    player: int  # to act
-    bids: str  # the bids so far, comma separated
-    last: int  # index of the last bid, -1 before any
-    actions: tuple[str, ...]
-    after_bids: tuple[int, ...]  # positions of the points after each bid, in the action order
+def _rolls(sides: int, dice: int) -> list[Roll]:
+    return list(combinations_with_replacement(range(1, sides + 1), dice))
 
 
-def _bidding_points(labels: tuple[str, ...]) -> list[_Point]:
-    """Every point of the bidding, children before parents: the opening point is last."""
-    points: list[_Point] = []
-
-    def visit(last: int, bids: str, player: int) -> int:
-        comma = "," if bids else ""
-        after_bids = tuple(
-            visit(index, f"{bids}{comma}{labels[index]}", 1 - player)
-            for index in range(last + 1, len(labels))
-        )
-        actions = labels[last + 1 :] + ((LIAR,) if last >= 0 else ())
-        points.append(_Point(player, bids, last, actions, after_bids))
-        return len(points) - 1
-
-    visit(-1, "", 0)
-    return points
+def _roll_weight(roll: Roll, sides: int) -> Fraction:
+    """The probability of a sorted roll: its orderings (multinomial) over ``sides**dice``."""
+    orderings = factorial(len(roll)) // prod(factorial(roll.count(face)) for face in set(roll))
+    return Fraction(orderings, sides ** len(roll))
 
 
-class _Builder:
-    """Builds the tree; bidding subtrees are shared between orders of the same rolls."""
+def liars_dice_structured(sides: int = 6, dice: int = 1) -> StructuredGame:
+    """Liar's Dice as public bidding × private sorted rolls (module docstring).
 
-    def __init__(self, sides: int, dice: int) -> None:
-        self.sides = sides
-        self.dice = dice
-        self.points = _bidding_points(
-            tuple(bid_label(index, sides) for index in range(2 * dice * sides))
-        )
-        self._after_rolls: dict[tuple[Roll, Roll], Node] = {}
+    Raises
+    ------
+    ValueError
+        If ``sides`` or ``dice`` is not an integer in range, or there are more than
+        :data:`MAX_PUBLIC_BIDS` bids.
+    """
+    _check(sides, dice, MAX_PUBLIC_BIDS, "public decision nodes")
+    rolls = _rolls(sides, dice)
+    hands = Hands(
+        labels=tuple("".join(map(str, roll)) for roll in rolls),
+        weights=tuple(_roll_weight(roll, sides) for roll in rolls),
+        cards=np.full(len(rolls), -1, dtype=np.int64),
+    )
+    # A hand's level for a bid on face f: its dice showing f or the wild face (f = sides
+    # counts the wild face once); one array per face, shared by both players and all leaves.
+    counts = [
+        np.asarray([sum(d in (face, sides) for d in roll) for roll in rolls], dtype=np.int64)
+        for face in range(1, sides + 1)
+    ]
+    labels = tuple(bid_label(index, sides) for index in range(2 * dice * sides))
+    settings = [] if sides == 6 else [f"sides={sides}"]
+    if dice != 1:
+        settings.append(f"dice={dice}")
+    return StructuredGame(
+        name=f"liars_dice({', '.join(settings)})" if settings else "liars_dice",
+        hands=(hands, hands),
+        deal_scale=Fraction(1),
+        root=_bidding(-1, "", 0, labels, _called(labels, sides, counts)),
+        write_deal=_roll_die_by_die(sides, dice),
+        description=(
+            f"Liar's Dice with {dice} {sides}-sided {'die' if dice == 1 else 'dice'} per "
+            f"player, face {sides} wild, following OpenSpiel's liars_dice"
+        ),
+        describe_action=liars_dice_words,
+    )
 
-    def rolls(self, first: Roll, second: Roll) -> Node:
-        """The game after player 1 has rolled ``first`` and player 2 ``second`` so far."""
-        key = (first, second)
-        node = self._after_rolls.get(key)
-        if node is not None:
+
+def _called(labels: tuple[str, ...], sides: int, counts: list[np.ndarray]) -> list[PublicLeaf]:
+    """The leaf after a call of bid ``index`` by player ``p``, at ``2 index + p``.
+
+    The bidder (the other player) wins 1 if the two hands hold at least ``q`` dice counting
+    for face ``f`` (bid ``q-f``), else the caller wins 1.  One leaf object per bid and
+    caller, shared by every history that ends so.
+    """
+    leaves = []
+    for index in range(len(labels)):
+        face = counts[index % sides]
+        for caller in (0, 1):
+            bidder_wins = Fraction(1 if caller == 1 else -1)  # to player 0
+            rule = Threshold(index // sides + 1, bidder_wins, -bidder_wins)
+            leaves.append(PublicLeaf(rule, (face, face)))
+    return leaves
+
+
+def _bidding(
+    last: int, bids: str, player: int, labels: tuple[str, ...], called: list[PublicLeaf]
+) -> PublicDecision:
+    """The bidding after ``bids`` (the last of index ``last``), ``player`` to act; a call
+    ends in ``called[2 last + player]`` (:func:`_called`)."""
+    comma = "," if bids else ""
+    children: list[PublicNode] = [
+        _bidding(index, f"{bids}{comma}{labels[index]}", 1 - player, labels, called)
+        for index in range(last + 1, len(labels))
+    ]
+    actions = labels[last + 1 :]
+    if last >= 0:
+        children.append(called[2 * last + player])
+        actions = (*actions, LIAR)
+    return PublicDecision(player, actions, tuple(children), "|" + bids)
+
+
+def _roll_die_by_die(
+    sides: int, dice: int
+) -> Callable[[StructuredGame, Callable[[int, int], Node]], Node]:
+    """Chance rolls player 1's dice one at a time, then player 2's (each face ``1/sides``);
+    the game after the same sorted rolls is one shared subtree."""
+
+    def write(game: StructuredGame, subtree: Callable[[int, int], Node]) -> Node:
+        hand = {roll: h for h, roll in enumerate(_rolls(sides, dice))}
+        after: dict[tuple[Roll, Roll], Node] = {}
+
+        def rolls(first: Roll, second: Roll) -> Node:
+            node = after.get((first, second))
+            if node is not None:
+                return node
+            if len(second) == dice:
+                node = subtree(hand[first], hand[second])
+            else:
+                player = 0 if len(first) < dice else 1
+                faces = range(1, sides + 1)
+                node = Chance(
+                    outcomes=tuple(str(face) for face in faces),
+                    probabilities=(Fraction(1, sides),) * sides,
+                    children=tuple(
+                        rolls(tuple(sorted((*first, f))), second)
+                        if player == 0
+                        else rolls(first, tuple(sorted((*second, f))))
+                        for f in faces
+                    ),
+                    label=f"player {player + 1} rolls",
+                )
+            after[(first, second)] = node
             return node
-        if len(second) == self.dice:
-            node = self.bidding(first, second)
-        else:
-            player = 0 if len(first) < self.dice else 1
-            children = []
-            for face in range(1, self.sides + 1):
-                if player == 0:
-                    children.append(self.rolls(tuple(sorted((*first, face))), second))
-                else:
-                    children.append(self.rolls(first, tuple(sorted((*second, face)))))
-            node = Chance(
-                outcomes=tuple(str(face) for face in range(1, self.sides + 1)),
-                probabilities=(Fraction(1, self.sides),) * self.sides,
-                children=tuple(children),
-                label=f"player {player + 1} rolls",
-            )
-        self._after_rolls[key] = node
-        return node
 
-    def bidding(self, first: Roll, second: Roll) -> Decision:
-        """The bidding once the dice are ``first`` (player 1) and ``second`` (player 2)."""
-        prefixes = ("".join(map(str, first)) + "|", "".join(map(str, second)) + "|")
-        dice = (*first, *second)
-        bids = 2 * self.dice * self.sides
-        # Bid q-f (index (q - 1)·sides + f - 1) is true if at least q dice show f or the
-        # wild face.
-        true_bid = [
-            sum(die in (index % self.sides + 1, self.sides) for die in dice)
-            >= index // self.sides + 1
-            for index in range(bids)
-        ]
-        # The leaf after a call of the bid at ``index`` by player 1 and by player 2: the
-        # bidder (the other player) wins if the bid is true, else the caller.
-        called = [(_LOST, _WON) if true else (_WON, _LOST) for true in true_bid]
-        nodes: list[Decision] = []
-        for point in self.points:
-            children: list[Node] = [nodes[position] for position in point.after_bids]
-            if point.last >= 0:
-                children.append(called[point.last][point.player])
-            name = prefixes[point.player] + point.bids
-            nodes.append(Decision(point.player, name, point.actions, tuple(children)))
-        return nodes[-1]
+        return rolls((), ())
+
+    return write

@@ -167,13 +167,8 @@ def refusal_reasons(gambit_game: pygambit.Game) -> set[str]:
         return reasons
     if not gambit_game.is_perfect_recall:
         reasons.add("imperfect recall")
-    if not gambit_game.is_const_sum:
+    if not gambit_game.is_const_sum:  # constant-sum games are solved (issue 14)
         reasons.add("not zero-sum")
-    else:
-        # The payoffs of any pure-strategy profile sum to the constant.
-        constant = sum(payoffs.flat[0] for payoffs in gambit_game.to_arrays())
-        if constant != 0:
-            reasons.add("not zero-sum")
     return reasons
 
 
@@ -193,10 +188,11 @@ def test_catalogue_game_is_solved_exactly_or_refused_for_the_right_reason(slug):
 
 
 def test_catalogue_has_the_zero_sum_games_we_expect():
-    # Guards the test above against passing by refusing everything: these four are the
-    # two-player zero-sum perfect-recall trees of pygambit 16.7's catalogue.
+    # Guards the test above against passing by refusing everything: these are the
+    # two-player constant-sum perfect-recall trees of pygambit 16.7's catalogue.
     solvable = {slug for slug in CATALOGUE if not refusal_reasons(pygambit.catalog.load(slug))}
     assert solvable >= {
+        "books/vonstengel2022/fig10.1",  # constant-sum, payoffs summing to 16
         "books/myerson1991/fig2_1",
         "books/vonstengel2022/fig10.12",
         "journals/mor/vonstengelforges2008/fig6",
@@ -213,10 +209,14 @@ def test_myerson_card_game_has_value_one_third():
     assert game.player_names == ("Fred", "Alice")
 
 
-def test_constant_sum_game_is_refused_with_a_hint():
-    # von Stengel (2022), Fig. 10.1: payoffs always sum to 16.
-    with pytest.raises(InvalidGameError, match=r"not zero-sum.*constant-sum.*subtracting 16"):
-        game_from_gambit(pygambit.catalog.load("books/vonstengel2022/fig10.1"))
+def test_constant_sum_game_is_read_and_solved_as_such():
+    # von Stengel (2022), Fig. 10.1: payoffs always sum to 16; the value to the first
+    # player is pygambit's strategic-form LP's, computed here (tests/test_inputs.py checks
+    # constant-sum games against their zero-sum shift).
+    gambit_game = pygambit.catalog.load("books/vonstengel2022/fig10.1")
+    game = game_from_gambit(gambit_game)
+    assert game.flat.constant_sum == 16
+    assert solve(game).value == pytest.approx(float(gambit_value(gambit_game)), abs=TOLERANCE)
 
 
 # --- the traps of the format ---------------------------------------------------------------

@@ -23,6 +23,7 @@ from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, str
 from seqform.forms.normal_form import KuhnConversion, NormalForm, build_normal_form, kuhn_conversion
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
 from seqform.lp.minmax import LPSolution, solve_minmax
 from seqform.lp.solvers import Algorithm, Backend
 
@@ -150,6 +151,7 @@ def solve_normal_form(
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality.
     """
+    require_float_payoffs(game, "the normal-form LP")
     clock = PhaseClock()
     with clock.phase("sequence_form"):
         sequence_form = build_sequence_form(game) if form is None else form

@@ -21,6 +21,7 @@ from seqform.certify import certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
 from seqform.lp.minmax import LPSolution, solve_minmax
 from seqform.lp.solvers import Algorithm, Backend
 
@@ -117,6 +118,7 @@ def solve(
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality for another reason.
     """
+    require_float_payoffs(game)
     clock = PhaseClock(progress)
     announce = f"sequence form of {game.name} ({game.flat.num_nodes:,} nodes)"
     with clock.phase("sequence_form", announce):

@@ -7,6 +7,7 @@ write a message) and the node's index, and raises
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from numbers import Rational
@@ -14,14 +15,26 @@ from numbers import Rational
 from seqform.game.errors import InvalidGameError
 from seqform.game.nodes import Chance, Terminal
 
-__all__ = ["check_chance", "check_terminal", "count_word"]
+__all__ = ["check_chance", "check_terminal", "count_word", "float_of"]
+
+
+def float_of(number: Rational) -> float:
+    """``number`` as the nearest float, or ``±inf`` beyond the float range (about
+    ``1.8e308``), where ``float()`` raises ``OverflowError``; the float routes refuse such
+    payoffs (:func:`seqform.game.requirements.require_float_payoffs`), the exact ones keep
+    the exact number."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if Fraction(number) > 0 else -math.inf
 
 
 def check_terminal(
     node: Terminal, where: Callable[[int], str], index: int
-) -> tuple[tuple[float, ...], bool]:
+) -> tuple[tuple[float, ...], Fraction]:
     """Check a terminal's payoffs (exact, for at least two players); return them as floats
-    and whether they sum to zero (the walk records the first that does not)."""
+    (:func:`float_of`) and their exact sum (the walk records the first that is not zero and
+    the first that differs from the first terminal's)."""
     payoffs = node.payoffs
     if len(payoffs) < 2:
         raise InvalidGameError(
@@ -33,7 +46,7 @@ def check_terminal(
             f"terminal node {where(index)!r} has payoffs {payoffs!r}; payoffs must be "
             "exact (int or fractions.Fraction)"
         )
-    return tuple(float(payoff) for payoff in payoffs), sum(payoffs) == 0
+    return tuple(float_of(payoff) for payoff in payoffs), sum(payoffs, Fraction(0))
 
 
 def count_word(count: int) -> str:

@@ -24,7 +24,9 @@ from typing import Literal
 import numpy as np
 
 from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.checks import float_of
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
 from seqform.lp.highs import write_model
 from seqform.lp.minmax import highs_model
 
@@ -70,7 +72,7 @@ def _write_npz(game: Game, path: Path) -> None:
     rows, cols, exact = form.payoff_entries
     # The float A's coordinates in the same order as the exact entries.
     arrays["A_row"], arrays["A_col"] = rows, cols
-    arrays["A_data"] = np.fromiter((float(v) for v in exact), dtype=float, count=len(exact))
+    arrays["A_data"] = np.fromiter((float_of(v) for v in exact), dtype=float, count=len(exact))
     limit = 2**62
     if all(abs(v.numerator) < limit and v.denominator < limit for v in exact):
         arrays["A_numerator"] = np.fromiter((v.numerator for v in exact), dtype=np.int64)
@@ -85,6 +87,7 @@ def _write_npz(game: Game, path: Path) -> None:
 
 
 def _write_mps(game: Game, path: Path) -> None:
+    require_float_payoffs(game, "an MPS file (floats)")
     form = build_sequence_form(game)
     model = highs_model(form.E, form.e, form.F, form.f, form.A)
     if path.suffix.lower() != ".mps":

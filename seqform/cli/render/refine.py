@@ -16,7 +16,13 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.analyses.refine import RefinedSolution
-from seqform.cli.render.blocks import header, strategy_json, strategy_lines, value_lines
+from seqform.cli.render.blocks import (
+    constant_sum_lines,
+    header,
+    strategy_json,
+    strategy_lines,
+    value_lines,
+)
 from seqform.cli.render.numbers import approx_suffix, number_text, short_number
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.tables import label_rows
@@ -120,6 +126,7 @@ def refined_text(solution: RefinedSolution) -> str:
     lines = [
         header(game.name, game.description),
         *value_lines(f"Value to {name}", solution.value, solution.certificate, value),
+        *constant_sum_lines(game, solution.value),
         "",
         *_refinement_lines(solution),
         "",

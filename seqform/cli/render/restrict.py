@@ -15,7 +15,13 @@ from typing import Any
 
 from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
-from seqform.cli.render.blocks import equilibrium_verdict, header, strategy_table, value_lines
+from seqform.cli.render.blocks import (
+    constant_sum_lines,
+    equilibrium_verdict,
+    header,
+    strategy_table,
+    value_lines,
+)
 from seqform.cli.render.numbers import number_text
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
@@ -72,6 +78,7 @@ def restricted_text(solution: Solution) -> str:
             certificate,
             number_text(solution.value),
         ),
+        *constant_sum_lines(game, solution.value),
         "",
         *restriction_lines(restrictions, game),
         "",

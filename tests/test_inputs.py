@@ -225,3 +225,81 @@ def test_payoff_scaling_matches_the_scaled_game():
     game = kuhn_poker()
     large = scaled(game, Fraction(10**20))
     assert solve_exact(large).value == solve_exact(game).value * 10**20  # Kuhn: -1/18
+
+
+# --- the library's arguments ---------------------------------------------------------------
+
+
+def two_leaves() -> tuple[Terminal, Terminal]:
+    return Terminal((Fraction(1), Fraction(-1))), Terminal((Fraction(0), Fraction(0)))
+
+
+@pytest.mark.parametrize("value", [5, None, 2.5, b"kuhn", ["kuhn"]], ids=repr)
+def test_solve_and_load_game_refuse_what_is_not_a_game_name_or_path(value):
+    from seqform.game.loader import load_game
+
+    with pytest.raises(TypeError, match=r"^solve\(\) takes a Game, a game name or a path"):
+        solve(value)
+    with pytest.raises(TypeError, match=r"^load_game\(\) takes a game name or a path"):
+        load_game(value)
+
+
+def test_solve_accepts_a_name_and_a_path_like_load_game(seats):
+    from seqform.game.loader import load_game
+
+    # Kuhn (1950): the value to the first player is -1/18.
+    assert solve("kuhn").value == pytest.approx(-1 / 18, abs=TOLERANCE)
+    assert load_game(seats).flat.constant_sum == 10  # pathlib.Path
+
+    class Where:  # any os.PathLike, not only pathlib's
+        def __fspath__(self) -> str:
+            return str(seats)
+
+    assert solve(Where()).value == pytest.approx(solve(str(seats)).value, abs=TOLERANCE)
+
+
+@pytest.mark.parametrize(
+    ("decision", "error", "message"),
+    [
+        pytest.param(
+            lambda leaves: Decision(1.0, "I", ("l", "r"), leaves),
+            TypeError,
+            r"decision node 'root' belongs to player 1\.0 of type float",
+            id="float-player",
+        ),
+        pytest.param(
+            lambda leaves: Decision(0, ["I"], ("l", "r"), leaves),
+            TypeError,
+            r"decision node 'root' has information set \['I'\] of type list",
+            id="unhashable-infoset",
+        ),
+        pytest.param(
+            lambda leaves: Decision(-1, "I", ("l", "r"), leaves),
+            ValueError,
+            r"decision node 'root' belongs to player -1;",
+            id="negative-player",
+        ),
+    ],
+)
+def test_bad_decision_names_the_node_and_the_value_as_given(decision, error, message):
+    root = Chance(("h",), (Fraction(1),), (decision(two_leaves()),))
+    with pytest.raises(error, match=message.replace("'root'", "'h'")) as raised:
+        Game("bad", root)
+    assert isinstance(raised.value, InvalidGameError)  # the CLI's one-line errors
+
+
+def test_one_player_name_is_refused_before_any_report():
+    root = Decision(0, "I", ("l", "r"), two_leaves())
+    with pytest.raises(InvalidGameError, match=r"2 players but 1 player names"):
+        Game("named", root, player_names=("Ann",))
+
+
+@pytest.mark.parametrize("call", ["build_sequence_form", "certify"])
+def test_lower_level_functions_refuse_a_non_game(call):
+    import seqform
+
+    with pytest.raises(TypeError, match="needs a seqform Game, not str"):
+        if call == "certify":
+            seqform.certify("kuhn", None, None)
+        else:
+            seqform.build_sequence_form("kuhn")

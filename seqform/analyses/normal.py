@@ -10,6 +10,7 @@ the sequence-form solution of :func:`seqform.analyses.solve.solve`.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import partial
 
@@ -22,6 +23,7 @@ from seqform.certify import certify
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
 from seqform.forms.normal_form import KuhnConversion, NormalForm, build_normal_form, kuhn_conversion
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.game.loader import as_game
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
 from seqform.lp.minmax import LPSolution, solve_minmax
@@ -115,7 +117,7 @@ NormalFormSolution = Solution
 
 
 def solve_normal_form(
-    game: Game,
+    game: Game | str | os.PathLike[str],
     *,
     reduced: bool = False,
     max_entries: int = DEFAULT_MAX_ENTRIES,
@@ -151,6 +153,7 @@ def solve_normal_form(
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality.
     """
+    game = as_game(game, "solve_normal_form")
     require_float_payoffs(game, "the normal-form LP")
     clock = PhaseClock()
     with clock.phase("sequence_form"):

@@ -11,11 +11,19 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 from numbers import Rational
+from typing import NoReturn
 
-from seqform.game.errors import InvalidGameError
-from seqform.game.nodes import Chance, Terminal
+from seqform.game.errors import GameTypeError, InvalidGameError
+from seqform.game.nodes import Chance, Decision, Terminal
 
-__all__ = ["check_chance", "check_terminal", "count_word", "float_of"]
+__all__ = [
+    "check_chance",
+    "check_terminal",
+    "count_word",
+    "float_of",
+    "hashable",
+    "refuse_decision",
+]
 
 
 def float_of(number: Rational) -> float:
@@ -82,3 +90,31 @@ def check_chance(node: Chance, where: Callable[[int], str], index: int) -> None:
         total += probability
     if total != 1:
         raise InvalidGameError(f"chance node {where(index)!r}: probabilities sum to {total}, not 1")
+
+
+def hashable(value: object) -> bool:
+    """Whether ``value`` can key a dictionary (an information-set name must)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def refuse_decision(node: Decision, where: str) -> NoReturn:
+    """Refuse a decision whose player is not an int from 0, or whose information-set name
+    cannot key a dictionary; the player as given (``-1`` stays ``-1``)."""
+    player = node.player
+    if type(player) is not int:
+        raise GameTypeError(
+            f"decision node {where!r} belongs to player {player!r} of type "
+            f"{type(player).__name__}; players are the integers 0, 1, 2, ..."
+        )
+    if player < 0:
+        raise InvalidGameError(
+            f"decision node {where!r} belongs to player {player}; players are numbered 0, 1, 2, ..."
+        )
+    raise GameTypeError(
+        f"decision node {where!r} has information set {node.infoset!r} of type "
+        f"{type(node.infoset).__name__}, which cannot name a set (use a str)"
+    )

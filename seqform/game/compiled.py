@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from seqform.game.checks import check_chance, check_terminal, count_word
+from seqform.game.checks import check_chance, check_terminal, count_word, hashable, refuse_decision
 from seqform.game.errors import InvalidGameError
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 from seqform.game.sequences import (
@@ -293,11 +293,8 @@ class _Walk:
         """Check a decision node; return the first sequence of its information set, which
         is numbered on first sight and checked against the first sight after."""
         player = node.player
-        if type(player) is not int or player < 0:
-            raise InvalidGameError(
-                f"decision node {self.where(index)!r} belongs to player {player!r}; players "
-                "are numbered 0, 1, 2, ..."
-            )
+        if type(player) is not int or player < 0 or not hashable(node.infoset):
+            refuse_decision(node, self.where(index))
         count = len(node.actions)
         if count == 0 or count != len(node.children):
             raise InvalidGameError(

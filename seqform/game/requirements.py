@@ -98,6 +98,8 @@ def require_two_player_zero_sum(game: Game, purpose: str = "the sequence-form LP
 
     Raises
     ------
+    TypeError
+        If ``game`` is not a :class:`~seqform.game.model.Game`.
     InvalidGameError
         For other than two players (``"the sequence-form LP needs two players, zero-sum:
         kuhn3 is a three-player game (terminal node 'T J Q p p p' has payoffs for 3
@@ -105,6 +107,8 @@ def require_two_player_zero_sum(game: Game, purpose: str = "the sequence-form LP
         constant-sum: terminal node 'r' has payoffs (1, 1), which sum to 2, but terminal
         node 'l' ... to 0; ..."``).
     """
+    if not isinstance(game, Game):
+        raise TypeError(f"{purpose} needs a seqform Game, not {type(game).__name__}")
     flat = game.flat
     if flat.num_players != 2:
         where = history_text(flat.history(int(flat.terminals[0])))

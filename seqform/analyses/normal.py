@@ -129,14 +129,13 @@ def solve_normal_form(
 ) -> Solution:
     """Solve ``game`` through its normal form and certify the answer by best response.
 
-    The mixed strategies become realization plans and behavioural strategies by Kuhn's
-    theorem (:func:`kuhn_conversion`): the result is a :class:`Solution` as from
-    :func:`seqform.analyses.solve.solve`, with the normal-form details in ``normal``.
+    Mixed strategies become plans and behaviour by Kuhn's theorem (:func:`kuhn_conversion`):
+    a :class:`Solution` as from :func:`seqform.analyses.solve.solve`, details in ``normal``.
 
     Parameters
     ----------
     game
-        The game.
+        The game, or its name or path (:func:`seqform.game.loader.load_game`).
     reduced
         Solve the reduced normal form instead of the full one.
     max_entries

@@ -8,6 +8,9 @@ payoffs divided by a power of ten).
 from __future__ import annotations
 
 import json
+import resource
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -303,3 +306,51 @@ def test_lower_level_functions_refuse_a_non_game(call):
             seqform.certify("kuhn", None, None)
         else:
             seqform.build_sequence_form("kuhn")
+
+
+# --- files written atomically --------------------------------------------------------------
+
+
+def _limited_run(argv: list[str], limit: int) -> subprocess.CompletedProcess[str]:
+    """``python -m seqform ARGV`` with files limited to ``limit`` bytes (RLIMIT_FSIZE)."""
+
+    def limit_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run(
+        [sys.executable, "-m", "seqform", *argv],
+        capture_output=True,
+        text=True,
+        preexec_fn=limit_files,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["export", "kuhn(cards=6)", "--to", "efg"], id="export-efg"),
+        pytest.param(["export", "kuhn(cards=6)", "--to", "npz"], id="export-npz"),
+        pytest.param(["export", "kuhn(cards=6)", "--to", "mps"], id="export-mps"),
+        pytest.param(["solve", "kuhn(cards=6)", "--format", "json", "--output"], id="output"),
+    ],
+)
+def test_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, argv):
+    suffix = {"efg": ".efg", "npz": ".npz", "mps": ".mps"}.get(argv[-1], ".json")
+    target = tmp_path / f"result{suffix}"
+    old = b"the previous result\n"
+    target.write_bytes(old)
+    run = _limited_run([*argv, str(target)], limit=2048)  # each output is larger
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.startswith("seqform: error: cannot write"), run.stderr
+    assert "Traceback" not in run.stderr
+    assert target.read_bytes() == old
+    assert sorted(path.name for path in tmp_path.iterdir()) == [target.name]
+    # the same command without the limit replaces the file
+    assert _limited_run([*argv, str(target)], limit=resource.RLIM_INFINITY).returncode == 0
+    assert target.read_bytes() != old
+
+
+def test_write_to_a_missing_folder_says_cannot_write(capsys):
+    assert main(["export", "kuhn", "--to", "npz", "/nonexistent/folder/x.npz"]) == 1
+    assert "cannot write '/nonexistent/folder/x.npz'" in capsys.readouterr().err

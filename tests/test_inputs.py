@@ -354,3 +354,35 @@ def test_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, argv)
 def test_write_to_a_missing_folder_says_cannot_write(capsys):
     assert main(["export", "kuhn", "--to", "npz", "/nonexistent/folder/x.npz"]) == 1
     assert "cannot write '/nonexistent/folder/x.npz'" in capsys.readouterr().err
+
+
+# --- OpenSpiel's size limit ----------------------------------------------------------------
+
+
+def test_max_nodes_reaches_the_openspiel_loader(monkeypatch, capsys):
+    import seqform.game.openspiel as openspiel
+    from seqform.game.builtin.kuhn import kuhn_poker
+
+    asked: list[int] = []
+
+    def fake(spec: str, *, max_nodes: int = openspiel.DEFAULT_MAX_NODES) -> Game:
+        asked.append(max_nodes)
+        return kuhn_poker()
+
+    monkeypatch.setattr(openspiel, "load_openspiel_game", fake)
+    assert main(["solve", "openspiel:kuhn_poker", "--max-nodes", "1234"]) == 0
+    assert main(["export", "openspiel:kuhn_poker", "--to", "efg", "/dev/null"]) == 0
+    assert asked == [1234, openspiel.DEFAULT_MAX_NODES]
+    with pytest.raises(SystemExit) as usage:  # argparse's usage error
+        main(["solve", "kuhn", "--max-nodes", "0"])
+    assert usage.value.code == 2
+    assert "--max-nodes: must be at least 1" in capsys.readouterr().err
+
+
+def test_openspiel_limit_message_names_the_option():
+    pytest.importorskip("pyspiel")
+    from seqform.game.loader import load_game
+
+    with pytest.raises(ValueError, match=r"more than 10 histories; .*--max-nodes N"):
+        load_game("openspiel:kuhn_poker", max_nodes=10)
+    assert load_game("openspiel:kuhn_poker", max_nodes=100).flat.num_nodes == 58

@@ -2,6 +2,8 @@
 
 Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the module of
 :mod:`seqform.cli.commands` with that name.
+
+Size: every command's options and help texts in one place, the shared ones written once.
 """
 
 from __future__ import annotations
@@ -100,6 +102,9 @@ def _add_game_argument(parser: argparse.ArgumentParser) -> None:
             "a built-in game (" + ", ".join(known_names()) + "), with parameters as "
             "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME"
         ),
+    )
+    parser.add_argument(
+        "--max-nodes", type=whole_number(1), metavar="N", help="openspiel: histories to convert"
     )
 
 

@@ -22,7 +22,7 @@ from seqform.game.model import Game
 __all__ = ["as_game", "load_game"]
 
 
-def load_game(spec: str | os.PathLike[str]) -> Game:
+def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> Game:
     """Build the game named by ``spec``: a built-in name, a ``.efg`` path or ``openspiel:...``.
 
     Parameters
@@ -31,6 +31,9 @@ def load_game(spec: str | os.PathLike[str]) -> Game:
         A name (``"kuhn"``, ``"kuhn(cards=4)"``, ``"openspiel:leduc_poker"``) or a path, as
         a ``str`` or any ``os.PathLike`` (``pathlib.Path``); a path object is always read
         as a file.
+    max_nodes
+        For ``openspiel:`` games, the most histories to convert (default that of
+        :func:`seqform.game.openspiel.load_openspiel_game`); ignored by the others.
 
     Raises
     ------
@@ -58,7 +61,10 @@ def load_game(spec: str | os.PathLike[str]) -> Game:
     if spec.startswith("openspiel:"):
         from seqform.game.openspiel import load_openspiel_game
 
-        return load_openspiel_game(spec.removeprefix("openspiel:"))
+        name = spec.removeprefix("openspiel:")
+        if max_nodes is None:
+            return load_openspiel_game(name)
+        return load_openspiel_game(name, max_nodes=max_nodes)
     # os.path answers False, where pathlib raises, for names longer than the system allows
     if os.path.isdir(spec) and spec.lower() not in GAMES:
         raise IsADirectoryError(errno.EISDIR, "is a directory, not a game file", spec)

@@ -14,7 +14,7 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Write ``args.game`` in the format ``args.to`` to ``args.file``."""
-    game = load_reporting(args.game)
+    game = load_reporting(args.game, max_nodes=args.max_nodes)
     try:
         path = export_game(game, args.to, args.file)
     except OSError as exc:

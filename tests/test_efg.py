@@ -501,3 +501,37 @@ def test_a_game_where_gambits_tree_lp_is_wrong_is_solved_and_proven():
     exact = solve_exact(game)
     assert exact.certified
     assert exact.value == -3
+
+
+# --- where pygambit's tree-based lp_solve is wrong (issue 14) --------------------------------
+
+ONLY = """\
+EFG 2 R "Only" { "P1" "P2" }
+""
+
+p "" 2 1 "" { "l" "r" } 0
+t "" 1 "" { 1, -1 }
+p "" 1 1 "" { "only" } 0
+t "" 2 "" { -1, 1 }
+"""
+
+
+def test_pygambit_lp_solve_is_wrong_where_seqform_proves_the_value(tmp_path):
+    # Player 2 chooses l (player 1 gets 1) or r, after which player 1's single action
+    # "only" pays -1: player 2 plays r and the value is -1 (by hand; pygambit's
+    # strategic-form LP agrees).  pygambit 16.7's sequence-form lp_solve says 0, with
+    # player 1's only action at probability 0, and certifies nothing.
+    path = write(tmp_path, ONLY)
+    gambit_game = pygambit.read_efg(str(path))
+    first = next(iter(gambit_game.players))
+    tree_lp = pygambit.nash.lp_solve(gambit_game, rational=True).equilibria[0]
+    only = next(iter(next(iter(first.infosets)).actions))
+    assert (tree_lp.payoff(first), tree_lp[only]) == (0, 0)  # wrong: a probability of 0
+    assert gambit_value(gambit_game) == -1  # its strategic-form LP
+    game = read_efg(path)
+    assert solve(game).value == pytest.approx(-1, abs=TOLERANCE)
+    exact = solve_exact(game)
+    # the exact proof: both best responses give -1, so no player gains by deviating
+    assert exact.value == -1
+    assert exact.certificate.best_response_values == (Fraction(-1), Fraction(1))
+    assert exact.certificate.exploitability == 0

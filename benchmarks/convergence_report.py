@@ -20,6 +20,7 @@ from pathlib import Path
 from benchmarks.convergence import ITERATIVE_PEERS, SPEED_PEER, TARGETS
 from benchmarks.harness import BenchmarkRun, GameResult, PeerResult
 from benchmarks.outcome import Outcome
+from seqform.io.atomic import replacing
 
 __all__ = [
     "Reached",
@@ -346,6 +347,7 @@ def plot_convergence(run: BenchmarkRun, path: Path) -> Path | None:
         y=1 - 0.08 / height,
     )
     figure.tight_layout(rect=(0, 0, 1, 1 - 0.6 / height))
-    figure.savefig(path, dpi=110)
+    with replacing(path) as temporary:  # a reader sees the old figure or the new one
+        figure.savefig(temporary, dpi=110)
     plt.close(figure)
     return path

@@ -291,7 +291,7 @@ def _openspiel(spec: str, scratch: Path, solver: str) -> Outcome:
     name = openspiel_name(spec)
     if name is None:
         from seqform import load_game
-        from seqform.game.efg import write_efg
+        from seqform.io.export import write_efg
 
         path = scratch / "game.efg"
         write_efg(load_game(spec), path)

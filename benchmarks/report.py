@@ -29,6 +29,7 @@ from benchmarks.harness import (
     PeerResult,
 )
 from benchmarks.peers import SPARSIFIED
+from seqform.io.atomic import replacing, write_atomically
 
 __all__ = [
     "Ratio",
@@ -668,7 +669,8 @@ def plot_scaling(run: BenchmarkRun, path: Path) -> Path | None:
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(handles=peer_handles + family_handles, fontsize=8, loc="lower right")
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    with replacing(path) as temporary:  # a reader sees the old figure or the new one
+        figure.savefig(temporary, dpi=120)
     plt.close(figure)
     return path
 
@@ -684,19 +686,17 @@ def write_results(run: BenchmarkRun, directory: Path, *, plot: bool = True) -> R
     iterative peer ran) ``convergence.png`` in ``directory``."""
     directory.mkdir(parents=True, exist_ok=True)
     json_path = directory / "results.json"
-    json_path.write_text(
-        json.dumps(asdict(run), indent=1, default=_json_default) + "\n", encoding="utf-8"
-    )
+    write_atomically(json_path, json.dumps(asdict(run), indent=1, default=_json_default) + "\n")
     plot_path = plot_scaling(run, directory / "scaling.png") if plot else None
     convergence = plot_convergence(run, directory / "convergence.png") if plot else None
     markdown_path = directory / "results.md"
-    markdown_path.write_text(
+    write_atomically(
+        markdown_path,
         render_markdown(
             run,
             plot_name=plot_path.name if plot_path else None,
             convergence_plot=convergence.name if convergence else None,
         ),
-        encoding="utf-8",
     )
     return ResultFiles(
         markdown=markdown_path, json=json_path, plot=plot_path, convergence=convergence

@@ -112,7 +112,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = "unavailable" if isinstance(exc, PeerUnavailableError) else "error"
         report.update(status=status, detail=_first_line(exc))
     report["peak_rss_mb"] = _peak_rss_mb()
-    args.result.write_text(json.dumps(report), encoding="utf-8")
+    from seqform.io.atomic import write_atomically  # after the measurement, not before
+
+    write_atomically(args.result, json.dumps(report))
     return 0
 
 

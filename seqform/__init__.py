@@ -18,7 +18,7 @@ from seqform.version import __version__
 # Names whose modules import pygambit or OpenSpiel load on first use.
 _LAZY = {
     "read_efg": "seqform.game.efg",
-    "write_efg": "seqform.game.efg",
+    "write_efg": "seqform.io.export",
     "GameFormatError": "seqform.game.errors",
     "load_openspiel_game": "seqform.game.openspiel",
     "export_game": "seqform.io.export",

@@ -21,13 +21,14 @@ from seqform.analyses.exact import solve_exact
 from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.efg import read_efg, write_efg
+from seqform.game.efg import read_efg
 from seqform.game.errors import GameFormatError, InvalidGameError
 from seqform.game.from_gambit import game_from_gambit
 from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Terminal, walk
 from seqform.game.to_gambit import game_to_gambit
+from seqform.io.export import write_efg
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)
 TOLERANCE = 1e-9  # LP value (float, HiGHS) against an exact rational reference
@@ -167,13 +168,8 @@ def refusal_reasons(gambit_game: pygambit.Game) -> set[str]:
         return reasons
     if not gambit_game.is_perfect_recall:
         reasons.add("imperfect recall")
-    if not gambit_game.is_const_sum:
+    if not gambit_game.is_const_sum:  # constant-sum games are solved (issue 14)
         reasons.add("not zero-sum")
-    else:
-        # The payoffs of any pure-strategy profile sum to the constant.
-        constant = sum(payoffs.flat[0] for payoffs in gambit_game.to_arrays())
-        if constant != 0:
-            reasons.add("not zero-sum")
     return reasons
 
 
@@ -193,10 +189,11 @@ def test_catalogue_game_is_solved_exactly_or_refused_for_the_right_reason(slug):
 
 
 def test_catalogue_has_the_zero_sum_games_we_expect():
-    # Guards the test above against passing by refusing everything: these four are the
-    # two-player zero-sum perfect-recall trees of pygambit 16.7's catalogue.
+    # Guards the test above against passing by refusing everything: these are the
+    # two-player constant-sum perfect-recall trees of pygambit 16.7's catalogue.
     solvable = {slug for slug in CATALOGUE if not refusal_reasons(pygambit.catalog.load(slug))}
     assert solvable >= {
+        "books/vonstengel2022/fig10.1",  # constant-sum, payoffs summing to 16
         "books/myerson1991/fig2_1",
         "books/vonstengel2022/fig10.12",
         "journals/mor/vonstengelforges2008/fig6",
@@ -213,10 +210,14 @@ def test_myerson_card_game_has_value_one_third():
     assert game.player_names == ("Fred", "Alice")
 
 
-def test_constant_sum_game_is_refused_with_a_hint():
-    # von Stengel (2022), Fig. 10.1: payoffs always sum to 16.
-    with pytest.raises(InvalidGameError, match=r"not zero-sum.*constant-sum.*subtracting 16"):
-        game_from_gambit(pygambit.catalog.load("books/vonstengel2022/fig10.1"))
+def test_constant_sum_game_is_read_and_solved_as_such():
+    # von Stengel (2022), Fig. 10.1: payoffs always sum to 16; the value to the first
+    # player is pygambit's strategic-form LP's, computed here (tests/test_inputs.py checks
+    # constant-sum games against their zero-sum shift).
+    gambit_game = pygambit.catalog.load("books/vonstengel2022/fig10.1")
+    game = game_from_gambit(gambit_game)
+    assert game.flat.constant_sum == 16
+    assert solve(game).value == pytest.approx(float(gambit_value(gambit_game)), abs=TOLERANCE)
 
 
 # --- the traps of the format ---------------------------------------------------------------
@@ -500,3 +501,37 @@ def test_a_game_where_gambits_tree_lp_is_wrong_is_solved_and_proven():
     exact = solve_exact(game)
     assert exact.certified
     assert exact.value == -3
+
+
+# --- where pygambit's tree-based lp_solve is wrong (issue 14) --------------------------------
+
+ONLY = """\
+EFG 2 R "Only" { "P1" "P2" }
+""
+
+p "" 2 1 "" { "l" "r" } 0
+t "" 1 "" { 1, -1 }
+p "" 1 1 "" { "only" } 0
+t "" 2 "" { -1, 1 }
+"""
+
+
+def test_pygambit_lp_solve_is_wrong_where_seqform_proves_the_value(tmp_path):
+    # Player 2 chooses l (player 1 gets 1) or r, after which player 1's single action
+    # "only" pays -1: player 2 plays r and the value is -1 (by hand; pygambit's
+    # strategic-form LP agrees).  pygambit 16.7's sequence-form lp_solve says 0, with
+    # player 1's only action at probability 0, and certifies nothing.
+    path = write(tmp_path, ONLY)
+    gambit_game = pygambit.read_efg(str(path))
+    first = next(iter(gambit_game.players))
+    tree_lp = pygambit.nash.lp_solve(gambit_game, rational=True).equilibria[0]
+    only = next(iter(next(iter(first.infosets)).actions))
+    assert (tree_lp.payoff(first), tree_lp[only]) == (0, 0)  # wrong: a probability of 0
+    assert gambit_value(gambit_game) == -1  # its strategic-form LP
+    game = read_efg(path)
+    assert solve(game).value == pytest.approx(-1, abs=TOLERANCE)
+    exact = solve_exact(game)
+    # the exact proof: both best responses give -1, so no player gains by deviating
+    assert exact.value == -1
+    assert exact.certificate.best_response_values == (Fraction(-1), Fraction(1))
+    assert exact.certificate.exploitability == 0

@@ -16,7 +16,7 @@ import pytest
 from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.efg import read_efg, write_efg
+from seqform.game.efg import read_efg
 from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.game.loader import load_game
 from seqform.game.nodes import Chance, Decision, Terminal, walk
@@ -26,6 +26,7 @@ from seqform.game.openspiel import (
     exact_probabilities,
     load_openspiel_game,
 )
+from seqform.io.export import write_efg
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test

@@ -300,8 +300,7 @@ def solve_exact(
     form
         Its sequence form, if already built.
     algorithm
-        HiGHS algorithm for the float LP: ``"simplex"`` or ``"ipm"`` (with crossover);
-        both give the optimal basis.
+        HiGHS's ``"simplex"`` or ``"ipm"`` (with crossover): both give the optimal basis.
     time_limit
         Seconds for the float LP.
     try_rounding
@@ -321,20 +320,21 @@ def solve_exact(
     with clock.phase("lp"):
         minmax, float_solution = _float_lp(form, restrictions, algorithm, time_limit)
     candidates = _Candidates(game, restrictions)
-    basis_verified = _find(candidates, form, minmax, float_solution, clock, try_rounding)
+    basis_verified = _find(candidates, minmax.form, minmax, float_solution, clock, try_rounding)
     with clock.phase("certificate"):
         first, second = _best(candidates)
         certificate = exact_certificate(game, first.strategy, second.strategy, restrictions)
+    float_value = minmax.form.unscaled(float_solution.value)
     return ExactSolution(
         game=game,
         form=form,
-        value=first.guarantee if first.guarantee == second.guarantee else float_solution.value,
+        value=first.guarantee if first.guarantee == second.guarantee else float_value,
         bounds=ValueBounds(lower=first.guarantee, upper=second.guarantee),
         strategies=(first.strategy, second.strategy),
         certificate=certificate,
         method=_method(first, second),
         basis_verified=basis_verified,
-        float_value=float_solution.value,
+        float_value=float_value,
         stats=float_solution.stats,
         timings=clock.timings(),
         restrictions=restrictions,
@@ -348,7 +348,12 @@ def _float_lp(
     algorithm: str,
     time_limit: float | None,
 ) -> tuple[MinmaxProgram, MinmaxFloatSolution]:
-    """The merged min-max LP (with the restrictions' rows) and HiGHS's float optimum."""
+    """The merged min-max LP (with the restrictions' rows) and HiGHS's float optimum.
+
+    The LP is that of ``form.scaled_for_floats()``: ``A / s`` when ``A`` is too large for
+    floats, with the same optimal plans and bases (``minmax.form.unscaled`` undoes ``s``).
+    """
+    form = form.scaled_for_floats()
     x_rows, y_rows = plan_constraints(form, restrictions) if restrictions else ([], [])
     minmax = minmax_program(form, x_constraints=x_rows, y_constraints=y_rows)
     return minmax, solve_minmax_program(minmax, algorithm=algorithm, time_limit=time_limit)
@@ -370,7 +375,10 @@ def _find(
     with clock.phase("basis", stage="behaviour"):
         if candidates.proven():
             return None
-        return _try_basis(candidates, form, minmax, float_solution, candidates.notes)
+        verified = _try_basis(candidates, form, minmax, float_solution, candidates.notes)
+    if not candidates.proven() and form.payoff_scale != 1:
+        candidates.notes.append(form.scaling_note())
+    return verified
 
 
 def _best(candidates: _Candidates) -> tuple[_Candidate, _Candidate]:

@@ -10,6 +10,7 @@ the sequence-form solution of :func:`seqform.analyses.solve.solve`.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import partial
 
@@ -22,7 +23,9 @@ from seqform.certify import certify
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
 from seqform.forms.normal_form import KuhnConversion, NormalForm, build_normal_form, kuhn_conversion
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.game.loader import as_game
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
 from seqform.lp.minmax import LPSolution, solve_minmax
 from seqform.lp.solvers import Algorithm, Backend
 
@@ -114,7 +117,7 @@ NormalFormSolution = Solution
 
 
 def solve_normal_form(
-    game: Game,
+    game: Game | str | os.PathLike[str],
     *,
     reduced: bool = False,
     max_entries: int = DEFAULT_MAX_ENTRIES,
@@ -126,14 +129,13 @@ def solve_normal_form(
 ) -> Solution:
     """Solve ``game`` through its normal form and certify the answer by best response.
 
-    The mixed strategies become realization plans and behavioural strategies by Kuhn's
-    theorem (:func:`kuhn_conversion`): the result is a :class:`Solution` as from
-    :func:`seqform.analyses.solve.solve`, with the normal-form details in ``normal``.
+    Mixed strategies become plans and behaviour by Kuhn's theorem (:func:`kuhn_conversion`):
+    a :class:`Solution` as from :func:`seqform.analyses.solve.solve`, details in ``normal``.
 
     Parameters
     ----------
     game
-        The game.
+        The game, or its name or path (:func:`seqform.game.loader.load_game`).
     reduced
         Solve the reduced normal form instead of the full one.
     max_entries
@@ -150,6 +152,8 @@ def solve_normal_form(
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality.
     """
+    game = as_game(game, "solve_normal_form")
+    require_float_payoffs(game, "the normal-form LP")
     clock = PhaseClock()
     with clock.phase("sequence_form"):
         sequence_form = build_sequence_form(game) if form is None else form

@@ -50,6 +50,7 @@ import numpy as np
 
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
 from seqform.lp.exact.face import (
     FLOAT_TOLERANCE,
     FaceOptimiser,
@@ -189,6 +190,7 @@ def equilibrium_ranges(
         If an LP is not solved.
     """
     start = time.perf_counter()
+    require_float_payoffs(game, "the LP of value ranges")
     form = form or build_sequence_form(game)
     if exact:
         from seqform.analyses.exact import solve_exact

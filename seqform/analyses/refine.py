@@ -71,6 +71,7 @@ from seqform.certify import Certificate, best_response, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
 from seqform.lp.exact.minmax import MinmaxProgram
 from seqform.lp.exact.program import FloatLPResult
 from seqform.lp.solvers import SolverError, SolverStats, optimal_stats
@@ -172,6 +173,7 @@ def refine(
     start = time.perf_counter()
     clock = PhaseClock()
     with clock.phase("sequence_form"):
+        require_float_payoffs(game, "the refined (perturbed) LP")
         problem = perturbed_problem(game, form or build_sequence_form(game))
     with clock.phase("lp"):
         limit = _search(problem, algorithm, time_limit, max_pivots, start, start + max_seconds)

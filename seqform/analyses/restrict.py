@@ -42,6 +42,7 @@ from seqform.certify import Certificate, LocalBounds, bounded_choice, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
 from seqform.io.strategy_files import parse_probability, read_restriction_file
 from seqform.lp.exact.minmax import PlanConstraint, minmax_program, solve_minmax_program
 
@@ -286,6 +287,7 @@ def solve_restricted(
     """
     clock = PhaseClock()
     with clock.phase("sequence_form"):
+        require_float_payoffs(game, "the float LP of a restricted game")
         built = form or build_sequence_form(game)
     x_rows, y_rows = plan_constraints(built, restrictions)
     result = lp_stages(

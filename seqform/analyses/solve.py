@@ -10,6 +10,7 @@ normal form, restricted game).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,7 +21,9 @@ from seqform.analyses.result import Certified, PhaseClock, Timings, lp_stages
 from seqform.certify import certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
+from seqform.game.loader import as_game
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
 from seqform.lp.minmax import LPSolution, solve_minmax
 from seqform.lp.solvers import Algorithm, Backend
 
@@ -91,7 +94,7 @@ def plan_behaviour(
 
 
 def solve(
-    game: Game,
+    game: Game | str | os.PathLike[str],
     *,
     backend: Backend = "highs",
     algorithm: Algorithm = "simplex",
@@ -104,6 +107,9 @@ def solve(
 
     Parameters
     ----------
+    game
+        The game, or its name or path as :func:`seqform.game.loader.load_game` takes it
+        (``solve("kuhn")``, ``solve(Path("game.efg"))``).
     progress
         Called with a short message as each stage starts (the CLI prints them on stderr).
     form
@@ -111,12 +117,16 @@ def solve(
 
     Raises
     ------
+    TypeError
+        If ``game`` is not a game, a name or a path.
     seqform.lp.solvers.SolverLimitError
         If the solver stops at its time limit; when it had a point, the message gives the
         exploitability of that point, measured by best response, and ``exc.plans`` holds it.
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality for another reason.
     """
+    game = as_game(game, "solve")
+    require_float_payoffs(game)
     clock = PhaseClock(progress)
     announce = f"sequence form of {game.name} ({game.flat.num_nodes:,} nodes)"
     with clock.phase("sequence_form", announce):

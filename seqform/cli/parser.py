@@ -108,6 +108,9 @@ def _add_game_argument(parser: argparse.ArgumentParser) -> None:
             "'seqform games' lists the built-in games and how they name information sets"
         ),
     )
+    parser.add_argument(
+        "--max-nodes", type=whole_number(1), metavar="N", help="openspiel: histories to convert"
+    )
 
 
 def _add_output_arguments(parser: argparse.ArgumentParser) -> None:

@@ -65,12 +65,14 @@ def solver_log_to_stderr(active: bool) -> Iterator[None]:
         os.close(saved)
 
 
-def load_reporting(spec: str, progress: Progress | None = None) -> Game:
+def load_reporting(
+    spec: str, progress: Progress | None = None, *, max_nodes: int | None = None
+) -> Game:
     """:func:`~seqform.game.loader.load_game`, telling ``progress`` (if any) how it went;
     from :data:`LARGE_GAME_NODES` nodes on, progress is shown by default."""
     if progress is not None:
         progress(f"building game {spec}")
-    game = load_game(spec)
+    game = load_game(spec, max_nodes=max_nodes)
     if progress is not None:
         progress.large = game.flat.num_nodes >= LARGE_GAME_NODES
         progress(f"built {game.name}: {game.flat.num_nodes:,} nodes")

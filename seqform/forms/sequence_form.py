@@ -36,18 +36,22 @@ floats, each terminal's float chance probability (of the exact product) times it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.game.checks import float_of
 from seqform.game.model import Game
-from seqform.game.requirements import require_two_player_zero_sum
+from seqform.game.requirements import number_text, require_two_player_zero_sum
 from seqform.game.sequences import EMPTY, PlayerSequences
 
-__all__ = ["EMPTY", "PlayerSequences", "SequenceForm", "build_sequence_form"]
+__all__ = ["EMPTY", "FLOAT_LP_LARGEST", "PlayerSequences", "SequenceForm", "build_sequence_form"]
+
+FLOAT_LP_LARGEST = 2**40
+"""Payoff-matrix entries from here up are scaled down for a float LP of the exact route."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,8 @@ class SequenceForm:
     players : the label tables of players 0 and 1
     num_terminals : terminal nodes of the tree (histories, chance outcomes included)
     game : the game it was built from
+    payoff_scale : ``A`` and ``payoff_entries`` are the game's divided by this (1 unless
+        made by :meth:`scaled_for_floats`)
     """
 
     E: sp.csr_array
@@ -74,6 +80,7 @@ class SequenceForm:
     players: tuple[PlayerSequences, PlayerSequences]
     num_terminals: int
     game: Game
+    payoff_scale: Fraction = Fraction(1)
 
     def constraints(self, player: int) -> tuple[sp.csr_array, np.ndarray]:
         """``(E, e)`` for player 0, ``(F, f)`` for player 1."""
@@ -99,11 +106,56 @@ class SequenceForm:
             if reach and payoff:
                 key = (row, col)
                 sums[key] = sums.get(key, 0) + reach * payoff
-        kept = sorted((key, Fraction(value)) for key, value in sums.items() if value != 0)
+        scale = self.payoff_scale
+        kept = sorted((key, Fraction(value) / scale) for key, value in sums.items() if value != 0)
         return (
             np.fromiter((key[0] for key, _ in kept), dtype=np.int64, count=len(kept)),
             np.fromiter((key[1] for key, _ in kept), dtype=np.int64, count=len(kept)),
             tuple(value for _, value in kept),
+        )
+
+    def scaled_for_floats(self) -> SequenceForm:
+        """This form with ``A`` divided by a power of two ``s`` when an entry is too large
+        for a float LP (:data:`FLOAT_LP_LARGEST`, ``2**40``, or more); else this form.
+
+        ``s`` brings the largest entry just below ``2**40``, well inside HiGHS's range (it
+        refuses entries of ``1e15`` or more and drops those below ``1e-9``), so the small
+        entries keep as many digits as the float LP can use.  The LP of ``A / s`` has the
+        same optimal plans and optimal bases as that of ``A`` (its value and its best-reply
+        variables ``q`` are divided by ``s``), so the exact route solves the scaled LP in
+        floats, re-solves its basis exactly and certifies the plans on the game itself.
+        """
+        rows, cols, exact = self.payoff_entries
+        largest = max((abs(value) for value in exact), default=Fraction(0))
+        if largest < FLOAT_LP_LARGEST:
+            return self
+        exponent = largest.numerator.bit_length() - largest.denominator.bit_length() - 39
+        scale = Fraction(2) ** exponent
+        while largest / scale >= FLOAT_LP_LARGEST:
+            scale *= 2
+        scaled = tuple(value / scale for value in exact)
+        data = np.fromiter((float(value) for value in scaled), dtype=float, count=len(scaled))
+        A = sp.csr_array((data, (rows, cols)), shape=self.A.shape)
+        form = replace(self, A=A, payoff_scale=self.payoff_scale * scale)
+        form.__dict__["payoff_entries"] = (rows, cols, scaled)
+        return form
+
+    def unscaled(self, value: float) -> float:
+        """A float optimum of this form's LP in the game's payoffs (``±inf`` beyond the
+        floats)."""
+        if self.payoff_scale == 1:
+            return value
+        return float_of(Fraction(value) * self.payoff_scale)
+
+    def scaling_note(self) -> str:
+        """Why the LP of a scaled form may have lost the small payoffs: HiGHS drops entries
+        below 1e-9 once the largest is scaled to about 1e12."""
+        smallest = min((abs(value) for value in self.payoff_entries[2]), default=Fraction(0))
+        return (
+            f"the payoffs were divided by {number_text(self.payoff_scale)} for the float LP, "
+            f"leaving entries as small as {number_text(smallest)}; HiGHS ignores entries "
+            "below 1e-9, so payoffs spanning more than about 21 orders of magnitude lose "
+            "the small ones"
         )
 
 

@@ -7,21 +7,42 @@ write a message) and the node's index, and raises
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from numbers import Rational
+from typing import NoReturn
 
-from seqform.game.errors import InvalidGameError
-from seqform.game.nodes import Chance, Terminal
+from seqform.game.errors import GameTypeError, InvalidGameError
+from seqform.game.nodes import Chance, Decision, Terminal
 
-__all__ = ["check_chance", "check_terminal", "count_word"]
+__all__ = [
+    "check_chance",
+    "check_terminal",
+    "count_word",
+    "float_of",
+    "hashable",
+    "refuse_decision",
+]
+
+
+def float_of(number: Rational) -> float:
+    """``number`` as the nearest float, or ``±inf`` beyond the float range (about
+    ``1.8e308``), where ``float()`` raises ``OverflowError``; the float routes refuse such
+    payoffs (:func:`seqform.game.requirements.require_float_payoffs`), the exact ones keep
+    the exact number."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if Fraction(number) > 0 else -math.inf
 
 
 def check_terminal(
     node: Terminal, where: Callable[[int], str], index: int
-) -> tuple[tuple[float, ...], bool]:
+) -> tuple[tuple[float, ...], Fraction]:
     """Check a terminal's payoffs (exact, for at least two players); return them as floats
-    and whether they sum to zero (the walk records the first that does not)."""
+    (:func:`float_of`) and their exact sum (the walk records the first that is not zero and
+    the first that differs from the first terminal's)."""
     payoffs = node.payoffs
     if len(payoffs) < 2:
         raise InvalidGameError(
@@ -33,7 +54,7 @@ def check_terminal(
             f"terminal node {where(index)!r} has payoffs {payoffs!r}; payoffs must be "
             "exact (int or fractions.Fraction)"
         )
-    return tuple(float(payoff) for payoff in payoffs), sum(payoffs) == 0
+    return tuple(float_of(payoff) for payoff in payoffs), sum(payoffs, Fraction(0))
 
 
 def count_word(count: int) -> str:
@@ -69,3 +90,31 @@ def check_chance(node: Chance, where: Callable[[int], str], index: int) -> None:
         total += probability
     if total != 1:
         raise InvalidGameError(f"chance node {where(index)!r}: probabilities sum to {total}, not 1")
+
+
+def hashable(value: object) -> bool:
+    """Whether ``value`` can key a dictionary (an information-set name must)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def refuse_decision(node: Decision, where: str) -> NoReturn:
+    """Refuse a decision whose player is not an int from 0, or whose information-set name
+    cannot key a dictionary; the player as given (``-1`` stays ``-1``)."""
+    player = node.player
+    if type(player) is not int:
+        raise GameTypeError(
+            f"decision node {where!r} belongs to player {player!r} of type "
+            f"{type(player).__name__}; players are the integers 0, 1, 2, ..."
+        )
+    if player < 0:
+        raise InvalidGameError(
+            f"decision node {where!r} belongs to player {player}; players are numbered 0, 1, 2, ..."
+        )
+    raise GameTypeError(
+        f"decision node {where!r} has information set {node.infoset!r} of type "
+        f"{type(node.infoset).__name__}, which cannot name a set (use a str)"
+    )

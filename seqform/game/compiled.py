@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from seqform.game.checks import check_chance, check_terminal, count_word
+from seqform.game.checks import check_chance, check_terminal, count_word, hashable, refuse_decision
 from seqform.game.errors import InvalidGameError
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 from seqform.game.sequences import (
@@ -71,6 +71,8 @@ class FlatTree:
     terminal_payoffs_exact : per terminal, the node's exact payoff tuple (all players)
     not_zero_sum : position in ``terminals`` of the first terminal whose payoffs do not
         sum to zero, or -1 if all do
+    constant_sum : the sum ``c`` of every terminal's payoffs if the same at all (0: zero-sum),
+        else ``None``; ``not_constant_sum``: position of the first terminal whose sum differs
     tables : the label tables of players ``0 .. n - 1``
     nodes : the node objects, by index (to name nodes in messages)
     """
@@ -89,6 +91,8 @@ class FlatTree:
     terminal_payoffs: np.ndarray
     terminal_payoffs_exact: tuple[tuple[Fraction, ...], ...]
     not_zero_sum: int = -1
+    constant_sum: Fraction | None = Fraction(0)
+    not_constant_sum: int = -1
 
     @property
     def num_players(self) -> int:
@@ -255,6 +259,8 @@ class _Walk:
         self.checked_terminals: dict[int, tuple[float, ...]] = {}
         self.first_terminal = -1  # node index of the first terminal (sets the player count)
         self.not_zero_sum = -1  # node index of the first terminal not summing to zero
+        self.first_total: Fraction | None = None  # the first terminal's payoff sum
+        self.not_constant_sum = -1  # node index of the first terminal whose sum differs
         self.tables: list[SequenceTableBuilder] = [SequenceTableBuilder(0), SequenceTableBuilder(1)]
         self.infoset_owner: dict[str, int] = {}
 
@@ -264,7 +270,7 @@ class _Walk:
 
     def terminal(self, node: Terminal, index: int) -> tuple[float, ...]:
         """Check a terminal not seen before; its payoffs as floats."""
-        floats, zero_sum = check_terminal(node, self.where, index)
+        floats, total = check_terminal(node, self.where, index)
         if self.first_terminal < 0:
             self.first_terminal = index
         first = self.nodes[self.first_terminal]
@@ -275,19 +281,20 @@ class _Walk:
                 f"but terminal node {self.where(self.first_terminal)!r} for "
                 f"{len(first.payoffs)}"
             )
-        if not zero_sum and self.not_zero_sum < 0:
+        if total != 0 and self.not_zero_sum < 0:
             self.not_zero_sum = index
+        if self.first_total is None:
+            self.first_total = total
+        elif total != self.first_total and self.not_constant_sum < 0:
+            self.not_constant_sum = index
         return floats
 
     def decision(self, node: Decision, own: tuple[int, ...], index: int) -> int:
         """Check a decision node; return the first sequence of its information set, which
         is numbered on first sight and checked against the first sight after."""
         player = node.player
-        if type(player) is not int or player < 0:
-            raise InvalidGameError(
-                f"decision node {self.where(index)!r} belongs to player {player!r}; players "
-                "are numbered 0, 1, 2, ..."
-            )
+        if type(player) is not int or player < 0 or not hashable(node.infoset):
+            refuse_decision(node, self.where(index))
         count = len(node.actions)
         if count == 0 or count != len(node.children):
             raise InvalidGameError(
@@ -364,9 +371,11 @@ class _Walk:
         sequences = self.terminal_sequences(count)
         payoffs = np.asarray(self.payoff_float, dtype=float).reshape(len(self.terminals), count)
         payoffs = np.ascontiguousarray(payoffs.T)
-        not_zero_sum = -1
+        not_zero_sum = not_constant_sum = -1
         if self.not_zero_sum >= 0:
             not_zero_sum = self.terminals.index(self.not_zero_sum)
+        if self.not_constant_sum >= 0:
+            not_constant_sum = self.terminals.index(self.not_constant_sum)
         return FlatTree(
             parent=np.asarray(self.parents, dtype=np.int64),
             edge=np.asarray(self.edges, dtype=np.int64),
@@ -383,4 +392,6 @@ class _Walk:
             terminal_payoffs=payoffs,
             terminal_payoffs_exact=tuple(self.payoff_tuples),
             not_zero_sum=not_zero_sum,
+            constant_sum=self.first_total if not_constant_sum < 0 else None,
+            not_constant_sum=not_constant_sum,
         )

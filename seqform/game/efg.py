@@ -1,10 +1,10 @@
-"""Gambit ``.efg`` files in and out, through pygambit (the format's own library).
+"""Gambit ``.efg`` files read, through pygambit (the format's own library).
 
 Reading parses the file with pygambit and converts the game with
 :func:`~seqform.game.from_gambit.game_from_gambit` (whose module docstring gives the
-conventions: payoffs summed along the path, information-set names, labels); writing converts
-with :func:`~seqform.game.to_gambit.game_to_gambit` and lets pygambit's writer serialise it.
-Numbers stay exact both ways.  This module adds what belongs to files: pygambit's parse
+conventions: payoffs summed along the path, information-set names, labels); writing is
+:func:`seqform.io.export.write_efg` (atomic, like every file seqform writes).  Numbers stay
+exact both ways.  This module adds what belongs to files: pygambit's parse
 errors turned into :class:`~seqform.game.errors.GameFormatError` with the file's own line.
 
 A game is refused, with the reason, when it has other than two players, is a
@@ -24,9 +24,8 @@ import pygambit
 from seqform.game.errors import GameFormatError, InvalidGameError
 from seqform.game.from_gambit import game_from_gambit
 from seqform.game.model import Game
-from seqform.game.to_gambit import game_to_gambit
 
-__all__ = ["read_efg", "write_efg"]
+__all__ = ["read_efg"]
 
 
 _PARSE_PREFIX = "Parse error in game file:"
@@ -114,19 +113,3 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
         return game_from_gambit(gambit_game, name=gambit_game.title.strip() or Path(name).stem)
     except InvalidGameError as exc:
         raise InvalidGameError(f"{name}: {exc}") from exc
-
-
-def write_efg(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write ``game`` as a Gambit ``.efg`` file, by pygambit's writer.
-
-    See :func:`game_to_gambit` for the conversion.  Reading the file back with
-    :func:`read_efg` gives the same tree when every label is already acceptable to Gambit
-    (printable ASCII, single spaces, no backslash) and node labels are unique; otherwise
-    labels come back in their Gambit-safe form.
-
-    Raises
-    ------
-    OSError
-        If the file cannot be written.
-    """
-    game_to_gambit(game).to_efg(os.fspath(path))

@@ -5,6 +5,7 @@ All are ``ValueError`` subclasses, so a caller that only wants "this input is ba
 
 * :class:`InvalidGameError` — a tree that is not a two-player zero-sum game with perfect
   recall (raised by the compiled tree, the file readers and the showdown description);
+  :class:`GameTypeError`, also a ``TypeError``, when a node holds a value of the wrong type;
 * :class:`UnknownGameError` — a name that denotes no built-in, ``.efg`` or OpenSpiel game;
 * :class:`GameParameterError` — a built-in game given a parameter it does not have;
 * :class:`GameFormatError` — a file that cannot be read as a Gambit ``.efg`` game.
@@ -12,11 +13,23 @@ All are ``ValueError`` subclasses, so a caller that only wants "this input is ba
 
 from __future__ import annotations
 
-__all__ = ["GameFormatError", "GameParameterError", "InvalidGameError", "UnknownGameError"]
+__all__ = [
+    "GameFormatError",
+    "GameParameterError",
+    "GameTypeError",
+    "InvalidGameError",
+    "UnknownGameError",
+]
 
 
 class InvalidGameError(ValueError):
     """The game is not a two-player zero-sum game with perfect recall."""
+
+
+class GameTypeError(InvalidGameError, TypeError):
+    """A node built with a value of the wrong type (a player ``1.0``, an unhashable
+    information-set name): a :class:`TypeError` for the library's callers, and an
+    :class:`InvalidGameError` for those who catch every invalid game."""
 
 
 class UnknownGameError(ValueError):

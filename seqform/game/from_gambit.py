@@ -23,8 +23,11 @@ Conventions of the conversion
   game's ``player_names``.
 
 A game is refused, with the reason, when it has other than two players, is a
-strategic-form (table) game, is not zero-sum (the message names a terminal node by its
-path of action labels and gives its payoffs), or lacks perfect recall.
+strategic-form (table) game, is neither zero-sum nor constant-sum (the message names a
+terminal node by its path of action labels and gives its payoffs), or lacks perfect recall.
+Constant-sum games (every terminal's payoffs sum to the same ``c``, as in several games of
+Gambit's catalogue) are read as they are and solved as such
+(:mod:`seqform.game.requirements`).
 """
 
 from __future__ import annotations
@@ -119,20 +122,18 @@ def _check_shape(gambit_game: pygambit.Game) -> None:
         )
 
 
-def _zero_sum_error(
-    gambit_game: pygambit.Game, history: tuple[str, ...], payoffs: _Payoffs
+def _constant_sum_error(
+    first: tuple[tuple[str, ...], _Payoffs], other: tuple[tuple[str, ...], _Payoffs]
 ) -> InvalidGameError:
-    total = payoffs[0] + payoffs[1]
-    message = (
+    """Terminal ``other``'s payoffs sum to another total than the first terminal's."""
+    (history, payoffs), (first_history, first_payoffs) = other, first
+    return InvalidGameError(
         f"not zero-sum: terminal node {history_text(history)!r} has payoffs "
-        f"({payoffs[0]}, {payoffs[1]}), which sum to {total}"
+        f"({payoffs[0]}, {payoffs[1]}), which sum to {payoffs[0] + payoffs[1]}, but terminal "
+        f"node {history_text(first_history)!r} has ({first_payoffs[0]}, {first_payoffs[1]}), "
+        f"which sum to {first_payoffs[0] + first_payoffs[1]}; seqform solves zero-sum and "
+        "constant-sum games"
     )
-    if gambit_game.is_const_sum:
-        message += (
-            f"; the game is constant-sum, so subtracting {total} from the second player's "
-            "payoffs gives an equivalent zero-sum game"
-        )
-    return InvalidGameError(message)
 
 
 def game_from_gambit(gambit_game: pygambit.Game, *, name: str | None = None) -> Game:
@@ -154,8 +155,8 @@ def game_from_gambit(gambit_game: pygambit.Game, *, name: str | None = None) -> 
     ------
     InvalidGameError
         If the game does not have exactly two players (``"3 players; seqform solves
-        two-player games"``), is a strategic-form game, is not zero-sum (naming a terminal
-        node by its path and its payoffs), or lacks perfect recall (naming the information
+        two-player games"``), is a strategic-form game, is not constant-sum (naming a
+        terminal node by its path and its payoffs), or lacks perfect recall (naming the information
         set).
     """
     _check_shape(gambit_game)
@@ -179,8 +180,9 @@ def _preorder(
     """One entry per node in pre-order, each terminal with its payoffs summed along its path.
 
     The walk keeps a stack (no recursion); :func:`_assemble` then builds the tree from the
-    entries in reverse.  The first terminal whose payoffs do not sum to zero is reported
-    once the walk is over.
+    entries in reverse.  The first terminal whose payoffs do not sum to the same total as
+    the first terminal's is reported once the walk is over (constant-sum games pass:
+    :mod:`seqform.game.requirements`).
     """
     zero: _Payoffs = (Fraction(0), Fraction(0))
     outcome_payoffs = {
@@ -189,6 +191,7 @@ def _preorder(
     }
     moves = _Moves({player.number: index for index, player in enumerate(players)})
     entries: list[Terminal | _Inner] = []
+    first: tuple[tuple[str, ...], _Payoffs] | None = None
     violation: tuple[tuple[str, ...], _Payoffs] | None = None
     stack: list[tuple[pygambit.Node, tuple[str, ...], _Payoffs]] = [(gambit_game.root, (), zero)]
     while stack:
@@ -199,7 +202,9 @@ def _preorder(
             accrued = own if accrued is zero else (accrued[0] + own[0], accrued[1] + own[1])
         children = list(node.children)
         if not children:
-            if violation is None and accrued[0] + accrued[1] != 0:
+            if first is None:
+                first = (history, accrued)
+            elif violation is None and sum(accrued) != sum(first[1]):
                 violation = (history, accrued)
             entries.append(Terminal(accrued, node.label))
             continue
@@ -207,8 +212,8 @@ def _preorder(
         entries.append(entry)
         for action_label, child in zip(reversed(entry.actions), reversed(children), strict=True):
             stack.append((child, (*history, action_label), accrued))
-    if violation is not None:
-        raise _zero_sum_error(gambit_game, *violation)
+    if first is not None and violation is not None:
+        raise _constant_sum_error(first, violation)
     return entries
 
 

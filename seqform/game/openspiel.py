@@ -305,8 +305,9 @@ class _Walk:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise InvalidGameError(
-                f"OpenSpiel game {self.spec!r} has more than {self.max_nodes} histories; "
-                "pass a larger max_nodes to convert it"
+                f"OpenSpiel game {self.spec!r} has more than {self.max_nodes:,} histories; "
+                "raise the limit to convert it: --max-nodes N on the command line, "
+                "load_openspiel_game(spec, max_nodes=N) in Python"
             )
         if state.is_terminal():
             return self.terminal(state, history)

@@ -1,21 +1,55 @@
-"""What the two-player zero-sum routes require of a game, checked in one place.
+"""What the two-player routes require of a game, checked in one place.
 
 Every :class:`~seqform.game.model.Game` is a valid tree of ``n >= 2`` players with exact
 payoffs (general-sum allowed): CFR and the n-player certificate solve such games.  The
 sequence form and its LP (Koller, Megiddo and von Stengel 1996), the normal form and the
-exact routes need two players whose payoffs sum to zero at every terminal; they call
-:func:`require_two_player_zero_sum` at their entry, which refuses any other game with
-:class:`~seqform.game.errors.InvalidGameError` naming a terminal node and the reason.
+exact routes need two players whose payoffs sum to the same constant ``c`` at every terminal
+(``c = 0``: zero-sum); they call :func:`require_two_player_zero_sum` at their entry, which
+refuses any other game with :class:`~seqform.game.errors.InvalidGameError` naming a terminal
+node and the reason.
+
+Constant-sum games
+------------------
+When ``u_0(z) + u_1(z) = c`` at every terminal ``z``, player 1's payoff is ``c - u_0(z)``,
+an affine function of the zero-sum payoff ``-u_0(z)``: the two games have the same best
+responses and so the same equilibria, and player 0's value ``v`` is the same.  The routes
+only ever read player 0's payoffs, so they solve such a game as it is; the reports give
+player 1's value ``c - v`` and say that the game was treated as constant-sum
+(:func:`constant_sum`).
+
+Payoffs for the float routes
+----------------------------
+Payoffs are exact, so a ``.efg`` file may hold ``1e400``; the float routes need every
+entry of the payoff matrix (chance probability × payoff) to be a float that HiGHS accepts,
+below ``1e15`` in absolute value (HiGHS's ``large_matrix_value``: larger entries make it
+stop with model status "Not Set").  :func:`require_float_payoffs` refuses other games,
+naming the terminal, and points to the exact route, which scales the payoffs for its float
+step (:meth:`seqform.forms.sequence_form.SequenceForm.scaled_for_floats`).
 """
 
 from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
 
 from seqform.game.checks import count_word
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
 from seqform.game.nodes import history_text
 
-__all__ = ["is_two_player_zero_sum", "require_two_player_zero_sum"]
+__all__ = [
+    "HIGHS_LARGEST_ENTRY",
+    "constant_sum",
+    "is_two_player_zero_sum",
+    "number_text",
+    "require_float_payoffs",
+    "require_two_player_zero_sum",
+]
+
+HIGHS_LARGEST_ENTRY = 1e15
+"""HiGHS's ``large_matrix_value``: it refuses an LP with an entry this large or larger."""
 
 
 def is_two_player_zero_sum(game: Game) -> bool:
@@ -23,17 +57,58 @@ def is_two_player_zero_sum(game: Game) -> bool:
     return game.flat.num_players == 2 and game.flat.not_zero_sum < 0
 
 
+def constant_sum(game: Game) -> Fraction | None:
+    """The constant ``c`` that every terminal's payoffs sum to (0 for a zero-sum game), or
+    ``None`` when the sums differ."""
+    return game.flat.constant_sum
+
+
+def number_text(number: Fraction, digits: int = 24) -> str:
+    """``number`` exactly when its text is short, else about it: ``"≈1.00e+309"``.
+
+    Computed by logarithms, so numbers of any size print (``str`` of an integer refuses
+    past 4300 digits)."""
+    if number == 0:
+        return "0"
+    if max(abs(number.numerator), number.denominator) < 10**digits:
+        return str(number)
+    magnitude = math.log10(abs(number.numerator)) - math.log10(number.denominator)
+    exponent = math.floor(magnitude)
+    sign = "-" if number < 0 else ""
+    return f"≈{sign}{10 ** (magnitude - exponent):.2f}e{exponent:+d}"
+
+
+def _terminal_text(game: Game, position: int) -> tuple[str, str]:
+    """The history of terminal ``position`` and its payoffs, for messages."""
+    flat = game.flat
+    where = history_text(flat.history(int(flat.terminals[position])))
+    payoffs = ", ".join(number_text(payoff) for payoff in flat.terminal_payoffs_exact[position])
+    return where, payoffs
+
+
+def _sum_text(game: Game, position: int) -> str:
+    return number_text(sum(game.flat.terminal_payoffs_exact[position], Fraction(0)))
+
+
 def require_two_player_zero_sum(game: Game, purpose: str = "the sequence-form LP") -> None:
-    """Refuse a game that is not two-player zero-sum, saying why ``purpose`` needs it.
+    """Refuse a game that is not two-player constant-sum, saying why ``purpose`` needs it.
+
+    Zero-sum games and constant-sum games (every terminal's payoffs sum to the same ``c``;
+    see the module docstring) pass.
 
     Raises
     ------
+    TypeError
+        If ``game`` is not a :class:`~seqform.game.model.Game`.
     InvalidGameError
         For other than two players (``"the sequence-form LP needs two players, zero-sum:
         kuhn3 is a three-player game (terminal node 'T J Q p p p' has payoffs for 3
-        players); ..."``) or for a terminal whose payoffs do not sum to zero (``"not
-        zero-sum: terminal node 'r' has payoffs (1, 1), which sum to 2; ..."``).
+        players); ..."``) or for payoffs whose sum changes between terminals (``"not
+        constant-sum: terminal node 'r' has payoffs (1, 1), which sum to 2, but terminal
+        node 'l' ... to 0; ..."``).
     """
+    if not isinstance(game, Game):
+        raise TypeError(f"{purpose} needs a seqform Game, not {type(game).__name__}")
     flat = game.flat
     if flat.num_players != 2:
         where = history_text(flat.history(int(flat.terminals[0])))
@@ -43,12 +118,46 @@ def require_two_player_zero_sum(game: Game, purpose: str = "the sequence-form LP
             f"for {flat.num_players} players); the CFR family handles any number of players "
             "(python -m seqform iterate GAME --algorithm cfr)"
         )
-    if flat.not_zero_sum >= 0:
-        payoffs = flat.terminal_payoffs_exact[flat.not_zero_sum]
-        where = history_text(flat.history(int(flat.terminals[flat.not_zero_sum])))
-        text = ", ".join(str(payoff) for payoff in payoffs)
+    if flat.constant_sum is None:
+        where, payoffs = _terminal_text(game, flat.not_constant_sum)
+        first, first_payoffs = _terminal_text(game, 0)
         raise InvalidGameError(
-            f"not zero-sum: terminal node {where!r} has payoffs ({text}), which sum to "
-            f"{sum(payoffs)}; {purpose} needs two players, zero-sum (the CFR family runs on it: "
-            "python -m seqform iterate GAME --algorithm cfr)"
+            f"not zero-sum: terminal node {where!r} has payoffs ({payoffs}), which sum to "
+            f"{_sum_text(game, flat.not_constant_sum)}, but terminal node {first!r} has "
+            f"({first_payoffs}), which sum to {_sum_text(game, 0)}"
+            f"; {purpose} needs two players, zero-sum or constant-sum (the CFR family runs on "
+            "it: python -m seqform iterate GAME --algorithm cfr)"
         )
+
+
+def require_float_payoffs(game: Game, purpose: str = "the float LP") -> None:
+    """Refuse a game whose payoff-matrix entries are not floats that HiGHS accepts.
+
+    Each terminal's chance probability × player 0's payoff must be finite as a float and
+    below :data:`HIGHS_LARGEST_ENTRY` in absolute value (module docstring).
+
+    Raises
+    ------
+    InvalidGameError
+        Naming the first terminal beyond the limit, with the way out (``--exact``).
+    """
+    flat = game.flat
+    with np.errstate(invalid="ignore", over="ignore"):
+        entries = np.abs(flat.terminal_reach * flat.terminal_payoff)
+        bad = ~np.isfinite(flat.terminal_payoff) | (entries >= HIGHS_LARGEST_ENTRY)
+    if not bad.any():
+        return
+    position = int(np.argmax(bad))
+    where, payoffs = _terminal_text(game, position)
+    if not np.isfinite(flat.terminal_payoff[position]):
+        why = "which floating point cannot represent (the largest float is about 1.8e308)"
+    else:
+        why = (
+            f"and an entry of the payoff matrix of {entries[position]:.3g} (chance × payoff); "
+            f"HiGHS refuses LP entries of {HIGHS_LARGEST_ENTRY:g} or more"
+        )
+    raise InvalidGameError(
+        f"terminal node {where!r} has payoffs ({payoffs}), {why}: {purpose} cannot solve "
+        f"{game.name}; the exact route can (python -m seqform solve GAME --exact, or "
+        "seqform.analyses.exact.solve_exact), scaling the payoffs for its float step"
+    )

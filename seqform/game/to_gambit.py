@@ -4,7 +4,7 @@ Each chance node becomes its own chance information set with rational probabilit
 decision nodes that share an information-set name share one Gambit information set; each
 distinct payoff vector becomes one outcome.  Labels are made acceptable to Gambit
 (printable ASCII, single spaces, no backslash).  Writing the result as an ``.efg`` file is
-:func:`seqform.game.efg.write_efg`; the other direction is :mod:`seqform.game.from_gambit`.
+:func:`seqform.io.export.write_efg`; the other direction is :mod:`seqform.game.from_gambit`.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ first, then ``q``.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Literal
@@ -24,14 +25,35 @@ from typing import Literal
 import numpy as np
 
 from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.checks import float_of
 from seqform.game.model import Game
+from seqform.game.requirements import require_float_payoffs
+from seqform.game.to_gambit import game_to_gambit
+from seqform.io.atomic import replacing, write_atomically
 from seqform.lp.highs import write_model
 from seqform.lp.minmax import highs_model
 
-__all__ = ["FORMATS", "export_game"]
+__all__ = ["FORMATS", "export_game", "write_efg"]
 
 Format = Literal["efg", "npz", "mps"]
 FORMATS: tuple[str, ...] = ("efg", "npz", "mps")
+
+
+def write_efg(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write ``game`` as a Gambit ``.efg`` file, by pygambit's writer, atomically.
+
+    See :func:`~seqform.game.to_gambit.game_to_gambit` for the conversion.  Reading the file
+    back with :func:`~seqform.game.efg.read_efg` gives the same tree when every label is
+    already acceptable to Gambit (printable ASCII, single spaces, no backslash) and node
+    labels are unique; otherwise labels come back in their Gambit-safe form.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be written (any earlier file at ``path`` is left as it was).
+    """
+    text = game_to_gambit(game).to_efg()
+    write_atomically(path, text)
 
 
 def export_game(game: Game, to: Format, path: str | os.PathLike[str]) -> Path:
@@ -42,12 +64,11 @@ def export_game(game: Game, to: Format, path: str | os.PathLike[str]) -> Path:
     ValueError
         For an unknown format.
     OSError
-        If the file cannot be written.
+        If the file cannot be written; every format is written atomically
+        (:mod:`seqform.io.atomic`), so an earlier file at ``path`` survives a failed write.
     """
     target = Path(path)
     if to == "efg":
-        from seqform.game.efg import write_efg
-
         write_efg(game, target)
     elif to == "npz":
         _write_npz(game, target)
@@ -70,7 +91,7 @@ def _write_npz(game: Game, path: Path) -> None:
     rows, cols, exact = form.payoff_entries
     # The float A's coordinates in the same order as the exact entries.
     arrays["A_row"], arrays["A_col"] = rows, cols
-    arrays["A_data"] = np.fromiter((float(v) for v in exact), dtype=float, count=len(exact))
+    arrays["A_data"] = np.fromiter((float_of(v) for v in exact), dtype=float, count=len(exact))
     limit = 2**62
     if all(abs(v.numerator) < limit and v.denominator < limit for v in exact):
         arrays["A_numerator"] = np.fromiter((v.numerator for v in exact), dtype=np.int64)
@@ -80,14 +101,26 @@ def _write_npz(game: Game, path: Path) -> None:
     for player, table in enumerate(form.players):
         arrays[f"sequences_{player}"] = np.asarray(table.labels())
         arrays[f"infosets_{player}"] = np.asarray(table.infosets)
-    with path.open("wb") as handle:
-        np.savez_compressed(handle, allow_pickle=False, **arrays)
+    write_atomically(path, lambda handle: np.savez_compressed(handle, allow_pickle=False, **arrays))
 
 
 def _write_mps(game: Game, path: Path) -> None:
+    require_float_payoffs(game, "an MPS file (floats)")
     form = build_sequence_form(game)
     model = highs_model(form.E, form.e, form.F, form.f, form.A)
     if path.suffix.lower() != ".mps":
         raise ValueError(f"an MPS file must end in .mps (HiGHS picks the format by it): {path}")
-    if not write_model(model, str(path)) or not path.exists():
-        raise OSError(f"HiGHS could not write {str(path)!r}")
+    with replacing(path) as temporary:
+        # HiGHS reports success even when the write was cut short (a file-size limit, a
+        # full disk): a complete MPS file ends with the ENDATA record.
+        if not write_model(model, str(temporary)) or not _ends_with_endata(temporary):
+            raise OSError(errno.EIO, "HiGHS could not write the whole MPS file", str(path))
+
+
+def _ends_with_endata(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            handle.seek(max(0, path.stat().st_size - 16))
+            return handle.read().rstrip().endswith(b"ENDATA")
+    except OSError:
+        return False

@@ -15,7 +15,7 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Size up both formulations of ``args.game`` and solve those within the limit."""
-    game = load_reporting(args.game)
+    game = load_reporting(args.game, max_nodes=args.max_nodes)
     logger.info("comparing the normal form and the sequence form of %s", game.name)
     comparison = compare(
         game,

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if args.method == "sparsified":
         return _solve_sparsified(args)
     progress = Progress(args)
-    game = load_reporting(args.game, progress)
+    game = load_reporting(args.game, progress, max_nodes=args.max_nodes)
     with solver_log_to_stderr(args.verbose):
         solution = solve(
             game,
@@ -100,7 +100,7 @@ def _solve_sparsified(args: argparse.Namespace) -> int:
 
 
 def _solve_normal(args: argparse.Namespace) -> int:
-    game = load_reporting(args.game)
+    game = load_reporting(args.game, max_nodes=args.max_nodes)
     logger.info("solving the normal-form LP with HiGHS %s via %s", args.solver, args.backend)
     try:
         result = solve_normal_form(

@@ -49,7 +49,7 @@ def _bounds(args: argparse.Namespace) -> list[ActionBound]:
 def run(args: argparse.Namespace) -> int:
     """The refined, exact or restricted solution of ``args.game``."""
     bounds = _bounds(args)
-    game = load_reporting(args.game)
+    game = load_reporting(args.game, max_nodes=args.max_nodes)
     try:
         if args.refine:
             logger.info("solving the perturbed LP (quasi-perfect refinement)")

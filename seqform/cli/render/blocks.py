@@ -7,7 +7,10 @@ Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
+from numbers import Rational
 from typing import Any
 
 from seqform.analyses.result import Timings
@@ -18,6 +21,9 @@ from seqform.cli.render.numbers import (
     value_text,
 )
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.checks import float_of
+from seqform.game.model import Game
+from seqform.game.requirements import constant_sum
 from seqform.lp.solvers import SolverStats
 
 __all__ = [
@@ -209,13 +215,62 @@ def timings_json(timings: Timings) -> dict[str, float]:
     return {**timings.stages(), "total": timings.total}
 
 
+def json_float(value: Any) -> float | None:
+    """A number for JSON: the nearest float, or ``null`` beyond the floats (an exact
+    payoff of ``1e400``; the exact keys beside it hold the number)."""
+    number = float_of(value) if isinstance(value, Rational) else float(value)
+    return number if math.isfinite(number) or math.isnan(number) else None
+
+
+def _second_value(total: Fraction, value: Any) -> Any:
+    """``c - v``: exact for an exact value, else a float."""
+    return total - value if isinstance(value, Fraction) else float_of(total) - float(value)
+
+
+def constant_sum_lines(game: Game, value: Any = None) -> list[str]:
+    """For a constant-sum game (payoffs summing to ``c != 0`` at every terminal), the
+    lines that say it was solved as such and give player 2's value ``c - v``; else none.
+
+    The equilibria are those of the zero-sum game where player 2 gets ``c`` less
+    (:mod:`seqform.game.requirements`); values and best responses elsewhere in the report
+    are those of player 1's payoffs and of that zero-sum game."""
+    total = constant_sum(game)
+    if not total:
+        return []
+    first, second = game.player_names[0], game.player_names[1]
+    lines = [
+        f"Constant-sum game: every terminal's payoffs sum to {total}; solved as the "
+        f"zero-sum game in which {second} gets {total} less (the same equilibria)",
+    ]
+    if value is not None:
+        other = _second_value(total, value)
+        shown = str(other) if isinstance(other, Fraction) else f"{other:+.10f}"
+        lines.append(f"Value to {second}: {total} - (value to {first}) = {shown}")
+    return lines
+
+
+def constant_sum_json(game: Game, value: Any) -> dict[str, Any] | None:
+    """``{"total": "16", "value_to_player_2": float, "value_to_player_2_exact": str |
+    null}`` for a constant-sum game (``c != 0``), else None."""
+    total = constant_sum(game)
+    if not total:
+        return None
+    other = _second_value(total, value)
+    return {
+        "total": str(total),
+        "value_to_player_2": json_float(other),
+        "value_to_player_2_exact": str(other) if isinstance(other, Fraction) else None,
+        "treated_as": "zero-sum with player 2's payoffs less the total",
+    }
+
+
 def certificate_json(certificate: Certificate) -> dict[str, Any]:
     """The ``"certificate"`` object of the JSON schemas (floats, with the verdict)."""
-    exploitability = float(certificate.exploitability)
+    exploitability = json_float(certificate.exploitability)
     return {
-        "expected_value": float(certificate.value),
-        "best_response_values": [float(v) for v in certificate.best_response_values],
-        "gains": [float(v) for v in certificate.gains],
+        "expected_value": json_float(certificate.value),
+        "best_response_values": [json_float(v) for v in certificate.best_response_values],
+        "gains": [json_float(v) for v in certificate.gains],
         "exploitability": exploitability,
         "tolerance": EQUILIBRIUM_TOLERANCE,
         "equilibrium": is_certified(certificate),

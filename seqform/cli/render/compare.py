@@ -37,6 +37,7 @@ from typing import Any
 from seqform.analyses.compare import VALUE_TOLERANCE, Comparison, Formulation
 from seqform.cli.render.blocks import (
     EQUILIBRIUM_TOLERANCE,
+    constant_sum_lines,
     game_json,
     header,
     strategy_json,
@@ -251,6 +252,7 @@ def comparison_text(comparison: Comparison, strategies: str = "auto") -> str:
     game = comparison.game
     lines = [
         header(game.name, game.description),
+        *constant_sum_lines(game),
         f"Summary: {summary_line(comparison)}",
         "",
         *_count_lines(comparison),

@@ -23,6 +23,7 @@ from typing import Any
 
 from seqform.analyses.exact import ExactSolution
 from seqform.cli.render.blocks import (
+    constant_sum_lines,
     exact_certificate_json,
     header,
     strategy_json,
@@ -32,6 +33,7 @@ from seqform.cli.render.report import solve_document
 from seqform.cli.render.restrict import restriction_lines, restrictions_json
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
+from seqform.game.checks import float_of
 
 __all__ = ["exact_json", "exact_text"]
 
@@ -74,7 +76,7 @@ def _value_lines(solution: ExactSolution) -> list[str]:
     return [
         f"Value to {name}: NOT certified; the exact certificate bounds it by",
         f"  {lower} <= value <= {upper}",
-        f"  (≈ [{float(lower):+.10f}, {float(upper):+.10f}]; LP float optimum "
+        f"  (≈ [{float_of(lower):+.10f}, {float_of(upper):+.10f}]; LP float optimum "
         f"{solution.float_value:+.10f})",
     ]
 
@@ -112,7 +114,11 @@ def exact_text(solution: ExactSolution, strategies: str = "auto") -> str:
     """Exact value (or exact bounds), certificate and exact strategies."""
     game = solution.game
     names = game.player_names
-    lines = [header(game.name, game.description), *_value_lines(solution)]
+    lines = [
+        header(game.name, game.description),
+        *_value_lines(solution),
+        *constant_sum_lines(game, solution.value),
+    ]
     if solution.restrictions is not None:
         lines += ["", *restriction_lines(solution.restrictions, game)]
     stats, t = solution.stats, solution.timings

@@ -19,6 +19,7 @@ the decimal it stands for, with the small fraction that matches (``0.6667 (2/3)`
 
 from __future__ import annotations
 
+import decimal
 from fractions import Fraction
 from typing import Any
 
@@ -126,8 +127,20 @@ def value_text(value: Any, exact: bool = False) -> str:
         fraction = Fraction(value)
     else:
         fraction = matching_fraction(float(value))
-    shown = f"{float(value):+.10f}"
+    shown = _decimal_text(value)
     return shown if fraction is None or fraction.denominator == 1 else f"{shown} (= {fraction})"
+
+
+def _decimal_text(value: Any) -> str:
+    """Ten places with a sign; an exact value beyond the floats (payoffs of 1e309 and more)
+    in scientific notation, computed in decimals."""
+    try:
+        return f"{float(value):+.10f}"
+    except OverflowError:
+        exact = Fraction(value)
+        with decimal.localcontext() as context:
+            context.prec = 11
+            return f"{decimal.Decimal(exact.numerator) / exact.denominator:+.10e}"
 
 
 def json_number(value: Any) -> Any:

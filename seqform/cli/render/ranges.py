@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.analyses.ranges import EquilibriumRanges, Parametrisation, PlayerRanges, Range
-from seqform.cli.render.blocks import game_json, header
+from seqform.cli.render.blocks import constant_sum_lines, game_json, header
 from seqform.cli.render.numbers import json_number, short_number, value_text
 
 __all__ = ["RANGES_SCHEMA", "ranges_json", "ranges_text"]
@@ -178,6 +178,7 @@ def ranges_text(ranges: EquilibriumRanges) -> str:
         header(game.name, game.description),
         f"The set of equilibria ({mode}); value to {game.player_names[0]}: "
         f"{value_text(ranges.value, exact=ranges.exact)}",
+        *constant_sum_lines(game, ranges.value),
         "An equilibrium is any optimal strategy of player 1 with any of player 2; below, each",
         "player's optimal strategies.  Behaviour ranges are over the optimal strategies that",
         "reach the information set; plan ranges are for the realization-plan entry x[h:a].",

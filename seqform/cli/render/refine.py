@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.analyses.refine import RefinedSolution
-from seqform.cli.render.blocks import header, strategy_json, value_lines
+from seqform.cli.render.blocks import constant_sum_lines, header, strategy_json, value_lines
 from seqform.cli.render.numbers import value_text
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
@@ -116,6 +116,7 @@ def refined_text(solution: RefinedSolution, strategies: str = "auto") -> str:
     lines = [
         header(game.name, game.description),
         *value_lines(f"Value to {name}", solution.value, solution.certificate, value),
+        *constant_sum_lines(game, solution.value),
         "",
         *_refinement_lines(solution),
         "",

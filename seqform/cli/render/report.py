@@ -24,6 +24,10 @@ JSON schema ``seqform.solve/1`` (stable; new keys may be added, none removed or 
                       "infosets": [{"name": str, "unreached": bool,
                                     "actions": [{"action": str, "words": str,
                                                  "probability": float}]}]}, ×2],
+      "constant_sum": {                     # only for a constant-sum game, sum c != 0
+        "total": str, "value_to_player_2": float, "value_to_player_2_exact": str | null,
+        "treated_as": str
+      },
       "normal_form": {                      # only when "method" is "normal"
         "reduced": bool,                    # the reduced normal form was solved
         "players": [{"pure_strategies": COUNT, "reduced_pure_strategies": COUNT}, ×2],
@@ -53,9 +57,12 @@ from seqform.analyses.solve import Solution
 from seqform.cli.render.blocks import (
     certificate_json,
     certificate_lines,
+    constant_sum_json,
+    constant_sum_lines,
     float_strategies,
     game_json,
     header,
+    json_float,
     solver_json,
     strategy_json,
     timings_json,
@@ -107,11 +114,11 @@ def solve_document(result: TreeResult, method: str = "sequence") -> dict[str, An
         )
     value = result.value
     strategies = float_strategies(result.strategies)
-    return {
+    document = {
         "schema": SCHEMA,
         "game": game_json(game.name, game.description, terminals=form.num_terminals),
         "method": method,
-        "value": float(value),
+        "value": json_float(value),
         "value_fraction": str(value) if isinstance(value, Fraction) else fraction_text(value),
         "sizes": {
             "players": players,
@@ -126,6 +133,10 @@ def solve_document(result: TreeResult, method: str = "sequence") -> dict[str, An
             for player in (0, 1)
         ],
     }
+    shifted = constant_sum_json(game, value)
+    if shifted is not None:
+        document["constant_sum"] = shifted
+    return document
 
 
 def solution_json(solution: Solution) -> dict[str, Any]:
@@ -231,6 +242,7 @@ def solution_text(solution: Solution, strategies: str = "auto") -> str:
     lines = [
         header(game.name, game.description),
         *value_lines(f"Value to {names[0]}", solution.value, solution.certificate),
+        *constant_sum_lines(game, solution.value),
         "",
         *_sequence_form_lines(solution.form, names),
     ]

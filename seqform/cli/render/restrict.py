@@ -15,7 +15,7 @@ from typing import Any
 
 from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
-from seqform.cli.render.blocks import equilibrium_verdict, header, value_lines
+from seqform.cli.render.blocks import constant_sum_lines, equilibrium_verdict, header, value_lines
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
@@ -73,6 +73,7 @@ def restricted_text(solution: Solution, strategies: str = "auto") -> str:
             certificate,
             value_text(solution.value),
         ),
+        *constant_sum_lines(game, solution.value),
         "",
         *restriction_lines(restrictions, game),
         "",

@@ -219,13 +219,25 @@ class _Walk:
     def peek(self, kind: TokenKind) -> bool:
         return self.index < len(self.tokens) and self.tokens[self.index].kind == kind
 
-    def integer(self) -> tuple[int, Token]:
-        """A number token read as C's ``stoi`` reads it (its leading integer)."""
+    def integer(self, what: str) -> tuple[int, Token]:
+        """A number token read as C's ``stoi`` reads it (its leading integer), which
+        fails (pygambit says only "stoi") without one or beyond 32 bits."""
         token = self.take("number")
         match = _INTEGER_PREFIX.match(token.value)
-        if match is None:
-            raise _Stop
+        if match is None or abs(int(match[0])) >= 2**31:
+            problem = "is not a whole number" if match is None else "is too large"
+            raise self.error(f"{what} {token.value!r} {problem}", token)
         return int(match[0]), token
+
+    def rational(self, what: str) -> None:
+        """A payoff or probability; pygambit refuses ``p/0`` without saying where."""
+        token = self.take("number")
+        _, slash, denominator = token.value.partition("/")
+        if slash and not denominator.strip("0"):
+            raise self.error(f"{what} {token.value!r} divides by zero", token)
+
+    def error(self, reason: str, token: Token) -> GameFormatError:
+        return GameFormatError(self.path, reason, *position(self.text, token.start))
 
     def header(self) -> None:
         self.take("symbol", "EFG")
@@ -263,10 +275,10 @@ class _Walk:
     def decision(self) -> int:
         label = self.take("text")
         self.node_labels.append(label)
-        player, token = self.integer()
+        player, token = self.integer("player number")
         if not 1 <= player <= len(self.players):
             raise self.player_error(player, label.value, token)
-        number, _ = self.integer()
+        number, _ = self.integer("information set number")
         if self.peek("text"):
             infoset = self.take("text")
             self.infoset_labels.append(infoset)
@@ -286,14 +298,14 @@ class _Walk:
 
     def chance(self) -> int:
         self.node_labels.append(self.take("text"))
-        number, _ = self.integer()
+        number, _ = self.integer("information set number")
         if self.peek("text"):
             self.infoset_labels.append(self.take("text"))
             self.take("{")
             labels = 0
             while not self.peek("}"):
                 self.take("text")
-                self.take("number")
+                self.rational("probability")
                 labels += 1
             self.take("}")
             self.actions.setdefault((0, number), labels)
@@ -306,12 +318,12 @@ class _Walk:
         return self.actions[infoset]
 
     def outcome(self) -> None:
-        self.integer()
+        self.integer("outcome number")
         if self.peek("text"):
             self.take("text")
             self.take("{")
             while not self.peek("}"):
-                self.take("number")
+                self.rational("payoff")
                 if self.peek(","):
                     self.take(",")
             self.take("}")
@@ -320,12 +332,11 @@ class _Walk:
         node = f"decision node {label!r}" if label else "a decision node"
         declared = ", ".join(f'{number} "{name}"' for number, name in enumerate(self.players, 1))
         count = len(self.players)
-        return GameFormatError(
-            self.path,
+        return self.error(
             f"{node} belongs to player {token.value}, but the header declares "
             f"{count} player{'s' if count != 1 else ''} ({declared or 'none'}); "
             "players are numbered from 1, chance nodes are 'c' lines",
-            *position(self.text, token.start),
+            token,
         )
 
 

@@ -112,7 +112,7 @@ def corruptions(draw: st.DrawFn) -> tuple[str, str]:
         a, b = tokens[first], tokens[second]
         return name, (text[: a.start()] + b[0] + text[a.end() : b.start()] + a[0] + text[b.end() :])
     position = draw(st.integers(0, len(text) - 1))
-    char = draw(st.sampled_from(list('0123456789-+./eE{},"\\ \nptcxé\t') + ["\x00", "\ufeff"]))
+    char = draw(st.sampled_from([*'0123456789-+./eE{},"\\ \nptcxé\t', "\x00", "\ufeff"]))
     end = position + 1 if kind == "replace" else position
     return name, text[:position] + char + text[end:]
 

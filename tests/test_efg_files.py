@@ -55,10 +55,20 @@ def hide_and_seek(**changes: str) -> str:
     return HIDE_AND_SEEK.format(**{**ASCII, **changes})
 
 
-def run_cli(capsys, *argv: str) -> tuple[int, str]:
+def refused(tmp_path, capsys, content: str | bytes) -> GameFormatError:
+    """The error reading ``content`` as a file; the CLI exits 1 with one line on stderr."""
+    path = tmp_path / "game.efg"
+    path.write_bytes(content.encode() if isinstance(content, str) else content)
+    with pytest.raises(GameFormatError) as error:
+        read_efg(path)
+    assert str(path) in str(error.value)
     capsys.readouterr()
-    code = main(list(argv))
-    return code, capsys.readouterr().err
+    assert main(["solve", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("seqform: error: cannot read") and err.count("\n") == 1
+    reason = error.value.reason
+    assert "_M_range_check" not in reason and "codec" not in reason and reason != "stoi"
+    return error.value
 
 
 def test_the_ascii_twin_has_gambits_value(tmp_path):
@@ -76,37 +86,27 @@ def test_the_ascii_twin_has_gambits_value(tmp_path):
 @pytest.mark.parametrize("player", ["3", "0", "-1"])
 def test_an_undeclared_player_is_named_with_its_node_and_line(tmp_path, capsys, player):
     text = hide_and_seek().replace('p "" 2 1 "seek"', f'p "look" {player} 1 "seek"')
-    path = tmp_path / "players.efg"
-    path.write_text(text)
-    with pytest.raises(GameFormatError) as error:
-        read_efg(path)
-    assert (error.value.line, error.value.column) == (5, 10)
-    assert f"decision node 'look' belongs to player {player}, but the header declares 2" in str(
-        error.value
+    error = refused(tmp_path, capsys, text)
+    assert (error.line, error.column) == (5, 10)
+    assert error.reason == (
+        f"decision node 'look' belongs to player {player}, but the header declares 2 players "
+        '(1 "Hider", 2 "Seeker"); players are numbered from 1, chance nodes are \'c\' lines'
     )
-    assert '1 "Hider", 2 "Seeker"' in str(error.value)
-    code, err = run_cli(capsys, "solve", str(path))
-    assert code == 1 and err.count("\n") == 1 and "_M_range_check" not in err
 
 
 @pytest.mark.parametrize(
     ("number", "problem"), [("-", "is not a whole number"), ("99999999999", "is too large")]
 )
-def test_a_player_number_that_stoi_refuses_gets_a_line(tmp_path, number, problem):
+def test_a_player_number_that_stoi_refuses_gets_a_line(tmp_path, capsys, number, problem):
     # pygambit says only "stoi".
-    path = tmp_path / "sign.efg"
-    path.write_text(hide_and_seek().replace('p "" 2 1 "seek"', f'p "" {number} 1 "seek"'))
-    with pytest.raises(
-        GameFormatError, match=rf"line 5, column 6: player number '{number}' {problem}"
-    ):
-        read_efg(path)
+    text = hide_and_seek().replace('p "" 2 1 "seek"', f'p "" {number} 1 "seek"')
+    error = refused(tmp_path, capsys, text)
+    assert (error.line, error.column, error.reason) == (5, 6, f"player number '{number}' {problem}")
 
 
-def test_a_zero_denominator_gets_a_line(tmp_path):
-    path = tmp_path / "zero.efg"
-    path.write_text(hide_and_seek().replace("{ 2 -2 }", "{ 2/0 -2 }"))
-    with pytest.raises(GameFormatError, match=r"line 7, column \d+: payoff '2/0' divides by zero"):
-        read_efg(path)
+def test_a_zero_denominator_gets_a_line(tmp_path, capsys):
+    error = refused(tmp_path, capsys, hide_and_seek().replace("{ 2 -2 }", "{ 2/0 -2 }"))
+    assert (error.line, error.column, error.reason) == (7, 24, "payoff '2/0' divides by zero")
 
 
 # --- UTF-8 and labels pygambit refuses ------------------------------------------------------
@@ -151,14 +151,9 @@ def test_repeated_non_ascii_labels_are_renamed_like_ascii_ones(tmp_path):
 
 
 def test_a_file_that_is_not_utf8_names_the_line_and_byte(tmp_path, capsys):
-    path = tmp_path / "latin1.efg"
-    path.write_bytes(hide_and_seek(left="à gauche").encode("latin-1"))
-    with pytest.raises(GameFormatError) as error:
-        read_efg(path)
-    assert (error.value.line, error.value.column) == (4, 25)
-    assert "not UTF-8 text: byte 0xe0" in str(error.value) and str(path) in str(error.value)
-    code, err = run_cli(capsys, "solve", str(path))
-    assert code == 1 and err.count("\n") == 1 and "codec" not in err
+    error = refused(tmp_path, capsys, hide_and_seek(left="à gauche").encode("latin-1"))
+    assert (error.line, error.column) == (4, 25)
+    assert error.reason.startswith("not UTF-8 text: byte 0xe0")
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path):
@@ -167,11 +162,9 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     assert read_efg(path).name == "Hide and seek"
 
 
-def test_non_ascii_outside_quotes_is_refused_with_its_line(tmp_path):
-    path = tmp_path / "stray.efg"
-    path.write_text(hide_and_seek().replace('t "" 2 "missed', 'é "" 2 "missed'))
-    with pytest.raises(GameFormatError, match=r"line 7, column 1: unexpected 'é'"):
-        read_efg(path)
+def test_non_ascii_outside_quotes_is_refused_with_its_line(tmp_path, capsys):
+    error = refused(tmp_path, capsys, hide_and_seek().replace('t "" 2 "missed', 'é "" 2 "missed'))
+    assert (error.line, error.column) == (7, 1) and error.reason.startswith("unexpected 'é'")
 
 
 def test_repeated_node_labels_are_read(tmp_path):
@@ -191,16 +184,11 @@ def test_repeated_node_labels_are_read(tmp_path):
     [('t "" 5 "" { 0 0 }\n', "'t'"), ("junk\n", "'junk'"), ("{ 1 -1 }\n", "'{'")],
 )
 def test_text_after_the_tree_is_refused_with_its_line(tmp_path, capsys, extra, shown):
-    path = tmp_path / "junk.efg"
-    path.write_text(hide_and_seek() + "\n" + extra)
-    with pytest.raises(GameFormatError) as error:
-        read_efg(path)
-    assert (error.value.line, error.value.column) == (12, 1)
-    assert f"{shown} after the end of the game tree (its last node ends on line 10)" in str(
-        error.value
+    error = refused(tmp_path, capsys, hide_and_seek() + "\n" + extra)
+    assert (error.line, error.column) == (12, 1)
+    assert error.reason.startswith(
+        f"{shown} after the end of the game tree (its last node ends on line 10)"
     )
-    code, err = run_cli(capsys, "solve", str(path))
-    assert code == 1 and err.count("\n") == 1
 
 
 def test_blank_lines_after_the_tree_are_fine(tmp_path):

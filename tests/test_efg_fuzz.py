@@ -23,6 +23,7 @@ import pygambit
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_efg import CHANCE_BELOW_ROOT, INNER_OUTCOMES
 
 from seqform.analyses.solve import solve
 from seqform.cli.main import main
@@ -33,38 +34,12 @@ from seqform.io.export import efg_text
 
 TOLERANCE = 1e-9  # HiGHS's value against pygambit's exact rational LP
 
-OUTCOMES_ON_INNER_NODES = """\
-EFG 2 R "Outcomes on inner nodes" { "Row" "Column" }
-"The ante at the root reaches every terminal;
-the bonus only those below T."
-
-p "" 1 1 "Row" { "T" "B" } 1 "ante" { 1 -1 }
-p "" 2 1 "Column" { "L" "R" } 2 "bonus" { 2 -2 }
-t "" 3 "" { 1 -1 }
-t "" 4 "" { -3 3 }
-p "" 2 1 "Column" { "L" "R" } 5 "nothing" { 0 0 }
-t "" 6 "" { -2 2 }
-t "" 7 "" { 1 -1 }
-"""
-
-CHANCE_AND_DECIMALS = """\
-EFG 2 R "Chance below the root" { "Row" "Column" }
-""
-
-p "start" 1 1 "start" { "Play" "Quit" } 0
-c "deal" 1 "" { "High" 1/3 "Low" 2/3 } 0
-p "" 1 2 "high" { "Raise" "Check" } 0
-p "" 2 1 "facing raise" { "Call" "Fold" } 0
-t "" 1 "" { 2.5 -2.5 }
-t "" 2 "" { 1, -1 }
-t "" 3 "" { 1 -1 }
-p "" 1 3 "low" { "Raise" "Check" } 0
-p "" 2 1 "facing raise" { "Call" "Fold" } 0
-t "" 4 "" { -2 2 }
-t "" 5 "" { 1 -1 }
-t "" 6 "" { -1 1 }
-t "quit" 7 "quit" { -1/4 1/4 }
-"""
+# test_efg's files, the second with decimal and comma-separated payoffs and node labels.
+CHANCE_AND_DECIMALS = (
+    CHANCE_BELOW_ROOT.replace("{ 2 -2 }", "{ 2.5 -2.5 }")
+    .replace('t "" 2 "" { 1 -1 }', 't "" 2 "" { 1, -1 }')
+    .replace('p "" 1 1 "start"', 'p "start" 1 1 "start"')
+)
 
 NON_ASCII = """\
 EFG 2 R "Cache-cache à deux" { "Cacheur" "Chercheur" }
@@ -80,7 +55,7 @@ t "" 4 "trouvé à droite" { -1 1 }
 """
 
 VALID = {
-    "inner-outcomes": OUTCOMES_ON_INNER_NODES,
+    "inner-outcomes": INNER_OUTCOMES,
     "chance": CHANCE_AND_DECIMALS,
     "non-ascii": NON_ASCII,
     "kuhn": efg_text(kuhn_poker()),

@@ -214,15 +214,24 @@ def test_scripted_session_totals(kuhn, solution):
 
 
 def test_a_costly_choice_is_reported(kuhn, solution):
-    # Seat 2 with K after the bot's check: checking behind gives up 1/6 against α = 0.
+    # Seat 2 with K, checking behind after the bot's check.  The bot plays player 1's
+    # equilibrium for some α in [0, 1/3] (Kuhn 1950: bet J with α, call Q after check-bet
+    # with α + 1/3); the LP may return any vertex, so the cost is derived for every α.  Bot
+    # with Q (always checks): checking behind wins 1, equilibrium play (bet) wins
+    # 2(α + 1/3) + (2/3 − α) = 4/3 + α.  Bot with J: it checks and folds to a bet, so checking
+    # behind also wins 1; when it bets, the choice is not reached.  Half each: 1/6 + α/2.
+    alpha = float(solution.behaviour[0].at("J")["b"])
+    cost = 1 / 6 + alpha / 2
     draws = [deal_draw(QK), 0.5, deal_draw(JQ), 0.5]  # the bot's Q and J check
     out = io.StringIO()
     summary = play_session(
         scripted_setup(kuhn, solution, 1), io.StringIO("c\n"), out, ScriptedRandom(draws)
     )
     assert summary.total == 1
-    assert summary.cards_expectation - summary.choices_expectation == pytest.approx(1 / 6)
-    assert "(Those choices expect 0.167 less than equilibrium play with a K.)" in out.getvalue()
+    assert summary.cards_expectation - summary.choices_expectation == pytest.approx(cost)
+    assert f"(Those choices expect {cost:.3f} less than equilibrium play with a K.)" in (
+        out.getvalue()
+    )
 
 
 def test_quit_mid_hand_does_not_count_the_hand(kuhn, solution):

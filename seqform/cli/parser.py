@@ -265,17 +265,19 @@ def _add_export(commands: Commands) -> None:
         help="write a game as Gambit .efg, its sequence form as .npz, or its LP as MPS",
         description=(
             "Write GAME for other tools: --to efg (the tree, for Gambit), npz (E, F, A with "
-            "labels and exact entries; layout in seqform/io/export.py), mps (the min-max LP)."
+            "labels and exact entries; layout in seqform/io/export.py), mps (the min-max LP), "
+            "gambit-profile (the solved equilibrium for Gambit; see seqform/io/gambit_profile.py)."
         ),
     )
     _add_game_argument(export)
     export.add_argument(
         "--to",
-        choices=("efg", "npz", "mps"),
+        choices=("efg", "npz", "mps", "gambit-profile"),
         required=True,
         help=(
             "efg: the game tree as a Gambit extensive-form file; npz: the sequence form "
-            "(E, e, F, f, A with labels and exact entries); mps: the min-max LP"
+            "(E, e, F, f, A with labels and exact entries); mps: the min-max LP; "
+            "gambit-profile: the certified equilibrium as a Gambit behaviour profile"
         ),
     )
     export.add_argument("file", metavar="FILE", help="where to write")
@@ -346,8 +348,8 @@ def _add_exploit(commands: Commands) -> None:
     source.add_argument(
         "--strategy",
         metavar="FILE",
-        help="JSON: a solve --format json document, one of its strategies, or "
-        "{infoset: {action: probability}}",
+        help="a solve --format json document, one of its strategies, {infoset: {action: "
+        "probability}}, or a Gambit behaviour profile (export --to gambit-profile)",
     )
     source.add_argument(
         "--opponent",

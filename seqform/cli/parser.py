@@ -326,6 +326,7 @@ def _add_ranges(commands: Commands) -> None:
     )
     ranges.add_argument("--verbose", action="store_true", help="show progress on stderr")
     _add_output_arguments(ranges)
+    _add_strategies_argument(ranges)
 
 
 def _add_exploit(commands: Commands) -> None:
@@ -363,6 +364,7 @@ def _add_exploit(commands: Commands) -> None:
     )
     exploit.add_argument("--verbose", action="store_true", help="show progress on stderr")
     _add_output_arguments(exploit)
+    _add_strategies_argument(exploit)
 
 
 def _add_iterate(commands: Commands) -> None:

@@ -74,8 +74,8 @@ def _value_lines(solution: ExactSolution) -> list[str]:
     return [
         f"Value to {name}: NOT certified; the exact certificate bounds it by",
         f"  {lower} <= value <= {upper}",
-        f"  (≈ [{float(lower):+.10f}, {float(upper):+.10f}]; LP float optimum "
-        f"{solution.float_value:+.10f})",
+        f"  in decimals {value_text(lower)} <= value <= {value_text(upper)}",
+        f"  LP float optimum {value_text(solution.float_value)}",
     ]
 
 
@@ -93,9 +93,9 @@ def _certificate_lines(solution: ExactSolution) -> list[str]:
         else f"{certificate.exploitability}: not an equilibrium"
     )
     rows = [
-        ("expected value", str(certificate.value)),
-        (f"best response of {names[0]}", str(certificate.best_response_values[0])),
-        (f"best response of {names[1]}", str(certificate.best_response_values[1])),
+        ("expected value", value_text(certificate.value, exact=True)),
+        (f"best response of {names[0]}", value_text(certificate.best_response_values[0], True)),
+        (f"best response of {names[1]}", value_text(certificate.best_response_values[1], True)),
         ("exploitability (NashConv)", verdict),
     ]
     lines = [f"Exact certificate ({kind}, independent of the LP):", *label_rows(rows)]

@@ -108,3 +108,25 @@ def test_ranges_above_the_threshold_summarise(capsys):
     rows += [line for line in full.splitlines() if line.split()[1:2] in (["fold"], ["call"])]
     assert len(rows) == actions
     assert len(summary.splitlines()) < len(full.splitlines())
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+def test_games_describes_every_game_in_words_for_readers(capsys):
+    import inspect
+
+    from seqform.cli.render.games import ABOUT
+    from seqform.game.builtin.registry import GAMES
+
+    assert set(ABOUT) == set(GAMES)  # a new built-in game needs its words here
+    assert main(["games", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    for game in document["games"]:
+        # No docstring markup or quoted parameter names ("with 'cards' cards").
+        assert "``" not in game["summary"] and "'cards'" not in game["summary"], game["name"]
+        # One line of help per parameter, in the constructor's order.
+        names = list(inspect.signature(GAMES[game["name"]]).parameters)
+        assert [text.split(":")[0] for text in game["parameter_help"]] == names
+    assert main(["games"]) == 0
+    assert "  parameter cards: how many cards in the deck, at least 2" in capsys.readouterr().out

@@ -130,3 +130,30 @@ def test_games_describes_every_game_in_words_for_readers(capsys):
         assert [text.split(":")[0] for text in game["parameter_help"]] == names
     assert main(["games"]) == 0
     assert "  parameter cards: how many cards in the deck, at least 2" in capsys.readouterr().out
+
+
+# --- --help ----------------------------------------------------------------------------------
+
+
+def _help(command):
+    from seqform.cli.parser import build_parser
+
+    (subparsers,) = (a for a in build_parser()._actions if hasattr(a, "choices") and a.choices)
+    return subparsers.choices[command].format_help()
+
+
+@pytest.mark.parametrize(
+    "command", ["solve", "compare", "export", "play", "ranges", "exploit", "iterate", "games"]
+)
+def test_every_command_help_ends_with_the_exit_codes(command):
+    assert _help(command).rstrip().endswith("130 interrupted")
+
+
+def test_help_says_what_each_summary_shows():
+    def one_line(text):
+        return " ".join(text.split())
+
+    assert "the 10 information sets that vary most" in one_line(_help("ranges"))
+    assert "the best response's counts" in one_line(_help("exploit"))
+    assert "the 10 most mixed per player" in one_line(_help("solve"))
+    assert "summary above" not in one_line(_help("games"))  # games never summarises

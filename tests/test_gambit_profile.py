@@ -20,8 +20,8 @@ import pytest
 from seqform.analyses.exploit import exploit, load_strategy
 from seqform.analyses.solve import solve
 from seqform.cli.main import main
-from seqform.io.export import write_efg
 from seqform.game.loader import load_game
+from seqform.io.export import write_efg
 from seqform.io.gambit_profile import gambit_profile_text, is_gambit_profile
 from seqform.io.strategy_files import StrategyFileError, read_strategy_file
 

@@ -20,6 +20,7 @@ from seqform.cli.render.numbers import (
     probability_text,
     value_text,
 )
+from seqform.cli.render.tables import label_rows
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.checks import float_of
 from seqform.game.model import Game
@@ -101,7 +102,8 @@ def value_lines(
     upper = float(certificate.best_response_values[0])
     return [
         f"{what}: NOT certified; the certificate bounds it by",
-        f"  {lower:+.10f} <= value <= {upper:+.10f}  (LP float optimum {float(value):+.10f})",
+        f"  {value_text(lower)} <= value <= {value_text(upper)}  "
+        f"(LP float optimum {value_text(value)})",
     ]
 
 
@@ -117,19 +119,22 @@ def equilibrium_verdict(
 def certificate_lines(
     certificate: Certificate, names: Sequence[str], how: str, failure: str | None = None
 ) -> list[str]:
-    """The float certificate: expected value, both best responses, NashConv and verdict.
+    """The float certificate: expected value, both best responses, NashConv and verdict, one
+    row each (values by :func:`value_text`, as the exact and refined certificates).
 
     ``how`` says how the best responses were found (``"best responses on the game tree"``).
     """
     exploitability = float(certificate.exploitability)
-    best = [float(v) for v in certificate.best_response_values]
-    return [
-        f"Certificate ({how}, independent of the LP):",
-        f"  expected value {value_text(certificate.value)}; best response of "
-        f"{names[0]} {best[0]:+.10f}, of {names[1]} {best[1]:+.10f}",
-        f"  exploitability (NashConv) {exploitability:.3g}: "
-        f"{equilibrium_verdict(exploitability, failure=failure)}",
+    rows = [
+        ("expected value", value_text(certificate.value)),
+        (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
+        (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
+        (
+            "exploitability (NashConv)",
+            f"{exploitability:.3g}: {equilibrium_verdict(exploitability, failure=failure)}",
+        ),
     ]
+    return [f"Certificate ({how}, independent of the LP):", *label_rows(rows)]
 
 
 def strategy_lines(

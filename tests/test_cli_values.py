@@ -43,3 +43,27 @@ def test_no_value_is_written_the_old_ways(capsys):
         out = capsys.readouterr().out
         assert "≈" not in out, argv
         assert " = -1/18" not in out.replace("(= -1/18)", ""), argv
+
+
+def test_exploit_json_of_a_float_strategy_has_no_long_fractions(tmp_path, capsys):
+    # Issue 15 item 3: solve's JSON fed back to exploit must not come out as
+    # 6666666666666667/10000000000000000 or a 33-digit value_exact; --exact keeps them.
+    import json
+
+    from seqform.cli.main import main
+
+    path = tmp_path / "kuhn.json"
+    assert main(["solve", "kuhn", "--format", "json", "--output", str(path)]) == 0
+    capsys.readouterr()
+    assert (
+        main(["exploit", "kuhn", "--strategy", str(path), "--player", "2", "--format", "json"]) == 0
+    )
+    document = json.loads(capsys.readouterr().out)
+    probabilities = [
+        action["probability"]
+        for infoset in document["fixed"]["strategy"]["infosets"]
+        for action in infoset["actions"]
+    ]
+    assert all(len(str(p)) < 20 for p in probabilities)
+    assert document["value_exact"] is None or len(document["value_exact"]) < 20
+    assert document["value"] == pytest.approx(-1 / 18)  # Kuhn 1950: value -1/18 to player 1

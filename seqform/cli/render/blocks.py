@@ -17,6 +17,7 @@ from seqform.analyses.result import Timings
 from seqform.certify import Certificate
 from seqform.cli.render.numbers import (
     exact_probability_text,
+    is_readable,
     probability_text,
     value_text,
 )
@@ -174,13 +175,25 @@ def strategy_lines(
     return lines
 
 
-def strategy_json(strategy: BehaviouralStrategy, name: str, words: Words) -> dict[str, Any]:
+def strategy_json(
+    strategy: BehaviouralStrategy, name: str, words: Words, long_fractions: bool = True
+) -> dict[str, Any]:
     """One entry of ``"strategies"``: a player's behaviour, information set by set.
 
-    Probabilities are floats, or strings (``"1/3"``) for an exact strategy.
+    Probabilities are floats, or strings (``"1/3"``) for an exact strategy; without
+    ``long_fractions`` (a strategy read from a file's decimals, outside an exact run) only
+    readable fractions (:func:`~seqform.cli.render.numbers.is_readable`) stay strings and the
+    rest are floats.
     """
     table = strategy.table
-    number: Callable[[Any], Any] = str if strategy.exact else float
+
+    def number(probability: Any) -> Any:
+        if not strategy.exact:
+            return float(probability)
+        return (
+            str(probability) if long_fractions or is_readable(probability) else float(probability)
+        )
+
     infosets = []
     for index, infoset in enumerate(table.infosets):
         actions = [

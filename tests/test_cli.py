@@ -17,7 +17,7 @@ from seqform.cli.render import blocks
 def test_solve_kuhn_text(capsys):
     assert main(["solve", "kuhn"]) == 0
     out = capsys.readouterr().out
-    assert "Value to Player 1: -0.0555555556  (= -1/18)" in out  # Kuhn (1950)
+    assert "Value to Player 1: -0.0555555556 (= -1/18)" in out  # Kuhn (1950)
     assert "E, F shape            7×13      7×13" in out
     assert "13×13, 30 non-zeros; 30 terminal histories" in out
     assert "equilibrium (≤ 1e-09)" in out

@@ -1,13 +1,16 @@
 """`seqform compare` and `seqform solve --method normal`, called as functions."""
 
 import json
+import math
 
 import pytest
 
 from seqform.analyses.compare import compare
 from seqform.cli.main import main
+from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.registry import GAMES
+from seqform.game.loader import load_game
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 TOL = 1e-9
@@ -25,19 +28,19 @@ def test_compare_kuhn_text(capsys):
     # KUHN_FACTS "Sizes": 6 deals × 5 histories, 6 + 6 information sets, 64 × 64 profiles.
     assert (
         "Summary: 30 terminal histories, 12 information sets (6 + 6), "
-        "4 096 pure strategy profiles (64 × 64)"
+        "4,096 pure strategy profiles (64 × 64)"
     ) in out
     lines = out.splitlines()
     assert "information sets                6         6       12" in lines
     assert "sequences                      13        13       26" in lines
-    assert "pure strategies                64        64    4 096" in lines
-    assert "reduced pure strategies        27        64    1 728" in lines  # KUHN_FACTS
+    assert "pure strategies                64        64    4,096" in lines
+    assert "reduced pure strategies        27        64    1,728" in lines  # KUHN_FACTS
     assert any(line.startswith("  full matrix M") and "64 × 64" in line for line in lines)
     assert any(line.startswith("  reduced matrix M") and "27 × 64" in line for line in lines)
     assert any(line.startswith("  E (Player 1 constraints)") and "7 × 13" in line for line in lines)
     for name in ("sequence form", "normal form", "reduced normal form"):
         row = next(line for line in lines if line.startswith(name + " "))
-        assert "-0.0555555556 (-1/18)" in row
+        assert "-0.0555555556 (= -1/18)" in row
     assert "Values agree" in out and "all exploitabilities ≤ 1e-09" in out
     assert "Player 1 (normal-form LP, via Kuhn's theorem) — behavioural strategy" in out
     assert "Player 2 (sequence-form LP) — behavioural strategy" in out
@@ -123,9 +126,9 @@ def test_compare_leduc_text_prints_powers_of_ten(capsys):
 def test_solve_normal_kuhn_text(capsys):
     assert main(["solve", "kuhn", "--method", "normal"]) == 0
     out = capsys.readouterr().out
-    assert "Value to Player 1: -0.0555555556  (= -1/18)" in out  # Kuhn (1950)
+    assert "Value to Player 1: -0.0555555556 (= -1/18)" in out  # Kuhn (1950)
     assert "Normal form (Kuhn 1953), solved as a matrix game" in out
-    assert "payoff matrix (full): 64×64, 4 096 entries" in out
+    assert "payoff matrix (full): 64×64, 4,096 entries" in out
     assert "LP 65 variables × 65 constraints" in out
     assert "equilibrium (≤ 1e-09)" in out
     assert "Kb       fold 0.0000  call 1.0000" in out  # player 2 always calls with K
@@ -165,7 +168,7 @@ def test_solve_normal_refuses_leduc(capsys):
     assert main(["solve", "leduc", "--method", "normal"]) == 1
     assert capsys.readouterr().err == (
         "seqform: error: leduc: the normal form is too large: 10^168.4 × 10^168.4 pure "
-        "strategies = about 10^336.7 payoff entries, more than the limit of 10 000 000; "
+        "strategies = about 10^336.7 payoff entries, more than the limit of 10,000,000; "
         "change the limit with --max-entries\n"
     )
 
@@ -175,7 +178,7 @@ def test_solve_normal_refuses_leduc(capsys):
 )
 def test_max_entries_forms(limit, capsys):
     assert main(["solve", "kuhn", "--method", "normal", "--max-entries", limit]) == 1
-    assert "more than the limit of 4 095" in capsys.readouterr().err
+    assert "more than the limit of 4,095" in capsys.readouterr().err
 
 
 def test_max_entries_power_form(capsys):
@@ -199,3 +202,40 @@ def test_the_comparison_is_computed_below_the_cli_and_rendered_in_it():
     tree = ast.parse(Path(computing.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert not any(module.startswith("seqform.cli") for module in imported if module)
+
+
+@pytest.mark.parametrize("limit", ["10^5000", "1e5000"], ids=["power", "scientific"])
+def test_a_huge_max_entries_prints_in_text_and_json(limit, capsys):
+    # Issue 14: a limit of over 4 300 digits crashed the report ("Exceeds the limit").
+    assert main(["compare", "kuhn", "--no-solve", "--max-entries", limit]) == 0
+    assert "Normal form (Kuhn 1953), limit ≈ 10^5000.0 entries" in capsys.readouterr().out
+    assert main(["compare", "kuhn", "--no-solve", "--max-entries", limit, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["max_entries"] is None and document["max_entries_log10"] == 5000
+    assert document["normal_form"]["full"]["fits"] is True  # 4,096 entries ≤ 10^5000
+
+
+def test_a_limit_beyond_any_game_is_refused_not_computed(capsys):
+    with pytest.raises(SystemExit) as raised:
+        main(["compare", "kuhn", "--max-entries", "1e999999999999"])
+    assert raised.value.code == 2
+    assert "at most 10^100000" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # about 3 s to build the tree of 2-dice Liar's Dice
+def test_compare_prints_counts_of_thousands_of_digits(capsys):
+    # Issue 14: liars_dice(dice=2, sides=3) has about 10^2710 pure strategies per player
+    # (12,288 information sets; the log10 is cross-checked against the action counts below).
+    game = "liars_dice(dice=2, sides=3)"
+    assert main(["compare", game, "--no-solve"]) == 0
+    out = capsys.readouterr().out
+    assert "pure strategies          ≈ 10^2709.9  ≈ 10^2709.9  ≈ 10^5419.8" in out
+    assert main(["compare", game, "--no-solve", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    pure = document["players"][0]["pure_strategies"]
+    assert pure["exact"] is None
+    form = build_sequence_form(load_game(game))
+    independent = sum(math.log10(len(actions)) for actions in form.players[0].actions)
+    assert pure["log10"] == pytest.approx(independent, rel=1e-12)
+    reduced = document["players"][0]["reduced_pure_strategies"]
+    assert reduced["exact"] is not None and len(reduced["exact"]) == 276  # 10^275.6

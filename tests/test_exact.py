@@ -204,7 +204,7 @@ def test_resolve_basis_detects_a_non_optimal_basis():
 def test_cli_solve_exact_text(capsys):
     assert main(["solve", "kuhn", "--exact"]) == 0
     out = capsys.readouterr().out
-    assert "Value to Player 1: -1/18 (exact, certified)" in out
+    assert "Value to Player 1: -0.0555555556 (= -1/18), exact and certified" in out
     assert "  exploitability (NashConv)  exactly 0: an exact equilibrium" in out
     assert "Qb       fold 2/3  call 1/3" in out
 

@@ -1,5 +1,6 @@
 """Pure strategies, the normal form, its LP, and Kuhn's theorem back to the sequence form."""
 
+import math
 import time
 from dataclasses import replace
 from fractions import Fraction
@@ -13,6 +14,7 @@ from seqform.analyses.normal import solve_matrix_game, solve_normal_form
 from seqform.analyses.solve import solve
 from seqform.certify import expected_value
 from seqform.forms.normal_counts import (
+    JSON_EXACT_DIGITS,
     NormalFormTooLargeError,
     count_json,
     count_pure_strategies,
@@ -98,11 +100,28 @@ def test_plans_satisfy_the_sequence_form_constraints(kuhn_form):
 
 
 def test_count_text_and_json():
-    assert count_text(4096) == "4 096"
+    assert count_text(4096) == "4,096"
     assert count_text(27) == "27"
     assert count_text(10**30) == "≈ 10^30.0"  # 31 digits
-    assert count_text(2**80) == "1 208 925 819 614 629 174 706 176"  # 25 digits, exact
+    assert count_text(2**80) == "1,208,925,819,614,629,174,706,176"  # 25 digits, exact
     assert count_json(4096) == {"exact": "4096", "log10": pytest.approx(3.6123599)}
+
+
+@pytest.mark.parametrize("digits", [4301, 5420, 100_000], ids=["limit", "liars-dice", "huge"])
+def test_counts_of_any_size_print(digits):
+    # Python refuses str() of an int with more than 4 300 digits (issue 14): neither the text
+    # nor the JSON may ask for the digits of such a count.
+    count = 3 * 10 ** (digits - 1)
+    assert count_text(count) == f"≈ 10^{digits - 1 + math.log10(3):.1f}"
+    document = count_json(count)
+    assert document["exact"] is None
+    assert document["log10"] == pytest.approx(digits - 1 + math.log10(3))
+
+
+def test_count_json_keeps_the_exact_digits_up_to_the_json_limit():
+    below = 10**JSON_EXACT_DIGITS - 1  # JSON_EXACT_DIGITS nines: still exact
+    assert count_json(below)["exact"] == "9" * JSON_EXACT_DIGITS
+    assert count_json(below + 1)["exact"] is None
 
 
 def test_leduc_counts_are_exact_integers_and_astronomical():
@@ -256,7 +275,7 @@ def test_limit_refuses_leduc_at_once():
     assert time.perf_counter() - start < 1.0
     assert str(raised.value) == (
         "the normal form is too large: 10^168.4 × 10^168.4 pure strategies = about "
-        "10^336.7 payoff entries, more than the limit of 10 000 000"
+        "10^336.7 payoff entries, more than the limit of 10,000,000"
     )
     with pytest.raises(NormalFormTooLargeError, match="reduced normal form is too large"):
         build_normal_form(form, reduced=True)
@@ -264,7 +283,7 @@ def test_limit_refuses_leduc_at_once():
 
 def test_limit_is_adjustable(kuhn_form):
     with pytest.raises(
-        NormalFormTooLargeError, match="4 096 payoff entries, more than the limit of 4 095"
+        NormalFormTooLargeError, match="4,096 payoff entries, more than the limit of 4,095"
     ):
         build_normal_form(kuhn_form, max_entries=4095)
     assert build_normal_form(kuhn_form, max_entries=4096).shape == (64, 64)

@@ -195,7 +195,7 @@ def test_cli_refine_json(capsys):
 
 
 def test_cli_refine_with_fix_is_an_error(capsys):
-    assert main(["solve", "kuhn", "--refine", "--fix", "K:b=1"]) == 1
+    assert main(["solve", "kuhn", "--refine", "--fix", "K:b=1"]) == 2  # a usage error
     assert "cannot be combined" in capsys.readouterr().err
 
 

@@ -16,7 +16,16 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from seqform.cli.commands import compare, exploit, export, iterate, play, ranges, solve
+from seqform.cli.commands import (
+    compare,
+    exploit,
+    export,
+    games,
+    iterate,
+    play,
+    ranges,
+    solve,
+)
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser, resolve_solver
 from seqform.cli.progress import configure_logging
@@ -33,6 +42,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "ranges": ranges.run,
     "exploit": exploit.run,
     "iterate": iterate.run,
+    "games": games.run,
 }
 
 

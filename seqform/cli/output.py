@@ -4,6 +4,10 @@ A file is written atomically: the text goes to a temporary file in the same fold
 then replaces ``FILE`` (``os.replace``), so a reader never sees half a result and an
 interrupted or failed write leaves any earlier ``FILE`` as it was.  Paths that are not
 regular files (``/dev/stdout``, a pipe) are written directly.
+
+JSON is always complete.  When more than :data:`LARGE_JSON_BYTES` of it goes to a terminal
+(``openspiel:tic_tac_toe`` writes 29 MB), a note on stderr after it gives its size and says
+to write it to a file with ``--output FILE``; nothing is said when stdout is a file or a pipe.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from typing import Any
 
 from seqform.cli.errors import CommandError
 
-__all__ = ["emit", "write"]
+__all__ = ["LARGE_JSON_BYTES", "emit", "large_json_note", "write"]
+
+LARGE_JSON_BYTES = 1_000_000  # JSON to a terminal above this gets a note on stderr
 
 
 def write(text: str, output: str | None) -> None:
@@ -55,6 +61,21 @@ def _replace_atomically(path: Path, text: str) -> None:
 def emit(document: dict[str, Any], text: str, args: argparse.Namespace) -> None:
     """Write the result as ``args.format`` asks: the JSON ``document`` or the ``text``."""
     if args.format == "json":
-        write(json.dumps(document, indent=2), args.output)
+        text = json.dumps(document, indent=2)
+        write(text, args.output)
+        if args.output is None and sys.stdout.isatty():
+            note = large_json_note(len(text.encode("utf-8")))
+            if note is not None:
+                print(note, file=sys.stderr)
     else:
         write(text, args.output)
+
+
+def large_json_note(size: int) -> str | None:
+    """The stderr note after ``size`` bytes of JSON written to a terminal, if it is large."""
+    if size <= LARGE_JSON_BYTES:
+        return None
+    return (
+        f"seqform: note: that JSON is {size / 1e6:,.1f} MB; "
+        "write it to a file with --output FILE (a temporary file renamed into place)"
+    )

@@ -2,6 +2,10 @@
 
 Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the module of
 :mod:`seqform.cli.commands` with that name.
+
+Size: a little over 400 lines, because every option of every command is declared here with
+its help line (the one place ``--help`` text lives); splitting the commands' options apart
+would scatter the shared ones.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from collections.abc import Sequence
 from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
 from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
 from seqform.cli.readers import max_entries, positive_number, positive_seconds, whole_number
+from seqform.cli.render.strategies import CHOICES as STRATEGY_CHOICES
+from seqform.cli.render.strategies import MOST_MIXED, SUMMARY_ABOVE
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import ALGORITHMS, BACKENDS
 from seqform.version import __version__
@@ -98,13 +104,22 @@ def _add_game_argument(parser: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help=(
             "a built-in game (" + ", ".join(known_names()) + "), with parameters as "
-            "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME"
+            "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME; "
+            "'seqform games' lists the built-in games and how they name information sets"
         ),
     )
 
 
 def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help=(
+            "text for people (default; a summary above a few dozen information sets), "
+            "json for programs: the complete result in a documented schema"
+        ),
+    )
     parser.add_argument("--output", metavar="FILE", help="write the result here, not stdout")
 
 
@@ -130,10 +145,24 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="stop the solver after this long (reported as a limit, never as a solution)",
     )
-    parser.add_argument(
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument(
         "--verbose", action="store_true", help="show progress and the solver's log on stderr"
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress messages")
+    talk.add_argument("--quiet", action="store_true", help="no progress messages")
+
+
+def _add_strategies_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strategies",
+        choices=STRATEGY_CHOICES,
+        default="auto",
+        help=(
+            f"text output: all prints every information set; summary the {MOST_MIXED} most "
+            f"mixed per player; auto (default) all up to {SUMMARY_ABOVE} information sets, "
+            "summary above (JSON is always complete)"
+        ),
+    )
 
 
 def _add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
@@ -151,12 +180,13 @@ def _add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
 
 def _add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
     group = solve.add_argument_group("beyond one float equilibrium")
-    group.add_argument(
+    which = group.add_mutually_exclusive_group()
+    which.add_argument(
         "--exact",
         action="store_true",
         help="exact rational strategies and value, certified in exact arithmetic",
     )
-    group.add_argument(
+    which.add_argument(
         "--refine",
         action="store_true",
         help="a quasi-perfect equilibrium: sensible play also after the opponent's mistakes",
@@ -190,6 +220,7 @@ def _add_solve(commands: Commands) -> None:
     _add_game_argument(solve)
     _add_solver_arguments(solve)
     _add_output_arguments(solve)
+    _add_strategies_argument(solve)
     solve.add_argument(
         "--method",
         choices=("sequence", "normal", "sparsified"),
@@ -218,6 +249,7 @@ def _add_compare(commands: Commands) -> None:
     _add_game_argument(compare)
     _add_solver_arguments(compare)
     _add_output_arguments(compare)
+    _add_strategies_argument(compare)
     _add_max_entries_argument(compare)
     compare.add_argument(
         "--no-solve", action="store_true", help="sizes only: build and solve no LP"
@@ -234,7 +266,15 @@ def _add_export(commands: Commands) -> None:
         ),
     )
     _add_game_argument(export)
-    export.add_argument("--to", choices=("efg", "npz", "mps"), required=True)
+    export.add_argument(
+        "--to",
+        choices=("efg", "npz", "mps"),
+        required=True,
+        help=(
+            "efg: the game tree as a Gambit extensive-form file; npz: the sequence form "
+            "(E, e, F, f, A with labels and exact entries); mps: the min-max LP"
+        ),
+    )
     export.add_argument("file", metavar="FILE", help="where to write")
 
 
@@ -337,7 +377,16 @@ def _add_iterate(commands: Commands) -> None:
         ),
     )
     _add_game_argument(iterate)
-    iterate.add_argument("--algorithm", choices=ITERATIVE_ALGORITHMS, required=True)
+    iterate.add_argument(
+        "--algorithm",
+        choices=ITERATIVE_ALGORITHMS,
+        required=True,
+        help=(
+            "cfr: vanilla CFR (Zinkevich et al. 2007); cfr+ (Tammelin 2014); dcfr "
+            "(Brown and Sandholm 2019); mccfr: external-sampling Monte Carlo CFR "
+            "(Lanctot et al. 2009)"
+        ),
+    )
     stop = iterate.add_mutually_exclusive_group()
     stop.add_argument(
         "--iterations",
@@ -372,6 +421,19 @@ def _add_iterate(commands: Commands) -> None:
     )
     iterate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     _add_output_arguments(iterate)
+    _add_strategies_argument(iterate)
+
+
+def _add_games(commands: Commands) -> None:
+    games = commands.add_parser(
+        "games",
+        help="the built-in games, their parameters and how their information sets are named",
+        description=(
+            "List the built-in games with their parameters and defaults, and the grammar of "
+            "their information-set labels (Kuhn's Qpb: holding Q, after check then bet)."
+        ),
+    )
+    _add_output_arguments(games)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -394,6 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_ranges,
         _add_exploit,
         _add_iterate,
+        _add_games,
     ):
         add(commands)
     return parser

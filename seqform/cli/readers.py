@@ -6,7 +6,9 @@ reports as a usage error (exit 2) naming the option.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
+from fractions import Fraction
 
 __all__ = ["max_entries", "positive_number", "positive_seconds", "whole_number"]
 
@@ -48,22 +50,31 @@ def positive_number(text: str) -> float:
     return value
 
 
+MAX_LIMIT_DIGITS = 100_000  # a size limit of over 10^100000 entries is refused as a typo
+
+
 def max_entries(text: str) -> int:
-    """Read a size limit written as ``10000000``, ``1e7`` or ``10^7``."""
-    cleaned = text.strip().replace("_", "").replace("**", "^")
+    """Read a size limit written as ``10000000``, ``1e7`` or ``10^7``, exactly, up to
+    ``10^100000`` (a limit no game comes near; larger ones are refused, not computed)."""
+    cleaned = text.strip().replace("_", "").replace("**", "^").lower()
+    wrong = argparse.ArgumentTypeError(
+        f"expected a whole number of entries such as 10000000, 1e7 or 10^7, got {text!r}"
+    )
+    base_text, power, exponent_text = cleaned.partition("^" if "^" in cleaned else "e")
     try:
-        if "^" in cleaned:
-            base, exponent = cleaned.split("^")
-            value = int(base) ** int(exponent)
-        else:
-            number = float(cleaned)
-            if not number.is_integer():
-                raise ValueError(cleaned)
-            value = int(cleaned) if cleaned.isdigit() else int(number)
-    except (ValueError, OverflowError):
+        base = Fraction(base_text)
+        exponent = int(exponent_text) if power else 0
+    except (ValueError, ZeroDivisionError):
+        raise wrong from None
+    size = math.log10(abs(base)) if base else 0.0
+    digits = exponent * size if power == "^" else exponent + size
+    if digits > MAX_LIMIT_DIGITS:
         raise argparse.ArgumentTypeError(
-            f"expected a whole number of entries such as 10000000, 1e7 or 10^7, got {text!r}"
-        ) from None
+            f"the limit must be at most 10^{MAX_LIMIT_DIGITS}, got {text!r}"
+        )
+    value = base**exponent if power == "^" else base * Fraction(10) ** exponent
+    if value.denominator != 1:
+        raise wrong
     if value < 1:
         raise argparse.ArgumentTypeError(f"the limit must be at least 1, got {text!r}")
-    return value
+    return int(value)

@@ -31,6 +31,7 @@ from seqform.game.sequences import PlayerSequences
 __all__ = [
     "DEFAULT_MAX_ENTRIES",
     "EXACT_DIGITS",
+    "JSON_EXACT_DIGITS",
     "NormalFormTooLargeError",
     "StrategyCounts",
     "check_normal_form_size",
@@ -39,11 +40,13 @@ __all__ = [
     "count_pure_strategies",
     "count_reduced_strategies",
     "count_text",
+    "is_short",
     "strategy_counts",
 ]
 
 DEFAULT_MAX_ENTRIES = 10**7
 EXACT_DIGITS = 30  # counts with more digits are printed as 10^k
+JSON_EXACT_DIGITS = 1000  # counts with more digits have no "exact" string in JSON
 
 
 class NormalFormTooLargeError(ValueError):
@@ -80,8 +83,19 @@ def count_log10(count: int) -> float:
     return math.log10(count) if count > 0 else float("-inf")
 
 
+def is_short(count: int, max_digits: int = EXACT_DIGITS) -> bool:
+    """Whether ``count`` has at most ``max_digits`` digits (never converts it to a string,
+    which Python refuses above 4 300 digits)."""
+    return abs(count) < 10**max_digits
+
+
 def count_text(count: int, max_digits: int = EXACT_DIGITS) -> str:
-    """An exact count with grouped thousands (``"4 096"``), or ``"≈ 10^190.3"`` if too long.
+    """Any count, however large: exact with thousands separated by commas (``"4,096"``), or
+    ``"≈ 10^190.3"`` when it has more than ``max_digits`` digits.
+
+    The one format of a count in every output (the CLI reaches it through
+    :mod:`seqform.cli.render.numbers`); it never writes the digits of a huge integer, so
+    Leduc with 13 ranks (about ``10^6000`` pure strategy profiles) prints like Kuhn.
 
     Parameters
     ----------
@@ -90,15 +104,19 @@ def count_text(count: int, max_digits: int = EXACT_DIGITS) -> str:
     max_digits
         Counts with more digits than this are written as a power of ten.
     """
-    digits = str(count)
-    if len(digits) > max_digits:
+    if not is_short(count, max_digits):
         return f"≈ 10^{count_log10(count):.1f}"
-    return f"{count:,}".replace(",", " ")
+    return f"{count:,}"
 
 
-def count_json(count: int) -> dict[str, str | float]:
-    """A count for JSON: the exact integer as a string and its ``log10``."""
-    return {"exact": str(count), "log10": count_log10(count)}
+def count_json(count: int) -> dict[str, str | float | None]:
+    """A count for JSON: ``{"exact": str | null, "log10": float}``.
+
+    ``"exact"`` is the integer's digits as a string, or ``null`` when it has more than
+    :data:`JSON_EXACT_DIGITS` digits; ``"log10"`` is always given.
+    """
+    exact = str(count) if is_short(count, JSON_EXACT_DIGITS) else None
+    return {"exact": exact, "log10": count_log10(count)}
 
 
 @dataclass(frozen=True)
@@ -157,7 +175,7 @@ def check_normal_form_size(
     if entries > max_entries:
         kind = "reduced normal form" if reduced else "normal form"
         sizes = [count_text(count).removeprefix("≈ ") for count in (rows, columns, entries)]
-        about = "about " if len(str(entries)) > EXACT_DIGITS else ""
+        about = "" if is_short(entries) else "about "
         raise NormalFormTooLargeError(
             f"the {kind} is too large: {sizes[0]} × {sizes[1]} pure strategies = {about}"
             f"{sizes[2]} payoff entries, more than the limit of {count_text(max_entries)}"

@@ -25,5 +25,5 @@ def run(args: argparse.Namespace) -> int:
         algorithm=args.solver,
         time_limit=args.time_limit,
     )
-    emit(comparison_json(comparison), comparison_text(comparison), args)
+    emit(comparison_json(comparison), comparison_text(comparison, args.strategies), args)
     return EXIT_OK

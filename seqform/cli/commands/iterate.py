@@ -20,6 +20,7 @@ from seqform.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CommandErr
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
 from seqform.cli.render.iterate import iterate_json, iterate_text
+from seqform.cli.render.numbers import count_text
 from seqform.iterative.run import OnSample, Sample, Stopping, stop_on_interrupt
 
 __all__ = ["DEFAULT_ITERATIONS", "run"]
@@ -74,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
         result = iterate(
             game, args.algorithm, stopping, seed=args.seed, on_sample=_progress(args.quiet)
         )
-    emit(iterate_json(result), iterate_text(result), args)
+    emit(iterate_json(result), iterate_text(result, args.strategies), args)
     if result.result.stopped == "interrupted":
-        _say(f"interrupted after {result.result.iterations:,} iterations; the result so far")
+        done = count_text(result.result.iterations)
+        _say(f"interrupted after {done} iterations; the result so far")
         return EXIT_INTERRUPTED
     return EXIT_OK

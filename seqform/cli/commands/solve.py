@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
             verbose=args.verbose,
             progress=progress,
         )
-    return _finish(progress, solution, solution_json(solution), solution_text(solution), args)
+    return _finish(
+        progress, solution, solution_json(solution), solution_text(solution, args.strategies), args
+    )
 
 
 def _finish(
@@ -111,5 +113,5 @@ def _solve_normal(args: argparse.Namespace) -> int:
         )
     except NormalFormTooLargeError as exc:
         raise CommandError(f"{game.name}: {exc}; change the limit with --max-entries") from exc
-    emit(solution_json(result), solution_text(result), args)
+    emit(solution_json(result), solution_text(result, args.strategies), args)
     return certified_exit(uncertified_reason(result.certificate))

@@ -15,7 +15,7 @@ from seqform.analyses.restrict import (
     resolve_restrictions,
     solve_restricted,
 )
-from seqform.cli.errors import CommandError, certified_exit
+from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.blocks import uncertified_reason
@@ -42,7 +42,7 @@ def _bounds(args: argparse.Namespace) -> list[ActionBound]:
     if args.fix_file:
         bounds += load_fix_file(args.fix_file)
     if args.refine and bounds:
-        raise CommandError("--refine cannot be combined with --fix or --fix-file")
+        raise CommandError("--refine cannot be combined with --fix or --fix-file", EXIT_USAGE)
     return bounds
 
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         if args.refine:
             logger.info("solving the perturbed LP (quasi-perfect refinement)")
             refined = refine(game, algorithm=args.solver, time_limit=args.time_limit)
-            emit(refined_json(refined), refined_text(refined), args)
+            emit(refined_json(refined), refined_text(refined, args.strategies), args)
             return certified_exit(uncertified_reason(refined.certificate))
         if args.exact:
             logger.info("solving exactly")
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                 algorithm=args.solver,
                 time_limit=args.time_limit,
             )
-            emit(exact_json(exact), exact_text(exact), args)
+            emit(exact_json(exact), exact_text(exact, args.strategies), args)
             return certified_exit(_exact_uncertified_reason(exact))
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
@@ -77,7 +77,7 @@ def _solve_restricted(game: Game, bounds: list[ActionBound], args: argparse.Name
     solution = solve_restricted(
         game, restrictions, form=form, algorithm=args.solver, time_limit=args.time_limit
     )
-    emit(solution_json(solution), restricted_text(solution), args)
+    emit(solution_json(solution), restricted_text(solution, args.strategies), args)
     return certified_exit(uncertified_reason(solution.certificate))
 
 

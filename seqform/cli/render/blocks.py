@@ -14,8 +14,8 @@ from seqform.analyses.result import Timings
 from seqform.certify import Certificate
 from seqform.cli.render.numbers import (
     exact_probability_text,
-    fraction_text,
     probability_text,
+    value_text,
 )
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.lp.solvers import SolverStats
@@ -33,7 +33,6 @@ __all__ = [
     "solver_json",
     "strategy_json",
     "strategy_lines",
-    "strategy_table",
     "timings_json",
     "uncertified_reason",
     "value_line",
@@ -55,15 +54,9 @@ def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
     return {"name": name, "description": description, **more}
 
 
-def _value_text(value: float) -> str:
-    """``"-0.0555555556  (= -1/18)"``: ten places and the small fraction that matches."""
-    fraction = fraction_text(value)
-    return f"{value:+.10f}" if fraction is None else f"{value:+.10f}  (= {fraction})"
-
-
 def value_line(player_name: str, value: float) -> str:
-    """``"Value to Player 1: -0.0555555556  (= -1/18)"``."""
-    return f"Value to {player_name}: {_value_text(value)}"
+    """``"Value to Player 1: -0.0555555556 (= -1/18)"``."""
+    return f"Value to {player_name}: {value_text(value)}"
 
 
 def is_certified(certificate: Certificate) -> bool:
@@ -88,16 +81,16 @@ def value_lines(
     """The headline ``"{what}: {shown}"`` when the certificate holds, else the bounds it proves.
 
     ``what`` is ``"Value to Player 1"`` (or ``"Value of the restricted game to Player 1"``);
-    ``shown`` is the value as the report writes it (by default ten places and the small
-    fraction that matches).  Player 1's best response to ``y`` is an upper bound on the value
-    and player 2's best response to ``x`` a lower one (weak LP duality), so an uncertified
-    answer still brackets the value::
+    ``shown`` is the value as the report writes it (by default :func:`value_text`).
+    Player 1's best response to ``y`` is an upper bound on the value and player 2's best
+    response to ``x`` a lower one (weak LP duality), so an uncertified answer still brackets
+    the value::
 
         Value to Player 1: NOT certified; the certificate bounds it by
           -0.0555556493 <= value <= -0.0555554554  (LP float optimum -0.0555555611)
     """
     if is_certified(certificate):
-        return [f"{what}: {shown or _value_text(float(value))}"]
+        return [f"{what}: {shown or value_text(value)}"]
     lower = -float(certificate.best_response_values[1])
     upper = float(certificate.best_response_values[0])
     return [
@@ -126,7 +119,7 @@ def certificate_lines(
     best = [float(v) for v in certificate.best_response_values]
     return [
         f"Certificate ({how}, independent of the LP):",
-        f"  expected value {float(certificate.value):+.10f}; best response of "
+        f"  expected value {value_text(certificate.value)}; best response of "
         f"{names[0]} {best[0]:+.10f}, of {names[1]} {best[1]:+.10f}",
         f"  exploitability (NashConv) {exploitability:.3g}: "
         f"{equilibrium_verdict(exploitability, failure=failure)}",
@@ -139,8 +132,10 @@ def strategy_lines(
     words: Words,
     flag: str = "unreached by own play",
     long_fractions: bool = True,
+    only: Sequence[int] | None = None,
 ) -> list[str]:
-    """One row per information set: its actions in words with their probabilities.
+    """One row per information set (or per index in ``only``): its actions in words with
+    their probabilities.
 
     Exact strategies show fractions (long ones as decimals unless ``long_fractions``: a
     strategy read exactly from a file's decimals is not an exact answer); float ones four
@@ -149,9 +144,11 @@ def strategy_lines(
     """
     table = strategy.table
     exact = strategy.exact
-    width = max([len("infoset"), *(len(name) for name in table.infosets)])
+    rows = range(table.num_infosets) if only is None else only
+    width = max([len("infoset"), *(len(table.infosets[index]) for index in rows)])
     lines = [title, f"  {'infoset':<{width}}  action probabilities"]
-    for index, infoset in enumerate(table.infosets):
+    for index in rows:
+        infoset = table.infosets[index]
         parts = []
         for action, sequence in zip(table.actions[index], table.sequences_of(index), strict=True):
             probability = strategy.probabilities[sequence]
@@ -164,13 +161,6 @@ def strategy_lines(
         mark = f"   ({flag})" if strategy.unreached[index] else ""
         lines.append(f"  {infoset:<{width}}  {'  '.join(parts)}{mark}")
     return lines
-
-
-def strategy_table(strategy: BehaviouralStrategy, name: str, words: Words) -> list[str]:
-    """:func:`strategy_lines` titled ``"{name} — behavioural strategy"``."""
-    return strategy_lines(
-        strategy, f"{name} — behavioural strategy", words, flag="unreached by own play: see docs"
-    )
 
 
 def strategy_json(strategy: BehaviouralStrategy, name: str, words: Words) -> dict[str, Any]:

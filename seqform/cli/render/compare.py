@@ -1,11 +1,14 @@
 """``compare``: the normal form beside the sequence form, as text and JSON.
 
-JSON schema ``seqform.compare/1`` (COUNT is ``{"exact": str, "log10": float}``)::
+JSON schema ``seqform.compare/1``.  A COUNT is ``{"exact": str | null, "log10": float}``:
+the exact integer as a string, ``null`` when it has more than 1 000 digits (``log10`` is
+always given; :func:`seqform.forms.normal_counts.count_json`)::
 
     {
       "schema": "seqform.compare/1",
       "game": {"name": str, "description": str, "terminals": int},
-      "max_entries": int,
+      "max_entries": int | null,            # null when over 1 000 digits (--max-entries 10^5000)
+      "max_entries_log10": float,
       "players": [{"name": str, "infosets": int, "sequences": int,
                    "pure_strategies": COUNT, "reduced_pure_strategies": COUNT}, ×2],
       "overall": {"infosets": int, "sequences": int, "pure_strategy_profiles": COUNT,
@@ -37,12 +40,12 @@ from seqform.cli.render.blocks import (
     game_json,
     header,
     strategy_json,
-    strategy_table,
 )
-from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.numbers import count_json, count_text, fraction_text, json_int, value_text
 from seqform.cli.render.report import kuhn_theorem_json
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table, left_table
-from seqform.forms.normal_counts import count_json, count_text
+from seqform.forms.normal_counts import count_log10
 
 __all__ = ["SCHEMA", "comparison_json", "comparison_text", "summary_line"]
 
@@ -119,7 +122,8 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "game": game_json(game.name, game.description, terminals=form.num_terminals),
-        "max_entries": comparison.max_entries,
+        "max_entries": json_int(comparison.max_entries),
+        "max_entries_log10": count_log10(comparison.max_entries),
         "players": players,
         "overall": {
             "infosets": sum(p["infosets"] for p in players),
@@ -217,12 +221,12 @@ def _matrix_lines(comparison: Comparison) -> list[str]:
     ]
 
 
-def _strategy_lines(comparison: Comparison) -> list[str]:
+def _strategy_lines(comparison: Comparison, strategies: str) -> list[str]:
     """Both formulations' strategies, shown only when the normal form was solved too."""
     if comparison.formulations[1].solution is None:
         return []
     game = comparison.game
-    lines: list[str] = []
+    tables = []
     for formulation in comparison.formulations[:2]:
         if formulation.solution is None:
             continue
@@ -231,18 +235,19 @@ def _strategy_lines(comparison: Comparison) -> list[str]:
             if formulation.name == "sequence"
             else "normal-form LP, via Kuhn's theorem"
         )
-        for player in (0, 1):
-            lines.append("")
-            lines += strategy_table(
+        tables += [
+            StrategyTable(
                 formulation.solution.strategies[player],
-                f"{game.player_names[player]} ({source})",
-                game.describe_action,
+                f"{game.player_names[player]} ({source}) — behavioural strategy",
             )
-    return lines
+            for player in (0, 1)
+        ]
+    return strategy_sections(game, tables, strategies)
 
 
-def comparison_text(comparison: Comparison) -> str:
-    """A human-readable side-by-side report of both formulations."""
+def comparison_text(comparison: Comparison, strategies: str = "auto") -> str:
+    """A human-readable side-by-side report of both formulations; ``strategies`` is
+    ``--strategies``."""
     game = comparison.game
     lines = [
         header(game.name, game.description),
@@ -254,7 +259,7 @@ def comparison_text(comparison: Comparison) -> str:
         "",
         *_lp_lines(comparison),
         *_kuhn_lines(comparison),
-        *_strategy_lines(comparison),
+        *_strategy_lines(comparison, strategies),
     ]
     return "\n".join(lines)
 
@@ -266,10 +271,7 @@ def _lp_row(formulation: Formulation) -> tuple[str, ...]:
         timing = ("", "")
         exploitability = ""
     else:
-        value = f"{solution.value:+.10f}"
-        fraction = fraction_text(solution.value)
-        if fraction is not None:
-            value += f" ({fraction})"
+        value = value_text(solution.value)
         timing = (f"{formulation.build_seconds:.4f}", f"{solution.stats.seconds:.4f}")
         exploitability = f"{solution.exploitability:.1e}"
     nonzeros = "" if formulation.nonzeros is None else count_text(formulation.nonzeros)

@@ -26,11 +26,11 @@ from seqform.cli.render.blocks import (
     exact_certificate_json,
     header,
     strategy_json,
-    strategy_lines,
 )
-from seqform.cli.render.numbers import approx_suffix
+from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.restrict import restriction_lines, restrictions_json
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
 
 __all__ = ["exact_json", "exact_text"]
@@ -69,7 +69,7 @@ def _value_lines(solution: ExactSolution) -> list[str]:
     name = solution.game.player_names[0]
     if solution.certified:
         value = solution.bounds.lower  # == upper == value, a Fraction
-        return [f"Value to {name}: {value} (exact, certified){approx_suffix(value)}"]
+        return [f"Value to {name}: {value_text(value, exact=True)}, exact and certified"]
     lower, upper = solution.bounds.lower, solution.bounds.upper
     return [
         f"Value to {name}: NOT certified; the exact certificate bounds it by",
@@ -108,7 +108,7 @@ def _certificate_lines(solution: ExactSolution) -> list[str]:
     return lines
 
 
-def exact_text(solution: ExactSolution) -> str:
+def exact_text(solution: ExactSolution, strategies: str = "auto") -> str:
     """Exact value (or exact bounds), certificate and exact strategies."""
     game = solution.game
     names = game.player_names
@@ -120,21 +120,13 @@ def exact_text(solution: ExactSolution) -> str:
         "",
         *_certificate_lines(solution),
         "",
-        f"Solver: HiGHS {stats.algorithm} (float LP, {stats.iterations} iterations, "
+        f"Solver: HiGHS {stats.algorithm} (float LP, {count_text(stats.iterations)} iterations, "
         f"{t.lp:.3f} s); exact stage {t.rounding + t.basis + t.certificate:.3f} s; "
         f"total {t.total:.3f} s",
     ]
-    for strategy in solution.strategies:
-        lines.append("")
-        lines += strategy_lines(
-            strategy,
-            f"{names[strategy.player]} — exact behavioural strategy",
-            game.describe_action,
-        )
-    if any(any(s.unreached) for s in solution.strategies):
-        lines += [
-            "",
-            "Unreached: the player's own strategy never reaches that information set, so its",
-            "probabilities there change no payoff (solve --refine plays sensibly there too).",
-        ]
+    tables = [
+        StrategyTable(s, f"{names[s.player]} — exact behavioural strategy")
+        for s in solution.strategies
+    ]
+    lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

@@ -52,9 +52,9 @@ from seqform.cli.render.blocks import (
     game_json,
     header,
     strategy_json,
-    strategy_table,
 )
-from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.numbers import count_text, fraction_text, value_text
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table
 
 __all__ = ["ALGORITHM_TEXT", "ITERATE_SCHEMA", "iterate_json", "iterate_text", "stopped_text"]
@@ -81,7 +81,7 @@ def stopped_text(run: IterativeRun) -> str:
     if result.stopped == "interrupted":
         return "an interrupt (Ctrl-C), at an iteration boundary"
     if result.stopped == "iterations":
-        return f"the iteration limit of {stopping.iterations:,}"
+        return f"the iteration limit of {count_text(stopping.iterations or result.iterations)}"
     return result.stopped
 
 
@@ -172,8 +172,7 @@ def _reference_lines(run: IterativeRun) -> list[str]:
     if reference.skipped is not None:
         return [f"Against the sequence-form LP: skipped ({reference.skipped})"]
     assert reference.value is not None and reference.value_distance is not None
-    fraction = fraction_text(reference.value)
-    exact = f"{reference.value:+.10f}" + ("" if fraction is None else f" (= {fraction})")
+    exact = value_text(reference.value)
     lines = [
         "Against the sequence-form LP",
         f"  exact value to {names[0]} {exact}; the estimate is {reference.value_distance:.3g} away",
@@ -205,18 +204,24 @@ def _history_lines(run: IterativeRun) -> list[str]:
         spread = np.geomspace(1, len(history), HISTORY_ROWS).round().astype(int) - 1
         shown = sorted(set(spread.tolist()) | {0, len(history) - 1})
     every = run.stopping.every
-    title = "NashConv history (every " + (f"{every:,} iterations" if every > 1 else "iteration")
+    title = "NashConv history (every " + (
+        f"{count_text(every)} iterations" if every > 1 else "iteration"
+    )
     title += " and at the end" if every > 1 else ""
-    title += ")" if len(shown) == len(history) else f"; {len(shown)} of {len(history):,} shown)"
+    title += (
+        ")"
+        if len(shown) == len(history)
+        else f"; {len(shown)} of {count_text(len(history))} shown)"
+    )
     rows = [("", "iteration", "solver s", "NashConv")]
     rows += [
-        ("", f"{sample.iteration:,}", f"{sample.seconds:.3f}", f"{sample.nash_conv:.3e}")
+        ("", f"{count_text(sample.iteration)}", f"{sample.seconds:.3f}", f"{sample.nash_conv:.3e}")
         for sample in (history[i] for i in shown)
     ]
     return [title, *aligned_table(rows, indent="")]
 
 
-def iterate_text(run: IterativeRun) -> str:
+def iterate_text(run: IterativeRun, strategies: str = "auto") -> str:
     """The run for people: what ran and why it stopped, the measurements, the LP beside
     them, the NashConv history and the average strategies."""
     game, result = run.game, run.result
@@ -225,7 +230,8 @@ def iterate_text(run: IterativeRun) -> str:
     lines = [
         header(game.name, game.description),
         f"Algorithm: {algorithm}{seed}",
-        f"Run: {result.iterations:,} iterations in {result.seconds:.3f} s of solver time; "
+        f"Run: {count_text(result.iterations)} iterations in {result.seconds:.3f} s of solver "
+        "time; "
         f"stopped by {stopped_text(run)}",
         "",
         *_measurement_lines(run),
@@ -234,9 +240,9 @@ def iterate_text(run: IterativeRun) -> str:
         "",
         *_history_lines(run),
     ]
-    for strategy in result.strategies:
-        lines += [
-            "",
-            *strategy_table(strategy, game.player_names[strategy.player], game.describe_action),
-        ]
+    tables = [
+        StrategyTable(s, f"{game.player_names[s.player]} — behavioural strategy")
+        for s in result.strategies
+    ]
+    lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

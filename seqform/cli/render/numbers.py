@@ -1,5 +1,11 @@
-"""How every command writes a number: floats to fixed places, with the small fraction that
-matches them; exact fractions as they are.
+"""How every command writes a number: the house format.
+
+* A count or size: :func:`count_text`, thousands separated by commas (``1,093``), a power of
+  ten beyond 30 digits (``≈ 10^336.7``).
+* A value (a game value, an expected payoff, a gain): :func:`value_text`, ten places and the
+  fraction it equals, ``-0.0555555556 (= -1/18)``, in every command and certificate.
+* A probability: :func:`probability_text`, four places and a small fraction
+  (``0.6667 (2/3)``); in exact runs the fraction alone.
 
 The fraction shown beside a float is the one with the smallest denominator up to
 ``max_denominator`` within ``tol`` of it (``-0.0555555556  (= -1/18)``); a float with no such
@@ -16,20 +22,28 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+# The one format of a count (``4,096``; ``≈ 10^336.7`` when long) is defined in the forms
+# room, whose size-limit messages need it too; every report takes it from here.
+from seqform.forms.normal_counts import JSON_EXACT_DIGITS, count_json, count_text, is_short
+
 __all__ = [
     "FRACTION_TOLERANCE",
+    "JSON_EXACT_DIGITS",
     "MAX_DENOMINATOR",
     "READABLE_DENOMINATOR",
     "approx_suffix",
+    "count_json",
+    "count_text",
     "exact_probability_text",
     "fraction_text",
     "is_readable",
+    "json_int",
     "json_number",
     "matching_fraction",
     "number_text",
     "probability_text",
     "short_number",
-    "signed_value_text",
+    "value_text",
 ]
 
 FRACTION_TOLERANCE = 1e-9
@@ -98,16 +112,30 @@ def approx_suffix(value: Fraction) -> str:
     return "" if value.denominator == 1 else f" ≈ {float(value):+.10f}"
 
 
-def signed_value_text(value: Any) -> str:
-    """A readable Fraction with its float approximation (``-1/18 ≈ -0.0555555556``); a float,
-    or a long Fraction, to ten places with the small fraction it is close to
-    (``-0.0555555556 (≈ -1/18)``)."""
-    if isinstance(value, Fraction) and is_readable(value):
-        return f"{value}{approx_suffix(value)}"
-    exact = matching_fraction(float(value))
-    return f"{float(value):+.10f}" + ("" if exact is None else f" (≈ {exact})")
+def value_text(value: Any, exact: bool = False) -> str:
+    """The one way to write a value: ``-0.0555555556 (= -1/18)``.
+
+    Ten places with a sign, then the fraction it equals: the value itself when it is a
+    ``Fraction`` that is readable (:func:`is_readable`) or the answer of an exact run
+    (``exact``, however long), else the small fraction within :data:`FRACTION_TOLERANCE`
+    (a float, or a long fraction read from a file's decimals); nothing for a whole number or
+    when no small fraction matches.
+    """
+    fraction: Fraction | None
+    if isinstance(value, Fraction | int) and (exact or is_readable(Fraction(value))):
+        fraction = Fraction(value)
+    else:
+        fraction = matching_fraction(float(value))
+    shown = f"{float(value):+.10f}"
+    return shown if fraction is None or fraction.denominator == 1 else f"{shown} (= {fraction})"
 
 
 def json_number(value: Any) -> Any:
     """A Fraction as its string (``"-1/18"``), anything else as a float."""
     return str(Fraction(value)) if isinstance(value, Fraction) else float(value)
+
+
+def json_int(count: int) -> int | None:
+    """An integer for JSON, or ``None`` when it has more than :data:`JSON_EXACT_DIGITS` digits
+    (Python refuses to write one of over 4 300; give its ``log10`` beside it)."""
+    return count if is_short(count, JSON_EXACT_DIGITS) else None

@@ -26,7 +26,7 @@ from typing import Any
 
 from seqform.analyses.ranges import EquilibriumRanges, Parametrisation, PlayerRanges, Range
 from seqform.cli.render.blocks import game_json, header
-from seqform.cli.render.numbers import json_number, number_text, short_number
+from seqform.cli.render.numbers import json_number, short_number, value_text
 
 __all__ = ["RANGES_SCHEMA", "ranges_json", "ranges_text"]
 
@@ -177,7 +177,7 @@ def ranges_text(ranges: EquilibriumRanges) -> str:
     lines = [
         header(game.name, game.description),
         f"The set of equilibria ({mode}); value to {game.player_names[0]}: "
-        f"{number_text(ranges.value)}",
+        f"{value_text(ranges.value, exact=ranges.exact)}",
         "An equilibrium is any optimal strategy of player 1 with any of player 2; below, each",
         "player's optimal strategies.  Behaviour ranges are over the optimal strategies that",
         "reach the information set; plan ranges are for the realization-plan entry x[h:a].",

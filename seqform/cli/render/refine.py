@@ -16,9 +16,10 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.analyses.refine import RefinedSolution
-from seqform.cli.render.blocks import header, strategy_json, strategy_lines, value_lines
-from seqform.cli.render.numbers import approx_suffix, number_text, short_number
+from seqform.cli.render.blocks import header, strategy_json, value_lines
+from seqform.cli.render.numbers import value_text
 from seqform.cli.render.report import solve_document
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
 
 __all__ = ["REFINEMENT_SOURCE", "refined_json", "refined_text"]
@@ -87,8 +88,8 @@ def _certificate_lines(solution: RefinedSolution) -> list[str]:
         else f"{float(exploitability):.3g}"
     )
     rows = [
-        (f"best response of {names[0]}", short_number(certificate.best_response_values[0])),
-        (f"best response of {names[1]}", short_number(certificate.best_response_values[1])),
+        (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
+        (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
         ("exploitability (NashConv)", shown),
     ]
     return [
@@ -97,26 +98,21 @@ def _certificate_lines(solution: RefinedSolution) -> list[str]:
     ]
 
 
-def _strategy_lines(solution: RefinedSolution, player: int) -> list[str]:
-    game = solution.game
-    name = game.player_names[player]
+def _strategy_table(solution: RefinedSolution, player: int) -> StrategyTable:
+    name = solution.game.player_names[player]
     kind = "(quasi-perfect)" if solution.verified else "(refined, not proven quasi-perfect)"
-    return strategy_lines(
+    return StrategyTable(
         solution.strategies[player],
         f"{name} — behavioural strategy {kind}",
-        game.describe_action,
         flag="unreached by own play: set by the refinement",
     )
 
 
-def refined_text(solution: RefinedSolution) -> str:
+def refined_text(solution: RefinedSolution, strategies: str = "auto") -> str:
     """Value, how the refinement was found and verified, certificate, strategies."""
     game = solution.game
     name = game.player_names[0]
-    if isinstance(solution.value, Fraction):
-        value = f"{solution.value}{approx_suffix(solution.value)}"
-    else:
-        value = number_text(solution.value)
+    value = value_text(solution.value, exact=isinstance(solution.value, Fraction))
     lines = [
         header(game.name, game.description),
         *value_lines(f"Value to {name}", solution.value, solution.certificate, value),
@@ -125,9 +121,7 @@ def refined_text(solution: RefinedSolution) -> str:
         "",
         *_certificate_lines(solution),
     ]
-    for player in (0, 1):
-        lines.append("")
-        lines += _strategy_lines(solution, player)
+    lines += strategy_sections(game, [_strategy_table(solution, p) for p in (0, 1)], strategies)
     refined = [infoset for infosets in solution.refined for infoset in infosets]
     lines += [
         "",

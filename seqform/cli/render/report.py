@@ -34,7 +34,8 @@ JSON schema ``seqform.solve/1`` (stable; new keys may be added, none removed or 
       }
     }
 
-A COUNT is ``{"exact": str, "log10": float}``: the exact integer as a string.  For the
+A COUNT is ``{"exact": str | null, "log10": float}``: the exact integer as a string, ``null``
+when it has more than 1 000 digits (``log10`` is always given).  For the
 normal method, "solver" describes the matrix-game LP and "timings.sequence_form" includes
 building the normal form.
 
@@ -57,14 +58,13 @@ from seqform.cli.render.blocks import (
     header,
     solver_json,
     strategy_json,
-    strategy_table,
     timings_json,
     value_lines,
 )
-from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.numbers import count_json, count_text, fraction_text
 from seqform.cli.render.restrict import restrictions_json
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table
-from seqform.forms.normal_counts import count_json, count_text
 from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
@@ -185,7 +185,7 @@ def _normal_form_lines(summary: NormalFormSummary, names: tuple[str, str]) -> li
         ]
     )
     lines += [
-        f"  payoff matrix ({kind}): {summary.shape[0]}×{summary.shape[1]}, "
+        f"  payoff matrix ({kind}): {count_text(summary.shape[0])}×{count_text(summary.shape[1])}, "
         f"{count_text(summary.entries)} entries, {count_text(summary.nonzeros)} non-zeros; "
         f"built in {summary.build_seconds:.3f} s",
         f"  Kuhn's theorem: mixed strategies → realization plans, max |Ex − e| "
@@ -198,7 +198,7 @@ def _normal_form_lines(summary: NormalFormSummary, names: tuple[str, str]) -> li
 
 
 def _shape(matrix: Any) -> str:
-    return f"{matrix.shape[0]}×{matrix.shape[1]}"
+    return f"{count_text(matrix.shape[0])}×{count_text(matrix.shape[1])}"
 
 
 def _sequence_form_lines(form: SequenceForm, names: tuple[str, str]) -> list[str]:
@@ -207,23 +207,24 @@ def _sequence_form_lines(form: SequenceForm, names: tuple[str, str]) -> list[str
     lines += aligned_table(
         [
             ("", names[0], names[1]),
-            ("information sets", str(p0.num_infosets), str(p1.num_infosets)),
-            ("sequences", str(p0.num_sequences), str(p1.num_sequences)),
+            ("information sets", count_text(p0.num_infosets), count_text(p1.num_infosets)),
+            ("sequences", count_text(p0.num_sequences), count_text(p1.num_sequences)),
             ("E, F shape", _shape(form.E), _shape(form.F)),
-            ("E, F non-zeros", str(form.E.nnz), str(form.F.nnz)),
+            ("E, F non-zeros", count_text(form.E.nnz), count_text(form.F.nnz)),
         ]
     )
     lines.append(
-        f"  payoff matrix A: {_shape(form.A)}, {form.A.nnz} non-zeros; "
-        f"{form.num_terminals} terminal histories"
+        f"  payoff matrix A: {_shape(form.A)}, {count_text(form.A.nnz)} non-zeros; "
+        f"{count_text(form.num_terminals)} terminal histories"
     )
     return lines
 
 
-def solution_text(solution: Solution) -> str:
+def solution_text(solution: Solution, strategies: str = "auto") -> str:
     """A human-readable report: value, sizes, solver, certificate, strategies.
 
-    A solution through the normal form adds the normal form's sizes and checks.
+    A solution through the normal form adds the normal form's sizes and checks;
+    ``strategies`` is ``--strategies`` (:func:`seqform.cli.render.strategies.strategy_sections`).
     """
     game, stats = solution.game, solution.stats
     names = (game.player_names[0], game.player_names[1])  # a solved game has two players
@@ -238,19 +239,15 @@ def solution_text(solution: Solution) -> str:
     lines += [
         "",
         f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status} after "
-        f"{stats.iterations} iterations",
-        f"  LP {stats.variables} variables × {stats.constraints} constraints; "
+        f"{count_text(stats.iterations)} iterations",
+        f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
+        "constraints; "
         f"solve {stats.seconds:.3f} s, total {solution.timings.total:.3f} s",
         *certificate_lines(solution.certificate, names, "best responses on the game tree"),
     ]
-    for player in (0, 1):
-        lines.append("")
-        lines += strategy_table(solution.strategies[player], names[player], game.describe_action)
-    if any(s.unreached.any() for s in solution.strategies):
-        lines += [
-            "",
-            "Unreached: the player's own strategy never reaches that information set, so",
-            "its probabilities there do not affect any payoff "
-            "(the rule in seqform.forms.strategies).",
-        ]
+    tables = [
+        StrategyTable(solution.strategies[player], f"{names[player]} — behavioural strategy")
+        for player in (0, 1)
+    ]
+    lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

@@ -15,8 +15,9 @@ from typing import Any
 
 from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
-from seqform.cli.render.blocks import equilibrium_verdict, header, strategy_table, value_lines
-from seqform.cli.render.numbers import number_text
+from seqform.cli.render.blocks import equilibrium_verdict, header, value_lines
+from seqform.cli.render.numbers import count_text, value_text
+from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
 
@@ -43,7 +44,7 @@ def restriction_lines(restrictions: Restrictions, game: Game) -> list[str]:
     return lines
 
 
-def restricted_text(solution: Solution) -> str:
+def restricted_text(solution: Solution, strategies: str = "auto") -> str:
     """Value of the restricted game, the bounds, the restricted certificate, strategies.
 
     The JSON document is :func:`seqform.cli.render.report.solution_json`, which adds the
@@ -58,9 +59,9 @@ def restricted_text(solution: Solution) -> str:
     exploitability = float(certificate.exploitability)
     verdict = equilibrium_verdict(exploitability, what="equilibrium of the restricted game")
     rows = [
-        ("expected value", number_text(float(certificate.value))),
-        (f"best response of {names[0]}", f"{float(certificate.best_response_values[0]):+.10f}"),
-        (f"best response of {names[1]}", f"{float(certificate.best_response_values[1]):+.10f}"),
+        ("expected value", value_text(certificate.value)),
+        (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
+        (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
         ("exploitability (NashConv)", f"{exploitability:.3g}: {verdict}"),
     ]
     stats = solution.stats
@@ -70,7 +71,7 @@ def restricted_text(solution: Solution) -> str:
             f"Value of the restricted game to {names[0]}",
             solution.value,
             certificate,
-            number_text(solution.value),
+            value_text(solution.value),
         ),
         "",
         *restriction_lines(restrictions, game),
@@ -78,10 +79,12 @@ def restricted_text(solution: Solution) -> str:
         "Certificate (best responses within the restrictions, from the tree, not the LP):",
         *label_rows(rows),
         "",
-        f"Solver: HiGHS {stats.algorithm}, {stats.iterations} iterations, LP "
-        f"{stats.variables} variables × {stats.constraints} constraints",
+        f"Solver: HiGHS {stats.algorithm}, {count_text(stats.iterations)} iterations, LP "
+        f"{count_text(stats.variables)} variables × {count_text(stats.constraints)} constraints",
     ]
-    for player in (0, 1):
-        lines.append("")
-        lines += strategy_table(solution.strategies[player], names[player], game.describe_action)
+    tables = [
+        StrategyTable(solution.strategies[player], f"{names[player]} — behavioural strategy")
+        for player in (0, 1)
+    ]
+    lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

@@ -42,10 +42,15 @@ from seqform.cli.render.blocks import (
     game_json,
     header,
     solver_json,
+    strategy_lines,
     timings_json,
     value_lines,
 )
-from seqform.cli.render.numbers import MAX_DENOMINATOR, fraction_text, probability_text
+from seqform.cli.render.numbers import (
+    count_text,
+    fraction_text,
+)
+from seqform.cli.render.strategies import UNREACHED_FLAG, legend_lines
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.structured.showdown import card_matrix, node_matrix
@@ -117,21 +122,18 @@ def _words(poker: ShowdownPoker, player: int, node: int, action: str) -> str:
 
 
 def _table_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[str]:
-    """Information set by information set, in the table's (card-major) order."""
+    """Information set by information set, in the table's (card-major) order, as the tree
+    route writes them (:func:`seqform.cli.render.blocks.strategy_lines`), with the legend."""
     table = behaviour.table
     nodes = poker.betting_table.num_nodes(behaviour.player)
-    lines = [f"{NAMES[behaviour.player]} — behavioural strategy", "  infoset  action probabilities"]
-    for infoset, name in enumerate(table.infosets):
-        cells = []
-        for action, sequence in zip(
-            table.actions[infoset], table.sequences_of(infoset), strict=True
-        ):
-            p = float(behaviour.probabilities[sequence])
-            shown = probability_text(p, max_denominator=MAX_DENOMINATOR)
-            cells.append(f"{_words(poker, behaviour.player, infoset % nodes, action)} {shown}")
-        mark = "  (unreached)" if behaviour.unreached[infoset] else ""
-        lines.append(f"  {name:<7}  {'  '.join(cells)}{mark}")
-    return lines
+    index = {name: infoset for infoset, name in enumerate(table.infosets)}
+
+    def words(name: str, action: str) -> str:
+        return _words(poker, behaviour.player, index[name] % nodes, action)
+
+    title = f"{NAMES[behaviour.player]} — behavioural strategy"
+    lines = strategy_lines(behaviour, title, words, UNREACHED_FLAG)
+    return lines + legend_lines(poker, behaviour, range(table.num_infosets))
 
 
 def _strategy_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[str]:
@@ -152,7 +154,7 @@ def _strategy_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> lis
                 text += f"; mixed at {_ranges_text(mixed)}"
             lines.append(f"    {words:<6} {text}")
         if summary["unreached_cards"]:
-            lines.append(f"    (unreached with {summary['unreached_cards']:,} cards)")
+            lines.append(f"    (unreached with {count_text(summary['unreached_cards'])} cards)")
     return lines
 
 
@@ -176,12 +178,14 @@ def showdown_text(solution: ShowdownSolution) -> str:
         f"  {'':<18}{NAMES[0]:>12}  {NAMES[1]:>12}",
         f"  {'information sets':<18}{poker.num_infosets(0):>12,}  {poker.num_infosets(1):>12,}",
         f"  {'sequences':<18}{poker.num_sequences(0):>12,}  {poker.num_sequences(1):>12,}",
-        f"  game tree, not built: {poker.tree_nodes:,} nodes, {poker.num_leaves:,} terminal "
+        f"  game tree, not built: {count_text(poker.tree_nodes)} nodes, "
+        f"{count_text(poker.num_leaves)} terminal "
         f"histories ({len(table.leaf_payoff)} betting leaves per deal)",
         "",
-        f"Solver: {solver}, {stats.status} after {stats.iterations} iterations",
-        f"  LP {stats.variables:,} variables × {stats.constraints:,} constraints, "
-        f"{stats.nonzeros:,} non-zeros; solve {stats.seconds:.3f} s, total {timings.total:.3f} s",
+        f"Solver: {solver}, {stats.status} after {count_text(stats.iterations)} iterations",
+        f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
+        f"constraints, {count_text(stats.nonzeros)} non-zeros; solve {stats.seconds:.3f} s, "
+        f"total {timings.total:.3f} s",
         f"  outside the solver {timings.total - stats.seconds:.3f} s (LP build "
         f"{timings.sequence_form:.3f}, hand-over {timings.lp - stats.seconds:.3f}, "
         f"strategies {timings.behaviour:.3f}, certificate {timings.certificate:.3f})",

@@ -1,0 +1,259 @@
+"""What the command line prints, as a user reads it (issue 15): options that contradict each
+other, help for every option, summaries of large games, label legends, one number format."""
+
+import argparse
+
+import pytest
+
+from seqform.cli.main import main
+from seqform.cli.parser import build_parser
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["solve", "kuhn", "--quiet", "--verbose"],
+            "argument --verbose: not allowed with argument --quiet",
+        ),
+        (
+            ["solve", "kuhn", "--verbose", "--quiet"],
+            "argument --quiet: not allowed with argument --verbose",
+        ),
+        (
+            ["solve", "kuhn", "--exact", "--refine"],
+            "argument --refine: not allowed with argument --exact",
+        ),
+        (
+            ["compare", "kuhn", "--quiet", "--verbose"],
+            "argument --verbose: not allowed with argument --quiet",
+        ),
+        (
+            [
+                "iterate",
+                "kuhn",
+                "--algorithm",
+                "cfr",
+                "--iterations",
+                "5",
+                "--target-exploitability",
+                "1e-3",
+            ],
+            "argument --target-exploitability: not allowed with argument --iterations",
+        ),
+        (
+            ["exploit", "kuhn", "--opponent", "uniform", "--strategy", "x.json"],
+            "argument --strategy: not allowed with argument --opponent",
+        ),
+    ],
+    ids=["quiet-verbose", "verbose-quiet", "exact-refine", "compare", "iterate", "exploit"],
+)
+def test_contradictory_options_are_a_usage_error(argv, message, capsys):
+    # Issue 15 item 6: one of the pair silently won; now argparse refuses the pair (exit 2).
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_refine_with_fix_is_a_usage_error(capsys):
+    assert main(["solve", "kuhn", "--refine", "--fix", "K:b=1"]) == 2
+    assert "--refine cannot be combined with --fix" in capsys.readouterr().err
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_every_option_has_a_help_line():
+    # Issue 15 item 6: `--format` and `--to` had empty help lines.
+    for name, command in _subparsers(build_parser()).items():
+        for action in command._actions:
+            if action.option_strings and action.help != argparse.SUPPRESS:
+                assert action.help, f"{name} {action.option_strings[0]} has no help line"
+
+
+# --- strategies at any size (issue 15 item 4) --------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def leduc_reports():
+    """`solve leduc` as text (default and --strategies all) and as JSON."""
+    import contextlib
+    import io
+
+    outputs = {}
+    for key, extra in (
+        ("auto", []),
+        ("all", ["--strategies", "all"]),
+        ("json", ["--format", "json"]),
+    ):
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            assert main(["solve", "leduc", *extra]) == 0
+        outputs[key] = buffer.getvalue()
+    return outputs
+
+
+def test_leduc_text_is_a_summary_and_all_prints_every_infoset(leduc_reports):
+    # Leduc has 468 information sets per player (Lanctot et al. 2017; tests/test_leduc.py):
+    # issue 15 measured 961 lines for the full report.
+    summary, full = leduc_reports["auto"].splitlines(), leduc_reports["all"].splitlines()
+    assert len(summary) <= 60
+    assert len(full) >= 2 * 468
+    assert "--strategies all prints every one;" in leduc_reports["auto"]
+    assert "Value to Player 1: -0.0856064241" in summary[1]  # both keep the headline
+    untimed = [line for line in summary[:16] if "solve " not in line]  # timings vary
+    assert untimed == [line for line in full[:16] if "solve " not in line]  # same blocks
+
+
+def test_the_summary_shows_the_most_mixed_information_sets(leduc_reports):
+    import json
+    import math
+
+    document = json.loads(leduc_reports["json"])
+    lines = leduc_reports["auto"].splitlines()
+    for player in document["strategies"]:
+
+        def entropy(infoset):
+            ps = [a["probability"] for a in infoset["actions"]]
+            return -sum(p * math.log2(p) for p in ps if p > 0)
+
+        reached = [i for i in player["infosets"] if not i["unreached"]]
+        ranked = sorted(reached, key=entropy, reverse=True)
+        expected = {i["name"] for i in ranked[:10]}  # computed from the JSON, independently
+        title = f"{player['name']} — behavioural strategy (summary)"
+        start = lines.index(title) + 3  # title, counts, column heads
+        shown = {line.split()[0] for line in lines[start : start + 10]}
+        assert shown == expected
+        mixed = sum(max(a["probability"] for a in i["actions"]) < 1 - 1e-9 for i in reached)
+        assert lines[start - 2] == (
+            f"  468 information sets, {len(reached)} reached by own play, {mixed} of them "
+            "mixed; the 10 most mixed:"
+        )
+
+
+def test_json_stays_complete(leduc_reports):
+    import json
+
+    document = json.loads(leduc_reports["json"])
+    assert [len(p["infosets"]) for p in document["strategies"]] == [468, 468]
+
+
+@pytest.mark.parametrize(
+    ("choice", "summarised"), [("summary", True), ("all", False), ("auto", False)]
+)
+def test_strategies_choice_on_a_small_game(choice, summarised, capsys):
+    assert main(["solve", "kuhn", "--strategies", choice]) == 0
+    out = capsys.readouterr().out
+    assert ("Player 1 — behavioural strategy (summary)" in out) is summarised
+    assert ("  Kb       fold 0.0000  call 1.0000" in out) is not summarised or "Kb" in out
+
+
+def test_a_large_json_to_a_terminal_gets_a_note(monkeypatch, capsys):
+    from seqform.cli import output
+
+    monkeypatch.setattr(output, "LARGE_JSON_BYTES", 1000)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert main(["solve", "kuhn", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("{") and captured.out.rstrip().endswith("}")  # complete
+    assert "that JSON is 0.0 MB; write it to a file with --output FILE" in captured.err
+    monkeypatch.setattr("sys.stdout.isatty", lambda: False)  # piped or redirected: no note
+    assert main(["solve", "kuhn", "--format", "json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+# --- labels explained (issue 15 item 5) ---------------------------------------------------
+
+
+def test_kuhn_tables_have_a_legend_and_the_unreached_flag_names_its_place(capsys):
+    assert main(["solve", "kuhn"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # KUHN_FACTS: player 1's sets J, Jpb, …; player 2's Qp, Qb, …
+    assert (
+        "  Labels: Jpb = holding J, after check (p), bet (b); p = check or fold, b = bet or call"
+        in lines
+    )
+    assert "  Labels: Qp = holding Q, after check (p); p = check or fold, b = bet or call" in lines
+    assert main(["solve", "kuhn", "--fix", "K:b=1"]) == 0  # K bets, so Kpb is unreached
+    out = capsys.readouterr().out
+    assert "(unreached by own play: README, 'Reading the output')" in out
+
+
+def test_the_readme_explains_labels_where_the_output_says():
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "\n## Reading the output\n" in readme
+    section = readme.split("\n## Reading the output\n")[1].split("\n## ")[0]
+    section = section.replace("\\|", "|")  # pipes escaped in the Markdown table
+    from seqform.game.builtin.labels import LABEL_GRAMMARS
+
+    for name, grammar in LABEL_GRAMMARS.items():
+        assert f"`{name}`" in section and grammar.example in section, name
+    assert "unreached" in section
+
+
+def test_a_game_without_a_grammar_gets_no_legend(tmp_path, capsys):
+    target = tmp_path / "kuhn.efg"
+    assert main(["export", "kuhn", "--to", "efg", str(target)]) == 0
+    assert main(["solve", str(target)]) == 0
+    assert "Labels:" not in capsys.readouterr().out  # a .efg keeps the labels of its source
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kuhn",
+        "kuhn(cards=12)",
+        "leduc",
+        "leduc(suit_isomorphism=True)",
+        "liars_dice(sides=3)",
+        "liars_dice(sides=2, dice=2)",
+    ],
+)
+def test_every_label_of_a_builtin_game_reads_aloud(spec):
+    from seqform.forms.sequence_form import build_sequence_form
+    from seqform.game.builtin.labels import grammar_of
+    from seqform.game.loader import load_game
+
+    game = load_game(spec)
+    grammar = grammar_of(game)
+    assert grammar is not None
+    for table in build_sequence_form(game).players:
+        for label in table.infosets:
+            text = grammar.explain(label)
+            # The owner's private information opens the label and is read back first.
+            private = label.split("|")[0].rstrip("pb") if "|" not in label else label.split("|")[0]
+            assert " ".join(private) in text or private in text, (label, text)
+
+
+def test_games_lists_every_builtin_game_with_its_labels(capsys):
+    import json
+
+    from seqform.game.builtin.registry import GAMES
+
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "  e.g. Qpb = holding Q, after check (p), bet (b)" in out
+    assert main(["games", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["schema"] == "seqform.games/1"
+    assert [g["name"] for g in document["games"]] == sorted(GAMES)
+    assert all(g["labels"] and g["actions"] for g in document["games"])
+
+
+def test_both_routes_name_player_2s_information_sets_alike(capsys):
+    # Issue 15 item 7: the sparsified route named player 2's Kuhn sets J, Q, K; the tree
+    # route Qp, Qb, … (KUHN_FACTS).  Both now print the same rows and legend.
+    def rows(argv):
+        assert main(argv) == 0
+        lines = capsys.readouterr().out.splitlines()
+        start = lines.index("Player 2 — behavioural strategy")
+        return sorted(line.split()[0] for line in lines[start + 2 : start + 8])
+
+    tree = rows(["solve", "kuhn"])
+    assert tree == ["Jb", "Jp", "Kb", "Kp", "Qb", "Qp"]
+    assert rows(["solve", "kuhn", "--method", "sparsified"]) == tree

@@ -167,7 +167,7 @@ def liars_dice_structured(sides: int = 6, dice: int = 1) -> StructuredGame:
         name=f"liars_dice({', '.join(settings)})" if settings else "liars_dice",
         hands=(hands, hands),
         deal_scale=Fraction(1),
-        root=_bidding(-1, "", 0, labels, sides, counts),
+        root=_bidding(-1, "", 0, labels, _called(labels, sides, counts)),
         write_deal=_roll_die_by_die(sides, dice),
         description=(
             f"Liar's Dice with {dice} {sides}-sided {'die' if dice == 1 else 'dice'} per "
@@ -177,25 +177,36 @@ def liars_dice_structured(sides: int = 6, dice: int = 1) -> StructuredGame:
     )
 
 
-def _bidding(
-    last: int, bids: str, player: int, labels: tuple[str, ...], sides: int, counts: list
-) -> PublicDecision:
-    """The bidding after ``bids`` (the last of index ``last``), ``player`` to act.
+def _called(labels: tuple[str, ...], sides: int, counts: list[np.ndarray]) -> list[PublicLeaf]:
+    """The leaf after a call of bid ``index`` by player ``p``, at ``2 index + p``.
 
-    A call of bid ``q-f`` by ``player``: the bidder (the other player) wins 1 if the two
-    hands hold at least ``q`` dice counting for ``f``, else the caller wins 1.
+    The bidder (the other player) wins 1 if the two hands hold at least ``q`` dice counting
+    for face ``f`` (bid ``q-f``), else the caller wins 1.  One leaf object per bid and
+    caller, shared by every history that ends so.
     """
+    leaves = []
+    for index in range(len(labels)):
+        face = counts[index % sides]
+        for caller in (0, 1):
+            bidder_wins = Fraction(1 if caller == 1 else -1)  # to player 0
+            rule = Threshold(index // sides + 1, bidder_wins, -bidder_wins)
+            leaves.append(PublicLeaf(rule, (face, face)))
+    return leaves
+
+
+def _bidding(
+    last: int, bids: str, player: int, labels: tuple[str, ...], called: list[PublicLeaf]
+) -> PublicDecision:
+    """The bidding after ``bids`` (the last of index ``last``), ``player`` to act; a call
+    ends in ``called[2 last + player]`` (:func:`_called`)."""
     comma = "," if bids else ""
     children: list[PublicNode] = [
-        _bidding(index, f"{bids}{comma}{labels[index]}", 1 - player, labels, sides, counts)
+        _bidding(index, f"{bids}{comma}{labels[index]}", 1 - player, labels, called)
         for index in range(last + 1, len(labels))
     ]
     actions = labels[last + 1 :]
     if last >= 0:
-        bidder_wins = Fraction(1 if player == 1 else -1)  # to player 0
-        face = counts[last % sides]
-        rule = Threshold(last // sides + 1, bidder_wins, -bidder_wins)
-        children.append(PublicLeaf(rule, (face, face)))
+        children.append(called[2 * last + player])
         actions = (*actions, LIAR)
     return PublicDecision(player, actions, tuple(children), "|" + bids)
 

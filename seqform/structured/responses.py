@@ -1,0 +1,90 @@
+"""Sequence tables, best responses and the certificate of a structured game, without the tree.
+
+The tables are the game room's hand-major numbering
+(:func:`seqform.game.public_numbering.structured_tables`): information set (hand ``h``,
+public node ``k``) is named ``labels[h] + history[k]``, as the explicit tree names it, so
+strategies are the one :class:`~seqform.forms.strategies.BehaviouralStrategy` and carry
+over by name.  A best response is :func:`seqform.certify.respond` — the backward induction
+over the responder's information sets (KMvS 1996, the inner LP on the treeplex) — given the
+leaf payoffs ``A y`` (player 0) or ``−Aᵀ x`` (player 1) computed by the running sums of
+:mod:`seqform.structured.products`: the public-tree walk with vectorised private states of
+Johanson et al. (IJCAI 2011).  Exact when the strategies are exact (Fractions, small games).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from seqform.certify import BestResponse, Certificate, respond
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
+from seqform.game.public_numbering import structured_tables
+from seqform.game.public_tree import StructuredGame
+from seqform.game.sequences import PlayerSequences
+from seqform.structured.products import payoff_to_first, payoff_to_second
+
+__all__ = ["best_response", "certify", "leaf_payoffs", "sequence_tables"]
+
+
+def sequence_tables(game: StructuredGame) -> tuple[PlayerSequences, PlayerSequences]:
+    """Both players' sequence tables, built once per game (module docstring)."""
+    return structured_tables(game)
+
+
+def leaf_payoffs(game: StructuredGame, player: int, opponent_plan: np.ndarray) -> np.ndarray:
+    """The responder's payoff per own sequence against the opponent's plan, as
+    :func:`seqform.certify.leaf_payoffs` gives it on the tree: ``A y`` for player 0,
+    ``−Aᵀ x`` for player 1 (exact for an object array of Fractions)."""
+    if player == 0:
+        return payoff_to_first(game, opponent_plan)
+    return -payoff_to_second(game, opponent_plan)
+
+
+def _checked(game: StructuredGame, strategy: BehaviouralStrategy) -> BehaviouralStrategy:
+    expected = sequence_tables(game)[strategy.player].num_sequences
+    if strategy.table.num_sequences != expected:
+        raise ValueError(
+            f"{game.name}: a strategy of player {strategy.player + 1} has "
+            f"{strategy.table.num_sequences:,} sequences, the game {expected:,}"
+        )
+    return strategy
+
+
+def _profile(
+    game: StructuredGame, first: BehaviouralStrategy, second: BehaviouralStrategy
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """Both strategies as one number kind: exact if both are exact, else float."""
+    first, second = _checked(game, first), _checked(game, second)
+    if first.exact and second.exact:
+        return first, second
+    return first.to_float(), second.to_float()
+
+
+def best_response(game: StructuredGame, player: int, opponent: BehaviouralStrategy) -> BestResponse:
+    """A best response of ``player`` to the opponent's strategy, without the tree (exact
+    for an exact opponent)."""
+    plan = plan_from_behaviour(_checked(game, opponent))
+    return respond(sequence_tables(game)[player], leaf_payoffs(game, player, plan))
+
+
+def certify(
+    game: StructuredGame, first: BehaviouralStrategy, second: BehaviouralStrategy
+) -> Certificate:
+    """Expected value, both best-response values and NashConv of a profile, without the tree.
+
+    The plans are rebuilt from the behaviour, player 0's payoff per sequence is ``A y`` and
+    player 1's ``−Aᵀ x``; nothing here reads the LP.  Exact (Fractions) when both strategies
+    are exact, else floats.
+    """
+    first, second = _profile(game, first, second)
+    x, y = plan_from_behaviour(first), plan_from_behaviour(second)
+    tables = sequence_tables(game)
+    to_first = leaf_payoffs(game, 0, y)
+    best_first = respond(tables[0], to_first).value
+    best_second = respond(tables[1], leaf_payoffs(game, 1, x)).value
+    if first.exact:
+        value: Fraction | float = Fraction(x @ to_first)
+    else:
+        value = float(x @ to_first)
+    return Certificate.from_best_responses(value, best_first, best_second)

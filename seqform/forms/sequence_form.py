@@ -47,7 +47,7 @@ from seqform.game.model import Game
 from seqform.game.requirements import require_two_player_zero_sum
 from seqform.game.sequences import EMPTY, PlayerSequences
 
-__all__ = ["EMPTY", "PlayerSequences", "SequenceForm", "build_sequence_form"]
+__all__ = ["EMPTY", "PlayerSequences", "SequenceForm", "build_sequence_form", "constraint_matrix"]
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class SequenceForm:
         )
 
 
-def _constraint_matrix(table: PlayerSequences) -> tuple[sp.csr_array, np.ndarray]:
+def constraint_matrix(table: PlayerSequences) -> tuple[sp.csr_array, np.ndarray]:
     """``E`` and ``e`` of KMvS eq. 8 for one player (see the module docstring).
 
     Row 0 is ``x[empty] = 1``; row ``1 + h`` is ``sum_a x[h, a] - x[parent(h)] = 0``.
@@ -145,8 +145,8 @@ def build_sequence_form(game: Game) -> SequenceForm:
     require_two_player_zero_sum(game, "the sequence-form LP")
     flat = game.flat
     players = (flat.tables[0], flat.tables[1])
-    E, e = _constraint_matrix(players[0])
-    F, f = _constraint_matrix(players[1])
+    E, e = constraint_matrix(players[0])
+    F, f = constraint_matrix(players[1])
     rows, cols = flat.terminal_sequences
     values = flat.terminal_reach * flat.terminal_payoff
     shape = (players[0].num_sequences, players[1].num_sequences)

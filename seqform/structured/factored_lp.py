@@ -42,6 +42,8 @@ size.  Payoffs are multiplied by ``scale = 1 / (deal_scale · sum w1)`` (the pro
 the opponent's hand, not of the deal, so coefficients stay near ``1 / H``); the optimum is
 ``scale`` times the game's value and the plans are unchanged.  Solved by
 :mod:`seqform.structured.sparsified_solve`.
+
+Size: the LP's layout, its chains and the three rule kinds' aggregates are one construction.
 """
 
 from __future__ import annotations
@@ -320,18 +322,18 @@ def _aggregate(
     slots[..., 0] = chain.prefix[count, 0]
     rule = rules[0]
     if isinstance(rule, Constant):
-        weights[..., 0] = np.asarray([float(r.payoff) for r in rules])[:, None]  # type: ignore[union-attr]
+        weights[..., 0] = np.asarray([float(r.payoff) for r in rules])[:, None]
     elif isinstance(rule, Sign):
-        stake = np.asarray([float(r.stake) for r in rules])[:, None, None]  # type: ignore[union-attr]
+        stake = np.asarray([float(r.stake) for r in rules])[:, None, None]
         below = np.searchsorted(distinct, level1, side="left")
         upto = np.searchsorted(distinct, level1, side="right")
         slots[..., 1:3] = chain.prefix[below]
         slots[..., 3:5] = chain.prefix[upto]
         weights[...] = stake * np.asarray([1.0, -1.0, -1.0, -1.0, -1.0])
     else:
-        reached = np.asarray([float(r.if_reached) for r in rules])[:, None]  # type: ignore[union-attr]
-        otherwise = np.asarray([float(r.otherwise) for r in rules])[:, None]  # type: ignore[union-attr]
-        quantity = np.asarray([r.quantity for r in rules])[:, None]  # type: ignore[union-attr]
+        reached = np.asarray([float(r.if_reached) for r in rules])[:, None]
+        otherwise = np.asarray([float(r.otherwise) for r in rules])[:, None]
+        quantity = np.asarray([r.quantity for r in rules])[:, None]
         needed = np.searchsorted(distinct, quantity - level1[None, :], side="left")
         slots[..., 1:3] = chain.prefix[needed]
         weights[..., 0] = reached

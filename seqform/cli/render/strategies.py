@@ -27,6 +27,7 @@ from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import grammar_of
 from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.model import Game
+from seqform.game.public_tree import StructuredGame
 
 __all__ = [
     "CHOICES",
@@ -105,7 +106,9 @@ def _summary_lines(table: StrategyTable, words: Callable[[str, str], str]) -> li
 
 
 def legend_lines(
-    game: Game | ShowdownPoker, strategy: BehaviouralStrategy, shown: Sequence[int]
+    game: Game | ShowdownPoker | StructuredGame,
+    strategy: BehaviouralStrategy,
+    shown: Sequence[int],
 ) -> list[str]:
     """``"  Labels: Qpb = holding Q, …"`` for the longest label shown, for built-in games."""
     grammar = grammar_of(game)
@@ -120,7 +123,7 @@ def legend_lines(
 
 
 def strategy_sections(
-    game: Game, tables: Sequence[StrategyTable], choice: str = "auto"
+    game: Game | StructuredGame, tables: Sequence[StrategyTable], choice: str = "auto"
 ) -> list[str]:
     """Every player's table (or summary) with its legend, each after a blank line.
 
@@ -129,7 +132,7 @@ def strategy_sections(
     """
     total = sum(table.strategy.table.num_infosets for table in tables)
     full = choice == "all" or (choice == "auto" and total <= SUMMARY_ABOVE)
-    words = game.describe_action
+    words = game.describe_action or (lambda _infoset, action: action)
     lines: list[str] = []
     for table in tables:
         strategy = table.strategy

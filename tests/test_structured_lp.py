@@ -143,7 +143,8 @@ def test_auto_takes_the_tree_for_small_games(capsys):
 
 
 def test_auto_takes_the_structured_route_for_large_trees_and_says_so(capsys):
-    assert main(["solve", "kuhn(cards=150)"]) == 0  # at most 223,501 tree nodes (public_explicit.tree_nodes)
+    # at most 223,501 tree nodes, as public_explicit.tree_nodes counts them
+    assert main(["solve", "kuhn(cards=150)"]) == 0
     out = capsys.readouterr().out
     assert "Solved on the structured route: public tree × private hands" in out
     assert "the tree would have at most 223,501 nodes" in out
@@ -166,3 +167,13 @@ def test_exact_is_refused_on_the_structured_route(capsys):
 def test_structured_route_refuses_a_game_without_a_description(capsys):
     assert main(["solve", "kuhn3", "--method", "structured"]) != 0
     assert "no public tree × private hands description" in capsys.readouterr().err
+
+
+def test_compare_shows_the_sparsified_payoff_beside_a(capsys):
+    document = _json(["compare", "leduc", "--no-solve"], capsys)
+    assert (
+        document["sparsified_payoff_nonzeros"]
+        == build_structured_lp(leduc_structured()).payoff_nonzeros
+    )
+    assert main(["compare", "leduc", "--no-solve"]) == 0
+    assert "writes A's 4,920 non-zeros as 5,296" in capsys.readouterr().out

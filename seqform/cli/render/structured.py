@@ -10,7 +10,8 @@ JSON schema ``seqform.structured/1`` (new keys may be added, none removed or ren
       "value": float, "value_fraction": str | null,
       "sizes": {"players": [{"name": str, "hands": int, "infosets": int,
                              "sequences": int}, ×2],
-                "payoff_nonzeros": int,            # of the explicit A, counted not formed
+                "payoff_nonzeros": int | null,     # of the explicit A, counted not formed
+                                                   # (null above 10^7 pairs of hands)
                 "sparsified_payoff_nonzeros": int, # the LP's entries standing for Aᵀ x
                 "auxiliary_variables": int},
       "solver": {...as in seqform.solve/1...},
@@ -64,7 +65,13 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
     strategies (``strategies`` is ``--strategies``)."""
     game, stats, timings = solution.game, solution.stats, solution.timings
     first, second = sequence_tables(game)
-    ratio = solution.matrix_nonzeros / max(solution.payoff_nonzeros, 1)
+    matrix = solution.matrix_nonzeros
+    beside = (
+        "A's non-zeros not counted at this many hands"
+        if matrix is None
+        else f"instead of {count_text(matrix)} in A "
+        f"(ratio {matrix / max(solution.payoff_nonzeros, 1):.1f})"
+    )
     lines = [
         header(game.name, game.description),
         *value_lines(f"Value to {NAMES[0]}", solution.value, solution.certificate),
@@ -81,8 +88,7 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
         ),
         f"  payoff: {count_text(solution.payoff_nonzeros)} non-zeros through level sums "
         f"({count_text(stats.variables - first.num_sequences - second.num_infosets - 1)} "
-        f"auxiliary variables) instead of {count_text(solution.matrix_nonzeros)} in A "
-        f"(ratio {ratio:.1f})",
+        f"auxiliary variables) {beside}",
         "",
         f"Solver: {_solver_name(stats.backend, stats.algorithm)}, {stats.status} after "
         f"{count_text(stats.iterations)} iterations",

@@ -40,7 +40,7 @@ from benchmarks.harness import (
     run_benchmarks,
 )
 from benchmarks.machine import Machine
-from benchmarks.peers import PEERS, SPARSIFIED, Outcome, Sizes, not_applicable
+from benchmarks.peers import PEERS, SPARSIFIED, STRUCTURED, Outcome, Sizes, not_applicable
 from benchmarks.report import check_targets, read_run, render_markdown
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -229,7 +229,7 @@ def test_the_sparsified_peer_agrees_on_kuhn_and_is_not_applicable_to_leduc(tmp_p
 
 
 def test_the_tree_peers_are_not_applicable_beyond_the_largest_tree_and_start_no_worker():
-    tree_peers = [peer for peer in PEERS if peer != SPARSIFIED]
+    tree_peers = [peer for peer in PEERS if peer not in (SPARSIFIED, STRUCTURED)]
     limits = Limits(timeout=60, gambit_timeout=60, memory_bytes=2 * 2**30)
 
     (game,) = run_benchmarks(["kuhn(cards=10000)"], tree_peers, repeat=3, limits=limits)
@@ -251,6 +251,8 @@ def test_the_tree_peers_are_not_applicable_beyond_the_largest_tree_and_start_no_
         pytest.param(SPARSIFIED, "kuhn(cards=250000)", True, id="sparsified-kuhn-250000"),
         pytest.param(SPARSIFIED, "leduc", False, id="sparsified-leduc"),
         pytest.param(SPARSIFIED, "liars_dice(sides=3)", False, id="sparsified-liars-dice"),
+        pytest.param(STRUCTURED, "leduc(ranks=13, suits=4)", True, id="structured-leduc-13x4"),
+        pytest.param(STRUCTURED, "kuhn3", False, id="structured-kuhn3"),
         pytest.param("seqform-highs", "kuhn(cards=100)", True, id="highs-kuhn-100"),
         pytest.param("seqform-highs", "kuhn(cards=10000)", False, id="highs-kuhn-10000"),
         pytest.param("openspiel", "kuhn(cards=250000)", False, id="openspiel-kuhn-250000"),

@@ -25,8 +25,10 @@ from seqform.version import __version__
 
 __all__ = [
     "ITERATIVE_ALGORITHMS",
+    "METHOD_ALIASES",
     "SOLVERS",
     "SPARSIFIED_DEFAULT_SOLVER",
+    "STRUCTURED_METHODS",
     "build_parser",
     "max_entries",
     "positive_seconds",
@@ -43,23 +45,37 @@ SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
 ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
 
 
+METHOD_ALIASES = {"sequence": "tree"}
+"""``--method`` spellings kept for existing commands: ``sequence`` is the tree route."""
+
+STRUCTURED_METHODS = ("auto", "structured", "sparsified")
+"""``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""
+
+
 def resolve_solver(args: argparse.Namespace) -> None:
-    """``--solver``: clarabel for ``--method sparsified``, HiGHS simplex otherwise.
+    """``--method`` aliases resolved; ``--solver``: clarabel for ``--method sparsified``,
+    HiGHS simplex on the tree, and left ``None`` for ``auto`` and ``structured`` (the
+    structured route chooses by the LP's size; ``auto`` once it knows its route).
 
     Raises
     ------
     CommandError
-        (usage) for ``--solver clarabel`` without ``--method sparsified``.
+        (usage) for ``--solver clarabel`` with a method that only solves on the tree.
     """
     if not hasattr(args, "solver"):
         return
-    sparsified = getattr(args, "method", None) == "sparsified"
+    method = getattr(args, "method", None)
+    if method in METHOD_ALIASES:
+        method = args.method = METHOD_ALIASES[method]
     if args.solver is None:
-        args.solver = SPARSIFIED_DEFAULT_SOLVER if sparsified else "simplex"
-    elif args.solver == SPARSIFIED_DEFAULT_SOLVER and not sparsified:
+        if method == "sparsified":
+            args.solver = SPARSIFIED_DEFAULT_SOLVER
+        elif method not in STRUCTURED_METHODS:
+            args.solver = "simplex"
+    elif args.solver == SPARSIFIED_DEFAULT_SOLVER and method not in STRUCTURED_METHODS:
         raise CommandError(
             f"--solver {SPARSIFIED_DEFAULT_SOLVER} solves the sparsified LP only "
-            "(with --method sparsified)",
+            "(with --method structured, sparsified or auto)",
             EXIT_USAGE,
         )
 
@@ -145,7 +161,7 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=(
             "HiGHS algorithm: simplex (the default), ipm (interior point + crossover), pdlp; "
-            "clarabel (interior point, the default of --method sparsified)"
+            "clarabel (interior point; the structured route's solver for large LPs)"
         ),
     )
     parser.add_argument(
@@ -235,13 +251,15 @@ def _add_solve(commands: Commands) -> None:
     _add_strategies_argument(solve)
     solve.add_argument(
         "--method",
-        choices=("sequence", "normal", "sparsified"),
-        default="sequence",
+        choices=("auto", "tree", "structured", "normal", "sequence", "sparsified"),
+        default="auto",
         help=(
-            "sequence: the sequence-form LP (default); normal: the normal-form matrix game "
-            "over pure strategies, mapped back by Kuhn's theorem; sparsified: the "
-            "sequence-form LP with its payoff matrix factored by card sums, without the game "
-            "tree (one-card showdown games: kuhn(cards=N), up to N in the hundreds of thousands)"
+            "auto (default): the structured route for kuhn, leduc and liars_dice when their "
+            "tree would be large, else the tree; tree (or sequence): the sequence-form LP of "
+            "the game tree; structured: the sparsified sequence-form LP from the public tree × "
+            "private hands, without the game tree (kuhn, leduc, liars_dice at any size); "
+            "normal: the normal-form matrix game over pure strategies, mapped back by Kuhn's "
+            "theorem; sparsified: the one-card showdown LP of kuhn(cards=N)"
         ),
     )
     _add_max_entries_argument(solve)

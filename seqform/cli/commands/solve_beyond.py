@@ -33,8 +33,11 @@ __all__ = ["run"]
 
 def _bounds(args: argparse.Namespace) -> list[ActionBound]:
     """Check the options that go with these analyses; the ``--fix`` bounds, in order."""
-    if args.method != "sequence":
-        raise CommandError("--exact, --refine and --fix work with --method sequence only")
+    if args.method not in ("tree", "auto"):
+        raise CommandError(
+            "--exact, --refine and --fix work on the game tree only (--method tree); the "
+            "structured route has no exact re-solve yet"
+        )
     if args.backend != "highs":
         raise CommandError("--exact, --refine and --fix use HiGHS directly: drop --backend")
     if args.solver == "pdlp":

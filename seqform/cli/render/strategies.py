@@ -35,6 +35,7 @@ from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import grammar_of
 from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.model import Game
+from seqform.game.public_tree import StructuredGame
 
 __all__ = [
     "CHOICES",
@@ -200,7 +201,7 @@ class ResponseTable:
         return Rendered((self.title, *left_table([("infoset", "action", ""), *rows])), names)
 
 
-def legend_lines(game: Game | ShowdownPoker, labels: Sequence[str]) -> list[str]:
+def legend_lines(game: Game | ShowdownPoker | StructuredGame, labels: Sequence[str]) -> list[str]:
     """``"  Labels: Qpb = holding Q, …"`` for the longest label shown, for built-in games."""
     grammar = grammar_of(game)
     if grammar is None or not labels:
@@ -213,7 +214,10 @@ def legend_lines(game: Game | ShowdownPoker, labels: Sequence[str]) -> list[str]
 
 
 def strategy_sections(
-    game: Game, tables: Sequence[Section], choice: str = "auto", what: str = "Strategies"
+    game: Game | StructuredGame,
+    tables: Sequence[Section],
+    choice: str = "auto",
+    what: str = "Strategies",
 ) -> list[str]:
     """Every player's table (or summary) with its legend, each after a blank line.
 
@@ -223,9 +227,10 @@ def strategy_sections(
     """
     total = sum(table.infoset_count for table in tables)
     full = choice == "all" or (choice == "auto" and total <= SUMMARY_ABOVE)
+    words = game.describe_action or (lambda _infoset, action: action)
     lines: list[str] = []
     for table in tables:
-        shown = table.render(game.describe_action, full)
+        shown = table.render(words, full)
         lines += ["", *shown.lines, *legend_lines(game, shown.labels)]
     if not full:
         lines += [

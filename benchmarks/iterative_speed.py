@@ -3,7 +3,7 @@
 Run ``python -m benchmarks.iterative_speed`` (needs open_spiel): the measurement of the
 ``openspiel-cfr+`` peer of ``python -m benchmarks.run``
 (:func:`benchmarks.convergence.cfr_plus_speed`) on Leduc and Liar's Dice with 5 sides, in
-this process, printed as a table: seconds per iteration, the two ratios issue 12 asks for,
+this process, printed as a table: seconds per iteration, the two ratios the speed targets read,
 and NashConv after the same iterations by seqform's certificate and by OpenSpiel's
 ``nash_conv``.
 """

@@ -29,6 +29,12 @@ times only its own work:
     :func:`seqform.analyses.showdown.solve_showdown` (sparsified LP, Clarabel, behavioural
     strategies, certificate by best response with sorted-card sums).  Clarabel's own time
     is recorded beside it.
+``seqform-structured``
+    Games with a public tree × private hands description (kuhn, leduc, liars_dice,
+    :func:`seqform.game.builtin.registry.load_structured_game`): the structured route without
+    the tree, :func:`seqform.analyses.structured.solve_structured` (sparsified LP through
+    level sums, Clarabel, certificate by the public-tree best response).  Beside the tree
+    peers it gives both routes side by side.
 ``seqform-cfr``, ``seqform-cfr+``, ``seqform-dcfr``, ``seqform-mccfr``, ``openspiel-cfr+``
     The iterative peers, run to a NashConv target within a budget of solver time, and
     CFR+ against OpenSpiel's C++ and python solvers: see :mod:`benchmarks.convergence`.
@@ -78,9 +84,11 @@ LP_PEERS: tuple[str, ...] = (
     "openspiel-highs",
     "gambit",
     "seqform-sparsified",
+    "seqform-structured",
 )
 PEERS: tuple[str, ...] = (*LP_PEERS, *ITERATIVE_PEERS, SPEED_PEER)
 SPARSIFIED = "seqform-sparsified"  # the peer that solves showdown games without their tree
+STRUCTURED = "seqform-structured"  # the peer that solves structured games without their tree
 
 
 class PeerUnavailableError(RuntimeError):
@@ -126,6 +134,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ),
     "gambit": ("pygambit", "seqform", "seqform.game.to_gambit"),
     "seqform-sparsified": ("seqform", "seqform.analyses.showdown", "clarabel"),
+    "seqform-structured": ("seqform", "seqform.analyses.structured", "clarabel"),
     "sizes": ("seqform", "seqform.forms.sequence_form"),
     **{
         peer: ("seqform.iterative.cfr", "seqform.iterative.mccfr", "seqform.certify")
@@ -194,6 +203,13 @@ def _sparsified(spec: str) -> Outcome:
     )
 
 
+def _structured(spec: str) -> Outcome:
+    from seqform.analyses.structured import solve_structured
+    from seqform.game.builtin.registry import load_structured_game
+
+    return _pipeline(lambda: load_structured_game(spec), solve_structured)
+
+
 def _tree_nodes_refused(spec: str) -> int | None:
     """The tree size of a showdown game too large for :func:`seqform.load_game`, else ``None``."""
     from seqform.game.builtin.kuhn import MAX_TREE_NODES
@@ -216,7 +232,7 @@ def not_applicable(peer: str, spec: str) -> str:
     >>> not_applicable("seqform-highs", "kuhn(cards=100)")
     ''
     """
-    from seqform.game.builtin.registry import SHOWDOWN_GAMES, parse_game_spec
+    from seqform.game.builtin.registry import SHOWDOWN_GAMES, STRUCTURED_GAMES, parse_game_spec
 
     if peer == SPARSIFIED:
         try:
@@ -225,6 +241,12 @@ def not_applicable(peer: str, spec: str) -> str:
             name = ""
         # Bad parameters of a showdown game are the worker's to report, as an error.
         return "" if name in SHOWDOWN_GAMES else "not a one-card showdown game"
+    if peer == STRUCTURED:
+        try:
+            name, _ = parse_game_spec(spec)
+        except ValueError:
+            name = ""
+        return "" if name in STRUCTURED_GAMES else "no public tree × private hands description"
     if peer in PEERS:
         nodes = _tree_nodes_refused(spec)
         if nodes is not None:
@@ -347,6 +369,7 @@ _RUNNERS: dict[str, Callable[[str, Path], Outcome]] = {
     "openspiel-highs": lambda spec, scratch: _openspiel(spec, scratch, "HIGHS"),
     "gambit": lambda spec, _scratch: _gambit(spec),
     "seqform-sparsified": lambda spec, _scratch: _sparsified(spec),
+    "seqform-structured": lambda spec, _scratch: _structured(spec),
     SPEED_PEER: lambda spec, _scratch: _speed(spec),
 }
 

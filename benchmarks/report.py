@@ -1,8 +1,9 @@
 """The results of a run as files: a markdown table, the raw JSON and a log-log plot.
 
-``results.md`` has a summary table (median time of each peer per game, the ratios
-OpenSpiel / seqform and cvxpy / HiGHS), the targets of the scale issue with whether they
-were met, a table per game (median [min–max], solver time, peak memory, status, value and
+``results.md`` is written for readers who were not there: how to reproduce the run, a
+summary table (median time of each peer per game, the ratios OpenSpiel / seqform and
+cvxpy / HiGHS), the performance targets seqform holds itself to with whether this run met
+them, a table per game (median [min–max], solver time, peak memory, status, value and
 its difference from seqform's) and the machine.  ``results.json`` holds every measurement
 (:class:`benchmarks.harness.BenchmarkRun` as :func:`dataclasses.asdict` gives it), and
 ``scaling.png`` plots median time against sequences per player, one line per peer (the
@@ -18,6 +19,7 @@ import json
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks.convergence_report import convergence_markdown, plot_convergence
 from benchmarks.harness import (
@@ -59,7 +61,11 @@ _MARKERS: dict[str, str] = {
     "gambit": "D",
     "seqform-sparsified": "*",
 }
-_SHORT_STATUS: dict[str, str] = {"out of memory": "OOM", "timeout": "timeout", "error": "error"}
+_SHORT_STATUS: dict[str, str] = {
+    "out of memory": "out of memory",
+    "timeout": "timed out",
+    "error": "error",
+}
 
 # The scale target: a game this large per player, solved and certified within these bounds.
 SCALE_SEQUENCES = 10**6
@@ -104,7 +110,7 @@ class Ratio:
 
 @dataclass(frozen=True)
 class TargetCheck:
-    """One target of the scale issue, and what was measured against it.
+    """One performance target, and what was measured against it.
 
     met : ``None`` when it could not be measured (the game was not run, or a peer failed)
     """
@@ -313,7 +319,8 @@ def _outside_target(run: BenchmarkRun) -> TargetCheck:
 
 
 def check_targets(run: BenchmarkRun) -> list[TargetCheck]:
-    """The targets the scale issue sets, each with its measurement and verdict."""
+    """seqform's performance targets (speed against OpenSpiel, memory, the cvxpy backend's
+    overhead, 10^6 sequences per player), each with its measurement and verdict."""
     return [
         _speedup_target(run, "Leduc", 3, "leduc"),
         _speedup_target(run, "Liar's Dice, 5 sides", 20, "liars_dice", sides=5),
@@ -492,14 +499,17 @@ def render_markdown(
         f"{settings.sparsified_timeout:g} s for the sparsified LP) and "
         f"{settings.memory_gb:g} GiB of address space"
         + (", after a warm-up solve of Kuhn poker in the same process." if settings.warmup else ".")
-        + "  Produced by `python -m benchmarks.run`.",
+        + "  The machine is described at the end.",
         "",
         *_load_note(run),
+        *_reproduce(),
         "## Summary",
         "",
-        "Median wall-clock seconds; ratios are of medians (`>` when the slower peer timed "
-        "out, so the ratio is at least that); n/a: the peer cannot take the game (see "
-        "*What is timed*).",
+        "Each game solved by each peer (the programs compared): median wall-clock seconds "
+        "of the whole pipeline, from the game's name to a certified answer (see *What is "
+        "timed*); ratios are of medians (`>` when the slower peer timed out, so the ratio "
+        "is at least that); n/a: the peer cannot take the game. The last column says "
+        "whether all peers found the same value.",
         "",
         *_summary(run),
         "",
@@ -507,7 +517,12 @@ def render_markdown(
     if plot_name is not None:
         lines += [f"![time against sequences per player]({plot_name})", ""]
     lines += [
-        "## Targets (the scale issue)",
+        "## Performance targets",
+        "",
+        "The goals seqform holds itself to: faster than OpenSpiel's sequence-form LP on the "
+        "same games, little memory, a cvxpy backend close to direct HiGHS, and a game of a "
+        "million sequences per player solved and certified. Each with what this run "
+        "measured; *not measured* when the game was not in the run or a peer failed.",
         "",
         "| target | measured | verdict |",
         "|---|---|---|",
@@ -542,12 +557,38 @@ def render_markdown(
         "",
         "## Per game",
         "",
+        "One table per game, in increasing size: every run of every peer (median and "
+        "range of the wall-clock seconds), the solver's own seconds, the peak memory of "
+        "the process, the value found and its distance from seqform's (HiGHS), and notes "
+        "(iterations, exploitability, seconds per stage, why a peer stopped).",
+        "",
     ]
     for game in run.games:
         lines += [*_game_table(game), ""]
     lines += convergence_markdown(run, plot_name=convergence_plot)
-    lines += ["## Machine", "", *_machine(run), ""]
+    lines += ["## Machine", "", "The computer and software of this run.", "", *_machine(run), ""]
     return "\n".join(lines)
+
+
+def _reproduce() -> list[str]:
+    """How a reader runs the benchmark again."""
+    return [
+        "## Reproducing",
+        "",
+        "```",
+        'pip install -e ".[dev,openspiel]"      # OpenSpiel and ecos, its default LP solver',
+        "python -m benchmarks.run               # a new folder in benchmarks/scratch/",
+        "python -m benchmarks.run --out benchmarks/results   # replace these results",
+        "python -m benchmarks.run --from-json benchmarks/results/results.json --out DIR",
+        "```",
+        "",
+        "The whole run takes about 17 minutes on the machine below; `--quick` is a smoke "
+        "test of a few seconds. Without `--out` the results go to a new, git-ignored folder "
+        "in `benchmarks/scratch/`, so the committed page changes only when asked. "
+        "`--from-json` measures nothing and draws the tables and plots again from a "
+        "`results.json`.",
+        "",
+    ]
 
 
 def _family(game: str) -> str:
@@ -607,7 +648,7 @@ def plot_scaling(run: BenchmarkRun, path: Path) -> Path | None:
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     figure, axes = plt.subplots(figsize=(8.5, 5.5))
     peer_handles: list[Line2D] = []
-    labels_at: dict[int, int] = {}  # failure labels already drawn at a game size
+    failures: list[tuple[str, _Point, str]] = []  # (label, where, colour), labelled last
     for index, peer in enumerate(_lp_peers(run)):
         points = _points(run, peer)
         if not points:
@@ -638,17 +679,7 @@ def plot_scaling(run: BenchmarkRun, path: Path) -> Path | None:
             axes.scatter([point.size], [point.seconds], marker="x", s=80, color=colour, zorder=3)
             if point.failure not in labelled:
                 labelled.add(point.failure)
-                stacked = labels_at.get(point.size, 0)
-                labels_at[point.size] = stacked + 1
-                axes.annotate(
-                    f"{_LABELS.get(peer, peer)}: {point.failure}",
-                    (point.size, point.seconds),
-                    textcoords="offset points",
-                    xytext=(6, 8 + 11 * stacked),
-                    horizontalalignment="right",
-                    fontsize=8,
-                    color=colour,
-                )
+                failures.append((_LABELS.get(peer, peer), point, colour))
     if not peer_handles:
         plt.close(figure)
         return None
@@ -667,12 +698,76 @@ def plot_scaling(run: BenchmarkRun, path: Path) -> Path | None:
         fontsize=10,
     )
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(handles=peer_handles + family_handles, fontsize=8, loc="lower right")
+    legend = axes.legend(handles=peer_handles + family_handles, fontsize=8, loc="lower right")
     figure.tight_layout()
+    obstacles = [legend.get_window_extent(figure.canvas.get_renderer())]
+    for text, at, colour in _failure_labels(failures):
+        _label_clear_of_lines(axes, obstacles, text, at, colour)
     with replacing(path) as temporary:  # a reader sees the old figure or the new one
         figure.savefig(temporary, dpi=120)
     plt.close(figure)
     return path
+
+
+# Where a failure's label may go, in points from its ``x``: beside it first, then further
+# away with an arrow.  The first offset whose text crosses no line, label or legend wins.
+_LABEL_OFFSETS: tuple[tuple[float, float], ...] = (
+    (8, 6), (8, -16), (-8, 6), (-8, -16),
+    (24, -36), (-24, -36), (24, 30), (-24, 30),
+    (40, -64), (-40, -64), (40, 56), (-40, 56),
+)  # fmt: skip
+
+
+def _failure_labels(
+    failures: list[tuple[str, _Point, str]],
+) -> list[tuple[str, tuple[float, float], str]]:
+    """One label per game size and kind of failure, naming every peer that failed so
+    (in its colour if only one, else in grey)."""
+    grouped: dict[tuple[int, str], list[tuple[str, _Point, str]]] = {}
+    for failure in failures:
+        grouped.setdefault((failure[1].size, failure[1].failure), []).append(failure)
+    labels = []
+    for (_, kind), members in grouped.items():
+        point = members[0][1]
+        if len(members) == 1:
+            text, colour = f"{members[0][0]}: {kind}", members[0][2]
+        else:
+            text, colour = "\n".join([f"{kind}:", *(m[0] for m in members)]), "dimgrey"
+        labels.append((text, (point.size, max(m[1].seconds for m in members)), colour))
+    return labels
+
+
+def _label_clear_of_lines(
+    axes: Any, obstacles: list[Any], text: str, at: tuple[float, float], colour: str
+) -> None:
+    """Annotate ``at`` with ``text`` where it covers no drawn line and no box in
+    ``obstacles`` (the legend, earlier labels), inside the axes; the last offset tried if
+    none is clear.  Called after the layout is final, since it measures on the canvas."""
+    renderer = axes.figure.canvas.get_renderer()
+    inside = axes.get_window_extent(renderer)
+    paths = [line.get_transform().transform_path(line.get_path()) for line in axes.get_lines()]
+    label = None
+    for dx, dy in _LABEL_OFFSETS:
+        if label is not None:
+            label.remove()
+        far = abs(dy) > 20
+        label = axes.annotate(
+            text,
+            at,
+            textcoords="offset points",
+            xytext=(dx, dy),
+            horizontalalignment="left" if dx > 0 else "right",
+            verticalalignment="bottom" if dy > 0 else "top",
+            fontsize=8,
+            color=colour,
+            arrowprops={"arrowstyle": "-", "color": colour, "lw": 0.6} if far else None,
+        )
+        box = label.get_window_extent(renderer).padded(2)
+        clear = not any(path.intersects_bbox(box, filled=False) for path in paths)
+        clear = clear and not any(box.overlaps(other) for other in obstacles)
+        if clear and inside.contains(box.x0, box.y0) and inside.contains(box.x1, box.y1):
+            break
+    obstacles.append(label.get_window_extent(renderer))
 
 
 def _json_default(value: object) -> object:

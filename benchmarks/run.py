@@ -9,6 +9,10 @@ worker process under a time and memory cap (see :mod:`benchmarks.harness`).  It 
 ``results.md``, ``results.json``, ``scaling.png`` and ``convergence.png`` (see
 :mod:`benchmarks.report`).  Progress goes to stderr; the path of the table to stdout.
 
+Where: ``--out DIR``, or by default a new scratch folder ``benchmarks/scratch/<UTC time>/``
+(git-ignored), so that a run never replaces the committed results in ``benchmarks/results``
+unless asked to with ``--out benchmarks/results``; the run says on stderr where it wrote.
+
 Exit codes: 0 when the results were written and all peers that solved a game agree on
 its value; 1 when some peers disagree (the table flags them) or the results cannot be
 written; 2 for usage errors.
@@ -29,20 +33,28 @@ from benchmarks.peers import PEERS
 from benchmarks.report import read_run, write_results
 
 __all__ = [
+    "COMMITTED",
     "DEFAULT_GAMES",
     "ITERATIVE_GAMES",
     "QUICK_BUDGET",
     "QUICK_GAMES",
     "QUICK_ITERATIVE_GAMES",
+    "SCRATCH",
     "build_parser",
     "main",
+    "scratch_folder",
     "split_games",
 ]
 
 # In increasing number of sequences per player (13 ... 1,000,001), so that a peer that
 # fails on one game of a family is skipped on the larger ones.  The last three are too large
-# for a game tree (9 N^2 nodes for N cards): only seqform-sparsified runs them, about 2 s,
-# 10 s and 65 s (4.5 GB) each on the machine of benchmarks/results.
+# for a game tree (9 N^2 nodes for N cards): only seqform-sparsified and seqform-structured
+# run them, about 2 s, 10 s and 65 s (4.5 GB) each on the machine of benchmarks/results.
+# leduc(ranks=13), liars_dice(sides=7), leduc(ranks=13, suits=4) and liars_dice(sides=8) put
+# the structured route beside the tree peers (issue 13): leduc(ranks=13) about 2 s,
+# leduc(ranks=13, suits=4) 12 s and liars_dice(sides=8) 75 s there (measured once, shared
+# machine); the tree peers time out, run out of memory or are skipped after a smaller member
+# of the family failed.
 DEFAULT_GAMES: tuple[str, ...] = (
     "kuhn",
     "liars_dice(sides=2)",
@@ -54,6 +66,10 @@ DEFAULT_GAMES: tuple[str, ...] = (
     "leduc",
     "liars_dice(sides=5)",
     "liars_dice(sides=6)",
+    "leduc(ranks=13)",
+    "liars_dice(sides=7)",
+    "leduc(ranks=13, suits=4)",
+    "liars_dice(sides=8)",
     "kuhn(cards=10000)",
     "kuhn(cards=50000)",
     "kuhn(cards=250000)",
@@ -72,7 +88,10 @@ ITERATIVE_GAMES: tuple[str, ...] = (
 )
 QUICK_ITERATIVE_GAMES: tuple[str, ...] = ("kuhn",)
 QUICK_BUDGET = 1.0  # solver seconds of each iterative run with --quick
-DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+COMMITTED = Path(__file__).resolve().parent / "results"
+"""The results the README shows, replaced only by ``--out benchmarks/results``."""
+SCRATCH = Path(__file__).resolve().parent / "scratch"
+"""Where a run without ``--out`` writes, one new folder per run (git-ignored)."""
 
 
 def split_games(texts: Sequence[str]) -> list[str]:
@@ -208,8 +227,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--out",
         type=Path,
-        default=DEFAULT_OUT,
-        help=("directory for results.md, results.json and the plots (default benchmarks/results)"),
+        default=None,
+        help=(
+            "directory for results.md, results.json and the plots (default: a new folder in "
+            "benchmarks/scratch/; the committed results change only with --out "
+            "benchmarks/results)"
+        ),
     )
     parser.add_argument(
         "--from-json",
@@ -231,6 +254,32 @@ def _load() -> tuple[float, ...]:
         return ()
 
 
+def scratch_folder(now: datetime | None = None) -> Path:
+    """A new folder ``benchmarks/scratch/<UTC time>`` (``-2``, ``-3``, ... if taken)."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    SCRATCH.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        folder = SCRATCH / (stamp if attempt == 1 else f"{stamp}-{attempt}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise OSError(f"no free scratch folder for {stamp} in {SCRATCH}")
+
+
+def _where(out: Path | None) -> Path:
+    """``--out``, or a new scratch folder, said on stderr either way."""
+    if out is not None:
+        return out
+    folder = scratch_folder()
+    _progress(
+        f"writing to the scratch folder {folder} (git-ignored); the committed results in "
+        f"{COMMITTED} change only with --out benchmarks/results"
+    )
+    return folder
+
+
 def _progress(message: str) -> None:
     print(f"benchmarks: {message}", file=sys.stderr, flush=True)
 
@@ -248,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks named on the command line; see the module docstring."""
     args = build_parser().parse_args(argv)
     try:
+        out = _where(args.out)
         if args.from_json is not None:
             run = read_run(args.from_json)
         else:
@@ -292,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 load_at_start=load_at_start,
                 load_at_end=_load(),
             )
-        files = write_results(run, args.out, plot=not args.no_plot)
+        files = write_results(run, out, plot=not args.no_plot)
     except (OSError, ValueError, KeyError) as exc:
         print(f"benchmarks: error: {exc}", file=sys.stderr)
         return 1

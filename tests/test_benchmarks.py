@@ -15,14 +15,18 @@ verdicts on made-up results.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import asdict
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from benchmarks import run as benchmarks_run
 from benchmarks.convergence import ITERATIVE_PEERS, SPEED_PEER, TARGETS, run_in_phases
 from benchmarks.convergence_report import check_speed, convergence_markdown, time_to_reach
 from benchmarks.harness import (
@@ -36,7 +40,7 @@ from benchmarks.harness import (
     run_benchmarks,
 )
 from benchmarks.machine import Machine
-from benchmarks.peers import PEERS, SPARSIFIED, Outcome, Sizes, not_applicable
+from benchmarks.peers import PEERS, SPARSIFIED, STRUCTURED, Outcome, Sizes, not_applicable
 from benchmarks.report import check_targets, read_run, render_markdown
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -106,6 +110,47 @@ def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_pa
         assert measurement["status"] == "ok", measurement["detail"]
         assert measurement["outcome"]["value"] == pytest.approx(KUHN_VALUE, abs=TOLERANCE)
         assert measurement["peak_rss_mb"] > 0
+
+
+def file_hashes(folder: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.mark.slow
+def test_a_run_without_out_writes_a_scratch_folder_and_leaves_the_committed_results_alone():
+    committed = REPOSITORY / "benchmarks" / "results"
+    before = file_hashes(committed)
+    assert "results.md" in before and "results.json" in before
+
+    finished = run_command(  # the quickest run: one game, one peer, once, no plot
+        "--quick", "--games", "kuhn", "--peers", "seqform-highs", "--repeat", "1", "--no-plot"
+    )
+
+    written = Path(finished.stdout.strip()).parent
+    try:
+        assert finished.returncode == 0, finished.stderr
+        assert written.parent == REPOSITORY / "benchmarks" / "scratch"
+        assert (written / "results.json").is_file() and (written / "results.md").is_file()
+        assert f"scratch folder {written}" in finished.stderr
+        assert "change only with --out benchmarks/results" in finished.stderr
+        assert file_hashes(committed) == before
+    finally:
+        if written.parent == REPOSITORY / "benchmarks" / "scratch":
+            shutil.rmtree(written)
+
+
+def test_scratch_folders_of_one_second_do_not_collide(monkeypatch, tmp_path):
+    monkeypatch.setattr(benchmarks_run, "SCRATCH", tmp_path / "scratch")
+    now = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+    first, second = benchmarks_run.scratch_folder(now), benchmarks_run.scratch_folder(now)
+
+    assert (first.name, second.name) == ("20260102-030405", "20260102-030405-2")
+    assert first.is_dir() and second.is_dir()
 
 
 @pytest.mark.slow
@@ -184,7 +229,7 @@ def test_the_sparsified_peer_agrees_on_kuhn_and_is_not_applicable_to_leduc(tmp_p
 
 
 def test_the_tree_peers_are_not_applicable_beyond_the_largest_tree_and_start_no_worker():
-    tree_peers = [peer for peer in PEERS if peer != SPARSIFIED]
+    tree_peers = [peer for peer in PEERS if peer not in (SPARSIFIED, STRUCTURED)]
     limits = Limits(timeout=60, gambit_timeout=60, memory_bytes=2 * 2**30)
 
     (game,) = run_benchmarks(["kuhn(cards=10000)"], tree_peers, repeat=3, limits=limits)
@@ -206,6 +251,8 @@ def test_the_tree_peers_are_not_applicable_beyond_the_largest_tree_and_start_no_
         pytest.param(SPARSIFIED, "kuhn(cards=250000)", True, id="sparsified-kuhn-250000"),
         pytest.param(SPARSIFIED, "leduc", False, id="sparsified-leduc"),
         pytest.param(SPARSIFIED, "liars_dice(sides=3)", False, id="sparsified-liars-dice"),
+        pytest.param(STRUCTURED, "leduc(ranks=13, suits=4)", True, id="structured-leduc-13x4"),
+        pytest.param(STRUCTURED, "kuhn3", False, id="structured-kuhn3"),
         pytest.param("seqform-highs", "kuhn(cards=100)", True, id="highs-kuhn-100"),
         pytest.param("seqform-highs", "kuhn(cards=10000)", False, id="highs-kuhn-10000"),
         pytest.param("openspiel", "kuhn(cards=250000)", False, id="openspiel-kuhn-250000"),

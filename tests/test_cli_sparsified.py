@@ -53,7 +53,7 @@ def test_progress_goes_to_stderr(capsys):
     ("argv", "code", "message"),
     [
         (["solve", "leduc", "--method", "sparsified"], 2, "not a one-card showdown game"),
-        (["solve", "kuhn", "--solver", "clarabel"], 2, "--method sparsified"),
+        (["solve", "kuhn", "--solver", "clarabel"], 2, "--method structured"),
         (["solve", "kuhn", "--method", "sparsified", "--solver", "pdlp"], 1, "not pdlp"),
         (["solve", "kuhn", "--method", "sparsified", "--backend", "cvxpy"], 1, "--backend"),
         (
@@ -62,8 +62,12 @@ def test_progress_goes_to_stderr(capsys):
             "cards must be an integer >= 2, got 1",
         ),
         (["solve", "kuhn(decks=2)", "--method", "sparsified"], 1, "no parameter 'decks'"),
-        (["solve", "kuhn(cards=250000)"], 1, "solve it with --method sparsified"),
-        (["solve", "kuhn", "--method", "sparsified", "--exact"], 1, "--method sequence only"),
+        (
+            ["solve", "kuhn(cards=250000)", "--method", "tree"],
+            1,
+            "solve it with --method structured",
+        ),
+        (["solve", "kuhn", "--method", "sparsified", "--exact"], 1, "(--method tree)"),
     ],
 )
 def test_bad_requests_are_one_line(argv, code, message, capsys):

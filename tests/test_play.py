@@ -21,6 +21,7 @@ from seqform.cli.play.strategies import (
     load_strategy,
     named_strategy,
 )
+from seqform.cli.render.numbers import value_text
 from seqform.game.loader import load_game
 
 EXPECTATION_TOLERANCE = 1e-9
@@ -214,15 +215,54 @@ def test_scripted_session_totals(kuhn, solution):
 
 
 def test_a_costly_choice_is_reported(kuhn, solution):
-    # Seat 2 with K after the bot's check: checking behind gives up 1/6 against α = 0.
+    # Seat 2 with K, checking behind after the bot's check.  The bot plays player 1's
+    # equilibrium for some α in [0, 1/3] (Kuhn 1950: bet J with α, call Q after check-bet
+    # with α + 1/3); the LP may return any vertex, so the cost is derived for every α.  Bot
+    # with Q (always checks): checking behind wins 1, equilibrium play (bet) wins
+    # 2(α + 1/3) + (2/3 − α) = 4/3 + α.  Bot with J: it checks and folds to a bet, so checking
+    # behind also wins 1; when it bets, the choice is not reached.  Half each: 1/6 + α/2.
+    alpha = float(solution.behaviour[0].at("J")["b"])
+    cost = 1 / 6 + alpha / 2
     draws = [deal_draw(QK), 0.5, deal_draw(JQ), 0.5]  # the bot's Q and J check
     out = io.StringIO()
     summary = play_session(
         scripted_setup(kuhn, solution, 1), io.StringIO("c\n"), out, ScriptedRandom(draws)
     )
     assert summary.total == 1
-    assert summary.cards_expectation - summary.choices_expectation == pytest.approx(1 / 6)
-    assert "(Those choices expect 0.167 less than equilibrium play with a K.)" in out.getvalue()
+    assert summary.cards_expectation - summary.choices_expectation == pytest.approx(cost)
+    transcript = out.getvalue()
+    shown = value_text(summary.choices_expectation - summary.cards_expectation)
+    line = f"Those choices expect {shown} compared with equilibrium play with a K."
+    assert line in transcript
+    assert re.search(
+        r"your choices against equilibrium play\s+" + re.escape(shown) + "\n", transcript
+    )
+
+
+def test_the_summary_adds_up_to_the_total(kuhn, solution):
+    # The skill-vs-luck split (seqform/cli/play/__init__.py) is an identity: equilibrium
+    # expectation + luck of your cards + your choices + the bot's luck = your total.  Read
+    # back from the printed fractions, it must hold exactly.
+    draws = [deal_draw(QK), 0.5, deal_draw(JQ), 0.5]
+    out = io.StringIO()
+    summary = play_session(
+        scripted_setup(kuhn, solution, 1), io.StringIO("c\n"), out, ScriptedRandom(draws)
+    )
+    transcript = out.getvalue()
+    labels = (
+        "equilibrium expectation (value × hands)",
+        "luck of your cards",
+        "your choices against equilibrium play",
+        "luck of the bot's cards and coin flips",
+    )
+    parts = []
+    for label in labels:
+        match = re.search(
+            re.escape(label) + r"\s+([+-][0-9.]+)(?: \(= (-?\d+/\d+)\))?\n", transcript
+        )
+        assert match is not None, label
+        parts.append(Fraction(match[2]) if match[2] else Fraction(match[1]))
+    assert sum(parts) == summary.total
 
 
 def test_quit_mid_hand_does_not_count_the_hand(kuhn, solution):
@@ -296,7 +336,8 @@ def test_scripted_session_through_stdin_ends_with_the_right_totals(kuhn):
     assert total is not None and int(total[1]) == sum(shown)
     assert "Session over after 12 hands (all hands played)." in result.stdout
     last = re.findall(
-        r"Total ([+-]\d+) after 12 hands; equilibrium expectation -0\.667", result.stdout
+        r"Total ([+-]\d+) after 12 hands; equilibrium expectation -0\.6666666667 \(= -2/3\)",
+        result.stdout,
     )
     assert last == [total[1]]  # -1/18 × 12 = -2/3
 

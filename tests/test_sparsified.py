@@ -93,5 +93,5 @@ def test_unknown_solver_is_refused():
 
 
 def test_kuhn_tree_refuses_a_huge_deck():
-    with pytest.raises(ValueError, match="--method sparsified"):
+    with pytest.raises(ValueError, match="--method structured"):
         kuhn_poker(cards=250_000)

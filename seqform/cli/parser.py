@@ -3,7 +3,7 @@
 Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the module of
 :mod:`seqform.cli.commands` with that name.
 
-Size: a little over 400 lines, because every option of every command is declared here with
+Size: under 500 lines, because every option of every command is declared here with
 its help line (the one place ``--help`` text lives); splitting the commands' options apart
 would scatter the shared ones.
 """
@@ -25,8 +25,10 @@ from seqform.version import __version__
 
 __all__ = [
     "ITERATIVE_ALGORITHMS",
+    "METHOD_ALIASES",
     "SOLVERS",
     "SPARSIFIED_DEFAULT_SOLVER",
+    "STRUCTURED_METHODS",
     "build_parser",
     "max_entries",
     "positive_seconds",
@@ -43,23 +45,37 @@ SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
 ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
 
 
+METHOD_ALIASES = {"sequence": "tree"}
+"""``--method`` spellings kept for existing commands: ``sequence`` is the tree route."""
+
+STRUCTURED_METHODS = ("auto", "structured", "sparsified")
+"""``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""
+
+
 def resolve_solver(args: argparse.Namespace) -> None:
-    """``--solver``: clarabel for ``--method sparsified``, HiGHS simplex otherwise.
+    """``--method`` aliases resolved; ``--solver``: clarabel for ``--method sparsified``,
+    HiGHS simplex on the tree, and left ``None`` for ``auto`` and ``structured`` (the
+    structured route chooses by the LP's size; ``auto`` once it knows its route).
 
     Raises
     ------
     CommandError
-        (usage) for ``--solver clarabel`` without ``--method sparsified``.
+        (usage) for ``--solver clarabel`` with a method that only solves on the tree.
     """
     if not hasattr(args, "solver"):
         return
-    sparsified = getattr(args, "method", None) == "sparsified"
+    method = getattr(args, "method", None)
+    if method in METHOD_ALIASES:
+        method = args.method = METHOD_ALIASES[method]
     if args.solver is None:
-        args.solver = SPARSIFIED_DEFAULT_SOLVER if sparsified else "simplex"
-    elif args.solver == SPARSIFIED_DEFAULT_SOLVER and not sparsified:
+        if method == "sparsified":
+            args.solver = SPARSIFIED_DEFAULT_SOLVER
+        elif method not in STRUCTURED_METHODS:
+            args.solver = "simplex"
+    elif args.solver == SPARSIFIED_DEFAULT_SOLVER and method not in STRUCTURED_METHODS:
         raise CommandError(
             f"--solver {SPARSIFIED_DEFAULT_SOLVER} solves the sparsified LP only "
-            "(with --method sparsified)",
+            "(with --method structured, sparsified or auto)",
             EXIT_USAGE,
         )
 
@@ -113,15 +129,18 @@ def _add_game_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_output_arguments(parser: argparse.ArgumentParser, summarises: bool = True) -> None:
+    """``--format`` and ``--output``; ``summarises``: the text summarises large games."""
+    text = (
+        f"text for people (default; a summary above {SUMMARY_ABOVE} information sets)"
+        if summarises
+        else "text for people (default)"
+    )
     parser.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
-        help=(
-            "text for people (default; a summary above a few dozen information sets), "
-            "json for programs: the complete result in a documented schema"
-        ),
+        help=f"{text}, json for programs: the complete result in a documented schema",
     )
     parser.add_argument("--output", metavar="FILE", help="write the result here, not stdout")
 
@@ -131,7 +150,10 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
         "--backend",
         choices=BACKENDS,
         default="highs",
-        help="highs: direct highspy (default); cvxpy: the model in cvxpy, solved by HiGHS",
+        help=(
+            "highs: the LP handed to HiGHS through highspy (default); cvxpy: the same LP "
+            "written in cvxpy, also solved by HiGHS (to cross-check)"
+        ),
     )
     parser.add_argument(
         "--solver",
@@ -139,7 +161,7 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=(
             "HiGHS algorithm: simplex (the default), ipm (interior point + crossover), pdlp; "
-            "clarabel (interior point, the default of --method sparsified)"
+            "clarabel (interior point; the structured route's solver for large LPs)"
         ),
     )
     parser.add_argument(
@@ -155,14 +177,17 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     talk.add_argument("--quiet", action="store_true", help="no progress messages")
 
 
-def _add_strategies_argument(parser: argparse.ArgumentParser) -> None:
+def _add_strategies_argument(
+    parser: argparse.ArgumentParser, summary: str = f"the {MOST_MIXED} most mixed per player"
+) -> None:
+    """``--strategies``; ``summary`` says what a summary shows for this command."""
     parser.add_argument(
         "--strategies",
         choices=STRATEGY_CHOICES,
         default="auto",
         help=(
-            f"text output: all prints every information set; summary the {MOST_MIXED} most "
-            f"mixed per player; auto (default) all up to {SUMMARY_ABOVE} information sets, "
+            f"text output: all prints every information set; summary: counts and {summary}; "
+            f"auto (default): all up to {SUMMARY_ABOVE} information sets (both players), "
             "summary above (JSON is always complete)"
         ),
     )
@@ -226,13 +251,15 @@ def _add_solve(commands: Commands) -> None:
     _add_strategies_argument(solve)
     solve.add_argument(
         "--method",
-        choices=("sequence", "normal", "sparsified"),
-        default="sequence",
+        choices=("auto", "tree", "structured", "normal", "sequence", "sparsified"),
+        default="auto",
         help=(
-            "sequence: the sequence-form LP (default); normal: the normal-form matrix game "
-            "over pure strategies, mapped back by Kuhn's theorem; sparsified: the "
-            "sequence-form LP with its payoff matrix factored by card sums, without the game "
-            "tree (one-card showdown games: kuhn(cards=N), up to N in the hundreds of thousands)"
+            "auto (default): the structured route for kuhn, leduc and liars_dice when their "
+            "tree would be large, else the tree; tree (or sequence): the sequence-form LP of "
+            "the game tree; structured: the sparsified sequence-form LP from the public tree × "
+            "private hands, without the game tree (kuhn, leduc, liars_dice at any size); "
+            "normal: the normal-form matrix game over pure strategies, mapped back by Kuhn's "
+            "theorem; sparsified: the one-card showdown LP of kuhn(cards=N)"
         ),
     )
     _add_max_entries_argument(solve)
@@ -265,20 +292,22 @@ def _add_export(commands: Commands) -> None:
         help="write a game as Gambit .efg, its sequence form as .npz, or its LP as MPS",
         description=(
             "Write GAME for other tools: --to efg (the tree, for Gambit), npz (E, F, A with "
-            "labels and exact entries; layout in seqform/io/export.py), mps (the min-max LP)."
+            "labels and exact entries; layout in seqform/io/export.py), mps (the min-max LP), "
+            "gambit-profile (the solved equilibrium for Gambit; see seqform/io/gambit_profile.py)."
         ),
     )
     _add_game_argument(export)
     export.add_argument(
         "--to",
-        choices=("efg", "npz", "mps"),
+        choices=("efg", "npz", "mps", "gambit-profile"),
         required=True,
         help=(
             "efg: the game tree as a Gambit extensive-form file; npz: the sequence form "
-            "(E, e, F, f, A with labels and exact entries); mps: the min-max LP"
+            "(E, e, F, f, A with labels and exact entries); mps: the min-max LP; "
+            "gambit-profile: the certified equilibrium as a Gambit behaviour profile"
         ),
     )
-    export.add_argument("file", metavar="FILE", help="where to write")
+    export.add_argument("file", metavar="FILE", help="the file to write (replaced if it exists)")
 
 
 def _add_play(commands: Commands) -> None:
@@ -296,7 +325,7 @@ def _add_play(commands: Commands) -> None:
     )
     play.add_argument("--seat", type=int, choices=(1, 2), help="1 acts first; asked if omitted")
     play.add_argument(
-        "--seed", type=int, help="seed the deals and the bot, for a replayable session"
+        "--seed", type=int, metavar="N", help="seed the deals and the bot, for a replayable session"
     )
     play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
     play.add_argument(
@@ -320,7 +349,9 @@ def _add_ranges(commands: Commands) -> None:
         description=(
             "For each information-set action, the minimum and maximum behavioural probability "
             "and realization-plan entry over all optimal strategies of its player, the "
-            "dimension of each player's set and, when it is one-dimensional, its parameter."
+            "dimension of each player's set and, when it is one-dimensional, its parameter. "
+            "It solves many LPs: 71 for Kuhn, in well under a second; minutes for Leduc "
+            "(--verbose shows progress)."
         ),
     )
     _add_game_argument(ranges)
@@ -329,6 +360,7 @@ def _add_ranges(commands: Commands) -> None:
     )
     ranges.add_argument("--verbose", action="store_true", help="show progress on stderr")
     _add_output_arguments(ranges)
+    _add_strategies_argument(ranges, f"the {MOST_MIXED} information sets that vary most")
 
 
 def _add_exploit(commands: Commands) -> None:
@@ -346,8 +378,8 @@ def _add_exploit(commands: Commands) -> None:
     source.add_argument(
         "--strategy",
         metavar="FILE",
-        help="JSON: a solve --format json document, one of its strategies, or "
-        "{infoset: {action: probability}}",
+        help="a solve --format json document, one of its strategies, {infoset: {action: "
+        "probability}}, or a Gambit behaviour profile (export --to gambit-profile)",
     )
     source.add_argument(
         "--opponent",
@@ -362,10 +394,18 @@ def _add_exploit(commands: Commands) -> None:
         help="the player whose strategy is fixed (default: inferred from the file, else 1)",
     )
     exploit.add_argument(
-        "--exact", action="store_true", help="the equilibrium value exactly (and the gain)"
+        "--exact",
+        action="store_true",
+        help=(
+            "the equilibrium value, and so the gain, as exact fractions (the best response "
+            "is exact either way)"
+        ),
     )
     exploit.add_argument("--verbose", action="store_true", help="show progress on stderr")
     _add_output_arguments(exploit)
+    _add_strategies_argument(
+        exploit, f"the fixed strategy's {MOST_MIXED} most mixed, the best response's counts"
+    )
 
 
 def _add_iterate(commands: Commands) -> None:
@@ -436,7 +476,7 @@ def _add_games(commands: Commands) -> None:
             "their information-set labels (Kuhn's Qpb: holding Q, after check then bet)."
         ),
     )
-    _add_output_arguments(games)
+    _add_output_arguments(games, summarises=False)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -445,12 +485,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog="seqform",
         description=(
             "Solve two-player zero-sum extensive-form games exactly by the sequence-form "
-            "linear program (Koller, Megiddo and von Stengel 1996)."
+            "linear program (Koller, Megiddo and von Stengel 1996). Start with "
+            "'seqform solve kuhn'; 'seqform games' lists the built-in games, and "
+            "'seqform COMMAND --help' gives a command's options."
         ),
         epilog=EXIT_CODES_HELP,
     )
     parser.add_argument("--version", action="version", version=f"seqform {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, help="one of:"
+    )
     for add in (
         _add_solve,
         _add_compare,
@@ -462,4 +506,6 @@ def build_parser() -> argparse.ArgumentParser:
         _add_games,
     ):
         add(commands)
+    for command in commands.choices.values():  # every command's --help ends with them
+        command.epilog = command.epilog or EXIT_CODES_HELP
     return parser

@@ -48,7 +48,14 @@ from seqform.game.model import Game
 from seqform.game.requirements import number_text, require_two_player_zero_sum
 from seqform.game.sequences import EMPTY, PlayerSequences
 
-__all__ = ["EMPTY", "FLOAT_LP_LARGEST", "PlayerSequences", "SequenceForm", "build_sequence_form"]
+__all__ = [
+    "EMPTY",
+    "FLOAT_LP_LARGEST",
+    "PlayerSequences",
+    "SequenceForm",
+    "build_sequence_form",
+    "constraint_matrix",
+]
 
 FLOAT_LP_LARGEST = 2**40
 """Payoff-matrix entries from here up are scaled down for a float LP of the exact route."""
@@ -159,7 +166,7 @@ class SequenceForm:
         )
 
 
-def _constraint_matrix(table: PlayerSequences) -> tuple[sp.csr_array, np.ndarray]:
+def constraint_matrix(table: PlayerSequences) -> tuple[sp.csr_array, np.ndarray]:
     """``E`` and ``e`` of KMvS eq. 8 for one player (see the module docstring).
 
     Row 0 is ``x[empty] = 1``; row ``1 + h`` is ``sum_a x[h, a] - x[parent(h)] = 0``.
@@ -197,8 +204,8 @@ def build_sequence_form(game: Game) -> SequenceForm:
     require_two_player_zero_sum(game, "the sequence-form LP")
     flat = game.flat
     players = (flat.tables[0], flat.tables[1])
-    E, e = _constraint_matrix(players[0])
-    F, f = _constraint_matrix(players[1])
+    E, e = constraint_matrix(players[0])
+    F, f = constraint_matrix(players[1])
     rows, cols = flat.terminal_sequences
     values = flat.terminal_reach * flat.terminal_payoff
     shape = (players[0].num_sequences, players[1].num_sequences)

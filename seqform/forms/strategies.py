@@ -279,7 +279,9 @@ def behaviour_from_mapping(
 
     Every information set must be given; lists are in the information set's action order
     and actions missing from a mapping get 0.  Exact when every probability is an int or a
-    Fraction, else float.  No information set is flagged unreached.
+    Fraction, else float.  Information sets that the strategy's own plan does not reach
+    (:func:`plan_from_behaviour`: parent sequence 0, or at most :data:`REACH_TOLERANCE` for
+    floats) are flagged unreached; their probabilities are kept as given.
 
     Raises
     ------
@@ -309,9 +311,12 @@ def behaviour_from_mapping(
     flat = [p for row in rows for p in row]
     exact = all(isinstance(p, Rational) and not isinstance(p, bool) for p in flat)
     probabilities = _exact_array([1, *flat]) if exact else np.array([1.0, *flat], dtype=float)
-    return BehaviouralStrategy(
+    as_given = BehaviouralStrategy(
         table=table, probabilities=probabilities, unreached=np.zeros(table.num_infosets, bool)
     )
+    parent_mass = plan_from_behaviour(as_given)[table.parent_sequence]
+    unreached = np.array([float(mass) <= REACH_TOLERANCE for mass in parent_mass], dtype=bool)
+    return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
 
 
 def round_strategy(

@@ -37,7 +37,9 @@ __all__ = [
     "MAX_NUMBER_CHARS",
     "StrategyFileError",
     "load_json",
+    "parse_json",
     "parse_probability",
+    "read_text",
     "shown",
 ]
 
@@ -83,14 +85,31 @@ def load_json(path: str | Path, where: str) -> Any:
     OSError
         If the file cannot be read.
     """
+    return parse_json(read_text(path, where), where)
+
+
+def read_text(path: str | Path, where: str) -> str:
+    """The UTF-8 text of the file ``path`` (a leading byte-order mark dropped).
+
+    Raises
+    ------
+    StrategyFileError
+        If the file is not UTF-8; the message starts with ``where``.
+    OSError
+        If the file cannot be read.
+    """
     data = Path(path).read_bytes()
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise StrategyFileError(
             f"{where} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
             "save it as UTF-8"
         ) from None
+
+
+def parse_json(text: str, where: str) -> Any:
+    """The JSON document ``text``, parsed strictly (see :func:`load_json`)."""
     depth = _depth(text)
     if depth > MAX_DEPTH:
         raise StrategyFileError(

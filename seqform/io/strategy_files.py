@@ -15,7 +15,11 @@ A behavioural strategy of one player, ``b(a | h)`` for each of the player's info
   shape): its entry of ``"strategies"`` for the player is read (player 1 when the caller names
   none);
 * one such entry, ``{"player": 1, "infosets": [{"name": "J", "actions": [{"action": "p",
-  "probability": 0.5}, ...]}, ...]}``.
+  "probability": 0.5}, ...]}, ...]}``;
+* a Gambit behaviour profile, the line ``NE,p1,...,pn`` of Gambit's solvers (or the numbers
+  alone) for the ``.efg`` of ``seqform export --to efg``, as
+  ``seqform export --to gambit-profile`` writes it (:mod:`seqform.io.gambit_profile`): it
+  holds both players' strategies, and player 1's is read when the caller names none.
 
 Actions are named by label (``p``, ``b``) or in the game's words (``check``, ``bet``, ``fold``,
 ``call``: ``Game.describe_action``); an action left out has probability 0.  Every information
@@ -54,7 +58,15 @@ from pathlib import Path
 from typing import Any
 
 from seqform.game.model import Game
-from seqform.io.json_input import StrategyFileError, load_json, parse_probability, shown
+from seqform.io.gambit_profile import is_gambit_profile, profile_mapping
+from seqform.io.json_input import (
+    StrategyFileError,
+    load_json,
+    parse_json,
+    parse_probability,
+    read_text,
+    shown,
+)
 
 __all__ = [
     "SOLUTION_SCHEMA",
@@ -162,7 +174,12 @@ def read_strategy_file(path: str | Path, game: Game, player: int | None = None) 
         If the file cannot be read.
     """
     where = f"strategy file {str(path)!r}"
-    given = _given(load_json(path, where), player, where)
+    text = read_text(path, where)
+    if is_gambit_profile(text):
+        chosen = 0 if player is None else player
+        given = _Given(profile_mapping(text, game, chosen, where), chosen)
+    else:
+        given = _given(parse_json(text, where), player, where)
     chosen = _owner(game, given, where)
     probabilities = _checked(game, chosen, given.mapping, where)
     return StrategyFile(source=str(path), player=chosen, probabilities=probabilities)

@@ -16,7 +16,11 @@ come through here.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
+import os
+import sys
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -35,6 +39,7 @@ __all__ = [
     "highs_lp",
     "highs_options",
     "highs_solver",
+    "new_highs",
     "raise_unless_optimal",
     "run_highs",
     "write_model",
@@ -104,9 +109,7 @@ def highs_solver(
     model: highspy.HighsLp | None = None,
 ) -> highspy.Highs:
     """A ``highspy.Highs`` with the options of :func:`highs_options`, holding ``model``."""
-    import highspy
-
-    highs = highspy.Highs()
+    highs = new_highs()
     for name, value in highs_options(algorithm, time_limit, verbose).items():
         highs.setOptionValue(name, value)
     if model is not None:
@@ -114,11 +117,38 @@ def highs_solver(
     return highs
 
 
+def new_highs() -> highspy.Highs:
+    """A new ``highspy.Highs``; what HiGHS prints on stdout while making it is discarded.
+
+    highspy 1.16 prints a two-line banner ("Running HiGHS 1.16.0 ...") on the process's
+    stdout (file descriptor 1, from C++) when the first ``Highs`` of a process is made, before
+    any option such as ``output_flag`` can be set, so it would open every report on stdout.
+    File descriptor 1 points at the null device while the object is made (C's buffer
+    flushed before it is restored).  As HiGHS prints the banner once per process, the
+    first ``Highs`` made here also spends it for cvxpy's own.
+    """
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        highs = highspy.Highs()
+        with contextlib.suppress(OSError, AttributeError, TypeError):  # no libc (Windows)
+            ctypes.CDLL(None).fflush(None)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+    return highs
+
+
 def write_model(model: highspy.HighsLp, path: str) -> bool:
     """Write ``model`` to ``path`` (HiGHS picks the format by the suffix); False on error."""
     import highspy
 
-    highs = highspy.Highs()
+    highs = new_highs()
     highs.setOptionValue("output_flag", False)
     highs.passModel(model)
     return highs.writeModel(path) != highspy.HighsStatus.kError

@@ -39,7 +39,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.lp.highs import highs_lp, highs_options, highs_solver, raise_unless_optimal, run_highs
+from seqform.lp.highs import (
+    highs_lp,
+    highs_options,
+    highs_solver,
+    new_highs,
+    raise_unless_optimal,
+    run_highs,
+)
 from seqform.lp.merged import Coordinates, MergedLP, merged_lp
 from seqform.lp.solvers import (
     ALGORITHMS,
@@ -241,6 +248,7 @@ def _solve_cvxpy(
 ) -> _Optimum:
     import cvxpy as cp
 
+    new_highs()  # spends highspy 1.16's stdout banner (once per process) before cvxpy's Highs
     start = time.perf_counter()
     x = cp.Variable(E.shape[1], nonneg=True, name="x")
     q = cp.Variable(F.shape[0], name="q")

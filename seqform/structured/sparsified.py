@@ -38,36 +38,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.game.builtin.showdown_poker import BettingTable, ShowdownPoker
+from seqform.structured.factored_lp import SparsifiedLP
 
 __all__ = ["SparsifiedLP", "build_sparsified_lp"]
-
-
-@dataclass(frozen=True)
-class SparsifiedLP:
-    """The LP ``maximise v[objective]`` s.t. ``row_lower <= M v <= row_upper``,
-    ``col_lower <= v``.
-
-    matrix : csc_array, shape (rows, columns); columns are ``x`` (player 0's sequences,
-        ``>= 0``), then ``q`` (one per row of ``F``: the root, then player 1's information
-        sets card by card), then the sums ``p`` and ``Q`` (free)
-    payoff_rows : the slice of the rows ``F.T q - A.T x <= 0``, one per sequence of
-        player 1 (their multipliers are ``y``)
-    scale : the LP's optimum is ``scale`` times the game's value (``scale = N``)
-    """
-
-    matrix: sp.csc_array
-    row_lower: np.ndarray
-    row_upper: np.ndarray
-    col_lower: np.ndarray
-    objective: int
-    x_columns: slice
-    payoff_rows: slice
-    scale: float
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        rows, columns = self.matrix.shape
-        return int(rows), int(columns)
 
 
 class _Rows:

@@ -1,5 +1,5 @@
-"""Solving the sparsified LP of :mod:`seqform.structured.sparsified`: the game's value and
-both realization plans.
+"""Solving a sparsified LP (:mod:`seqform.structured.factored_lp`, or the one-card showdown
+LP of :mod:`seqform.structured.sparsified`): the game's value and both realization plans.
 
 Solvers: Clarabel (an interior-point method with a direct sparse LDL factorisation,
 default; Goulart and Chen 2024) or HiGHS.  On this LP HiGHS's interior point (IPX,
@@ -20,7 +20,7 @@ import numpy as np
 from seqform.lp.clarabel import raise_unless_solved, run_clarabel
 from seqform.lp.highs import highs_lp, highs_solver, raise_unless_optimal, run_highs
 from seqform.lp.solvers import SPARSIFIED_SOLVERS, SolverStats, SparsifiedSolver, optimal_stats
-from seqform.structured.sparsified import SparsifiedLP
+from seqform.structured.factored_lp import SparsifiedLP
 
 __all__ = ["SparsifiedSolution", "solve_sparsified_lp"]
 

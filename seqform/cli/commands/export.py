@@ -1,13 +1,18 @@
-"""``seqform export GAME --to efg|npz|mps FILE``."""
+"""``seqform export GAME --to efg|npz|mps|gambit-profile FILE``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from seqform.cli.errors import EXIT_OK, CommandError
+from seqform.analyses.solve import solve
+from seqform.cli.errors import EXIT_OK, CommandError, certified_exit
+from seqform.cli.output import write
 from seqform.cli.progress import load_reporting
+from seqform.cli.render.blocks import uncertified_reason
+from seqform.game.model import Game
 from seqform.io.export import export_game
+from seqform.io.gambit_profile import gambit_profile_text
 
 __all__ = ["run"]
 
@@ -15,9 +20,25 @@ __all__ = ["run"]
 def run(args: argparse.Namespace) -> int:
     """Write ``args.game`` in the format ``args.to`` to ``args.file``."""
     game = load_reporting(args.game, max_nodes=args.max_nodes)
+    if args.to == "gambit-profile":
+        return _export_profile(game, args.file)
     try:
         path = export_game(game, args.to, args.file)
     except OSError as exc:
         raise CommandError(f"cannot write {args.file!r}: {exc.strerror or exc}") from exc
     print(f"seqform: wrote {game.name} as {args.to} to {path}", file=sys.stderr)
     return EXIT_OK
+
+
+def _export_profile(game: Game, file: str) -> int:
+    """Solve ``game`` (the sequence-form LP, certified) and write both behavioural strategies
+    as a Gambit behaviour profile; exit as ``solve`` does when the certificate fails."""
+    solution = solve(game)
+    write(gambit_profile_text(solution.strategies), file)
+    print(
+        f"seqform: wrote the equilibrium of {game.name} (value {solution.value:+.10f}, "
+        f"exploitability {solution.exploitability:.3g}) as a Gambit behaviour profile to "
+        f"{file}; its game is 'seqform export {game.name} --to efg'",
+        file=sys.stderr,
+    )
+    return certified_exit(uncertified_reason(solution.certificate))

@@ -8,7 +8,7 @@ import inspect
 
 from seqform.cli.errors import EXIT_OK
 from seqform.cli.output import emit
-from seqform.cli.render.games import BuiltinGame, games_json, games_text
+from seqform.cli.render.games import ABOUT, About, BuiltinGame, games_json, games_text
 from seqform.game.builtin.labels import LABEL_GRAMMARS
 from seqform.game.builtin.registry import GAMES, known_names
 
@@ -23,8 +23,13 @@ def builtin_games() -> list[BuiltinGame]:
         parameters = tuple(
             f"{p.name}={p.default!r}" for p in inspect.signature(constructor).parameters.values()
         )
-        summary = (inspect.getdoc(constructor) or "").splitlines()[0].replace("``", "'")
-        games.append(BuiltinGame(name, summary, parameters, LABEL_GRAMMARS[name]))
+        about = ABOUT.get(name)
+        if about is None:  # a new game without words yet: its docstring's first line
+            docstring = (inspect.getdoc(constructor) or name).splitlines()[0]
+            about = About(docstring.replace("``", "'"))
+        games.append(
+            BuiltinGame(name, about.summary, parameters, LABEL_GRAMMARS[name], about.parameters)
+        )
     return games
 
 

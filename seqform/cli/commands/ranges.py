@@ -22,5 +22,5 @@ def run(args: argparse.Namespace) -> int:
         ranges = equilibrium_ranges(game, exact=args.exact)
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
-    emit(ranges_json(ranges), ranges_text(ranges), args)
+    emit(ranges_json(ranges), ranges_text(ranges, args.strategies), args)
     return EXIT_OK

@@ -20,6 +20,7 @@ from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.render.exact import exact_json, exact_text
+from seqform.cli.render.numbers import value_text
 from seqform.cli.render.refine import refined_json, refined_text
 from seqform.cli.render.report import solution_json
 from seqform.cli.render.restrict import restricted_text
@@ -32,8 +33,11 @@ __all__ = ["run"]
 
 def _bounds(args: argparse.Namespace) -> list[ActionBound]:
     """Check the options that go with these analyses; the ``--fix`` bounds, in order."""
-    if args.method != "sequence":
-        raise CommandError("--exact, --refine and --fix work with --method sequence only")
+    if args.method not in ("tree", "auto"):
+        raise CommandError(
+            "--exact, --refine and --fix work on the game tree only (--method tree); the "
+            "structured route has no exact re-solve yet"
+        )
     if args.backend != "highs":
         raise CommandError("--exact, --refine and --fix use HiGHS directly: drop --backend")
     if args.solver == "pdlp":
@@ -88,5 +92,5 @@ def _exact_uncertified_reason(solution: ExactSolution) -> str | None:
     lower, upper = solution.bounds.lower, solution.bounds.upper
     return (
         "no exact equilibrium was found; the exact certificate proves only "
-        f"{float(lower):+.10f} <= value <= {float(upper):+.10f}"
+        f"{value_text(lower)} <= value <= {value_text(upper)}"
     )

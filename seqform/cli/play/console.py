@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TextIO
 
-from seqform.cli.render.numbers import fraction_text
 from seqform.game.model import Game
 
 __all__ = [
@@ -18,7 +17,6 @@ __all__ = [
     "parse_choice",
     "plural",
     "signed",
-    "value_text",
 ]
 
 QUIT_KEYS = frozenset({"q", "quit", "exit"})
@@ -59,7 +57,7 @@ class Console:
 
 
 def signed(number: float | Fraction) -> str:
-    """``+2`` for whole numbers, ``-0.167`` otherwise."""
+    """``+2`` for whole numbers (a total of chips), ``-0.167`` otherwise."""
     if isinstance(number, Fraction) and number.denominator == 1:
         return f"{int(number):+d}"
     shown = round(float(number), 3)
@@ -100,11 +98,6 @@ def parse_choice(text: str, game: Game, infoset: str, actions: Sequence[str]) ->
 def move_menu(game: Game, infoset: str, actions: Sequence[str]) -> str:
     words = [game.describe_action(infoset, action) for action in actions]
     return " or ".join(f"({word[0]}){word[1:]}" for word in words)
-
-
-def value_text(value: float) -> str:
-    fraction = fraction_text(value)
-    return f"{value:+.3f}" + (f" = {fraction}" if fraction and "/" in fraction else "")
 
 
 def ask_seat(source: TextIO | None, out: TextIO, echo: bool = False) -> int:

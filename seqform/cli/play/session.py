@@ -16,10 +16,10 @@ from seqform.cli.play.console import (
     parse_choice,
     plural,
     signed,
-    value_text,
 )
 from seqform.cli.play.engine import Expectations, HandRecord, PlaySetup, sample_index
-from seqform.cli.render.numbers import fraction_text
+from seqform.cli.render.numbers import value_text
+from seqform.cli.render.tables import label_rows
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 
 __all__ = ["SessionSummary", "play_session"]
@@ -127,16 +127,17 @@ def _play_hand(
     cost = record.equilibrium_expectation - record.choices_expectation
     if setup.auto is None and cost > 1e-9:
         console.say(
-            f"  (Those choices expect {cost:.3f} less than equilibrium play with a {mine}.)"
+            f"  Those choices expect {value_text(-cost)} compared with equilibrium play "
+            f"with a {mine}."
         )
     return record
 
 
 def _running_line(summary: SessionSummary) -> str:
-    per_hand = fraction_text(summary.seat_value) or f"{summary.seat_value:+.4f}"
+    """``Total -2 after 1 hand; equilibrium expectation -0.0555555556 (= -1/18).``"""
     return (
         f"  Total {signed(summary.total)} after {plural(len(summary.hands), 'hand')}; "
-        f"equilibrium expectation {signed(summary.equilibrium_expectation)} ({per_hand} a hand)."
+        f"equilibrium expectation {value_text(summary.equilibrium_expectation)}."
     )
 
 
@@ -213,21 +214,29 @@ def _write_summary(summary: SessionSummary, out: TextIO) -> None:
         f"Session over after {plural(played, 'hand')} ({reason.get(summary.ended_by, '')}).",
     ]
     if played:
-        cost = summary.cards_expectation - summary.choices_expectation
-        rows: list[tuple[str, float | Fraction]] = [
-            ("your total", summary.total),
-            ("equilibrium expectation (value × hands)", summary.equilibrium_expectation),
-            ("expectation of equilibrium play with your cards", summary.cards_expectation),
-            ("expectation of your choices with your cards", summary.choices_expectation),
-        ]
-        width = max(len(label) for label, _ in rows)
-        lines += [f"  {label:<{width}}  {signed(number):>9}" for label, number in rows]
         card_luck = summary.cards_expectation - summary.equilibrium_expectation
+        choices = summary.choices_expectation - summary.cards_expectation
         other_luck = float(summary.total) - summary.choices_expectation
-        lines += [
-            f"  Your choices cost {max(cost, 0.0):.3f} against equilibrium play;",
-            f"  luck: your cards {signed(card_luck)}, the bot's cards and coin flips "
-            f"{signed(other_luck)}.",
+        rows = [
+            ("your total", signed(summary.total)),
+            (
+                "equilibrium expectation (value × hands)",
+                value_text(summary.equilibrium_expectation),
+            ),
+            (
+                "expectation of equilibrium play with your cards",
+                value_text(summary.cards_expectation),
+            ),
+            (
+                "expectation of your choices with your cards",
+                value_text(summary.choices_expectation),
+            ),
+            ("", ""),
+            ("luck of your cards", value_text(card_luck)),
+            ("your choices against equilibrium play", value_text(min(choices, 0.0))),
+            ("luck of the bot's cards and coin flips", value_text(other_luck)),
         ]
+        lines += [line.rstrip() for line in label_rows(rows)]
+        lines.append("  (the last three and the equilibrium expectation add up to your total)")
     out.write("\n".join(lines) + "\n")
     out.flush()

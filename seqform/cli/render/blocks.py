@@ -17,9 +17,11 @@ from seqform.analyses.result import Timings
 from seqform.certify import Certificate
 from seqform.cli.render.numbers import (
     exact_probability_text,
+    is_readable,
     probability_text,
     value_text,
 )
+from seqform.cli.render.tables import label_rows
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.checks import float_of
 from seqform.game.model import Game
@@ -101,7 +103,8 @@ def value_lines(
     upper = float(certificate.best_response_values[0])
     return [
         f"{what}: NOT certified; the certificate bounds it by",
-        f"  {lower:+.10f} <= value <= {upper:+.10f}  (LP float optimum {float(value):+.10f})",
+        f"  {value_text(lower)} <= value <= {value_text(upper)}  "
+        f"(LP float optimum {value_text(value)})",
     ]
 
 
@@ -117,19 +120,22 @@ def equilibrium_verdict(
 def certificate_lines(
     certificate: Certificate, names: Sequence[str], how: str, failure: str | None = None
 ) -> list[str]:
-    """The float certificate: expected value, both best responses, NashConv and verdict.
+    """The float certificate: expected value, both best responses, NashConv and verdict, one
+    row each (values by :func:`value_text`, as the exact and refined certificates).
 
     ``how`` says how the best responses were found (``"best responses on the game tree"``).
     """
     exploitability = float(certificate.exploitability)
-    best = [float(v) for v in certificate.best_response_values]
-    return [
-        f"Certificate ({how}, independent of the LP):",
-        f"  expected value {value_text(certificate.value)}; best response of "
-        f"{names[0]} {best[0]:+.10f}, of {names[1]} {best[1]:+.10f}",
-        f"  exploitability (NashConv) {exploitability:.3g}: "
-        f"{equilibrium_verdict(exploitability, failure=failure)}",
+    rows = [
+        ("expected value", value_text(certificate.value)),
+        (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
+        (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
+        (
+            "exploitability (NashConv)",
+            f"{exploitability:.3g}: {equilibrium_verdict(exploitability, failure=failure)}",
+        ),
     ]
+    return [f"Certificate ({how}, independent of the LP):", *label_rows(rows)]
 
 
 def strategy_lines(
@@ -169,13 +175,25 @@ def strategy_lines(
     return lines
 
 
-def strategy_json(strategy: BehaviouralStrategy, name: str, words: Words) -> dict[str, Any]:
+def strategy_json(
+    strategy: BehaviouralStrategy, name: str, words: Words, long_fractions: bool = True
+) -> dict[str, Any]:
     """One entry of ``"strategies"``: a player's behaviour, information set by set.
 
-    Probabilities are floats, or strings (``"1/3"``) for an exact strategy.
+    Probabilities are floats, or strings (``"1/3"``) for an exact strategy; without
+    ``long_fractions`` (a strategy read from a file's decimals, outside an exact run) only
+    readable fractions (:func:`~seqform.cli.render.numbers.is_readable`) stay strings and the
+    rest are floats.
     """
     table = strategy.table
-    number: Callable[[Any], Any] = str if strategy.exact else float
+
+    def number(probability: Any) -> Any:
+        if not strategy.exact:
+            return float(probability)
+        return (
+            str(probability) if long_fractions or is_readable(probability) else float(probability)
+        )
+
     infosets = []
     for index, infoset in enumerate(table.infosets):
         actions = [

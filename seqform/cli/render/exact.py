@@ -33,7 +33,6 @@ from seqform.cli.render.report import solve_document
 from seqform.cli.render.restrict import restriction_lines, restrictions_json
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
-from seqform.game.checks import float_of
 
 __all__ = ["exact_json", "exact_text"]
 
@@ -76,8 +75,8 @@ def _value_lines(solution: ExactSolution) -> list[str]:
     return [
         f"Value to {name}: NOT certified; the exact certificate bounds it by",
         f"  {lower} <= value <= {upper}",
-        f"  (≈ [{float_of(lower):+.10f}, {float_of(upper):+.10f}]; LP float optimum "
-        f"{solution.float_value:+.10f})",
+        f"  in decimals {value_text(lower)} <= value <= {value_text(upper)}",
+        f"  LP float optimum {value_text(solution.float_value)}",
     ]
 
 
@@ -95,9 +94,9 @@ def _certificate_lines(solution: ExactSolution) -> list[str]:
         else f"{certificate.exploitability}: not an equilibrium"
     )
     rows = [
-        ("expected value", str(certificate.value)),
-        (f"best response of {names[0]}", str(certificate.best_response_values[0])),
-        (f"best response of {names[1]}", str(certificate.best_response_values[1])),
+        ("expected value", value_text(certificate.value, exact=True)),
+        (f"best response of {names[0]}", value_text(certificate.best_response_values[0], True)),
+        (f"best response of {names[1]}", value_text(certificate.best_response_values[1], True)),
         ("exploitability (NashConv)", verdict),
     ]
     lines = [f"Exact certificate ({kind}, independent of the LP):", *label_rows(rows)]

@@ -154,7 +154,7 @@ def _measurement_lines(run: IterativeRun) -> list[str]:
     profile, names = run.profile, run.game.player_names
     rows = [("", "value estimate", "best response", "gain")]
     rows += [
-        (names[i], f"{v:+.10f}", f"{b:+.10f}", f"{g:.3e}")
+        (names[i], value_text(v), value_text(b), f"{g:.3e}")
         for i, (v, b, g) in enumerate(
             zip(profile.values, profile.best_response_values, profile.gains, strict=True)
         )

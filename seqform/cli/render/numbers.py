@@ -32,7 +32,6 @@ __all__ = [
     "JSON_EXACT_DIGITS",
     "MAX_DENOMINATOR",
     "READABLE_DENOMINATOR",
-    "approx_suffix",
     "count_json",
     "count_text",
     "exact_probability_text",
@@ -41,7 +40,6 @@ __all__ = [
     "json_int",
     "json_number",
     "matching_fraction",
-    "number_text",
     "probability_text",
     "short_number",
     "value_text",
@@ -66,15 +64,6 @@ def fraction_text(value: float) -> str | None:
     """``"-1/18"`` for -0.0555…, ``"0"`` for 0.0, ``None`` when no small fraction matches."""
     fraction = matching_fraction(value)
     return None if fraction is None else str(fraction)
-
-
-def number_text(value: Any) -> str:
-    """A Fraction as ``-1/18``; a float to 10 places, with a small fraction if one matches."""
-    if isinstance(value, Fraction | int):
-        return str(Fraction(value))
-    exact = matching_fraction(float(value))
-    shown = f"{float(value):+.10f}"
-    return shown if exact is None else f"{shown} (= {exact})"
 
 
 def short_number(value: Any) -> str:
@@ -106,11 +95,6 @@ def exact_probability_text(probability: Fraction, long_fractions: bool = True) -
     if long_fractions or is_readable(probability):
         return str(probability)
     return probability_text(float(probability))
-
-
-def approx_suffix(value: Fraction) -> str:
-    """``" ≈ -0.0555555556"`` after a fraction that is not whole, else nothing."""
-    return "" if value.denominator == 1 else f" ≈ {float(value):+.10f}"
 
 
 def value_text(value: Any, exact: bool = False) -> str:

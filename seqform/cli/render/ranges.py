@@ -21,17 +21,33 @@ where a NUMBER is a float, or in exact mode a string fraction.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from seqform.analyses.ranges import EquilibriumRanges, Parametrisation, PlayerRanges, Range
-from seqform.cli.render.blocks import constant_sum_lines, game_json, header
-from seqform.cli.render.numbers import json_number, short_number, value_text
+from seqform.analyses.ranges import (
+    ActionRange,
+    EquilibriumRanges,
+    Parametrisation,
+    PlayerRanges,
+    Range,
+)
+from seqform.cli.render.blocks import Words, constant_sum_lines, game_json, header
+from seqform.cli.render.numbers import count_text, json_number, short_number, value_text
+from seqform.cli.render.strategies import (
+    MIXED_TOLERANCE,
+    MOST_MIXED,
+    Rendered,
+    strategy_sections,
+)
 
-__all__ = ["RANGES_SCHEMA", "ranges_json", "ranges_text"]
+__all__ = ["RANGES_SCHEMA", "RangesTable", "ranges_json", "ranges_text"]
 
 RANGES_SCHEMA = "seqform.ranges/1"
 MAX_JSON_VERTICES = 50  # larger vertex lists are left out of the ranges JSON
+SUMMARY_ENTRIES = 9  # affine plan entries shown in a summary (three lines)
 
 
 def _range_json(value: Range) -> dict[str, Any]:
@@ -122,32 +138,57 @@ def _affine(constant: Any, slope: Any) -> str:
     return " ".join(parts)
 
 
-def _parametrisation_lines(parametrisation: Parametrisation) -> list[str]:
+def _parametrisation_lines(parametrisation: Parametrisation, full: bool) -> list[str]:
+    """The parameter and every entry affine in it, three to a line; in a summary the first
+    :data:`SUMMARY_ENTRIES` entries."""
     lines = [
         f"  One-parameter family: t = x[{parametrisation.parameter}] ranges over "
         f"[{short_number(parametrisation.low)}, {short_number(parametrisation.high)}];",
         "  every plan entry that varies is affine in t:",
     ]
     entries = [f"x[{e.label}] = {_affine(e.constant, e.slope)}" for e in parametrisation.entries]
-    for start in range(0, len(entries), 3):
-        lines.append("    " + ";  ".join(entries[start : start + 3]))
+    shown = entries if full else entries[:SUMMARY_ENTRIES]
+    for start in range(0, len(shown), 3):
+        lines.append("    " + ";  ".join(shown[start : start + 3]))
+    if len(shown) < len(entries):
+        lines.append(f"    … and {count_text(len(entries) - len(shown))} more entries")
     return lines
 
 
-def _action_table(player: PlayerRanges) -> list[str]:
-    width = max([len("infoset"), *(len(a.infoset) for a in player.actions)])
-    action_width = max([len("action"), *(len(a.words) for a in player.actions)])
+def _by_infoset(player: PlayerRanges) -> dict[str, list[ActionRange]]:
+    """The player's action ranges grouped by information set, in table order."""
+    groups: dict[str, list[ActionRange]] = {}
+    for action in player.actions:
+        groups.setdefault(action.infoset, []).append(action)
+    return groups
+
+
+def _spread(actions: Sequence[ActionRange]) -> tuple[float, float]:
+    """How much an information set's behaviour varies over the optimal strategies (the
+    widest probability range), then how mixed it is (entropy of the range midpoints, bits);
+    each 0 within :data:`~seqform.cli.render.strategies.MIXED_TOLERANCE`."""
+    ranges = [a.probability for a in actions if a.probability is not None]
+    width = max((float(r.high) - float(r.low) for r in ranges), default=0.0)
+    middles = [(float(r.low) + float(r.high)) / 2 for r in ranges]
+    mixed = bool(middles) and max(middles) < 1 - MIXED_TOLERANCE
+    entropy = -sum(p * math.log2(p) for p in middles if p > 0) if mixed else 0.0
+    return (width if width > MIXED_TOLERANCE else 0.0), entropy
+
+
+def _action_table(actions: Sequence[ActionRange]) -> list[str]:
+    width = max([len("infoset"), *(len(a.infoset) for a in actions)])
+    action_width = max([len("action"), *(len(a.words) for a in actions)])
     behaviour_width = max(
         [
             len("behaviour"),
-            *(len(_interval(a.probability)) for a in player.actions if a.probability is not None),
+            *(len(_interval(a.probability)) for a in actions if a.probability is not None),
         ]
     )
     lines = [
         f"  {'infoset':<{width}}  {'action':<{action_width}}  "
         f"{'behaviour':<{behaviour_width}}  plan"
     ]
-    for action in player.actions:
+    for action in actions:
         lines.append(
             f"  {action.infoset:<{width}}  {action.words:<{action_width}}  "
             f"{_interval(action.probability):<{behaviour_width}}  {_interval(action.plan)}"
@@ -155,23 +196,76 @@ def _action_table(player: PlayerRanges) -> list[str]:
     return lines
 
 
-def _player_lines(player: PlayerRanges) -> list[str]:
-    if player.unique:
-        lines = [f"{player.name}: the optimal strategy is unique (as a realization plan)."]
-    else:
-        lines = [
-            f"{player.name}: the optimal strategies form a {player.dimension}-dimensional "
-            f"set ({len(player.vertices)} vertices found)."
-        ]
-    if player.parametrisation is not None:
-        lines += _parametrisation_lines(player.parametrisation)
-    if not player.verified:
-        lines.append("  (some endpoints could not be proven exactly; floats kept there)")
-    return lines + _action_table(player)
+@dataclass(frozen=True)
+class RangesTable:
+    """One player's optimal strategies as a report shows them (a
+    :class:`seqform.cli.render.strategies.Section`): unique or the dimension of the set, its
+    parameter, and every action's range; summarised, the counts and the
+    :data:`seqform.cli.render.strategies.MOST_MIXED` information sets whose behaviour varies
+    most over the optimal strategies (then the most mixed)."""
+
+    player: PlayerRanges
+
+    @property
+    def infoset_count(self) -> int:
+        return len(_by_infoset(self.player))
+
+    def render(self, words: Words, full: bool) -> Rendered:
+        """The player's lines, every action (``full``) or the summary's."""
+        player = self.player
+        if player.unique:
+            lines = [f"{player.name}: the optimal strategy is unique (as a realization plan)."]
+        else:
+            lines = [
+                f"{player.name}: the optimal strategies form a {player.dimension}-dimensional "
+                f"set ({len(player.vertices)} vertices found)."
+            ]
+        if player.parametrisation is not None:
+            lines += _parametrisation_lines(player.parametrisation, full)
+        if not player.verified:
+            lines.append("  (some endpoints could not be proven exactly; floats kept there)")
+        groups = _by_infoset(player)
+        if full:
+            return Rendered((*lines, *_action_table(player.actions)), tuple(groups))
+        return Rendered((*lines, *self._summary(groups)), tuple(self._ranked(groups)))
+
+    @staticmethod
+    def _ranked(groups: dict[str, list[ActionRange]]) -> list[str]:
+        """The information sets that vary or mix most, at most MOST_MIXED, in table order."""
+        spread = {name: _spread(actions) for name, actions in groups.items()}
+        varying = [name for name in groups if spread[name] > (0.0, 0.0)]
+        top = set(sorted(varying, key=lambda name: spread[name], reverse=True)[:MOST_MIXED])
+        return [name for name in groups if name in top]
+
+    def _summary(self, groups: dict[str, list[ActionRange]]) -> list[str]:
+        varies = sum(1 for actions in groups.values() if _spread(actions)[0] > 0)  # wider than tol
+        unreachable = sum(
+            1 for actions in groups.values() if all(a.probability is None for a in actions)
+        )
+        counts = (
+            f"  {count_text(len(groups))} information sets: behaviour varies at "
+            f"{count_text(varies)}, no optimal strategy reaches {count_text(unreachable)};"
+        )
+        shown = self._ranked(groups)
+        if not shown:
+            return [counts, "  pure and the same in every optimal strategy wherever reached"]
+        rows = [a for name in shown for a in groups[name]]
+        if varies == 0:
+            which = f"the {len(shown)} most mixed:"
+        elif len(shown) <= varies:
+            which = f"the {len(shown)} that vary most:"
+        else:
+            which = f"the {varies} that vary, then the most mixed:"
+        return [counts, f"  {which}", *_action_table(rows)]
 
 
-def ranges_text(ranges: EquilibriumRanges) -> str:
-    """Per player: unique or the dimension of the set, its parameter, every action's range."""
+def ranges_text(ranges: EquilibriumRanges, strategies: str = "auto") -> str:
+    """Per player: unique or the dimension of the set, its parameter, every action's range.
+
+    ``strategies`` is ``--strategies``: every action, or (above
+    :data:`seqform.cli.render.strategies.SUMMARY_ABOVE` information sets) a summary, by
+    :func:`seqform.cli.render.strategies.strategy_sections`.
+    """
     game = ranges.game
     mode = "exact fractions" if ranges.exact else "floats"
     lines = [
@@ -183,7 +277,8 @@ def ranges_text(ranges: EquilibriumRanges) -> str:
         "player's optimal strategies.  Behaviour ranges are over the optimal strategies that",
         "reach the information set; plan ranges are for the realization-plan entry x[h:a].",
     ]
-    for player in ranges.players:
-        lines += ["", *_player_lines(player)]
-    lines += ["", f"{sum(p.linear_programs for p in ranges.players)} LPs, {ranges.seconds:.2f} s"]
+    tables = [RangesTable(player) for player in ranges.players]
+    lines += strategy_sections(game, tables, strategies, what="Ranges")
+    linear_programs = count_text(sum(p.linear_programs for p in ranges.players))
+    lines += ["", f"{linear_programs} LPs, {ranges.seconds:.2f} s"]
     return "\n".join(lines)

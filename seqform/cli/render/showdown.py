@@ -133,7 +133,7 @@ def _table_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[s
 
     title = f"{NAMES[behaviour.player]} — behavioural strategy"
     lines = strategy_lines(behaviour, title, words, UNREACHED_FLAG)
-    return lines + legend_lines(poker, behaviour, range(table.num_infosets))
+    return lines + legend_lines(poker, table.infosets)
 
 
 def _strategy_lines(poker: ShowdownPoker, behaviour: BehaviouralStrategy) -> list[str]:

@@ -10,6 +10,12 @@ probabilities (``-sum p log2 p``, in bits; ties in table order), and says where 
 strategy is: ``--strategies all``, or ``--format json`` (complete at every size, best with
 ``--output FILE``).
 
+Every table is a :class:`Section`, printed whole or summarised by one rule
+(:func:`strategy_sections`): a behavioural strategy (:class:`StrategyTable`; ``solve``,
+``compare``, ``iterate``, the fixed strategy of ``exploit``), a pure best response
+(:class:`ResponseTable`, ``exploit``; its summary counts the information sets reached) and
+the ranges over all equilibria (``seqform.cli.render.ranges.RangesTable``).
+
 Under each player's table a legend explains the longest label shown, for the built-in games
 (:mod:`seqform.game.builtin.labels`): ``Labels: Qpb = holding Q, after check (p), bet (b);
 p = check or fold, b = bet or call`` (on two lines when longer than :data:`LINE_WIDTH`).
@@ -18,22 +24,29 @@ p = check or fold, b = bet or call`` (on two lines when longer than :data:`LINE_
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from seqform.cli.render.blocks import strategy_lines
+from seqform.cli.render.blocks import Words, strategy_lines
 from seqform.cli.render.numbers import count_text
+from seqform.cli.render.tables import left_table
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import grammar_of
 from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.model import Game
+from seqform.game.public_tree import StructuredGame
 
 __all__ = [
     "CHOICES",
     "LABELS_HELP",
+    "MIXED_TOLERANCE",
     "MOST_MIXED",
     "SUMMARY_ABOVE",
     "UNREACHED_FLAG",
+    "Rendered",
+    "ResponseTable",
+    "Section",
     "StrategyTable",
     "entropy_bits",
     "legend_lines",
@@ -50,6 +63,28 @@ MIXED_TOLERANCE = 1e-9  # an information set is mixed when no action has probabi
 
 
 @dataclass(frozen=True)
+class Rendered:
+    """One player's table as text: its lines (title first) and the information-set labels
+    they show, which the legend explains."""
+
+    lines: tuple[str, ...]
+    labels: Sequence[str]
+
+
+class Section(Protocol):
+    """One player's table that :func:`strategy_sections` prints in full or summarised."""
+
+    @property
+    def infoset_count(self) -> int:
+        """The player's information sets (the total decides ``auto``)."""
+        ...
+
+    def render(self, words: Words, full: bool) -> Rendered:
+        """The table in full (``full``) or its summary."""
+        ...
+
+
+@dataclass(frozen=True)
 class StrategyTable:
     """One player's strategy as a report shows it.
 
@@ -63,6 +98,20 @@ class StrategyTable:
     title: str
     flag: str = UNREACHED_FLAG
     long_fractions: bool = True
+
+    @property
+    def infoset_count(self) -> int:
+        return self.strategy.table.num_infosets
+
+    def render(self, words: Words, full: bool) -> Rendered:
+        """Every information set, or the summary of :func:`_summary_lines`."""
+        strategy = self.strategy
+        if full:
+            body = strategy_lines(strategy, self.title, words, self.flag, self.long_fractions)
+            return Rendered(tuple(body), strategy.table.infosets)
+        shown = _most_mixed(strategy) or _reached(strategy)
+        labels = tuple(strategy.table.infosets[i] for i in shown)
+        return Rendered(tuple(_summary_lines(self, words)), labels)
 
 
 def entropy_bits(strategy: BehaviouralStrategy, infoset: int) -> float:
@@ -87,7 +136,7 @@ def _most_mixed(strategy: BehaviouralStrategy) -> list[int]:
     return sorted(sorted(mixed, key=lambda i: -entropy_bits(strategy, i))[:MOST_MIXED])
 
 
-def _summary_lines(table: StrategyTable, words: Callable[[str, str], str]) -> list[str]:
+def _summary_lines(table: StrategyTable, words: Words) -> list[str]:
     """The count line and the :data:`MOST_MIXED` most mixed reached information sets."""
     strategy = table.strategy
     reached = _reached(strategy)
@@ -104,15 +153,60 @@ def _summary_lines(table: StrategyTable, words: Callable[[str, str], str]) -> li
     return [rows[0], f"  {counts}; the {len(shown)} most mixed:", *rows[1:]]
 
 
-def legend_lines(
-    game: Game | ShowdownPoker, strategy: BehaviouralStrategy, shown: Sequence[int]
-) -> list[str]:
+def _pure_actions(strategy: BehaviouralStrategy) -> list[str]:
+    """The action each information set plays with the highest probability (all of a pure
+    strategy's)."""
+    table = strategy.table
+    return [
+        max(
+            zip(table.actions[i], table.sequences_of(i), strict=True),
+            key=lambda pair: float(strategy.probabilities[pair[1]]),
+        )[0]
+        for i in range(table.num_infosets)
+    ]
+
+
+@dataclass(frozen=True)
+class ResponseTable:
+    """A pure best response as a report shows it: one action per information set.
+
+    strategy : the best response (pure, as a behavioural strategy)
+    title : the table's first line (``"Pure best response of Player 2"``)
+    unreached : the information sets the fixed strategy never lets arise; they carry ``flag``
+    """
+
+    strategy: BehaviouralStrategy
+    title: str
+    unreached: frozenset[str] = frozenset()
+    flag: str = "never reached against this strategy: any action is best"
+
+    @property
+    def infoset_count(self) -> int:
+        return self.strategy.table.num_infosets
+
+    def render(self, words: Words, full: bool) -> Rendered:
+        """Every information set and its action; summarised, how many are reached."""
+        names = self.strategy.table.infosets
+        if not full:
+            reached = sum(1 for name in names if name not in self.unreached)
+            counts = (
+                f"  {count_text(len(names))} information sets, {count_text(reached)} reached "
+                "against this strategy; one action at each"
+            )
+            return Rendered((f"{self.title} (summary)", counts), ())
+        rows = [
+            (name, words(name, action), f"({self.flag})" if name in self.unreached else "")
+            for name, action in zip(names, _pure_actions(self.strategy), strict=True)
+        ]
+        return Rendered((self.title, *left_table([("infoset", "action", ""), *rows])), names)
+
+
+def legend_lines(game: Game | ShowdownPoker | StructuredGame, labels: Sequence[str]) -> list[str]:
     """``"  Labels: Qpb = holding Q, …"`` for the longest label shown, for built-in games."""
     grammar = grammar_of(game)
-    if grammar is None or not shown:
+    if grammar is None or not labels:
         return []
-    names = strategy.table.infosets
-    label = names[max(shown, key=lambda i: (len(names[i]), -i))]
+    label = max(labels, key=len)  # the first of the longest
     line = f"  Labels: {grammar.legend(label)}"
     if len(line) <= LINE_WIDTH:
         return [line]
@@ -120,30 +214,28 @@ def legend_lines(
 
 
 def strategy_sections(
-    game: Game, tables: Sequence[StrategyTable], choice: str = "auto"
+    game: Game | StructuredGame,
+    tables: Sequence[Section],
+    choice: str = "auto",
+    what: str = "Strategies",
 ) -> list[str]:
     """Every player's table (or summary) with its legend, each after a blank line.
 
-    ``choice`` is the ``--strategies`` value (:data:`CHOICES`).  A summary ends with where
-    the full strategies are.
+    ``choice`` is the ``--strategies`` value (:data:`CHOICES`): every table is printed in
+    full, or every one summarised, by the total of their information sets.  A summary ends
+    with where the full ``what`` are.
     """
-    total = sum(table.strategy.table.num_infosets for table in tables)
+    total = sum(table.infoset_count for table in tables)
     full = choice == "all" or (choice == "auto" and total <= SUMMARY_ABOVE)
-    words = game.describe_action
+    words = game.describe_action or (lambda _infoset, action: action)
     lines: list[str] = []
     for table in tables:
-        strategy = table.strategy
-        if full:
-            body = strategy_lines(strategy, table.title, words, table.flag, table.long_fractions)
-            shown: Sequence[int] = range(strategy.table.num_infosets)
-        else:
-            body = _summary_lines(table, words)
-            shown = _most_mixed(strategy) or _reached(strategy)
-        lines += ["", *body, *legend_lines(game, strategy, shown)]
+        shown = table.render(words, full)
+        lines += ["", *shown.lines, *legend_lines(game, shown.labels)]
     if not full:
         lines += [
             "",
-            f"Strategies summarised ({count_text(total)} information sets): "
+            f"{what} summarised ({count_text(total)} information sets): "
             "--strategies all prints every one;",
             "--format json --output FILE writes the complete result.",
         ]

@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 CARDS = ("J", "Q", "K")
-MAX_TREE_NODES = 30_000_000  # beyond this, the tree is refused: --method sparsified needs none
+MAX_TREE_NODES = 30_000_000  # beyond this, the tree is refused: --method structured needs none
 
 
 def poker_words(infoset: str, action: str) -> str:
@@ -96,7 +96,7 @@ def kuhn_poker(cards: int = 3) -> Game:
     """
     check_deck_size(cards, "kuhn")
     return explicit_game(
-        kuhn_structured(cards), max_nodes=MAX_TREE_NODES, instead="--method sparsified"
+        kuhn_structured(cards), max_nodes=MAX_TREE_NODES, instead="--method structured"
     )
 
 

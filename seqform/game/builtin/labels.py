@@ -22,6 +22,7 @@ from seqform.game.builtin.leduc import leduc_words
 from seqform.game.builtin.liars_dice import LIAR, liars_dice_words
 from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.model import Game
+from seqform.game.public_tree import StructuredGame
 
 __all__ = ["LABEL_GRAMMARS", "LabelGrammar", "grammar_of"]
 
@@ -130,7 +131,7 @@ LABEL_GRAMMARS: dict[str, LabelGrammar] = {
 }
 
 
-def grammar_of(game: Game | ShowdownPoker) -> LabelGrammar | None:
+def grammar_of(game: Game | ShowdownPoker | StructuredGame) -> LabelGrammar | None:
     """The label grammar of a built-in game (a tree, or a one-card showdown game without
     one), ``None`` for any other (a ``.efg`` file or an OpenSpiel game keeps the labels of
     its source)."""

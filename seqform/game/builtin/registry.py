@@ -22,23 +22,27 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown
+from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown, kuhn_structured
 from seqform.game.builtin.kuhn3 import kuhn3_poker
-from seqform.game.builtin.leduc import leduc_poker
+from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
 )
+from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.compiled import gc_paused
 from seqform.game.errors import GameParameterError, UnknownGameError
 from seqform.game.model import Game
+from seqform.game.public_tree import StructuredGame
 
 __all__ = [
     "GAMES",
     "SHOWDOWN_GAMES",
+    "STRUCTURED_GAMES",
     "build_builtin_game",
     "known_names",
     "load_showdown_game",
+    "load_structured_game",
     "parse_game_spec",
 ]
 
@@ -50,6 +54,14 @@ GAMES: dict[str, Callable[..., Game]] = {
 }
 
 SHOWDOWN_GAMES: dict[str, Callable[..., ShowdownPoker]] = {"kuhn": kuhn_showdown}
+
+STRUCTURED_GAMES: dict[str, Callable[..., StructuredGame]] = {
+    "kuhn": kuhn_structured,
+    "leduc": leduc_structured,
+    "liars_dice": liars_dice_structured,
+}
+"""The built-in games that also exist as public tree × private hands (the structured route,
+``--method structured``), by name: their description, without building the tree."""
 
 _SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:\((?P<args>.*)\))?\s*$")
 _SHOWN = 60  # characters of a name or value quoted in a message; longer ones are cut
@@ -239,5 +251,29 @@ def load_showdown_game(spec: str) -> ShowdownPoker:
             f"{_shown(spec)} is not a one-card showdown game, which --method sparsified needs"
             f"{_did_you_mean(written.name, names)}; those are: {', '.join(names)} "
             "(e.g. kuhn(cards=250000))"
+        )
+    return constructor(**_parameters(written, constructor))
+
+
+def load_structured_game(spec: str) -> StructuredGame:
+    """The structured description of the built-in game named by ``spec`` (``leduc``,
+    ``leduc(ranks=13, suits=4)``, ``liars_dice(sides=8)``), without building its tree.
+
+    Raises
+    ------
+    UnknownGameError
+        For a name without a structured description (the message lists those with one).
+    GameParameterError
+        For unknown or unreadable parameters (``leduc(suit_isomorphism=True)`` has a tree
+        only); ``ValueError`` for values out of range.
+    """
+    written = _read(spec)
+    constructor = STRUCTURED_GAMES.get(written.name)
+    if constructor is None:
+        names = sorted(STRUCTURED_GAMES)
+        raise UnknownGameError(
+            f"{_shown(spec)} has no public tree × private hands description, which "
+            f"--method structured needs{_did_you_mean(written.name, names)}; those that do: "
+            f"{', '.join(names)} (e.g. leduc(ranks=13, suits=4))"
         )
     return constructor(**_parameters(written, constructor))

@@ -1,0 +1,69 @@
+"""Every command writes a value one way (issue 15 item 7): ten places, then the fraction it
+equals (cli/render/numbers.value_text), in the certificate blocks as in the headline."""
+
+import pytest
+
+from seqform.cli.main import main
+
+# Kuhn (1950): the value of 3-card Kuhn poker to player 1 is -1/18; with an equilibrium
+# profile both best responses equal it (player 2's is +1/18).
+KUHN_CERTIFICATE = [
+    "  expected value             -0.0555555556 (= -1/18)",
+    "  best response of Player 1  -0.0555555556 (= -1/18)",
+    "  best response of Player 2  +0.0555555556 (= 1/18)",
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "title"),
+    [
+        pytest.param(["solve", "kuhn"], "Certificate (best responses on the game tree", id="float"),
+        pytest.param(["solve", "kuhn", "--exact"], "Exact certificate (tree walk", id="exact"),
+    ],
+)
+def test_certificate_rows_are_in_the_house_format(argv, title, capsys):
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title))
+    assert lines[start + 1 : start + 4] == KUHN_CERTIFICATE
+    assert lines[start + 4].startswith("  exploitability (NashConv)  ")
+
+
+def test_no_value_is_written_the_old_ways(capsys):
+    # The styles the issue found: "-1/18 ≈ …", "(≈ 1/18)", "-0.056 = -1/18".
+    for argv in (
+        ["solve", "kuhn"],
+        ["solve", "kuhn", "--exact"],
+        ["solve", "kuhn", "--refine"],
+        ["exploit", "kuhn", "--opponent", "uniform"],
+        ["ranges", "kuhn"],
+        ["play", "--auto", "equilibrium", "--seat", "1", "--seed", "2", "--hands", "4"],
+    ):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "≈" not in out, argv
+        assert " = -1/18" not in out.replace("(= -1/18)", ""), argv
+
+
+def test_exploit_json_of_a_float_strategy_has_no_long_fractions(tmp_path, capsys):
+    # Issue 15 item 3: solve's JSON fed back to exploit must not come out as
+    # 6666666666666667/10000000000000000 or a 33-digit value_exact; --exact keeps them.
+    import json
+
+    from seqform.cli.main import main
+
+    path = tmp_path / "kuhn.json"
+    assert main(["solve", "kuhn", "--format", "json", "--output", str(path)]) == 0
+    capsys.readouterr()
+    assert (
+        main(["exploit", "kuhn", "--strategy", str(path), "--player", "2", "--format", "json"]) == 0
+    )
+    document = json.loads(capsys.readouterr().out)
+    probabilities = [
+        action["probability"]
+        for infoset in document["fixed"]["strategy"]["infosets"]
+        for action in infoset["actions"]
+    ]
+    assert all(len(str(p)) < 20 for p in probabilities)
+    assert document["value_exact"] is None or len(document["value_exact"]) < 20
+    assert document["value"] == pytest.approx(-1 / 18)  # Kuhn 1950: value -1/18 to player 1

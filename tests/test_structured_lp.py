@@ -1,0 +1,179 @@
+"""The structured route (issue 13, items 3 and 5): the sparsified LP of public tree × private
+hands, its pipeline, and ``solve --method auto|tree|structured``.
+
+Independent computations: the tree route (the explicit tree's sequence-form LP, solved by
+HiGHS) for values, and the explicit payoff matrix ``A`` (formed entry by entry from each
+leaf's dense private matrix, :func:`seqform.structured.payoff_matrix.payoff_matrix`) for the
+LP's payoff rows.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from seqform.analyses.solve import solve
+from seqform.analyses.structured import solve_structured
+from seqform.cli.main import main
+from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
+from seqform.game.builtin.leduc import leduc_poker, leduc_structured
+from seqform.game.builtin.liars_dice import liars_dice, liars_dice_structured
+from seqform.game.builtin.registry import load_structured_game
+from seqform.game.errors import UnknownGameError
+from seqform.structured.factored_lp import UNBLOCKED_LEVELS, build_structured_lp
+from seqform.structured.payoff_matrix import payoff_matrix, payoff_nnz
+
+KUHN = [(kuhn_structured, kuhn_poker, {"cards": n}) for n in (3, 4, 5, 6)]
+LEDUC = [
+    (leduc_structured, leduc_poker, {"ranks": r, "suits": s})
+    for r in (2, 3, 4)
+    for s in (1, 2, 3)
+    if r * s >= 3  # two private cards and a public one
+]
+LIARS = [(liars_dice_structured, liars_dice, {"sides": s}) for s in (2, 3, 4)] + [
+    (liars_dice_structured, liars_dice, {"sides": s, "dice": 2}) for s in (2, 3)
+]
+SLOW = {("leduc_structured", 4, 3), ("liars_dice_structured", 3, 2)}
+
+
+def _id(case) -> str:
+    return f"{case[0].__name__}-" + "-".join(f"{k}{v}" for k, v in case[2].items())
+
+
+def _cases() -> list:
+    return list(_each_case())
+
+
+def _each_case():
+    for case in KUHN + LEDUC + LIARS:
+        key = (case[0].__name__, *case[2].values())
+        marks = [pytest.mark.slow] if key in SLOW else []
+        yield pytest.param(case, id=_id(case), marks=marks)
+
+
+def _payoff_rows_times(lp, x: np.ndarray) -> np.ndarray:
+    """The payoff rows' ``x``-and-auxiliary part at ``x``, the auxiliaries solved from their
+    defining rows (a square system in them)."""
+    matrix = sp.csr_array(lp.matrix)
+    n_x = lp.x_columns.stop
+    aux = np.arange(lp.shape[1] - lp.auxiliaries, lp.shape[1])
+    definitions = matrix[lp.payoff_rows.stop :]
+    values = spla.spsolve(sp.csc_array(definitions[:, aux]), -(definitions[:, :n_x] @ x))
+    rows = matrix[lp.payoff_rows]
+    return rows[:, :n_x] @ x + rows[:, aux] @ np.atleast_1d(values)
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_payoff_rows_are_minus_a_transpose_x(case):
+    structured, _, parameters = case
+    game = structured(**parameters)
+    lp = build_structured_lp(game)
+    x = np.random.default_rng(13).random(lp.x_columns.stop)
+    expected = -lp.scale * (payoff_matrix(game).T @ x)
+    assert np.allclose(_payoff_rows_times(lp, x), expected, atol=1e-9)
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_value_and_certificate_equal_the_tree_route(case):
+    structured, tree, parameters = case
+    ours = solve_structured(structured(**parameters))
+    reference = solve(tree(**parameters))  # the explicit tree's LP
+    assert ours.value == pytest.approx(reference.value, abs=1e-8)
+    assert float(ours.certificate.value) == pytest.approx(
+        float(reference.certificate.value), abs=1e-8
+    )
+    assert ours.exploitability <= 1e-9
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "simplex", "ipm"])
+def test_every_solver_finds_leducs_value(solver):
+    # -0.085606424078: OpenSpiel's Leduc value (KUHN_FACTS.md and tests/test_leduc.py)
+    solution = solve_structured(leduc_structured(), solver=solver)
+    assert solution.value == pytest.approx(-0.085606424078, abs=1e-9)
+    assert solution.exploitability <= 1e-9
+
+
+def test_blocked_chains_keep_kuhn_exact():
+    # 2 UNBLOCKED_LEVELS cards: the running sums are cut into blocks; Kuhn-N's value is
+    # checked against the tree route.
+    cards = 2 * UNBLOCKED_LEVELS
+    ours = solve_structured(kuhn_structured(cards))
+    assert ours.value == pytest.approx(solve(kuhn_poker(cards)).value, abs=1e-9)
+    assert ours.exploitability <= 1e-9
+
+
+def test_sparsified_payoff_of_leduc_13_is_several_times_below_a():
+    # nnz(A) = 689,000 for leduc(ranks=13): the issue's table (ISSUE_13.md).
+    game = leduc_structured(13)
+    lp = build_structured_lp(game)
+    assert payoff_nnz(game) == 689_000
+    assert lp.payoff_nonzeros == 119_136  # measured; 5.8 times fewer
+    assert lp.matrix.nnz < payoff_nnz(game) / 3
+
+
+def test_load_structured_game_names_those_with_a_description():
+    assert load_structured_game("Leduc(ranks=4)").name == leduc_structured(4).name
+    with pytest.raises(UnknownGameError, match="kuhn, leduc, liars_dice"):
+        load_structured_game("kuhn3")
+
+
+def _json(argv, capsys):
+    assert main([*argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_method_structured_through_main(capsys):
+    document = _json(["solve", "leduc", "--method", "structured"], capsys)
+    assert document["route"] == "structured" and document["method"] == "structured"
+    assert document["value"] == pytest.approx(-0.085606424078, abs=1e-9)
+    assert document["sizes"]["payoff_nonzeros"] == 4920  # tree route's nnz(A), below
+    tree = _json(["solve", "leduc", "--method", "tree"], capsys)
+    assert tree["sizes"]["payoff_nonzeros"] == 4920 and tree["method"] == "sequence"
+    assert tree["value"] == pytest.approx(document["value"], abs=1e-9)
+
+
+def test_auto_takes_the_tree_for_small_games(capsys):
+    assert main(["solve", "leduc"]) == 0
+    out = capsys.readouterr().out
+    assert "Sequence form (KMvS 1996)" in out and "structured route" not in out
+
+
+def test_auto_takes_the_structured_route_for_large_trees_and_says_so(capsys):
+    # at most 223,501 tree nodes, as public_explicit.tree_nodes counts them
+    assert main(["solve", "kuhn(cards=150)"]) == 0
+    out = capsys.readouterr().out
+    assert "Solved on the structured route: public tree × private hands" in out
+    assert "the tree would have at most 223,501 nodes" in out
+    assert "Sequence form (KMvS 1996)" not in out
+
+
+@pytest.mark.parametrize("method", ["sequence", "sparsified", "tree", "structured"])
+def test_every_method_spelling_solves_kuhn(method, capsys):
+    # Kuhn's value -1/18 (Kuhn 1950; KUHN_FACTS.md)
+    document = _json(["solve", "kuhn", "--method", method], capsys)
+    assert document["value"] == pytest.approx(-1 / 18, abs=1e-9)
+
+
+def test_exact_is_refused_on_the_structured_route(capsys):
+    assert main(["solve", "leduc", "--method", "structured", "--exact"]) == 1
+    err = capsys.readouterr().err
+    assert "(--method tree)" in err and err.count("\n") == 1
+
+
+def test_structured_route_refuses_a_game_without_a_description(capsys):
+    assert main(["solve", "kuhn3", "--method", "structured"]) != 0
+    assert "no public tree × private hands description" in capsys.readouterr().err
+
+
+def test_compare_shows_the_sparsified_payoff_beside_a(capsys):
+    document = _json(["compare", "leduc", "--no-solve"], capsys)
+    assert (
+        document["sparsified_payoff_nonzeros"]
+        == build_structured_lp(leduc_structured()).payoff_nonzeros
+    )
+    assert main(["compare", "leduc", "--no-solve"]) == 0
+    assert "writes A's 4,920 non-zeros as 5,296" in capsys.readouterr().out

@@ -13,6 +13,7 @@ The parser is :mod:`seqform.cli.parser`; each command is a module of
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -21,6 +22,7 @@ from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, Command
 from seqform.cli.parser import build_parser, resolve_solver
 from seqform.cli.progress import configure_logging
 from seqform.game.errors import InvalidGameError, UnknownGameError
+from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -59,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(message)
     except KeyboardInterrupt:
         print("seqform: interrupted", file=sys.stderr)
+        if solver_left_running():  # a solver without an interrupt hook: end at once
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
     except MemoryError:
         return _error("out of memory; try a smaller game")

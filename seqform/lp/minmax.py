@@ -40,6 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.lp.highs import highs_lp, highs_options, highs_solver, raise_unless_optimal, run_highs
+from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.merged import Coordinates, MergedLP, merged_lp
 from seqform.lp.solvers import (
     ALGORITHMS,
@@ -248,11 +249,15 @@ def _solve_cvxpy(
     constraints = [E @ x == e, best_reply]
     problem = cp.Problem(cp.Maximize(f @ q), constraints)
     try:
-        problem.solve(
-            solver=cp.HIGHS,
-            canon_backend="SCIPY",
-            verbose=verbose,
-            highs_options=highs_options(algorithm, time_limit, verbose),
+        # in a worker thread so that Ctrl-C is not held up by HiGHS (which cvxpy runs
+        # without an interrupt callback: it is abandoned, and the process exits)
+        run_interruptibly(
+            lambda: problem.solve(
+                solver=cp.HIGHS,
+                canon_backend="SCIPY",
+                verbose=verbose,
+                highs_options=highs_options(algorithm, time_limit, verbose),
+            )
         )
     except cp.error.SolverError as exc:
         raise SolverError(f"cvxpy/HiGHS ({algorithm}) failed: {exc}") from exc

@@ -345,7 +345,7 @@ def raise_unless_optimal(
     statuses = highspy.HighsModelStatus
     if status in (statuses.kTimeLimit, statuses.kIterationLimit):
         if algorithm is None:
-            raise SolverLimitError(f"HiGHS stopped at its {text.lower()}", None)
+            raise SolverLimitError(f"HiGHS stopped: {text.lower()}; no proven solution", None)
         raise SolverLimitError(
             f"{name} stopped ({text.lower()}) after {run.seconds:.1f} s and "
             f"{run.iterations} iterations; no proven solution",

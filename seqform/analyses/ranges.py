@@ -50,6 +50,7 @@ import numpy as np
 
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
+from seqform.game.progress import Step, report
 from seqform.lp.exact.face import (
     FLOAT_TOLERANCE,
     FaceOptimiser,
@@ -224,6 +225,7 @@ def _plan_ranges(face_lp: FaceOptimiser, vertices: Vertices) -> dict[int, Range]
     vertices.remember(face_lp.maximise({})[1])  # one optimal plan, even with nothing to range
     ranges = {}
     for sequence in range(1, vertices.n):
+        report(Step("ranges: plan entries", sequence - 1, vertices.n - 1))
         low_known = any(_same(v[sequence], 0, exact) for v in vertices.plans)
         best = face_lp.maximise({sequence: 1})
         vertices.remember(best[1])
@@ -233,6 +235,7 @@ def _plan_ranges(face_lp: FaceOptimiser, vertices: Vertices) -> dict[int, Range]
         worst = face_lp.maximise({sequence: -1})
         vertices.remember(worst[1])
         ranges[sequence] = Range(-worst[0], best[0])
+    report(Step("ranges: plan entries", vertices.n - 1, vertices.n - 1, finished=True))
     return ranges
 
 
@@ -278,6 +281,7 @@ def _probability_ranges(
     current = first_parent
     actions: list[ActionRange] = []
     for infoset in range(table.num_infosets):
+        report(Step("ranges: action probabilities", infoset, table.num_infosets))
         parent = int(table.parent_sequence[infoset])
         if parent != current:
             optimiser.model.change_coefficient(normaliser, current, 0.0)

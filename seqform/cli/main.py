@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from seqform.cli.commands import compare, exploit, export, iterate, play, ranges, solve
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser, resolve_solver
-from seqform.cli.progress import configure_logging
+from seqform.cli.progress import configure_logging, live_progress
 from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
@@ -49,7 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(args)
     try:
         resolve_solver(args)
-        return COMMANDS[args.command](args)
+        with live_progress(args):
+            return COMMANDS[args.command](args)
     except UnknownGameError as exc:
         return _error(str(exc), EXIT_USAGE)
     except CommandError as exc:

@@ -284,6 +284,12 @@ class _HighsWatch:
         self.listener(step)
 
 
+def _option(highs: highspy.Highs, name: str) -> HighsOption:
+    """The value of an option (highspy returns ``(status, value)``)."""
+    value = highs.getOptionValue(name)
+    return value[1] if isinstance(value, tuple) else value
+
+
 @contextmanager
 def _watched(highs: highspy.Highs) -> Iterator[Callable[[], object]]:
     """A function running ``highs`` so that Ctrl-C stops it (HiGHS's interrupt callbacks,
@@ -293,9 +299,8 @@ def _watched(highs: highspy.Highs) -> Iterator[Callable[[], object]]:
     With a listener, HiGHS's log is turned on (into the callback only, unless it was
     already on: ``--verbose``) so that its lines give the objective or gap.
     """
-    algorithm = str(highs.getOptionValue("solver"))
-    watch = _HighsWatch(current_listener(), f"HiGHS {algorithm}")
-    logging_before = bool(highs.getOptionValue("output_flag"))
+    watch = _HighsWatch(current_listener(), f"HiGHS {_option(highs, 'solver')}")
+    logging_before = bool(_option(highs, "output_flag"))
     highs.cbSimplexInterrupt += watch.check
     highs.cbIpmInterrupt += watch.check
     if watch.listener is not None:

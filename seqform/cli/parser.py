@@ -202,6 +202,11 @@ def _add_solve(commands: Commands) -> None:
         ),
     )
     _add_max_entries_argument(solve)
+    solve.add_argument(
+        "--force",
+        action="store_true",
+        help="build and solve even when the memory estimate exceeds what is available",
+    )
     _add_analysis_arguments(solve)
 
 

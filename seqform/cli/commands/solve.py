@@ -7,6 +7,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from seqform.analyses.memory import (
+    MemoryRefusedError,
+    check_memory,
+    sparsified_estimate,
+    tree_estimate,
+)
 from seqform.analyses.normal import solve_normal_form
 from seqform.analyses.showdown import ShowdownSolution, solve_showdown
 from seqform.analyses.solve import Solution, solve
@@ -25,7 +31,12 @@ from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.render.report import solution_json, solution_text
 from seqform.cli.render.showdown import showdown_json, showdown_text
 from seqform.forms.normal_counts import NormalFormTooLargeError
-from seqform.game.builtin.registry import load_showdown_game
+from seqform.game.builtin.registry import (
+    SHOWDOWN_GAMES,
+    builtin_tree_nodes,
+    load_showdown_game,
+    parse_game_spec,
+)
 from seqform.lp.solvers import SPARSIFIED_SOLVERS
 
 __all__ = ["run"]
@@ -33,6 +44,8 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` by ``args.method``, or hand over to the analyses beyond it."""
+    if not args.force:
+        _check_memory(args)
     if args.exact or args.refine or args.fix or args.fix_file:
         return solve_beyond.run(args)
     if args.method == "normal":
@@ -113,3 +126,28 @@ def _solve_normal(args: argparse.Namespace) -> int:
         raise CommandError(f"{game.name}: {exc}; change the limit with --max-entries") from exc
     emit(solution_json(result), solution_text(result), args)
     return certified_exit(uncertified_reason(result.certificate))
+
+
+def _check_memory(args: argparse.Namespace) -> None:
+    """Refuse, before building anything, a route whose memory estimate exceeds what the
+    process may have (:mod:`seqform.analyses.memory`), saying how to get round it."""
+    name = parse_game_spec(args.game)[0] if "(" in args.game else args.game.lower()
+    if args.method == "sparsified":
+        cards = load_showdown_game(args.game).cards
+        estimate = sparsified_estimate(cards)
+        way_out = "use a smaller game, or --force to try anyway"
+    else:
+        nodes = builtin_tree_nodes(args.game)
+        if nodes is None:
+            return
+        estimate = tree_estimate(nodes)
+        way_out = "too large for the tree route: "
+        if name in SHOWDOWN_GAMES:
+            way_out += "use --method sparsified (it never builds the tree), "
+        elif name == "leduc":
+            way_out += "use --method structured (it never builds the tree), "
+        way_out += "or --force to try anyway"
+    try:
+        check_memory(estimate, way_out)
+    except MemoryRefusedError as exc:
+        raise CommandError(f"{args.game}: {exc}") from exc

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown
 from seqform.game.builtin.kuhn3 import kuhn3_poker
-from seqform.game.builtin.leduc import leduc_poker
+from seqform.game.builtin.leduc import leduc_poker, leduc_tree_nodes
 from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
 )
@@ -37,6 +37,7 @@ __all__ = [
     "GAMES",
     "SHOWDOWN_GAMES",
     "build_builtin_game",
+    "builtin_tree_nodes",
     "known_names",
     "load_showdown_game",
     "parse_game_spec",
@@ -219,6 +220,26 @@ def build_builtin_game(spec: str) -> Game:
     parameters = _parameters(written, constructor)
     with gc_paused():
         return constructor(**parameters)
+
+
+TREE_NODES: dict[str, Callable[..., int]] = {
+    "kuhn": lambda cards=3: kuhn_showdown(cards).tree_nodes,
+    "leduc": leduc_tree_nodes,
+}
+"""Built-in games that can say their tree's node count from their parameters alone."""
+
+
+def builtin_tree_nodes(spec: str) -> int | None:
+    """The node count of the built-in game ``spec`` before building it; None for a game
+    that cannot tell (or a spec that is not a built-in game: building it will say why)."""
+    try:
+        written = _read(spec)
+        count = TREE_NODES.get(written.name)
+        if count is None:
+            return None
+        return int(count(**_parameters(written, GAMES[written.name])))
+    except (ValueError, TypeError):  # the build reports a bad spec with its own message
+        return None
 
 
 def load_showdown_game(spec: str) -> ShowdownPoker:

@@ -134,6 +134,8 @@ def available_memory() -> MemoryAvailable:
 
 
 def _size(count: int) -> str:
+    if count >= 100 * 2**30:
+        return f"{count / 2**30:,.0f} GB"
     return f"{count / 2**30:.1f} GB" if count >= 2**30 else f"{count / 2**20:.0f} MB"
 
 

@@ -202,11 +202,7 @@ def _add_solve(commands: Commands) -> None:
         ),
     )
     _add_max_entries_argument(solve)
-    solve.add_argument(
-        "--force",
-        action="store_true",
-        help="build and solve even when the memory estimate exceeds what is available",
-    )
+    solve.add_argument("--force", action="store_true", help="solve past the memory estimate")
     _add_analysis_arguments(solve)
 
 

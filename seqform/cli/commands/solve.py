@@ -35,7 +35,6 @@ from seqform.game.builtin.registry import (
     SHOWDOWN_GAMES,
     builtin_tree_nodes,
     load_showdown_game,
-    parse_game_spec,
 )
 from seqform.lp.solvers import SPARSIFIED_SOLVERS
 
@@ -131,7 +130,7 @@ def _solve_normal(args: argparse.Namespace) -> int:
 def _check_memory(args: argparse.Namespace) -> None:
     """Refuse, before building anything, a route whose memory estimate exceeds what the
     process may have (:mod:`seqform.analyses.memory`), saying how to get round it."""
-    name = parse_game_spec(args.game)[0] if "(" in args.game else args.game.lower()
+    name = args.game.split("(", 1)[0].strip().lower()  # a bad spec is reported by the build
     if args.method == "sparsified":
         cards = load_showdown_game(args.game).cards
         estimate = sparsified_estimate(cards)
@@ -143,9 +142,9 @@ def _check_memory(args: argparse.Namespace) -> None:
         estimate = tree_estimate(nodes)
         way_out = "too large for the tree route: "
         if name in SHOWDOWN_GAMES:
-            way_out += "use --method sparsified (it never builds the tree), "
+            way_out += "solve it with --method sparsified, which never builds the tree, "
         elif name == "leduc":
-            way_out += "use --method structured (it never builds the tree), "
+            way_out += "solve it with --method structured, which never builds the tree, "
         way_out += "or --force to try anyway"
     try:
         check_memory(estimate, way_out)

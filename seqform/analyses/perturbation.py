@@ -31,7 +31,7 @@ from seqform.lp.exact.parametric import (
     lexicographic_optimum,
 )
 from seqform.lp.exact.program import Basis, FloatLPResult, HighsModel
-from seqform.lp.solvers import SolverError
+from seqform.lp.solvers import SolverError, SolverLimitError
 
 __all__ = [
     "PerturbedProblem",
@@ -187,11 +187,20 @@ def perturbed_problem(game: Game, form: SequenceForm) -> PerturbedProblem:
 def solve_numeric(
     minmax: MinmaxProgram, epsilon: Fraction, algorithm: str, time_limit: float | None
 ) -> FloatLPResult | None:
-    """HiGHS on the perturbed LP at ``ε`` with tight tolerances; None if it fails."""
+    """HiGHS on the perturbed LP at ``ε`` with tight tolerances; None if it fails.
+
+    Raises
+    ------
+    SolverLimitError
+        At the time limit: a smaller ``ε`` would meet the same limit, so it is reported as
+        the limit, not as a failure at this ``ε``.
+    """
     model = HighsModel(minmax.program, algorithm=algorithm, time_limit=time_limit)
     model.set_tolerances(1e-10)
     try:
         return model.maximise()
+    except SolverLimitError as exc:
+        raise SolverLimitError(f"the perturbed LP at ε = {epsilon}: {exc}", None) from exc
     except SolverError as exc:
         logger.info("perturbed LP at ε = %s failed: %s", epsilon, exc)
         return None

@@ -71,6 +71,7 @@ from seqform.certify import Certificate, best_response, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
+from seqform.game.progress import Step, report
 from seqform.game.requirements import require_float_payoffs
 from seqform.lp.exact.minmax import MinmaxProgram
 from seqform.lp.exact.program import FloatLPResult
@@ -210,7 +211,8 @@ def _search(
     max_actions = max((len(a) for table in form.players for a in table.actions), default=1)
     last: tuple[Fraction, MinmaxProgram, FloatLPResult] | None = None
     iterations = 0
-    for epsilon in candidate_epsilons(problem.degree, max_actions):
+    for tried, epsilon in enumerate(candidate_epsilons(problem.degree, max_actions)):
+        report(Step("refine: perturbed LPs", tried, None, f"ε = {epsilon}"))
         if last is not None and time.perf_counter() > deadline:
             break
         minmax = problem.numeric(epsilon)

@@ -13,6 +13,7 @@ The parser is :mod:`seqform.cli.parser`; each command is a module of
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -28,8 +29,9 @@ from seqform.cli.commands import (
 )
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser, resolve_solver
-from seqform.cli.progress import configure_logging
+from seqform.cli.progress import configure_logging, live_progress
 from seqform.game.errors import InvalidGameError, UnknownGameError
+from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -57,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(args)
     try:
         resolve_solver(args)
-        return COMMANDS[args.command](args)
+        with live_progress(args):
+            return COMMANDS[args.command](args)
     except UnknownGameError as exc:
         return _error(str(exc), EXIT_USAGE)
     except CommandError as exc:
@@ -69,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(message)
     except KeyboardInterrupt:
         print("seqform: interrupted", file=sys.stderr)
+        if solver_left_running():  # a solver without an interrupt hook: end at once
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
     except MemoryError:
         return _error("out of memory; try a smaller game")

@@ -262,6 +262,7 @@ def _add_solve(commands: Commands) -> None:
         ),
     )
     _add_max_entries_argument(solve)
+    solve.add_argument("--force", action="store_true", help="solve past the memory estimate")
     _add_analysis_arguments(solve)
 
 

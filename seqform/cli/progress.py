@@ -1,7 +1,16 @@
-"""Messages on stderr while a command runs: stage progress, the ``seqform`` logger, and the
-solver's own log (which HiGHS writes to the process's stdout) moved to stderr.
+"""Messages on stderr while a command runs: stage progress, the ``seqform`` logger, the
+solver's own log (which HiGHS writes to the process's stdout) moved to stderr, and the live
+display of long phases.
 
 Results go to stdout (or ``--output FILE``); everything here goes to stderr.
+
+On a terminal (stderr a TTY), without ``--quiet`` or ``--verbose``, :func:`live_progress`
+draws with ``rich`` what the library reports (:mod:`seqform.game.progress`): a bar for a
+phase whose total is known (``ranges``' LPs, CFR iterations), a line with the elapsed time
+and a count where it is not (OpenSpiel histories, refinement rounds), and one live status
+line for the LP solver (HiGHS's iteration and objective or gap, Clarabel's iteration and
+gap).  The display is transient: it disappears when the command ends.  Piped, nothing is
+drawn; ``--verbose`` keeps the solver's full log instead.
 """
 
 from __future__ import annotations
@@ -13,14 +22,18 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from seqform.game.loader import load_game
 from seqform.game.model import Game
+from seqform.game.progress import Step, current_listener, listening, report
 
 __all__ = [
     "LARGE_GAME_NODES",
+    "LiveDisplay",
     "Progress",
     "configure_logging",
+    "live_progress",
     "load_reporting",
     "logger",
     "solver_log_to_stderr",
@@ -42,7 +55,12 @@ class Progress:
         self.start = time.perf_counter()
 
     def __call__(self, message: str) -> None:
-        if self.quiet or not (self.verbose or self.large):
+        if self.quiet:
+            return
+        if current_listener() is not None:  # a live display shows the stage instead
+            report(Step(message))
+            return
+        if not (self.verbose or self.large):
             return
         print(f"seqform: [{time.perf_counter() - self.start:6.1f} s] {message}", file=sys.stderr)
 
@@ -91,3 +109,87 @@ def configure_logging(args: argparse.Namespace) -> None:
     logger.handlers[:] = [handler]
     logger.setLevel(level)
     logger.propagate = False
+
+
+class LiveDisplay:
+    r"""Draws the :class:`~seqform.game.progress.Step`\ s it is given with a ``rich``
+    progress display: one task per counted phase, one for the current stage message, one
+    for the running solver (replaced, not added to, by the next solver)."""
+
+    def __init__(self, progress: Any) -> None:
+        self.progress = progress
+        self.tasks: dict[str, Any] = {}
+
+    def __call__(self, step: Step) -> None:
+        key = "solver" if step.solver else ("stage" if step.total is None else step.phase)
+        if key == "stage" and step.done == 0 and not step.detail and not step.finished:
+            self._stage(step.phase)
+            return
+        task = self.tasks.get(key)
+        description = step.phase
+        if step.solver or (step.total is None and step.done):
+            description = f"{step.phase}: {int(step.done):,}" + (
+                " iterations" if step.solver else ""
+            )
+        if task is None:
+            task = self.progress.add_task(description, total=step.total, detail=step.detail)
+            self.tasks[key] = task
+        self.progress.update(
+            task,
+            description=description,
+            completed=step.done if step.total is not None else 0,
+            total=step.total,
+            detail=step.detail,
+            visible=not step.finished,
+        )
+        if step.finished:
+            del self.tasks[key]
+
+    def _stage(self, message: str) -> None:
+        """The current stage, on its own line with its elapsed time."""
+        task = self.tasks.get("stage")
+        if task is not None:
+            self.progress.remove_task(task)
+        self.tasks["stage"] = self.progress.add_task(message, total=None, detail="")
+
+
+def _columns() -> list[Any]:
+    from rich.progress import (
+        BarColumn,
+        SpinnerColumn,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    return [
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[detail]}"),
+    ]
+
+
+@contextlib.contextmanager
+def live_progress(args: argparse.Namespace) -> Iterator[None]:
+    """Show what the command reports on a live display (module docstring), or nothing."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    quiet = bool(getattr(args, "quiet", False))
+    verbose = bool(getattr(args, "verbose", False))
+    interactive = getattr(args, "command", None) == "play"
+    if quiet or verbose or interactive or not console.is_terminal:
+        yield
+        return
+    from rich.progress import Progress as RichProgress
+
+    with (
+        RichProgress(
+            *_columns(), console=console, transient=True, redirect_stdout=False
+        ) as progress,
+        listening(LiveDisplay(progress)),
+    ):
+        yield

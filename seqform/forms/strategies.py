@@ -187,9 +187,13 @@ def _float_behaviour_from_plan(
         ratio = plan[1:] / np.where(use_uniform, 1.0, denominator)[per_sequence_infoset]
         uniform = 1.0 / counts[per_sequence_infoset]
         probabilities[1:] = np.where(use_uniform[per_sequence_infoset], uniform, ratio)
-        # Remove solver round-off so each information set sums to exactly one.
+        # Remove solver round-off so each information set sums to exactly one.  A plan
+        # that breaks E x = e (a solver's point at a time limit) can leave a reached
+        # information set no mass at all: uniform there, never 0/0.
         sums = np.add.reduceat(probabilities[1:], starts - 1)
-        probabilities[1:] /= sums[per_sequence_infoset]
+        empty = ~(sums > tol)
+        probabilities[1:] = np.where(empty[per_sequence_infoset], uniform, probabilities[1:])
+        probabilities[1:] /= np.where(empty, 1.0, sums)[per_sequence_infoset]
     return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
 
 

@@ -42,6 +42,7 @@ from typing import Any
 from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
+from seqform.game.progress import Step, report
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -303,6 +304,8 @@ class _Walk:
 
     def visit(self, state: Any, history: tuple[str, ...]) -> _Frame | Terminal:
         self.nodes += 1
+        if self.nodes % 10_000 == 0:
+            report(Step("OpenSpiel histories", self.nodes, None))
         if self.nodes > self.max_nodes:
             raise InvalidGameError(
                 f"OpenSpiel game {self.spec!r} has more than {self.max_nodes:,} histories; "

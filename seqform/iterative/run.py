@@ -30,6 +30,7 @@ from typing import Protocol
 from seqform.certify import certify, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
+from seqform.game.progress import Step, report
 from seqform.game.requirements import is_two_player_zero_sum
 
 __all__ = [
@@ -190,6 +191,7 @@ def run_iterations(
         iteration += 1
         stepper.step(iteration)
         seconds += time.perf_counter() - start
+        report(Step(f"{algorithm} iterations", iteration, stopping.iterations))
         if iteration % stopping.every == 0 or iteration == stopping.iterations:
             sample = measure()
             if on_sample is not None and on_sample(sample):

@@ -10,12 +10,16 @@ then the ``<=`` rows and ``−v_j <= 0`` for the non-negative columns (non-negat
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.game.progress import ProgressListener, Step, current_listener, report
+from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.solvers import SolverError, SolverLimitError
 
 __all__ = ["ClarabelRun", "raise_unless_solved", "run_clarabel"]
@@ -107,11 +111,17 @@ def run_clarabel(
 ) -> ClarabelRun:
     """Maximise ``objective @ v`` with Clarabel at gap and feasibility ``tolerance``.
 
+    Ctrl-C stops it within an iteration (its termination callback reads the flag that
+    :func:`~seqform.lp.interrupt.run_interruptibly` sets), and each iteration's gap is
+    reported to the current progress listener (:mod:`seqform.game.progress`).
+
     Raises
     ------
     ValueError
         For a row that is neither an equality nor ``<=``, or a column bound other than
         0 or ``-inf``.
+    KeyboardInterrupt
+        If interrupted.
     """
     import clarabel
 
@@ -126,8 +136,11 @@ def run_clarabel(
         form.cones(),
         _settings(time_limit, verbose, tolerance),
     )
-    result = solver.solve()
+    stop = threading.Event()
+    solver.set_termination_callback(_Termination(stop, current_listener()))
+    result = run_interruptibly(solver.solve, stop)
     seconds = time.perf_counter() - start
+    report(Step("Clarabel", int(result.iterations), None, finished=True, solver=True))
     return ClarabelRun(
         status=str(result.status),
         objective=-float(result.obj_val),
@@ -136,6 +149,20 @@ def run_clarabel(
         iterations=int(result.iterations),
         seconds=seconds,
     )
+
+
+@dataclass(frozen=True)
+class _Termination:
+    """Clarabel's termination callback: stop when ``stop`` is set; report the iteration."""
+
+    stop: threading.Event
+    listener: ProgressListener | None
+
+    def __call__(self, info: Any) -> bool:
+        if self.listener is not None:
+            detail = f"gap {abs(float(info.gap_rel)):.2e}"
+            self.listener(Step("Clarabel", int(info.iterations), None, detail, solver=True))
+        return self.stop.is_set()
 
 
 def _settings(time_limit: float | None, verbose: bool, tolerance: float) -> object:

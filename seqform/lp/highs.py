@@ -21,13 +21,18 @@ import ctypes
 import logging
 import os
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.game.progress import ProgressListener, Step, current_listener
+from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError
 
 if TYPE_CHECKING:
@@ -192,13 +197,14 @@ def run_highs(highs: highspy.Highs, *, retry_algorithm: str | None = None) -> Hi
     import highspy
 
     start = time.perf_counter()
-    highs.run()
-    status = highs.getModelStatus()
-    if retry_algorithm is not None and status in (
-        highspy.HighsModelStatus.kUnknown,
-        highspy.HighsModelStatus.kNotset,
-    ):
-        status = _retry(highs, retry_algorithm)
+    with _watched(highs) as run:
+        run()
+        status = highs.getModelStatus()
+        if retry_algorithm is not None and status in (
+            highspy.HighsModelStatus.kUnknown,
+            highspy.HighsModelStatus.kNotset,
+        ):
+            status = _retry(highs, retry_algorithm, run)
     seconds = time.perf_counter() - start
     info = highs.getInfo()
     solution = highs.getSolution()
@@ -225,22 +231,124 @@ def run_highs(highs: highspy.Highs, *, retry_algorithm: str | None = None) -> Hi
     )
 
 
-def _retry(highs: highspy.Highs, algorithm: str) -> highspy.HighsModelStatus:
+def _retry(
+    highs: highspy.Highs, algorithm: str, run: Callable[[], object]
+) -> highspy.HighsModelStatus:
     """Solve again cold, then (for simplex) by interior point; the new model status."""
     import highspy
 
     logger.info("HiGHS returned status unknown; retrying without the warm start")
     highs.clearSolver()
-    highs.run()
+    run()
     status = highs.getModelStatus()
     if status == highspy.HighsModelStatus.kUnknown and algorithm == "simplex":
         highs.setOptionValue("solver", "ipm")
         highs.setOptionValue("run_crossover", "on")
         highs.clearSolver()
-        highs.run()
+        run()
         status = highs.getModelStatus()
         highs.setOptionValue("solver", "simplex")
     return status
+
+
+_REPORT_SECONDS = 0.25  # at most this often a run reports its iterations
+
+
+def log_status(line: str) -> tuple[int, str] | None:
+    """The iteration and a short status from one line of HiGHS's iteration log, else None.
+
+    Simplex lines are ``iteration objective Pr: ... Du: ... time``; interior point (IPX)
+    lines ``iteration primal dual pinf dinf gap time``; PDLP (cuPDLP-C) lines ``iteration
+    primal dual gap pinf dinf time [tag]``.  The objective is HiGHS's, as it logs it (its
+    sign may be that of the minimisation HiGHS solves internally).
+    """
+    tokens = line.split()
+    if len(tokens) < 3 or not tokens[0].isdigit():
+        return None
+    try:
+        if tokens[2].startswith(("Pr:", "Ph1:", "Ph2:")):
+            return int(tokens[0]), f"objective {float(tokens[1]):.6g}"
+        if len(tokens) >= 8 and tokens[-1].startswith("["):
+            return int(tokens[0]), f"gap {abs(float(tokens[3])):.2e}"
+        if len(tokens) == 7:
+            return int(tokens[0]), f"gap {abs(float(tokens[5])):.2e}"
+    except ValueError:
+        return None
+    return None
+
+
+@dataclass
+class _HighsWatch:
+    r"""Ctrl-C and progress for the runs of one ``Highs``: its interrupt callbacks read
+    ``stop``; its iteration counts and log lines go to ``listener`` as :class:`Step`\ s."""
+
+    listener: ProgressListener | None
+    phase: str
+    stop: threading.Event = field(default_factory=threading.Event)
+    iteration: int = 0
+    detail: str = ""
+    reported: float = 0.0
+
+    def check(self, event: highspy.HighsCallbackEvent) -> None:
+        """HiGHS's simplex and interior-point interrupt callback."""
+        if self.stop.is_set():
+            event.interrupt()
+            return
+        counts = (event.data_out.simplex_iteration_count, event.data_out.ipm_iteration_count)
+        self.iteration = max(self.iteration, *counts)
+        self.tell()
+
+    def log(self, event: highspy.HighsCallbackEvent) -> None:
+        """HiGHS's logging callback: a line of the iteration log updates the status."""
+        status = log_status(event.message or "")
+        if status is not None:
+            self.iteration, self.detail = max(self.iteration, status[0]), status[1]
+            self.tell()
+
+    def tell(self, *, finished: bool = False) -> None:
+        now = time.perf_counter()
+        if self.listener is None or (now - self.reported < _REPORT_SECONDS and not finished):
+            return
+        self.reported = now
+        step = Step(self.phase, self.iteration, None, self.detail, finished, solver=True)
+        self.listener(step)
+
+
+def _option(highs: highspy.Highs, name: str) -> HighsOption:
+    """The value of an option (highspy returns ``(status, value)``)."""
+    value = highs.getOptionValue(name)
+    return value[1] if isinstance(value, tuple) else value
+
+
+@contextmanager
+def _watched(highs: highspy.Highs) -> Iterator[Callable[[], object]]:
+    """A function running ``highs`` so that Ctrl-C stops it (HiGHS's interrupt callbacks,
+    :func:`~seqform.lp.interrupt.run_interruptibly`) and its progress reaches the current
+    listener (:mod:`seqform.game.progress`); the callbacks are removed afterwards.
+
+    With a listener, HiGHS's log is turned on (into the callback only, unless it was
+    already on: ``--verbose``) so that its lines give the objective or gap.
+    """
+    watch = _HighsWatch(current_listener(), f"HiGHS {_option(highs, 'solver')}")
+    logging_before = bool(_option(highs, "output_flag"))
+    highs.cbSimplexInterrupt += watch.check
+    highs.cbIpmInterrupt += watch.check
+    if watch.listener is not None:
+        highs.cbLogging += watch.log
+        if not logging_before:
+            highs.setOptionValue("log_to_console", False)
+            highs.setOptionValue("output_flag", True)
+    try:
+        yield lambda: run_interruptibly(highs.run, watch.stop)
+    finally:
+        watch.tell(finished=True)
+        highs.cbSimplexInterrupt -= watch.check
+        highs.cbIpmInterrupt -= watch.check
+        if watch.listener is not None:
+            highs.cbLogging -= watch.log
+            if not logging_before:
+                highs.setOptionValue("output_flag", False)
+                highs.setOptionValue("log_to_console", True)
 
 
 def raise_unless_optimal(
@@ -272,7 +380,7 @@ def raise_unless_optimal(
     statuses = highspy.HighsModelStatus
     if status in (statuses.kTimeLimit, statuses.kIterationLimit):
         if algorithm is None:
-            raise SolverLimitError(f"HiGHS stopped at its {text.lower()}", None)
+            raise SolverLimitError(f"HiGHS stopped: {text.lower()}; no proven solution", None)
         raise SolverLimitError(
             f"{name} stopped ({text.lower()}) after {run.seconds:.1f} s and "
             f"{run.iterations} iterations; no proven solution",

@@ -33,8 +33,9 @@ Both accept only a proven optimum; anything else raises :class:`SolverError`.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -47,6 +48,7 @@ from seqform.lp.highs import (
     raise_unless_optimal,
     run_highs,
 )
+from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.merged import Coordinates, MergedLP, merged_lp
 from seqform.lp.solvers import (
     ALGORITHMS,
@@ -256,12 +258,9 @@ def _solve_cvxpy(
     constraints = [E @ x == e, best_reply]
     problem = cp.Problem(cp.Maximize(f @ q), constraints)
     try:
-        problem.solve(
-            solver=cp.HIGHS,
-            canon_backend="SCIPY",
-            verbose=verbose,
-            highs_options=highs_options(algorithm, time_limit, verbose),
-        )
+        # in a worker thread so that Ctrl-C is not held up by HiGHS (which cvxpy runs
+        # without an interrupt callback: it is abandoned, and the process exits)
+        run_interruptibly(lambda: _cvxpy_solve(problem, algorithm, time_limit, verbose))
     except cp.error.SolverError as exc:
         raise SolverError(f"cvxpy/HiGHS ({algorithm}) failed: {exc}") from exc
     stats_in = problem.solver_stats
@@ -290,3 +289,18 @@ def _solve_cvxpy(
         shape=(E.shape[0] + F.shape[1], E.shape[1] + F.shape[0]),
         nonzeros=E.nnz + F.nnz + A.nnz,
     )
+
+
+def _cvxpy_solve(problem: Any, algorithm: str, time_limit: float | None, verbose: bool) -> None:
+    """``problem.solve`` by HiGHS, without cvxpy's "Solution may be inaccurate" warning:
+    the status it warns about (a limit) is reported as :class:`SolverLimitError`."""
+    import cvxpy as cp
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Solution may be inaccurate")
+        problem.solve(
+            solver=cp.HIGHS,
+            canon_backend="SCIPY",
+            verbose=verbose,
+            highs_options=highs_options(algorithm, time_limit, verbose),
+        )

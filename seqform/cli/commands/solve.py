@@ -9,6 +9,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from seqform.analyses.memory import (
+    MemoryRefusedError,
+    check_memory,
+    structured_estimate,
+    tree_estimate,
+)
 from seqform.analyses.normal import solve_normal_form
 from seqform.analyses.solve import Solution, solve
 from seqform.analyses.structured import StructuredSolution, solve_structured
@@ -26,8 +32,9 @@ from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.render.report import solution_json, solution_text
 from seqform.cli.render.structured import structured_json, structured_text
 from seqform.forms.normal_counts import NormalFormTooLargeError
-from seqform.game.builtin.registry import load_structured_game
+from seqform.game.builtin.registry import builtin_tree_nodes, load_structured_game
 from seqform.game.public_explicit import tree_nodes
+from seqform.game.public_numbering import number_public_tree
 from seqform.game.public_tree import StructuredGame
 from seqform.lp.solvers import SPARSIFIED_SOLVERS
 
@@ -74,6 +81,8 @@ def _route(args: argparse.Namespace) -> StructuredGame | None:
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` by ``args.method``, or hand over to the analyses beyond it."""
     structured = _route(args)
+    if not args.force:
+        _check_memory(args, structured)
     if args.exact or args.refine or args.fix or args.fix_file:
         return solve_beyond.run(args)
     if args.method == "normal":
@@ -151,3 +160,29 @@ def _solve_normal(args: argparse.Namespace) -> int:
         raise CommandError(f"{game.name}: {exc}; change the limit with --max-entries") from exc
     emit(solution_json(result), solution_text(result, args.strategies), args)
     return certified_exit(uncertified_reason(result.certificate))
+
+
+def _check_memory(args: argparse.Namespace, structured: StructuredGame | None) -> None:
+    """Refuse, before building anything, a route whose memory estimate exceeds what the
+    process may have (:mod:`seqform.analyses.memory`), saying how to get round it: the
+    structured route by its sequences, the tree route (built-in games) by its nodes."""
+    if structured is not None:
+        numbering = number_public_tree(structured)
+        sequences = numbering.num_sequences(0) + numbering.num_sequences(1)
+        estimate = structured_estimate(sequences)
+        way_out = "use a smaller game, or --force to try anyway"
+    elif args.method == "normal":
+        return
+    else:
+        nodes = builtin_tree_nodes(args.game)
+        if nodes is None:
+            return
+        estimate = tree_estimate(nodes)
+        way_out = "too large for the tree route: "
+        if _structured_or_none(args.game) is not None:
+            way_out += "solve it with --method structured, which never builds the tree, "
+        way_out += "or --force to try anyway"
+    try:
+        check_memory(estimate, way_out)
+    except MemoryRefusedError as exc:
+        raise CommandError(f"{args.game}: {exc}") from exc

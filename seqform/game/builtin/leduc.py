@@ -135,6 +135,22 @@ def _description(ranks: int, suits: int) -> str:
     )
 
 
+def leduc_tree_nodes(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = False) -> int:
+    """Nodes of :func:`leduc_poker`'s tree without building it (an upper bound under suit
+    isomorphism, which merges deals).
+
+    With a deck of ``D = ranks * suits`` cards: the root, ``D`` chance nodes dealing the
+    second private card, and for each of the ``D (D - 1)`` private deals a first betting
+    round of 15 nodes (decisions, folds, and the 5 chance nodes where the hand goes on to
+    the public card) and, below each of those 5, ``D - 2`` public cards each followed by
+    a second round of 15 nodes (decisions, folds, showdowns):
+    ``1 + D + D (D - 1) (15 + 5 * 15 (D - 2))``.  Checked against built trees in the tests.
+    """
+    check_parameters(ranks, suits, suit_isomorphism)
+    deck = ranks * suits
+    return 1 + deck + deck * (deck - 1) * (15 + 75 * (deck - 2))
+
+
 def leduc_words(infoset: str, action: str) -> str:
     """Say an ``f``/``c``/``r`` action in poker words: fold, check, call, bet or raise.
 

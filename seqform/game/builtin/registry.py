@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.game.builtin.kuhn3 import kuhn3_poker
-from seqform.game.builtin.leduc import leduc_poker, leduc_structured
+from seqform.game.builtin.leduc import leduc_poker, leduc_structured, leduc_tree_nodes
 from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
 )
@@ -32,12 +32,14 @@ from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.compiled import gc_paused
 from seqform.game.errors import GameParameterError, UnknownGameError
 from seqform.game.model import Game
+from seqform.game.public_numbering import number_public_tree
 from seqform.game.public_tree import StructuredGame
 
 __all__ = [
     "GAMES",
     "STRUCTURED_GAMES",
     "build_builtin_game",
+    "builtin_tree_nodes",
     "known_names",
     "load_structured_game",
     "parse_game_spec",
@@ -226,6 +228,33 @@ def build_builtin_game(spec: str) -> Game:
     parameters = _parameters(written, constructor)
     with gc_paused():
         return constructor(**parameters)
+
+
+TREE_NODES: dict[str, Callable[..., int]] = {
+    "kuhn": lambda cards=3: _kuhn_tree_nodes(cards),
+    "leduc": leduc_tree_nodes,
+}
+"""Built-in games that can say their tree's node count from their parameters alone."""
+
+
+def _kuhn_tree_nodes(cards: int) -> int:
+    """N-card Kuhn's nodes: the deal, then the public betting tree once per ordered deal."""
+    numbering = number_public_tree(kuhn_structured(cards))
+    public = numbering.num_public_nodes(0) + numbering.num_public_nodes(1) + numbering.num_leaves
+    return 1 + cards * (cards - 1) * public
+
+
+def builtin_tree_nodes(spec: str) -> int | None:
+    """The node count of the built-in game ``spec`` before building it; None for a game
+    that cannot tell (or a spec that is not a built-in game: building it will say why)."""
+    try:
+        written = _read(spec)
+        count = TREE_NODES.get(written.name)
+        if count is None:
+            return None
+        return int(count(**_parameters(written, GAMES[written.name])))
+    except (ValueError, TypeError):  # the build reports a bad spec with its own message
+        return None
 
 
 def load_structured_game(spec: str) -> StructuredGame:

@@ -1,0 +1,161 @@
+"""How much memory a route will need, estimated before anything is built, against what
+the process may have: a game too large is refused with the estimate and the way out,
+instead of being killed by the kernel or aborted by a solver's failed allocation (SIGABRT,
+no message).
+
+Estimates (bytes), each a measured slope on this project's runs plus a fixed base:
+
+* the tree route (sequence form, any LP method): ``nodes x TREE_BYTES_PER_NODE``.  The
+  slope is the peak resident size of ``solve`` (tree, compiled arrays, sequence form, HiGHS
+  simplex or interior point) over the node count, measured on Leduc with 9 to 13 ranks
+  (371 809 nodes: 242 MB; 1 179 777 nodes: 560 MB; 394 bytes a node) and rounded up.
+  Built-in games say their node count from their parameters
+  (:func:`~seqform.game.builtin.registry.builtin_tree_nodes`); other games (``.efg``,
+  OpenSpiel, Liar's Dice) are not estimated.
+* the structured route (public tree × private hands, the sparsified LP):
+  ``(sequences of both players) x STRUCTURED_BYTES_PER_SEQUENCE``, Clarabel's sparse LDL
+  factor dominating.  Measured peaks: ``kuhn(cards=N)`` (8 sequences a card) N = 20 000:
+  393 MB, N = 50 000: 884 MB, N = 100 000: 1.8 GB (about 2.1 kB a sequence);
+  ``leduc(ranks=13, suits=4)`` (186 370 sequences) 468 MB; ``liars_dice(sides=8)``
+  (1 048 562) 1.76 GB.
+
+What the process may have (:func:`available_memory`) is the least of: ``MemAvailable`` in
+``/proc/meminfo``; the address-space and data limits (``RLIMIT_AS``, ``RLIMIT_DATA``, as
+``ulimit -v`` sets) less what the process already maps; a cgroup's ``memory.max`` less its
+``memory.current``.
+"""
+
+from __future__ import annotations
+
+import resource
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "BASE_BYTES",
+    "STRUCTURED_BYTES_PER_SEQUENCE",
+    "TREE_BYTES_PER_NODE",
+    "MemoryAvailable",
+    "MemoryEstimate",
+    "MemoryRefusedError",
+    "available_memory",
+    "check_memory",
+    "structured_estimate",
+    "tree_estimate",
+]
+
+TREE_BYTES_PER_NODE = 450
+STRUCTURED_BYTES_PER_SEQUENCE = 2_250
+BASE_BYTES = 150 * 2**20  # the interpreter, numpy, scipy, HiGHS before any game
+
+
+class MemoryRefusedError(ValueError):
+    """The route's estimated memory exceeds what the process may have."""
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """The estimated peak memory of a route: ``bytes``, for ``what`` (the route and the
+    size it was computed from, e.g. ``"the tree route (9,984,833 nodes)"``)."""
+
+    bytes: int
+    what: str
+
+
+@dataclass(frozen=True)
+class MemoryAvailable:
+    """What the process may still allocate: ``bytes``, and the ``source`` that limits it."""
+
+    bytes: int
+    source: str
+
+
+def tree_estimate(nodes: int) -> MemoryEstimate:
+    """The tree route's estimate for a game of ``nodes`` nodes (module docstring)."""
+    return MemoryEstimate(
+        BASE_BYTES + nodes * TREE_BYTES_PER_NODE, f"the tree route ({nodes:,} nodes)"
+    )
+
+
+def structured_estimate(sequences: int) -> MemoryEstimate:
+    """The structured route's estimate for a game of ``sequences`` sequences (both players)."""
+    return MemoryEstimate(
+        BASE_BYTES + sequences * STRUCTURED_BYTES_PER_SEQUENCE,
+        f"the structured route's sparsified LP ({sequences:,} sequences)",
+    )
+
+
+def _meminfo_available() -> int | None:
+    try:
+        for line in Path("/proc/meminfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _mapped_bytes(field: str) -> int:
+    """``VmSize`` or ``VmData`` of this process (0 where /proc does not say)."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="utf-8").splitlines():
+            if line.startswith(f"{field}:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return 0
+    return 0
+
+
+def _cgroup_room() -> int | None:
+    root = Path("/sys/fs/cgroup")
+    try:
+        limit = (root / "memory.max").read_text(encoding="utf-8").strip()
+        if limit == "max":
+            return None
+        return int(limit) - int((root / "memory.current").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def available_memory() -> MemoryAvailable:
+    """What the process may still allocate (module docstring): the tightest limit."""
+    candidates: list[MemoryAvailable] = []
+    physical = _meminfo_available()
+    if physical is not None:
+        candidates.append(MemoryAvailable(physical, "available memory (/proc/meminfo)"))
+    for name, field in (("RLIMIT_AS", "VmSize"), ("RLIMIT_DATA", "VmData")):
+        soft, _ = resource.getrlimit(getattr(resource, name))
+        if soft != resource.RLIM_INFINITY:
+            room = max(soft - _mapped_bytes(field), 0)
+            candidates.append(MemoryAvailable(room, f"the {name} limit (ulimit)"))
+    cgroup = _cgroup_room()
+    if cgroup is not None:
+        candidates.append(MemoryAvailable(max(cgroup, 0), "the cgroup's memory.max"))
+    if not candidates:
+        return MemoryAvailable(2**62, "no limit found")
+    return min(candidates, key=lambda candidate: candidate.bytes)
+
+
+def _size(count: int) -> str:
+    if count >= 100 * 2**30:
+        return f"{count / 2**30:,.0f} GB"
+    return f"{count / 2**30:.1f} GB" if count >= 2**30 else f"{count / 2**20:.0f} MB"
+
+
+def check_memory(
+    estimate: MemoryEstimate, way_out: str, available: MemoryAvailable | None = None
+) -> None:
+    """Raise :class:`MemoryRefusedError` if ``estimate`` exceeds ``available`` (by default
+    :func:`available_memory`); the message gives both and ``way_out``.
+
+    Example message: "the tree route (9,984,833 nodes) needs about 4.3 GB (estimated), more
+    than the 3.9 GB that the RLIMIT_AS limit (ulimit) leaves; too large for the tree
+    route: ..."
+    """
+    room = available_memory() if available is None else available
+    if estimate.bytes <= room.bytes:
+        return
+    raise MemoryRefusedError(
+        f"{estimate.what} needs about {_size(estimate.bytes)} (estimated), more than the "
+        f"{_size(room.bytes)} that {room.source} leaves; {way_out}"
+    )

@@ -1,0 +1,132 @@
+"""Memory refused early (issue 14, "Interrupts and resources"): the estimate of a route
+before anything is built, the refusal with the estimate and the way out, and a real
+``MemoryError`` as one line and exit 1, never SIGABRT."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from seqform.analyses import memory
+from seqform.analyses.memory import (
+    MemoryAvailable,
+    MemoryRefusedError,
+    check_memory,
+    structured_estimate,
+    tree_estimate,
+)
+from seqform.cli.main import main
+from seqform.game.builtin.registry import builtin_tree_nodes
+from seqform.game.loader import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMIT_BYTES = 6_000_000 * 1024  # the issue's `ulimit -v 6000000`
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["kuhn", "kuhn(cards=7)", "leduc", "leduc(ranks=4, suits=3)", "leduc(ranks=5, suits=1)"],
+)
+def test_node_count_from_parameters_matches_the_built_tree(spec: str) -> None:
+    assert builtin_tree_nodes(spec) == load_game(spec).flat.num_nodes
+
+
+def test_games_that_cannot_tell_or_bad_specs_give_none() -> None:
+    assert builtin_tree_nodes("liars_dice") is None
+    assert builtin_tree_nodes("leduc(ranks=99)") is None  # the build reports it
+    assert builtin_tree_nodes("nonsense") is None
+
+
+def test_leduc_13_by_4_is_estimated_without_building() -> None:
+    # 52 cards: 1 + 52 + 52 * 51 * (15 + 75 * 50) = 9 984 833 nodes, as the build counts
+    # (seqform solve "leduc(ranks=13, suits=4)" --verbose: "built ...: 9,984,833 nodes")
+    assert builtin_tree_nodes("leduc(ranks=13, suits=4)") == 9_984_833
+
+
+def test_refused_with_the_estimate_and_the_way_out() -> None:
+    small = MemoryAvailable(100 * 2**20, "a test limit")
+    with pytest.raises(MemoryRefusedError) as refused:
+        check_memory(tree_estimate(9_984_833), "use --method structured", small)
+    message = str(refused.value)
+    assert "9,984,833 nodes" in message
+    assert "100 MB that a test limit leaves" in message
+    assert message.endswith("use --method structured")
+    check_memory(tree_estimate(1000), "unused", MemoryAvailable(2**40, "plenty"))
+
+
+def test_estimates_grow_with_size() -> None:
+    assert tree_estimate(10**6).bytes < tree_estimate(10**7).bytes
+    # measured (seqform.analyses.memory): about 2.1 kB a sequence; 10^6 Kuhn cards = 8 10^6
+    assert structured_estimate(8 * 10**6).bytes > 10 * 2**30
+
+
+@pytest.mark.parametrize(
+    ("args", "way_out"),
+    [
+        pytest.param(
+            ["leduc(ranks=13, suits=4)", "--method", "tree"], "--method structured", id="leduc-tree"
+        ),
+        pytest.param(
+            ["kuhn(cards=2000)", "--method", "tree"], "--method structured", id="kuhn-tree"
+        ),
+        pytest.param(
+            ["kuhn(cards=1000000)", "--method", "sparsified"], "smaller game", id="sparsified"
+        ),
+    ],
+)
+def test_cli_refuses_before_building(args, way_out, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(2**30, "a test limit"))
+    assert main(["solve", *args]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "(estimated), more than the 1.0 GB that a test limit leaves" in err
+    assert way_out in err and "--force" in err
+
+
+def test_force_goes_past_the_estimate(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(0, "a test limit"))
+    assert main(["solve", "kuhn", "--quiet"]) == 1
+    assert main(["solve", "kuhn", "--quiet", "--force"]) == 0
+
+
+def _limited(args: list[str], limit: int = LIMIT_BYTES) -> subprocess.CompletedProcess[str]:
+    """``python -m seqform ARGS`` with its address space capped at ``limit`` bytes."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "seqform", *args],
+        preexec_fn=cap,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_a_million_cards_under_a_6_gb_limit_is_refused_not_aborted() -> None:
+    # issue 14: "kuhn(cards=1000000) --method sparsified under a 6 GB limit aborts with
+    # SIGABRT and no message"
+    done = _limited(["solve", "kuhn(cards=1000000)", "--method", "sparsified"])
+    assert done.returncode == 1, done.stderr
+    assert "RLIMIT_AS" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_memory_error_is_one_line_and_exit_1() -> None:
+    # --force past the estimate: the tree of 20 million nodes does not fit in 2 GB
+    done = _limited(
+        ["solve", "kuhn(cards=1500)", "--method", "tree", "--force", "--quiet"], 2 * 2**30
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().endswith("seqform: error: out of memory; try a smaller game")
+    assert "Traceback" not in done.stderr

@@ -27,7 +27,13 @@ from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
 from seqform.structured.sparsified_solve import solve_sparsified_lp
 
-__all__ = ["COUNTED_HAND_PAIRS", "StructuredSolution", "default_solver", "solve_structured"]
+__all__ = [
+    "COUNTED_HAND_PAIRS",
+    "StructuredSolution",
+    "counted_matrix_nonzeros",
+    "default_solver",
+    "solve_structured",
+]
 
 COUNTED_HAND_PAIRS = 10**7
 """nnz(A) is counted (:func:`~seqform.structured.payoff_matrix.payoff_nnz`, which looks at
@@ -114,13 +120,13 @@ def solve_structured(
     return StructuredSolution(
         game=game,
         payoff_nonzeros=lp.payoff_nonzeros,
-        matrix_nonzeros=_matrix_nonzeros(game),
+        matrix_nonzeros=counted_matrix_nonzeros(game),
         tree_nodes=tree_nodes(game),
         **result.parts(),
     )
 
 
-def _matrix_nonzeros(game: StructuredGame) -> int | None:
+def counted_matrix_nonzeros(game: StructuredGame) -> int | None:
     """nnz(A), when there are at most :data:`COUNTED_HAND_PAIRS` pairs of hands."""
     if game.num_hands(0) * game.num_hands(1) > COUNTED_HAND_PAIRS:
         return None

@@ -22,25 +22,20 @@ times only its own work:
     ``pygambit.nash.lp_solve(game, rational=False)``; the game is built by seqform and
     converted by :func:`seqform.game.to_gambit.game_to_gambit` first, and that conversion is timed
     separately: only the solve counts as Gambit's time.
-``seqform-sparsified``
-    One-card showdown games only (the Kuhn family,
-    :func:`seqform.game.builtin.registry.load_showdown_game`): the whole pipeline without
-    the tree, :func:`~seqform.game.builtin.registry.load_showdown_game` and
-    :func:`seqform.analyses.showdown.solve_showdown` (sparsified LP, Clarabel, behavioural
-    strategies, certificate by best response with sorted-card sums).  Clarabel's own time
-    is recorded beside it.
 ``seqform-structured``
     Games with a public tree × private hands description (kuhn, leduc, liars_dice,
     :func:`seqform.game.builtin.registry.load_structured_game`): the structured route without
     the tree, :func:`seqform.analyses.structured.solve_structured` (sparsified LP through
     level sums, Clarabel, certificate by the public-tree best response).  Beside the tree
-    peers it gives both routes side by side.
+    peers it gives both routes side by side, and it is the peer of the scale target (N-card
+    Kuhn up to 250,000 cards), which the retired ``seqform-sparsified`` peer (the one-card
+    showdown route) used to run; Clarabel's own time is recorded beside it.
 ``seqform-cfr``, ``seqform-cfr+``, ``seqform-dcfr``, ``seqform-mccfr``, ``openspiel-cfr+``
     The iterative peers, run to a NashConv target within a budget of solver time, and
     CFR+ against OpenSpiel's C++ and python solvers: see :mod:`benchmarks.convergence`.
 
-Not every peer can run every game (:func:`not_applicable`): ``seqform-sparsified`` needs a
-showdown game, and the peers that build the game tree (all the others) cannot take a game
+Not every peer can run every game (:func:`not_applicable`): ``seqform-structured`` needs a
+structured description, and the peers that build the game tree (all the others) cannot take a game
 whose tree :func:`seqform.load_game` refuses to build (``kuhn(cards=10000)`` would have
 9 10^8 nodes); ``openspiel-cfr+`` needs a game OpenSpiel has itself.  The harness records
 such a pair as ``not applicable`` without starting a worker.
@@ -83,12 +78,11 @@ LP_PEERS: tuple[str, ...] = (
     "openspiel",
     "openspiel-highs",
     "gambit",
-    "seqform-sparsified",
     "seqform-structured",
 )
 PEERS: tuple[str, ...] = (*LP_PEERS, *ITERATIVE_PEERS, SPEED_PEER)
-SPARSIFIED = "seqform-sparsified"  # the peer that solves showdown games without their tree
 STRUCTURED = "seqform-structured"  # the peer that solves structured games without their tree
+SPARSIFIED = STRUCTURED  # the scale target's peer (N-card Kuhn without the tree), once its own
 
 
 class PeerUnavailableError(RuntimeError):
@@ -133,7 +127,6 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "cvxpy",
     ),
     "gambit": ("pygambit", "seqform", "seqform.game.to_gambit"),
-    "seqform-sparsified": ("seqform", "seqform.analyses.showdown", "clarabel"),
     "seqform-structured": ("seqform", "seqform.analyses.structured", "clarabel"),
     "sizes": ("seqform", "seqform.forms.sequence_form"),
     **{
@@ -194,15 +187,6 @@ def _seqform(spec: str, backend: str) -> Outcome:
     return _pipeline(lambda: load_game(spec), lambda game: solve(game, backend=backend))
 
 
-def _sparsified(spec: str) -> Outcome:
-    from seqform.analyses.showdown import solve_showdown
-    from seqform.game.builtin.registry import load_showdown_game
-
-    return _pipeline(
-        lambda: load_showdown_game(spec), lambda poker: solve_showdown(poker, solver="clarabel")
-    )
-
-
 def _structured(spec: str) -> Outcome:
     from seqform.analyses.structured import solve_structured
     from seqform.game.builtin.registry import load_structured_game
@@ -211,41 +195,39 @@ def _structured(spec: str) -> Outcome:
 
 
 def _tree_nodes_refused(spec: str) -> int | None:
-    """The tree size of a showdown game too large for :func:`seqform.load_game`, else ``None``."""
+    """At most the tree size of an N-card Kuhn game too large for :func:`seqform.load_game`
+    (:func:`~seqform.game.public_explicit.tree_nodes`), else ``None``."""
     from seqform.game.builtin.kuhn import MAX_TREE_NODES
-    from seqform.game.builtin.registry import load_showdown_game
+    from seqform.game.builtin.registry import load_structured_game, parse_game_spec
+    from seqform.game.public_explicit import tree_nodes
 
     try:
-        poker = load_showdown_game(spec)
-    except ValueError:  # not a showdown game (UnknownGameError), or bad parameters
+        if parse_game_spec(spec)[0] != "kuhn":
+            return None
+        nodes = tree_nodes(load_structured_game(spec))
+    except ValueError:  # not a built-in game (UnknownGameError), or bad parameters
         return None
-    return poker.tree_nodes if poker.tree_nodes > MAX_TREE_NODES else None
+    return nodes if nodes > MAX_TREE_NODES else None
 
 
 def not_applicable(peer: str, spec: str) -> str:
     """Why ``peer`` cannot run the game named ``spec`` at all, or ``""`` if it can.
 
-    >>> not_applicable("seqform-sparsified", "leduc")
-    'not a one-card showdown game'
+    >>> not_applicable("seqform-structured", "kuhn3")
+    'no public tree × private hands description'
     >>> not_applicable("openspiel", "kuhn(cards=10000)")
-    'its tree would have 899,910,001 nodes, more than seqform builds'
+    'its tree would have 999,900,001 nodes, more than seqform builds'
     >>> not_applicable("seqform-highs", "kuhn(cards=100)")
     ''
     """
-    from seqform.game.builtin.registry import SHOWDOWN_GAMES, STRUCTURED_GAMES, parse_game_spec
+    from seqform.game.builtin.registry import STRUCTURED_GAMES, parse_game_spec
 
-    if peer == SPARSIFIED:
+    if peer == STRUCTURED:
         try:
             name, _ = parse_game_spec(spec)
         except ValueError:  # a .efg path or an openspiel: name
             name = ""
-        # Bad parameters of a showdown game are the worker's to report, as an error.
-        return "" if name in SHOWDOWN_GAMES else "not a one-card showdown game"
-    if peer == STRUCTURED:
-        try:
-            name, _ = parse_game_spec(spec)
-        except ValueError:
-            name = ""
+        # Bad parameters of a structured game are the worker's to report, as an error.
         return "" if name in STRUCTURED_GAMES else "no public tree × private hands description"
     if peer in PEERS:
         nodes = _tree_nodes_refused(spec)
@@ -368,7 +350,6 @@ _RUNNERS: dict[str, Callable[[str, Path], Outcome]] = {
     "openspiel": lambda spec, scratch: _openspiel(spec, scratch, "ECOS"),
     "openspiel-highs": lambda spec, scratch: _openspiel(spec, scratch, "HIGHS"),
     "gambit": lambda spec, _scratch: _gambit(spec),
-    "seqform-sparsified": lambda spec, _scratch: _sparsified(spec),
     "seqform-structured": lambda spec, _scratch: _structured(spec),
     SPEED_PEER: lambda spec, _scratch: _speed(spec),
 }
@@ -397,21 +378,24 @@ def run_peer(peer: str, spec: str, scratch: Path, budget: float | None = None) -
 def measure_sizes(spec: str) -> Sizes:
     """Sequences and information sets per player, and terminal histories, of ``spec``.
 
-    A showdown game whose tree is too large to build is measured without it, by
-    :class:`seqform.game.builtin.showdown_poker.ShowdownPoker`'s counts (the numbers the tree
-    would give).
+    An N-card Kuhn game whose tree is too large to build is measured without it, by its
+    structured numbering (the numbers the tree would give: every betting leaf is reached by
+    every ordered deal of distinct cards).
     """
     from seqform import load_game
     from seqform.forms.sequence_form import build_sequence_form
 
     if _tree_nodes_refused(spec) is not None:
-        from seqform.game.builtin.registry import load_showdown_game
+        from seqform.game.builtin.registry import load_structured_game
+        from seqform.game.public_numbering import number_public_tree
 
-        poker = load_showdown_game(spec)
+        game = load_structured_game(spec)
+        numbering = number_public_tree(game)
+        cards = game.num_hands(0)
         return Sizes(
-            sequences=(poker.num_sequences(0), poker.num_sequences(1)),
-            infosets=(poker.num_infosets(0), poker.num_infosets(1)),
-            terminals=poker.num_leaves,
+            sequences=(numbering.num_sequences(0), numbering.num_sequences(1)),
+            infosets=(numbering.num_infosets(0), numbering.num_infosets(1)),
+            terminals=numbering.num_leaves * cards * (cards - 1),
         )
 
     form = build_sequence_form(load_game(spec))

@@ -51,7 +51,8 @@ _LABELS: dict[str, str] = {
     "openspiel": "OpenSpiel sequence_form_lp",
     "openspiel-highs": "OpenSpiel sequence_form_lp with HiGHS",
     "gambit": "pygambit lp_solve",
-    "seqform-sparsified": "seqform sparsified LP (Clarabel)",
+    "seqform-sparsified": "seqform sparsified LP (Clarabel)",  # results before the merge
+    "seqform-structured": "seqform structured route (Clarabel)",
 }
 _MARKERS: dict[str, str] = {
     "seqform-highs": "o",
@@ -60,6 +61,7 @@ _MARKERS: dict[str, str] = {
     "openspiel-highs": "v",
     "gambit": "D",
     "seqform-sparsified": "*",
+    "seqform-structured": "*",
 }
 _SHORT_STATUS: dict[str, str] = {
     "out of memory": "out of memory",
@@ -541,13 +543,14 @@ def render_markdown(
         "- **Gambit**: `pygambit.nash.lp_solve(game, rational=False)` only; building the game "
         "in seqform and converting it with `seqform.game.to_gambit.game_to_gambit` is timed "
         "apart and not counted.",
-        "- **seqform sparsified LP**: one-card showdown games only (the Kuhn family), the "
-        "whole pipeline from the game's name without ever building the tree — "
-        "`load_showdown_game` and `solve_showdown` (sparsified sequence-form LP with O(N) "
-        "non-zeros, Clarabel's interior point, behavioural strategies, certificate by best "
-        "response with sorted-card sums). *solver s* is Clarabel's time. The tree-based peers "
-        "are n/a on games whose tree (9 N² nodes for N cards) seqform refuses to build; "
-        "the sparsified peer is n/a on games that are not showdown games.",
+        "- **seqform structured route**: games with a public tree × private hands description "
+        "(kuhn, leduc, liars_dice), the whole pipeline from the game's name without ever "
+        "building the tree — `load_structured_game` and `solve_structured` (sparsified "
+        "sequence-form LP through level sums, Clarabel's interior point, behavioural "
+        "strategies, certificate by best response on the public tree × hands). *solver s* is "
+        "Clarabel's time. The tree-based peers are n/a on games whose tree (9 N² nodes for N "
+        "Kuhn cards) seqform refuses to build; the structured peer is n/a on games without "
+        "a structured description.",
         "- **peak RSS**: the worker process's `ru_maxrss`, interpreter and libraries "
         "included (about 100–250 MiB before any game is loaded).",
         f"- **values**: each peer's value to player 1, compared with seqform (HiGHS); "

@@ -29,20 +29,31 @@ _LAZY = {
     "exploit": "seqform.analyses.exploit",
     "named_opponent": "seqform.analyses.exploit",
     "iterate": "seqform.analyses.iterate",
-    "ShowdownPoker": "seqform.game.builtin.showdown_poker",
-    "kuhn_showdown": "seqform.game.builtin.kuhn",
-    "load_showdown_game": "seqform.game.builtin.registry",
-    "solve_showdown": "seqform.analyses.showdown",
+    "StructuredGame": "seqform.game.public_tree",
+    "load_structured_game": "seqform.game.builtin.registry",
+    "kuhn_structured": "seqform.game.builtin.kuhn",
+    "solve_structured": "seqform.analyses.structured",
+    "ShowdownPoker": "seqform.game.builtin.showdown_public",
+    "structured_showdown": "seqform.game.builtin.showdown_public",
+}
+
+# The one-card showdown route's old names, kept as thin aliases onto the structured route:
+# N-card Kuhn is a structured game like Leduc and Liar's Dice (issue 13).
+_ALIASES = {
+    "kuhn_showdown": "kuhn_structured",
+    "load_showdown_game": "load_structured_game",
+    "solve_showdown": "solve_structured",
 }
 
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
+    target = _ALIASES.get(name, name)
+    module = _LAZY.get(target)
     if module is None:
         raise AttributeError(f"module 'seqform' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(module), name)
+    return getattr(importlib.import_module(module), target)
 
 
 __all__ = [
@@ -61,6 +72,7 @@ __all__ = [
     "SolverError",
     "SolverLimitError",
     "SolverStats",
+    "StructuredGame",
     "Terminal",
     "UnknownGameError",
     "__version__",
@@ -76,9 +88,11 @@ __all__ = [
     "export_game",
     "iterate",
     "kuhn_showdown",
+    "kuhn_structured",
     "load_game",
     "load_openspiel_game",
     "load_showdown_game",
+    "load_structured_game",
     "named_opponent",
     "plan_from_behaviour",
     "read_efg",
@@ -88,6 +102,8 @@ __all__ = [
     "solve_minmax",
     "solve_normal_form",
     "solve_showdown",
+    "solve_structured",
     "strategy_counts",
+    "structured_showdown",
     "write_efg",
 ]

@@ -2,18 +2,22 @@
 
 The built-in games are defined once, as public tree × private hands
 (:mod:`seqform.game.public_tree`), and their trees are generated from that description.
-These builders are the node-by-node trees seqform had before (Liar's Dice here; Leduc's
-stays in :mod:`seqform.game.builtin.leduc_tree` for suit isomorphism, and N-card Kuhn's is
-:func:`seqform.game.builtin.showdown_poker.showdown_game`), so
+These builders are the node-by-node trees seqform had before (Liar's Dice here, and the
+one-card showdown games' :func:`showdown_tree`, written from the betting tree; Leduc's stays
+in :mod:`seqform.game.builtin.leduc_tree` for suit isomorphism), so
 ``tests/test_structured_trees.py`` can prove the generated trees equal them node for node.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import permutations
 
 from seqform.game.builtin.liars_dice import LIAR, bid_label
+from seqform.game.builtin.showdown_public import BettingNode, Fold, Showdown, ShowdownPoker
+from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 
 _WON = Terminal((Fraction(1), Fraction(-1)))
@@ -115,3 +119,53 @@ class _Builder:
             name = prefixes[point.player] + point.bids
             nodes.append(Decision(point.player, name, point.actions, tuple(children)))
         return nodes[-1]
+
+
+def showdown_tree(poker: ShowdownPoker) -> Game:
+    """The explicit tree of a one-card showdown game, from its betting tree: chance deals
+    every ordered pair of distinct cards (:func:`itertools.permutations`, player 1's card
+    first, labelled by the two names joined by ``poker.deal_separator``), then the betting,
+    one subtree per deal; equal payoffs share one terminal."""
+    make = _betting_maker(poker.betting, "", {})
+    names = [poker.card_name(card) for card in range(poker.cards)]
+    deals = list(permutations(range(poker.cards), 2))
+    root = Chance(
+        outcomes=tuple(names[a] + poker.deal_separator + names[b] for a, b in deals),
+        probabilities=(Fraction(1, len(deals)),) * len(deals),
+        children=tuple(make((names[a], names[b]), a > b) for a, b in deals),
+        label="deal",
+    )
+    if poker.describe_action is None:
+        return Game(name=poker.name, root=root, description=poker.description)
+    return Game(
+        name=poker.name,
+        root=root,
+        description=poker.description,
+        describe_action=poker.describe_action,
+    )
+
+
+def _betting_maker(
+    node: BettingNode, history: str, leaves: dict[Fraction, Terminal]
+) -> Callable[[tuple[str, str], bool], Node]:
+    """The betting below ``node`` as a function ``(card names, player 1 wins) -> node``."""
+
+    def leaf(won: Fraction) -> Terminal:
+        return leaves.setdefault(won, Terminal((won, -won)))
+
+    if isinstance(node, Fold):
+        folded = leaf(-Fraction(node.amount) if node.loser == 0 else Fraction(node.amount))
+        return lambda names, first_wins: folded
+    if isinstance(node, Showdown):
+        won, lost = leaf(Fraction(node.stake)), leaf(-Fraction(node.stake))
+        return lambda names, first_wins: won if first_wins else lost
+    makers = [
+        _betting_maker(child, history + action, leaves)
+        for action, child in zip(node.actions, node.children, strict=True)
+    ]
+
+    def decision(names: tuple[str, str], first_wins: bool) -> Node:
+        children = tuple([make(names, first_wins) for make in makers])
+        return Decision(node.player, names[node.player] + history, node.actions, children)
+
+    return decision

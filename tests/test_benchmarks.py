@@ -95,11 +95,11 @@ def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_pa
         "openspiel",
         "openspiel-highs",
         "gambit",
-        "seqform-sparsified",
+        "seqform-structured",
         *ITERATIVE_PEERS,
         SPEED_PEER,
     }
-    expected_ok = {"seqform-highs", "seqform-cvxpy", "gambit", "seqform-sparsified"}
+    expected_ok = {"seqform-highs", "seqform-cvxpy", "gambit", "seqform-structured"}
     for peer, solver in [("openspiel", "ECOS"), ("openspiel-highs", "HIGHS")]:
         if openspiel_can_run(solver):
             expected_ok.add(peer)
@@ -196,10 +196,10 @@ def test_a_peer_past_its_time_limit_is_recorded_and_the_run_goes_on(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_sparsified_peer_agrees_on_kuhn_and_is_not_applicable_to_leduc(tmp_path):
+def test_the_structured_peer_agrees_on_kuhn_and_is_not_applicable_to_kuhn3(tmp_path):
     finished = run_command(
         "--games",
-        "kuhn(cards=10),leduc",
+        "kuhn(cards=10),kuhn3",
         "--peers",
         f"seqform-highs,{SPARSIFIED}",
         "--repeat",
@@ -221,11 +221,11 @@ def test_the_sparsified_peer_agrees_on_kuhn_and_is_not_applicable_to_leduc(tmp_p
     assert 0 <= sparsified["outcome"]["exploitability"] <= 1e-6
     assert sparsified["outcome"]["solver_seconds"] <= sparsified["outcome"]["seconds"]
     assert sparsified["peak_rss_mb"] > 0
-    (leduc,) = peer_results(document, "leduc")[SPARSIFIED]["measurements"]
-    assert leduc["status"] == "not applicable"
-    assert leduc["elapsed"] is None  # no worker was started
+    (kuhn3,) = peer_results(document, "kuhn3")[SPARSIFIED]["measurements"]
+    assert kuhn3["status"] == "not applicable"
+    assert kuhn3["elapsed"] is None  # no worker was started
     table = (tmp_path / "results.md").read_text(encoding="utf-8")
-    assert "| `leduc` | 1,093 |" in table and "| n/a |" in table
+    assert "| n/a |" in table
 
 
 def test_the_tree_peers_are_not_applicable_beyond_the_largest_tree_and_start_no_worker():
@@ -240,17 +240,15 @@ def test_the_tree_peers_are_not_applicable_beyond_the_largest_tree_and_start_no_
     for result in game.peers:
         (measurement,) = result.measurements
         assert measurement.status == "not applicable"
-        assert "899,910,001 nodes" in measurement.detail
+        assert "999,900,001 nodes" in measurement.detail  # at most: tree_nodes' bound
         assert measurement.elapsed is None  # no worker was started
 
 
 @pytest.mark.parametrize(
     ("peer", "game", "applicable"),
     [
-        pytest.param(SPARSIFIED, "kuhn", True, id="sparsified-kuhn"),
-        pytest.param(SPARSIFIED, "kuhn(cards=250000)", True, id="sparsified-kuhn-250000"),
-        pytest.param(SPARSIFIED, "leduc", False, id="sparsified-leduc"),
-        pytest.param(SPARSIFIED, "liars_dice(sides=3)", False, id="sparsified-liars-dice"),
+        pytest.param(STRUCTURED, "kuhn", True, id="structured-kuhn"),
+        pytest.param(STRUCTURED, "kuhn(cards=250000)", True, id="structured-kuhn-250000"),
         pytest.param(STRUCTURED, "leduc(ranks=13, suits=4)", True, id="structured-leduc-13x4"),
         pytest.param(STRUCTURED, "kuhn3", False, id="structured-kuhn3"),
         pytest.param("seqform-highs", "kuhn(cards=100)", True, id="highs-kuhn-100"),
@@ -420,7 +418,7 @@ def test_the_sparsified_peer_is_its_own_column_and_series_in_the_table():
 
     table = render_markdown(run, plot_name=None)
 
-    assert "seqform sparsified LP (Clarabel), s" in table
+    assert "seqform structured route (Clarabel), s" in table
     assert "| `kuhn(cards=250000)` | 1,000,001 | 66 |" in table
     assert "300 s for the sparsified LP" in table
 

@@ -1,43 +1,55 @@
-"""``solve --method sparsified``: the command line of the tree-free path."""
+"""``solve --method sparsified``: the old name of the structured route, on N-card Kuhn."""
 
 import json
 
+import numpy as np
 import pytest
 
+from seqform.analyses.structured import solve_structured
 from seqform.cli.main import main
+from seqform.game.builtin.kuhn import kuhn_structured
+from seqform.structured.products import hand_matrix
 
 
-def test_sparsified_kuhn_text(capsys):
+def test_sparsified_is_the_structured_route(capsys):
     assert main(["solve", "kuhn", "--method", "sparsified"]) == 0
     out = capsys.readouterr().out
     assert "Value to Player 1: -0.0555555" in out and "(= -1/18)" in out  # Kuhn (1950)
-    assert "game tree, not built: 55 nodes, 30 terminal histories" in out
+    assert "Solved on the structured route" in out
     assert "Solver: Clarabel interior point, optimal" in out
     assert "equilibrium (≤ 1e-09)" in out
-    assert "Kb       fold 0.0000  call 1.0000" in out  # player 2 always calls with K
+    assert main(["solve", "kuhn", "--method", "structured"]) == 0
+
+    def untimed(text):
+        return [line for line in text.splitlines() if " s (LP build " not in line]
+
+    assert untimed(capsys.readouterr().out) == untimed(out)
 
 
-def test_sparsified_large_deck_summarises_by_card_range(capsys):
+def test_large_deck_player_two_calls_with_the_top_half(capsys):
     assert main(["solve", "kuhn(cards=2000)", "--method", "sparsified", "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
-    out = captured.out
-    assert "sequences                8,001         8,001" in out
-    assert "behavioural strategy by card (1 = lowest … 2000 = highest)" in out
-    assert "call   always 1002–2000" in out  # player 2 calls a bet with the top half
+    assert "sequences            8,001     8,001" in captured.out
+    # Player 2 calls a bet with cards 1002-2000 and never below 1000 (the summary the old
+    # route printed: "call always 1002–2000"), read from the strategy itself.
+    game = kuhn_structured(2000)
+    solution = solve_structured(game)
+    calls = hand_matrix(game, 1, solution.strategies[1].probabilities)[:, 4]  # b:b
+    np.testing.assert_allclose(calls[1001:], 1.0, atol=1e-6)
+    assert calls[:1000].max() < 1.0 - 1e-3
 
 
-def test_sparsified_json(capsys):
+def test_sparsified_json_is_the_structured_document(capsys):
     argv = ["solve", "kuhn(cards=30)", "--method", "sparsified", "--format", "json"]
     assert main([*argv, "--solver", "simplex"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.sparsified/1"
-    assert document["game"]["cards"] == 30
+    assert document["schema"] == "seqform.structured/1"
+    assert document["method"] == "structured"
     assert document["solver"]["backend"] == "highs"
     assert document["certificate"]["equilibrium"] is True
-    first = document["strategies"][0]["nodes"][0]
-    assert first["history"] == "" and len(first["probabilities"]) == 30
-    assert main(["solve", "kuhn(cards=30)", "--format", "json"]) == 0  # the tree LP
+    assert document["sizes"]["payoff_nonzeros"] == 5 * 30 * 29  # 5 betting leaves × deals
+    assert main(["solve", "kuhn(cards=30)", "--method", "tree", "--format", "json"]) == 0
     tree = json.loads(capsys.readouterr().out)
     assert document["value"] == pytest.approx(tree["value"], abs=1e-12)
 
@@ -52,7 +64,7 @@ def test_progress_goes_to_stderr(capsys):
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["solve", "leduc", "--method", "sparsified"], 2, "not a one-card showdown game"),
+        (["solve", "texas", "--method", "sparsified"], 2, "no public tree × private hands"),
         (["solve", "kuhn", "--solver", "clarabel"], 2, "--method structured"),
         (["solve", "kuhn", "--method", "sparsified", "--solver", "pdlp"], 1, "not pdlp"),
         (["solve", "kuhn", "--method", "sparsified", "--backend", "cvxpy"], 1, "--backend"),
@@ -67,7 +79,7 @@ def test_progress_goes_to_stderr(capsys):
             1,
             "solve it with --method structured",
         ),
-        (["solve", "kuhn", "--method", "sparsified", "--exact"], 1, "(--method tree)"),
+        (["solve", "kuhn", "--method", "sparsified", "--refine"], 1, "(--method tree)"),
     ],
 )
 def test_bad_requests_are_one_line(argv, code, message, capsys):
@@ -78,6 +90,6 @@ def test_bad_requests_are_one_line(argv, code, message, capsys):
 
 def test_time_limit_is_reported_as_a_limit(capsys):
     argv = ["solve", "kuhn(cards=20000)", "--method", "sparsified", "--quiet"]
-    assert main([*argv, "--time-limit", "0.001"]) == 1
+    assert main([*argv, "--solver", "clarabel", "--time-limit", "0.001"]) == 1
     err = capsys.readouterr().err
     assert "Clarabel stopped" in err and "exploitability" in err

@@ -7,7 +7,7 @@ import pytest
 
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.builtin.registry import build_builtin_game, load_showdown_game, parse_game_spec
+from seqform.game.builtin.registry import build_builtin_game, load_structured_game, parse_game_spec
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.game.loader import load_game
 from seqform.game.model import Game
@@ -188,7 +188,7 @@ def test_builtin_game_messages():
     with pytest.raises(GameParameterError, match=r"True or False \(default False\), not 'yes'$"):
         build_builtin_game("leduc(suit_isomorphism=yes)")
     with pytest.raises(UnknownGameError, match=r"did you mean kuhn\?"):
-        load_showdown_game("kuhnn")
+        load_structured_game("kuhnn")
 
 
 def test_loader_refuses_a_directory_and_ignores_over_long_names(tmp_path):

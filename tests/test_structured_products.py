@@ -16,6 +16,9 @@ from seqform.certify import best_response as best_response_on_tree
 from seqform.certify import certify as certify_on_tree
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import behaviour_from_mapping
+from seqform.game.builtin.kuhn import kuhn_structured
+from seqform.game.builtin.leduc import leduc_structured
+from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.public_explicit import explicit_game
 from seqform.structured.payoff_matrix import payoff_entries, payoff_matrix, payoff_nnz
 from seqform.structured.products import payoff_to_first, payoff_to_second
@@ -128,3 +131,29 @@ def test_strategy_of_another_game_is_refused():
     strategy = random_behaviour(sequence_tables(other)[1], np.random.default_rng(0))
     with pytest.raises(ValueError, match="kuhn: a strategy of player 2 has 21 sequences"):
         best_response(small, 0, strategy)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: kuhn_structured(40),
+        lambda: leduc_structured(5, 2),
+        lambda: leduc_structured(4, 3),
+        lambda: liars_dice_structured(5),
+        lambda: liars_dice_structured(3, 2),
+    ],
+    ids=["kuhn40", "leduc5x2", "leduc4x3", "liars-dice-5", "liars-dice-3x2"],
+)
+def test_nnz_by_level_histograms_equals_the_entries_written_out(make):
+    # payoff_nnz counts from level histograms and clashes; payoff_entries writes every
+    # non-zero entry of A pair by pair (exact), an independent count.
+    game = make()
+    assert payoff_nnz(game) == len(payoff_entries(game).values)
+
+
+def test_nnz_of_n_card_kuhn_is_five_leaves_of_ordered_deals():
+    # Kuhn-N: 5 betting leaves, each non-zero on every ordered pair of distinct cards
+    # (a showdown between distinct ranks never ties): nnz(A) = 5 N (N - 1).  At N = 10^5
+    # the old pair-by-pair count ran out of memory.
+    for cards in (3, 1000, 100_000):
+        assert payoff_nnz(kuhn_structured(cards)) == 5 * cards * (cards - 1)

@@ -8,14 +8,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from reference_trees import liars_dice_tree
+from reference_trees import liars_dice_tree, showdown_tree
 from structured_helpers import SMALL
 
-from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown, kuhn_structured
+from seqform.game.builtin.kuhn import kuhn_betting, kuhn_poker
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.builtin.leduc_tree import leduc_tree
 from seqform.game.builtin.liars_dice import liars_dice, liars_dice_structured
-from seqform.game.builtin.showdown_poker import showdown_game
 from seqform.game.errors import InvalidGameError
 from seqform.game.public_explicit import explicit_game, tree_nodes
 from seqform.game.public_numbering import number_public_tree
@@ -36,7 +35,7 @@ from seqform.structured.responses import sequence_tables
 
 @pytest.mark.parametrize("cards", [3, 4, 5, 6])
 def test_kuhn_tree_is_the_showdown_tree(cards):
-    generated, reference = kuhn_poker(cards), showdown_game(kuhn_showdown(cards))
+    generated, reference = kuhn_poker(cards), showdown_tree(kuhn_betting(cards))
     assert generated.root == reference.root
     assert (generated.name, generated.description) == (reference.name, reference.description)
 
@@ -82,14 +81,6 @@ def test_sequence_tables_are_the_trees(name):
             assert table.label(int(table.first_sequence[mine])) == compiled.label(
                 int(compiled.first_sequence[index])
             )
-
-
-def test_kuhn_numbering_is_the_showdown_numbering():
-    from seqform.structured.showdown import sequence_tables as showdown_tables
-
-    pairs = zip(sequence_tables(kuhn_structured(7)), showdown_tables(kuhn_showdown(7)), strict=True)
-    for ours, theirs in pairs:
-        assert ours.labels() == theirs.labels()
 
 
 def test_big_leduc_is_numbered_without_the_tree():

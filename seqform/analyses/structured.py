@@ -27,18 +27,7 @@ from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
 from seqform.structured.sparsified_solve import solve_sparsified_lp
 
-__all__ = [
-    "COUNTED_HAND_PAIRS",
-    "StructuredSolution",
-    "counted_matrix_nonzeros",
-    "default_solver",
-    "solve_structured",
-]
-
-COUNTED_HAND_PAIRS = 10**7
-"""nnz(A) is counted (:func:`~seqform.structured.payoff_matrix.payoff_nnz`, which looks at
-every pair of hands per leaf pattern) only up to this many pairs of hands ``H0 H1``; Kuhn
-with 5,000 cards already takes 55 s there, so larger games report it as not counted."""
+__all__ = ["StructuredSolution", "default_solver", "solve_structured"]
 
 
 @dataclass(frozen=True)
@@ -55,14 +44,14 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     timings : seconds per phase; ``timings.sequence_form`` is building the sparsified LP
     game : the structured game
     payoff_nonzeros : non-zeros of the LP's payoff part (``Aᵀ x`` through level sums)
-    matrix_nonzeros : non-zeros of the explicit payoff matrix ``A`` (counted, not formed),
-        ``None`` above :data:`COUNTED_HAND_PAIRS` pairs of hands
+    matrix_nonzeros : non-zeros of the explicit payoff matrix ``A``, counted from level
+        histograms without forming it (:func:`~seqform.structured.payoff_matrix.payoff_nnz`)
     tree_nodes : at most the nodes of the explicit game tree (not built)
     """
 
     game: StructuredGame
     payoff_nonzeros: int
-    matrix_nonzeros: int | None
+    matrix_nonzeros: int
     tree_nodes: int
 
 
@@ -120,17 +109,10 @@ def solve_structured(
     return StructuredSolution(
         game=game,
         payoff_nonzeros=lp.payoff_nonzeros,
-        matrix_nonzeros=counted_matrix_nonzeros(game),
+        matrix_nonzeros=payoff_nnz(game),
         tree_nodes=tree_nodes(game),
         **result.parts(),
     )
-
-
-def counted_matrix_nonzeros(game: StructuredGame) -> int | None:
-    """nnz(A), when there are at most :data:`COUNTED_HAND_PAIRS` pairs of hands."""
-    if game.num_hands(0) * game.num_hands(1) > COUNTED_HAND_PAIRS:
-        return None
-    return payoff_nnz(game)
 
 
 def _strategies(

@@ -35,7 +35,6 @@ import numpy as np
 
 from seqform.analyses.exact import ValueBounds
 from seqform.analyses.result import PhaseClock, Timings, Value
-from seqform.analyses.structured import counted_matrix_nonzeros
 from seqform.certify import Certificate
 from seqform.forms.strategies import (
     BehaviouralStrategy,
@@ -50,6 +49,7 @@ from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.program import FloatLPResult, HighsModel
 from seqform.lp.solvers import SolverStats, optimal_stats
 from seqform.structured.factored_lp import ExactStructuredLP, build_exact_structured_lp
+from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
 
 __all__ = ["StructuredExactSolution", "solve_structured_exact"]
@@ -88,7 +88,7 @@ class StructuredExactSolution:
     stats: SolverStats
     timings: Timings
     payoff_nonzeros: int
-    matrix_nonzeros: int | None
+    matrix_nonzeros: int
     tree_nodes: int
     notes: tuple[str, ...] = ()
 
@@ -219,7 +219,7 @@ def solve_structured_exact(
         ),
         timings=clock.timings(),
         payoff_nonzeros=lp.payoff_nonzeros,
-        matrix_nonzeros=counted_matrix_nonzeros(game),
+        matrix_nonzeros=payoff_nnz(game),
         tree_nodes=tree_nodes(game),
         notes=tuple(notes),
     )

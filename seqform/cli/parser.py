@@ -36,8 +36,8 @@ __all__ = [
 ]
 
 # FOR THE LEAD: the one place the cli names a solver.  lp owns the HiGHS algorithms
-# (ALGORITHMS); "clarabel" is the sparsified route's interior-point solver and its default
-# (seqform.structured.sparsified.SPARSIFIED_SOLVERS lists what that route accepts).  When lp
+# (ALGORITHMS); "clarabel" is the structured route's interior-point solver and its default
+# (seqform.lp.solvers.SPARSIFIED_SOLVERS lists what that route accepts).  When lp
 # exports one constant for every solver name, it replaces these two lines.
 SPARSIFIED_DEFAULT_SOLVER = "clarabel"
 SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
@@ -45,16 +45,17 @@ SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
 ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
 
 
-METHOD_ALIASES = {"sequence": "tree"}
-"""``--method`` spellings kept for existing commands: ``sequence`` is the tree route."""
+METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
+"""``--method`` spellings kept for existing commands: ``sequence`` is the tree route,
+``sparsified`` (the old one-card showdown route) the structured route."""
 
-STRUCTURED_METHODS = ("auto", "structured", "sparsified")
+STRUCTURED_METHODS = ("auto", "structured")
 """``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""
 
 
 def resolve_solver(args: argparse.Namespace) -> None:
-    """``--method`` aliases resolved; ``--solver``: clarabel for ``--method sparsified``,
-    HiGHS simplex on the tree, and left ``None`` for ``auto`` and ``structured`` (the
+    """``--method`` aliases resolved; ``--solver``: HiGHS simplex on the tree, and left
+    ``None`` for ``auto`` and ``structured`` (the
     structured route chooses by the LP's size; ``auto`` once it knows its route).
 
     Raises
@@ -68,14 +69,12 @@ def resolve_solver(args: argparse.Namespace) -> None:
     if method in METHOD_ALIASES:
         method = args.method = METHOD_ALIASES[method]
     if args.solver is None:
-        if method == "sparsified":
-            args.solver = SPARSIFIED_DEFAULT_SOLVER
-        elif method not in STRUCTURED_METHODS:
+        if method not in STRUCTURED_METHODS:
             args.solver = "simplex"
     elif args.solver == SPARSIFIED_DEFAULT_SOLVER and method not in STRUCTURED_METHODS:
         raise CommandError(
             f"--solver {SPARSIFIED_DEFAULT_SOLVER} solves the sparsified LP only "
-            "(with --method structured, sparsified or auto)",
+            "(with --method structured or auto)",
             EXIT_USAGE,
         )
 
@@ -264,7 +263,7 @@ def _add_solve(commands: Commands) -> None:
             "the game tree; structured: the sparsified sequence-form LP from the public tree × "
             "private hands, without the game tree (kuhn, leduc, liars_dice at any size); "
             "normal: the normal-form matrix game over pure strategies, mapped back by Kuhn's "
-            "theorem; sparsified: the one-card showdown LP of kuhn(cards=N)"
+            "theorem; sparsified: the old name of structured (N-card Kuhn's route)"
         ),
     )
     _add_max_entries_argument(solve)

@@ -33,7 +33,7 @@ Gambit's catalogue) are read as they are and solved as such
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -44,9 +44,40 @@ from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 
-__all__ = ["distinct_labels", "game_from_gambit"]
+__all__ = ["KeptLabels", "distinct_labels", "game_from_gambit"]
 
 _Payoffs = tuple[Fraction, Fraction]  # (to player 0, to player 1)
+
+
+def _same(label: str) -> str:
+    return label
+
+
+@dataclass(frozen=True)
+class KeptLabels:
+    """Labels that a file reader kept aside from pygambit, put back by the conversion.
+
+    pygambit 16.7 refuses labels that are not printable ASCII and takes time proportional
+    to the tree for each node or information-set label its reader sets, so
+    :mod:`seqform.game.efg_scan` hands it placeholders and blank labels instead.
+
+    Attributes
+    ----------
+    text : applied to every label, title and description that pygambit returns
+    nodes : every node's label in pre-order (the order of an ``.efg`` file), or ``None``
+        to take pygambit's
+    infosets : (player index, pygambit's information-set number) → label, or ``None`` to
+        take pygambit's
+    """
+
+    text: Callable[[str], str] = _same
+    nodes: Sequence[str] | None = None
+    infosets: Mapping[tuple[int, int], str] | None = None
+
+    def infoset(self, player_index: int, infoset: pygambit.Infoset) -> str:
+        if self.infosets is None:
+            return self.text(infoset.label)
+        return self.infosets.get((player_index, infoset.number), "")
 
 
 def distinct_labels(labels: Sequence[str]) -> tuple[str, ...]:
@@ -73,10 +104,12 @@ def distinct_labels(labels: Sequence[str]) -> tuple[str, ...]:
     return tuple(result)
 
 
-def _infoset_names(players: Sequence[pygambit.Player]) -> dict[tuple[int, int], str]:
+def _infoset_names(
+    players: Sequence[pygambit.Player], labels: KeptLabels
+) -> dict[tuple[int, int], str]:
     """Name each player's information sets, keyed by (player index, Gambit infoset number)."""
     infosets = [
-        (player_index, infoset.number, infoset.label.strip())
+        (player_index, infoset.number, labels.infoset(player_index, infoset).strip())
         for player_index, player in enumerate(players)
         for infoset in player.infosets
     ]
@@ -136,7 +169,9 @@ def _constant_sum_error(
     )
 
 
-def game_from_gambit(gambit_game: pygambit.Game, *, name: str | None = None) -> Game:
+def game_from_gambit(
+    gambit_game: pygambit.Game, *, name: str | None = None, labels: KeptLabels | None = None
+) -> Game:
     """Convert a two-player zero-sum extensive game of pygambit into a seqform Game.
 
     Parameters
@@ -145,6 +180,9 @@ def game_from_gambit(gambit_game: pygambit.Game, *, name: str | None = None) -> 
         An extensive-form ``pygambit.Game``; it is only read.
     name
         Name of the result; defaults to the Gambit title (or ``"gambit"`` when blank).
+    labels
+        Labels a file reader kept aside from pygambit (:class:`KeptLabels`); by default
+        pygambit's labels are taken as they are.
 
     Returns
     -------
@@ -160,22 +198,24 @@ def game_from_gambit(gambit_game: pygambit.Game, *, name: str | None = None) -> 
         set).
     """
     _check_shape(gambit_game)
+    kept = labels or KeptLabels()
+    text = kept.text
     players = list(gambit_game.players)
-    entries = _preorder(gambit_game, players)
-    root = _assemble(entries, _infoset_names(players))
+    entries = _preorder(gambit_game, players, kept)
+    root = _assemble(entries, _infoset_names(players, kept))
     # Game's validation checks perfect recall (Kuhn 1953) and names the information set;
     # pygambit's is_perfect_recall agrees on the whole catalogue (tests/test_efg.py) and
     # costs more than the conversion on large trees, so it is not consulted.
     return Game(
-        name=name if name is not None else (gambit_game.title.strip() or "gambit"),
+        name=name if name is not None else (text(gambit_game.title).strip() or "gambit"),
         root=root,
-        player_names=(players[0].label or "Player 1", players[1].label or "Player 2"),
-        description=_first_line(gambit_game.description),
+        player_names=(text(players[0].label) or "Player 1", text(players[1].label) or "Player 2"),
+        description=_first_line(text(gambit_game.description)),
     )
 
 
 def _preorder(
-    gambit_game: pygambit.Game, players: list[pygambit.Player]
+    gambit_game: pygambit.Game, players: list[pygambit.Player], labels: KeptLabels
 ) -> list[Terminal | _Inner]:
     """One entry per node in pre-order, each terminal with its payoffs summed along its path.
 
@@ -189,13 +229,15 @@ def _preorder(
         outcome.number: (_exact(outcome[players[0]]), _exact(outcome[players[1]]))
         for outcome in gambit_game.outcomes
     }
-    moves = _Moves({player.number: index for index, player in enumerate(players)})
+    moves = _Moves({player.number: index for index, player in enumerate(players)}, labels.text)
+    node_labels = iter(labels.nodes) if labels.nodes is not None else None
     entries: list[Terminal | _Inner] = []
-    first: tuple[tuple[str, ...], _Payoffs] | None = None
-    violation: tuple[tuple[str, ...], _Payoffs] | None = None
-    stack: list[tuple[pygambit.Node, tuple[str, ...], _Payoffs]] = [(gambit_game.root, (), zero)]
+    first: tuple[_Path, _Payoffs] | None = None
+    violation: tuple[_Path, _Payoffs] | None = None
+    stack: list[tuple[pygambit.Node, _Path, _Payoffs]] = [(gambit_game.root, None, zero)]
     while stack:
         node, history, accrued = stack.pop()
+        label = labels.text(node.label) if node_labels is None else next(node_labels)
         outcome = node.outcome
         if outcome:
             own = outcome_payoffs[outcome.number]
@@ -206,15 +248,31 @@ def _preorder(
                 first = (history, accrued)
             elif violation is None and sum(accrued) != sum(first[1]):
                 violation = (history, accrued)
-            entries.append(Terminal(accrued, node.label))
+            entries.append(Terminal(accrued, label))
             continue
-        entry = moves.inner(node.infoset, len(children), node.label)
+        entry = moves.inner(node.infoset, len(children), label)
         entries.append(entry)
         for action_label, child in zip(reversed(entry.actions), reversed(children), strict=True):
-            stack.append((child, (*history, action_label), accrued))
+            stack.append((child, (action_label, history), accrued))
     if first is not None and violation is not None:
-        raise _constant_sum_error(first, violation)
+        raise _constant_sum_error(
+            (_unwind(first[0]), first[1]), (_unwind(violation[0]), violation[1])
+        )
     return entries
+
+
+# The actions from the root to a node, last first, as a linked list: each node's entry
+# shares its parent's (a tuple per node would copy the path, quadratic in the depth).
+_Path = tuple[str, "_Path"] | None
+
+
+def _unwind(path: _Path) -> tuple[str, ...]:
+    """The actions from the root, root first."""
+    actions: list[str] = []
+    while path is not None:
+        action, path = path
+        actions.append(action)
+    return tuple(reversed(actions))
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,10 +290,12 @@ class _Inner:
 class _Moves:
     """The labelled actions of each information set, worked out once per set, not per node.
 
-    ``player_index`` maps Gambit's player numbers to seqform's 0 and 1.
+    ``player_index`` maps Gambit's player numbers to seqform's 0 and 1; ``labels`` turns
+    pygambit's action labels into the game's.
     """
 
     player_index: dict[int, int]
+    labels: Callable[[str], str]
     decisions: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
     chances: dict[int, tuple[tuple[str, ...], tuple[Fraction, ...]]] = field(default_factory=dict)
 
@@ -246,7 +306,7 @@ class _Moves:
             if move is None:
                 actions = list(infoset.actions)
                 move = (
-                    distinct_labels([action.label.strip() for action in actions]),
+                    distinct_labels([self.labels(action.label).strip() for action in actions]),
                     tuple(_exact(action.prob) for action in actions),
                 )
                 self.chances[infoset.number] = move
@@ -254,7 +314,9 @@ class _Moves:
         key = (self.player_index[infoset.player.number], infoset.number)
         labels = self.decisions.get(key)
         if labels is None:
-            labels = distinct_labels([action.label.strip() for action in infoset.actions])
+            labels = distinct_labels(
+                [self.labels(action.label).strip() for action in infoset.actions]
+            )
             self.decisions[key] = labels
         return _Inner(arity, label, labels, None, key)
 

@@ -3,8 +3,9 @@
 Each chance node becomes its own chance information set with rational probabilities;
 decision nodes that share an information-set name share one Gambit information set; each
 distinct payoff vector becomes one outcome.  Labels are made acceptable to Gambit
-(printable ASCII, single spaces, no backslash).  Writing the result as an ``.efg`` file is
-:func:`seqform.io.export.write_efg`; the other direction is :mod:`seqform.game.from_gambit`.
+(printable ASCII, single spaces, no backslash; :func:`gambit_label`, also used by
+:func:`seqform.io.export.efg_text`, which writes the same game as ``.efg`` text without
+pygambit); the other direction is :mod:`seqform.game.from_gambit`.
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from seqform.game.from_gambit import distinct_labels
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Node, Terminal
 
-__all__ = ["game_to_gambit"]
+__all__ = ["gambit_label", "gambit_labels", "game_to_gambit", "payoff_label"]
 
 _WHITESPACE = re.compile(r"\s+")
 
 
-def _gambit_label(text: str) -> str:
+def gambit_label(text: str) -> str:
     """Make ``text`` a label pygambit accepts and writes back faithfully.
 
     pygambit 16.7 accepts only printable ASCII without leading, trailing or doubled
@@ -41,13 +42,14 @@ def _gambit_label(text: str) -> str:
     )
 
 
-def _gambit_labels(labels: Iterable[str]) -> list[str]:
+def gambit_labels(labels: Iterable[str]) -> list[str]:
     """Labels made acceptable to Gambit and distinct (Gambit wants them unique)."""
-    converted = [_gambit_label(label) for label in labels]
+    converted = [gambit_label(label) for label in labels]
     return list(distinct_labels(converted))
 
 
-def _payoff_label(payoffs: tuple[Fraction, ...]) -> str:
+def payoff_label(payoffs: tuple[Fraction, ...]) -> str:
+    """The label of the outcome with these payoffs, e.g. ``"(1, -1)"``."""
     return "(" + ", ".join(str(payoff) for payoff in payoffs) + ")"
 
 
@@ -63,7 +65,7 @@ def game_to_gambit(game: Game) -> pygambit.Game:
     set with exact rational probabilities; decision nodes sharing an information-set name
     share one Gambit information set, labelled by that name.  Terminal payoffs become
     outcomes, one per distinct payoff vector, labelled by the payoffs (``"(1, -1)"``).
-    Labels are made acceptable to Gambit (printable ASCII, see :func:`_gambit_label`).
+    Labels are made acceptable to Gambit (printable ASCII, see :func:`gambit_label`).
 
     Parameters
     ----------
@@ -76,10 +78,10 @@ def game_to_gambit(game: Game) -> pygambit.Game:
         A new extensive game.
     """
     gambit_game = pygambit.Game.new_tree(
-        players=[_gambit_label(name) for name in game.player_names],
-        title=_gambit_label(game.name) or "Untitled extensive game",
+        players=[gambit_label(name) for name in game.player_names],
+        title=gambit_label(game.name) or "Untitled extensive game",
     )
-    gambit_game.description = _gambit_label(game.description)
+    gambit_game.description = gambit_label(game.description)
     builder = _Builder(gambit_game)
     stack: list[tuple[Node, pygambit.Node]] = [(game.root, gambit_game.root)]
     while stack:
@@ -117,13 +119,13 @@ class _Builder:
         if isinstance(node, Terminal):
             game.set_outcome(gambit_node, self._outcome(node.payoffs))
         elif isinstance(node, Chance):
-            game.append_move(gambit_node, game.players.chance, _gambit_labels(node.outcomes))
+            game.append_move(gambit_node, game.players.chance, gambit_labels(node.outcomes))
             game.set_chance_probs(gambit_node.infoset, [_rational(p) for p in node.probabilities])
         else:
             first = self.first_member.get(node.infoset)
             if first is None:
                 player = self.players[node.player]
-                game.append_move(gambit_node, player, _gambit_labels(node.actions))
+                game.append_move(gambit_node, player, gambit_labels(node.actions))
                 self.first_member[node.infoset] = gambit_node
             else:
                 game.append_infoset(gambit_node, first.infoset)
@@ -132,7 +134,7 @@ class _Builder:
         outcome = self.outcomes.get(payoffs)
         if outcome is None:
             rationals = [_rational(payoff) for payoff in payoffs]
-            outcome = self.gambit_game.add_outcome(_payoff_label(payoffs), rationals)
+            outcome = self.gambit_game.add_outcome(payoff_label(payoffs), rationals)
             self.outcomes[payoffs] = outcome
         return outcome
 
@@ -144,7 +146,7 @@ class _Builder:
         be unique within the game.
         """
         for name, member in self.first_member.items():
-            member.infoset.label = _gambit_label(name)
-        node_labels = distinct_labels([_gambit_label(label) for _, label in self.labelled])
+            member.infoset.label = gambit_label(name)
+        node_labels = distinct_labels([gambit_label(label) for _, label in self.labelled])
         for (gambit_node, _), label in zip(self.labelled, node_labels, strict=True):
             gambit_node.label = label

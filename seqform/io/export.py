@@ -1,6 +1,16 @@
 """Writing a game for other tools: the tree as Gambit ``.efg``, the sequence form as
 ``.npz``, the min-max LP as MPS.
 
+The ``.efg`` text is written straight from the tree in one pre-order walk
+(:func:`efg_text`), byte for byte what pygambit's writer gives for
+:func:`~seqform.game.to_gambit.game_to_gambit`'s game: building that ``pygambit.Game`` node
+by node takes time quadratic in the tree (Kuhn with 40 cards, 14,041 nodes: 2.6 s), the
+text linear time.  Conventions: each chance node its own information set; decision
+information sets numbered per player in order of first appearance, each node repeating
+its set's label and actions; one outcome per distinct payoff vector, labelled by it and
+numbered in order of first appearance; labels made acceptable to Gambit
+(:func:`~seqform.game.to_gambit.gambit_label`), node labels distinct.
+
 ``.npz`` layout (``numpy.load(path)``), sparse matrices in coordinate form:
 
 * ``E_shape, E_row, E_col, E_data`` (and likewise ``F_*`` and ``A_*``): the sequence-form
@@ -19,6 +29,7 @@ from __future__ import annotations
 
 import errno
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import Literal
 
@@ -26,23 +37,25 @@ import numpy as np
 
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.checks import float_of
+from seqform.game.from_gambit import distinct_labels
 from seqform.game.model import Game
+from seqform.game.nodes import Chance, Decision, Node, Terminal
 from seqform.game.requirements import require_float_payoffs
-from seqform.game.to_gambit import game_to_gambit
+from seqform.game.to_gambit import gambit_label, gambit_labels, payoff_label
 from seqform.io.atomic import replacing, write_atomically
 from seqform.lp.highs import write_model
 from seqform.lp.minmax import highs_model
 
-__all__ = ["FORMATS", "export_game", "write_efg"]
+__all__ = ["FORMATS", "efg_text", "export_game", "write_efg"]
 
 Format = Literal["efg", "npz", "mps"]
 FORMATS: tuple[str, ...] = ("efg", "npz", "mps")
 
 
 def write_efg(game: Game, path: str | os.PathLike[str]) -> None:
-    """Write ``game`` as a Gambit ``.efg`` file, by pygambit's writer, atomically.
+    """Write ``game`` as a Gambit ``.efg`` file (:func:`efg_text`), atomically.
 
-    See :func:`~seqform.game.to_gambit.game_to_gambit` for the conversion.  Reading the file
+    Reading the file
     back with :func:`~seqform.game.efg.read_efg` gives the same tree when every label is
     already acceptable to Gambit (printable ASCII, single spaces, no backslash) and node
     labels are unique; otherwise labels come back in their Gambit-safe form.
@@ -52,8 +65,70 @@ def write_efg(game: Game, path: str | os.PathLike[str]) -> None:
     OSError
         If the file cannot be written (any earlier file at ``path`` is left as it was).
     """
-    text = game_to_gambit(game).to_efg()
-    write_atomically(path, text)
+    write_atomically(path, efg_text(game))
+
+
+def efg_text(game: Game) -> str:
+    """The game as the text of a Gambit ``.efg`` file, in time linear in the tree.
+
+    The same text as ``game_to_gambit(game).to_efg()`` (pygambit 16.7's writer; see the
+    module docstring for the conventions).
+    """
+    nodes = _preorder(game.root)
+    node_labels = iter(distinct_labels([gambit_label(node.label) for node in nodes if node.label]))
+    players = " ".join(_quoted(gambit_label(name)) for name in game.player_names)
+    title = gambit_label(game.name) or "Untitled extensive game"
+    lines = [
+        f"EFG 2 R {_quoted(title)} {{ {players} }}",
+        _quoted(gambit_label(game.description)),
+        "",
+    ]
+    infosets: dict[tuple[int, str], int] = {}
+    counts: dict[int, int] = {}
+    outcomes: dict[tuple[Fraction, ...], int] = {}
+    chances = 0
+    for node in nodes:
+        label = _quoted(next(node_labels) if node.label else "")
+        if isinstance(node, Terminal):
+            number = outcomes.setdefault(node.payoffs, len(outcomes) + 1)
+            payoffs = ", ".join(str(payoff) for payoff in node.payoffs)
+            outcome = f"{number} {_quoted(payoff_label(node.payoffs))} {{ {payoffs} }}"
+            lines.append(f"t {label} {outcome}")
+        elif isinstance(node, Chance):
+            chances += 1
+            moves = " ".join(
+                f"{_quoted(outcome)} {probability}"
+                for outcome, probability in zip(
+                    gambit_labels(node.outcomes), node.probabilities, strict=True
+                )
+            )
+            lines.append(f'c {label} {chances} "" {{ {moves} }} 0')
+        else:
+            key = (node.player, node.infoset)
+            number = infosets.get(key, 0)
+            if not number:
+                number = infosets[key] = counts[node.player] = counts.get(node.player, 0) + 1
+            actions = " ".join(_quoted(action) for action in gambit_labels(node.actions))
+            infoset = _quoted(gambit_label(node.infoset))
+            lines.append(f"p {label} {node.player + 1} {number} {infoset} {{ {actions} }} 0")
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """A label as Gambit writes it: in double quotes, a quote escaped by a backslash."""
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def _preorder(root: Node) -> list[Node]:
+    """Every node, parents before children, children left to right (no recursion)."""
+    nodes: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        if isinstance(node, (Chance, Decision)):
+            stack.extend(reversed(node.children))
+    return nodes
 
 
 def export_game(game: Game, to: Format, path: str | os.PathLike[str]) -> Path:

@@ -103,12 +103,79 @@ def payoff_matrix(game: StructuredGame) -> sp.csr_array:
     return sp.csr_array((values, (entries.rows, entries.columns)), shape=entries.shape)
 
 
-def payoff_nnz(game: StructuredGame) -> int:
-    """The non-zeros of ``A``, counted without forming it.
+def _nonzero_pairs(rule: PayoffRule, levels0: np.ndarray, levels1: np.ndarray) -> int:
+    """How many pairs ``(h0, h1)`` of the given hands' levels have ``rule(l0, l1) != 0``,
+    counted from the level histograms ``n0``, ``n1`` (exact integers, no pair visited):
+    a constant all ``|h0| |h1|`` or none; a sign all but the equal levels,
+    ``|h0| |h1| - sum_l n0(l) n1(l)``; a threshold the pairs with ``l0 + l1 >= q`` (a
+    running count over player 1's sorted levels), their complement, all or none."""
+    total = len(levels0) * len(levels1)
+    if isinstance(rule, Constant):
+        return total if rule.payoff != 0 else 0
+    if isinstance(rule, Sign):
+        if rule.stake == 0:
+            return 0
+        values0, counts0 = np.unique(levels0, return_counts=True)
+        values1, counts1 = np.unique(levels1, return_counts=True)
+        _, at0, at1 = np.intersect1d(values0, values1, assume_unique=True, return_indices=True)
+        return total - int(np.dot(counts0[at0].astype(object), counts1[at1].astype(object)))
+    sorted1 = np.sort(np.asarray(levels1, dtype=np.int64))
+    below = np.searchsorted(sorted1, rule.quantity - np.asarray(levels0, dtype=np.int64))
+    reached = total - int(below.sum(dtype=np.int64))
+    return (reached if rule.if_reached != 0 else 0) + (
+        total - reached if rule.otherwise != 0 else 0
+    )
 
-    Per group of leaves, one dense ``H0 × H1`` pattern per distinct rule; leaves that share
-    their ``(s0, s1)`` (a public chance after both players' last actions) would add up in
-    ``A``, so those are counted from :func:`payoff_entries` instead.
+
+def _nonzero_at(rule: PayoffRule, levels0: np.ndarray, levels1: np.ndarray) -> np.ndarray:
+    """Elementwise ``rule(levels0[i], levels1[i]) != 0`` (aligned arrays)."""
+    if isinstance(rule, Constant):
+        return np.full(len(levels0), rule.payoff != 0)
+    if isinstance(rule, Sign):
+        return (levels0 != levels1) & (rule.stake != 0)
+    reached = levels0 + levels1 >= rule.quantity
+    return np.where(reached, rule.if_reached != 0, rule.otherwise != 0)
+
+
+def _live_hands(game: StructuredGame, group: LeafGroup, player: int) -> np.ndarray:
+    """The player's hands that can reach the group's leaves: valid under its public cards
+    and of non-zero weight."""
+    valid = number_public_tree(game).hand_valid[player][group.cards]
+    weighted = np.asarray([w != 0 for w in game.hands[player].weights], dtype=bool)
+    return np.flatnonzero(valid & weighted)
+
+
+def _clashing_pairs(game: StructuredGame, live0: np.ndarray, live1: np.ndarray) -> np.ndarray:
+    """Shape (k, 2): the pairs of live hands that hold the same card (each card is held by
+    at most one hand of each player, so at most ``min(H0, H1)`` pairs)."""
+    cards0, cards1 = game.hands[0].cards[live0], game.hands[1].cards[live1]
+    held0, held1 = cards0 >= 0, cards1 >= 0
+    _, at0, at1 = np.intersect1d(
+        cards0[held0], cards1[held1], assume_unique=True, return_indices=True
+    )
+    return np.stack([live0[held0][at0], live1[held1][at1]], axis=1)
+
+
+def _leaf_nnz(game: StructuredGame, group: LeafGroup, rule: PayoffRule) -> int:
+    """``nnz(M_z)`` for one leaf of the group: the live pairs with a non-zero rule value
+    (:func:`_nonzero_pairs`) minus the clashing pairs among them."""
+    live0, live1 = _live_hands(game, group, 0), _live_hands(game, group, 1)
+    levels0, levels1 = group.levels[0][live0], group.levels[1][live1]
+    clashes = _clashing_pairs(game, live0, live1)
+    clashing = _nonzero_at(rule, group.levels[0][clashes[:, 0]], group.levels[1][clashes[:, 1]])
+    return _nonzero_pairs(rule, levels0, levels1) - int(clashing.sum())
+
+
+def payoff_nnz(game: StructuredGame) -> int:
+    """The non-zeros of ``A``, counted without forming it, in time linear in the hands per
+    group of leaves (exact integers).
+
+    Per leaf ``z``, ``nnz(M_z)`` = the pairs of live hands (valid under the public cards,
+    non-zero weight) whose levels give a non-zero rule value — from the level histograms,
+    ``sum over (l0, l1) with rule(l0, l1) != 0 of n0(l0) n1(l1)`` — minus those of them
+    that clash on a card; leaves of a group with the same rule pattern share the count.
+    Leaves that share their ``(s0, s1)`` (a public chance after both players' last actions)
+    would add up in ``A``, so those are counted from :func:`payoff_entries` instead.
     """
     numbering = number_public_tree(game)
     pairs = numbering.leaf_sequences
@@ -118,8 +185,11 @@ def payoff_nnz(game: StructuredGame) -> int:
     for group in leaf_groups(game):
         counted: dict[object, int] = {}
         for position, leaf in enumerate(group.leaves.tolist()):
-            key = (_pattern_key(numbering.leaf_rules[leaf]), group.chance_exact[position] != 0)
+            if group.chance_exact[position] == 0:
+                continue
+            rule = numbering.leaf_rules[leaf]
+            key = _pattern_key(rule)
             if key not in counted:
-                counted[key] = int(_pattern(game, group, position).sum())
+                counted[key] = _leaf_nnz(game, group, rule)
             count += counted[key]
     return count

@@ -1,5 +1,5 @@
-"""Solving a sparsified LP (:mod:`seqform.structured.factored_lp`, or the one-card showdown
-LP of :mod:`seqform.structured.sparsified`): the game's value and both realization plans.
+"""Solving a sparsified LP (:mod:`seqform.structured.factored_lp`): the game's value and
+both realization plans.
 
 Solvers: Clarabel (an interior-point method with a direct sparse LDL factorisation,
 default; Goulart and Chen 2024) or HiGHS.  On this LP HiGHS's interior point (IPX,
@@ -22,7 +22,7 @@ from seqform.lp.highs import highs_lp, highs_solver, raise_unless_optimal, run_h
 from seqform.lp.solvers import SPARSIFIED_SOLVERS, SolverStats, SparsifiedSolver, optimal_stats
 from seqform.structured.factored_lp import SparsifiedLP
 
-__all__ = ["SparsifiedSolution", "solve_sparsified_lp"]
+__all__ = ["SparsifiedSolution", "clarabel_tolerance", "solve_sparsified_lp"]
 
 
 @dataclass(frozen=True)
@@ -35,19 +35,33 @@ class SparsifiedSolution:
     stats: SolverStats
 
 
+def clarabel_tolerance(lp: SparsifiedLP) -> float:
+    """Clarabel's gap and feasibility tolerance for ``lp``: ``min(1e-12, 1e-7 / columns)``.
+
+    An interior point stops with every complementary pair ``x_j s_j`` near ``μ``; the plans'
+    zero entries come out as ``μ / s_j`` and each costs about ``μ`` of value, so the
+    certificate's NashConv grows with the LP's size at a fixed tolerance.  Measured on
+    N-card Kuhn (2-core machine): at 1e-12, ``N = 10^4`` certifies near 1e-11 but
+    ``N = 10^5`` (900,004 columns) stops at μ = 4e-9 with NashConv 1.24e-9, above the
+    1e-9 threshold; at 1e-13 Clarabel takes one more iteration (17, +2 s of 32 s, μ =
+    4e-11) and NashConv is 1.2e-11.  Below 10^5 columns the tolerance stays 1e-12.
+    """
+    return min(1e-12, 1e-7 / max(lp.shape[1], 1))
+
+
 def solve_sparsified_lp(
     lp: SparsifiedLP,
     *,
     solver: SparsifiedSolver = "clarabel",
     time_limit: float | None = None,
     verbose: bool = False,
-    tolerance: float = 1e-12,
+    tolerance: float | None = None,
 ) -> SparsifiedSolution:
     """Solve the sparsified LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
 
-    ``tolerance`` sets Clarabel's gap and feasibility tolerances (its default, 1e-8, left
-    NashConv near 3e-8 at ``N = 10^4``; 1e-12 costs one or two iterations more and gives
-    about 1e-11).  Only a solution the solver calls optimal is returned.
+    ``tolerance`` sets Clarabel's gap and feasibility tolerances; ``None`` scales it to
+    the LP (:func:`clarabel_tolerance`; Clarabel's own default, 1e-8, left NashConv near
+    3e-8 at ``N = 10^4``).  Only a solution the solver calls optimal is returned.
 
     Raises
     ------
@@ -61,7 +75,8 @@ def solve_sparsified_lp(
             f"unknown solver {solver!r} for the sparsified LP; use {SPARSIFIED_SOLVERS}"
         )
     if solver == "clarabel":
-        return _solve_clarabel(lp, time_limit, verbose, tolerance)
+        chosen = clarabel_tolerance(lp) if tolerance is None else tolerance
+        return _solve_clarabel(lp, time_limit, verbose, chosen)
     return _solve_highs(lp, solver, time_limit, verbose)
 
 

@@ -1,7 +1,7 @@
 """``seqform solve GAME``: the sequence-form LP of the tree, the structured route (the
-sparsified LP of public tree × private hands, no tree), the normal form, or the one-card
-showdown LP; ``--method auto`` (the default) takes the structured route when the game has
-one and its tree would have more than :data:`AUTO_TREE_NODES` nodes.  ``--exact``,
+sparsified LP of public tree × private hands, no tree; ``--method sparsified`` is its old
+name), or the normal form; ``--method auto`` (the default) takes the structured route when
+the game has one and its tree would have more than :data:`AUTO_TREE_NODES` nodes.  ``--exact``,
 ``--refine`` and ``--fix`` are in :mod:`seqform.cli.commands.solve_beyond`."""
 
 from __future__ import annotations
@@ -10,13 +10,11 @@ import argparse
 from typing import Any
 
 from seqform.analyses.normal import solve_normal_form
-from seqform.analyses.showdown import ShowdownSolution, solve_showdown
 from seqform.analyses.solve import Solution, solve
 from seqform.analyses.structured import StructuredSolution, solve_structured
 from seqform.cli.commands import solve_beyond
 from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
-from seqform.cli.parser import SPARSIFIED_DEFAULT_SOLVER
 from seqform.cli.progress import (
     LARGE_GAME_NODES,
     Progress,
@@ -26,10 +24,9 @@ from seqform.cli.progress import (
 )
 from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.render.report import solution_json, solution_text
-from seqform.cli.render.showdown import showdown_json, showdown_text
 from seqform.cli.render.structured import structured_json, structured_text
 from seqform.forms.normal_counts import NormalFormTooLargeError
-from seqform.game.builtin.registry import load_showdown_game, load_structured_game
+from seqform.game.builtin.registry import load_structured_game
 from seqform.game.public_explicit import tree_nodes
 from seqform.game.public_tree import StructuredGame
 from seqform.lp.solvers import SPARSIFIED_SOLVERS
@@ -81,8 +78,6 @@ def run(args: argparse.Namespace) -> int:
         return solve_beyond.run(args)
     if args.method == "normal":
         return _solve_normal(args)
-    if args.method == "sparsified":
-        return _solve_sparsified(args)
     if structured is not None:
         return _solve_structured(args, structured)
     progress = Progress(args)
@@ -103,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _finish(
     progress: Progress,
-    solution: Solution | ShowdownSolution | StructuredSolution,
+    solution: Solution | StructuredSolution,
     document: dict[str, Any],
     text: str,
     args: argparse.Namespace,
@@ -112,37 +107,6 @@ def _finish(
     progress(f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}")
     emit(document, text, args)
     return certified_exit(uncertified_reason(solution.certificate))
-
-
-def _sparsified_solvers_text() -> str:
-    """``"clarabel (default), simplex or ipm"``."""
-    names = [
-        f"{name} (default)" if name == SPARSIFIED_DEFAULT_SOLVER else name
-        for name in SPARSIFIED_SOLVERS
-    ]
-    return ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def _solve_sparsified(args: argparse.Namespace) -> int:
-    if args.backend != "highs":
-        raise CommandError("--method sparsified builds its own LP; --backend does not apply")
-    if args.solver not in SPARSIFIED_SOLVERS:
-        raise CommandError(
-            f"--method sparsified solves with {_sparsified_solvers_text()}, not {args.solver}"
-        )
-    progress = Progress(args)
-    progress(f"reading game {args.game}")
-    poker = load_showdown_game(args.game)
-    progress.large = poker.tree_nodes >= LARGE_GAME_NODES
-    with solver_log_to_stderr(args.verbose):
-        solution = solve_showdown(
-            poker,
-            solver=args.solver,
-            time_limit=args.time_limit,
-            verbose=args.verbose,
-            progress=progress,
-        )
-    return _finish(progress, solution, showdown_json(solution), showdown_text(solution), args)
 
 
 def _solve_structured(args: argparse.Namespace, game: StructuredGame) -> int:

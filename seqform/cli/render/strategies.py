@@ -33,7 +33,6 @@ from seqform.cli.render.numbers import count_text
 from seqform.cli.render.tables import left_table
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import grammar_of
-from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.model import Game
 from seqform.game.public_tree import StructuredGame
 
@@ -201,7 +200,7 @@ class ResponseTable:
         return Rendered((self.title, *left_table([("infoset", "action", ""), *rows])), names)
 
 
-def legend_lines(game: Game | ShowdownPoker | StructuredGame, labels: Sequence[str]) -> list[str]:
+def legend_lines(game: Game | StructuredGame, labels: Sequence[str]) -> list[str]:
     """``"  Labels: Qpb = holding Q, …"`` for the longest label shown, for built-in games."""
     grammar = grammar_of(game)
     if grammar is None or not labels:

@@ -73,7 +73,7 @@ class StructuredResult(Result[BehaviouralStrategy], Protocol):
     def payoff_nonzeros(self) -> int: ...
 
     @property
-    def matrix_nonzeros(self) -> int | None: ...
+    def matrix_nonzeros(self) -> int: ...
 
     @property
     def tree_nodes(self) -> int: ...
@@ -99,9 +99,7 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
     first, second = sequence_tables(game)
     matrix = solution.matrix_nonzeros
     beside = (
-        "A's non-zeros not counted at this many hands"
-        if matrix is None
-        else f"instead of {count_text(matrix)} in A "
+        f"instead of {count_text(matrix)} in A "
         f"(ratio {matrix / max(solution.payoff_nonzeros, 1):.1f})"
     )
     lines = [

@@ -1,6 +1,7 @@
 """The games seqform ships, each a function of its parameters that returns a :class:`Game`.
 
 ``kuhn`` (Kuhn 1950, any deck size), ``leduc`` (Leduc hold'em), ``liars_dice``; Kuhn is
-written once, as a one-card showdown game (``showdown_poker``: the public betting tree,
-its numbering and the explicit tree it generates); ``registry`` names them all.
+written once, as a one-card showdown game (``showdown_public``: the public betting tree,
+written as a structured game, whose explicit tree ``public_explicit`` generates); Leduc and
+Liar's Dice are structured games too; ``registry`` names them all.
 """

@@ -6,7 +6,7 @@ unseen.  Player 1 checks (``p``) or bets 1 (``b``).  After a check, player 2 che
 After a bet, player 2 folds or calls (showdown for 2).  Terminal histories: ``pp``,
 ``pbp``, ``pbb``, ``bp``, ``bb``.
 
-The rules are the public betting tree of :func:`kuhn_showdown`; :func:`kuhn_structured` is
+The rules are the public betting tree of :func:`kuhn_betting`; :func:`kuhn_structured` is
 that game as public tree × private cards, and :func:`kuhn_poker` its explicit tree
 (:func:`~seqform.game.public_explicit.explicit_game`).  Information
 sets are named by the owner's card and the betting history it has seen: player 1 has
@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from seqform.game.builtin.showdown_poker import (
+from seqform.game.builtin.showdown_public import (
     Bet,
     Fold,
     Showdown,
     ShowdownPoker,
     check_deck_size,
+    structured_showdown,
 )
-from seqform.game.builtin.showdown_public import structured_showdown
 from seqform.game.model import Game
 from seqform.game.public_explicit import explicit_game
 from seqform.game.public_tree import StructuredGame
@@ -33,8 +33,8 @@ from seqform.game.public_tree import StructuredGame
 __all__ = [
     "CARDS",
     "MAX_TREE_NODES",
+    "kuhn_betting",
     "kuhn_poker",
-    "kuhn_showdown",
     "kuhn_structured",
     "poker_words",
 ]
@@ -53,8 +53,9 @@ def poker_words(infoset: str, action: str) -> str:
     return action
 
 
-def kuhn_showdown(cards: int = 3) -> ShowdownPoker:
-    """Kuhn poker with ``cards`` cards as a showdown game, without building the tree.
+def kuhn_betting(cards: int = 3) -> ShowdownPoker:
+    """Kuhn poker with ``cards`` cards described by its betting tree (a one-card showdown
+    game); :func:`kuhn_structured` is what the solvers take.
 
     Player 0 checks (``p``) or bets (``b``); after a check player 1 checks (showdown for
     1) or bets, and player 0 folds or calls (showdown for 2); after a bet player 1 folds
@@ -102,6 +103,7 @@ def kuhn_poker(cards: int = 3) -> Game:
 
 def kuhn_structured(cards: int = 3) -> StructuredGame:
     """Kuhn poker with ``cards`` cards as a structured game (public betting × one card each),
-    :func:`kuhn_showdown`'s betting tree; :func:`kuhn_poker` is its explicit tree."""
+    :func:`kuhn_betting`'s betting tree; :func:`kuhn_poker` is its explicit tree.  The
+    facade's ``seqform.kuhn_showdown`` (the old name) is this function."""
     check_deck_size(cards, "kuhn")
-    return structured_showdown(kuhn_showdown(cards))
+    return structured_showdown(kuhn_betting(cards))

@@ -20,7 +20,6 @@ from seqform.game.builtin.kuhn import poker_words
 from seqform.game.builtin.kuhn3 import multiplayer_poker_words
 from seqform.game.builtin.leduc import leduc_words
 from seqform.game.builtin.liars_dice import LIAR, liars_dice_words
-from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.model import Game
 from seqform.game.public_tree import StructuredGame
 
@@ -131,9 +130,9 @@ LABEL_GRAMMARS: dict[str, LabelGrammar] = {
 }
 
 
-def grammar_of(game: Game | ShowdownPoker | StructuredGame) -> LabelGrammar | None:
-    """The label grammar of a built-in game (a tree, or a one-card showdown game without
-    one), ``None`` for any other (a ``.efg`` file or an OpenSpiel game keeps the labels of
+def grammar_of(game: Game | StructuredGame) -> LabelGrammar | None:
+    """The label grammar of a built-in game (a tree, or a structured game without one),
+    ``None`` for any other (a ``.efg`` file or an OpenSpiel game keeps the labels of
     its source)."""
     for grammar in LABEL_GRAMMARS.values():
         if game.describe_action is grammar.words:

@@ -2,8 +2,8 @@
 
 A built-in game is written ``NAME`` or ``NAME(key=value, ...)`` (``kuhn``,
 ``kuhn(cards=5)``): :data:`GAMES` maps each name to the function that builds its tree, and
-:data:`SHOWDOWN_GAMES` the names that also exist as one-card showdown games (for
-``--method sparsified``, which never builds the tree) to their description.
+:data:`STRUCTURED_GAMES` the names that also exist as public tree × private hands (for
+``--method structured``, which never builds the tree) to their description.
 
 Names are read in any case (``Kuhn`` is ``kuhn``).  Mistakes get a message that says what to
 write: an unknown name the closest known one (:mod:`difflib`), a value that is not a Python
@@ -22,14 +22,13 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from seqform.game.builtin.kuhn import kuhn_poker, kuhn_showdown, kuhn_structured
+from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.game.builtin.kuhn3 import kuhn3_poker
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
 )
 from seqform.game.builtin.liars_dice import liars_dice_structured
-from seqform.game.builtin.showdown_poker import ShowdownPoker
 from seqform.game.compiled import gc_paused
 from seqform.game.errors import GameParameterError, UnknownGameError
 from seqform.game.model import Game
@@ -37,11 +36,9 @@ from seqform.game.public_tree import StructuredGame
 
 __all__ = [
     "GAMES",
-    "SHOWDOWN_GAMES",
     "STRUCTURED_GAMES",
     "build_builtin_game",
     "known_names",
-    "load_showdown_game",
     "load_structured_game",
     "parse_game_spec",
 ]
@@ -52,8 +49,6 @@ GAMES: dict[str, Callable[..., Game]] = {
     "leduc": leduc_poker,
     "liars_dice": liars_dice_game,
 }
-
-SHOWDOWN_GAMES: dict[str, Callable[..., ShowdownPoker]] = {"kuhn": kuhn_showdown}
 
 STRUCTURED_GAMES: dict[str, Callable[..., StructuredGame]] = {
     "kuhn": kuhn_structured,
@@ -231,28 +226,6 @@ def build_builtin_game(spec: str) -> Game:
     parameters = _parameters(written, constructor)
     with gc_paused():
         return constructor(**parameters)
-
-
-def load_showdown_game(spec: str) -> ShowdownPoker:
-    """The one-card showdown game named by ``spec`` (``kuhn``, ``kuhn(cards=250000)``).
-
-    Raises
-    ------
-    UnknownGameError
-        For a name that is not a showdown game (the message lists those that are).
-    GameParameterError
-        For unknown or unreadable parameters; ``ValueError`` for values out of range.
-    """
-    written = _read(spec)
-    constructor = SHOWDOWN_GAMES.get(written.name)
-    if constructor is None:
-        names = sorted(SHOWDOWN_GAMES)
-        raise UnknownGameError(
-            f"{_shown(spec)} is not a one-card showdown game, which --method sparsified needs"
-            f"{_did_you_mean(written.name, names)}; those are: {', '.join(names)} "
-            "(e.g. kuhn(cards=250000))"
-        )
-    return constructor(**_parameters(written, constructor))
 
 
 def load_structured_game(spec: str) -> StructuredGame:

@@ -79,7 +79,7 @@ def test_progress_goes_to_stderr(capsys):
             1,
             "solve it with --method structured",
         ),
-        (["solve", "kuhn", "--method", "sparsified", "--exact"], 1, "(--method tree)"),
+        (["solve", "kuhn", "--method", "sparsified", "--refine"], 1, "(--method tree)"),
     ],
 )
 def test_bad_requests_are_one_line(argv, code, message, capsys):

@@ -158,8 +158,9 @@ def test_every_method_spelling_solves_kuhn(method, capsys):
     assert document["value"] == pytest.approx(-1 / 18, abs=1e-9)
 
 
-def test_exact_is_refused_on_the_structured_route(capsys):
-    assert main(["solve", "leduc", "--method", "structured", "--exact"]) == 1
+def test_refine_is_refused_on_the_structured_route(capsys):
+    # --exact works there (tests/test_structured_exact.py); --refine does not.
+    assert main(["solve", "leduc", "--method", "structured", "--refine"]) == 1
     err = capsys.readouterr().err
     assert "(--method tree)" in err and err.count("\n") == 1
 

@@ -43,15 +43,25 @@ the opponent's hand, not of the deal, so coefficients stay near ``1 / H``); the 
 ``scale`` times the game's value and the plans are unchanged.  Solved by
 :mod:`seqform.structured.sparsified_solve`.
 
-Size: the LP's layout, its chains and the three rule kinds' aggregates are one construction.
+Numbers.  The one builder is generic in its numbers, as :mod:`seqform.lp.merged` is for the
+tree's LP: :func:`build_structured_lp` writes float64 arrays (numpy throughout) for the
+float solvers, :func:`build_exact_structured_lp` the same LP, entry for entry, with
+``Fraction`` coefficients (numpy ``object`` arrays) as a
+:class:`~seqform.lp.exact.program.LinearProgram`, whose optimal basis
+:mod:`seqform.lp.exact.basis` re-solves in rationals (the exact certificate of
+:mod:`seqform.analyses.structured_exact`).
+
+Size: the LP's layout, its chains and the three rule kinds' aggregates are one construction,
+written once for floats and Fractions.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -59,8 +69,16 @@ import scipy.sparse as sp
 from seqform.forms.sequence_form import constraint_matrix
 from seqform.game.public_numbering import PublicNumbering, number_public_tree, structured_tables
 from seqform.game.public_tree import Constant, PayoffRule, Sign, StructuredGame
+from seqform.lp.exact.program import Bound, LinearProgram
+from seqform.lp.exact.rational import RationalMatrix
 
-__all__ = ["UNBLOCKED_LEVELS", "SparsifiedLP", "build_structured_lp"]
+__all__ = [
+    "UNBLOCKED_LEVELS",
+    "ExactStructuredLP",
+    "SparsifiedLP",
+    "build_exact_structured_lp",
+    "build_structured_lp",
+]
 
 UNBLOCKED_LEVELS = 64
 """Chains of prefix sums up to this many levels are written unblocked."""
@@ -97,6 +115,49 @@ class SparsifiedLP:
     def shape(self) -> tuple[int, int]:
         rows, columns = self.matrix.shape
         return int(rows), int(columns)
+
+
+@dataclass(frozen=True)
+class ExactStructuredLP:
+    """The sparsified LP of :class:`SparsifiedLP` with exact coefficients: the same rows
+    and columns in the same order (so a basis of one is a basis of the other).
+
+    program : ``maximise v[objective]`` with ``Fraction`` data (``None`` bounds infinite)
+    scale : the LP's optimum is ``scale`` times the game's value, exactly
+    payoff_nonzeros : as in :class:`SparsifiedLP`
+    """
+
+    program: LinearProgram
+    objective: int
+    x_columns: slice
+    payoff_rows: slice
+    scale: Fraction
+    payoff_nonzeros: int
+
+    def exact_plans(
+        self, values: Sequence[Fraction], row_duals: Sequence[Fraction]
+    ) -> tuple[list[Fraction], list[Fraction]]:
+        """``(x, y)``: player 0's plan from the columns, player 1's from the duals of the
+        payoff rows (KMvS 1996, eq. 11)."""
+        return list(values[self.x_columns]), list(row_duals[self.payoff_rows])
+
+
+def _numbers(values: Iterable[Any], exact: bool) -> np.ndarray:
+    """float64, or an ``object`` array of Fractions when ``exact``."""
+    if not exact:
+        return np.asarray([float(v) for v in values], dtype=float)
+    items = [Fraction(v) for v in values]
+    array = np.empty(len(items), dtype=object)
+    array[:] = items
+    return array
+
+
+def _exact_value(value: Any) -> Fraction:
+    """An exact entry: a Fraction, an integer, or an integral float (the chains' ±1);
+    any other float means an inexact number slipped into the exact build."""
+    if isinstance(value, float) and not value.is_integer():
+        raise TypeError(f"inexact entry {value!r} in the exact structured LP")
+    return Fraction(value)
 
 
 @dataclass(frozen=True)
@@ -147,24 +208,41 @@ def _chain(levels: int) -> _Chain:
     return _Chain(prefix, rows[keep], columns[keep], values[keep], level_row, len(own))
 
 
-class _Entries:
-    """Triplets of one block of the LP, appended array by array."""
+_Triplets = tuple[np.ndarray, np.ndarray, np.ndarray]
 
-    def __init__(self) -> None:
-        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+class _Entries:
+    """Triplets of one block of the LP, appended array by array (float, or Fractions when
+    ``exact``)."""
+
+    def __init__(self, exact: bool) -> None:
+        self.exact = exact
+        self.parts: list[_Triplets] = []
 
     def add(self, rows: np.ndarray, columns: np.ndarray, values: np.ndarray) -> None:
         """Entries ``M[rows, columns] += values`` (broadcast together), skipping columns
         -1 and zero values."""
         r, c, v = np.broadcast_arrays(rows, columns, values)
-        keep = (c >= 0) & (v != 0)
-        self.parts.append((r[keep].ravel(), c[keep].ravel(), v[keep].ravel().astype(float)))
+        keep = np.asarray((c >= 0) & (v != 0), dtype=bool)
+        kept = v[keep].ravel()
+        if self.exact:
+            kept = _numbers((_exact_value(value) for value in kept), exact=True)
+        else:
+            kept = kept.astype(float)
+        self.parts.append((r[keep].ravel(), c[keep].ravel(), kept))
 
-    def matrix(self, shape: tuple[int, int]) -> sp.coo_array:
+    def triplets(self, first_row: int = 0) -> _Triplets:
+        """All entries, rows shifted by ``first_row``."""
         if not self.parts:
-            return sp.coo_array(shape)
+            empty = np.zeros(0, np.int64)
+            return empty, empty, np.zeros(0, dtype=object if self.exact else float)
         rows, columns, values = (np.concatenate(part) for part in zip(*self.parts, strict=True))
-        matrix = sp.coo_array((values, (rows, columns)), shape=shape)
+        return rows + first_row, columns, values
+
+    def matrix(self, shape: tuple[int, int], first_row: int = 0) -> sp.coo_array:
+        """The float entries as a matrix of ``shape``, duplicates summed."""
+        rows, columns, values = self.triplets(first_row)
+        matrix = sp.coo_array((values.astype(float), (rows, columns)), shape=shape)
         matrix.sum_duplicates()
         return matrix
 
@@ -207,18 +285,21 @@ def _partner(game: StructuredGame) -> np.ndarray:
 class _Builder:
     """Writes the payoff block: the payoff rows' entries and the chains' definitions."""
 
-    def __init__(self, game: StructuredGame, payoff_base: int, aux_base: int) -> None:
+    def __init__(
+        self, game: StructuredGame, payoff_base: int, aux_base: int, exact: bool = False
+    ) -> None:
         self.game = game
+        self.exact = exact
         self.numbering = number_public_tree(game)
-        self.weights = tuple(np.asarray([float(w) for w in game.hands[p].weights]) for p in (0, 1))
+        self.weights = tuple(_numbers(game.hands[p].weights, exact) for p in (0, 1))
         total1 = sum((Fraction(w) for w in game.hands[1].weights), Fraction(0))
         self.scale = 1 / (Fraction(game.deal_scale) * total1)
         self.partner = _partner(game)
         self.payoff_base = payoff_base
         self.next_column = aux_base
         self.next_row = 0  # definition rows, numbered after the payoff rows later
-        self.payoff = _Entries()
-        self.definitions = _Entries()
+        self.payoff = _Entries(exact)
+        self.definitions = _Entries(exact)
         self.chains: dict[int, _Chain] = {}
 
     def chain(self, levels: int) -> _Chain:
@@ -229,7 +310,7 @@ class _Builder:
     def family(self, family: _Family) -> None:
         """Lay out the family's chains (one per ``s0``) and write its leaves' rows."""
         numbering = self.numbering
-        live0 = numbering.hand_valid[0][family.cards] & (self.weights[0] != 0)
+        live0 = numbering.hand_valid[0][family.cards] & np.asarray(self.weights[0] != 0, bool)
         hands0 = np.flatnonzero(live0)
         distinct, hand_level = np.unique(family.levels[0][hands0], return_inverse=True)
         chain = self.chain(len(distinct))
@@ -263,14 +344,14 @@ class _Builder:
         """
         numbering = self.numbering
         leaves = family.leaves
-        live1 = numbering.hand_valid[1][family.cards] & (self.weights[1] != 0)
+        live1 = numbering.hand_valid[1][family.cards] & np.asarray(self.weights[1] != 0, bool)
         hands1 = np.flatnonzero(live1)
         level1 = family.levels[1][hands1]
         seconds = numbering.leaf_sequences[leaves, 1]
         rows = self.payoff_base + numbering.sequence_index[1][hands1][:, seconds].T
-        chance = np.asarray([float(numbering.leaf_chance[z] * self.scale) for z in leaves])
+        chance = _numbers((numbering.leaf_chance[z] * self.scale for z in leaves), self.exact)
         factor = -chance[:, None] * self.weights[1][hands1][None, :]  # (leaves, hands1)
-        slots, weights = _aggregate(numbering, leaves, distinct, level1, chain)
+        slots, weights = _aggregate(numbering, leaves, distinct, level1, chain, self.exact)
         local = np.where(slots >= 0, columns[..., None] + slots, -1)
         self.payoff.add(rows[..., None], local, factor[..., None] * weights)
         self._clash(leaves, hands0, hands1, rows, factor, x, family)
@@ -296,7 +377,11 @@ class _Builder:
             return
         mate = hands0[at[clash]]
         values = _rule_values(
-            self.numbering, leaves, family.levels[0][mate], family.levels[1][hands1[clash]]
+            self.numbering,
+            leaves,
+            family.levels[0][mate],
+            family.levels[1][hands1[clash]],
+            self.exact,
         )
         self.payoff.add(
             rows[:, clash],
@@ -311,52 +396,110 @@ def _aggregate(
     distinct: np.ndarray,
     level1: np.ndarray,
     chain: _Chain,
+    exact: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per (leaf, hand of player 1), the rule's sum over all live hands of player 0 as at
-    most five (local variable, weight) slots: shapes (leaves, hands1, 5); -1 unused."""
+    most five (local variable, weight) slots: shapes (leaves, hands1, 5); -1 unused.
+    Weights are floats, or Fractions when ``exact``."""
     count = len(distinct)
     shape = (len(leaves), len(level1), 5)
     slots = np.full(shape, -1, dtype=np.int64)
-    weights = np.zeros(shape)
+    weights = np.zeros(shape, dtype=object if exact else float)
     rules = [numbering.leaf_rules[z] for z in leaves]
     slots[..., 0] = chain.prefix[count, 0]
     rule = rules[0]
     if isinstance(rule, Constant):
-        weights[..., 0] = np.asarray([float(r.payoff) for r in rules])[:, None]
+        weights[..., 0] = _numbers((r.payoff for r in rules), exact)[:, None]
     elif isinstance(rule, Sign):
-        stake = np.asarray([float(r.stake) for r in rules])[:, None, None]
+        stake = _numbers((r.stake for r in rules), exact)[:, None, None]
         below = np.searchsorted(distinct, level1, side="left")
         upto = np.searchsorted(distinct, level1, side="right")
         slots[..., 1:3] = chain.prefix[below]
         slots[..., 3:5] = chain.prefix[upto]
-        weights[...] = stake * np.asarray([1.0, -1.0, -1.0, -1.0, -1.0])
+        weights[...] = stake * np.asarray([1, -1, -1, -1, -1], dtype=weights.dtype)
     else:
-        reached = np.asarray([float(r.if_reached) for r in rules])[:, None]
-        otherwise = np.asarray([float(r.otherwise) for r in rules])[:, None]
+        reached = _numbers((r.if_reached for r in rules), exact)[:, None]
+        otherwise = _numbers((r.otherwise for r in rules), exact)[:, None]
         quantity = np.asarray([r.quantity for r in rules])[:, None]
         needed = np.searchsorted(distinct, quantity - level1[None, :], side="left")
         slots[..., 1:3] = chain.prefix[needed]
         weights[..., 0] = reached
         weights[..., 1:3] = -(reached - otherwise)[..., None]
-    weights[slots < 0] = 0.0
+    weights[slots < 0] = 0
     return slots, weights
 
 
 def _rule_values(
-    numbering: PublicNumbering, leaves: np.ndarray, level0: np.ndarray, level1: np.ndarray
+    numbering: PublicNumbering,
+    leaves: np.ndarray,
+    level0: np.ndarray,
+    level1: np.ndarray,
+    exact: bool = False,
 ) -> np.ndarray:
-    """``rule_z(level0[i], level1[i])`` per leaf ``z`` and pair ``i``, shape (leaves, pairs)."""
+    """``rule_z(level0[i], level1[i])`` per leaf ``z`` and pair ``i``, shape (leaves, pairs);
+    Fractions when ``exact``."""
     rules = [numbering.leaf_rules[z] for z in leaves]
-    out = np.empty((len(leaves), len(level0)))
+    dtype = object if exact else float
+    out = np.empty((len(leaves), len(level0)), dtype=dtype)
     for row, rule in enumerate(rules):
         if isinstance(rule, Constant):
-            out[row] = float(rule.payoff)
+            out[row] = _numbers([rule.payoff], exact)[0]
         elif isinstance(rule, Sign):
-            out[row] = float(rule.stake) * np.sign(level0 - level1)
+            (stake,) = _numbers([rule.stake], exact)
+            out[row] = stake * np.sign(level0 - level1).astype(dtype)
         else:
             reached = level0 + level1 >= rule.quantity
-            out[row] = np.where(reached, float(rule.if_reached), float(rule.otherwise))
+            high, low = _numbers([rule.if_reached, rule.otherwise], exact)
+            out[row] = np.where(reached, high, low)
     return out
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """The LP of :func:`build_structured_lp` before assembly, in floats or Fractions.
+
+    shape : (rows, columns); constraints : ``E`` and ``Fᵀ`` at their places (±1)
+    payoff, definitions : the builder's entries (definition rows not yet shifted)
+    e : the right-hand side of ``E x = e``; n_x, n_y : the players' sequences; n_q : the
+    columns ``q`` (rows of ``F``)
+    definition_base : the first definition row
+    """
+
+    shape: tuple[int, int]
+    constraints: _Triplets
+    builder: _Builder
+    e: np.ndarray
+    n_x: int
+    n_q: int
+    n_y: int
+    definition_base: int
+
+    @property
+    def payoff_rows(self) -> slice:
+        base = self.definition_base - self.n_y
+        return slice(base, self.definition_base)
+
+
+def _parts(game: StructuredGame, exact: bool) -> _Parts:
+    """Number the LP's rows and columns (as :func:`build_structured_lp` says) and write
+    its entries."""
+    first, second = structured_tables(game)
+    E, e = constraint_matrix(first)
+    F, _ = constraint_matrix(second)
+    n_x, n_q, n_y = first.num_sequences, F.shape[0], second.num_sequences
+    payoff_base = E.shape[0]
+    builder = _Builder(game, payoff_base, n_x + n_q, exact)
+    for family in _families(game, builder.numbering):
+        builder.family(family)
+    definition_base = payoff_base + n_y
+    shape = (definition_base + builder.next_row, builder.next_column)
+    E_part, F_part = sp.coo_array(E), sp.coo_array(F.T)
+    constraints = (
+        np.concatenate([E_part.row, F_part.row + payoff_base]).astype(np.int64),
+        np.concatenate([E_part.col, F_part.col + n_x]).astype(np.int64),
+        np.concatenate([E_part.data, F_part.data]),
+    )
+    return _Parts(shape, constraints, builder, e, n_x, n_q, n_y, definition_base)
 
 
 def build_structured_lp(game: StructuredGame) -> SparsifiedLP:
@@ -366,49 +509,70 @@ def build_structured_lp(game: StructuredGame) -> SparsifiedLP:
     sets), then the auxiliary sums; rows: ``E x = e``, the payoff rows ``Fᵀ q − Aᵀ x <= 0``
     (player 1's sequences, in order), then the definitions of the sums (``= 0``).
     """
-    first, second = structured_tables(game)
-    E, e = constraint_matrix(first)
-    F, _ = constraint_matrix(second)
-    n_x, n_q, n_y = first.num_sequences, F.shape[0], second.num_sequences
-    payoff_base = E.shape[0]
-    builder = _Builder(game, payoff_base, n_x + n_q)
-    for family in _families(game, builder.numbering):
-        builder.family(family)
-    columns = builder.next_column
-    definition_base = payoff_base + n_y
-    rows = definition_base + builder.next_row
-    payoff = builder.payoff.matrix((rows, columns))
-    definitions = builder.definitions.matrix((builder.next_row, columns))
-    definitions = sp.coo_array(
-        (definitions.data, (definitions.row + definition_base, definitions.col)),
-        shape=(rows, columns),
-    )
-    E_part = sp.coo_array(E)
-    F_part = sp.coo_array(F.T)
-    blocks = sp.coo_array(
-        (
-            np.concatenate([E_part.data, F_part.data]),
-            (
-                np.concatenate([E_part.row, F_part.row + payoff_base]),
-                np.concatenate([E_part.col, F_part.col + n_x]),
-            ),
-        ),
-        shape=(rows, columns),
-    )
+    parts = _parts(game, exact=False)
+    builder, shape = parts.builder, parts.shape
+    columns = shape[1]
+    payoff = builder.payoff.matrix(shape)
+    definitions = builder.definitions.matrix(shape, parts.definition_base)
+    r, c, v = parts.constraints
+    blocks = sp.coo_array((v, (r, c)), shape=shape)
     matrix = sp.csc_array(blocks + payoff + definitions)
-    lower = np.concatenate([e, np.full(n_y, -np.inf), np.zeros(builder.next_row)])
-    upper = np.concatenate([e, np.zeros(n_y), np.zeros(builder.next_row)])
+    lower = np.concatenate([parts.e, np.full(parts.n_y, -np.inf), np.zeros(builder.next_row)])
+    upper = np.concatenate([parts.e, np.zeros(parts.n_y), np.zeros(builder.next_row)])
     col_lower = np.full(columns, -np.inf)
-    col_lower[:n_x] = 0.0
+    col_lower[: parts.n_x] = 0.0
     return SparsifiedLP(
         matrix=matrix,
         row_lower=lower,
         row_upper=upper,
         col_lower=col_lower,
-        objective=n_x,
-        x_columns=slice(0, n_x),
-        payoff_rows=slice(payoff_base, payoff_base + n_y),
+        objective=parts.n_x,
+        x_columns=slice(0, parts.n_x),
+        payoff_rows=parts.payoff_rows,
         scale=float(builder.scale),
         payoff_nonzeros=int(payoff.nnz + definitions.nnz),
-        auxiliaries=columns - n_x - n_q,
+        auxiliaries=columns - parts.n_x - parts.n_q,
+    )
+
+
+def build_exact_structured_lp(game: StructuredGame) -> ExactStructuredLP:
+    """The LP of :func:`build_structured_lp` with exact coefficients (module docstring):
+    the same builder, writing Fractions; the same rows, columns and entries (the float LP's
+    entries are these rounded), so HiGHS's basis of either is a basis of this one."""
+    parts = _parts(game, exact=True)
+    builder, shape = parts.builder, parts.shape
+    pieces = [
+        parts.constraints,
+        builder.payoff.triplets(),
+        builder.definitions.triplets(parts.definition_base),
+    ]
+    matrix = RationalMatrix.from_triples(
+        shape,
+        np.concatenate([rows for rows, _, _ in pieces]),
+        np.concatenate([columns for _, columns, _ in pieces]),
+        [_exact_value(value) for _, _, values in pieces for value in values.tolist()],
+    )
+    keys = [rows * shape[1] + columns for rows, columns, _ in pieces[1:]]
+    payoff_nonzeros = len(np.unique(np.concatenate(keys)))
+    rhs: list[Bound] = [Fraction(int(value)) for value in parts.e]
+    zeros: list[Bound] = [Fraction(0)] * (parts.n_y + builder.next_row)
+    frees: list[Bound] = [None] * parts.n_y
+    columns = shape[1]
+    objective = [Fraction(0)] * columns
+    objective[parts.n_x] = Fraction(1)
+    program = LinearProgram(
+        matrix=matrix,
+        objective=tuple(objective),
+        col_lower=(*[Fraction(0)] * parts.n_x, *[None] * (columns - parts.n_x)),
+        col_upper=(None,) * columns,
+        row_lower=(*rhs, *frees, *zeros[parts.n_y :]),
+        row_upper=(*rhs, *zeros),
+    )
+    return ExactStructuredLP(
+        program=program,
+        objective=parts.n_x,
+        x_columns=slice(0, parts.n_x),
+        payoff_rows=parts.payoff_rows,
+        scale=builder.scale,
+        payoff_nonzeros=payoff_nonzeros,
     )

@@ -15,6 +15,9 @@ floats) plus one key; exact numbers are strings (``"-1/18"``)::
 with ``EXACT_STRATEGY = {"player": 1 | 2, "name": str, "infosets": [{"name": str,
 "unreached": bool, "actions": [{"action": str, "words": str, "probability": str}]}]}``.
 With ``--fix`` the ``"restrictions"`` key of :mod:`seqform.cli.render.restrict` is added.
+On the structured route (``--method structured --exact``,
+:class:`~seqform.analyses.structured_exact.StructuredExactSolution`) the same ``"exact"`` key
+is added to the ``seqform.structured/1`` document of :mod:`seqform.cli.render.structured`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.analyses.exact import ExactSolution
+from seqform.analyses.structured_exact import StructuredExactSolution
 from seqform.cli.render.blocks import (
+    Words,
     constant_sum_lines,
     exact_certificate_json,
     header,
@@ -32,9 +37,13 @@ from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.restrict import restriction_lines, restrictions_json
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
+from seqform.cli.render.structured import NAMES, route_line, structured_json
 from seqform.cli.render.tables import label_rows
 
-__all__ = ["exact_json", "exact_text"]
+__all__ = ["AnyExactSolution", "exact_json", "exact_text"]
+
+AnyExactSolution = ExactSolution | StructuredExactSolution
+"""An exact solution on the tree or on the structured route."""
 
 _METHODS = {
     "rounding": "rounding the float strategies to nearby fractions",
@@ -43,10 +52,26 @@ _METHODS = {
 }
 
 
-def exact_json(solution: ExactSolution) -> dict[str, Any]:
-    """``seqform.solve/1`` with the ``"exact"`` key (module docstring)."""
-    game, t = solution.game, solution.timings
-    document = solve_document(solution)
+def _names_and_words(solution: AnyExactSolution) -> tuple[tuple[str, str], Words]:
+    """The players' names and the action words of the solution's game."""
+    if isinstance(solution, StructuredExactSolution):
+        words = solution.game.describe_action or (lambda _infoset, action: action)
+        return NAMES, words
+    game = solution.game
+    return (game.player_names[0], game.player_names[1]), game.describe_action
+
+
+def exact_json(solution: AnyExactSolution) -> dict[str, Any]:
+    """``seqform.solve/1`` (``seqform.structured/1`` on the structured route) with the
+    ``"exact"`` key (module docstring)."""
+    t = solution.timings
+    names, words = _names_and_words(solution)
+    if isinstance(solution, StructuredExactSolution):
+        document = structured_json(solution)
+    else:
+        document = solve_document(solution)
+        if solution.restrictions is not None:
+            document["restrictions"] = restrictions_json(solution.restrictions)
     document["exact"] = {
         "certified": solution.certified,
         "value": str(solution.value) if solution.certified else None,
@@ -54,20 +79,14 @@ def exact_json(solution: ExactSolution) -> dict[str, Any]:
         "method": solution.method,
         "basis_verified": solution.basis_verified,
         "certificate": exact_certificate_json(solution.certificate),
-        "strategies": [
-            strategy_json(s, game.player_names[s.player], game.describe_action)
-            for s in solution.strategies
-        ],
+        "strategies": [strategy_json(s, names[s.player], words) for s in solution.strategies],
         "notes": list(solution.notes),
         "seconds": {**t.as_dict(), "total": t.total},
     }
-    if solution.restrictions is not None:
-        document["restrictions"] = restrictions_json(solution.restrictions)
     return document
 
 
-def _value_lines(solution: ExactSolution) -> list[str]:
-    name = solution.game.player_names[0]
+def _value_lines(solution: AnyExactSolution, name: str) -> list[str]:
     if solution.certified:
         value = solution.bounds.lower  # == upper == value, a Fraction
         return [f"Value to {name}: {value_text(value, exact=True)}, exact and certified"]
@@ -80,14 +99,17 @@ def _value_lines(solution: ExactSolution) -> list[str]:
     ]
 
 
-def _certificate_lines(solution: ExactSolution) -> list[str]:
-    names = solution.game.player_names
+def _certificate_kind(solution: AnyExactSolution) -> str:
+    if isinstance(solution, StructuredExactSolution):
+        return "public tree × hands walk in exact arithmetic"
+    if solution.restrictions is not None:
+        return "restricted best responses in exact arithmetic"
+    return "tree walk in exact arithmetic"
+
+
+def _certificate_lines(solution: AnyExactSolution, names: tuple[str, str]) -> list[str]:
     certificate = solution.certificate
-    kind = (
-        "restricted best responses in exact arithmetic"
-        if solution.restrictions is not None
-        else "tree walk in exact arithmetic"
-    )
+    kind = _certificate_kind(solution)
     verdict = (
         "exactly 0: an exact equilibrium"
         if certificate.exploitability == 0
@@ -109,21 +131,22 @@ def _certificate_lines(solution: ExactSolution) -> list[str]:
     return lines
 
 
-def exact_text(solution: ExactSolution, strategies: str = "auto") -> str:
-    """Exact value (or exact bounds), certificate and exact strategies."""
+def exact_text(solution: AnyExactSolution, strategies: str = "auto") -> str:
+    """Exact value (or exact bounds), certificate and exact strategies; on the structured
+    route with the route line of :mod:`seqform.cli.render.structured`."""
     game = solution.game
-    names = game.player_names
-    lines = [
-        header(game.name, game.description),
-        *_value_lines(solution),
-        *constant_sum_lines(game, solution.value),
-    ]
-    if solution.restrictions is not None:
-        lines += ["", *restriction_lines(solution.restrictions, game)]
+    names, _ = _names_and_words(solution)
+    lines = [header(game.name, game.description), *_value_lines(solution, names[0])]
+    if isinstance(solution, StructuredExactSolution):
+        lines.append(route_line(solution))
+    else:
+        lines += constant_sum_lines(solution.game, solution.value)
+        if solution.restrictions is not None:
+            lines += ["", *restriction_lines(solution.restrictions, solution.game)]
     stats, t = solution.stats, solution.timings
     lines += [
         "",
-        *_certificate_lines(solution),
+        *_certificate_lines(solution, names),
         "",
         f"Solver: HiGHS {stats.algorithm} (float LP, {count_text(stats.iterations)} iterations, "
         f"{t.lp:.3f} s); exact stage {t.rounding + t.basis + t.certificate:.3f} s; "

@@ -19,12 +19,17 @@ JSON schema ``seqform.structured/1`` (new keys may be added, none removed or ren
       "certificate": {...as in seqform.solve/1...},
       "strategies": [...as in seqform.solve/1...]
     }
+
+``solve --method structured --exact`` writes this document (an exact value gives
+``value_fraction`` exactly) with the ``"exact"`` key of :mod:`seqform.cli.render.exact`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from fractions import Fraction
+from typing import Any, Protocol
 
+from seqform.analyses.result import Result
 from seqform.analyses.structured import StructuredSolution
 from seqform.cli.render.blocks import (
     certificate_json,
@@ -39,15 +44,42 @@ from seqform.cli.render.blocks import (
 from seqform.cli.render.numbers import count_text, fraction_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.public_tree import StructuredGame
 from seqform.structured.responses import sequence_tables
 
-__all__ = ["SCHEMA", "route_line", "structured_json", "structured_text"]
+__all__ = [
+    "NAMES",
+    "SCHEMA",
+    "StructuredResult",
+    "route_line",
+    "structured_json",
+    "structured_text",
+]
 
 SCHEMA = "seqform.structured/1"
 NAMES = ("Player 1", "Player 2")
 
 
-def route_line(solution: StructuredSolution) -> str:
+class StructuredResult(Result[BehaviouralStrategy], Protocol):
+    """A :class:`~seqform.analyses.result.Result` found on the structured route, float
+    (:class:`~seqform.analyses.structured.StructuredSolution`) or exact
+    (:class:`~seqform.analyses.structured_exact.StructuredExactSolution`)."""
+
+    @property
+    def game(self) -> StructuredGame: ...
+
+    @property
+    def payoff_nonzeros(self) -> int: ...
+
+    @property
+    def matrix_nonzeros(self) -> int: ...
+
+    @property
+    def tree_nodes(self) -> int: ...
+
+
+def route_line(solution: StructuredResult) -> str:
     """``"Solved on the structured route: public tree × private hands; the tree would have
     at most N nodes"``."""
     return (
@@ -105,9 +137,9 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
     return "\n".join(lines)
 
 
-def structured_json(solution: StructuredSolution) -> dict[str, Any]:
+def structured_json(solution: StructuredResult) -> dict[str, Any]:
     """The ``seqform.structured/1`` document of the module docstring."""
-    game, stats = solution.game, solution.stats
+    game, stats, value = solution.game, solution.stats, solution.value
     tables = sequence_tables(game)
     words = game.describe_action or (lambda _infoset, action: action)
     return {
@@ -115,8 +147,8 @@ def structured_json(solution: StructuredSolution) -> dict[str, Any]:
         "game": game_json(game.name, game.description, tree_nodes_at_most=solution.tree_nodes),
         "method": "structured",
         "route": "structured",
-        "value": float(solution.value),
-        "value_fraction": fraction_text(solution.value),
+        "value": float(value),
+        "value_fraction": str(value) if isinstance(value, Fraction) else fraction_text(value),
         "sizes": {
             "players": [
                 {

@@ -222,3 +222,21 @@ def test_ipm_with_crossover_gives_a_basis_too(capsys):
     argv = ["solve", "kuhn", "--method", "structured", "--exact", "--solver", "ipm"]
     code, document = _json(argv, capsys)
     assert code == 0 and document["exact"]["value"] == "-1/18"  # Kuhn (1950)
+
+
+def test_auto_exact_takes_the_structured_route_when_the_tree_is_large(capsys):
+    # kuhn(cards=200)'s tree would have about 4 10^5 nodes, above the auto threshold
+    # (seqform.cli.commands.solve.AUTO_TREE_NODES), so plain --exact goes without the tree and
+    # gives the same exact answer as --method structured --exact (value and certificate).
+    from seqform.cli.commands.solve import AUTO_TREE_NODES
+    from seqform.game.public_explicit import tree_nodes
+
+    assert tree_nodes(kuhn_structured(200)) > AUTO_TREE_NODES
+    documents = []
+    for extra in ([], ["--method", "structured"]):
+        assert main(["solve", "kuhn(cards=200)", "--exact", "--format", "json", *extra]) == 0
+        documents.append(json.loads(capsys.readouterr().out))
+    auto, forced = documents
+    assert auto["schema"] == forced["schema"] == "seqform.structured/1"
+    assert auto["exact"]["value"] == forced["exact"]["value"]
+    assert auto["exact"]["certificate"]["exploitability"] == "0"

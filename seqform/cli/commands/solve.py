@@ -63,8 +63,8 @@ def _route(args: argparse.Namespace) -> StructuredGame | None:
         return load_structured_game(args.game)
     if args.method != "auto":
         return None
-    beyond = args.exact or args.refine or args.fix or args.fix_file
-    game = None if beyond else _structured_or_none(args.game)
+    tree_only = args.refine or args.fix or args.fix_file  # --exact works on both routes
+    game = None if tree_only else _structured_or_none(args.game)
     if game is not None and tree_nodes(game) > AUTO_TREE_NODES:
         args.method = "structured"
         return game

@@ -178,3 +178,21 @@ def test_compare_shows_the_sparsified_payoff_beside_a(capsys):
     )
     assert main(["compare", "leduc", "--no-solve"]) == 0
     assert "writes A's 4,920 non-zeros as 5,296" in capsys.readouterr().out
+
+
+def test_interior_point_noise_is_not_counted_as_reached():
+    # Clarabel's plans carry ~1e-11 where a vertex has zeros (seqform.analyses.structured,
+    # INTERIOR_REACH_TOLERANCE); those sets are flagged unreached, exactly the sets whose
+    # parent mass is below the tolerance, and the certificate still holds (NashConv <= 1e-9).
+    from seqform.analyses.structured import INTERIOR_REACH_TOLERANCE, solve_structured
+    from seqform.game.builtin.leduc import leduc_structured
+
+    solution = solve_structured(leduc_structured(6, 2), solver="clarabel")
+    noise = 0
+    for strategy, plan in zip(solution.strategies, solution.plans, strict=True):
+        table = strategy.table
+        parent_mass = np.asarray(plan)[np.asarray(table.parent_sequence)]
+        assert np.array_equal(strategy.unreached, parent_mass <= INTERIOR_REACH_TOLERANCE)
+        noise += int(((parent_mass > 1e-12) & (parent_mass <= INTERIOR_REACH_TOLERANCE)).sum())
+    assert noise > 0  # sets a 1e-12 tolerance would have called reached
+    assert solution.exploitability <= 1e-9

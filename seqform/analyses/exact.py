@@ -34,8 +34,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import numpy as np
-
 from seqform.analyses.restrict import (
     ActionBound,
     Restrictions,
@@ -45,13 +43,12 @@ from seqform.analyses.restrict import (
     resolve_restrictions,
     violations,
 )
-from seqform.analyses.result import PhaseClock, Timings, Value
+from seqform.analyses.result import ExactOutcome, PhaseClock, Timings, Value
 from seqform.certify import Certificate, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import (
     BehaviouralStrategy,
     behaviour_from_plan,
-    plan_from_behaviour,
     round_strategy,
 )
 from seqform.game.model import Game
@@ -79,7 +76,7 @@ class ValueBounds:
 
 
 @dataclass(frozen=True)
-class ExactSolution:
+class ExactSolution(ExactOutcome):
     """An exact equilibrium, or exact bounds when none could be certified.
 
     value : the value to player 0: the proven ``Fraction`` when certified, else the LP's
@@ -113,21 +110,6 @@ class ExactSolution:
     timings: Timings
     restrictions: Restrictions | None
     notes: tuple[str, ...] = ()
-
-    @property
-    def certified(self) -> bool:
-        """Whether the value is proven: the exact bounds meet."""
-        return self.bounds.lower == self.bounds.upper
-
-    @property
-    def exploitability(self) -> float:
-        """NashConv of ``strategies`` (exact in ``certificate.exploitability``)."""
-        return float(self.certificate.exploitability)
-
-    @property
-    def plans(self) -> tuple[np.ndarray, np.ndarray]:
-        """The exact realization plans of ``strategies`` (object arrays of Fractions)."""
-        return plan_from_behaviour(self.strategies[0]), plan_from_behaviour(self.strategies[1])
 
 
 def exact_certificate(

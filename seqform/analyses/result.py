@@ -29,11 +29,13 @@ from typing import Any, Generic, Protocol, TypeVar
 import numpy as np
 
 from seqform.certify import Certificate
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.lp.solvers import SolverLimitError, SolverStats
 
 __all__ = [
     "STAGES",
     "Certified",
+    "ExactOutcome",
     "PhaseClock",
     "Result",
     "Timings",
@@ -201,6 +203,31 @@ class Certified(Generic[S]):
     def parts(self) -> dict[str, Any]:
         """The fields, by name: ``Solution(game=..., form=..., **certified.parts())``."""
         return {f.name: getattr(self, f.name) for f in fields(Certified)}
+
+
+class ExactOutcome:
+    """What every exact result (:class:`~seqform.analyses.exact.ExactSolution` on the tree,
+    :class:`~seqform.analyses.structured_exact.StructuredExactSolution` without it) derives
+    from its proven ``bounds``, exact ``strategies`` and exact ``certificate``."""
+
+    bounds: Any
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
+    certificate: Certificate
+
+    @property
+    def certified(self) -> bool:
+        """Whether the value is proven: the exact bounds meet."""
+        return bool(self.bounds.lower == self.bounds.upper)
+
+    @property
+    def exploitability(self) -> float:
+        """NashConv of ``strategies`` (exact in ``certificate.exploitability``)."""
+        return float(self.certificate.exploitability)
+
+    @property
+    def plans(self) -> tuple[np.ndarray, np.ndarray]:
+        """The exact realization plans of ``strategies`` (object arrays of Fractions)."""
+        return plan_from_behaviour(self.strategies[0]), plan_from_behaviour(self.strategies[1])
 
 
 def lp_stages(

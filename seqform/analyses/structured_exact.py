@@ -34,12 +34,11 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.analyses.exact import ValueBounds
-from seqform.analyses.result import PhaseClock, Timings, Value
+from seqform.analyses.result import ExactOutcome, PhaseClock, Timings, Value
 from seqform.certify import Certificate
 from seqform.forms.strategies import (
     BehaviouralStrategy,
     behaviour_from_plan,
-    plan_from_behaviour,
     round_strategy,
 )
 from seqform.game.public_explicit import tree_nodes
@@ -58,7 +57,7 @@ Profile = tuple[BehaviouralStrategy, BehaviouralStrategy]
 
 
 @dataclass(frozen=True)
-class StructuredExactSolution:
+class StructuredExactSolution(ExactOutcome):
     """An exact equilibrium of a structured game, or exact bounds when none is certified
     (the fields of :class:`~seqform.analyses.exact.ExactSolution` that do not need a tree,
     and the sizes of :class:`~seqform.analyses.structured.StructuredSolution`).
@@ -91,21 +90,6 @@ class StructuredExactSolution:
     matrix_nonzeros: int
     tree_nodes: int
     notes: tuple[str, ...] = ()
-
-    @property
-    def certified(self) -> bool:
-        """Whether the value is proven: the exact bounds meet."""
-        return self.bounds.lower == self.bounds.upper
-
-    @property
-    def exploitability(self) -> float:
-        """NashConv of ``strategies`` (exact in ``certificate.exploitability``)."""
-        return float(self.certificate.exploitability)
-
-    @property
-    def plans(self) -> tuple[np.ndarray, np.ndarray]:
-        """The exact realization plans of ``strategies`` (object arrays of Fractions)."""
-        return plan_from_behaviour(self.strategies[0]), plan_from_behaviour(self.strategies[1])
 
 
 def _from_basis(

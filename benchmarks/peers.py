@@ -194,6 +194,36 @@ def _structured(spec: str) -> Outcome:
     return _pipeline(lambda: load_structured_game(spec), solve_structured)
 
 
+def _structured_sizes_or_none(spec: str) -> Sizes | None:
+    """:func:`_structured_sizes`, or ``None`` for a game without a structured description."""
+    try:
+        return _structured_sizes(spec)
+    except ValueError:
+        return None
+
+
+def _structured_sizes(spec: str) -> Sizes:
+    """The sizes of ``spec`` from its public tree × private hands, without its tree."""
+    import numpy as np
+
+    from seqform.game.builtin.registry import load_structured_game
+    from seqform.game.public_numbering import number_public_tree
+
+    game = load_structured_game(spec)
+    numbering = number_public_tree(game)
+    valid0, valid1 = numbering.leaf_valid(0), numbering.leaf_valid(1)
+    deals = valid0.sum(axis=1).astype(np.int64) * valid1.sum(axis=1).astype(np.int64)
+    cards0, cards1 = game.hands[0].cards, game.hands[1].cards
+    common, at0, at1 = np.intersect1d(cards0, cards1, return_indices=True)
+    keep = common >= 0  # hands holding the same card cannot be dealt together
+    clashes = (valid0[:, at0[keep]] & valid1[:, at1[keep]]).sum(axis=1)
+    return Sizes(
+        sequences=(numbering.num_sequences(0), numbering.num_sequences(1)),
+        infosets=(numbering.num_infosets(0), numbering.num_infosets(1)),
+        terminals=int((deals - clashes).sum()),
+    )
+
+
 def _tree_nodes_refused(spec: str) -> int | None:
     """At most the tree size of an N-card Kuhn game too large for :func:`seqform.load_game`
     (:func:`~seqform.game.public_explicit.tree_nodes`), else ``None``."""
@@ -378,27 +408,25 @@ def run_peer(peer: str, spec: str, scratch: Path, budget: float | None = None) -
 def measure_sizes(spec: str) -> Sizes:
     """Sequences and information sets per player, and terminal histories, of ``spec``.
 
-    An N-card Kuhn game whose tree is too large to build is measured without it, by its
-    structured numbering (the numbers the tree would give: every betting leaf is reached by
-    every ordered deal of distinct cards).
+    A structured game whose tree is too large to build (N-card Kuhn beyond the tree's limit,
+    Liar's Dice beyond the tree's 14 bids) is measured without it, by its structured
+    numbering: the numbers the tree would give, a terminal history being a public leaf with
+    a deal of hands valid there that share no card (with several dice each the tree counts
+    ordered rolls and this the sorted hands, so only the sequences and sets agree there).
     """
     from seqform import load_game
     from seqform.forms.sequence_form import build_sequence_form
 
     if _tree_nodes_refused(spec) is not None:
-        from seqform.game.builtin.registry import load_structured_game
-        from seqform.game.public_numbering import number_public_tree
-
-        game = load_structured_game(spec)
-        numbering = number_public_tree(game)
-        cards = game.num_hands(0)
-        return Sizes(
-            sequences=(numbering.num_sequences(0), numbering.num_sequences(1)),
-            infosets=(numbering.num_infosets(0), numbering.num_infosets(1)),
-            terminals=numbering.num_leaves * cards * (cards - 1),
-        )
-
-    form = build_sequence_form(load_game(spec))
+        return _structured_sizes(spec)
+    try:
+        game = load_game(spec)
+    except ValueError:
+        structured = _structured_sizes_or_none(spec)
+        if structured is None:
+            raise
+        return structured
+    form = build_sequence_form(game)
     first, second = form.players
     return Sizes(
         sequences=(first.num_sequences, second.num_sequences),

@@ -661,3 +661,14 @@ def test_the_speed_targets_read_the_cfr_plus_peer_on_leduc(python, cpp, gap, met
 def test_the_speed_peer_needs_a_game_openspiel_has():
     assert not_applicable(SPEED_PEER, "leduc") == ""
     assert not_applicable(SPEED_PEER, "kuhn(cards=10)") == "not a game OpenSpiel has itself"
+
+
+@pytest.mark.parametrize(
+    "spec", ["kuhn", "kuhn(cards=7)", "leduc", "leduc(ranks=4, suits=3)", "liars_dice(sides=4)"]
+)
+def test_sizes_without_the_tree_equal_the_trees(spec):
+    # The structured numbering's sizes (used where the tree is refused, e.g.
+    # liars_dice(sides=8)) against the sequence form built from the tree itself.
+    from benchmarks.peers import _structured_sizes, measure_sizes
+
+    assert _structured_sizes(spec) == measure_sizes(spec)

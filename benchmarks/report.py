@@ -160,7 +160,23 @@ def _status_cell(result: PeerResult) -> str:
         return f"skipped ({failure.detail})"
     if result.status == NOT_APPLICABLE:
         return "n/a"
+    if _refused(result):
+        return "refused (tree too large)"
     return result.status
+
+
+def _refused(result: PeerResult) -> bool:
+    """Whether the peer's tree route refused the game as too large to build: status
+    ``"refused"`` (a :class:`~seqform.game.errors.TreeTooLargeError`), or, in results written
+    before that status existed, the error it raised then (its message names the limit)."""
+    failure = result.failure
+    if result.status == "refused":
+        return True
+    return (
+        result.status == "error"
+        and failure is not None
+        and "seqform builds at most" in failure.detail
+    )
 
 
 def _value(value: float | None) -> str:

@@ -5,7 +5,7 @@ imports the peer's libraries, warms the peer up on Kuhn poker, touches the ``--r
 file (the parent starts its wall-clock limit then), runs the measurement and writes a
 JSON report to ``--result``:
 
-``{"status": "ok" | "out of memory" | "error" | "unavailable", "detail": "...",
+``{"status": "ok" | "out of memory" | "refused" | "error" | "unavailable", "detail": "...",
 "outcome": {...}, "sizes": {...}, "peak_rss_mb": ..., "baseline_rss_mb": ...}``
 
 ``peak_rss_mb`` is the process's peak resident set size (``ru_maxrss``), interpreter and
@@ -108,8 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         report.update(status="out of memory", detail=_first_line(exc))
     except Exception as exc:
         from benchmarks.peers import PeerUnavailableError
+        from seqform.game.errors import TreeTooLargeError
 
-        status = "unavailable" if isinstance(exc, PeerUnavailableError) else "error"
+        if isinstance(exc, PeerUnavailableError):
+            status = "unavailable"
+        elif isinstance(exc, TreeTooLargeError):
+            status = "refused"  # the tree is larger than seqform builds
+        else:
+            status = "error"
         report.update(status=status, detail=_first_line(exc))
     report["peak_rss_mb"] = _peak_rss_mb()
     from seqform.io.atomic import write_atomically  # after the measurement, not before

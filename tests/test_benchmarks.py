@@ -672,3 +672,26 @@ def test_sizes_without_the_tree_equal_the_trees(spec):
     from benchmarks.peers import _structured_sizes, measure_sizes
 
     assert _structured_sizes(spec) == measure_sizes(spec)
+
+
+def test_a_tree_too_large_to_build_is_recorded_as_refused(tmp_path):
+    # liars_dice(sides=8) has 16 bids, beyond the 14 the tree builds (TreeTooLargeError):
+    # the tree peer is "refused", the structured peer is not asked here; sizes still come
+    # from the structured numbering (524,281 sequences a player: seqform.game.public_numbering).
+    finished = run_command(
+        "--games",
+        "liars_dice(sides=8)",
+        "--peers",
+        "seqform-highs",
+        "--repeat",
+        "1",
+        "--no-plot",
+        "--out",
+        str(tmp_path),
+    )
+    assert finished.returncode == 0, finished.stderr
+    document = json.loads((tmp_path / "results.json").read_text())
+    (refused,) = peer_results(document, "liars_dice(sides=8)")["seqform-highs"]["measurements"]
+    assert refused["status"] == "refused"
+    table = (tmp_path / "results.md").read_text(encoding="utf-8")
+    assert "refused (tree too large)" in table and "524,281" in table

@@ -18,6 +18,7 @@ __all__ = [
     "GameParameterError",
     "GameTypeError",
     "InvalidGameError",
+    "TreeTooLargeError",
     "UnknownGameError",
 ]
 
@@ -30,6 +31,11 @@ class GameTypeError(InvalidGameError, TypeError):
     """A node built with a value of the wrong type (a player ``1.0``, an unhashable
     information-set name): a :class:`TypeError` for the library's callers, and an
     :class:`InvalidGameError` for those who catch every invalid game."""
+
+
+class TreeTooLargeError(ValueError):
+    """The game's explicit tree is larger than seqform builds (a node or bid limit); the
+    message names the limit and the route that needs no tree, where there is one."""
 
 
 class UnknownGameError(ValueError):

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.game.errors import TreeTooLargeError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 from seqform.game.public_numbering import number_public_tree
@@ -198,14 +199,14 @@ def explicit_game(
 
     Raises
     ------
-    ValueError
+    TreeTooLargeError
         When the tree would have more than ``max_nodes`` nodes (:func:`tree_nodes`), naming
         the game and the method (``instead``) that never builds the tree.
     """
     if max_nodes is not None:
         nodes = tree_nodes(game)
         if nodes > max_nodes:
-            raise ValueError(
+            raise TreeTooLargeError(
                 f"{game.name}: the game tree would have up to {nodes:,} nodes, more than the "
                 f"{max_nodes:,} seqform builds; solve it with {instead}, which never builds "
                 "the tree"

@@ -67,6 +67,7 @@ _SHORT_STATUS: dict[str, str] = {
     "out of memory": "out of memory",
     "timeout": "timed out",
     "error": "error",
+    "refused": "refused (tree too large)",
 }
 
 # The scale target: a game this large per player, solved and certified within these bounds.
@@ -710,7 +711,9 @@ def _points(run: BenchmarkRun, peer: str) -> list[_Point]:
             if stopped is None and failure is not None:
                 stopped = failure.elapsed
             if stopped is not None and stopped > 0:
-                short = _SHORT_STATUS[result.status]
+                short = (
+                    "refused (tree too large)" if _refused(result) else _SHORT_STATUS[result.status]
+                )
                 points.append(_Point(family, size, stopped, stopped, stopped, short))
     return sorted(points, key=lambda point: (point.family, point.size))
 
@@ -777,6 +780,8 @@ def plot_scaling(run: BenchmarkRun, path: Path) -> Path | None:
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.margins(x=0.08, y=0.15)
+    low, high = axes.get_ylim()
+    axes.set_ylim(low, high * 30)  # headroom for the failure labels above the highest marks
     axes.set_xlabel("sequences per player (the larger of the two)")
     axes.set_ylabel("seconds (median; bars: min–max)")
     axes.set_title(

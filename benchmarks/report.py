@@ -139,12 +139,17 @@ def ratio(slower: PeerResult | None, faster: PeerResult | None) -> Ratio:
     if NOT_APPLICABLE in (slower.status, faster.status):
         return Ratio(None)
     if faster.median is None:
-        return Ratio(None, note=f"{faster.peer} {faster.status}")
+        return Ratio(None, note=f"{faster.peer} {_short_status(faster)}")
     if slower.median is not None:
         return Ratio(slower.median / faster.median)
     if slower.status == "timeout":
         return Ratio(slower.timeout / faster.median, lower_bound=True)
-    return Ratio(None, note=f"{slower.peer} {slower.status}")
+    return Ratio(None, note=f"{slower.peer} {_short_status(slower)}")
+
+
+def _short_status(result: PeerResult) -> str:
+    """A failed peer's status in a few words: ``refused`` for a tree seqform will not build."""
+    return "refused" if _refused(result) else result.status
 
 
 def _seconds(value: float | None) -> str:

@@ -119,3 +119,18 @@ def test_report_reaches_only_the_installed_listener() -> None:
 )
 def test_log_status_reads_highs_iteration_lines(line: str, status: tuple[int, str] | None) -> None:
     assert log_status(line) == status
+
+
+def test_building_a_built_in_tree_reports_its_deals():
+    # Issue 15 item 1: tree building shows a bar where the total is known.  kuhn(cards=10)
+    # has 10 * 9 = 90 ordered deals (Kuhn 1950's deal, N cards); each deal's subtree is counted.
+    from seqform.game.builtin.kuhn import kuhn_poker
+    from seqform.game.progress import listening
+
+    steps = []
+    with listening(steps.append):
+        kuhn_poker(10)
+    building = [step for step in steps if step.phase.startswith("building the tree")]
+    assert building and building[-1].done == building[-1].total == 90
+    assert building[-1].finished and len(building) <= 101
+    assert [step.done for step in building] == sorted(step.done for step in building)

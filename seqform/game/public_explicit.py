@@ -22,6 +22,7 @@ import numpy as np
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
+from seqform.game.progress import Step, report
 from seqform.game.public_numbering import number_public_tree
 from seqform.game.public_tree import (
     Constant,
@@ -190,6 +191,26 @@ def _maker(
     return decision
 
 
+def _reporting(game: StructuredGame, make: Maker) -> Maker:
+    """``make``, reporting how many deals' subtrees are written (:mod:`seqform.game.progress`:
+    a progress bar on a terminal) about a hundred times over the whole tree."""
+    cards0, cards1 = game.hands[0].cards, game.hands[1].cards
+    clashes = len(np.intersect1d(cards0[cards0 >= 0], cards1[cards1 >= 0]))
+    total = game.num_hands(0) * game.num_hands(1) - clashes
+    every = max(1, total // 100)
+    written = 0
+
+    def counted(h0: int, h1: int) -> Node:
+        nonlocal written
+        node = make(h0, h1)
+        written += 1
+        if written % every == 0 or written >= total:
+            report(Step("building the tree (deals)", written, total, finished=written >= total))
+        return node
+
+    return counted
+
+
 def explicit_game(
     game: StructuredGame,
     max_nodes: int | None = None,
@@ -212,7 +233,7 @@ def explicit_game(
                 "the tree"
             )
     number_public_tree(game)  # validates the public tree before any node is written
-    root = game.write_deal(game, _maker(game.root, game, (), _Terminals()))
+    root = game.write_deal(game, _reporting(game, _maker(game.root, game, (), _Terminals())))
     if game.describe_action is None:
         return Game(name=game.name, root=root, description=game.description)
     return Game(

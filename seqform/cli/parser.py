@@ -3,24 +3,32 @@
 Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the module of
 :mod:`seqform.cli.commands` with that name.
 
-Size: under 500 lines, because every option of every command is declared here with
-its help line (the one place ``--help`` text lives); splitting the commands' options apart
-would scatter the shared ones.
+The options several commands share, and the names of solvers and methods, are in
+:mod:`seqform.cli.options`.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
-from collections.abc import Sequence
 
-from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
 from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
+from seqform.cli.options import (
+    ITERATIVE_ALGORITHMS,
+    METHOD_ALIASES,
+    SOLVERS,
+    SPARSIFIED_DEFAULT_SOLVER,
+    STRUCTURED_METHODS,
+    Commands,
+    SeqformParser,
+    add_analysis_arguments,
+    add_game_argument,
+    add_max_entries_argument,
+    add_output_arguments,
+    add_solver_arguments,
+    add_strategies_argument,
+)
 from seqform.cli.readers import max_entries, positive_number, positive_seconds, whole_number
-from seqform.cli.render.strategies import CHOICES as STRATEGY_CHOICES
-from seqform.cli.render.strategies import MOST_MIXED, SUMMARY_ABOVE
-from seqform.game.builtin.registry import known_names
-from seqform.lp.solvers import ALGORITHMS, BACKENDS
+from seqform.cli.render.strategies import MOST_MIXED
 from seqform.version import __version__
 
 __all__ = [
@@ -34,23 +42,6 @@ __all__ = [
     "positive_seconds",
     "resolve_solver",
 ]
-
-# FOR THE LEAD: the one place the cli names a solver.  lp owns the HiGHS algorithms
-# (ALGORITHMS); "clarabel" is the structured route's interior-point solver and its default
-# (seqform.lp.solvers.SPARSIFIED_SOLVERS lists what that route accepts).  When lp
-# exports one constant for every solver name, it replaces these two lines.
-SPARSIFIED_DEFAULT_SOLVER = "clarabel"
-SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
-
-ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
-
-
-METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
-"""``--method`` spellings kept for existing commands: ``sequence`` is the tree route,
-``sparsified`` (the old one-card showdown route) the structured route."""
-
-STRUCTURED_METHODS = ("auto", "structured")
-"""``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""
 
 
 def resolve_solver(args: argparse.Namespace) -> None:
@@ -79,169 +70,6 @@ def resolve_solver(args: argparse.Namespace) -> None:
         )
 
 
-_KEY_VALUE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S")
-
-
-def _with_parameters(game: str, extras: Sequence[str]) -> str:
-    """``kuhn`` and ``["cards=5"]`` written as one GAME: ``kuhn(cards=5)``."""
-    given, head = ", ".join(extras), game.rstrip()
-    if not head.endswith(")"):
-        return f"{head}({given})"
-    head = head[:-1].rstrip()
-    return f"{head}{'' if head.endswith('(') else ', '}{given})"
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, whose ``solve kuhn cards=5`` says to write ``"kuhn(cards=5)"`` (exit 2)."""
-
-    def parse_args(  # type: ignore[override]  # one signature for typeshed's overloads
-        self, args: Sequence[str] | None = None, namespace: None = None
-    ) -> argparse.Namespace:
-        parsed, extras = self.parse_known_args(args, namespace)
-        if extras:
-            message = f"unrecognized arguments: {' '.join(extras)}"
-            game = getattr(parsed, "game", None)
-            if isinstance(game, str) and all(_KEY_VALUE.match(extra) for extra in extras):
-                message += (
-                    f"; a game's parameters go inside its name, quoted: "
-                    f'"{_with_parameters(game, extras)}"'
-                )
-            self.error(message)
-        return parsed
-
-
-# --- arguments shared by several commands ---------------------------------------------------
-
-
-def _add_game_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "game",
-        metavar="GAME",
-        help=(
-            "a built-in game (" + ", ".join(known_names()) + "), with parameters as "
-            "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME; "
-            "'seqform games' lists the built-in games and how they name information sets"
-        ),
-    )
-    parser.add_argument(
-        "--max-nodes", type=whole_number(1), metavar="N", help="openspiel: histories to convert"
-    )
-
-
-def _add_output_arguments(parser: argparse.ArgumentParser, summarises: bool = True) -> None:
-    """``--format`` and ``--output``; ``summarises``: the text summarises large games."""
-    text = (
-        f"text for people (default; a summary above {SUMMARY_ABOVE} information sets)"
-        if summarises
-        else "text for people (default)"
-    )
-    parser.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help=f"{text}, json for programs: the complete result in a documented schema",
-    )
-    parser.add_argument("--output", metavar="FILE", help="write the result here, not stdout")
-
-
-def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="highs",
-        help=(
-            "highs: the LP handed to HiGHS through highspy (default); cvxpy: the same LP "
-            "written in cvxpy, also solved by HiGHS (to cross-check)"
-        ),
-    )
-    parser.add_argument(
-        "--solver",
-        choices=SOLVERS,
-        default=None,
-        help=(
-            "HiGHS algorithm: simplex (the default), ipm (interior point + crossover), pdlp; "
-            "clarabel (interior point; the structured route's solver for large LPs)"
-        ),
-    )
-    parser.add_argument(
-        "--time-limit",
-        type=positive_seconds,
-        metavar="SECONDS",
-        help="stop the solver after this long (reported as a limit, never as a solution)",
-    )
-    talk = parser.add_mutually_exclusive_group()
-    talk.add_argument(
-        "--verbose", action="store_true", help="show progress and the solver's log on stderr"
-    )
-    talk.add_argument("--quiet", action="store_true", help="no progress messages")
-
-
-def _add_strategies_argument(
-    parser: argparse.ArgumentParser, summary: str = f"the {MOST_MIXED} most mixed per player"
-) -> None:
-    """``--strategies``; ``summary`` says what a summary shows for this command."""
-    parser.add_argument(
-        "--strategies",
-        choices=STRATEGY_CHOICES,
-        default="auto",
-        help=(
-            f"text output: all prints every information set; summary: counts and {summary}; "
-            f"auto (default): all up to {SUMMARY_ABOVE} information sets (both players), "
-            "summary above (JSON is always complete)"
-        ),
-    )
-
-
-def _add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--max-entries",
-        type=max_entries,
-        default=10**7,
-        metavar="N",
-        help=(
-            "refuse normal-form matrices with more payoff entries than this "
-            "(default 10^7; write 10000000, 1e7 or 10^7)"
-        ),
-    )
-
-
-def _add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
-    group = solve.add_argument_group("beyond one float equilibrium")
-    which = group.add_mutually_exclusive_group()
-    which.add_argument(
-        "--exact",
-        action="store_true",
-        help=(
-            "exact rational strategies and value, certified in exact arithmetic; on the tree, "
-            "or with --method structured on the structured route (HiGHS's basis of the "
-            "sparsified LP re-solved in rationals: within ~60 s up to leduc(ranks=10), "
-            "leduc(ranks=6, suits=3), liars_dice(sides=6), kuhn(cards=3000))"
-        ),
-    )
-    which.add_argument(
-        "--refine",
-        action="store_true",
-        help="a quasi-perfect equilibrium: sensible play also after the opponent's mistakes",
-    )
-    group.add_argument(
-        "--fix",
-        action="append",
-        default=[],
-        metavar="SPEC",
-        help="restrict behaviour: INFOSET:ACTION=P, <=P or >=P (e.g. K:b=1); repeatable",
-    )
-    group.add_argument(
-        "--fix-file",
-        metavar="FILE",
-        help='restrictions as JSON {"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}',
-    )
-
-
-# --- one sub-parser per command -------------------------------------------------------------
-
-Commands = argparse._SubParsersAction  # what add_subparsers returns
-
-
 def _add_solve(commands: Commands) -> None:
     solve = commands.add_parser(
         "solve",
@@ -249,10 +77,10 @@ def _add_solve(commands: Commands) -> None:
         description="Solve a game and certify the answer by best response.",
         epilog=EXIT_CODES_HELP,
     )
-    _add_game_argument(solve)
-    _add_solver_arguments(solve)
-    _add_output_arguments(solve)
-    _add_strategies_argument(solve)
+    add_game_argument(solve)
+    add_solver_arguments(solve)
+    add_output_arguments(solve)
+    add_strategies_argument(solve)
     solve.add_argument(
         "--method",
         choices=("auto", "tree", "structured", "normal", "sequence", "sparsified"),
@@ -266,9 +94,9 @@ def _add_solve(commands: Commands) -> None:
             "theorem; sparsified: the old name of structured (N-card Kuhn's route)"
         ),
     )
-    _add_max_entries_argument(solve)
+    add_max_entries_argument(solve)
     solve.add_argument("--force", action="store_true", help="solve past the memory estimate")
-    _add_analysis_arguments(solve)
+    add_analysis_arguments(solve)
 
 
 def _add_compare(commands: Commands) -> None:
@@ -281,11 +109,11 @@ def _add_compare(commands: Commands) -> None:
             "solve every formulation within the size limit and compare values and strategies."
         ),
     )
-    _add_game_argument(compare)
-    _add_solver_arguments(compare)
-    _add_output_arguments(compare)
-    _add_strategies_argument(compare)
-    _add_max_entries_argument(compare)
+    add_game_argument(compare)
+    add_solver_arguments(compare)
+    add_output_arguments(compare)
+    add_strategies_argument(compare)
+    add_max_entries_argument(compare)
     compare.add_argument(
         "--no-solve", action="store_true", help="sizes only: build and solve no LP"
     )
@@ -301,7 +129,7 @@ def _add_export(commands: Commands) -> None:
             "gambit-profile (the solved equilibrium for Gambit; see seqform/io/gambit_profile.py)."
         ),
     )
-    _add_game_argument(export)
+    add_game_argument(export)
     export.add_argument(
         "--to",
         choices=("efg", "npz", "mps", "gambit-profile"),
@@ -359,13 +187,13 @@ def _add_ranges(commands: Commands) -> None:
             "(--verbose shows progress)."
         ),
     )
-    _add_game_argument(ranges)
+    add_game_argument(ranges)
     ranges.add_argument(
         "--exact", action="store_true", help="exact fractions, each LP re-solved exactly"
     )
     ranges.add_argument("--verbose", action="store_true", help="show progress on stderr")
-    _add_output_arguments(ranges)
-    _add_strategies_argument(ranges, f"the {MOST_MIXED} information sets that vary most")
+    add_output_arguments(ranges)
+    add_strategies_argument(ranges, f"the {MOST_MIXED} information sets that vary most")
 
 
 def _add_exploit(commands: Commands) -> None:
@@ -378,7 +206,7 @@ def _add_exploit(commands: Commands) -> None:
             "equilibrium value."
         ),
     )
-    _add_game_argument(exploit)
+    add_game_argument(exploit)
     source = exploit.add_mutually_exclusive_group(required=True)
     source.add_argument(
         "--strategy",
@@ -407,8 +235,8 @@ def _add_exploit(commands: Commands) -> None:
         ),
     )
     exploit.add_argument("--verbose", action="store_true", help="show progress on stderr")
-    _add_output_arguments(exploit)
-    _add_strategies_argument(
+    add_output_arguments(exploit)
+    add_strategies_argument(
         exploit, f"the fixed strategy's {MOST_MIXED} most mixed, the best response's counts"
     )
 
@@ -424,7 +252,7 @@ def _add_iterate(commands: Commands) -> None:
             "distance to the exact value and to each unique equilibrium strategy."
         ),
     )
-    _add_game_argument(iterate)
+    add_game_argument(iterate)
     iterate.add_argument(
         "--algorithm",
         choices=ITERATIVE_ALGORITHMS,
@@ -468,8 +296,8 @@ def _add_iterate(commands: Commands) -> None:
         help="random seed of mccfr (default 0, printed on stderr)",
     )
     iterate.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    _add_output_arguments(iterate)
-    _add_strategies_argument(iterate)
+    add_output_arguments(iterate)
+    add_strategies_argument(iterate)
 
 
 def _add_games(commands: Commands) -> None:
@@ -481,12 +309,12 @@ def _add_games(commands: Commands) -> None:
             "their information-set labels (Kuhn's Qpb: holding Q, after check then bet)."
         ),
     )
-    _add_output_arguments(games, summarises=False)
+    add_output_arguments(games, summarises=False)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m seqform``."""
-    parser = _Parser(
+    parser = SeqformParser(
         prog="seqform",
         description=(
             "Solve two-player zero-sum extensive-form games exactly by the sequence-form "

@@ -57,11 +57,9 @@ written once for floats and Fractions.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -71,6 +69,15 @@ from seqform.game.public_numbering import PublicNumbering, number_public_tree, s
 from seqform.game.public_tree import Constant, PayoffRule, Sign, StructuredGame
 from seqform.lp.exact.program import Bound, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
+from seqform.structured.lp_parts import (
+    UNBLOCKED_LEVELS,
+    Chain,
+    Entries,
+    Triplets,
+    exact_value,
+    level_chain,
+    numbers,
+)
 
 __all__ = [
     "UNBLOCKED_LEVELS",
@@ -79,9 +86,6 @@ __all__ = [
     "build_exact_structured_lp",
     "build_structured_lp",
 ]
-
-UNBLOCKED_LEVELS = 64
-"""Chains of prefix sums up to this many levels are written unblocked."""
 
 
 @dataclass(frozen=True)
@@ -142,111 +146,6 @@ class ExactStructuredLP:
         return list(values[self.x_columns]), list(row_duals[self.payoff_rows])
 
 
-def _numbers(values: Iterable[Any], exact: bool) -> np.ndarray:
-    """float64, or an ``object`` array of Fractions when ``exact``."""
-    if not exact:
-        return np.asarray([float(v) for v in values], dtype=float)
-    items = [Fraction(v) for v in values]
-    array = np.empty(len(items), dtype=object)
-    array[:] = items
-    return array
-
-
-def _exact_value(value: Any) -> Fraction:
-    """An exact entry: a Fraction, an integer, or an integral float (the chains' ±1);
-    any other float means an inexact number slipped into the exact build."""
-    if isinstance(value, float) and not value.is_integer():
-        raise TypeError(f"inexact entry {value!r} in the exact structured LP")
-    return Fraction(value)
-
-
-@dataclass(frozen=True)
-class _Chain:
-    """The blocked prefix sums over ``L`` levels, in local numbers (row ``i`` defines
-    variable ``i``).
-
-    prefix : shape (L + 1, 2), the (at most two) variables whose sum is ``P_m``; -1 unused
-    rows, columns, values : the entries among the chain's own variables
-    level_row : per level ``l``, the row in which ``u_l`` enters (with coefficient -1)
-    count : the variables (and rows)
-    """
-
-    prefix: np.ndarray
-    rows: np.ndarray
-    columns: np.ndarray
-    values: np.ndarray
-    level_row: np.ndarray
-    count: int
-
-
-def _chain(levels: int) -> _Chain:
-    """``p_m = p_{m-1} + u_{m-1}`` inside blocks, ``Q_b = Q_{b-1} + p_last + u_last``."""
-    block = levels if levels <= UNBLOCKED_LEVELS else max(1, math.isqrt(levels))
-    blocks = -(-levels // block)
-    m = np.arange(levels + 1)
-    inner = m[(m % block != 0) & (m < levels)]
-    pvar = np.full(levels + 1, -1, dtype=np.int64)
-    pvar[inner] = np.arange(len(inner))
-    qvar = np.full(blocks + 1, -1, dtype=np.int64)
-    qvar[1:] = len(inner) + np.arange(blocks)
-    prefix = np.stack([np.where(m // block > 0, qvar[np.minimum(m // block, blocks)], -1), pvar])
-    prefix = prefix.T.copy()
-    prefix[levels] = (qvar[blocks], -1)
-    b = np.arange(1, blocks + 1)
-    last = np.minimum(b * block, levels) - 1
-    own = np.concatenate([pvar[inner], qvar[b]])
-    previous = np.concatenate([pvar[inner - 1], np.where(b > 1, qvar[b - 1], -1)])
-    carried = np.where(last % block != 0, pvar[last], -1)
-    rows = np.concatenate([own, own, qvar[b]])
-    columns = np.concatenate([own, previous, carried])
-    values = np.concatenate([np.ones(len(own)), -np.ones(len(own)), -np.ones(blocks)])
-    keep = columns >= 0
-    level = np.arange(levels)
-    following = level + 1
-    inside = (following % block != 0) & (following < levels)
-    level_row = np.where(inside, pvar[np.minimum(following, levels)], qvar[level // block + 1])
-    return _Chain(prefix, rows[keep], columns[keep], values[keep], level_row, len(own))
-
-
-_Triplets = tuple[np.ndarray, np.ndarray, np.ndarray]
-
-
-class _Entries:
-    """Triplets of one block of the LP, appended array by array (float, or Fractions when
-    ``exact``)."""
-
-    def __init__(self, exact: bool) -> None:
-        self.exact = exact
-        self.parts: list[_Triplets] = []
-
-    def add(self, rows: np.ndarray, columns: np.ndarray, values: np.ndarray) -> None:
-        """Entries ``M[rows, columns] += values`` (broadcast together), skipping columns
-        -1 and zero values."""
-        r, c, v = np.broadcast_arrays(rows, columns, values)
-        keep = np.asarray((c >= 0) & (v != 0), dtype=bool)
-        kept = v[keep].ravel()
-        if self.exact:
-            kept = _numbers((_exact_value(value) for value in kept), exact=True)
-        else:
-            kept = kept.astype(float)
-        self.parts.append((r[keep].ravel(), c[keep].ravel(), kept))
-
-    def triplets(self, first_row: int = 0) -> _Triplets:
-        """All entries, rows shifted by ``first_row``."""
-        if not self.parts:
-            empty = np.zeros(0, np.int64)
-            return empty, empty, np.zeros(0, dtype=object if self.exact else float)
-        rows, columns, values = (np.concatenate(part) for part in zip(*self.parts, strict=True))
-        return rows + first_row, columns, values
-
-    def matrix(self, shape: tuple[int, int], first_row: int = 0) -> sp.coo_array:
-        """The float entries as a matrix of ``shape``, duplicates summed."""
-        rows, columns, values = self.triplets(first_row)
-        matrix = sp.coo_array((values.astype(float), (rows, columns)), shape=shape)
-        matrix.sum_duplicates()
-        return matrix
-
-
 @dataclass(frozen=True)
 class _Family:
     """Leaves with one rule kind, levels object and public cards (module docstring)."""
@@ -291,20 +190,20 @@ class _Builder:
         self.game = game
         self.exact = exact
         self.numbering = number_public_tree(game)
-        self.weights = tuple(_numbers(game.hands[p].weights, exact) for p in (0, 1))
+        self.weights = tuple(numbers(game.hands[p].weights, exact) for p in (0, 1))
         total1 = sum((Fraction(w) for w in game.hands[1].weights), Fraction(0))
         self.scale = 1 / (Fraction(game.deal_scale) * total1)
         self.partner = _partner(game)
         self.payoff_base = payoff_base
         self.next_column = aux_base
         self.next_row = 0  # definition rows, numbered after the payoff rows later
-        self.payoff = _Entries(exact)
-        self.definitions = _Entries(exact)
-        self.chains: dict[int, _Chain] = {}
+        self.payoff = Entries(exact)
+        self.definitions = Entries(exact)
+        self.chains: dict[int, Chain] = {}
 
-    def chain(self, levels: int) -> _Chain:
+    def chain(self, levels: int) -> Chain:
         if levels not in self.chains:
-            self.chains[levels] = _chain(levels)
+            self.chains[levels] = level_chain(levels)
         return self.chains[levels]
 
     def family(self, family: _Family) -> None:
@@ -330,7 +229,7 @@ class _Builder:
     def _leaves(
         self,
         family: _Family,
-        chain: _Chain,
+        chain: Chain,
         distinct: np.ndarray,
         hands0: np.ndarray,
         columns: np.ndarray,
@@ -349,7 +248,7 @@ class _Builder:
         level1 = family.levels[1][hands1]
         seconds = numbering.leaf_sequences[leaves, 1]
         rows = self.payoff_base + numbering.sequence_index[1][hands1][:, seconds].T
-        chance = _numbers((numbering.leaf_chance[z] * self.scale for z in leaves), self.exact)
+        chance = numbers((numbering.leaf_chance[z] * self.scale for z in leaves), self.exact)
         factor = -chance[:, None] * self.weights[1][hands1][None, :]  # (leaves, hands1)
         slots, weights = _aggregate(numbering, leaves, distinct, level1, chain, self.exact)
         local = np.where(slots >= 0, columns[..., None] + slots, -1)
@@ -395,7 +294,7 @@ def _aggregate(
     leaves: np.ndarray,
     distinct: np.ndarray,
     level1: np.ndarray,
-    chain: _Chain,
+    chain: Chain,
     exact: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per (leaf, hand of player 1), the rule's sum over all live hands of player 0 as at
@@ -409,17 +308,17 @@ def _aggregate(
     slots[..., 0] = chain.prefix[count, 0]
     rule = rules[0]
     if isinstance(rule, Constant):
-        weights[..., 0] = _numbers((r.payoff for r in rules), exact)[:, None]
+        weights[..., 0] = numbers((r.payoff for r in rules), exact)[:, None]
     elif isinstance(rule, Sign):
-        stake = _numbers((r.stake for r in rules), exact)[:, None, None]
+        stake = numbers((r.stake for r in rules), exact)[:, None, None]
         below = np.searchsorted(distinct, level1, side="left")
         upto = np.searchsorted(distinct, level1, side="right")
         slots[..., 1:3] = chain.prefix[below]
         slots[..., 3:5] = chain.prefix[upto]
         weights[...] = stake * np.asarray([1, -1, -1, -1, -1], dtype=weights.dtype)
     else:
-        reached = _numbers((r.if_reached for r in rules), exact)[:, None]
-        otherwise = _numbers((r.otherwise for r in rules), exact)[:, None]
+        reached = numbers((r.if_reached for r in rules), exact)[:, None]
+        otherwise = numbers((r.otherwise for r in rules), exact)[:, None]
         quantity = np.asarray([r.quantity for r in rules])[:, None]
         needed = np.searchsorted(distinct, quantity - level1[None, :], side="left")
         slots[..., 1:3] = chain.prefix[needed]
@@ -443,13 +342,13 @@ def _rule_values(
     out = np.empty((len(leaves), len(level0)), dtype=dtype)
     for row, rule in enumerate(rules):
         if isinstance(rule, Constant):
-            out[row] = _numbers([rule.payoff], exact)[0]
+            out[row] = numbers([rule.payoff], exact)[0]
         elif isinstance(rule, Sign):
-            (stake,) = _numbers([rule.stake], exact)
+            (stake,) = numbers([rule.stake], exact)
             out[row] = stake * np.sign(level0 - level1).astype(dtype)
         else:
             reached = level0 + level1 >= rule.quantity
-            high, low = _numbers([rule.if_reached, rule.otherwise], exact)
+            high, low = numbers([rule.if_reached, rule.otherwise], exact)
             out[row] = np.where(reached, high, low)
     return out
 
@@ -466,7 +365,7 @@ class _Parts:
     """
 
     shape: tuple[int, int]
-    constraints: _Triplets
+    constraints: Triplets
     builder: _Builder
     e: np.ndarray
     n_x: int
@@ -550,7 +449,7 @@ def build_exact_structured_lp(game: StructuredGame) -> ExactStructuredLP:
         shape,
         np.concatenate([rows for rows, _, _ in pieces]),
         np.concatenate([columns for _, columns, _ in pieces]),
-        [_exact_value(value) for _, _, values in pieces for value in values.tolist()],
+        [exact_value(value) for _, _, values in pieces for value in values.tolist()],
     )
     keys = [rows * shape[1] + columns for rows, columns, _ in pieces[1:]]
     payoff_nonzeros = len(np.unique(np.concatenate(keys)))

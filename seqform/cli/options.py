@@ -1,0 +1,214 @@
+"""Options shared by several commands of ``python -m seqform`` (the game, the output, the
+solver, ``--strategies``, ``--max-entries``, the analyses beyond one solve), and the names
+the command line gives solvers and methods.  :mod:`seqform.cli.parser` builds each command
+from these."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Sequence
+
+from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
+from seqform.cli.readers import max_entries, positive_seconds, whole_number
+from seqform.cli.render.strategies import CHOICES as STRATEGY_CHOICES
+from seqform.cli.render.strategies import MOST_MIXED, SUMMARY_ABOVE
+from seqform.game.builtin.registry import known_names
+from seqform.lp.solvers import ALGORITHMS, BACKENDS
+
+__all__ = [
+    "ITERATIVE_ALGORITHMS",
+    "METHOD_ALIASES",
+    "SOLVERS",
+    "SPARSIFIED_DEFAULT_SOLVER",
+    "STRUCTURED_METHODS",
+    "Commands",
+    "SeqformParser",
+    "add_analysis_arguments",
+    "add_game_argument",
+    "add_max_entries_argument",
+    "add_output_arguments",
+    "add_solver_arguments",
+    "add_strategies_argument",
+    "with_parameters",
+]
+
+# FOR THE LEAD: the one place the cli names a solver.  lp owns the HiGHS algorithms
+# (ALGORITHMS); "clarabel" is the structured route's interior-point solver and its default
+# (seqform.lp.solvers.SPARSIFIED_SOLVERS lists what that route accepts).  When lp
+# exports one constant for every solver name, it replaces these two lines.
+SPARSIFIED_DEFAULT_SOLVER = "clarabel"
+SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
+
+ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
+
+
+METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
+"""``--method`` spellings kept for existing commands: ``sequence`` is the tree route,
+``sparsified`` (the old one-card showdown route) the structured route."""
+
+STRUCTURED_METHODS = ("auto", "structured")
+"""``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""
+
+
+_KEY_VALUE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S")
+
+
+def with_parameters(game: str, extras: Sequence[str]) -> str:
+    """``kuhn`` and ``["cards=5"]`` written as one GAME: ``kuhn(cards=5)``."""
+    given, head = ", ".join(extras), game.rstrip()
+    if not head.endswith(")"):
+        return f"{head}({given})"
+    head = head[:-1].rstrip()
+    return f"{head}{'' if head.endswith('(') else ', '}{given})"
+
+
+class SeqformParser(argparse.ArgumentParser):
+    """argparse, whose ``solve kuhn cards=5`` says to write ``"kuhn(cards=5)"`` (exit 2)."""
+
+    def parse_args(  # type: ignore[override]  # one signature for typeshed's overloads
+        self, args: Sequence[str] | None = None, namespace: None = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            message = f"unrecognized arguments: {' '.join(extras)}"
+            game = getattr(parsed, "game", None)
+            if isinstance(game, str) and all(_KEY_VALUE.match(extra) for extra in extras):
+                message += (
+                    f"; a game's parameters go inside its name, quoted: "
+                    f'"{with_parameters(game, extras)}"'
+                )
+            self.error(message)
+        return parsed
+
+
+# --- arguments shared by several commands ---------------------------------------------------
+
+
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help=(
+            "a built-in game (" + ", ".join(known_names()) + "), with parameters as "
+            "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME; "
+            "'seqform games' lists the built-in games and how they name information sets"
+        ),
+    )
+    parser.add_argument(
+        "--max-nodes", type=whole_number(1), metavar="N", help="openspiel: histories to convert"
+    )
+
+
+def add_output_arguments(parser: argparse.ArgumentParser, summarises: bool = True) -> None:
+    """``--format`` and ``--output``; ``summarises``: the text summarises large games."""
+    text = (
+        f"text for people (default; a summary above {SUMMARY_ABOVE} information sets)"
+        if summarises
+        else "text for people (default)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help=f"{text}, json for programs: the complete result in a documented schema",
+    )
+    parser.add_argument("--output", metavar="FILE", help="write the result here, not stdout")
+
+
+def add_solver_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="highs",
+        help=(
+            "highs: the LP handed to HiGHS through highspy (default); cvxpy: the same LP "
+            "written in cvxpy, also solved by HiGHS (to cross-check)"
+        ),
+    )
+    parser.add_argument(
+        "--solver",
+        choices=SOLVERS,
+        default=None,
+        help=(
+            "HiGHS algorithm: simplex (the default), ipm (interior point + crossover), pdlp; "
+            "clarabel (interior point; the structured route's solver for large LPs)"
+        ),
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="stop the solver after this long (reported as a limit, never as a solution)",
+    )
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument(
+        "--verbose", action="store_true", help="show progress and the solver's log on stderr"
+    )
+    talk.add_argument("--quiet", action="store_true", help="no progress messages")
+
+
+def add_strategies_argument(
+    parser: argparse.ArgumentParser, summary: str = f"the {MOST_MIXED} most mixed per player"
+) -> None:
+    """``--strategies``; ``summary`` says what a summary shows for this command."""
+    parser.add_argument(
+        "--strategies",
+        choices=STRATEGY_CHOICES,
+        default="auto",
+        help=(
+            f"text output: all prints every information set; summary: counts and {summary}; "
+            f"auto (default): all up to {SUMMARY_ABOVE} information sets (both players), "
+            "summary above (JSON is always complete)"
+        ),
+    )
+
+
+def add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-entries",
+        type=max_entries,
+        default=10**7,
+        metavar="N",
+        help=(
+            "refuse normal-form matrices with more payoff entries than this "
+            "(default 10^7; write 10000000, 1e7 or 10^7)"
+        ),
+    )
+
+
+def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
+    group = solve.add_argument_group("beyond one float equilibrium")
+    which = group.add_mutually_exclusive_group()
+    which.add_argument(
+        "--exact",
+        action="store_true",
+        help=(
+            "exact rational strategies and value, certified in exact arithmetic; on the tree, "
+            "or with --method structured on the structured route (HiGHS's basis of the "
+            "sparsified LP re-solved in rationals: within ~60 s up to leduc(ranks=10), "
+            "leduc(ranks=6, suits=3), liars_dice(sides=6), kuhn(cards=3000))"
+        ),
+    )
+    which.add_argument(
+        "--refine",
+        action="store_true",
+        help="a quasi-perfect equilibrium: sensible play also after the opponent's mistakes",
+    )
+    group.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="restrict behaviour: INFOSET:ACTION=P, <=P or >=P (e.g. K:b=1); repeatable",
+    )
+    group.add_argument(
+        "--fix-file",
+        metavar="FILE",
+        help='restrictions as JSON {"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}',
+    )
+
+
+# --- one sub-parser per command -------------------------------------------------------------
+
+Commands = argparse._SubParsersAction  # what add_subparsers returns

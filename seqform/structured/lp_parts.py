@@ -1,0 +1,137 @@
+"""The pieces :mod:`seqform.structured.factored_lp` assembles its LP from: the blocked chain
+of prefix sums over levels, and the triplets of a block of rows, in floats or Fractions.
+
+Why the chain is blocked: a chain of ``L`` equalities ``P_m = P_{m-1} + u_{m-1}`` has a
+condition that grows with ``L`` (interior-point methods returned wrong values at
+``L = 5·10^4``), so above :data:`UNBLOCKED_LEVELS` levels it is cut into blocks of
+``~sqrt(L)`` (see the module docstring of :mod:`seqform.structured.factored_lp`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "UNBLOCKED_LEVELS",
+    "Chain",
+    "Entries",
+    "Triplets",
+    "exact_value",
+    "level_chain",
+    "numbers",
+]
+
+UNBLOCKED_LEVELS = 64
+"""Chains of prefix sums up to this many levels are written unblocked."""
+
+
+def numbers(values: Iterable[Any], exact: bool) -> np.ndarray:
+    """float64, or an ``object`` array of Fractions when ``exact``."""
+    if not exact:
+        return np.asarray([float(v) for v in values], dtype=float)
+    items = [Fraction(v) for v in values]
+    array = np.empty(len(items), dtype=object)
+    array[:] = items
+    return array
+
+
+def exact_value(value: Any) -> Fraction:
+    """An exact entry: a Fraction, an integer, or an integral float (the chains' ±1);
+    any other float means an inexact number slipped into the exact build."""
+    if isinstance(value, float) and not value.is_integer():
+        raise TypeError(f"inexact entry {value!r} in the exact structured LP")
+    return Fraction(value)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The blocked prefix sums over ``L`` levels, in local numbers (row ``i`` defines
+    variable ``i``).
+
+    prefix : shape (L + 1, 2), the (at most two) variables whose sum is ``P_m``; -1 unused
+    rows, columns, values : the entries among the chain's own variables
+    level_row : per level ``l``, the row in which ``u_l`` enters (with coefficient -1)
+    count : the variables (and rows)
+    """
+
+    prefix: np.ndarray
+    rows: np.ndarray
+    columns: np.ndarray
+    values: np.ndarray
+    level_row: np.ndarray
+    count: int
+
+
+def level_chain(levels: int) -> Chain:
+    """``p_m = p_{m-1} + u_{m-1}`` inside blocks, ``Q_b = Q_{b-1} + p_last + u_last``."""
+    block = levels if levels <= UNBLOCKED_LEVELS else max(1, math.isqrt(levels))
+    blocks = -(-levels // block)
+    m = np.arange(levels + 1)
+    inner = m[(m % block != 0) & (m < levels)]
+    pvar = np.full(levels + 1, -1, dtype=np.int64)
+    pvar[inner] = np.arange(len(inner))
+    qvar = np.full(blocks + 1, -1, dtype=np.int64)
+    qvar[1:] = len(inner) + np.arange(blocks)
+    prefix = np.stack([np.where(m // block > 0, qvar[np.minimum(m // block, blocks)], -1), pvar])
+    prefix = prefix.T.copy()
+    prefix[levels] = (qvar[blocks], -1)
+    b = np.arange(1, blocks + 1)
+    last = np.minimum(b * block, levels) - 1
+    own = np.concatenate([pvar[inner], qvar[b]])
+    previous = np.concatenate([pvar[inner - 1], np.where(b > 1, qvar[b - 1], -1)])
+    carried = np.where(last % block != 0, pvar[last], -1)
+    rows = np.concatenate([own, own, qvar[b]])
+    columns = np.concatenate([own, previous, carried])
+    values = np.concatenate([np.ones(len(own)), -np.ones(len(own)), -np.ones(blocks)])
+    keep = columns >= 0
+    level = np.arange(levels)
+    following = level + 1
+    inside = (following % block != 0) & (following < levels)
+    level_row = np.where(inside, pvar[np.minimum(following, levels)], qvar[level // block + 1])
+    return Chain(prefix, rows[keep], columns[keep], values[keep], level_row, len(own))
+
+
+Triplets = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+class Entries:
+    """Triplets of one block of the LP, appended array by array (float, or Fractions when
+    ``exact``)."""
+
+    def __init__(self, exact: bool) -> None:
+        self.exact = exact
+        self.parts: list[Triplets] = []
+
+    def add(self, rows: np.ndarray, columns: np.ndarray, values: np.ndarray) -> None:
+        """Entries ``M[rows, columns] += values`` (broadcast together), skipping columns
+        -1 and zero values."""
+        r, c, v = np.broadcast_arrays(rows, columns, values)
+        keep = np.asarray((c >= 0) & (v != 0), dtype=bool)
+        kept = v[keep].ravel()
+        if self.exact:
+            kept = numbers((exact_value(value) for value in kept), exact=True)
+        else:
+            kept = kept.astype(float)
+        self.parts.append((r[keep].ravel(), c[keep].ravel(), kept))
+
+    def triplets(self, first_row: int = 0) -> Triplets:
+        """All entries, rows shifted by ``first_row``."""
+        if not self.parts:
+            empty = np.zeros(0, np.int64)
+            return empty, empty, np.zeros(0, dtype=object if self.exact else float)
+        rows, columns, values = (np.concatenate(part) for part in zip(*self.parts, strict=True))
+        return rows + first_row, columns, values
+
+    def matrix(self, shape: tuple[int, int], first_row: int = 0) -> sp.coo_array:
+        """The float entries as a matrix of ``shape``, duplicates summed."""
+        rows, columns, values = self.triplets(first_row)
+        matrix = sp.coo_array((values.astype(float), (rows, columns)), shape=shape)
+        matrix.sum_duplicates()
+        return matrix

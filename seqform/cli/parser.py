@@ -15,7 +15,6 @@ from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
 from seqform.cli.options import (
     ITERATIVE_ALGORITHMS,
     METHOD_ALIASES,
-    SOLVERS,
     SPARSIFIED_DEFAULT_SOLVER,
     STRUCTURED_METHODS,
     Commands,
@@ -27,21 +26,11 @@ from seqform.cli.options import (
     add_solver_arguments,
     add_strategies_argument,
 )
-from seqform.cli.readers import max_entries, positive_number, positive_seconds, whole_number
+from seqform.cli.readers import positive_number, positive_seconds, whole_number
 from seqform.cli.render.strategies import MOST_MIXED
 from seqform.version import __version__
 
-__all__ = [
-    "ITERATIVE_ALGORITHMS",
-    "METHOD_ALIASES",
-    "SOLVERS",
-    "SPARSIFIED_DEFAULT_SOLVER",
-    "STRUCTURED_METHODS",
-    "build_parser",
-    "max_entries",
-    "positive_seconds",
-    "resolve_solver",
-]
+__all__ = ["build_parser", "resolve_solver"]
 
 
 def resolve_solver(args: argparse.Namespace) -> None:

@@ -77,7 +77,7 @@ def test_progress_goes_to_stderr(capsys):
         (
             ["solve", "kuhn(cards=250000)", "--method", "tree"],
             1,
-            "solve it with --method structured",
+            "--method structured', which never builds the tree",
         ),
         (["solve", "kuhn", "--method", "sparsified", "--refine"], 1, "(--method tree)"),
     ],

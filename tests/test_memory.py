@@ -130,3 +130,19 @@ def test_memory_error_is_one_line_and_exit_1() -> None:
     assert done.returncode == 1, done.stderr
     assert done.stderr.strip().endswith("seqform: error: out of memory; try a smaller game")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["compare", "ranges", "export", "exploit", "iterate"])
+def test_every_command_refuses_a_tree_that_would_not_fit(command, monkeypatch, capsys) -> None:
+    # Not only solve: each command that builds a built-in game's tree checks its estimate
+    # first (9,984,833 nodes for leduc(ranks=13, suits=4): seqform.game.builtin.leduc).
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(2**30, "a test limit"))
+    extra = {
+        "export": ["--to", "npz", "unused.npz"],
+        "exploit": ["--opponent", "uniform"],
+        "iterate": ["--algorithm", "cfr+"],
+    }.get(command, [])
+    assert main([command, "leduc(ranks=13, suits=4)", *extra]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "9,984,833 nodes" in err
+    assert "--method structured" in err and "--force" in err

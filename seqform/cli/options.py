@@ -98,6 +98,12 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-nodes", type=whole_number(1), metavar="N", help="openspiel: histories to convert"
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="build and solve past the memory estimate (by default a game that would not fit "
+        "is refused before it is built, with the estimate)",
+    )
 
 
 def add_output_arguments(parser: argparse.ArgumentParser, summarises: bool = True) -> None:

@@ -84,7 +84,6 @@ def _add_solve(commands: Commands) -> None:
         ),
     )
     add_max_entries_argument(solve)
-    solve.add_argument("--force", action="store_true", help="solve past the memory estimate")
     add_analysis_arguments(solve)
 
 

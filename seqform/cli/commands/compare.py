@@ -20,7 +20,7 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Size up both formulations of ``args.game`` and solve those within the limit."""
-    game = load_reporting(args.game, max_nodes=args.max_nodes)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     logger.info("comparing the normal form and the sequence form of %s", game.name)
     comparison = compare(
         game,

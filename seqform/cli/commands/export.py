@@ -19,7 +19,7 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Write ``args.game`` in the format ``args.to`` to ``args.file``."""
-    game = load_reporting(args.game, max_nodes=args.max_nodes)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     if args.to == "gambit-profile":
         return _export_profile(game, args.file)
     try:

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             EXIT_USAGE,
         )
     stopping = _stopping(args)
-    game = load_reporting(args.game, max_nodes=args.max_nodes)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     if sampling and args.seed is None and not args.quiet:
         _say(f"{args.algorithm}: seed {DEFAULT_SEED} (the default; choose one with --seed)")
     with stop_on_interrupt():

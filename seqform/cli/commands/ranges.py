@@ -16,7 +16,7 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Every action probability's range over all equilibria of ``args.game``."""
-    game = load_reporting(args.game, max_nodes=args.max_nodes)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     logger.info("computing the ranges over all equilibria of %s", game.name)
     try:
         ranges = equilibrium_ranges(game, exact=args.exact)

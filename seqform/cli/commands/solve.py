@@ -13,7 +13,6 @@ from seqform.analyses.memory import (
     MemoryRefusedError,
     check_memory,
     structured_estimate,
-    tree_estimate,
 )
 from seqform.analyses.normal import solve_normal_form
 from seqform.analyses.solve import Solution, solve
@@ -32,7 +31,7 @@ from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.render.report import solution_json, solution_text
 from seqform.cli.render.structured import structured_json, structured_text
 from seqform.forms.normal_counts import NormalFormTooLargeError
-from seqform.game.builtin.registry import builtin_tree_nodes, load_structured_game
+from seqform.game.builtin.registry import load_structured_game
 from seqform.game.public_explicit import tree_nodes
 from seqform.game.public_numbering import number_public_tree
 from seqform.game.public_tree import StructuredGame
@@ -90,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if structured is not None:
         return _solve_structured(args, structured)
     progress = Progress(args)
-    game = load_reporting(args.game, progress, max_nodes=args.max_nodes)
+    game = load_reporting(args.game, progress, max_nodes=args.max_nodes, force=args.force)
     with solver_log_to_stderr(args.verbose):
         solution = solve(
             game,
@@ -145,7 +144,7 @@ def _solve_structured(args: argparse.Namespace, game: StructuredGame) -> int:
 
 
 def _solve_normal(args: argparse.Namespace) -> int:
-    game = load_reporting(args.game, max_nodes=args.max_nodes)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     logger.info("solving the normal-form LP with HiGHS %s via %s", args.solver, args.backend)
     try:
         result = solve_normal_form(
@@ -165,24 +164,13 @@ def _solve_normal(args: argparse.Namespace) -> int:
 def _check_memory(args: argparse.Namespace, structured: StructuredGame | None) -> None:
     """Refuse, before building anything, a route whose memory estimate exceeds what the
     process may have (:mod:`seqform.analyses.memory`), saying how to get round it: the
-    structured route by its sequences, the tree route (built-in games) by its nodes."""
-    if structured is not None:
-        numbering = number_public_tree(structured)
-        sequences = numbering.num_sequences(0) + numbering.num_sequences(1)
-        estimate = structured_estimate(sequences)
-        way_out = "use a smaller game, or --force to try anyway"
-    elif args.method == "normal":
+    structured route by its sequences here; the tree route (built-in games, by their nodes)
+    where every command loads its game (:func:`~seqform.cli.progress.load_reporting`)."""
+    if structured is None:
         return
-    else:
-        nodes = builtin_tree_nodes(args.game)
-        if nodes is None:
-            return
-        estimate = tree_estimate(nodes)
-        way_out = "too large for the tree route: "
-        if _structured_or_none(args.game) is not None:
-            way_out += "solve it with --method structured, which never builds the tree, "
-        way_out += "or --force to try anyway"
+    numbering = number_public_tree(structured)
+    sequences = numbering.num_sequences(0) + numbering.num_sequences(1)
     try:
-        check_memory(estimate, way_out)
+        check_memory(structured_estimate(sequences), "use a smaller game, or --force to try anyway")
     except MemoryRefusedError as exc:
         raise CommandError(f"{args.game}: {exc}") from exc

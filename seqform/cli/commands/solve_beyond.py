@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if args.method == "structured" and args.exact and not (args.fix or args.fix_file):
         return _structured_exact(args)
     bounds = _bounds(args)
-    game = load_reporting(args.game, max_nodes=args.max_nodes)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     try:
         if args.refine:
             logger.info("solving the perturbed LP (quasi-perfect refinement)")

@@ -36,7 +36,7 @@ from seqform.cli.render.blocks import (
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.report import solve_document
 from seqform.cli.render.restrict import restriction_lines, restrictions_json
-from seqform.cli.render.strategies import StrategyTable, strategy_sections
+from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.structured import NAMES, route_line, structured_json
 from seqform.cli.render.tables import label_rows
 
@@ -152,9 +152,6 @@ def exact_text(solution: AnyExactSolution, strategies: str = "auto") -> str:
         f"{t.lp:.3f} s); exact stage {t.rounding + t.basis + t.certificate:.3f} s; "
         f"total {t.total:.3f} s",
     ]
-    tables = [
-        StrategyTable(s, f"{names[s.player]} — exact behavioural strategy")
-        for s in solution.strategies
-    ]
+    tables = behaviour_tables(solution.strategies, names, "exact behavioural strategy")
     lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

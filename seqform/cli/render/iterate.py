@@ -54,7 +54,7 @@ from seqform.cli.render.blocks import (
     strategy_json,
 )
 from seqform.cli.render.numbers import count_text, fraction_text, value_text
-from seqform.cli.render.strategies import StrategyTable, strategy_sections
+from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
 
 __all__ = ["ALGORITHM_TEXT", "ITERATE_SCHEMA", "iterate_json", "iterate_text", "stopped_text"]
@@ -240,9 +240,6 @@ def iterate_text(run: IterativeRun, strategies: str = "auto") -> str:
         "",
         *_history_lines(run),
     ]
-    tables = [
-        StrategyTable(s, f"{game.player_names[s.player]} — behavioural strategy")
-        for s in result.strategies
-    ]
+    tables = behaviour_tables(result.strategies, game.player_names)
     lines += strategy_sections(game, tables, strategies)
     return "\n".join(lines)

@@ -70,7 +70,7 @@ from seqform.cli.render.blocks import (
 )
 from seqform.cli.render.numbers import count_json, count_text, fraction_text
 from seqform.cli.render.restrict import restrictions_json
-from seqform.cli.render.strategies import StrategyTable, strategy_sections
+from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
 from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
@@ -257,9 +257,5 @@ def solution_text(solution: Solution, strategies: str = "auto") -> str:
         f"solve {stats.seconds:.3f} s, total {solution.timings.total:.3f} s",
         *certificate_lines(solution.certificate, names, "best responses on the game tree"),
     ]
-    tables = [
-        StrategyTable(solution.strategies[player], f"{names[player]} — behavioural strategy")
-        for player in (0, 1)
-    ]
-    lines += strategy_sections(game, tables, strategies)
+    lines += strategy_sections(game, behaviour_tables(solution.strategies, names), strategies)
     return "\n".join(lines)

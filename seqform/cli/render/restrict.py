@@ -17,7 +17,7 @@ from seqform.analyses.restrict import Restrictions
 from seqform.analyses.solve import Solution
 from seqform.cli.render.blocks import constant_sum_lines, equilibrium_verdict, header, value_lines
 from seqform.cli.render.numbers import count_text, value_text
-from seqform.cli.render.strategies import StrategyTable, strategy_sections
+from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
 
@@ -83,9 +83,5 @@ def restricted_text(solution: Solution, strategies: str = "auto") -> str:
         f"Solver: HiGHS {stats.algorithm}, {count_text(stats.iterations)} iterations, LP "
         f"{count_text(stats.variables)} variables × {count_text(stats.constraints)} constraints",
     ]
-    tables = [
-        StrategyTable(solution.strategies[player], f"{names[player]} — behavioural strategy")
-        for player in (0, 1)
-    ]
-    lines += strategy_sections(game, tables, strategies)
+    lines += strategy_sections(game, behaviour_tables(solution.strategies, names), strategies)
     return "\n".join(lines)

@@ -47,6 +47,7 @@ __all__ = [
     "ResponseTable",
     "Section",
     "StrategyTable",
+    "behaviour_tables",
     "entropy_bits",
     "legend_lines",
     "strategy_sections",
@@ -111,6 +112,17 @@ class StrategyTable:
         shown = _most_mixed(strategy) or _reached(strategy)
         labels = tuple(strategy.table.infosets[i] for i in shown)
         return Rendered(tuple(_summary_lines(self, words)), labels)
+
+
+def behaviour_tables(
+    strategies: Sequence[BehaviouralStrategy],
+    names: Sequence[str],
+    kind: str = "behavioural strategy",
+) -> list[StrategyTable]:
+    """Each player's table, titled ``"<player name> — <kind>"`` (the reports of solve,
+    restrict, iterate, the structured route and, with ``kind="exact behavioural strategy"``,
+    the exact route)."""
+    return [StrategyTable(s, f"{names[s.player]} — {kind}") for s in strategies]
 
 
 def entropy_bits(strategy: BehaviouralStrategy, infoset: int) -> float:

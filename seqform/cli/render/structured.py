@@ -42,7 +42,7 @@ from seqform.cli.render.blocks import (
     value_lines,
 )
 from seqform.cli.render.numbers import count_text, fraction_text
-from seqform.cli.render.strategies import StrategyTable, strategy_sections
+from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.public_tree import StructuredGame
@@ -130,10 +130,7 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
             solution.certificate, NAMES, "best responses on the public tree × hands"
         ),
     ]
-    tables = [
-        StrategyTable(solution.strategies[p], f"{NAMES[p]} — behavioural strategy") for p in (0, 1)
-    ]
-    lines += strategy_sections(game, tables, strategies)
+    lines += strategy_sections(game, behaviour_tables(solution.strategies, NAMES), strategies)
     return "\n".join(lines)
 
 

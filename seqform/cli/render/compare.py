@@ -47,10 +47,11 @@ from seqform.cli.render.report import kuhn_theorem_json
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table, left_table
 from seqform.forms.normal_counts import count_log10
+from seqform.io.documents import COMPARE
 
 __all__ = ["SCHEMA", "comparison_json", "comparison_text", "summary_line"]
 
-SCHEMA = "seqform.compare/1"
+SCHEMA = COMPARE
 
 
 def _matrix_json(matrix: Any) -> dict[str, Any]:

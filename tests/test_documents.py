@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+from test_inputs import SEATS
 
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker
@@ -147,6 +148,25 @@ def test_larger_games_write_documents_their_schema_accepts(
 ) -> None:
     document = _document(argv, capsys)
     assert document["schema"] == kind
+    validate_document(document)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        pytest.param([], id="float"),
+        pytest.param(["--exact"], id="exact"),
+        pytest.param(["--method", "normal"], id="normal"),
+    ],
+)
+def test_a_constant_sum_game_writes_the_constant_sum_key(
+    extra: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    # the Seats game of tests/test_inputs.py: every terminal pays 10 in total
+    path = tmp_path / "seats.efg"
+    path.write_text(SEATS, encoding="utf-8")
+    document = _document(["solve", str(path), *extra], capsys)
+    assert document["constant_sum"]["total"] == "10"
     validate_document(document)
 
 

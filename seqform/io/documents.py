@@ -112,17 +112,23 @@ def validate_document(document: Any) -> None:
         without the optional ``jsonschema`` package.
     """
     from jsonschema import Draft202012Validator
-    from referencing import Registry, Resource
 
     kind = document.get("schema") if isinstance(document, dict) else None
     if kind not in DOCUMENTS:
         raise DocumentError(f"not a seqform document: 'schema' is {kind!r}")
-    registry: Registry[Any] = Registry().with_resources(
-        (load_schema(name)["$id"], Resource.from_contents(load_schema(name)))
-        for name in _SCHEMA_FILES
-    )
-    validator = Draft202012Validator(load_schema(DOCUMENTS[kind]), registry=registry)
+    validator = Draft202012Validator(load_schema(DOCUMENTS[kind]), registry=_registry())
     error = next(iter(validator.iter_errors(document)), None)
     if error is not None:
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
         raise DocumentError(f"{kind} document breaks its schema at {where}: {error.message}")
+
+
+@cache
+def _registry() -> Any:
+    """Every schema by its ``$id``, so that references to ``common/1`` resolve offline."""
+    from referencing import Registry, Resource
+
+    return Registry().with_resources(
+        (load_schema(name)["$id"], Resource.from_contents(load_schema(name)))
+        for name in _SCHEMA_FILES
+    )

@@ -48,6 +48,12 @@ _ALIASES = {
 
 def __getattr__(name: str) -> object:
     target = _ALIASES.get(name, name)
+    if target != name:
+        import warnings
+
+        warnings.warn(
+            f"seqform.{name} is deprecated; use seqform.{target}", DeprecationWarning, stacklevel=2
+        )
     module = _LAZY.get(target)
     if module is None:
         raise AttributeError(f"module 'seqform' has no attribute {name!r}")

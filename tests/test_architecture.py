@@ -32,7 +32,18 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "seqform"
 
 # Lowest first: a room may import only from itself and the rooms before it.
-ROOMS = ("game", "forms", "lp", "certify", "iterative", "structured", "io", "analyses", "cli")
+ROOMS = (
+    "base",
+    "game",
+    "forms",
+    "lp",
+    "certify",
+    "iterative",
+    "structured",
+    "io",
+    "analyses",
+    "cli",
+)
 BOTTOM = frozenset({"version"})  # top-level modules anyone may import
 FACADE = frozenset({"__init__", "__main__"})  # may import anything; nobody imports them
 

@@ -151,7 +151,7 @@ def test_solve_normal_kuhn_json(capsys):
 def test_solve_sequence_json_has_no_normal_form(capsys):
     assert main(["solve", "kuhn", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["method"] == "sequence" and "normal_form" not in document
+    assert document["method"] == "tree" and "normal_form" not in document
 
 
 def test_solve_normal_refuses_big_kuhn_in_one_line(capsys):

@@ -26,7 +26,7 @@ def test_value(solution):
 
 def test_player_two_unique_equilibrium(solution):
     # Kuhn (1950); Wikipedia "Kuhn poker": player 2's equilibrium is unique.
-    b = solution.behaviour[1]
+    b = solution.strategies[1]
     assert b.at("Kp")["b"] == pytest.approx(1, abs=1e-6)  # K: always bet after a check
     assert b.at("Kb")["b"] == pytest.approx(1, abs=1e-6)  # K: always call
     assert b.at("Qp")["b"] == pytest.approx(0, abs=1e-6)  # Q: never bet after a check
@@ -38,7 +38,7 @@ def test_player_two_unique_equilibrium(solution):
 def test_player_one_in_kuhns_family(solution):
     # Kuhn (1950): bet J with α ∈ [0, 1/3], K with 3α, never Q; after check-bet fold J,
     # call K, call Q with α + 1/3.
-    b, tol = solution.behaviour[0], 1e-6
+    b, tol = solution.strategies[0], 1e-6
     alpha = b.at("J")["b"]
     assert -tol <= alpha <= 1 / 3 + tol
     assert b.at("Q")["b"] == pytest.approx(0, abs=tol)
@@ -58,7 +58,7 @@ def test_plans_are_feasible_and_consistent(solution):
     assert (x >= 0).all() and (y >= 0).all()
     payoff = x @ form.A @ y
     assert payoff == pytest.approx(solution.value, abs=1e-9)
-    walked = expected_value(solution.game, *solution.behaviour)
+    walked = expected_value(solution.game, *solution.strategies)
     assert float(walked) == pytest.approx(solution.value, abs=1e-9)
 
 

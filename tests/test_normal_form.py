@@ -221,9 +221,9 @@ def test_normal_and_sequence_form_agree_and_are_equilibria(kuhn_normal_solution)
     assert normal.exploitability <= TOL
     assert sequence.exploitability <= TOL
     # Player 2's equilibrium is unique (Kuhn 1950), so both routes must give it.
-    for name in sequence.behaviour[1].table.infosets:
-        for action, probability in normal.behaviour[1].at(name).items():
-            assert probability == pytest.approx(sequence.behaviour[1].at(name)[action], abs=1e-6)
+    for name in sequence.strategies[1].table.infosets:
+        for action, probability in normal.strategies[1].at(name).items():
+            assert probability == pytest.approx(sequence.strategies[1].at(name)[action], abs=1e-6)
 
 
 def test_reduced_normal_form_gives_the_same_value():

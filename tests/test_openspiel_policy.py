@@ -45,7 +45,7 @@ def linked(pyspiel):
     def get(name: str):
         if name not in cache:
             game = load_game(name)
-            cache[name] = (game, policy_correspondence(game), solve(game).behaviour)
+            cache[name] = (game, policy_correspondence(game), solve(game).strategies)
         return cache[name]
 
     return get
@@ -209,7 +209,7 @@ def test_openspiel_game_loaded_by_seqform(pyspiel):
     game = load_game("openspiel:kuhn_poker")
     link = policy_correspondence(game)
     assert link.locate("1pb") == (0, game.flat.tables[0].infosets.index("P1:1pb"))
-    equilibrium = solve(game).behaviour
+    equilibrium = solve(game).strategies
     policy = to_openspiel_policy(game, *equilibrium, correspondence=link)
     assert exploitability.nash_conv(link.openspiel_game, policy) <= 1e-9
     back = from_openspiel_policy(game, policy, correspondence=link).strategies

@@ -104,7 +104,7 @@ def test_equilibrium_expectation_by_card_matches_the_hand_derivation(kuhn, solut
     # Player 1 with J loses 1 (checks and folds or loses the showdown); with Q, -1/3; with K,
     # +7/6 (bets are called by nobody at α = 0, but J bluffs 1/3 of the time into the K).
     # Averaged over the three cards: -1/18, the value (Kuhn 1950).
-    profile = (behaviour(solution.behaviour[0]), behaviour(solution.behaviour[1]))
+    profile = (behaviour(solution.strategies[0]), behaviour(solution.strategies[1]))
     by_card = {card: hand_expectation(kuhn, 0, card, profile) for card in "JQK"}
     assert by_card["J"] == pytest.approx(-1, abs=EXPECTATION_TOLERANCE)
     assert by_card["Q"] == pytest.approx(-1 / 3, abs=EXPECTATION_TOLERANCE)
@@ -114,14 +114,14 @@ def test_equilibrium_expectation_by_card_matches_the_hand_derivation(kuhn, solut
 
 def test_named_strategies(kuhn, solution):
     table = solution.form.players[0]
-    equilibrium = behaviour(solution.behaviour[0])
+    equilibrium = behaviour(solution.strategies[0])
     always_bet = named_strategy("always-bet", kuhn, table, equilibrium)
     assert always_bet == dict.fromkeys(table.infosets, (0.0, 1.0))
     check_fold = named_strategy("check-fold", kuhn, table, equilibrium)
     assert check_fold == dict.fromkeys(table.infosets, (1.0, 0.0))
     second = solution.form.players[1]
     # never-bluff is seqform.analyses.exploit's opponent: bets only with K, calls with Q and K.
-    never_bluff = named_strategy("never-bluff", kuhn, second, behaviour(solution.behaviour[1]))
+    never_bluff = named_strategy("never-bluff", kuhn, second, behaviour(solution.strategies[1]))
     assert never_bluff["Jp"] == (1.0, 0.0)  # the equilibrium bluffs here 1/3 of the time
     assert never_bluff["Kp"] == (0.0, 1.0)
     assert never_bluff["Qb"] == (0.0, 1.0)
@@ -173,7 +173,7 @@ def test_solve_output_is_a_strategy_file(kuhn, solution, tmp_path, capsys):
 
 
 def scripted_setup(kuhn, solution, seat):
-    equilibria = (behaviour(solution.behaviour[0]), behaviour(solution.behaviour[1]))
+    equilibria = (behaviour(solution.strategies[0]), behaviour(solution.strategies[1]))
     return PlaySetup(
         game=kuhn,
         seat=seat,
@@ -221,7 +221,7 @@ def test_a_costly_choice_is_reported(kuhn, solution):
     # with Q (always checks): checking behind wins 1, equilibrium play (bet) wins
     # 2(α + 1/3) + (2/3 − α) = 4/3 + α.  Bot with J: it checks and folds to a bet, so checking
     # behind also wins 1; when it bets, the choice is not reached.  Half each: 1/6 + α/2.
-    alpha = float(solution.behaviour[0].at("J")["b"])
+    alpha = float(solution.strategies[0].at("J")["b"])
     cost = 1 / 6 + alpha / 2
     draws = [deal_draw(QK), 0.5, deal_draw(JQ), 0.5]  # the bot's Q and J check
     out = io.StringIO()

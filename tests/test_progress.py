@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from seqform.game.progress import Step, listening, report
+from seqform.base.progress import Step, listening, report
 from seqform.lp.highs import log_status
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,8 +124,8 @@ def test_log_status_reads_highs_iteration_lines(line: str, status: tuple[int, st
 def test_building_a_built_in_tree_reports_its_deals():
     # Issue 15 item 1: tree building shows a bar where the total is known.  kuhn(cards=10)
     # has 10 * 9 = 90 ordered deals (Kuhn 1950's deal, N cards); each deal's subtree is counted.
+    from seqform.base.progress import listening
     from seqform.game.builtin.kuhn import kuhn_poker
-    from seqform.game.progress import listening
 
     steps = []
     with listening(steps.append):

@@ -86,7 +86,7 @@ def test_restricted_kuhn_value_matches_the_restricted_normal_form(specs):
     assert solution.value == pytest.approx(expected, abs=1e-9)
     assert solution.exploitability <= 1e-9
     for player in (0, 1):
-        probabilities = solution.behaviour[player].probabilities
+        probabilities = solution.strategies[player].probabilities
         assert not violations(game, player, probabilities, restrictions, tol=1e-9)
     exact = solve_exact(game, restrictions=restrictions, form=form)
     assert exact.certified and exact.certificate.exploitability == 0

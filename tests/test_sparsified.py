@@ -47,10 +47,10 @@ def test_kuhn_value_and_player_two(solver):
     assert solution.value == pytest.approx(KUHN_VALUE, abs=1e-8)
     assert solution.exploitability <= 1e-8
     # Kuhn (1950): player 2's equilibrium is unique; probabilities of betting/calling.
-    p2 = _kuhn_columns(kuhn, 1, solution.behaviour[1].probabilities)
+    p2 = _kuhn_columns(kuhn, 1, solution.strategies[1].probabilities)
     np.testing.assert_allclose(p2[:, 2], [1 / 3, 0, 1], atol=1e-6)  # bet after a check
     np.testing.assert_allclose(p2[:, 4], [0, 1 / 3, 1], atol=1e-6)  # call a bet
-    p1 = _kuhn_columns(kuhn, 0, solution.behaviour[0].probabilities)
+    p1 = _kuhn_columns(kuhn, 0, solution.strategies[0].probabilities)
     alpha = p1[0, 2]  # Kuhn's family: J bets α ∈ [0, 1/3], K bets 3α, Q calls α + 1/3
     assert -1e-6 <= alpha <= 1 / 3 + 1e-6
     assert p1[2, 2] == pytest.approx(3 * alpha, abs=1e-6)
@@ -123,18 +123,25 @@ def test_kuhn_tree_refuses_a_huge_deck():
 
 
 def test_the_old_public_names_are_the_structured_route():
-    # seqform.kuhn_showdown, load_showdown_game and solve_showdown are kept as aliases;
-    # a ShowdownPoker is solved as structured_showdown writes it.
+    # seqform.kuhn_showdown, load_showdown_game and solve_showdown are kept for one release
+    # as aliases that warn, naming the new spelling; a ShowdownPoker is solved as
+    # structured_showdown writes it.
     import seqform
 
-    assert seqform.solve_showdown is seqform.solve_structured
-    assert seqform.load_showdown_game is seqform.load_structured_game
-    game = seqform.kuhn_showdown(7)
+    with pytest.warns(DeprecationWarning, match="use seqform.solve_structured"):
+        solve_showdown = seqform.solve_showdown
+    with pytest.warns(DeprecationWarning, match="use seqform.load_structured_game"):
+        load_showdown_game = seqform.load_showdown_game
+    with pytest.warns(DeprecationWarning, match="use seqform.kuhn_structured"):
+        kuhn_showdown = seqform.kuhn_showdown
+    assert solve_showdown is seqform.solve_structured
+    assert load_showdown_game is seqform.load_structured_game
+    game = kuhn_showdown(7)
     assert isinstance(game, seqform.StructuredGame) and game.name == "kuhn(cards=7)"
-    assert seqform.load_showdown_game("kuhn(cards=7)").name == game.name
+    assert load_showdown_game("kuhn(cards=7)").name == game.name
     poker = raise_poker(6)
     assert isinstance(poker, seqform.ShowdownPoker)
-    solution = seqform.solve_showdown(seqform.structured_showdown(poker))
+    solution = solve_showdown(seqform.structured_showdown(poker))
     # The reference: the tree LP on the tree written from the betting tree.
     assert solution.value == pytest.approx(solve(showdown_tree(poker)).value, abs=1e-8)
     assert solution.exploitability <= 1e-9

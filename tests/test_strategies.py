@@ -62,7 +62,7 @@ def test_exact_unreached_is_uniform_or_the_callers_choice():
 
 def test_rounding_keeps_each_infoset_summing_to_one():
     solution = solve(kuhn_poker())
-    for strategy in solution.behaviour:
+    for strategy in solution.strategies:
         rounded = round_strategy(strategy)
         assert rounded is not None and rounded.exact
         for name in strategy.table.infosets:
@@ -97,20 +97,20 @@ def test_unreached_flag_appears_in_text_and_json():
     solution = solve(kuhn_poker(), algorithm="ipm")
     document = solution_json(solution)
     text = solution_text(solution)
-    for player, strategy in enumerate(solution.behaviour):
+    for player, strategy in enumerate(solution.strategies):
         x = solution.plans[player]
         table = strategy.table
         expected = x[table.parent_sequence] <= 1e-12
         np.testing.assert_array_equal(strategy.unreached, expected)
         flags = [i["unreached"] for i in document["strategies"][player]["infosets"]]
         assert flags == expected.tolist()
-    assert ("unreached by own play" in text) == any(s.unreached.any() for s in solution.behaviour)
+    assert ("unreached by own play" in text) == any(s.unreached.any() for s in solution.strategies)
 
 
 @pytest.mark.parametrize("cards", [3, 5])
 def test_solution_behaviour_reproduces_the_plan_where_reached(cards):
     solution = solve(kuhn_poker(cards=cards))
-    for player, strategy in enumerate(solution.behaviour):
+    for player, strategy in enumerate(solution.strategies):
         x = solution.plans[player]
         rebuilt = plan_from_behaviour(strategy)
         np.testing.assert_allclose(rebuilt, x, atol=1e-9)

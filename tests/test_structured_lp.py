@@ -132,7 +132,7 @@ def test_method_structured_through_main(capsys):
     assert document["value"] == pytest.approx(-0.085606424078, abs=1e-9)
     assert document["sizes"]["payoff_nonzeros"] == 4920  # tree route's nnz(A), below
     tree = _json(["solve", "leduc", "--method", "tree"], capsys)
-    assert tree["sizes"]["payoff_nonzeros"] == 4920 and tree["method"] == "sequence"
+    assert tree["sizes"]["payoff_nonzeros"] == 4920 and tree["method"] == "tree"
     assert tree["value"] == pytest.approx(document["value"], abs=1e-9)
 
 

@@ -51,9 +51,9 @@ from typing import Any
 
 import numpy as np
 
+from seqform.base.progress import Step, report
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
-from seqform.game.progress import Step, report
 from seqform.game.requirements import require_float_payoffs
 from seqform.lp.exact.face import (
     FLOAT_TOLERANCE,

@@ -67,11 +67,11 @@ from seqform.analyses.perturbation import (
     solve_numeric,
 )
 from seqform.analyses.result import PhaseClock, Timings, Value
+from seqform.base.progress import Step, report
 from seqform.certify import Certificate, best_response, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
-from seqform.game.progress import Step, report
 from seqform.game.requirements import require_float_payoffs
 from seqform.lp.exact.minmax import MinmaxProgram
 from seqform.lp.exact.program import FloatLPResult

@@ -20,6 +20,7 @@ is timed by the caller on the same clock.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
@@ -177,7 +178,7 @@ class Certified(Generic[S]):
 
     value : the LP optimum, the game's value to player 0
     plans : the LP's realization plans ``(x, y)``
-    strategies : both players' strategies of the plans; also readable as ``behaviour``
+    strategies : both players' strategies of the plans (``behaviour``, its old name, warns)
     certificate : expected value, best responses and NashConv of ``strategies``
     stats : what the LP solver did
     timings : seconds per phase
@@ -192,7 +193,12 @@ class Certified(Generic[S]):
 
     @property
     def behaviour(self) -> tuple[S, S]:
-        """The behavioural strategies, ``strategies`` by its documented older name."""
+        """Deprecated: ``strategies`` by its older name (warns; removed after one release)."""
+        warnings.warn(
+            "Certified.behaviour is deprecated; use .strategies",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self.strategies
 
     @property

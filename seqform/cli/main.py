@@ -13,20 +13,11 @@ The parser is :mod:`seqform.cli.parser`; each command is a module of
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from seqform.cli.commands import (
-    compare,
-    exploit,
-    export,
-    games,
-    iterate,
-    play,
-    ranges,
-    solve,
-)
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser, resolve_solver
 from seqform.cli.progress import configure_logging, live_progress
@@ -34,18 +25,21 @@ from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main", "run_command"]
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "solve": solve.run,
-    "compare": compare.run,
-    "export": export.run,
-    "play": play.run,
-    "ranges": ranges.run,
-    "exploit": exploit.run,
-    "iterate": iterate.run,
-    "games": games.run,
+# Each command's module, imported when the command runs: ``--help`` and ``solve kuhn`` must not
+# pay for pygambit, cvxpy, OpenSpiel or pandas, which only some commands need (issue 19.5).
+COMMANDS: dict[str, str] = {
+    name: f"seqform.cli.commands.{name}"
+    for name in ("solve", "compare", "export", "play", "ranges", "exploit", "iterate", "games")
 }
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Import the module of ``args.command`` and run it; return its exit code."""
+    module = importlib.import_module(COMMANDS[args.command])
+    code: int = module.run(args)
+    return code
 
 
 def _error(message: str, code: int = EXIT_ERROR) -> int:
@@ -60,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         resolve_solver(args)
         with live_progress(args):
-            return COMMANDS[args.command](args)
+            return run_command(args)
     except UnknownGameError as exc:
         return _error(str(exc), EXIT_USAGE)
     except CommandError as exc:

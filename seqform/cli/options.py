@@ -33,10 +33,10 @@ __all__ = [
     "with_parameters",
 ]
 
-# FOR THE LEAD: the one place the cli names a solver.  lp owns the HiGHS algorithms
-# (ALGORITHMS); "clarabel" is the structured route's interior-point solver and its default
-# (seqform.lp.solvers.SPARSIFIED_SOLVERS lists what that route accepts).  When lp
-# exports one constant for every solver name, it replaces these two lines.
+# The one place the cli names a solver.  lp owns the HiGHS algorithms (ALGORITHMS);
+# "clarabel" is the structured route's interior-point solver and its default
+# (seqform.lp.solvers.SPARSIFIED_SOLVERS lists what that route accepts).  These two lines
+# are to be replaced by one constant of lp naming every solver, once lp has it.
 SPARSIFIED_DEFAULT_SOLVER = "clarabel"
 SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
 

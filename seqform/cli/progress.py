@@ -5,7 +5,7 @@ display of long phases.
 Results go to stdout (or ``--output FILE``); everything here goes to stderr.
 
 On a terminal (stderr a TTY), without ``--quiet`` or ``--verbose``, :func:`live_progress`
-draws with ``rich`` what the library reports (:mod:`seqform.game.progress`): a bar for a
+draws with ``rich`` what the library reports (:mod:`seqform.base.progress`): a bar for a
 phase whose total is known (``ranges``' LPs, CFR iterations), a line with the elapsed time
 and a count where it is not (OpenSpiel histories, refinement rounds), and one live status
 line for the LP solver (HiGHS's iteration and objective or gap, Clarabel's iteration and
@@ -25,11 +25,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from seqform.analyses.memory import MemoryRefusedError, check_memory, tree_estimate
+from seqform.base.progress import Step, current_listener, listening, report
 from seqform.cli.errors import CommandError
 from seqform.game.builtin.registry import builtin_tree_nodes, load_structured_game
 from seqform.game.loader import load_game
 from seqform.game.model import Game
-from seqform.game.progress import Step, current_listener, listening, report
 
 __all__ = [
     "LARGE_GAME_NODES",
@@ -155,7 +155,7 @@ def configure_logging(args: argparse.Namespace) -> None:
 
 
 class LiveDisplay:
-    r"""Draws the :class:`~seqform.game.progress.Step`\ s it is given with a ``rich``
+    r"""Draws the :class:`~seqform.base.progress.Step`\ s it is given with a ``rich``
     progress display: one task per counted phase, one for the current stage message, one
     for the running solver (replaced, not added to, by the next solver)."""
 

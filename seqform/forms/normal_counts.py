@@ -25,6 +25,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+# The one way a count is written (seqform.base.numbers); re-exported here for callers of old.
+from seqform.base.numbers import (
+    EXACT_DIGITS,
+    JSON_EXACT_DIGITS,
+    count_json,
+    count_log10,
+    count_text,
+    is_short,
+)
 from seqform.forms.sequence_form import SequenceForm
 from seqform.game.sequences import PlayerSequences
 
@@ -45,8 +54,6 @@ __all__ = [
 ]
 
 DEFAULT_MAX_ENTRIES = 10**7
-EXACT_DIGITS = 30  # counts with more digits are printed as 10^k
-JSON_EXACT_DIGITS = 1000  # counts with more digits have no "exact" string in JSON
 
 
 class NormalFormTooLargeError(ValueError):
@@ -76,47 +83,6 @@ def count_reduced_strategies(table: PlayerSequences) -> int:
         total = sum(ways[sequence] for sequence in table.sequences_of(infoset))
         ways[int(table.parent_sequence[infoset])] *= total
     return ways[0]
-
-
-def count_log10(count: int) -> float:
-    """``log10(count)`` for an arbitrarily large positive integer (0 gives ``-inf``)."""
-    return math.log10(count) if count > 0 else float("-inf")
-
-
-def is_short(count: int, max_digits: int = EXACT_DIGITS) -> bool:
-    """Whether ``count`` has at most ``max_digits`` digits (never converts it to a string,
-    which Python refuses above 4 300 digits)."""
-    return abs(count) < 10**max_digits
-
-
-def count_text(count: int, max_digits: int = EXACT_DIGITS) -> str:
-    """Any count, however large: exact with thousands separated by commas (``"4,096"``), or
-    ``"≈ 10^190.3"`` when it has more than ``max_digits`` digits.
-
-    The one format of a count in every output (the CLI reaches it through
-    :mod:`seqform.cli.render.numbers`); it never writes the digits of a huge integer, so
-    Leduc with 13 ranks (about ``10^6000`` pure strategy profiles) prints like Kuhn.
-
-    Parameters
-    ----------
-    count
-        A non-negative integer.
-    max_digits
-        Counts with more digits than this are written as a power of ten.
-    """
-    if not is_short(count, max_digits):
-        return f"≈ 10^{count_log10(count):.1f}"
-    return f"{count:,}"
-
-
-def count_json(count: int) -> dict[str, str | float | None]:
-    """A count for JSON: ``{"exact": str | null, "log10": float}``.
-
-    ``"exact"`` is the integer's digits as a string, or ``null`` when it has more than
-    :data:`JSON_EXACT_DIGITS` digits; ``"log10"`` is always given.
-    """
-    exact = str(count) if is_short(count, JSON_EXACT_DIGITS) else None
-    return {"exact": exact, "log10": count_log10(count)}
 
 
 @dataclass(frozen=True)

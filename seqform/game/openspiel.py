@@ -39,10 +39,10 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
+from seqform.base.progress import Step, report
 from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
-from seqform.game.progress import Step, report
 
 __all__ = [
     "DEFAULT_MAX_NODES",

@@ -19,10 +19,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.base.node_counts import dealt_tree_nodes
+from seqform.base.progress import Step, report
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
-from seqform.game.progress import Step, report
 from seqform.game.public_numbering import number_public_tree
 from seqform.game.public_tree import (
     Constant,
@@ -34,7 +35,14 @@ from seqform.game.public_tree import (
     StructuredGame,
 )
 
-__all__ = ["card_by_card_deal", "deals", "explicit_game", "ordered_deal", "tree_nodes"]
+__all__ = [
+    "card_by_card_deal",
+    "deals",
+    "explicit_game",
+    "nodes_per_deal",
+    "ordered_deal",
+    "tree_nodes",
+]
 
 Maker = Callable[[int, int], Node]
 """Writes a public subtree for the deal ``(h0, h1)``."""
@@ -59,19 +67,27 @@ def deal_probability(game: StructuredGame, h0: int, h1: int) -> Fraction:
     return Fraction(game.deal_scale) * game.hands[0].weights[h0] * game.hands[1].weights[h1]
 
 
-def tree_nodes(game: StructuredGame) -> int:
-    """An upper bound on the explicit tree's nodes: deals × public nodes, plus the deal."""
+def nodes_per_deal(game: StructuredGame) -> int:
+    """Nodes of the public tree below one deal: both players' public decision nodes, the
+    leaves and the public chance nodes (:mod:`seqform.base.node_counts`)."""
     numbering = number_public_tree(game)
-    public = (
+    return (
         numbering.num_public_nodes(0)
         + numbering.num_public_nodes(1)
         + numbering.num_leaves
         + numbering.num_public_chance
     )
+
+
+def tree_nodes(game: StructuredGame) -> int:
+    """An upper bound on the explicit tree's nodes (:func:`~seqform.base.node_counts.
+    dealt_tree_nodes`): the deals are the pairs of hands sharing no card, and the deal
+    takes at most one chance node per pair plus the root (a card-by-card deal has
+    ``1 + hands of player 1``)."""
     cards0, cards1 = game.hands[0].cards, game.hands[1].cards
     clashes = len(np.intersect1d(cards0[cards0 >= 0], cards1[cards1 >= 0]))
     pairs = game.num_hands(0) * game.num_hands(1) - clashes
-    return pairs * (public + 1) + 1
+    return dealt_tree_nodes(deal_nodes=1 + pairs, deals=pairs, nodes_per_deal=nodes_per_deal(game))
 
 
 def ordered_deal(label: str = "deal", separator: str = ",") -> DealWriter:
@@ -192,7 +208,7 @@ def _maker(
 
 
 def _reporting(game: StructuredGame, make: Maker) -> Maker:
-    """``make``, reporting how many deals' subtrees are written (:mod:`seqform.game.progress`:
+    """``make``, reporting how many deals' subtrees are written (:mod:`seqform.base.progress`:
     a progress bar on a terminal) about a hundred times over the whole tree."""
     cards0, cards1 = game.hands[0].cards, game.hands[1].cards
     clashes = len(np.intersect1d(cards0[cards0 >= 0], cards1[cards1 >= 0]))

@@ -113,10 +113,6 @@ class PublicNumbering:
         """The player's game information sets (valid (hand, node) pairs)."""
         return int(self.infoset_index[player].max(initial=-1)) + 1
 
-    def sequence_valid(self, player: int) -> np.ndarray:
-        """Shape (H_p, S_p): which (hand, public sequence) pairs exist (column 0 True)."""
-        return self.sequence_index[player] >= 0
-
     def leaf_valid(self, player: int) -> np.ndarray:
         """Shape (Z, H_p): which hands are valid at each public leaf."""
         return self.hand_valid[player][self.leaf_cards]

@@ -29,11 +29,11 @@ step (:meth:`seqform.forms.sequence_form.SequenceForm.scaled_for_floats`).
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import numpy as np
 
+from seqform.base.numbers import number_text
 from seqform.game.checks import count_word
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
@@ -61,21 +61,6 @@ def constant_sum(game: Game) -> Fraction | None:
     """The constant ``c`` that every terminal's payoffs sum to (0 for a zero-sum game), or
     ``None`` when the sums differ."""
     return game.flat.constant_sum
-
-
-def number_text(number: Fraction, digits: int = 24) -> str:
-    """``number`` exactly when its text is short, else about it: ``"≈1.00e+309"``.
-
-    Computed by logarithms, so numbers of any size print (``str`` of an integer refuses
-    past 4300 digits)."""
-    if number == 0:
-        return "0"
-    if max(abs(number.numerator), number.denominator) < 10**digits:
-        return str(number)
-    magnitude = math.log10(abs(number.numerator)) - math.log10(number.denominator)
-    exponent = math.floor(magnitude)
-    sign = "-" if number < 0 else ""
-    return f"≈{sign}{10 ** (magnitude - exponent):.2f}e{exponent:+d}"
 
 
 def _terminal_text(game: Game, position: int) -> tuple[str, str]:

@@ -37,11 +37,9 @@ import numpy as np
 
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.checks import float_of
-from seqform.game.from_gambit import distinct_labels
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 from seqform.game.requirements import require_float_payoffs
-from seqform.game.to_gambit import gambit_label, gambit_labels, payoff_label
 from seqform.io.atomic import replacing, write_atomically
 from seqform.lp.highs import write_model
 from seqform.lp.minmax import highs_model
@@ -74,6 +72,11 @@ def efg_text(game: Game) -> str:
     The same text as ``game_to_gambit(game).to_efg()`` (pygambit 16.7's writer; see the
     module docstring for the conventions).
     """
+    # Gambit's label rules live beside the pygambit conversions, which import pygambit (and
+    # pandas, scipy.stats): loaded here, when an .efg is written, not with this module.
+    from seqform.game.from_gambit import distinct_labels
+    from seqform.game.to_gambit import gambit_label, gambit_labels, payoff_label
+
     nodes = _preorder(game.root)
     node_labels = iter(distinct_labels([gambit_label(node.label) for node in nodes if node.label]))
     players = " ".join(_quoted(gambit_label(name)) for name in game.player_names)

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from seqform.game.model import Game
+from seqform.io.documents import ITERATE, SOLVE
 from seqform.io.gambit_profile import is_gambit_profile, profile_mapping
 from seqform.io.json_input import (
     StrategyFileError,
@@ -80,8 +81,8 @@ __all__ = [
     "read_strategy_file",
 ]
 
-SOLUTION_SCHEMA = "seqform.solve/1"
-STRATEGY_SCHEMAS = (SOLUTION_SCHEMA, "seqform.iterate/1")  # documents whose strategies are read
+SOLUTION_SCHEMA = SOLVE
+STRATEGY_SCHEMAS = (SOLVE, ITERATE)  # documents whose strategies are read
 SUM_TOLERANCE = Fraction(1, 10**6)
 """How far the probabilities at one information set may be from summing to 1."""
 

@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+from seqform.base.progress import Step, report
 from seqform.certify import certify, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
-from seqform.game.progress import Step, report
 from seqform.game.requirements import is_two_player_zero_sum
 
 __all__ = [

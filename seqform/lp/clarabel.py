@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.game.progress import ProgressListener, Step, current_listener, report
+from seqform.base.progress import ProgressListener, Step, current_listener, report
 from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.solvers import SolverError, SolverLimitError
 
@@ -113,7 +113,7 @@ def run_clarabel(
 
     Ctrl-C stops it within an iteration (its termination callback reads the flag that
     :func:`~seqform.lp.interrupt.run_interruptibly` sets), and each iteration's gap is
-    reported to the current progress listener (:mod:`seqform.game.progress`).
+    reported to the current progress listener (:mod:`seqform.base.progress`).
 
     Raises
     ------

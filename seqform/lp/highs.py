@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.game.progress import ProgressListener, Step, current_listener
+from seqform.base.progress import ProgressListener, Step, current_listener
 from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError
 
@@ -324,7 +324,7 @@ def _option(highs: highspy.Highs, name: str) -> HighsOption:
 def _watched(highs: highspy.Highs) -> Iterator[Callable[[], object]]:
     """A function running ``highs`` so that Ctrl-C stops it (HiGHS's interrupt callbacks,
     :func:`~seqform.lp.interrupt.run_interruptibly`) and its progress reaches the current
-    listener (:mod:`seqform.game.progress`); the callbacks are removed afterwards.
+    listener (:mod:`seqform.base.progress`); the callbacks are removed afterwards.
 
     With a listener, HiGHS's log is turned on (into the callback only, unless it was
     already on: ``--verbose``) so that its lines give the objective or gap.

@@ -43,7 +43,6 @@ __all__ = [
     "strategy_lines",
     "timings_json",
     "uncertified_reason",
-    "value_line",
     "value_lines",
 ]
 
@@ -60,11 +59,6 @@ def header(name: str, description: str) -> str:
 def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
     """The ``"game"`` object of every JSON schema: name, description, then ``more``."""
     return {"name": name, "description": description, **more}
-
-
-def value_line(player_name: str, value: float) -> str:
-    """``"Value to Player 1: -0.0555555556 (= -1/18)"``."""
-    return f"Value to {player_name}: {value_text(value)}"
 
 
 def is_certified(certificate: Certificate) -> bool:

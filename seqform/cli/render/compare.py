@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.analyses.compare import VALUE_TOLERANCE, Comparison, Formulation
+from seqform.base.numbers import count_log10
 from seqform.cli.render.blocks import (
     EQUILIBRIUM_TOLERANCE,
     constant_sum_lines,
@@ -46,11 +47,11 @@ from seqform.cli.render.numbers import count_json, count_text, fraction_text, js
 from seqform.cli.render.report import kuhn_theorem_json
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table, left_table
-from seqform.forms.normal_counts import count_log10
+from seqform.io.documents import COMPARE
 
 __all__ = ["SCHEMA", "comparison_json", "comparison_text", "summary_line"]
 
-SCHEMA = "seqform.compare/1"
+SCHEMA = COMPARE
 
 
 def _matrix_json(matrix: Any) -> dict[str, Any]:

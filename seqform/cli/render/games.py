@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from seqform.game.builtin.labels import LabelGrammar
+from seqform.io.documents import GAMES
 
 __all__ = ["ABOUT", "SCHEMA", "About", "BuiltinGame", "games_json", "games_text"]
 
-SCHEMA = "seqform.games/1"
+SCHEMA = GAMES
 WIDTH = 100  # text lines are wrapped here
 
 

@@ -56,10 +56,11 @@ from seqform.cli.render.blocks import (
 from seqform.cli.render.numbers import count_text, fraction_text, value_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
+from seqform.io.documents import ITERATE
 
 __all__ = ["ALGORITHM_TEXT", "ITERATE_SCHEMA", "iterate_json", "iterate_text", "stopped_text"]
 
-ITERATE_SCHEMA = "seqform.iterate/1"
+ITERATE_SCHEMA = ITERATE
 
 ALGORITHM_TEXT = {
     "cfr": "CFR (Zinkevich et al. 2007: regret matching, alternating updates, uniform average)",

@@ -23,9 +23,9 @@ import decimal
 from fractions import Fraction
 from typing import Any
 
-# The one format of a count (``4,096``; ``≈ 10^336.7`` when long) is defined in the forms
-# room, whose size-limit messages need it too; every report takes it from here.
-from seqform.forms.normal_counts import JSON_EXACT_DIGITS, count_json, count_text, is_short
+# The one format of a count (``4,096``; ``≈ 10^336.7`` when long) is defined in the room
+# below every other (every room's messages need it); every report takes it from here.
+from seqform.base.numbers import JSON_EXACT_DIGITS, count_json, count_text, is_short
 
 __all__ = [
     "FRACTION_TOLERANCE",

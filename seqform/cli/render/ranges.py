@@ -42,10 +42,11 @@ from seqform.cli.render.strategies import (
     Rendered,
     strategy_sections,
 )
+from seqform.io.documents import RANGES
 
 __all__ = ["RANGES_SCHEMA", "RangesTable", "ranges_json", "ranges_text"]
 
-RANGES_SCHEMA = "seqform.ranges/1"
+RANGES_SCHEMA = RANGES
 MAX_JSON_VERTICES = 50  # larger vertex lists are left out of the ranges JSON
 SUMMARY_ENTRIES = 9  # affine plan entries shown in a summary (three lines)
 

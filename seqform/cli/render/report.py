@@ -5,7 +5,7 @@ JSON schema ``seqform.solve/1`` (stable; new keys may be added, none removed or 
     {
       "schema": "seqform.solve/1",
       "game": {"name": str, "description": str, "terminals": int},
-      "method": "sequence" | "normal",
+      "method": "tree" | "normal",         # "sequence" before 19.4 meant "tree"
       "value": float,                       # to player 1 (index 0)
       "value_fraction": str | null,         # e.g. "-1/18" when one with denominator
                                             # <= 1000 matches to 1e-9
@@ -75,10 +75,11 @@ from seqform.cli.render.tables import aligned_table
 from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
+from seqform.io.documents import SOLVE
 
 __all__ = ["SCHEMA", "TreeResult", "solution_json", "solution_text", "solve_document"]
 
-SCHEMA = "seqform.solve/1"
+SCHEMA = SOLVE
 
 
 class TreeResult(Result[BehaviouralStrategy], Protocol):
@@ -92,7 +93,7 @@ class TreeResult(Result[BehaviouralStrategy], Protocol):
     def form(self) -> SequenceForm: ...
 
 
-def solve_document(result: TreeResult, method: str = "sequence") -> dict[str, Any]:
+def solve_document(result: TreeResult, method: str = "tree") -> dict[str, Any]:
     """The ``seqform.solve/1`` document of any result on the tree.
 
     Exact strategies are shown as floats and an exact value (a ``Fraction``) gives
@@ -145,7 +146,9 @@ def solution_json(solution: Solution) -> dict[str, Any]:
     A solution through the normal form adds the ``"normal_form"`` sizes and checks; one of
     a restricted game the ``"restrictions"`` (:mod:`seqform.cli.render.restrict`).
     """
-    document = solve_document(solution, method=solution.method)
+    # The library's "sequence" is the CLI's --method tree; documents say "tree" (issue 19.4).
+    method = "tree" if solution.method == "sequence" else solution.method
+    document = solve_document(solution, method=method)
     if solution.normal is not None:
         document["normal_form"] = _normal_form_json(solution.normal.summary)
     if solution.restrictions is not None:

@@ -46,6 +46,7 @@ from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.public_tree import StructuredGame
+from seqform.io.documents import STRUCTURED
 from seqform.structured.responses import sequence_tables
 
 __all__ = [
@@ -57,7 +58,7 @@ __all__ = [
     "structured_text",
 ]
 
-SCHEMA = "seqform.structured/1"
+SCHEMA = STRUCTURED
 NAMES = ("Player 1", "Player 2")
 
 

@@ -57,6 +57,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.leduc_tree import (
     ANTE,
     BET_SIZES,
@@ -148,7 +149,9 @@ def leduc_tree_nodes(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = Fa
     """
     check_parameters(ranks, suits, suit_isomorphism)
     deck = ranks * suits
-    return 1 + deck + deck * (deck - 1) * (15 + 75 * (deck - 2))
+    return dealt_tree_nodes(
+        deal_nodes=1 + deck, deals=deck * (deck - 1), nodes_per_deal=15 + 75 * (deck - 2)
+    )
 
 
 def leduc_words(infoset: str, action: str) -> str:

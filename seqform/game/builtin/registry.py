@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.game.builtin.kuhn3 import kuhn3_poker
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured, leduc_tree_nodes
@@ -32,7 +33,7 @@ from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.compiled import gc_paused
 from seqform.game.errors import GameParameterError, UnknownGameError
 from seqform.game.model import Game
-from seqform.game.public_numbering import number_public_tree
+from seqform.game.public_explicit import nodes_per_deal
 from seqform.game.public_tree import StructuredGame
 
 __all__ = [
@@ -238,10 +239,13 @@ TREE_NODES: dict[str, Callable[..., int]] = {
 
 
 def _kuhn_tree_nodes(cards: int) -> int:
-    """N-card Kuhn's nodes: the deal, then the public betting tree once per ordered deal."""
-    numbering = number_public_tree(kuhn_structured(cards))
-    public = numbering.num_public_nodes(0) + numbering.num_public_nodes(1) + numbering.num_leaves
-    return 1 + cards * (cards - 1) * public
+    """N-card Kuhn's nodes, exactly: one chance node deals, then the public betting tree
+    once per ordered deal (:func:`~seqform.base.node_counts.dealt_tree_nodes`)."""
+    return dealt_tree_nodes(
+        deal_nodes=1,
+        deals=cards * (cards - 1),
+        nodes_per_deal=nodes_per_deal(kuhn_structured(cards)),
+    )
 
 
 def builtin_tree_nodes(spec: str) -> int | None:

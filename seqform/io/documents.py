@@ -1,0 +1,134 @@
+"""The JSON documents seqform writes, and their JSON Schemas (draft 2020-12).
+
+Every ``--format json`` output is one *document*: an object whose ``"schema"`` key names its
+kind and version.  Each kind has a JSON Schema shipped with the package as
+``seqform/io/schemas/<kind>.schema.json`` (package data, found through
+:mod:`importlib.resources`, so an installed wheel has them too); the objects several
+documents share (game, solver, timings, certificate, strategy, ...) are defined once in
+``common.schema.json`` and referred to by ``$id``.  A schema's ``$id`` is
+``urn:seqform:schema:<kind>`` (``urn:seqform:schema:common/1`` for the shared part).
+
+=====================  =================================================  ===================
+document               written by                                         schema file
+=====================  =================================================  ===================
+``seqform.solve/1``    ``solve`` on the tree and normal routes             ``solve``
+                       (``--exact``, ``--refine``, ``--fix`` add keys)
+``seqform.structured/1``  ``solve`` on the structured route                ``structured``
+``seqform.compare/1``  ``compare``                                        ``compare``
+``seqform.ranges/1``   ``ranges``                                         ``ranges``
+``seqform.exploit/1``  ``exploit``                                        ``exploit``
+``seqform.iterate/1``  ``iterate``                                        ``iterate``
+``seqform.games/1``    ``games``                                          ``games``
+=====================  =================================================  ===================
+
+The strategies of ``seqform.solve/1`` and ``seqform.iterate/1`` documents are read back by
+:mod:`seqform.io.strategy_files`.  Validation needs the optional ``jsonschema`` package
+(in the ``dev`` extra); it is imported only by :func:`validate_document`.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+__all__ = [
+    "COMMON_ID",
+    "COMPARE",
+    "DOCUMENTS",
+    "EXPLOIT",
+    "GAMES",
+    "ITERATE",
+    "RANGES",
+    "SOLVE",
+    "STRUCTURED",
+    "DocumentError",
+    "load_schema",
+    "schema_id",
+    "validate_document",
+]
+
+SOLVE = "seqform.solve/1"
+STRUCTURED = "seqform.structured/1"
+COMPARE = "seqform.compare/1"
+RANGES = "seqform.ranges/1"
+EXPLOIT = "seqform.exploit/1"
+ITERATE = "seqform.iterate/1"
+GAMES = "seqform.games/1"
+
+DOCUMENTS: dict[str, str] = {
+    SOLVE: "solve",
+    STRUCTURED: "structured",
+    COMPARE: "compare",
+    RANGES: "ranges",
+    EXPLOIT: "exploit",
+    ITERATE: "iterate",
+    GAMES: "games",
+}
+"""Each document kind and the name of its schema file (``<name>.schema.json``)."""
+
+COMMON_ID = "urn:seqform:schema:common/1"
+_SCHEMA_FILES = (*DOCUMENTS.values(), "common")
+
+
+class DocumentError(ValueError):
+    """A document that is not one of seqform's, or that breaks its schema."""
+
+
+def schema_id(kind: str) -> str:
+    """The ``$id`` of the schema of document ``kind`` (``"seqform.solve/1"``)."""
+    return f"urn:seqform:schema:{kind}"
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The schema ``name`` (``"solve"``, ..., or ``"common"``) read from the package data.
+
+    Raises
+    ------
+    KeyError
+        for a name that is no schema file of seqform.
+    """
+    if name not in _SCHEMA_FILES:
+        raise KeyError(f"no schema named {name!r}; schemas: {', '.join(_SCHEMA_FILES)}")
+    text = (
+        resources.files("seqform.io")
+        .joinpath("schemas", f"{name}.schema.json")
+        .read_text(encoding="utf-8")
+    )
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def validate_document(document: Any) -> None:
+    """Check ``document`` against the schema its ``"schema"`` key names.
+
+    Raises
+    ------
+    DocumentError
+        naming the first place where the document breaks its schema, or the unknown kind.
+    ImportError
+        without the optional ``jsonschema`` package.
+    """
+    from jsonschema import Draft202012Validator
+
+    kind = document.get("schema") if isinstance(document, dict) else None
+    if kind not in DOCUMENTS:
+        raise DocumentError(f"not a seqform document: 'schema' is {kind!r}")
+    validator = Draft202012Validator(load_schema(DOCUMENTS[kind]), registry=_registry())
+    error = next(iter(validator.iter_errors(document)), None)
+    if error is not None:
+        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
+        raise DocumentError(f"{kind} document breaks its schema at {where}: {error.message}")
+
+
+@cache
+def _registry() -> Any:
+    """Every schema by its ``$id``, so that references to ``common/1`` resolve offline."""
+    from referencing import Registry, Resource
+
+    return Registry().with_resources(
+        (load_schema(name)["$id"], Resource.from_contents(load_schema(name)))
+        for name in _SCHEMA_FILES
+    )

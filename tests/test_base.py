@@ -1,0 +1,66 @@
+"""The room below every other: huge numbers written one way, node counts by one rule."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from seqform.base.node_counts import dealt_tree_nodes
+from seqform.base.numbers import about_text, count_text, number_text
+from seqform.game.builtin.kuhn import kuhn_structured
+from seqform.game.builtin.leduc import leduc_structured
+from seqform.game.loader import load_game
+from seqform.game.public_explicit import tree_nodes
+
+
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [
+        pytest.param(Fraction(-1, 18), "-1/18", id="short-fraction"),
+        pytest.param(Fraction(0), "0", id="zero"),
+        pytest.param(Fraction(10**309), "≈ 10^309.0", id="huge"),
+        pytest.param(Fraction(-(10**309)), "≈ -10^309.0", id="huge-negative"),
+        pytest.param(Fraction(1, 10**400), "≈ 10^-400.0", id="tiny"),
+    ],
+)
+def test_an_exact_number_is_exact_when_short_else_a_power_of_ten(
+    number: Fraction, text: str
+) -> None:
+    assert number_text(number) == text
+
+
+def test_counts_and_exact_numbers_write_huge_values_the_same_way() -> None:
+    # the two ways of issue 19 ("≈ 10^190.3" and "≈1.00e+309") are now one
+    huge = 3 * 10**500
+    assert count_text(huge) == number_text(Fraction(huge)) == about_text(500.4771212547197)
+    assert count_text(4096) == "4,096"
+
+
+def test_dealt_tree_nodes_is_the_deal_plus_the_public_tree_per_deal() -> None:
+    # Kuhn (1950): 1 deal node, 6 ordered deals, 9 public nodes each (4 decisions, 5
+    # terminals) = 55 nodes, the tree seqform builds
+    assert dealt_tree_nodes(deal_nodes=1, deals=6, nodes_per_deal=9) == 55
+    assert load_game("kuhn").flat.num_nodes == 55
+    with pytest.raises(ValueError, match="must not be negative"):
+        dealt_tree_nodes(deal_nodes=1, deals=-1, nodes_per_deal=9)
+
+
+@pytest.mark.parametrize(
+    ("structured", "spec"),
+    [
+        pytest.param(kuhn_structured(3), "kuhn", id="kuhn"),
+        pytest.param(kuhn_structured(5), "kuhn(cards=5)", id="kuhn-5"),
+        pytest.param(leduc_structured(), "leduc", id="leduc"),
+    ],
+)
+def test_the_structured_bound_is_at_least_the_built_tree(structured: object, spec: str) -> None:
+    assert tree_nodes(structured) >= load_game(spec).flat.num_nodes  # type: ignore[arg-type]
+
+
+def test_the_old_name_of_the_strategies_warns_and_names_the_new_one() -> None:
+    from seqform.analyses.solve import solve
+
+    solution = solve(load_game("kuhn"))
+    with pytest.warns(DeprecationWarning, match="use .strategies"):
+        assert solution.behaviour is solution.strategies

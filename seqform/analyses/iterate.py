@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqform.analyses.ranges import equilibrium_ranges
-from seqform.analyses.solve import solve
+from seqform.analyses.tree import solve_tree
 from seqform.certify import Certificate, NPlayerCertificate, certify, certify_profile
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy
@@ -198,7 +198,7 @@ def reference(game: Game, strategies: tuple[BehaviouralStrategy, ...]) -> LpRefe
             f"{largest:,} sequences for one player, over the LP limit of {LP_MAX_SEQUENCES:,}"
         )
     try:
-        solution = solve(game, form=form)
+        solution = solve_tree(game, form=form)
     except SolverError as exc:
         return LpReference(f"the LP failed: {exc}")
     estimate = float(certify(game, strategies[0], strategies[1]).value)

@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from seqform.analyses.route import OptionsError
 from seqform.cli.commands import (
     compare,
     exploit,
@@ -61,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         resolve_solver(args)
         with live_progress(args):
             return COMMANDS[args.command](args)
-    except UnknownGameError as exc:
+    except (UnknownGameError, OptionsError) as exc:
         return _error(str(exc), EXIT_USAGE)
     except CommandError as exc:
         return _error(str(exc), exc.code)

@@ -10,11 +10,12 @@ import re
 from collections.abc import Sequence
 
 from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
+from seqform.analyses.route import METHOD_ALIASES, SOLVERS
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
 from seqform.cli.render.strategies import CHOICES as STRATEGY_CHOICES
 from seqform.cli.render.strategies import MOST_MIXED, SUMMARY_ABOVE
 from seqform.game.builtin.registry import known_names
-from seqform.lp.solvers import ALGORITHMS, BACKENDS
+from seqform.lp.solvers import BACKENDS
 
 __all__ = [
     "ITERATIVE_ALGORITHMS",
@@ -33,19 +34,11 @@ __all__ = [
     "with_parameters",
 ]
 
-# FOR THE LEAD: the one place the cli names a solver.  lp owns the HiGHS algorithms
-# (ALGORITHMS); "clarabel" is the structured route's interior-point solver and its default
-# (seqform.lp.solvers.SPARSIFIED_SOLVERS lists what that route accepts).  When lp
-# exports one constant for every solver name, it replaces these two lines.
 SPARSIFIED_DEFAULT_SOLVER = "clarabel"
-SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
+"""The structured route's interior-point solver, its default (``--solver clarabel``)."""
 
 ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
 
-
-METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
-"""``--method`` spellings kept for existing commands: ``sequence`` is the tree route,
-``sparsified`` (the old one-card showdown route) the structured route."""
 
 STRUCTURED_METHODS = ("auto", "structured")
 """``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""

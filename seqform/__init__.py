@@ -75,10 +75,10 @@ def __getattr__(name: str) -> object:
         module, target, new = _DEPRECATED[name]
         function = getattr(importlib.import_module(module), target)
         return deprecated_alias(f"seqform.{name}", new, function)
-    module = _LAZY.get(name)
-    if module is None:
+    lazy = _LAZY.get(name)
+    if lazy is None:
         raise AttributeError(f"module 'seqform' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    return getattr(importlib.import_module(lazy), name)
 
 
 __all__ = [

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
-from seqform.analyses.route import METHOD_ALIASES, SOLVERS
+from seqform.analyses.route import ITERATE_METHODS, METHOD_ALIASES, SOLVERS
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
 from seqform.cli.render.strategies import CHOICES as STRATEGY_CHOICES
 from seqform.cli.render.strategies import MOST_MIXED, SUMMARY_ABOVE
@@ -27,6 +27,7 @@ __all__ = [
     "SeqformParser",
     "add_analysis_arguments",
     "add_game_argument",
+    "add_iterate_route_arguments",
     "add_max_entries_argument",
     "add_output_arguments",
     "add_solver_arguments",
@@ -205,6 +206,25 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
         "--fix-file",
         metavar="FILE",
         help='restrictions as JSON {"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}',
+    )
+
+
+def add_iterate_route_arguments(iterate: argparse.ArgumentParser) -> None:
+    """``iterate``'s ``--method`` (the layout CFR runs on) and ``--no-reference``."""
+    iterate.add_argument(
+        "--method",
+        choices=ITERATE_METHODS,
+        default="auto",
+        help="the layout the CFR family runs on: auto (default) and tree run on the game tree",
+    )
+    iterate.add_argument(
+        "--no-reference",
+        action="store_true",
+        help=(
+            "skip the LP reference (by default the LP solves the game on the route solve "
+            "takes, unless that would be slow, and the average strategies are measured "
+            "against it)"
+        ),
     )
 
 

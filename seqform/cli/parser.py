@@ -19,6 +19,7 @@ from seqform.cli.options import (
     SeqformParser,
     add_analysis_arguments,
     add_game_argument,
+    add_iterate_route_arguments,
     add_max_entries_argument,
     add_output_arguments,
     add_solver_arguments,
@@ -272,6 +273,7 @@ def _add_iterate(commands: Commands) -> None:
         help="random seed of mccfr (default 0, printed on stderr)",
     )
     iterate.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_iterate_route_arguments(iterate)
     add_output_arguments(iterate)
     add_strategies_argument(iterate)
 

@@ -199,18 +199,7 @@ def iterate(
         For a tree that would not fit in memory (unless ``force``).
     """
     resolve_method(method, ITERATE_METHODS)
-    if algorithm not in SOLVERS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(SOLVERS)}")
-    options: dict[str, object] = {
-        "target": stopping.target,
-        "time_limit": stopping.time_limit,
-        "every": stopping.every,
-        "on_sample": on_sample,
-    }
-    if algorithm in SAMPLING:
-        options["seed"] = seed
-    elif seed is not None:
-        raise ValueError(f"{algorithm} is deterministic; a seed applies to mccfr only")
+    options = _solver_options(algorithm, stopping, seed, on_sample)
     spec = game if isinstance(game, str) else None
     tree = _load(game, force, max_nodes)
     result = SOLVERS[algorithm](tree, stopping.iterations, **options)
@@ -229,6 +218,25 @@ def iterate(
             else LpReference("not asked (--no-reference)")
         ),
     )
+
+
+def _solver_options(
+    algorithm: str, stopping: Stopping, seed: int | None, on_sample: OnSample | None
+) -> dict[str, object]:
+    """The keyword arguments ``SOLVERS[algorithm]`` takes; a seed only for sampling ones."""
+    if algorithm not in SOLVERS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(SOLVERS)}")
+    options: dict[str, object] = {
+        "target": stopping.target,
+        "time_limit": stopping.time_limit,
+        "every": stopping.every,
+        "on_sample": on_sample,
+    }
+    if algorithm in SAMPLING:
+        options["seed"] = seed
+    elif seed is not None:
+        raise ValueError(f"{algorithm} is deterministic; a seed applies to mccfr only")
+    return options
 
 
 def _load(game: Game | str | os.PathLike[str], force: bool, max_nodes: int | None) -> Game:

@@ -23,7 +23,6 @@ _LAZY = {
     "load_openspiel_game": "seqform.game.openspiel",
     "export_game": "seqform.io.export",
     "compare": "seqform.analyses.compare",
-    "solve_exact": "seqform.analyses.exact",
     "refine": "seqform.analyses.refine",
     "equilibrium_ranges": "seqform.analyses.ranges",
     "exploit": "seqform.analyses.exploit",
@@ -32,34 +31,54 @@ _LAZY = {
     "StructuredGame": "seqform.game.public_tree",
     "load_structured_game": "seqform.game.builtin.registry",
     "kuhn_structured": "seqform.game.builtin.kuhn",
-    "solve_structured": "seqform.analyses.structured",
     "ShowdownPoker": "seqform.game.builtin.showdown_public",
     "structured_showdown": "seqform.game.builtin.showdown_public",
+    "OptionsError": "seqform.analyses.route",
+    "MemoryRefusedError": "seqform.analyses.memory",
+    "choose_route": "seqform.analyses.route",
 }
 
-# The one-card showdown route's old names, kept as thin aliases onto the structured route:
-# N-card Kuhn is a structured game like Leduc and Liar's Dice (issue 13).
-_ALIASES = {
-    "kuhn_showdown": "kuhn_structured",
-    "load_showdown_game": "load_structured_game",
-    "solve_showdown": "solve_structured",
+# Older entry points and names, for one release: each warns (DeprecationWarning) with its
+# new spelling, then does what it did.  The one entry point is ``solve`` (issue 19).
+_DEPRECATED = {
+    "solve_exact": ("seqform.analyses.exact", "solve_exact", "seqform.solve(game, exact=True)"),
+    "solve_structured": (
+        "seqform.analyses.structured",
+        "solve_structured",
+        'seqform.solve(game, method="structured")',
+    ),
+    "solve_structured_exact": (
+        "seqform.analyses.structured_exact",
+        "solve_structured_exact",
+        'seqform.solve(game, method="structured", exact=True)',
+    ),
+    "solve_showdown": (
+        "seqform.analyses.structured",
+        "solve_structured",
+        'seqform.solve(game, method="structured")',
+    ),
+    "kuhn_showdown": ("seqform.game.builtin.kuhn", "kuhn_structured", "seqform.kuhn_structured"),
+    "load_showdown_game": (
+        "seqform.game.builtin.registry",
+        "load_structured_game",
+        "seqform.load_structured_game",
+    ),
 }
 
 
 def __getattr__(name: str) -> object:
-    target = _ALIASES.get(name, name)
-    if target != name:
-        import warnings
-
-        warnings.warn(
-            f"seqform.{name} is deprecated; use seqform.{target}", DeprecationWarning, stacklevel=2
-        )
-    module = _LAZY.get(target)
-    if module is None:
-        raise AttributeError(f"module 'seqform' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(module), target)
+    if name in _DEPRECATED:
+        from seqform.analyses.solve import deprecated_alias
+
+        module, target, new = _DEPRECATED[name]
+        function = getattr(importlib.import_module(module), target)
+        return deprecated_alias(f"seqform.{name}", new, function)
+    lazy = _LAZY.get(name)
+    if lazy is None:
+        raise AttributeError(f"module 'seqform' has no attribute {name!r}")
+    return getattr(importlib.import_module(lazy), name)
 
 
 __all__ = [
@@ -71,6 +90,8 @@ __all__ = [
     "GameFormatError",
     "InvalidGameError",
     "LPSolution",
+    "MemoryRefusedError",
+    "OptionsError",
     "PlayerSequences",
     "SequenceForm",
     "ShowdownPoker",
@@ -87,6 +108,7 @@ __all__ = [
     "build_normal_form",
     "build_sequence_form",
     "certify",
+    "choose_route",
     "compare",
     "equilibrium_ranges",
     "expected_value",
@@ -109,6 +131,7 @@ __all__ = [
     "solve_normal_form",
     "solve_showdown",
     "solve_structured",
+    "solve_structured_exact",
     "strategy_counts",
     "structured_showdown",
     "write_efg",

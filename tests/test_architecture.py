@@ -1,7 +1,8 @@
 """The layout rules of ARCHITECTURE.md, checked on the source so the shape cannot silently decay.
 
 The package is read with :mod:`ast`, never imported.  Every ``import`` counts, including those
-inside functions; only those under ``if TYPE_CHECKING:`` are ignored (they never run).
+inside functions and those under ``if TYPE_CHECKING:`` (they never run, but a cycle of types
+is still a cycle of ideas, and an upward type still ties a room to one above it).
 
 Rules
 -----
@@ -87,23 +88,11 @@ def _module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    if isinstance(test, ast.Name):
-        return test.id == "TYPE_CHECKING"
-    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-
-
 def _import_nodes(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement that can run, at any depth (``if TYPE_CHECKING:`` bodies skipped)."""
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
+    """Every import statement, at any depth (``if TYPE_CHECKING:`` bodies included)."""
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
-        elif isinstance(node, ast.If) and _is_type_checking(node.test):
-            stack.extend(node.orelse)
-            continue
-        stack.extend(ast.iter_child_nodes(node))
 
 
 def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> list[str]:
@@ -380,10 +369,15 @@ def faulty(tmp_path: Path) -> Package:
             # downward, relative, the other half of the cycle
             "forms/__init__.py": "",
             "forms/plan.py": "from ..game import model\nfrom toy.version import V\n",
-            # hidden from the type checker only: not an import at run time
+            # upward for the type checker only: counted all the same
             "lp/__init__.py": "",
             "lp/minmax.py": "from typing import TYPE_CHECKING\n"
             "if TYPE_CHECKING:\n    from toy.cli import main\n",
+            # a cycle closed by a type only: counted all the same
+            "analyses/__init__.py": "",
+            "analyses/solve.py": "from toy.analyses.normal import N\nS = 1\n",
+            "analyses/normal.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from toy.analyses.solve import S\nN = 1\n",
             # imports the facade from inside the package
             "cli/__init__.py": "",
             "cli/main.py": "import toy\ndef run():\n    pass\n",
@@ -402,25 +396,28 @@ def faulty(tmp_path: Path) -> Package:
 
 
 def test_checker_reports_a_cycle(faulty: Package) -> None:
-    assert import_cycles(faulty) == [
-        "import cycle: toy.forms.plan -> toy.game.model -> toy.forms.plan"
+    assert sorted(import_cycles(faulty)) == [
+        "import cycle: toy.analyses.normal -> toy.analyses.solve -> toy.analyses.normal",
+        "import cycle: toy.forms.plan -> toy.game.model -> toy.forms.plan",
     ]
 
 
 def test_checker_reports_an_upward_import(faulty: Package) -> None:
     problems = upward_imports(faulty)
-    assert len(problems) == 2, problems
+    assert len(problems) == 3, problems
     upward = next(p for p in problems if p.startswith("toy.game.model"))
     assert "(room game) imports toy.forms.plan (room forms) at line 2" in upward
+    typed = next(p for p in problems if p.startswith("toy.lp.minmax"))
+    assert "(room lp) imports toy.cli.main (room cli) at line 3" in typed
     facade = next(p for p in problems if p.startswith("toy.cli.main"))
     assert "imports toy (the facade)" in facade
 
 
-def test_checker_ignores_type_checking_and_allows_the_bottom_and_the_facade(
+def test_checker_counts_type_checking_and_allows_the_bottom_and_the_facade(
     faulty: Package,
 ) -> None:
     edges = {(edge.importer, edge.imported) for edge in faulty.imports}
-    assert ("toy.lp.minmax", "toy.cli.main") not in edges
+    assert ("toy.lp.minmax", "toy.cli.main") in edges
     assert ("toy.forms.plan", "toy.version") in edges
     assert ("toy", "toy.forms.plan") in edges
     assert not any(p.startswith(("toy.forms", "toy (")) for p in upward_imports(faulty))

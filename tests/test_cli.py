@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
+from seqform.analyses import exact as exact_module
 from seqform.analyses.exact import ValueBounds, solve_exact
-from seqform.cli.commands import solve_beyond
 from seqform.cli.errors import EXIT_NOT_CERTIFIED
 from seqform.cli.main import main
 from seqform.cli.render import blocks
@@ -206,7 +206,8 @@ def test_exact_with_only_bounds_exits_3(monkeypatch, capsys):
         lower = found.bounds.lower
         return dataclasses.replace(found, bounds=ValueBounds(lower - 1, lower + 1))
 
-    monkeypatch.setattr(solve_beyond, "solve_exact", bounds_only)
+    # the exact route's pipeline, as seqform.analyses.solve.solve_on_route runs it
+    monkeypatch.setattr(exact_module, "solve_exact", bounds_only)
     assert main(["solve", "kuhn", "--exact"]) == EXIT_NOT_CERTIFIED
     captured = capsys.readouterr()
     assert "Value to Player 1: NOT certified; the exact certificate bounds it by" in captured.out

@@ -141,9 +141,15 @@ def test_progress_is_one_line_per_sample_on_stderr(capsys):
         main(["iterate", "kuhn", "--algorithm", "cfr", "--iterations", "250", "--every", "100"])
         == 0
     )
-    lines = capsys.readouterr().err.splitlines()
+    err = capsys.readouterr().err.splitlines()
+    lines = [line for line in err if not line.startswith("seqform: LP reference: ")]
     assert [line.split()[2] for line in lines] == ["100", "200", "250"]
     assert all(line.startswith("seqform: iteration") and "NashConv" in line for line in lines)
+    # then the reference's stages, one line each (issue 24: no stage shown when piped)
+    assert err[3:] == [
+        "seqform: LP reference: solving kuhn on the tree route",
+        "seqform: LP reference: deciding uniqueness (ranges)",
+    ]
 
 
 def test_kuhn3_reports_three_values_and_skips_the_lp(capsys):

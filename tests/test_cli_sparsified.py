@@ -66,8 +66,9 @@ def test_progress_goes_to_stderr(capsys):
     [
         (["solve", "texas", "--method", "sparsified"], 2, "no public tree × private hands"),
         (["solve", "kuhn", "--solver", "clarabel"], 2, "--method structured"),
-        (["solve", "kuhn", "--method", "sparsified", "--solver", "pdlp"], 1, "not pdlp"),
-        (["solve", "kuhn", "--method", "sparsified", "--backend", "cvxpy"], 1, "--backend"),
+        # flag combinations that cannot run are usage errors, exit 2 (issue 24, point 9)
+        (["solve", "kuhn", "--method", "sparsified", "--solver", "pdlp"], 2, "not pdlp"),
+        (["solve", "kuhn", "--method", "sparsified", "--backend", "cvxpy"], 2, "--backend"),
         (
             ["solve", "kuhn(cards=1)", "--method", "sparsified"],
             1,
@@ -79,7 +80,7 @@ def test_progress_goes_to_stderr(capsys):
             1,
             "--method structured', which never builds the tree",
         ),
-        (["solve", "kuhn", "--method", "sparsified", "--refine"], 1, "(--method tree)"),
+        (["solve", "kuhn", "--method", "sparsified", "--refine"], 2, "(--method tree)"),
     ],
 )
 def test_bad_requests_are_one_line(argv, code, message, capsys):

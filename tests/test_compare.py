@@ -159,7 +159,8 @@ def test_solve_normal_refuses_big_kuhn_in_one_line(capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("seqform: error: kuhn(cards=40): the normal form is too large")
-    assert captured.err.endswith("change the limit with --max-entries\n")
+    # far beyond the limit: the way out is the sequence form, not a higher limit (issue 24)
+    assert captured.err.endswith("--method tree or auto (method='tree' or 'auto')\n")
     assert captured.err.count("\n") == 1
 
 
@@ -169,7 +170,8 @@ def test_solve_normal_refuses_leduc(capsys):
     assert capsys.readouterr().err == (
         "seqform: error: leduc: the normal form is too large: 10^168.4 × 10^168.4 pure "
         "strategies = about 10^336.7 payoff entries, more than the limit of 10,000,000; "
-        "change the limit with --max-entries\n"
+        "the sequence form solves this game without the matrix: --method tree or auto "
+        "(method='tree' or 'auto')\n"
     )
 
 

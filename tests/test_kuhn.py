@@ -17,7 +17,7 @@ SOLVERS = [("highs", "simplex"), ("highs", "ipm"), ("cvxpy", "simplex")]
 @pytest.fixture(scope="module", params=SOLVERS, ids=["-".join(s) for s in SOLVERS])
 def solution(request):
     backend, algorithm = request.param
-    return solve(kuhn_poker(), backend=backend, algorithm=algorithm)
+    return solve(kuhn_poker(), backend=backend, solver=algorithm)
 
 
 def test_value(solution):

@@ -87,7 +87,7 @@ def test_pdlp_is_selectable_and_approximately_right(backend):
     # the value is close to Kuhn's -1/18 (Kuhn 1950) and the certificate measures how close.
     from seqform.game.builtin.kuhn import kuhn_poker
 
-    solution = solve(kuhn_poker(), backend=backend, algorithm="pdlp")
+    solution = solve(kuhn_poker(), backend=backend, solver="pdlp")
     assert solution.stats.status == "optimal"
     assert solution.value == pytest.approx(-1 / 18, abs=1e-6)
     assert solution.exploitability <= 1e-5

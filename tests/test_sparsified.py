@@ -123,25 +123,20 @@ def test_kuhn_tree_refuses_a_huge_deck():
 
 
 def test_the_old_public_names_are_the_structured_route():
-    # seqform.kuhn_showdown, load_showdown_game and solve_showdown are kept for one release
-    # as aliases that warn, naming the new spelling; a ShowdownPoker is solved as
+    # seqform.kuhn_showdown, load_showdown_game and solve_showdown are kept as aliases that
+    # warn with the new spelling (issue 19); a ShowdownPoker is solved as
     # structured_showdown writes it.
     import seqform
 
-    with pytest.warns(DeprecationWarning, match="use seqform.solve_structured"):
-        solve_showdown = seqform.solve_showdown
-    with pytest.warns(DeprecationWarning, match="use seqform.load_structured_game"):
-        load_showdown_game = seqform.load_showdown_game
-    with pytest.warns(DeprecationWarning, match="use seqform.kuhn_structured"):
-        kuhn_showdown = seqform.kuhn_showdown
-    assert solve_showdown is seqform.solve_structured
-    assert load_showdown_game is seqform.load_structured_game
-    game = kuhn_showdown(7)
+    with pytest.warns(DeprecationWarning, match="seqform.kuhn_structured"):
+        game = seqform.kuhn_showdown(7)
     assert isinstance(game, seqform.StructuredGame) and game.name == "kuhn(cards=7)"
-    assert load_showdown_game("kuhn(cards=7)").name == game.name
+    with pytest.warns(DeprecationWarning, match="seqform.load_structured_game"):
+        assert seqform.load_showdown_game("kuhn(cards=7)").name == game.name
     poker = raise_poker(6)
     assert isinstance(poker, seqform.ShowdownPoker)
-    solution = solve_showdown(seqform.structured_showdown(poker))
+    with pytest.warns(DeprecationWarning, match='method="structured"'):
+        solution = seqform.solve_showdown(seqform.structured_showdown(poker))
     # The reference: the tree LP on the tree written from the betting tree.
     assert solution.value == pytest.approx(solve(showdown_tree(poker)).value, abs=1e-8)
     assert solution.exploitability <= 1e-9

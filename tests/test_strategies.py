@@ -94,7 +94,7 @@ def test_unreached_infoset_is_flagged_and_uniform():
 def test_unreached_flag_appears_in_text_and_json():
     # Whatever equilibrium the solver picks, the outputs flag exactly the information sets
     # whose parent sequence has plan value 0.
-    solution = solve(kuhn_poker(), algorithm="ipm")
+    solution = solve(kuhn_poker(), solver="ipm")
     document = solution_json(solution)
     text = solution_text(solution)
     for player, strategy in enumerate(solution.strategies):

@@ -160,7 +160,8 @@ def test_every_method_spelling_solves_kuhn(method, capsys):
 
 def test_refine_is_refused_on_the_structured_route(capsys):
     # --exact works there (tests/test_structured_exact.py); --refine does not.
-    assert main(["solve", "leduc", "--method", "structured", "--refine"]) == 1
+    # a flag combination that cannot run: a usage error, exit 2 (issue 24, point 9)
+    assert main(["solve", "leduc", "--method", "structured", "--refine"]) == 2
     err = capsys.readouterr().err
     assert "(--method tree)" in err and err.count("\n") == 1
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from seqform.analyses.normal import NormalFormDetails, solve_normal_form
-from seqform.analyses.solve import Solution, solve
+from seqform.analyses.normal import NormalFormDetails, NormalFormSolution, solve_normal_form
+from seqform.analyses.tree import Solution, solve_tree
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
@@ -66,7 +66,8 @@ class Formulation:
     @property
     def normal(self) -> NormalFormDetails | None:
         """The normal-form details (mixed strategies, Kuhn checks) of a solved normal form."""
-        return None if self.solution is None else self.solution.normal
+        solution = self.solution
+        return solution.normal if isinstance(solution, NormalFormSolution) else None
 
     @property
     def title(self) -> str:
@@ -169,7 +170,7 @@ def _sequence(
     """The sequence-form formulation, solved on the given ``form``."""
     solution = None
     if options is not None:
-        solution = solve(
+        solution = solve_tree(
             game,
             backend=options.backend,
             algorithm=options.algorithm,
@@ -210,7 +211,7 @@ def _normal(
             time_limit=options.time_limit,
             form=form,
         )
-    summary = None if solution is None or solution.normal is None else solution.normal.summary
+    summary = None if solution is None else solution.normal.summary
     return Formulation(
         name="reduced_normal" if reduced else "normal",
         variables=variables,

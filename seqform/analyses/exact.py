@@ -111,6 +111,11 @@ class ExactSolution(ExactOutcome):
     restrictions: Restrictions | None
     notes: tuple[str, ...] = ()
 
+    @property
+    def route(self) -> str:
+        """The route (:mod:`seqform.analyses.route`): ``"tree"``."""
+        return "tree"
+
 
 def exact_certificate(
     game: Game,

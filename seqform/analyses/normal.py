@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.analyses.result import Certified, PhaseClock, lp_stages
-from seqform.analyses.solve import Solution
+from seqform.analyses.tree import Solution
 from seqform.certify import certify
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
 from seqform.forms.normal_form import KuhnConversion, NormalForm, build_normal_form, kuhn_conversion
@@ -94,8 +94,8 @@ class NormalFormSummary:
 
 @dataclass(frozen=True)
 class NormalFormDetails:
-    """What a solve through the normal form adds to its :class:`~seqform.analyses.solve.Solution`
-    (the field ``normal``).
+    """What a solve through the normal form adds to its solution (the field ``normal`` of
+    :class:`NormalFormSolution`).
 
     normal_form : the matrix and the enumerated pure strategies
     conversions : per player, the mixed strategy, plan and behaviour (Kuhn 1953)
@@ -112,8 +112,27 @@ class NormalFormDetails:
         return (self.conversions[0].mixed, self.conversions[1].mixed)
 
 
-NormalFormSolution = Solution
-"""A solution found through the normal form: a :class:`Solution` whose ``normal`` is set."""
+@dataclass(frozen=True)
+class NormalFormSolution(Solution):
+    """A solution found through the normal form: a tree :class:`~seqform.analyses.tree.Solution`
+    (plans, behaviour and certificate on the tree, by Kuhn's theorem) and its ``normal``
+    details; ``stats`` describes the matrix-game LP and ``timings.sequence_form`` includes
+    building the normal form.
+
+    normal : the matrix, the Kuhn conversions and the checks (:class:`NormalFormDetails`)
+    """
+
+    normal: NormalFormDetails
+
+    @property
+    def method(self) -> str:
+        """The LP that was solved, as the JSON documents name it: ``"normal"``."""
+        return "normal"
+
+    @property
+    def route(self) -> str:
+        """The route (:mod:`seqform.analyses.route`): ``"normal"``."""
+        return "normal"
 
 
 def solve_normal_form(
@@ -126,11 +145,11 @@ def solve_normal_form(
     time_limit: float | None = None,
     verbose: bool = False,
     form: SequenceForm | None = None,
-) -> Solution:
+) -> NormalFormSolution:
     """Solve ``game`` through its normal form and certify the answer by best response.
 
     Mixed strategies become plans and behaviour by Kuhn's theorem (:func:`kuhn_conversion`):
-    a :class:`Solution` as from :func:`seqform.analyses.solve.solve`, details in ``normal``.
+    a :class:`NormalFormSolution`, read as the tree route's solution, details in ``normal``.
 
     Parameters
     ----------
@@ -184,10 +203,10 @@ def _solution(
     normal_form: NormalForm,
     result: Certified[KuhnConversion],
     reduced: bool,
-) -> Solution:
-    """The :class:`Solution` of the Kuhn conversions, with the normal-form details."""
+) -> NormalFormSolution:
+    """The :class:`NormalFormSolution` of the Kuhn conversions, with its details."""
     conversions = result.strategies
-    return Solution(
+    return NormalFormSolution(
         game=game,
         form=form,
         value=result.value,

@@ -129,6 +129,11 @@ class RefinedSolution:
         """Wall-clock seconds of the whole refinement."""
         return self.timings.total
 
+    @property
+    def route(self) -> str:
+        """The route (:mod:`seqform.analyses.route`): ``"tree"``."""
+        return "tree"
+
 
 @dataclass(frozen=True)
 class _Limit:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from seqform.analyses.result import PhaseClock, lp_stages
-from seqform.analyses.solve import Solution
+from seqform.analyses.tree import Solution
 from seqform.certify import Certificate, LocalBounds, bounded_choice, certify
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ActionBound",
+    "RestrictedSolution",
     "Restrictions",
     "default_choice",
     "load_fix_file",
@@ -95,6 +96,18 @@ class Restrictions:
     def players(self) -> list[int]:
         """The restricted players (0 and/or 1)."""
         return [player for player in (0, 1) if self.by_player[player]]
+
+
+@dataclass(frozen=True)
+class RestrictedSolution(Solution):
+    """An equilibrium of the restricted game: a tree :class:`~seqform.analyses.tree.Solution`
+    whose strategies obey ``restrictions`` (also at unreached information sets) and whose
+    certificate uses restricted best responses (:func:`restricted_certificate`).
+
+    restrictions : the bounds, resolved against the game
+    """
+
+    restrictions: Restrictions
 
 
 def _split_target(target: str, where: str) -> tuple[str, str]:
@@ -271,10 +284,10 @@ def solve_restricted(
     form: SequenceForm | None = None,
     algorithm: str = "simplex",
     time_limit: float | None = None,
-) -> Solution:
+) -> RestrictedSolution:
     """Solve the restricted game in floats; the certificate uses restricted best responses.
 
-    Returns a :class:`~seqform.analyses.solve.Solution` of the restricted game: its value, both
+    Returns a :class:`RestrictedSolution`: its value, both
     players' strategies (obeying the bounds, also at unreached information sets), the
     certificate of :func:`restricted_certificate` and the restrictions themselves.
 
@@ -307,7 +320,7 @@ def solve_restricted(
         ),
         lambda profile: restricted_certificate(game, profile, restrictions),
     )
-    return Solution(game=game, form=built, restrictions=restrictions, **result.parts())
+    return RestrictedSolution(game=game, form=built, restrictions=restrictions, **result.parts())
 
 
 def obey_bounds_where_unreached(

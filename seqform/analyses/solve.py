@@ -1,147 +1,336 @@
-"""The whole pipeline: game → sequence form → min-max LP → behavioural strategies → certificate.
+"""The one entry point: :func:`solve` a game by the route the policy chooses, float or exact.
 
-No answer is returned unverified: every :class:`Solution` carries the exploitability
-(NashConv) of its behavioural strategies, measured by :mod:`seqform.certify` on
-the tree, independently of the LP.  The LP stages are those of every route
-(:func:`seqform.analyses.result.lp_stages`); :class:`Solution` is the
-:class:`~seqform.analyses.result.Result` of the float routes on the tree (sequence form,
-normal form, restricted game).
+``solve(game)`` asks :mod:`seqform.analyses.route` for the route (``method="auto"``: the
+structured route for a built-in game whose tree would be large, else the tree), checks the
+options together and the memory before anything is built, then runs that route's pipeline —
+LP → behavioural strategies → certificate by best response, never an unverified answer:
+
+========================  ===========================================  ==========================
+route, options            pipeline                                     result
+========================  ===========================================  ==========================
+tree                      :func:`~seqform.analyses.tree.solve_tree`    :class:`Solution`
+tree, ``fix``             :mod:`~seqform.analyses.restrict`            ``RestrictedSolution``
+tree, ``exact``           :mod:`~seqform.analyses.exact`               ``ExactSolution``
+tree, ``refine``          :mod:`~seqform.analyses.refine`              ``RefinedSolution``
+normal                    :mod:`~seqform.analyses.normal`              ``NormalFormSolution``
+structured                :mod:`~seqform.analyses.structured`          ``StructuredSolution``
+structured, ``exact``     :mod:`~seqform.analyses.structured_exact`    ``StructuredExactSolution``
+========================  ===========================================  ==========================
+
+Every result has the :class:`~seqform.analyses.result.Result` protocol (``value``,
+``strategies``, ``certificate``, ``timings``, ``stats``) and says its ``route``.  One entry
+point with an ``exact`` flag, as pygambit's solvers take ``rational``.  The command line's
+``seqform solve`` calls the same functions (:func:`choose_route`, then :func:`solve_on_route`),
+so a Python caller gets the same route, the same refusals and the same answer.
+
+The older entry points (``solve_structured``, ``solve_exact``, ``solve_structured_exact``,
+``solve_showdown`` on the facade) remain for one release as aliases that warn
+(:func:`deprecated_alias`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+import warnings
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-import numpy as np
-
-from seqform.analyses.result import Certified, PhaseClock, Timings, lp_stages
-from seqform.certify import certify
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
-from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
-from seqform.game.loader import as_game
+from seqform.analyses.route import OptionsError, Route, choose_route
+from seqform.analyses.tree import Solution, solve_tree
+from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeError
+from seqform.game.loader import as_game, load_game
 from seqform.game.model import Game
-from seqform.game.requirements import require_float_payoffs
-from seqform.lp.minmax import LPSolution, solve_minmax
-from seqform.lp.solvers import Algorithm, Backend
+from seqform.game.public_tree import StructuredGame
 
 if TYPE_CHECKING:
-    from seqform.analyses.normal import NormalFormDetails
-    from seqform.analyses.restrict import Restrictions
+    from seqform.analyses.exact import ExactSolution
+    from seqform.analyses.refine import RefinedSolution
+    from seqform.analyses.structured import StructuredSolution
+    from seqform.analyses.structured_exact import StructuredExactSolution
 
-__all__ = ["Solution", "Timings", "solve", "solve_sequence_form"]
+__all__ = [
+    "AnySolution",
+    "Solution",
+    "deprecated_alias",
+    "solve",
+    "solve_on_route",
+]
 
+AnySolution: TypeAlias = (
+    "Solution | StructuredSolution | ExactSolution | StructuredExactSolution | RefinedSolution"
+)
+r"""What :func:`solve` returns: one of the results of the module docstring's table, each
+with the :class:`~seqform.analyses.result.Result` protocol and a ``route`` (the tree's
+normal-form and restricted results are :class:`Solution`\ s).  Their modules are imported
+when their route runs, so ``import seqform`` stays light."""
 
-@dataclass(frozen=True)
-class Solution(Certified[BehaviouralStrategy]):
-    """An equilibrium of a two-player zero-sum game, with its certificate.
+GameLike = Game | StructuredGame | str | os.PathLike[str]
 
-    value : the LP optimum, the game's value to player 0 (a float)
-    plans : optimal realization plans ``(x, y)`` on the sequence indices of ``form``
-    strategies : the behavioural strategies of the plans (see
-        :mod:`seqform.forms.strategies`); also readable as ``behaviour``
-    certificate : expected value, best responses and exploitability, from the tree walk
-    stats : what the LP solver did
-    timings : seconds per phase (``sequence_form``, ``lp``, ``behaviour``, ``certificate``)
-    game, form : the game and its sequence form
-    normal : for a solve through the normal form, its matrix, Kuhn conversions and checks
-        (:func:`seqform.analyses.normal.solve_normal_form`); ``stats`` then describes the
-        matrix-game LP and ``timings.sequence_form`` includes building the normal form
-    restrictions : for a restricted game (:func:`seqform.analyses.restrict.solve_restricted`),
-        its bounds; the certificate then uses restricted best responses
-    """
-
-    game: Game
-    form: SequenceForm
-    normal: NormalFormDetails | None = None
-    restrictions: Restrictions | None = None
-
-    @property
-    def method(self) -> str:
-        """``"normal"`` when solved through the normal form, else ``"sequence"``."""
-        return "sequence" if self.normal is None else "normal"
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def solve_sequence_form(
-    form: SequenceForm,
-    *,
-    backend: Backend = "highs",
-    algorithm: Algorithm = "simplex",
-    time_limit: float | None = None,
-    verbose: bool = False,
-) -> LPSolution:
-    """Solve the min-max LP of a sequence form (see :mod:`seqform.lp.minmax`)."""
-    return solve_minmax(
-        form.E,
-        form.e,
-        form.F,
-        form.f,
-        form.A,
-        backend=backend,
-        algorithm=algorithm,
-        time_limit=time_limit,
-        verbose=verbose,
-    )
+def deprecated_alias(old: str, new: str, function: F) -> F:
+    """``function`` under its old name ``old``: it warns (``DeprecationWarning``) that the
+    name is now spelled ``new``, then calls it."""
+
+    @wraps(function)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
+        return function(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old.rpartition(".")[2].split("(")[0]
+    return alias  # type: ignore[return-value]
 
 
-def plan_behaviour(
-    form: SequenceForm, x: np.ndarray, y: np.ndarray
-) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-    """Both players' behavioural strategies of the plans ``(x, y)``."""
-    return behaviour_from_plan(form.players[0], x), behaviour_from_plan(form.players[1], y)
+def _bounds(fix: Any) -> Any:
+    """``fix`` as :class:`~seqform.analyses.restrict.ActionBound`\\ s (strings are read as
+    ``--fix`` specs, ``"K:b=1"``), or the :class:`Restrictions` given; None for none."""
+    from seqform.analyses.restrict import Restrictions, parse_fix
+
+    if fix is None or isinstance(fix, Restrictions):
+        return fix
+    if isinstance(fix, str):
+        fix = [fix]
+    bounds = [parse_fix(item) if isinstance(item, str) else item for item in fix]
+    return bounds or None
 
 
 def solve(
-    game: Game | str | os.PathLike[str],
+    game: GameLike,
     *,
-    backend: Backend = "highs",
-    algorithm: Algorithm = "simplex",
+    method: str = "auto",
+    exact: bool = False,
+    refine: bool = False,
+    fix: Sequence[Any] | Any = None,
+    solver: str | None = None,
+    backend: str = "highs",
     time_limit: float | None = None,
+    max_entries: int = DEFAULT_MAX_ENTRIES,
+    reduced: bool = False,
+    force: bool = False,
+    max_nodes: int | None = None,
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
-    form: SequenceForm | None = None,
-) -> Solution:
-    """Solve ``game`` by the sequence-form LP and certify the answer by best response.
+    form: Any = None,
+    algorithm: str | None = None,
+) -> AnySolution:
+    """Solve ``game`` and certify the answer by best response, on the route the policy
+    chooses (module docstring).
+
+    Length: the one entry point documents each of its options here; the body is short.
 
     Parameters
     ----------
     game
-        The game, or its name or path as :func:`seqform.game.loader.load_game` takes it
-        (``solve("kuhn")``, ``solve(Path("game.efg"))``).
+        A name (``"kuhn"``, ``"leduc(ranks=13)"``), a path to a ``.efg`` file, a built
+        :class:`~seqform.game.model.Game` or a :class:`~seqform.game.public_tree.StructuredGame`.
+    method
+        ``"auto"`` (default), ``"tree"``, ``"structured"`` or ``"normal"``
+        (:mod:`seqform.analyses.route`).
+    exact
+        Exact rational strategies and value, certified in exact arithmetic (tree or
+        structured route).
+    refine
+        A quasi-perfect equilibrium (tree route).
+    fix
+        Restrictions on behaviour (tree route): ``"K:b=1"``-style specs, ``ActionBound``\\ s
+        or resolved ``Restrictions``.
+    solver
+        ``"simplex"``, ``"ipm"``, ``"pdlp"`` (HiGHS) or ``"clarabel"`` (structured route);
+        None: simplex on the tree, the structured route's choice there.
+    backend
+        ``"highs"`` or ``"cvxpy"`` (tree and normal routes).
+    time_limit, verbose
+        For the LP solver.
+    max_entries, reduced
+        The normal form's size limit, and whether to solve the reduced normal form.
+    force
+        Build and solve past the memory estimate.
+    max_nodes
+        For ``openspiel:`` games, the most histories to convert.
     progress
-        Called with a short message as each stage starts (the CLI prints them on stderr).
+        Called with a short message as each stage starts.
     form
-        The game's sequence form, if already built (it is then not built again).
+        The game's sequence form, if already built (tree and normal routes).
+    algorithm
+        Deprecated spelling of ``solver``.
 
     Raises
     ------
-    TypeError
-        If ``game`` is not a game, a name or a path.
-    seqform.lp.solvers.SolverLimitError
-        If the solver stops at its time limit; when it had a point, the message gives the
-        exploitability of that point, measured by best response, and ``exc.plans`` holds it.
+    OptionsError
+        For options that cannot run together (a ``ValueError``; exit 2 on the command line).
+    MemoryRefusedError
+        When the route would not fit in memory (unless ``force``).
+    NormalFormTooLargeError
+        When the normal form exceeds ``max_entries`` (the message points to the sequence form).
     seqform.lp.solvers.SolverError
-        If the LP solver does not prove optimality for another reason.
+        If the LP solver does not prove optimality (``SolverLimitError`` at the time limit).
     """
-    game = as_game(game, "solve")
-    require_float_payoffs(game)
-    clock = PhaseClock(progress)
-    announce = f"sequence form of {game.name} ({game.flat.num_nodes:,} nodes)"
-    with clock.phase("sequence_form", announce):
-        built = build_sequence_form(game) if form is None else form
-    lp_message = (
-        f"LP: {built.E.shape[1] + built.F.shape[0]:,} variables, "
-        f"{built.F.shape[1] + built.E.shape[0]:,} constraints; HiGHS {algorithm} via {backend}"
+    if algorithm is not None:
+        warnings.warn(
+            "solve(algorithm=...) is deprecated; use solve(solver=...)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        solver = solver or algorithm
+    bounds = _bounds(fix)
+    route = choose_route(
+        game,
+        method,
+        solver=solver,
+        backend=backend,
+        exact=exact,
+        refine=refine,
+        fix=bounds is not None,
+        force=force,
     )
-    result = lp_stages(
-        clock,
-        lambda: solve_sequence_form(
-            built, backend=backend, algorithm=algorithm, time_limit=time_limit, verbose=verbose
-        ),
-        lambda x, y: plan_behaviour(built, x, y),
-        lambda profile: certify(game, *profile),
-        lp_message=lp_message,
+    loaded: Game | StructuredGame | None = None
+    if route.structured is None:
+        loaded = _tree(game, max_nodes)
+    return solve_on_route(
+        route.structured or loaded,  # type: ignore[arg-type]
+        route,
+        exact=exact,
+        refine=refine,
+        fix=bounds,
+        backend=backend,
+        time_limit=time_limit,
+        max_entries=max_entries,
+        reduced=reduced,
+        verbose=verbose,
+        progress=progress,
+        form=form,
     )
-    return Solution(game=game, form=built, **result.parts())
+
+
+def _tree(game: GameLike, max_nodes: int | None) -> Game:
+    if isinstance(game, StructuredGame):
+        raise OptionsError(f"{game.name}: a structured game is solved on the structured route")
+    if isinstance(game, str):
+        return load_game(game, max_nodes=max_nodes)
+    return as_game(game, "solve")
+
+
+def solve_on_route(
+    game: Game | StructuredGame,
+    route: Route,
+    *,
+    exact: bool = False,
+    refine: bool = False,
+    fix: Any = None,
+    backend: str = "highs",
+    time_limit: float | None = None,
+    max_entries: int = DEFAULT_MAX_ENTRIES,
+    reduced: bool = False,
+    verbose: bool = False,
+    progress: Callable[[str], None] | None = None,
+    form: Any = None,
+) -> AnySolution:
+    """Run the pipeline of ``route`` (from :func:`~seqform.analyses.route.choose_route`) on
+    ``game``: its structured description on the structured route, else its tree.  The
+    options are those :func:`solve` checked when choosing the route."""
+    if isinstance(game, StructuredGame):
+        return _structured(game, route, exact, time_limit, verbose, progress)
+    solver = route.solver or "simplex"
+    if route.method == "normal":
+        return _normal(game, solver, backend, time_limit, max_entries, reduced, verbose, form)
+    if refine:
+        from seqform.analyses.refine import refine as refined
+
+        return refined(game, form=form, algorithm=solver, time_limit=time_limit)
+    if exact:
+        from seqform.analyses.exact import solve_exact
+
+        return solve_exact(
+            game, restrictions=fix, form=form, algorithm=solver, time_limit=time_limit
+        )
+    if fix is not None:
+        return _restricted(game, fix, solver, time_limit, form)
+    return solve_tree(
+        game,
+        backend=backend,  # type: ignore[arg-type]
+        algorithm=solver,  # type: ignore[arg-type]
+        time_limit=time_limit,
+        verbose=verbose,
+        progress=progress,
+        form=form,
+    )
+
+
+def _structured(
+    game: StructuredGame,
+    route: Route,
+    exact: bool,
+    time_limit: float | None,
+    verbose: bool,
+    progress: Callable[[str], None] | None,
+) -> AnySolution:
+    if exact:
+        from seqform.analyses.structured_exact import solve_structured_exact
+
+        return solve_structured_exact(
+            game, algorithm=route.solver or "simplex", time_limit=time_limit, progress=progress
+        )
+    from seqform.analyses.structured import solve_structured
+
+    return solve_structured(
+        game,
+        solver=route.solver,  # type: ignore[arg-type]
+        time_limit=time_limit,
+        verbose=verbose,
+        progress=progress,
+    )
+
+
+def _restricted(
+    game: Game, fix: Any, solver: str, time_limit: float | None, form: Any
+) -> AnySolution:
+    from seqform.analyses.restrict import Restrictions, resolve_restrictions, solve_restricted
+    from seqform.forms.sequence_form import build_sequence_form
+
+    built = form if form is not None else build_sequence_form(game)
+    restrictions = fix if isinstance(fix, Restrictions) else resolve_restrictions(built, fix)
+    return solve_restricted(game, restrictions, form=built, algorithm=solver, time_limit=time_limit)
+
+
+SEQUENCE_FORM_POINTER = (
+    "the sequence form solves this game without the matrix: --method tree or auto "
+    "(method='tree' or 'auto')"
+)
+RAISE_LIMIT_FACTOR = 100
+"""A normal form within this factor of ``max_entries`` is also offered a higher limit."""
+
+
+def _normal(
+    game: Game,
+    solver: str,
+    backend: str,
+    time_limit: float | None,
+    max_entries: int,
+    reduced: bool,
+    verbose: bool,
+    form: Any,
+) -> AnySolution:
+    """The normal-form route; a matrix too large points to the sequence form."""
+    from seqform.analyses.normal import solve_normal_form
+    from seqform.forms.normal_counts import strategy_counts
+    from seqform.forms.sequence_form import build_sequence_form
+
+    built = form if form is not None else build_sequence_form(game)
+    try:
+        return solve_normal_form(
+            game,
+            reduced=reduced,
+            max_entries=max_entries,
+            backend=backend,  # type: ignore[arg-type]
+            algorithm=solver,  # type: ignore[arg-type]
+            time_limit=time_limit,
+            verbose=verbose,
+            form=built,
+        )
+    except NormalFormTooLargeError as exc:
+        rows, columns = strategy_counts(built).shape(reduced)
+        near = rows * columns <= RAISE_LIMIT_FACTOR * max_entries
+        more = "; or raise the limit with --max-entries (max_entries=...)" if near else ""
+        raise NormalFormTooLargeError(f"{game.name}: {exc}; {SEQUENCE_FORM_POINTER}{more}") from exc

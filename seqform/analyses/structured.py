@@ -54,6 +54,11 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     matrix_nonzeros: int
     tree_nodes: int
 
+    @property
+    def route(self) -> str:
+        """The route (:mod:`seqform.analyses.route`): ``"structured"``."""
+        return "structured"
+
 
 def default_solver(lp: SparsifiedLP) -> SparsifiedSolver:
     """Clarabel, at every size: measured on the 2-core machine (whole LP solve), Leduc 3×2

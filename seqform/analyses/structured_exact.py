@@ -91,6 +91,11 @@ class StructuredExactSolution(ExactOutcome):
     tree_nodes: int
     notes: tuple[str, ...] = ()
 
+    @property
+    def route(self) -> str:
+        """The route (:mod:`seqform.analyses.route`): ``"structured"``."""
+        return "structured"
+
 
 def _from_basis(
     game: StructuredGame, lp: ExactStructuredLP, result: FloatLPResult, notes: list[str]

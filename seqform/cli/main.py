@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from seqform.analyses.route import OptionsError
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser, resolve_solver
 from seqform.cli.progress import configure_logging, live_progress
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         resolve_solver(args)
         with live_progress(args):
             return run_command(args)
-    except UnknownGameError as exc:
+    except (UnknownGameError, OptionsError) as exc:
         return _error(str(exc), EXIT_USAGE)
     except CommandError as exc:
         return _error(str(exc), exc.code)

@@ -10,11 +10,12 @@ import re
 from collections.abc import Sequence
 
 from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
+from seqform.analyses.route import ITERATE_METHODS, METHOD_ALIASES, SOLVERS
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
 from seqform.cli.render.strategies import CHOICES as STRATEGY_CHOICES
 from seqform.cli.render.strategies import MOST_MIXED, SUMMARY_ABOVE
 from seqform.game.builtin.registry import known_names
-from seqform.lp.solvers import ALGORITHMS, BACKENDS
+from seqform.lp.solvers import BACKENDS
 
 __all__ = [
     "ITERATIVE_ALGORITHMS",
@@ -26,6 +27,7 @@ __all__ = [
     "SeqformParser",
     "add_analysis_arguments",
     "add_game_argument",
+    "add_iterate_route_arguments",
     "add_max_entries_argument",
     "add_output_arguments",
     "add_solver_arguments",
@@ -33,19 +35,11 @@ __all__ = [
     "with_parameters",
 ]
 
-# The one place the cli names a solver.  lp owns the HiGHS algorithms (ALGORITHMS);
-# "clarabel" is the structured route's interior-point solver and its default
-# (seqform.lp.solvers.SPARSIFIED_SOLVERS lists what that route accepts).  These two lines
-# are to be replaced by one constant of lp naming every solver, once lp has it.
 SPARSIFIED_DEFAULT_SOLVER = "clarabel"
-SOLVERS: tuple[str, ...] = (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER)
+"""The structured route's interior-point solver, its default (``--solver clarabel``)."""
 
 ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
 
-
-METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
-"""``--method`` spellings kept for existing commands: ``sequence`` is the tree route,
-``sparsified`` (the old one-card showdown route) the structured route."""
 
 STRUCTURED_METHODS = ("auto", "structured")
 """``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""
@@ -212,6 +206,25 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
         "--fix-file",
         metavar="FILE",
         help='restrictions as JSON {"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}',
+    )
+
+
+def add_iterate_route_arguments(iterate: argparse.ArgumentParser) -> None:
+    """``iterate``'s ``--method`` (the layout CFR runs on) and ``--no-reference``."""
+    iterate.add_argument(
+        "--method",
+        choices=ITERATE_METHODS,
+        default="auto",
+        help="the layout the CFR family runs on: auto (default) and tree run on the game tree",
+    )
+    iterate.add_argument(
+        "--no-reference",
+        action="store_true",
+        help=(
+            "skip the LP reference (by default the LP solves the game on the route solve "
+            "takes, unless that would be slow, and the average strategies are measured "
+            "against it)"
+        ),
     )
 
 

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import argparse
 
-from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
+from seqform.analyses.route import check_options
+from seqform.cli.errors import EXIT_CODES_HELP
 from seqform.cli.options import (
     ITERATIVE_ALGORITHMS,
-    METHOD_ALIASES,
-    SPARSIFIED_DEFAULT_SOLVER,
-    STRUCTURED_METHODS,
     Commands,
     SeqformParser,
     add_analysis_arguments,
     add_game_argument,
+    add_iterate_route_arguments,
     add_max_entries_argument,
     add_output_arguments,
     add_solver_arguments,
@@ -34,29 +33,19 @@ __all__ = ["build_parser", "resolve_solver"]
 
 
 def resolve_solver(args: argparse.Namespace) -> None:
-    """``--method`` aliases resolved; ``--solver``: HiGHS simplex on the tree, and left
-    ``None`` for ``auto`` and ``structured`` (the
-    structured route chooses by the LP's size; ``auto`` once it knows its route).
+    """``--solver``'s default on the commands that solve on the tree only (HiGHS simplex),
+    after the library's check (:func:`seqform.analyses.route.check_options`); ``solve`` leaves
+    the choice of route and solver to the library (:func:`~seqform.analyses.route.choose_route`).
 
     Raises
     ------
-    CommandError
-        (usage) for ``--solver clarabel`` with a method that only solves on the tree.
+    OptionsError
+        (usage) for ``--solver clarabel`` on a command that solves on the tree only.
     """
-    if not hasattr(args, "solver"):
+    if not hasattr(args, "solver") or hasattr(args, "method"):
         return
-    method = getattr(args, "method", None)
-    if method in METHOD_ALIASES:
-        method = args.method = METHOD_ALIASES[method]
-    if args.solver is None:
-        if method not in STRUCTURED_METHODS:
-            args.solver = "simplex"
-    elif args.solver == SPARSIFIED_DEFAULT_SOLVER and method not in STRUCTURED_METHODS:
-        raise CommandError(
-            f"--solver {SPARSIFIED_DEFAULT_SOLVER} solves the sparsified LP only "
-            "(with --method structured or auto)",
-            EXIT_USAGE,
-        )
+    check_options("tree", solver=args.solver, backend=getattr(args, "backend", "highs"))
+    args.solver = args.solver or "simplex"
 
 
 def _add_solve(commands: Commands) -> None:
@@ -284,6 +273,7 @@ def _add_iterate(commands: Commands) -> None:
         help="random seed of mccfr (default 0, printed on stderr)",
     )
     iterate.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_iterate_route_arguments(iterate)
     add_output_arguments(iterate)
     add_strategies_argument(iterate)
 

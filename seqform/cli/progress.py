@@ -24,10 +24,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from seqform.analyses.memory import MemoryRefusedError, check_memory, tree_estimate
+from seqform.analyses.route import refuse_tree_beyond_memory
 from seqform.base.progress import Step, current_listener, listening, report
-from seqform.cli.errors import CommandError
-from seqform.game.builtin.registry import builtin_tree_nodes, load_structured_game
 from seqform.game.loader import load_game
 from seqform.game.model import Game
 
@@ -39,7 +37,6 @@ __all__ = [
     "live_progress",
     "load_reporting",
     "logger",
-    "refuse_tree_beyond_memory",
     "solver_log_to_stderr",
 ]
 
@@ -87,37 +84,6 @@ def solver_log_to_stderr(active: bool) -> Iterator[None]:
         os.close(saved)
 
 
-def refuse_tree_beyond_memory(spec: str) -> None:
-    """Refuse, before building it, the tree of a built-in game whose memory estimate
-    (:func:`~seqform.analyses.memory.tree_estimate` of the node count its parameters give)
-    exceeds what the process may have, naming the way out: the structured route where the
-    game has one, or ``--force``.  Games that cannot say their size beforehand (``.efg``,
-    OpenSpiel, Liar's Dice trees) are not estimated.
-
-    Raises
-    ------
-    CommandError
-        With the estimate, what is available and the way out (exit 1).
-    """
-    nodes = builtin_tree_nodes(spec)
-    if nodes is None:
-        return
-    way_out = "too large for the tree route: "
-    try:
-        load_structured_game(spec)
-    except ValueError:  # no structured description: only --force helps
-        pass
-    else:
-        way_out += (
-            f"solve it with 'seqform solve \"{spec}\" --method structured', which never "
-            "builds the tree, "
-        )
-    try:
-        check_memory(tree_estimate(nodes), way_out + "or --force to try anyway")
-    except MemoryRefusedError as exc:
-        raise CommandError(f"{spec}: {exc}") from exc
-
-
 def load_reporting(
     spec: str,
     progress: Progress | None = None,
@@ -128,7 +94,7 @@ def load_reporting(
     """:func:`~seqform.game.loader.load_game`, telling ``progress`` (if any) how it went;
     from :data:`LARGE_GAME_NODES` nodes on, progress is shown by default.  Unless ``force``
     (``--force``), a built-in game's tree that would not fit in memory is refused first
-    (:func:`refuse_tree_beyond_memory`)."""
+    (:func:`seqform.analyses.route.refuse_tree_beyond_memory`, the library's policy)."""
     if not force:
         refuse_tree_beyond_memory(spec)
     if progress is not None:

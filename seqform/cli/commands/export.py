@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from seqform.analyses.solve import solve
+from seqform.analyses.tree import solve_tree
 from seqform.cli.errors import EXIT_OK, CommandError, certified_exit
 from seqform.cli.output import write
 from seqform.cli.progress import load_reporting
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 def _export_profile(game: Game, file: str) -> int:
     """Solve ``game`` (the sequence-form LP, certified) and write both behavioural strategies
     as a Gambit behaviour profile; exit as ``solve`` does when the certificate fails."""
-    solution = solve(game)
+    solution = solve_tree(game)
     write(gambit_profile_text(solution.strategies), file)
     print(
         f"seqform: wrote the equilibrium of {game.name} (value {solution.value:+.10f}, "

@@ -3,7 +3,9 @@
 Stopping: ``--iterations N`` or ``--target-exploitability EPS`` (not both), and/or
 ``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.
 Progress on stderr, one line per NashConv sample (every ``--every K`` iterations and after
-the last), none with ``--quiet``; MCCFR without ``--seed`` uses
+the last), none with ``--quiet``; the LP reference follows the route ``solve`` takes (the
+structured route for a large built-in game), says its stage on stderr, and is skipped with
+``--no-reference`` or, with a one-line note, where it would be slow; MCCFR without ``--seed`` uses
 :data:`~seqform.analyses.iterate.DEFAULT_SEED` and says so on stderr.  Ctrl-C stops at the
 next iteration boundary: the result so far is written, marked ``interrupted``, and the exit
 code is 130.  The analysis is :func:`seqform.analyses.iterate.iterate`; the output
@@ -18,7 +20,6 @@ import sys
 from seqform.analyses.iterate import DEFAULT_SEED, SAMPLING, iterate
 from seqform.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
-from seqform.cli.progress import load_reporting
 from seqform.cli.render.iterate import iterate_json, iterate_text
 from seqform.cli.render.numbers import count_text
 from seqform.iterative.run import OnSample, Sample, Stopping, stop_on_interrupt
@@ -68,12 +69,20 @@ def run(args: argparse.Namespace) -> int:
             EXIT_USAGE,
         )
     stopping = _stopping(args)
-    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     if sampling and args.seed is None and not args.quiet:
         _say(f"{args.algorithm}: seed {DEFAULT_SEED} (the default; choose one with --seed)")
     with stop_on_interrupt():
         result = iterate(
-            game, args.algorithm, stopping, seed=args.seed, on_sample=_progress(args.quiet)
+            args.game,
+            args.algorithm,
+            stopping,
+            seed=args.seed,
+            on_sample=_progress(args.quiet),
+            method=args.method,
+            reference=not args.no_reference,
+            force=args.force,
+            max_nodes=args.max_nodes,
+            progress=None if args.quiet else _say,
         )
     emit(iterate_json(result), iterate_text(result, args.strategies), args)
     if result.result.stopped == "interrupted":

@@ -1,24 +1,27 @@
-"""``seqform solve GAME``: the sequence-form LP of the tree, the structured route (the
-sparsified LP of public tree × private hands, no tree; ``--method sparsified`` is its old
-name), or the normal form; ``--method auto`` (the default) takes the structured route when
-the game has one and its tree would have more than :data:`AUTO_TREE_NODES` nodes.  ``--exact``,
-``--refine`` and ``--fix`` are in :mod:`seqform.cli.commands.solve_beyond`."""
+"""``seqform solve GAME``: parse, ask the library, render.
+
+The route (``--method auto|tree|structured|normal``), the checks of the options together
+and the memory refusal are the library's (:func:`seqform.analyses.route.choose_route`); the
+pipeline of the route is :func:`seqform.analyses.solve.solve_on_route`, as for
+``seqform.solve(...)`` from Python.  This module adds only what a command line needs:
+progress on stderr, the text or JSON report, and the exit code of the certificate.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from seqform.analyses.memory import (
-    MemoryRefusedError,
-    check_memory,
-    structured_estimate,
-)
-from seqform.analyses.normal import solve_normal_form
-from seqform.analyses.solve import Solution, solve
-from seqform.analyses.structured import StructuredSolution, solve_structured
-from seqform.cli.commands import solve_beyond
-from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
+from seqform.analyses.exact import ExactSolution
+from seqform.analyses.normal import NormalFormSolution
+from seqform.analyses.refine import RefinedSolution
+from seqform.analyses.restrict import RestrictedSolution, load_fix_file, parse_fix
+from seqform.analyses.route import AUTO_TREE_NODES, Route, choose_route
+from seqform.analyses.solve import solve_on_route
+from seqform.analyses.structured import StructuredSolution
+from seqform.analyses.structured_exact import StructuredExactSolution
+from seqform.cli.errors import CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import (
     LARGE_GAME_NODES,
@@ -28,149 +31,129 @@ from seqform.cli.progress import (
     solver_log_to_stderr,
 )
 from seqform.cli.render.blocks import uncertified_reason
+from seqform.cli.render.exact import AnyExactSolution, exact_json, exact_text
+from seqform.cli.render.numbers import value_text
+from seqform.cli.render.refine import refined_json, refined_text
 from seqform.cli.render.report import solution_json, solution_text
+from seqform.cli.render.restrict import restricted_text
 from seqform.cli.render.structured import structured_json, structured_text
-from seqform.forms.normal_counts import NormalFormTooLargeError
-from seqform.game.builtin.registry import load_structured_game
-from seqform.game.public_explicit import tree_nodes
-from seqform.game.public_numbering import number_public_tree
-from seqform.game.public_tree import StructuredGame
-from seqform.lp.solvers import SPARSIFIED_SOLVERS
+from seqform.lp.exact.linear_solver import ExactSolveError
 
 __all__ = ["AUTO_TREE_NODES", "run"]
 
-AUTO_TREE_NODES = 200_000
-"""``--method auto`` takes the structured route above this many tree nodes (at most, as
-:func:`~seqform.game.public_explicit.tree_nodes` counts them): leduc(ranks=13) (1.2 M nodes)
-solves there in 2 s against 98 s on the tree, while Leduc 3×2 (9,457 nodes) is as fast on
-the tree and keeps its exact routes."""
 
-
-def _structured_or_none(spec: str) -> StructuredGame | None:
-    """The game's structured description, or ``None`` when it has none (any other game, or
-    parameters only its tree takes: the tree route then reads the spec and reports)."""
-    try:
-        return load_structured_game(spec)
-    except ValueError:  # UnknownGameError, GameParameterError, InvalidGameError
-        return None
-
-
-def _route(args: argparse.Namespace) -> StructuredGame | None:
-    """Resolve ``--method auto``: the structured game when the structured route is taken,
-    else ``None`` (``args.method`` becomes ``"tree"`` and ``--solver`` HiGHS simplex)."""
-    if args.method == "structured":
-        return load_structured_game(args.game)
-    if args.method != "auto":
-        return None
-    tree_only = args.refine or args.fix or args.fix_file  # --exact works on both routes
-    game = None if tree_only else _structured_or_none(args.game)
-    if game is not None and tree_nodes(game) > AUTO_TREE_NODES:
-        args.method = "structured"
-        return game
-    if args.solver == "clarabel":
-        raise CommandError(
-            f"{args.game}: --solver clarabel solves the structured route, which this game "
-            "does not take here; add --method structured, or drop --solver",
-            EXIT_USAGE,
-        )
-    args.method, args.solver = "tree", args.solver or "simplex"
-    return None
+def _bounds(args: argparse.Namespace) -> list[Any] | None:
+    """The ``--fix`` and ``--fix-file`` bounds, in order; None for none."""
+    bounds = [parse_fix(spec) for spec in args.fix]
+    if args.fix_file:
+        bounds += load_fix_file(args.fix_file)
+    return bounds or None
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve ``args.game`` by ``args.method``, or hand over to the analyses beyond it."""
-    structured = _route(args)
-    if not args.force:
-        _check_memory(args, structured)
-    if args.exact or args.refine or args.fix or args.fix_file:
-        return solve_beyond.run(args)
-    if args.method == "normal":
-        return _solve_normal(args)
-    if structured is not None:
-        return _solve_structured(args, structured)
+    """Solve ``args.game`` on the route the library chooses and report it."""
+    bounds = _bounds(args) if not args.refine else None
+    route = choose_route(
+        args.game,
+        args.method,
+        solver=args.solver,
+        backend=args.backend,
+        exact=args.exact,
+        refine=args.refine,
+        fix=bool(args.fix or args.fix_file),
+        force=args.force,
+    )
     progress = Progress(args)
-    game = load_reporting(args.game, progress, max_nodes=args.max_nodes, force=args.force)
-    with solver_log_to_stderr(args.verbose):
-        solution = solve(
-            game,
-            backend=args.backend,
-            algorithm=args.solver,
-            time_limit=args.time_limit,
-            verbose=args.verbose,
-            progress=progress,
-        )
-    return _finish(
-        progress, solution, solution_json(solution), solution_text(solution, args.strategies), args
+    if route.structured is not None:
+        game: Any = route.structured
+        nodes = route.tree_bound or 0
+        _announce_structured(progress, route)
+    else:
+        game = load_reporting(args.game, progress, max_nodes=args.max_nodes, force=True)
+        nodes = game.flat.num_nodes
+        if route.method == "normal":
+            logger.info(
+                "solving the normal-form LP with HiGHS %s via %s", route.solver, args.backend
+            )
+    _say_started(args, route, nodes)
+    try:
+        with solver_log_to_stderr(args.verbose):
+            solution = solve_on_route(
+                game,
+                route,
+                exact=args.exact,
+                refine=args.refine,
+                fix=bounds,
+                backend=args.backend,
+                time_limit=args.time_limit,
+                max_entries=args.max_entries,
+                verbose=args.verbose,
+                progress=progress,
+            )
+    except (ExactSolveError, ArithmeticError) as exc:
+        raise CommandError(f"exact computation failed: {exc}") from exc
+    return _report(solution, progress, args)
+
+
+def _announce_structured(progress: Progress, route: Route) -> None:
+    nodes = route.tree_bound or 0
+    progress.large = nodes >= LARGE_GAME_NODES
+    assert route.structured is not None
+    progress(
+        f"{route.structured.name}: the structured route (public tree × private hands); the "
+        f"tree would have at most {nodes:,} nodes and is not built"
     )
 
 
-def _finish(
-    progress: Progress,
-    solution: Solution | StructuredSolution,
-    document: dict[str, Any],
-    text: str,
-    args: argparse.Namespace,
-) -> int:
-    """Say on stderr that the solve is done, write its result, and exit by its certificate."""
-    progress(f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}")
+STARTED_NOTE_NODES = 1_000
+"""Piped, ``--refine`` and the structured ``--exact`` say that they have started on games
+of at least this many tree nodes (Kuhn's 55 finish at once; Leduc's 9,457 take seconds
+to minutes)."""
+
+
+def _say_started(args: argparse.Namespace, route: Route, nodes: int) -> None:
+    """Piped (stderr not a terminal), a long stage says once that it has started (issue 24:
+    ``--refine`` and the structured ``--exact`` ran for minutes in silence); large games
+    show their stages anyway (:class:`~seqform.cli.progress.Progress`)."""
+    long_stage = args.refine or (args.exact and route.method == "structured")
+    if not long_stage or nodes < STARTED_NOTE_NODES or nodes >= LARGE_GAME_NODES:
+        return
+    if args.quiet or args.verbose or sys.stderr.isatty():
+        return
+    what = "the refinement (--refine)" if args.refine else "the structured exact solve"
+    print(f"seqform: started {what}; this may take minutes", file=sys.stderr, flush=True)
+
+
+def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
+    """Write the result in its report and exit by its certificate."""
+    if isinstance(solution, ExactSolution | StructuredExactSolution):
+        emit(exact_json(solution), exact_text(solution, args.strategies), args)
+        return certified_exit(_exact_uncertified_reason(solution))
+    if isinstance(solution, RefinedSolution):
+        emit(refined_json(solution), refined_text(solution, args.strategies), args)
+        return certified_exit(uncertified_reason(solution.certificate))
+    if isinstance(solution, RestrictedSolution):
+        text = restricted_text(solution, args.strategies)
+        emit(solution_json(solution), text, args)
+        return certified_exit(uncertified_reason(solution.certificate))
+    if isinstance(solution, StructuredSolution):
+        document, text = structured_json(solution), structured_text(solution, args.strategies)
+    else:
+        document, text = solution_json(solution), solution_text(solution, args.strategies)
+    if not isinstance(solution, NormalFormSolution):
+        progress(
+            f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}"
+        )
     emit(document, text, args)
     return certified_exit(uncertified_reason(solution.certificate))
 
 
-def _solve_structured(args: argparse.Namespace, game: StructuredGame) -> int:
-    if args.backend != "highs":
-        raise CommandError("the structured route builds its own LP; --backend does not apply")
-    if args.solver is not None and args.solver not in SPARSIFIED_SOLVERS:
-        raise CommandError(
-            f"the structured route solves with clarabel, simplex or ipm, not {args.solver}"
-        )
-    progress = Progress(args)
-    nodes = tree_nodes(game)
-    progress.large = nodes >= LARGE_GAME_NODES
-    progress(
-        f"{game.name}: the structured route (public tree × private hands); the tree would "
-        f"have at most {nodes:,} nodes and is not built"
+def _exact_uncertified_reason(solution: AnyExactSolution) -> str | None:
+    """Why ``--exact`` proved no value (it proved the bounds the report shows instead)."""
+    if solution.certified:
+        return None
+    lower, upper = solution.bounds.lower, solution.bounds.upper
+    return (
+        "no exact equilibrium was found; the exact certificate proves only "
+        f"{value_text(lower)} <= value <= {value_text(upper)}"
     )
-    with solver_log_to_stderr(args.verbose):
-        solution = solve_structured(
-            game,
-            solver=args.solver,
-            time_limit=args.time_limit,
-            verbose=args.verbose,
-            progress=progress,
-        )
-    text = structured_text(solution, args.strategies)
-    return _finish(progress, solution, structured_json(solution), text, args)
-
-
-def _solve_normal(args: argparse.Namespace) -> int:
-    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
-    logger.info("solving the normal-form LP with HiGHS %s via %s", args.solver, args.backend)
-    try:
-        result = solve_normal_form(
-            game,
-            max_entries=args.max_entries,
-            backend=args.backend,
-            algorithm=args.solver,
-            time_limit=args.time_limit,
-            verbose=args.verbose,
-        )
-    except NormalFormTooLargeError as exc:
-        raise CommandError(f"{game.name}: {exc}; change the limit with --max-entries") from exc
-    emit(solution_json(result), solution_text(result, args.strategies), args)
-    return certified_exit(uncertified_reason(result.certificate))
-
-
-def _check_memory(args: argparse.Namespace, structured: StructuredGame | None) -> None:
-    """Refuse, before building anything, a route whose memory estimate exceeds what the
-    process may have (:mod:`seqform.analyses.memory`), saying how to get round it: the
-    structured route by its sequences here; the tree route (built-in games, by their nodes)
-    where every command loads its game (:func:`~seqform.cli.progress.load_reporting`)."""
-    if structured is None:
-        return
-    numbering = number_public_tree(structured)
-    sequences = numbering.num_sequences(0) + numbering.num_sequences(1)
-    try:
-        check_memory(structured_estimate(sequences), "use a smaller game, or --force to try anyway")
-    except MemoryRefusedError as exc:
-        raise CommandError(f"{args.game}: {exc}") from exc

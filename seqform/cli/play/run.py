@@ -13,7 +13,7 @@ from seqform.cli.play.session import SessionSummary, play_session
 from seqform.cli.play.strategies import STRATEGY_NAMES, behaviour_table, load_strategy
 
 if TYPE_CHECKING:
-    from seqform.analyses.solve import Solution
+    from seqform.analyses.tree import Solution
     from seqform.game.model import Game
 
 __all__ = ["play_setup", "run_play"]
@@ -42,14 +42,14 @@ def run_play(
         For a game other than Kuhn poker, a bad hand count or an unknown strategy (or a
         strategy file that cannot be read: :class:`seqform.io.strategy_files.StrategyFileError`).
     """
-    from seqform.analyses.solve import solve
+    from seqform.analyses.tree import solve_tree
     from seqform.game.loader import load_game
 
     if hands is not None and hands < 1:
         raise ValueError(f"--hands must be at least 1, got {hands}")
     game = load_game(game_spec)
     check_kuhn(game)
-    solution = solve(game)
+    solution = solve_tree(game)
     if seat is not None:
         index = seat - 1
     elif auto is not None:
@@ -74,7 +74,7 @@ def run_play(
 def play_setup(game: Game, solution: Solution, seat: int, auto: str | None) -> PlaySetup:
     """The session's setup: the bot plays ``solution``'s equilibrium strategy of the seat the
     human does not take; ``auto`` (a strategy name or file, or None) plays for the human."""
-    equilibria = tuple(behaviour_table(strategy) for strategy in solution.behaviour)
+    equilibria = tuple(behaviour_table(strategy) for strategy in solution.strategies)
     automatic = None
     if auto is not None:
         automatic = load_strategy(auto, game, solution.form.players[seat], equilibria[seat])

@@ -51,9 +51,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Protocol
 
-from seqform.analyses.normal import NormalFormSummary
+from seqform.analyses.normal import NormalFormSolution, NormalFormSummary
+from seqform.analyses.restrict import RestrictedSolution
 from seqform.analyses.result import Result
-from seqform.analyses.solve import Solution
+from seqform.analyses.tree import Solution
 from seqform.cli.render.blocks import (
     certificate_json,
     certificate_lines,
@@ -149,9 +150,9 @@ def solution_json(solution: Solution) -> dict[str, Any]:
     # The library's "sequence" is the CLI's --method tree; documents say "tree" (issue 19.4).
     method = "tree" if solution.method == "sequence" else solution.method
     document = solve_document(solution, method=method)
-    if solution.normal is not None:
+    if isinstance(solution, NormalFormSolution):
         document["normal_form"] = _normal_form_json(solution.normal.summary)
-    if solution.restrictions is not None:
+    if isinstance(solution, RestrictedSolution):
         document["restrictions"] = restrictions_json(solution.restrictions)
     return document
 
@@ -249,7 +250,7 @@ def solution_text(solution: Solution, strategies: str = "auto") -> str:
         "",
         *_sequence_form_lines(solution.form, names),
     ]
-    if solution.normal is not None:
+    if isinstance(solution, NormalFormSolution):
         lines += _normal_form_lines(solution.normal.summary, names)
     lines += [
         "",

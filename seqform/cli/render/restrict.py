@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.restrict import Restrictions
-from seqform.analyses.solve import Solution
+from seqform.analyses.restrict import RestrictedSolution, Restrictions
 from seqform.cli.render.blocks import constant_sum_lines, equilibrium_verdict, header, value_lines
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
@@ -44,7 +43,7 @@ def restriction_lines(restrictions: Restrictions, game: Game) -> list[str]:
     return lines
 
 
-def restricted_text(solution: Solution, strategies: str = "auto") -> str:
+def restricted_text(solution: RestrictedSolution, strategies: str = "auto") -> str:
     """Value of the restricted game, the bounds, the restricted certificate, strategies.
 
     The JSON document is :func:`seqform.cli.render.report.solution_json`, which adds the

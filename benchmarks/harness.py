@@ -19,6 +19,9 @@ slow drift of the machine touches every peer alike.  The iterative peers
 (:mod:`benchmarks.convergence`) run once per game, on the games given as ``iterative_games``
 only, with a time limit that follows their budget; their value agrees with the LP's when
 it is within their NashConv of it (a profile's value is within max(gains) of the game's).
+
+The records a run fills (:class:`Measurement`, :class:`PeerResult`, :class:`GameResult`,
+:class:`BenchmarkRun`) are defined in :mod:`benchmarks.records` and importable from here.
 """
 
 from __future__ import annotations
@@ -27,21 +30,29 @@ import contextlib
 import json
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.convergence import ITERATIVE_PEERS, SPEED_PEER, budget_of
+from benchmarks.convergence import ITERATIVE_PEERS, budget_of
 from benchmarks.convergence import timeout_of as iterative_timeout
-from benchmarks.machine import Machine
 from benchmarks.outcome import Outcome
 from benchmarks.peers import SPARSIFIED, Sizes, not_applicable
+from benchmarks.records import (
+    ITERATIVE,
+    NOT_APPLICABLE,
+    VALUE_TOLERANCE,
+    BenchmarkRun,
+    GameResult,
+    Measurement,
+    PeerResult,
+    Settings,
+)
 
 __all__ = [
     "ITERATIVE",
@@ -56,10 +67,6 @@ __all__ = [
     "run_benchmarks",
     "run_worker",
 ]
-
-VALUE_TOLERANCE = 1e-6  # two peers agree when their values differ by at most this
-NOT_APPLICABLE = "not applicable"  # the status of a peer that cannot take a game at all
-ITERATIVE: frozenset[str] = frozenset({*ITERATIVE_PEERS, SPEED_PEER})  # run once, own games
 
 _REPOSITORY = Path(__file__).resolve().parent.parent
 _POLL_SECONDS = 0.01
@@ -106,235 +113,6 @@ class Limits:
         return self.sparsified_timeout if peer == SPARSIFIED else self.timeout
 
 
-@dataclass(frozen=True)
-class Measurement:
-    """One worker process: its status and, if it finished, what it measured.
-
-    status : ``ok``, ``timeout``, ``out of memory``, ``error``, ``unavailable``,
-        ``skipped`` or ``not applicable`` (the last two without a worker)
-    detail : why it failed, in one line ("" when ok)
-    elapsed : seconds from the ready file to the worker's end, as the parent saw them
-    outcome : the peer's :class:`~benchmarks.peers.Outcome` when ``status == "ok"``
-    sizes : the game's :class:`~benchmarks.peers.Sizes`, from the ``sizes`` worker
-    peak_rss_mb, baseline_rss_mb : see :mod:`benchmarks.worker`
-    """
-
-    status: str
-    detail: str = ""
-    elapsed: float | None = None
-    outcome: Outcome | None = None
-    sizes: Sizes | None = None
-    peak_rss_mb: float | None = None
-    baseline_rss_mb: float | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Measurement:
-        """Rebuild a measurement written by :func:`dataclasses.asdict`."""
-        fields = dict(data)
-        outcome, sizes = fields.pop("outcome", None), fields.pop("sizes", None)
-        return cls(
-            outcome=Outcome(**outcome) if outcome is not None else None,
-            sizes=Sizes.from_dict(sizes) if sizes is not None else None,
-            **fields,
-        )
-
-
-@dataclass(frozen=True)
-class PeerResult:
-    """All repetitions of one peer on one game."""
-
-    peer: str
-    measurements: tuple[Measurement, ...]
-    timeout: float
-
-    @property
-    def status(self) -> str:
-        """``ok`` if every repetition succeeded, else the first failure's status."""
-        for measurement in self.measurements:
-            if not measurement.ok:
-                return measurement.status
-        return "ok" if self.measurements else "skipped"
-
-    @property
-    def failure(self) -> Measurement | None:
-        return next((m for m in self.measurements if not m.ok), None)
-
-    @property
-    def outcomes(self) -> list[Outcome]:
-        return [m.outcome for m in self.measurements if m.ok and m.outcome is not None]
-
-    @property
-    def seconds(self) -> list[float]:
-        return [outcome.seconds for outcome in self.outcomes]
-
-    @property
-    def median(self) -> float | None:
-        """Median time of the repetitions, if all succeeded."""
-        return statistics.median(self.seconds) if self.status == "ok" else None
-
-    @property
-    def solver_median(self) -> float | None:
-        times = [o.solver_seconds for o in self.outcomes if o.solver_seconds is not None]
-        return statistics.median(times) if times and self.status == "ok" else None
-
-    @property
-    def convert_median(self) -> float | None:
-        times = [o.convert_seconds for o in self.outcomes if o.convert_seconds is not None]
-        return statistics.median(times) if times and self.status == "ok" else None
-
-    @property
-    def outside_solver_median(self) -> float | None:
-        """Median over the repetitions of the time outside the LP solver, where it is known."""
-        times = [
-            o.seconds - o.solver_seconds for o in self.outcomes if o.solver_seconds is not None
-        ]
-        return statistics.median(times) if times and self.status == "ok" else None
-
-    @property
-    def peak_rss_mb(self) -> float | None:
-        peaks = [m.peak_rss_mb for m in self.measurements if m.peak_rss_mb is not None]
-        return max(peaks) if peaks else None
-
-    @property
-    def exploitability(self) -> float | None:
-        """The largest exploitability of the repetitions' strategies, where the peer gives it."""
-        measured = [o.exploitability for o in self.outcomes if o.exploitability is not None]
-        return max(measured) if measured else None
-
-    @property
-    def value(self) -> float | None:
-        """The value of the first successful repetition."""
-        outcomes = self.outcomes
-        return outcomes[0].value if outcomes else None
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PeerResult:
-        """Rebuild a peer's results written by :func:`dataclasses.asdict`."""
-        return cls(
-            peer=data["peer"],
-            measurements=tuple(Measurement.from_dict(m) for m in data["measurements"]),
-            timeout=data["timeout"],
-        )
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """Every peer on one game, with the game's size."""
-
-    game: str
-    sizes: Sizes | None
-    sizes_detail: str
-    peers: tuple[PeerResult, ...]
-
-    def peer(self, name: str) -> PeerResult | None:
-        return next((result for result in self.peers if result.peer == name), None)
-
-    @property
-    def reference(self) -> PeerResult | None:
-        """The peer whose value the others are compared with.
-
-        ``seqform-highs`` if it solved the game, else the first LP peer that did, else the
-        first iterative peer that did.
-        """
-        ordered = sorted(
-            self.peers,
-            key=lambda result: (result.peer in ITERATIVE, result.peer != "seqform-highs"),
-        )
-        return next((result for result in ordered if result.value is not None), None)
-
-    def difference(self, name: str) -> float | None:
-        """``|value of name - reference value|``, the largest over its repetitions."""
-        reference, result = self.reference, self.peer(name)
-        if reference is None or reference.value is None or result is None:
-            return None
-        values = [outcome.value for outcome in result.outcomes]
-        return max(abs(value - reference.value) for value in values) if values else None
-
-    def tolerance(self, name: str) -> float:
-        """How far ``name``'s value may be from the reference's: :data:`VALUE_TOLERANCE`,
-        plus the peer's NashConv for an iterative peer (its strategies' value is within
-        NashConv of the game's value)."""
-        result = self.peer(name)
-        if name not in ITERATIVE or result is None or result.exploitability is None:
-            return VALUE_TOLERANCE
-        return VALUE_TOLERANCE + result.exploitability
-
-    @property
-    def disagreeing(self) -> list[str]:
-        """Peers whose value differs from the reference by more than their tolerance."""
-        return [
-            result.peer
-            for result in self.peers
-            if (difference := self.difference(result.peer)) is not None
-            and difference > self.tolerance(result.peer)
-        ]
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameResult:
-        """Rebuild a game's results written by :func:`dataclasses.asdict`."""
-        sizes = data.get("sizes")
-        return cls(
-            game=data["game"],
-            sizes=Sizes.from_dict(sizes) if sizes is not None else None,
-            sizes_detail=data.get("sizes_detail", ""),
-            peers=tuple(PeerResult.from_dict(p) for p in data["peers"]),
-        )
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How the run was made, as the command line set it."""
-
-    games: tuple[str, ...]
-    peers: tuple[str, ...]
-    repeat: int
-    timeout: float
-    gambit_timeout: float
-    memory_gb: float
-    warmup: bool
-    sparsified_timeout: float = 300.0  # absent from runs made before the sparsified peer
-    iterative_games: tuple[str, ...] = ()  # absent from runs made before the iterative peers
-    iterative_budget: float | None = None
-
-
-@dataclass(frozen=True)
-class BenchmarkRun:
-    """A whole run: where, when, how, and the results per game.
-
-    load_at_start, load_at_end : the system's load averages over 1, 5 and 15 minutes
-        (:func:`os.getloadavg`); other work on the machine slows every peer
-    """
-
-    machine: Machine
-    settings: Settings
-    started: str
-    finished: str
-    games: tuple[GameResult, ...] = field(default_factory=tuple)
-    load_at_start: tuple[float, ...] = ()
-    load_at_end: tuple[float, ...] = ()
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BenchmarkRun:
-        """Rebuild a run from its ``results.json``."""
-        settings = dict(data["settings"])
-        settings["games"] = tuple(settings["games"])
-        settings["peers"] = tuple(settings["peers"])
-        settings["iterative_games"] = tuple(settings.get("iterative_games", ()))
-        return cls(
-            machine=Machine.from_dict(data["machine"]),
-            settings=Settings(**settings),
-            started=data["started"],
-            finished=data["finished"],
-            games=tuple(GameResult.from_dict(g) for g in data["games"]),
-            load_at_start=tuple(data.get("load_at_start", ())),
-            load_at_end=tuple(data.get("load_at_end", ())),
-        )
-
-
 def _signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
@@ -362,6 +140,81 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
+def _worker_command(
+    peer: str, game: str, limits: Limits, warmup: bool, directory: Path
+) -> list[str]:
+    """The command line of one worker, writing its report and ready files in ``directory``."""
+    command = [
+        sys.executable,
+        "-m",
+        "benchmarks.worker",
+        peer,
+        game,
+        "--result",
+        str(directory / "result.json"),
+        "--ready",
+        str(directory / "ready"),
+        "--memory-bytes",
+        str(limits.memory_bytes),
+    ]
+    if not warmup:
+        command.append("--no-warmup")
+    if peer in ITERATIVE_PEERS:
+        command += ["--budget", repr(limits.budget_of(game))]
+    return command
+
+
+@dataclass(frozen=True)
+class _Waited:
+    """How the wait for a worker ended: ``stopped`` when the parent killed it, else ``None``."""
+
+    stopped: Measurement | None
+    ready_at: float | None
+
+
+def _wait(
+    process: subprocess.Popen[bytes], ready: Path, limits: Limits, time_limit: float
+) -> _Waited:
+    """Poll the worker until it ends; kill it if it does not start, or at the time limit
+    (counted from its ready file, so imports and the warm-up are not timed)."""
+    started = time.monotonic()
+    ready_at: float | None = None
+    while process.poll() is None:
+        now = time.monotonic()
+        if ready_at is None and ready.exists():
+            ready_at = now
+        if ready_at is None and now - started > limits.startup:
+            _kill(process)
+            detail = f"the worker did not start within {limits.startup:g} s"
+            return _Waited(Measurement(status="error", detail=detail), None)
+        if ready_at is not None and now - ready_at > time_limit:
+            _kill(process)
+            detail = f"stopped after {time_limit:g} s"
+            elapsed = time.monotonic() - ready_at
+            return _Waited(Measurement(status="timeout", detail=detail, elapsed=elapsed), ready_at)
+        time.sleep(_POLL_SECONDS)
+    if ready_at is None and ready.exists():
+        ready_at = time.monotonic()
+    return _Waited(None, ready_at)
+
+
+def _read_report(report: dict[str, Any], limits: Limits, elapsed: float | None) -> Measurement:
+    """The measurement a worker wrote in its report file."""
+    status, detail = str(report["status"]), str(report.get("detail", ""))
+    if status == "out of memory" and limits.memory_bytes:
+        detail = f"{detail} (cap {limits.memory_bytes / 2**30:.3g} GiB)"
+    outcome, sizes = report.get("outcome"), report.get("sizes")
+    return Measurement(
+        status=status,
+        detail=detail,
+        elapsed=elapsed,
+        outcome=Outcome(**outcome) if status == "ok" and isinstance(outcome, dict) else None,
+        sizes=Sizes.from_dict(sizes) if status == "ok" and isinstance(sizes, dict) else None,
+        peak_rss_mb=report.get("peak_rss_mb"),
+        baseline_rss_mb=report.get("baseline_rss_mb"),
+    )
+
+
 def run_worker(
     peer: str, game: str, limits: Limits, *, warmup: bool = True, timeout: float | None = None
 ) -> Measurement:
@@ -383,33 +236,16 @@ def run_worker(
         at the time limit, ``out of memory`` or ``error`` when it died on its own.
     """
     time_limit = limits.timeout_of(peer, game) if timeout is None else timeout
-    with tempfile.TemporaryDirectory(prefix="seqform-bench-") as directory:
-        result, ready = Path(directory, "result.json"), Path(directory, "ready")
-        stderr_path = Path(directory, "stderr")
-        command = [
-            sys.executable,
-            "-m",
-            "benchmarks.worker",
-            peer,
-            game,
-            "--result",
-            str(result),
-            "--ready",
-            str(ready),
-            "--memory-bytes",
-            str(limits.memory_bytes),
-        ]
-        if not warmup:
-            command.append("--no-warmup")
-        if peer in ITERATIVE_PEERS:
-            command += ["--budget", repr(limits.budget_of(game))]
+    with tempfile.TemporaryDirectory(prefix="seqform-bench-") as name:
+        directory = Path(name)
+        result, stderr_path = directory / "result.json", directory / "stderr"
         environment = dict(os.environ)
         environment["PYTHONPATH"] = os.pathsep.join(
             [str(_REPOSITORY), *filter(None, [environment.get("PYTHONPATH")])]
         )
         with stderr_path.open("wb") as stderr:
             process = subprocess.Popen(
-                command,
+                _worker_command(peer, game, limits, warmup, directory),
                 cwd=_REPOSITORY,
                 env=environment,
                 stdin=subprocess.DEVNULL,
@@ -417,43 +253,16 @@ def run_worker(
                 stderr=stderr,
                 start_new_session=True,  # its own process group, killed as one
             )
-            started = time.monotonic()
-            ready_at: float | None = None
-            while process.poll() is None:
-                now = time.monotonic()
-                if ready_at is None and ready.exists():
-                    ready_at = now
-                if ready_at is None and now - started > limits.startup:
-                    _kill(process)
-                    detail = f"the worker did not start within {limits.startup:g} s"
-                    return Measurement(status="error", detail=detail)
-                if ready_at is not None and now - ready_at > time_limit:
-                    _kill(process)
-                    detail = f"stopped after {time_limit:g} s"
-                    elapsed = time.monotonic() - ready_at
-                    return Measurement(status="timeout", detail=detail, elapsed=elapsed)
-                time.sleep(_POLL_SECONDS)
-        if ready_at is None and ready.exists():
-            ready_at = time.monotonic()
-        elapsed = time.monotonic() - ready_at if ready_at is not None else None
+            waited = _wait(process, directory / "ready", limits, time_limit)
+        if waited.stopped is not None:
+            return waited.stopped
+        elapsed = time.monotonic() - waited.ready_at if waited.ready_at is not None else None
         if not result.exists():
             text = stderr_path.read_text(encoding="utf-8", errors="replace")[-_STDERR_TAIL:]
             died = _classify_death(process.returncode, text, limits.memory_bytes)
             return Measurement(status=died.status, detail=died.detail, elapsed=elapsed)
         report = json.loads(result.read_text(encoding="utf-8"))
-    status, detail = str(report["status"]), str(report.get("detail", ""))
-    if status == "out of memory" and limits.memory_bytes:
-        detail = f"{detail} (cap {limits.memory_bytes / 2**30:.3g} GiB)"
-    outcome, sizes = report.get("outcome"), report.get("sizes")
-    return Measurement(
-        status=status,
-        detail=detail,
-        elapsed=elapsed,
-        outcome=Outcome(**outcome) if status == "ok" and isinstance(outcome, dict) else None,
-        sizes=Sizes.from_dict(sizes) if status == "ok" and isinstance(sizes, dict) else None,
-        peak_rss_mb=report.get("peak_rss_mb"),
-        baseline_rss_mb=report.get("baseline_rss_mb"),
-    )
+    return _read_report(report, limits, elapsed)
 
 
 def _shown(measurement: Measurement) -> str:
@@ -515,14 +324,7 @@ def run_benchmarks(
             for peer in peers
             if peer not in ITERATIVE or iterative_games is None or game in iterative_games
         ]
-        runs: dict[str, list[Measurement]] = {peer: [] for peer in here}
-        for peer in here:
-            reason = not_applicable(peer, game)
-            failed_on = blocked.get((peer, _family(game)))
-            if reason:
-                runs[peer].append(Measurement(status=NOT_APPLICABLE, detail=reason))
-            elif failed_on is not None:
-                runs[peer].append(Measurement(status="skipped", detail=failed_on))
+        runs = _not_run(here, game, blocked)
         for repetition in range(1, repeat + 1):
             for peer in here:
                 if any(not m.ok for m in runs[peer]) or (peer in ITERATIVE and repetition > 1):
@@ -534,19 +336,37 @@ def run_benchmarks(
                 shown = _shown(measurement)
                 times = 1 if peer in ITERATIVE else repeat
                 say(f"{game}: {peer} run {repetition}/{times}: {shown}")
-        results.append(
-            GameResult(
-                game=game,
-                sizes=sizes,
-                sizes_detail="" if sizes else f"{sized.status}: {sized.detail}",
-                peers=tuple(
-                    PeerResult(
-                        peer=peer,
-                        measurements=tuple(runs[peer]),
-                        timeout=limits.timeout_of(peer, game),
-                    )
-                    for peer in here
-                ),
-            )
-        )
+        results.append(_game_result(game, sized, runs, limits))
     return results
+
+
+def _not_run(
+    peers: Sequence[str], game: str, blocked: dict[tuple[str, str], str]
+) -> dict[str, list[Measurement]]:
+    """Each peer's measurements before any worker runs: ``not applicable`` for a game it cannot
+    take, ``skipped`` after a timeout or out-of-memory on a smaller game of the family."""
+    runs: dict[str, list[Measurement]] = {peer: [] for peer in peers}
+    for peer in peers:
+        reason = not_applicable(peer, game)
+        failed_on = blocked.get((peer, _family(game)))
+        if reason:
+            runs[peer].append(Measurement(status=NOT_APPLICABLE, detail=reason))
+        elif failed_on is not None:
+            runs[peer].append(Measurement(status="skipped", detail=failed_on))
+    return runs
+
+
+def _game_result(
+    game: str, sized: Measurement, runs: dict[str, list[Measurement]], limits: Limits
+) -> GameResult:
+    """One game's record: its sizes (or why they are missing) and every peer's measurements."""
+    sizes = sized.sizes
+    return GameResult(
+        game=game,
+        sizes=sizes,
+        sizes_detail="" if sizes else f"{sized.status}: {sized.detail}",
+        peers=tuple(
+            PeerResult(peer=peer, measurements=tuple(ms), timeout=limits.timeout_of(peer, game))
+            for peer, ms in runs.items()
+        ),
+    )

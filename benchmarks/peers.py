@@ -39,6 +39,9 @@ structured description, and the peers that build the game tree (all the others) 
 whose tree :func:`seqform.load_game` refuses to build (``kuhn(cards=10000)`` would have
 9 10^8 nodes); ``openspiel-cfr+`` needs a game OpenSpiel has itself.  The harness records
 such a pair as ``not applicable`` without starting a worker.
+
+Size: one runner per peer and the rules of which peer takes which game, read through one table
+(``PEERS``); this docstring, which says what each peer times, is a tenth of it.
 """
 
 from __future__ import annotations

@@ -136,6 +136,10 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m benchmarks.run``.
+
+    Length: one ``add_argument`` per option, in the order ``--help`` lists them.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.run",
         description=(

@@ -20,11 +20,6 @@ KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)
 LEDUC_ACTIONS = {"Fold": "f", "Call": "c", "Raise": "r"}  # leduc_poker's ActionToString
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return load_game("kuhn")
-
-
 def openspiel_solver(name: str):
     """OpenSpiel's python solver class for one of our algorithm names."""
     cfr_module = pytest.importorskip("open_spiel.python.algorithms.cfr")

@@ -33,11 +33,6 @@ TOL = 1e-9
 
 
 @pytest.fixture(scope="module")
-def kuhn_form():
-    return build_sequence_form(kuhn_poker())
-
-
-@pytest.fixture(scope="module")
 def kuhn_normal_form(kuhn_form):
     return build_normal_form(kuhn_form)
 

@@ -33,11 +33,6 @@ LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_for
 TOLERANCE = 1e-9  # two LP solutions (HiGHS floats) of the same game
 
 
-@pytest.fixture(scope="module")
-def pyspiel():
-    return pytest.importorskip("pyspiel")
-
-
 @pytest.fixture
 def openspiel_value(pyspiel, monkeypatch):
     """OpenSpiel's own sequence-form LP value to player 0 of a game spec.

@@ -33,11 +33,6 @@ GAMES = ["kuhn", "leduc", "liars_dice(sides=3)", "liars_dice(sides=2, dice=2)"]
 
 
 @pytest.fixture(scope="module")
-def pyspiel():
-    return pytest.importorskip("pyspiel")
-
-
-@pytest.fixture(scope="module")
 def linked(pyspiel):
     """Each game, its correspondence and its LP equilibrium, made once."""
     cache = {}

@@ -22,14 +22,8 @@ from seqform.cli.play.strategies import (
     named_strategy,
 )
 from seqform.cli.render.numbers import value_text
-from seqform.game.loader import load_game
 
 EXPECTATION_TOLERANCE = 1e-9
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return load_game("kuhn")
 
 
 @pytest.fixture(scope="module")

@@ -19,47 +19,47 @@ KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)
 
 
 @pytest.fixture(scope="module")
-def kuhn():
-    return refine(kuhn_poker())
+def refined_kuhn(kuhn):
+    return refine(kuhn)
 
 
-def test_refined_kuhn_is_an_exact_equilibrium(kuhn):
-    assert kuhn.verified
-    assert kuhn.value == KUHN_VALUE
-    assert kuhn.certificate.exploitability == 0  # exact, so certainly <= 1e-9
-    first, second = kuhn.strategies
-    assert certify(kuhn.game, first, second).exploitability == 0
+def test_refined_kuhn_is_an_exact_equilibrium(refined_kuhn):
+    assert refined_kuhn.verified
+    assert refined_kuhn.value == KUHN_VALUE
+    assert refined_kuhn.certificate.exploitability == 0  # exact, so certainly <= 1e-9
+    first, second = refined_kuhn.strategies
+    assert certify(refined_kuhn.game, first, second).exploitability == 0
 
 
-def test_refined_kuhn_plays_sensibly_after_check_and_bet(kuhn):
+def test_refined_kuhn_plays_sensibly_after_check_and_bet(refined_kuhn):
     # The examples: player 1 holding K facing a bet after checking always calls;
     # holding J always folds.  Player 2 likewise calls with K and folds with J.
-    first, second = kuhn.strategies
+    first, second = refined_kuhn.strategies
     assert first.at("Kpb") == {"p": 0, "b": 1}
     assert first.at("Jpb") == {"p": 1, "b": 0}
     assert second.at("Kb") == {"p": 0, "b": 1}
     assert second.at("Jb") == {"p": 1, "b": 0}
 
 
-def test_refined_kuhn_leaves_no_information_set_arbitrary(kuhn):
+def test_refined_kuhn_leaves_no_information_set_arbitrary(refined_kuhn):
     # Every information set has exact probabilities summing to one, including those the
     # player's own limit plan never reaches, which are listed as refined.
-    for strategy in kuhn.strategies:
+    for strategy in refined_kuhn.strategies:
         table = strategy.table
         for index in range(table.num_infosets):
             probabilities = [strategy.probabilities[s] for s in table.sequences_of(index)]
             assert sum(probabilities) == 1 and min(probabilities) >= 0
-    refined = {name for names in kuhn.refined for name in names}
+    refined = {name for names in refined_kuhn.refined for name in names}
     own_unreached = {
         name
-        for strategy in kuhn.strategies
+        for strategy in refined_kuhn.strategies
         for name, flag in zip(strategy.table.infosets, strategy.unreached, strict=True)
         if flag
     }
     assert refined == own_unreached
 
 
-def test_nash_alone_allows_folding_k_where_the_refinement_calls(kuhn):
+def test_nash_alone_allows_folding_k_where_the_refinement_calls(refined_kuhn):
     # Kuhn's family with α = 1/3 bets K always, so Kpb is never reached and folding K
     # there is still an exact equilibrium: the arbitrariness the refinement removes.
     third = Fraction(1, 3)
@@ -81,8 +81,8 @@ def test_nash_alone_allows_folding_k_where_the_refinement_calls(kuhn):
     }
     first = {k: [Fraction(p) for p in v] for k, v in first.items()}
     second = {k: [Fraction(p) for p in v] for k, v in second.items()}
-    assert certify(kuhn.game, first, second).exploitability == 0
-    assert kuhn.strategies[0].at("Kpb")["b"] == 1
+    assert certify(refined_kuhn.game, first, second).exploitability == 0
+    assert refined_kuhn.strategies[0].at("Kpb")["b"] == 1
 
 
 @pytest.mark.parametrize("cards", [4, 5], ids=lambda c: f"{c}-cards")

@@ -10,12 +10,6 @@ from hypothesis import given, settings
 from seqform.certify import expected_value
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import plan_from_behaviour
-from seqform.game.builtin.kuhn import kuhn_poker
-
-
-@pytest.fixture(scope="module")
-def kuhn_form():
-    return build_sequence_form(kuhn_poker())
 
 
 def test_kuhn_shapes(kuhn_form):

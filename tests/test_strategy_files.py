@@ -7,7 +7,6 @@ from fractions import Fraction
 import pytest
 
 from seqform.cli.main import main
-from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.io.strategy_files import (
     SUM_TOLERANCE,
     ProbabilityRange,
@@ -29,11 +28,6 @@ PLAYER_ONE = {
     "Kpb": {"b": 1.0},
 }
 PLAYER_TWO = {name: {"p": 0.5, "b": 0.5} for name in ("Jp", "Qp", "Kp", "Jb", "Qb", "Kb")}
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return kuhn_poker()
 
 
 @pytest.fixture

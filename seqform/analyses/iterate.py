@@ -180,8 +180,18 @@ def iterate(
         stopping=stopping,
         profile=certify_profile(game, strategies),
         certificate=certify(game, strategies[0], strategies[1]) if two_player else None,
-        reference=reference(game, strategies) if with_reference else LpReference("not asked"),
+        reference=_reference_unless(game, result, with_reference),
     )
+
+
+def _reference_unless(game: Game, result: IterativeResult, asked: bool) -> LpReference:
+    """:func:`reference`, unless not ``asked`` or the run was interrupted (Ctrl-C asked to
+    stop: the result so far is reported without the LP, which may take minutes)."""
+    if not asked:
+        return LpReference("not asked")
+    if result.stopped == "interrupted":
+        return LpReference("interrupted before the LP reference")
+    return reference(game, result.strategies)
 
 
 def reference(game: Game, strategies: tuple[BehaviouralStrategy, ...]) -> LpReference:

@@ -60,13 +60,13 @@ def test_unknown_game_exits_2_and_lists_names(capsys):
 
 
 def test_bad_parameter_is_one_line(capsys):
-    assert main(["solve", "kuhn(cards=1)"]) == 1
+    assert main(["solve", "kuhn(cards=1)"]) == 2  # a usage error, as an unknown game (issue 24)
     err = capsys.readouterr().err
     assert err == "seqform: error: kuhn: cards must be an integer >= 2, got 1\n"
 
 
 def test_unknown_parameter_is_named(capsys):
-    assert main(["solve", "kuhn(decks=2)"]) == 1
+    assert main(["solve", "kuhn(decks=2)"]) == 2
     assert capsys.readouterr().err == (
         "seqform: error: game 'kuhn' has no parameter 'decks'; its parameters "
         "(with defaults): cards=3\n"
@@ -246,7 +246,7 @@ def test_game_names_are_read_in_any_case(spec, capsys):
 
 
 def test_unreadable_value_says_what_the_parameter_takes(capsys):
-    assert main(["solve", "kuhn(cards=abc)"]) == 1
+    assert main(["solve", "kuhn(cards=abc)"]) == 2
     assert _error_line(capsys) == (
         "seqform: error: game 'kuhn': cards takes an integer (default 3), not 'abc'"
     )
@@ -277,12 +277,12 @@ def test_a_name_too_long_for_a_file_is_an_unknown_game(capsys):
 
 
 def test_a_parameter_given_twice_is_refused(capsys):
-    assert main(["solve", "kuhn(cards=3, cards=4)"]) == 1
+    assert main(["solve", "kuhn(cards=3, cards=4)"]) == 2
     assert _error_line(capsys) == "seqform: error: game 'kuhn': parameter 'cards' is given twice"
 
 
 def test_double_star_parameters_are_refused_with_the_spelling(capsys):
-    assert main(["solve", "kuhn(**{'cards': 3})"]) == 1
+    assert main(["solve", "kuhn(**{'cards': 3})"]) == 2
     assert _error_line(capsys) == (
         "seqform: error: game 'kuhn': write each parameter as key=value, e.g. kuhn(cards=3), "
         "not **{...}"
@@ -290,7 +290,7 @@ def test_double_star_parameters_are_refused_with_the_spelling(capsys):
 
 
 def test_a_5000_digit_number_is_too_large_not_a_file_name(capsys):
-    assert main(["solve", f"kuhn(cards={'9' * 5000})"]) == 1
+    assert main(["solve", f"kuhn(cards={'9' * 5000})"]) == 2
     assert _error_line(capsys) == (
         "seqform: error: game 'kuhn': cannot read the parameters: a number of 5000 digits is "
         "too large for any parameter"

@@ -32,7 +32,7 @@ def _json(capsys, *argv: str) -> dict:
         (["--target-exploitability", "-0.001"], "--target-exploitability", "must be a positive"),
         (["--target-exploitability", "inf"], "--target-exploitability", "must be a positive"),
         (["--seed", "-1"], "--seed", "must be at least 0"),
-        (["--time-limit", "0"], "--time-limit", "must be positive"),
+        (["--time-limit", "0"], "--time-limit", "must be a positive, finite number"),
         (["--algorithm", "cfr++"], "--algorithm", "invalid choice: 'cfr++'"),
     ],
 )
@@ -67,7 +67,7 @@ def test_a_seed_for_a_deterministic_algorithm_is_one_line(capsys):
     ("game", "code", "start"),
     [
         ("texas", 2, "seqform: error: unknown game 'texas'; known games: "),
-        ("kuhn(cards=1)", 1, "seqform: error: kuhn: cards must be an integer >= 2, got 1"),
+        ("kuhn(cards=1)", 2, "seqform: error: kuhn: cards must be an integer >= 2, got 1"),
         ("no/such/file.efg", 1, "seqform: error: cannot read"),
     ],
 )

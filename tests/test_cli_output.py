@@ -179,15 +179,15 @@ def test_kuhn_tables_have_a_legend_and_the_unreached_flag_names_its_place(capsys
     assert "  Labels: Qp = holding Q, after check (p); p = check or fold, b = bet or call" in lines
     assert main(["solve", "kuhn", "--fix", "K:b=1"]) == 0  # K bets, so Kpb is unreached
     out = capsys.readouterr().out
-    assert "(unreached by own play: README, 'Reading the output')" in out
+    assert "(unreached by own play: docs/output.md)" in out
 
 
-def test_the_readme_explains_labels_where_the_output_says():
+def test_the_docs_explain_labels_where_the_output_says():
     from pathlib import Path
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    assert "\n## Reading the output\n" in readme
-    section = readme.split("\n## Reading the output\n")[1].split("\n## ")[0]
+    page = (Path(__file__).parents[1] / "docs" / "output.md").read_text(encoding="utf-8")
+    assert page.startswith("# Reading the output\n")
+    section = page
     section = section.replace("\\|", "|")  # pipes escaped in the Markdown table
     from seqform.game.builtin.labels import LABEL_GRAMMARS
 

@@ -71,10 +71,10 @@ def test_progress_goes_to_stderr(capsys):
         (["solve", "kuhn", "--method", "sparsified", "--backend", "cvxpy"], 2, "--backend"),
         (
             ["solve", "kuhn(cards=1)", "--method", "sparsified"],
-            1,
+            2,
             "cards must be an integer >= 2, got 1",
         ),
-        (["solve", "kuhn(decks=2)", "--method", "sparsified"], 1, "no parameter 'decks'"),
+        (["solve", "kuhn(decks=2)", "--method", "sparsified"], 2, "no parameter 'decks'"),
         (
             ["solve", "kuhn(cards=250000)", "--method", "tree"],
             1,

@@ -22,7 +22,7 @@ def test_exploit_on_kuhn_prints_both_tables_with_legends(capsys):
     assert "Pure best response of Player 2" in lines
     # never-bluff bets K always (analyses/exploit.py), so its own play never reaches Kpb.
     (kpb,) = (line for line in lines if line.startswith("  Kpb "))
-    assert "(unreached by own play: README, 'Reading the output')" in kpb
+    assert "(unreached by own play: docs/output.md)" in kpb
     # Against never-bluff Player 1 never bets Q or J, so Player 2 never faces a bet with K.
     (kb,) = (line for line in lines if line.startswith("  Kb "))
     assert kb.endswith("(never reached against this strategy: any action is best)")
@@ -63,7 +63,7 @@ def test_exploit_on_leduc_is_a_summary(leduc_strategy_file, capsys):
     # The solved strategy's unreached sets (solve's JSON) are flagged on the fixed side too.
     solved = json.loads(leduc_strategy_file.read_text())["strategies"][0]["infosets"]
     unreached = sum(i["unreached"] for i in solved)
-    assert full.count("(unreached by own play: README, 'Reading the output')") == unreached
+    assert full.count("(unreached by own play: docs/output.md)") == unreached
     # An equilibrium strategy cannot be exploited (Leduc value −0.0856064241, OpenSpiel).
     assert "Gain over the equilibrium:               +0.0000000000" in summary
 

@@ -1,5 +1,6 @@
 """Ctrl-C during a solve stops it at once: exit 130, one line "interrupted", no traceback and
-no output file (issue 14, "Interrupts and resources").
+no output file (issue 14, "Interrupts and resources"); one Ctrl-C stops every stage of
+``iterate`` too, the only command with its own SIGINT handler (issue 24, point 3).
 
 Each case starts ``python -m seqform solve`` on a game whose solve takes well over five
 seconds on this machine with that solver (measured: leduc(ranks=9) simplex about 35 s, ipm
@@ -10,6 +11,7 @@ Before the fix HiGHS and Clarabel ignored the signal until they finished.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from seqform.iterative.run import Sample, stop_on_interrupt
 from seqform.lp.interrupt import run_interruptibly
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,3 +91,134 @@ def test_run_interruptibly_returns_and_raises_like_the_call() -> None:
     assert run_interruptibly(lambda: 42) == 42
     with pytest.raises(ZeroDivisionError):
         run_interruptibly(lambda: 1 / 0)
+
+
+# --- iterate: its boundary handler is active only while the iterations run (issue 24.3) ------
+
+
+def test_ctrl_c_outside_the_iterations_raises_at_once_inside_stop_on_interrupt() -> None:
+    # Inside stop_on_interrupt but before or after run_iterations (where `iterate` loads the
+    # game and solves its LP reference) one SIGINT is Python's KeyboardInterrupt; before the
+    # fix the boundary handler swallowed it and only a second one stopped the process.
+    with stop_on_interrupt(), pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)  # the signal arrives during the sleep, which it must end
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize(
+    ("at", "iterations"),
+    [
+        pytest.param(4, None, id="mid-run"),
+        pytest.param(8, 8, id="at-the-last-iteration"),  # not lost: the LP reference is skipped
+    ],
+)
+def test_ctrl_c_during_the_iterations_stops_at_the_boundary(
+    at: int, iterations: int | None
+) -> None:
+    from seqform.game.loader import load_game
+    from seqform.iterative.cfr import cfr_plus
+
+    def interrupt_at(sample: Sample) -> None:
+        if sample.iteration == at:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    limit = None if iterations else 60.0
+    with stop_on_interrupt():
+        result = cfr_plus(
+            load_game("kuhn"), iterations, time_limit=limit, every=4, on_sample=interrupt_at
+        )
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+    assert result.stopped == "interrupted"
+    assert result.iterations == at
+    assert result.history[-1].iteration == at  # measured at the boundary
+
+
+def _sigint_after(command: list[str], started: str, wait: float) -> tuple[int, float, str]:
+    """Run ``python -m seqform COMMAND``; once a stderr line contains ``started``, wait
+    ``wait`` seconds and send one SIGINT; the exit code, the seconds from SIGINT to exit,
+    and stderr."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "seqform", *command],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    lines = []
+    for line in process.stderr:
+        lines.append(line)
+        if started in line:
+            break
+    time.sleep(wait)
+    assert process.poll() is None, "the stage ended before it could be interrupted"
+    sent = time.perf_counter()
+    process.send_signal(signal.SIGINT)
+    try:
+        _, rest = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail("one SIGINT did not stop the command within 60 s")
+    return process.returncode, time.perf_counter() - sent, "".join(lines) + rest
+
+
+@pytest.fixture(scope="module")
+def leduc6_efg(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """leduc(ranks=6) as a Gambit file: its LP (4,705 sequences a player) takes several
+    seconds with HiGHS simplex, and a file has no structured route, so `iterate`'s LP
+    reference is always that LP on the tree."""
+    path = tmp_path_factory.mktemp("games") / "leduc6.efg"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "seqform", "export", "leduc(ranks=6)", "--to", "efg"]
+    subprocess.run([*command, str(path)], cwd=ROOT, env=env, check=True, capture_output=True)
+    return path
+
+
+@pytest.mark.slow
+def test_one_ctrl_c_stops_iterate_during_its_lp_reference(leduc6_efg: Path, tmp_path: Path) -> None:
+    # The sample line after the only iteration is the last thing printed before the LP
+    # reference (a best response and the sequence form, well under a second here, then the
+    # LP: measured 8 s on a loaded machine).
+    output = tmp_path / "run.json"
+    command = ["iterate", str(leduc6_efg), "--algorithm", "cfr+", "--iterations", "1",
+               "--format", "json", "--output", str(output)]  # fmt: skip
+    code, seconds, stderr = _sigint_after(command, "seqform: iteration", wait=1.5)
+    assert code == 130, stderr
+    assert seconds < STOP_WITHIN_SECONDS, f"exited {seconds:.1f} s after SIGINT"
+    assert stderr.rstrip().endswith("seqform: interrupted")
+    assert "Traceback" not in stderr
+    assert not output.exists()  # interrupted before the result: nothing written
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_iterate_s_iterations_writes_the_result_without_the_lp(
+    leduc6_efg: Path, tmp_path: Path
+) -> None:
+    # The contract of `iterate` (its --help and tests/test_cli_iterate.py): Ctrl-C during
+    # the iterations ends at the boundary, writes the result so far and exits 130; the LP
+    # reference after it is skipped rather than run for seconds under a Ctrl-C.
+    output = tmp_path / "run.json"
+    command = ["iterate", str(leduc6_efg), "--algorithm", "cfr+", "--iterations", "100000",
+               "--every", "1", "--format", "json", "--output", str(output)]  # fmt: skip
+    code, seconds, stderr = _sigint_after(command, "seqform: iteration", wait=0.5)
+    assert code == 130, stderr
+    assert seconds < STOP_WITHIN_SECONDS, f"exited {seconds:.1f} s after SIGINT"
+    assert "seqform: interrupted after" in stderr and "Traceback" not in stderr
+    document = json.loads(output.read_text())
+    assert document["stopped"] == "interrupted"
+    assert document["reference"]["skipped"] == "interrupted before the LP reference"
+
+
+def test_only_iterate_installs_a_sigint_handler() -> None:
+    # Every module that installs its own SIGINT handler has its stages tested above; a new
+    # one must add its cases here.
+    installing = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "seqform").rglob("*.py")
+        if "signal.signal(" in path.read_text(encoding="utf-8")
+    )
+    assert installing == ["seqform/iterative/run.py"]

@@ -74,6 +74,8 @@ def test_card_of_infoset_strips_the_betting():
         pytest.param("Jb", "c", "b", id="c-calls-facing-a-bet"),
         pytest.param("Jb", " call\n", "b", id="call-with-spaces"),
         pytest.param("K", "f", None, id="no-fold-without-a-bet"),
+        pytest.param("Jb", "b", None, id="no-bet-facing-a-bet"),  # call's label, not offered
+        pytest.param("K", "p", None, id="labels-are-not-keys"),  # check's label
         pytest.param("K", "x", None, id="unknown-key"),
         pytest.param("K", "", None, id="empty-line"),
     ],
@@ -305,7 +307,7 @@ def replay(kuhn, seat, transcript):
         elif line.startswith("Your move:"):
             answer = line.rsplit("? ", 1)[1].strip().lower()
             facing_bet = bool(actions) and actions[-1] == "b"
-            keys = {"f": "p", "c": "b", "b": "b"} if facing_bet else {"c": "p", "b": "b"}
+            keys = {"f": "p", "c": "b"} if facing_bet else {"c": "p", "b": "b"}
             if answer in keys:
                 actions.append(keys[answer])
         elif match := RESULT.search(line):
@@ -350,6 +352,17 @@ def test_bad_keys_reprompt_and_end_of_input_exits_0():
     assert result.stdout.count("Your move:") == 4  # the first ask and three re-asks
     assert "Session over after 0 hands (end of input)." in result.stdout
     assert result.stderr == ""
+
+
+def test_b_facing_a_bet_is_asked_again_not_taken_as_a_call():
+    # Seed 1 deals Q in seat 2 and the bot bets; `b` (the call's label in the tree, not a
+    # key the menu offers) used to call silently (issue 24, point 7).
+    result = run_play("--seat", "2", "--seed", "1", "--hands", "1", stdin="b\nc\n")
+    assert result.returncode == 0
+    assert "  Bot bets.\n  Your move: (f)old or (c)all? b\n  Please type f or c (q quits).\n" in (
+        result.stdout
+    )
+    assert "Your move: (f)old or (c)all? c\n  Showdown" in result.stdout
 
 
 def test_seat_is_asked_when_not_given():
@@ -403,7 +416,6 @@ def test_auto_from_a_solve_json_file_plays_like_the_equilibrium(tmp_path):
     ("arguments", "code", "message"),
     [
         pytest.param(("--auto", "always-bet"), 2, "--auto needs --hands N", id="auto-no-hands"),
-        pytest.param(("--hands", "0", "--auto", "random"), 1, "at least 1", id="zero-hands"),
         pytest.param(("--hands", "2", "--auto", "maniac"), 1, "unknown strategy", id="unknown"),
         pytest.param(("leduc",), 1, "only Kuhn poker is playable", id="not-kuhn"),
         pytest.param(
@@ -421,8 +433,19 @@ def test_play_errors_are_one_line(arguments, code, message):
     assert result.stderr.count("\n") == 1
 
 
-def test_the_readme_session_is_what_play_prints():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("hands", ["0", "-1", "two"])
+def test_a_bad_hand_count_is_a_usage_error(hands):
+    # exit 2 as every usage error (issue 24, point 7); it was 1 after the solve
+    result = run_play("--hands", hands, "--auto", "random")
+    assert result.returncode == 2
+    assert "seqform play: error: argument --hands: " in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_docs_session_is_what_play_prints():
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "play.md").read_text(
+        encoding="utf-8"
+    )
     command = "$ python -m seqform play kuhn --seat 1 --seed 3 --hands 3\n"
     assert command in readme
     shown = readme.split(command, 1)[1].split("```", 1)[0]

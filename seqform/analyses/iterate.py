@@ -212,11 +212,7 @@ def iterate(
         stopping=stopping,
         profile=certify_profile(tree, strategies),
         certificate=certify(tree, strategies[0], strategies[1]) if two_player else None,
-        reference=(
-            _reference(tree, strategies, spec, progress)
-            if wanted
-            else LpReference("not asked (--no-reference)")
-        ),
+        reference=_reference_unless(tree, result, spec, progress, wanted),
     )
 
 
@@ -258,6 +254,22 @@ def reference(
     ``solve`` takes for ``spec`` when given (the tree of ``game`` otherwise), skipped with a
     note where it would be slow (module docstring)."""
     return _reference(game, strategies, spec, progress)
+
+
+def _reference_unless(
+    game: Game,
+    result: IterativeResult,
+    spec: str | None,
+    progress: Callable[[str], None] | None,
+    asked: bool,
+) -> LpReference:
+    """:func:`reference`, unless not ``asked`` or the run was interrupted (Ctrl-C asked to
+    stop: the result so far is reported without the LP, which may take minutes)."""
+    if not asked:
+        return LpReference("not asked (--no-reference)")
+    if result.stopped == "interrupted":
+        return LpReference("interrupted before the LP reference")
+    return _reference(game, result.strategies, spec, progress)
 
 
 def _reference(

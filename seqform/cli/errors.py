@@ -1,9 +1,12 @@
 """Exit codes of the command line and the one exception the commands raise for them.
 
-0 success; 1 bad input (unreadable or invalid game, bad parameters) or a solver that did not
-prove optimality; 2 usage errors, including an unknown game name; 3 an answer written but not
+0 success; 1 bad input (an unreadable or invalid game file, a strategy file that does not
+fit) or a solver that did not prove optimality; 2 usage errors: an option value out of range,
+an unknown game, an unknown, unreadable or out-of-range game parameter; 3 an answer written but not
 certified (``solve`` whose best-response certificate fails: exploitability above the tolerance,
-or ``--exact`` giving bounds instead of a value); 130 interrupted (Ctrl-C).
+or ``--exact`` giving bounds instead of a value); 130 interrupted (Ctrl-C); 141 the reader of
+a pipe closed it early (``seqform solve leduc | head -1``; no message, see
+:mod:`seqform.cli.streams`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_NOT_CERTIFIED",
     "EXIT_OK",
+    "EXIT_PIPE_CLOSED",
     "EXIT_USAGE",
     "CommandError",
     "certified_exit",
@@ -24,11 +28,13 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_NOT_CERTIFIED = 3  # the result is written, but its certificate fails
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's code for Ctrl-C
+EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE: the reader of stdout (or stderr) closed the pipe
 
 EXIT_CODES_HELP = (
     f"exit codes: {EXIT_OK} success; {EXIT_ERROR} bad input or solver failure; "
     f"{EXIT_USAGE} usage error; {EXIT_NOT_CERTIFIED} answer written but not certified "
     f"(solve: exploitability above the tolerance, or --exact found only bounds); "
+    f"{EXIT_PIPE_CLOSED} output pipe closed by its reader (silently); "
     f"{EXIT_INTERRUPTED} interrupted"
 )
 """The exit codes in one line, for the ``--help`` epilog (and README's paragraph)."""

@@ -1,10 +1,13 @@
 """Command line: ``python -m seqform solve GAME`` and friends.
 
-Exit codes (:mod:`seqform.cli.errors`): 0 success; 1 bad input (unreadable or invalid game,
-bad parameters) or a solver that did not prove optimality; 2 usage errors, including an
-unknown game name.  Errors are one line on stderr, never a traceback; this module is the one
-place that turns exceptions into those lines and codes.  Results go to stdout (or
-``--output FILE``); progress and logs go to stderr.
+Exit codes (:mod:`seqform.cli.errors`): 0 success; 1 bad input (an unreadable or invalid
+game file) or a solver that did not prove optimality; 2 usage errors, including an unknown
+game name and an unknown, unreadable or out-of-range game parameter.  Errors are one line
+on stderr, never a traceback; this module is the one place that turns exceptions into those
+lines and codes.  Results go to stdout (or
+``--output FILE``); progress and logs go to stderr.  A pipe closed by its reader ends the
+command silently with exit 141, and a standard stream closed at start is handled as Unix
+tools do (:mod:`seqform.cli.streams`).
 
 The parser is :mod:`seqform.cli.parser`; each command is a module of
 :mod:`seqform.cli.commands`; the text and JSON are written by :mod:`seqform.cli.render`.
@@ -13,6 +16,7 @@ The parser is :mod:`seqform.cli.parser`; each command is a module of
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -20,9 +24,10 @@ from collections.abc import Sequence
 
 from seqform.analyses.route import OptionsError
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
-from seqform.cli.parser import build_parser, resolve_solver
+from seqform.cli.parser import build_parser, resolve_export_file, resolve_solver
 from seqform.cli.progress import configure_logging, live_progress
-from seqform.game.errors import InvalidGameError, UnknownGameError
+from seqform.cli.streams import open_standard_streams, pipe_closed
+from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
 
@@ -43,20 +48,34 @@ def run_command(args: argparse.Namespace) -> int:
     return code
 
 
+def _say(line: str) -> None:
+    """``line`` on stderr, unless its reader has gone (then nobody is told)."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except BrokenPipeError:
+        pipe_closed()
+
+
 def _error(message: str, code: int = EXIT_ERROR) -> int:
-    print(f"seqform: error: {message}", file=sys.stderr)
+    _say(f"seqform: error: {message}")
     return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    args = build_parser().parse_args(argv)
-    configure_logging(args)
+    open_standard_streams()
     try:
+        args = build_parser().parse_args(argv)
+        configure_logging(args)
         resolve_solver(args)
+        resolve_export_file(args)
         with live_progress(args):
-            return run_command(args)
-    except (UnknownGameError, OptionsError) as exc:
+            code = run_command(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
+        return code
+    except BrokenPipeError:  # the reader stopped reading: no error (cli/streams.py)
+        return pipe_closed()
+    except (UnknownGameError, GameParameterError, OptionsError) as exc:  # usage errors
         return _error(str(exc), EXIT_USAGE)
     except CommandError as exc:
         return _error(str(exc), exc.code)
@@ -66,10 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = f"cannot read {exc.filename!r}: {exc.strerror or exc}"
         return _error(message)
     except KeyboardInterrupt:
-        print("seqform: interrupted", file=sys.stderr)
+        _say("seqform: interrupted")
         if solver_left_running():  # a solver without an interrupt hook: end at once
-            sys.stdout.flush()
-            sys.stderr.flush()
+            with contextlib.suppress(BrokenPipeError, CommandError):  # nobody reads it
+                sys.stdout.flush()
             os._exit(EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
     except MemoryError:

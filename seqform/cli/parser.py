@@ -10,9 +10,10 @@ The options several commands share, and the names of solvers and methods, are in
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from seqform.analyses.route import check_options
-from seqform.cli.errors import EXIT_CODES_HELP
+from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
 from seqform.cli.options import (
     ITERATIVE_ALGORITHMS,
     Commands,
@@ -25,11 +26,11 @@ from seqform.cli.options import (
     add_solver_arguments,
     add_strategies_argument,
 )
-from seqform.cli.readers import positive_number, positive_seconds, whole_number
+from seqform.cli.readers import opponent_name, positive_number, positive_seconds, whole_number
 from seqform.cli.render.strategies import MOST_MIXED
 from seqform.version import __version__
 
-__all__ = ["build_parser", "resolve_solver"]
+__all__ = ["build_parser", "resolve_export_file", "resolve_solver"]
 
 
 def resolve_solver(args: argparse.Namespace) -> None:
@@ -46,6 +47,48 @@ def resolve_solver(args: argparse.Namespace) -> None:
         return
     check_options("tree", solver=args.solver, backend=getattr(args, "backend", "highs"))
     args.solver = args.solver or "simplex"
+
+
+class _CommandParser(SeqformParser):
+    """A command's parser; ``intermixed`` ones read positionals between options, so that
+    an optional positional after them is found (``export kuhn --to efg FILE``: argparse
+    otherwise gives ``FILE`` nothing at ``kuhn`` and refuses it later as unrecognized)."""
+
+    intermixed = False
+    _inside = False  # parse_known_intermixed_args calls parse_known_args itself
+
+    def parse_known_args(  # type: ignore[override]  # one signature for typeshed's overloads
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if not self.intermixed or self._inside:
+            return super().parse_known_args(args, namespace)
+        self._inside = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inside = False
+
+
+def resolve_export_file(args: argparse.Namespace) -> None:
+    """``export``'s file, given as ``FILE`` or as ``--output FILE`` (exactly one), in
+    ``args.file``.
+
+    Raises
+    ------
+    CommandError
+        (usage) for both or neither.
+    """
+    if getattr(args, "command", None) != "export":
+        return
+    if args.file is not None and args.output is not None:
+        raise CommandError(
+            f"export takes its file once: FILE ({args.file!r}) or --output FILE "
+            f"({args.output!r}), not both",
+            EXIT_USAGE,
+        )
+    if args.file is None and args.output is None:
+        raise CommandError("export needs the file to write: FILE or --output FILE", EXIT_USAGE)
+    args.file = args.file if args.file is not None else args.output
 
 
 def _add_solve(commands: Commands) -> None:
@@ -117,7 +160,17 @@ def _add_export(commands: Commands) -> None:
             "gambit-profile: the certified equilibrium as a Gambit behaviour profile"
         ),
     )
-    export.add_argument("file", metavar="FILE", help="the file to write (replaced if it exists)")
+    export.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        help="the file to write (replaced if it exists; or give it as --output FILE)",
+    )
+    export.add_argument(
+        "--output", metavar="FILE", help="the file to write, as every other command takes it"
+    )
+    assert isinstance(export, _CommandParser)
+    export.intermixed = True  # FILE after --to
 
 
 def _add_play(commands: Commands) -> None:
@@ -137,7 +190,7 @@ def _add_play(commands: Commands) -> None:
     play.add_argument(
         "--seed", type=int, metavar="N", help="seed the deals and the bot, for a replayable session"
     )
-    play.add_argument("--hands", type=int, metavar="N", help="stop after N hands")
+    play.add_argument("--hands", type=whole_number(1), metavar="N", help="stop after N hands")
     play.add_argument(
         "--auto",
         metavar="STRATEGY",
@@ -193,6 +246,7 @@ def _add_exploit(commands: Commands) -> None:
     )
     source.add_argument(
         "--opponent",
+        type=opponent_name,
         metavar="NAME",
         help="a named Kuhn opponent: never-bluff, always-bluff, calling-station, uniform, "
         "equilibrium",
@@ -304,7 +358,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"seqform {__version__}")
     commands = parser.add_subparsers(
-        dest="command", metavar="COMMAND", required=True, help="one of:"
+        dest="command",
+        metavar="COMMAND",
+        required=True,
+        help="one of:",
+        parser_class=_CommandParser,
     )
     for add in (
         _add_solve,

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-__all__ = ["max_entries", "positive_number", "positive_seconds", "whole_number"]
+__all__ = ["max_entries", "opponent_name", "positive_number", "positive_seconds", "whole_number"]
 
 
 def positive_seconds(text: str) -> float:
@@ -19,8 +19,10 @@ def positive_seconds(text: str) -> float:
         seconds = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not seconds > 0:
-        raise argparse.ArgumentTypeError(f"the time limit must be positive, got {text!r}")
+    if not 0 < seconds < math.inf:  # nan and inf too: "no limit" is leaving it out
+        raise argparse.ArgumentTypeError(
+            f"the time limit must be a positive, finite number of seconds, got {text!r}"
+        )
     return seconds
 
 
@@ -78,3 +80,15 @@ def max_entries(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"the limit must be at least 1, got {text!r}")
     return int(value)
+
+
+def opponent_name(text: str) -> str:
+    """Read ``exploit --opponent``: one of the named Kuhn opponents (imported only when the
+    option is given)."""
+    from seqform.analyses.exploit import NAMED_OPPONENTS
+
+    if text not in NAMED_OPPONENTS:
+        raise argparse.ArgumentTypeError(
+            f"unknown opponent {text!r}; named opponents: {', '.join(NAMED_OPPONENTS)}"
+        )
+    return text

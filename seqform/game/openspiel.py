@@ -198,8 +198,14 @@ def _check_game_type(pyspiel: ModuleType, game: Any, spec: str) -> None:
     kind = pyspiel.GameType
     players = game.num_players()
     if players != 2:
+        built_in = (
+            " (three-player Kuhn poker is built in: kuhn3)"
+            if players == 3 and (spec.partition("(")[0].strip() == "kuhn_poker")
+            else ""
+        )
         raise InvalidGameError(
-            f"OpenSpiel game {spec!r} has {players} players; seqform solves two-player games"
+            f"OpenSpiel game {spec!r} has {players} players; seqform converts two-player "
+            f"OpenSpiel games only{built_in}"
         )
     if game_type.dynamics != kind.Dynamics.SEQUENTIAL:
         hint = ""

@@ -6,6 +6,20 @@ within one file system is atomic, so a reader sees either the old file or the co
 one, never a truncated one, and a failed or interrupted write (disk full, a file-size
 limit, Ctrl-C) leaves any earlier file as it was and no temporary file behind.
 
+What replacing a file keeps, and what it refuses:
+
+* the mode: a file that exists keeps its permission bits (a ``0600`` result stays
+  private); a new file gets the usual ``0666`` less the umask.  Its owner becomes the
+  writer, and other hard links to the old file keep the old content (a rename makes a
+  new file);
+* a read-only file (no write permission for anyone, or none for this process) is
+  refused with :class:`ReadOnlyTargetError` rather than replaced behind its owner's back;
+* a symbolic link is written *through*: the file it points to is replaced (atomically, in
+  that file's folder) and the link stays a link, as the shell's ``>`` and editors do; a
+  link to nothing creates the file it names;
+* a name ending in ``/`` is refused (:class:`NotADirectoryError`): it names a folder, and
+  ``x.json/`` must not quietly write ``x.json``.
+
 Targets that exist but are not regular files (``/dev/stdout``, a named pipe) cannot be
 replaced; they are written directly.  Used by ``--output`` (:mod:`seqform.cli.output`),
 ``export`` (:mod:`seqform.io.export`), the benchmark results and figures (``benchmarks/``).
@@ -13,33 +27,96 @@ replaced; they are written directly.  Used by ``--output`` (:mod:`seqform.cli.ou
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Literal
 
-__all__ = ["replacing", "write_atomically"]
+__all__ = ["ReadOnlyTargetError", "file_target", "replacing", "write_atomically"]
+
+
+class ReadOnlyTargetError(PermissionError):
+    """The file to replace is read-only; seqform does not replace it."""
+
+
+def file_target(path: str | os.PathLike[str]) -> Path:
+    """The file that writing ``path`` replaces: ``path`` itself, or the file a symbolic
+    link there points to (module docstring).  A path that exists and is not a regular file
+    (``/dev/stdout``, a named pipe), or that is under ``/dev`` or ``/proc``, is returned as
+    it is: it is written directly.
+
+    Raises
+    ------
+    NotADirectoryError
+        For a name that ends in a path separator (``x.json/``).
+    ReadOnlyTargetError
+        For an existing regular file that is read-only.
+    """
+    name = os.fspath(path)
+    if name.endswith(os.sep) or (os.altsep is not None and name.endswith(os.altsep)):
+        raise NotADirectoryError(
+            errno.ENOTDIR, "a file name cannot end in '/' (that names a folder)", name
+        )
+    if _written_directly(name):
+        return Path(name)
+    target = Path(os.path.realpath(name)) if os.path.islink(name) else Path(name)
+    try:
+        status = target.stat()
+    except OSError:  # missing (created), or a folder that cannot be searched (fails later)
+        return target
+    if not status.st_mode & 0o222 or not os.access(target, os.W_OK):
+        raise ReadOnlyTargetError(
+            errno.EACCES,
+            f"the file is read-only (mode {stat.S_IMODE(status.st_mode):04o}); make it writable "
+            "or choose another name",
+            name,
+        )
+    return target
+
+
+def _written_directly(name: str) -> bool:
+    """True for a path that is not replaced but written in place: one that exists and is
+    not a regular file, or one under ``/dev`` or ``/proc`` (``/dev/stdout`` links through
+    ``/proc/self/fd/1`` to whatever stdout is, which only the process can open)."""
+    absolute = os.path.abspath(name)
+    if absolute.startswith(("/dev/", "/proc/")):
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(absolute).st_mode)
+    except OSError:  # missing: created
+        return False
 
 
 @contextmanager
 def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a fresh temporary path beside ``path``; once the block has written it, rename
-    it onto ``path``.  If the block raises, the temporary file is removed and ``path`` is
-    untouched.
+    """Yield a fresh temporary path beside ``path``; once the block has written it, give it
+    the mode of the file it replaces and rename it onto ``path`` (onto the file a symbolic
+    link there points to).  If the block raises, the temporary file is removed and ``path``
+    is untouched.
 
     The temporary name keeps ``path``'s suffix (``.x.mps`` → ``.x.mps.<hex>.tmp.mps``), for
     writers that choose the format by it (HiGHS).  A ``path`` that exists and is not a
     regular file is yielded as it is.
+
+    Raises
+    ------
+    NotADirectoryError, ReadOnlyTargetError
+        Before anything is written (:func:`file_target`).
     """
-    target = Path(path)
-    if target.exists() and not target.is_file():
+    target = file_target(path)
+    if _written_directly(str(target)):
         yield target
         return
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp{target.suffix}")
     try:
         yield temporary
+        if mode is not None:
+            os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -64,16 +141,17 @@ def write_atomically(
     OSError
         If the folder is missing or not writable, or the write fails (``errno.EFBIG``
         past a file-size limit, ``ENOSPC`` on a full disk); ``path`` is then unchanged.
+        :class:`ReadOnlyTargetError` for a read-only file and :class:`NotADirectoryError`
+        for a name ending in ``/``, before anything is written.
     """
-    with replacing(path) as temporary:
-        mode: Literal["wb", "xb"] = "wb" if temporary == Path(path) else "xb"
-        with open(temporary, mode) as handle:
-            if isinstance(content, str):
-                handle.write(content.encode("utf-8"))
-            elif isinstance(content, bytes):
-                handle.write(content)
-            else:
-                content(handle)
-            handle.flush()
-            if mode == "xb":
-                os.fsync(handle.fileno())
+    mode: Literal["wb", "xb"] = "wb" if _written_directly(str(file_target(path))) else "xb"
+    with replacing(path) as temporary, open(temporary, mode) as handle:
+        if isinstance(content, str):
+            handle.write(content.encode("utf-8"))
+        elif isinstance(content, bytes):
+            handle.write(content)
+        else:
+            content(handle)
+        handle.flush()
+        if mode == "xb":
+            os.fsync(handle.fileno())

@@ -40,7 +40,7 @@ from seqform.game.checks import float_of
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 from seqform.game.requirements import require_float_payoffs
-from seqform.io.atomic import replacing, write_atomically
+from seqform.io.atomic import file_target, replacing, write_atomically
 from seqform.lp.highs import write_model
 from seqform.lp.minmax import highs_model
 
@@ -145,6 +145,7 @@ def export_game(game: Game, to: Format, path: str | os.PathLike[str]) -> Path:
         If the file cannot be written; every format is written atomically
         (:mod:`seqform.io.atomic`), so an earlier file at ``path`` survives a failed write.
     """
+    file_target(path)  # refuses x.efg/ and a read-only file before any work
     target = Path(path)
     if to == "efg":
         write_efg(game, target)

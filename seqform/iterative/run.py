@@ -11,9 +11,13 @@ Clocks: ``seconds`` counts only the time spent in ``step``; measuring NashConv i
 charged to the solver.  The time limit is checked on that clock after every iteration;
 the target exploitability only when NashConv is measured.
 
-Ctrl-C: inside :func:`stop_on_interrupt`, the first SIGINT does not raise in the middle of
-an iteration; :func:`run_iterations` finishes the iteration, measures, and returns with
-``stopped == "interrupted"``.  A second SIGINT raises KeyboardInterrupt at once.
+Ctrl-C: inside :func:`stop_on_interrupt`, while :func:`run_iterations` iterates (and only
+then), the first SIGINT does not raise in the middle of an iteration; the loop finishes the
+iteration, measures, and returns with ``stopped == "interrupted"``.  A second SIGINT raises
+KeyboardInterrupt at once.  Before the iterations and after them (building the game, the
+LP reference of :func:`seqform.analyses.iterate.iterate`) Python's own handler is in place,
+so one Ctrl-C raises KeyboardInterrupt there (and a solver running in
+:func:`seqform.lp.interrupt.run_interruptibly` stops within about a second).
 """
 
 from __future__ import annotations
@@ -44,23 +48,44 @@ __all__ = [
 
 DEFAULT_EVERY = 100
 
-_INTERRUPTED = threading.Event()  # set by the SIGINT handler of stop_on_interrupt
+_INTERRUPTED = threading.Event()  # set by the boundary handler of _iteration_boundaries
+_ARMED = threading.Event()  # set inside stop_on_interrupt (main thread only)
 
 
 @contextlib.contextmanager
 def stop_on_interrupt() -> Iterator[None]:
-    """Within the block, Ctrl-C stops :func:`run_iterations` at the next iteration
-    boundary (``stopped == "interrupted"``) instead of raising inside an iteration; a
-    second Ctrl-C raises KeyboardInterrupt.  In other threads it changes nothing (only the
-    main thread may handle signals)."""
+    """Within the block, Ctrl-C during :func:`run_iterations` stops it at the next
+    iteration boundary (``stopped == "interrupted"``) instead of raising inside an
+    iteration; a second Ctrl-C raises KeyboardInterrupt.
+
+    The boundary handler is installed only while the iterations run: anywhere else in the
+    block (the LP reference after the run, say) the first Ctrl-C raises KeyboardInterrupt
+    as usual.  In other threads it changes nothing (only the main thread may handle
+    signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may handle signals; Ctrl-C then acts as usual
+        return
+    _ARMED.set()
+    try:
+        yield
+    finally:
+        _ARMED.clear()
+        _INTERRUPTED.clear()
+
+
+@contextlib.contextmanager
+def _iteration_boundaries() -> Iterator[None]:
+    """Inside :func:`stop_on_interrupt` on the main thread: the first SIGINT sets
+    ``_INTERRUPTED`` (read at each boundary), a second raises KeyboardInterrupt; the
+    previous handler is back when the block ends."""
 
     def handler(signum: int, frame: object) -> None:
         if _INTERRUPTED.is_set():
             raise KeyboardInterrupt
         _INTERRUPTED.set()
 
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may handle signals; Ctrl-C then acts as usual
+    if not _ARMED.is_set() or threading.current_thread() is not threading.main_thread():
+        yield
         return
     _INTERRUPTED.clear()
     previous = signal.signal(signal.SIGINT, handler)
@@ -68,7 +93,6 @@ def stop_on_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-        _INTERRUPTED.clear()
 
 
 @dataclass(frozen=True)
@@ -160,6 +184,18 @@ OnSample = Callable[[Sample], bool | None]
 """Called with each sample; returning True stops the solver (e.g. to print progress)."""
 
 
+def _rule_fired(stopping: Stopping, seconds: float, sample: Sample | None) -> str | None:
+    """The rule that stops the run after an iteration (``sample``: its measurement, if it
+    was measured), or None."""
+    if sample is not None and stopping.target is not None and sample.nash_conv <= stopping.target:
+        return "target"
+    if stopping.time_limit is not None and seconds >= stopping.time_limit:
+        return "time limit"
+    if _INTERRUPTED.is_set():
+        return "interrupted"
+    return None
+
+
 def run_iterations(
     game: Game,
     stepper: Stepper,
@@ -168,12 +204,13 @@ def run_iterations(
     on_sample: OnSample | None = None,
     seed: int | None = None,
 ) -> IterativeResult:
-    """Step until a rule of ``stopping`` fires or ``on_sample`` returns True."""
+    """Step until a rule of ``stopping`` fires or ``on_sample`` returns True; after a
+    Ctrl-C (see :func:`stop_on_interrupt`) ``stopped`` is ``"interrupted"``, whatever else
+    fired in the same iteration, so that the caller skips what it would do next."""
     history: list[Sample] = []
     seconds = 0.0
     iteration = 0
     stopped = "iterations"
-
     two_player_zero_sum = is_two_player_zero_sum(game)
 
     def measure() -> Sample:
@@ -186,30 +223,29 @@ def run_iterations(
         history.append(sample)
         return sample
 
-    while stopping.iterations is None or iteration < stopping.iterations:
-        start = time.perf_counter()
-        iteration += 1
-        stepper.step(iteration)
-        seconds += time.perf_counter() - start
-        report(Step(f"{algorithm} iterations", iteration, stopping.iterations))
-        if iteration % stopping.every == 0 or iteration == stopping.iterations:
+    with _iteration_boundaries():
+        while stopping.iterations is None or iteration < stopping.iterations:
+            start = time.perf_counter()
+            iteration += 1
+            stepper.step(iteration)
+            seconds += time.perf_counter() - start
+            report(Step(f"{algorithm} iterations", iteration, stopping.iterations))
+            sample = None
+            if iteration % stopping.every == 0 or iteration == stopping.iterations:
+                sample = measure()
+                if on_sample is not None and on_sample(sample):
+                    stopped = "callback"
+                    break
+            fired = _rule_fired(stopping, seconds, sample)
+            if fired is not None:
+                stopped = fired
+                break
+        if not history or history[-1].iteration != iteration:
             sample = measure()
-            if on_sample is not None and on_sample(sample):
-                stopped = "callback"
-                break
-            if stopping.target is not None and sample.nash_conv <= stopping.target:
-                stopped = "target"
-                break
-        if stopping.time_limit is not None and seconds >= stopping.time_limit:
-            stopped = "time limit"
-            break
-        if _INTERRUPTED.is_set():
-            stopped = "interrupted"
-            break
-    if not history or history[-1].iteration != iteration:
-        sample = measure()
-        if on_sample is not None:
-            on_sample(sample)
+            if on_sample is not None:
+                on_sample(sample)
+    if _INTERRUPTED.is_set():  # a Ctrl-C in the last iteration or measurement is not lost
+        stopped = "interrupted"
     return IterativeResult(
         algorithm=algorithm,
         strategies=stepper.average(),

@@ -69,12 +69,14 @@ def plural(count: int, word: str) -> str:
 
 
 def _keys(game: Game, infoset: str, actions: Sequence[str]) -> dict[str, str]:
-    """Accepted input -> action: the action's word, its first letter, or its label."""
+    """Accepted input -> action: the action's word or its first letter, as the menu offers
+    them (``(f)old or (c)all``).  Not the tree's labels: Kuhn's call is labelled ``b``, and
+    ``b`` at that prompt must be asked again, not taken silently as a call."""
     keys: dict[str, str] = {}
     clashes: set[str] = set()
     for action in actions:
         word = game.describe_action(infoset, action)
-        for key in {word.lower(), word[:1].lower(), action.lower()}:
+        for key in {word.lower(), word[:1].lower()}:
             if keys.get(key, action) != action:
                 clashes.add(key)
             keys[key] = action

@@ -6,10 +6,21 @@ A built-in game is written ``NAME`` or ``NAME(key=value, ...)`` (``kuhn``,
 ``--method structured``, which never builds the tree) to their description.
 
 Names are read in any case (``Kuhn`` is ``kuhn``).  Mistakes get a message that says what to
-write: an unknown name the closest known one (:mod:`difflib`), a value that is not a Python
-literal what the parameter takes (from the constructor's annotation and default), and
+write: an unknown name the closest known one (:mod:`difflib`), an unknown parameter the
+closest one in any case (``kuhn(Cards=5)``: did you mean cards?), a value that is not a
+Python literal what the parameter takes (from the constructor's annotation and default), and
 ``**{...}``, a parameter given twice or a number too long for Python to read are refused by
-name.
+name.  Every such mistake, and a value out of range, is a :class:`GameParameterError` (the
+command line's usage error, exit 2).
+
+OpenSpiel's spellings of the same games are read too, for users who arrive from it:
+``kuhn_poker`` is ``kuhn``, ``kuhn_poker(players=3)`` and ``kuhn(players=3)`` are ``kuhn3``,
+``leduc_poker`` is ``leduc``, and ``liars_dice(dice_sides=4, numdice=2)`` is
+``liars_dice(sides=4, dice=2)``; OpenSpiel's ``true``/``false`` are ``True``/``False``.
+OpenSpiel's parameters that seqform's games take at its default only (``players=2``,
+``bidding_rule="reset-face"``, Leduc's ``action_mapping=false`` and ``starting_player=0``)
+are accepted at that value; another value is refused with the ``openspiel:`` spelling that
+loads OpenSpiel's own game.
 """
 
 from __future__ import annotations
@@ -19,8 +30,9 @@ import difflib
 import inspect
 import re
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
 from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
@@ -31,13 +43,14 @@ from seqform.game.builtin.liars_dice import (
 )
 from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.compiled import gc_paused
-from seqform.game.errors import GameParameterError, UnknownGameError
+from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.game.model import Game
 from seqform.game.public_explicit import nodes_per_deal
 from seqform.game.public_tree import StructuredGame
 
 __all__ = [
     "GAMES",
+    "OPENSPIEL_NAMES",
     "STRUCTURED_GAMES",
     "build_builtin_game",
     "builtin_tree_nodes",
@@ -60,6 +73,28 @@ STRUCTURED_GAMES: dict[str, Callable[..., StructuredGame]] = {
 }
 """The built-in games that also exist as public tree × private hands (the structured route,
 ``--method structured``), by name: their description, without building the tree."""
+
+OPENSPIEL_NAMES: dict[str, str] = {"kuhn_poker": "kuhn", "leduc_poker": "leduc"}
+"""OpenSpiel's names of the built-in games that seqform names otherwise (``liars_dice`` is
+spelled alike): the same games with the same defaults (tests/test_openspiel.py walks them
+node for node)."""
+
+_OPENSPIEL_PARAMETERS: dict[str, dict[str, str]] = {
+    "liars_dice": {"dice_sides": "sides", "numdice": "dice"},
+}
+"""OpenSpiel's parameter names that seqform's games spell otherwise."""
+
+_OPENSPIEL_SETTINGS: dict[str, dict[str, object]] = {
+    "kuhn": {"players": 2},
+    "kuhn3": {"players": 3},
+    "leduc": {"players": 2, "action_mapping": False, "starting_player": 0},
+    "liars_dice": {"players": 2, "bidding_rule": "reset-face"},
+}
+"""OpenSpiel parameters that a built-in game takes at one value only (OpenSpiel's default,
+or ``kuhn3``'s three players): dropped at that value, refused at another."""
+
+_BY_PLAYERS: dict[tuple[str, object], str] = {("kuhn", 3): "kuhn3"}
+"""Built-in games that another one is with OpenSpiel's ``players=N``."""
 
 _SPEC = re.compile(r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:\((?P<args>.*)\))?\s*$")
 _SHOWN = 60  # characters of a name or value quoted in a message; longer ones are cut
@@ -129,7 +164,7 @@ def _read(spec: str) -> _Written:
         )
     name, text = match["name"].lower(), match["args"]
     if not text or not text.strip():
-        return _Written(name, (), "")
+        return _from_openspiel(_Written(name, (), ""))
     source = f"f({text})"
     try:
         call = ast.parse(source, mode="eval").body
@@ -139,7 +174,63 @@ def _read(spec: str) -> _Written:
     assert isinstance(call, ast.Call)
     if call.args:
         raise GameParameterError(f"game {name!r}: parameters must be named (key=value)")
-    return _Written(name, tuple(call.keywords), source)
+    return _from_openspiel(_Written(name, tuple(call.keywords), source))
+
+
+def _openspiel_text(value: object) -> str:
+    """A parameter value as OpenSpiel writes it: ``true``, ``reset-face``, ``3``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _from_openspiel(written: _Written) -> _Written:
+    """OpenSpiel's spelling of a built-in game read as seqform's (module docstring):
+    ``kuhn_poker(players=3)`` is ``kuhn3``, ``liars_dice(dice_sides=4)`` is
+    ``liars_dice(sides=4)``.
+
+    Raises
+    ------
+    GameParameterError
+        For an OpenSpiel setting that no built-in game has (``kuhn_poker(players=4)``),
+        naming the ``openspiel:`` game that has it.
+    """
+    name = OPENSPIEL_NAMES.get(written.name, written.name)
+    settings = _OPENSPIEL_SETTINGS.get(name, {})
+    renames = _OPENSPIEL_PARAMETERS.get(name, {})
+    keywords: list[ast.keyword] = []
+    for keyword in written.keywords:
+        key = renames.get(keyword.arg, keyword.arg) if keyword.arg is not None else None
+        if key not in settings:
+            keywords.append(keyword if key == keyword.arg else ast.keyword(key, keyword.value))
+            continue
+        value = _value(keyword.value)
+        if value == settings[key] and type(value) is type(settings[key]):
+            continue
+        if key == "players" and (name, value) in _BY_PLAYERS:
+            name = _BY_PLAYERS[(name, value)]
+            continue
+        openspiel = {"kuhn3": "kuhn_poker", **{v: k for k, v in OPENSPIEL_NAMES.items()}}
+        raise GameParameterError(
+            f"game {written.name!r}: seqform's {name} is OpenSpiel's with "
+            f"{key}={_openspiel_text(settings[key])}"
+            + (" (kuhn3 with players=3)" if name.startswith("kuhn") and key == "players" else "")
+            + f"; for {key}={_openspiel_text(value)} convert OpenSpiel's game: "
+            f"'openspiel:{openspiel.get(name, name)}({key}={_openspiel_text(value)})'"
+        )
+    return replace(written, name=name, keywords=tuple(keywords))
+
+
+_UNREADABLE = object()
+
+
+def _value(node: ast.expr) -> object:
+    """The literal ``node`` holds (OpenSpiel's ``true`` and ``false`` are booleans), or
+    :data:`_UNREADABLE`."""
+    if isinstance(node, ast.Name) and node.id in ("true", "false"):
+        return node.id == "true"
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, RecursionError):  # TypeError: {[1]: 2}
+        return _UNREADABLE
 
 
 def _takes(parameter: inspect.Parameter) -> str:
@@ -179,18 +270,25 @@ def _parameters(written: _Written, constructor: Callable[..., object] | None) ->
         if accepted is not None and key not in accepted:
             known = ", ".join(f"{p.name}={p.default!r}" for p in accepted.values())
             raise GameParameterError(
-                f"game {name!r} has no parameter {key!r}; its parameters (with defaults): "
-                f"{known or 'none'}"
+                f"game {name!r} has no parameter {key!r}{_closest(key, list(accepted))}; "
+                f"its parameters (with defaults): {known or 'none'}"
             )
-        try:
-            parameters[key] = ast.literal_eval(keyword.value)
-        except (ValueError, TypeError, RecursionError) as exc:  # TypeError: {[1]: 2}
+        parameters[key] = _value(keyword.value)
+        if parameters[key] is _UNREADABLE:
             value = ast.get_source_segment(written.source, keyword.value) or "?"
             takes = _takes(accepted[key]) if accepted else "a number, a string, True or False"
-            raise GameParameterError(
-                f"game {name!r}: {key} takes {takes}, not {_shown(value)}"
-            ) from exc
+            raise GameParameterError(f"game {name!r}: {key} takes {takes}, not {_shown(value)}")
     return parameters
+
+
+def _closest(key: str, names: list[str]) -> str:
+    """`` (did you mean cards?)`` for ``Cards`` or ``card``: the name equal in any case,
+    else the closest by :mod:`difflib` in lower case; empty if none is close."""
+    lower = {name.lower(): name for name in names}
+    close = lower.get(key.lower()) or next(
+        iter(difflib.get_close_matches(key.lower(), list(lower), n=1)), None
+    )
+    return f" (did you mean {lower.get(close, close)}?)" if close else ""
 
 
 def parse_game_spec(spec: str) -> tuple[str, dict[str, object]]:
@@ -219,16 +317,29 @@ def build_builtin_game(spec: str) -> Game:
     UnknownGameError
         For an unknown name (the message lists the known ones, and the closest).
     GameParameterError
-        For unknown, repeated or unreadable parameters; ``ValueError`` for values out of
-        range.
+        For unknown, repeated or unreadable parameters, and values out of range.
     """
     written = _read(spec)
     constructor = GAMES.get(written.name)
     if constructor is None:
         raise _unknown_game(written.name)
     parameters = _parameters(written, constructor)
-    with gc_paused():
+    with gc_paused(), _out_of_range():
         return constructor(**parameters)
+
+
+@contextmanager
+def _out_of_range() -> Iterator[None]:
+    """A constructor's ``ValueError`` for a parameter out of range (``leduc(ranks=0)``; an
+    :class:`InvalidGameError` for ``kuhn(cards=1)``, as the built-in games are valid for
+    every parameter in range) raised as :class:`GameParameterError`; other errors (a tree
+    over seqform's size limits) as they are."""
+    try:
+        yield
+    except ValueError as exc:
+        if type(exc) in (ValueError, InvalidGameError):
+            raise GameParameterError(str(exc)) from exc
+        raise
 
 
 TREE_NODES: dict[str, Callable[..., int]] = {
@@ -271,7 +382,7 @@ def load_structured_game(spec: str) -> StructuredGame:
         For a name without a structured description (the message lists those with one).
     GameParameterError
         For unknown or unreadable parameters (``leduc(suit_isomorphism=True)`` has a tree
-        only); ``ValueError`` for values out of range.
+        only) and values out of range.
     """
     written = _read(spec)
     constructor = STRUCTURED_GAMES.get(written.name)
@@ -282,4 +393,6 @@ def load_structured_game(spec: str) -> StructuredGame:
             f"--method structured needs{_did_you_mean(written.name, names)}; those that do: "
             f"{', '.join(names)} (e.g. leduc(ranks=13, suits=4))"
         )
-    return constructor(**_parameters(written, constructor))
+    parameters = _parameters(written, constructor)
+    with _out_of_range():
+        return constructor(**parameters)

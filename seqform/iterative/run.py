@@ -35,6 +35,7 @@ from seqform.game.requirements import is_two_player_zero_sum
 
 __all__ = [
     "IterativeResult",
+    "LastIterateStepper",
     "Sample",
     "Stepper",
     "Stopping",
@@ -77,11 +78,14 @@ class Sample:
 
     seconds : solver time spent in the first ``iteration`` iterations
     nash_conv : the sum of the players' best-response gains (seqform's exploitability)
+    last_nash_conv : NashConv of the last iterate (the current behaviour) when the run
+        measures it (``last_iterate=True``), else None
     """
 
     iteration: int
     seconds: float
     nash_conv: float
+    last_nash_conv: float | None = None
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,8 @@ class IterativeResult:
     stopped : why it stopped: ``"iterations"``, ``"target"``, ``"time limit"``,
         ``"callback"`` or ``"interrupted"`` (Ctrl-C, see :func:`stop_on_interrupt`)
     seed : the random seed (sampling solvers), else None
+    last_strategies : the last iterate (current behaviours) when the run measured it,
+        else None
     """
 
     algorithm: str
@@ -143,11 +149,17 @@ class IterativeResult:
     history: tuple[Sample, ...]
     stopped: str
     seed: int | None = None
+    last_strategies: tuple[BehaviouralStrategy, ...] | None = None
 
     @property
     def nash_conv(self) -> float:
         """NashConv of the returned strategies (the last sample)."""
         return self.history[-1].nash_conv
+
+    @property
+    def last_nash_conv(self) -> float | None:
+        """NashConv of the last iterate, when measured (the last sample)."""
+        return self.history[-1].last_nash_conv
 
 
 class Stepper(Protocol):
@@ -156,8 +168,25 @@ class Stepper(Protocol):
     def average(self) -> tuple[BehaviouralStrategy, ...]: ...
 
 
+class LastIterateStepper(Stepper, Protocol):
+    def current(self) -> tuple[BehaviouralStrategy, ...]: ...
+
+
 OnSample = Callable[[Sample], bool | None]
 """Called with each sample; returning True stops the solver (e.g. to print progress)."""
+
+
+def _nash_conv(
+    game: Game, two_player_zero_sum: bool, strategies: tuple[BehaviouralStrategy, ...]
+) -> float:
+    if two_player_zero_sum:
+        return float(certify(game, strategies[0], strategies[1]).exploitability)
+    return float(certify_profile(game, strategies).nash_conv)
+
+
+def _current(stepper: Stepper) -> tuple[BehaviouralStrategy, ...]:
+    """The last iterate of a :class:`LastIterateStepper`."""
+    return stepper.current()  # type: ignore[attr-defined]
 
 
 def run_iterations(
@@ -167,8 +196,11 @@ def run_iterations(
     algorithm: str,
     on_sample: OnSample | None = None,
     seed: int | None = None,
+    *,
+    last_iterate: bool = False,
 ) -> IterativeResult:
-    """Step until a rule of ``stopping`` fires or ``on_sample`` returns True."""
+    """Step until a rule of ``stopping`` fires or ``on_sample`` returns True; with
+    ``last_iterate``, also measure a :class:`LastIterateStepper`'s ``current()``."""
     history: list[Sample] = []
     seconds = 0.0
     iteration = 0
@@ -177,12 +209,9 @@ def run_iterations(
     two_player_zero_sum = is_two_player_zero_sum(game)
 
     def measure() -> Sample:
-        strategies = stepper.average()
-        if two_player_zero_sum:
-            value = certify(game, strategies[0], strategies[1]).exploitability
-        else:
-            value = certify_profile(game, strategies).nash_conv
-        sample = Sample(iteration=iteration, seconds=seconds, nash_conv=float(value))
+        last = _nash_conv(game, two_player_zero_sum, _current(stepper)) if last_iterate else None
+        average = _nash_conv(game, two_player_zero_sum, stepper.average())
+        sample = Sample(iteration, seconds, average, last)
         history.append(sample)
         return sample
 
@@ -218,4 +247,5 @@ def run_iterations(
         history=tuple(history),
         stopped=stopped,
         seed=seed,
+        last_strategies=_current(stepper) if last_iterate else None,
     )

@@ -42,6 +42,7 @@ from seqform.game.model import Game
 from seqform.game.requirements import is_two_player_zero_sum
 from seqform.iterative.cfr import cfr, cfr_plus, dcfr
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
+from seqform.iterative.rcfr import rcfr
 from seqform.iterative.run import IterativeResult, OnSample, Stopping
 from seqform.iterative.variants import dcfr_plus, lcfr, pcfr_plus, pdcfr_plus
 from seqform.iterative.xfp import xfp
@@ -68,6 +69,7 @@ SOLVERS: Mapping[str, Callable[..., IterativeResult]] = {
     "dcfr+": dcfr_plus,
     "pdcfr+": pdcfr_plus,
     "xfp": xfp,
+    "rcfr": rcfr,
     "mccfr": external_sampling_mccfr,
 }
 """The iterative solvers by name; only ``mccfr`` takes a seed.  ``pcfr+`` and ``pdcfr+``

@@ -48,7 +48,7 @@ from seqform.iterative.layout import (
     regret_matching,
     to_table_order,
 )
-from seqform.iterative.rules import CFR, CFR_PLUS, DCFR, Discount, RegretRule
+from seqform.iterative.rules import CFR, CFR_PLUS, DCFR, Discount, RegretRule, Rule
 from seqform.iterative.run import (
     DEFAULT_EVERY,
     IterativeResult,
@@ -65,7 +65,7 @@ class FullTreeRegrets:
     by one :class:`~seqform.iterative.rules.RegretRule` per player (the module
     docstring's steps; the rule's own steps are in :mod:`seqform.iterative.rules`)."""
 
-    def __init__(self, layout: TreeLayout, rules: Sequence[RegretRule]) -> None:
+    def __init__(self, layout: TreeLayout, rules: Sequence[Rule]) -> None:
         self.layout = layout
         self.rules = tuple(rules)
         self.alternating = self.rules[0].alternating

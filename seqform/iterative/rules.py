@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -80,7 +81,21 @@ __all__ = [
     "RULES",
     "Discount",
     "RegretRule",
+    "Rule",
 ]
+
+
+class Rule(Protocol):
+    """What the loop asks of a rule (:class:`RegretRule` and regression CFR's rule)."""
+
+    @property
+    def alternating(self) -> bool: ...
+
+    def weight(self, iteration: int) -> float: ...
+
+    def accumulate(self, regrets: np.ndarray, instant: np.ndarray, iteration: int) -> None: ...
+
+    def matched(self, regrets: np.ndarray, instant: np.ndarray, iteration: int) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)

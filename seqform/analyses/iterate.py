@@ -1,7 +1,8 @@
 """An iterative run measured against the exact answer: the CFR family beside the LP.
 
-:func:`iterate` runs one solver of :mod:`seqform.iterative` (CFR, CFR+, DCFR or
-external-sampling MCCFR) and measures its average profile ``σ̄`` twice:
+:func:`iterate` runs one solver of :mod:`seqform.iterative` (:data:`SOLVERS`: the CFR
+family, fictitious play, regression CFR, external-sampling MCCFR) and measures its
+average profile ``σ̄`` twice:
 
 * by best responses on the tree: each player's value ``u_i(σ̄)``, best-response value and
   gain, and NashConv ``Σ_i (max_{σ'_i} u_i(σ'_i, σ̄_{-i}) − u_i(σ̄))``
@@ -54,7 +55,10 @@ from seqform.game.model import Game
 from seqform.game.requirements import is_two_player_zero_sum
 from seqform.iterative.cfr import cfr, cfr_plus, dcfr
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
+from seqform.iterative.rcfr import rcfr
 from seqform.iterative.run import IterativeResult, OnSample, Stopping
+from seqform.iterative.variants import dcfr_plus, lcfr, pcfr_plus, pdcfr_plus
+from seqform.iterative.xfp import xfp
 from seqform.lp.solvers import SolverError
 
 __all__ = [
@@ -75,9 +79,16 @@ SOLVERS: Mapping[str, Callable[..., IterativeResult]] = {
     "cfr": cfr,
     "cfr+": cfr_plus,
     "dcfr": dcfr,
+    "lcfr": lcfr,
+    "pcfr+": pcfr_plus,
+    "dcfr+": dcfr_plus,
+    "pdcfr+": pdcfr_plus,
+    "xfp": xfp,
+    "rcfr": rcfr,
     "mccfr": external_sampling_mccfr,
 }
-"""The iterative solvers by name; only ``mccfr`` takes a seed."""
+"""The iterative solvers by name; only ``mccfr`` takes a seed.  ``pcfr+`` and ``pdcfr+``
+also report their last iterate (:attr:`IterativeResult.last_nash_conv`)."""
 
 SAMPLING = frozenset({"mccfr"})
 

@@ -272,15 +272,25 @@ def _add_exploit(commands: Commands) -> None:
     )
 
 
+ALGORITHM_HELP = (
+    "cfr: vanilla CFR (Zinkevich et al. 2007); cfr+ (Tammelin 2014); dcfr "
+    "(Brown and Sandholm 2019); lcfr: linear CFR (Brown and Sandholm 2019); pcfr+: "
+    "predictive CFR+ (Farina et al. 2021); dcfr+, pdcfr+ (Xu et al. 2024); xfp: "
+    "extensive-form fictitious play (Heinrich et al. 2015); rcfr: regression CFR "
+    "(Waugh et al. 2015); mccfr: external-sampling Monte Carlo CFR "
+    "(Lanctot et al. 2009). pcfr+ and pdcfr+ also report the last iterate's NashConv"
+)
+
+
 def _add_iterate(commands: Commands) -> None:
     iterate = commands.add_parser(
         "iterate",
         help="the CFR family: average strategies, NashConv history, distance to the LP",
         description=(
-            "Run CFR, CFR+, DCFR or external-sampling MCCFR on GAME (any number of players); "
-            "NashConv every K iterations on stderr; then the average strategies, the value "
-            "estimates, the NashConv history and, where the LP can solve the game, the "
-            "distance to the exact value and to each unique equilibrium strategy."
+            "Run a CFR-family algorithm, fictitious play or regression CFR on GAME (any "
+            "number of players); NashConv every K iterations on stderr; then the average "
+            "strategies, value estimates, NashConv history and, where the LP can solve the "
+            "game, the distance to the exact value and each unique equilibrium strategy."
         ),
     )
     add_game_argument(iterate)
@@ -288,11 +298,7 @@ def _add_iterate(commands: Commands) -> None:
         "--algorithm",
         choices=ITERATIVE_ALGORITHMS,
         required=True,
-        help=(
-            "cfr: vanilla CFR (Zinkevich et al. 2007); cfr+ (Tammelin 2014); dcfr "
-            "(Brown and Sandholm 2019); mccfr: external-sampling Monte Carlo CFR "
-            "(Lanctot et al. 2009)"
-        ),
+        help=ALGORITHM_HELP,
     )
     stop = iterate.add_mutually_exclusive_group()
     stop.add_argument(

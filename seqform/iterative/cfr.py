@@ -12,9 +12,11 @@ for the passes):
 2. cumulative regrets ``R(h, a) += v(h, a) - v(h)``;
 3. cumulative plan ``S += w_t * x_i`` (``x_i``: ``i``'s own realization plan of the
    current behaviour; its parent entry is the own reach of each information set);
-4. the variant's regret rule — CFR: none; CFR+: ``R = max(R, 0)`` (regret matching+);
-   DCFR: ``R *= t^α / (t^α + 1)`` where ``R >= 0`` and ``t^β / (t^β + 1)`` elsewhere;
-5. the new behaviour of ``i`` by regret matching of ``R``.
+4. the variant's regret rule (:mod:`seqform.iterative.rules`) — CFR: none; CFR+:
+   ``R = max(R, 0)`` (regret matching+); DCFR: ``R *= t^α / (t^α + 1)`` where ``R >= 0``
+   and ``t^β / (t^β + 1)`` elsewhere; the other variants of that module likewise;
+5. the new behaviour of ``i`` by regret matching of ``R`` (predictive rules: of ``R``
+   plus the last instantaneous regret).
 
 The average strategy is ``S(h, a) / sum_b S(h, b)`` (uniform where that is 0).  Weights
 ``w_t``: CFR 1, CFR+ ``t`` (linear averaging), DCFR ``t^γ``.
@@ -29,7 +31,8 @@ et al. (2007).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -43,7 +46,9 @@ from seqform.iterative.layout import (
     others_reach,
     realization_plan,
     regret_matching,
+    to_table_order,
 )
+from seqform.iterative.rules import CFR, CFR_PLUS, DCFR, Discount, RegretRule, Rule
 from seqform.iterative.run import (
     DEFAULT_EVERY,
     IterativeResult,
@@ -52,29 +57,20 @@ from seqform.iterative.run import (
     run_iterations,
 )
 
-__all__ = ["cfr", "cfr_plus", "dcfr"]
+__all__ = ["FullTreeRegrets", "cfr", "cfr_plus", "dcfr", "solve_with_rule"]
 
 
-@dataclass(frozen=True)
-class _Rule:
-    """The choices that make a CFR variant (see the module docstring)."""
+class FullTreeRegrets:
+    """Cumulative regrets, cumulative plans and current behaviour of every player, moved
+    by one :class:`~seqform.iterative.rules.RegretRule` per player (the module
+    docstring's steps; the rule's own steps are in :mod:`seqform.iterative.rules`)."""
 
-    alternating: bool = True
-    plus: bool = False  # regret matching+: clip cumulative regrets at 0
-    gamma: float | None = None  # averaging weight t^gamma; None: weight 1
-    discount: tuple[float, float] | None = None  # DCFR (alpha, beta)
-
-    def weight(self, iteration: int) -> float:
-        return 1.0 if self.gamma is None else float(iteration) ** self.gamma
-
-
-class _FullTreeRegrets:
-    """Cumulative regrets, cumulative plans and current behaviour of every player."""
-
-    def __init__(self, layout: TreeLayout, rule: _Rule) -> None:
+    def __init__(self, layout: TreeLayout, rules: Sequence[Rule]) -> None:
         self.layout = layout
-        self.rule = rule
+        self.rules = tuple(rules)
+        self.alternating = self.rules[0].alternating
         self.regrets = [np.zeros(player.num_sequences) for player in layout.players]
+        self.instant = [np.zeros(player.num_sequences) for player in layout.players]
         self.cumulative = [np.zeros(player.num_sequences) for player in layout.players]
         self.behaviour = [
             regret_matching(player, regrets)
@@ -83,7 +79,7 @@ class _FullTreeRegrets:
 
     def step(self, iteration: int) -> None:
         players = range(len(self.layout.players))
-        if self.rule.alternating:
+        if self.alternating:
             for player in players:
                 self._accumulate(player, iteration)
                 self._update(player, iteration)
@@ -104,30 +100,47 @@ class _FullTreeRegrets:
         ]
         weights = own.terminal_utility * others_reach(layout, plans, player)
         values = counterfactual_values(own, self.behaviour[player], weights)
-        self.regrets[player] += values.regrets(own)
+        self.instant[player] = values.regrets(own)
         own_plan = realization_plan(own, self.behaviour[player])
-        self.cumulative[player] += self.rule.weight(iteration) * own_plan
+        self.cumulative[player] += self.rules[player].weight(iteration) * own_plan
 
     def _update(self, player: int, iteration: int) -> None:
-        regrets = self.regrets[player]
-        if self.rule.plus:
-            np.maximum(regrets, 0.0, out=regrets)
-        if self.rule.discount is not None:
-            alpha, beta = self.rule.discount
-            positive = iteration**alpha / (iteration**alpha + 1)
-            negative = iteration**beta / (iteration**beta + 1)
-            regrets *= np.where(regrets >= 0, positive, negative)
-        self.behaviour[player] = regret_matching(self.layout.players[player], regrets)
+        rule, regrets, instant = self.rules[player], self.regrets[player], self.instant[player]
+        rule.accumulate(regrets, instant, iteration)
+        matched = rule.matched(regrets, instant, iteration)
+        self.behaviour[player] = regret_matching(self.layout.players[player], matched)
 
     def average(self) -> tuple[BehaviouralStrategy, ...]:
         return average_profile(self.layout, self.cumulative)
 
+    def current(self) -> tuple[BehaviouralStrategy, ...]:
+        """The last iterate: every player's current behaviour."""
+        return tuple(
+            BehaviouralStrategy(
+                table=player.table,
+                probabilities=to_table_order(player, behaviour),
+                unreached=np.zeros(player.table.num_infosets, dtype=bool),
+            )
+            for player, behaviour in zip(self.layout.players, self.behaviour, strict=True)
+        )
 
-def _solve(
-    game: Game, rule: _Rule, algorithm: str, stopping: Stopping, on_sample: OnSample | None
+
+def solve_with_rule(
+    game: Game,
+    rule: RegretRule,
+    algorithm: str,
+    stopping: Stopping,
+    on_sample: OnSample | None = None,
+    *,
+    last_iterate: bool = False,
 ) -> IterativeResult:
-    stepper = _FullTreeRegrets(build_layout(game), rule)
-    return run_iterations(game, stepper, stopping, algorithm, on_sample)
+    """Run the loop of the module docstring with ``rule`` for every player.
+
+    ``last_iterate`` also measures NashConv of the current behaviour at each sample
+    (:attr:`~seqform.iterative.run.Sample.last_nash_conv`).
+    """
+    stepper = FullTreeRegrets(build_layout(game), [rule] * game.flat.num_players)
+    return run_iterations(game, stepper, stopping, algorithm, on_sample, last_iterate=last_iterate)
 
 
 def cfr(
@@ -148,7 +161,8 @@ def cfr(
     or when ``on_sample`` returns True, whichever comes first.
     """
     stopping = Stopping(iterations, target, time_limit, every)
-    return _solve(game, _Rule(alternating=alternating), "cfr", stopping, on_sample)
+    rule = replace(CFR, alternating=alternating)
+    return solve_with_rule(game, rule, "cfr", stopping, on_sample)
 
 
 def cfr_plus(
@@ -162,7 +176,7 @@ def cfr_plus(
 ) -> IterativeResult:
     """CFR+ (Tammelin 2014): regret matching+, alternating updates, linear averaging."""
     stopping = Stopping(iterations, target, time_limit, every)
-    return _solve(game, _Rule(plus=True, gamma=1.0), "cfr+", stopping, on_sample)
+    return solve_with_rule(game, CFR_PLUS, "cfr+", stopping, on_sample)
 
 
 def dcfr(
@@ -183,5 +197,5 @@ def dcfr(
     ``t^β / (t^β + 1)`` after each update; iteration ``t`` weighs ``t^γ`` in the average.
     """
     stopping = Stopping(iterations, target, time_limit, every)
-    rule = _Rule(gamma=gamma, discount=(alpha, beta))
-    return _solve(game, rule, "dcfr", stopping, on_sample)
+    rule = replace(DCFR, discount=Discount(alpha, beta), gamma=gamma)
+    return solve_with_rule(game, rule, "dcfr", stopping, on_sample)

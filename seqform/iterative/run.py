@@ -39,6 +39,7 @@ from seqform.game.requirements import is_two_player_zero_sum
 
 __all__ = [
     "IterativeResult",
+    "LastIterateStepper",
     "Sample",
     "Stepper",
     "Stopping",
@@ -101,11 +102,14 @@ class Sample:
 
     seconds : solver time spent in the first ``iteration`` iterations
     nash_conv : the sum of the players' best-response gains (seqform's exploitability)
+    last_nash_conv : NashConv of the last iterate (the current behaviour) when the run
+        measures it (``last_iterate=True``), else None
     """
 
     iteration: int
     seconds: float
     nash_conv: float
+    last_nash_conv: float | None = None
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,8 @@ class IterativeResult:
     stopped : why it stopped: ``"iterations"``, ``"target"``, ``"time limit"``,
         ``"callback"`` or ``"interrupted"`` (Ctrl-C, see :func:`stop_on_interrupt`)
     seed : the random seed (sampling solvers), else None
+    last_strategies : the last iterate (current behaviours) when the run measured it,
+        else None
     """
 
     algorithm: str
@@ -167,17 +173,27 @@ class IterativeResult:
     history: tuple[Sample, ...]
     stopped: str
     seed: int | None = None
+    last_strategies: tuple[BehaviouralStrategy, ...] | None = None
 
     @property
     def nash_conv(self) -> float:
         """NashConv of the returned strategies (the last sample)."""
         return self.history[-1].nash_conv
 
+    @property
+    def last_nash_conv(self) -> float | None:
+        """NashConv of the last iterate, when measured (the last sample)."""
+        return self.history[-1].last_nash_conv
+
 
 class Stepper(Protocol):
     def step(self, iteration: int) -> None: ...
 
     def average(self) -> tuple[BehaviouralStrategy, ...]: ...
+
+
+class LastIterateStepper(Stepper, Protocol):
+    def current(self) -> tuple[BehaviouralStrategy, ...]: ...
 
 
 OnSample = Callable[[Sample], bool | None]
@@ -196,6 +212,19 @@ def _rule_fired(stopping: Stopping, seconds: float, sample: Sample | None) -> st
     return None
 
 
+def _nash_conv(
+    game: Game, two_player_zero_sum: bool, strategies: tuple[BehaviouralStrategy, ...]
+) -> float:
+    if two_player_zero_sum:
+        return float(certify(game, strategies[0], strategies[1]).exploitability)
+    return float(certify_profile(game, strategies).nash_conv)
+
+
+def _current(stepper: Stepper) -> tuple[BehaviouralStrategy, ...]:
+    """The last iterate of a :class:`LastIterateStepper`."""
+    return stepper.current()  # type: ignore[attr-defined]
+
+
 def run_iterations(
     game: Game,
     stepper: Stepper,
@@ -203,8 +232,11 @@ def run_iterations(
     algorithm: str,
     on_sample: OnSample | None = None,
     seed: int | None = None,
+    *,
+    last_iterate: bool = False,
 ) -> IterativeResult:
-    """Step until a rule of ``stopping`` fires or ``on_sample`` returns True; after a
+    """Step until a rule of ``stopping`` fires or ``on_sample`` returns True; with
+    ``last_iterate``, also measure a :class:`LastIterateStepper`'s ``current()``.  After a
     Ctrl-C (see :func:`stop_on_interrupt`) ``stopped`` is ``"interrupted"``, whatever else
     fired in the same iteration, so that the caller skips what it would do next."""
     history: list[Sample] = []
@@ -214,12 +246,9 @@ def run_iterations(
     two_player_zero_sum = is_two_player_zero_sum(game)
 
     def measure() -> Sample:
-        strategies = stepper.average()
-        if two_player_zero_sum:
-            value = certify(game, strategies[0], strategies[1]).exploitability
-        else:
-            value = certify_profile(game, strategies).nash_conv
-        sample = Sample(iteration=iteration, seconds=seconds, nash_conv=float(value))
+        last = _nash_conv(game, two_player_zero_sum, _current(stepper)) if last_iterate else None
+        average = _nash_conv(game, two_player_zero_sum, stepper.average())
+        sample = Sample(iteration, seconds, average, last)
         history.append(sample)
         return sample
 
@@ -254,4 +283,5 @@ def run_iterations(
         history=tuple(history),
         stopped=stopped,
         seed=seed,
+        last_strategies=_current(stepper) if last_iterate else None,
     )

@@ -1,4 +1,5 @@
-"""``seqform iterate GAME --algorithm cfr|cfr+|dcfr|mccfr``: the CFR family, measured.
+"""``seqform iterate GAME --algorithm cfr|cfr+|dcfr|...|xfp|rcfr|mccfr``: iterative solvers,
+measured.
 
 Stopping: ``--iterations N`` or ``--target-exploitability EPS`` (not both), and/or
 ``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.
@@ -52,9 +53,10 @@ def _progress(quiet: bool) -> OnSample | None:
         return None
 
     def show(sample: Sample) -> None:
+        last = "" if sample.last_nash_conv is None else f"  last {sample.last_nash_conv:.3e}"
         _say(
             f"iteration {sample.iteration:>10,}  solver {sample.seconds:9.3f} s  "
-            f"NashConv {sample.nash_conv:.3e}"
+            f"NashConv {sample.nash_conv:.3e}{last}"
         )
 
     return show

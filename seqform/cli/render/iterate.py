@@ -6,7 +6,8 @@ JSON schema ``seqform.iterate/1`` (stable; new keys may be added, none removed o
     {
       "schema": "seqform.iterate/1",
       "game": {"name": str, "description": str, "players": int},
-      "algorithm": "cfr" | "cfr+" | "dcfr" | "mccfr",
+      "algorithm": "cfr" | "cfr+" | "dcfr" | "lcfr" | "pcfr+" | "dcfr+" | "pdcfr+" | "xfp"
+                   | "rcfr" | "mccfr",
       "seed": int | null,                  # mccfr's seed, else null
       "stopping": {"iterations": int | null, "target_exploitability": float | null,
                    "time_limit": float | null, "every": int},
@@ -14,6 +15,7 @@ JSON schema ``seqform.iterate/1`` (stable; new keys may be added, none removed o
       "iterations": int,                   # iterations run
       "seconds": float,                    # solver time, NashConv measurements excluded
       "nash_conv": float,                  # of the average strategies
+      "last_iterate_nash_conv": float | null,  # of the current strategies (pcfr+, pdcfr+)
       "players": [{"player": int, "name": str, "value": float,
                    "best_response_value": float, "gain": float}, ...],  # one per player
       "certificate": CERTIFICATE | null,   # two-player zero-sum games only
@@ -26,7 +28,8 @@ JSON schema ``seqform.iterate/1`` (stable; new keys may be added, none removed o
         "players": [{"player": 1 | 2, "dimension": int | null, "unique": bool | null,
                      "distance": float | null, "infosets": int}, ×2]
       },
-      "history": [{"iteration": int, "seconds": float, "nash_conv": float}, ...],
+      "history": [{"iteration": int, "seconds": float, "nash_conv": float,
+                   "last_nash_conv": float | null}, ...],
       "strategies": [STRATEGY, ...]        # the average strategies, one per player
     }
 
@@ -66,6 +69,12 @@ ALGORITHM_TEXT = {
     "cfr": "CFR (Zinkevich et al. 2007: regret matching, alternating updates, uniform average)",
     "cfr+": "CFR+ (Tammelin 2014: regret matching+, alternating updates, linear average)",
     "dcfr": "DCFR (Brown and Sandholm 2019: α = 1.5, β = 0, γ = 2)",
+    "lcfr": "Linear CFR (Brown and Sandholm 2019: DCFR with α = β = γ = 1)",
+    "pcfr+": "predictive CFR+ (Farina, Kroer and Sandholm 2021: quadratic average)",
+    "dcfr+": "DCFR+ (Xu et al. 2024: α = 1.5, γ = 4)",
+    "pdcfr+": "PDCFR+ (Xu et al. 2024: α = 2.3, γ = 5)",
+    "xfp": "extensive-form fictitious play (Heinrich, Lanctot and Silver 2015)",
+    "rcfr": "regression CFR (Waugh et al. 2015: least-squares regrets over features)",
     "mccfr": "external-sampling MCCFR (Lanctot et al. 2009, simple average)",
 }
 
@@ -127,6 +136,7 @@ def iterate_json(run: IterativeRun) -> dict[str, Any]:
         "iterations": result.iterations,
         "seconds": result.seconds,
         "nash_conv": result.nash_conv,
+        "last_iterate_nash_conv": result.last_nash_conv,
         "players": [
             {
                 "player": index + 1,
@@ -140,7 +150,12 @@ def iterate_json(run: IterativeRun) -> dict[str, Any]:
         "certificate": None if run.certificate is None else certificate_json(run.certificate),
         "reference": _reference_json(run.reference),
         "history": [
-            {"iteration": s.iteration, "seconds": s.seconds, "nash_conv": s.nash_conv}
+            {
+                "iteration": s.iteration,
+                "seconds": s.seconds,
+                "nash_conv": s.nash_conv,
+                "last_nash_conv": s.last_nash_conv,
+            }
             for s in result.history
         ],
         "strategies": [
@@ -222,6 +237,13 @@ def _history_lines(run: IterativeRun) -> list[str]:
     return [title, *aligned_table(rows, indent="")]
 
 
+def _last_iterate_lines(run: IterativeRun) -> list[str]:
+    last = run.result.last_nash_conv
+    if last is None:
+        return []
+    return [f"Last iterate: NashConv {last:.3e} (the average's: {run.result.nash_conv:.3e})"]
+
+
 def iterate_text(run: IterativeRun, strategies: str = "auto") -> str:
     """The run for people: what ran and why it stopped, the measurements, the LP beside
     them, the NashConv history and the average strategies."""
@@ -234,6 +256,7 @@ def iterate_text(run: IterativeRun, strategies: str = "auto") -> str:
         f"Run: {count_text(result.iterations)} iterations in {result.seconds:.3f} s of solver "
         "time; "
         f"stopped by {stopped_text(run)}",
+        *_last_iterate_lines(run),
         "",
         *_measurement_lines(run),
         "",

@@ -24,6 +24,7 @@ from seqform.cli.commands import (
     games,
     iterate,
     play,
+    qre,
     ranges,
     solve,
 )
@@ -45,6 +46,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "exploit": exploit.run,
     "iterate": iterate.run,
     "games": games.run,
+    "qre": qre.run,
 }
 
 

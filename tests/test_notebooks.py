@@ -25,6 +25,7 @@ def test_the_numbered_walkthroughs_are_there():
         "03_behavioural_strategies.ipynb",
         "04_scaling_up.ipynb",
         "05_cfr_against_the_lp.ipynb",
+        "07_logit_qre.ipynb",
     ]
 
 

@@ -37,7 +37,17 @@ __all__ = ["COMMANDS", "build_parser", "main", "run_command"]
 # pay for pygambit, cvxpy, OpenSpiel or pandas, which only some commands need (issue 19.5).
 COMMANDS: dict[str, str] = {
     name: f"seqform.cli.commands.{name}"
-    for name in ("solve", "compare", "export", "play", "ranges", "exploit", "iterate", "games")
+    for name in (
+        "solve",
+        "compare",
+        "export",
+        "play",
+        "ranges",
+        "exploit",
+        "iterate",
+        "games",
+        "qre",
+    )
 }
 
 

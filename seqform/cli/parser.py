@@ -350,6 +350,61 @@ def _add_games(commands: Commands) -> None:
     add_output_arguments(games, summarises=False)
 
 
+def _add_qre(commands: Commands) -> None:
+    qre = commands.add_parser(
+        "qre",
+        help="logit quantal response equilibria: the branch to its limit, points, fit λ",
+        description=(
+            "Agent logit QRE (McKelvey and Palfrey 1998), Gambit's behaviour logit: by "
+            "default the principal branch is traced from λ = 0 until NashConv <= "
+            "--tolerance × payoff range, and its limit is certified and placed among all "
+            "equilibria (ranges, refine) for two-player zero-sum games. Any number of "
+            "players. See docs/qre.md."
+        ),
+    )
+    add_game_argument(qre)
+    qre.add_argument(
+        "--lambda",
+        dest="lambdas",
+        action="append",
+        metavar="L",
+        help="the QRE at λ = L instead of the limit (repeatable, or a comma list: 1,10)",
+    )
+    qre.add_argument(
+        "--fit",
+        metavar="DATA",
+        help="maximum-likelihood λ for observed action counts (.json or .csv; docs/qre.md)",
+    )
+    qre.add_argument("--plot", metavar="FILE", help="draw the branch (needs matplotlib)")
+    qre.add_argument(
+        "--tolerance",
+        type=positive_number,
+        default=1e-6,
+        metavar="T",
+        help="stop the trace at NashConv <= T × payoff range (default 1e-6)",
+    )
+    qre.add_argument(
+        "--max-lambda",
+        type=positive_number,
+        default=1e7,
+        metavar="L",
+        help="stop the trace at λ = L (default 1e7)",
+    )
+    qre.add_argument(
+        "--max-accel",
+        type=positive_number,
+        default=1.5,
+        metavar="A",
+        help="largest growth of a step (default 1.5; Gambit uses 1.1)",
+    )
+    qre.add_argument(
+        "--no-compare", action="store_true", help="skip the comparison with ranges and refine"
+    )
+    qre.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_output_arguments(qre)
+    add_strategies_argument(qre)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m seqform``."""
     parser = SeqformParser(
@@ -379,6 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_exploit,
         _add_iterate,
         _add_games,
+        _add_qre,
     ):
         add(commands)
     for command in commands.choices.values():  # every command's --help ends with them

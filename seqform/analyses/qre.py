@@ -1,0 +1,263 @@
+"""Agent logit quantal response equilibria: points at given ``λ`` and the traced limit.
+
+The equations are in :mod:`seqform.analyses.logit_equations` (McKelvey and Palfrey 1998;
+Gambit's behaviour logit), the path-following in :mod:`seqform.analyses.logit_trace`
+(Turocy 2005, 2010).  Any number of players and general-sum payoffs are taken; only games
+with an information set reached with chance probability 0 are refused
+(:class:`~seqform.game.errors.InvalidGameError`).
+
+Stop rule
+---------
+:func:`trace_logit` follows the principal branch until the profile's NashConv, measured by
+best response (:func:`seqform.certify.certify_profile`), is at most ``tolerance`` times the
+game's payoff range (largest minus smallest payoff; Gambit's ``logit_solve`` stops on the
+largest regret below ``maxregret`` times the same range), or ``λ`` exceeds ``max_lambda``.
+As ``λ → ∞`` the branch converges to a Nash equilibrium (McKelvey and Palfrey 1995,
+Thm 2), whose distance to the end point is about ``NashConv``: the limit is reported with
+that certificate.  For two-player zero-sum games :func:`compare_limit` places it in the
+set of all equilibria (:mod:`seqform.analyses.ranges`: for Kuhn poker, which member
+``α = x[J:b]`` of the one-parameter family) and beside the quasi-perfect refinement.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.analyses.logit_equations import LogitEquations, logit_equations
+from seqform.analyses.logit_trace import TracedPoint, TraceSettings, follow_branch
+from seqform.certify import NPlayerCertificate, certify_profile
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
+from seqform.game.model import Game
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "LimitComparison",
+    "LogitBranch",
+    "LogitPoints",
+    "QREPoint",
+    "action_labels",
+    "compare_limit",
+    "logit_qre",
+    "qre_point",
+    "trace_logit",
+]
+
+#: Default stop rule: NashConv at most this times the payoff range.
+DEFAULT_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class QREPoint:
+    """The logit QRE at one ``λ``.
+
+    lam : the precision ``λ``
+    strategies : every player's behaviour (full support)
+    certificate : values, best-response values, gains and NashConv of the profile
+    """
+
+    lam: float
+    strategies: tuple[BehaviouralStrategy, ...]
+    certificate: NPlayerCertificate
+
+    @property
+    def nash_conv(self) -> float:
+        return self.certificate.nash_conv
+
+
+@dataclass(frozen=True)
+class LogitPoints:
+    """:func:`logit_qre`'s result: the QRE at each requested ``λ`` (ascending)."""
+
+    game: Game
+    points: tuple[QREPoint, ...]
+    steps: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LogitBranch:
+    """:func:`trace_logit`'s result: the principal branch and its end.
+
+    lambdas : ``λ`` at each accepted point of the trace, shape (points,)
+    probabilities : every action's probability there, shape (points, actions); the
+        actions in the order of :func:`action_labels`
+    limit : the QRE at the last point, with its certificate
+    reason : why the trace ended (``"converged"``: the stop rule of the module docstring)
+    tolerance : the stop rule's factor; ``payoff_range`` its scale
+    """
+
+    game: Game
+    lambdas: np.ndarray
+    probabilities: np.ndarray
+    limit: QREPoint
+    reason: str
+    tolerance: float
+    payoff_range: float
+    seconds: float
+
+    @property
+    def converged(self) -> bool:
+        return self.reason == "converged"
+
+
+def action_labels(game: Game) -> list[tuple[int, str, str]]:
+    """``(player, infoset, action)`` of every unknown ``β``, in the equations' order."""
+    return [
+        (player, table.infosets[int(table.sequence_infoset[s])], table.sequence_action[s])
+        for player, table in enumerate(game.flat.tables)
+        for s in range(1, table.num_sequences)
+    ]
+
+
+def _strategies(equations: LogitEquations, beta: np.ndarray) -> tuple[BehaviouralStrategy, ...]:
+    strategies = []
+    for player, table in enumerate(equations.game.flat.tables):
+        start = int(equations.offsets[player])
+        probabilities = np.ones(table.num_sequences)
+        probabilities[1:] = np.exp(beta[start : start + table.num_sequences - 1])
+        strategies.append(
+            BehaviouralStrategy(table, probabilities, np.zeros(table.num_infosets, dtype=bool))
+        )
+    return tuple(strategies)
+
+
+def qre_point(equations: LogitEquations, point: TracedPoint) -> QREPoint:
+    """A traced point as strategies, certified by best response."""
+    strategies = _strategies(equations, point.beta)
+    return QREPoint(point.lam, strategies, certify_profile(equations.game, strategies))
+
+
+def logit_qre(
+    game: Game, lambdas: Sequence[float], *, settings: TraceSettings | None = None
+) -> LogitPoints:
+    """The logit QRE on the principal branch at each of ``lambdas``.
+
+    Where the branch crosses a ``λ`` more than once (it may bend back), the first crossing
+    from ``λ = 0`` is returned, as Gambit's ``logit_solve_lambda`` does.
+
+    Raises
+    ------
+    ValueError
+        If a ``λ`` is negative or not finite.
+    seqform.game.errors.InvalidGameError
+        If an information set is reached only with chance probability 0.
+    """
+    start = time.perf_counter()
+    for lam in lambdas:
+        if not np.isfinite(lam) or lam < 0:
+            raise ValueError(f"λ must be a finite number >= 0, not {lam}")
+    equations = logit_equations(game)
+    trace = follow_branch(equations, settings or TraceSettings(max_lambda=np.inf), targets=lambdas)
+    if len(trace.found) < len(lambdas):
+        raise ArithmeticError(f"the branch was not followed to every λ ({trace.reason})")
+    points = tuple(qre_point(equations, point) for point in trace.found)
+    return LogitPoints(game, points, len(trace.points), time.perf_counter() - start)
+
+
+def trace_logit(
+    game: Game,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    settings: TraceSettings | None = None,
+    progress: Callable[[float, float], None] | None = None,
+) -> LogitBranch:
+    """Follow the principal branch to its limit (stop rule in the module docstring).
+
+    Parameters
+    ----------
+    game
+        Any game (n players, general sum) without information sets of chance probability 0.
+    tolerance
+        Stop once NashConv <= ``tolerance`` × payoff range.
+    settings
+        Step sizes and ``max_lambda`` (default ``1e7``).
+    progress
+        Called with ``(λ, NashConv)`` at every accepted point.
+    """
+    start = time.perf_counter()
+    if not tolerance > 0:
+        raise ValueError(f"tolerance must be positive, not {tolerance}")
+    equations = logit_equations(game)
+    threshold = tolerance * max(equations.payoff_range, np.finfo(float).tiny)
+
+    def converged(point: TracedPoint) -> bool:
+        if point.lam == 0.0:
+            return equations.payoff_range == 0.0
+        nash_conv = qre_point(equations, point).nash_conv
+        if progress is not None:
+            progress(point.lam, nash_conv)
+        return nash_conv <= threshold
+
+    trace = follow_branch(equations, settings or TraceSettings(), stop=converged)
+    lambdas = np.array([point.lam for point in trace.points])
+    probabilities = np.exp(np.array([point.beta for point in trace.points]))
+    return LogitBranch(
+        game=game,
+        lambdas=lambdas,
+        probabilities=probabilities,
+        limit=qre_point(equations, trace.points[-1]),
+        reason=trace.reason,
+        tolerance=tolerance,
+        payoff_range=equations.payoff_range,
+        seconds=time.perf_counter() - start,
+    )
+
+
+@dataclass(frozen=True)
+class LimitComparison:
+    """Where the traced limit lies among the equilibria of a two-player zero-sum game.
+
+    parameters : per player, ``(parameter, t, low, high)`` when the player's optimal plans
+        form a segment ``t = x[parameter]`` in ``[low, high]`` (:mod:`.ranges`): the ``t`` of
+        the limit's plan (Kuhn's ``α``), else None
+    segment_distance : per player, the largest distance of the limit's plan entries from the
+        segment's affine entries at that ``t`` (None without a segment)
+    refined_difference : per player, the largest difference of a behaviour probability
+        between the limit and the quasi-perfect equilibrium (:func:`.refine.refine`)
+    """
+
+    parameters: tuple[tuple[str, float, float, float] | None, ...]
+    segment_distance: tuple[float | None, ...]
+    refined_difference: tuple[float, ...]
+
+
+def compare_limit(game: Game, limit: QREPoint) -> LimitComparison:
+    """Place a two-player zero-sum limit among all equilibria and beside ``refine``."""
+    from seqform.analyses.ranges import equilibrium_ranges
+    from seqform.analyses.refine import refine
+
+    ranges = equilibrium_ranges(game)
+    refined = refine(game).behaviour
+    parameters: list[tuple[str, float, float, float] | None] = []
+    distances: list[float | None] = []
+    for player, strategy in enumerate(limit.strategies[:2]):
+        parametrisation = ranges.players[player].parametrisation
+        if parametrisation is None:
+            parameters.append(None)
+            distances.append(None)
+            continue
+        table = strategy.table
+        plan = plan_from_behaviour(strategy)
+        labels = {label: index for index, label in enumerate(table.labels())}
+        t = float(plan[labels[parametrisation.parameter]])
+        parameters.append(
+            (parametrisation.parameter, t, float(parametrisation.low), float(parametrisation.high))
+        )
+        distances.append(
+            max(
+                (
+                    abs(float(plan[labels[e.label]]) - float(e.constant) - float(e.slope) * t)
+                    for e in parametrisation.entries
+                ),
+                default=0.0,
+            )
+        )
+    differences = tuple(
+        float(np.abs(ours.probabilities - theirs.probabilities).max())
+        for ours, theirs in zip(limit.strategies[:2], refined, strict=True)
+    )
+    return LimitComparison(tuple(parameters), tuple(distances), differences)

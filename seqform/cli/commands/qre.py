@@ -1,0 +1,108 @@
+"""``seqform qre GAME``: logit quantal response equilibria (trace, points, fit, picture)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from seqform.analyses.logit_trace import TraceSettings
+from seqform.analyses.qre import (
+    LimitComparison,
+    LogitBranch,
+    QREPoint,
+    compare_limit,
+    logit_qre,
+    trace_logit,
+)
+from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
+from seqform.cli.output import emit
+from seqform.cli.progress import load_reporting
+from seqform.cli.render.qre import qre_json, qre_text
+from seqform.game.model import Game
+
+__all__ = ["parse_lambdas", "run"]
+
+PROGRESS_EVERY = 1.0  # seconds between progress lines on stderr
+
+
+def parse_lambdas(values: list[str] | None) -> list[float]:
+    """``--lambda 1 --lambda 2,5`` as ``[1.0, 2.0, 5.0]``; a usage error if not numbers >= 0."""
+    lambdas: list[float] = []
+    for value in values or []:
+        for part in value.split(","):
+            try:
+                lam = float(part)
+            except ValueError:
+                raise CommandError(f"--lambda {part!r}: not a number", EXIT_USAGE) from None
+            if not (lam >= 0 and lam != float("inf")):
+                raise CommandError(f"--lambda {part!r}: must be finite and >= 0", EXIT_USAGE)
+            lambdas.append(lam)
+    return sorted(lambdas)
+
+
+def _reporter(quiet: bool):
+    start = last = time.perf_counter()
+
+    def report(lam: float, nash_conv: float) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        if quiet or now - last < PROGRESS_EVERY:
+            return
+        last = now
+        print(
+            f"seqform: [{now - start:6.1f} s] qre: λ = {lam:.4g}, NashConv {nash_conv:.3g}",
+            file=sys.stderr,
+        )
+
+    return report
+
+
+def _comparison(game: Game, branch: LogitBranch, wanted: bool) -> LimitComparison | None:
+    flat = game.flat
+    if not wanted or flat.num_players != 2 or flat.not_zero_sum >= 0:
+        return None
+    return compare_limit(game, branch.limit)
+
+
+def _plot(branch: LogitBranch, path: str) -> None:
+    from seqform.cli.plot_qre import plot_branch
+
+    plot_branch(branch, path)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The logit QRE of ``args.game``: traced to its limit, at ``--lambda`` points, or
+    fitted to ``--fit`` data."""
+    start = time.perf_counter()
+    lambdas = parse_lambdas(args.lambdas)
+    if lambdas and args.fit:
+        raise CommandError("--lambda and --fit cannot be combined", EXIT_USAGE)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
+    settings = TraceSettings(max_lambda=args.max_lambda, max_accel=args.max_accel)
+    branch = comparison = fit = None
+    points: tuple[QREPoint, ...]
+    if args.fit:
+        from seqform.analyses.qre_fit import fit_logit
+        from seqform.io.action_counts import read_action_counts
+
+        fit = fit_logit(game, read_action_counts(game, args.fit), max_lambda=args.max_lambda)
+        points = (fit.point,)
+    elif lambdas:
+        points = logit_qre(game, lambdas).points
+    if args.plot or not (lambdas or args.fit):
+        branch = trace_logit(
+            game, tolerance=args.tolerance, settings=settings, progress=_reporter(args.quiet)
+        )
+        if args.plot:
+            _plot(branch, args.plot)
+        if not (lambdas or args.fit):
+            points = (branch.limit,)
+            comparison = _comparison(game, branch, not args.no_compare)
+    seconds = time.perf_counter() - start
+    emit(
+        qre_json(game, points, seconds, branch=branch, comparison=comparison, fit=fit),
+        qre_text(game, points, args.strategies, branch=branch, comparison=comparison, fit=fit),
+        args,
+    )
+    return EXIT_OK

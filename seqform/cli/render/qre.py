@@ -1,0 +1,178 @@
+"""``qre``: logit quantal response equilibria as text and JSON.
+
+Schema ``seqform.qre/1`` (``seqform/io/schemas/qre.schema.json``)::
+
+    {"schema": "seqform.qre/1", "game": {"name", "description", "players": int},
+     "mode": "trace" | "points" | "fit",
+     "points": [{"lambda": float, "nash_conv": float, "values": [float],
+                 "strategies": [STRATEGY]}],          # the QREs asked for, or the limit/fit
+     "trace": null | {"reason": str, "converged": bool, "tolerance": float,
+                      "payoff_range": float, "steps": int, "final_lambda": float},
+     "comparison": null | {"players": [{"player": int, "parameter": str | null,
+                           "t": float | null, "low": float | null, "high": float | null,
+                           "segment_distance": float | null,
+                           "refined_difference": float}]},
+     "fit": null | {"lambda": float, "log_likelihood": float, "observations": int,
+                    "at_end": bool},
+     "seconds": float}
+
+where STRATEGY is a player's behaviour as in ``seqform.solve/1`` (``player``, ``name``,
+``infosets`` with their ``actions`` and ``probability``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.analyses.qre import LimitComparison, LogitBranch, QREPoint
+from seqform.analyses.qre_fit import LogitFit
+from seqform.cli.render.blocks import game_json, header, strategy_json
+from seqform.cli.render.strategies import behaviour_tables, strategy_sections
+from seqform.game.model import Game
+
+__all__ = ["QRE_SCHEMA", "qre_json", "qre_text"]
+
+QRE_SCHEMA = "seqform.qre/1"
+
+
+def _point_json(game: Game, point: QREPoint) -> dict[str, Any]:
+    words = game.describe_action
+    return {
+        "lambda": point.lam,
+        "nash_conv": point.nash_conv,
+        "values": list(point.certificate.values),
+        "strategies": [
+            strategy_json(strategy, game.player_names[strategy.player], words)
+            for strategy in point.strategies
+        ],
+    }
+
+
+def _comparison_json(comparison: LimitComparison | None) -> dict[str, Any] | None:
+    if comparison is None:
+        return None
+    players = []
+    for player, (parameter, distance, difference) in enumerate(
+        zip(
+            comparison.parameters,
+            comparison.segment_distance,
+            comparison.refined_difference,
+            strict=True,
+        )
+    ):
+        name, t, low, high = parameter if parameter is not None else (None, None, None, None)
+        players.append(
+            {
+                "player": player + 1,
+                "parameter": name,
+                "t": t,
+                "low": low,
+                "high": high,
+                "segment_distance": distance,
+                "refined_difference": difference,
+            }
+        )
+    return {"players": players}
+
+
+def qre_json(
+    game: Game,
+    points: tuple[QREPoint, ...],
+    seconds: float,
+    *,
+    branch: LogitBranch | None = None,
+    comparison: LimitComparison | None = None,
+    fit: LogitFit | None = None,
+) -> dict[str, Any]:
+    """The ``seqform.qre/1`` document (module docstring)."""
+    mode = "fit" if fit is not None else "trace" if branch is not None else "points"
+    return {
+        "schema": QRE_SCHEMA,
+        "game": game_json(game.name, game.description, players=game.flat.num_players),
+        "mode": mode,
+        "points": [_point_json(game, point) for point in points],
+        "trace": None
+        if branch is None
+        else {
+            "reason": branch.reason,
+            "converged": branch.converged,
+            "tolerance": branch.tolerance,
+            "payoff_range": branch.payoff_range,
+            "steps": len(branch.lambdas) - 1,
+            "final_lambda": float(branch.lambdas[-1]),
+        },
+        "comparison": _comparison_json(comparison),
+        "fit": None
+        if fit is None
+        else {
+            "lambda": fit.lam,
+            "log_likelihood": fit.log_likelihood,
+            "observations": fit.observations,
+            "at_end": fit.at_end,
+        },
+        "seconds": seconds,
+    }
+
+
+def _comparison_lines(game: Game, comparison: LimitComparison) -> list[str]:
+    lines = []
+    for player, (parameter, distance) in enumerate(
+        zip(comparison.parameters, comparison.segment_distance, strict=True)
+    ):
+        name = game.player_names[player]
+        if parameter is None:
+            lines.append(f"{name}: a unique equilibrium strategy (no family to choose from)")
+            continue
+        label, t, low, high = parameter
+        lines.append(
+            f"{name}: selects {label} = {t:.6g} in the family [{low:.6g}, {high:.6g}] "
+            f"(ranges; off the segment by {distance:.2g})"
+        )
+    differences = ", ".join(
+        f"{game.player_names[p]} {d:.3g}" for p, d in enumerate(comparison.refined_difference)
+    )
+    lines.append(f"largest difference from the quasi-perfect equilibrium (refine): {differences}")
+    return lines
+
+
+def qre_text(
+    game: Game,
+    points: tuple[QREPoint, ...],
+    choice: str,
+    *,
+    branch: LogitBranch | None = None,
+    comparison: LimitComparison | None = None,
+    fit: LogitFit | None = None,
+) -> str:
+    """The report: what was computed, each point's certificate and strategies."""
+    lines = [header(game.name, game.description)]
+    if fit is not None:
+        bound = " (a lower bound: the best point is the end of the trace)" if fit.at_end else ""
+        lines.append(
+            f"Maximum-likelihood logit QRE: λ = {fit.lam:.6g}{bound}, log-likelihood "
+            f"{fit.log_likelihood:.6g} over {fit.observations} observations"
+        )
+    if branch is not None:
+        state = (
+            f"NashConv {branch.limit.nash_conv:.3g} <= {branch.tolerance:g} × payoff range "
+            f"{branch.payoff_range:g}"
+            if branch.converged
+            else f"not converged: {branch.reason}; NashConv {branch.limit.nash_conv:.3g}"
+        )
+        lines.append(
+            f"Principal logit branch traced to λ = {branch.lambdas[-1]:.6g} in "
+            f"{len(branch.lambdas) - 1} steps ({state})"
+        )
+    if comparison is not None:
+        lines += ["", "The limit among all equilibria:", *_comparison_lines(game, comparison)]
+    for point in points:
+        values = ", ".join(
+            f"{game.player_names[p]} {v:.6g}" for p, v in enumerate(point.certificate.values)
+        )
+        lines += [
+            "",
+            f"Logit QRE at λ = {point.lam:.6g}: values {values}; NashConv {point.nash_conv:.3g}",
+        ]
+        tables = behaviour_tables(point.strategies, game.player_names, "logit QRE behaviour")
+        lines += strategy_sections(game, tables, choice)
+    return "\n".join(lines)

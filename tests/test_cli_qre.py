@@ -1,0 +1,93 @@
+"""``seqform qre``: the JSON validated against its schema, points, fit, picture, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from seqform.cli import main as cli
+from seqform.cli.commands import qre as qre_command
+
+SCHEMA = Path(__file__).parent.parent / "seqform" / "io" / "schemas" / "qre.schema.json"
+
+
+def _validate(document: dict) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(document, json.loads(SCHEMA.read_text()))
+
+
+def _json(capsys, *argv: str) -> dict:
+    assert cli.main(["qre", *argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.slow
+def test_traced_limit_of_kuhn_is_certified_and_placed_in_the_family(capsys):
+    document = _json(capsys, "kuhn", "--quiet")
+    _validate(document)
+    assert document["mode"] == "trace" and document["trace"]["converged"]
+    limit = document["points"][0]
+    # Kuhn (1950): the value is -1/18 for player 1 at every equilibrium.
+    assert limit["values"][0] == pytest.approx(-1 / 18, abs=1e-4)
+    first = document["comparison"]["players"][0]
+    assert first["parameter"] == "J:b" and 0 < first["t"] < 1 / 3
+
+
+def test_points_at_given_lambdas(capsys):
+    document = _json(capsys, "kuhn", "--lambda", "0,2", "--lambda", "10")
+    _validate(document)
+    assert [p["lambda"] for p in document["points"]] == [0, 2, 10]
+    uniform = document["points"][0]["strategies"][0]["infosets"][0]["actions"]
+    assert [a["probability"] for a in uniform] == [0.5, 0.5]  # λ = 0 is uniform play
+    nash_convs = [p["nash_conv"] for p in document["points"]]
+    assert nash_convs == sorted(nash_convs, reverse=True)
+
+
+@pytest.mark.slow
+def test_fit_from_a_csv_file(capsys, tmp_path):
+    data = tmp_path / "counts.csv"
+    data.write_text("player,infoset,action,count\n1,J,p,80\n1,J,b,20\n1,K,b,70\n1,K,p,30\n")
+    document = _json(capsys, "kuhn", "--fit", str(data))
+    _validate(document)
+    assert document["mode"] == "fit" and document["fit"]["observations"] == 200
+    assert document["fit"]["lambda"] == pytest.approx(document["points"][0]["lambda"])
+
+
+def test_text_report_names_the_points(capsys):
+    assert cli.main(["qre", "kuhn", "--lambda", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Logit QRE at λ = 3" in out and "NashConv" in out
+
+
+@pytest.mark.slow
+def test_plot_writes_an_image(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "branch.png"
+    assert cli.main(["qre", "kuhn", "--plot", str(picture), "--quiet"]) == 0
+    assert picture.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        pytest.param(["--lambda", "x"], 2, "not a number", id="lambda-word"),
+        pytest.param(["--lambda", "-1"], 2, ">= 0", id="lambda-negative"),
+        pytest.param(["--lambda", "1", "--fit", "f.csv"], 2, "cannot be combined", id="both"),
+        pytest.param(["--fit", "missing.csv"], 1, "missing.csv", id="missing-file"),
+    ],
+)
+def test_bad_input_is_one_line(argv, code, message, capsys):
+    assert cli.main(["qre", "kuhn", *argv]) == code
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_ctrl_c_exits_130(monkeypatch, capsys):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(qre_command, "trace_logit", interrupted)
+    assert cli.main(["qre", "kuhn"]) == 130
+    assert "interrupted" in capsys.readouterr().err

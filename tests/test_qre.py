@@ -1,0 +1,243 @@
+"""Agent logit QRE: the equations, Gambit's answers on the games both can run, the fit.
+
+Gambit is the reference: pygambit 16.7 computes the same agent (behaviour) logit QRE in the
+same tests.  Its ``LogitQREMixedBehaviorProfile.profile`` raises "Cannot create a
+MixedBehaviorProfile outside a Game", so its results are read by index, ``qre[i]`` being
+the probability of ``game.actions[i]`` (players, information sets, actions in order).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pygambit
+import pytest
+from gametrees import random_game
+
+from seqform.analyses.logit_equations import evaluate, logit_equations
+from seqform.analyses.qre import action_labels, compare_limit, logit_qre, trace_logit
+from seqform.analyses.qre_fit import fit_logit
+from seqform.game.builtin.kuhn3 import multiplayer_kuhn
+from seqform.game.errors import InvalidGameError
+from seqform.game.from_gambit import game_from_gambit
+from seqform.game.loader import load_game
+from seqform.game.model import Game
+from seqform.game.nodes import Chance, Decision, Terminal
+from seqform.game.to_gambit import gambit_label, game_to_gambit
+from seqform.io.action_counts import ActionCountsError, read_action_counts
+
+AGREEMENT = 1e-6  # both tracers solve the equations to ~1e-9; Gambit's output has 1e-8 noise
+CATALOGUE = [  # two-player constant-sum trees of pygambit 16.7's catalogue (see test_efg)
+    "books/myerson1991/fig2_1",
+    "books/vonstengel2022/fig10.12",
+    "journals/mor/vonstengelforges2008/fig6",
+    "journals/other/reiley2008/fig1",
+]
+
+
+def gambit_probabilities(game: Game, gambit_game: pygambit.Game, profile) -> np.ndarray:
+    """Gambit's probabilities (indexed by action, see the module docstring) in the order of
+    :func:`action_labels`, matched by player, information-set label and action position."""
+    position = {}
+    for index, action in enumerate(gambit_game.actions):
+        infoset = action.infoset
+        player = list(gambit_game.players).index(infoset.player)
+        rank = list(infoset.actions).index(action)
+        position[(player, infoset.label, rank)] = index
+    result = []
+    for player, table in enumerate(game.flat.tables):
+        for sequence in range(1, table.num_sequences):
+            infoset = int(table.sequence_infoset[sequence])
+            rank = sequence - int(table.first_sequence[infoset])
+            key = (player, gambit_label(table.infosets[infoset]), rank)
+            result.append(profile[position[key]])
+    return np.array(result)
+
+
+def our_probabilities(point) -> np.ndarray:
+    return np.concatenate([s.probabilities[1:] for s in point.strategies])
+
+
+def games_both_run() -> list:
+    params = [pytest.param(load_game("kuhn"), id="kuhn")]
+    slow = pytest.mark.slow
+    params += [
+        pytest.param(random_game(seed), id=f"random-{seed}", marks=slow) for seed in range(6)
+    ]
+    params += [
+        pytest.param(
+            game_from_gambit(pygambit.catalog.load(slug)), id=slug.split("/")[-1], marks=slow
+        )
+        for slug in CATALOGUE
+    ]
+    return params
+
+
+@pytest.mark.parametrize("game", games_both_run())
+def test_qre_at_given_lambdas_matches_gambit(game):
+    lambdas = [0.5, 2.0, 10.0]
+    ours = logit_qre(game, lambdas).points
+    gambit_game = game_to_gambit(game)
+    theirs = pygambit.qre.logit_solve_lambda(gambit_game, lam=lambdas)
+    for point, reference in zip(ours, theirs, strict=True):
+        assert point.lam == pytest.approx(reference.lam, rel=1e-6)
+        expected = gambit_probabilities(game, gambit_game, reference)
+        np.testing.assert_allclose(our_probabilities(point), expected, atol=AGREEMENT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [pytest.param(load_game("kuhn"), id="kuhn")])
+def test_traced_limit_matches_gambits_logit_solve(game):
+    branch = trace_logit(game, tolerance=1e-8)  # Gambit's maxregret default, 1e-8 × range
+    assert branch.converged
+    gambit_game = game_to_gambit(game)
+    reference = pygambit.nash.logit_solve(gambit_game).equilibria[0]
+    expected = np.array(
+        [float(reference[action]) for action in _actions_in_our_order(game, gambit_game)]
+    )
+    np.testing.assert_allclose(our_probabilities(branch.limit), expected, atol=1e-4)
+
+
+def _actions_in_our_order(game: Game, gambit_game: pygambit.Game) -> list:
+    actions = list(gambit_game.actions)
+    index = gambit_probabilities(game, gambit_game, list(range(len(actions))))
+    return [actions[int(i)] for i in index]
+
+
+@pytest.mark.slow
+def test_kuhn_branch_selects_one_member_of_the_alpha_family():
+    # Kuhn (1950): player 1's equilibria bet the Jack with α in [0, 1/3], the King with 3α.
+    branch = trace_logit(load_game("kuhn"))
+    comparison = compare_limit(branch.game, branch.limit)
+    parameter = comparison.parameters[0]
+    assert parameter is not None
+    label, alpha, low, high = parameter
+    assert label == "J:b" and (low, high) == pytest.approx((0, 1 / 3))
+    assert low < alpha < high
+    king = branch.limit.strategies[0].at("K")["b"]
+    assert king == pytest.approx(3 * alpha, abs=1e-4)
+    assert comparison.segment_distance[0] < 1e-4
+    assert comparison.parameters[1] is None  # player 2's equilibrium strategy is unique
+
+
+def test_jacobian_matches_finite_differences():
+    game = random_game(3)
+    equations = logit_equations(game)
+    beta = equations.uniform() + 0.3 * np.random.default_rng(0).standard_normal(equations.size)
+    point = evaluate(equations, beta, 1.7)
+    assert point.jacobian is not None
+    numeric = np.empty((equations.size, equations.size))
+    for k in range(equations.size):
+        step = np.zeros(equations.size)
+        step[k] = 1e-6
+        above = evaluate(equations, beta + step, 1.7, jacobian=False).residual
+        below = evaluate(equations, beta - step, 1.7, jacobian=False).residual
+        numeric[:, k] = (above - below) / 2e-6
+    np.testing.assert_allclose(point.jacobian.toarray(), numeric, atol=1e-6)
+
+
+@pytest.mark.slow
+def test_three_player_kuhn_matches_gambit():
+    # QRE is defined for any number of players; Gambit traces the same branch.
+    game = multiplayer_kuhn(3)
+    ours = logit_qre(game, [1.0, 4.0]).points
+    gambit_game = game_to_gambit(game)
+    theirs = pygambit.qre.logit_solve_lambda(gambit_game, lam=[1.0, 4.0])
+    for point, reference in zip(ours, theirs, strict=True):
+        assert len(point.strategies) == 3
+        expected = gambit_probabilities(game, gambit_game, reference)
+        np.testing.assert_allclose(our_probabilities(point), expected, atol=AGREEMENT)
+
+
+def test_zero_chance_information_set_is_refused():
+    root = Chance(
+        outcomes=("x", "y"),
+        probabilities=(1, 0),
+        children=(
+            Terminal((1, -1)),
+            Decision(0, "only", ("a", "b"), (Terminal((1, -1)), Terminal((0, 0)))),
+        ),
+    )
+    with pytest.raises(InvalidGameError, match="chance probability 0"):
+        logit_equations(Game(name="zero", root=root))
+
+
+def simulated_counts(game: Game, lam: float, per_infoset: int, seed: int) -> np.ndarray:
+    point = logit_qre(game, [lam]).points[0]
+    rng = np.random.default_rng(seed)
+    counts = []
+    for strategy in point.strategies:
+        table = strategy.table
+        for infoset in range(table.num_infosets):
+            sequences = list(table.sequences_of(infoset))
+            counts.extend(rng.multinomial(per_infoset, strategy.probabilities[sequences]))
+    return np.array(counts, dtype=float)
+
+
+@pytest.mark.slow
+def test_fit_recovers_lambda_from_simulated_play():
+    # Data drawn from the QRE at λ = 1.5 (seeded): the estimate is within sampling error.
+    game = load_game("kuhn")
+    counts = simulated_counts(game, 1.5, per_infoset=4000, seed=7)
+    fit = fit_logit(game, counts)
+    assert fit.lam == pytest.approx(1.5, rel=0.1)
+    assert not fit.at_end
+    assert fit.log_likelihood == pytest.approx(counts @ np.log(our_probabilities(fit.point)))
+
+
+@pytest.mark.slow
+def test_fit_matches_gambits_estimator_where_it_runs(tmp_path):
+    # pygambit 16.7's logit_estimate on behaviour profiles crashes the interpreter
+    # (segmentation fault) here; it is run in a subprocess and compared when it finishes.
+    game = load_game("kuhn")
+    counts = simulated_counts(game, 1.5, per_infoset=500, seed=3)
+    script = textwrap.dedent(
+        f"""
+        import pygambit
+        from seqform.game.loader import load_game
+        from seqform.game.to_gambit import game_to_gambit
+        game = game_to_gambit(load_game("kuhn"))
+        data = game.mixed_behavior_profile()
+        for action, count in zip(game.actions, {counts.tolist()!r}):
+            data[action] = count
+        print(pygambit.qre.logit_estimate(data).lam)
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    if run.returncode < 0:
+        pytest.skip(f"pygambit's logit_estimate crashed (signal {-run.returncode})")
+    assert run.returncode == 0, run.stderr
+    assert fit_logit(game, counts).lam == pytest.approx(float(run.stdout), rel=1e-3)
+
+
+def test_counts_read_from_json_and_csv_agree(tmp_path):
+    game = load_game("kuhn")
+    as_json = tmp_path / "counts.json"
+    as_json.write_text(
+        json.dumps({"counts": {"1": {"J": {"p": 40, "b": 10}}, "2": {"Kb": {"b": 5}}}})
+    )
+    as_csv = tmp_path / "counts.csv"
+    as_csv.write_text("player,infoset,action,count\n1,J,p,40\n1,J,b,10\n2,Kb,b,5\n")
+    first, second = read_action_counts(game, as_json), read_action_counts(game, as_csv)
+    np.testing.assert_array_equal(first, second)
+    labels = action_labels(game)
+    assert first[labels.index((0, "J", "b"))] == 10 and first.sum() == 55
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("player,infoset,action,count\n1,J,x,3\n", "no action 'x'", id="action"),
+        pytest.param("player,infoset,action,count\n1,J,b,-3\n", "whole number", id="negative"),
+        pytest.param("p,i,a,c\n", "header", id="header"),
+    ],
+)
+def test_bad_counts_are_refused_with_the_entry(tmp_path, text, message):
+    path = tmp_path / "counts.csv"
+    path.write_text(text)
+    with pytest.raises(ActionCountsError, match=message):
+        read_action_counts(load_game("kuhn"), path)

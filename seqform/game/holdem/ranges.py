@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.game.holdem.cards import CardError, all_combos, combo_text, parse_cards
+from seqform.game.holdem.strength import load_eval7
 
 __all__ = ["HandRange", "RangeError", "parse_range", "remove_board"]
 
@@ -99,14 +100,12 @@ def _expand(hands: str, item: str) -> list[tuple[int, int]]:
 def _eval7_range(hands: str) -> list[tuple[tuple[Any, Any], float]]:
     """eval7's expansion of one item; its parser, built on pyparsing, warns of pyparsing's
     renamed functions on every call (eval7 0.1.11 with pyparsing 3.2): silenced here."""
+    eval7 = load_eval7()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        import eval7
-        from eval7.rangestring import RangeStringError
-
         try:
             return list(eval7.HandRange(hands).hands)
-        except RangeStringError as exc:  # an Exception, not a ValueError
+        except eval7.rangestring.RangeStringError as exc:  # an Exception, not a ValueError
             raise ValueError(str(exc)) from None
 
 

@@ -13,11 +13,13 @@ hands share a level and split the pot.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["hand_values", "showdown_levels"]
+__all__ = ["hand_values", "load_eval7", "showdown_levels"]
 
 
 def hand_values(board: Sequence[int], combos: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -30,8 +32,7 @@ def hand_values(board: Sequence[int], combos: Sequence[tuple[int, int]]) -> np.n
     """
     if len(board) != 5:
         raise ValueError(f"a showdown needs a five-card board, not {len(board)} cards")
-    import eval7
-
+    eval7 = load_eval7()
     deck = [eval7.Card(text) for text in _texts()]
     public = [deck[card] for card in board]
     values = np.empty(len(combos), dtype=np.int64)
@@ -52,6 +53,18 @@ def showdown_levels(
     values = [hand_values(board, combos) for combos in players]
     distinct = np.unique(np.concatenate(values))
     return tuple(np.searchsorted(distinct, each).astype(np.int64) for each in values)
+
+
+def load_eval7() -> Any:
+    """The eval7 module, imported where a spot needs it (never at CLI start-up).  eval7
+    0.1.11's range parser is built on pyparsing names that pyparsing 3.2 deprecates, so
+    importing and using it warns; the warnings are about eval7's code, not the caller's,
+    and are silenced while it loads."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import eval7
+
+    return eval7
 
 
 def _texts() -> list[str]:

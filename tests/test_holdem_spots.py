@@ -5,15 +5,22 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
+from structured_helpers import tree_to_structured
 
 from seqform.analyses.exact import solve_exact
 from seqform.analyses.solve import solve
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.forms.strategies import behaviour_from_mapping
 from seqform.game.holdem.ranges import parse_range
 from seqform.game.holdem.spot import spot_from_mapping
 from seqform.game.holdem.spot_game import deal_total, spot_game
 from seqform.game.public_explicit import explicit_game
 from seqform.game.public_tree import compatible_pairs
+from seqform.structured.products import payoff_to_first, payoff_to_second
+from seqform.structured.responses import certify as certify_structured
+from seqform.structured.responses import sequence_tables
 
 TOL = 1e-9
 
@@ -89,3 +96,72 @@ def test_deal_weights_with_card_removal():
         1 for c0 in spot.ranges[0].combos for c1 in spot.ranges[1].combos if not set(c0) & set(c1)
     )
     assert compatible_pairs(*game.hands) == pairs
+
+
+SPOTS = {
+    # ranges that share cards, so card removal between two-card hands is exercised
+    "river": {
+        "board": BOARD,
+        "pot": 10,
+        "effective_stack": 30,
+        "oop_range": "AA,AKs,QQ:0.5,JhTh",
+        "ip_range": "AhKh,KK:0.25,AQo,QJs",
+        "bet_sizes": [0.5],
+        "raise_sizes": [1],
+        "max_raises": 1,
+    },
+    "turn": {
+        "board": "Ks7h2d9c",
+        "pot": 6,
+        "effective_stack": 6,
+        "oop_range": "AA,AhKh,Qc9d",
+        "ip_range": "AsKs,KhQh:0.5,9h8h",
+        "bet_sizes": [1],
+    },
+}
+
+
+@pytest.fixture(scope="module", params=list(SPOTS))
+def spot_instance(request):
+    game = spot_game(spot_from_mapping(SPOTS[request.param], request.param))
+    tree = explicit_game(game)
+    return game, tree, build_sequence_form(tree), tree_to_structured(game, tree)
+
+
+def test_structured_products_equal_the_trees_matrix(spot_instance):
+    """A y and Aᵀ x by running sums with two-card removal (seqform.structured.products)
+    against the compiled tree's sequence form, which shares no code with them."""
+    game, _tree, form, (rows, columns) = spot_instance
+    sizes = [table.num_sequences for table in sequence_tables(game)]
+    rng = np.random.default_rng(3)
+    for _ in range(2):
+        x, y = rng.normal(size=len(rows)), rng.normal(size=len(columns))
+        # sequences the tree never reaches (every opponent combo blocked) are 0
+        y_structured, x_structured = np.zeros(sizes[1]), np.zeros(sizes[0])
+        y_structured[columns], x_structured[rows] = y, x
+        np.testing.assert_allclose(
+            payoff_to_first(game, y_structured)[rows], form.A @ y, atol=1e-12
+        )
+        np.testing.assert_allclose(
+            payoff_to_second(game, x_structured)[columns], form.A.T @ x, atol=1e-12
+        )
+
+
+def test_structured_certificate_agrees_with_the_tree(spot_instance):
+    """NashConv of the tree route's equilibrium measured without the tree
+    (seqform.structured.responses) equals the tree's own certificate."""
+    game, tree, _form, _maps = spot_instance
+    solution = solve(tree)
+    tables = sequence_tables(game)
+    strategies = []
+    for player in (0, 1):
+        # information sets the tree never reaches (every opponent combo blocked) play uniform
+        table, played = tables[player], solution.strategies[player].as_dict()
+        mapping = {
+            name: played.get(name, {a: 1 / len(actions) for a in actions})
+            for name, actions in zip(table.infosets, table.actions, strict=True)
+        }
+        strategies.append(behaviour_from_mapping(table, mapping))
+    structured = certify_structured(game, *strategies)
+    assert structured.value == pytest.approx(solution.value, abs=1e-9)
+    assert structured.exploitability == pytest.approx(solution.exploitability, abs=1e-9)

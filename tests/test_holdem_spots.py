@@ -165,3 +165,27 @@ def test_structured_certificate_agrees_with_the_tree(spot_instance):
     structured = certify_structured(game, *strategies)
     assert structured.value == pytest.approx(solution.value, abs=1e-9)
     assert structured.exploitability == pytest.approx(solution.exploitability, abs=1e-9)
+
+
+def test_structured_lp_equals_the_trees_value(spot_instance):
+    """The sparsified LP with two-card removal (seqform.structured.factored_lp) against the
+    tree route's LP on the same spot, and its payoff non-zeros counted without A."""
+    from seqform.analyses.structured import solve_structured
+    from seqform.structured.payoff_matrix import payoff_nnz
+
+    game, tree, form, _maps = spot_instance
+    structured = solve_structured(game)
+    assert structured.value == pytest.approx(solve(tree).value, abs=1e-8)
+    assert structured.exploitability < 1e-8
+    assert payoff_nnz(game) == form.A.nnz
+
+
+def test_exact_solution_on_both_routes(spot_instance):
+    """The exact rational value of a spot: the structured route's basis re-solved in
+    rationals equals the tree route's exact solve (seqform.analyses.exact)."""
+    from seqform.analyses.structured_exact import solve_structured_exact
+
+    game, tree, _form, _maps = spot_instance
+    structured = solve_structured_exact(game)
+    assert structured.certified
+    assert structured.value == solve_exact(tree).value

@@ -33,6 +33,8 @@ from seqform.game.public_tree import (
     PublicNode,
     Sign,
     StructuredGame,
+    compatible_pairs,
+    hands_clash_free,
 )
 
 __all__ = [
@@ -50,19 +52,14 @@ Maker = Callable[[int, int], Node]
 
 def deals(game: StructuredGame) -> list[tuple[int, int]]:
     """Every deal ``(h0, h1)`` of positive probability, player 0's hand most significant."""
-    cards0, cards1 = game.hands[0].cards.tolist(), game.hands[1].cards.tolist()
-    return [
-        (h0, h1)
-        for h0, c0 in enumerate(cards0)
-        for h1, c1 in enumerate(cards1)
-        if c0 < 0 or c0 != c1
-    ]
+    free = hands_clash_free(*game.hands)
+    return [(int(h0), int(h1)) for h0, h1 in zip(*np.nonzero(free), strict=True)]
 
 
 def deal_probability(game: StructuredGame, h0: int, h1: int) -> Fraction:
-    """``deal_scale · w0[h0] · w1[h1]`` (0 when the hands hold the same card)."""
-    c0, c1 = int(game.hands[0].cards[h0]), int(game.hands[1].cards[h1])
-    if c0 >= 0 and c0 == c1:
+    """``deal_scale · w0[h0] · w1[h1]`` (0 when the hands hold a common card)."""
+    first, second = game.hands[0].card_matrix[h0], game.hands[1].card_matrix[h1]
+    if set(first[first >= 0].tolist()) & set(second[second >= 0].tolist()):
         return Fraction(0)
     return Fraction(game.deal_scale) * game.hands[0].weights[h0] * game.hands[1].weights[h1]
 
@@ -84,9 +81,7 @@ def tree_nodes(game: StructuredGame) -> int:
     dealt_tree_nodes`): the deals are the pairs of hands sharing no card, and the deal
     takes at most one chance node per pair plus the root (a card-by-card deal has
     ``1 + hands of player 1``)."""
-    cards0, cards1 = game.hands[0].cards, game.hands[1].cards
-    clashes = len(np.intersect1d(cards0[cards0 >= 0], cards1[cards1 >= 0]))
-    pairs = game.num_hands(0) * game.num_hands(1) - clashes
+    pairs = compatible_pairs(*game.hands)  # two-card hands clash on either card
     return dealt_tree_nodes(deal_nodes=1 + pairs, deals=pairs, nodes_per_deal=nodes_per_deal(game))
 
 
@@ -183,10 +178,10 @@ def _maker(
         cards = [node.cards[i] for i in kept]
         outcomes = [node.outcomes[i] for i in kept]
         probability = Fraction(node.probability)
-        held = (game.hands[0].cards.tolist(), game.hands[1].cards.tolist())
+        held = (game.hands[0].card_matrix.tolist(), game.hands[1].card_matrix.tolist())
 
         def chance(h0: int, h1: int) -> Node:
-            hands = (held[0][h0], held[1][h1])
+            hands = {*held[0][h0], *held[1][h1]}
             draws = [i for i, card in enumerate(cards) if card not in hands]
             return Chance(
                 outcomes=tuple(outcomes[i] for i in draws),
@@ -210,9 +205,7 @@ def _maker(
 def _reporting(game: StructuredGame, make: Maker) -> Maker:
     """``make``, reporting how many deals' subtrees are written (:mod:`seqform.base.progress`:
     a progress bar on a terminal) about a hundred times over the whole tree."""
-    cards0, cards1 = game.hands[0].cards, game.hands[1].cards
-    clashes = len(np.intersect1d(cards0[cards0 >= 0], cards1[cards1 >= 0]))
-    total = game.num_hands(0) * game.num_hands(1) - clashes
+    total = compatible_pairs(*game.hands)
     every = max(1, total // 100)
     written = 0
 

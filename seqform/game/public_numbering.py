@@ -245,12 +245,12 @@ def _walk(game: StructuredGame) -> _Walk:
 
 
 def _hand_valid(game: StructuredGame, keys: list[tuple[int, ...]], player: int) -> np.ndarray:
-    """Shape (keys, H_p): hand ``h`` is valid under a key unless its card is public there."""
-    cards = game.hands[player].cards
+    """Shape (keys, H_p): hand ``h`` is valid under a key unless a card of it is public there."""
+    cards = game.hands[player].card_matrix
     valid = np.ones((len(keys), len(cards)), dtype=bool)
     for key, public in enumerate(keys):
         if public:
-            valid[key] = ~np.isin(cards, np.asarray(public, dtype=np.int64))
+            valid[key] = ~np.isin(cards, np.asarray(public, dtype=np.int64)).any(axis=1)
     return valid
 
 

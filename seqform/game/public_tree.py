@@ -60,6 +60,8 @@ __all__ = [
     "Sign",
     "StructuredGame",
     "Threshold",
+    "compatible_pairs",
+    "hands_clash_free",
 ]
 
 
@@ -168,7 +170,9 @@ class Hands:
 
     labels : per hand, how it starts the information-set names (``"Ks"``, ``"13"``)
     weights : per hand, its exact marginal weight (1 for a card; a roll's probability)
-    cards : per hand, the card it holds (int64), or -1 when it holds no removable card
+    cards : per hand, the card it holds (int64, shape ``(H,)``), or -1 when it holds no
+        removable card; or the cards it holds, shape ``(H, 2)`` (a hold'em combo), where
+        several hands may share a card
     """
 
     labels: tuple[str, ...]
@@ -177,6 +181,36 @@ class Hands:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    @property
+    def card_matrix(self) -> np.ndarray:
+        """The cards as shape ``(H, k)``: one column for one-card hands (-1: none)."""
+        return self.cards.reshape(len(self.labels), -1)
+
+
+def hands_clash_free(first: Hands, second: Hands) -> np.ndarray:
+    """Shape ``(H0, H1)``: True where the two hands hold no common card (dense: for the
+    explicit tree and explicit ``A`` of small games)."""
+    free = np.ones((len(first), len(second)), dtype=bool)
+    for a in first.card_matrix.T:
+        for b in second.card_matrix.T:
+            free &= (a[:, None] < 0) | (a[:, None] != b[None, :])
+    return free
+
+
+def compatible_pairs(first: Hands, second: Hands) -> int:
+    """The pairs ``(h0, h1)`` whose hands hold no common card, counted without the dense
+    matrix: all pairs, less those sharing each card, plus the pairs that share two cards
+    (counted twice above; hands hold at most two cards)."""
+    matrices = first.card_matrix, second.card_matrix
+    counts = [np.bincount(m[m >= 0], minlength=1) for m in matrices]
+    size = max(len(counts[0]), len(counts[1]))
+    shared = [np.pad(c, (0, size - len(c))) for c in counts]
+    pairs = len(first) * len(second) - int(shared[0] @ shared[1])
+    if matrices[0].shape[1] == 2 and matrices[1].shape[1] == 2:
+        keys = [set(map(tuple, np.sort(m, axis=1).tolist())) for m in matrices]
+        pairs += len(keys[0] & keys[1])
+    return pairs
 
 
 DealWriter = Callable[["StructuredGame", Callable[[int, int], Node]], Node]
@@ -208,11 +242,19 @@ class StructuredGame:
         for player, hands in enumerate(self.hands):
             where = f"{self.name}: player {player + 1}'s hands"
             size = len(hands.labels)
-            if size == 0 or len(hands.weights) != size or hands.cards.shape != (size,):
-                raise InvalidGameError(f"{where}: need a label, weight and card per hand")
-            held = hands.cards[hands.cards >= 0]
-            if len(np.unique(held)) != len(held):
-                raise InvalidGameError(f"{where}: a card is held by two hands")
+            shape = hands.cards.shape
+            if size == 0 or len(hands.weights) != size or shape not in ((size,), (size, 2)):
+                raise InvalidGameError(f"{where}: need a label, weight and card (or two) per hand")
+            if len(shape) == 1:
+                held = hands.cards[hands.cards >= 0]
+                if len(np.unique(held)) != len(held):
+                    raise InvalidGameError(f"{where}: a card is held by two hands")
+            else:
+                pairs = np.sort(hands.cards, axis=1)
+                if (pairs[:, 0] < 0).any() or (pairs[:, 0] == pairs[:, 1]).any():
+                    raise InvalidGameError(f"{where}: a two-card hand needs two different cards")
+                if len(np.unique(pairs, axis=0)) != size:
+                    raise InvalidGameError(f"{where}: two hands hold the same two cards")
             if len(set(hands.labels)) != size:
                 raise InvalidGameError(f"{where}: two hands share a label")
         if not isinstance(self.root, PublicDecision | PublicChance | PublicLeaf):

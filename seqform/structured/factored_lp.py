@@ -175,10 +175,11 @@ def _families(game: StructuredGame, numbering: PublicNumbering) -> Iterator[_Fam
 
 
 def _partner(game: StructuredGame) -> np.ndarray:
-    """Per hand of player 1, player 0's hand holding the same card, or -1."""
-    holder = {card: h for h, card in enumerate(game.hands[0].cards.tolist()) if card >= 0}
-    cards = game.hands[1].cards.tolist()
-    return np.asarray([holder.get(c, -1) if c >= 0 else -1 for c in cards], dtype=np.int64)
+    """Per hand of player 1, player 0's hand holding the same card (one-card hands) or the
+    same two cards (two-card hands: the *twin*), or -1."""
+    keys = [np.sort(game.hands[p].card_matrix, axis=1).tolist() for p in (0, 1)]
+    holder = {tuple(cards): h for h, cards in enumerate(keys[0]) if min(cards) >= 0}
+    return np.asarray([holder.get(tuple(cards), -1) for cards in keys[1]], dtype=np.int64)
 
 
 class _Builder:
@@ -194,6 +195,10 @@ class _Builder:
         total1 = sum((Fraction(w) for w in game.hands[1].weights), Fraction(0))
         self.scale = 1 / (Fraction(game.deal_scale) * total1)
         self.partner = _partner(game)
+        # one-card hands: take out the one clashing hand; two-card hands: the hands sharing
+        # each card are taken out card by card (family), the twin twice, so it is put back
+        self.two_cards = game.hands[0].card_matrix.shape[1] == 2
+        self.clash_sign = 1 if self.two_cards else -1
         self.payoff_base = payoff_base
         self.next_column = aux_base
         self.next_row = 0  # definition rows, numbered after the payoff rows later
@@ -206,11 +211,23 @@ class _Builder:
             self.chains[levels] = level_chain(levels)
         return self.chains[levels]
 
-    def family(self, family: _Family) -> None:
-        """Lay out the family's chains (one per ``s0``) and write its leaves' rows."""
+    def family(self, family: _Family, card: int | None = None) -> None:
+        """Lay out the family's chains (one per ``s0``) and write its leaves' rows.
+
+        With two-card hands the family is laid out again for each ``card`` held by a live
+        hand of both players, over only the hands holding it, with the opposite sign: the
+        sum over the opponent hands that clash, card by card (inclusion and exclusion)."""
+        if self.two_cards and card is None:
+            cards = [self.game.hands[p].card_matrix for p in (0, 1)]
+            for shared in np.intersect1d(cards[0], cards[1]).tolist():
+                self.family(family, int(shared))
         numbering = self.numbering
         live0 = numbering.hand_valid[0][family.cards] & np.asarray(self.weights[0] != 0, bool)
+        if card is not None:
+            live0 &= (self.game.hands[0].card_matrix == card).any(axis=1)
         hands0 = np.flatnonzero(live0)
+        if not len(hands0):
+            return
         distinct, hand_level = np.unique(family.levels[0][hands0], return_inverse=True)
         chain = self.chain(len(distinct))
         sequences = numbering.leaf_sequences[family.leaves]
@@ -224,7 +241,8 @@ class _Builder:
         self.definitions.add(
             base_row + chain.level_row[hand_level], x, -self.weights[0][hands0][None, :]
         )
-        self._leaves(family, chain, distinct, hands0, base_column[leaf_group], x[leaf_group])
+        columns = base_column[leaf_group]
+        self._leaves(family, chain, distinct, hands0, columns, x[leaf_group], card)
 
     def _leaves(
         self,
@@ -234,9 +252,11 @@ class _Builder:
         hands0: np.ndarray,
         columns: np.ndarray,
         x: np.ndarray,
+        card: int | None = None,
     ) -> None:
         """The rows ``(h1, s1(z))`` of the family's leaves: ``− chance_z w1[h1]`` times the
-        rule's aggregate in the group's variables, less the clashing hand.
+        rule's aggregate in the group's variables, less the clashing hand (or, restricted to
+        the hands holding ``card``, ``+ chance_z w1[h1]`` times it: :meth:`family`).
 
         columns : per leaf, its group's first auxiliary column, shape (leaves, 1)
         x : per leaf, the columns ``x[h0, s0]`` of the live hands ``hands0``
@@ -244,16 +264,23 @@ class _Builder:
         numbering = self.numbering
         leaves = family.leaves
         live1 = numbering.hand_valid[1][family.cards] & np.asarray(self.weights[1] != 0, bool)
+        if card is not None:
+            live1 &= (self.game.hands[1].card_matrix == card).any(axis=1)
         hands1 = np.flatnonzero(live1)
+        if not len(hands1):
+            return
         level1 = family.levels[1][hands1]
         seconds = numbering.leaf_sequences[leaves, 1]
         rows = self.payoff_base + numbering.sequence_index[1][hands1][:, seconds].T
         chance = numbers((numbering.leaf_chance[z] * self.scale for z in leaves), self.exact)
         factor = -chance[:, None] * self.weights[1][hands1][None, :]  # (leaves, hands1)
+        if card is not None:
+            factor = -factor
         slots, weights = _aggregate(numbering, leaves, distinct, level1, chain, self.exact)
         local = np.where(slots >= 0, columns[..., None] + slots, -1)
         self.payoff.add(rows[..., None], local, factor[..., None] * weights)
-        self._clash(leaves, hands0, hands1, rows, factor, x, family)
+        if card is None:
+            self._clash(leaves, hands0, hands1, rows, factor, x, family)
 
     def _clash(
         self,
@@ -266,7 +293,7 @@ class _Builder:
         family: _Family,
     ) -> None:
         """Take out ``rule(l0, l1) w0 x[partner, s0]`` where ``h1``'s card is in a live
-        hand of player 0."""
+        hand of player 0 (two-card hands: put the twin's back, :meth:`family`)."""
         position = np.full(self.game.num_hands(0), -1, dtype=np.int64)
         position[hands0] = np.arange(len(hands0))
         partner = self.partner[hands1]
@@ -285,7 +312,7 @@ class _Builder:
         self.payoff.add(
             rows[:, clash],
             x[:, at[clash]],
-            -factor[:, clash] * values * self.weights[0][mate][None, :],
+            self.clash_sign * factor[:, clash] * values * self.weights[0][mate][None, :],
         )
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.game.public_numbering import number_public_tree
-from seqform.game.public_tree import Constant, PayoffRule, Sign, StructuredGame
+from seqform.game.public_tree import Constant, PayoffRule, Sign, StructuredGame, hands_clash_free
 from seqform.structured.products import LeafGroup, leaf_groups
 
 __all__ = ["PayoffEntries", "payoff_entries", "payoff_matrix", "payoff_nnz"]
@@ -36,8 +36,7 @@ class PayoffEntries:
 
 def _clash_free(game: StructuredGame) -> np.ndarray:
     """Shape (H0, H1): True where the two hands hold no common card."""
-    first, second = game.hands[0].cards[:, None], game.hands[1].cards[None, :]
-    return (first < 0) | (second < 0) | (first != second)
+    return hands_clash_free(*game.hands)
 
 
 def _pattern(game: StructuredGame, group: LeafGroup, leaf: int) -> np.ndarray:
@@ -146,14 +145,37 @@ def _live_hands(game: StructuredGame, group: LeafGroup, player: int) -> np.ndarr
 
 
 def _clashing_pairs(game: StructuredGame, live0: np.ndarray, live1: np.ndarray) -> np.ndarray:
-    """Shape (k, 2): the pairs of live hands that hold the same card (each card is held by
-    at most one hand of each player, so at most ``min(H0, H1)`` pairs)."""
+    """Shape (k, 2): the pairs of live hands that hold a common card (one-card hands: each
+    card is held by at most one hand of each player, so at most ``min(H0, H1)`` pairs;
+    two-card hands: by card, each pair once)."""
+    if game.hands[0].card_matrix.shape[1] == 2:
+        return _clashing_two_card_pairs(game, live0, live1)
     cards0, cards1 = game.hands[0].cards[live0], game.hands[1].cards[live1]
     held0, held1 = cards0 >= 0, cards1 >= 0
     _, at0, at1 = np.intersect1d(
         cards0[held0], cards1[held1], assume_unique=True, return_indices=True
     )
     return np.stack([live0[held0][at0], live1[held1][at1]], axis=1)
+
+
+def _clashing_two_card_pairs(
+    game: StructuredGame, live0: np.ndarray, live1: np.ndarray
+) -> np.ndarray:
+    """:func:`_clashing_pairs` for two-card hands: the pairs holding each card, joined by
+    card (at most 51 hands of a player hold a card), without the repeats of a pair that
+    shares both cards."""
+    holders = []
+    for player, live in ((0, live0), (1, live1)):
+        cards = game.hands[player].card_matrix[live]
+        holders.append((cards.reshape(-1), np.repeat(live, 2)))
+    found = []
+    for card in np.intersect1d(holders[0][0], holders[1][0]).tolist():
+        first = holders[0][1][holders[0][0] == card]
+        second = holders[1][1][holders[1][0] == card]
+        found.append(np.stack(np.meshgrid(first, second, indexing="ij"), axis=-1).reshape(-1, 2))
+    if not found:
+        return np.zeros((0, 2), dtype=np.int64)
+    return np.unique(np.concatenate(found), axis=0)
 
 
 def _leaf_nnz(game: StructuredGame, group: LeafGroup, rule: PayoffRule) -> int:

@@ -170,6 +170,61 @@ def _partner(game: StructuredGame, player: int) -> np.ndarray:
     return np.asarray([holder.get(card, -1) if card >= 0 else -1 for card in own.tolist()])
 
 
+def _twin(game: StructuredGame, player: int) -> np.ndarray:
+    """Per two-card hand of ``player``, the opponent's hand of the same two cards, or -1."""
+    own, other = (np.sort(game.hands[p].card_matrix, axis=1) for p in (player, 1 - player))
+    holder = {(int(a), int(b)): hand for hand, (a, b) in enumerate(other.tolist())}
+    return np.asarray([holder.get((int(a), int(b)), -1) for a, b in own.tolist()], np.int64)
+
+
+def _shared_card_sums(
+    game: StructuredGame, group: LeafGroup, player: int, weighted: np.ndarray, exact: bool
+) -> np.ndarray:
+    """``sum_{c in h} sum_{h' holding c} rule_z(h, h') weighted[h', z]`` per own two-card
+    hand ``h`` and leaf ``z``: the rule's sums of :func:`_group_sums` restricted, card by
+    card, to the opponent hands that hold the card (hold'em card removal by inclusion and
+    exclusion: a hand sharing both cards, the twin, is counted twice and added back once
+    by the caller).  The opponent's (card, level) incidences are sorted by card then level,
+    so each restricted prefix sum ``P_c(m) = sum_{h' holding c, l' < m}`` is a difference
+    of one cumulative sum at two ``searchsorted`` positions: ``O(H Z log H)`` in all."""
+    own_levels, other_levels = group.levels[player], group.levels[1 - player]
+    other_cards = game.hands[1 - player].card_matrix
+    span = int(max(own_levels.max(initial=0), other_levels.max(initial=0))) + 2
+    holders = np.repeat(np.arange(len(other_cards)), 2)
+    keys = other_cards.reshape(-1) * span + other_levels[holders]
+    order = np.argsort(keys, kind="stable")
+    keys, holders = keys[order], holders[order]
+    rows = weighted[holders]
+    running = np.concatenate([np.zeros_like(weighted[:1]), np.cumsum(rows, axis=0)])
+
+    def prefix(card: np.ndarray, level: np.ndarray) -> np.ndarray:
+        """``P_card(level)`` per query row (levels clipped to ``[0, span)``)."""
+        at = np.searchsorted(keys, card * span + np.clip(level, 0, span - 1))
+        start = np.searchsorted(keys, card * span)
+        return running[at] - running[start]
+
+    first = _numbers(group.first, exact)[None, :]
+    parts = []
+    for column in game.hands[player].card_matrix.T:
+        card_total = prefix(column, np.full(len(column), span - 1))
+        if group.kind == _CONSTANT:
+            part = first * card_total
+        elif group.kind == _SIGN:
+            below = prefix(column, own_levels)
+            at_or_below = prefix(column, own_levels + 1)
+            signed = below + at_or_below - card_total  # below − above
+            part = (signed if player == 0 else -signed) * first
+        else:
+            second = _numbers(group.second, exact)[None, :]
+            needed = group.quantity[None, :] - own_levels[:, None]
+            reached = card_total - np.stack(
+                [prefix(column, needed[:, z]) for z in range(needed.shape[1])], axis=1
+            )
+            part = second * card_total + (first - second) * reached
+        parts.append(part)
+    return parts[0] + parts[1]
+
+
 def _rule_values(
     group: LeafGroup, own: np.ndarray, other: np.ndarray, player: int, exact: bool
 ) -> np.ndarray:
@@ -214,7 +269,8 @@ def _product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
     other = 1 - player
     given = hand_matrix(game, other, plan)
     own_weights, other_weights = _weights(game, player, exact), _weights(game, other, exact)
-    partner = _partner(game, player)
+    two_cards = game.hands[player].card_matrix.shape[1] == 2
+    partner = _twin(game, player) if two_cards else _partner(game, player)
     clashing = np.flatnonzero(partner >= 0)
     shape = (game.num_hands(player), numbering.num_public_sequences(player))
     if exact:
@@ -228,12 +284,14 @@ def _product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
         own_valid = numbering.hand_valid[player][group.cards]
         weighted = given[:, group.sequences[:, other]] * (other_weights * other_valid)[:, None]
         sums = _group_sums(group, player, weighted, exact)
+        if two_cards:  # every hand sharing a card, less the twin counted once per card
+            sums -= _shared_card_sums(game, group, player, weighted, exact)
         if len(clashing):
             mates = partner[clashing]
             rule = _rule_values(
                 group, group.levels[player][clashing], group.levels[other][mates], player, exact
             )
-            sums[clashing] -= rule * weighted[mates]
+            sums[clashing] += (1 if two_cards else -1) * rule * weighted[mates]
         chance = _numbers(group.chance_exact, exact) if exact else group.chance
         sums *= chance[None, :] * (own_weights * own_valid)[:, None]
         np.add.at(result_by_sequence, group.sequences[:, player], sums.T)

@@ -1,0 +1,197 @@
+"""Hold'em spot inputs: cards, ranges in players' notation, spot files, the street's betting
+tree and showdown strength from the evaluator."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from seqform.game.holdem.betting import Bet, StreetEnd, street_tree
+from seqform.game.holdem.cards import CardError, all_combos, card_id, card_text, parse_board
+from seqform.game.holdem.ranges import RangeError, parse_range, remove_board
+from seqform.game.holdem.spot import SpotFileError, read_spot, spot_from_mapping
+from seqform.game.holdem.strength import hand_values, showdown_levels
+
+RIVER = {
+    "board": "Ks7h2d9c4s",
+    "pot": 10,
+    "effective_stack": 100,
+    "oop_range": "22+,A2s+,KQo,JdTd:0.5",
+    "ip_range": "QQ+,AK",
+    "bet_sizes": [0.5, 1.0],
+    "raise_sizes": [1.0],
+    "max_raises": 3,
+}
+
+
+def test_cards_round_trip_and_count():
+    assert [card_text(card_id(text)) for text in ("2c", "Ah", "Td", "ks")] == [
+        "2c",
+        "Ah",
+        "Td",
+        "Ks",
+    ]
+    assert len(all_combos()) == 1326  # C(52, 2)
+    assert len({frozenset(c) for c in all_combos()}) == 1326
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        # combos per class: 6 per pair, 4 suited, 12 offsuit (C(4,2), 4, 4*3)
+        pytest.param("22+", 13 * 6, id="pairs"),
+        pytest.param("A2s+", 12 * 4, id="suited-aces"),
+        pytest.param("KQo", 12, id="offsuit"),
+        pytest.param("AK", 16, id="suited-and-offsuit"),
+        pytest.param("TT-77", 4 * 6, id="pair-dash"),
+        pytest.param("A2s-A5s", 4 * 4, id="suited-dash"),
+        pytest.param("K9o+", 4 * 12, id="offsuit-plus"),  # K9o KTo KJo KQo
+        pytest.param("AhKh", 1, id="combo"),
+        pytest.param("any", 1326, id="any"),
+        pytest.param("22+,A2s+,KQo,JdTd:0.5", 78 + 48 + 12 + 1, id="issue-example"),
+    ],
+)
+def test_range_sizes(text, size):
+    assert len(parse_range(text)) == size
+
+
+def test_range_weights_are_exact_and_later_items_override():
+    hand_range = parse_range("AKs, AhKh:0.1")
+    weights = dict(zip(hand_range.labels(), hand_range.weights, strict=True))
+    assert weights["AhKh"] == Fraction(1, 10)  # exact, not the float 0.1
+    assert weights["AsKs"] == 1
+    assert len(parse_range("QQ, QhQd:0")) == 5  # weight 0 removes the combo
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        pytest.param("AKx", "'AKx' is not range notation", id="notation"),
+        pytest.param("AK:2", "not between 0 and 1", id="weight-range"),
+        pytest.param("AK:x", "'x' is not a number", id="weight-text"),
+        pytest.param("AsAs", "As appears twice", id="same-card"),
+        pytest.param("22+,,AK", "empty item", id="empty-item"),
+        pytest.param("", "no combo", id="empty"),
+    ],
+)
+def test_unreadable_ranges_name_the_item(text, words):
+    with pytest.raises(RangeError, match=words):
+        parse_range(text)
+
+
+def test_board_cards_remove_combos():
+    board = parse_board("Ks7h2d9c4s")
+    assert len(remove_board(parse_range("any"), board, "oop_range")) == 1081  # C(47, 2)
+    with pytest.raises(RangeError, match="oop_range: every combo"):
+        remove_board(parse_range("KsQs"), board, "oop_range")
+
+
+@pytest.mark.parametrize(
+    "board", ["Ks7h2d", "Ks7h2d9c4s3c", "Ks7h2dKs", "Ks7h2d9x"], ids=["3", "6", "twice", "bad"]
+)
+def test_impossible_boards_are_refused(board):
+    with pytest.raises(CardError):
+        parse_board(board)
+
+
+def test_spot_file_reads_exact_numbers(tmp_path):
+    path = tmp_path / "river.toml"
+    path.write_text(
+        'board = "Ks7h2d9c4s"\npot = 10\neffective_stack = 100\n'
+        'oop_range = "22+,A2s+,KQo,JdTd:0.5"\nip_range = "QQ+,AK"\n'
+        "bet_sizes = [0.75, 1.0]\nraise_sizes = [1.0]\nmax_raises = 2\n"
+    )
+    spot = read_spot(path)
+    assert spot.street == "river"
+    assert spot.bet_sizes == (Fraction(3, 4), Fraction(1))
+    assert spot.max_raises == 2
+    assert len(spot.ranges[1]) == 6 + 6 + 3 + 12  # QQ, AA, KK less Ks, AK less AKs-of-Ks
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        pytest.param({"pot": 0}, "pot must be greater than 0", id="pot"),
+        pytest.param({"bet_sizes": [0.5, -1]}, r"bet_sizes\[1\] must be greater", id="size"),
+        pytest.param({"board": "Ks7h"}, "board: board 'Ks7h' has 2 cards", id="board"),
+        pytest.param({"oop_range": "AKx"}, "oop_range: range item 'AKx'", id="range"),
+        pytest.param({"bet_size": [1]}, "did you mean 'bet_sizes'", id="unknown-key"),
+        pytest.param({"max_raises": -1}, "max_raises must be a whole number", id="raises"),
+        pytest.param({"ip_range": "KsQs"}, "ip_range: every combo", id="blocked"),
+    ],
+)
+def test_bad_spots_are_one_clear_line(change, words):
+    data = {**RIVER, **change}
+    with pytest.raises(SpotFileError, match=words):
+        spot_from_mapping(data, "river.toml")
+
+
+def test_spot_file_that_is_not_toml_names_the_line(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('board = "Ks7h2d9c4s"\npot = = 10\n')
+    with pytest.raises(SpotFileError, match=r"line 2"):
+        read_spot(path)
+
+
+def _lines(node, history=()):
+    if isinstance(node, StreetEnd):
+        yield history, node
+        return
+    for action, child in zip(node.actions, node.children, strict=True):
+        yield from _lines(child, (*history, action))
+
+
+def test_street_tree_sizes_and_payoff_bookkeeping():
+    tree = street_tree(
+        Fraction(10), Fraction(100), (Fraction(1, 2), Fraction(1)), (Fraction(1),), 3
+    )
+    assert isinstance(tree, Bet)
+    assert tree.actions == ("x", "b5", "b10", "b100")  # half pot, pot, all-in
+    ends = dict(_lines(tree))
+    # b5 then a pot raise: to 5 + (10 + 5 + 5) = 25 (raise sizes are of the pot after the call)
+    assert ("b5", "r25") in {line[:2] for line in ends}
+    assert ends[("x", "x")] == StreetEnd(None, (0, 0), False)
+    assert ends[("b10", "f")] == StreetEnd(1, (10, 0), False)
+    assert ends[("b100", "c")] == StreetEnd(None, (100, 100), True)
+    for line, end in ends.items():
+        assert max(end.put_in) <= 100
+        if end.folded is None:
+            assert end.put_in[0] == end.put_in[1], line
+
+
+def test_minimum_raise_and_raise_cap():
+    # a tiny raise size is lifted to the minimum raise (by at least the last bet)
+    tree = street_tree(Fraction(10), Fraction(100), (Fraction(1),), (Fraction(1, 100),), 1)
+    after_bet = tree.children[tree.actions.index("b10")]
+    assert isinstance(after_bet, Bet)
+    assert after_bet.actions == ("f", "c", "r20", "r100")
+    reraise = after_bet.children[after_bet.actions.index("r20")]
+    assert isinstance(reraise, Bet)
+    assert reraise.actions == ("f", "c")  # max_raises = 1 reached
+
+
+def test_evaluator_orders_hands_like_an_independent_one():
+    phevaluator = pytest.importorskip("phevaluator")
+    board = parse_board("Ks7h2d9c4s")
+    combos = remove_board(parse_range("any"), board, "range").combos
+    values = hand_values(board, combos)
+    texts = [card_text(card) for card in board]
+    other = [phevaluator.evaluate_cards(*texts, card_text(a), card_text(b)) for a, b in combos]
+    # eval7: higher is better; phevaluator: lower is better (a different evaluator agrees)
+    for i in range(0, len(combos) - 1, 7):
+        for j in range(i + 1, len(combos), 53):
+            assert (values[i] > values[j]) == (other[i] < other[j])
+            assert (values[i] == values[j]) == (other[i] == other[j])
+
+
+def test_levels_compare_across_players():
+    board = parse_board("Ks7h2d9c4s")
+    first = remove_board(parse_range("KK,77"), board, "oop").combos
+    second = remove_board(parse_range("AK,99"), board, "ip").combos
+    levels0, levels1 = showdown_levels(board, first, second)
+    # sets of kings beat nines, which beat a pair of kings with an ace kicker
+    kings = levels0[[i for i, c in enumerate(first) if c[0] // 4 == 11]]
+    nines = levels1[[i for i, c in enumerate(second) if c[0] // 4 == 7]]
+    ace_king = levels1[[i for i, c in enumerate(second) if c[0] // 4 == 12]]
+    assert kings.min() > nines.max() > ace_king.max()

@@ -75,7 +75,11 @@ def _api_markdown() -> str:
     aliases: list[str] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
+        deprecated = getattr(seqform, "_DEPRECATED", {})
         for name in sorted(seqform.__all__):
+            if name in deprecated:  # an old entry point: warns, names its new spelling
+                aliases.append(f"- `{name}`: deprecated; use `{deprecated[name][2]}`")
+                continue
             value = getattr(seqform, name)
             module = getattr(value, "__module__", None)
             defined = getattr(value, "__name__", None)

@@ -5,6 +5,10 @@ Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the mo
 
 The options several commands share, and the names of solvers and methods, are in
 :mod:`seqform.cli.options`.
+
+Size: the whole command line's surface, one short function per command, read in one place
+(``--help`` of every command comes from here); split by command it would scatter the
+options that must agree across commands.
 """
 
 from __future__ import annotations
@@ -405,6 +409,42 @@ def _add_qre(commands: Commands) -> None:
     add_strategies_argument(qre)
 
 
+def _add_solve_many(commands: Commands) -> None:
+    many = commands.add_parser(
+        "solve-many",
+        help="solve a folder of hold'em spot files in parallel; one report",
+        description=(
+            "Solve every spot file (*.toml) of DIR by the structured LP, in parallel on this "
+            "machine (default) or on a Dask or Ray cluster, and write one report: each "
+            "player's EV in chips and share of the pot, the exploitability in chips and % of "
+            "the pot, and the main action frequencies (OOP's first decision, IP's after a "
+            "check). A spot that fails is a row with its error (exit code 1). See "
+            "docs/spots.md."
+        ),
+    )
+    many.add_argument("directory", metavar="DIR", help="a folder of spot files (*.toml)")
+    many.add_argument(
+        "--workers",
+        type=whole_number(1),
+        metavar="N",
+        help="processes on this machine, or in a local Dask/Ray cluster (default: all cores)",
+    )
+    where = many.add_mutually_exclusive_group()
+    where.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run on the Dask cluster at ADDRESS (tcp://host:8786), or 'local' to start one",
+    )
+    where.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run on the Ray cluster at ADDRESS (ray://host:10001, auto), or 'local'",
+    )
+    many.add_argument("--exact", action="store_true", help="also solve each spot exactly")
+    many.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_output_arguments(many, summarises=False)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m seqform``."""
     parser = SeqformParser(
@@ -435,6 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_iterate,
         _add_games,
         _add_qre,
+        _add_solve_many,
     ):
         add(commands)
     for command in commands.choices.values():  # every command's --help ends with them

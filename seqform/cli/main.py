@@ -36,7 +36,7 @@ __all__ = ["COMMANDS", "build_parser", "main", "run_command"]
 # Each command's module, imported when the command runs: ``--help`` and ``solve kuhn`` must not
 # pay for pygambit, cvxpy, OpenSpiel or pandas, which only some commands need (issue 19.5).
 COMMANDS: dict[str, str] = {
-    name: f"seqform.cli.commands.{name}"
+    name: f"seqform.cli.commands.{name.replace('-', '_')}"
     for name in (
         "solve",
         "compare",
@@ -47,6 +47,7 @@ COMMANDS: dict[str, str] = {
         "iterate",
         "games",
         "qre",
+        "solve-many",
     )
 }
 

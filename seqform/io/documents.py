@@ -19,6 +19,7 @@ document               written by                                         schema
 ``seqform.exploit/1``  ``exploit``                                        ``exploit``
 ``seqform.iterate/1``  ``iterate``                                        ``iterate``
 ``seqform.games/1``    ``games``                                          ``games``
+``seqform.solve-many/1``  ``solve-many``                                  ``many``
 =====================  =================================================  ===================
 
 The strategies of ``seqform.solve/1`` and ``seqform.iterate/1`` documents are read back by
@@ -42,6 +43,7 @@ __all__ = [
     "ITERATE",
     "RANGES",
     "SOLVE",
+    "SOLVE_MANY",
     "STRUCTURED",
     "DocumentError",
     "load_schema",
@@ -56,6 +58,7 @@ RANGES = "seqform.ranges/1"
 EXPLOIT = "seqform.exploit/1"
 ITERATE = "seqform.iterate/1"
 GAMES = "seqform.games/1"
+SOLVE_MANY = "seqform.solve-many/1"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",
@@ -65,6 +68,7 @@ DOCUMENTS: dict[str, str] = {
     EXPLOIT: "exploit",
     ITERATE: "iterate",
     GAMES: "games",
+    SOLVE_MANY: "many",
 }
 """Each document kind and the name of its schema file (``<name>.schema.json``)."""
 

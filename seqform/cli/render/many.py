@@ -1,0 +1,91 @@
+"""``solve-many``'s report as text (one line per spot) and as the ``seqform.solve-many/1``
+document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.analyses.many import ActionFrequencies, ManySpots, SpotRow
+from seqform.io.documents import SOLVE_MANY
+
+__all__ = ["many_json", "many_text"]
+
+_WHO = ("OOP", "IP")
+
+
+def _frequencies_text(found: ActionFrequencies) -> str:
+    where = "first" if not found.history else f"after {found.history}"
+    shares = " ".join(
+        f"{action} {100 * share:.0f}%"
+        for action, share in zip(found.actions, found.frequencies, strict=True)
+    )
+    return f"{_WHO[found.player]} {where}: {shares}"
+
+
+def _row_text(row: SpotRow) -> list[str]:
+    name = row.path.rsplit("/", 1)[-1]
+    if row.error is not None:
+        return [f"{name}  FAILED: {row.error}"]
+    oop, ip, exploit = row.share(0), row.share(1), row.exploitability_pot
+    assert oop is not None and ip is not None and exploit is not None
+    lines = [
+        f"{name}  board {row.board}  pot {row.pot:g}  combos {row.combos[0]}/{row.combos[1]}  "
+        f"EV OOP {row.oop_ev:.4f} ({100 * oop:.2f}%)  IP {row.ip_ev:.4f} ({100 * ip:.2f}%)  "
+        f"exploitability {row.exploitability:.2e} ({exploit:.4f}% pot)  {row.seconds:.1f} s"
+    ]
+    lines += [f"    {_frequencies_text(found)}" for found in row.frequencies]
+    return lines
+
+
+def many_text(report: ManySpots) -> str:
+    """One block per spot, then the totals."""
+    lines = [f"{len(report.rows)} spots in {report.directory} ({report.executor})"]
+    for row in report.rows:
+        lines += _row_text(row)
+    solved = [row for row in report.rows if row.error is None]
+    if solved:
+        mean = sum(row.share(0) or 0.0 for row in solved) / len(solved)
+        worst = max(row.exploitability_pot or 0.0 for row in solved)
+        lines.append(
+            f"mean OOP share {100 * mean:.2f}% of the pot; worst exploitability "
+            f"{worst:.4f}% of the pot"
+        )
+    if report.failed:
+        lines.append(f"{len(report.failed)} spot(s) failed")
+    lines.append(f"{report.seconds:.1f} s in all")
+    return "\n".join(lines) + "\n"
+
+
+def _row_json(row: SpotRow) -> dict[str, Any]:
+    return {
+        "path": row.path,
+        "board": row.board,
+        "pot": row.pot,
+        "error": row.error,
+        "combos": list(row.combos),
+        "ev": None if row.error else {"oop": row.oop_ev, "ip": row.ip_ev},
+        "ev_share": None if row.error else {"oop": row.share(0), "ip": row.share(1)},
+        "exploitability": row.exploitability,
+        "exploitability_pot_percent": row.exploitability_pot,
+        "frequencies": [
+            {
+                "player": _WHO[found.player],
+                "history": found.history,
+                "actions": dict(zip(found.actions, found.frequencies, strict=True)),
+            }
+            for found in row.frequencies
+        ],
+        "seconds": row.seconds,
+    }
+
+
+def many_json(report: ManySpots) -> dict[str, Any]:
+    """The ``seqform.solve-many/1`` document."""
+    return {
+        "schema": SOLVE_MANY,
+        "directory": report.directory,
+        "executor": report.executor,
+        "workers": report.workers,
+        "seconds": report.seconds,
+        "spots": [_row_json(row) for row in report.rows],
+    }

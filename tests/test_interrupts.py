@@ -74,7 +74,7 @@ def _solve_and_interrupt(args: list[str], started: str, output: Path) -> tuple[i
         pytest.param(
             ["kuhn(cards=50000)", "--method", "structured"], "solving with clarabel", id="clarabel"
         ),
-        pytest.param(["leduc(ranks=5)", "--exact", "--verbose"], "solving exactly", id="exact"),
+        pytest.param(["leduc(ranks=7)", "--exact", "--verbose"], "solving exactly", id="exact"),
     ],
 )
 def test_sigint_stops_the_solver(args: list[str], started: str, tmp_path: Path) -> None:

@@ -238,14 +238,17 @@ def solve_on_route(
     if refine:
         from seqform.analyses.refine import refine as refined
 
+        _say(progress, "refining: a quasi-perfect equilibrium by the perturbed LPs")
         return refined(game, form=form, algorithm=solver, time_limit=time_limit)
     if exact:
         from seqform.analyses.exact import solve_exact
 
+        _say(progress, "solving exactly: the float LP, then the rational re-solve of its basis")
         return solve_exact(
             game, restrictions=fix, form=form, algorithm=solver, time_limit=time_limit
         )
     if fix is not None:
+        _say(progress, "solving the restricted LP")
         return _restricted(game, fix, solver, time_limit, form)
     return solve_tree(
         game,
@@ -256,6 +259,12 @@ def solve_on_route(
         progress=progress,
         form=form,
     )
+
+
+def _say(progress: Callable[[str], None] | None, stage: str) -> None:
+    """Tell ``progress`` (if any) the stage that begins."""
+    if progress is not None:
+        progress(stage)
 
 
 def _structured(
@@ -269,6 +278,7 @@ def _structured(
     if exact:
         from seqform.analyses.structured_exact import solve_structured_exact
 
+        _say(progress, "solving exactly: the structured LP, then the rational re-solve")
         return solve_structured_exact(
             game, algorithm=route.solver or "simplex", time_limit=time_limit, progress=progress
         )

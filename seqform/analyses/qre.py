@@ -231,7 +231,7 @@ def compare_limit(game: Game, limit: QREPoint) -> LimitComparison:
     from seqform.analyses.refine import refine
 
     ranges = equilibrium_ranges(game)
-    refined = refine(game).behaviour
+    refined = refine(game).strategies
     parameters: list[tuple[str, float, float, float] | None] = []
     distances: list[float | None] = []
     for player, strategy in enumerate(limit.strategies[:2]):

@@ -197,3 +197,39 @@ def test_interior_point_noise_is_not_counted_as_reached():
         noise += int(((parent_mass > 1e-12) & (parent_mass <= INTERIOR_REACH_TOLERANCE)).sum())
     assert noise > 0  # sets a 1e-12 tolerance would have called reached
     assert solution.exploitability <= 1e-9
+
+
+@pytest.mark.slow
+def test_liars_dice_default_route_is_certified_by_a_fallback(capsys):
+    # Issue 24: Clarabel, the structured route's default, stops on liars_dice (sides 6) with
+    # NashConv 1.56e-9 > 1e-9; the route solves again with HiGHS and certifies.  The value is
+    # checked against the tree route's LP in tests/test_liars_dice.py (OpenSpiel's LP there).
+    assert main(["solve", "liars_dice", "--verbose"]) == 0
+    captured = capsys.readouterr()
+    assert "solving again with HiGHS simplex" in captured.err
+    assert "equilibrium (≤ 1e-09)" in captured.out
+
+
+def test_a_failing_default_solver_falls_back_to_highs(monkeypatch):
+    # A Clarabel that stops without a solution (AlmostSolved on a full-range river spot):
+    # the default route solves with HiGHS instead and says so; an explicit solver does not.
+    from seqform.analyses import structured
+    from seqform.lp.solvers import SolverError
+
+    real = structured.solve_sparsified_lp
+
+    def clarabel_fails(lp, *, solver, **options):
+        if solver == "clarabel":
+            raise SolverError("Clarabel ended with status AlmostSolved")
+        return real(lp, solver=solver, **options)
+
+    monkeypatch.setattr(structured, "solve_sparsified_lp", clarabel_fails)
+    game = kuhn_structured(5)
+    said: list[str] = []
+    solution = structured.solve_structured(game, progress=said.append)
+    assert solution.stats.algorithm == "simplex"
+    assert any("solving again with HiGHS simplex" in line for line in said)
+    # the tree route's value of 5-card Kuhn, by the same library's tree LP
+    assert solution.value == pytest.approx(float(solve(kuhn_poker(5)).value), abs=1e-9)
+    with pytest.raises(SolverError):
+        structured.solve_structured(game, solver="clarabel")

@@ -125,6 +125,11 @@ class PhaseClock:
             seconds = time.perf_counter() - start
             self._phases.append(Phase(name, stage or name, seconds))
 
+    def say(self, message: str) -> None:
+        """Tell ``progress`` something between phases (a second solve, say)."""
+        if self.progress is not None:
+            self.progress(message)
+
     def timings(self) -> Timings:
         return Timings(tuple(self._phases))
 

@@ -152,3 +152,32 @@ def test_exact_vertices_are_exact_equilibria_on_random_games(seed):
             certificate = certify(game, pair[0], pair[1])
             assert certificate.exploitability == 0
             assert certificate.value == ranges.value
+
+
+# --- the work estimate (issue 24, point 6) ---------------------------------------------------
+
+
+def test_work_is_estimated_and_refused_past_the_limit(monkeypatch):
+    from seqform.analyses import ranges as ranges_module
+    from seqform.analyses.ranges import WorkRefusedError, work_estimate
+    from seqform.forms.sequence_form import build_sequence_form
+    from seqform.game.loader import load_game
+
+    game = load_game("kuhn")
+    # Kuhn: 12 non-empty sequences per player, so at most 4 × 24 = 96 LPs (module docstring:
+    # two per plan entry, two per action probability)
+    assert work_estimate(build_sequence_form(game), 0.5).lps == 96
+    with pytest.raises(WorkRefusedError, match=r"up to 96 LPs .* --force"):
+        equilibrium_ranges(game, max_seconds=0.0)
+    said: list[str] = []
+    monkeypatch.setattr(ranges_module, "ANNOUNCE_SECONDS", 0.0)
+    equilibrium_ranges(game, max_seconds=None, progress=said.append)
+    assert len(said) == 1 and said[0].startswith("ranges: started; up to 96 LPs")
+
+
+@pytest.mark.slow
+def test_cli_refuses_leduc_ranges_with_the_estimate_unless_forced(capsys):
+    assert main(["ranges", "leduc"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("seqform: error: leduc: ranges would take up to 8,736 LPs of about ")
+    assert err.count("\n") == 1 and "--force" in err

@@ -44,7 +44,7 @@ their progress reports belong to one computation over the same LPs.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -68,13 +68,19 @@ from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_
 from seqform.lp.exact.program import LinearProgram
 
 __all__ = [
+    "ANNOUNCE_SECONDS",
+    "DEFAULT_MAX_SECONDS",
+    "MAX_LPS",
     "ActionRange",
     "AffineEntry",
     "EquilibriumRanges",
     "Parametrisation",
     "PlayerRanges",
     "Range",
+    "WorkEstimate",
+    "WorkRefusedError",
     "equilibrium_ranges",
+    "work_estimate",
 ]
 
 
@@ -171,6 +177,8 @@ def equilibrium_ranges(
     exact: bool = False,
     form: SequenceForm | None = None,
     seed: int = 0,
+    max_seconds: float | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> EquilibriumRanges:
     """Ranges of every plan entry and behaviour probability over all equilibria.
 
@@ -185,6 +193,12 @@ def equilibrium_ranges(
         Its sequence form, if already built.
     seed
         Seed of the random directions that check the dimension.
+    max_seconds
+        Refuse, after the value LP, work estimated beyond this many seconds
+        (:func:`work_estimate`; the CLI passes :data:`DEFAULT_MAX_SECONDS` unless
+        ``--force``); None: no limit.
+    progress
+        Told the estimate once it is known, when it is :data:`ANNOUNCE_SECONDS` or more.
 
     Raises
     ------
@@ -192,22 +206,27 @@ def equilibrium_ranges(
         In exact mode, if the value cannot be certified.
     seqform.lp.solvers.SolverError
         If an LP is not solved.
+    WorkRefusedError
+        When the estimate exceeds ``max_seconds``.
     """
     start = time.perf_counter()
     require_float_payoffs(game, "the LP of value ranges")
     form = form or build_sequence_form(game)
-    if exact:
-        from seqform.analyses.exact import solve_exact
-
-        solution = solve_exact(game, form=form)
-        if solution.value is None:
-            raise ExactSolveError(
-                f"the value could not be certified (it lies in [{solution.bounds.lower}, "
-                f"{solution.bounds.upper}]); exact ranges need it"
-            )
-        value: Number = solution.value
-    else:
-        value = solve_minmax_program(minmax_program(form)).value
+    if max_seconds is not None and work_estimate(form, 0.0).lps > MAX_LPS:
+        raise WorkRefusedError(
+            f"{game.name}: ranges would solve up to {work_estimate(form, 0.0).lps:,} LPs, more "
+            f"than {MAX_LPS:,} (hours of work); --force (force=True) runs it anyway"
+        )
+    lp_start = time.perf_counter()
+    value = _value(game, form, exact)
+    estimate = work_estimate(form, time.perf_counter() - lp_start)
+    if max_seconds is not None and estimate.seconds > max_seconds:
+        raise WorkRefusedError(
+            f"{game.name}: ranges would take {estimate}, more than the limit of "
+            f"{max_seconds:,.0f} s; --force (force=True) runs it anyway"
+        )
+    if progress is not None and estimate.seconds >= ANNOUNCE_SECONDS:
+        progress(f"ranges: started; {estimate}")
     rng = np.random.default_rng(seed)
     players = tuple(
         _player_ranges(game, form, player, value if player == 0 else -value, exact, rng)
@@ -221,6 +240,66 @@ def equilibrium_ranges(
         players=(players[0], players[1]),
         seconds=time.perf_counter() - start,
     )
+
+
+def _value(game: Game, form: SequenceForm, exact: bool) -> Number:
+    """The game's value: exact (certified by :func:`~seqform.analyses.exact.solve_exact`) or
+    float."""
+    if not exact:
+        return solve_minmax_program(minmax_program(form)).value
+    from seqform.analyses.exact import solve_exact
+
+    solution = solve_exact(game, form=form)
+    if solution.value is None:
+        raise ExactSolveError(
+            f"the value could not be certified (it lies in [{solution.bounds.lower}, "
+            f"{solution.bounds.upper}]); exact ranges need it"
+        )
+    return solution.value
+
+
+DEFAULT_MAX_SECONDS = 300.0
+"""``ranges`` refuses work estimated above this (five minutes) unless forced (issue 24)."""
+
+MAX_LPS = 20_000
+"""Beyond this many LPs ``ranges`` is refused before its first LP unless forced: at the
+measured 0.3 s of Leduc's value LP that is over an hour (issue 24)."""
+
+ANNOUNCE_SECONDS = 5.0
+"""Work estimated at this or more says one line that it started, even when piped."""
+
+
+class WorkRefusedError(ValueError):
+    """Work estimated beyond the limit, refused before it starts (the message has the
+    estimate)."""
+
+
+@dataclass(frozen=True)
+class WorkEstimate:
+    """How long the ranges will take: at most ``lps`` LPs like the value LP, which took
+    ``seconds_each`` (the sequence form's build included)."""
+
+    lps: int
+    seconds_each: float
+
+    @property
+    def seconds(self) -> float:
+        return self.lps * self.seconds_each
+
+    def __str__(self) -> str:
+        total = self.seconds
+        shown = f"{total:,.0f} s" if total < 120 else f"{total / 60:,.0f} min"
+        return (
+            f"up to {self.lps:,} LPs of about {self.seconds_each:.2g} s each (the value LP's "
+            f"time), about {shown}"
+        )
+
+
+def work_estimate(form: SequenceForm, seconds_each: float) -> WorkEstimate:
+    """At most two LPs per plan entry and two per action probability (module docstring),
+    each timed like the value LP."""
+    sequences = sum(player.num_sequences - 1 for player in form.players)
+    return WorkEstimate(lps=4 * sequences, seconds_each=seconds_each)
 
 
 def _plan_ranges(face_lp: FaceOptimiser, vertices: Vertices) -> dict[int, Range]:

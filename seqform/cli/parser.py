@@ -217,8 +217,10 @@ def _add_ranges(commands: Commands) -> None:
             "For each information-set action, the minimum and maximum behavioural probability "
             "and realization-plan entry over all optimal strategies of its player, the "
             "dimension of each player's set and, when it is one-dimensional, its parameter. "
-            "It solves many LPs: 71 for Kuhn, in well under a second; minutes for Leduc "
-            "(--verbose shows progress)."
+            "It solves many LPs: 71 for Kuhn, in well under a second; up to four per "
+            "sequence. After the value LP the work is estimated (LPs × that LP's time), said "
+            "on stderr when it is 5 s or more, and refused beyond 5 minutes (or 20,000 LPs, "
+            "before any LP) unless --force (--verbose shows progress)."
         ),
     )
     add_game_argument(ranges)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from seqform.analyses.ranges import equilibrium_ranges
+from seqform.analyses.ranges import DEFAULT_MAX_SECONDS, equilibrium_ranges
 from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
@@ -14,12 +15,22 @@ from seqform.lp.exact.linear_solver import ExactSolveError
 __all__ = ["run"]
 
 
+def _started(line: str) -> None:
+    """The one line a long ``ranges`` says when it starts, on stderr even when piped."""
+    print(f"seqform: {line}", file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     """Every action probability's range over all equilibria of ``args.game``."""
     game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     logger.info("computing the ranges over all equilibria of %s", game.name)
     try:
-        ranges = equilibrium_ranges(game, exact=args.exact)
+        ranges = equilibrium_ranges(
+            game,
+            exact=args.exact,
+            max_seconds=None if args.force else DEFAULT_MAX_SECONDS,
+            progress=_started,
+        )
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
     emit(ranges_json(ranges), ranges_text(ranges, args.strategies), args)

@@ -67,3 +67,13 @@ def test_exploit_json_of_a_float_strategy_has_no_long_fractions(tmp_path, capsys
     assert all(len(str(p)) < 20 for p in probabilities)
     assert document["value_exact"] is None or len(document["value_exact"]) < 20
     assert document["value"] == pytest.approx(-1 / 18)  # Kuhn 1950: value -1/18 to player 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["kuhn", "leduc", "liars_dice", "kuhn(cards=100)"])
+def test_every_two_player_builtin_game_certifies_at_its_default_size(game, capsys):
+    # Issue 24: a default run of a built-in game must certify (exit 0); liars_dice took the
+    # structured route with Clarabel and ended at NashConv 1.56e-9.  kuhn3 has three players
+    # and is the CFR family's (iterate), not the LP's.
+    assert main(["solve", game, "--quiet"]) == 0
+    assert "equilibrium (≤ 1e-09)" in capsys.readouterr().out

@@ -241,3 +241,38 @@ def test_compare_prints_counts_of_thousands_of_digits(capsys):
     assert pure["log10"] == pytest.approx(independent, rel=1e-12)
     reduced = document["players"][0]["reduced_pure_strategies"]
     assert reduced["exact"] is not None and len(reduced["exact"]) == 276  # 10^275.6
+
+
+# --- sizes without the tree (issue 24, point 5) ------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["liars_dice(sides=3)", "leduc", "kuhn(cards=5)"])
+def test_sizes_without_the_tree_equal_the_trees(spec):
+    from seqform.analyses.compare import compare_sizes
+    from seqform.game.builtin.registry import load_structured_game
+
+    sizes = compare_sizes(load_structured_game(spec))
+    tree = compare(load_game(spec), solve_lps=False)  # the same library's tree route
+    form = tree.form
+    for player in (0, 1):
+        assert sizes.tables[player].num_infosets == form.players[player].num_infosets
+        assert sizes.tables[player].num_sequences == form.players[player].num_sequences
+    assert sizes.counts == tree.counts
+    assert sizes.payoff_nonzeros == form.A.nnz
+    assert (sizes.constraint_nonzeros(0), sizes.constraint_nonzeros(1)) == (form.E.nnz, form.F.nnz)
+    sequence = tree.formulations[0]
+    assert sizes.sequence_lp == (sequence.variables, sequence.constraints, sequence.nonzeros)
+
+
+@pytest.mark.slow
+def test_compare_no_solve_sizes_a_game_too_large_for_its_tree(capsys):
+    from seqform.io.documents import validate_document
+
+    # liars_dice(sides=8): 16 bids, refused as a tree (at most 14); its sizes come from the
+    # structured numbering, the same counts the benchmark page uses (benchmarks/peers.py)
+    assert main(["compare", "liars_dice(sides=8)", "--no-solve", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    validate_document(document)
+    assert [p["sequences"] for p in document["players"]] == [524_281, 524_281]
+    assert main(["compare", "liars_dice(sides=8)"]) == 1
+    assert "--no-solve` gives both formulations' sizes" in capsys.readouterr().err

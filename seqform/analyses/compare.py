@@ -26,16 +26,26 @@ from dataclasses import dataclass
 
 from seqform.analyses.normal import NormalFormDetails, NormalFormSolution, solve_normal_form
 from seqform.analyses.tree import Solution, solve_tree
-from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
+from seqform.forms.normal_counts import (
+    DEFAULT_MAX_ENTRIES,
+    StrategyCounts,
+    count_pure_strategies,
+    count_reduced_strategies,
+    strategy_counts,
+)
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
+from seqform.game.public_tree import StructuredGame
+from seqform.game.sequences import PlayerSequences
 from seqform.lp.solvers import Algorithm, Backend
 
 __all__ = [
     "VALUE_TOLERANCE",
     "Comparison",
     "Formulation",
+    "StructuredSizes",
     "compare",
+    "compare_sizes",
 ]
 
 VALUE_TOLERANCE = 1e-9
@@ -220,4 +230,69 @@ def _normal(
         fits=fits,
         build_seconds=None if summary is None else summary.build_seconds,
         solution=solution,
+    )
+
+
+@dataclass(frozen=True)
+class StructuredSizes:
+    """Both formulations' sizes of a game too large for its tree, counted from its public tree
+    × private hands (:mod:`seqform.game.public_numbering`) without building the tree.
+
+    tables : both players' sequence tables (as the tree would number them)
+    counts : exact pure and reduced pure strategy counts, from the tables
+    payoff_nonzeros : ``nnz(A)``, counted from level histograms
+        (:func:`~seqform.structured.payoff_matrix.payoff_nnz`), ``A`` not formed
+    sparsified_payoff_nonzeros : the non-zeros of the sparsified LP's payoff part
+    tree_nodes : at most the nodes of the tree that is not built
+    max_entries : the normal-form size limit used
+    """
+
+    game: StructuredGame
+    tables: tuple[PlayerSequences, PlayerSequences]
+    counts: StrategyCounts
+    payoff_nonzeros: int
+    sparsified_payoff_nonzeros: int
+    tree_nodes: int
+    max_entries: int
+
+    def constraint_nonzeros(self, player: int) -> int:
+        """``nnz(E)`` (player 0) or ``nnz(F)``: the root row's 1, and per information set its
+        parent's −1 and one 1 per action (KMvS 1996, eq. 8)."""
+        table = self.tables[player]
+        return 1 + table.num_infosets + (table.num_sequences - 1)
+
+    @property
+    def sequence_lp(self) -> tuple[int, int, int]:
+        """Variables, constraints and non-zeros of the merged min-max LP (as
+        :func:`compare` counts them for the tree)."""
+        first, second = self.tables
+        variables = first.num_sequences + second.num_infosets + 1
+        constraints = second.num_sequences + first.num_infosets + 1
+        nonzeros = self.payoff_nonzeros + self.constraint_nonzeros(0) + self.constraint_nonzeros(1)
+        return variables, constraints, nonzeros
+
+
+def compare_sizes(
+    game: StructuredGame, *, max_entries: int = DEFAULT_MAX_ENTRIES
+) -> StructuredSizes:
+    """:class:`StructuredSizes` of ``game``: its sizes without its tree (``compare
+    --no-solve`` on a game whose tree is too large to build, issue 24)."""
+    from seqform.game.public_explicit import tree_nodes
+    from seqform.structured.factored_lp import build_structured_lp
+    from seqform.structured.payoff_matrix import payoff_nnz
+    from seqform.structured.responses import sequence_tables
+
+    tables = sequence_tables(game)
+    counts = StrategyCounts(
+        pure=(count_pure_strategies(tables[0]), count_pure_strategies(tables[1])),
+        reduced=(count_reduced_strategies(tables[0]), count_reduced_strategies(tables[1])),
+    )
+    return StructuredSizes(
+        game=game,
+        tables=(tables[0], tables[1]),
+        counts=counts,
+        payoff_nonzeros=payoff_nnz(game),
+        sparsified_payoff_nonzeros=build_structured_lp(game).payoff_nonzeros,
+        tree_nodes=tree_nodes(game),
+        max_entries=max_entries,
     )

@@ -182,6 +182,8 @@ def equilibrium_ranges(
 ) -> EquilibriumRanges:
     """Ranges of every plan entry and behaviour probability over all equilibria.
 
+    Length: the docstring documents each option and error; the body is short.
+
     Parameters
     ----------
     game
@@ -212,21 +214,17 @@ def equilibrium_ranges(
     start = time.perf_counter()
     require_float_payoffs(game, "the LP of value ranges")
     form = form or build_sequence_form(game)
-    if max_seconds is not None and work_estimate(form, 0.0).lps > MAX_LPS:
+    lps = work_estimate(form, 0.0).lps
+    if max_seconds is not None and lps > MAX_LPS:
         raise WorkRefusedError(
-            f"{game.name}: ranges would solve up to {work_estimate(form, 0.0).lps:,} LPs, more "
-            f"than {MAX_LPS:,} (hours of work); --force (force=True) runs it anyway"
+            f"{game.name}: ranges would solve up to {lps:,} LPs, more than {MAX_LPS:,} (hours "
+            "of work); --force (force=True) runs it anyway"
         )
     lp_start = time.perf_counter()
     value = _value(game, form, exact)
-    estimate = work_estimate(form, time.perf_counter() - lp_start)
-    if max_seconds is not None and estimate.seconds > max_seconds:
-        raise WorkRefusedError(
-            f"{game.name}: ranges would take {estimate}, more than the limit of "
-            f"{max_seconds:,.0f} s; --force (force=True) runs it anyway"
-        )
-    if progress is not None and estimate.seconds >= ANNOUNCE_SECONDS:
-        progress(f"ranges: started; {estimate}")
+    _check_work(
+        game.name, work_estimate(form, time.perf_counter() - lp_start), max_seconds, progress
+    )
     rng = np.random.default_rng(seed)
     players = tuple(
         _player_ranges(game, form, player, value if player == 0 else -value, exact, rng)
@@ -293,6 +291,22 @@ class WorkEstimate:
             f"up to {self.lps:,} LPs of about {self.seconds_each:.2g} s each (the value LP's "
             f"time), about {shown}"
         )
+
+
+def _check_work(
+    name: str,
+    estimate: WorkEstimate,
+    max_seconds: float | None,
+    progress: Callable[[str], None] | None,
+) -> None:
+    """Refuse work beyond ``max_seconds``; else say the estimate when it is long."""
+    if max_seconds is not None and estimate.seconds > max_seconds:
+        raise WorkRefusedError(
+            f"{name}: ranges would take {estimate}, more than the limit of "
+            f"{max_seconds:,.0f} s; --force (force=True) runs it anyway"
+        )
+    if progress is not None and estimate.seconds >= ANNOUNCE_SECONDS:
+        progress(f"ranges: started; {estimate}")
 
 
 def work_estimate(form: SequenceForm, seconds_each: float) -> WorkEstimate:

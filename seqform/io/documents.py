@@ -20,6 +20,7 @@ document               written by                                         schema
 ``seqform.iterate/1``  ``iterate``                                        ``iterate``
 ``seqform.games/1``    ``games``                                          ``games``
 ``seqform.solve-many/1``  ``solve-many``                                  ``many``
+``seqform.compare-sizes/1``  ``compare --no-solve``, tree too large           ``compare_sizes``
 =====================  =================================================  ===================
 
 The strategies of ``seqform.solve/1`` and ``seqform.iterate/1`` documents are read back by
@@ -37,6 +38,7 @@ from typing import Any
 __all__ = [
     "COMMON_ID",
     "COMPARE",
+    "COMPARE_SIZES",
     "DOCUMENTS",
     "EXPLOIT",
     "GAMES",
@@ -59,6 +61,7 @@ EXPLOIT = "seqform.exploit/1"
 ITERATE = "seqform.iterate/1"
 GAMES = "seqform.games/1"
 SOLVE_MANY = "seqform.solve-many/1"
+COMPARE_SIZES = "seqform.compare-sizes/1"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",
@@ -69,6 +72,7 @@ DOCUMENTS: dict[str, str] = {
     ITERATE: "iterate",
     GAMES: "games",
     SOLVE_MANY: "many",
+    COMPARE_SIZES: "compare_sizes",
 }
 """Each document kind and the name of its schema file (``<name>.schema.json``)."""
 

@@ -6,21 +6,40 @@ from __future__ import annotations
 
 import argparse
 
-from seqform.analyses.compare import compare
-from seqform.cli.errors import EXIT_OK
+from seqform.analyses.compare import compare, compare_sizes
+from seqform.analyses.memory import MemoryRefusedError
+from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.compare import comparison_json, comparison_text
+from seqform.cli.render.compare_sizes import sizes_json, sizes_text
 from seqform.cli.render.numbers import count_text
 from seqform.game.builtin.registry import load_structured_game
+from seqform.game.errors import TreeTooLargeError
+from seqform.game.public_tree import StructuredGame
 from seqform.structured.factored_lp import build_structured_lp
 
 __all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
-    """Size up both formulations of ``args.game`` and solve those within the limit."""
-    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
+    """Size up both formulations of ``args.game`` and solve those within the limit; with
+    ``--no-solve``, a built-in game too large for its tree is sized from its public tree ×
+    private hands instead (issue 24)."""
+    try:
+        game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
+    except (TreeTooLargeError, MemoryRefusedError) as refused:
+        structured = _structured_or_none(args.game)
+        if structured is None:
+            raise
+        if not args.no_solve:
+            raise CommandError(
+                f"{refused}; `compare {args.game} --no-solve` gives both formulations' sizes "
+                "without the tree"
+            ) from refused
+        sizes = compare_sizes(structured, max_entries=args.max_entries)
+        emit(sizes_json(sizes), sizes_text(sizes), args)
+        return EXIT_OK
     logger.info("comparing the normal form and the sequence form of %s", game.name)
     comparison = compare(
         game,
@@ -41,6 +60,14 @@ def run(args: argparse.Namespace) -> int:
         )
     emit(document, text, args)
     return EXIT_OK
+
+
+def _structured_or_none(spec: str) -> StructuredGame | None:
+    """The structured description of a built-in game, or None for a game without one."""
+    try:
+        return load_structured_game(spec)
+    except ValueError:
+        return None
 
 
 def _sparsified_nonzeros(spec: str) -> int | None:

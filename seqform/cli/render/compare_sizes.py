@@ -1,0 +1,112 @@
+"""``compare --no-solve`` on a game too large for its tree: both formulations' sizes counted
+from the public tree × private hands (:class:`~seqform.analyses.compare.StructuredSizes`),
+as text and as the ``seqform.compare-sizes/1`` document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.analyses.compare import StructuredSizes
+from seqform.base.numbers import count_json, count_log10
+from seqform.cli.render.blocks import game_json, header
+from seqform.cli.render.numbers import count_text, json_int
+from seqform.cli.render.tables import aligned_table
+from seqform.io.documents import COMPARE_SIZES
+
+__all__ = ["sizes_json", "sizes_text"]
+
+_NAMES = ("Player 1", "Player 2")
+
+
+def _entries_line(label: str, rows: int, columns: int, limit: int) -> tuple[str, ...]:
+    entries = rows * columns
+    shape = " × ".join(count_text(side).removeprefix("≈ ") for side in (rows, columns))
+    verdict = "over the limit, not built" if entries > limit else "within the limit"
+    return (f"  {label}", shape, f"{count_text(entries)} entries: {verdict}")
+
+
+def sizes_text(sizes: StructuredSizes) -> str:
+    """The counts table, the normal form's and the sequence form's sizes, the sparsified
+    LP's payoff non-zeros."""
+    game, counts, (first, second) = sizes.game, sizes.counts, sizes.tables
+    lines = [
+        header(game.name, game.description),
+        f"Sizes from the public tree × private hands; the tree (at most "
+        f"{count_text(sizes.tree_nodes)} nodes) is not built",
+        "",
+    ]
+
+    def row(label: str, one: int, two: int) -> tuple[str, ...]:
+        return (label, count_text(one), count_text(two), count_text(one + two))
+
+    lines += aligned_table(
+        [
+            ("", *_NAMES, "overall"),
+            row("information sets", first.num_infosets, second.num_infosets),
+            row("sequences", first.num_sequences, second.num_sequences),
+            (
+                "pure strategies",
+                *(count_text(c) for c in counts.pure),
+                count_text(counts.profiles),
+            ),
+            (
+                "reduced pure strategies",
+                *(count_text(c) for c in counts.reduced),
+                count_text(counts.reduced_profiles),
+            ),
+        ],
+        indent="",
+    )
+    variables, constraints, nonzeros = sizes.sequence_lp
+    lines += [
+        "",
+        f"Normal form (Kuhn 1953), limit {count_text(sizes.max_entries)} entries",
+        *aligned_table(
+            [
+                _entries_line("full matrix M", *counts.pure, sizes.max_entries),
+                _entries_line("reduced matrix M", *counts.reduced, sizes.max_entries),
+            ],
+            indent="",
+        ),
+        "Sequence form (KMvS 1996)",
+        f"  E {1 + first.num_infosets:,} × {first.num_sequences:,}, "
+        f"{sizes.constraint_nonzeros(0):,} non-zeros; F {1 + second.num_infosets:,} × "
+        f"{second.num_sequences:,}, {sizes.constraint_nonzeros(1):,} non-zeros",
+        f"  A {first.num_sequences:,} × {second.num_sequences:,}, "
+        f"{count_text(sizes.payoff_nonzeros)} non-zeros (counted, not built)",
+        f"  LP: {variables:,} variables, {constraints:,} constraints, "
+        f"{count_text(nonzeros)} non-zeros",
+        f"Structured route: the sparsified LP writes A's {count_text(sizes.payoff_nonzeros)} "
+        f"non-zeros as {count_text(sizes.sparsified_payoff_nonzeros)} (level sums, no tree)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def sizes_json(sizes: StructuredSizes) -> dict[str, Any]:
+    """The ``seqform.compare-sizes/1`` document."""
+    counts, tables = sizes.counts, sizes.tables
+    variables, constraints, nonzeros = sizes.sequence_lp
+    return {
+        "schema": COMPARE_SIZES,
+        "game": game_json(sizes.game.name, sizes.game.description),
+        "tree_nodes_at_most": json_int(sizes.tree_nodes),
+        "max_entries": json_int(sizes.max_entries),
+        "max_entries_log10": count_log10(sizes.max_entries),
+        "players": [
+            {
+                "name": _NAMES[player],
+                "infosets": tables[player].num_infosets,
+                "sequences": tables[player].num_sequences,
+                "pure_strategies": count_json(counts.pure[player]),
+                "reduced_pure_strategies": count_json(counts.reduced[player]),
+            }
+            for player in (0, 1)
+        ],
+        "sequence_form": {
+            "E_nonzeros": sizes.constraint_nonzeros(0),
+            "F_nonzeros": sizes.constraint_nonzeros(1),
+            "A_nonzeros": sizes.payoff_nonzeros,
+            "lp": {"variables": variables, "constraints": constraints, "nonzeros": nonzeros},
+        },
+        "sparsified_payoff_nonzeros": sizes.sparsified_payoff_nonzeros,
+    }

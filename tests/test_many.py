@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 import seqform
-from seqform.analyses.many import action_frequencies, solve_many, spot_files
+from seqform.analyses.many import solve_many, spot_files
+from seqform.analyses.spot_report import action_frequencies
 from seqform.cli.main import main
 from seqform.game.holdem.cards import combo_text
 from seqform.game.holdem.spot import read_spot

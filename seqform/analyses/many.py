@@ -40,11 +40,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from seqform.analyses.spot_report import ActionFrequencies, action_frequencies, spot_summary
 from seqform.base.progress import Step, report
-from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
-from seqform.game.public_tree import StructuredGame, hands_clash_free
 
 __all__ = [
     "EXECUTORS",
@@ -58,23 +55,6 @@ __all__ = [
 ]
 
 EXECUTORS = ("local", "dask", "ray")
-
-
-@dataclass(frozen=True)
-class ActionFrequencies:
-    """How often a player's range takes each action at one public decision.
-
-    player : 0 for OOP, 1 for IP
-    history : the public actions before the decision (``""`` at the root, ``"x"`` after a
-        check), as the spot's information sets name it
-    actions : the action labels (``"x"``, ``"b5"``, ``"f"``, ``"c"``, ...)
-    frequencies : per action, its share of the range (they add up to 1)
-    """
-
-    player: int
-    history: str
-    actions: tuple[str, ...]
-    frequencies: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -152,55 +132,6 @@ def spot_files(directory: str | os.PathLike[str]) -> tuple[Path, ...]:
     return files
 
 
-def action_frequencies(
-    game: StructuredGame, strategy: BehaviouralStrategy, history: str
-) -> ActionFrequencies | None:
-    """The range's action frequencies at the public decision after ``history``, or None if
-    the player does not act there.
-
-    ``f(a) = Σ_h w(h) r(h) b(a | h) / Σ_h w(h) r(h)`` over the player's combos ``h``, with
-    ``w(h)`` the combo's probability in the deal (its range weight times the weight of the
-    other range's combos it does not clash with), ``r(h)`` the player's own reach
-    probability of the decision (the realization plan of its parent sequence, KMvS 1996 §3)
-    and ``b`` the behavioural strategy.
-    """
-    player = strategy.player
-    table = strategy.table
-    index = table.index_of_infoset()
-    labels = game.hands[player].labels
-    infosets = [index.get(f"{label}|{history}") for label in labels]
-    if all(infoset is None for infoset in infosets):
-        return None
-    deal = _deal_marginal(game, player)
-    strategy = strategy.to_float()
-    plan = plan_from_behaviour(strategy)
-    actions: tuple[str, ...] | None = None
-    totals: np.ndarray | None = None
-    for hand, infoset in enumerate(infosets):
-        if infoset is None:
-            continue
-        sequences = table.sequences_of(infoset)
-        actions = actions or table.actions[infoset]
-        reach = deal[hand] * plan[int(table.parent_sequence[infoset])]
-        weighted = reach * strategy.probabilities[sequences.start : sequences.stop]
-        totals = weighted if totals is None else totals + weighted
-    assert actions is not None and totals is not None
-    mass = float(totals.sum())
-    frequencies = totals / mass if mass > 0 else np.full(len(actions), np.nan)
-    return ActionFrequencies(player, history, actions, tuple(float(f) for f in frequencies))
-
-
-def _deal_marginal(game: StructuredGame, player: int) -> np.ndarray:
-    """Each of ``player``'s combos' probability in the deal, with card removal (dense: one
-    boolean per pair of combos, 1081² at most)."""
-    own, other = game.hands[player], game.hands[1 - player]
-    free = hands_clash_free(own, other)
-    weights = np.array([float(w) for w in own.weights])
-    others = np.array([float(w) for w in other.weights])
-    marginal = weights * (free.astype(float) @ others)
-    return marginal / marginal.sum()
-
-
 def solve_spot_file(path: str, exact: bool = False) -> SpotRow:
     """Read, solve and summarise one spot file (runs in a worker; module docstring)."""
     from seqform.analyses.solve import solve  # imported in the worker, not at start-up
@@ -220,26 +151,18 @@ def solve_spot_file(path: str, exact: bool = False) -> SpotRow:
         message = str(exc) or type(exc).__name__
         return SpotRow(path, board, None if pot is None else float(pot), error=message)
     assert pot is not None
-    value = float(solution.value)  # OOP's EV less half the pot (spot_game's payoff)
-    oop_ev = float(pot) / 2 + value
-    strategies = solution.strategies
-    frequencies = tuple(
-        found
-        for found in (
-            action_frequencies(game, strategies[0], ""),
-            action_frequencies(game, strategies[1], "x"),
-        )
-        if found is not None
+    summary = spot_summary(
+        game, pot, float(solution.value), float(solution.exploitability), solution.strategies
     )
     return SpotRow(
         path=path,
         board=board,
-        pot=float(pot),
-        oop_ev=oop_ev,
-        ip_ev=float(pot) - oop_ev,
-        exploitability=float(solution.certificate.exploitability) / 2,
-        frequencies=frequencies,
-        combos=(len(game.hands[0]), len(game.hands[1])),
+        pot=summary.pot,
+        oop_ev=summary.oop_ev,
+        ip_ev=summary.ip_ev,
+        exploitability=summary.exploitability,
+        frequencies=summary.frequencies,
+        combos=summary.combos,
         seconds=time.perf_counter() - start,
     )
 

@@ -7,7 +7,8 @@ A game is solved on one of three routes:
   (:mod:`seqform.analyses.tree`); every game has it, and only it takes ``refine`` and ``fix``;
 * ``"structured"`` — the sparsified sequence-form LP of public tree × private hands, without
   the tree (:mod:`seqform.analyses.structured`; Johanson et al. 2011 for the vectorised best
-  responses); only the built-in games with such a description (kuhn, leduc, liars_dice);
+  responses); only the built-in games with such a description (kuhn, leduc, liars_dice)
+  and hold'em spot files (``*.toml``, :mod:`seqform.game.holdem`);
 * ``"normal"`` — the normal-form matrix game over pure strategies, mapped back by Kuhn's
   theorem (:mod:`seqform.analyses.normal`).
 
@@ -24,6 +25,9 @@ does not depend on the deck: ``sequences = 1 + cards (S_p − 1)`` per player an
 :func:`check_options` is the one place the method × solver × backend × ``exact`` /
 ``refine`` / ``fix`` combinations are checked; it raises :class:`OptionsError` (a
 ``ValueError``), which the command line reports as a usage error (exit 2).
+
+Size: a little over 400 lines: the routes, the memory refusal and the option checks are one
+policy, read together; each part is short.
 """
 
 from __future__ import annotations
@@ -258,6 +262,20 @@ class Route:
         return None if self.size is None else self.size.tree_bound
 
 
+def _spot_game(
+    game: Game | StructuredGame | str | os.PathLike[str], method: str
+) -> Game | StructuredGame | str | os.PathLike[str]:
+    """The structured game of a hold'em spot file (``*.toml``, :mod:`seqform.game.holdem`)
+    on the auto and structured routes; any other ``game`` as it is."""
+    if method not in ("auto", "structured") or not isinstance(game, str | os.PathLike):
+        return game
+    if not os.fspath(game).lower().endswith(".toml"):
+        return game
+    from seqform.game.holdem.spot_game import load_spot_game
+
+    return load_spot_game(game)
+
+
 def _is_file(game: object) -> bool:
     """Whether ``game`` names an existing file rather than a built-in game."""
     if isinstance(game, os.PathLike):
@@ -324,6 +342,7 @@ def choose_route(
     """
     method = resolve_method(method)
     check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
+    game = _spot_game(game, method)  # a hold'em spot file: public tree × two-card combos
     spec = game if isinstance(game, str) and not _is_file(game) else None
     numbered = method in ("auto", "structured") and not (refine or fix)
     size = None if spec is None else planned_size(spec, numbered=numbered)

@@ -28,6 +28,8 @@ from seqform.cli.parser import build_parser, resolve_export_file, resolve_solver
 from seqform.cli.progress import configure_logging, live_progress
 from seqform.cli.streams import open_standard_streams, pipe_closed
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
+from seqform.game.holdem.cards import CardError
+from seqform.game.holdem.spot import SpotFileError
 from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
 
@@ -86,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except BrokenPipeError:  # the reader stopped reading: no error (cli/streams.py)
         return pipe_closed()
-    except (UnknownGameError, GameParameterError, OptionsError) as exc:  # usage errors
+    except (UnknownGameError, GameParameterError, OptionsError, CardError, SpotFileError) as exc:
         return _error(str(exc), EXIT_USAGE)
     except CommandError as exc:
         return _error(str(exc), exc.code)

@@ -85,7 +85,8 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help=(
             "a built-in game (" + ", ".join(known_names()) + "), with parameters as "
-            "NAME(key=value), a path to a Gambit .efg file, or openspiel:NAME; "
+            "NAME(key=value), a path to a Gambit .efg file, a hold'em spot file (*.toml, "
+            "docs/spots.md), or openspiel:NAME; "
             "'seqform games' lists the built-in games and how they name information sets"
         ),
     )

@@ -49,6 +49,8 @@ def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> 
     OSError
         For a file that cannot be read; ``IsADirectoryError`` for a directory.
     """
+    if isinstance(spec, os.PathLike) and os.fspath(spec).lower().endswith(".toml"):
+        return load_game(os.fspath(spec), max_nodes=max_nodes)
     if isinstance(spec, os.PathLike):
         from seqform.game.efg import read_efg
 
@@ -68,6 +70,10 @@ def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> 
     # os.path answers False, where pathlib raises, for names longer than the system allows
     if os.path.isdir(spec) and spec.lower() not in GAMES:
         raise IsADirectoryError(errno.EISDIR, "is a directory, not a game file", spec)
+    if spec.lower().endswith(".toml"):  # a hold'em spot (seqform.game.holdem)
+        from seqform.game.holdem.spot_game import load_spot_tree
+
+        return load_spot_tree(spec)
     if spec.lower().endswith(".efg") or os.path.isfile(spec):
         from seqform.game.efg import read_efg
 

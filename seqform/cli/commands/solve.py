@@ -19,6 +19,7 @@ from seqform.analyses.refine import RefinedSolution
 from seqform.analyses.restrict import RestrictedSolution, load_fix_file, parse_fix
 from seqform.analyses.route import AUTO_TREE_NODES, Route, choose_route
 from seqform.analyses.solve import solve_on_route
+from seqform.analyses.spot_report import SpotSummary, spot_summary
 from seqform.analyses.structured import StructuredSolution
 from seqform.analyses.structured_exact import StructuredExactSolution
 from seqform.cli.errors import CommandError, certified_exit
@@ -36,7 +37,10 @@ from seqform.cli.render.numbers import value_text
 from seqform.cli.render.refine import refined_json, refined_text
 from seqform.cli.render.report import solution_json, solution_text
 from seqform.cli.render.restrict import restricted_text
+from seqform.cli.render.spot import spot_json, spot_lines
 from seqform.cli.render.structured import structured_json, structured_text
+from seqform.game.holdem.spot import read_spot
+from seqform.game.holdem.spot_game import is_spot_file
 from seqform.lp.exact.linear_solver import ExactSolveError
 
 __all__ = ["AUTO_TREE_NODES", "run"]
@@ -138,6 +142,10 @@ def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
         return certified_exit(uncertified_reason(solution.certificate))
     if isinstance(solution, StructuredSolution):
         document, text = structured_json(solution), structured_text(solution, args.strategies)
+        if is_spot_file(args.game):  # a hold'em spot: the players' summary too
+            summary = _spot_summary(args.game, solution)
+            document["spot"] = spot_json(summary)
+            text = text.rstrip("\n") + "\n\n" + "\n".join(spot_lines(summary)) + "\n"
     else:
         document, text = solution_json(solution), solution_text(solution, args.strategies)
     if not isinstance(solution, NormalFormSolution):
@@ -146,6 +154,13 @@ def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
         )
     emit(document, text, args)
     return certified_exit(uncertified_reason(solution.certificate))
+
+
+def _spot_summary(path: str, solution: StructuredSolution) -> SpotSummary:
+    """The players' summary of a solved spot file (:mod:`seqform.analyses.spot_report`)."""
+    pot = read_spot(path).pot
+    nash_conv = float(solution.exploitability)
+    return spot_summary(solution.game, pot, float(solution.value), nash_conv, solution.strategies)
 
 
 def _exact_uncertified_reason(solution: AnyExactSolution) -> str | None:

@@ -5,21 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.many import ActionFrequencies, ManySpots, SpotRow
+from seqform.analyses.many import ManySpots, SpotRow
+from seqform.cli.render.spot import WHO, frequencies_text
 from seqform.io.documents import SOLVE_MANY
 
 __all__ = ["many_json", "many_text"]
-
-_WHO = ("OOP", "IP")
-
-
-def _frequencies_text(found: ActionFrequencies) -> str:
-    where = "first" if not found.history else f"after {found.history}"
-    shares = " ".join(
-        f"{action} {100 * share:.0f}%"
-        for action, share in zip(found.actions, found.frequencies, strict=True)
-    )
-    return f"{_WHO[found.player]} {where}: {shares}"
 
 
 def _row_text(row: SpotRow) -> list[str]:
@@ -33,7 +23,7 @@ def _row_text(row: SpotRow) -> list[str]:
         f"EV OOP {row.oop_ev:.4f} ({100 * oop:.2f}%)  IP {row.ip_ev:.4f} ({100 * ip:.2f}%)  "
         f"exploitability {row.exploitability:.2e} ({exploit:.4f}% pot)  {row.seconds:.1f} s"
     ]
-    lines += [f"    {_frequencies_text(found)}" for found in row.frequencies]
+    lines += [f"    {frequencies_text(found)}" for found in row.frequencies]
     return lines
 
 
@@ -69,7 +59,7 @@ def _row_json(row: SpotRow) -> dict[str, Any]:
         "exploitability_pot_percent": row.exploitability_pot,
         "frequencies": [
             {
-                "player": _WHO[found.player],
+                "player": WHO[found.player],
                 "history": found.history,
                 "actions": dict(zip(found.actions, found.frequencies, strict=True)),
             }

@@ -23,6 +23,7 @@ spot began:
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 
 import numpy as np
@@ -30,9 +31,10 @@ import numpy as np
 from seqform.game.holdem.betting import Bet, StreetEnd, street_tree
 from seqform.game.holdem.cards import card_text, combo_text
 from seqform.game.holdem.ranges import HandRange
-from seqform.game.holdem.spot import Spot
+from seqform.game.holdem.spot import Spot, read_spot
 from seqform.game.holdem.strength import showdown_levels
-from seqform.game.public_explicit import ordered_deal
+from seqform.game.model import Game
+from seqform.game.public_explicit import explicit_game, ordered_deal
 from seqform.game.public_tree import (
     Constant,
     Hands,
@@ -44,7 +46,14 @@ from seqform.game.public_tree import (
     StructuredGame,
 )
 
-__all__ = ["deal_total", "spot_game"]
+__all__ = [
+    "SPOT_TREE_NODES",
+    "deal_total",
+    "is_spot_file",
+    "load_spot_game",
+    "load_spot_tree",
+    "spot_game",
+]
 
 UNSEEN_RIVER_CARDS = 44  # 52 cards less 4 on a turn board and 4 in the two hands
 
@@ -176,4 +185,35 @@ def spot_game(spot: Spot) -> StructuredGame:
         root=root,
         write_deal=ordered_deal("deal", ","),
         description=f"{spot.street} spot on {''.join(card_text(c) for c in spot.board)}",
+    )
+
+
+SPOT_TREE_NODES = 5_000_000
+"""The largest explicit tree of a spot that :func:`load_spot_tree` builds (for ``iterate``,
+``exploit``, ``export`` and ``play``, which run on the tree); ``solve`` needs none."""
+
+
+def is_spot_file(spec: object) -> bool:
+    """Whether ``spec`` names a spot file (``*.toml``)."""
+    return isinstance(spec, str | os.PathLike) and os.fspath(spec).lower().endswith(".toml")
+
+
+def load_spot_game(path: str | os.PathLike[str]) -> StructuredGame:
+    """The structured game of the spot file at ``path`` (:func:`read_spot`, :func:`spot_game`).
+
+    Raises
+    ------
+    SpotFileError, CardError
+        For a file that is not a spot, naming the file and the key.
+    OSError
+        For a file that cannot be read.
+    """
+    return spot_game(read_spot(path))
+
+
+def load_spot_tree(path: str | os.PathLike[str]) -> Game:
+    """The explicit game tree of the spot file at ``path``, refused beyond
+    :data:`SPOT_TREE_NODES` nodes (``solve`` takes the structured route without it)."""
+    return explicit_game(
+        load_spot_game(path), max_nodes=SPOT_TREE_NODES, instead="solve (the structured route)"
     )

@@ -1,0 +1,51 @@
+"""A hold'em spot's players' summary (:mod:`seqform.analyses.spot_report`): text lines and
+the ``"spot"`` object of the ``seqform.structured/1`` document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.analyses.spot_report import ActionFrequencies, SpotSummary
+
+__all__ = ["frequencies_text", "spot_json", "spot_lines"]
+
+WHO = ("OOP", "IP")
+
+
+def frequencies_text(found: ActionFrequencies) -> str:
+    """``"OOP first: x 78% b5 22%"``."""
+    where = "first" if not found.history else f"after {found.history}"
+    pairs = zip(found.actions, found.frequencies, strict=True)
+    return f"{WHO[found.player]} {where}: " + " ".join(f"{a} {100 * f:.0f}%" for a, f in pairs)
+
+
+def spot_lines(summary: SpotSummary) -> list[str]:
+    """The summary block of ``solve SPOT.toml``."""
+    return [
+        f"Spot (pot {summary.pot:g}, combos {summary.combos[0]} OOP / {summary.combos[1]} IP)",
+        f"  EV OOP {summary.oop_ev:.4f} chips ({100 * summary.share(0):.2f}% of the pot), "
+        f"IP {summary.ip_ev:.4f} ({100 * summary.share(1):.2f}%)",
+        f"  exploitability {summary.exploitability:.3g} chips "
+        f"({summary.exploitability_pot:.4f}% of the pot; NashConv / 2)",
+        *(f"  {frequencies_text(found)}" for found in summary.frequencies),
+    ]
+
+
+def spot_json(summary: SpotSummary) -> dict[str, Any]:
+    """The ``"spot"`` object: EVs, shares, exploitability and main action frequencies."""
+    return {
+        "pot": summary.pot,
+        "combos": list(summary.combos),
+        "ev": {"oop": summary.oop_ev, "ip": summary.ip_ev},
+        "ev_share": {"oop": summary.share(0), "ip": summary.share(1)},
+        "exploitability": summary.exploitability,
+        "exploitability_pot_percent": summary.exploitability_pot,
+        "frequencies": [
+            {
+                "player": WHO[found.player],
+                "history": found.history,
+                "actions": dict(zip(found.actions, found.frequencies, strict=True)),
+            }
+            for found in summary.frequencies
+        ],
+    }

@@ -1,0 +1,90 @@
+"""A spot file as GAME (issue 22, point 1): solved on the structured route with the players'
+summary, run on its explicit tree by the commands that need one, refused with exit 2 when it
+is not a spot.  Values are checked against the tree route's LP on the explicit tree
+(:func:`seqform.game.public_explicit.explicit_game`), computed in the same test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import seqform
+from seqform.cli.main import main
+from seqform.game.holdem.spot import read_spot
+from seqform.game.holdem.spot_game import spot_game
+from seqform.game.public_explicit import explicit_game
+from seqform.io.documents import validate_document
+
+SPOT = """\
+board = "Ks7h2d9c4s"
+pot = 10
+effective_stack = 30
+oop_range = "AA,AKs,QQ:0.5,JhTh,99"
+ip_range = "KK:0.25,AQo,QJs,77"
+bet_sizes = [0.5]
+raise_sizes = [1]
+max_raises = 1
+"""
+
+
+@pytest.fixture
+def spot_file(tmp_path: Path) -> Path:
+    path = tmp_path / "river.toml"
+    path.write_text(SPOT)
+    return path
+
+
+def test_solve_a_spot_file(spot_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", str(spot_file), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    validate_document(document)
+    assert document["route"] == "structured"
+    spot = document["spot"]
+    assert spot["ev"]["oop"] + spot["ev"]["ip"] == pytest.approx(10)
+    assert spot["ev_share"]["oop"] + spot["ev_share"]["ip"] == pytest.approx(1)
+    # the tree route's LP on the spot's explicit tree; the spot's payoff is OOP's EV less
+    # half the pot (seqform.game.holdem.spot_game)
+    tree_value = float(seqform.solve(explicit_game(spot_game(read_spot(spot_file)))).value)
+    assert spot["ev"]["oop"] == pytest.approx(5 + tree_value, abs=1e-7)
+    assert spot["exploitability_pot_percent"] <= 1e-7
+    first = spot["frequencies"][0]
+    assert first["player"] == "OOP" and first["history"] == ""
+    assert sum(first["actions"].values()) == pytest.approx(1)
+    assert main(["solve", str(spot_file)]) == 0
+    text = capsys.readouterr().out
+    assert "Spot (pot 10, combos " in text and "of the pot; NashConv / 2)" in text
+
+
+def test_the_library_solves_a_spot_file_as_the_cli_does(spot_file: Path) -> None:
+    solution = seqform.solve(str(spot_file))
+    assert solution.route == "structured"
+    assert solution.exploitability <= 1e-9
+
+
+def test_iterate_runs_on_the_spots_tree(spot_file: Path, capsys: pytest.CaptureFixture[str]):
+    argv = ["iterate", str(spot_file), "--algorithm", "cfr+", "--iterations", "50", "--quiet"]
+    assert main([*argv, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["iterations"] == 50 and document["nash_conv"] < 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('board = "Ks7h"\n', "missing pot"),
+        (SPOT.replace('"AA,AKs', '"ZZ,AKs'), "oop_range: range item 'ZZ'"),
+        (SPOT.replace("pot = 10", "pot = -1"), "pot"),
+        (SPOT.replace('"Ks7h2d9c4s"', '"KsKs2d9c4s"'), "board"),
+    ],
+)
+def test_a_bad_spot_file_is_a_usage_error(
+    tmp_path: Path, text: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("seqform: error: ") and err.count("\n") == 1
+    assert str(path) in err and message in err

@@ -159,17 +159,20 @@ def _default_or_fallback(
 CERTIFY_TOLERANCE = 1e-9
 """The NashConv below which a solution counts as an equilibrium (the CLI's verdict)."""
 
-FALLBACK_SIMPLEX_COLUMNS = 60_000
-"""Up to this many LP columns the default route's fallback is HiGHS simplex, above it HiGHS
-ipm (with crossover, so still a vertex).  Measured on the 2-core machine, whole LP solve:
-``liars_dice`` (sides 6) simplex 5.2 s, ipm 11.9 s; a full-range river spot (66,562
-columns, 602,991 non-zeros) ipm 88 s, certified to NashConv 6e-13."""
+FALLBACK_SIMPLEX_DENSITY = 5.0
+"""The default route's fallback is HiGHS simplex for an LP with at most this many non-zeros
+per column, HiGHS ipm (with crossover, so still a vertex) above.  Measured on the 2-core
+machine, whole LP solve: ``liars_dice`` (sides 6, 3.1 per column) simplex 5.2 s, ipm 11.9 s;
+``liars_dice(sides=7)`` (204,793 columns, 3.2 per column) simplex 61 s, ipm 140 s; a
+full-range river spot (66,562 columns, 9.1 per column: hands summed by level) ipm 88 s and
+certified to NashConv 6e-13, simplex not done after 5 minutes."""
 
 
 def fallback_solver(lp: SparsifiedLP) -> SparsifiedSolver:
-    """HiGHS simplex or ipm (:data:`FALLBACK_SIMPLEX_COLUMNS`) when Clarabel, the default,
+    """HiGHS simplex or ipm (:data:`FALLBACK_SIMPLEX_DENSITY`) when Clarabel, the default,
     fails or leaves NashConv above :data:`CERTIFY_TOLERANCE`."""
-    return "simplex" if lp.shape[1] <= FALLBACK_SIMPLEX_COLUMNS else "ipm"
+    density = lp.matrix.nnz / max(1, lp.shape[1])
+    return "simplex" if density <= FALLBACK_SIMPLEX_DENSITY else "ipm"
 
 
 def _uncertified(result: Certified[BehaviouralStrategy]) -> str | None:

@@ -32,26 +32,31 @@ average profile ``σ̄`` twice:
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-import numpy as np
-
-from seqform.analyses.ranges import equilibrium_ranges
+from seqform.analyses.lp_reference import (
+    LP_MAX_SEQUENCES,
+    RANGES_MAX_SEQUENCES,
+    REFERENCE_STRUCTURED_SEQUENCES,
+    REFERENCE_TREE_NODES,
+    LpReference,
+    PlayerDistance,
+    reference,
+    structured_reference,
+    tree_reference,
+)
 from seqform.analyses.route import (
     ITERATE_METHODS,
+    OptionsError,
     choose_route,
     refuse_tree_beyond_memory,
     resolve_method,
 )
-from seqform.analyses.solve import solve_on_route
 from seqform.certify import Certificate, NPlayerCertificate, certify, certify_profile
-from seqform.forms.sequence_form import build_sequence_form
-from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.loader import load_game
 from seqform.game.model import Game
+from seqform.game.public_tree import StructuredGame
 from seqform.game.requirements import is_two_player_zero_sum
 from seqform.iterative.cfr import cfr, cfr_plus, dcfr
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
@@ -59,7 +64,8 @@ from seqform.iterative.rcfr import rcfr
 from seqform.iterative.run import IterativeResult, OnSample, Stopping
 from seqform.iterative.variants import dcfr_plus, lcfr, pcfr_plus, pdcfr_plus
 from seqform.iterative.xfp import xfp
-from seqform.lp.solvers import SolverError
+from seqform.structured.responses import certify as structured_certify
+from seqform.structured.vector_cfr import VECTOR_ALGORITHMS, vector_cfr
 
 __all__ = [
     "DEFAULT_SEED",
@@ -91,65 +97,6 @@ SOLVERS: Mapping[str, Callable[..., IterativeResult]] = {
 also report their last iterate (:attr:`IterativeResult.last_nash_conv`)."""
 
 SAMPLING = frozenset({"mccfr"})
-
-LP_MAX_SEQUENCES = 50_000
-"""The LP reference is computed when each player has at most this many sequences (Liar's
-Dice with 6 sides, 24 571 per player, solves in about a second)."""
-
-REFERENCE_TREE_NODES = 400_000
-"""The LP reference on the tree route is computed for trees of at most this many nodes
-(Liar's Dice with 6 sides, 294,913 nodes, solves in about a second; leduc(ranks=13),
-1.2 M nodes, took over 150 s there, issue 24, where the structured route takes 2 s)."""
-
-REFERENCE_STRUCTURED_SEQUENCES = 400_000
-"""The LP reference on the structured route is computed up to this many sequences (both
-players; leduc(ranks=13, suits=4), 186,370, solves in seconds; liars_dice(sides=8),
-1,048,562, in minutes)."""
-
-RANGES_MAX_SEQUENCES = 150
-"""Uniqueness is decided when each player has at most this many sequences (N-card Kuhn
-with N = 30, 121 per player, takes about 0.6 s)."""
-
-
-@dataclass(frozen=True)
-class PlayerDistance:
-    """How far one player's average strategy is from its equilibrium strategy.
-
-    dimension : of the player's set of optimal realization plans (0: unique); None when
-        not computed (the game is over :data:`RANGES_MAX_SEQUENCES`)
-    distance : ``max |b̄(a | h) − b*(a | h)|`` over the information sets the equilibrium
-        plan reaches, when the equilibrium is unique; else None
-    infosets : the number of information sets compared
-    """
-
-    player: int
-    dimension: int | None
-    distance: float | None
-    infosets: int
-
-    @property
-    def unique(self) -> bool | None:
-        return None if self.dimension is None else self.dimension == 0
-
-
-@dataclass(frozen=True)
-class LpReference:
-    """The exact answer beside the iterative one (module docstring).
-
-    skipped : why there is no LP reference (None when there is one)
-    value : the LP value ``v*`` to player 0
-    value_distance : ``|u_0(σ̄) − v*|``
-    players : per player, the strategy distance (empty when skipped)
-    uniqueness_skipped : why uniqueness was not decided (None when it was)
-    seconds : time for the LP and, if run, the ranges
-    """
-
-    skipped: str | None
-    value: float | None = None
-    value_distance: float | None = None
-    players: tuple[PlayerDistance, ...] = ()
-    uniqueness_skipped: str | None = None
-    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -209,14 +156,17 @@ def iterate(
     MemoryRefusedError
         For a tree that would not fit in memory (unless ``force``).
     """
-    resolve_method(method, ITERATE_METHODS)
+    chosen = resolve_method(method, ITERATE_METHODS)
     options = _solver_options(algorithm, stopping, seed, on_sample)
     spec = game if isinstance(game, str) else None
+    wanted = reference if with_reference is None else with_reference
+    structured = _structured_game(game, chosen, algorithm, force)
+    if structured is not None:
+        return _iterate_structured(structured, algorithm, stopping, on_sample, wanted, progress)
     tree = _load(game, force, max_nodes)
     result = SOLVERS[algorithm](tree, stopping.iterations, **options)
     strategies = result.strategies
     two_player = is_two_player_zero_sum(tree)
-    wanted = reference if with_reference is None else with_reference
     return IterativeRun(
         game=tree,
         result=result,
@@ -225,6 +175,62 @@ def iterate(
         certificate=certify(tree, strategies[0], strategies[1]) if two_player else None,
         reference=_reference_unless(tree, result, spec, progress, wanted),
     )
+
+
+def _structured_game(
+    game: Game | str | os.PathLike[str], method: str, algorithm: str, force: bool
+) -> StructuredGame | None:
+    """The structured game vector CFR runs on, or None for the tree: ``method="structured"``,
+    or ``"auto"`` where ``solve``'s policy takes the structured route and the algorithm is
+    one vector CFR runs (:data:`~seqform.structured.vector_cfr.VECTOR_ALGORITHMS`)."""
+    if isinstance(game, Game):
+        if method == "structured":
+            raise OptionsError(f"{game.name}: a built tree runs on --method tree")
+        return None
+    if method == "tree":
+        return None
+    if method == "auto":
+        if algorithm not in VECTOR_ALGORITHMS:
+            return None
+        route = choose_route(game, "auto", force=True)
+        if route.structured is None:
+            return None
+    elif algorithm not in VECTOR_ALGORITHMS:
+        raise OptionsError(
+            f"{algorithm} runs on the game tree only; --method structured runs "
+            f"{', '.join(VECTOR_ALGORITHMS)}"
+        )
+    route = choose_route(game, "structured", force=force)  # refuses what will not fit
+    return route.structured
+
+
+def _iterate_structured(
+    game: StructuredGame,
+    algorithm: str,
+    stopping: Stopping,
+    on_sample: OnSample | None,
+    wanted: bool,
+    progress: Callable[[str], None] | None,
+) -> IterativeRun:
+    """Vector CFR on the public tree × hands (:mod:`seqform.structured.vector_cfr`), measured
+    and compared with the structured LP, all without the tree."""
+    result = vector_cfr(game, algorithm, stopping, on_sample)
+    first, second = result.strategies
+    certificate = structured_certify(game, first, second)
+    value = float(certificate.value)
+    profile = NPlayerCertificate(
+        values=(value, -value),
+        best_response_values=tuple(float(v) for v in certificate.best_response_values),
+        gains=tuple(float(g) for g in certificate.gains),
+        nash_conv=float(certificate.exploitability),
+    )
+    if not wanted:
+        lp = LpReference("not asked (--no-reference)")
+    elif result.stopped == "interrupted":
+        lp = LpReference("interrupted before the LP reference")
+    else:
+        lp = structured_reference(game, result.strategies, value, progress)
+    return IterativeRun(game, result, stopping, profile, certificate, lp)  # type: ignore[arg-type]
 
 
 def _solver_options(
@@ -254,19 +260,6 @@ def _load(game: Game | str | os.PathLike[str], force: bool, max_nodes: int | Non
     return load_game(game, max_nodes=max_nodes)
 
 
-def reference(
-    game: Game,
-    strategies: tuple[BehaviouralStrategy, ...],
-    *,
-    spec: str | None = None,
-    progress: Callable[[str], None] | None = None,
-) -> LpReference:
-    """The LP's value and unique equilibrium strategies beside ``strategies``; on the route
-    ``solve`` takes for ``spec`` when given (the tree of ``game`` otherwise), skipped with a
-    note where it would be slow (module docstring)."""
-    return _reference(game, strategies, spec, progress)
-
-
 def _reference_unless(
     game: Game,
     result: IterativeResult,
@@ -280,94 +273,4 @@ def _reference_unless(
         return LpReference("not asked (--no-reference)")
     if result.stopped == "interrupted":
         return LpReference("interrupted before the LP reference")
-    return _reference(game, result.strategies, spec, progress)
-
-
-def _reference(
-    game: Game,
-    strategies: tuple[BehaviouralStrategy, ...],
-    spec: str | None,
-    progress: Callable[[str], None] | None,
-) -> LpReference:
-    if not is_two_player_zero_sum(game):
-        count = game.flat.num_players
-        what = f"has {count} players" if count != 2 else "is not zero-sum"
-        return LpReference(f"{game.name} {what}; the LP solves two-player zero-sum games")
-    start = time.perf_counter()
-    route = choose_route(spec if spec is not None else game, "auto", force=True)
-    slow = _too_slow(game, route)
-    if slow is not None:
-        return LpReference(f"{slow}: skipped, the LP reference would be slow")
-    if progress is not None:
-        progress(f"LP reference: solving {game.name} on the {route.method} route")
-    try:
-        solution = solve_on_route(route.structured or game, route)
-    except SolverError as exc:
-        return LpReference(f"the LP failed: {exc}")
-    estimate = float(certify(game, strategies[0], strategies[1]).value)
-    dimensions, uniqueness_skipped = _dimensions(game, route.method, progress)
-    players = tuple(
-        _player_distance(strategies[player], solution.strategies[player], dimensions[player])
-        for player in (0, 1)
-    )
-    return LpReference(
-        skipped=None,
-        value=float(solution.value),
-        value_distance=abs(estimate - float(solution.value)),
-        players=players,
-        uniqueness_skipped=uniqueness_skipped,
-        seconds=time.perf_counter() - start,
-    )
-
-
-def _too_slow(game: Game, route: Any) -> str | None:
-    """Why the reference on ``route`` would be slow, or None (module docstring)."""
-    if route.method == "structured":
-        sequences = route.size.sequences if route.size is not None else None
-        if sequences is not None and sequences > REFERENCE_STRUCTURED_SEQUENCES:
-            return (
-                f"{sequences:,} sequences on the structured route, over the limit of "
-                f"{REFERENCE_STRUCTURED_SEQUENCES:,}"
-            )
-        return None
-    largest = max(table.num_sequences for table in game.flat.tables)
-    if largest > LP_MAX_SEQUENCES:
-        return f"{largest:,} sequences for one player, over the LP limit of {LP_MAX_SEQUENCES:,}"
-    nodes = game.flat.num_nodes
-    if nodes > REFERENCE_TREE_NODES:
-        return (
-            f"{nodes:,} nodes on the tree route, over the limit of {REFERENCE_TREE_NODES:,} "
-            "(name a built-in game by its spec for the structured route)"
-        )
-    return None
-
-
-def _dimensions(
-    game: Game, method: str, progress: Callable[[str], None] | None
-) -> tuple[tuple[int | None, ...], str | None]:
-    """Each player's dimension of optimal plans (None: not decided) and why not decided."""
-    largest = max(table.num_sequences for table in game.flat.tables)
-    if method == "tree" and largest <= RANGES_MAX_SEQUENCES:
-        if progress is not None:
-            progress("LP reference: deciding uniqueness (ranges)")
-        ranges = equilibrium_ranges(game, form=build_sequence_form(game))
-        return tuple(player.dimension for player in ranges.players), None
-    return (None, None), (
-        f"{largest:,} sequences for one player, over the limit of {RANGES_MAX_SEQUENCES} "
-        "for deciding uniqueness, which would be slow"
-    )
-
-
-def _player_distance(
-    average: BehaviouralStrategy, equilibrium: BehaviouralStrategy, dimension: int | None
-) -> PlayerDistance:
-    """``max |b̄ − b*|`` over the sequences at information sets ``b*``'s plan reaches."""
-    table = equilibrium.table
-    reached = ~np.asarray(equilibrium.unreached, dtype=bool)
-    if dimension != 0:
-        return PlayerDistance(table.player, dimension, None, int(reached.sum()))
-    infoset = table.sequence_infoset[1:]
-    compared = reached[infoset]
-    gaps = np.abs(average.probabilities[1:] - equilibrium.probabilities[1:])[compared]
-    distance = float(gaps.max()) if gaps.size else 0.0
-    return PlayerDistance(table.player, dimension, distance, int(reached.sum()))
+    return tree_reference(game, result.strategies, spec, progress)

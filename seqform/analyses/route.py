@@ -81,9 +81,10 @@ METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
 """Older spellings of a method: ``sequence`` is the tree route, ``sparsified`` (the old
 one-card showdown route) the structured route."""
 
-ITERATE_METHODS = ("auto", "tree")
-"""The layouts ``iterate`` runs the CFR family on (CFR on the public tree will add
-``"structured"``); ``auto`` is the tree."""
+ITERATE_METHODS = ("auto", "tree", "structured")
+"""The layouts ``iterate`` runs the CFR family on: the game tree, or the public tree × hands
+(vector CFR, :mod:`seqform.structured.vector_cfr`); ``auto`` takes the structured one where
+``solve``'s policy does and the algorithm runs there."""
 
 SOLVERS: tuple[str, ...] = (*ALGORITHMS, "clarabel")
 """Every solver name: HiGHS's algorithms and Clarabel (the structured route's default)."""

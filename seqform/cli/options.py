@@ -216,7 +216,11 @@ def add_iterate_route_arguments(iterate: argparse.ArgumentParser) -> None:
         "--method",
         choices=ITERATE_METHODS,
         default="auto",
-        help="the layout the CFR family runs on: auto (default) and tree run on the game tree",
+        help=(
+            "the layout the CFR family runs on: tree (the game tree), structured (vector CFR "
+            "on the public tree × hands, no tree: cfr, cfr+, dcfr, lcfr, pcfr+, dcfr+, "
+            "pdcfr+), or auto (default): structured where solve's auto route is"
+        ),
     )
     iterate.add_argument(
         "--no-reference",

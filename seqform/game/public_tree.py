@@ -238,6 +238,15 @@ class StructuredGame:
     description: str = ""
     describe_action: Callable[[str, str], str] | None = field(default=None, repr=False)
 
+    @property
+    def player_names(self) -> tuple[str, str]:
+        """The two players' names, as the tree written from it has them."""
+        return ("Player 1", "Player 2")
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
     def __post_init__(self) -> None:
         for player, hands in enumerate(self.hands):
             where = f"{self.name}: player {player + 1}'s hands"

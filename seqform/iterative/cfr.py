@@ -12,6 +12,8 @@ for the passes):
 2. cumulative regrets ``R(h, a) += v(h, a) - v(h)``;
 3. cumulative plan ``S += w_t * x_i`` (``x_i``: ``i``'s own realization plan of the
    current behaviour; its parent entry is the own reach of each information set);
+   regrets within ``TIE_TOLERANCE`` of the payoff scale are ties, set to 0
+   (:func:`~seqform.iterative.layout.ties_cleared`);
 4. the variant's regret rule (:mod:`seqform.iterative.rules`) — CFR: none; CFR+:
    ``R = max(R, 0)`` (regret matching+); DCFR: ``R *= t^α / (t^α + 1)`` where ``R >= 0``
    and ``t^β / (t^β + 1)`` elsewhere; the other variants of that module likewise;
@@ -46,6 +48,7 @@ from seqform.iterative.layout import (
     others_reach,
     realization_plan,
     regret_matching,
+    ties_cleared,
     to_table_order,
 )
 from seqform.iterative.rules import CFR, CFR_PLUS, DCFR, Discount, RegretRule, Rule
@@ -72,6 +75,7 @@ class FullTreeRegrets:
         self.regrets = [np.zeros(player.num_sequences) for player in layout.players]
         self.instant = [np.zeros(player.num_sequences) for player in layout.players]
         self.cumulative = [np.zeros(player.num_sequences) for player in layout.players]
+        self.scale = [0.0 for _ in layout.players]  # the largest sequence value, for ties
         self.behaviour = [
             regret_matching(player, regrets)
             for player, regrets in zip(layout.players, self.regrets, strict=True)
@@ -100,14 +104,16 @@ class FullTreeRegrets:
         ]
         weights = own.terminal_utility * others_reach(layout, plans, player)
         values = counterfactual_values(own, self.behaviour[player], weights)
-        self.instant[player] = values.regrets(own)
+        self.scale[player] = float(np.max(np.abs(values.sequences), initial=0.0))
+        self.instant[player] = ties_cleared(values.regrets(own), self.scale[player])
         own_plan = realization_plan(own, self.behaviour[player])
         self.cumulative[player] += self.rules[player].weight(iteration) * own_plan
 
     def _update(self, player: int, iteration: int) -> None:
         rule, regrets, instant = self.rules[player], self.regrets[player], self.instant[player]
         rule.accumulate(regrets, instant, iteration)
-        matched = rule.matched(regrets, instant, iteration)
+        regrets[:] = ties_cleared(regrets, self.scale[player])  # a sum that cancels is 0
+        matched = ties_cleared(rule.matched(regrets, instant, iteration), self.scale[player])
         self.behaviour[player] = regret_matching(self.layout.players[player], matched)
 
     def average(self) -> tuple[BehaviouralStrategy, ...]:

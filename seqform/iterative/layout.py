@@ -42,6 +42,7 @@ from seqform.game.model import Game
 from seqform.game.sequences import PlayerSequences
 
 __all__ = [
+    "TIE_TOLERANCE",
     "CounterfactualValues",
     "Level",
     "PlayerLayout",
@@ -54,6 +55,9 @@ __all__ = [
     "others_reach",
     "realization_plan",
     "regret_matching",
+    "sequence_counterfactual_values",
+    "sequence_layout",
+    "ties_cleared",
     "to_table_order",
 ]
 
@@ -190,6 +194,13 @@ def _player_layout(
     )
 
 
+def sequence_layout(table: PlayerSequences) -> PlayerLayout:
+    """A player's layout from the sequence table alone, without terminals: for the
+    structured route, whose sequence payoffs come from products
+    (:func:`sequence_counterfactual_values`)."""
+    return _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0))
+
+
 def to_table_order(layout: PlayerLayout, values: np.ndarray) -> np.ndarray:
     """An array on internal positions, rearranged onto the table's sequence indices."""
     result = np.empty_like(values)
@@ -243,6 +254,17 @@ def counterfactual_values(
     values = np.bincount(
         layout.terminal_sequence, weights=terminal_weights, minlength=layout.num_sequences
     )
+    return sequence_counterfactual_values(layout, behaviour, values)
+
+
+def sequence_counterfactual_values(
+    layout: PlayerLayout, behaviour: np.ndarray, values: np.ndarray
+) -> CounterfactualValues:
+    """The bottom-up pass from each sequence's own payoff ``values`` (internal order): for
+    two players ``A y`` (player 0) or ``−Aᵀ x`` (player 1) of the sequence form, KMvS 1996,
+    which the structured route computes without the tree (vector CFR,
+    :mod:`seqform.structured.vector_cfr`).  ``values`` is added to in place."""
+    values = np.array(values, dtype=float)
     infoset_values = np.zeros(layout.num_infosets)
     for level in reversed(layout.levels):
         part = level.sequences
@@ -251,6 +273,22 @@ def counterfactual_values(
         infoset_values[level.infosets] = totals
         np.add.at(values, layout.infoset_parent[level.infosets], totals)
     return CounterfactualValues(sequences=values, infosets=infoset_values)
+
+
+TIE_TOLERANCE = 1e-12
+"""Instant regrets within this fraction of the largest sequence value are ties (set to 0)."""
+
+
+def ties_cleared(regrets: np.ndarray, scale: float) -> np.ndarray:
+    """``regrets`` with ties restored to exactly 0.  Two actions of equal value can differ in
+    the last bits by the order of a sum (the tree's terminal sums, the structured route's
+    running sums by level), and regret matching is discontinuous there (every regret 0:
+    uniform; one at 1e-17: all on it), so that noise alone sends two implementations of the
+    same algorithm far apart.  A regret within :data:`TIE_TOLERANCE` of ``scale`` (the
+    largest sequence value) is taken as the tie it is."""
+    cleared = np.array(regrets, dtype=float)
+    cleared[np.abs(cleared) <= TIE_TOLERANCE * scale] = 0.0
+    return cleared
 
 
 def normalise(layout: PlayerLayout, weights: np.ndarray) -> np.ndarray:

@@ -220,13 +220,20 @@ def _nash_conv(
     return float(certify_profile(game, strategies).nash_conv)
 
 
+def _tree_nash_conv(game: Game | None) -> Callable[[tuple[BehaviouralStrategy, ...]], float]:
+    """NashConv of a profile of ``game``'s tree (the two-player certificate where it applies)."""
+    assert game is not None, "run_iterations needs the game tree or a nash_conv measure"
+    two_player_zero_sum = is_two_player_zero_sum(game)
+    return lambda strategies: _nash_conv(game, two_player_zero_sum, strategies)
+
+
 def _current(stepper: Stepper) -> tuple[BehaviouralStrategy, ...]:
     """The last iterate of a :class:`LastIterateStepper`."""
     return stepper.current()  # type: ignore[attr-defined]
 
 
 def run_iterations(
-    game: Game,
+    game: Game | None,
     stepper: Stepper,
     stopping: Stopping,
     algorithm: str,
@@ -234,20 +241,26 @@ def run_iterations(
     seed: int | None = None,
     *,
     last_iterate: bool = False,
+    nash_conv: Callable[[tuple[BehaviouralStrategy, ...]], float] | None = None,
 ) -> IterativeResult:
     """Step until a rule of ``stopping`` fires or ``on_sample`` returns True; with
     ``last_iterate``, also measure a :class:`LastIterateStepper`'s ``current()``.  After a
     Ctrl-C (see :func:`stop_on_interrupt`) ``stopped`` is ``"interrupted"``, whatever else
-    fired in the same iteration, so that the caller skips what it would do next."""
+    fired in the same iteration, so that the caller skips what it would do next.
+    ``nash_conv`` measures a profile where ``game`` is not a tree (the structured route's
+    certificate, :mod:`seqform.structured.vector_cfr`); by default the tree's.
+
+    Length: one loop with its stopping rules, measurements and Ctrl-C boundary, read as one.
+    """
+    measured = nash_conv if nash_conv is not None else _tree_nash_conv(game)
     history: list[Sample] = []
     seconds = 0.0
     iteration = 0
     stopped = "iterations"
-    two_player_zero_sum = is_two_player_zero_sum(game)
 
     def measure() -> Sample:
-        last = _nash_conv(game, two_player_zero_sum, _current(stepper)) if last_iterate else None
-        average = _nash_conv(game, two_player_zero_sum, stepper.average())
+        last = measured(_current(stepper)) if last_iterate else None
+        average = measured(stepper.average())
         sample = Sample(iteration, seconds, average, last)
         history.append(sample)
         return sample

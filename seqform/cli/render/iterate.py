@@ -59,6 +59,7 @@ from seqform.cli.render.blocks import (
 from seqform.cli.render.numbers import count_text, fraction_text, value_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
+from seqform.game.public_tree import StructuredGame
 from seqform.io.documents import ITERATE
 
 __all__ = ["ALGORITHM_TEXT", "ITERATE_SCHEMA", "iterate_json", "iterate_text", "stopped_text"]
@@ -175,12 +176,13 @@ def _measurement_lines(run: IterativeRun) -> list[str]:
             zip(profile.values, profile.best_response_values, profile.gains, strict=True)
         )
     ]
-    lines = ["Average strategies, measured by best responses on the game tree"]
+    where = "the public tree × hands" if isinstance(run.game, StructuredGame) else "the game tree"
+    lines = [f"Average strategies, measured by best responses on {where}"]
     lines += aligned_table(rows)
     if run.certificate is None:
         lines.append(f"  NashConv (the sum of the gains) {profile.nash_conv:.3g}")
         return lines
-    return [*lines, "", *certificate_lines(run.certificate, names, "best responses on the tree")]
+    return [*lines, "", *certificate_lines(run.certificate, names, f"best responses on {where}")]
 
 
 def _reference_lines(run: IterativeRun) -> list[str]:

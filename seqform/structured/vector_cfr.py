@@ -1,0 +1,106 @@
+"""The CFR family on the public tree × private hands: vector CFR, without the game tree.
+
+Tree CFR (:mod:`seqform.iterative.cfr`) gets each sequence's payoff against the others by
+summing its terminals: ``v(σ) = Σ_z chance(z) · reach_{−i}(z) · u_i(z)``, which for two
+players is the sequence form's ``A y`` for player 0 and ``−Aᵀ x`` for player 1 (KMvS 1996).
+Here those two vectors come from the structured products (:mod:`seqform.structured.products`):
+at each public leaf the opponent's range vector is summed by hand strength (a running sum
+over sorted levels, with card removal), ``O(H)`` per leaf instead of ``O(H²)`` deals — the
+range-vector form of CFR of Johanson, Bard, Lanctot, Gibson and Bowling (AAMAS 2012,
+"Efficient Nash equilibrium approximation through Monte Carlo counterfactual regret
+minimization", public-chance sampling without sampling), which DeepStack and Libratus also
+use on the public tree.  Everything after those vectors — the bottom-up pass to
+counterfactual values, the regrets, the variant's rule, regret matching, the average — is the
+tree's own code on the same sequence tables (:func:`~seqform.iterative.layout.sequence_layout`),
+so the iterates are the tree's, in the same order (alternating updates, player 0 first), up to
+the summation order of floating point.
+
+NashConv of the average is measured by the structured best response
+(:func:`seqform.structured.responses.certify`), also without the tree.  The algorithms are the
+deterministic rules of :data:`seqform.iterative.rules.RULES` (cfr, cfr+, dcfr, lcfr, pcfr+,
+dcfr+, pdcfr+); XFP, RCFR and MCCFR run on the tree only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.public_tree import StructuredGame
+from seqform.iterative.cfr import FullTreeRegrets
+from seqform.iterative.layout import (
+    TreeLayout,
+    realization_plan,
+    sequence_counterfactual_values,
+    sequence_layout,
+    ties_cleared,
+    to_table_order,
+)
+from seqform.iterative.rules import LAST_ITERATE, RULES
+from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations
+from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
+
+__all__ = ["VECTOR_ALGORITHMS", "VectorRegrets", "structured_nash_conv", "vector_cfr"]
+
+VECTOR_ALGORITHMS = tuple(RULES)
+"""The algorithms vector CFR runs: every deterministic rule of the CFR family."""
+
+
+class VectorRegrets(FullTreeRegrets):
+    """:class:`~seqform.iterative.cfr.FullTreeRegrets` whose sequence payoffs come from the
+    structured products instead of the tree's terminals (module docstring)."""
+
+    def __init__(self, game: StructuredGame, rule_name: str) -> None:
+        tables = sequence_tables(game)
+        layout = TreeLayout(players=tuple(sequence_layout(table) for table in tables))
+        super().__init__(layout, [RULES[rule_name]] * 2)
+        self.game = game
+
+    def _accumulate(self, player: int, iteration: int) -> None:
+        own, other = self.layout.players[player], self.layout.players[1 - player]
+        plan = to_table_order(other, realization_plan(other, self.behaviour[1 - player]))
+        payoffs = leaf_payoffs(self.game, player, plan)  # A y, or −Aᵀ x, in table order
+        values = sequence_counterfactual_values(own, self.behaviour[player], payoffs[own.order])
+        self.scale[player] = float(np.max(np.abs(values.sequences), initial=0.0))
+        self.instant[player] = ties_cleared(values.regrets(own), self.scale[player])
+        own_plan = realization_plan(own, self.behaviour[player])
+        self.cumulative[player] += self.rules[player].weight(iteration) * own_plan
+
+
+def structured_nash_conv(
+    game: StructuredGame, strategies: tuple[BehaviouralStrategy, ...]
+) -> float:
+    """NashConv of a profile by the structured best responses (no tree)."""
+    return float(certify(game, strategies[0], strategies[1]).exploitability)
+
+
+def vector_cfr(
+    game: StructuredGame,
+    algorithm: str,
+    stopping: Stopping,
+    on_sample: OnSample | None = None,
+) -> IterativeResult:
+    """Run ``algorithm`` (a key of :data:`~seqform.iterative.rules.RULES`) on ``game``'s
+    public tree × hands under ``stopping``, measured by the structured certificate; the
+    predictive rules (pcfr+, pdcfr+) also measure their last iterate.
+
+    Raises
+    ------
+    ValueError
+        For an algorithm vector CFR does not run (XFP, RCFR, MCCFR: the tree only).
+    """
+    if algorithm not in RULES:
+        raise ValueError(
+            f"{algorithm} runs on the game tree only; on the public tree (--method "
+            f"structured): {', '.join(VECTOR_ALGORITHMS)}"
+        )
+    stepper = VectorRegrets(game, algorithm)
+    return run_iterations(
+        None,
+        stepper,
+        stopping,
+        algorithm,
+        on_sample,
+        last_iterate=algorithm in LAST_ITERATE,
+        nash_conv=lambda strategies: structured_nash_conv(game, strategies),
+    )

@@ -88,3 +88,15 @@ def test_a_bad_spot_file_is_a_usage_error(
     err = capsys.readouterr().err
     assert err.startswith("seqform: error: ") and err.count("\n") == 1
     assert str(path) in err and message in err
+
+
+def test_iterate_runs_vector_cfr_on_a_spot(spot_file: Path, capsys: pytest.CaptureFixture[str]):
+    # vector CFR on the spot's public tree × two-card combos; its value estimate approaches
+    # the structured LP's (the LP reference in the same document)
+    argv = ["iterate", str(spot_file), "--algorithm", "cfr+", "--iterations", "300"]
+    assert main([*argv, "--method", "structured", "--quiet", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    validate_document(document)
+    assert document["nash_conv"] < 0.05
+    reference = document["reference"]
+    assert abs(document["players"][0]["value"] - reference["value"]) < 0.05

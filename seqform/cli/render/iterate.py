@@ -118,6 +118,11 @@ def _reference_json(reference: LpReference) -> dict[str, Any]:
     }
 
 
+def _words(game: Any) -> Any:
+    """The game's action words; a structured game may have none (the labels then)."""
+    return game.describe_action or (lambda _infoset, action: action)
+
+
 def iterate_json(run: IterativeRun) -> dict[str, Any]:
     """The run in schema ``seqform.iterate/1``."""
     game, result, stopping, profile = run.game, run.result, run.stopping, run.profile
@@ -160,7 +165,7 @@ def iterate_json(run: IterativeRun) -> dict[str, Any]:
             for s in result.history
         ],
         "strategies": [
-            strategy_json(strategy, names[strategy.player], game.describe_action)
+            strategy_json(strategy, names[strategy.player], _words(game))
             for strategy in result.strategies
         ],
     }

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import seqform
@@ -100,3 +101,22 @@ def test_iterate_runs_vector_cfr_on_a_spot(spot_file: Path, capsys: pytest.Captu
     assert document["nash_conv"] < 0.05
     reference = document["reference"]
     assert abs(document["players"][0]["value"] - reference["value"]) < 0.05
+
+
+def test_the_class_grid(spot_file: Path) -> None:
+    from seqform.analyses.spot_report import class_grid
+
+    game = spot_game(read_spot(spot_file))
+    solution = seqform.solve(game, method="structured")
+    strategy = solution.strategies[0]
+    every = class_grid(game, strategy, "", ("x", "b5", "b30"))
+    # AA, AKs, QQ, JhTh and 99 less the board's cards: five classes, each takes some action
+    in_range = ~np.isnan(every.frequency)
+    assert in_range.sum() == 5 and np.allclose(every.frequency[in_range], 1.0)
+    bets = class_grid(game, strategy, "", ("b5", "b30"))
+    # JTs is the one combo JhTh: its cell is that combo's betting probability
+    jh_th = strategy.at("JhTh|")
+    assert bets.frequency[3, 4] == pytest.approx(float(jh_th["b5"]) + float(jh_th["b30"]))
+    assert np.isnan(bets.frequency[4, 3])  # JTo is not in the range
+    with pytest.raises(ValueError, match="does not act"):
+        class_grid(game, strategy, "x", ("x",))

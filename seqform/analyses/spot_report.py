@@ -21,7 +21,14 @@ import numpy as np
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.public_tree import StructuredGame, hands_clash_free
 
-__all__ = ["ActionFrequencies", "SpotSummary", "action_frequencies", "spot_summary"]
+__all__ = [
+    "ActionFrequencies",
+    "ClassGrid",
+    "SpotSummary",
+    "action_frequencies",
+    "class_grid",
+    "spot_summary",
+]
 
 
 @dataclass(frozen=True)
@@ -138,3 +145,73 @@ def _deal_marginal(game: StructuredGame, player: int) -> np.ndarray:
     others = np.array([float(w) for w in other.weights])
     marginal = weights * (free.astype(float) @ others)
     return marginal / marginal.sum()
+
+
+@dataclass(frozen=True)
+class ClassGrid:
+    """The 13 × 13 hand-class grid players read a range in: row and column ranks A to 2, the
+    pairs on the diagonal, suited hands above it (row the higher rank), offsuit below.
+
+    player, history : the decision (as :class:`ActionFrequencies`)
+    actions : the actions whose combined frequency each cell shows
+    frequency : shape (13, 13); per class, the share of its combos (deal- and reach-weighted as
+        in :func:`action_frequencies`) taking ``actions``; NaN for a class not in the range
+    """
+
+    player: int
+    history: str
+    actions: tuple[str, ...]
+    frequency: np.ndarray
+
+
+def class_grid(
+    game: StructuredGame, strategy: BehaviouralStrategy, history: str, actions: tuple[str, ...]
+) -> ClassGrid:
+    """The :class:`ClassGrid` of ``actions`` at the decision after ``history``.
+
+    Raises
+    ------
+    ValueError
+        When the player does not act there, or an action is not one of the decision's.
+    """
+    player = strategy.player
+    table = strategy.table
+    index = table.index_of_infoset()
+    hands = game.hands[player]
+    deal = _deal_marginal(game, player)
+    strategy = strategy.to_float()
+    plan = plan_from_behaviour(strategy)
+    taken = np.zeros((13, 13))
+    mass = np.zeros((13, 13))
+    found = False
+    for hand, label in enumerate(hands.labels):
+        infoset = index.get(f"{label}|{history}")
+        if infoset is None:
+            continue
+        found = True
+        offered = table.actions[infoset]
+        unknown = [a for a in actions if a not in offered]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not an action after {history!r}: {offered}")
+        sequences = table.sequences_of(infoset)
+        behaviour = strategy.probabilities[sequences.start : sequences.stop]
+        reach = deal[hand] * plan[int(table.parent_sequence[infoset])]
+        row, column = _cell(hands.cards[hand])
+        mass[row, column] += reach
+        taken[row, column] += reach * sum(behaviour[offered.index(a)] for a in actions)
+    if not found:
+        raise ValueError(f"player {player + 1} does not act after {history!r}")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frequency = np.where(mass > 0, taken / np.where(mass > 0, mass, 1.0), np.nan)
+    return ClassGrid(player, history, tuple(actions), frequency)
+
+
+def _cell(cards: np.ndarray) -> tuple[int, int]:
+    """The grid cell of a two-card combo: ranks from A (row 0) to 2 (row 12); suited above
+    the diagonal, offsuit below (card = 4 × rank + suit, rank 0 = deuce)."""
+    high, low = max(int(cards[0]), int(cards[1])), min(int(cards[0]), int(cards[1]))
+    first, second = 12 - high // 4, 12 - low // 4
+    if first == second:
+        return first, first
+    suited = high % 4 == low % 4
+    return (first, second) if suited else (second, first)

@@ -19,7 +19,7 @@ from seqform.analyses.refine import RefinedSolution
 from seqform.analyses.restrict import RestrictedSolution, load_fix_file, parse_fix
 from seqform.analyses.route import AUTO_TREE_NODES, Route, choose_route
 from seqform.analyses.solve import solve_on_route
-from seqform.analyses.spot_report import SpotSummary, spot_summary
+from seqform.analyses.spot_report import ClassGrid, SpotSummary, class_grid, spot_summary
 from seqform.analyses.structured import StructuredSolution
 from seqform.analyses.structured_exact import StructuredExactSolution
 from seqform.cli.errors import CommandError, certified_exit
@@ -37,7 +37,7 @@ from seqform.cli.render.numbers import value_text
 from seqform.cli.render.refine import refined_json, refined_text
 from seqform.cli.render.report import solution_json, solution_text
 from seqform.cli.render.restrict import restricted_text
-from seqform.cli.render.spot import spot_json, spot_lines
+from seqform.cli.render.spot import grid_lines, spot_json, spot_lines
 from seqform.cli.render.structured import structured_json, structured_text
 from seqform.game.holdem.spot import read_spot
 from seqform.game.holdem.spot_game import is_spot_file
@@ -145,7 +145,8 @@ def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
         if is_spot_file(args.game):  # a hold'em spot: the players' summary too
             summary = _spot_summary(args.game, solution)
             document["spot"] = spot_json(summary)
-            text = text.rstrip("\n") + "\n\n" + "\n".join(spot_lines(summary)) + "\n"
+            lines = [*spot_lines(summary), "", *grid_lines(_opening_grid(solution))]
+            text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
     else:
         document, text = solution_json(solution), solution_text(solution, args.strategies)
     if not isinstance(solution, NormalFormSolution):
@@ -154,6 +155,13 @@ def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
         )
     emit(document, text, args)
     return certified_exit(uncertified_reason(solution.certificate))
+
+
+def _opening_grid(solution: StructuredSolution) -> ClassGrid:
+    """OOP's first decision as a grid: the share of each class that bets (any size)."""
+    strategy = solution.strategies[0]
+    first = strategy.table.actions[0]  # every OOP combo opens with the same actions
+    return class_grid(solution.game, strategy, "", tuple(a for a in first if a != "x"))
 
 
 def _spot_summary(path: str, solution: StructuredSolution) -> SpotSummary:

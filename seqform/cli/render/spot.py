@@ -3,11 +3,12 @@ the ``"spot"`` object of the ``seqform.structured/1`` document."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from seqform.analyses.spot_report import ActionFrequencies, SpotSummary
+from seqform.analyses.spot_report import ActionFrequencies, ClassGrid, SpotSummary
 
-__all__ = ["frequencies_text", "spot_json", "spot_lines"]
+__all__ = ["frequencies_text", "grid_lines", "spot_json", "spot_lines"]
 
 WHO = ("OOP", "IP")
 
@@ -49,3 +50,24 @@ def spot_json(summary: SpotSummary) -> dict[str, Any]:
             for found in summary.frequencies
         ],
     }
+
+
+_RANKS = "AKQJT98765432"
+
+
+def grid_lines(grid: ClassGrid) -> list[str]:
+    """The 13 × 13 grid as text: pairs on the diagonal, suited above, offsuit below; each
+    cell the class's percentage taking the grid's actions, ``.`` where the class is not in
+    the range."""
+    where = "first decision" if not grid.history else f"decision after {grid.history}"
+    lines = [
+        f"{WHO[grid.player]} {where}: % of each hand class that plays "
+        f"{' or '.join(grid.actions)} (pairs on the diagonal, suited above, offsuit below)",
+        "     " + "".join(f"{rank:>4}" for rank in _RANKS),
+    ]
+    for row, rank in enumerate(_RANKS):
+        cells = [
+            "   ." if math.isnan(value) else f"{100 * value:4.0f}" for value in grid.frequency[row]
+        ]
+        lines.append(f"  {rank}  " + "".join(cells))
+    return lines

@@ -104,8 +104,10 @@ def test_spot_file_reads_exact_numbers(tmp_path):
     )
     spot = read_spot(path)
     assert spot.street == "river"
-    assert spot.bet_sizes == (Fraction(3, 4), Fraction(1))
-    assert spot.max_raises == 2
+    sizes = (Fraction(3, 4), Fraction(1))
+    assert spot.bet_sizes == (sizes, sizes)  # OOP's and IP's: the shared bet_sizes
+    assert spot.raise_sizes == ((Fraction(1),), (Fraction(1),))
+    assert spot.max_raises == 2 and spot.all_in
     assert len(spot.ranges[1]) == 6 + 6 + 3 + 12  # QQ, AA, KK less Ks, AK less AKs-of-Ks
 
 

@@ -189,3 +189,38 @@ def test_exact_solution_on_both_routes(spot_instance):
     structured = solve_structured_exact(game)
     assert structured.certified
     assert structured.value == solve_exact(tree).value
+
+
+# --- the AKQ game (Chen and Ankenman, The Mathematics of Poker, 2006, ch. 13) -----------------
+
+
+@pytest.mark.parametrize("pot", [2, 3, 5])
+def test_the_akq_half_street_game(pot):
+    # One card each from {A, K, Q} (written as the pairs AhAd, KhKd, QhQd, which clash with
+    # each other, on a board that pairs and connects with none of them); X (OOP) checks dark,
+    # Y (IP) may bet 1 into a pot of P, X calls or folds.  The book's solution: Y bets A,
+    # bluffs Q with frequency 1 / (P + 1) (X's K indifferent: q (P + 1) = 1) and checks K;
+    # X calls with K with frequency (P − 1) / (P + 1) (Y's Q indifferent) and always with A.
+    spot = spot_from_mapping(
+        {
+            "board": "2c3d7h8sJc",
+            "pot": pot,
+            "effective_stack": 1,
+            "oop_range": "AhAd,KhKd,QhQd",
+            "ip_range": "AhAd,KhKd,QhQd",
+            "oop_bet_sizes": [],
+            "ip_bet_sizes": [1],  # a pot-sized bet, capped at the stack of 1
+            "max_raises": 0,
+            "all_in": False,
+        },
+        "akq",
+    )
+    solution = solve(spot_game(spot), method="structured", exact=True)
+    y, x = solution.strategies[1], solution.strategies[0]
+    bet = "b1"
+    assert y.at("AhAd|x")[bet] == 1
+    assert y.at("QhQd|x")[bet] == Fraction(1, pot + 1)
+    assert y.at("KhKd|x")[bet] == 0
+    assert x.at("KhKd|x-b1")["c"] == Fraction(pot - 1, pot + 1)
+    assert x.at("AhAd|x-b1")["c"] == 1
+    assert x.at("AhAd|") == {"x": 1}  # X has no bet: it checks dark

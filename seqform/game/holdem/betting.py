@@ -61,9 +61,20 @@ def amount_text(amount: Fraction) -> str:
 class _Sizes:
     pot: Fraction  # in the middle before the street
     stack: Fraction  # each player's chips behind at the start of the street
-    bets: tuple[Fraction, ...]
-    raises: tuple[Fraction, ...]
+    bets: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]  # per player
+    raises: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]  # per player
     max_raises: int
+    all_in: bool = True  # all-in is always one of the bets and raises
+
+
+def _per_player(
+    sizes: tuple[Fraction, ...] | tuple[tuple[Fraction, ...], tuple[Fraction, ...]],
+) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """``sizes`` for each player: a pair of tuples as it is, one tuple for both."""
+    if len(sizes) == 2 and all(isinstance(each, tuple) for each in sizes):
+        return (tuple(sizes[0]), tuple(sizes[1]))  # type: ignore[arg-type]
+    shared = tuple(sizes)
+    return (shared, shared)  # type: ignore[return-value]
 
 
 def _targets(sizes: _Sizes, put_in: tuple[Fraction, Fraction], player: int) -> list[Fraction]:
@@ -71,14 +82,15 @@ def _targets(sizes: _Sizes, put_in: tuple[Fraction, Fraction], player: int) -> l
     facing, own = put_in[1 - player], put_in[player]
     pot = sizes.pot + put_in[0] + put_in[1]
     if facing == own:  # a bet
-        wanted = [size * pot for size in sizes.bets]
+        wanted = [size * pot for size in sizes.bets[player]]
         least = Fraction(0)
     else:  # a raise: by a fraction of the pot after the call, at least the last increment
         after_call = pot + (facing - own)
-        wanted = [facing + size * after_call for size in sizes.raises]
+        wanted = [facing + size * after_call for size in sizes.raises[player]]
         least = facing + (facing - min(put_in))
     amounts = {min(max(amount, least), sizes.stack) for amount in wanted}
-    amounts.add(sizes.stack)
+    if sizes.all_in:
+        amounts.add(sizes.stack)
     return sorted(amount for amount in amounts if amount > facing)
 
 
@@ -118,13 +130,24 @@ def _node(
 def street_tree(
     pot: Fraction,
     stack: Fraction,
-    bet_sizes: tuple[Fraction, ...],
-    raise_sizes: tuple[Fraction, ...],
+    bet_sizes: tuple[Fraction, ...] | tuple[tuple[Fraction, ...], tuple[Fraction, ...]],
+    raise_sizes: tuple[Fraction, ...] | tuple[tuple[Fraction, ...], tuple[Fraction, ...]],
     max_raises: int,
+    *,
+    all_in: bool = True,
 ) -> Bet:
     """The betting of one street (module docstring), OOP first, from a pot of ``pot`` with
-    ``stack`` chips behind each player."""
-    sizes = _Sizes(Fraction(pot), Fraction(stack), tuple(bet_sizes), tuple(raise_sizes), max_raises)
+    ``stack`` chips behind each player.  ``bet_sizes`` and ``raise_sizes`` are one tuple of
+    pot fractions for both players, or a pair (OOP's, IP's); ``all_in=False`` offers no
+    all-in beyond the sizes (the toy games of *The Mathematics of Poker*)."""
+    sizes = _Sizes(
+        Fraction(pot),
+        Fraction(stack),
+        _per_player(bet_sizes),
+        _per_player(raise_sizes),
+        max_raises,
+        all_in,
+    )
     root = _node(sizes, 0, (Fraction(0), Fraction(0)), 0, ())
     assert isinstance(root, Bet)  # OOP always has a decision to start the street
     return root

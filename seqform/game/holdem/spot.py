@@ -44,6 +44,11 @@ KEYS = (
     "bet_sizes",
     "raise_sizes",
     "max_raises",
+    "oop_bet_sizes",
+    "ip_bet_sizes",
+    "oop_raise_sizes",
+    "ip_raise_sizes",
+    "all_in",
 )
 _REQUIRED = KEYS[:6]
 DEFAULT_MAX_RAISES = 3
@@ -60,8 +65,12 @@ class Spot:
     board : 4 (turn) or 5 (river) card numbers (:mod:`seqform.game.holdem.cards`)
     pot, effective_stack : exact chips
     ranges : OOP's and IP's ranges without the combos that hold a board card
-    bet_sizes, raise_sizes : exact fractions of the pot (raises: of the pot after the call)
+    bet_sizes, raise_sizes : exact fractions of the pot (raises: of the pot after the call),
+        each a pair (OOP's, IP's): ``oop_bet_sizes`` and the like replace the shared
+        ``bet_sizes`` for one player (``oop_bet_sizes = []``: OOP never bets, as in the toy
+        games of *The Mathematics of Poker*)
     max_raises : raises allowed per street after the first bet
+    all_in : whether all-in is always a bet and a raise (key ``all_in``, default true)
     name : how seqform names the spot (the file's stem)
     """
 
@@ -69,10 +78,11 @@ class Spot:
     pot: Fraction
     effective_stack: Fraction
     ranges: tuple[HandRange, HandRange]
-    bet_sizes: tuple[Fraction, ...]
-    raise_sizes: tuple[Fraction, ...]
+    bet_sizes: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
+    raise_sizes: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
     max_raises: int
     name: str
+    all_in: bool = True
 
     @property
     def street(self) -> str:
@@ -96,6 +106,18 @@ def _sizes(value: Any, where: str) -> tuple[Fraction, ...]:
     return tuple(sorted(set(sizes)))
 
 
+def _player_sizes(
+    data: dict[str, Any], kind: str, prefix: str
+) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """OOP's and IP's ``kind`` (``bet``/``raise``) sizes: ``oop_<kind>_sizes`` or
+    ``ip_<kind>_sizes`` where given, else the shared ``<kind>_sizes`` (raises: none)."""
+    shared = data.get(f"{kind}_sizes", [])
+    return (
+        _sizes(data.get(f"oop_{kind}_sizes", shared), f"{prefix}oop_{kind}_sizes"),
+        _sizes(data.get(f"ip_{kind}_sizes", shared), f"{prefix}ip_{kind}_sizes"),
+    )
+
+
 def _range(value: Any, key: str, board: tuple[int, ...], prefix: str) -> HandRange:
     if not isinstance(value, str):
         raise SpotFileError(f'{prefix}{key} must be a range in quotes, such as "22+,AKs"')
@@ -111,7 +133,8 @@ def _check_keys(data: dict[str, Any], prefix: str) -> None:
             close = difflib.get_close_matches(key, KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise SpotFileError(f"{prefix}unknown key {key!r}{hint}; a spot has {', '.join(KEYS)}")
-    missing = [key for key in _REQUIRED if key not in data]
+    both = "oop_bet_sizes" in data and "ip_bet_sizes" in data  # no shared sizes needed
+    missing = [key for key in _REQUIRED if key not in data and not (both and key == "bet_sizes")]
     if missing:
         raise SpotFileError(f"{prefix}missing {', '.join(missing)}")
 
@@ -144,16 +167,20 @@ def spot_from_mapping(data: dict[str, Any], name: str = "spot") -> Spot:
     max_raises = data.get("max_raises", DEFAULT_MAX_RAISES)
     if isinstance(max_raises, bool) or not isinstance(max_raises, int) or max_raises < 0:
         raise SpotFileError(f"{prefix}max_raises must be a whole number >= 0, not {max_raises!r}")
-    bet_sizes = _sizes(data["bet_sizes"], f"{prefix}bet_sizes")
+    bet_sizes = _player_sizes(data, "bet", prefix)
+    all_in = data.get("all_in", True)
+    if not isinstance(all_in, bool):
+        raise SpotFileError(f"{prefix}all_in must be true or false, not {all_in!r}")
     return Spot(
         board=board,
         pot=_number(data["pot"], f"{prefix}pot"),
         effective_stack=_number(data["effective_stack"], f"{prefix}effective_stack"),
         ranges=ranges,
         bet_sizes=bet_sizes,
-        raise_sizes=_sizes(data.get("raise_sizes", []), f"{prefix}raise_sizes"),
+        raise_sizes=_player_sizes(data, "raise", prefix),
         max_raises=max_raises,
         name=name,
+        all_in=all_in,
     )
 
 

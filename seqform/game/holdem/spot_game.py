@@ -103,6 +103,7 @@ class _Builder:
             spot.bet_sizes,
             spot.raise_sizes,
             spot.max_raises,
+            all_in=spot.all_in,
         )
         return self._decision(tree, board, before, prefix, last)
 

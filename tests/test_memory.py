@@ -140,7 +140,7 @@ def test_every_command_refuses_a_tree_that_would_not_fit(command, monkeypatch, c
     extra = {
         "export": ["--to", "npz", "unused.npz"],
         "exploit": ["--opponent", "uniform"],
-        "iterate": ["--algorithm", "cfr+"],
+        "iterate": ["--algorithm", "cfr+", "--method", "tree"],  # auto: vector CFR, no tree
     }.get(command, [])
     assert main([command, "leduc(ranks=13, suits=4)", *extra]) == 1
     err = capsys.readouterr().err

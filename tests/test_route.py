@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 import seqform
-from seqform.analyses import iterate as iterate_module
-from seqform.analyses import memory, route
+from seqform.analyses import lp_reference, memory, route
 from seqform.analyses.iterate import iterate
 from seqform.analyses.memory import MemoryAvailable, MemoryRefusedError
 from seqform.analyses.route import OptionsError, check_options, choose_route, planned_size
@@ -220,7 +219,7 @@ def test_iterate_reference_follows_the_structured_route(monkeypatch):
 
 
 def test_iterate_reference_is_skipped_where_slow_or_not_asked(monkeypatch, capsys):
-    monkeypatch.setattr(iterate_module, "REFERENCE_TREE_NODES", 10)
+    monkeypatch.setattr(lp_reference, "REFERENCE_TREE_NODES", 10)
     run = iterate("kuhn", "cfr", Stopping(iterations=5))
     assert run.reference.skipped is not None and "would be slow" in run.reference.skipped
     monkeypatch.undo()

@@ -15,6 +15,7 @@ from seqform.cli.main import main
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.loader import load_game
 from seqform.iterative.cfr import solve_with_rule
+from seqform.iterative.layout import TIE_TOLERANCE
 from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import Stopping
 from seqform.structured.vector_cfr import vector_cfr
@@ -50,14 +51,17 @@ QUICK = {"kuhn(cards=3)", "leduc(ranks=2, suits=2)", "liars_dice(sides=3)"}
 )
 @pytest.mark.parametrize("algorithm", list(RULES))
 def test_the_same_iterates_as_tree_cfr(spec: str, algorithm: str) -> None:
-    # Both sum the same numbers in different orders; ties are cleared in both
-    # (seqform.iterative.layout.ties_cleared).  PCFR+ and PDCFR+ amplify the remaining
-    # round-off fast (on leduc(ranks=2, suits=2) 1e-16 grows to 6e-6 by 20 iterations, as
-    # OpenSpiel drifts from itself after a one-ulp change), so they are compared over 10.
+    # Both sum the same numbers in different orders; ties are cleared in both, the tree run
+    # with vector CFR's tolerance (seqform.iterative.layout.ties_cleared).  PCFR+ and PDCFR+
+    # amplify the remaining round-off fast (on leduc(ranks=2, suits=2) 1e-16 grows to 6e-6
+    # by 20 iterations, as OpenSpiel drifts from itself after a one-ulp change), so they are
+    # compared over 10.
     iterations = PREDICTIVE_ITERATIONS if algorithm in LAST_ITERATE else ITERATIONS
     stopping = Stopping(iterations, None, None, 5)
     vector = vector_cfr(load_structured_game(spec), algorithm, stopping)
-    tree = solve_with_rule(load_game(spec), RULES[algorithm], algorithm, stopping)
+    tree = solve_with_rule(
+        load_game(spec), RULES[algorithm], algorithm, stopping, tie_tolerance=TIE_TOLERANCE
+    )
     assert _largest_difference(vector.strategies, tree.strategies) <= 1e-10
     assert vector.nash_conv == pytest.approx(tree.nash_conv, abs=1e-10)
     assert [s.iteration for s in vector.history] == [s.iteration for s in tree.history]

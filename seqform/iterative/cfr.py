@@ -12,8 +12,6 @@ for the passes):
 2. cumulative regrets ``R(h, a) += v(h, a) - v(h)``;
 3. cumulative plan ``S += w_t * x_i`` (``x_i``: ``i``'s own realization plan of the
    current behaviour; its parent entry is the own reach of each information set);
-   regrets within ``TIE_TOLERANCE`` of the payoff scale are ties, set to 0
-   (:func:`~seqform.iterative.layout.ties_cleared`);
 4. the variant's regret rule (:mod:`seqform.iterative.rules`) — CFR: none; CFR+:
    ``R = max(R, 0)`` (regret matching+); DCFR: ``R *= t^α / (t^α + 1)`` where ``R >= 0``
    and ``t^β / (t^β + 1)`` elsewhere; the other variants of that module likewise;
@@ -68,8 +66,11 @@ class FullTreeRegrets:
     by one :class:`~seqform.iterative.rules.RegretRule` per player (the module
     docstring's steps; the rule's own steps are in :mod:`seqform.iterative.rules`)."""
 
-    def __init__(self, layout: TreeLayout, rules: Sequence[Rule]) -> None:
+    def __init__(
+        self, layout: TreeLayout, rules: Sequence[Rule], tie_tolerance: float = 0.0
+    ) -> None:
         self.layout = layout
+        self.tie_tolerance = tie_tolerance  # ties_cleared: 0 clears nothing
         self.rules = tuple(rules)
         self.alternating = self.rules[0].alternating
         self.regrets = [np.zeros(player.num_sequences) for player in layout.players]
@@ -105,15 +106,18 @@ class FullTreeRegrets:
         weights = own.terminal_utility * others_reach(layout, plans, player)
         values = counterfactual_values(own, self.behaviour[player], weights)
         self.scale[player] = float(np.max(np.abs(values.sequences), initial=0.0))
-        self.instant[player] = ties_cleared(values.regrets(own), self.scale[player])
+        self.instant[player] = ties_cleared(
+            values.regrets(own), self.scale[player], self.tie_tolerance
+        )
         own_plan = realization_plan(own, self.behaviour[player])
         self.cumulative[player] += self.rules[player].weight(iteration) * own_plan
 
     def _update(self, player: int, iteration: int) -> None:
         rule, regrets, instant = self.rules[player], self.regrets[player], self.instant[player]
         rule.accumulate(regrets, instant, iteration)
-        regrets[:] = ties_cleared(regrets, self.scale[player])  # a sum that cancels is 0
-        matched = ties_cleared(rule.matched(regrets, instant, iteration), self.scale[player])
+        scale, tolerance = self.scale[player], self.tie_tolerance
+        regrets[:] = ties_cleared(regrets, scale, tolerance)  # a sum that cancels is 0
+        matched = ties_cleared(rule.matched(regrets, instant, iteration), scale, tolerance)
         self.behaviour[player] = regret_matching(self.layout.players[player], matched)
 
     def average(self) -> tuple[BehaviouralStrategy, ...]:
@@ -139,13 +143,17 @@ def solve_with_rule(
     on_sample: OnSample | None = None,
     *,
     last_iterate: bool = False,
+    tie_tolerance: float = 0.0,
 ) -> IterativeResult:
     """Run the loop of the module docstring with ``rule`` for every player.
 
     ``last_iterate`` also measures NashConv of the current behaviour at each sample
-    (:attr:`~seqform.iterative.run.Sample.last_nash_conv`).
+    (:attr:`~seqform.iterative.run.Sample.last_nash_conv`); ``tie_tolerance`` clears ties
+    (:func:`~seqform.iterative.layout.ties_cleared`; 0, the default, clears none).
     """
-    stepper = FullTreeRegrets(build_layout(game), [rule] * game.flat.num_players)
+    stepper = FullTreeRegrets(
+        build_layout(game), [rule] * game.flat.num_players, tie_tolerance=tie_tolerance
+    )
     return run_iterations(game, stepper, stopping, algorithm, on_sample, last_iterate=last_iterate)
 
 

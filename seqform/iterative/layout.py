@@ -279,15 +279,19 @@ TIE_TOLERANCE = 1e-12
 """Instant regrets within this fraction of the largest sequence value are ties (set to 0)."""
 
 
-def ties_cleared(regrets: np.ndarray, scale: float) -> np.ndarray:
-    """``regrets`` with ties restored to exactly 0.  Two actions of equal value can differ in
-    the last bits by the order of a sum (the tree's terminal sums, the structured route's
-    running sums by level), and regret matching is discontinuous there (every regret 0:
-    uniform; one at 1e-17: all on it), so that noise alone sends two implementations of the
-    same algorithm far apart.  A regret within :data:`TIE_TOLERANCE` of ``scale`` (the
-    largest sequence value) is taken as the tie it is."""
+def ties_cleared(regrets: np.ndarray, scale: float, tolerance: float) -> np.ndarray:
+    """``regrets`` with those within ``tolerance × scale`` (``scale``: the largest sequence
+    value) set to exactly 0: ties, where two actions of equal value differ only by the order
+    of a sum.  Regret matching is discontinuous there (every regret 0: uniform; one at 1e-17:
+    all on it), so round-off alone can send two implementations of one algorithm far apart:
+    the structured route's running sums leave such noise where the tree's terminal sums often
+    give exact zeros, and the tree's own sums are not always exact either.  ``tolerance`` 0
+    (the tree's default, as OpenSpiel's solvers do) clears nothing; vector CFR uses
+    :data:`TIE_TOLERANCE`, and the tree run with the same tolerance has the same iterates."""
+    if tolerance == 0.0:
+        return regrets
     cleared = np.array(regrets, dtype=float)
-    cleared[np.abs(cleared) <= TIE_TOLERANCE * scale] = 0.0
+    cleared[np.abs(cleared) <= tolerance * scale] = 0.0
     return cleared
 
 

@@ -29,6 +29,7 @@ from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.public_tree import StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
 from seqform.iterative.layout import (
+    TIE_TOLERANCE,
     TreeLayout,
     realization_plan,
     sequence_counterfactual_values,
@@ -53,7 +54,7 @@ class VectorRegrets(FullTreeRegrets):
     def __init__(self, game: StructuredGame, rule_name: str) -> None:
         tables = sequence_tables(game)
         layout = TreeLayout(players=tuple(sequence_layout(table) for table in tables))
-        super().__init__(layout, [RULES[rule_name]] * 2)
+        super().__init__(layout, [RULES[rule_name]] * 2, tie_tolerance=TIE_TOLERANCE)
         self.game = game
 
     def _accumulate(self, player: int, iteration: int) -> None:
@@ -62,7 +63,7 @@ class VectorRegrets(FullTreeRegrets):
         payoffs = leaf_payoffs(self.game, player, plan)  # A y, or −Aᵀ x, in table order
         values = sequence_counterfactual_values(own, self.behaviour[player], payoffs[own.order])
         self.scale[player] = float(np.max(np.abs(values.sequences), initial=0.0))
-        self.instant[player] = ties_cleared(values.regrets(own), self.scale[player])
+        self.instant[player] = ties_cleared(values.regrets(own), self.scale[player], TIE_TOLERANCE)
         own_plan = realization_plan(own, self.behaviour[player])
         self.cumulative[player] += self.rules[player].weight(iteration) * own_plan
 

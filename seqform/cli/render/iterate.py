@@ -187,7 +187,8 @@ def _measurement_lines(run: IterativeRun) -> list[str]:
     if run.certificate is None:
         lines.append(f"  NashConv (the sum of the gains) {profile.nash_conv:.3g}")
         return lines
-    return [*lines, "", *certificate_lines(run.certificate, names, f"best responses on {where}")]
+    on = "the public tree × hands" if isinstance(run.game, StructuredGame) else "the tree"
+    return [*lines, "", *certificate_lines(run.certificate, names, f"best responses on {on}")]
 
 
 def _reference_lines(run: IterativeRun) -> list[str]:

@@ -74,9 +74,11 @@ from seqform.structured.lp_parts import (
     Chain,
     Entries,
     Triplets,
+    aggregate_rule,
     exact_value,
     level_chain,
     numbers,
+    rule_values,
 )
 
 __all__ = [
@@ -276,7 +278,7 @@ class _Builder:
         factor = -chance[:, None] * self.weights[1][hands1][None, :]  # (leaves, hands1)
         if card is not None:
             factor = -factor
-        slots, weights = _aggregate(numbering, leaves, distinct, level1, chain, self.exact)
+        slots, weights = aggregate_rule(numbering, leaves, distinct, level1, chain, self.exact)
         local = np.where(slots >= 0, columns[..., None] + slots, -1)
         self.payoff.add(rows[..., None], local, factor[..., None] * weights)
         if card is None:
@@ -302,7 +304,7 @@ class _Builder:
         if not len(clash):
             return
         mate = hands0[at[clash]]
-        values = _rule_values(
+        values = rule_values(
             self.numbering,
             leaves,
             family.levels[0][mate],
@@ -314,70 +316,6 @@ class _Builder:
             x[:, at[clash]],
             self.clash_sign * factor[:, clash] * values * self.weights[0][mate][None, :],
         )
-
-
-def _aggregate(
-    numbering: PublicNumbering,
-    leaves: np.ndarray,
-    distinct: np.ndarray,
-    level1: np.ndarray,
-    chain: Chain,
-    exact: bool = False,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per (leaf, hand of player 1), the rule's sum over all live hands of player 0 as at
-    most five (local variable, weight) slots: shapes (leaves, hands1, 5); -1 unused.
-    Weights are floats, or Fractions when ``exact``."""
-    count = len(distinct)
-    shape = (len(leaves), len(level1), 5)
-    slots = np.full(shape, -1, dtype=np.int64)
-    weights = np.zeros(shape, dtype=object if exact else float)
-    rules = [numbering.leaf_rules[z] for z in leaves]
-    slots[..., 0] = chain.prefix[count, 0]
-    rule = rules[0]
-    if isinstance(rule, Constant):
-        weights[..., 0] = numbers((r.payoff for r in rules), exact)[:, None]
-    elif isinstance(rule, Sign):
-        stake = numbers((r.stake for r in rules), exact)[:, None, None]
-        below = np.searchsorted(distinct, level1, side="left")
-        upto = np.searchsorted(distinct, level1, side="right")
-        slots[..., 1:3] = chain.prefix[below]
-        slots[..., 3:5] = chain.prefix[upto]
-        weights[...] = stake * np.asarray([1, -1, -1, -1, -1], dtype=weights.dtype)
-    else:
-        reached = numbers((r.if_reached for r in rules), exact)[:, None]
-        otherwise = numbers((r.otherwise for r in rules), exact)[:, None]
-        quantity = np.asarray([r.quantity for r in rules])[:, None]
-        needed = np.searchsorted(distinct, quantity - level1[None, :], side="left")
-        slots[..., 1:3] = chain.prefix[needed]
-        weights[..., 0] = reached
-        weights[..., 1:3] = -(reached - otherwise)[..., None]
-    weights[slots < 0] = 0
-    return slots, weights
-
-
-def _rule_values(
-    numbering: PublicNumbering,
-    leaves: np.ndarray,
-    level0: np.ndarray,
-    level1: np.ndarray,
-    exact: bool = False,
-) -> np.ndarray:
-    """``rule_z(level0[i], level1[i])`` per leaf ``z`` and pair ``i``, shape (leaves, pairs);
-    Fractions when ``exact``."""
-    rules = [numbering.leaf_rules[z] for z in leaves]
-    dtype = object if exact else float
-    out = np.empty((len(leaves), len(level0)), dtype=dtype)
-    for row, rule in enumerate(rules):
-        if isinstance(rule, Constant):
-            out[row] = numbers([rule.payoff], exact)[0]
-        elif isinstance(rule, Sign):
-            (stake,) = numbers([rule.stake], exact)
-            out[row] = stake * np.sign(level0 - level1).astype(dtype)
-        else:
-            reached = level0 + level1 >= rule.quantity
-            high, low = numbers([rule.if_reached, rule.otherwise], exact)
-            out[row] = np.where(reached, high, low)
-    return out
 
 
 @dataclass(frozen=True)

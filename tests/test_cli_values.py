@@ -70,10 +70,13 @@ def test_exploit_json_of_a_float_strategy_has_no_long_fractions(tmp_path, capsys
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["kuhn", "leduc", "liars_dice", "kuhn(cards=100)"])
+@pytest.mark.parametrize(
+    "game", ["kuhn", "leduc", "liars_dice", "kuhn(cards=100)", "leduc(ranks=13)"]
+)
 def test_every_two_player_builtin_game_certifies_at_its_default_size(game, capsys):
     # Issue 24: a default run of a built-in game must certify (exit 0); liars_dice took the
     # structured route with Clarabel and ended at NashConv 1.56e-9.  kuhn3 has three players
-    # and is the CFR family's (iterate), not the LP's.
+    # and is the CFR family's (iterate), not the LP's.  leduc(ranks=13) is the README's big
+    # example; leduc(13, 4) and liars_dice(sides=8) take minutes and are the benchmarks'.
     assert main(["solve", game, "--quiet"]) == 0
     assert "equilibrium (≤ 1e-09)" in capsys.readouterr().out

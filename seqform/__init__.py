@@ -1,22 +1,59 @@
 """seqform: exact sequence-form solutions of two-player zero-sum extensive-form games."""
 
-from seqform.analyses.normal import solve_normal_form
-from seqform.analyses.solve import Solution, solve
-from seqform.certify import Certificate, best_response, certify, expected_value
-from seqform.forms.normal_counts import strategy_counts
-from seqform.forms.normal_form import build_normal_form
-from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
-from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan, plan_from_behaviour
-from seqform.game.errors import InvalidGameError, UnknownGameError
-from seqform.game.loader import load_game
-from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, Terminal
-from seqform.lp.minmax import LPSolution, solve_minmax
-from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
+from typing import TYPE_CHECKING
+
 from seqform.version import __version__
 
-# Names whose modules import pygambit or OpenSpiel load on first use.
+if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
+    from seqform.analyses.normal import solve_normal_form
+    from seqform.analyses.solve import Solution, solve
+    from seqform.certify import Certificate, best_response, certify, expected_value
+    from seqform.forms.normal_counts import strategy_counts
+    from seqform.forms.normal_form import build_normal_form
+    from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
+    from seqform.forms.strategies import (
+        BehaviouralStrategy,
+        behaviour_from_plan,
+        plan_from_behaviour,
+    )
+    from seqform.game.errors import InvalidGameError, UnknownGameError
+    from seqform.game.loader import load_game
+    from seqform.game.model import Game
+    from seqform.game.nodes import Chance, Decision, Terminal
+    from seqform.lp.minmax import LPSolution, solve_minmax
+    from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
+
+# Every public name loads its module on first use (PEP 562), so ``import seqform`` and the
+# command line's start-up do not pay for numpy, scipy, HiGHS or pygambit before a command
+# needs them (issue 19, start-up).
 _LAZY = {
+    "solve_normal_form": "seqform.analyses.normal",
+    "Solution": "seqform.analyses.solve",
+    "solve": "seqform.analyses.solve",
+    "Certificate": "seqform.certify",
+    "best_response": "seqform.certify",
+    "certify": "seqform.certify",
+    "expected_value": "seqform.certify",
+    "strategy_counts": "seqform.forms.normal_counts",
+    "build_normal_form": "seqform.forms.normal_form",
+    "PlayerSequences": "seqform.forms.sequence_form",
+    "SequenceForm": "seqform.forms.sequence_form",
+    "build_sequence_form": "seqform.forms.sequence_form",
+    "BehaviouralStrategy": "seqform.forms.strategies",
+    "behaviour_from_plan": "seqform.forms.strategies",
+    "plan_from_behaviour": "seqform.forms.strategies",
+    "InvalidGameError": "seqform.game.errors",
+    "UnknownGameError": "seqform.game.errors",
+    "load_game": "seqform.game.loader",
+    "Game": "seqform.game.model",
+    "Chance": "seqform.game.nodes",
+    "Decision": "seqform.game.nodes",
+    "Terminal": "seqform.game.nodes",
+    "LPSolution": "seqform.lp.minmax",
+    "solve_minmax": "seqform.lp.minmax",
+    "SolverError": "seqform.lp.solvers",
+    "SolverLimitError": "seqform.lp.solvers",
+    "SolverStats": "seqform.lp.solvers",
     "read_efg": "seqform.game.efg",
     "write_efg": "seqform.io.export",
     "GameFormatError": "seqform.game.errors",
@@ -78,7 +115,13 @@ def __getattr__(name: str) -> object:
     lazy = _LAZY.get(name)
     if lazy is None:
         raise AttributeError(f"module 'seqform' has no attribute {name!r}")
-    return getattr(importlib.import_module(lazy), name)
+    value = getattr(importlib.import_module(lazy), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 __all__ = [

@@ -232,3 +232,12 @@ def test_iterate_reference_is_skipped_where_slow_or_not_asked(monkeypatch, capsy
 def test_iterate_method_is_checked_by_the_route_policy():
     with pytest.raises(OptionsError, match="choose from auto, tree"):
         iterate("kuhn", "cfr", Stopping(iterations=1), method="normal")
+
+
+def test_the_parser_offers_every_iterative_algorithm_and_no_other() -> None:
+    # the command line reads the names from seqform.analyses.options (no numpy at start-up);
+    # seqform.analyses.iterate maps each to its function, in the same order
+    from seqform.analyses.iterate import SOLVERS
+    from seqform.analyses.options import ITERATE_ALGORITHMS
+
+    assert tuple(SOLVERS) == ITERATE_ALGORITHMS

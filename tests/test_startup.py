@@ -21,9 +21,12 @@ HEAVY = ("pygambit", "cvxpy", "pyspiel", "pandas", "scipy.stats", "matplotlib", 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _loaded_after(statement: str) -> list[str]:
-    """The packages of ``HEAVY`` in ``sys.modules`` after ``statement`` runs in a fresh Python."""
-    probe = f"import sys; {statement}; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+SOLVING = ("scipy", "highspy", "clarabel")  # what a solve needs, but --help and parsing do not
+
+
+def _loaded_after(statement: str, packages: tuple[str, ...] = HEAVY) -> list[str]:
+    """The ``packages`` in ``sys.modules`` after ``statement`` runs in a fresh Python."""
+    probe = f"import sys; {statement}; print(' '.join(m for m in {packages!r} if m in sys.modules))"
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
@@ -36,6 +39,14 @@ def _loaded_after(statement: str) -> list[str]:
 
 def test_importing_the_cli_loads_no_heavy_package() -> None:
     assert _loaded_after("import seqform.cli.main") == []
+
+
+def test_importing_the_cli_or_the_package_loads_no_solver() -> None:
+    # the facade's names load on first use and the parser reads the option names from
+    # seqform.analyses.options, so scipy and the LP solvers wait for a command that solves
+    assert _loaded_after("import seqform.cli.main", SOLVING) == []
+    assert _loaded_after("import seqform", SOLVING) == []
+    assert "scipy" in _loaded_after("import seqform; seqform.solve", SOLVING)  # the probe sees
 
 
 @pytest.mark.slow

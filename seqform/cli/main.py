@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from seqform.analyses.route import OptionsError
+from seqform.analyses.options import OptionsError
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser, resolve_export_file, resolve_solver
 from seqform.cli.progress import configure_logging, live_progress

@@ -9,11 +9,8 @@ import argparse
 import re
 from collections.abc import Sequence
 
-from seqform.analyses.iterate import SOLVERS as ITERATIVE_SOLVERS
-from seqform.analyses.route import ITERATE_METHODS, METHOD_ALIASES, SOLVERS
+from seqform.analyses.options import ITERATE_ALGORITHMS, ITERATE_METHODS, METHOD_ALIASES, SOLVERS
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
-from seqform.cli.render.strategies import CHOICES as STRATEGY_CHOICES
-from seqform.cli.render.strategies import MOST_MIXED, SUMMARY_ABOVE
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import BACKENDS
 
@@ -38,7 +35,10 @@ __all__ = [
 SPARSIFIED_DEFAULT_SOLVER = "clarabel"
 """The structured route's interior-point solver, its default (``--solver clarabel``)."""
 
-ITERATIVE_ALGORITHMS: tuple[str, ...] = tuple(ITERATIVE_SOLVERS)  # of ``seqform iterate``
+SUMMARY_ABOVE = 40  # information sets of both players; above, text reports summarise
+MOST_MIXED = 10  # information sets shown in a summary, per player
+STRATEGY_CHOICES = ("auto", "all", "summary")  # the values of --strategies
+ITERATIVE_ALGORITHMS: tuple[str, ...] = ITERATE_ALGORITHMS  # of ``seqform iterate``
 
 
 STRUCTURED_METHODS = ("auto", "structured")

@@ -16,10 +16,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from seqform.analyses.route import check_options
+from seqform.analyses.options import check_options
 from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
 from seqform.cli.options import (
     ITERATIVE_ALGORITHMS,
+    MOST_MIXED,
     Commands,
     SeqformParser,
     add_analysis_arguments,
@@ -31,7 +32,6 @@ from seqform.cli.options import (
     add_strategies_argument,
 )
 from seqform.cli.readers import opponent_name, positive_number, positive_seconds, whole_number
-from seqform.cli.render.strategies import MOST_MIXED
 from seqform.version import __version__
 
 __all__ = ["build_parser", "resolve_export_file", "resolve_solver"]

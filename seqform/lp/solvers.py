@@ -17,9 +17,10 @@ solve functions check against; nothing else spells them out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
+if TYPE_CHECKING:  # annotations only: the command line reads these names without numpy
+    import numpy as np
 
 __all__ = [
     "ALGORITHMS",

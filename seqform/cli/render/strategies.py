@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from seqform.cli.options import MOST_MIXED, SUMMARY_ABOVE
+from seqform.cli.options import STRATEGY_CHOICES as CHOICES
 from seqform.cli.render.blocks import Words, strategy_lines
 from seqform.cli.render.numbers import count_text
 from seqform.cli.render.tables import left_table
@@ -53,9 +55,6 @@ __all__ = [
     "strategy_sections",
 ]
 
-SUMMARY_ABOVE = 40  # information sets of both players; above, text reports summarise
-MOST_MIXED = 10  # information sets shown in a summary, per player
-CHOICES = ("auto", "all", "summary")  # the values of --strategies
 LABELS_HELP = "docs/output.md"  # where labels and 'unreached' are explained
 UNREACHED_FLAG = f"unreached by own play: {LABELS_HELP}"
 LINE_WIDTH = 100  # a longer legend is split after the label

@@ -2,12 +2,14 @@
 
 from typing import TYPE_CHECKING
 
+# Eager, unlike the rest: ``seqform.certify`` is also a module, and importing it anywhere
+# would set the package's attribute to the module and hide the function (it needs numpy only).
+from seqform.certify import Certificate, best_response, certify, expected_value
 from seqform.version import __version__
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
     from seqform.analyses.normal import solve_normal_form
     from seqform.analyses.solve import Solution, solve
-    from seqform.certify import Certificate, best_response, certify, expected_value
     from seqform.forms.normal_counts import strategy_counts
     from seqform.forms.normal_form import build_normal_form
     from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
@@ -30,10 +32,6 @@ _LAZY = {
     "solve_normal_form": "seqform.analyses.normal",
     "Solution": "seqform.analyses.solve",
     "solve": "seqform.analyses.solve",
-    "Certificate": "seqform.certify",
-    "best_response": "seqform.certify",
-    "certify": "seqform.certify",
-    "expected_value": "seqform.certify",
     "strategy_counts": "seqform.forms.normal_counts",
     "build_normal_form": "seqform.forms.normal_form",
     "PlayerSequences": "seqform.forms.sequence_form",

@@ -11,17 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from seqform.analyses.exact import ExactSolution
-from seqform.analyses.normal import NormalFormSolution
-from seqform.analyses.refine import RefinedSolution
-from seqform.analyses.restrict import RestrictedSolution, load_fix_file, parse_fix
 from seqform.analyses.route import AUTO_TREE_NODES, Route, choose_route
 from seqform.analyses.solve import solve_on_route
-from seqform.analyses.spot_report import ClassGrid, SpotSummary, class_grid, spot_summary
-from seqform.analyses.structured import StructuredSolution
-from seqform.analyses.structured_exact import StructuredExactSolution
 from seqform.cli.errors import CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import (
@@ -32,22 +25,21 @@ from seqform.cli.progress import (
     solver_log_to_stderr,
 )
 from seqform.cli.render.blocks import uncertified_reason
-from seqform.cli.render.exact import AnyExactSolution, exact_json, exact_text
 from seqform.cli.render.numbers import value_text
-from seqform.cli.render.refine import refined_json, refined_text
-from seqform.cli.render.report import solution_json, solution_text
-from seqform.cli.render.restrict import restricted_text
-from seqform.cli.render.spot import grid_lines, spot_json, spot_lines
-from seqform.cli.render.structured import structured_json, structured_text
-from seqform.game.holdem.spot import read_spot
-from seqform.game.holdem.spot_game import is_spot_file
-from seqform.lp.exact.linear_solver import ExactSolveError
+
+if TYPE_CHECKING:
+    from seqform.analyses.spot_report import ClassGrid, SpotSummary
+    from seqform.analyses.structured import StructuredSolution
+    from seqform.cli.render.exact import AnyExactSolution
+
 
 __all__ = ["AUTO_TREE_NODES", "run"]
 
 
 def _bounds(args: argparse.Namespace) -> list[Any] | None:
     """The ``--fix`` and ``--fix-file`` bounds, in order; None for none."""
+    from seqform.analyses.restrict import load_fix_file, parse_fix
+
     bounds = [parse_fix(spec) for spec in args.fix]
     if args.fix_file:
         bounds += load_fix_file(args.fix_file)
@@ -94,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
                 verbose=args.verbose,
                 progress=progress,
             )
-    except (ExactSolveError, ArithmeticError) as exc:
+    except ArithmeticError as exc:  # ExactSolveError included
         raise CommandError(f"exact computation failed: {exc}") from exc
-    return _report(solution, progress, args)
+    return _report(solution, route, progress, args)
 
 
 def _announce_structured(progress: Progress, route: Route) -> None:
@@ -128,28 +120,36 @@ def _say_started(args: argparse.Namespace, route: Route, nodes: int) -> None:
     print(f"seqform: started {what}; this may take minutes", file=sys.stderr, flush=True)
 
 
-def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
-    """Write the result in its report and exit by its certificate."""
-    if isinstance(solution, ExactSolution | StructuredExactSolution):
+def _report(solution: Any, route: Route, progress: Progress, args: argparse.Namespace) -> int:
+    """Write the result in its report and exit by its certificate.
+
+    The report follows the options and the route, which decide the result's type (exact, then
+    refined, then restricted, structured, normal form or tree); each branch imports its
+    renderer, so a plain solve does not load the exact and refinement machinery.
+    """
+    if args.exact:
+        from seqform.cli.render.exact import exact_json, exact_text
+
         emit(exact_json(solution), exact_text(solution, args.strategies), args)
         return certified_exit(_exact_uncertified_reason(solution))
-    if isinstance(solution, RefinedSolution):
+    if args.refine:
+        from seqform.cli.render.refine import refined_json, refined_text
+
         emit(refined_json(solution), refined_text(solution, args.strategies), args)
         return certified_exit(uncertified_reason(solution.certificate))
-    if isinstance(solution, RestrictedSolution):
+    from seqform.cli.render.report import solution_json, solution_text
+
+    if args.fix or args.fix_file:
+        from seqform.cli.render.restrict import restricted_text
+
         text = restricted_text(solution, args.strategies)
         emit(solution_json(solution), text, args)
         return certified_exit(uncertified_reason(solution.certificate))
-    if isinstance(solution, StructuredSolution):
-        document, text = structured_json(solution), structured_text(solution, args.strategies)
-        if is_spot_file(args.game):  # a hold'em spot: the players' summary too
-            summary = _spot_summary(args.game, solution)
-            document["spot"] = spot_json(summary)
-            lines = [*spot_lines(summary), "", *grid_lines(_opening_grid(solution))]
-            text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
+    if route.method == "structured":
+        document, text = _structured_report(solution, args)
     else:
         document, text = solution_json(solution), solution_text(solution, args.strategies)
-    if not isinstance(solution, NormalFormSolution):
+    if route.method != "normal":
         progress(
             f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}"
         )
@@ -157,8 +157,27 @@ def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
     return certified_exit(uncertified_reason(solution.certificate))
 
 
+def _structured_report(
+    solution: StructuredSolution, args: argparse.Namespace
+) -> tuple[dict[str, Any], str]:
+    """The structured route's document and text, with the players' summary for a spot file."""
+    from seqform.cli.render.spot import grid_lines, spot_json, spot_lines
+    from seqform.cli.render.structured import structured_json, structured_text
+    from seqform.game.holdem.spot_game import is_spot_file
+
+    document, text = structured_json(solution), structured_text(solution, args.strategies)
+    if is_spot_file(args.game):  # a hold'em spot: the players' summary too
+        summary = _spot_summary(args.game, solution)
+        document["spot"] = spot_json(summary)
+        lines = [*spot_lines(summary), "", *grid_lines(_opening_grid(solution))]
+        text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
+    return document, text
+
+
 def _opening_grid(solution: StructuredSolution) -> ClassGrid:
     """OOP's first decision as a grid: the share of each class that bets (any size)."""
+    from seqform.analyses.spot_report import class_grid
+
     strategy = solution.strategies[0]
     first = strategy.table.actions[0]  # every OOP combo opens with the same actions
     return class_grid(solution.game, strategy, "", tuple(a for a in first if a != "x"))
@@ -166,6 +185,9 @@ def _opening_grid(solution: StructuredSolution) -> ClassGrid:
 
 def _spot_summary(path: str, solution: StructuredSolution) -> SpotSummary:
     """The players' summary of a solved spot file (:mod:`seqform.analyses.spot_report`)."""
+    from seqform.analyses.spot_report import spot_summary
+    from seqform.game.holdem.spot import read_spot
+
     pot = read_spot(path).pot
     nash_conv = float(solution.exploitability)
     return spot_summary(solution.game, pot, float(solution.value), nash_conv, solution.strategies)

@@ -222,3 +222,31 @@ def test_only_iterate_installs_a_sigint_handler() -> None:
         if "signal.signal(" in path.read_text(encoding="utf-8")
     )
     assert installing == ["seqform/iterative/run.py"]
+
+
+def test_ctrl_c_while_a_compiled_module_initialises_exits_130(monkeypatch, capsys) -> None:
+    # Measured: SIGINT 0.1 s after solve's "LP:" line landed inside ``import highspy``, which
+    # pybind11 reports as ImportError("initialization failed") caused by the KeyboardInterrupt;
+    # the command line said "error: initialization failed" and exited 1.
+    from seqform.cli import main as cli_main
+
+    def interrupted_import(args: object) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise ImportError("initialization failed") from interrupt
+
+    monkeypatch.setattr(cli_main, "run_command", interrupted_import)
+    assert cli_main.main(["solve", "kuhn"]) == 130
+    assert capsys.readouterr().err == "seqform: interrupted\n"
+
+
+def test_a_broken_install_is_still_an_error_line(monkeypatch, capsys) -> None:
+    from seqform.cli import main as cli_main
+
+    def missing(args: object) -> int:
+        raise ImportError("No module named 'highspy'")
+
+    monkeypatch.setattr(cli_main, "run_command", missing)
+    assert cli_main.main(["solve", "kuhn"]) == 1
+    assert capsys.readouterr().err == "seqform: error: No module named 'highspy'\n"

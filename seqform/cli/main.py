@@ -74,6 +74,16 @@ def _error(message: str, code: int = EXIT_ERROR) -> int:
     return code
 
 
+def _interrupted() -> int:
+    """Ctrl-C: one line, exit 130 (at once if a solver thread could not be stopped)."""
+    _say("seqform: interrupted")
+    if solver_left_running():  # a solver without an interrupt hook: end at once
+        with contextlib.suppress(BrokenPipeError, CommandError):  # nobody reads it
+            sys.stdout.flush()
+        os._exit(EXIT_INTERRUPTED)
+    return EXIT_INTERRUPTED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     open_standard_streams()
@@ -98,13 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = f"cannot read {exc.filename!r}: {exc.strerror or exc}"
         return _error(message)
     except KeyboardInterrupt:
-        _say("seqform: interrupted")
-        if solver_left_running():  # a solver without an interrupt hook: end at once
-            with contextlib.suppress(BrokenPipeError, CommandError):  # nobody reads it
-                sys.stdout.flush()
-            os._exit(EXIT_INTERRUPTED)
-        return EXIT_INTERRUPTED
+        return _interrupted()
     except MemoryError:
         return _error("out of memory; try a smaller game")
     except ImportError as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            # Ctrl-C while a compiled module initialised (``import highspy`` on first use):
+            # pybind11 reports it as ImportError("initialization failed") caused by it
+            return _interrupted()
         return _error(str(exc))

@@ -121,6 +121,16 @@ def _add_solve(commands: Commands) -> None:
     )
     add_max_entries_argument(solve)
     add_analysis_arguments(solve)
+    solve.add_argument(
+        "--hand",
+        action="append",
+        default=[],
+        metavar="COMBOS",
+        help=(
+            "a spot file: also print these combos' strategies at every decision they reach "
+            "(AhKh, a class such as AKs or QQ meaning its combos, or a comma list; repeatable)"
+        ),
+    )
 
 
 def _add_compare(commands: Commands) -> None:

@@ -19,10 +19,11 @@ from seqform.analyses.refine import RefinedSolution
 from seqform.analyses.restrict import RestrictedSolution, load_fix_file, parse_fix
 from seqform.analyses.route import AUTO_TREE_NODES, Route, choose_route
 from seqform.analyses.solve import solve_on_route
+from seqform.analyses.spot_hands import HandSelectionError, combo_strategies, select_combos
 from seqform.analyses.spot_report import ClassGrid, SpotSummary, class_grid, spot_summary
 from seqform.analyses.structured import StructuredSolution
 from seqform.analyses.structured_exact import StructuredExactSolution
-from seqform.cli.errors import CommandError, certified_exit
+from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import (
     LARGE_GAME_NODES,
@@ -37,7 +38,7 @@ from seqform.cli.render.numbers import value_text
 from seqform.cli.render.refine import refined_json, refined_text
 from seqform.cli.render.report import solution_json, solution_text
 from seqform.cli.render.restrict import restricted_text
-from seqform.cli.render.spot import grid_lines, spot_json, spot_lines
+from seqform.cli.render.spot import combo_lines, grid_lines, spot_json, spot_lines
 from seqform.cli.render.structured import structured_json, structured_text
 from seqform.game.holdem.spot import read_spot
 from seqform.game.holdem.spot_game import is_spot_file
@@ -57,6 +58,7 @@ def _bounds(args: argparse.Namespace) -> list[Any] | None:
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` on the route the library chooses and report it."""
     bounds = _bounds(args) if not args.refine else None
+    hands = _chosen_hands(args)
     route = choose_route(
         args.game,
         args.method,
@@ -68,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
     )
     progress = Progress(args)
+    if hands and route.structured is None:
+        raise CommandError("--hand needs the structured route (a spot's default)", EXIT_USAGE)
     if route.structured is not None:
         game: Any = route.structured
         nodes = route.tree_bound or 0
@@ -96,7 +100,28 @@ def run(args: argparse.Namespace) -> int:
             )
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
-    return _report(solution, progress, args)
+    return _report(solution, progress, args, hands)
+
+
+def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:
+    """The ``(player, combo)`` pairs of ``--hand``, checked before the solve (usage errors:
+    not a spot, a combo on the board or in neither range)."""
+    if not args.hand:
+        return ()
+    if not is_spot_file(args.game):
+        raise CommandError("--hand needs a spot file (*.toml) as GAME", EXIT_USAGE)
+    try:
+        return select_combos(read_spot(args.game), args.hand)
+    except HandSelectionError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+
+
+def _hand_text(solution: Any, hands: tuple[tuple[int, int], ...]) -> str:
+    """The ``--hand`` blocks: each chosen combo's strategy at every decision it reaches."""
+    if not hands:
+        return ""
+    found = combo_strategies(solution.game, solution.strategies, hands)
+    return "\n" + "\n\n".join("\n".join(combo_lines(each)) for each in found) + "\n"
 
 
 def _announce_structured(progress: Progress, route: Route) -> None:
@@ -128,10 +153,16 @@ def _say_started(args: argparse.Namespace, route: Route, nodes: int) -> None:
     print(f"seqform: started {what}; this may take minutes", file=sys.stderr, flush=True)
 
 
-def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
-    """Write the result in its report and exit by its certificate."""
+def _report(
+    solution: Any, progress: Progress, args: argparse.Namespace, hands: tuple[tuple[int, int], ...]
+) -> int:
+    """Write the result in its report (with the ``--hand`` blocks) and exit by its
+    certificate."""
     if isinstance(solution, ExactSolution | StructuredExactSolution):
-        emit(exact_json(solution), exact_text(solution, args.strategies), args)
+        text = exact_text(solution, args.strategies)
+        if isinstance(solution, StructuredExactSolution) and solution.strategies is not None:
+            text = text.rstrip("\n") + "\n" + _hand_text(solution, hands)
+        emit(exact_json(solution), text, args)
         return certified_exit(_exact_uncertified_reason(solution))
     if isinstance(solution, RefinedSolution):
         emit(refined_json(solution), refined_text(solution, args.strategies), args)
@@ -146,7 +177,9 @@ def _report(solution: Any, progress: Progress, args: argparse.Namespace) -> int:
             summary = _spot_summary(args.game, solution)
             document["spot"] = spot_json(summary)
             lines = [*spot_lines(summary), "", *grid_lines(_opening_grid(solution))]
-            text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
+            text = (
+                text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n" + _hand_text(solution, hands)
+            )
     else:
         document, text = solution_json(solution), solution_text(solution, args.strategies)
     if not isinstance(solution, NormalFormSolution):

@@ -206,6 +206,16 @@ def _write_header(setup: PlaySetup, console: Console) -> None:
     )
 
 
+ROUND_OFF = 1e-9
+"""Expectations from a float LP's strategies: a difference this small is round-off."""
+
+
+def _cost(choices: float) -> float:
+    """The choices' expectation less equilibrium play's: never positive (the equilibrium is
+    a best response to the bot), 0 where the difference is round-off."""
+    return choices if choices < -ROUND_OFF else 0.0
+
+
 def write_summary(summary: SessionSummary, out: TextIO) -> None:
     played = len(summary.hands)
     reason = {"quit": "you quit", "end of input": "end of input", "hands": "all hands played"}
@@ -233,7 +243,7 @@ def write_summary(summary: SessionSummary, out: TextIO) -> None:
             ),
             ("", ""),
             ("luck of your cards", value_text(card_luck)),
-            ("your choices against equilibrium play", value_text(min(choices, 0.0))),
+            ("your choices against equilibrium play", value_text(_cost(choices))),
             ("luck of the bot's cards and coin flips", value_text(other_luck)),
         ]
         lines += [line.rstrip() for line in label_rows(rows)]

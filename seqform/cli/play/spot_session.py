@@ -243,9 +243,7 @@ def _play_hand(
     net = net_of(payoff, seat, setup.spot.pot)
     result = f"Your net: {signed(net)}."
     if folded is not None:
-        held = cards_text(combos[1 - seat])
-        who = "You fold" if folded == seat else f"The bot folds (it held {held})"
-        console.say(f"  {who}. {result}")
+        console.say(f"  No showdown (the bot held {cards_text(combos[1 - seat])}). {result}")
     else:
         won = payoff if seat == 0 else -payoff
         relation = "beats" if won > 0 else "ties with" if won == 0 else "loses to"
@@ -275,8 +273,8 @@ def _write_header(setup: SpotSetup, console: Console) -> None:
         f"equilibrium bot. {who} seat {setup.seat + 1} ({position})."
     )
     console.say(
-        f"Pot {amount_text(spot.pot)}, {amount_text(spot.effective_stack)} behind each; "
-        "type an action (x, b5, c, f, r20) or its word (check, call, fold); q quits."
+        f"Pot {amount_text(spot.pot)}, {amount_text(spot.effective_stack)} behind each. Type "
+        "an action as the menu writes it, or check, call, fold; q quits."
     )
     console.say(
         f"The spot is worth {value_text(setup.seat_value)} chips a hand to seat "

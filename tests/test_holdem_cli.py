@@ -152,7 +152,7 @@ def test_hand_prints_a_combos_strategy(spot_file: Path, capsys: pytest.CaptureFi
             assert first[:3] == ["first", "reach", "100%"]  # OOP's root: always reached
         played = _json_strategy(document, player, combo)
         for line in lines:
-            found = re.fullmatch(r"  (first|after (\S+))\s+reach (\d+)%  (.*)", line)
+            found = re.fullmatch(r"  (first|after (\S+))\s+reach\s+(\d+)%  (.*)", line)
             assert found is not None, line
             history = found.group(2) or ""
             shown = re.findall(r"(\S+) (\d+)%", found.group(4))
@@ -195,3 +195,44 @@ def test_a_hand_outside_the_ranges_is_a_usage_error(
 def test_hand_needs_a_spot(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "kuhn", "--hand", "AhKh"]) == 2
     assert "--hand needs a spot file (*.toml) as GAME" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("history", "text"),
+    [
+        ("", "first"),
+        ("x-b5", "after x-b5"),
+        ("x-x|8h|", "after x-x, river 8h"),
+        ("b6-c|Td|x-b12", "after b6-c, river Td, x-b12"),
+    ],
+)
+def test_where_a_decision_is(history: str, text: str) -> None:
+    from seqform.cli.render.spot import history_text
+
+    assert history_text(history) == text
+
+
+def test_a_combos_reach_on_the_river_is_its_turn_check(tmp_path: Path) -> None:
+    """On a turn spot, OOP's AhKh reaches each river decision after check-check with the
+    probability that it checked the turn (its own plan, KMvS 1996 §3; IP's check is not
+    its own action), and every river card it can see is listed."""
+    from seqform.analyses.spot_hands import combo_strategies, select_combos
+
+    path = tmp_path / "turn.toml"
+    path.write_text(
+        'board = "Ks7h2d9c"\npot = 6\neffective_stack = 12\noop_range = "AhAd,AhKh,Qc9d,Tc8c"\n'
+        'ip_range = "AsKs,KhQh:0.5,9h8h,JsJc"\nbet_sizes = [1]\n'
+    )
+    spot = read_spot(path)
+    game = spot_game(spot)
+    solution = seqform.solve(game, method="structured")
+    (found,) = combo_strategies(game, solution.strategies, select_combos(spot, ["AhKh"]))
+    root = found.decisions[0]
+    assert root.history == "" and root.reach == 1
+    check = root.probabilities[root.actions.index("x")]
+    rivers = [d for d in found.decisions if re.fullmatch(r"x-x\|..\|", d.history)]
+    if check > 1e-9:
+        # 52 cards less the 4 on the board, AhKh's 2: IP's combos do not hide a card
+        assert len(rivers) == 46
+    for decision in rivers:
+        assert decision.reach == pytest.approx(check, abs=1e-12)

@@ -127,8 +127,9 @@ def _add_solve(commands: Commands) -> None:
         default=[],
         metavar="COMBOS",
         help=(
-            "a spot file: also print these combos' strategies at every decision they reach "
-            "(AhKh, a class such as AKs or QQ meaning its combos, or a comma list; repeatable)"
+            "a spot file: the text report also prints these combos' strategies at every "
+            "decision they reach (AhKh, a class such as AKs or QQ meaning its combos, or a "
+            "comma list; repeatable); JSON always has every combo"
         ),
     )
 

@@ -103,7 +103,7 @@ def combo_lines(found: ComboStrategy) -> list[str]:
     rows = [
         (
             history_text(decision.history),
-            f"reach {100 * decision.reach:.0f}%",
+            f"reach {100 * decision.reach:3.0f}%",
             "  ".join(
                 f"{action} {100 * probability:.0f}%"
                 for action, probability in zip(
@@ -114,5 +114,5 @@ def combo_lines(found: ComboStrategy) -> list[str]:
         for decision in found.decisions
     ]
     where = max((len(row[0]) for row in rows), default=0)
-    lines += [f"  {row[0]:<{where}}  {row[1]:>10}  {row[2]}" for row in rows]
+    lines += [f"  {row[0]:<{where}}  {row[1]}  {row[2]}" for row in rows]
     return lines

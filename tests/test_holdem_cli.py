@@ -6,6 +6,7 @@ is not a spot.  Values are checked against the tree route's LP on the explicit t
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -120,3 +121,118 @@ def test_the_class_grid(spot_file: Path) -> None:
     assert np.isnan(bets.frequency[4, 3])  # JTo is not in the range
     with pytest.raises(ValueError, match="does not act"):
         class_grid(game, strategy, "x", ("x",))
+
+
+def _json_strategy(document: dict, player: int, combo: str) -> dict[str, dict[str, float]]:
+    """``history -> action -> probability`` of one combo, from the complete JSON document."""
+    infosets = document["strategies"][player]["infosets"]
+    return {
+        entry["name"].partition("|")[2]: {a["action"]: a["probability"] for a in entry["actions"]}
+        for entry in infosets
+        if entry["name"].partition("|")[0] == combo
+    }
+
+
+def test_hand_prints_a_combos_strategy(spot_file: Path, capsys: pytest.CaptureFixture[str]):
+    """``--hand`` (issue 22, point 2): each chosen combo's strategy at the decisions it
+    reaches, as the complete JSON document of the same solve has it."""
+    assert main(["solve", str(spot_file), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert main(["solve", str(spot_file), "--hand", "AhKh", "--hand", "77,JhTh"]) == 0
+    text = capsys.readouterr().out
+    blocks = {block.split(" ", 1)[0]: block for block in text.split("\n\n")}
+    # AhKh: OOP; 77 is the class's three combos off the board (7h is on it): IP
+    assert {"AhKh", "JhTh", "7d7c", "7s7c", "7s7d"} <= set(blocks)
+    assert blocks["AhKh"].startswith("AhKh (OOP, weight 1; showdown equity ")
+    assert blocks["7s7d"].startswith("7s7d (IP, weight 1; showdown equity ")
+    for combo, player in (("AhKh", 0), ("7s7d", 1)):
+        lines = blocks[combo].splitlines()[1:]
+        first = lines[0].split()
+        if player == 0:
+            assert first[:3] == ["first", "reach", "100%"]  # OOP's root: always reached
+        played = _json_strategy(document, player, combo)
+        for line in lines:
+            found = re.fullmatch(r"  (first|after (\S+))\s+reach\s+(\d+)%  (.*)", line)
+            assert found is not None, line
+            history = found.group(2) or ""
+            shown = re.findall(r"(\S+) (\d+)%", found.group(4))
+            assert [action for action, _ in shown] == list(played[history])
+            for action, percent in shown:
+                assert int(percent) == pytest.approx(100 * played[history][action], abs=0.5)
+
+
+def test_hand_equity_is_the_showdown_equity(spot_file: Path, capsys):
+    from seqform.analyses.spot_equity import showdown_equities
+
+    assert main(["solve", str(spot_file), "--hand", "AhKh"]) == 0
+    text = capsys.readouterr().out
+    game = spot_game(read_spot(spot_file))
+    equity = showdown_equities(game, 0)[game.hands[0].labels.index("AhKh")]
+    assert f"showdown equity {100 * equity:.1f}% against IP's range" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--hand", "AhKs"], "--hand 'AhKs': Ks is on the board Ks7h2d9c4s"),
+        (["--hand", "AhKh,A5s"], "--hand 'A5s' is in neither range"),
+        (["--hand", "8h8d"], "--hand '8h8d' is in neither range"),
+        (["--hand", "AhXh"], "--hand 'AhXh': 'Xh' is not a card"),
+        (["--hand", "AKs:0.5"], "without a weight"),
+        (["--hand", "AhKh", "--method", "tree"], "--hand needs the structured route"),
+    ],
+)
+def test_a_hand_outside_the_ranges_is_a_usage_error(
+    spot_file: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", str(spot_file), *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("seqform: error: ") and captured.err.count("\n") == 1
+    assert message in captured.err
+
+
+def test_hand_needs_a_spot(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "kuhn", "--hand", "AhKh"]) == 2
+    assert "--hand needs a spot file (*.toml) as GAME" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("history", "text"),
+    [
+        ("", "first"),
+        ("x-b5", "after x-b5"),
+        ("x-x|8h|", "after x-x, river 8h"),
+        ("b6-c|Td|x-b12", "after b6-c, river Td, x-b12"),
+    ],
+)
+def test_where_a_decision_is(history: str, text: str) -> None:
+    from seqform.cli.render.spot import history_text
+
+    assert history_text(history) == text
+
+
+def test_a_combos_reach_on_the_river_is_its_turn_check(tmp_path: Path) -> None:
+    """On a turn spot, OOP's AhKh reaches each river decision after check-check with the
+    probability that it checked the turn (its own plan, KMvS 1996 §3; IP's check is not
+    its own action), and every river card it can see is listed."""
+    from seqform.analyses.spot_hands import combo_strategies, select_combos
+
+    path = tmp_path / "turn.toml"
+    path.write_text(
+        'board = "Ks7h2d9c"\npot = 6\neffective_stack = 12\noop_range = "AhAd,AhKh,Qc9d,Tc8c"\n'
+        'ip_range = "AsKs,KhQh:0.5,9h8h,JsJc"\nbet_sizes = [1]\n'
+    )
+    spot = read_spot(path)
+    game = spot_game(spot)
+    solution = seqform.solve(game, method="structured")
+    (found,) = combo_strategies(game, solution.strategies, select_combos(spot, ["AhKh"]))
+    root = found.decisions[0]
+    assert root.history == "" and root.reach == 1
+    check = root.probabilities[root.actions.index("x")]
+    rivers = [d for d in found.decisions if re.fullmatch(r"x-x\|..\|", d.history)]
+    if check > 1e-9:
+        # 52 cards less the 4 on the board, AhKh's 2: IP's combos do not hide a card
+        assert len(rivers) == 46
+    for decision in rivers:
+        assert decision.reach == pytest.approx(check, abs=1e-12)

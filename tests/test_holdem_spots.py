@@ -224,3 +224,99 @@ def test_the_akq_half_street_game(pot):
     assert x.at("KhKd|x-b1")["c"] == Fraction(pot - 1, pot + 1)
     assert x.at("AhAd|x-b1")["c"] == 1
     assert x.at("AhAd|") == {"x": 1}  # X has no bet: it checks dark
+
+
+# --- the [0, 1] game, discretised (Chen and Ankenman, ch. 11) -----------------------------------
+
+
+def zero_one_closed_form(pot: Fraction) -> dict[str, Fraction]:
+    """The half-street [0, 1] game with one bet of 1 into a pot of P (Chen and Ankenman,
+    *The Mathematics of Poker*, 2006, ch. 11: X checks dark, Y bets or checks, X calls or
+    folds; the lower number wins).  Derived here by the book's method of indifference at
+    each threshold, hands in [0, 1] with 0 the best:
+
+    * Y value-bets [0, y1], bluffs [y0, 1], X calls with [0, x1], y1 < x1 < y0;
+    * Y at y1 is indifferent between betting and checking: against X's callers better than
+      y1 it loses 1 more, against those worse it wins 1 more: (x1 − y1) − y1 = 0, y1 = x1/2;
+    * Y at y0: a bet wins P when X folds and loses 1 when X calls, a check wins P against
+      X's hands worse than y0: P (1 − x1) − x1 = P (1 − y0), so y0 = x1 (P + 1) / P;
+    * X at x1 beats every bluff and loses to every value bet: calling wins P + 1 against a
+      bluff and loses 1 against a value bet, (1 − y0)(P + 1) = y1;
+    * so x1 = 2P(P + 1) / (2(P + 1)² + P), bluffs 1 − y0 = y1 / (P + 1) (the bluffs are
+      α = 1/(P + 1) of the value bets, the book's bluffing ratio with a bet of 1), and Y's
+      EV is P/2 (the check-down) plus its two gains, ∫₀^y1 (x1 − 2y) dy = x1²/4 and
+      ∫_y0^1 P (y − y0) dy = P (1 − y0)² / 2.
+
+    With P = 1: x1 = 4/9, y1 = 2/9, bluffs 1/9, Y's EV 5/9, i.e. Y gains 1/18 over the
+    check-down."""
+    x1 = 2 * pot * (pot + 1) / (2 * (pot + 1) ** 2 + pot)
+    y1 = x1 / 2
+    bluffs = y1 / (pot + 1)
+    ip_ev = pot / 2 + x1**2 / 4 + pot * bluffs**2 / 2
+    return {"call": x1, "value": y1, "bluff": bluffs, "ip_ev": ip_ev}
+
+
+def test_the_zero_one_closed_form_at_pot_one():
+    # the numbers of the docstring, so that the formula and its derivation agree
+    assert zero_one_closed_form(Fraction(1)) == {
+        "call": Fraction(4, 9),
+        "value": Fraction(2, 9),
+        "bluff": Fraction(1, 9),
+        "ip_ev": Fraction(5, 9),
+    }
+
+
+def test_the_ladder_is_a_uniform_deal_of_ordered_hands():
+    """The discretised [0, 1] game's hands (seqform.game.holdem.toy_games): the players'
+    combos share no card (every pair can be dealt: N² pairs), each player's are strictly
+    ordered, and the i-th of one ties the i-th of the other (eval7's values)."""
+    from seqform.game.holdem.cards import parse_board, parse_cards
+    from seqform.game.holdem.strength import hand_values
+    from seqform.game.holdem.toy_games import LADDER_BOARD, ladder_ranges, zero_one_spot
+
+    oop, ip = ladder_ranges(82)
+    board = parse_board(LADDER_BOARD)
+    values = [hand_values(board, [parse_cards(c) for c in side]) for side in (oop, ip)]
+    assert (np.diff(values[0]) < 0).all() and (values[0] == values[1]).all()
+    assert not {c for combo in oop for c in parse_cards(combo)} & {
+        c for combo in ip for c in parse_cards(combo)
+    }
+    game = spot_game(zero_one_spot(82, 1))
+    assert compatible_pairs(*game.hands) == 82 * 82
+    with pytest.raises(ValueError, match="2 to 82 hands"):
+        ladder_ranges(83)
+
+
+@pytest.mark.parametrize("pot", [Fraction(1, 2), Fraction(1), Fraction(2)], ids=str)
+def test_the_zero_one_game_converges_to_its_closed_form(pot):
+    """The [0, 1] game with N hands a player, as a spot, against the continuum's closed form
+    (zero_one_closed_form).  Bounds:
+
+    * value: |EV_N − EV| <= (P/2 + 1) / N, proven: rounding both hands to the N cells
+      changes only the showdowns of two hands in one cell (probability 1/N) from a win or
+      loss to a tie, at most P/2 + 1 each, and in that game a hand's payoff depends only
+      on its cell, so its value is the N-hand game's;
+    * frequencies (X's calls, Y's value bets and bluffs, as shares of all hands): within
+      1/N, one hand's width — the resolution of the grid; measured, not proven (a
+      threshold falls inside a cell, whose hand then mixes).
+    """
+    from seqform.game.holdem.toy_games import ladder_ranges, zero_one_spot
+
+    closed = {key: float(value) for key, value in zero_one_closed_form(pot).items()}
+    for hands in (9, 27, 81):
+        spot = zero_one_spot(hands, pot)
+        solution = solve(spot_game(spot), method="structured")
+        x, y = solution.strategies
+        oop, ip = ladder_ranges(hands)  # strongest first (a spot's ranges are in card order)
+        calls = sum(float(x.at(f"{combo}|x-b1")["c"]) for combo in oop) / hands
+        bets = [float(y.at(f"{combo}|x")["b1"]) for combo in ip]  # strongest first
+        half = hands // 2  # y1 < 1/2 < y0 for these pots: the value bets are the top half's
+        measured = {
+            "call": calls,
+            "value": sum(bets[:half]) / hands,
+            "bluff": sum(bets[half:]) / hands,
+            "ip_ev": float(pot) / 2 - float(solution.value),
+        }
+        assert abs(measured["ip_ev"] - closed["ip_ev"]) <= (float(pot) / 2 + 1) / hands
+        for key in ("call", "value", "bluff"):
+            assert abs(measured[key] - closed[key]) <= 1 / hands, (hands, key)

@@ -417,7 +417,9 @@ def test_auto_from_a_solve_json_file_plays_like_the_equilibrium(tmp_path):
     [
         pytest.param(("--auto", "always-bet"), 2, "--auto needs --hands N", id="auto-no-hands"),
         pytest.param(("--hands", "2", "--auto", "maniac"), 1, "unknown strategy", id="unknown"),
-        pytest.param(("leduc",), 1, "only Kuhn poker is playable", id="not-kuhn"),
+        pytest.param(
+            ("leduc",), 1, "only Kuhn poker (kuhn or kuhn(cards=N)) and hold", id="not-kuhn"
+        ),
         pytest.param(
             ("kuhn(cards=4)", "--hands", "2", "--auto", "never-bluff"),
             1,

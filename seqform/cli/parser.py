@@ -121,6 +121,17 @@ def _add_solve(commands: Commands) -> None:
     )
     add_max_entries_argument(solve)
     add_analysis_arguments(solve)
+    solve.add_argument(
+        "--hand",
+        action="append",
+        default=[],
+        metavar="COMBOS",
+        help=(
+            "a spot file: the text report also prints these combos' strategies at every "
+            "decision they reach (AhKh, a class such as AKs or QQ meaning its combos, or a "
+            "comma list; repeatable); JSON always has every combo"
+        ),
+    )
 
 
 def _add_compare(commands: Commands) -> None:
@@ -180,15 +191,20 @@ def _add_export(commands: Commands) -> None:
 def _add_play(commands: Commands) -> None:
     play = commands.add_parser(
         "play",
-        help="play Kuhn poker in the terminal against the equilibrium strategy",
+        help="play Kuhn poker or a hold'em spot in the terminal against the equilibrium",
         description=(
-            "Play Kuhn poker against the equilibrium that seqform computes: your card, the "
-            "bot's actions, the showdown and a running total with its expectation. Keys: "
-            "c check or call, b bet, f fold, q quit."
+            "Play Kuhn poker or a hold'em spot file against the equilibrium that seqform "
+            "computes: your cards, the bot's actions, the showdown and a running total with "
+            "its expectation. Kuhn keys: c check or call, b bet, f fold, q quit; a spot: the "
+            "action (x, b5, c, f, r20) or its word (check, call, fold), q quit."
         ),
     )
     play.add_argument(
-        "game", metavar="GAME", nargs="?", default="kuhn", help="kuhn (default) or kuhn(cards=N)"
+        "game",
+        metavar="GAME",
+        nargs="?",
+        default="kuhn",
+        help="kuhn (default), kuhn(cards=N), or a spot file (*.toml, docs/spots.md)",
     )
     play.add_argument("--seat", type=int, choices=(1, 2), help="1 acts first; asked if omitted")
     play.add_argument(
@@ -201,7 +217,8 @@ def _add_play(commands: Commands) -> None:
         help=(
             "let a strategy play your seat: equilibrium, always-bet, check-fold, random, "
             "never-bluff, always-bluff, calling-station, or a JSON file "
-            "{infoset: {action: probability}}"
+            "{infoset: {action: probability}} (a spot: equilibrium, always-bet, check-fold, "
+            "calling-station, random)"
         ),
     )
     play.add_argument(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from seqform.analyses.route import AUTO_TREE_NODES, Route, choose_route
 from seqform.analyses.solve import solve_on_route
-from seqform.cli.errors import CommandError, certified_exit
+from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import (
     LARGE_GAME_NODES,
@@ -49,6 +49,7 @@ def _bounds(args: argparse.Namespace) -> list[Any] | None:
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` on the route the library chooses and report it."""
     bounds = _bounds(args) if not args.refine else None
+    hands = _chosen_hands(args)
     route = choose_route(
         args.game,
         args.method,
@@ -60,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
     )
     progress = Progress(args)
+    if hands and route.structured is None:
+        raise CommandError("--hand needs the structured route (a spot's default)", EXIT_USAGE)
     if route.structured is not None:
         game: Any = route.structured
         nodes = route.tree_bound or 0
@@ -88,7 +91,35 @@ def run(args: argparse.Namespace) -> int:
             )
     except ArithmeticError as exc:  # ExactSolveError included
         raise CommandError(f"exact computation failed: {exc}") from exc
-    return _report(solution, route, progress, args)
+    return _report(solution, route, progress, args, hands)
+
+
+def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:
+    """The ``(player, combo)`` pairs of ``--hand``, checked before the solve (usage errors:
+    not a spot, a combo on the board or in neither range)."""
+    if not args.hand:
+        return ()
+    from seqform.analyses.spot_hands import HandSelectionError, select_combos
+    from seqform.game.holdem.spot import read_spot
+    from seqform.game.holdem.spot_game import is_spot_file
+
+    if not is_spot_file(args.game):
+        raise CommandError("--hand needs a spot file (*.toml) as GAME", EXIT_USAGE)
+    try:
+        return select_combos(read_spot(args.game), args.hand)
+    except HandSelectionError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+
+
+def _hand_text(solution: Any, hands: tuple[tuple[int, int], ...]) -> str:
+    """The ``--hand`` blocks: each chosen combo's strategy at every decision it reaches."""
+    if not hands:
+        return ""
+    from seqform.analyses.spot_hands import combo_strategies
+    from seqform.cli.render.spot import combo_lines
+
+    found = combo_strategies(solution.game, solution.strategies, hands)
+    return "\n" + "\n\n".join("\n".join(combo_lines(each)) for each in found) + "\n"
 
 
 def _announce_structured(progress: Progress, route: Route) -> None:
@@ -120,8 +151,14 @@ def _say_started(args: argparse.Namespace, route: Route, nodes: int) -> None:
     print(f"seqform: started {what}; this may take minutes", file=sys.stderr, flush=True)
 
 
-def _report(solution: Any, route: Route, progress: Progress, args: argparse.Namespace) -> int:
-    """Write the result in its report and exit by its certificate.
+def _report(
+    solution: Any,
+    route: Route,
+    progress: Progress,
+    args: argparse.Namespace,
+    hands: tuple[tuple[int, int], ...] = (),
+) -> int:
+    """Write the result in its report (with the ``--hand`` blocks) and exit by its certificate.
 
     The report follows the options and the route, which decide the result's type (exact, then
     refined, then restricted, structured, normal form or tree); each branch imports its
@@ -130,7 +167,10 @@ def _report(solution: Any, route: Route, progress: Progress, args: argparse.Name
     if args.exact:
         from seqform.cli.render.exact import exact_json, exact_text
 
-        emit(exact_json(solution), exact_text(solution, args.strategies), args)
+        text = exact_text(solution, args.strategies)
+        if hands and getattr(solution, "strategies", None) is not None:  # a structured --exact
+            text = text.rstrip("\n") + "\n" + _hand_text(solution, hands)
+        emit(exact_json(solution), text, args)
         return certified_exit(_exact_uncertified_reason(solution))
     if args.refine:
         from seqform.cli.render.refine import refined_json, refined_text
@@ -147,6 +187,7 @@ def _report(solution: Any, route: Route, progress: Progress, args: argparse.Name
         return certified_exit(uncertified_reason(solution.certificate))
     if route.method == "structured":
         document, text = _structured_report(solution, args)
+        text = text.rstrip("\n") + "\n" + _hand_text(solution, hands) if hands else text
     else:
         document, text = solution_json(solution), solution_text(solution, args.strategies)
     if route.method != "normal":

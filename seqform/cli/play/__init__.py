@@ -38,6 +38,8 @@ Modules
 ``console``     reading answers; the words and numbers the transcript uses
 ``session``     hands played on the console, running totals, the summary
 ``run``         the command's entry, :func:`run_play`
+``spot_engine``   a hold'em spot's setup, deals, ``--auto`` strategies, expectations
+``spot_session``  a spot's hands on the console (cards as players write them)
 """
 
 from seqform.cli.play.cards import card_of_infoset, deal_cards

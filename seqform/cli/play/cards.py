@@ -43,7 +43,8 @@ def check_kuhn(game: Game) -> None:
     """Raise ``ValueError`` unless ``game`` is Kuhn poker (``kuhn`` or ``kuhn(cards=N)``)."""
     if game.name != "kuhn" and not game.name.startswith("kuhn("):
         raise ValueError(
-            f"play: only Kuhn poker is playable (kuhn or kuhn(cards=N)), not {game.name!r}"
+            "play: only Kuhn poker (kuhn or kuhn(cards=N)) and hold'em spot files (*.toml) "
+            f"are playable, not {game.name!r}"
         )
 
 

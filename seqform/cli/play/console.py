@@ -13,6 +13,7 @@ __all__ = [
     "Console",
     "SessionEnded",
     "ask_seat",
+    "choose_seat",
     "move_menu",
     "parse_choice",
     "plural",
@@ -118,3 +119,18 @@ def ask_seat(source: TextIO | None, out: TextIO, echo: bool = False) -> int:
         if answer in ("1", "2"):
             return int(answer) - 1
         console.say("Please type 1 or 2 (q quits).")
+
+
+def choose_seat(
+    seat: int | None, auto: str | None, source: TextIO | None, out: TextIO, echo: bool
+) -> int | None:
+    """The human's player index: ``seat`` (1 or 2) less one; seat 1 when a strategy plays
+    (``auto``); else asked (:func:`ask_seat`).  None if the human quit before sitting down."""
+    if seat is not None:
+        return seat - 1
+    if auto is not None:
+        return 0
+    try:
+        return ask_seat(source, out, echo)
+    except SessionEnded:
+        return None

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from seqform.cli.play.cards import check_kuhn
-from seqform.cli.play.console import SessionEnded, ask_seat
+from seqform.cli.play.console import choose_seat
 from seqform.cli.play.engine import PlaySetup
 from seqform.cli.play.session import SessionSummary, play_session
 from seqform.cli.play.strategies import STRATEGY_NAMES, behaviour_table, load_strategy
@@ -31,7 +31,8 @@ def run_play(
     echo: bool,
     summary_only: bool = False,
 ) -> SessionSummary | None:
-    """The ``play`` command: solve the game once, then play a session.
+    """The ``play`` command: solve the game once, then play a session (a spot file's on its
+    public tree: :func:`seqform.cli.play.spot_session.play_spot`).
 
     ``seat`` is 1 or 2 (None asks, or seat 1 with ``auto``); returns None if the human quit
     before sitting down.
@@ -39,26 +40,35 @@ def run_play(
     Raises
     ------
     ValueError
-        For a game other than Kuhn poker, a bad hand count or an unknown strategy (or a
+        For a game other than Kuhn poker or a spot, a bad hand count or an unknown strategy (or a
         strategy file that cannot be read: :class:`seqform.io.strategy_files.StrategyFileError`).
     """
     from seqform.analyses.tree import solve_tree
+    from seqform.game.holdem.spot_game import is_spot_file
     from seqform.game.loader import load_game
 
     if hands is not None and hands < 1:
         raise ValueError(f"--hands must be at least 1, got {hands}")
+    if is_spot_file(game_spec):
+        from seqform.cli.play.spot_session import play_spot
+
+        return play_spot(
+            game_spec,
+            seat=seat,
+            seed=seed,
+            hands=hands,
+            auto=auto,
+            source=source,
+            out=out,
+            echo=echo,
+            summary_only=summary_only,
+        )
     game = load_game(game_spec)
     check_kuhn(game)
     solution = solve_tree(game)
-    if seat is not None:
-        index = seat - 1
-    elif auto is not None:
-        index = 0
-    else:
-        try:
-            index = ask_seat(source, out, echo)
-        except SessionEnded:
-            return None
+    index = choose_seat(seat, auto, source, out, echo)
+    if index is None:
+        return None
     setup = play_setup(game, solution, index, auto)
     return play_session(
         setup,

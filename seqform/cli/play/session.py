@@ -22,7 +22,7 @@ from seqform.cli.render.numbers import value_text
 from seqform.cli.render.tables import label_rows
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 
-__all__ = ["SessionSummary", "play_session"]
+__all__ = ["SessionSummary", "play_session", "running_line", "write_summary"]
 
 
 @dataclass
@@ -133,7 +133,7 @@ def _play_hand(
     return record
 
 
-def _running_line(summary: SessionSummary) -> str:
+def running_line(summary: SessionSummary) -> str:
     """``Total -2 after 1 hand; equilibrium expectation -0.0555555556 (= -1/18).``"""
     return (
         f"  Total {signed(summary.total)} after {plural(len(summary.hands), 'hand')}; "
@@ -184,10 +184,10 @@ def play_session(
                 console.say("  Hand abandoned.")
             break
         summary.add(record)
-        console.say(_running_line(summary))
+        console.say(running_line(summary))
     else:
         summary.ended_by = "hands"
-    _write_summary(summary, out)
+    write_summary(summary, out)
     return summary
 
 
@@ -206,7 +206,17 @@ def _write_header(setup: PlaySetup, console: Console) -> None:
     )
 
 
-def _write_summary(summary: SessionSummary, out: TextIO) -> None:
+ROUND_OFF = 1e-9
+"""Expectations from a float LP's strategies: a difference this small is round-off."""
+
+
+def _cost(choices: float) -> float:
+    """The choices' expectation less equilibrium play's: never positive (the equilibrium is
+    a best response to the bot), 0 where the difference is round-off."""
+    return choices if choices < -ROUND_OFF else 0.0
+
+
+def write_summary(summary: SessionSummary, out: TextIO) -> None:
     played = len(summary.hands)
     reason = {"quit": "you quit", "end of input": "end of input", "hands": "all hands played"}
     lines = [
@@ -233,7 +243,7 @@ def _write_summary(summary: SessionSummary, out: TextIO) -> None:
             ),
             ("", ""),
             ("luck of your cards", value_text(card_luck)),
-            ("your choices against equilibrium play", value_text(min(choices, 0.0))),
+            ("your choices against equilibrium play", value_text(_cost(choices))),
             ("luck of the bot's cards and coin flips", value_text(other_luck)),
         ]
         lines += [line.rstrip() for line in label_rows(rows)]

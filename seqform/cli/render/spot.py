@@ -4,11 +4,21 @@ the ``"spot"`` object of the ``seqform.structured/1`` document."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
+from seqform.analyses.spot_hands import ComboStrategy
 from seqform.analyses.spot_report import ActionFrequencies, ClassGrid, SpotSummary
+from seqform.game.holdem.betting import amount_text
 
-__all__ = ["frequencies_text", "grid_lines", "spot_json", "spot_lines"]
+__all__ = [
+    "combo_lines",
+    "frequencies_text",
+    "grid_lines",
+    "history_text",
+    "spot_json",
+    "spot_lines",
+]
 
 WHO = ("OOP", "IP")
 
@@ -70,4 +80,39 @@ def grid_lines(grid: ClassGrid) -> list[str]:
             "   ." if math.isnan(value) else f"{100 * value:4.0f}" for value in grid.frequency[row]
         ]
         lines.append(f"  {rank}  " + "".join(cells))
+    return lines
+
+
+def history_text(history: str) -> str:
+    """Where a decision is, as a line of the report: ``"first"``, ``"after x-b5"``; a turn
+    spot's river card written out (``"x-x|8h|b10"`` -> ``"after x-x, river 8h, b10"``)."""
+    if not history:
+        return "first"
+    shown = re.sub(r"\|([2-9TJQKA][cdhs])\|", r", river \1, ", history)
+    return "after " + shown.rstrip(", ")
+
+
+def combo_lines(found: ComboStrategy) -> list[str]:
+    """The ``--hand`` block of one combo: its weight and equity, then one line per decision
+    it reaches: where, how often it gets there, each action's probability."""
+    other = WHO[1 - found.player]
+    lines = [
+        f"{found.combo} ({WHO[found.player]}, weight {amount_text(found.weight)}; showdown "
+        f"equity {100 * found.equity:.1f}% against {other}'s range)"
+    ]
+    rows = [
+        (
+            history_text(decision.history),
+            f"reach {100 * decision.reach:3.0f}%",
+            "  ".join(
+                f"{action} {100 * probability:.0f}%"
+                for action, probability in zip(
+                    decision.actions, decision.probabilities, strict=True
+                )
+            ),
+        )
+        for decision in found.decisions
+    ]
+    where = max((len(row[0]) for row in rows), default=0)
+    lines += [f"  {row[0]:<{where}}  {row[1]}  {row[2]}" for row in rows]
     return lines

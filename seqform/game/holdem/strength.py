@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["hand_values", "load_eval7", "showdown_levels"]
+__all__ = ["hand_name", "hand_values", "load_eval7", "showdown_levels"]
 
 
 def hand_values(board: Sequence[int], combos: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -71,3 +71,12 @@ def _texts() -> list[str]:
     from seqform.game.holdem.cards import card_text
 
     return [card_text(card) for card in range(52)]
+
+
+def hand_name(board: Sequence[int], combo: tuple[int, int]) -> str:
+    """eval7's name of the hand a combo makes with a five-card board, in lower case
+    (``"high card"``, ``"pair"``, ``"two pair"``, ``"trips"``, ``"straight"``, ...)."""
+    eval7 = load_eval7()
+    texts = _texts()
+    cards = [eval7.Card(texts[card]) for card in (*board, *combo)]
+    return str(eval7.handtype(eval7.evaluate(cards))).lower()

@@ -11,7 +11,8 @@ from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Terminal
-from seqform.lp.minmax import LPSolution, solve_minmax
+from seqform.lp.minmax import solve_minmax
+from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
 from seqform.version import __version__
 
@@ -69,6 +70,10 @@ _DEPRECATED = {
 def __getattr__(name: str) -> object:
     import importlib
 
+    if name == "LPSolution":  # the float LP's solution type, before issue 19's one LP path
+        from seqform.base.deprecation import renamed
+
+        return renamed("seqform", name, {name: ("seqform.FloatSolution", FloatSolution)})
     if name in _DEPRECATED:
         from seqform.analyses.solve import deprecated_alias
 
@@ -86,10 +91,10 @@ __all__ = [
     "Certificate",
     "Chance",
     "Decision",
+    "FloatSolution",
     "Game",
     "GameFormatError",
     "InvalidGameError",
-    "LPSolution",
     "MemoryRefusedError",
     "OptionsError",
     "PlayerSequences",

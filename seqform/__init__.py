@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.game.loader import load_game
     from seqform.game.model import Game
     from seqform.game.nodes import Chance, Decision, Terminal
-    from seqform.lp.minmax import LPSolution, solve_minmax
+    from seqform.lp.minmax import solve_minmax
+    from seqform.lp.problem import FloatSolution
     from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
 
 # Every public name loads its module on first use (PEP 562), so ``import seqform`` and the
@@ -47,7 +48,7 @@ _LAZY = {
     "Chance": "seqform.game.nodes",
     "Decision": "seqform.game.nodes",
     "Terminal": "seqform.game.nodes",
-    "LPSolution": "seqform.lp.minmax",
+    "FloatSolution": "seqform.lp.problem",
     "solve_minmax": "seqform.lp.minmax",
     "SolverError": "seqform.lp.solvers",
     "SolverLimitError": "seqform.lp.solvers",
@@ -104,6 +105,11 @@ _DEPRECATED = {
 def __getattr__(name: str) -> object:
     import importlib
 
+    if name == "LPSolution":  # the float LP's solution type, before issue 19's one LP path
+        from seqform.base.deprecation import renamed
+        from seqform.lp.problem import FloatSolution
+
+        return renamed("seqform", name, {name: ("seqform.FloatSolution", FloatSolution)})
     if name in _DEPRECATED:
         from seqform.analyses.solve import deprecated_alias
 
@@ -127,10 +133,10 @@ __all__ = [
     "Certificate",
     "Chance",
     "Decision",
+    "FloatSolution",
     "Game",
     "GameFormatError",
     "InvalidGameError",
-    "LPSolution",
     "MemoryRefusedError",
     "OptionsError",
     "PlayerSequences",

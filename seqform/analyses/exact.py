@@ -54,12 +54,8 @@ from seqform.forms.strategies import (
 from seqform.game.model import Game
 from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
 from seqform.lp.exact.linear_solver import ExactSolveError
-from seqform.lp.exact.minmax import (
-    MinmaxFloatSolution,
-    MinmaxProgram,
-    minmax_program,
-    solve_minmax_program,
-)
+from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_program
+from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import SolverStats
 
 __all__ = ["ExactSolution", "ValueBounds", "exact_certificate", "solve_exact"]
@@ -200,7 +196,7 @@ def _strategy_from_plan(
 
 
 def _try_rounding(
-    candidates: _Candidates, form: SequenceForm, float_solution: MinmaxFloatSolution
+    candidates: _Candidates, form: SequenceForm, float_solution: FloatSolution
 ) -> None:
     """Step 1: round the float LP's behaviour to nearby fractions and certify it."""
     restrictions = candidates.restrictions
@@ -222,7 +218,7 @@ def _try_basis(
     candidates: _Candidates,
     form: SequenceForm,
     minmax: MinmaxProgram,
-    float_solution: MinmaxFloatSolution,
+    float_solution: FloatSolution,
     notes: list[str],
 ) -> bool | None:
     """Step 2: re-solve HiGHS's optimal basis exactly and certify its strategies.
@@ -230,7 +226,7 @@ def _try_basis(
     Returns whether the exact re-solve passed the LP optimality checks (None if there was
     no basis to re-solve); what went wrong is appended to ``notes``.
     """
-    basis = float_solution.result.basis
+    basis = float_solution.basis
     if basis is None:
         notes.append("the LP algorithm returned no basis to re-solve exactly")
         return None
@@ -334,7 +330,7 @@ def _float_lp(
     restrictions: Restrictions | None,
     algorithm: str,
     time_limit: float | None,
-) -> tuple[MinmaxProgram, MinmaxFloatSolution]:
+) -> tuple[MinmaxProgram, FloatSolution]:
     """The merged min-max LP (with the restrictions' rows) and HiGHS's float optimum.
 
     The LP is that of ``form.scaled_for_floats()``: ``A / s`` when ``A`` is too large for
@@ -350,7 +346,7 @@ def _find(
     candidates: _Candidates,
     form: SequenceForm,
     minmax: MinmaxProgram,
-    float_solution: MinmaxFloatSolution,
+    float_solution: FloatSolution,
     clock: PhaseClock,
     try_rounding: bool,
 ) -> bool | None:

@@ -26,7 +26,8 @@ from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.loader import as_game
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
-from seqform.lp.minmax import LPSolution, solve_minmax
+from seqform.lp.minmax import solve_minmax
+from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import Algorithm, Backend
 
 __all__ = [
@@ -45,7 +46,7 @@ def solve_matrix_game(
     algorithm: Algorithm = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
-) -> LPSolution:
+) -> FloatSolution:
     """Solve ``max_sigma min_tau sigma @ M @ tau`` over mixed strategies.
 
     The min-max LP of :mod:`seqform.lp.minmax` with ``E = (1 ... 1)``, ``e = (1)`` and

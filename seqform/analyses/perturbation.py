@@ -30,7 +30,9 @@ from seqform.lp.exact.parametric import (
     lex_sign,
     lexicographic_optimum,
 )
-from seqform.lp.exact.program import Basis, FloatLPResult, HighsModel
+from seqform.lp.exact.program import Basis
+from seqform.lp.problem import FloatSolution
+from seqform.lp.run import run_lp
 from seqform.lp.solvers import SolverError, SolverLimitError
 
 __all__ = [
@@ -186,7 +188,7 @@ def perturbed_problem(game: Game, form: SequenceForm) -> PerturbedProblem:
 
 def solve_numeric(
     minmax: MinmaxProgram, epsilon: Fraction, algorithm: str, time_limit: float | None
-) -> FloatLPResult | None:
+) -> FloatSolution | None:
     """HiGHS on the perturbed LP at ``ε`` with tight tolerances; None if it fails.
 
     Raises
@@ -195,10 +197,14 @@ def solve_numeric(
         At the time limit: a smaller ``ε`` would meet the same limit, so it is reported as
         the limit, not as a failure at this ``ε``.
     """
-    model = HighsModel(minmax.program, algorithm=algorithm, time_limit=time_limit)
-    model.set_tolerances(1e-10)
     try:
-        return model.maximise()
+        return run_lp(
+            minmax.float_problem(),
+            solver=algorithm,
+            time_limit=time_limit,
+            tolerance=1e-10,
+            basis=True,
+        )
     except SolverLimitError as exc:
         raise SolverLimitError(f"the perturbed LP at ε = {epsilon}: {exc}", None) from exc
     except SolverError as exc:

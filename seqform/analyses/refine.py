@@ -74,7 +74,7 @@ from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
 from seqform.lp.exact.minmax import MinmaxProgram
-from seqform.lp.exact.program import FloatLPResult
+from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import SolverError, SolverStats, optimal_stats
 
 __all__ = ["RefinedSolution", "refine", "sequence_lengths"]
@@ -214,7 +214,7 @@ def _search(
     deadline, the fallback at the last ε tried (module docstring)."""
     form = problem.form
     max_actions = max((len(a) for table in form.players for a in table.actions), default=1)
-    last: tuple[Fraction, MinmaxProgram, FloatLPResult] | None = None
+    last: tuple[Fraction, MinmaxProgram, FloatSolution] | None = None
     iterations = 0
     for tried, epsilon in enumerate(candidate_epsilons(problem.degree, max_actions)):
         report(Step("refine: perturbed LPs", tried, None, f"ε = {epsilon}"))
@@ -224,7 +224,7 @@ def _search(
         result = solve_numeric(minmax, epsilon, algorithm, time_limit)
         if result is None:
             continue
-        iterations += result.iterations
+        iterations += result.stats.iterations
         last = (epsilon, minmax, result)
         if result.basis is None:
             continue

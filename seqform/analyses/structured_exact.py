@@ -8,7 +8,7 @@ one of :mod:`seqform.structured.factored_lp` (Zhang and Sandholm 2020; Farina an
 (:func:`~seqform.structured.factored_lp.build_exact_structured_lp`):
 
 1. HiGHS (simplex, or ipm with crossover) solves it in floats and returns an optimal basis
-   (:class:`~seqform.lp.exact.program.HighsModel`).
+   (:func:`seqform.lp.run.run_lp`, the one float LP path).
 2. The basis is re-solved in rationals and checked for exact primal and dual feasibility
    (:func:`seqform.lp.exact.basis.resolve_basis`): player 0's plan ``x`` is read from the
    columns, player 1's ``y`` from the exact duals of the payoff rows
@@ -31,8 +31,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
-
 from seqform.analyses.exact import ValueBounds
 from seqform.analyses.result import ExactOutcome, PhaseClock, Timings, Value
 from seqform.certify import Certificate
@@ -45,8 +43,10 @@ from seqform.game.public_explicit import tree_nodes
 from seqform.game.public_tree import StructuredGame
 from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
 from seqform.lp.exact.linear_solver import ExactSolveError
-from seqform.lp.exact.program import FloatLPResult, HighsModel
-from seqform.lp.solvers import SolverStats, optimal_stats
+from seqform.lp.exact.program import float_problem
+from seqform.lp.problem import FloatSolution, PlanLayout
+from seqform.lp.run import run_lp
+from seqform.lp.solvers import SolverStats
 from seqform.structured.factored_lp import ExactStructuredLP, build_exact_structured_lp
 from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
@@ -98,7 +98,7 @@ class StructuredExactSolution(ExactOutcome):
 
 
 def _from_basis(
-    game: StructuredGame, lp: ExactStructuredLP, result: FloatLPResult, notes: list[str]
+    game: StructuredGame, lp: ExactStructuredLP, result: FloatSolution, notes: list[str]
 ) -> tuple[Profile | None, bool | None]:
     """Step 2: the exact strategies of HiGHS's basis (None if it gives none) and whether
     the exact re-solve passed the optimality checks; what went wrong goes to ``notes``."""
@@ -123,18 +123,16 @@ def _from_basis(
     return (behaviour_from_plan(tables[0], x), behaviour_from_plan(tables[1], y)), exact.optimal
 
 
-def _rounded(game: StructuredGame, lp: ExactStructuredLP, result: FloatLPResult) -> Profile | None:
+def _rounded(game: StructuredGame, lp: ExactStructuredLP, result: FloatSolution) -> Profile | None:
     """Step 3: the float LP's strategies rounded to nearby fractions, if that keeps sums."""
     tables = sequence_tables(game)
-    x = np.maximum(result.values[lp.x_columns], 0.0)
-    y = np.maximum(result.row_duals[lp.payoff_rows], 0.0)
-    first = round_strategy(behaviour_from_plan(tables[0], x))
-    second = round_strategy(behaviour_from_plan(tables[1], y))
+    first = round_strategy(behaviour_from_plan(tables[0], result.x))
+    second = round_strategy(behaviour_from_plan(tables[1], result.y))
     return None if first is None or second is None else (first, second)
 
 
 def _exact_profile(
-    clock: PhaseClock, game: StructuredGame, lp: ExactStructuredLP, result: FloatLPResult
+    clock: PhaseClock, game: StructuredGame, lp: ExactStructuredLP, result: FloatSolution
 ) -> tuple[Profile, str, bool | None, list[str]]:
     """Steps 2 and 3, timed as ``basis`` and ``rounding``: the exact strategies, how they
     were found, whether the basis passed the exact checks, and notes."""
@@ -182,13 +180,15 @@ def solve_structured_exact(
     program = lp.program
     rows, columns = program.num_rows, program.num_cols
     with clock.phase("lp", f"solving with HiGHS {algorithm}: {columns:,} variables, {rows:,} rows"):
-        result = HighsModel(program, algorithm=algorithm, time_limit=time_limit).maximise()
+        layout = PlanLayout(lp.x_columns, lp.payoff_rows, scale=float(lp.scale))
+        problem = float_problem(program, layout)
+        result = run_lp(problem, solver=algorithm, time_limit=time_limit, basis=True)
     profile, method, verified, notes = _exact_profile(clock, game, lp, result)
     with clock.phase("certificate", "exact certificate on the public tree × hands"):
         certificate = certify(game, *profile)
     best_first, best_second = (_exact(v) for v in certificate.best_response_values)
     bounds = ValueBounds(lower=-best_second, upper=best_first)
-    float_value = result.objective / float(lp.scale)
+    float_value = result.value
     return StructuredExactSolution(
         game=game,
         value=bounds.lower if bounds.lower == bounds.upper else float_value,
@@ -198,14 +198,7 @@ def solve_structured_exact(
         method=method if bounds.lower == bounds.upper else "none",
         basis_verified=verified,
         float_value=float_value,
-        stats=optimal_stats(
-            "highs",
-            algorithm,
-            seconds=result.seconds,
-            iterations=result.iterations,
-            shape=(rows, columns),
-            nonzeros=program.matrix.nnz,
-        ),
+        stats=result.stats,
         timings=clock.timings(),
         payoff_nonzeros=lp.payoff_nonzeros,
         matrix_nonzeros=payoff_nnz(game),

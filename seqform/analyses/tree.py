@@ -25,7 +25,8 @@ from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.loader import as_game
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
-from seqform.lp.minmax import LPSolution, solve_minmax
+from seqform.lp.minmax import solve_minmax
+from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import Algorithm, Backend
 
 __all__ = ["Solution", "Timings", "plan_behaviour", "solve_sequence_form", "solve_tree"]
@@ -66,7 +67,7 @@ def solve_sequence_form(
     algorithm: Algorithm = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
-) -> LPSolution:
+) -> FloatSolution:
     """Solve the min-max LP of a sequence form (see :mod:`seqform.lp.minmax`)."""
     return solve_minmax(
         form.E,

@@ -1,11 +1,14 @@
 """Clarabel (Goulart and Chen 2024), an interior-point method with a direct sparse LDL
-factorisation, on the LPs seqform writes for HiGHS.
+factorisation, on an :class:`~seqform.lp.problem.LPProblem`.
 
-The LP is :mod:`seqform.lp.highs`'s ``maximise c @ v`` s.t. ``row_lower <= M v <=
-row_upper``, ``col_lower <= v``, restricted to what the sparsified showdown LP needs: each
-row an equality or a ``<=`` row, each column ``>= 0`` or free.  Clarabel's form is
-``min −c @ v`` s.t. ``K v + s = b`` with ``s`` in cones: the equality rows (zero cone),
-then the ``<=`` rows and ``−v_j <= 0`` for the non-negative columns (non-negative cone).
+The LP is ``maximise c @ v`` s.t. ``row_lower <= M v <= row_upper``, ``col_lower <= v <=
+col_upper``, restricted to what the min-max LPs need: each row an equality or a ``<=`` row,
+each column ``>= 0`` or free.  Clarabel's form is ``min −c @ v`` s.t. ``K v + s = b`` with
+``s`` in cones: the equality rows (zero cone), then the ``<=`` rows and ``−v_j <= 0`` for
+the non-negative columns (non-negative cone).  Its dual ``z`` satisfies ``K.T z = c`` (from
+``min −c @ v``: ``−c + K.T z = 0``), so on the LP's rows ``z`` is the multiplier ``π`` of
+``L(v, π) = c @ v − π @ (M v − b)``: the sign rule of :mod:`seqform.lp.problem`, taken as
+it comes.
 """
 
 from __future__ import annotations
@@ -18,28 +21,19 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.base.deprecation import renamed
 from seqform.base.progress import ProgressListener, Step, current_listener, report
 from seqform.lp.interrupt import run_interruptibly
-from seqform.lp.solvers import SolverError, SolverLimitError
+from seqform.lp.problem import FloatSolution, LPProblem
+from seqform.lp.solvers import SolverError, SolverLimitError, optimal_stats
 
-__all__ = ["ClarabelRun", "raise_unless_solved", "run_clarabel"]
+__all__ = ["run_clarabel"]
 
 
-@dataclass(frozen=True)
-class ClarabelRun:
-    """What Clarabel reported.
-
-    status : Clarabel's status, as text (``"SolverStatus.Solved"``, ...)
-    objective : ``c @ v`` (the maximised objective, sign restored)
-    columns : ``v``; row_duals : the multipliers of the LP's rows, in its row order
-    """
-
-    status: str
-    objective: float
-    columns: np.ndarray
-    row_duals: np.ndarray
-    iterations: int
-    seconds: float
+def __getattr__(name: str) -> object:
+    return renamed(
+        __name__, name, {"ClarabelRun": ("seqform.lp.problem.FloatSolution", FloatSolution)}
+    )
 
 
 @dataclass(frozen=True)
@@ -74,18 +68,19 @@ class _ConicForm:
         return out
 
 
-def _conic_form(
-    matrix: sp.sparray, col_lower: np.ndarray, row_lower: np.ndarray, row_upper: np.ndarray
-) -> _ConicForm:
-    """Clarabel's form of ``row_lower <= M v <= row_upper``, ``col_lower <= v`` (module
-    docstring); ValueError for a row or column bound it does not cover."""
+def _conic_form(problem: LPProblem) -> _ConicForm:
+    """Clarabel's form of the LP (module docstring); ValueError for a row or column bound
+    it does not cover."""
+    row_lower, row_upper, col_lower = problem.row_lower, problem.row_upper, problem.col_lower
     equal = row_lower == row_upper
     if not np.all(np.isneginf(row_lower[~equal])):
-        raise ValueError("the sparsified LP has only equality and '<=' rows")
-    if not np.all((col_lower == 0) | np.isneginf(col_lower)):
+        raise ValueError("Clarabel is given only equality and '<=' rows")
+    if not np.all((col_lower == 0) | np.isneginf(col_lower)) or not np.all(
+        np.isposinf(problem.col_upper)
+    ):
         raise ValueError("Clarabel is given only columns >= 0 or free")
-    columns = matrix.shape[1]
-    csr = sp.csr_array(matrix)
+    columns = problem.shape[1]
+    csr = sp.csr_array(problem.matrix)
     equality_rows, inequality_rows = np.flatnonzero(equal), np.flatnonzero(~equal)
     signed = np.flatnonzero(col_lower == 0)
     bounds = sp.csr_array(
@@ -99,17 +94,14 @@ def _conic_form(
 
 
 def run_clarabel(
-    matrix: sp.sparray,
+    problem: LPProblem,
     *,
-    objective: np.ndarray,
-    col_lower: np.ndarray,
-    row_lower: np.ndarray,
-    row_upper: np.ndarray,
-    time_limit: float | None,
-    verbose: bool,
-    tolerance: float,
-) -> ClarabelRun:
-    """Maximise ``objective @ v`` with Clarabel at gap and feasibility ``tolerance``.
+    time_limit: float | None = None,
+    verbose: bool = False,
+    tolerance: float = 1e-8,
+) -> FloatSolution:
+    """Maximise the LP with Clarabel at gap and feasibility ``tolerance``; its proven
+    optimum (only a status "Solved", not "AlmostSolved").
 
     Ctrl-C stops it within an iteration (its termination callback reads the flag that
     :func:`~seqform.lp.interrupt.run_interruptibly` sets), and each iteration's gap is
@@ -117,20 +109,20 @@ def run_clarabel(
 
     Raises
     ------
+    SolverLimitError
+        At a time or iteration limit, with the plans of Clarabel's last point.
+    SolverError
+        For any other status than solved.
     ValueError
-        For a row that is neither an equality nor ``<=``, or a column bound other than
-        0 or ``-inf``.
-    KeyboardInterrupt
-        If interrupted.
+        For a row neither ``==`` nor ``<=``, or a column neither ``>= 0`` nor free.
     """
     import clarabel
 
-    rows, columns = matrix.shape
-    form = _conic_form(matrix, col_lower, row_lower, row_upper)
+    form = _conic_form(problem)
     start = time.perf_counter()
     solver = clarabel.DefaultSolver(
-        sp.csc_matrix((columns, columns)),
-        -np.asarray(objective, dtype=float),
+        sp.csc_matrix((problem.shape[1], problem.shape[1])),
+        -np.asarray(problem.objective, dtype=float),
         form.matrix,
         form.rhs,
         form.cones(),
@@ -140,14 +132,25 @@ def run_clarabel(
     solver.set_termination_callback(_Termination(stop, current_listener()))
     result = run_interruptibly(solver.solve, stop)
     seconds = time.perf_counter() - start
-    report(Step("Clarabel", int(result.iterations), None, finished=True, solver=True))
-    return ClarabelRun(
-        status=str(result.status),
+    iterations = int(result.iterations)
+    report(Step("Clarabel", iterations, None, finished=True, solver=True))
+    primal = np.asarray(result.x, dtype=float)
+    duals = form.row_duals(np.asarray(result.z, dtype=float), problem.shape[0])
+    _raise_unless_solved(str(result.status), seconds, iterations, problem.point(primal, duals))
+    return FloatSolution(
         objective=-float(result.obj_val),
-        columns=np.asarray(result.x, dtype=float),
-        row_duals=form.row_duals(np.asarray(result.z, dtype=float), rows),
-        iterations=int(result.iterations),
-        seconds=seconds,
+        primal=primal,
+        duals=duals,
+        row_activity=problem.matrix @ primal,
+        stats=optimal_stats(
+            "clarabel",
+            "interior point",
+            seconds=seconds,
+            iterations=iterations,
+            shape=problem.shape,
+            nonzeros=problem.matrix.nnz,
+        ),
+        plans=problem.plans,
     )
 
 
@@ -179,20 +182,18 @@ def _settings(time_limit: float | None, verbose: bool, tolerance: float) -> obje
     return settings
 
 
-def raise_unless_solved(run: ClarabelRun, plans: tuple[np.ndarray, np.ndarray]) -> None:
-    """Raise unless Clarabel calls the LP solved (not merely "almost solved").
-
-    ``plans`` goes to :class:`~seqform.lp.solvers.SolverLimitError` at a time or
-    iteration limit.
-    """
-    status = run.status
+def _raise_unless_solved(
+    status: str, seconds: float, iterations: int, point: tuple[np.ndarray, np.ndarray] | None
+) -> None:
+    """Raise unless Clarabel calls the LP solved (not merely "almost solved"); ``point``
+    goes to :class:`~seqform.lp.solvers.SolverLimitError` at a time or iteration limit."""
     if status.endswith("MaxTime") or status.endswith("MaxIterations"):
         raise SolverLimitError(
-            f"Clarabel stopped ({status}) after {run.seconds:.1f} s and {run.iterations} "
+            f"Clarabel stopped ({status}) after {seconds:.1f} s and {iterations} "
             "iterations; no proven solution",
-            plans,
+            point,
         )
     if not status.endswith("Solved") or status.endswith("AlmostSolved"):
         raise SolverError(
-            f"Clarabel did not prove optimality: status {status} after {run.iterations} iterations"
+            f"Clarabel did not prove optimality: status {status} after {iterations} iterations"
         )

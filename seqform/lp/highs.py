@@ -1,17 +1,18 @@
 """The one wrapper of HiGHS (Huangfu and Hall 2018) through ``highspy``.
 
-Every LP seqform hands to HiGHS is
+An :class:`~seqform.lp.problem.LPProblem` (``maximise c @ v`` s.t. ``row_lower <= M v <=
+row_upper``, ``col_lower <= v <= col_upper``) becomes a ``HighsLp`` (:func:`highs_lp`); the
+options of an algorithm are set once (:func:`highs_options`); a :class:`HighsSession`
+holds the model, runs it (Ctrl-C and progress by :mod:`seqform.lp.highs_watch`) and returns
+a :class:`~seqform.lp.problem.FloatSolution`, every status but a proven optimum turned into
+:class:`~seqform.lp.solvers.SolverError`, :class:`~seqform.lp.solvers.InfeasibleError` or
+:class:`~seqform.lp.solvers.SolverLimitError` here.  HiGHS reports a maximisation's row
+duals with the sign of the objective's sensitivity to the row's bound, which is the sign
+rule of :mod:`seqform.lp.problem`: they are taken as they come.
 
-    maximise    c @ v
-    subject to  row_lower <= M v <= row_upper,    col_lower <= v <= col_upper,
-
-with ``M`` sparse column-wise (CSC) and infinite bounds as ``±inf``.  This module builds
-that model (:func:`highs_lp`), sets the options of an algorithm (:func:`highs_options`),
-runs it and reads back what HiGHS reports (:func:`run_highs`, :class:`HighsRun`), and turns
-every status but a proven optimum into :class:`~seqform.lp.solvers.SolverError` or
-:class:`~seqform.lp.solvers.SolverLimitError` (:func:`raise_unless_optimal`).  The float
-min-max LP, the exact programs' float solves, the sparsified LP and the MPS export all
-come through here.
+One-shot solves go through :func:`seqform.lp.run.run_lp`; a session is kept where one model
+is solved again with other objectives or coefficients, warm-started
+(:class:`seqform.lp.exact.program.HighsModel`).  The MPS export writes the same model.
 """
 
 from __future__ import annotations
@@ -21,63 +22,59 @@ import ctypes
 import logging
 import os
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
-from seqform.base.progress import ProgressListener, Step, current_listener
-from seqform.lp.interrupt import run_interruptibly
-from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError
+from seqform.base.deprecation import renamed
+from seqform.lp.highs_watch import log_status, watched
+from seqform.lp.problem import Basis, FloatSolution, LPProblem
+from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError, optimal_stats
 
 if TYPE_CHECKING:
     import highspy
 
 __all__ = [
     "HighsOption",
-    "HighsRun",
+    "HighsSession",
     "highs_lp",
     "highs_options",
     "highs_solver",
+    "log_status",
     "new_highs",
-    "raise_unless_optimal",
-    "run_highs",
     "write_model",
 ]
 
 logger = logging.getLogger(__name__)
 
+
+def __getattr__(name: str) -> object:
+    return renamed(
+        __name__, name, {"HighsRun": ("seqform.lp.problem.FloatSolution", FloatSolution)}
+    )
+
+
 HighsOption = bool | int | float | str
 """The value of one HiGHS option (``Highs.setOptionValue``)."""
 
 
-def highs_lp(
-    matrix: sp.csc_array,
-    *,
-    objective: np.ndarray,
-    col_lower: np.ndarray,
-    col_upper: np.ndarray,
-    row_lower: np.ndarray,
-    row_upper: np.ndarray,
-) -> highspy.HighsLp:
-    """``maximise objective @ v`` over the bounds and ``matrix`` (CSC), as a ``HighsLp``."""
+def highs_lp(problem: LPProblem) -> highspy.HighsLp:
+    """``problem`` as a ``highspy.HighsLp`` (a maximisation, the matrix column-wise)."""
     import highspy
 
-    rows, columns = matrix.shape
+    matrix = problem.matrix
+    rows, columns = problem.shape
     lp = highspy.HighsLp()
     lp.num_col_ = columns
     lp.num_row_ = rows
     lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = np.asarray(objective, dtype=float)
-    lp.col_lower_ = np.asarray(col_lower, dtype=float)
-    lp.col_upper_ = np.asarray(col_upper, dtype=float)
-    lp.row_lower_ = np.asarray(row_lower, dtype=float)
-    lp.row_upper_ = np.asarray(row_upper, dtype=float)
+    lp.col_cost_ = np.asarray(problem.objective, dtype=float)
+    lp.col_lower_ = np.asarray(problem.col_lower, dtype=float)
+    lp.col_upper_ = np.asarray(problem.col_upper, dtype=float)
+    lp.row_lower_ = np.asarray(problem.row_lower, dtype=float)
+    lp.row_upper_ = np.asarray(problem.row_upper, dtype=float)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
     lp.a_matrix_.num_col_ = columns
     lp.a_matrix_.num_row_ = rows
@@ -88,9 +85,13 @@ def highs_lp(
 
 
 def highs_options(
-    algorithm: str, time_limit: float | None, verbose: bool = False
+    algorithm: str,
+    time_limit: float | None,
+    verbose: bool = False,
+    tolerance: float | None = None,
 ) -> dict[str, HighsOption]:
-    """HiGHS's options for an algorithm, a time limit (seconds) and the log.
+    """HiGHS's options for an algorithm, a time limit (seconds), the log and the primal
+    and dual feasibility tolerance (HiGHS's default, 1e-7, when None).
 
     ``"ipm"`` runs crossover, so that it ends at a basis.  ``"pdlp"`` runs without presolve:
     HiGHS (1.15) cannot postsolve a first-order solution to a status better than "unknown"
@@ -104,6 +105,9 @@ def highs_options(
         options["presolve"] = "off"
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
+    if tolerance is not None:
+        options["primal_feasibility_tolerance"] = float(tolerance)
+        options["dual_feasibility_tolerance"] = float(tolerance)
     return options
 
 
@@ -112,10 +116,11 @@ def highs_solver(
     time_limit: float | None,
     verbose: bool = False,
     model: highspy.HighsLp | None = None,
+    tolerance: float | None = None,
 ) -> highspy.Highs:
     """A ``highspy.Highs`` with the options of :func:`highs_options`, holding ``model``."""
     highs = new_highs()
-    for name, value in highs_options(algorithm, time_limit, verbose).items():
+    for name, value in highs_options(algorithm, time_limit, verbose, tolerance).items():
         highs.setOptionValue(name, value)
     if model is not None:
         highs.passModel(model)
@@ -159,75 +164,104 @@ def write_model(model: highspy.HighsLp, path: str) -> bool:
     return highs.writeModel(path) != highspy.HighsStatus.kError
 
 
-@dataclass(frozen=True)
-class HighsRun:
-    """What HiGHS reported after a run.
+class HighsSession:
+    """An :class:`~seqform.lp.problem.LPProblem` loaded into HiGHS, solved once or again
+    after changes made to :attr:`highs` (objective, coefficients: warm-started).
 
-    status : HiGHS's model status (``highspy.HighsModelStatus``); status_text its name
-    primal_status, dual_status : names of the solution statuses ("Feasible", ...)
-    solutions_feasible : both solution statuses are "feasible"
-    point_valid : HiGHS offers primal values and duals (possibly not optimal)
-    objective : the objective value; columns : ``v``; row_activity : ``M v``
-    row_duals : the row multipliers (>= 0 at an upper bound, as for a maximisation)
-    iterations : simplex, interior-point and PDLP iterations together
-    seconds : wall time of the run (and of any retries)
+    Parameters
+    ----------
+    problem
+        The LP; its :class:`~seqform.lp.problem.PlanLayout`, if any, gives the point handed
+        to :class:`~seqform.lp.solvers.SolverLimitError` at a limit.
+    algorithm
+        ``"simplex"``, ``"ipm"`` (with crossover) or ``"pdlp"``.
+    time_limit, verbose, tolerance
+        As for :func:`highs_options`.
     """
 
-    status: highspy.HighsModelStatus
-    status_text: str
-    primal_status: str
-    dual_status: str
-    solutions_feasible: bool
-    point_valid: bool
-    objective: float
-    columns: np.ndarray
-    row_activity: np.ndarray
-    row_duals: np.ndarray
-    iterations: int
-    seconds: float
+    def __init__(
+        self,
+        problem: LPProblem,
+        algorithm: str,
+        *,
+        time_limit: float | None = None,
+        verbose: bool = False,
+        tolerance: float | None = None,
+    ) -> None:
+        start = time.perf_counter()
+        self.problem = problem
+        self.algorithm = algorithm
+        self.highs = highs_solver(algorithm, time_limit, verbose, highs_lp(problem), tolerance)
+        self._building = time.perf_counter() - start  # counted in the first solve's seconds
 
+    def solve(self, *, basis: bool = False) -> FloatSolution:
+        """Run HiGHS; the proven optimum, with the optimal basis if ``basis`` (and HiGHS
+        has one).
 
-def run_highs(highs: highspy.Highs, *, retry_algorithm: str | None = None) -> HighsRun:
-    """Run HiGHS and read its report.
+        A status "unknown" (a warm start can stall numerically) is retried without the
+        warm start and then, for simplex, by interior point with crossover.
 
-    With ``retry_algorithm`` (the algorithm the options name), a status "unknown" (a warm
-    start can stall numerically) is retried without the warm start and then, for simplex,
-    by interior point with crossover.
-    """
-    import highspy
+        Raises
+        ------
+        SolverLimitError
+            At a time or iteration limit (with the point's plans when HiGHS has one).
+        InfeasibleError
+            If the LP has no feasible point.
+        SolverError
+            For any other status, or an "optimal" whose solutions HiGHS does not call
+            feasible.
+        """
+        import highspy
 
-    start = time.perf_counter()
-    with _watched(highs) as run:
-        run()
-        status = highs.getModelStatus()
-        if retry_algorithm is not None and status in (
-            highspy.HighsModelStatus.kUnknown,
-            highspy.HighsModelStatus.kNotset,
-        ):
-            status = _retry(highs, retry_algorithm, run)
-    seconds = time.perf_counter() - start
-    info = highs.getInfo()
-    solution = highs.getSolution()
-    feasible = highspy.SolutionStatus.kSolutionStatusFeasible
-    return HighsRun(
-        status=status,
-        status_text=highs.modelStatusToString(status),
-        primal_status=highs.solutionStatusToString(info.primal_solution_status),
-        dual_status=highs.solutionStatusToString(info.dual_solution_status),
-        solutions_feasible=(
-            info.primal_solution_status == feasible and info.dual_solution_status == feasible
-        ),
-        point_valid=bool(solution.value_valid and solution.dual_valid),
-        objective=float(info.objective_function_value),
-        columns=np.asarray(solution.col_value, dtype=float),
-        row_activity=np.asarray(solution.row_value, dtype=float),
-        row_duals=np.asarray(solution.row_dual, dtype=float),
-        iterations=int(
+        highs = self.highs
+        start = time.perf_counter()
+        with watched(highs) as run:
+            run()
+            status = highs.getModelStatus()
+            unknown = (highspy.HighsModelStatus.kUnknown, highspy.HighsModelStatus.kNotset)
+            if status in unknown and self.algorithm != "pdlp":
+                status = _retry(highs, self.algorithm, run)
+        seconds = time.perf_counter() - start
+        info, solution = highs.getInfo(), highs.getSolution()
+        primal = np.asarray(solution.col_value, dtype=float)
+        duals = np.asarray(solution.row_dual, dtype=float)  # the sign rule, as they come
+        iterations = int(
             max(info.simplex_iteration_count, 0)
             + max(info.ipm_iteration_count, 0)
             + max(info.pdlp_iteration_count, 0)
-        ),
-        seconds=seconds,
+        )
+        valid = bool(solution.value_valid and solution.dual_valid)
+        point = self.problem.point(primal, duals) if valid else None
+        _raise_unless_optimal(
+            highs, status, f"HiGHS ({self.algorithm})", seconds, iterations, point
+        )
+        building, self._building = self._building, 0.0
+        return FloatSolution(
+            objective=float(info.objective_function_value),
+            primal=primal,
+            duals=duals,
+            row_activity=np.asarray(solution.row_value, dtype=float),
+            stats=optimal_stats(
+                "highs",
+                self.algorithm,
+                seconds=seconds + building,
+                solver_seconds=seconds,
+                iterations=iterations,
+                shape=self.problem.shape,
+                nonzeros=self.problem.matrix.nnz,
+            ),
+            basis=_basis(highs) if basis else None,
+            plans=self.problem.plans,
+        )
+
+
+def _basis(highs: highspy.Highs) -> Basis | None:
+    basis = highs.getBasis()
+    if not basis.valid:
+        return None
+    return Basis(
+        col_status=np.array([int(s) for s in basis.col_status], dtype=np.int64),
+        row_status=np.array([int(s) for s in basis.row_status], dtype=np.int64),
     )
 
 
@@ -251,149 +285,36 @@ def _retry(
     return status
 
 
-_REPORT_SECONDS = 0.25  # at most this often a run reports its iterations
-
-
-def log_status(line: str) -> tuple[int, str] | None:
-    """The iteration and a short status from one line of HiGHS's iteration log, else None.
-
-    Simplex lines are ``iteration objective Pr: ... Du: ... time``; interior point (IPX)
-    lines ``iteration primal dual pinf dinf gap time``; PDLP (cuPDLP-C) lines ``iteration
-    primal dual gap pinf dinf time [tag]``.  The objective is HiGHS's, as it logs it (its
-    sign may be that of the minimisation HiGHS solves internally).
-    """
-    tokens = line.split()
-    if len(tokens) < 3 or not tokens[0].isdigit():
-        return None
-    try:
-        if tokens[2].startswith(("Pr:", "Ph1:", "Ph2:")):
-            return int(tokens[0]), f"objective {float(tokens[1]):.6g}"
-        if len(tokens) >= 8 and tokens[-1].startswith("["):
-            return int(tokens[0]), f"gap {abs(float(tokens[3])):.2e}"
-        if len(tokens) == 7:
-            return int(tokens[0]), f"gap {abs(float(tokens[5])):.2e}"
-    except ValueError:
-        return None
-    return None
-
-
-@dataclass
-class _HighsWatch:
-    r"""Ctrl-C and progress for the runs of one ``Highs``: its interrupt callbacks read
-    ``stop``; its iteration counts and log lines go to ``listener`` as :class:`Step`\ s."""
-
-    listener: ProgressListener | None
-    phase: str
-    stop: threading.Event = field(default_factory=threading.Event)
-    iteration: int = 0
-    detail: str = ""
-    reported: float = 0.0
-
-    def check(self, event: highspy.HighsCallbackEvent) -> None:
-        """HiGHS's simplex and interior-point interrupt callback."""
-        if self.stop.is_set():
-            event.interrupt()
-            return
-        counts = (event.data_out.simplex_iteration_count, event.data_out.ipm_iteration_count)
-        self.iteration = max(self.iteration, *counts)
-        self.tell()
-
-    def log(self, event: highspy.HighsCallbackEvent) -> None:
-        """HiGHS's logging callback: a line of the iteration log updates the status."""
-        status = log_status(event.message or "")
-        if status is not None:
-            self.iteration, self.detail = max(self.iteration, status[0]), status[1]
-            self.tell()
-
-    def tell(self, *, finished: bool = False) -> None:
-        now = time.perf_counter()
-        if self.listener is None or (now - self.reported < _REPORT_SECONDS and not finished):
-            return
-        self.reported = now
-        step = Step(self.phase, self.iteration, None, self.detail, finished, solver=True)
-        self.listener(step)
-
-
-def _option(highs: highspy.Highs, name: str) -> HighsOption:
-    """The value of an option (highspy returns ``(status, value)``)."""
-    value = highs.getOptionValue(name)
-    return value[1] if isinstance(value, tuple) else value
-
-
-@contextmanager
-def _watched(highs: highspy.Highs) -> Iterator[Callable[[], object]]:
-    """A function running ``highs`` so that Ctrl-C stops it (HiGHS's interrupt callbacks,
-    :func:`~seqform.lp.interrupt.run_interruptibly`) and its progress reaches the current
-    listener (:mod:`seqform.base.progress`); the callbacks are removed afterwards.
-
-    With a listener, HiGHS's log is turned on (into the callback only, unless it was
-    already on: ``--verbose``) so that its lines give the objective or gap.
-    """
-    watch = _HighsWatch(current_listener(), f"HiGHS {_option(highs, 'solver')}")
-    logging_before = bool(_option(highs, "output_flag"))
-    highs.cbSimplexInterrupt += watch.check
-    highs.cbIpmInterrupt += watch.check
-    if watch.listener is not None:
-        highs.cbLogging += watch.log
-        if not logging_before:
-            highs.setOptionValue("log_to_console", False)
-            highs.setOptionValue("output_flag", True)
-    try:
-        yield lambda: run_interruptibly(highs.run, watch.stop)
-    finally:
-        watch.tell(finished=True)
-        highs.cbSimplexInterrupt -= watch.check
-        highs.cbIpmInterrupt -= watch.check
-        if watch.listener is not None:
-            highs.cbLogging -= watch.log
-            if not logging_before:
-                highs.setOptionValue("output_flag", False)
-                highs.setOptionValue("log_to_console", True)
-
-
-def raise_unless_optimal(
-    run: HighsRun,
-    *,
-    algorithm: str | None,
-    plans: tuple[np.ndarray, np.ndarray] | None = None,
-    check_solutions: bool = False,
+def _raise_unless_optimal(
+    highs: highspy.Highs,
+    status: highspy.HighsModelStatus,
+    name: str,
+    seconds: float,
+    iterations: int,
+    point: tuple[np.ndarray, np.ndarray] | None,
 ) -> None:
-    """Raise unless HiGHS proved an optimum; the one place statuses become errors.
-
-    Parameters
-    ----------
-    run
-        The report of :func:`run_highs`.
-    algorithm
-        Named in the messages (``"HiGHS (simplex) ..."``).  ``None`` is the exact
-        programs' style: messages say only "HiGHS", a limit is reported without time and
-        iterations, and infeasibility raises :class:`~seqform.lp.solvers.InfeasibleError`.
-    plans
-        The point handed to :class:`~seqform.lp.solvers.SolverLimitError` at a limit.
-    check_solutions
-        Also require HiGHS's primal and dual solution statuses to be "feasible".
-    """
+    """Raise unless HiGHS proved an optimum with feasible primal and dual solutions; the
+    one place HiGHS's statuses become errors (``name`` opens the messages)."""
     import highspy
 
-    status, text = run.status, run.status_text
-    name = "HiGHS" if algorithm is None else f"HiGHS ({algorithm})"
     statuses = highspy.HighsModelStatus
+    text = highs.modelStatusToString(status)
     if status in (statuses.kTimeLimit, statuses.kIterationLimit):
-        if algorithm is None:
-            raise SolverLimitError(f"HiGHS stopped: {text.lower()}; no proven solution", None)
         raise SolverLimitError(
-            f"{name} stopped ({text.lower()}) after {run.seconds:.1f} s and "
-            f"{run.iterations} iterations; no proven solution",
-            plans,
+            f"{name} stopped ({text.lower()}) after {seconds:.1f} s and {iterations} "
+            "iterations; no proven solution",
+            point,
         )
-    if algorithm is None and status == statuses.kInfeasible:
-        raise InfeasibleError("the linear program is infeasible")
-    if algorithm is None and status == statuses.kUnboundedOrInfeasible:
-        raise InfeasibleError("the linear program is infeasible or unbounded")
-    if check_solutions and (status != statuses.kOptimal or not run.solutions_feasible):
+    if status in (statuses.kInfeasible, statuses.kUnboundedOrInfeasible):
+        kind = "infeasible" if status == statuses.kInfeasible else "infeasible or unbounded"
+        raise InfeasibleError(f"{name} did not prove optimality: the linear program is {kind}")
+    info = highs.getInfo()
+    feasible = highspy.SolutionStatus.kSolutionStatusFeasible
+    if status != statuses.kOptimal or not (
+        info.primal_solution_status == feasible and info.dual_solution_status == feasible
+    ):
         raise SolverError(
-            f"{name} did not prove optimality: model status {text!r}, "
-            f"primal solution {run.primal_status!r}, dual solution {run.dual_status!r}"
+            f"{name} did not prove optimality: model status {text!r}, primal solution "
+            f"{highs.solutionStatusToString(info.primal_solution_status)!r}, dual solution "
+            f"{highs.solutionStatusToString(info.dual_solution_status)!r}"
         )
-    if status != statuses.kOptimal:
-        raise SolverError(f"{name} did not prove optimality: model status {text!r}")

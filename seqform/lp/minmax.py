@@ -20,68 +20,43 @@ form (``seqform.forms.normal_form``) uses the same function.
 
 The rows, columns and coefficients come from :func:`seqform.lp.merged.merged_lp`, the one
 writing of this LP, which also gives the exact program of :mod:`seqform.lp.exact.minmax`.
-Two backends return the same :class:`LPSolution`:
+The LP is handed to :func:`seqform.lp.run.run_lp`, the one float LP path, and comes back
+as a :class:`~seqform.lp.problem.FloatSolution` whose ``x``, ``y`` and ``value`` are read
+through the problem's :class:`~seqform.lp.problem.PlanLayout` (``y``: the duals of the
+best-reply rows, under the one sign rule of :mod:`seqform.lp.problem`).  Two backends:
 
 * ``"highs"`` (default) passes the CSC matrix straight to ``highspy``
   (:mod:`seqform.lp.highs`);
-* ``"cvxpy"`` writes the model with vectorised constraints in cvxpy and solves it with
-  HiGHS through cvxpy (``canon_backend="SCIPY"``).
+* ``"cvxpy"`` writes the same LP in cvxpy and solves it with HiGHS through cvxpy
+  (:mod:`seqform.lp.cvxpy_lp`).
 
 Both accept only a proven optimum; anything else raises :class:`SolverError`.
 """
 
 from __future__ import annotations
 
-import time
-import warnings
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.lp.highs import (
-    highs_lp,
-    highs_options,
-    highs_solver,
-    new_highs,
-    raise_unless_optimal,
-    run_highs,
-)
-from seqform.lp.interrupt import run_interruptibly
+from seqform.base.deprecation import renamed
+from seqform.lp.highs import highs_lp
 from seqform.lp.merged import Coordinates, MergedLP, merged_lp
-from seqform.lp.solvers import (
-    ALGORITHMS,
-    BACKENDS,
-    Algorithm,
-    Backend,
-    SolverError,
-    SolverLimitError,
-    SolverStats,
-    optimal_stats,
-)
+from seqform.lp.problem import FloatSolution, LPProblem, PlanLayout
+from seqform.lp.run import run_lp
+from seqform.lp.solvers import ALGORITHMS, BACKENDS, Algorithm, Backend
 
 if TYPE_CHECKING:
     import highspy
 
-__all__ = ["LPSolution", "float_merged_lp", "highs_model", "solve_minmax"]
+__all__ = ["float_merged_lp", "highs_model", "minmax_problem", "solve_minmax"]
 
 
-@dataclass(frozen=True)
-class LPSolution:
-    """An optimal solution of the min-max LP.
-
-    value : the optimum ``f @ q``, the game's value to player 0
-    x : optimal realization plan (or mixed strategy) of player 0
-    y : optimal plan of player 1, the duals of ``F.T q <= A.T x``
-    q : the free variables, one per row of ``F``
-    """
-
-    value: float
-    x: np.ndarray
-    y: np.ndarray
-    q: np.ndarray
-    stats: SolverStats
+def __getattr__(name: str) -> object:
+    return renamed(
+        __name__, name, {"LPSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)}
+    )
 
 
 def float_merged_lp(
@@ -97,24 +72,38 @@ def float_merged_lp(
     )
 
 
-def highs_model(
+def minmax_problem(
     E: sp.sparray, e: np.ndarray, F: sp.sparray, f: np.ndarray, A: sp.sparray
-) -> highspy.HighsLp:
-    """The merged LP of the module docstring as a ``highspy.HighsLp`` (columns ``x, q``).
+) -> LPProblem:
+    """The merged LP of the module docstring as the one float
+    :class:`~seqform.lp.problem.LPProblem`, with its :class:`~seqform.lp.problem.PlanLayout`.
 
     Columns: ``x`` (one per column of ``E``, ``>= 0``), then ``q`` (one per row of ``F``,
     free).  Rows: one ``<= 0`` row per sequence of player 1, then the equality rows
     ``E x = e``.
     """
     lp = float_merged_lp(E, e, F, f, A)
-    return highs_lp(
-        lp.matrix.csc(),
+    x_columns, best_reply = lp.layout.x_columns, lp.layout.best_reply_rows
+    return LPProblem(
+        matrix=lp.matrix.csc(),
         objective=lp.objective,
         col_lower=lp.col_lower,
         col_upper=lp.col_upper,
         row_lower=lp.row_lower,
         row_upper=lp.row_upper,
+        plans=PlanLayout(
+            x_columns=slice(x_columns.start, x_columns.stop),
+            y_rows=slice(best_reply.start, best_reply.stop),
+        ),
     )
+
+
+def highs_model(
+    E: sp.sparray, e: np.ndarray, F: sp.sparray, f: np.ndarray, A: sp.sparray
+) -> highspy.HighsLp:
+    """The merged LP of the module docstring as a ``highspy.HighsLp`` (columns ``x, q``;
+    :func:`minmax_problem`)."""
+    return highs_lp(minmax_problem(E, e, F, f, A))
 
 
 def solve_minmax(
@@ -128,7 +117,7 @@ def solve_minmax(
     algorithm: Algorithm = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
-) -> LPSolution:
+) -> FloatSolution:
     """Solve ``max_x min_y x @ A @ y`` over ``E x = e, F y = f, x, y >= 0`` as one LP.
 
     Parameters
@@ -162,145 +151,10 @@ def solve_minmax(
         raise ValueError(
             f"A has shape {A.shape} but E and F have {E.shape[1]} and {F.shape[1]} columns"
         )
-    solve = _solve_highs if backend == "highs" else _solve_cvxpy
-    return solve(E, e, F, f, A, algorithm, time_limit, verbose).solution(backend, algorithm)
-
-
-@dataclass(frozen=True)
-class _Optimum:
-    """A backend's proven optimum as the solver gave it, and what the solver reported.
-
-    x, y : the plans, before clipping the solver's round-off below 0
-    seconds : wall time of building and solving the LP; solver_seconds : the solver's own
-    shape : (rows, columns) of the LP as the backend built it; nonzeros : its entries
-    """
-
-    value: float
-    x: np.ndarray
-    y: np.ndarray
-    q: np.ndarray
-    seconds: float
-    solver_seconds: float
-    iterations: int
-    shape: tuple[int, int]
-    nonzeros: int
-
-    def solution(self, backend: str, algorithm: str) -> LPSolution:
-        """The :class:`LPSolution`: plans clipped at 0, stats of a proven optimum."""
-        return LPSolution(
-            value=self.value,
-            x=np.maximum(self.x, 0.0),
-            y=np.maximum(self.y, 0.0),
-            q=self.q,
-            stats=optimal_stats(
-                backend,
-                algorithm,
-                seconds=self.seconds,
-                solver_seconds=self.solver_seconds,
-                iterations=self.iterations,
-                shape=self.shape,
-                nonzeros=self.nonzeros,
-            ),
-        )
-
-
-def _solve_highs(
-    E: sp.sparray,
-    e: np.ndarray,
-    F: sp.sparray,
-    f: np.ndarray,
-    A: sp.sparray,
-    algorithm: str,
-    time_limit: float | None,
-    verbose: bool,
-) -> _Optimum:
-    start = time.perf_counter()
-    n_x, n_ineq = E.shape[1], F.shape[1]
-    lp = highs_model(E, e, F, f, A)
-    highs = highs_solver(algorithm, time_limit, verbose, model=lp)
-    run = run_highs(highs)
-    columns, duals = run.columns, run.row_duals
-    plans = (columns[:n_x].copy(), np.abs(duals[:n_ineq])) if run.point_valid else None
-    raise_unless_optimal(run, algorithm=algorithm, plans=plans, check_solutions=True)
-    # HiGHS reports the row duals of a maximisation with the sign of the objective's
-    # sensitivity, so a binding "<=" row has a dual >= 0: these are the multipliers y of
-    # the Lagrangian f@q - y@(F.T q - A.T x) directly.
-    return _Optimum(
-        value=run.objective,
-        x=columns[:n_x],
-        y=duals[:n_ineq],
-        q=columns[n_x:].copy(),
-        seconds=time.perf_counter() - start,
-        solver_seconds=run.seconds,
-        iterations=run.iterations,
-        shape=(lp.num_row_, lp.num_col_),
-        nonzeros=len(lp.a_matrix_.value_),
+    return run_lp(
+        minmax_problem(E, e, F, f, A),
+        solver=algorithm,
+        backend=backend,
+        time_limit=time_limit,
+        verbose=verbose,
     )
-
-
-def _solve_cvxpy(
-    E: sp.sparray,
-    e: np.ndarray,
-    F: sp.sparray,
-    f: np.ndarray,
-    A: sp.sparray,
-    algorithm: str,
-    time_limit: float | None,
-    verbose: bool,
-) -> _Optimum:
-    import cvxpy as cp
-
-    new_highs()  # spends highspy 1.16's stdout banner (once per process) before cvxpy's Highs
-    start = time.perf_counter()
-    x = cp.Variable(E.shape[1], nonneg=True, name="x")
-    q = cp.Variable(F.shape[0], name="q")
-    best_reply = F.T @ q <= A.T @ x  # KMvS eq. 11: y are this constraint's multipliers
-    constraints = [E @ x == e, best_reply]
-    problem = cp.Problem(cp.Maximize(f @ q), constraints)
-    try:
-        # in a worker thread so that Ctrl-C is not held up by HiGHS (which cvxpy runs
-        # without an interrupt callback: it is abandoned, and the process exits)
-        run_interruptibly(lambda: _cvxpy_solve(problem, algorithm, time_limit, verbose))
-    except cp.error.SolverError as exc:
-        raise SolverError(f"cvxpy/HiGHS ({algorithm}) failed: {exc}") from exc
-    stats_in = problem.solver_stats
-    solver_seconds = float(stats_in.solve_time or 0.0)
-    iterations = int(stats_in.num_iters or 0)
-    if problem.status == cp.USER_LIMIT:
-        # cvxpy reports a HiGHS time limit as "user_limit" with values that are not a
-        # solution; measure nothing from them.
-        raise SolverLimitError(
-            f"cvxpy/HiGHS ({algorithm}) stopped at a limit (status {problem.status!r}) "
-            f"after {solver_seconds:.1f} s; no proven solution",
-            None,
-        )
-    if problem.status != cp.OPTIMAL:
-        raise SolverError(
-            f"cvxpy/HiGHS ({algorithm}) did not prove optimality: status {problem.status!r}"
-        )
-    return _Optimum(
-        value=float(problem.value),
-        x=np.asarray(x.value, dtype=float),
-        y=np.asarray(best_reply.dual_value, dtype=float),
-        q=np.asarray(q.value, dtype=float),
-        seconds=time.perf_counter() - start,
-        solver_seconds=solver_seconds,
-        iterations=iterations,
-        shape=(E.shape[0] + F.shape[1], E.shape[1] + F.shape[0]),
-        nonzeros=E.nnz + F.nnz + A.nnz,
-    )
-
-
-def _cvxpy_solve(problem: Any, algorithm: str, time_limit: float | None, verbose: bool) -> None:
-    """``problem.solve`` by HiGHS, without cvxpy's "Solution may be inaccurate" warning:
-    the status it warns about (a limit) is reported as :class:`SolverLimitError`."""
-    import cvxpy as cp
-
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Solution may be inaccurate")
-        problem.solve(
-            solver=cp.HIGHS,
-            canon_backend="SCIPY",
-            verbose=verbose,
-            highs_options=highs_options(algorithm, time_limit, verbose),
-        )

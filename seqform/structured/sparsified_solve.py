@@ -7,32 +7,30 @@ iterative linear algebra) took 255 s at ``N = 5 10^4`` where Clarabel took 9 s, 
 simplex grows quadratically (0.3 s at ``N = 10^3``, 20 s at ``N = 10^4``).  HiGHS still
 gives a vertex, exact to the last digit, on small decks.
 
-Player 0's plan ``x`` is read from the LP's columns; player 1's plan ``y`` is the
-multipliers of the rows ``F.T q - A.T x <= 0`` (:attr:`SparsifiedLP.payoff_rows`).
+The LP goes through :func:`seqform.lp.run.run_lp`, the one float LP path, as an
+:class:`~seqform.lp.problem.LPProblem` whose :class:`~seqform.lp.problem.PlanLayout` says
+that player 0's plan ``x`` is in the LP's columns and player 1's plan ``y`` is the
+multipliers of the rows ``F.T q - A.T x <= 0`` (:attr:`SparsifiedLP.payoff_rows`), read
+under the one sign rule of :mod:`seqform.lp.problem`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from seqform.lp.clarabel import raise_unless_solved, run_clarabel
-from seqform.lp.highs import highs_lp, highs_solver, raise_unless_optimal, run_highs
-from seqform.lp.solvers import SPARSIFIED_SOLVERS, SolverStats, SparsifiedSolver, optimal_stats
+from seqform.base.deprecation import renamed
+from seqform.lp.problem import FloatSolution, LPProblem, PlanLayout
+from seqform.lp.run import run_lp
+from seqform.lp.solvers import SPARSIFIED_SOLVERS, SparsifiedSolver
 from seqform.structured.factored_lp import SparsifiedLP
 
-__all__ = ["SparsifiedSolution", "clarabel_tolerance", "solve_sparsified_lp"]
+__all__ = ["clarabel_tolerance", "solve_sparsified_lp", "sparsified_problem"]
 
 
-@dataclass(frozen=True)
-class SparsifiedSolution:
-    """The solved sparsified LP: the game's value and both plans (game sequence order)."""
-
-    value: float
-    x: np.ndarray
-    y: np.ndarray
-    stats: SolverStats
+def __getattr__(name: str) -> object:
+    return renamed(
+        __name__, name, {"SparsifiedSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)}
+    )
 
 
 def clarabel_tolerance(lp: SparsifiedLP) -> float:
@@ -56,7 +54,7 @@ def solve_sparsified_lp(
     time_limit: float | None = None,
     verbose: bool = False,
     tolerance: float | None = None,
-) -> SparsifiedSolution:
+) -> FloatSolution:
     """Solve the sparsified LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
 
     ``tolerance`` sets Clarabel's gap and feasibility tolerances; ``None`` scales it to
@@ -74,71 +72,25 @@ def solve_sparsified_lp(
         raise ValueError(
             f"unknown solver {solver!r} for the sparsified LP; use {SPARSIFIED_SOLVERS}"
         )
+    chosen = None  # HiGHS keeps its own tolerances
     if solver == "clarabel":
         chosen = clarabel_tolerance(lp) if tolerance is None else tolerance
-        return _solve_clarabel(lp, time_limit, verbose, chosen)
-    return _solve_highs(lp, solver, time_limit, verbose)
+    problem = sparsified_problem(lp)
+    return run_lp(problem, solver=solver, time_limit=time_limit, verbose=verbose, tolerance=chosen)
 
 
-def _stats(lp: SparsifiedLP, backend: str, algorithm: str, seconds: float, iterations: int):
-    return optimal_stats(
-        backend,
-        algorithm,
-        seconds=seconds,
-        iterations=iterations,
-        shape=lp.shape,
-        nonzeros=lp.matrix.nnz,
-    )
-
-
-def _solve_clarabel(
-    lp: SparsifiedLP, time_limit: float | None, verbose: bool, tolerance: float
-) -> SparsifiedSolution:
-    objective = np.zeros(lp.shape[1])
-    objective[lp.objective] = 1.0
-    run = run_clarabel(
-        lp.matrix,
-        objective=objective,
-        col_lower=lp.col_lower,
-        row_lower=lp.row_lower,
-        row_upper=lp.row_upper,
-        time_limit=time_limit,
-        verbose=verbose,
-        tolerance=tolerance,
-    )
-    # The payoff rows' multipliers (they are all '<=' rows).
-    y = np.maximum(run.row_duals[lp.payoff_rows], 0.0)
-    x = np.maximum(run.columns[lp.x_columns], 0.0)
-    raise_unless_solved(run, (x, y))
-    return SparsifiedSolution(
-        value=run.objective / lp.scale,
-        x=x,
-        y=y,
-        stats=_stats(lp, "clarabel", "interior point", run.seconds, run.iterations),
-    )
-
-
-def _solve_highs(
-    lp: SparsifiedLP, algorithm: str, time_limit: float | None, verbose: bool
-) -> SparsifiedSolution:
+def sparsified_problem(lp: SparsifiedLP) -> LPProblem:
+    """The sparsified LP as the one float :class:`~seqform.lp.problem.LPProblem`: objective
+    the one column ``lp.objective``, no upper bounds, ``x`` and ``y`` where ``lp`` says."""
     columns = lp.shape[1]
     objective = np.zeros(columns)
     objective[lp.objective] = 1.0
-    model = highs_lp(
-        lp.matrix,
+    return LPProblem(
+        matrix=lp.matrix,
         objective=objective,
         col_lower=lp.col_lower,
         col_upper=np.full(columns, np.inf),
         row_lower=lp.row_lower,
         row_upper=lp.row_upper,
-    )
-    run = run_highs(highs_solver(algorithm, time_limit, verbose, model=model))
-    x = np.maximum(run.columns[lp.x_columns], 0.0)
-    y = np.maximum(run.row_duals[lp.payoff_rows], 0.0)
-    raise_unless_optimal(run, algorithm=algorithm, plans=(x, y) if run.point_valid else None)
-    return SparsifiedSolution(
-        value=run.objective / lp.scale,
-        x=x,
-        y=y,
-        stats=_stats(lp, "highs", algorithm, run.seconds, run.iterations),
+        plans=PlanLayout(lp.x_columns, lp.payoff_rows, scale=lp.scale),
     )

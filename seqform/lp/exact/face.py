@@ -20,7 +20,8 @@ import numpy as np
 
 from seqform.lp.exact.basis import resolve_basis
 from seqform.lp.exact.linear_solver import ExactSolveError
-from seqform.lp.exact.program import FloatLPResult, HighsModel, LinearProgram
+from seqform.lp.exact.program import HighsModel, LinearProgram
+from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import InfeasibleError
 
 __all__ = [
@@ -61,11 +62,11 @@ class FaceOptimiser:
         result = self.model.maximise()
         self.solved += 1
         if not self.exact:
-            return result.objective, result.values.tolist()
+            return result.objective, result.primal.tolist()
         return self._exact(objective, result, proof)
 
     def _exact(
-        self, objective: Mapping[int, Number], result: FloatLPResult, proof: bool
+        self, objective: Mapping[int, Number], result: FloatSolution, proof: bool
     ) -> tuple[Number, list[Number]]:
         exact_objective = [Fraction(0)] * self.program.num_cols
         for column, coefficient in objective.items():
@@ -82,7 +83,7 @@ class FaceOptimiser:
         if not proof:
             return Fraction(result.objective), []
         self.verified = False
-        return Fraction(result.objective), [Fraction(v) for v in result.values]
+        return Fraction(result.objective), [Fraction(v) for v in result.primal]
 
 
 def maximise_or_none(

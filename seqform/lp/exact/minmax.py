@@ -45,20 +45,29 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.base.deprecation import renamed
 from seqform.forms.sequence_form import SequenceForm
-from seqform.lp.exact.program import FloatLPResult, HighsModel, LinearProgram
+from seqform.lp.exact.program import LinearProgram, float_problem
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.merged import Coordinates, MergedLP, Sense, merged_lp
-from seqform.lp.solvers import SolverStats, optimal_stats
+from seqform.lp.problem import FloatSolution, LPProblem, PlanLayout
+from seqform.lp.run import run_lp
 
 __all__ = [
-    "MinmaxFloatSolution",
     "MinmaxProgram",
     "PlanConstraint",
     "minmax_program",
     "program_of",
     "solve_minmax_program",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return renamed(
+        __name__,
+        name,
+        {"MinmaxFloatSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)},
+    )
 
 
 @dataclass(frozen=True)
@@ -88,12 +97,21 @@ class MinmaxProgram:
     y_lower: tuple[Fraction, ...]
     player: int = 0
 
-    def float_plans(self, result: FloatLPResult) -> tuple[np.ndarray, np.ndarray]:
-        """``(x, y)`` from a float solution (round-off below zero clipped)."""
-        x = np.maximum(result.values[self.x_columns.start : self.x_columns.stop], 0.0)
-        duals = result.row_duals[self.best_reply_rows.start : self.best_reply_rows.stop]
-        y = np.maximum(duals, 0.0) + np.array([float(m) for m in self.y_lower])
-        return x, y
+    def plan_layout(self) -> PlanLayout:
+        """Where the float LP keeps ``x`` and ``y = m + w`` (:mod:`seqform.lp.problem`)."""
+        return PlanLayout(
+            x_columns=slice(self.x_columns.start, self.x_columns.stop),
+            y_rows=slice(self.best_reply_rows.start, self.best_reply_rows.stop),
+            y_lower=np.array([float(m) for m in self.y_lower]),
+        )
+
+    def float_problem(self) -> LPProblem:
+        """The program in floats, with its :meth:`plan_layout`."""
+        return float_problem(self.program, self.plan_layout())
+
+    def float_plans(self, result: FloatSolution) -> tuple[np.ndarray, np.ndarray]:
+        """``(x, y)`` from a float solution of the program (round-off below zero clipped)."""
+        return result.read_plans(self.plan_layout())
 
     def exact_plans(
         self, values: Sequence[Fraction], row_duals: Sequence[Fraction]
@@ -219,21 +237,11 @@ def program_of(lp: MergedLP) -> LinearProgram:
     )
 
 
-@dataclass(frozen=True)
-class MinmaxFloatSolution:
-    """A float optimum of a :class:`MinmaxProgram`: value, plans, the LP result, stats."""
-
-    value: float
-    x: np.ndarray
-    y: np.ndarray
-    result: FloatLPResult
-    stats: SolverStats
-
-
 def solve_minmax_program(
     minmax: MinmaxProgram, *, algorithm: str = "simplex", time_limit: float | None = None
-) -> MinmaxFloatSolution:
-    """Solve the merged LP with HiGHS; the result keeps the optimal basis.
+) -> FloatSolution:
+    """Solve the merged LP in floats by HiGHS (:func:`seqform.lp.run.run_lp`); the
+    solution keeps the optimal basis and reads ``x`` and ``y`` by :meth:`MinmaxProgram.plan_layout`.
 
     Raises
     ------
@@ -242,16 +250,4 @@ def solve_minmax_program(
     seqform.lp.solvers.SolverError
         If HiGHS does not prove optimality.
     """
-    model = HighsModel(minmax.program, algorithm=algorithm, time_limit=time_limit)
-    result = model.maximise()
-    x, y = minmax.float_plans(result)
-    program = minmax.program
-    stats = optimal_stats(
-        "highs",
-        algorithm,
-        seconds=result.seconds,
-        iterations=result.iterations,
-        shape=(program.num_rows, program.num_cols),
-        nonzeros=program.matrix.nnz,
-    )
-    return MinmaxFloatSolution(value=result.objective, x=x, y=y, result=result, stats=stats)
+    return run_lp(minmax.float_problem(), solver=algorithm, time_limit=time_limit, basis=True)

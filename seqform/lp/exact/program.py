@@ -6,8 +6,10 @@ A :class:`LinearProgram` is
     subject to  row_lower <= M v <= row_upper,    col_lower <= v <= col_upper,
 
 with every coefficient and bound an exact ``Fraction`` (``None`` for an infinite bound).
-:class:`HighsModel` solves it (and variants with other objectives, warm-started) with
-HiGHS and returns the optimal *basis* besides the float solution.
+:func:`float_problem` is its float image, the one :class:`~seqform.lp.problem.LPProblem`
+that :func:`seqform.lp.run.run_lp` solves (with ``basis=True`` for the optimal *basis*
+besides the float solution); :class:`HighsModel` keeps it in one HiGHS session, to be
+solved again with other objectives or coefficients, warm-started.
 
 Its optimal basis is re-solved and verified exactly by :mod:`seqform.lp.exact.basis`.
 """
@@ -20,8 +22,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.base.deprecation import renamed
 from seqform.lp.exact.rational import RationalMatrix
-from seqform.lp.highs import highs_lp, highs_solver, raise_unless_optimal, run_highs
+from seqform.lp.highs import HighsSession
+from seqform.lp.problem import Basis, FloatSolution, LPProblem, PlanLayout
 
 __all__ = [
     "AT_LOWER",
@@ -29,10 +33,17 @@ __all__ = [
     "BASIC",
     "Basis",
     "Bound",
-    "FloatLPResult",
     "HighsModel",
     "LinearProgram",
+    "float_problem",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return renamed(
+        __name__, name, {"FloatLPResult": ("seqform.lp.problem.FloatSolution", FloatSolution)}
+    )
+
 
 Bound = Fraction | None
 
@@ -131,35 +142,21 @@ class LinearProgram:
         )
 
 
-@dataclass(frozen=True)
-class Basis:
-    """A simplex basis: HiGHS status codes per column and per row (``BASIC`` etc.)."""
-
-    col_status: np.ndarray
-    row_status: np.ndarray
-
-
-@dataclass(frozen=True)
-class FloatLPResult:
-    """An optimal solution from HiGHS.
-
-    objective : the optimum (for the objective that was maximised)
-    values : the columns; row_activity : ``M v``
-    row_duals : multipliers of the rows (>= 0 at an upper bound, as for a maximisation)
-    basis : the optimal basis, or None if the algorithm gave none
-    """
-
-    objective: float
-    values: np.ndarray
-    row_activity: np.ndarray
-    row_duals: np.ndarray
-    basis: Basis | None
-    iterations: int
-    seconds: float
-
-
 def _float_bounds(bounds: Sequence[Bound], sign: float) -> np.ndarray:
     return np.array([sign * np.inf if b is None else float(b) for b in bounds], dtype=float)
+
+
+def float_problem(program: LinearProgram, plans: PlanLayout | None = None) -> LPProblem:
+    """``program`` in floats (``None`` bounds as ``±inf``), for a float solver."""
+    return LPProblem(
+        matrix=program.matrix.to_float().tocsc(),
+        objective=np.array([float(c) for c in program.objective], dtype=float),
+        col_lower=_float_bounds(program.col_lower, -1.0),
+        col_upper=_float_bounds(program.col_upper, 1.0),
+        row_lower=_float_bounds(program.row_lower, -1.0),
+        row_upper=_float_bounds(program.row_upper, 1.0),
+        plans=plans,
+    )
 
 
 class HighsModel:
@@ -183,49 +180,20 @@ class HighsModel:
         time_limit: float | None = None,
     ) -> None:
         self.program = program
-        model = highs_lp(
-            program.matrix.to_float().tocsc(),
-            objective=np.array([float(c) for c in program.objective], dtype=float),
-            col_lower=_float_bounds(program.col_lower, -1.0),
-            col_upper=_float_bounds(program.col_upper, 1.0),
-            row_lower=_float_bounds(program.row_lower, -1.0),
-            row_upper=_float_bounds(program.row_upper, 1.0),
-        )
-        self._highs = highs_solver(algorithm, time_limit, model=model)
-        self._algorithm = algorithm
+        self._session = HighsSession(float_problem(program), algorithm, time_limit=time_limit)
+        self._highs = self._session.highs
 
     def set_objective(self, objective: np.ndarray) -> None:
         """Replace the objective (to be maximised); the last basis is kept as a warm start."""
         n = self.program.num_cols
         self._highs.changeColsCost(n, np.arange(n, dtype=np.int32), np.asarray(objective, float))
 
-    def set_tolerances(self, tolerance: float) -> None:
-        """Primal and dual feasibility tolerances of HiGHS (default 1e-7)."""
-        self._highs.setOptionValue("primal_feasibility_tolerance", float(tolerance))
-        self._highs.setOptionValue("dual_feasibility_tolerance", float(tolerance))
-
     def change_coefficient(self, row: int, column: int, value: float) -> None:
         """Set one entry of the constraint matrix (0 removes it)."""
         self._highs.changeCoeff(int(row), int(column), float(value))
 
-    def maximise(self) -> FloatLPResult:
-        """Solve; raise :class:`~seqform.lp.solvers.InfeasibleError` or
-        :class:`~seqform.lp.solvers.SolverError`."""
-        run = run_highs(self._highs, retry_algorithm=self._algorithm)
-        raise_unless_optimal(run, algorithm=None)
-        basis = self._highs.getBasis()
-        found = None
-        if basis.valid:
-            found = Basis(
-                col_status=np.array([int(s) for s in basis.col_status], dtype=np.int64),
-                row_status=np.array([int(s) for s in basis.row_status], dtype=np.int64),
-            )
-        return FloatLPResult(
-            objective=run.objective,
-            values=run.columns,
-            row_activity=run.row_activity,
-            row_duals=run.row_duals,
-            basis=found,
-            iterations=run.iterations,
-            seconds=run.seconds,
-        )
+    def maximise(self) -> FloatSolution:
+        """Solve; the optimum with its basis (:meth:`seqform.lp.highs.HighsSession.solve`:
+        :class:`~seqform.lp.solvers.InfeasibleError`, :class:`~seqform.lp.solvers.SolverError`
+        otherwise)."""
+        return self._session.solve(basis=True)

@@ -1,0 +1,102 @@
+"""The one float LP path: an :class:`~seqform.lp.problem.LPProblem` in, one
+:class:`~seqform.lp.problem.FloatSolution` out, whichever solver runs it.
+
+:func:`run_lp` dispatches to HiGHS (:mod:`seqform.lp.highs`: simplex, interior point with
+crossover, PDLP), to HiGHS through cvxpy (:mod:`seqform.lp.cvxpy_lp`) or to Clarabel
+(:mod:`seqform.lp.clarabel`).  Each backend raises the errors of
+:mod:`seqform.lp.solvers` for anything but a proven optimum and returns the row duals under
+the one sign rule of :mod:`seqform.lp.problem`, so that the tree's min-max LP
+(:mod:`seqform.lp.minmax`), the exact route's float start (:mod:`seqform.lp.exact.minmax`)
+and the structured route's sparsified LP (:mod:`seqform.structured.sparsified_solve`) read
+the opponent's plan in one way.
+"""
+
+from __future__ import annotations
+
+from seqform.lp.clarabel import run_clarabel
+from seqform.lp.cvxpy_lp import run_cvxpy
+from seqform.lp.highs import HighsSession
+from seqform.lp.problem import FloatSolution, LPProblem
+from seqform.lp.solvers import BACKENDS, SOLVERS
+
+__all__ = ["run_lp"]
+
+
+def run_lp(
+    problem: LPProblem,
+    *,
+    solver: str = "simplex",
+    backend: str = "highs",
+    time_limit: float | None = None,
+    verbose: bool = False,
+    tolerance: float | None = None,
+    basis: bool = False,
+) -> FloatSolution:
+    """Maximise ``problem`` with ``solver``; its proven optimum.
+
+    Parameters
+    ----------
+    problem
+        The LP (``maximise c @ v`` s.t. ``row_lower <= M v <= row_upper``, column bounds).
+    solver
+        HiGHS's ``"simplex"`` (default), ``"ipm"`` (interior point with crossover) or
+        ``"pdlp"`` (first order; approximate), or ``"clarabel"`` (interior point, direct
+        sparse LDL; rows ``==`` or ``<=`` and columns ``>= 0`` or free only).
+    backend
+        How a HiGHS algorithm is reached: ``"highs"`` (highspy, default) or ``"cvxpy"``.
+    time_limit
+        Seconds before the solver gives up (:class:`~seqform.lp.solvers.SolverLimitError`).
+    verbose
+        Let the solver write its log.
+    tolerance
+        HiGHS's primal and dual feasibility tolerance, Clarabel's gap and feasibility
+        tolerance; None for the solver's default (1e-7 for HiGHS, 1e-8 for Clarabel).
+    basis
+        Keep HiGHS's optimal basis (for an exact re-solve, :mod:`seqform.lp.exact.basis`).
+
+    Returns
+    -------
+    FloatSolution
+        Primal values, row duals (``>= 0`` on a row at its upper bound: the Lagrangian
+        ``c @ v − π @ (M v − b)`` of :mod:`seqform.lp.problem`), the objective, the status
+        ("optimal") and :class:`~seqform.lp.solvers.SolverStats` (``seconds`` include
+        handing the LP to the solver, ``solver_seconds`` are the solve's own).
+
+    Raises
+    ------
+    SolverError
+        If the LP is not solved to proven optimality (:class:`SolverLimitError` at a time or
+        iteration limit, :class:`InfeasibleError` for an infeasible LP).
+    ValueError
+        For an unknown solver or backend, or Clarabel with cvxpy.
+    """
+    if solver not in SOLVERS:
+        raise ValueError(f"unknown algorithm {solver!r}; choose one of {', '.join(SOLVERS)}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    return _dispatch(problem, solver, backend, time_limit, verbose, tolerance, basis)
+
+
+def _dispatch(
+    problem: LPProblem,
+    solver: str,
+    backend: str,
+    time_limit: float | None,
+    verbose: bool,
+    tolerance: float | None,
+    basis: bool,
+) -> FloatSolution:
+    """The backend's solve (:func:`run_lp`'s parameters)."""
+    if solver == "clarabel":
+        if backend != "highs":
+            raise ValueError("Clarabel is run directly, not through cvxpy")
+        chosen = 1e-8 if tolerance is None else tolerance
+        return run_clarabel(problem, time_limit=time_limit, verbose=verbose, tolerance=chosen)
+    if backend == "cvxpy":
+        return run_cvxpy(
+            problem, algorithm=solver, time_limit=time_limit, verbose=verbose, tolerance=tolerance
+        )
+    session = HighsSession(
+        problem, solver, time_limit=time_limit, verbose=verbose, tolerance=tolerance
+    )
+    return session.solve(basis=basis)

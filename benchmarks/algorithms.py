@@ -1,13 +1,17 @@
 """Every iterative algorithm of seqform, measured the same way, beside published numbers
 and beside OpenSpiel's and LiteEFG's implementations.
 
-Run ``python -m benchmarks.algorithms`` (``--quick`` for small budgets).  Three tables:
+Run ``python -m benchmarks.algorithms`` (``--quick`` for small budgets, ``--thousand`` for
+the first table only).  Three tables:
 
 1. **At 1,000 iterations** on Kuhn and Leduc: exploitability = NashConv / 2 of the average
-   strategies (and of the last iterate for PCFR+ and PDCFR+) beside the numbers Xu et al.
+   strategies (and of the last iterate for PCFR+, PDCFR+ and HS-PCFR+) beside the numbers
+   Xu et al.
    (DDCFR, ICLR 2024, their Table/Figure at 1,000 iterations) publish for CFR, CFR+,
    DCFR and their learned DDCFR.  Conventions, theirs and ours: alternating updates;
-   CFR uniform averaging, CFR+ linear, DCFR(1.5, 0, 2) ``t²``.
+   CFR uniform averaging, CFR+ linear, DCFR(1.5, 0, 2) ``t²``.  The hyperparameter
+   schedules (:data:`SCHEDULES`) run here only: they are defined over a fixed number of
+   iterations, not a time budget.
 2. **The ranking** on Kuhn, Leduc and Liar's Dice: per algorithm the iterations and
    solver seconds to NashConv 1e-3 and 1e-6 (first sample at or below; samples about ten
    per decade, :func:`benchmarks.convergence.run_in_phases`) within a solver-time budget,
@@ -37,6 +41,7 @@ from benchmarks.convergence import TARGETS, run_in_phases
 __all__ = [
     "ALGORITHMS",
     "PUBLISHED",
+    "SCHEDULES",
     "SEEDS_RANKING",
     "RankingRow",
     "at_thousand",
@@ -46,6 +51,8 @@ __all__ = [
 ]
 
 ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "pcfr+", "dcfr+", "pdcfr+", "rcfr", "xfp")
+SCHEDULES = ("hs-dcfr30", "hs-dcfr15", "hs-pcfr+30", "hs-pcfr+15")
+"""Zhang, McAleer and Sandholm's schedules: in the 1,000-iteration table only."""
 
 PUBLISHED: dict[str, dict[str, float]] = {
     # Xu, Li, Fu, Fu, Xing and Cheng, "Dynamic discounted counterfactual regret
@@ -73,7 +80,7 @@ def at_thousand(game_name: str, iterations: int = 1000) -> dict[str, tuple[float
 
     game = load_game(game_name)
     table = {}
-    for name in ALGORITHMS:
+    for name in ALGORITHMS + SCHEDULES:
         result = _solver(name)(game, iterations, every=iterations)
         last = result.last_nash_conv
         table[name] = (result.nash_conv / 2, None if last is None else last / 2)
@@ -240,8 +247,8 @@ def _print_thousand() -> None:
             paper = published.get(name)
             theirs = "" if paper is None else f"   paper {paper:.2e}"
             tail = "" if last is None else f"   last iterate {last:.2e}"
-            print(f"    {name:7} {average:.3e}{theirs}{tail}")
-        print(f"    {'ddcfr':7} (learned; not run)   paper {published['ddcfr']:.2e}")
+            print(f"    {name:10} {average:.3e}{theirs}{tail}")
+        print(f"    {'ddcfr':10} (learned; not run)   paper {published['ddcfr']:.2e}")
 
 
 def _print_ranking(games: Sequence[str], budget: float) -> None:
@@ -276,9 +283,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=10.0, help="solver seconds per run")
     parser.add_argument("--quick", action="store_true", help="budget 1 s, Liar's Dice 4 sides")
+    parser.add_argument("--thousand", action="store_true", help="the 1,000-iteration table only")
     args = parser.parse_args()
     games = GAMES if not args.quick else ("kuhn", "leduc", "liars_dice(sides=4)")
     _print_thousand()
+    if args.thousand:
+        return
     _print_ranking(games, 1.0 if args.quick else args.budget)
     _print_speed()
 

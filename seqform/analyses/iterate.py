@@ -62,7 +62,16 @@ from seqform.iterative.cfr import cfr, cfr_plus, dcfr
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
 from seqform.iterative.rcfr import rcfr
 from seqform.iterative.run import IterativeResult, OnSample, Stopping
-from seqform.iterative.variants import dcfr_plus, lcfr, pcfr_plus, pdcfr_plus
+from seqform.iterative.variants import (
+    dcfr_plus,
+    hs_dcfr15,
+    hs_dcfr30,
+    hs_pcfr_plus15,
+    hs_pcfr_plus30,
+    lcfr,
+    pcfr_plus,
+    pdcfr_plus,
+)
 from seqform.iterative.xfp import xfp
 from seqform.structured.responses import certify as structured_certify
 from seqform.structured.vector_cfr import VECTOR_ALGORITHMS, vector_cfr
@@ -89,12 +98,18 @@ SOLVERS: Mapping[str, Callable[..., IterativeResult]] = {
     "pcfr+": pcfr_plus,
     "dcfr+": dcfr_plus,
     "pdcfr+": pdcfr_plus,
+    "hs-dcfr30": hs_dcfr30,
+    "hs-dcfr15": hs_dcfr15,
+    "hs-pcfr+30": hs_pcfr_plus30,
+    "hs-pcfr+15": hs_pcfr_plus15,
     "xfp": xfp,
     "rcfr": rcfr,
     "mccfr": external_sampling_mccfr,
 }
-"""The iterative solvers by name; only ``mccfr`` takes a seed.  ``pcfr+`` and ``pdcfr+``
-also report their last iterate (:attr:`IterativeResult.last_nash_conv`)."""
+"""The iterative solvers by name; only ``mccfr`` takes a seed.  ``pcfr+``, ``pdcfr+`` and
+the scheduled ``hs-pcfr+30``, ``hs-pcfr+15`` also report their last iterate
+(:attr:`IterativeResult.last_nash_conv`); the schedules (``hs-*``) need a number of
+iterations."""
 
 SAMPLING = frozenset({"mccfr"})
 

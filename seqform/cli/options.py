@@ -218,8 +218,8 @@ def add_iterate_route_arguments(iterate: argparse.ArgumentParser) -> None:
         default="auto",
         help=(
             "the layout the CFR family runs on: tree (the game tree), structured (vector CFR "
-            "on the public tree × hands, no tree: cfr, cfr+, dcfr, lcfr, pcfr+, dcfr+, "
-            "pdcfr+), or auto (default): structured where solve's auto route is"
+            "on the public tree × hands, no tree: every algorithm but xfp, rcfr and mccfr), "
+            "or auto (default): structured where solve's auto route is"
         ),
     )
     iterate.add_argument(

@@ -298,10 +298,13 @@ def _add_exploit(commands: Commands) -> None:
 ALGORITHM_HELP = (
     "cfr: vanilla CFR (Zinkevich et al. 2007); cfr+ (Tammelin 2014); dcfr "
     "(Brown and Sandholm 2019); lcfr: linear CFR (Brown and Sandholm 2019); pcfr+: "
-    "predictive CFR+ (Farina et al. 2021); dcfr+, pdcfr+ (Xu et al. 2024); xfp: "
+    "predictive CFR+ (Farina et al. 2021); dcfr+, pdcfr+ (Xu et al. 2024); hs-dcfr30, "
+    "hs-dcfr15, hs-pcfr+30, hs-pcfr+15: hyperparameter schedules over --iterations "
+    "(Zhang, McAleer and Sandholm 2024); xfp: "
     "extensive-form fictitious play (Heinrich et al. 2015); rcfr: regression CFR "
     "(Waugh et al. 2015); mccfr: external-sampling Monte Carlo CFR "
-    "(Lanctot et al. 2009). pcfr+ and pdcfr+ also report the last iterate's NashConv"
+    "(Lanctot et al. 2009). pcfr+, pdcfr+ and hs-pcfr+* also report the last iterate's "
+    "NashConv"
 )
 
 

@@ -49,7 +49,7 @@ from seqform.iterative.layout import (
     ties_cleared,
     to_table_order,
 )
-from seqform.iterative.rules import CFR, CFR_PLUS, DCFR, Discount, RegretRule, Rule
+from seqform.iterative.rules import CFR, CFR_PLUS, DCFR, Discount, Rule, for_run
 from seqform.iterative.run import (
     DEFAULT_EVERY,
     IterativeResult,
@@ -64,14 +64,20 @@ __all__ = ["FullTreeRegrets", "cfr", "cfr_plus", "dcfr", "solve_with_rule"]
 class FullTreeRegrets:
     """Cumulative regrets, cumulative plans and current behaviour of every player, moved
     by one :class:`~seqform.iterative.rules.RegretRule` per player (the module
-    docstring's steps; the rule's own steps are in :mod:`seqform.iterative.rules`)."""
+    docstring's steps; the rule's own steps are in :mod:`seqform.iterative.rules`).
+    ``horizon``: the run's number of iterations, which a hyperparameter schedule needs
+    (:func:`~seqform.iterative.rules.for_run`)."""
 
     def __init__(
-        self, layout: TreeLayout, rules: Sequence[Rule], tie_tolerance: float = 0.0
+        self,
+        layout: TreeLayout,
+        rules: Sequence[Rule],
+        tie_tolerance: float = 0.0,
+        horizon: int | None = None,
     ) -> None:
         self.layout = layout
         self.tie_tolerance = tie_tolerance  # ties_cleared: 0 clears nothing
-        self.rules = tuple(rules)
+        self.rules = tuple(for_run(rule, horizon) for rule in rules)
         self.alternating = self.rules[0].alternating
         self.regrets = [np.zeros(player.num_sequences) for player in layout.players]
         self.instant = [np.zeros(player.num_sequences) for player in layout.players]
@@ -137,7 +143,7 @@ class FullTreeRegrets:
 
 def solve_with_rule(
     game: Game,
-    rule: RegretRule,
+    rule: Rule,
     algorithm: str,
     stopping: Stopping,
     on_sample: OnSample | None = None,
@@ -152,7 +158,10 @@ def solve_with_rule(
     (:func:`~seqform.iterative.layout.ties_cleared`; 0, the default, clears none).
     """
     stepper = FullTreeRegrets(
-        build_layout(game), [rule] * game.flat.num_players, tie_tolerance=tie_tolerance
+        build_layout(game),
+        [rule] * game.flat.num_players,
+        tie_tolerance=tie_tolerance,
+        horizon=stopping.iterations,
     )
     return run_iterations(game, stepper, stopping, algorithm, on_sample, last_iterate=last_iterate)
 

@@ -16,23 +16,28 @@ on the others):
 1. ``R ← d_lag(t − 1) · R`` if the rule has a *lagged* discount (DCFR+, PDCFR+);
 2. ``R ← R + r_t``;
 3. ``R ← [R]^+`` if the rule is a *plus* rule (regret matching+, Tammelin 2014);
-4. ``R ← d(t) · R`` if the rule has a discount (DCFR, LCFR);
+4. ``R ← d(t) · R`` if the rule has a discount (DCFR, LCFR; HS-DCFR with ``α(t), β(t)``);
 5. the next behaviour regret-matches ``R`` — or, for a *predictive* rule, ``R̃ + m`` with
    the prediction ``m = r_t`` (the last instantaneous regret) and ``R̃ = d_lag(t) · R``
    (``R`` without a lagged discount);
-6. the average weighs iteration ``t`` by ``t^γ`` (``γ = None``: weight 1).
+6. the average weighs iteration ``t`` by ``t^γ`` (``γ = None``: weight 1; a scheduled
+   ``γ(t)``: below).
 
-==========  ======  ==========================  ===============  ==========  ========
-name        plus    discount                    lagged           predictive  γ
-==========  ======  ==========================  ===============  ==========  ========
-cfr         no      —                           —                no          —
-cfr+        yes     —                           —                no          1
-dcfr        no      α = 1.5, β = 0              —                no          2
-lcfr        no      α = β = 1                   —                no          1
-pcfr+       yes     —                           —                yes         2
-dcfr+       yes     —                           α = 1.5          no          4
-pdcfr+      yes     —                           α = 2.3          yes         5
-==========  ======  ==========================  ===============  ==========  ========
+==========  ====  ==================  =======  ==========  =========
+name        plus  discount            lagged   predictive  γ
+==========  ====  ==================  =======  ==========  =========
+cfr         no    —                   —        no          —
+cfr+        yes   —                   —        no          1
+dcfr        no    α = 1.5, β = 0      —        no          2
+lcfr        no    α = β = 1           —        no          1
+pcfr+       yes   —                   —        yes         2
+dcfr+       yes   —                   α = 1.5  no          4
+pdcfr+      yes   —                   α = 2.3  yes         5
+hs-dcfr30   no    α(t), β(t) (below)  —        no          30 − 5t/n
+hs-dcfr15   no    α(t), β(t)          —        no          15 − 5t/n
+hs-pcfr+30  yes   —                   —        yes         30 − 5t/n
+hs-pcfr+15  yes   —                   —        yes         15 − 5t/n
+==========  ====  ==================  =======  ==========  =========
 
 Sources and their parameters:
 
@@ -50,21 +55,33 @@ Sources and their parameters:
   DCFR+ writes ``+ 1.5`` where the paper has ``+ 1`` in the denominator; seqform follows
   the paper.
 
-Not implemented: the hyperparameter schedules of Zhang, McAleer and Sandholm (2024,
-"Faster game solving via hyperparameter schedules", HS-DCFR / HS-PCFR+).  The abstract
-and the two arXiv versions found while building this module describe the idea (the
-discounting exponents change with ``t``) without a schedule seqform could copy in full
-and check against a published number; a guessed schedule would not be theirs.  A rule
-with ``t``-dependent parameters is a small change here once the schedule is pinned down.
+Hyperparameter schedules (Zhang, McAleer and Sandholm, "Faster game solving via
+hyperparameter schedules", arXiv 2404.09097 v2, AAAI 2026, eq. 4): over a run of ``n``
+iterations the exponents move linearly with ``t / n``,
+
+    α(t) = 1 + 3 t/n,    β(t) = −1 − 2 t/n,    γ(t) = γ₀ − 5 t/n  (γ₀ = 30 or 15),
+
+HS-DCFR(γ₀) is DCFR with all three scheduled; HS-PCFR+(γ₀) is PCFR+ with γ scheduled (its
+only parameter).  A scheduled ``γ`` weighs the average the way DCFR's recurrence does,
+``S_t = S_{t−1} ((t−1)/t)^{γ(t−1)} + x_t``, so iteration ``t`` weighs
+``Π_{s=t}^{n−1} (s/(s+1))^{γ(s)}`` against the last (a constant ``γ`` gives ``(t/n)^γ``,
+DCFR's ``t^γ``).  The schedule needs the run's length ``n`` before it starts: such a
+rule runs only with a number of iterations (:func:`for_run`).  The pages of the paper at
+hand were its opening only; the schedule is eq. 4 as four independent public
+implementations state it, and seqform's measurements of it do not reproduce the paper's
+gains on Leduc (docs/algorithms.md).
 
 Numbers: the averaging weights ``t^γ`` are computed in floats; with γ = 5 they reach
-``1e25`` at ``t = 1e5``, far from overflow.
+``1e25`` at ``t = 1e5``, far from overflow.  A schedule's weights are taken relative to
+the last iteration's (at most 1): with γ₀ = 30 the first of 1,000 weighs ``1.5e-88``, the
+500th ``1.1e-8``, far from underflow.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -74,14 +91,22 @@ __all__ = [
     "CFR_PLUS",
     "DCFR",
     "DCFR_PLUS",
+    "HS_DCFR_15",
+    "HS_DCFR_30",
+    "HS_PCFR_PLUS_15",
+    "HS_PCFR_PLUS_30",
     "LAST_ITERATE",
     "LCFR",
     "PCFR_PLUS",
     "PDCFR_PLUS",
     "RULES",
+    "SCHEDULED",
     "Discount",
+    "Linear",
     "RegretRule",
     "Rule",
+    "ScheduledRule",
+    "for_run",
 ]
 
 
@@ -115,6 +140,8 @@ class Discount:
 
 
 def _fraction(tau: int, power: float) -> float:
+    if tau == 0:
+        return 0.0  # also for a negative power (a schedule's β), where 0^β is not defined
     grown = float(tau) ** power
     return grown / (grown + 1.0)
 
@@ -160,6 +187,98 @@ class RegretRule:
         return base + instant
 
 
+@dataclass(frozen=True)
+class Linear:
+    """A parameter moving linearly over a run of ``n`` iterations: ``start + change · t/n``."""
+
+    start: float
+    change: float
+
+    def at(self, iteration: int, horizon: int) -> float:
+        return self.start + self.change * iteration / horizon
+
+
+@dataclass(frozen=True)
+class ScheduledRule:
+    """A rule whose exponents follow a hyperparameter schedule over ``horizon`` iterations
+    (Zhang, McAleer and Sandholm 2024, eq. 4; module docstring).
+
+    plus, predictive : as :class:`RegretRule`
+    gamma : the averaging exponent ``γ(t)``
+    alpha, beta : the discount exponents ``α(t), β(t)`` of DCFR's ``d(t)``, applied after
+        adding (step 4); None: no discount
+    horizon : the run's number of iterations ``n``; None until :func:`for_run` binds it
+    """
+
+    plus: bool
+    predictive: bool
+    gamma: Linear
+    alpha: Linear | None = None
+    beta: Linear | None = None
+    horizon: int | None = None
+    alternating: bool = True
+
+    def over(self, horizon: int) -> ScheduledRule:
+        """This schedule over a run of ``horizon`` iterations."""
+        return replace(self, horizon=horizon)
+
+    def _length(self, iteration: int) -> int:
+        if self.horizon is None or not 1 <= iteration <= self.horizon:
+            raise ValueError(
+                f"iteration {iteration} is outside the schedule's run of {self.horizon} "
+                "iterations (bind the run's length with for_run)"
+            )
+        return self.horizon
+
+    @cached_property
+    def _log_weights(self) -> np.ndarray:
+        """``log w_t`` for ``t = 0..n`` (entry 0 unused), ``w_n = 1``: ``w_{t+1} / w_t =
+        ((t+1)/t)^{γ(t)}`` — DCFR's recurrence with ``γ`` read at ``t``."""
+        horizon = self._length(1)
+        steps = np.arange(1, horizon, dtype=float)
+        gammas = self.gamma.start + self.gamma.change * steps / horizon
+        logs = np.concatenate(([0.0, 0.0], np.cumsum(gammas * np.log1p(1.0 / steps))))
+        return logs - logs[-1]
+
+    def weight(self, iteration: int) -> float:
+        """The weight of iteration ``t`` in the average, relative to the last iteration's."""
+        self._length(iteration)
+        return float(np.exp(self._log_weights[iteration]))
+
+    def accumulate(self, regrets: np.ndarray, instant: np.ndarray, iteration: int) -> None:
+        """Steps 2–4 with the discount's exponents read at ``t``."""
+        horizon = self._length(iteration)
+        regrets += instant
+        if self.plus:
+            np.maximum(regrets, 0.0, out=regrets)
+        if self.alpha is not None and self.beta is not None:
+            alpha, beta = self.alpha.at(iteration, horizon), self.beta.at(iteration, horizon)
+            regrets *= Discount(alpha, beta).factors(regrets, iteration)
+
+    def matched(self, regrets: np.ndarray, instant: np.ndarray, iteration: int) -> np.ndarray:
+        """Step 5: ``R`` or, predictive, ``R + r_t``."""
+        return regrets + instant if self.predictive else regrets
+
+
+def for_run(rule: Rule, iterations: int | None) -> Rule:
+    """``rule`` ready for a run of ``iterations``: a schedule bound to that length, any other
+    rule unchanged.
+
+    Raises
+    ------
+    ValueError
+        For a schedule and no number of iterations (a target or a time limit alone).
+    """
+    if not isinstance(rule, ScheduledRule):
+        return rule
+    if iterations is None:
+        raise ValueError(
+            "a hyperparameter schedule (hs-dcfr30, hs-dcfr15, hs-pcfr+30, hs-pcfr+15) moves "
+            "with t/n over a run of n iterations: give the number of iterations"
+        )
+    return rule.over(iterations)
+
+
 CFR = RegretRule()
 CFR_PLUS = RegretRule(plus=True, gamma=1.0)
 DCFR = RegretRule(discount=Discount(1.5, 0.0), gamma=2.0)
@@ -167,8 +286,13 @@ LCFR = RegretRule(discount=Discount(1.0, 1.0), gamma=1.0)
 PCFR_PLUS = RegretRule(plus=True, predictive=True, gamma=2.0)
 DCFR_PLUS = RegretRule(plus=True, lagged=Discount(1.5, 1.5), gamma=4.0)
 PDCFR_PLUS = RegretRule(plus=True, lagged=Discount(2.3, 2.3), predictive=True, gamma=5.0)
+_ALPHA, _BETA = Linear(1.0, 3.0), Linear(-1.0, -2.0)
+HS_DCFR_30 = ScheduledRule(False, False, Linear(30.0, -5.0), _ALPHA, _BETA)
+HS_DCFR_15 = ScheduledRule(False, False, Linear(15.0, -5.0), _ALPHA, _BETA)
+HS_PCFR_PLUS_30 = ScheduledRule(True, True, Linear(30.0, -5.0))
+HS_PCFR_PLUS_15 = ScheduledRule(True, True, Linear(15.0, -5.0))
 
-RULES: Mapping[str, RegretRule] = {
+RULES: Mapping[str, RegretRule | ScheduledRule] = {
     "cfr": CFR,
     "cfr+": CFR_PLUS,
     "dcfr": DCFR,
@@ -176,8 +300,16 @@ RULES: Mapping[str, RegretRule] = {
     "pcfr+": PCFR_PLUS,
     "dcfr+": DCFR_PLUS,
     "pdcfr+": PDCFR_PLUS,
+    "hs-dcfr30": HS_DCFR_30,
+    "hs-dcfr15": HS_DCFR_15,
+    "hs-pcfr+30": HS_PCFR_PLUS_30,
+    "hs-pcfr+15": HS_PCFR_PLUS_15,
 }
-"""Each deterministic variant's rule with its paper's default parameters."""
+"""Each deterministic variant's rule with its paper's default parameters (a schedule
+unbound: :func:`for_run` binds it to the run's length)."""
 
-LAST_ITERATE = frozenset({"pcfr+", "pdcfr+"})
+SCHEDULED = frozenset(name for name, rule in RULES.items() if isinstance(rule, ScheduledRule))
+"""Variants whose parameters follow a schedule over the run: they need its length."""
+
+LAST_ITERATE = frozenset({"pcfr+", "pdcfr+", "hs-pcfr+30", "hs-pcfr+15"})
 """Variants known for their last iterate: runs report its NashConv beside the average's."""

@@ -1,11 +1,12 @@
-"""Linear CFR, predictive CFR+, DCFR+ and PDCFR+: the loop of :mod:`seqform.iterative.cfr`
-with the rules of :mod:`seqform.iterative.rules` (each rule's steps and sources are there).
+"""Linear CFR, predictive CFR+, DCFR+, PDCFR+ and the hyperparameter schedules: the loop of
+:mod:`seqform.iterative.cfr` with the rules of :mod:`seqform.iterative.rules` (each rule's
+steps and sources are there).
 
 Every solver here runs alternating updates, player 0 first, on the full tree, and measures
-NashConv of the average strategies with the same certificate as CFR.  ``pcfr_plus`` and
-``pdcfr_plus`` also measure the last iterate (the current behaviour), which for these
-optimistic methods is itself a good strategy: each sample carries ``last_nash_conv`` and
-the result ``last_strategies``.
+NashConv of the average strategies with the same certificate as CFR. ``pcfr_plus`` and
+``pdcfr_plus`` (and the scheduled ``hs_pcfr_plus30``, ``hs_pcfr_plus15``) also measure the
+last iterate (the current behaviour), which for these optimistic methods is itself a good
+strategy: each sample carries ``last_nash_conv`` and the result ``last_strategies``.
 
 They are regret minimisers at every information set, so they are defined for any number of
 players and general-sum games (they run on three-player Kuhn); their convergence guarantees
@@ -19,7 +20,16 @@ from seqform.iterative.cfr import solve_with_rule
 from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import DEFAULT_EVERY, IterativeResult, OnSample, Stopping
 
-__all__ = ["dcfr_plus", "lcfr", "pcfr_plus", "pdcfr_plus"]
+__all__ = [
+    "dcfr_plus",
+    "hs_dcfr15",
+    "hs_dcfr30",
+    "hs_pcfr_plus15",
+    "hs_pcfr_plus30",
+    "lcfr",
+    "pcfr_plus",
+    "pdcfr_plus",
+]
 
 
 def _run(
@@ -93,3 +103,59 @@ def pdcfr_plus(
     matching of the prediction ``[R_t t^α/(t^α+1) + r_t]^+``; the paper's α = 2.3, γ = 5.
     Measures the last iterate too."""
     return _run("pdcfr+", game, iterations, target, time_limit, every, on_sample)
+
+
+def hs_dcfr30(
+    game: Game,
+    iterations: int | None = None,
+    *,
+    target: float | None = None,
+    time_limit: float | None = None,
+    every: int = DEFAULT_EVERY,
+    on_sample: OnSample | None = None,
+) -> IterativeResult:
+    """HS-DCFR(30) (Zhang, McAleer and Sandholm 2024, eq. 4): DCFR whose exponents follow
+    ``α = 1 + 3t/n``, ``β = −1 − 2t/n``, ``γ = 30 − 5t/n`` over the ``n = iterations`` of
+    the run, which must therefore be given."""
+    return _run("hs-dcfr30", game, iterations, target, time_limit, every, on_sample)
+
+
+def hs_dcfr15(
+    game: Game,
+    iterations: int | None = None,
+    *,
+    target: float | None = None,
+    time_limit: float | None = None,
+    every: int = DEFAULT_EVERY,
+    on_sample: OnSample | None = None,
+) -> IterativeResult:
+    """HS-DCFR(15): as :func:`hs_dcfr30` with ``γ = 15 − 5t/n``."""
+    return _run("hs-dcfr15", game, iterations, target, time_limit, every, on_sample)
+
+
+def hs_pcfr_plus30(
+    game: Game,
+    iterations: int | None = None,
+    *,
+    target: float | None = None,
+    time_limit: float | None = None,
+    every: int = DEFAULT_EVERY,
+    on_sample: OnSample | None = None,
+) -> IterativeResult:
+    """HS-PCFR+(30) (Zhang, McAleer and Sandholm 2024, eq. 4): predictive CFR+ whose
+    averaging exponent follows ``γ = 30 − 5t/n`` over the ``n = iterations`` of the run,
+    which must therefore be given.  Measures the last iterate too."""
+    return _run("hs-pcfr+30", game, iterations, target, time_limit, every, on_sample)
+
+
+def hs_pcfr_plus15(
+    game: Game,
+    iterations: int | None = None,
+    *,
+    target: float | None = None,
+    time_limit: float | None = None,
+    every: int = DEFAULT_EVERY,
+    on_sample: OnSample | None = None,
+) -> IterativeResult:
+    """HS-PCFR+(15): as :func:`hs_pcfr_plus30` with ``γ = 15 − 5t/n``."""
+    return _run("hs-pcfr+15", game, iterations, target, time_limit, every, on_sample)

@@ -18,7 +18,8 @@ the summation order of floating point.
 NashConv of the average is measured by the structured best response
 (:func:`seqform.structured.responses.certify`), also without the tree.  The algorithms are the
 deterministic rules of :data:`seqform.iterative.rules.RULES` (cfr, cfr+, dcfr, lcfr, pcfr+,
-dcfr+, pdcfr+); XFP, RCFR and MCCFR run on the tree only.
+dcfr+, pdcfr+ and the hyperparameter schedules hs-*); XFP, RCFR and MCCFR run on the tree
+only.
 """
 
 from __future__ import annotations
@@ -51,10 +52,11 @@ class VectorRegrets(FullTreeRegrets):
     """:class:`~seqform.iterative.cfr.FullTreeRegrets` whose sequence payoffs come from the
     structured products instead of the tree's terminals (module docstring)."""
 
-    def __init__(self, game: StructuredGame, rule_name: str) -> None:
+    def __init__(self, game: StructuredGame, rule_name: str, horizon: int | None = None) -> None:
         tables = sequence_tables(game)
         layout = TreeLayout(players=tuple(sequence_layout(table) for table in tables))
-        super().__init__(layout, [RULES[rule_name]] * 2, tie_tolerance=TIE_TOLERANCE)
+        rules = [RULES[rule_name]] * 2
+        super().__init__(layout, rules, tie_tolerance=TIE_TOLERANCE, horizon=horizon)
         self.game = game
 
     def _accumulate(self, player: int, iteration: int) -> None:
@@ -95,7 +97,7 @@ def vector_cfr(
             f"{algorithm} runs on the game tree only; on the public tree (--method "
             f"structured): {', '.join(VECTOR_ALGORITHMS)}"
         )
-    stepper = VectorRegrets(game, algorithm)
+    stepper = VectorRegrets(game, algorithm, horizon=stopping.iterations)
     return run_iterations(
         None,
         stepper,

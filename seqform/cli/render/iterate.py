@@ -6,7 +6,8 @@ JSON schema ``seqform.iterate/1`` (stable; new keys may be added, none removed o
     {
       "schema": "seqform.iterate/1",
       "game": {"name": str, "description": str, "players": int},
-      "algorithm": "cfr" | "cfr+" | "dcfr" | "lcfr" | "pcfr+" | "dcfr+" | "pdcfr+" | "xfp"
+      "algorithm": "cfr" | "cfr+" | "dcfr" | "lcfr" | "pcfr+" | "dcfr+" | "pdcfr+"
+                   | "hs-dcfr30" | "hs-dcfr15" | "hs-pcfr+30" | "hs-pcfr+15" | "xfp"
                    | "rcfr" | "mccfr",
       "seed": int | null,                  # mccfr's seed, else null
       "stopping": {"iterations": int | null, "target_exploitability": float | null,
@@ -15,7 +16,7 @@ JSON schema ``seqform.iterate/1`` (stable; new keys may be added, none removed o
       "iterations": int,                   # iterations run
       "seconds": float,                    # solver time, NashConv measurements excluded
       "nash_conv": float,                  # of the average strategies
-      "last_iterate_nash_conv": float | null,  # of the current strategies (pcfr+, pdcfr+)
+      "last_iterate_nash_conv": float | null,  # current strategies (pcfr+, pdcfr+, hs-pcfr+*)
       "players": [{"player": int, "name": str, "value": float,
                    "best_response_value": float, "gain": float}, ...],  # one per player
       "certificate": CERTIFICATE | null,   # two-player zero-sum games only
@@ -74,6 +75,10 @@ ALGORITHM_TEXT = {
     "pcfr+": "predictive CFR+ (Farina, Kroer and Sandholm 2021: quadratic average)",
     "dcfr+": "DCFR+ (Xu et al. 2024: α = 1.5, γ = 4)",
     "pdcfr+": "PDCFR+ (Xu et al. 2024: α = 2.3, γ = 5)",
+    "hs-dcfr30": "HS-DCFR(30) (Zhang et al. 2024: α = 1 + 3t/n, β = −1 − 2t/n, γ = 30 − 5t/n)",
+    "hs-dcfr15": "HS-DCFR(15) (Zhang et al. 2024: α = 1 + 3t/n, β = −1 − 2t/n, γ = 15 − 5t/n)",
+    "hs-pcfr+30": "HS-PCFR+(30) (Zhang et al. 2024: predictive CFR+, γ = 30 − 5t/n)",
+    "hs-pcfr+15": "HS-PCFR+(15) (Zhang et al. 2024: predictive CFR+, γ = 15 − 5t/n)",
     "xfp": "extensive-form fictitious play (Heinrich, Lanctot and Silver 2015)",
     "rcfr": "regression CFR (Waugh et al. 2015: least-squares regrets over features)",
     "mccfr": "external-sampling MCCFR (Lanctot et al. 2009, simple average)",

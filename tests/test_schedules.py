@@ -186,3 +186,13 @@ def test_the_cli_runs_a_schedule(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*argv, "--no-reference"]) == 0
     out = capsys.readouterr().out
     assert "HS-PCFR+(30)" in out and "Last iterate" in out
+
+
+def test_the_library_refuses_a_schedule_without_iterations() -> None:
+    # the policy is the library's: Python callers get the refusal the command line shows
+    from seqform.analyses.iterate import iterate
+    from seqform.analyses.options import OptionsError
+    from seqform.iterative.run import Stopping
+
+    with pytest.raises(OptionsError, match="give --iterations"):
+        iterate("kuhn", "hs-dcfr30", Stopping(iterations=None, target=1e-3))

@@ -61,6 +61,7 @@ from seqform.game.requirements import is_two_player_zero_sum
 from seqform.iterative.cfr import cfr, cfr_plus, dcfr
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
 from seqform.iterative.rcfr import rcfr
+from seqform.iterative.rules import SCHEDULED
 from seqform.iterative.run import IterativeResult, OnSample, Stopping
 from seqform.iterative.variants import (
     dcfr_plus,
@@ -167,7 +168,9 @@ def iterate(
     OptionsError
         For a method the CFR family does not run on.
     ValueError
-        For an unknown algorithm, or a seed given to a deterministic one.
+        For an unknown algorithm, or a seed given to a deterministic one (an
+        :class:`OptionsError`, also a ``ValueError``, for a scheduled one without
+        ``stopping.iterations``).
     MemoryRefusedError
         For a tree that would not fit in memory (unless ``force``).
     """
@@ -260,6 +263,11 @@ def _solver_options(
         "every": stopping.every,
         "on_sample": on_sample,
     }
+    if algorithm in SCHEDULED and stopping.iterations is None:
+        raise OptionsError(
+            f"--algorithm {algorithm} schedules its parameters over the run's length: "
+            "give --iterations (iterations=N)"
+        )
     if algorithm in SAMPLING:
         options["seed"] = seed
     elif seed is not None:

@@ -23,7 +23,6 @@ from seqform.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CommandErr
 from seqform.cli.output import emit
 from seqform.cli.render.iterate import iterate_json, iterate_text
 from seqform.cli.render.numbers import count_text
-from seqform.iterative.rules import SCHEDULED
 from seqform.iterative.run import OnSample, Sample, Stopping, stop_on_interrupt
 
 __all__ = ["DEFAULT_ITERATIONS", "run"]
@@ -72,12 +71,6 @@ def run(args: argparse.Namespace) -> int:
             EXIT_USAGE,
         )
     stopping = _stopping(args)
-    if args.algorithm in SCHEDULED and stopping.iterations is None:
-        raise CommandError(
-            f"--algorithm {args.algorithm} schedules its parameters over the run's length: "
-            "give --iterations",
-            EXIT_USAGE,
-        )
     if sampling and args.seed is None and not args.quiet:
         _say(f"{args.algorithm}: seed {DEFAULT_SEED} (the default; choose one with --seed)")
     with stop_on_interrupt():

@@ -236,3 +236,19 @@ def test_a_combos_reach_on_the_river_is_its_turn_check(tmp_path: Path) -> None:
         assert len(rivers) == 46
     for decision in rivers:
         assert decision.reach == pytest.approx(check, abs=1e-12)
+
+
+def test_a_spot_announces_the_tree_it_does_not_build(tmp_path) -> None:
+    # the structured route's first progress line said "at most 0 nodes" for every spot file:
+    # the route knew no size from parameters; it now counts the spot's deals × betting tree
+    from seqform.analyses.route import choose_route
+    from seqform.game.public_explicit import tree_nodes
+
+    path = tmp_path / "river.toml"
+    path.write_text(
+        'board = "Ks7h2d9c4s"\npot = 10\neffective_stack = 20\noop_range = "AA,KQs"\n'
+        'ip_range = "QQ,JTs"\nbet_sizes = [1]\n'
+    )
+    route = choose_route(str(path))
+    assert route.structured is not None
+    assert route.tree_bound == tree_nodes(route.structured) > 0

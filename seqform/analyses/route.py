@@ -166,8 +166,11 @@ class Route:
 
     @property
     def tree_bound(self) -> int | None:
-        """At most the tree's nodes, when known without the tree."""
-        return None if self.size is None else self.size.tree_bound
+        """At most the tree's nodes, when known without the tree: from the game's parameters,
+        or counted from the structured description (a spot file, a structured game given)."""
+        if self.size is not None and self.size.tree_bound is not None:
+            return self.size.tree_bound
+        return None if self.structured is None else tree_nodes(self.structured)
 
 
 def _spot_game(

@@ -59,13 +59,14 @@ class VectorRegrets(FullTreeRegrets):
 
     def _accumulate(self, player: int, iteration: int) -> None:
         own, other = self.layout.players[player], self.layout.players[1 - player]
-        plan = to_table_order(other, realization_plan(other, self.behaviour[1 - player]))
+        reach = realization_plan(other, self.behaviour[1 - player], self.work[1 - player])
+        plan = to_table_order(other, reach)
         payoffs = leaf_payoffs(self.game, player, plan)  # A y, or −Aᵀ x, in table order
         values = sequence_counterfactual_values(own, self.behaviour[player], payoffs[own.order])
         self.scale[player] = float(np.max(np.abs(values.sequences), initial=0.0))
-        self.instant[player] = ties_cleared(values.regrets(own), self.scale[player], TIE_TOLERANCE)
-        own_plan = realization_plan(own, self.behaviour[player])
-        self.cumulative[player] += self.rules[player].weight(iteration) * own_plan
+        instant = values.regrets(own, out=self.instant[player])
+        ties_cleared(instant, self.scale[player], TIE_TOLERANCE, out=instant)
+        self._average(player, iteration)
 
 
 def structured_nash_conv(

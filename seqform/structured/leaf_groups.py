@@ -60,6 +60,9 @@ class LeafGroup:
         sorted hands (``size`` = the largest level of either player + 2)
     slots : per player, shape (H_p, n): the game sequence of (hand, leaf), or the player's
         number of sequences where the pair does not exist (module docstring)
+    reached_at : per player ``p``, for thresholds, shape (H_p, n): where ``P[q_z - l_p(h)]``
+        (clipped to the levels) sits in the raveled ``(H_{1-p} + 1, n)`` running sums of the
+        opponent's hands in level order; empty for the other kinds
     """
 
     kind: int
@@ -77,6 +80,7 @@ class LeafGroup:
     level_order: tuple[np.ndarray, np.ndarray]
     level_starts: tuple[np.ndarray, np.ndarray]
     slots: tuple[np.ndarray, np.ndarray]
+    reached_at: tuple[np.ndarray, np.ndarray]
 
     def rule_numbers(self, exact: bool) -> tuple[np.ndarray, np.ndarray]:
         """``first`` and ``second`` per leaf as a row ``(1, n)``: floats, or Fractions."""
@@ -152,11 +156,23 @@ def _level_index(levels: tuple[np.ndarray, np.ndarray]) -> tuple[list[np.ndarray
     return orders, starts
 
 
+def _reached_at(
+    levels: np.ndarray, quantity: np.ndarray, starts: np.ndarray, kind: int
+) -> np.ndarray:
+    """A threshold group's :attr:`LeafGroup.reached_at` for the player of ``levels``, given
+    the opponent's level ``starts``."""
+    if kind != THRESHOLD:
+        return np.zeros((0, 0), dtype=np.intp)
+    needed = np.clip(quantity[None, :] - levels[:, None], 0, len(starts) - 2)
+    return (starts[needed] * len(quantity) + np.arange(len(quantity))[None, :]).astype(np.intp)
+
+
 def _groups(game: StructuredGame, numbering: PublicNumbering) -> tuple[LeafGroup, ...]:
     groups = []
     dumps = [numbering.num_sequences(player) for player in (0, 1)]
     for kind, cards, levels, leaves in _members(game, numbering):
         numbers = [_rule_numbers(numbering.leaf_rules[leaf]) for leaf in leaves]
+        quantity = np.asarray([n[3] for n in numbers], dtype=np.int64)
         index = np.asarray(leaves, dtype=np.int64)
         sequences = numbering.leaf_sequences[index]
         orders, starts = _level_index(levels)
@@ -175,12 +191,16 @@ def _groups(game: StructuredGame, numbering: PublicNumbering) -> tuple[LeafGroup
                 chance_exact=tuple(numbering.leaf_chance[leaf] for leaf in leaves),
                 first=tuple(n[1] for n in numbers),
                 second=tuple(n[2] for n in numbers),
-                quantity=np.asarray([n[3] for n in numbers], dtype=np.int64),
+                quantity=quantity,
                 first_float=np.asarray([float(n[1]) for n in numbers], dtype=float),
                 second_float=np.asarray([float(n[2]) for n in numbers], dtype=float),
                 level_order=(orders[0], orders[1]),
                 level_starts=(starts[0], starts[1]),
                 slots=(slots[0], slots[1]),
+                reached_at=(
+                    _reached_at(levels[0], quantity, starts[1], kind),
+                    _reached_at(levels[1], quantity, starts[0], kind),
+                ),
             )
         )
     return tuple(groups)

@@ -154,18 +154,15 @@ def _group_sums(group: LeafGroup, player: int, weighted: np.ndarray, exact: bool
     if group.kind == SIGN:  # E[l] + 2 P[l] - T = P[l + 1] + P[l] - T
         at = running[starts[own_levels + 1]] + running[starts[own_levels]] - total[None, :]
         return (at if player == 0 else -at) * first
-    needed = np.clip(group.quantity[None, :] - own_levels[:, None], 0, len(starts) - 2)
-    columns = np.broadcast_to(np.arange(len(total))[None, :], needed.shape)
-    reached = total[None, :] - running[starts[needed], columns]
+    reached = total[None, :] - np.take(running, group.reached_at[player])
     return second * total[None, :] + (first - second) * reached
 
 
-def _scatter(game: StructuredGame, player: int, parts: list[np.ndarray], exact: bool) -> np.ndarray:
-    """Each group's ``(H, n)`` sums, raveled in group order, added onto the player's game
+def _scatter(game: StructuredGame, player: int, values: np.ndarray, exact: bool) -> np.ndarray:
+    """Every group's ``(H, n)`` sums, raveled in group order, added onto the player's game
     sequences through the slots (:class:`~seqform.structured.leaf_groups.LeafIndex`)."""
     index = leaf_index(game)
     size = index.num_sequences[player] + 1  # the last entry collects pairs that do not exist
-    values = np.concatenate(parts) if parts else np.zeros(0)
     if not exact:
         return np.bincount(index.slots[player], weights=values, minlength=size)[:-1]
     result = np.empty(size, dtype=object)
@@ -187,7 +184,8 @@ def _product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
         weights = index.weights
     two_cards, partner = index.two_cards[player], index.partner[player]
     clashing = np.flatnonzero(partner >= 0)
-    parts = []
+    values = np.empty(len(index.slots[player]), dtype=plan.dtype)  # the groups' sums, raveled
+    start = 0
     for group in index.groups:
         other_valid = numbering.hand_valid[other][group.cards]
         own_valid = numbering.hand_valid[player][group.cards]
@@ -202,9 +200,10 @@ def _product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
             )
             sums[clashing] += (1 if two_cards else -1) * rule * weighted[mates]
         chance = as_numbers(group.chance_exact, exact) if exact else group.chance
-        sums *= chance[None, :] * (weights[player] * own_valid)[:, None]
-        parts.append(sums.ravel())
-    return _scatter(game, player, parts, exact)
+        scale = chance[None, :] * (weights[player] * own_valid)[:, None]
+        np.multiply(sums, scale, out=values[start : start + sums.size].reshape(sums.shape))
+        start += sums.size
+    return _scatter(game, player, values, exact)
 
 
 def payoff_to_first(game: StructuredGame, y: np.ndarray) -> np.ndarray:
@@ -213,7 +212,7 @@ def payoff_to_first(game: StructuredGame, y: np.ndarray) -> np.ndarray:
     Floats, or exact when ``y`` is an object array of Fractions.
     """
     y = np.asarray(y)
-    return _product(game, 0, y if y.dtype == object else y.astype(float))
+    return _product(game, 0, y if y.dtype == object else y.astype(float, copy=False))
 
 
 def payoff_to_second(game: StructuredGame, x: np.ndarray) -> np.ndarray:
@@ -222,4 +221,4 @@ def payoff_to_second(game: StructuredGame, x: np.ndarray) -> np.ndarray:
     Floats, or exact when ``x`` is an object array of Fractions.
     """
     x = np.asarray(x)
-    return _product(game, 1, x if x.dtype == object else x.astype(float))
+    return _product(game, 1, x if x.dtype == object else x.astype(float, copy=False))

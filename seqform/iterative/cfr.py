@@ -43,6 +43,7 @@ from seqform.iterative.layout import (
     average_profile,
     build_layout,
     counterfactual_values,
+    largest_magnitude,
     others_reach,
     realization_plan,
     regret_matching,
@@ -106,7 +107,7 @@ class FullTreeRegrets:
         ]
         weights = own.terminal_utility * others_reach(layout, plans, player)
         values = counterfactual_values(own, self.behaviour[player], weights)
-        self.scale[player] = float(np.max(np.abs(values.sequences), initial=0.0))
+        self.scale[player] = largest_magnitude(values.sequences)
         instant = values.regrets(own, out=self.instant[player])
         ties_cleared(instant, self.scale[player], self.tie_tolerance, out=instant)
         self._average(player, iteration)

@@ -51,6 +51,7 @@ __all__ = [
     "average_strategy",
     "build_layout",
     "counterfactual_values",
+    "largest_magnitude",
     "normalise",
     "others_reach",
     "realization_plan",
@@ -201,11 +202,19 @@ def sequence_layout(table: PlayerSequences) -> PlayerLayout:
     return _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0))
 
 
-def to_table_order(layout: PlayerLayout, values: np.ndarray) -> np.ndarray:
-    """An array on internal positions, rearranged onto the table's sequence indices."""
-    result = np.empty_like(values)
+def to_table_order(
+    layout: PlayerLayout, values: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """An array on internal positions, rearranged onto the table's sequence indices (into
+    ``out`` when given)."""
+    result = np.empty_like(values) if out is None else out
     result[layout.order] = values
     return result
+
+
+def largest_magnitude(values: np.ndarray) -> float:
+    """``max |v|`` (0 for an empty array), without an array of magnitudes."""
+    return float(max(np.max(values, initial=0.0), -np.min(values, initial=0.0)))
 
 
 def realization_plan(
@@ -260,17 +269,18 @@ def counterfactual_values(
     values = np.bincount(
         layout.terminal_sequence, weights=terminal_weights, minlength=layout.num_sequences
     )
-    return sequence_counterfactual_values(layout, behaviour, values)
+    return sequence_counterfactual_values(layout, behaviour, values, in_place=True)
 
 
 def sequence_counterfactual_values(
-    layout: PlayerLayout, behaviour: np.ndarray, values: np.ndarray
+    layout: PlayerLayout, behaviour: np.ndarray, values: np.ndarray, *, in_place: bool = False
 ) -> CounterfactualValues:
     """The bottom-up pass from each sequence's own payoff ``values`` (internal order): for
     two players ``A y`` (player 0) or ``−Aᵀ x`` (player 1) of the sequence form, KMvS 1996,
     which the structured route computes without the tree (vector CFR,
-    :mod:`seqform.structured.vector_cfr`).  ``values`` is added to in place."""
-    values = np.array(values, dtype=float)
+    :mod:`seqform.structured.vector_cfr`).  A copy of ``values`` is added to, or with
+    ``in_place`` (a float array the caller no longer needs) ``values`` itself."""
+    values = values if in_place else np.array(values, dtype=float)
     infoset_values = np.zeros(layout.num_infosets)
     for level in reversed(layout.levels):
         part = level.sequences

@@ -138,24 +138,29 @@ def _rule_values(
     return np.where(reached, first, second)
 
 
-def _group_sums(group: LeafGroup, player: int, weighted: np.ndarray, exact: bool) -> np.ndarray:
-    """``sum_{h'} rule_z(h, h') weighted[h', z]`` over all opponent hands (clashes included),
-    per own hand ``h`` and leaf ``z`` of the group, by the running sums (module docstring):
-    one cumulative sum over the opponent's hands in level order, read where each level
-    starts (:class:`~seqform.structured.leaf_groups.LeafGroup`), gives every ``P[l]``."""
+def _group_sums(
+    group: LeafGroup, player: int, weighted: np.ndarray, chance: np.ndarray, exact: bool
+) -> np.ndarray:
+    """``chance_z · sum_{h'} rule_z(h, h') weighted[h', z]`` over all opponent hands (clashes
+    included), per own hand ``h`` and leaf ``z`` of the group (``chance``: a row), by the
+    running sums (module docstring): one cumulative sum over the opponent's hands in level
+    order, read where each level starts (:class:`~seqform.structured.leaf_groups.LeafGroup`),
+    gives every ``P[l]``; a threshold's ``b T + (a − b)(T − P)`` is ``a T − (a − b) P``."""
     own_levels = group.levels[player]
     first, second = group.rule_numbers(exact)
+    first, second = first * chance, second * chance
     if group.kind == CONSTANT:
         total = weighted.sum(axis=0)
         return np.broadcast_to(first * total[None, :], (len(own_levels), len(total))) * 1
     order, starts = group.level_order[1 - player], group.level_starts[1 - player]
-    running = np.concatenate([np.zeros_like(weighted[:1]), np.cumsum(weighted[order], axis=0)])
+    running = np.empty((len(order) + 1, weighted.shape[1]), dtype=weighted.dtype)
+    running[0] = 0
+    np.cumsum(weighted[order], axis=0, out=running[1:])
     total = running[-1]
     if group.kind == SIGN:  # E[l] + 2 P[l] - T = P[l + 1] + P[l] - T
         at = running[starts[own_levels + 1]] + running[starts[own_levels]] - total[None, :]
         return (at if player == 0 else -at) * first
-    reached = total[None, :] - np.take(running, group.reached_at[player])
-    return second * total[None, :] + (first - second) * reached
+    return first * total[None, :] - (first - second) * np.take(running, group.reached_at[player])
 
 
 def _scatter(game: StructuredGame, player: int, values: np.ndarray, exact: bool) -> np.ndarray:
@@ -190,18 +195,18 @@ def _product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
         other_valid = numbering.hand_valid[other][group.cards]
         own_valid = numbering.hand_valid[player][group.cards]
         weighted = padded[group.slots[other]] * (weights[other] * other_valid)[:, None]
-        sums = _group_sums(group, player, weighted, exact)
+        chance = (as_numbers(group.chance_exact, exact) if exact else group.chance)[None, :]
+        sums = _group_sums(group, player, weighted, chance, exact)
         if two_cards:  # every hand sharing a card, less the twin counted once per card
-            sums -= _shared_card_sums(game, group, player, weighted, exact)
+            sums -= _shared_card_sums(game, group, player, weighted, exact) * chance
         if len(clashing):
             mates = partner[clashing]
             rule = _rule_values(
                 group, group.levels[player][clashing], group.levels[other][mates], player, exact
             )
-            sums[clashing] += (1 if two_cards else -1) * rule * weighted[mates]
-        chance = as_numbers(group.chance_exact, exact) if exact else group.chance
-        scale = chance[None, :] * (weights[player] * own_valid)[:, None]
-        np.multiply(sums, scale, out=values[start : start + sums.size].reshape(sums.shape))
+            sums[clashing] += (1 if two_cards else -1) * rule * weighted[mates] * chance
+        own = (weights[player] * own_valid)[:, None]
+        np.multiply(sums, own, out=values[start : start + sums.size].reshape(sums.shape))
         start += sums.size
     return _scatter(game, player, values, exact)
 

@@ -49,6 +49,7 @@ def test_the_numbered_walkthroughs_are_there():
         "05_cfr_against_the_lp.ipynb",
         "06_the_ranking_table.ipynb",
         "07_logit_qre.ipynb",
+        "08_lp_vs_cfr.ipynb",
         "09_holdem_river_spot.ipynb",
     ]
 

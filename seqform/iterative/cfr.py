@@ -43,6 +43,7 @@ from seqform.iterative.layout import (
     average_profile,
     build_layout,
     counterfactual_values,
+    largest_magnitude,
     others_reach,
     realization_plan,
     regret_matching,
@@ -83,6 +84,7 @@ class FullTreeRegrets:
         self.instant = [np.zeros(player.num_sequences) for player in layout.players]
         self.cumulative = [np.zeros(player.num_sequences) for player in layout.players]
         self.scale = [0.0 for _ in layout.players]  # the largest sequence value, for ties
+        self.work = [np.zeros(player.num_sequences) for player in layout.players]  # scratch
         self.behaviour = [
             regret_matching(player, regrets)
             for player, regrets in zip(layout.players, self.regrets, strict=True)
@@ -111,20 +113,28 @@ class FullTreeRegrets:
         ]
         weights = own.terminal_utility * others_reach(layout, plans, player)
         values = counterfactual_values(own, self.behaviour[player], weights)
-        self.scale[player] = float(np.max(np.abs(values.sequences), initial=0.0))
-        self.instant[player] = ties_cleared(
-            values.regrets(own), self.scale[player], self.tie_tolerance
+        self.scale[player] = largest_magnitude(values.sequences)
+        instant = values.regrets(own, out=self.instant[player])
+        ties_cleared(instant, self.scale[player], self.tie_tolerance, out=instant)
+        self._average(player, iteration)
+
+    def _average(self, player: int, iteration: int) -> None:
+        """Step 3: ``S += w_t x_i``, through a work array kept between iterations."""
+        own_plan = realization_plan(
+            self.layout.players[player], self.behaviour[player], self.work[player]
         )
-        own_plan = realization_plan(own, self.behaviour[player])
-        self.cumulative[player] += self.rules[player].weight(iteration) * own_plan
+        own_plan *= self.rules[player].weight(iteration)
+        self.cumulative[player] += own_plan
 
     def _update(self, player: int, iteration: int) -> None:
         rule, regrets, instant = self.rules[player], self.regrets[player], self.instant[player]
         rule.accumulate(regrets, instant, iteration)
         scale, tolerance = self.scale[player], self.tie_tolerance
-        regrets[:] = ties_cleared(regrets, scale, tolerance)  # a sum that cancels is 0
-        matched = ties_cleared(rule.matched(regrets, instant, iteration), scale, tolerance)
-        self.behaviour[player] = regret_matching(self.layout.players[player], matched)
+        ties_cleared(regrets, scale, tolerance, out=regrets)  # a sum that cancels is 0
+        matched = rule.matched(regrets, instant, iteration)
+        if matched is not regrets:  # regrets are cleared already
+            matched = ties_cleared(matched, scale, tolerance, out=self.work[player])
+        regret_matching(self.layout.players[player], matched, out=self.behaviour[player])
 
     def average(self) -> tuple[BehaviouralStrategy, ...]:
         return average_profile(self.layout, self.cumulative)

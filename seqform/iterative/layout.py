@@ -51,6 +51,7 @@ __all__ = [
     "average_strategy",
     "build_layout",
     "counterfactual_values",
+    "largest_magnitude",
     "normalise",
     "others_reach",
     "realization_plan",
@@ -201,20 +202,32 @@ def sequence_layout(table: PlayerSequences) -> PlayerLayout:
     return _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0))
 
 
-def to_table_order(layout: PlayerLayout, values: np.ndarray) -> np.ndarray:
-    """An array on internal positions, rearranged onto the table's sequence indices."""
-    result = np.empty_like(values)
+def to_table_order(
+    layout: PlayerLayout, values: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """An array on internal positions, rearranged onto the table's sequence indices (into
+    ``out`` when given)."""
+    result = np.empty_like(values) if out is None else out
     result[layout.order] = values
     return result
 
 
-def realization_plan(layout: PlayerLayout, behaviour: np.ndarray) -> np.ndarray:
-    """``x[s] = x[parent] * b[s]``, one slice per depth, shallowest first."""
-    plan = np.ones(layout.num_sequences)
+def largest_magnitude(values: np.ndarray) -> float:
+    """``max |v|`` (0 for an empty array), without an array of magnitudes."""
+    return float(max(np.max(values, initial=0.0), -np.min(values, initial=0.0)))
+
+
+def realization_plan(
+    layout: PlayerLayout, behaviour: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``x[s] = x[parent] * b[s]``, one slice per depth, shallowest first (into ``out``
+    when given: an iteration's passes reuse their arrays)."""
+    plan = np.ones(layout.num_sequences) if out is None else out
+    plan[0] = 1.0
     parent = layout.sequence_parent
     for level in layout.levels:
         part = level.sequences
-        plan[part] = plan[parent[part]] * behaviour[part]
+        np.multiply(plan[parent[part]], behaviour[part], out=plan[part])
     return plan
 
 
@@ -230,10 +243,12 @@ class CounterfactualValues:
     sequences: np.ndarray
     infosets: np.ndarray
 
-    def regrets(self, layout: PlayerLayout) -> np.ndarray:
-        """Instantaneous regrets ``v(h, a) - v(h)`` per internal sequence (0 at index 0)."""
-        regret = np.zeros_like(self.sequences)
-        regret[1:] = self.sequences[1:] - self.infosets[layout.sequence_infoset[1:]]
+    def regrets(self, layout: PlayerLayout, out: np.ndarray | None = None) -> np.ndarray:
+        """Instantaneous regrets ``v(h, a) - v(h)`` per internal sequence (0 at index 0),
+        into ``out`` when given."""
+        regret = np.empty_like(self.sequences) if out is None else out
+        regret[0] = 0.0
+        np.subtract(self.sequences[1:], self.infosets[layout.sequence_infoset[1:]], out=regret[1:])
         return regret
 
 
@@ -254,17 +269,18 @@ def counterfactual_values(
     values = np.bincount(
         layout.terminal_sequence, weights=terminal_weights, minlength=layout.num_sequences
     )
-    return sequence_counterfactual_values(layout, behaviour, values)
+    return sequence_counterfactual_values(layout, behaviour, values, in_place=True)
 
 
 def sequence_counterfactual_values(
-    layout: PlayerLayout, behaviour: np.ndarray, values: np.ndarray
+    layout: PlayerLayout, behaviour: np.ndarray, values: np.ndarray, *, in_place: bool = False
 ) -> CounterfactualValues:
     """The bottom-up pass from each sequence's own payoff ``values`` (internal order): for
     two players ``A y`` (player 0) or ``−Aᵀ x`` (player 1) of the sequence form, KMvS 1996,
     which the structured route computes without the tree (vector CFR,
-    :mod:`seqform.structured.vector_cfr`).  ``values`` is added to in place."""
-    values = np.array(values, dtype=float)
+    :mod:`seqform.structured.vector_cfr`).  A copy of ``values`` is added to, or with
+    ``in_place`` (a float array the caller no longer needs) ``values`` itself."""
+    values = values if in_place else np.array(values, dtype=float)
     infoset_values = np.zeros(layout.num_infosets)
     for level in reversed(layout.levels):
         part = level.sequences
@@ -279,7 +295,9 @@ TIE_TOLERANCE = 1e-12
 """Instant regrets within this fraction of the largest sequence value are ties (set to 0)."""
 
 
-def ties_cleared(regrets: np.ndarray, scale: float, tolerance: float) -> np.ndarray:
+def ties_cleared(
+    regrets: np.ndarray, scale: float, tolerance: float, out: np.ndarray | None = None
+) -> np.ndarray:
     """``regrets`` with those within ``tolerance × scale`` (``scale``: the largest sequence
     value) set to exactly 0: ties, where two actions of equal value differ only by the order
     of a sum.  Regret matching is discontinuous there (every regret 0: uniform; one at 1e-17:
@@ -287,37 +305,52 @@ def ties_cleared(regrets: np.ndarray, scale: float, tolerance: float) -> np.ndar
     the structured route's running sums leave such noise where the tree's terminal sums often
     give exact zeros, and the tree's own sums are not always exact either.  ``tolerance`` 0
     (the tree's default, as OpenSpiel's solvers do) clears nothing; vector CFR uses
-    :data:`TIE_TOLERANCE`, and the tree run with the same tolerance has the same iterates."""
+    :data:`TIE_TOLERANCE`, and the tree run with the same tolerance has the same iterates.
+    Into ``out`` when given (``out`` may be ``regrets``: cleared in place)."""
     if tolerance == 0.0:
-        return regrets
-    cleared = np.array(regrets, dtype=float)
-    cleared[np.abs(cleared) <= tolerance * scale] = 0.0
+        if out is None or out is regrets:
+            return regrets
+        np.copyto(out, regrets)
+        return out
+    cleared = np.array(regrets, dtype=float) if out is None else out
+    if cleared is not regrets:
+        np.copyto(cleared, regrets)
+    bound = tolerance * scale  # |r| <= bound, without a float temporary
+    np.copyto(cleared, 0.0, where=(cleared <= bound) & (cleared >= -bound))
     return cleared
 
 
-def normalise(layout: PlayerLayout, weights: np.ndarray) -> np.ndarray:
+def normalise(
+    layout: PlayerLayout, weights: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
     """Behaviour proportional to non-negative ``weights`` per information set.
 
-    Uniform where an information set's weights sum to 0; index 0 is 1.
+    Uniform where an information set's weights sum to 0; index 0 is 1.  Into ``out`` when
+    given (``out`` may be ``weights``).
     """
-    behaviour = np.ones(layout.num_sequences)
-    if layout.num_infosets:
-        sums = np.add.reduceat(weights[1:], layout.infoset_first - 1)
-        per_sequence = sums[layout.sequence_infoset[1:]]
-        safe = np.where(per_sequence > 0.0, per_sequence, 1.0)
-        behaviour[1:] = np.where(
-            per_sequence > 0.0, weights[1:] / safe, 1.0 / layout.action_count[1:]
-        )
+    behaviour = np.ones(layout.num_sequences) if out is None else out
+    behaviour[0] = 1.0
+    if not layout.num_infosets:
+        behaviour[1:] = 1.0
+        return behaviour
+    sums = np.add.reduceat(weights[1:], layout.infoset_first - 1)
+    per_sequence = sums[layout.sequence_infoset[1:]]
+    positive = per_sequence > 0.0
+    np.divide(weights[1:], per_sequence, out=behaviour[1:], where=positive)
+    np.divide(1.0, layout.action_count[1:], out=behaviour[1:], where=~positive)
     return behaviour
 
 
-def regret_matching(layout: PlayerLayout, regrets: np.ndarray) -> np.ndarray:
-    """Behaviour proportional to positive regrets, uniform where none is positive.
+def regret_matching(
+    layout: PlayerLayout, regrets: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Behaviour proportional to positive regrets, uniform where none is positive (into
+    ``out`` when given).
 
     Ties need no rule: the behaviour is a function of the positive parts only, as in
     OpenSpiel's ``cfr._regret_matching``.
     """
-    return normalise(layout, np.maximum(regrets, 0.0))
+    return normalise(layout, np.maximum(regrets, 0.0, out=out), out=out)
 
 
 def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> BehaviouralStrategy:

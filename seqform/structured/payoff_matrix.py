@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from seqform.game.public_numbering import number_public_tree
 from seqform.game.public_tree import Constant, PayoffRule, Sign, StructuredGame, hands_clash_free
-from seqform.structured.products import LeafGroup, leaf_groups
+from seqform.structured.leaf_groups import LeafGroup, leaf_groups
 
 __all__ = ["PayoffEntries", "payoff_entries", "payoff_matrix", "payoff_nnz"]
 

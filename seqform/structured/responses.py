@@ -38,7 +38,8 @@ def leaf_payoffs(game: StructuredGame, player: int, opponent_plan: np.ndarray) -
     ``−Aᵀ x`` for player 1 (exact for an object array of Fractions)."""
     if player == 0:
         return payoff_to_first(game, opponent_plan)
-    return -payoff_to_second(game, opponent_plan)
+    payoffs = payoff_to_second(game, opponent_plan)
+    return np.negative(payoffs, out=payoffs)  # a new array: negated in place
 
 
 def _checked(game: StructuredGame, strategy: BehaviouralStrategy) -> BehaviouralStrategy:

@@ -32,6 +32,7 @@ from seqform.iterative.cfr import FullTreeRegrets
 from seqform.iterative.layout import (
     TIE_TOLERANCE,
     TreeLayout,
+    largest_magnitude,
     realization_plan,
     sequence_counterfactual_values,
     sequence_layout,
@@ -58,16 +59,21 @@ class VectorRegrets(FullTreeRegrets):
         rules = [RULES[rule_name]] * 2
         super().__init__(layout, rules, tie_tolerance=TIE_TOLERANCE, horizon=horizon)
         self.game = game
+        self.table_plan = [np.zeros(player.num_sequences) for player in layout.players]
 
     def _accumulate(self, player: int, iteration: int) -> None:
         own, other = self.layout.players[player], self.layout.players[1 - player]
-        plan = to_table_order(other, realization_plan(other, self.behaviour[1 - player]))
+        reach = realization_plan(other, self.behaviour[1 - player], self.work[1 - player])
+        plan = to_table_order(other, reach, out=self.table_plan[1 - player])
         payoffs = leaf_payoffs(self.game, player, plan)  # A y, or −Aᵀ x, in table order
-        values = sequence_counterfactual_values(own, self.behaviour[player], payoffs[own.order])
-        self.scale[player] = float(np.max(np.abs(values.sequences), initial=0.0))
-        self.instant[player] = ties_cleared(values.regrets(own), self.scale[player], TIE_TOLERANCE)
-        own_plan = realization_plan(own, self.behaviour[player])
-        self.cumulative[player] += self.rules[player].weight(iteration) * own_plan
+        own_payoffs = np.take(payoffs, own.order, out=self.work[player])  # internal order
+        values = sequence_counterfactual_values(
+            own, self.behaviour[player], own_payoffs, in_place=True
+        )
+        self.scale[player] = largest_magnitude(values.sequences)
+        instant = values.regrets(own, out=self.instant[player])
+        ties_cleared(instant, self.scale[player], TIE_TOLERANCE, out=instant)
+        self._average(player, iteration)
 
 
 def structured_nash_conv(

@@ -1,0 +1,257 @@
+"""The public leaves of a structured game grouped and indexed once, for the products.
+
+The products ``A y`` and ``Aᵀ x`` (:mod:`seqform.structured.products`) run over the public
+leaves in groups that share a rule kind, levels and public cards, a column per leaf.
+Everything about those groups that does not depend on the plan is computed here once per
+game and kept beside it (a weak reference, as :func:`~seqform.game.public_numbering.
+number_public_tree` keeps its numbering):
+
+* the rule's numbers per leaf, as Fractions and as floats;
+* per player, the hands sorted by level and where each level starts among them, so that
+  the running sums of levels ``P[l] = sum_{l' < l} E[l']`` are one cumulative sum over
+  the sorted hands read at those starts (no scatter);
+* per player, the *slot* of each (hand, leaf): the game sequence ``sequence_index[h,
+  s_p(z)]`` of the hand at the leaf's public sequence, or one past the last sequence where
+  that pair does not exist.  The opponent's plan is gathered through the slots (the extra
+  entry reads 0) and the result is added up through them, all groups at once
+  (``np.bincount``): no ``(H, S)`` hand matrix is formed;
+* per player, the hand weights as floats and the opponent's hand that clashes with each
+  hand (same card; for two-card hands, the same two cards).
+
+The indices are ``H × |Z|`` integers per player: as much as one float vector of the
+product's own size.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeVar
+
+import numpy as np
+
+from seqform.game.public_numbering import PublicNumbering, number_public_tree
+from seqform.game.public_tree import Constant, Sign, StructuredGame
+
+__all__ = ["CONSTANT", "SIGN", "THRESHOLD", "LeafGroup", "LeafIndex", "leaf_groups", "leaf_index"]
+
+CONSTANT, SIGN, THRESHOLD = 0, 1, 2
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, eq=False)
+class LeafGroup:
+    """Public leaves of one rule kind with the same levels and public cards.
+
+    kind : 0 constant, 1 sign, 2 threshold
+    leaves : their indices among the public leaves
+    sequences : shape (n, 2), each leaf's ``(s0, s1)``
+    cards : the public-cards key they share
+    levels : per player, the shared levels (zeros for constants)
+    chance : per leaf, ``chance_z`` (float array and exact tuple)
+    first, second, quantity : per leaf, the rule's numbers: the constant payoff or the sign's
+        stake in ``first``; a threshold's ``if_reached``, ``otherwise`` and ``quantity``
+    first_float, second_float : ``first`` and ``second`` as floats (converted once)
+    level_order : per player, the hands sorted by level (stable)
+    level_starts : per player, shape (size + 1,): where level ``l`` starts among the
+        sorted hands (``size`` = the largest level of either player + 2)
+    slots : per player, shape (H_p, n): the game sequence of (hand, leaf), or the player's
+        number of sequences where the pair does not exist (module docstring)
+    reached_at : per player ``p``, for thresholds, shape (H_p, n): where ``P[q_z - l_p(h)]``
+        (clipped to the levels) sits in the raveled ``(H_{1-p} + 1, n)`` running sums of the
+        opponent's hands in level order; empty for the other kinds
+    """
+
+    kind: int
+    leaves: np.ndarray
+    sequences: np.ndarray
+    cards: int
+    levels: tuple[np.ndarray, np.ndarray]
+    chance: np.ndarray
+    chance_exact: tuple[Fraction, ...]
+    first: tuple[Fraction, ...]
+    second: tuple[Fraction, ...]
+    quantity: np.ndarray
+    first_float: np.ndarray
+    second_float: np.ndarray
+    level_order: tuple[np.ndarray, np.ndarray]
+    level_starts: tuple[np.ndarray, np.ndarray]
+    slots: tuple[np.ndarray, np.ndarray]
+    reached_at: tuple[np.ndarray, np.ndarray]
+
+    def rule_numbers(self, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+        """``first`` and ``second`` per leaf as a row ``(1, n)``: floats, or Fractions."""
+        if not exact:
+            return self.first_float[None, :], self.second_float[None, :]
+        return as_numbers(self.first, True)[None, :], as_numbers(self.second, True)[None, :]
+
+
+@dataclass(frozen=True, eq=False)
+class LeafIndex:
+    """A structured game's leaf groups and what the products need beside them, per player.
+
+    groups : the leaf groups, in the order the products visit them
+    slots : per player, every group's ``slots`` raveled (C order) and concatenated in
+        group order: the targets of the one ``np.bincount`` of a product
+    num_sequences : per player, the game sequences (the dump slot's number)
+    weights : per player, the hands' weights as floats
+    partner : per player, per hand, the opponent's clashing hand or -1
+    two_cards : per player, whether hands hold two cards (hold'em)
+    """
+
+    groups: tuple[LeafGroup, ...]
+    slots: tuple[np.ndarray, np.ndarray]
+    num_sequences: tuple[int, int]
+    weights: tuple[np.ndarray, np.ndarray]
+    partner: tuple[np.ndarray, np.ndarray]
+    two_cards: tuple[bool, bool]
+
+
+def as_numbers(values: tuple[Fraction, ...] | np.ndarray, exact: bool) -> np.ndarray:
+    """``values`` as a float array, or an object array of the exact numbers."""
+    if not exact:
+        return np.asarray([float(v) for v in values], dtype=float)
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+def _rule_numbers(rule: object) -> tuple[int, Fraction, Fraction, int]:
+    if isinstance(rule, Constant):
+        return CONSTANT, Fraction(rule.payoff), Fraction(0), 0
+    if isinstance(rule, Sign):
+        return SIGN, Fraction(rule.stake), Fraction(0), 0
+    return THRESHOLD, Fraction(rule.if_reached), Fraction(rule.otherwise), rule.quantity  # type: ignore[attr-defined]
+
+
+def _members(
+    game: StructuredGame, numbering: PublicNumbering
+) -> list[tuple[int, int, tuple[np.ndarray, np.ndarray], list[int]]]:
+    """``(kind, cards, levels, leaves)`` per group, in order of first appearance."""
+    members: dict[tuple[int, int, int, int], list[int]] = {}
+    levels_of: dict[tuple[int, int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+    zeros = (np.zeros(game.num_hands(0), np.int64), np.zeros(game.num_hands(1), np.int64))
+    for leaf, (rule, levels) in enumerate(
+        zip(numbering.leaf_rules, numbering.leaf_levels, strict=True)
+    ):
+        kind = _rule_numbers(rule)[0]
+        pair = zeros if levels is None else levels
+        key = (kind, id(pair[0]), id(pair[1]), int(numbering.leaf_cards[leaf]))
+        members.setdefault(key, []).append(leaf)
+        levels_of[key] = pair
+    return [(key[0], key[3], levels_of[key], leaves) for key, leaves in members.items()]
+
+
+def _level_index(levels: tuple[np.ndarray, np.ndarray]) -> tuple[list[np.ndarray], ...]:
+    """Per player, the hands in level order and the start of each level among them."""
+    size = int(max(levels[0].max(initial=0), levels[1].max(initial=0))) + 2
+    orders, starts = [], []
+    for own in levels:
+        order = np.argsort(own, kind="stable")
+        orders.append(order)
+        starts.append(np.searchsorted(own[order], np.arange(size + 1)))
+    return orders, starts
+
+
+def _reached_at(
+    levels: np.ndarray, quantity: np.ndarray, starts: np.ndarray, kind: int
+) -> np.ndarray:
+    """A threshold group's :attr:`LeafGroup.reached_at` for the player of ``levels``, given
+    the opponent's level ``starts``."""
+    if kind != THRESHOLD:
+        return np.zeros((0, 0), dtype=np.intp)
+    needed = np.clip(quantity[None, :] - levels[:, None], 0, len(starts) - 2)
+    return (starts[needed] * len(quantity) + np.arange(len(quantity))[None, :]).astype(np.intp)
+
+
+def _groups(game: StructuredGame, numbering: PublicNumbering) -> tuple[LeafGroup, ...]:
+    groups = []
+    dumps = [numbering.num_sequences(player) for player in (0, 1)]
+    for kind, cards, levels, leaves in _members(game, numbering):
+        numbers = [_rule_numbers(numbering.leaf_rules[leaf]) for leaf in leaves]
+        quantity = np.asarray([n[3] for n in numbers], dtype=np.int64)
+        index = np.asarray(leaves, dtype=np.int64)
+        sequences = numbering.leaf_sequences[index]
+        orders, starts = _level_index(levels)
+        slots = []
+        for player in (0, 1):
+            games = numbering.sequence_index[player][:, sequences[:, player]]
+            slots.append(np.where(games >= 0, games, dumps[player]).astype(np.intp))
+        groups.append(
+            LeafGroup(
+                kind=kind,
+                leaves=index,
+                sequences=sequences,
+                cards=cards,
+                levels=levels,
+                chance=numbering.leaf_chance_float[index],
+                chance_exact=tuple(numbering.leaf_chance[leaf] for leaf in leaves),
+                first=tuple(n[1] for n in numbers),
+                second=tuple(n[2] for n in numbers),
+                quantity=quantity,
+                first_float=np.asarray([float(n[1]) for n in numbers], dtype=float),
+                second_float=np.asarray([float(n[2]) for n in numbers], dtype=float),
+                level_order=(orders[0], orders[1]),
+                level_starts=(starts[0], starts[1]),
+                slots=(slots[0], slots[1]),
+                reached_at=(
+                    _reached_at(levels[0], quantity, starts[1], kind),
+                    _reached_at(levels[1], quantity, starts[0], kind),
+                ),
+            )
+        )
+    return tuple(groups)
+
+
+def _partner(game: StructuredGame, player: int) -> np.ndarray:
+    """Per hand of ``player``, the opponent's hand holding the same card, or -1."""
+    own, other = game.hands[player].cards, game.hands[1 - player].cards
+    holder = {card: hand for hand, card in enumerate(other.tolist()) if card >= 0}
+    return np.asarray(
+        [holder.get(card, -1) if card >= 0 else -1 for card in own.tolist()], np.int64
+    )
+
+
+def _twin(game: StructuredGame, player: int) -> np.ndarray:
+    """Per two-card hand of ``player``, the opponent's hand of the same two cards, or -1."""
+    own, other = (np.sort(game.hands[p].card_matrix, axis=1) for p in (player, 1 - player))
+    holder = {(int(a), int(b)): hand for hand, (a, b) in enumerate(other.tolist())}
+    return np.asarray([holder.get((int(a), int(b)), -1) for a, b in own.tolist()], np.int64)
+
+
+def _both(make: Callable[[int], T]) -> tuple[T, T]:
+    return make(0), make(1)
+
+
+def _leaf_index(game: StructuredGame) -> LeafIndex:
+    numbering = number_public_tree(game)
+    groups = _groups(game, numbering)
+    two_cards = _both(lambda p: game.hands[p].card_matrix.shape[1] == 2)
+    empty = [np.zeros(0, np.intp)]
+    return LeafIndex(
+        groups=groups,
+        slots=_both(lambda p: np.concatenate([g.slots[p].ravel() for g in groups] or empty)),
+        num_sequences=_both(numbering.num_sequences),
+        weights=_both(lambda p: as_numbers(game.hands[p].weights, False)),
+        partner=_both(lambda p: _twin(game, p) if two_cards[p] else _partner(game, p)),
+        two_cards=two_cards,
+    )
+
+
+_INDEX: weakref.WeakKeyDictionary[StructuredGame, LeafIndex] = weakref.WeakKeyDictionary()
+
+
+def leaf_index(game: StructuredGame) -> LeafIndex:
+    """The game's :class:`LeafIndex`, built once per game (module docstring)."""
+    index = _INDEX.get(game)
+    if index is None:
+        index = _INDEX[game] = _leaf_index(game)
+    return index
+
+
+def leaf_groups(game: StructuredGame) -> tuple[LeafGroup, ...]:
+    """The public leaves grouped by rule kind, levels and public cards (once per game)."""
+    return leaf_index(game).groups

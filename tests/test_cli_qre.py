@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from seqform.cli import main as cli
 from seqform.cli.commands import qre as qre_command
-
-SCHEMA = Path(__file__).parent.parent / "seqform" / "io" / "schemas" / "qre.schema.json"
+from seqform.io.documents import validate_document
 
 
 def _validate(document: dict) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
-    jsonschema.validate(document, json.loads(SCHEMA.read_text()))
+    pytest.importorskip("jsonschema")
+    validate_document(document)  # seqform.qre/1, through the registry of every schema
 
 
 def _json(capsys, *argv: str) -> dict:
@@ -91,3 +89,15 @@ def test_ctrl_c_exits_130(monkeypatch, capsys):
     monkeypatch.setattr(qre_command, "trace_logit", interrupted)
     assert cli.main(["qre", "kuhn"]) == 130
     assert "interrupted" in capsys.readouterr().err
+
+
+def test_a_lost_branch_is_one_error_line(monkeypatch, capsys):
+    from seqform.analyses.logit_trace import BranchLostError
+
+    def lost(*args, **kwargs):
+        raise BranchLostError("Newton's method did not converge at λ = 1e+09")
+
+    monkeypatch.setattr(qre_command, "logit_qre", lost)
+    assert cli.main(["qre", "kuhn", "--lambda", "1e9"]) == 1
+    err = capsys.readouterr().err
+    assert "did not converge" in err and len(err.strip().splitlines()) == 1

@@ -120,6 +120,10 @@ COMMANDS = [
         id="iterate-mccfr",
     ),
     pytest.param(["games"], "seqform.games/1", id="games"),
+    pytest.param(["qre", "kuhn", "--quiet"], "seqform.qre/1", id="qre-trace"),
+    pytest.param(
+        ["qre", "kuhn", "--lambda", "0,1", "--lambda", "10"], "seqform.qre/1", id="qre-lambda"
+    ),
 ]
 
 
@@ -129,6 +133,17 @@ def test_every_command_writes_a_document_its_schema_accepts(
 ) -> None:
     document = _document(argv, capsys)
     assert document["schema"] == kind
+    validate_document(document)
+
+
+def test_a_qre_fit_writes_a_document_its_schema_accepts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    # observed counts in the CSV format of docs/qre.md
+    data = tmp_path / "counts.csv"
+    data.write_text("player,infoset,action,count\n1,J,p,40\n1,J,b,10\n2,Kb,b,12\n")
+    document = _document(["qre", "kuhn", "--fit", str(data), "--quiet"], capsys)
+    assert document["mode"] == "fit" and document["fit"]["observations"] == 62
     validate_document(document)
 
 

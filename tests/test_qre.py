@@ -17,6 +17,7 @@ import numpy as np
 import pygambit
 import pytest
 from gametrees import random_game
+from scipy.optimize import minimize_scalar
 
 from seqform.analyses.logit_equations import evaluate, logit_equations
 from seqform.analyses.qre import action_labels, compare_limit, logit_qre, trace_logit
@@ -89,17 +90,33 @@ def test_qre_at_given_lambdas_matches_gambit(game):
         np.testing.assert_allclose(our_probabilities(point), expected, atol=AGREEMENT)
 
 
+LIMIT_TOLERANCE = 1e-7  # both stop rules at 1e-7 × the payoff range (see the test)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game", [pytest.param(load_game("kuhn"), id="kuhn")])
+@pytest.mark.parametrize("game", [*games_both_run(), pytest.param(multiplayer_kuhn(3), id="kuhn3")])
 def test_traced_limit_matches_gambits_logit_solve(game):
-    branch = trace_logit(game, tolerance=1e-8)  # Gambit's maxregret default, 1e-8 × range
-    assert branch.converged
+    # Gambit's limit (logit_solve, maxregret 1e-7) is a point of our branch: our QRE at the
+    # λ where Gambit's trace stopped (the last point of its logit_solve_branch) is its
+    # profile.  Our stop rule asks NashConv as well as the agent regret to be small, so our
+    # limit lies at least as far along the branch; on these games it stays within 1e-3 of
+    # Gambit's (1e-5 on the two-player ones, 2e-4 on 3-player Kuhn, whose Gambit trace ends
+    # at λ ≈ 1.1e4 and ours at 5.7e5).  1e-7 rather than Gambit's default 1e-8: there some
+    # branches need λ ≈ 1e6-1e7, where doubles resolve exact ties of conditional values
+    # only to about λ² × 1e-16 (random-5 drifts by 3e-3 at a 0.5/0.5 information set).
     gambit_game = game_to_gambit(game)
-    reference = pygambit.nash.logit_solve(gambit_game).equilibria[0]
+    reference = pygambit.nash.logit_solve(gambit_game, maxregret=LIMIT_TOLERANCE).equilibria[0]
     expected = np.array(
         [float(reference[action]) for action in _actions_in_our_order(game, gambit_game)]
     )
-    np.testing.assert_allclose(our_probabilities(branch.limit), expected, atol=1e-4)
+    stopped_at = pygambit.qre.logit_solve_branch(gambit_game, maxregret=LIMIT_TOLERANCE)[-1].lam
+    there = logit_qre(game, [stopped_at]).points[0]
+    # 1e-4, not AGREEMENT: at λ ≈ 3e5 random-5's tied 0.5/0.5 pair is resolved to ~6e-6
+    np.testing.assert_allclose(our_probabilities(there), expected, atol=1e-4)
+    branch = trace_logit(game, tolerance=LIMIT_TOLERANCE)
+    assert branch.converged and branch.lambdas[-1] >= stopped_at * (1 - 1e-6)
+    assert branch.agent_regret <= LIMIT_TOLERANCE * branch.payoff_range
+    np.testing.assert_allclose(our_probabilities(branch.limit), expected, atol=1e-3)
 
 
 def _actions_in_our_order(game: Game, gambit_game: pygambit.Game) -> list:
@@ -189,29 +206,70 @@ def test_fit_recovers_lambda_from_simulated_play():
     assert fit.log_likelihood == pytest.approx(counts @ np.log(our_probabilities(fit.point)))
 
 
+def gambit_order(game: Game, gambit_game: pygambit.Game) -> np.ndarray:
+    """For each of our actions (:func:`action_labels` order), its index in Gambit's."""
+    return gambit_probabilities(game, gambit_game, list(range(len(gambit_game.actions))))
+
+
 @pytest.mark.slow
-def test_fit_matches_gambits_estimator_where_it_runs(tmp_path):
-    # pygambit 16.7's logit_estimate on behaviour profiles crashes the interpreter
-    # (segmentation fault) here; it is run in a subprocess and compared when it finishes.
+def test_fit_matches_gambits_estimator():
+    # pygambit 16.7's public logit_estimate on behaviour profiles crashes the interpreter
+    # (signal 11) in its default global search, and with local_max=True it reaches the
+    # estimate but raises building the result's `profile` ("Cannot create a
+    # MixedBehaviorProfile outside a Game").  Its compiled estimator
+    # (_logit_behavior_estimate, local_max=True: the first interior maximum along the
+    # branch) is therefore called directly, in a subprocess in case it crashes, and only
+    # its λ and log-likelihood are read.  The data's likelihood has one maximum along the
+    # branch (test below), so the local and global maximisers agree.
     game = load_game("kuhn")
     counts = simulated_counts(game, 1.5, per_infoset=500, seed=3)
+    gambit_counts = np.zeros(len(counts))
+    gambit_counts[gambit_order(game, game_to_gambit(game)).astype(int)] = counts
     script = textwrap.dedent(
         f"""
-        import pygambit
+        import pygambit.gambit as libgbt
         from seqform.game.loader import load_game
         from seqform.game.to_gambit import game_to_gambit
         game = game_to_gambit(load_game("kuhn"))
-        data = game.mixed_behavior_profile()
-        for action, count in zip(game.actions, {counts.tolist()!r}):
+        data = game.mixed_behavior_profile(rational=False)
+        for action, count in zip(game.actions, {gambit_counts.tolist()!r}):
             data[action] = count
-        print(pygambit.qre.logit_estimate(data).lam)
+        result = libgbt._logit_behavior_estimate(
+            data, local_max=True, first_step=0.03, max_accel=1.1
+        )
+        print(result.lam, result.log_like)
         """
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     if run.returncode < 0:
-        pytest.skip(f"pygambit's logit_estimate crashed (signal {-run.returncode})")
+        pytest.skip(f"pygambit's estimator crashed (signal {-run.returncode})")
     assert run.returncode == 0, run.stderr
-    assert fit_logit(game, counts).lam == pytest.approx(float(run.stdout), rel=1e-3)
+    lam, log_likelihood = (float(word) for word in run.stdout.split())
+    fit = fit_logit(game, counts)
+    assert fit.lam == pytest.approx(lam, rel=1e-6)
+    assert fit.log_likelihood == pytest.approx(log_likelihood, rel=1e-9)
+
+
+@pytest.mark.slow
+def test_fit_maximises_the_likelihood_of_gambits_qre():
+    # An estimate made without our tracer: scipy's bounded Brent maximises the
+    # log-likelihood of the counts at Gambit's QRE (logit_solve_lambda) over λ in [0, 20]
+    # (the likelihood of data simulated at λ = 1.5 rises then falls along the branch).
+    game = load_game("kuhn")
+    counts = simulated_counts(game, 1.5, per_infoset=500, seed=3)
+    gambit_game = game_to_gambit(game)
+
+    def minus_log_likelihood(lam: float) -> float:
+        reference = pygambit.qre.logit_solve_lambda(gambit_game, lam=[lam])[0]
+        return -float(counts @ np.log(gambit_probabilities(game, gambit_game, reference)))
+
+    best = minimize_scalar(
+        minus_log_likelihood, bounds=(0.0, 20.0), method="bounded", options={"xatol": 1e-8}
+    )
+    fit = fit_logit(game, counts)
+    assert fit.lam == pytest.approx(best.x, rel=1e-6)
+    assert fit.log_likelihood == pytest.approx(-best.fun, rel=1e-9)
+    assert not fit.at_end
 
 
 def test_counts_read_from_json_and_csv_agree(tmp_path):

@@ -62,6 +62,7 @@ from seqform.game.model import Game
 __all__ = [
     "LogitEquations",
     "LogitPoint",
+    "agent_regret",
     "evaluate",
     "logit_equations",
 ]
@@ -299,3 +300,20 @@ def evaluate(
     logit_rows = difference - lam * sp.csr_array(difference @ value_jacobian)
     full = sp.vstack([normalisation, logit_rows], format="csc")
     return LogitPoint(residual, sp.csc_array(full), lambda_column, values)
+
+
+def agent_regret(equations: LogitEquations, beta: np.ndarray, lam: float) -> float:
+    """The largest *agent* regret of the profile ``exp β``: over every information set ``h``,
+    ``max_a U(h, a) - sum_a σ(a | h) U(h, a)``, the gain of the best single action at ``h``
+    given ``h`` is reached (the conditional values of the module docstring).
+
+    Unlike NashConv it does not weight ``h`` by its probability, so it also measures play
+    where a player's own earlier actions (almost) never lead; it is the stop rule of
+    Gambit's ``logit_solve`` (``maxregret``), under which the branch's limit approaches a
+    sequential equilibrium (Turocy 2010).
+    """
+    values = evaluate(equations, beta, lam, jacobian=False).values
+    starts = equations.infoset_starts
+    probabilities = np.exp(beta - _segment_logsumexp(beta, starts)[equations.action_infoset])
+    expected = np.add.reduceat(probabilities * values, starts)
+    return float(np.max(np.maximum.reduceat(values, starts) - expected, initial=0.0))

@@ -47,7 +47,10 @@ __all__ = [
 ]
 
 MAX_CORRECTIONS = 20
-#: Newton stops once the largest correction is below this times ``1 + max |z|``.
+#: Newton stops once every coordinate's correction is below this times ``1 + |z_i|``: per
+#: coordinate, so that the log-probabilities near 0 of the actions that survive are solved
+#: to 1e-9 even where dying actions have ``β`` of order ``-λ`` (a tolerance scaled by
+#: ``max |z|`` would leave them errors of ``1e-9 λ``).
 CORRECTION_TOLERANCE = 1e-9
 #: Corrections shorter than this many tolerances are at the floating-point noise floor
 #: (the residual's rounding grows with ``λ``): their ratio says nothing of contraction.
@@ -169,14 +172,20 @@ def _correct(equations: LogitEquations, z: np.ndarray, row: np.ndarray) -> _Corr
         if contraction > MAX_CONTRACTION:
             return _Correction(None, first, contraction)
         stalled = previous <= NOISE_FLOOR * tolerance and length >= 0.5 * previous
+        converged = _relative_size(step, z) <= CORRECTION_TOLERANCE
         z = z + step
-        if float(np.abs(step).max()) <= tolerance or stalled:
+        if converged or stalled:
             return _Correction(z, first, contraction)
         if ratio > REFACTOR_CONTRACTION and factors < MAX_FACTORS:
             factor = _augmented(equations, z[:size], float(z[-1]), row)
             factors += 1
         previous = length
     return _Correction(None, first, np.inf)
+
+
+def _relative_size(step: np.ndarray, z: np.ndarray) -> float:
+    """The largest ``|step_i| / (1 + |z_i|)``: the convergence measure of the corrector."""
+    return float((np.abs(step) / (1.0 + np.abs(z))).max())
 
 
 def correct_at(equations: LogitEquations, beta: np.ndarray, lam: float) -> np.ndarray:
@@ -187,13 +196,18 @@ def correct_at(equations: LogitEquations, beta: np.ndarray, lam: float) -> np.nd
     BranchLostError
         If Newton's method does not converge in ``MAX_CORRECTIONS`` steps.
     """
+    previous = np.inf
     for _ in range(MAX_CORRECTIONS):
         point = evaluate(equations, beta, lam)
         assert point.jacobian is not None
         step = splu(point.jacobian).solve(-point.residual)
+        length = float(np.abs(step).max())
+        noise = NOISE_FLOOR * CORRECTION_TOLERANCE * (1.0 + max(float(np.abs(beta).max()), lam))
+        converged = _relative_size(step, beta) <= CORRECTION_TOLERANCE
         beta = beta + step
-        if np.abs(step).max() <= CORRECTION_TOLERANCE * (1.0 + np.abs(beta).max()):
+        if converged or (previous <= noise and length >= 0.5 * previous):
             return beta
+        previous = length
     raise BranchLostError(f"Newton's method did not converge at λ = {lam:g}")
 
 

@@ -8,13 +8,17 @@ with an information set reached with chance probability 0 are refused
 
 Stop rule
 ---------
-:func:`trace_logit` follows the principal branch until the profile's NashConv, measured by
-best response (:func:`seqform.certify.certify_profile`), is at most ``tolerance`` times the
-game's payoff range (largest minus smallest payoff; Gambit's ``logit_solve`` stops on the
-largest regret below ``maxregret`` times the same range), or ``λ`` exceeds ``max_lambda``.
-As ``λ → ∞`` the branch converges to a Nash equilibrium (McKelvey and Palfrey 1995,
-Thm 2), whose distance to the end point is about ``NashConv``: the limit is reported with
-that certificate.  For two-player zero-sum games :func:`compare_limit` places it in the
+:func:`trace_logit` follows the principal branch until both the profile's NashConv,
+measured by best response (:func:`seqform.certify.certify_profile`), and its largest agent
+regret (:func:`~seqform.analyses.logit_equations.agent_regret`: the gain of the best action
+at an information set given it is reached, Gambit's ``logit_solve`` stop rule with
+``maxregret``) are at most ``tolerance`` times the game's payoff range (largest minus
+smallest payoff, Gambit's scale too), or ``λ`` exceeds ``max_lambda``.  NashConv alone
+would stop where play at information sets that a player's own strategy (almost) never
+reaches is still far from its limit; the agent regret follows it there, where the branch's
+limit is a sequential equilibrium (Turocy 2010).  As ``λ → ∞`` the branch converges to a
+Nash equilibrium (McKelvey and Palfrey 1995, Thm 2): the limit is reported with its
+NashConv certificate.  For two-player zero-sum games :func:`compare_limit` places it in the
 set of all equilibria (:mod:`seqform.analyses.ranges`: for Kuhn poker, which member
 ``α = x[J:b]`` of the one-parameter family) and beside the quasi-perfect refinement.
 """
@@ -27,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seqform.analyses.logit_equations import LogitEquations, logit_equations
+from seqform.analyses.logit_equations import LogitEquations, agent_regret, logit_equations
 from seqform.analyses.logit_trace import TracedPoint, TraceSettings, follow_branch
 from seqform.certify import NPlayerCertificate, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
@@ -41,6 +45,7 @@ __all__ = [
     "QREPoint",
     "action_labels",
     "compare_limit",
+    "limit_reached",
     "logit_qre",
     "qre_point",
     "trace_logit",
@@ -86,6 +91,7 @@ class LogitBranch:
     probabilities : every action's probability there, shape (points, actions); the
         actions in the order of :func:`action_labels`
     limit : the QRE at the last point, with its certificate
+    agent_regret : the largest agent regret there (module docstring)
     reason : why the trace ended (``"converged"``: the stop rule of the module docstring)
     tolerance : the stop rule's factor; ``payoff_range`` its scale
     """
@@ -94,6 +100,7 @@ class LogitBranch:
     lambdas: np.ndarray
     probabilities: np.ndarray
     limit: QREPoint
+    agent_regret: float
     reason: str
     tolerance: float
     payoff_range: float
@@ -158,6 +165,22 @@ def logit_qre(
     return LogitPoints(game, points, len(trace.points), time.perf_counter() - start)
 
 
+def limit_reached(
+    equations: LogitEquations,
+    point: TracedPoint,
+    threshold: float,
+    progress: Callable[[float, float], None] | None = None,
+) -> bool:
+    """The stop rule of the module docstring at ``point``: NashConv and the largest agent
+    regret both at most ``threshold``; ``progress`` is told ``(λ, NashConv)``."""
+    if point.lam == 0.0:
+        return equations.payoff_range == 0.0
+    nash_conv = qre_point(equations, point).nash_conv
+    if progress is not None:
+        progress(point.lam, nash_conv)
+    return nash_conv <= threshold and agent_regret(equations, point.beta, point.lam) <= threshold
+
+
 def trace_logit(
     game: Game,
     *,
@@ -185,21 +208,18 @@ def trace_logit(
     threshold = tolerance * max(equations.payoff_range, np.finfo(float).tiny)
 
     def converged(point: TracedPoint) -> bool:
-        if point.lam == 0.0:
-            return equations.payoff_range == 0.0
-        nash_conv = qre_point(equations, point).nash_conv
-        if progress is not None:
-            progress(point.lam, nash_conv)
-        return nash_conv <= threshold
+        return limit_reached(equations, point, threshold, progress)
 
     trace = follow_branch(equations, settings or TraceSettings(), stop=converged)
     lambdas = np.array([point.lam for point in trace.points])
     probabilities = np.exp(np.array([point.beta for point in trace.points]))
+    last = trace.points[-1]
     return LogitBranch(
         game=game,
         lambdas=lambdas,
         probabilities=probabilities,
-        limit=qre_point(equations, trace.points[-1]),
+        limit=qre_point(equations, last),
+        agent_regret=agent_regret(equations, last.beta, last.lam),
         reason=trace.reason,
         tolerance=tolerance,
         payoff_range=equations.payoff_range,

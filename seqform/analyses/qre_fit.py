@@ -22,7 +22,7 @@ from scipy.optimize import minimize_scalar
 
 from seqform.analyses.logit_equations import LogitEquations, logit_equations
 from seqform.analyses.logit_trace import TracedPoint, TraceSettings, correct_at, follow_branch
-from seqform.analyses.qre import DEFAULT_TOLERANCE, QREPoint, qre_point
+from seqform.analyses.qre import DEFAULT_TOLERANCE, QREPoint, limit_reached, qre_point
 from seqform.game.model import Game
 
 __all__ = ["LogitFit", "fit_logit"]
@@ -99,11 +99,11 @@ def fit_logit(
         raise ValueError(f"expected {equations.size} counts (one per action), got {counts.shape}")
     threshold = DEFAULT_TOLERANCE * max(equations.payoff_range, np.finfo(float).tiny)
 
-    def limit_reached(point: TracedPoint) -> bool:
-        return point.lam > 0 and qre_point(equations, point).nash_conv <= threshold
+    def converged(point: TracedPoint) -> bool:
+        return limit_reached(equations, point, threshold)
 
     trace = follow_branch(
-        equations, settings or TraceSettings(max_lambda=max_lambda), stop=limit_reached
+        equations, settings or TraceSettings(max_lambda=max_lambda), stop=converged
     )
     points = trace.points
     likelihood = np.array([counts @ point.beta for point in points])

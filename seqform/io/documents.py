@@ -21,6 +21,7 @@ document               written by                                         schema
 ``seqform.games/1``    ``games``                                          ``games``
 ``seqform.solve-many/1``  ``solve-many``                                  ``many``
 ``seqform.compare-sizes/1``  ``compare --no-solve``, tree too large           ``compare_sizes``
+``seqform.qre/1``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
 =====================  =================================================  ===================
 
 The strategies of ``seqform.solve/1`` and ``seqform.iterate/1`` documents are read back by
@@ -43,6 +44,7 @@ __all__ = [
     "EXPLOIT",
     "GAMES",
     "ITERATE",
+    "QRE",
     "RANGES",
     "SOLVE",
     "SOLVE_MANY",
@@ -62,6 +64,7 @@ ITERATE = "seqform.iterate/1"
 GAMES = "seqform.games/1"
 SOLVE_MANY = "seqform.solve-many/1"
 COMPARE_SIZES = "seqform.compare-sizes/1"
+QRE = "seqform.qre/1"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",
@@ -73,6 +76,7 @@ DOCUMENTS: dict[str, str] = {
     GAMES: "games",
     SOLVE_MANY: "many",
     COMPARE_SIZES: "compare_sizes",
+    QRE: "qre",
 }
 """Each document kind and the name of its schema file (``<name>.schema.json``)."""
 

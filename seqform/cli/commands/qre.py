@@ -73,7 +73,15 @@ def _plot(branch: LogitBranch, path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The logit QRE of ``args.game``: traced to its limit, at ``--lambda`` points, or
-    fitted to ``--fit`` data."""
+    fitted to ``--fit`` data; a branch that floating point cannot follow to a requested
+    ``λ`` is one error line (exit 1), not a traceback."""
+    try:
+        return _run(args)
+    except ArithmeticError as exc:  # BranchLostError, or a λ the trace did not reach
+        raise CommandError(f"qre: {exc}") from exc
+
+
+def _run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     lambdas = parse_lambdas(args.lambdas)
     if lambdas and args.fit:

@@ -7,7 +7,8 @@ Schema ``seqform.qre/1`` (``seqform/io/schemas/qre.schema.json``)::
      "points": [{"lambda": float, "nash_conv": float, "values": [float],
                  "strategies": [STRATEGY]}],          # the QREs asked for, or the limit/fit
      "trace": null | {"reason": str, "converged": bool, "tolerance": float,
-                      "payoff_range": float, "steps": int, "final_lambda": float},
+                      "payoff_range": float, "steps": int, "final_lambda": float,
+                      "agent_regret": float},
      "comparison": null | {"players": [{"player": int, "parameter": str | null,
                            "t": float | null, "low": float | null, "high": float | null,
                            "segment_distance": float | null,
@@ -100,6 +101,7 @@ def qre_json(
             "payoff_range": branch.payoff_range,
             "steps": len(branch.lambdas) - 1,
             "final_lambda": float(branch.lambdas[-1]),
+            "agent_regret": branch.agent_regret,
         },
         "comparison": _comparison_json(comparison),
         "fit": None
@@ -154,8 +156,8 @@ def qre_text(
         )
     if branch is not None:
         state = (
-            f"NashConv {branch.limit.nash_conv:.3g} <= {branch.tolerance:g} × payoff range "
-            f"{branch.payoff_range:g}"
+            f"NashConv {branch.limit.nash_conv:.3g} and agent regret {branch.agent_regret:.3g} "
+            f"<= {branch.tolerance:g} × payoff range {branch.payoff_range:g}"
             if branch.converged
             else f"not converged: {branch.reason}; NashConv {branch.limit.nash_conv:.3g}"
         )

@@ -138,6 +138,18 @@ def test_kuhn_branch_selects_one_member_of_the_alpha_family():
     king = branch.limit.strategies[0].at("K")["b"]
     assert king == pytest.approx(3 * alpha, abs=1e-4)
     assert comparison.segment_distance[0] < 1e-4
+    assert comparison.ranges_skipped is None
+
+
+@pytest.mark.slow
+def test_ranges_beyond_its_work_limit_is_skipped_with_its_reason_and_refine_still_runs():
+    # qre leduc spent 18 of its 20 minutes in ranges (8,736 LPs); compare_limit now applies
+    # ranges' work limit (here 0 s, so even Kuhn's few LPs exceed it) and says why
+    branch = trace_logit(load_game("kuhn"))
+    comparison = compare_limit(branch.game, branch.limit, max_seconds=0.0)
+    assert comparison.ranges_skipped is not None and "LPs" in comparison.ranges_skipped
+    assert comparison.parameters == (None, None) and comparison.segment_distance == (None, None)
+    assert len(comparison.refined_difference) == 2
     assert comparison.parameters[1] is None  # player 2's equilibrium strategy is unique
 
 

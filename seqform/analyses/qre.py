@@ -33,6 +33,7 @@ import numpy as np
 
 from seqform.analyses.logit_equations import LogitEquations, agent_regret, logit_equations
 from seqform.analyses.logit_trace import TracedPoint, TraceSettings, follow_branch
+from seqform.analyses.ranges import DEFAULT_MAX_SECONDS as DEFAULT_RANGES_SECONDS
 from seqform.certify import NPlayerCertificate, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.model import Game
@@ -238,24 +239,45 @@ class LimitComparison:
         segment's affine entries at that ``t`` (None without a segment)
     refined_difference : per player, the largest difference of a behaviour probability
         between the limit and the quasi-perfect equilibrium (:func:`.refine.refine`)
+    ranges_skipped : why the place among all equilibria was not computed (``ranges``'
+        work estimate beyond ``max_seconds``: Leduc's 8,736 LPs), else None; ``parameters``
+        and ``segment_distance`` are then None for both players
     """
 
     parameters: tuple[tuple[str, float, float, float] | None, ...]
     segment_distance: tuple[float | None, ...]
     refined_difference: tuple[float, ...]
+    ranges_skipped: str | None = None
 
 
-def compare_limit(game: Game, limit: QREPoint) -> LimitComparison:
-    """Place a two-player zero-sum limit among all equilibria and beside ``refine``."""
-    from seqform.analyses.ranges import equilibrium_ranges
+def compare_limit(
+    game: Game, limit: QREPoint, *, max_seconds: float | None = DEFAULT_RANGES_SECONDS
+) -> LimitComparison:
+    """Place a two-player zero-sum limit among all equilibria and beside ``refine``.
+
+    The place among all equilibria needs ``ranges``, two LPs per sequence; where its work
+    estimate exceeds ``max_seconds`` (the limit ``seqform ranges`` applies; None: no limit)
+    it is skipped and the reason kept in :attr:`LimitComparison.ranges_skipped` (Leduc's
+    took 18 minutes of a 20-minute ``qre leduc``).  ``refine`` runs in any case.
+    """
+    from seqform.analyses.ranges import (
+        EquilibriumRanges,
+        WorkRefusedError,
+        equilibrium_ranges,
+    )
     from seqform.analyses.refine import refine
 
-    ranges = equilibrium_ranges(game)
+    ranges: EquilibriumRanges | None = None
+    skipped: str | None = None
+    try:
+        ranges = equilibrium_ranges(game, max_seconds=max_seconds)
+    except WorkRefusedError as refused:
+        skipped = str(refused)
     refined = refine(game).strategies
     parameters: list[tuple[str, float, float, float] | None] = []
     distances: list[float | None] = []
     for player, strategy in enumerate(limit.strategies[:2]):
-        parametrisation = ranges.players[player].parametrisation
+        parametrisation = None if ranges is None else ranges.players[player].parametrisation
         if parametrisation is None:
             parameters.append(None)
             distances.append(None)
@@ -280,4 +302,4 @@ def compare_limit(game: Game, limit: QREPoint) -> LimitComparison:
         float(np.abs(ours.probabilities - theirs.probabilities).max())
         for ours, theirs in zip(limit.strategies[:2], refined, strict=True)
     )
-    return LimitComparison(tuple(parameters), tuple(distances), differences)
+    return LimitComparison(tuple(parameters), tuple(distances), differences, skipped)

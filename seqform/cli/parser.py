@@ -424,7 +424,11 @@ def _add_qre(commands: Commands) -> None:
         help="largest growth of a step (default 1.5; Gambit uses 1.1)",
     )
     qre.add_argument(
-        "--no-compare", action="store_true", help="skip the comparison with ranges and refine"
+        "--no-compare",
+        action="store_true",
+        help="skip the comparison with ranges and refine (ranges is skipped by itself, with "
+        "a note, where its work estimate exceeds 300 s, as `seqform ranges` refuses; --force "
+        "lifts that limit too)",
     )
     qre.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_output_arguments(qre)

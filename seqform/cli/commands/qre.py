@@ -58,10 +58,14 @@ def _reporter(quiet: bool):
     return report
 
 
-def _comparison(game: Game, branch: LogitBranch, wanted: bool) -> LimitComparison | None:
+def _comparison(
+    game: Game, branch: LogitBranch, wanted: bool, force: bool
+) -> LimitComparison | None:
     flat = game.flat
     if not wanted or flat.num_players != 2 or flat.not_zero_sum >= 0:
         return None
+    if force:  # as `ranges --force`: no limit on the work of the place among all equilibria
+        return compare_limit(game, branch.limit, max_seconds=None)
     return compare_limit(game, branch.limit)
 
 
@@ -106,7 +110,7 @@ def _run(args: argparse.Namespace) -> int:
             _plot(branch, args.plot)
         if not (lambdas or args.fit):
             points = (branch.limit,)
-            comparison = _comparison(game, branch, not args.no_compare)
+            comparison = _comparison(game, branch, not args.no_compare, args.force)
     seconds = time.perf_counter() - start
     emit(
         qre_json(game, points, seconds, branch=branch, comparison=comparison, fit=fit),

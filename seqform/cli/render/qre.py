@@ -12,7 +12,8 @@ Schema ``seqform.qre/1`` (``seqform/io/schemas/qre.schema.json``)::
      "comparison": null | {"players": [{"player": int, "parameter": str | null,
                            "t": float | null, "low": float | null, "high": float | null,
                            "segment_distance": float | null,
-                           "refined_difference": float}]},
+                           "refined_difference": float}],
+                    "ranges_skipped": str | null},
      "fit": null | {"lambda": float, "log_likelihood": float, "observations": int,
                     "at_end": bool},
      "seconds": float}
@@ -73,7 +74,7 @@ def _comparison_json(comparison: LimitComparison | None) -> dict[str, Any] | Non
                 "refined_difference": difference,
             }
         )
-    return {"players": players}
+    return {"players": players, "ranges_skipped": comparison.ranges_skipped}
 
 
 def qre_json(
@@ -118,10 +119,14 @@ def qre_json(
 
 def _comparison_lines(game: Game, comparison: LimitComparison) -> list[str]:
     lines = []
+    if comparison.ranges_skipped is not None:
+        lines.append(f"ranges skipped: {comparison.ranges_skipped}")
     for player, (parameter, distance) in enumerate(
         zip(comparison.parameters, comparison.segment_distance, strict=True)
     ):
         name = game.player_names[player]
+        if parameter is None and comparison.ranges_skipped is not None:
+            continue
         if parameter is None:
             lines.append(f"{name}: a unique equilibrium strategy (no family to choose from)")
             continue

@@ -10,6 +10,7 @@ from seqform.version import __version__
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
     from seqform.analyses.normal import solve_normal_form
     from seqform.analyses.solve import Solution, solve
+    from seqform.documents.build import document, write_document
     from seqform.forms.normal_counts import strategy_counts
     from seqform.forms.normal_form import build_normal_form
     from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
@@ -18,6 +19,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
         behaviour_from_plan,
         plan_from_behaviour,
     )
+    from seqform.game.builtin.catalogue import builtin_games
     from seqform.game.errors import InvalidGameError, UnknownGameError
     from seqform.game.loader import load_game
     from seqform.game.model import Game
@@ -72,6 +74,9 @@ _LAZY = {
     "OptionsError": "seqform.analyses.route",
     "MemoryRefusedError": "seqform.analyses.memory",
     "choose_route": "seqform.analyses.route",
+    "document": "seqform.documents.build",
+    "write_document": "seqform.documents.build",
+    "builtin_games": "seqform.game.builtin.catalogue",
 }
 
 # Older entry points and names, for one release: each warns (DeprecationWarning) with its
@@ -154,9 +159,11 @@ __all__ = [
     "best_response",
     "build_normal_form",
     "build_sequence_form",
+    "builtin_games",
     "certify",
     "choose_route",
     "compare",
+    "document",
     "equilibrium_ranges",
     "expected_value",
     "exploit",
@@ -181,5 +188,6 @@ __all__ = [
     "solve_structured_exact",
     "strategy_counts",
     "structured_showdown",
+    "write_document",
     "write_efg",
 ]

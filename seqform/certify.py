@@ -70,6 +70,7 @@ from seqform.game.requirements import require_two_player_zero_sum
 from seqform.game.sequences import PlayerSequences
 
 __all__ = [
+    "EQUILIBRIUM_TOLERANCE",
     "BestResponse",
     "Certificate",
     "LocalBounds",
@@ -79,6 +80,7 @@ __all__ = [
     "certify",
     "certify_profile",
     "expected_value",
+    "is_certified",
     "leaf_payoffs",
     "profile_leaf_payoffs",
     "respond",
@@ -90,6 +92,10 @@ LocalBounds = tuple[tuple[Fraction, Fraction], ...]
 """Per action of one information set, the bounds ``(lo, hi)`` on its probability."""
 
 StrategyLike = BehaviouralStrategy | Mapping[str, Any]
+
+EQUILIBRIUM_TOLERANCE = 1e-9
+"""A profile whose NashConv is at most this is certified an equilibrium (:func:`is_certified`):
+the verdict every report and document gives, and the exit code of ``solve``."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,12 @@ class Certificate:
             gains=gains,
             exploitability=gains[0] + gains[1],
         )
+
+
+def is_certified(certificate: Certificate) -> bool:
+    """Whether ``certificate`` proves an equilibrium: NashConv within
+    :data:`EQUILIBRIUM_TOLERANCE` (exact certificates compared by their float)."""
+    return float(certificate.exploitability) <= EQUILIBRIUM_TOLERANCE
 
 
 def _strategy(game: Game, player: int, strategy: StrategyLike) -> BehaviouralStrategy:

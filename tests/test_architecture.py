@@ -43,6 +43,7 @@ ROOMS = (
     "structured",
     "io",
     "analyses",
+    "documents",
     "cli",
 )
 BOTTOM = frozenset({"version"})  # top-level modules anyone may import

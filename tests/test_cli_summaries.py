@@ -116,7 +116,7 @@ def test_ranges_above_the_threshold_summarise(capsys):
 def test_games_describes_every_game_in_words_for_readers(capsys):
     import inspect
 
-    from seqform.cli.render.games import ABOUT
+    from seqform.game.builtin.catalogue import ABOUT
     from seqform.game.builtin.registry import GAMES
 
     assert set(ABOUT) == set(GAMES)  # a new built-in game needs its words here

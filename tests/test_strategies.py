@@ -8,7 +8,8 @@ from gametrees import games, random_behaviour, random_exact_behaviour
 from hypothesis import given, settings
 
 from seqform.analyses.solve import solve
-from seqform.cli.render.report import solution_json, solution_text
+from seqform.cli.render.report import solution_text
+from seqform.documents.solve import solution_document
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import (
     behaviour_from_mapping,
@@ -95,7 +96,7 @@ def test_unreached_flag_appears_in_text_and_json():
     # Whatever equilibrium the solver picks, the outputs flag exactly the information sets
     # whose parent sequence has plan value 0.
     solution = solve(kuhn_poker(), solver="ipm")
-    document = solution_json(solution)
+    document = solution_document(solution)
     text = solution_text(solution)
     for player, strategy in enumerate(solution.strategies):
         x = solution.plans[player]

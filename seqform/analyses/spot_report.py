@@ -22,6 +22,7 @@ from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.public_tree import StructuredGame, hands_clash_free
 
 __all__ = [
+    "WHO",
     "ActionFrequencies",
     "ClassGrid",
     "SpotSummary",
@@ -29,6 +30,9 @@ __all__ = [
     "class_grid",
     "spot_summary",
 ]
+
+WHO = ("OOP", "IP")
+"""The players as a spot's reports name them: player 0 is out of position, player 1 in."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ digits:
   :data:`EXACT_DIGITS` digits, else :func:`about_text`;
 * :func:`number_text`: an exact number (a payoff, a scale) exactly while its text is short,
   else :func:`about_text`;
-* :func:`count_json`: a count for JSON, ``{"exact": str | null, "log10": float}``.
+* :func:`count_json`: a count for JSON, ``{"exact": str | null, "log10": float}``;
+* :func:`matching_fraction`, :func:`fraction_text`: the small fraction a float stands for
+  (``-0.0555…`` is ``-1/18``), the one rule the reports and the JSON documents share.
 """
 
 from __future__ import annotations
@@ -22,12 +24,18 @@ from fractions import Fraction
 
 __all__ = [
     "EXACT_DIGITS",
+    "FRACTION_TOLERANCE",
     "JSON_EXACT_DIGITS",
+    "MAX_DENOMINATOR",
+    "READABLE_DENOMINATOR",
     "about_text",
     "count_json",
     "count_log10",
     "count_text",
+    "fraction_text",
+    "is_readable",
     "is_short",
+    "matching_fraction",
     "number_text",
 ]
 
@@ -36,6 +44,15 @@ EXACT_DIGITS = 30
 
 JSON_EXACT_DIGITS = 1000
 """Counts with more digits have no ``"exact"`` string in JSON (only ``"log10"``)."""
+
+FRACTION_TOLERANCE = 1e-9
+"""A float stands for a fraction when it is this close to it."""
+
+MAX_DENOMINATOR = 1000
+"""The largest denominator of the fraction a float is taken to stand for."""
+
+READABLE_DENOMINATOR = 10**6
+"""Fractions with longer denominators are shown as decimals outside exact runs."""
 
 
 def count_log10(count: int) -> float:
@@ -89,3 +106,25 @@ def count_json(count: int) -> dict[str, str | float | None]:
     """
     exact = str(count) if is_short(count, JSON_EXACT_DIGITS) else None
     return {"exact": exact, "log10": count_log10(count)}
+
+
+def matching_fraction(
+    value: float, max_denominator: int = MAX_DENOMINATOR, tol: float = FRACTION_TOLERANCE
+) -> Fraction | None:
+    """The fraction with denominator ``<= max_denominator`` within ``tol`` of ``value``, or
+    ``None`` when there is none."""
+    candidate = Fraction(value).limit_denominator(max_denominator)
+    return candidate if abs(float(candidate) - value) <= tol else None
+
+
+def is_readable(value: Fraction) -> bool:
+    """Whether ``value`` is short enough to show as a fraction everywhere: denominator up to
+    :data:`READABLE_DENOMINATOR` (a long one read from a file's decimals is not)."""
+    return value.denominator <= READABLE_DENOMINATOR
+
+
+def fraction_text(value: float) -> str | None:
+    """``"-1/18"`` for -0.0555…, ``"0"`` for 0.0, ``None`` when no small fraction matches
+    (:func:`matching_fraction` with its defaults)."""
+    fraction = matching_fraction(value)
+    return None if fraction is None else str(fraction)

@@ -11,12 +11,12 @@ to write it to a file with ``--output FILE``; nothing is said when stdout is a f
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from seqform.cli.errors import CommandError
 from seqform.io.atomic import write_atomically
+from seqform.io.documents import document_text
 
 __all__ = ["LARGE_JSON_BYTES", "emit", "large_json_note", "write"]
 
@@ -39,7 +39,7 @@ def write(text: str, output: str | None) -> None:
 def emit(document: dict[str, Any], text: str, args: argparse.Namespace) -> None:
     """Write the result as ``args.format`` asks: the JSON ``document`` or the ``text``."""
     if args.format == "json":
-        text = json.dumps(document, indent=2)
+        text = document_text(document)
         write(text, args.output)
         if args.output is None and sys.stdout.isatty():
             note = large_json_note(len(text.encode("utf-8")))

@@ -30,11 +30,12 @@ step (:meth:`seqform.forms.sequence_form.SequenceForm.scaled_for_floats`).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from seqform.base.numbers import number_text
-from seqform.game.checks import count_word
+from seqform.game.checks import count_word, float_of
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
 from seqform.game.nodes import history_text
@@ -46,6 +47,7 @@ __all__ = [
     "number_text",
     "require_float_payoffs",
     "require_two_player_zero_sum",
+    "second_player_value",
 ]
 
 HIGHS_LARGEST_ENTRY = 1e15
@@ -61,6 +63,12 @@ def constant_sum(game: Game) -> Fraction | None:
     """The constant ``c`` that every terminal's payoffs sum to (0 for a zero-sum game), or
     ``None`` when the sums differ."""
     return game.flat.constant_sum
+
+
+def second_player_value(total: Fraction, value: Any) -> Any:
+    """Player 1's value ``c - v`` in a constant-sum game of total ``c`` where player 0's is
+    ``v`` (module docstring): exact for an exact value, else a float."""
+    return total - value if isinstance(value, Fraction) else float_of(total) - float(value)
 
 
 def _terminal_text(game: Game, position: int) -> tuple[str, str]:

@@ -24,7 +24,10 @@ document               written by                                         schema
 ``seqform.qre/1``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
 =====================  =================================================  ===================
 
-The strategies of ``seqform.solve/1`` and ``seqform.iterate/1`` documents are read back by
+The documents are built by the library (:mod:`seqform.documents`; one entry point,
+``seqform.document(result)``), in a room above this one: here is their contract, the kinds,
+the schemas and :func:`validate_document`, beside the reader.  The strategies of
+``seqform.solve/1`` and ``seqform.iterate/1`` documents are read back by
 :mod:`seqform.io.strategy_files`.  Validation needs the optional ``jsonschema`` package
 (in the ``dev`` extra); it is imported only by :func:`validate_document`.
 """
@@ -50,6 +53,7 @@ __all__ = [
     "SOLVE_MANY",
     "STRUCTURED",
     "DocumentError",
+    "document_text",
     "load_schema",
     "schema_id",
     "validate_document",
@@ -144,3 +148,9 @@ def _registry() -> Any:
         (load_schema(name)["$id"], Resource.from_contents(load_schema(name)))
         for name in _SCHEMA_FILES
     )
+
+
+def document_text(document: dict[str, Any]) -> str:
+    """``document`` as seqform writes it: JSON indented by two spaces, ending in a newline
+    (``--format json`` and :func:`seqform.documents.build.write_document` alike)."""
+    return json.dumps(document, indent=2) + "\n"

@@ -11,9 +11,10 @@ from seqform.analyses.memory import MemoryRefusedError
 from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
-from seqform.cli.render.compare import comparison_json, comparison_text
-from seqform.cli.render.compare_sizes import sizes_json, sizes_text
+from seqform.cli.render.compare import comparison_text
+from seqform.cli.render.compare_sizes import sizes_text
 from seqform.cli.render.numbers import count_text
+from seqform.documents.compare import comparison_document, sizes_document
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.public_tree import StructuredGame
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                 "without the tree"
             ) from refused
         sizes = compare_sizes(structured, max_entries=args.max_entries)
-        emit(sizes_json(sizes), sizes_text(sizes), args)
+        emit(sizes_document(sizes), sizes_text(sizes), args)
         return EXIT_OK
     logger.info("comparing the normal form and the sequence form of %s", game.name)
     comparison = compare(
@@ -49,11 +50,10 @@ def run(args: argparse.Namespace) -> int:
         algorithm=args.solver,
         time_limit=args.time_limit,
     )
-    document = comparison_json(comparison)
-    text = comparison_text(comparison, args.strategies)
     sparsified = _sparsified_nonzeros(args.game)
+    document = comparison_document(comparison, sparsified_payoff_nonzeros=sparsified)
+    text = comparison_text(comparison, args.strategies)
     if sparsified is not None:
-        document["sparsified_payoff_nonzeros"] = sparsified
         text += (
             f"\nStructured route: the sparsified LP writes A's {count_text(comparison.form.A.nnz)}"
             f" non-zeros as {count_text(sparsified)} (level sums, no tree)"

@@ -21,8 +21,9 @@ import sys
 from seqform.analyses.iterate import DEFAULT_SEED, SAMPLING, iterate
 from seqform.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
-from seqform.cli.render.iterate import iterate_json, iterate_text
+from seqform.cli.render.iterate import iterate_text
 from seqform.cli.render.numbers import count_text
+from seqform.documents.iterate import iterate_document
 from seqform.iterative.run import OnSample, Sample, Stopping, stop_on_interrupt
 
 __all__ = ["DEFAULT_ITERATIONS", "run"]
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             max_nodes=args.max_nodes,
             progress=None if args.quiet else _say,
         )
-    emit(iterate_json(result), iterate_text(result, args.strategies), args)
+    emit(iterate_document(result), iterate_text(result, args.strategies), args)
     if result.result.stopped == "interrupted":
         done = count_text(result.result.iterations)
         _say(f"interrupted after {done} iterations; the result so far")

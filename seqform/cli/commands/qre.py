@@ -18,7 +18,8 @@ from seqform.analyses.qre import (
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
-from seqform.cli.render.qre import qre_json, qre_text
+from seqform.cli.render.qre import qre_text
+from seqform.documents.qre import qre_document
 from seqform.game.model import Game
 
 __all__ = ["parse_lambdas", "run"]
@@ -113,7 +114,7 @@ def _run(args: argparse.Namespace) -> int:
             comparison = _comparison(game, branch, not args.no_compare, args.force)
     seconds = time.perf_counter() - start
     emit(
-        qre_json(game, points, seconds, branch=branch, comparison=comparison, fit=fit),
+        qre_document(game, points, seconds, branch=branch, comparison=comparison, fit=fit),
         qre_text(game, points, args.strategies, branch=branch, comparison=comparison, fit=fit),
         args,
     )

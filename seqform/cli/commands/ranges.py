@@ -9,7 +9,8 @@ from seqform.analyses.ranges import DEFAULT_MAX_SECONDS, equilibrium_ranges
 from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
-from seqform.cli.render.ranges import ranges_json, ranges_text
+from seqform.cli.render.ranges import ranges_text
+from seqform.documents.ranges import ranges_document
 from seqform.lp.exact.linear_solver import ExactSolveError
 
 __all__ = ["run"]
@@ -33,5 +34,5 @@ def run(args: argparse.Namespace) -> int:
         )
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
-    emit(ranges_json(ranges), ranges_text(ranges, args.strategies), args)
+    emit(ranges_document(ranges), ranges_text(ranges, args.strategies), args)
     return EXIT_OK

@@ -30,7 +30,7 @@ from seqform.cli.render.numbers import value_text
 if TYPE_CHECKING:
     from seqform.analyses.spot_report import ClassGrid, SpotSummary
     from seqform.analyses.structured import StructuredSolution
-    from seqform.cli.render.exact import AnyExactSolution
+    from seqform.documents.exact import AnyExactSolution
 
 
 __all__ = ["AUTO_TREE_NODES", "run"]
@@ -165,31 +165,34 @@ def _report(
     renderer, so a plain solve does not load the exact and refinement machinery.
     """
     if args.exact:
-        from seqform.cli.render.exact import exact_json, exact_text
+        from seqform.cli.render.exact import exact_text
+        from seqform.documents.exact import exact_document
 
         text = exact_text(solution, args.strategies)
         if hands and getattr(solution, "strategies", None) is not None:  # a structured --exact
             text = text.rstrip("\n") + "\n" + _hand_text(solution, hands)
-        emit(exact_json(solution), text, args)
+        emit(exact_document(solution), text, args)
         return certified_exit(_exact_uncertified_reason(solution))
     if args.refine:
-        from seqform.cli.render.refine import refined_json, refined_text
+        from seqform.cli.render.refine import refined_text
+        from seqform.documents.refine import refined_document
 
-        emit(refined_json(solution), refined_text(solution, args.strategies), args)
+        emit(refined_document(solution), refined_text(solution, args.strategies), args)
         return certified_exit(uncertified_reason(solution.certificate))
-    from seqform.cli.render.report import solution_json, solution_text
+    from seqform.cli.render.report import solution_text
+    from seqform.documents.solve import solution_document
 
     if args.fix or args.fix_file:
         from seqform.cli.render.restrict import restricted_text
 
         text = restricted_text(solution, args.strategies)
-        emit(solution_json(solution), text, args)
+        emit(solution_document(solution), text, args)
         return certified_exit(uncertified_reason(solution.certificate))
     if route.method == "structured":
         document, text = _structured_report(solution, args)
         text = text.rstrip("\n") + "\n" + _hand_text(solution, hands) if hands else text
     else:
-        document, text = solution_json(solution), solution_text(solution, args.strategies)
+        document, text = solution_document(solution), solution_text(solution, args.strategies)
     if route.method != "normal":
         progress(
             f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}"
@@ -202,17 +205,18 @@ def _structured_report(
     solution: StructuredSolution, args: argparse.Namespace
 ) -> tuple[dict[str, Any], str]:
     """The structured route's document and text, with the players' summary for a spot file."""
-    from seqform.cli.render.spot import grid_lines, spot_json, spot_lines
-    from seqform.cli.render.structured import structured_json, structured_text
+    from seqform.cli.render.spot import grid_lines, spot_lines
+    from seqform.cli.render.structured import structured_text
+    from seqform.documents.structured import structured_document
     from seqform.game.holdem.spot_game import is_spot_file
 
-    document, text = structured_json(solution), structured_text(solution, args.strategies)
-    if is_spot_file(args.game):  # a hold'em spot: the players' summary too
-        summary = _spot_summary(args.game, solution)
-        document["spot"] = spot_json(summary)
-        lines = [*spot_lines(summary), "", *grid_lines(_opening_grid(solution))]
-        text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
-    return document, text
+    text = structured_text(solution, args.strategies)
+    if not is_spot_file(args.game):
+        return structured_document(solution), text
+    summary = _spot_summary(args.game, solution)  # a hold'em spot: the players' summary too
+    lines = [*spot_lines(summary), "", *grid_lines(_opening_grid(solution))]
+    text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
+    return structured_document(solution, spot=summary), text
 
 
 def _opening_grid(solution: StructuredSolution) -> ClassGrid:

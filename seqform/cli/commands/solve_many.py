@@ -8,7 +8,8 @@ import argparse
 from seqform.analyses.many import ManySpots, solve_many
 from seqform.cli.errors import EXIT_ERROR, EXIT_OK
 from seqform.cli.output import emit
-from seqform.cli.render.many import many_json, many_text
+from seqform.cli.render.many import many_text
+from seqform.documents.many import many_document
 
 __all__ = ["run"]
 
@@ -34,5 +35,5 @@ def run(args: argparse.Namespace) -> int:
         raise ImportError(
             f'{exc}; --{executor} needs {package}: pip install "seqform[cluster]"'
         ) from exc
-    emit(many_json(report), many_text(report), args)
+    emit(many_document(report), many_text(report), args)
     return EXIT_ERROR if report.failed else EXIT_OK

@@ -1,70 +1,38 @@
-"""The pieces every report shares: the header, the value line, the certificate block, the
-strategy tables, and the ``"solver"``, ``"timings"``, ``"certificate"`` and ``"strategies"``
-objects of the JSON schemas.
+"""The pieces every text report shares: the header, the value line, the certificate block,
+the strategy tables and the constant-sum lines.  The JSON documents' shared objects are
+:mod:`seqform.documents.objects`'s.
 
 Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from numbers import Rational
 from typing import Any
 
-from seqform.analyses.result import Timings
-from seqform.certify import Certificate
-from seqform.cli.render.numbers import (
-    exact_probability_text,
-    is_readable,
-    probability_text,
-    value_text,
-)
+from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
+from seqform.cli.render.numbers import exact_probability_text, probability_text, value_text
 from seqform.cli.render.tables import label_rows
+from seqform.documents.objects import Words
 from seqform.forms.strategies import BehaviouralStrategy
-from seqform.game.checks import float_of
 from seqform.game.model import Game
-from seqform.game.requirements import constant_sum
-from seqform.lp.solvers import SolverStats
+from seqform.game.requirements import constant_sum, second_player_value
 
 __all__ = [
-    "EQUILIBRIUM_TOLERANCE",
-    "certificate_json",
     "certificate_lines",
+    "constant_sum_lines",
     "equilibrium_verdict",
-    "exact_certificate_json",
-    "float_strategies",
-    "game_json",
     "header",
-    "is_certified",
-    "solver_json",
-    "strategy_json",
     "strategy_lines",
-    "timings_json",
     "uncertified_reason",
     "value_lines",
 ]
-
-EQUILIBRIUM_TOLERANCE = 1e-9
-
-Words = Callable[[str, str], str]  # (infoset, action) -> the action in words
 
 
 def header(name: str, description: str) -> str:
     """``"Game: kuhn — Kuhn poker (Kuhn 1950) with 3 cards"``: the first line of every report."""
     return f"Game: {name}" + (f" — {description}" if description else "")
-
-
-def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
-    """The ``"game"`` object of every JSON schema: name, description, then ``more``."""
-    return {"name": name, "description": description, **more}
-
-
-def is_certified(certificate: Certificate) -> bool:
-    """Whether the certificate proves an equilibrium: NashConv within
-    :data:`EQUILIBRIUM_TOLERANCE` (the verdict of :func:`equilibrium_verdict`)."""
-    return float(certificate.exploitability) <= EQUILIBRIUM_TOLERANCE
 
 
 def uncertified_reason(certificate: Certificate) -> str | None:
@@ -105,7 +73,8 @@ def value_lines(
 def equilibrium_verdict(
     exploitability: float, what: str = "equilibrium", failure: str | None = None
 ) -> str:
-    """``"equilibrium (≤ 1e-09)"`` within :data:`EQUILIBRIUM_TOLERANCE`, else ``failure``."""
+    """``"equilibrium (≤ 1e-09)"`` within :data:`~seqform.certify.EQUILIBRIUM_TOLERANCE`,
+    else ``failure``."""
     if exploitability <= EQUILIBRIUM_TOLERANCE:
         return f"{what} (≤ {EQUILIBRIUM_TOLERANCE:g})"
     return failure or f"NOT an equilibrium within {EQUILIBRIUM_TOLERANCE:g}"
@@ -169,76 +138,6 @@ def strategy_lines(
     return lines
 
 
-def strategy_json(
-    strategy: BehaviouralStrategy, name: str, words: Words, long_fractions: bool = True
-) -> dict[str, Any]:
-    """One entry of ``"strategies"``: a player's behaviour, information set by set.
-
-    Probabilities are floats, or strings (``"1/3"``) for an exact strategy; without
-    ``long_fractions`` (a strategy read from a file's decimals, outside an exact run) only
-    readable fractions (:func:`~seqform.cli.render.numbers.is_readable`) stay strings and the
-    rest are floats.
-    """
-    table = strategy.table
-
-    def number(probability: Any) -> Any:
-        if not strategy.exact:
-            return float(probability)
-        return (
-            str(probability) if long_fractions or is_readable(probability) else float(probability)
-        )
-
-    infosets = []
-    for index, infoset in enumerate(table.infosets):
-        actions = [
-            {
-                "action": action,
-                "words": words(infoset, action),
-                "probability": number(strategy.probabilities[sequence]),
-            }
-            for action, sequence in zip(
-                table.actions[index], table.sequences_of(index), strict=True
-            )
-        ]
-        infosets.append(
-            {"name": infoset, "unreached": bool(strategy.unreached[index]), "actions": actions}
-        )
-    return {"player": table.player + 1, "name": name, "infosets": infosets}
-
-
-def solver_json(stats: SolverStats) -> dict[str, Any]:
-    """The ``"solver"`` object of the JSON schemas."""
-    return {
-        "backend": stats.backend,
-        "algorithm": stats.algorithm,
-        "status": stats.status,
-        "iterations": stats.iterations,
-        "seconds": stats.seconds,
-        "solver_seconds": stats.solver_seconds,
-        "variables": stats.variables,
-        "constraints": stats.constraints,
-        "nonzeros": stats.nonzeros,
-    }
-
-
-def timings_json(timings: Timings) -> dict[str, float]:
-    """The ``"timings"`` object of the JSON schemas: seconds per stage
-    (:data:`seqform.analyses.result.STAGES`) and their total."""
-    return {**timings.stages(), "total": timings.total}
-
-
-def json_float(value: Any) -> float | None:
-    """A number for JSON: the nearest float, or ``null`` beyond the floats (an exact
-    payoff of ``1e400``; the exact keys beside it hold the number)."""
-    number = float_of(value) if isinstance(value, Rational) else float(value)
-    return number if math.isfinite(number) or math.isnan(number) else None
-
-
-def _second_value(total: Fraction, value: Any) -> Any:
-    """``c - v``: exact for an exact value, else a float."""
-    return total - value if isinstance(value, Fraction) else float_of(total) - float(value)
-
-
 def constant_sum_lines(game: Game, value: Any = None) -> list[str]:
     """For a constant-sum game (payoffs summing to ``c != 0`` at every terminal), the
     lines that say it was solved as such and give player 2's value ``c - v``; else none.
@@ -255,50 +154,7 @@ def constant_sum_lines(game: Game, value: Any = None) -> list[str]:
         f"zero-sum game in which {second} gets {total} less (the same equilibria)",
     ]
     if value is not None:
-        other = _second_value(total, value)
+        other = second_player_value(total, value)
         shown = str(other) if isinstance(other, Fraction) else f"{other:+.10f}"
         lines.append(f"Value to {second}: {total} - (value to {first}) = {shown}")
     return lines
-
-
-def constant_sum_json(game: Game, value: Any) -> dict[str, Any] | None:
-    """``{"total": "16", "value_to_player_2": float, "value_to_player_2_exact": str |
-    null}`` for a constant-sum game (``c != 0``), else None."""
-    total = constant_sum(game)
-    if not total:
-        return None
-    other = _second_value(total, value)
-    return {
-        "total": str(total),
-        "value_to_player_2": json_float(other),
-        "value_to_player_2_exact": str(other) if isinstance(other, Fraction) else None,
-        "treated_as": "zero-sum with player 2's payoffs less the total",
-    }
-
-
-def certificate_json(certificate: Certificate) -> dict[str, Any]:
-    """The ``"certificate"`` object of the JSON schemas (floats, with the verdict)."""
-    exploitability = json_float(certificate.exploitability)
-    return {
-        "expected_value": json_float(certificate.value),
-        "best_response_values": [json_float(v) for v in certificate.best_response_values],
-        "gains": [json_float(v) for v in certificate.gains],
-        "exploitability": exploitability,
-        "tolerance": EQUILIBRIUM_TOLERANCE,
-        "equilibrium": is_certified(certificate),
-    }
-
-
-def exact_certificate_json(certificate: Certificate) -> dict[str, Any]:
-    """An exact certificate with every number as a string fraction."""
-    return {
-        "expected_value": str(certificate.value),
-        "best_response_values": [str(v) for v in certificate.best_response_values],
-        "gains": [str(v) for v in certificate.gains],
-        "exploitability": str(certificate.exploitability),
-    }
-
-
-def float_strategies(strategies: Sequence[BehaviouralStrategy]) -> tuple[BehaviouralStrategy, ...]:
-    """Exact strategies as floats (float ones as they are), for the float JSON objects."""
-    return tuple(s.to_float() for s in strategies)

@@ -1,148 +1,19 @@
-"""``compare``: the normal form beside the sequence form, as text and JSON.
+"""``compare``: the normal form beside the sequence form, as text.
 
-JSON schema ``seqform.compare/1``.  A COUNT is ``{"exact": str | null, "log10": float}``:
-the exact integer as a string, ``null`` when it has more than 1 000 digits (``log10`` is
-always given; :func:`seqform.forms.normal_counts.count_json`)::
-
-    {
-      "schema": "seqform.compare/1",
-      "game": {"name": str, "description": str, "terminals": int},
-      "max_entries": int | null,            # null when over 1 000 digits (--max-entries 10^5000)
-      "max_entries_log10": float,
-      "players": [{"name": str, "infosets": int, "sequences": int,
-                   "pure_strategies": COUNT, "reduced_pure_strategies": COUNT}, ×2],
-      "overall": {"infosets": int, "sequences": int, "pure_strategy_profiles": COUNT,
-                  "reduced_pure_strategy_profiles": COUNT},
-      "sequence_form": {"E": MATRIX, "F": MATRIX, "A": MATRIX},   # {"shape", "nonzeros"}
-      "normal_form": {"full": NF, "reduced": NF},
-          # NF = {"shape": [COUNT, COUNT], "entries": COUNT, "fits": bool,
-          #       "nonzeros": int | null (when built)}
-      "formulations": [{"name": "sequence" | "normal" | "reduced_normal",
-                        "variables": COUNT, "constraints": COUNT,
-                        "nonzeros": COUNT | null, "fits": bool, "solved": bool,
-                        "build_seconds": float | null, "lp_seconds": float | null,
-                        "value": float | null, "value_fraction": str | null,
-                        "exploitability": float | null,
-                        "kuhn_theorem": {"constraint_residuals": [float, float],
-                                         "payoff_gaps": [float, float]} | null}, ×3],
-      "values_agree": bool | null,          # all solved values within 1e-9
-      "strategies": {"sequence": [...], "normal": [...]}  # as in seqform.solve/1, if solved
-    }
+Its JSON document, ``seqform.compare/1``, is
+:func:`seqform.documents.compare.comparison_document`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from seqform.analyses.compare import VALUE_TOLERANCE, Comparison, Formulation
-from seqform.base.numbers import count_log10
-from seqform.cli.render.blocks import (
-    EQUILIBRIUM_TOLERANCE,
-    constant_sum_lines,
-    game_json,
-    header,
-    strategy_json,
-)
-from seqform.cli.render.numbers import count_json, count_text, fraction_text, json_int, value_text
-from seqform.cli.render.report import kuhn_theorem_json
+from seqform.certify import EQUILIBRIUM_TOLERANCE
+from seqform.cli.render.blocks import constant_sum_lines, header
+from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table, left_table
-from seqform.io.documents import COMPARE
 
-__all__ = ["SCHEMA", "comparison_json", "comparison_text", "summary_line"]
-
-SCHEMA = COMPARE
-
-
-def _matrix_json(matrix: Any) -> dict[str, Any]:
-    return {"shape": list(matrix.shape), "nonzeros": int(matrix.nnz)}
-
-
-def _formulation_json(formulation: Formulation) -> dict[str, Any]:
-    solution = formulation.solution
-    normal = formulation.normal
-    return {
-        "name": formulation.name,
-        "variables": count_json(formulation.variables),
-        "constraints": count_json(formulation.constraints),
-        "nonzeros": None if formulation.nonzeros is None else count_json(formulation.nonzeros),
-        "fits": formulation.fits,
-        "solved": solution is not None,
-        "build_seconds": formulation.build_seconds,
-        "lp_seconds": None if solution is None else solution.stats.seconds,
-        "value": None if solution is None else solution.value,
-        "value_fraction": None if solution is None else fraction_text(solution.value),
-        "exploitability": None if solution is None else solution.exploitability,
-        "kuhn_theorem": None if normal is None else kuhn_theorem_json(normal.summary),
-    }
-
-
-def _normal_form_json(comparison: Comparison) -> dict[str, Any]:
-    counts = comparison.counts
-    normal_form = {}
-    for formulation, reduced in zip(comparison.formulations[1:], (False, True), strict=True):
-        rows, columns = counts.shape(reduced)
-        built = formulation.normal
-        normal_form["reduced" if reduced else "full"] = {
-            "shape": [count_json(rows), count_json(columns)],
-            "entries": count_json(counts.entries(reduced)),
-            "fits": formulation.fits,
-            "nonzeros": None if built is None else built.summary.nonzeros,
-        }
-    return normal_form
-
-
-def _strategies_json(comparison: Comparison) -> dict[str, Any]:
-    game = comparison.game
-    strategies = {}
-    for formulation in comparison.formulations[:2]:
-        if formulation.solution is not None:
-            strategies[formulation.name] = [
-                strategy_json(
-                    formulation.solution.strategies[player],
-                    game.player_names[player],
-                    game.describe_action,
-                )
-                for player in (0, 1)
-            ]
-    return strategies
-
-
-def comparison_json(comparison: Comparison) -> dict[str, Any]:
-    """The comparison as a JSON-ready dict in schema ``seqform.compare/1``."""
-    game, form, counts = comparison.game, comparison.form, comparison.counts
-    players = [
-        {
-            "name": game.player_names[player],
-            "infosets": form.players[player].num_infosets,
-            "sequences": form.players[player].num_sequences,
-            "pure_strategies": count_json(counts.pure[player]),
-            "reduced_pure_strategies": count_json(counts.reduced[player]),
-        }
-        for player in (0, 1)
-    ]
-    return {
-        "schema": SCHEMA,
-        "game": game_json(game.name, game.description, terminals=form.num_terminals),
-        "max_entries": json_int(comparison.max_entries),
-        "max_entries_log10": count_log10(comparison.max_entries),
-        "players": players,
-        "overall": {
-            "infosets": sum(p["infosets"] for p in players),
-            "sequences": sum(p["sequences"] for p in players),
-            "pure_strategy_profiles": count_json(counts.profiles),
-            "reduced_pure_strategy_profiles": count_json(counts.reduced_profiles),
-        },
-        "sequence_form": {
-            "E": _matrix_json(form.E),
-            "F": _matrix_json(form.F),
-            "A": _matrix_json(form.A),
-        },
-        "normal_form": _normal_form_json(comparison),
-        "formulations": [_formulation_json(f) for f in comparison.formulations],
-        "values_agree": comparison.values_agree,
-        "strategies": _strategies_json(comparison),
-    }
+__all__ = ["comparison_text", "summary_line"]
 
 
 def _shape_text(rows: int, columns: int) -> str:

@@ -1,19 +1,16 @@
 """``compare --no-solve`` on a game too large for its tree: both formulations' sizes counted
 from the public tree × private hands (:class:`~seqform.analyses.compare.StructuredSizes`),
-as text and as the ``seqform.compare-sizes/1`` document."""
+as text; its ``seqform.compare-sizes/1`` document is
+:func:`seqform.documents.compare.sizes_document`."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from seqform.analyses.compare import StructuredSizes
-from seqform.base.numbers import count_json, count_log10
-from seqform.cli.render.blocks import game_json, header
-from seqform.cli.render.numbers import count_text, json_int
+from seqform.cli.render.blocks import header
+from seqform.cli.render.numbers import count_text
 from seqform.cli.render.tables import aligned_table
-from seqform.io.documents import COMPARE_SIZES
 
-__all__ = ["sizes_json", "sizes_text"]
+__all__ = ["sizes_text"]
 
 _NAMES = ("Player 1", "Player 2")
 
@@ -80,33 +77,3 @@ def sizes_text(sizes: StructuredSizes) -> str:
         f"non-zeros as {count_text(sizes.sparsified_payoff_nonzeros)} (level sums, no tree)",
     ]
     return "\n".join(lines) + "\n"
-
-
-def sizes_json(sizes: StructuredSizes) -> dict[str, Any]:
-    """The ``seqform.compare-sizes/1`` document."""
-    counts, tables = sizes.counts, sizes.tables
-    variables, constraints, nonzeros = sizes.sequence_lp
-    return {
-        "schema": COMPARE_SIZES,
-        "game": game_json(sizes.game.name, sizes.game.description),
-        "tree_nodes_at_most": json_int(sizes.tree_nodes),
-        "max_entries": json_int(sizes.max_entries),
-        "max_entries_log10": count_log10(sizes.max_entries),
-        "players": [
-            {
-                "name": _NAMES[player],
-                "infosets": tables[player].num_infosets,
-                "sequences": tables[player].num_sequences,
-                "pure_strategies": count_json(counts.pure[player]),
-                "reduced_pure_strategies": count_json(counts.reduced[player]),
-            }
-            for player in (0, 1)
-        ],
-        "sequence_form": {
-            "E_nonzeros": sizes.constraint_nonzeros(0),
-            "F_nonzeros": sizes.constraint_nonzeros(1),
-            "A_nonzeros": sizes.payoff_nonzeros,
-            "lp": {"variables": variables, "constraints": constraints, "nonzeros": nonzeros},
-        },
-        "sparsified_payoff_nonzeros": sizes.sparsified_payoff_nonzeros,
-    }

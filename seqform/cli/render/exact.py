@@ -1,49 +1,21 @@
-"""``solve --exact``: exact rational strategies and value as text and JSON.
+"""``solve --exact``: exact rational strategies and value as text.
 
-The document is ``seqform.solve/1`` (:mod:`seqform.cli.render.report`, with the strategies as
-floats) plus one key; exact numbers are strings (``"-1/18"``)::
-
-    "exact": {"certified": bool, "value": str | null,
-              "bounds": {"lower": str, "upper": str},
-              "method": "rounding" | "basis" | "mixed" | "none",
-              "basis_verified": bool | null,
-              "certificate": {"expected_value": str, "best_response_values": [str, str],
-                              "gains": [str, str], "exploitability": str},
-              "strategies": [EXACT_STRATEGY, ×2], "notes": [str],
-              "seconds": {"sequence_form", "lp", "rounding", "basis", "certificate", "total"}}
-
-with ``EXACT_STRATEGY = {"player": 1 | 2, "name": str, "infosets": [{"name": str,
-"unreached": bool, "actions": [{"action": str, "words": str, "probability": str}]}]}``.
-With ``--fix`` the ``"restrictions"`` key of :mod:`seqform.cli.render.restrict` is added.
-On the structured route (``--method structured --exact``,
-:class:`~seqform.analyses.structured_exact.StructuredExactSolution`) the same ``"exact"`` key
-is added to the ``seqform.structured/1`` document of :mod:`seqform.cli.render.structured`.
+Its JSON document is :func:`seqform.documents.exact.exact_document` (``seqform.solve/1``, or
+``seqform.structured/1`` on the structured route, with the ``"exact"`` key).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from seqform.analyses.exact import ExactSolution
 from seqform.analyses.structured_exact import StructuredExactSolution
-from seqform.cli.render.blocks import (
-    Words,
-    constant_sum_lines,
-    exact_certificate_json,
-    header,
-    strategy_json,
-)
+from seqform.cli.render.blocks import constant_sum_lines, header
 from seqform.cli.render.numbers import count_text, value_text
-from seqform.cli.render.report import solve_document
-from seqform.cli.render.restrict import restriction_lines, restrictions_json
+from seqform.cli.render.restrict import restriction_lines
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
-from seqform.cli.render.structured import NAMES, route_line, structured_json
+from seqform.cli.render.structured import route_line
 from seqform.cli.render.tables import label_rows
+from seqform.documents.exact import AnyExactSolution
 
-__all__ = ["AnyExactSolution", "exact_json", "exact_text"]
-
-AnyExactSolution = ExactSolution | StructuredExactSolution
-"""An exact solution on the tree or on the structured route."""
+__all__ = ["exact_text"]
 
 _METHODS = {
     "rounding": "rounding the float strategies to nearby fractions",
@@ -52,38 +24,10 @@ _METHODS = {
 }
 
 
-def _names_and_words(solution: AnyExactSolution) -> tuple[tuple[str, str], Words]:
-    """The players' names and the action words of the solution's game."""
-    if isinstance(solution, StructuredExactSolution):
-        words = solution.game.describe_action or (lambda _infoset, action: action)
-        return NAMES, words
-    game = solution.game
-    return (game.player_names[0], game.player_names[1]), game.describe_action
-
-
-def exact_json(solution: AnyExactSolution) -> dict[str, Any]:
-    """``seqform.solve/1`` (``seqform.structured/1`` on the structured route) with the
-    ``"exact"`` key (module docstring)."""
-    t = solution.timings
-    names, words = _names_and_words(solution)
-    if isinstance(solution, StructuredExactSolution):
-        document = structured_json(solution)
-    else:
-        document = solve_document(solution)
-        if solution.restrictions is not None:
-            document["restrictions"] = restrictions_json(solution.restrictions)
-    document["exact"] = {
-        "certified": solution.certified,
-        "value": str(solution.value) if solution.certified else None,
-        "bounds": {"lower": str(solution.bounds.lower), "upper": str(solution.bounds.upper)},
-        "method": solution.method,
-        "basis_verified": solution.basis_verified,
-        "certificate": exact_certificate_json(solution.certificate),
-        "strategies": [strategy_json(s, names[s.player], words) for s in solution.strategies],
-        "notes": list(solution.notes),
-        "seconds": {**t.as_dict(), "total": t.total},
-    }
-    return document
+def _names(solution: AnyExactSolution) -> tuple[str, str]:
+    """The players' names of the solution's game."""
+    names = solution.game.player_names
+    return names[0], names[1]
 
 
 def _value_lines(solution: AnyExactSolution, name: str) -> list[str]:
@@ -135,7 +79,7 @@ def exact_text(solution: AnyExactSolution, strategies: str = "auto") -> str:
     """Exact value (or exact bounds), certificate and exact strategies; on the structured
     route with the route line of :mod:`seqform.cli.render.structured`."""
     game = solution.game
-    names, _ = _names_and_words(solution)
+    names = _names(solution)
     lines = [header(game.name, game.description), *_value_lines(solution, names[0])]
     if isinstance(solution, StructuredExactSolution):
         lines.append(route_line(solution))

@@ -1,71 +1,22 @@
-"""``iterate``: an iterative run (:class:`~seqform.analyses.iterate.IterativeRun`) as text
-and JSON.
+"""``iterate``: an iterative run (:class:`~seqform.analyses.iterate.IterativeRun`) as text.
 
-JSON schema ``seqform.iterate/1`` (stable; new keys may be added, none removed or renamed)::
-
-    {
-      "schema": "seqform.iterate/1",
-      "game": {"name": str, "description": str, "players": int},
-      "algorithm": "cfr" | "cfr+" | "dcfr" | "lcfr" | "pcfr+" | "dcfr+" | "pdcfr+"
-                   | "hs-dcfr30" | "hs-dcfr15" | "hs-pcfr+30" | "hs-pcfr+15" | "xfp"
-                   | "rcfr" | "mccfr",
-      "seed": int | null,                  # mccfr's seed, else null
-      "stopping": {"iterations": int | null, "target_exploitability": float | null,
-                   "time_limit": float | null, "every": int},
-      "stopped": "iterations" | "target" | "time limit" | "interrupted",
-      "iterations": int,                   # iterations run
-      "seconds": float,                    # solver time, NashConv measurements excluded
-      "nash_conv": float,                  # of the average strategies
-      "last_iterate_nash_conv": float | null,  # current strategies (pcfr+, pdcfr+, hs-pcfr+*)
-      "players": [{"player": int, "name": str, "value": float,
-                   "best_response_value": float, "gain": float}, ...],  # one per player
-      "certificate": CERTIFICATE | null,   # two-player zero-sum games only
-      "reference": {                       # the sequence-form LP beside the run
-        "skipped": str | null,             # why there is none (then the rest is null / [])
-        "value": float | null, "value_fraction": str | null,   # exact value to player 1
-        "value_distance": float | null,    # |value estimate of player 1 - value|
-        "uniqueness_skipped": str | null,  # why uniqueness was not decided
-        "seconds": float,
-        "players": [{"player": 1 | 2, "dimension": int | null, "unique": bool | null,
-                     "distance": float | null, "infosets": int}, ×2]
-      },
-      "history": [{"iteration": int, "seconds": float, "nash_conv": float,
-                   "last_nash_conv": float | null}, ...],
-      "strategies": [STRATEGY, ...]        # the average strategies, one per player
-    }
-
-``CERTIFICATE`` and ``STRATEGY`` are the ``"certificate"`` object and the entries of
-``"strategies"`` of ``seqform.solve/1`` (:mod:`seqform.cli.render.report`).  ``distance``
-is the largest difference of behavioural probabilities at the information sets the
-equilibrium plan reaches, given when the player's equilibrium strategy is unique
-(``dimension`` 0); see :mod:`seqform.analyses.iterate`.
+Its JSON document, ``seqform.iterate/1``, is :func:`seqform.documents.iterate.iterate_document`.
 
 Players are numbered from 1 in every output (index 0 in the library).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from seqform.analyses.iterate import IterativeRun, LpReference
-from seqform.cli.render.blocks import (
-    certificate_json,
-    certificate_lines,
-    game_json,
-    header,
-    strategy_json,
-)
-from seqform.cli.render.numbers import count_text, fraction_text, value_text
+from seqform.analyses.iterate import IterativeRun
+from seqform.cli.render.blocks import certificate_lines, header
+from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
 from seqform.game.public_tree import StructuredGame
-from seqform.io.documents import ITERATE
 
-__all__ = ["ALGORITHM_TEXT", "ITERATE_SCHEMA", "iterate_json", "iterate_text", "stopped_text"]
-
-ITERATE_SCHEMA = ITERATE
+__all__ = ["ALGORITHM_TEXT", "iterate_text", "stopped_text"]
 
 ALGORITHM_TEXT = {
     "cfr": "CFR (Zinkevich et al. 2007: regret matching, alternating updates, uniform average)",
@@ -99,81 +50,6 @@ def stopped_text(run: IterativeRun) -> str:
     if result.stopped == "iterations":
         return f"the iteration limit of {count_text(stopping.iterations or result.iterations)}"
     return result.stopped
-
-
-def _reference_json(reference: LpReference) -> dict[str, Any]:
-    value = reference.value
-    return {
-        "skipped": reference.skipped,
-        "value": value,
-        "value_fraction": None if value is None else fraction_text(value),
-        "value_distance": reference.value_distance,
-        "uniqueness_skipped": reference.uniqueness_skipped,
-        "seconds": reference.seconds,
-        "players": [
-            {
-                "player": player.player + 1,
-                "dimension": player.dimension,
-                "unique": player.unique,
-                "distance": player.distance,
-                "infosets": player.infosets,
-            }
-            for player in reference.players
-        ],
-    }
-
-
-def _words(game: Any) -> Any:
-    """The game's action words; a structured game may have none (the labels then)."""
-    return game.describe_action or (lambda _infoset, action: action)
-
-
-def iterate_json(run: IterativeRun) -> dict[str, Any]:
-    """The run in schema ``seqform.iterate/1``."""
-    game, result, stopping, profile = run.game, run.result, run.stopping, run.profile
-    names = game.player_names
-    return {
-        "schema": ITERATE_SCHEMA,
-        "game": game_json(game.name, game.description, players=game.num_players),
-        "algorithm": result.algorithm,
-        "seed": result.seed,
-        "stopping": {
-            "iterations": stopping.iterations,
-            "target_exploitability": stopping.target,
-            "time_limit": stopping.time_limit,
-            "every": stopping.every,
-        },
-        "stopped": result.stopped,
-        "iterations": result.iterations,
-        "seconds": result.seconds,
-        "nash_conv": result.nash_conv,
-        "last_iterate_nash_conv": result.last_nash_conv,
-        "players": [
-            {
-                "player": index + 1,
-                "name": names[index],
-                "value": profile.values[index],
-                "best_response_value": profile.best_response_values[index],
-                "gain": profile.gains[index],
-            }
-            for index in range(game.num_players)
-        ],
-        "certificate": None if run.certificate is None else certificate_json(run.certificate),
-        "reference": _reference_json(run.reference),
-        "history": [
-            {
-                "iteration": s.iteration,
-                "seconds": s.seconds,
-                "nash_conv": s.nash_conv,
-                "last_nash_conv": s.last_nash_conv,
-            }
-            for s in result.history
-        ],
-        "strategies": [
-            strategy_json(strategy, names[strategy.player], _words(game))
-            for strategy in result.strategies
-        ],
-    }
 
 
 def _measurement_lines(run: IterativeRun) -> list[str]:

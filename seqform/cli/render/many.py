@@ -1,15 +1,12 @@
-"""``solve-many``'s report as text (one line per spot) and as the ``seqform.solve-many/1``
-document."""
+"""``solve-many``'s report as text (one line per spot); its ``seqform.solve-many/1``
+document is :func:`seqform.documents.many.many_document`."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from seqform.analyses.many import ManySpots, SpotRow
-from seqform.cli.render.spot import WHO, frequencies_text
-from seqform.io.documents import SOLVE_MANY
+from seqform.cli.render.spot import frequencies_text
 
-__all__ = ["many_json", "many_text"]
+__all__ = ["many_text"]
 
 
 def _row_text(row: SpotRow) -> list[str]:
@@ -44,38 +41,3 @@ def many_text(report: ManySpots) -> str:
         lines.append(f"{len(report.failed)} spot(s) failed")
     lines.append(f"{report.seconds:.1f} s in all")
     return "\n".join(lines) + "\n"
-
-
-def _row_json(row: SpotRow) -> dict[str, Any]:
-    return {
-        "path": row.path,
-        "board": row.board,
-        "pot": row.pot,
-        "error": row.error,
-        "combos": list(row.combos),
-        "ev": None if row.error else {"oop": row.oop_ev, "ip": row.ip_ev},
-        "ev_share": None if row.error else {"oop": row.share(0), "ip": row.share(1)},
-        "exploitability": row.exploitability,
-        "exploitability_pot_percent": row.exploitability_pot,
-        "frequencies": [
-            {
-                "player": WHO[found.player],
-                "history": found.history,
-                "actions": dict(zip(found.actions, found.frequencies, strict=True)),
-            }
-            for found in row.frequencies
-        ],
-        "seconds": row.seconds,
-    }
-
-
-def many_json(report: ManySpots) -> dict[str, Any]:
-    """The ``seqform.solve-many/1`` document."""
-    return {
-        "schema": SOLVE_MANY,
-        "directory": report.directory,
-        "executor": report.executor,
-        "workers": report.workers,
-        "seconds": report.seconds,
-        "spots": [_row_json(row) for row in report.rows],
-    }

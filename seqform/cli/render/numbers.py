@@ -12,9 +12,11 @@ The fraction shown beside a float is the one with the smallest denominator up to
 fraction is shown alone.
 
 A ``Fraction`` is shown as a fraction when it is readable (denominator up to
-:data:`READABLE_DENOMINATOR`) or comes from an exact run; a long one outside an exact run (a
-decimal of a strategy file read exactly, ``6666666666666667/10000000000000000``) is shown as
-the decimal it stands for, with the small fraction that matches (``0.6667 (2/3)``).
+:data:`~seqform.base.numbers.READABLE_DENOMINATOR`) or comes from an exact run; a long one
+outside an exact run (a decimal of a strategy file read exactly,
+``6666666666666667/10000000000000000``) is shown as the decimal it stands for, with the small
+fraction that matches (``0.6667 (2/3)``).  The rules for the fraction and for readable are
+:mod:`seqform.base.numbers`'s, which the JSON documents share.
 """
 
 from __future__ import annotations
@@ -23,47 +25,21 @@ import decimal
 from fractions import Fraction
 from typing import Any
 
-# The one format of a count (``4,096``; ``≈ 10^336.7`` when long) is defined in the room
-# below every other (every room's messages need it); every report takes it from here.
-from seqform.base.numbers import JSON_EXACT_DIGITS, count_json, count_text, is_short
+# The one format of a count (``4,096``; ``≈ 10^336.7`` when long) and the one rule for the
+# fraction a float stands for are defined in the room below every other (every room's
+# messages and the JSON documents need them); every report takes them from here.
+from seqform.base.numbers import count_text, is_readable, matching_fraction
 
 __all__ = [
-    "FRACTION_TOLERANCE",
-    "JSON_EXACT_DIGITS",
-    "MAX_DENOMINATOR",
-    "READABLE_DENOMINATOR",
-    "count_json",
     "count_text",
     "exact_probability_text",
-    "fraction_text",
-    "is_readable",
-    "json_int",
-    "json_number",
-    "matching_fraction",
     "probability_text",
     "short_number",
     "value_text",
 ]
 
-FRACTION_TOLERANCE = 1e-9
-MAX_DENOMINATOR = 1000
 SHORT_MAX_DENOMINATOR = 100  # fractions shown beside probabilities and in compact cells
 SHORT_TOLERANCE = 1e-7
-READABLE_DENOMINATOR = 10**6  # longer denominators are shown as decimals outside exact runs
-
-
-def matching_fraction(
-    value: float, max_denominator: int = MAX_DENOMINATOR, tol: float = FRACTION_TOLERANCE
-) -> Fraction | None:
-    """The fraction with denominator ``<= max_denominator`` within ``tol`` of ``value``."""
-    candidate = Fraction(value).limit_denominator(max_denominator)
-    return candidate if abs(float(candidate) - value) <= tol else None
-
-
-def fraction_text(value: float) -> str | None:
-    """``"-1/18"`` for -0.0555…, ``"0"`` for 0.0, ``None`` when no small fraction matches."""
-    fraction = matching_fraction(value)
-    return None if fraction is None else str(fraction)
 
 
 def short_number(value: Any) -> str:
@@ -83,12 +59,6 @@ def probability_text(probability: float, max_denominator: int = SHORT_MAX_DENOMI
     return f"{probability:.4f}{shown}"
 
 
-def is_readable(value: Fraction) -> bool:
-    """Whether ``value`` is short enough to show as a fraction everywhere: denominator up to
-    :data:`READABLE_DENOMINATOR`."""
-    return value.denominator <= READABLE_DENOMINATOR
-
-
 def exact_probability_text(probability: Fraction, long_fractions: bool = True) -> str:
     """An exact probability: ``"1/3"``; a long fraction as :func:`probability_text` of its float
     unless ``long_fractions`` (an exact run, whose fractions are the answer)."""
@@ -101,10 +71,10 @@ def value_text(value: Any, exact: bool = False) -> str:
     """The one way to write a value: ``-0.0555555556 (= -1/18)``.
 
     Ten places with a sign, then the fraction it equals: the value itself when it is a
-    ``Fraction`` that is readable (:func:`is_readable`) or the answer of an exact run
-    (``exact``, however long), else the small fraction within :data:`FRACTION_TOLERANCE`
-    (a float, or a long fraction read from a file's decimals); nothing for a whole number or
-    when no small fraction matches.
+    ``Fraction`` that is readable (:func:`~seqform.base.numbers.is_readable`) or the answer
+    of an exact run (``exact``, however long), else the small fraction within
+    :data:`~seqform.base.numbers.FRACTION_TOLERANCE` (a float, or a long fraction read from
+    a file's decimals); nothing for a whole number or when no small fraction matches.
     """
     fraction: Fraction | None
     if isinstance(value, Fraction | int) and (exact or is_readable(Fraction(value))):
@@ -125,14 +95,3 @@ def _decimal_text(value: Any) -> str:
         with decimal.localcontext() as context:
             context.prec = 11
             return f"{decimal.Decimal(exact.numerator) / exact.denominator:+.10e}"
-
-
-def json_number(value: Any) -> Any:
-    """A Fraction as its string (``"-1/18"``), anything else as a float."""
-    return str(Fraction(value)) if isinstance(value, Fraction) else float(value)
-
-
-def json_int(count: int) -> int | None:
-    """An integer for JSON, or ``None`` when it has more than :data:`JSON_EXACT_DIGITS` digits
-    (Python refuses to write one of over 4 300; give its ``log10`` beside it)."""
-    return count if is_short(count, JSON_EXACT_DIGITS) else None

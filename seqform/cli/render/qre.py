@@ -1,120 +1,17 @@
-"""``qre``: logit quantal response equilibria as text and JSON.
+"""``qre``: logit quantal response equilibria as text.
 
-Schema ``seqform.qre/1`` (``seqform/io/schemas/qre.schema.json``)::
-
-    {"schema": "seqform.qre/1", "game": {"name", "description", "players": int},
-     "mode": "trace" | "points" | "fit",
-     "points": [{"lambda": float, "nash_conv": float, "values": [float],
-                 "strategies": [STRATEGY]}],          # the QREs asked for, or the limit/fit
-     "trace": null | {"reason": str, "converged": bool, "tolerance": float,
-                      "payoff_range": float, "steps": int, "final_lambda": float,
-                      "agent_regret": float},
-     "comparison": null | {"players": [{"player": int, "parameter": str | null,
-                           "t": float | null, "low": float | null, "high": float | null,
-                           "segment_distance": float | null,
-                           "refined_difference": float}],
-                    "ranges_skipped": str | null},
-     "fit": null | {"lambda": float, "log_likelihood": float, "observations": int,
-                    "at_end": bool},
-     "seconds": float}
-
-where STRATEGY is a player's behaviour as in ``seqform.solve/1`` (``player``, ``name``,
-``infosets`` with their ``actions`` and ``probability``).
+Its JSON document, ``seqform.qre/1``, is :func:`seqform.documents.qre.qre_document`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from seqform.analyses.qre import LimitComparison, LogitBranch, QREPoint
 from seqform.analyses.qre_fit import LogitFit
-from seqform.cli.render.blocks import game_json, header, strategy_json
+from seqform.cli.render.blocks import header
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.game.model import Game
 
-__all__ = ["QRE_SCHEMA", "qre_json", "qre_text"]
-
-QRE_SCHEMA = "seqform.qre/1"
-
-
-def _point_json(game: Game, point: QREPoint) -> dict[str, Any]:
-    words = game.describe_action
-    return {
-        "lambda": point.lam,
-        "nash_conv": point.nash_conv,
-        "values": list(point.certificate.values),
-        "strategies": [
-            strategy_json(strategy, game.player_names[strategy.player], words)
-            for strategy in point.strategies
-        ],
-    }
-
-
-def _comparison_json(comparison: LimitComparison | None) -> dict[str, Any] | None:
-    if comparison is None:
-        return None
-    players = []
-    for player, (parameter, distance, difference) in enumerate(
-        zip(
-            comparison.parameters,
-            comparison.segment_distance,
-            comparison.refined_difference,
-            strict=True,
-        )
-    ):
-        name, t, low, high = parameter if parameter is not None else (None, None, None, None)
-        players.append(
-            {
-                "player": player + 1,
-                "parameter": name,
-                "t": t,
-                "low": low,
-                "high": high,
-                "segment_distance": distance,
-                "refined_difference": difference,
-            }
-        )
-    return {"players": players, "ranges_skipped": comparison.ranges_skipped}
-
-
-def qre_json(
-    game: Game,
-    points: tuple[QREPoint, ...],
-    seconds: float,
-    *,
-    branch: LogitBranch | None = None,
-    comparison: LimitComparison | None = None,
-    fit: LogitFit | None = None,
-) -> dict[str, Any]:
-    """The ``seqform.qre/1`` document (module docstring)."""
-    mode = "fit" if fit is not None else "trace" if branch is not None else "points"
-    return {
-        "schema": QRE_SCHEMA,
-        "game": game_json(game.name, game.description, players=game.flat.num_players),
-        "mode": mode,
-        "points": [_point_json(game, point) for point in points],
-        "trace": None
-        if branch is None
-        else {
-            "reason": branch.reason,
-            "converged": branch.converged,
-            "tolerance": branch.tolerance,
-            "payoff_range": branch.payoff_range,
-            "steps": len(branch.lambdas) - 1,
-            "final_lambda": float(branch.lambdas[-1]),
-            "agent_regret": branch.agent_regret,
-        },
-        "comparison": _comparison_json(comparison),
-        "fit": None
-        if fit is None
-        else {
-            "lambda": fit.lam,
-            "log_likelihood": fit.log_likelihood,
-            "observations": fit.observations,
-            "at_end": fit.at_end,
-        },
-        "seconds": seconds,
-    }
+__all__ = ["qre_text"]
 
 
 def _comparison_lines(game: Game, comparison: LimitComparison) -> list[str]:

@@ -1,22 +1,6 @@
-"""``ranges``: the set of all equilibria as text and JSON.
+"""``ranges``: the set of all equilibria as text.
 
-Schema ``seqform.ranges/1``::
-
-    {"schema": "seqform.ranges/1", "game": {"name", "description"}, "exact": bool,
-     "value": float, "value_exact": str | null,
-     "players": [{"player": 1 | 2, "name": str, "value": float, "value_exact": str | null,
-                  "unique": bool, "dimension": int, "verified": bool,
-                  "linear_programs": int, "vertex_count": int,
-                  "vertices": [[NUMBER]] | null,    # the plans found; null if > 50
-                  "parametrisation": null | {"parameter": str, "low": NUMBER,
-                                             "high": NUMBER, "entries": [{"sequence": str,
-                                             "constant": NUMBER, "slope": NUMBER}]},
-                  "infosets": [{"name": str, "actions": [{"action": str, "words": str,
-                                "probability": null | {"low": NUMBER, "high": NUMBER},
-                                "plan": {"low": NUMBER, "high": NUMBER}}]}]}, ×2],
-     "seconds": float}
-
-where a NUMBER is a float, or in exact mode a string fraction.
+Its JSON document, ``seqform.ranges/1``, is :func:`seqform.documents.ranges.ranges_document`.
 """
 
 from __future__ import annotations
@@ -34,88 +18,19 @@ from seqform.analyses.ranges import (
     PlayerRanges,
     Range,
 )
-from seqform.cli.render.blocks import Words, constant_sum_lines, game_json, header
-from seqform.cli.render.numbers import count_text, json_number, short_number, value_text
+from seqform.cli.render.blocks import constant_sum_lines, header
+from seqform.cli.render.numbers import count_text, short_number, value_text
 from seqform.cli.render.strategies import (
     MIXED_TOLERANCE,
     MOST_MIXED,
     Rendered,
     strategy_sections,
 )
-from seqform.io.documents import RANGES
+from seqform.documents.objects import Words
 
-__all__ = ["RANGES_SCHEMA", "RangesTable", "ranges_json", "ranges_text"]
+__all__ = ["RangesTable", "ranges_text"]
 
-RANGES_SCHEMA = RANGES
-MAX_JSON_VERTICES = 50  # larger vertex lists are left out of the ranges JSON
 SUMMARY_ENTRIES = 9  # affine plan entries shown in a summary (three lines)
-
-
-def _range_json(value: Range) -> dict[str, Any]:
-    return {"low": json_number(value.low), "high": json_number(value.high)}
-
-
-def _parametrisation_json(parametrisation: Parametrisation | None) -> dict[str, Any] | None:
-    if parametrisation is None:
-        return None
-    return {
-        "parameter": parametrisation.parameter,
-        "low": json_number(parametrisation.low),
-        "high": json_number(parametrisation.high),
-        "entries": [
-            {
-                "sequence": e.label,
-                "constant": json_number(e.constant),
-                "slope": json_number(e.slope),
-            }
-            for e in parametrisation.entries
-        ],
-    }
-
-
-def _player_json(player: PlayerRanges, exact: bool) -> dict[str, Any]:
-    infosets: dict[str, list[dict[str, Any]]] = {}
-    for action in player.actions:
-        infosets.setdefault(action.infoset, []).append(
-            {
-                "action": action.action,
-                "words": action.words,
-                "probability": None
-                if action.probability is None
-                else _range_json(action.probability),
-                "plan": _range_json(action.plan),
-            }
-        )
-    return {
-        "player": player.player + 1,
-        "name": player.name,
-        "value": float(player.value),
-        "value_exact": str(player.value) if exact else None,
-        "unique": player.unique,
-        "dimension": player.dimension,
-        "verified": player.verified,
-        "linear_programs": player.linear_programs,
-        "vertex_count": len(player.vertices),
-        "vertices": [[json_number(v) for v in vertex] for vertex in player.vertices]
-        if len(player.vertices) <= MAX_JSON_VERTICES
-        else None,
-        "parametrisation": _parametrisation_json(player.parametrisation),
-        "infosets": [{"name": name, "actions": acts} for name, acts in infosets.items()],
-    }
-
-
-def ranges_json(ranges: EquilibriumRanges) -> dict[str, Any]:
-    """The equilibrium set in schema ``seqform.ranges/1``."""
-    game = ranges.game
-    return {
-        "schema": RANGES_SCHEMA,
-        "game": game_json(game.name, game.description),
-        "exact": ranges.exact,
-        "value": float(ranges.value),
-        "value_exact": str(ranges.value) if ranges.exact else None,
-        "players": [_player_json(p, ranges.exact) for p in ranges.players],
-        "seconds": ranges.seconds,
-    }
 
 
 def _interval(value: Range | None) -> str:

@@ -1,58 +1,20 @@
-"""``solve --refine``: a quasi-perfect equilibrium as text and JSON.
+"""``solve --refine``: a quasi-perfect equilibrium as text.
 
-The document is ``seqform.solve/1`` (:mod:`seqform.cli.render.report`, strategies as floats)
-plus one key; ``EXACT_STRATEGY`` is as in :mod:`seqform.cli.render.exact`::
-
-    "refinement": {"concept": "quasi-perfect", "source": str, "verified": bool,
-                   "fallback": str | null,      # what is shown when not verified
-                   "value_exact": str | null, "epsilon": str, "degree": int,
-                   "pivots": int, "refined_infosets": [[str], [str]],
-                   "strategies": [EXACT_STRATEGY, ×2] | null}
+Its JSON document is :func:`seqform.documents.refine.refined_document` (``seqform.solve/1``
+with the ``"refinement"`` key).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from seqform.analyses.refine import RefinedSolution
-from seqform.cli.render.blocks import constant_sum_lines, header, strategy_json, value_lines
+from seqform.cli.render.blocks import constant_sum_lines, header, value_lines
 from seqform.cli.render.numbers import value_text
-from seqform.cli.render.report import solve_document
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
 
-__all__ = ["REFINEMENT_SOURCE", "refined_json", "refined_text"]
-
-REFINEMENT_SOURCE = (
-    "Miltersen and Sørensen (2010): limit of the equilibria of the sequence form "
-    "perturbed by x_σ, y_σ >= ε^|σ| as ε → 0"
-)
-
-
-def refined_json(solution: RefinedSolution) -> dict[str, Any]:
-    """``seqform.solve/1`` with the ``"refinement"`` key (module docstring)."""
-    game = solution.game
-    document = solve_document(solution)
-    exact_value = solution.value if isinstance(solution.value, Fraction) else None
-    document["refinement"] = {
-        "concept": "quasi-perfect",
-        "source": REFINEMENT_SOURCE,
-        "verified": solution.verified,
-        "fallback": None
-        if solution.verified
-        else "exact equilibrium; best responses to the perturbed opponent where unreached",
-        "value_exact": None if exact_value is None else str(exact_value),
-        "epsilon": str(solution.epsilon),
-        "degree": solution.degree,
-        "pivots": solution.pivots,
-        "refined_infosets": [list(names) for names in solution.refined],
-        "strategies": [
-            strategy_json(s, game.player_names[s.player], game.describe_action)
-            for s in solution.strategies
-        ],
-    }
-    return document
+__all__ = ["refined_text"]
 
 
 def _refinement_lines(solution: RefinedSolution) -> list[str]:

@@ -1,17 +1,10 @@
-"""``solve --fix``: the restricted game's solution as text and JSON.
+"""``solve --fix``: the restricted game's solution as text.
 
-The document is ``seqform.solve/1`` (:func:`seqform.cli.render.report.solution_json`) of the
-restricted game with one key more (``solve --exact --fix`` adds it to the exact document too)::
-
-    "restrictions": {"bounds": [{"infoset": str, "action": str, "lower": str,
-                                 "upper": str}],
-                     "restricted_players": [1 | 2],
-                     "certificate": "restricted best responses"}
+Its JSON document is ``seqform.solve/1`` with the ``"restrictions"`` key
+(:func:`seqform.documents.solve.solution_document`).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from seqform.analyses.restrict import RestrictedSolution, Restrictions
 from seqform.cli.render.blocks import constant_sum_lines, equilibrium_verdict, header, value_lines
@@ -20,19 +13,7 @@ from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
 
-__all__ = ["restricted_text", "restriction_lines", "restrictions_json"]
-
-
-def restrictions_json(restrictions: Restrictions) -> dict[str, Any]:
-    """The ``"restrictions"`` object of the module docstring."""
-    return {
-        "bounds": [
-            {"infoset": b.infoset, "action": b.action, "lower": str(b.lower), "upper": str(b.upper)}
-            for b in restrictions.bounds
-        ],
-        "restricted_players": [p + 1 for p in restrictions.players()],
-        "certificate": "restricted best responses",
-    }
+__all__ = ["restricted_text", "restriction_lines"]
 
 
 def restriction_lines(restrictions: Restrictions, game: Game) -> list[str]:
@@ -46,7 +27,7 @@ def restriction_lines(restrictions: Restrictions, game: Game) -> list[str]:
 def restricted_text(solution: RestrictedSolution, strategies: str = "auto") -> str:
     """Value of the restricted game, the bounds, the restricted certificate, strategies.
 
-    The JSON document is :func:`seqform.cli.render.report.solution_json`, which adds the
+    The JSON document is :func:`seqform.documents.solve.solution_document`, which adds the
     ``"restrictions"`` of a restricted solution.
     """
     restrictions = solution.restrictions

@@ -1,14 +1,14 @@
-"""A hold'em spot's players' summary (:mod:`seqform.analyses.spot_report`): text lines and
-the ``"spot"`` object of the ``seqform.structured/1`` document."""
+"""A hold'em spot's players' summary (:mod:`seqform.analyses.spot_report`) as text lines;
+its ``"spot"`` object of the ``seqform.structured/1`` document is
+:func:`seqform.documents.spot.spot_json`'s."""
 
 from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 from seqform.analyses.spot_hands import ComboStrategy
-from seqform.analyses.spot_report import ActionFrequencies, ClassGrid, SpotSummary
+from seqform.analyses.spot_report import WHO, ActionFrequencies, ClassGrid, SpotSummary
 from seqform.game.holdem.betting import amount_text
 
 __all__ = [
@@ -16,11 +16,8 @@ __all__ = [
     "frequencies_text",
     "grid_lines",
     "history_text",
-    "spot_json",
     "spot_lines",
 ]
-
-WHO = ("OOP", "IP")
 
 
 def frequencies_text(found: ActionFrequencies) -> str:
@@ -40,26 +37,6 @@ def spot_lines(summary: SpotSummary) -> list[str]:
         f"({summary.exploitability_pot:.4f}% of the pot; NashConv / 2)",
         *(f"  {frequencies_text(found)}" for found in summary.frequencies),
     ]
-
-
-def spot_json(summary: SpotSummary) -> dict[str, Any]:
-    """The ``"spot"`` object: EVs, shares, exploitability and main action frequencies."""
-    return {
-        "pot": summary.pot,
-        "combos": list(summary.combos),
-        "ev": {"oop": summary.oop_ev, "ip": summary.ip_ev},
-        "ev_share": {"oop": summary.share(0), "ip": summary.share(1)},
-        "exploitability": summary.exploitability,
-        "exploitability_pot_percent": summary.exploitability_pot,
-        "frequencies": [
-            {
-                "player": WHO[found.player],
-                "history": found.history,
-                "actions": dict(zip(found.actions, found.frequencies, strict=True)),
-            }
-            for found in summary.frequencies
-        ],
-    }
 
 
 _RANKS = "AKQJT98765432"

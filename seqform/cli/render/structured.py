@@ -1,83 +1,23 @@
-"""Text and JSON for a :class:`~seqform.analyses.structured.StructuredSolution` (the
-structured route: public tree × private hands, no game tree).
+"""Text for a :class:`~seqform.analyses.structured.StructuredSolution` (the structured
+route: public tree × private hands, no game tree).
 
-JSON schema ``seqform.structured/1`` (new keys may be added, none removed or renamed)::
-
-    {
-      "schema": "seqform.structured/1",
-      "game": {"name": str, "description": str, "tree_nodes_at_most": int},
-      "method": "structured", "route": "structured",
-      "value": float, "value_fraction": str | null,
-      "sizes": {"players": [{"name": str, "hands": int, "infosets": int,
-                             "sequences": int}, ×2],
-                "payoff_nonzeros": int | null,     # of the explicit A, counted not formed
-                                                   # (null above 10^7 pairs of hands)
-                "sparsified_payoff_nonzeros": int, # the LP's entries standing for Aᵀ x
-                "auxiliary_variables": int},
-      "solver": {...as in seqform.solve/1...},
-      "timings": {"sequence_form", "lp", "behaviour", "certificate", "total"},
-      "certificate": {...as in seqform.solve/1...},
-      "strategies": [...as in seqform.solve/1...]
-    }
-
-``solve --method structured --exact`` writes this document (an exact value gives
-``value_fraction`` exactly) with the ``"exact"`` key of :mod:`seqform.cli.render.exact`.
+Its JSON document, ``seqform.structured/1``, is
+:func:`seqform.documents.structured.structured_document`.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any, Protocol
-
-from seqform.analyses.result import Result
 from seqform.analyses.structured import StructuredSolution
-from seqform.cli.render.blocks import (
-    certificate_json,
-    certificate_lines,
-    game_json,
-    header,
-    solver_json,
-    strategy_json,
-    timings_json,
-    value_lines,
-)
-from seqform.cli.render.numbers import count_text, fraction_text
+from seqform.cli.render.blocks import certificate_lines, header, value_lines
+from seqform.cli.render.numbers import count_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
-from seqform.forms.strategies import BehaviouralStrategy
-from seqform.game.public_tree import StructuredGame
-from seqform.io.documents import STRUCTURED
+from seqform.documents.structured import StructuredResult, auxiliary_variables
 from seqform.structured.responses import sequence_tables
 
-__all__ = [
-    "NAMES",
-    "SCHEMA",
-    "StructuredResult",
-    "route_line",
-    "structured_json",
-    "structured_text",
-]
+__all__ = ["NAMES", "route_line", "structured_text"]
 
-SCHEMA = STRUCTURED
 NAMES = ("Player 1", "Player 2")
-
-
-class StructuredResult(Result[BehaviouralStrategy], Protocol):
-    """A :class:`~seqform.analyses.result.Result` found on the structured route, float
-    (:class:`~seqform.analyses.structured.StructuredSolution`) or exact
-    (:class:`~seqform.analyses.structured_exact.StructuredExactSolution`)."""
-
-    @property
-    def game(self) -> StructuredGame: ...
-
-    @property
-    def payoff_nonzeros(self) -> int: ...
-
-    @property
-    def matrix_nonzeros(self) -> int: ...
-
-    @property
-    def tree_nodes(self) -> int: ...
 
 
 def route_line(solution: StructuredResult) -> str:
@@ -118,7 +58,7 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
             ]
         ),
         f"  payoff: {count_text(solution.payoff_nonzeros)} non-zeros through level sums "
-        f"({count_text(stats.variables - first.num_sequences - second.num_infosets - 1)} "
+        f"({count_text(auxiliary_variables(solution))} "
         f"auxiliary variables) {beside}",
         "",
         f"Solver: {_solver_name(stats.backend, stats.algorithm)}, {stats.status} after "
@@ -133,41 +73,3 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
     ]
     lines += strategy_sections(game, behaviour_tables(solution.strategies, NAMES), strategies)
     return "\n".join(lines)
-
-
-def structured_json(solution: StructuredResult) -> dict[str, Any]:
-    """The ``seqform.structured/1`` document of the module docstring."""
-    game, stats, value = solution.game, solution.stats, solution.value
-    tables = sequence_tables(game)
-    words = game.describe_action or (lambda _infoset, action: action)
-    return {
-        "schema": SCHEMA,
-        "game": game_json(game.name, game.description, tree_nodes_at_most=solution.tree_nodes),
-        "method": "structured",
-        "route": "structured",
-        "value": float(value),
-        "value_fraction": str(value) if isinstance(value, Fraction) else fraction_text(value),
-        "sizes": {
-            "players": [
-                {
-                    "name": NAMES[p],
-                    "hands": game.num_hands(p),
-                    "infosets": tables[p].num_infosets,
-                    "sequences": tables[p].num_sequences,
-                }
-                for p in (0, 1)
-            ],
-            "payoff_nonzeros": solution.matrix_nonzeros,
-            "sparsified_payoff_nonzeros": solution.payoff_nonzeros,
-            "auxiliary_variables": stats.variables
-            - tables[0].num_sequences
-            - tables[1].num_infosets
-            - 1,
-        },
-        "solver": solver_json(stats),
-        "timings": timings_json(solution.timings),
-        "certificate": certificate_json(solution.certificate),
-        "strategies": [
-            strategy_json(solution.strategies[p].to_float(), NAMES[p], words) for p in (0, 1)
-        ],
-    }

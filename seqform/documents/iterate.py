@@ -1,0 +1,126 @@
+"""The ``seqform.iterate/1`` document: an iterative run
+(:class:`~seqform.analyses.iterate.IterativeRun`).
+
+Schema ``seqform.iterate/1`` (``seqform/io/schemas/iterate.schema.json``; new keys may be
+added, none removed or renamed)::
+
+    {
+      "schema": "seqform.iterate/1",
+      "game": {"name": str, "description": str, "players": int},
+      "algorithm": "cfr" | "cfr+" | "dcfr" | "lcfr" | "pcfr+" | "dcfr+" | "pdcfr+"
+                   | "hs-dcfr30" | "hs-dcfr15" | "hs-pcfr+30" | "hs-pcfr+15" | "xfp"
+                   | "rcfr" | "mccfr",
+      "seed": int | null,                  # mccfr's seed, else null
+      "stopping": {"iterations": int | null, "target_exploitability": float | null,
+                   "time_limit": float | null, "every": int},
+      "stopped": "iterations" | "target" | "time limit" | "interrupted",
+      "iterations": int,                   # iterations run
+      "seconds": float,                    # solver time, NashConv measurements excluded
+      "nash_conv": float,                  # of the average strategies
+      "last_iterate_nash_conv": float | null,  # current strategies (pcfr+, pdcfr+, hs-pcfr+*)
+      "players": [{"player": int, "name": str, "value": float,
+                   "best_response_value": float, "gain": float}, ...],  # one per player
+      "certificate": CERTIFICATE | null,   # two-player zero-sum games only
+      "reference": {                       # the sequence-form LP beside the run
+        "skipped": str | null,             # why there is none (then the rest is null / [])
+        "value": float | null, "value_fraction": str | null,   # exact value to player 1
+        "value_distance": float | null,    # |value estimate of player 1 - value|
+        "uniqueness_skipped": str | null,  # why uniqueness was not decided
+        "seconds": float,
+        "players": [{"player": 1 | 2, "dimension": int | null, "unique": bool | null,
+                     "distance": float | null, "infosets": int}, ×2]
+      },
+      "history": [{"iteration": int, "seconds": float, "nash_conv": float,
+                   "last_nash_conv": float | null}, ...],
+      "strategies": [STRATEGY, ...]        # the average strategies, one per player
+    }
+
+``CERTIFICATE`` and ``STRATEGY`` are the ``"certificate"`` object and the entries of
+``"strategies"`` of ``seqform.solve/1`` (:mod:`seqform.documents.objects`).  ``distance``
+is the largest difference of behavioural probabilities at the information sets the
+equilibrium plan reaches, given when the player's equilibrium strategy is unique
+(``dimension`` 0); see :mod:`seqform.analyses.iterate`.
+
+Players are numbered from 1 in every output (index 0 in the library).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.analyses.iterate import IterativeRun, LpReference
+from seqform.base.numbers import fraction_text
+from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
+from seqform.io.documents import ITERATE
+
+__all__ = ["iterate_document"]
+
+
+def _reference_json(reference: LpReference) -> dict[str, Any]:
+    value = reference.value
+    return {
+        "skipped": reference.skipped,
+        "value": value,
+        "value_fraction": None if value is None else fraction_text(value),
+        "value_distance": reference.value_distance,
+        "uniqueness_skipped": reference.uniqueness_skipped,
+        "seconds": reference.seconds,
+        "players": [
+            {
+                "player": player.player + 1,
+                "dimension": player.dimension,
+                "unique": player.unique,
+                "distance": player.distance,
+                "infosets": player.infosets,
+            }
+            for player in reference.players
+        ],
+    }
+
+
+def iterate_document(run: IterativeRun) -> dict[str, Any]:
+    """The ``seqform.iterate/1`` document of ``run``."""
+    game, result, stopping, profile = run.game, run.result, run.stopping, run.profile
+    names = game.player_names
+    return {
+        "schema": ITERATE,
+        "game": game_json(game.name, game.description, players=game.num_players),
+        "algorithm": result.algorithm,
+        "seed": result.seed,
+        "stopping": {
+            "iterations": stopping.iterations,
+            "target_exploitability": stopping.target,
+            "time_limit": stopping.time_limit,
+            "every": stopping.every,
+        },
+        "stopped": result.stopped,
+        "iterations": result.iterations,
+        "seconds": result.seconds,
+        "nash_conv": result.nash_conv,
+        "last_iterate_nash_conv": result.last_nash_conv,
+        "players": [
+            {
+                "player": index + 1,
+                "name": names[index],
+                "value": profile.values[index],
+                "best_response_value": profile.best_response_values[index],
+                "gain": profile.gains[index],
+            }
+            for index in range(game.num_players)
+        ],
+        "certificate": None if run.certificate is None else certificate_json(run.certificate),
+        "reference": _reference_json(run.reference),
+        "history": [
+            {
+                "iteration": s.iteration,
+                "seconds": s.seconds,
+                "nash_conv": s.nash_conv,
+                "last_nash_conv": s.last_nash_conv,
+            }
+            for s in result.history
+        ],
+        "strategies": [
+            strategy_json(strategy, names[strategy.player], action_words(game))
+            for strategy in result.strategies
+        ],
+    }

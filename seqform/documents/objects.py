@@ -1,0 +1,150 @@
+"""The objects several documents share, built once: the ``"game"``, ``"solver"``,
+``"timings"``, ``"certificate"`` and ``"constant_sum"`` objects and a strategy, as
+``common.schema.json`` (:mod:`seqform.io.documents`) defines them.
+
+Players are numbered 1 and 2 in every document (index 0 and 1 in the library).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from seqform.analyses.result import Timings
+from seqform.base.numbers import is_readable
+from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
+from seqform.documents.numbers import json_float
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.model import Game
+from seqform.game.requirements import constant_sum, second_player_value
+from seqform.lp.solvers import SolverStats
+
+__all__ = [
+    "Words",
+    "action_words",
+    "certificate_json",
+    "constant_sum_json",
+    "exact_certificate_json",
+    "float_strategies",
+    "game_json",
+    "solver_json",
+    "strategy_json",
+    "timings_json",
+]
+
+Words = Callable[[str, str], str]
+"""``(infoset, action)`` -> the action in words (``Game.describe_action``)."""
+
+
+def action_words(game: Any) -> Words:
+    """The game's action words; a structured game may have none, and then the labels stand."""
+    words: Words | None = game.describe_action
+    return words or (lambda _infoset, action: action)
+
+
+def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
+    """The ``"game"`` object: name, description, then ``more``."""
+    return {"name": name, "description": description, **more}
+
+
+def strategy_json(
+    strategy: BehaviouralStrategy, name: str, words: Words, long_fractions: bool = True
+) -> dict[str, Any]:
+    """One entry of ``"strategies"``: a player's behaviour, information set by set.
+
+    Probabilities are floats, or strings (``"1/3"``) for an exact strategy; without
+    ``long_fractions`` (a strategy read from a file's decimals, outside an exact run) only
+    readable fractions (:func:`~seqform.base.numbers.is_readable`) stay strings and the
+    rest are floats.
+    """
+    table = strategy.table
+
+    def number(probability: Any) -> Any:
+        if not strategy.exact:
+            return float(probability)
+        return (
+            str(probability) if long_fractions or is_readable(probability) else float(probability)
+        )
+
+    infosets = []
+    for index, infoset in enumerate(table.infosets):
+        actions = [
+            {
+                "action": action,
+                "words": words(infoset, action),
+                "probability": number(strategy.probabilities[sequence]),
+            }
+            for action, sequence in zip(
+                table.actions[index], table.sequences_of(index), strict=True
+            )
+        ]
+        infosets.append(
+            {"name": infoset, "unreached": bool(strategy.unreached[index]), "actions": actions}
+        )
+    return {"player": table.player + 1, "name": name, "infosets": infosets}
+
+
+def float_strategies(strategies: Sequence[BehaviouralStrategy]) -> tuple[BehaviouralStrategy, ...]:
+    """Exact strategies as floats (float ones as they are), for the float JSON objects."""
+    return tuple(s.to_float() for s in strategies)
+
+
+def solver_json(stats: SolverStats) -> dict[str, Any]:
+    """The ``"solver"`` object: the LP solver's report."""
+    return {
+        "backend": stats.backend,
+        "algorithm": stats.algorithm,
+        "status": stats.status,
+        "iterations": stats.iterations,
+        "seconds": stats.seconds,
+        "solver_seconds": stats.solver_seconds,
+        "variables": stats.variables,
+        "constraints": stats.constraints,
+        "nonzeros": stats.nonzeros,
+    }
+
+
+def timings_json(timings: Timings) -> dict[str, float]:
+    """The ``"timings"`` object: seconds per stage
+    (:data:`seqform.analyses.result.STAGES`) and their total."""
+    return {**timings.stages(), "total": timings.total}
+
+
+def certificate_json(certificate: Certificate) -> dict[str, Any]:
+    """The ``"certificate"`` object (floats, with the verdict of
+    :func:`seqform.certify.is_certified`)."""
+    return {
+        "expected_value": json_float(certificate.value),
+        "best_response_values": [json_float(v) for v in certificate.best_response_values],
+        "gains": [json_float(v) for v in certificate.gains],
+        "exploitability": json_float(certificate.exploitability),
+        "tolerance": EQUILIBRIUM_TOLERANCE,
+        "equilibrium": is_certified(certificate),
+    }
+
+
+def exact_certificate_json(certificate: Certificate) -> dict[str, Any]:
+    """An exact certificate with every number as a string fraction."""
+    return {
+        "expected_value": str(certificate.value),
+        "best_response_values": [str(v) for v in certificate.best_response_values],
+        "gains": [str(v) for v in certificate.gains],
+        "exploitability": str(certificate.exploitability),
+    }
+
+
+def constant_sum_json(game: Game, value: Any) -> dict[str, Any] | None:
+    """``{"total": "16", "value_to_player_2": float, "value_to_player_2_exact": str |
+    null, "treated_as": str}`` for a constant-sum game (payoffs summing to ``c != 0`` at
+    every terminal, :mod:`seqform.game.requirements`), else None."""
+    total = constant_sum(game)
+    if not total:
+        return None
+    other = second_player_value(total, value)
+    return {
+        "total": str(total),
+        "value_to_player_2": json_float(other),
+        "value_to_player_2_exact": str(other) if isinstance(other, Fraction) else None,
+        "treated_as": "zero-sum with player 2's payoffs less the total",
+    }

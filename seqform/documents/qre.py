@@ -1,0 +1,158 @@
+"""The ``seqform.qre/1`` document: logit quantal response equilibria
+(:mod:`seqform.analyses.qre`, :mod:`seqform.analyses.qre_fit`): the principal branch traced
+to its limit (:class:`~seqform.analyses.qre.LogitBranch`), the points at chosen ``λ``
+(:class:`~seqform.analyses.qre.LogitPoints`) or the fit to observed play
+(:class:`~seqform.analyses.qre_fit.LogitFit`).
+
+Schema ``seqform.qre/1`` (``seqform/io/schemas/qre.schema.json``)::
+
+    {"schema": "seqform.qre/1", "game": {"name", "description", "players": int},
+     "mode": "trace" | "points" | "fit",
+     "points": [{"lambda": float, "nash_conv": float, "values": [float],
+                 "strategies": [STRATEGY]}],          # the QREs asked for, or the limit/fit
+     "trace": null | {"reason": str, "converged": bool, "tolerance": float,
+                      "payoff_range": float, "steps": int, "final_lambda": float,
+                      "agent_regret": float},
+     "comparison": null | {"players": [{"player": int, "parameter": str | null,
+                           "t": float | null, "low": float | null, "high": float | null,
+                           "segment_distance": float | null,
+                           "refined_difference": float}],
+                    "ranges_skipped": str | null},
+     "fit": null | {"lambda": float, "log_likelihood": float, "observations": int,
+                    "at_end": bool},
+     "seconds": float}
+
+where STRATEGY is a player's behaviour as in ``seqform.solve/1`` (``player``, ``name``,
+``infosets`` with their ``actions`` and ``probability``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.analyses.qre import LimitComparison, LogitBranch, LogitPoints, QREPoint
+from seqform.analyses.qre_fit import LogitFit
+from seqform.documents.objects import game_json, strategy_json
+from seqform.game.model import Game
+from seqform.io.documents import QRE
+
+__all__ = ["qre_document", "qre_result_document"]
+
+
+def _point_json(game: Game, point: QREPoint) -> dict[str, Any]:
+    words = game.describe_action
+    return {
+        "lambda": point.lam,
+        "nash_conv": point.nash_conv,
+        "values": list(point.certificate.values),
+        "strategies": [
+            strategy_json(strategy, game.player_names[strategy.player], words)
+            for strategy in point.strategies
+        ],
+    }
+
+
+def _comparison_json(comparison: LimitComparison | None) -> dict[str, Any] | None:
+    if comparison is None:
+        return None
+    players = []
+    for player, (parameter, distance, difference) in enumerate(
+        zip(
+            comparison.parameters,
+            comparison.segment_distance,
+            comparison.refined_difference,
+            strict=True,
+        )
+    ):
+        name, t, low, high = parameter if parameter is not None else (None, None, None, None)
+        players.append(
+            {
+                "player": player + 1,
+                "parameter": name,
+                "t": t,
+                "low": low,
+                "high": high,
+                "segment_distance": distance,
+                "refined_difference": difference,
+            }
+        )
+    return {"players": players, "ranges_skipped": comparison.ranges_skipped}
+
+
+def qre_document(
+    game: Game,
+    points: tuple[QREPoint, ...],
+    seconds: float,
+    *,
+    branch: LogitBranch | None = None,
+    comparison: LimitComparison | None = None,
+    fit: LogitFit | None = None,
+) -> dict[str, Any]:
+    """The ``seqform.qre/1`` document (module docstring) of ``points`` and what the run found
+    beside them: the traced ``branch``, the ``comparison`` of its limit with all
+    equilibria, the ``fit``; ``seconds`` is the run's time.  The mode is ``"fit"`` with a
+    fit, else ``"trace"`` with a branch, else ``"points"``."""
+    mode = "fit" if fit is not None else "trace" if branch is not None else "points"
+    return {
+        "schema": QRE,
+        "game": game_json(game.name, game.description, players=game.flat.num_players),
+        "mode": mode,
+        "points": [_point_json(game, point) for point in points],
+        "trace": None
+        if branch is None
+        else {
+            "reason": branch.reason,
+            "converged": branch.converged,
+            "tolerance": branch.tolerance,
+            "payoff_range": branch.payoff_range,
+            "steps": len(branch.lambdas) - 1,
+            "final_lambda": float(branch.lambdas[-1]),
+            "agent_regret": branch.agent_regret,
+        },
+        "comparison": _comparison_json(comparison),
+        "fit": None
+        if fit is None
+        else {
+            "lambda": fit.lam,
+            "log_likelihood": fit.log_likelihood,
+            "observations": fit.observations,
+            "at_end": fit.at_end,
+        },
+        "seconds": seconds,
+    }
+
+
+def qre_result_document(
+    result: LogitBranch | LogitPoints | LogitFit,
+    *,
+    branch: LogitBranch | None = None,
+    comparison: LimitComparison | None = None,
+    seconds: float | None = None,
+) -> dict[str, Any]:
+    """The ``seqform.qre/1`` document of one result of the QRE analyses, as ``qre`` writes it.
+
+    A :class:`~seqform.analyses.qre.LogitBranch` gives the ``"trace"`` document of its limit
+    (with the ``comparison`` of :func:`~seqform.analyses.qre.compare_limit`, if given); a
+    :class:`~seqform.analyses.qre.LogitPoints` the ``"points"`` document and a
+    :class:`~seqform.analyses.qre_fit.LogitFit` the ``"fit"`` document, each with the traced
+    ``branch`` beside it if given (as ``qre --plot`` traces one).  ``seconds`` defaults to
+    the result's own time (``qre`` writes the whole command's).
+    """
+    fit = None
+    points: tuple[QREPoint, ...]
+    if isinstance(result, LogitBranch):
+        if branch is not None:
+            raise TypeError("a traced branch is the result itself; branch= is for points and fits")
+        branch, points = result, (result.limit,)
+    elif isinstance(result, LogitFit):
+        fit, points = result, (result.point,)
+    else:
+        points = result.points
+    return qre_document(
+        result.game,
+        points,
+        result.seconds if seconds is None else seconds,
+        branch=branch,
+        comparison=comparison,
+        fit=fit,
+    )

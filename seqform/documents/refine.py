@@ -1,0 +1,51 @@
+"""``solve --refine`` in documents: ``seqform.solve/1`` (:mod:`seqform.documents.solve`,
+strategies as floats) with the ``"refinement"`` key of a quasi-perfect equilibrium;
+``EXACT_STRATEGY`` is as in :mod:`seqform.documents.exact`::
+
+    "refinement": {"concept": "quasi-perfect", "source": str, "verified": bool,
+                   "fallback": str | null,      # what is shown when not verified
+                   "value_exact": str | null, "epsilon": str, "degree": int,
+                   "pivots": int, "refined_infosets": [[str], [str]],
+                   "strategies": [EXACT_STRATEGY, ×2] | null}
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from seqform.analyses.refine import RefinedSolution
+from seqform.documents.objects import strategy_json
+from seqform.documents.solve import solve_document
+
+__all__ = ["REFINEMENT_SOURCE", "refined_document"]
+
+REFINEMENT_SOURCE = (
+    "Miltersen and Sørensen (2010): limit of the equilibria of the sequence form "
+    "perturbed by x_σ, y_σ >= ε^|σ| as ε → 0"
+)
+
+
+def refined_document(solution: RefinedSolution) -> dict[str, Any]:
+    """``seqform.solve/1`` with the ``"refinement"`` key (module docstring)."""
+    game = solution.game
+    document = solve_document(solution)
+    exact_value = solution.value if isinstance(solution.value, Fraction) else None
+    document["refinement"] = {
+        "concept": "quasi-perfect",
+        "source": REFINEMENT_SOURCE,
+        "verified": solution.verified,
+        "fallback": None
+        if solution.verified
+        else "exact equilibrium; best responses to the perturbed opponent where unreached",
+        "value_exact": None if exact_value is None else str(exact_value),
+        "epsilon": str(solution.epsilon),
+        "degree": solution.degree,
+        "pivots": solution.pivots,
+        "refined_infosets": [list(names) for names in solution.refined],
+        "strategies": [
+            strategy_json(s, game.player_names[s.player], game.describe_action)
+            for s in solution.strategies
+        ],
+    }
+    return document

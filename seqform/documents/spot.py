@@ -1,0 +1,47 @@
+"""A hold'em spot in documents: the ``"spot"`` object of ``seqform.structured/1`` (``solve
+SPOT.toml``) and the main action frequencies, which ``seqform.solve-many/1`` writes for each
+spot too (:mod:`seqform.documents.many`)::
+
+    "spot": {"pot": float, "combos": [int, int],
+             "ev": {"oop": float, "ip": float}, "ev_share": {"oop": float, "ip": float},
+             "exploitability": float, "exploitability_pot_percent": float,
+             "frequencies": [{"player": "OOP" | "IP", "history": str,
+                              "actions": {str: float}}]}
+
+Conventions (EV in chips, exploitability as NashConv / 2) are
+:mod:`seqform.analyses.spot_report`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from seqform.analyses.spot_report import WHO, ActionFrequencies, SpotSummary
+
+__all__ = ["frequencies_json", "spot_json"]
+
+
+def frequencies_json(frequencies: Sequence[ActionFrequencies]) -> list[dict[str, Any]]:
+    """The ``"frequencies"`` list: per decision, the player, where, each action's share."""
+    return [
+        {
+            "player": WHO[found.player],
+            "history": found.history,
+            "actions": dict(zip(found.actions, found.frequencies, strict=True)),
+        }
+        for found in frequencies
+    ]
+
+
+def spot_json(summary: SpotSummary) -> dict[str, Any]:
+    """The ``"spot"`` object: EVs, shares, exploitability and main action frequencies."""
+    return {
+        "pot": summary.pot,
+        "combos": list(summary.combos),
+        "ev": {"oop": summary.oop_ev, "ip": summary.ip_ev},
+        "ev_share": {"oop": summary.share(0), "ip": summary.share(1)},
+        "exploitability": summary.exploitability,
+        "exploitability_pot_percent": summary.exploitability_pot,
+        "frequencies": frequencies_json(summary.frequencies),
+    }

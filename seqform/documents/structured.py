@@ -1,0 +1,123 @@
+"""The ``seqform.structured/1`` document: a solution found on the structured route (public
+tree × private hands, no game tree), float
+(:class:`~seqform.analyses.structured.StructuredSolution`) or exact (which adds the
+``"exact"`` key, :mod:`seqform.documents.exact`).
+
+Schema ``seqform.structured/1`` (``seqform/io/schemas/structured.schema.json``; new keys may
+be added, none removed or renamed)::
+
+    {
+      "schema": "seqform.structured/1",
+      "game": {"name": str, "description": str, "tree_nodes_at_most": int},
+      "method": "structured", "route": "structured",
+      "value": float, "value_fraction": str | null,
+      "sizes": {"players": [{"name": str, "hands": int, "infosets": int,
+                             "sequences": int}, ×2],
+                "payoff_nonzeros": int | null,     # of the explicit A, counted not formed
+                                                   # (null above 10^7 pairs of hands)
+                "sparsified_payoff_nonzeros": int, # the LP's entries standing for Aᵀ x
+                "auxiliary_variables": int},
+      "solver": {...as in seqform.solve/1...},
+      "timings": {"sequence_form", "lp", "behaviour", "certificate", "total"},
+      "certificate": {...as in seqform.solve/1...},
+      "strategies": [...as in seqform.solve/1...],
+      "spot": {...}                                # a hold'em spot file only
+    }
+
+The ``"spot"`` object is :func:`seqform.documents.spot.spot_json`'s.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Protocol
+
+from seqform.analyses.result import Result
+from seqform.analyses.spot_report import SpotSummary
+from seqform.base.numbers import fraction_text
+from seqform.documents.objects import (
+    action_words,
+    certificate_json,
+    game_json,
+    solver_json,
+    strategy_json,
+    timings_json,
+)
+from seqform.documents.spot import spot_json
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.public_tree import StructuredGame
+from seqform.io.documents import STRUCTURED
+from seqform.structured.responses import sequence_tables
+
+__all__ = ["StructuredResult", "auxiliary_variables", "structured_document"]
+
+
+class StructuredResult(Result[BehaviouralStrategy], Protocol):
+    """A :class:`~seqform.analyses.result.Result` found on the structured route, float
+    (:class:`~seqform.analyses.structured.StructuredSolution`) or exact
+    (:class:`~seqform.analyses.structured_exact.StructuredExactSolution`)."""
+
+    @property
+    def game(self) -> StructuredGame: ...
+
+    @property
+    def payoff_nonzeros(self) -> int: ...
+
+    @property
+    def matrix_nonzeros(self) -> int: ...
+
+    @property
+    def tree_nodes(self) -> int: ...
+
+
+def auxiliary_variables(solution: StructuredResult) -> int:
+    """The sparsified LP's variables beyond player 1's sequences, player 2's information
+    sets and the value: the level sums standing for ``Aᵀ x``."""
+    first, second = sequence_tables(solution.game)
+    return solution.stats.variables - first.num_sequences - second.num_infosets - 1
+
+
+def structured_document(
+    solution: StructuredResult, *, spot: SpotSummary | None = None
+) -> dict[str, Any]:
+    """The ``seqform.structured/1`` document of the module docstring.
+
+    ``spot`` is the players' summary of a hold'em spot
+    (:func:`seqform.analyses.spot_report.spot_summary`, which needs the spot file's pot):
+    given, the document has the ``"spot"`` key, as ``solve SPOT.toml`` writes it.
+    """
+    game, stats, value = solution.game, solution.stats, solution.value
+    tables = sequence_tables(game)
+    names = game.player_names
+    words = action_words(game)
+    document = {
+        "schema": STRUCTURED,
+        "game": game_json(game.name, game.description, tree_nodes_at_most=solution.tree_nodes),
+        "method": "structured",
+        "route": "structured",
+        "value": float(value),
+        "value_fraction": str(value) if isinstance(value, Fraction) else fraction_text(value),
+        "sizes": {
+            "players": [
+                {
+                    "name": names[p],
+                    "hands": game.num_hands(p),
+                    "infosets": tables[p].num_infosets,
+                    "sequences": tables[p].num_sequences,
+                }
+                for p in (0, 1)
+            ],
+            "payoff_nonzeros": solution.matrix_nonzeros,
+            "sparsified_payoff_nonzeros": solution.payoff_nonzeros,
+            "auxiliary_variables": auxiliary_variables(solution),
+        },
+        "solver": solver_json(stats),
+        "timings": timings_json(solution.timings),
+        "certificate": certificate_json(solution.certificate),
+        "strategies": [
+            strategy_json(solution.strategies[p].to_float(), names[p], words) for p in (0, 1)
+        ],
+    }
+    if spot is not None:
+        document["spot"] = spot_json(spot)
+    return document

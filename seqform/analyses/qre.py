@@ -269,12 +269,17 @@ class LimitComparison:
     ranges_skipped : why the place among all equilibria was not computed (``ranges``'
         work estimate beyond ``max_seconds``: Leduc's 8,736 LPs), else None; ``parameters``
         and ``segment_distance`` are then None for both players
+    dimensions : per player, the dimension of the set of optimal realization plans that
+        ``ranges`` found (0: one optimal strategy; 1: the segment of ``parameters``; 2 or
+        more: a larger face, which one parameter does not describe); None where ranges
+        was skipped
     """
 
     parameters: tuple[tuple[str, float, float, float] | None, ...]
     segment_distance: tuple[float | None, ...]
     refined_difference: tuple[float, ...]
     ranges_skipped: str | None = None
+    dimensions: tuple[int | None, ...] = (None, None)
 
 
 def compare_limit(
@@ -329,4 +334,7 @@ def compare_limit(
         float(np.abs(ours.probabilities - theirs.probabilities).max())
         for ours, theirs in zip(limit.strategies[:2], refined, strict=True)
     )
-    return LimitComparison(tuple(parameters), tuple(distances), differences, skipped)
+    dimensions = tuple(
+        None if ranges is None else ranges.players[player].dimension for player in (0, 1)
+    )
+    return LimitComparison(tuple(parameters), tuple(distances), differences, skipped, dimensions)

@@ -101,3 +101,24 @@ def test_a_lost_branch_is_one_error_line(monkeypatch, capsys):
     assert cli.main(["qre", "kuhn", "--lambda", "1e9"]) == 1
     err = capsys.readouterr().err
     assert "did not converge" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("dimension", "said"),
+    [
+        pytest.param(0, "Player 1: one optimal realization plan (ranges: ", id="point"),
+        pytest.param(
+            2, "Player 1: the optimal plans form a 2-dimensional set (ranges), not a", id="face"
+        ),
+    ],
+)
+def test_comparison_says_what_ranges_found_without_a_segment(dimension, said):
+    from seqform.analyses.qre import LimitComparison, logit_qre
+    from seqform.cli.render.qre import qre_text
+    from seqform.game.loader import load_game
+
+    game = load_game("kuhn")
+    point = logit_qre(game, [1.0]).points[0]
+    comparison = LimitComparison((None, None), (None, None), (0.0, 0.0), None, (dimension, 0))
+    text = qre_text(game, (point,), "summary", comparison=comparison)
+    assert said in text and "unique" not in text

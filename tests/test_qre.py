@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from fractions import Fraction
 
 import numpy as np
 import pygambit
@@ -154,6 +155,26 @@ def test_ranges_beyond_its_work_limit_is_skipped_with_its_reason_and_refine_stil
     assert comparison.parameters == (None, None) and comparison.segment_distance == (None, None)
     assert len(comparison.refined_difference) == 2
     assert comparison.parameters[1] is None  # player 2's equilibrium strategy is unique
+
+
+def test_a_larger_face_is_reported_by_its_dimension_not_as_unique():
+    # Player 2 ends the game at once (r: 1 to player 1) or lets chance pick one of two
+    # information sets where player 1 is indifferent (0 either way): player 2's optimal plan
+    # is the point l, player 1's optimal plans are the square x[A:a], x[B:a] in [0, 1]
+    # (ranges finds dimension 2), so no one parameter places the limit.
+    def indifferent(infoset: str) -> Decision:
+        return Decision(0, infoset, ("a", "b"), (Terminal((0, 0)), Terminal((0, 0))))
+
+    chance = Chance(
+        ("h", "t"), (Fraction(1, 2), Fraction(1, 2)), (indifferent("A"), indifferent("B"))
+    )
+    game = Game(
+        name="two indifferences", root=Decision(1, "Q", ("l", "r"), (chance, Terminal((1, -1))))
+    )
+    branch = trace_logit(game)
+    comparison = compare_limit(game, branch.limit)
+    assert comparison.dimensions == (2, 0)
+    assert comparison.parameters == (None, None)
 
 
 def test_jacobian_matches_finite_differences():

@@ -21,6 +21,14 @@ Nash equilibrium (McKelvey and Palfrey 1995, Thm 2): the limit is reported with 
 NashConv certificate.  For two-player zero-sum games :func:`compare_limit` places it in the
 set of all equilibria (:mod:`seqform.analyses.ranges`: for Kuhn poker, which member
 ``α = x[J:b]`` of the one-parameter family) and beside the quasi-perfect refinement.
+
+Work limit
+----------
+A trace whose estimated time (:mod:`seqform.analyses.qre_work`: steps × the cost of a step,
+from the number of action probabilities) exceeds five minutes, or whose memory estimate
+exceeds what the process may have, is refused before its first step with the estimate,
+unless ``force=True`` (``--force``); a built-in game given by its spec is refused before its
+tree is built.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ import numpy as np
 
 from seqform.analyses.logit_equations import LogitEquations, agent_regret, logit_equations
 from seqform.analyses.logit_trace import TracedPoint, TraceSettings, follow_branch
+from seqform.analyses.qre_work import traceable_game
 from seqform.analyses.ranges import DEFAULT_MAX_SECONDS as DEFAULT_RANGES_SECONDS
 from seqform.certify import NPlayerCertificate, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
@@ -140,12 +149,17 @@ def qre_point(equations: LogitEquations, point: TracedPoint) -> QREPoint:
 
 
 def logit_qre(
-    game: Game, lambdas: Sequence[float], *, settings: TraceSettings | None = None
+    game: Game | str,
+    lambdas: Sequence[float],
+    *,
+    settings: TraceSettings | None = None,
+    force: bool = False,
 ) -> LogitPoints:
     """The logit QRE on the principal branch at each of ``lambdas``.
 
     Where the branch crosses a ``λ`` more than once (it may bend back), the first crossing
-    from ``λ = 0`` is returned, as Gambit's ``logit_solve_lambda`` does.
+    from ``λ = 0`` is returned, as Gambit's ``logit_solve_lambda`` does.  ``game`` is a
+    game or its spec; ``force`` lifts the work limit (module docstring).
 
     Raises
     ------
@@ -153,11 +167,14 @@ def logit_qre(
         If a ``λ`` is negative or not finite.
     seqform.game.errors.InvalidGameError
         If an information set is reached only with chance probability 0.
+    seqform.analyses.ranges.WorkRefusedError, seqform.analyses.memory.MemoryRefusedError
+        When the trace's estimate exceeds the work limit (module docstring).
     """
     start = time.perf_counter()
     for lam in lambdas:
         if not np.isfinite(lam) or lam < 0:
             raise ValueError(f"λ must be a finite number >= 0, not {lam}")
+    game = traceable_game(game, force=force)
     equations = logit_equations(game)
     trace = follow_branch(equations, settings or TraceSettings(max_lambda=np.inf), targets=lambdas)
     if len(trace.found) < len(lambdas):
@@ -183,28 +200,38 @@ def limit_reached(
 
 
 def trace_logit(
-    game: Game,
+    game: Game | str,
     *,
     tolerance: float = DEFAULT_TOLERANCE,
     settings: TraceSettings | None = None,
     progress: Callable[[float, float], None] | None = None,
+    force: bool = False,
 ) -> LogitBranch:
     """Follow the principal branch to its limit (stop rule in the module docstring).
 
     Parameters
     ----------
     game
-        Any game (n players, general sum) without information sets of chance probability 0.
+        Any game (n players, general sum) without information sets of chance probability 0,
+        or its spec (``"leduc"``, a file).
     tolerance
         Stop once NashConv <= ``tolerance`` × payoff range.
     settings
         Step sizes and ``max_lambda`` (default ``1e7``).
     progress
         Called with ``(λ, NashConv)`` at every accepted point.
+    force
+        Trace even beyond the work limit (module docstring).
+
+    Raises
+    ------
+    seqform.analyses.ranges.WorkRefusedError, seqform.analyses.memory.MemoryRefusedError
+        When the trace's estimate exceeds the work limit, before its first step.
     """
     start = time.perf_counter()
     if not tolerance > 0:
         raise ValueError(f"tolerance must be positive, not {tolerance}")
+    game = traceable_game(game, force=force)
     equations = logit_equations(game)
     threshold = tolerance * max(equations.payoff_range, np.finfo(float).tiny)
 
@@ -242,12 +269,17 @@ class LimitComparison:
     ranges_skipped : why the place among all equilibria was not computed (``ranges``'
         work estimate beyond ``max_seconds``: Leduc's 8,736 LPs), else None; ``parameters``
         and ``segment_distance`` are then None for both players
+    dimensions : per player, the dimension of the set of optimal realization plans that
+        ``ranges`` found (0: one optimal strategy; 1: the segment of ``parameters``; 2 or
+        more: a larger face, which one parameter does not describe); None where ranges
+        was skipped
     """
 
     parameters: tuple[tuple[str, float, float, float] | None, ...]
     segment_distance: tuple[float | None, ...]
     refined_difference: tuple[float, ...]
     ranges_skipped: str | None = None
+    dimensions: tuple[int | None, ...] = (None, None)
 
 
 def compare_limit(
@@ -302,4 +334,7 @@ def compare_limit(
         float(np.abs(ours.probabilities - theirs.probabilities).max())
         for ours, theirs in zip(limit.strategies[:2], refined, strict=True)
     )
-    return LimitComparison(tuple(parameters), tuple(distances), differences, skipped)
+    dimensions = tuple(
+        None if ranges is None else ranges.players[player].dimension for player in (0, 1)
+    )
+    return LimitComparison(tuple(parameters), tuple(distances), differences, skipped, dimensions)

@@ -23,6 +23,7 @@ from scipy.optimize import minimize_scalar
 from seqform.analyses.logit_equations import LogitEquations, logit_equations
 from seqform.analyses.logit_trace import TracedPoint, TraceSettings, correct_at, follow_branch
 from seqform.analyses.qre import DEFAULT_TOLERANCE, QREPoint, limit_reached, qre_point
+from seqform.analyses.qre_work import traceable_game
 from seqform.game.model import Game
 
 __all__ = ["LogitFit", "fit_logit"]
@@ -80,6 +81,7 @@ def fit_logit(
     *,
     max_lambda: float = 1e6,
     settings: TraceSettings | None = None,
+    force: bool = False,
 ) -> LogitFit:
     """Maximum-likelihood ``λ`` along the principal branch (module docstring).
 
@@ -91,8 +93,16 @@ def fit_logit(
         One count per action, in the order of :func:`seqform.analyses.qre.action_labels`.
     max_lambda
         The trace stops here if the limit is not reached first.
+    force
+        Trace even beyond the work limit of :mod:`seqform.analyses.qre_work`.
+
+    Raises
+    ------
+    seqform.analyses.ranges.WorkRefusedError, seqform.analyses.memory.MemoryRefusedError
+        When the trace's estimate exceeds the work limit, before its first step.
     """
     start = time.perf_counter()
+    traceable_game(game, force=force)
     equations = logit_equations(game)
     counts = np.asarray(counts, dtype=float)
     if counts.shape != (equations.size,):

@@ -385,7 +385,8 @@ def _add_qre(commands: Commands) -> None:
             "default the principal branch is traced from λ = 0 until NashConv <= "
             "--tolerance × payoff range, and its limit is certified and placed among all "
             "equilibria (ranges, refine) for two-player zero-sum games. Any number of "
-            "players. See docs/qre.md."
+            "players. A trace estimated beyond 300 s, or beyond the memory available, is "
+            "refused before its first step with the estimate unless --force. See docs/qre.md."
         ),
     )
     add_game_argument(qre)

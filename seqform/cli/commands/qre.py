@@ -15,6 +15,7 @@ from seqform.analyses.qre import (
     logit_qre,
     trace_logit,
 )
+from seqform.analyses.qre_work import refuse_large_trace
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
@@ -79,7 +80,8 @@ def _plot(branch: LogitBranch, path: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """The logit QRE of ``args.game``: traced to its limit, at ``--lambda`` points, or
     fitted to ``--fit`` data; a branch that floating point cannot follow to a requested
-    ``λ`` is one error line (exit 1), not a traceback."""
+    ``λ`` is one error line (exit 1), not a traceback, and so is a trace beyond its work
+    limit (:mod:`seqform.analyses.qre_work`, lifted by ``--force``), as ``ranges``'."""
     try:
         return _run(args)
     except ArithmeticError as exc:  # BranchLostError, or a λ the trace did not reach
@@ -91,7 +93,10 @@ def _run(args: argparse.Namespace) -> int:
     lambdas = parse_lambdas(args.lambdas)
     if lambdas and args.fit:
         raise CommandError("--lambda and --fit cannot be combined", EXIT_USAGE)
-    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
+    force = args.force
+    if not force:  # a built-in game's trace is refused before its tree is built
+        refuse_large_trace(args.game)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=force)
     settings = TraceSettings(max_lambda=args.max_lambda, max_accel=args.max_accel)
     branch = comparison = fit = None
     points: tuple[QREPoint, ...]
@@ -99,13 +104,18 @@ def _run(args: argparse.Namespace) -> int:
         from seqform.analyses.qre_fit import fit_logit
         from seqform.io.action_counts import read_action_counts
 
-        fit = fit_logit(game, read_action_counts(game, args.fit), max_lambda=args.max_lambda)
+        counts = read_action_counts(game, args.fit)
+        fit = fit_logit(game, counts, max_lambda=args.max_lambda, force=force)
         points = (fit.point,)
     elif lambdas:
-        points = logit_qre(game, lambdas).points
+        points = logit_qre(game, lambdas, force=force).points
     if args.plot or not (lambdas or args.fit):
         branch = trace_logit(
-            game, tolerance=args.tolerance, settings=settings, progress=_reporter(args.quiet)
+            game,
+            tolerance=args.tolerance,
+            settings=settings,
+            progress=_reporter(args.quiet),
+            force=force,
         )
         if args.plot:
             _plot(branch, args.plot)

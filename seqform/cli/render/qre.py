@@ -14,18 +14,35 @@ from seqform.game.model import Game
 __all__ = ["qre_text"]
 
 
+def _without_segment(dimension: int | None) -> str:
+    """What ``ranges`` found for a player whose optimal plans are not a segment."""
+    if dimension == 0:
+        return "one optimal realization plan (ranges: the set of optimal plans is a point)"
+    if dimension is None or dimension == 1:
+        return "the optimal plans found by ranges were not parametrised as a segment"
+    return (
+        f"the optimal plans form a {dimension}-dimensional set (ranges), not a segment: "
+        "the limit is not placed by one parameter"
+    )
+
+
 def _comparison_lines(game: Game, comparison: LimitComparison) -> list[str]:
     lines = []
     if comparison.ranges_skipped is not None:
         lines.append(f"ranges skipped: {comparison.ranges_skipped}")
-    for player, (parameter, distance) in enumerate(
-        zip(comparison.parameters, comparison.segment_distance, strict=True)
+    for player, (parameter, distance, dimension) in enumerate(
+        zip(
+            comparison.parameters,
+            comparison.segment_distance,
+            comparison.dimensions,
+            strict=True,
+        )
     ):
         name = game.player_names[player]
         if parameter is None and comparison.ranges_skipped is not None:
             continue
         if parameter is None:
-            lines.append(f"{name}: a unique equilibrium strategy (no family to choose from)")
+            lines.append(f"{name}: {_without_segment(dimension)}")
             continue
         label, t, low, high = parameter
         lines.append(

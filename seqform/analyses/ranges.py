@@ -218,7 +218,7 @@ def equilibrium_ranges(
     if max_seconds is not None and lps > MAX_LPS:
         raise WorkRefusedError(
             f"{game.name}: ranges would solve up to {lps:,} LPs, more than {MAX_LPS:,} (hours "
-            "of work); --force (force=True) runs it anyway"
+            "of work); --force (max_seconds=None) runs it anyway"
         )
     lp_start = time.perf_counter()
     value = _value(game, form, exact)
@@ -303,7 +303,7 @@ def _check_work(
     if max_seconds is not None and estimate.seconds > max_seconds:
         raise WorkRefusedError(
             f"{name}: ranges would take {estimate}, more than the limit of "
-            f"{max_seconds:,.0f} s; --force (force=True) runs it anyway"
+            f"{max_seconds:,.0f} s; --force (max_seconds=None) runs it anyway"
         )
     if progress is not None and estimate.seconds >= ANNOUNCE_SECONDS:
         progress(f"ranges: started; {estimate}")

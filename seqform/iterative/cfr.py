@@ -21,6 +21,13 @@ for the passes):
 The average strategy is ``S(h, a) / sum_b S(h, b)`` (uniform where that is 0).  Weights
 ``w_t``: CFR 1, CFR+ ``t`` (linear averaging), DCFR ``t^γ``.
 
+Between two iterations a run is ``R``, ``S`` and the current behaviour ``b`` of every player
+(the number of iterations done beside them): :meth:`FullTreeRegrets.state` reads them as a
+:class:`RegretState` in the sequence tables' numbering, and :meth:`FullTreeRegrets.restore`
+writes one back, so that a run can be inspected, or carried to another layout of the same
+game (:meth:`RegretState.renumbered`; vector CFR, :mod:`seqform.structured.vector_cfr`,
+numbers the same sequences differently).
+
 This is, step for step and in this order, what OpenSpiel's python ``cfr.CFRSolver``,
 ``cfr.CFRPlusSolver`` and ``discounted_cfr.DCFRSolver`` do with their default
 parameters (alternating updates; DCFR α = 1.5, β = 0, γ = 2, Brown and Sandholm 2019);
@@ -32,12 +39,13 @@ et al. (2007).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
+from seqform.game.sequences import PlayerSequences
 from seqform.iterative.layout import (
     TreeLayout,
     average_profile,
@@ -59,7 +67,97 @@ from seqform.iterative.run import (
     run_iterations,
 )
 
-__all__ = ["FullTreeRegrets", "cfr", "cfr_plus", "dcfr", "solve_with_rule"]
+__all__ = [
+    "FullTreeRegrets",
+    "RegretState",
+    "cfr",
+    "cfr_plus",
+    "dcfr",
+    "sequence_positions",
+    "solve_with_rule",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class RegretState:
+    """A run of :class:`FullTreeRegrets` between two iterations, every array per player in
+    the numbering of that player's sequence table (index 0: the empty sequence).
+
+    iteration : iterations done; the next step is ``iteration + 1``
+    tables : per player, the sequence table the arrays are numbered by
+    regrets : cumulative regrets ``R`` after the rule's steps 1-4 of
+        :mod:`seqform.iterative.rules` (0 at index 0)
+    cumulative : the average's weights ``S = sum_t w_t x_t`` (step 3 of the module
+        docstring; ``S[0]`` is the sum of the weights)
+    behaviour : the current behaviour ``b(a | h)`` (1 at index 0), regret matching of step 5
+        -- for a predictive rule of ``R + m``, so the prediction ``m`` (the last
+        instantaneous regret) is in it and needs no array of its own
+
+    These are everything an iteration reads of the past: the instantaneous regrets and the
+    payoff scale of the ties are recomputed by each step.  A rule with a state of its own
+    (regression CFR's regressor, :mod:`seqform.iterative.rcfr`) keeps it outside.
+    """
+
+    iteration: int
+    tables: tuple[PlayerSequences, ...]
+    regrets: tuple[np.ndarray, ...]
+    cumulative: tuple[np.ndarray, ...]
+    behaviour: tuple[np.ndarray, ...]
+
+    def renumbered(
+        self,
+        tables: Sequence[PlayerSequences],
+        positions: Sequence[np.ndarray] | None = None,
+    ) -> RegretState:
+        """The same state numbered by ``tables``: each sequence found by its label
+        (information-set name and action), as the tree and the public tree × hands name
+        the same sequences (:mod:`seqform.structured.responses`).  ``positions``: per player,
+        :func:`sequence_positions` from this state's tables to ``tables``, when the caller
+        keeps them (finding them reads every label).
+
+        Raises
+        ------
+        ValueError
+            If a player's tables do not hold the same labels.
+        """
+        if positions is None:
+            positions = [
+                sequence_positions(own, other)
+                for own, other in zip(self.tables, tables, strict=True)
+            ]
+
+        def moved(arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+            return tuple(array[where] for array, where in zip(arrays, positions, strict=True))
+
+        return RegretState(
+            iteration=self.iteration,
+            tables=tuple(tables),
+            regrets=moved(self.regrets),
+            cumulative=moved(self.cumulative),
+            behaviour=moved(self.behaviour),
+        )
+
+
+def sequence_positions(source: PlayerSequences, target: PlayerSequences) -> np.ndarray:
+    """Per sequence of ``target``, the index of the sequence with the same label in
+    ``source`` (``array[positions]`` renumbers an array of ``source``'s onto ``target``).
+
+    Raises
+    ------
+    ValueError
+        If the two tables do not hold the same labels.
+    """
+    if source is target:
+        return np.arange(target.num_sequences)
+    index = {label: sequence for sequence, label in enumerate(source.labels())}
+    labels = target.labels()
+    missing = [label for label in labels if label not in index]
+    if missing or len(labels) != len(index):
+        raise ValueError(
+            f"player {target.player + 1}: the tables number different sequences "
+            f"({source.num_sequences:,} and {target.num_sequences:,}; e.g. {missing[:1]})"
+        )
+    return np.fromiter((index[label] for label in labels), dtype=np.int64, count=len(labels))
 
 
 class FullTreeRegrets:
@@ -80,6 +178,7 @@ class FullTreeRegrets:
         self.tie_tolerance = tie_tolerance  # ties_cleared: 0 clears nothing
         self.rules = tuple(for_run(rule, horizon) for rule in rules)
         self.alternating = self.rules[0].alternating
+        self.iteration = 0  # iterations done
         self.regrets = [np.zeros(player.num_sequences) for player in layout.players]
         self.instant = [np.zeros(player.num_sequences) for player in layout.players]
         self.cumulative = [np.zeros(player.num_sequences) for player in layout.players]
@@ -91,6 +190,7 @@ class FullTreeRegrets:
         ]
 
     def step(self, iteration: int) -> None:
+        self.iteration = iteration
         players = range(len(self.layout.players))
         if self.alternating:
             for player in players:
@@ -138,6 +238,47 @@ class FullTreeRegrets:
 
     def average(self) -> tuple[BehaviouralStrategy, ...]:
         return average_profile(self.layout, self.cumulative)
+
+    def state(self) -> RegretState:
+        """The run so far, copied out in the tables' numbering (:class:`RegretState`)."""
+        players = self.layout.players
+
+        def table_order(arrays: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+            return tuple(
+                to_table_order(player, array) for player, array in zip(players, arrays, strict=True)
+            )
+
+        return RegretState(
+            iteration=self.iteration,
+            tables=tuple(player.table for player in players),
+            regrets=table_order(self.regrets),
+            cumulative=table_order(self.cumulative),
+            behaviour=table_order(self.behaviour),
+        )
+
+    def restore(self, state: RegretState) -> None:
+        """Continue from ``state`` (copied in): the next step is ``state.iteration + 1``.
+
+        Raises
+        ------
+        ValueError
+            If ``state`` is numbered by other tables (see :meth:`RegretState.renumbered`).
+        """
+        players = self.layout.players
+        for player, table in zip(players, state.tables, strict=True):
+            own = player.table
+            if table is not own and (
+                table.infosets != own.infosets or table.sequence_action != own.sequence_action
+            ):
+                raise ValueError(
+                    f"player {own.player + 1}: the state is numbered by another table "
+                    "(renumber it with RegretState.renumbered)"
+                )
+        for index, player in enumerate(players):
+            np.take(state.regrets[index], player.order, out=self.regrets[index])
+            np.take(state.cumulative[index], player.order, out=self.cumulative[index])
+            np.take(state.behaviour[index], player.order, out=self.behaviour[index])
+        self.iteration = state.iteration
 
     def current(self) -> tuple[BehaviouralStrategy, ...]:
         """The last iterate: every player's current behaviour."""

@@ -16,7 +16,12 @@ number_public_tree` keeps its numbering):
   entry reads 0) and the result is added up through them, all groups at once
   (``np.bincount``): no ``(H, S)`` hand matrix is formed;
 * per player, the hand weights as floats and the opponent's hand that clashes with each
-  hand (same card; for two-card hands, the same two cards).
+  hand (same card; for two-card hands, the same two cards);
+* per group and player, the float clash correction ready to apply (:class:`Clash`): the rows
+  whose correction is not 0, their clashing opponent hands and ``± chance_z rule_z(l0, l1)``,
+  so that a product adds ``coefficient * weighted[mates]`` without evaluating the rule; where
+  a clash always pairs equal levels under a sign rule (Kuhn, Leduc: the same card is the same
+  strength) the correction is 0 and there is nothing to add.
 
 The indices are ``H × |Z|`` integers per player: as much as one float vector of the
 product's own size.
@@ -35,11 +40,22 @@ import numpy as np
 from seqform.game.public_numbering import PublicNumbering, number_public_tree
 from seqform.game.public_tree import Constant, Sign, StructuredGame
 
-__all__ = ["CONSTANT", "SIGN", "THRESHOLD", "LeafGroup", "LeafIndex", "leaf_groups", "leaf_index"]
+__all__ = [
+    "CONSTANT",
+    "SIGN",
+    "THRESHOLD",
+    "Clash",
+    "LeafGroup",
+    "LeafIndex",
+    "leaf_groups",
+    "leaf_index",
+    "rule_values",
+]
 
 CONSTANT, SIGN, THRESHOLD = 0, 1, 2
 
 T = TypeVar("T")
+Rows = slice | np.ndarray  # rows of an array: consecutive ones as a slice (a view), or indices
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,8 +72,14 @@ class LeafGroup:
         stake in ``first``; a threshold's ``if_reached``, ``otherwise`` and ``quantity``
     first_float, second_float : ``first`` and ``second`` as floats (converted once)
     level_order : per player, the hands sorted by level (stable)
+    in_level_order : per player, whether ``level_order`` is the identity (no gather needed)
     level_starts : per player, shape (size + 1,): where level ``l`` starts among the
         sorted hands (``size`` = the largest level of either player + 2)
+    sign_rows : per player ``p``, for sign rules, two row selectors of the ``H_{1-p} + 1``
+        running sums of the opponent's hands in level order: where ``P[l_p(h) + 1]`` and
+        ``P[l_p(h)]`` sit, per own hand ``h`` (``level_starts`` read at the hand's level), each
+        a slice where those rows are consecutive (every hand its own level, as in Kuhn: a
+        view instead of a gather) or else an index array; empty for the other kinds
     slots : per player, shape (H_p, n): the game sequence of (hand, leaf), or the player's
         number of sequences where the pair does not exist (module docstring)
     reached_at : per player ``p``, for thresholds, shape (H_p, n): where ``P[q_z - l_p(h)]``
@@ -78,7 +100,9 @@ class LeafGroup:
     first_float: np.ndarray
     second_float: np.ndarray
     level_order: tuple[np.ndarray, np.ndarray]
+    in_level_order: tuple[bool, bool]
     level_starts: tuple[np.ndarray, np.ndarray]
+    sign_rows: tuple[tuple[Rows, Rows], tuple[Rows, Rows]]
     slots: tuple[np.ndarray, np.ndarray]
     reached_at: tuple[np.ndarray, np.ndarray]
 
@@ -87,6 +111,55 @@ class LeafGroup:
         if not exact:
             return self.first_float[None, :], self.second_float[None, :]
         return as_numbers(self.first, True)[None, :], as_numbers(self.second, True)[None, :]
+
+
+def rule_values(
+    group: LeafGroup, own: np.ndarray, other: np.ndarray, player: int, exact: bool
+) -> np.ndarray:
+    """``rule_z(l0, l1)`` per (own hand level ``own[i]``, opponent level ``other[i]``, leaf)."""
+    first, second = group.rule_numbers(exact)
+    if group.kind == CONSTANT:
+        return np.broadcast_to(first, (len(own), len(first[0]))) * 1
+    level0, level1 = (own, other) if player == 0 else (other, own)
+    if group.kind == SIGN:
+        return np.sign(level0 - level1)[:, None] * first
+    reached = (level0 + level1)[:, None] >= group.quantity[None, :]
+    return np.where(reached, first, second)
+
+
+@dataclass(frozen=True, eq=False)
+class Clash:
+    """One group's float card-removal correction for one player's hands (module docstring).
+
+    rows : the own hands whose correction is not 0, or None for every hand in order
+    mates : their clashing opponent hands, or None where that is the same index
+    coefficient : shape (rows, n): ``± chance_z rule_z(l0, l1)`` (− for one-card hands, the
+        clashing hand taken out; + for two-card hands, the twin added back once)
+    """
+
+    rows: np.ndarray | None
+    mates: np.ndarray | None
+    coefficient: np.ndarray
+
+
+def _clash(group: LeafGroup, player: int, partner: np.ndarray, two_cards: bool) -> Clash | None:
+    """``group``'s :class:`Clash` for ``player``, or None where it is 0 everywhere."""
+    rows = np.flatnonzero(partner >= 0)
+    mates = partner[rows]
+    rule = rule_values(
+        group, group.levels[player][rows], group.levels[1 - player][mates], player, False
+    )
+    coefficient = (1.0 if two_cards else -1.0) * rule * group.chance[None, :]
+    keep = np.flatnonzero(np.any(coefficient != 0.0, axis=1))
+    if not len(keep):
+        return None
+    rows, mates, coefficient = rows[keep], mates[keep], coefficient[keep]
+    every = len(rows) == len(partner)  # then rows is 0, 1, ..., H - 1
+    return Clash(
+        rows=None if every else rows,
+        mates=None if every and np.array_equal(mates, rows) else mates,
+        coefficient=np.ascontiguousarray(coefficient),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +173,7 @@ class LeafIndex:
     weights : per player, the hands' weights as floats
     partner : per player, per hand, the opponent's clashing hand or -1
     two_cards : per player, whether hands hold two cards (hold'em)
+    clashes : per group (in ``groups``' order), per player, its float :class:`Clash` or None
     """
 
     groups: tuple[LeafGroup, ...]
@@ -108,6 +182,7 @@ class LeafIndex:
     weights: tuple[np.ndarray, np.ndarray]
     partner: tuple[np.ndarray, np.ndarray]
     two_cards: tuple[bool, bool]
+    clashes: tuple[tuple[Clash | None, Clash | None], ...]
 
 
 def as_numbers(values: tuple[Fraction, ...] | np.ndarray, exact: bool) -> np.ndarray:
@@ -156,6 +231,26 @@ def _level_index(levels: tuple[np.ndarray, np.ndarray]) -> tuple[list[np.ndarray
     return orders, starts
 
 
+def _identity(order: np.ndarray) -> bool:
+    return bool(np.array_equal(order, np.arange(len(order))))
+
+
+def _sign_rows(levels: np.ndarray, starts: np.ndarray, kind: int) -> tuple[Rows, Rows]:
+    """A sign group's :attr:`LeafGroup.sign_rows` for the player of ``levels``, given the
+    opponent's level ``starts``."""
+    if kind != SIGN:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    return _rows(starts[levels + 1]), _rows(starts[levels])
+
+
+def _rows(index: np.ndarray) -> Rows:
+    """``index`` as a slice if it is ``a, a + 1, ..., a + n - 1``, else as indices."""
+    if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
+        return slice(int(index[0]), int(index[0]) + len(index))
+    return index.astype(np.intp)
+
+
 def _reached_at(
     levels: np.ndarray, quantity: np.ndarray, starts: np.ndarray, kind: int
 ) -> np.ndarray:
@@ -195,7 +290,12 @@ def _groups(game: StructuredGame, numbering: PublicNumbering) -> tuple[LeafGroup
                 first_float=np.asarray([float(n[1]) for n in numbers], dtype=float),
                 second_float=np.asarray([float(n[2]) for n in numbers], dtype=float),
                 level_order=(orders[0], orders[1]),
+                in_level_order=(_identity(orders[0]), _identity(orders[1])),
                 level_starts=(starts[0], starts[1]),
+                sign_rows=(
+                    _sign_rows(levels[0], starts[1], kind),
+                    _sign_rows(levels[1], starts[0], kind),
+                ),
                 slots=(slots[0], slots[1]),
                 reached_at=(
                     _reached_at(levels[0], quantity, starts[1], kind),
@@ -231,13 +331,17 @@ def _leaf_index(game: StructuredGame) -> LeafIndex:
     groups = _groups(game, numbering)
     two_cards = _both(lambda p: game.hands[p].card_matrix.shape[1] == 2)
     empty = [np.zeros(0, np.intp)]
+    partner = _both(lambda p: _twin(game, p) if two_cards[p] else _partner(game, p))
     return LeafIndex(
         groups=groups,
         slots=_both(lambda p: np.concatenate([g.slots[p].ravel() for g in groups] or empty)),
         num_sequences=_both(numbering.num_sequences),
         weights=_both(lambda p: as_numbers(game.hands[p].weights, False)),
-        partner=_both(lambda p: _twin(game, p) if two_cards[p] else _partner(game, p)),
+        partner=partner,
         two_cards=two_cards,
+        clashes=tuple(
+            _both(lambda p, g=group: _clash(g, p, partner[p], two_cards[p])) for group in groups
+        ),
     )
 
 

@@ -340,7 +340,8 @@ def _leaf_index(game: StructuredGame) -> LeafIndex:
         partner=partner,
         two_cards=two_cards,
         clashes=tuple(
-            _both(lambda p, g=group: _clash(g, p, partner[p], two_cards[p])) for group in groups
+            (_clash(group, 0, partner[0], two_cards[0]), _clash(group, 1, partner[1], two_cards[1]))
+            for group in groups
         ),
     )
 

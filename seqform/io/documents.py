@@ -39,6 +39,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from seqform.io.json_text import indented_json
+
 __all__ = [
     "COMMON_ID",
     "COMPARE",
@@ -153,4 +155,4 @@ def _registry() -> Any:
 def document_text(document: dict[str, Any]) -> str:
     """``document`` as seqform writes it: JSON indented by two spaces, ending in a newline
     (``--format json`` and :func:`seqform.documents.build.write_document` alike)."""
-    return json.dumps(document, indent=2) + "\n"
+    return indented_json(document) + "\n"  # json.dumps(document, indent=2), faster

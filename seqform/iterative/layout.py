@@ -51,6 +51,7 @@ __all__ = [
     "average_strategy",
     "build_layout",
     "counterfactual_values",
+    "infoset_sums",
     "largest_magnitude",
     "normalise",
     "others_reach",
@@ -71,11 +72,16 @@ class Level:
     infosets : the slice of internal information-set indices at this depth
     starts : the first sequence of each of these information sets, relative to
         ``sequences.start`` (the offsets ``np.add.reduceat`` needs)
+    actions : the number of actions of each of these information sets when they all have
+        the same number (Kuhn poker: 2), else 0; then a per-infoset sum is ``actions``
+        strided additions (:func:`infoset_sums`), several times faster than ``reduceat``
+        over many short segments
     """
 
     sequences: slice
     infosets: slice
     starts: np.ndarray
+    actions: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,11 +180,13 @@ def _player_layout(
         low, high = np.searchsorted(sorted_depth, [level, level + 1])
         first = int(infoset_first[low])
         last = int(infoset_first[high - 1] + internal_counts[high - 1])
+        counts = np.unique(internal_counts[low:high])
         levels.append(
             Level(
                 sequences=slice(first, last),
                 infosets=slice(int(low), int(high)),
                 starts=infoset_first[low:high] - first,
+                actions=int(counts[0]) if len(counts) == 1 else 0,
             )
         )
     return PlayerLayout(
@@ -285,10 +293,24 @@ def sequence_counterfactual_values(
     for level in reversed(layout.levels):
         part = level.sequences
         weighted = behaviour[part] * values[part]
-        totals = np.add.reduceat(weighted, level.starts)
+        totals = infoset_sums(weighted, level.starts, level.actions)
         infoset_values[level.infosets] = totals
         np.add.at(values, layout.infoset_parent[level.infosets], totals)
     return CounterfactualValues(sequences=values, infosets=infoset_values)
+
+
+def infoset_sums(values: np.ndarray, starts: np.ndarray | None, actions: int = 0) -> np.ndarray:
+    """Per information set, the sum of ``values`` over its sequences (``starts``: where each
+    begins); with ``actions`` > 0 every one has that many (``starts`` is not read), and the
+    sums are ``actions`` strided additions, in the order ``np.add.reduceat`` adds."""
+    if not actions:
+        assert starts is not None, "infoset_sums needs the starts of mixed information sets"
+        return np.add.reduceat(values, starts)
+    columns = values.reshape(-1, actions)
+    totals = columns[:, 0].copy()
+    for column in range(1, actions):
+        totals += columns[:, column]
+    return totals
 
 
 TIE_TOLERANCE = 1e-12
@@ -333,11 +355,29 @@ def normalise(
     if not layout.num_infosets:
         behaviour[1:] = 1.0
         return behaviour
+    actions = {level.actions for level in layout.levels}
+    if len(actions) == 1 and 0 not in actions:  # every information set has k actions
+        return _normalise_blocks(weights, actions.pop(), behaviour)
     sums = np.add.reduceat(weights[1:], layout.infoset_first - 1)
     per_sequence = sums[layout.sequence_infoset[1:]]
     positive = per_sequence > 0.0
     np.divide(weights[1:], per_sequence, out=behaviour[1:], where=positive)
     np.divide(1.0, layout.action_count[1:], out=behaviour[1:], where=~positive)
+    return behaviour
+
+
+def _normalise_blocks(weights: np.ndarray, actions: int, behaviour: np.ndarray) -> np.ndarray:
+    """:func:`normalise` where every information set has ``actions`` actions: the sequences
+    after index 0 are a ``(infosets, actions)`` array, and each row is divided by its sum
+    without gathering the sums onto the sequences."""
+    rows = weights[1:].reshape(-1, actions)
+    sums = infoset_sums(weights[1:], None, actions)
+    empty = sums <= 0.0  # weights are non-negative: every weight of the row is 0
+    sums[empty] = 1.0  # so the row divides to zeros, then becomes uniform
+    out = behaviour[1:].reshape(-1, actions)
+    np.divide(rows, sums[:, None], out=out)
+    if empty.any():
+        out[empty] = 1.0 / actions
     return behaviour
 
 

@@ -183,45 +183,81 @@ def _scatter(game: StructuredGame, player: int, values: np.ndarray, exact: bool)
 
 def _product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
     """``A y`` (player 0's rows, plan ``y``) or ``Aᵀ x`` (player 1's rows, plan ``x``)."""
+    if plan.dtype != object:
+        return _float_product(game, player, plan)
     numbering, index = number_public_tree(game), leaf_index(game)
-    exact = plan.dtype == object
     other = 1 - player
     padded = np.concatenate([plan, np.zeros(1, dtype=plan.dtype)])  # the dump slot reads 0
-    if exact:
-        padded[-1] = Fraction(0)
-        weights = tuple(as_numbers(game.hands[p].weights, True) for p in (0, 1))
-    else:
-        weights = index.weights
+    padded[-1] = Fraction(0)
+    weights = tuple(as_numbers(game.hands[p].weights, True) for p in (0, 1))
     two_cards, partner = index.two_cards[player], index.partner[player]
-    clashing = np.flatnonzero(partner >= 0) if exact else None
+    clashing = np.flatnonzero(partner >= 0)
     values = np.empty(len(index.slots[player]), dtype=plan.dtype)  # the groups' sums, raveled
     start = 0
-    for group, clashes in zip(index.groups, index.clashes, strict=True):
+    for group in index.groups:
         other_valid = numbering.hand_valid[other][group.cards]
         own_valid = numbering.hand_valid[player][group.cards]
-        weighted = padded[group.slots[other]]
-        weighted *= (weights[other] * other_valid)[:, None]
-        chance = (as_numbers(group.chance_exact, exact) if exact else group.chance)[None, :]
-        sums = _group_sums(group, player, weighted, chance, exact)
+        weighted = padded[group.slots[other]] * (weights[other] * other_valid)[:, None]
+        chance = as_numbers(group.chance_exact, True)[None, :]
+        sums = _group_sums(group, player, weighted, chance, True)
         if two_cards:  # every hand sharing a card, less the twin counted once per card
-            sums -= _shared_card_sums(game, group, player, weighted, exact) * chance
-        if clashing is not None and len(clashing):  # exact: the rule evaluated here
+            sums -= _shared_card_sums(game, group, player, weighted, True) * chance
+        if len(clashing):
             mates = partner[clashing]
             rule = rule_values(
-                group, group.levels[player][clashing], group.levels[other][mates], player, exact
+                group, group.levels[player][clashing], group.levels[other][mates], player, True
             )
             sums[clashing] += (1 if two_cards else -1) * rule * weighted[mates] * chance
-        clash = None if exact else clashes[player]
-        if clash is not None:  # floats: the correction built once (leaf_groups.Clash)
-            mates_weighted = weighted if clash.mates is None else weighted[clash.mates]
-            if clash.rows is None:
-                sums += clash.coefficient * mates_weighted
-            else:
-                sums[clash.rows] += clash.coefficient * mates_weighted
         own = (weights[player] * own_valid)[:, None]
         np.multiply(sums, own, out=values[start : start + sums.size].reshape(sums.shape))
         start += sums.size
-    return _scatter(game, player, values, exact)
+    return _scatter(game, player, values, True)
+
+
+def _float_product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
+    """:func:`_product` in floats, with the factors that do not depend on the plan multiplied
+    out once per game (:class:`~seqform.structured.leaf_groups.FloatFactors`): per group a
+    gather of the plan, one running sum, and each result written once into its slice of the
+    raveled sums."""
+    index = leaf_index(game)
+    other = 1 - player
+    padded = np.concatenate([plan, np.zeros(1)])  # the dump slot reads 0
+    values = np.empty(len(index.slots[player]))  # the groups' sums, raveled
+    start = 0
+    for group, both in zip(index.groups, index.factors, strict=True):
+        factors = both[player]
+        weighted = np.take(padded, group.slots[other])  # faster than padded[slots]
+        weighted *= factors.opponent[:, None]
+        out = values[start : start + factors.scale.size].reshape(factors.scale.shape)
+        start += factors.scale.size
+        if group.kind == CONSTANT:
+            np.multiply(factors.scale, _column_sums(weighted, False)[None, :], out=out)
+        else:
+            running = np.empty((len(weighted) + 1, weighted.shape[1]))
+            running[0] = 0.0
+            in_order = group.in_level_order[other]
+            ordered = weighted if in_order else np.take(weighted, group.level_order[other], 0)
+            np.cumsum(ordered, axis=0, out=running[1:])
+            total = running[-1][None, :]
+            if group.kind == SIGN:  # (P[l + 1] + P[l] − T) · scale
+                above, at_level = (_read(running, rows) for rows in group.sign_rows[player])
+                np.add(above, at_level, out=out)
+                out -= total
+                out *= factors.scale
+            else:  # a T − (a − b) P, times own and chance
+                assert factors.step is not None
+                np.multiply(factors.scale, total, out=out)
+                out -= factors.step * np.take(running, group.reached_at[player])
+        if factors.removal is not None:  # every hand sharing a card, less the twin per card
+            out -= _shared_card_sums(game, group, player, weighted, False) * factors.removal
+        clash = factors.clash
+        if clash is not None:
+            mates_weighted = weighted if clash.mates is None else weighted[clash.mates]
+            if clash.rows is None:
+                out += clash.coefficient * mates_weighted
+            else:
+                out[clash.rows] += clash.coefficient * mates_weighted
+    return _scatter(game, player, values, False)
 
 
 def payoff_to_first(game: StructuredGame, y: np.ndarray) -> np.ndarray:

@@ -29,6 +29,10 @@ stays the empty sequence).  A level-by-level pass is then one slice per depth: t
 number of numpy calls per iteration is proportional to the depth, and the work and the
 memory to the size of the tree.  :func:`to_table_order` maps an internal array back to
 the sequence indices of :class:`~seqform.game.compiled.PlayerSequences`.
+
+Size: the internal numbering and every pass that relies on it (plans, counterfactual values,
+per-infoset sums, ties, regret matching, averages) are read together; split, each pass would
+import the numbering's invariants from elsewhere.
 """
 
 from __future__ import annotations

@@ -16,15 +16,10 @@ number_public_tree` keeps its numbering):
   entry reads 0) and the result is added up through them, all groups at once
   (``np.bincount``): no ``(H, S)`` hand matrix is formed;
 * per player, the hand weights as floats and the opponent's hand that clashes with each
-  hand (same card; for two-card hands, the same two cards);
-* per group and player, the float products' factors (:class:`FloatFactors`): the hand
-  weights, validities, chance and rule numbers multiplied out into one ``(H, n)`` array (two
-  for thresholds), so that a product scales its running sums once; and the card-removal
-  correction ready to apply (:class:`Clash`): the rows whose correction is not 0, their
-  clashing opponent hands and the coefficient ``± chance_z rule_z(l0, l1)`` times the own
-  hand's weight, so that a product adds ``coefficient * weighted[mates]`` without evaluating
-  the rule; where a clash always pairs equal levels under a sign rule (Kuhn, Leduc: the same
-  card is the same strength) the correction is 0 and there is nothing to add.
+  hand (same card; for two-card hands, the same two cards).
+
+What the float products need beyond these — the factors multiplied out — is built once per
+game by :mod:`seqform.structured.leaf_factors`.
 
 The indices are ``H × |Z|`` integers per player: as much as one float vector of the
 product's own size.
@@ -47,13 +42,10 @@ __all__ = [
     "CONSTANT",
     "SIGN",
     "THRESHOLD",
-    "Clash",
-    "FloatFactors",
     "LeafGroup",
     "LeafIndex",
     "leaf_groups",
     "leaf_index",
-    "rule_values",
 ]
 
 CONSTANT, SIGN, THRESHOLD = 0, 1, 2
@@ -117,107 +109,6 @@ class LeafGroup:
         return as_numbers(self.first, True)[None, :], as_numbers(self.second, True)[None, :]
 
 
-def rule_values(
-    group: LeafGroup, own: np.ndarray, other: np.ndarray, player: int, exact: bool
-) -> np.ndarray:
-    """``rule_z(l0, l1)`` per (own hand level ``own[i]``, opponent level ``other[i]``, leaf)."""
-    first, second = group.rule_numbers(exact)
-    if group.kind == CONSTANT:
-        return np.broadcast_to(first, (len(own), len(first[0]))) * 1
-    level0, level1 = (own, other) if player == 0 else (other, own)
-    if group.kind == SIGN:
-        return np.sign(level0 - level1)[:, None] * first
-    reached = (level0 + level1)[:, None] >= group.quantity[None, :]
-    return np.where(reached, first, second)
-
-
-@dataclass(frozen=True, eq=False)
-class Clash:
-    """One group's float card-removal correction for one player's hands (module docstring).
-
-    rows : the own hands whose correction is not 0, or None for every hand in order
-    mates : their clashing opponent hands, or None where that is the same index
-    coefficient : shape (rows, n): ``± chance_z rule_z(l0, l1)`` times the own hand's weight
-        and validity (− for one-card hands, the clashing hand taken out; + for two-card hands,
-        the twin added back once)
-    """
-
-    rows: np.ndarray | None
-    mates: np.ndarray | None
-    coefficient: np.ndarray
-
-
-@dataclass(frozen=True, eq=False)
-class FloatFactors:
-    """What a float product needs of one group for one player ``p`` besides the plan.
-
-    With ``own[h] = w_p[h] valid_z(h)`` (the hand's weight, 0 where the public cards hold its
-    card) and ``c_z`` the leaf's chance, the product of :mod:`seqform.structured.products`
-    for the group is ``own[h] c_z (rule sums)[h, z]``; these are its factors multiplied out:
-
-    opponent : shape (H_{1-p},): ``w_{1-p} valid`` of the opponent's hands, which scale the
-        plan gathered through the slots
-    scale : shape (H_p, n): ``own[h] c_z a_z`` with ``a_z`` a constant's payoff, a
-        threshold's ``if_reached``, or a sign rule's stake (negated for player 1)
-    step : thresholds, shape (H_p, n): ``own[h] c_z (if_reached − otherwise)``; else None
-    removal : two-card hands, shape (H_p, n): ``own[h] c_z``, for the shared-card sums;
-        else None
-    clash : the one-clash correction (:class:`Clash`), or None where it is 0
-    """
-
-    opponent: np.ndarray
-    scale: np.ndarray
-    step: np.ndarray | None
-    removal: np.ndarray | None
-    clash: Clash | None
-
-
-def _factors(
-    game: StructuredGame,
-    numbering: PublicNumbering,
-    group: LeafGroup,
-    player: int,
-    partner: np.ndarray,
-    two_cards: bool,
-) -> FloatFactors:
-    """``group``'s :class:`FloatFactors` for ``player``."""
-    weights = [as_numbers(game.hands[p].weights, False) for p in (0, 1)]
-    own = weights[player] * numbering.hand_valid[player][group.cards]
-    own_chance = own[:, None] * group.chance[None, :]
-    first, second = group.rule_numbers(False)
-    sign = -1.0 if group.kind == SIGN and player == 1 else 1.0
-    return FloatFactors(
-        opponent=weights[1 - player] * numbering.hand_valid[1 - player][group.cards],
-        scale=own_chance * (sign * first),
-        step=own_chance * (first - second) if group.kind == THRESHOLD else None,
-        removal=own_chance if two_cards else None,
-        clash=_clash(group, player, partner, two_cards, own),
-    )
-
-
-def _clash(
-    group: LeafGroup, player: int, partner: np.ndarray, two_cards: bool, own: np.ndarray
-) -> Clash | None:
-    """``group``'s :class:`Clash` for ``player`` (``own``: the own hands' weight times
-    validity), or None where it is 0 everywhere."""
-    rows = np.flatnonzero(partner >= 0)
-    mates = partner[rows]
-    rule = rule_values(
-        group, group.levels[player][rows], group.levels[1 - player][mates], player, False
-    )
-    coefficient = (1.0 if two_cards else -1.0) * rule * group.chance[None, :] * own[rows, None]
-    keep = np.flatnonzero(np.any(coefficient != 0.0, axis=1))
-    if not len(keep):
-        return None
-    rows, mates, coefficient = rows[keep], mates[keep], coefficient[keep]
-    every = len(rows) == len(partner)  # then rows is 0, 1, ..., H - 1
-    return Clash(
-        rows=None if every else rows,
-        mates=None if every and np.array_equal(mates, rows) else mates,
-        coefficient=np.ascontiguousarray(coefficient),
-    )
-
-
 @dataclass(frozen=True, eq=False)
 class LeafIndex:
     """A structured game's leaf groups and what the products need beside them, per player.
@@ -229,7 +120,6 @@ class LeafIndex:
     weights : per player, the hands' weights as floats
     partner : per player, per hand, the opponent's clashing hand or -1
     two_cards : per player, whether hands hold two cards (hold'em)
-    factors : per group (in ``groups``' order), per player, its :class:`FloatFactors`
     """
 
     groups: tuple[LeafGroup, ...]
@@ -238,7 +128,6 @@ class LeafIndex:
     weights: tuple[np.ndarray, np.ndarray]
     partner: tuple[np.ndarray, np.ndarray]
     two_cards: tuple[bool, bool]
-    factors: tuple[tuple[FloatFactors, FloatFactors], ...]
 
 
 def as_numbers(values: tuple[Fraction, ...] | np.ndarray, exact: bool) -> np.ndarray:
@@ -395,13 +284,6 @@ def _leaf_index(game: StructuredGame) -> LeafIndex:
         weights=_both(lambda p: as_numbers(game.hands[p].weights, False)),
         partner=partner,
         two_cards=two_cards,
-        factors=tuple(
-            (
-                _factors(game, numbering, group, 0, partner[0], two_cards[0]),
-                _factors(game, numbering, group, 1, partner[1], two_cards[1]),
-            )
-            for group in groups
-        ),
     )
 
 

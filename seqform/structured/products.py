@@ -37,6 +37,7 @@ import numpy as np
 
 from seqform.game.public_numbering import number_public_tree
 from seqform.game.public_tree import StructuredGame
+from seqform.structured.leaf_factors import float_factors, rule_values
 from seqform.structured.leaf_groups import (
     CONSTANT,
     SIGN,
@@ -45,7 +46,6 @@ from seqform.structured.leaf_groups import (
     as_numbers,
     leaf_groups,
     leaf_index,
-    rule_values,
 )
 
 __all__ = [
@@ -216,7 +216,7 @@ def _product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
 
 def _float_product(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
     """:func:`_product` in floats, with the factors that do not depend on the plan multiplied
-    out once per game (:class:`~seqform.structured.leaf_groups.FloatFactors`): per group a
+    out once per game (:class:`~seqform.structured.leaf_factors.FloatFactors`): per group a
     gather of the plan, one running sum, and each result written once into its slice of the
     raveled sums."""
     index = leaf_index(game)
@@ -224,7 +224,7 @@ def _float_product(game: StructuredGame, player: int, plan: np.ndarray) -> np.nd
     padded = np.concatenate([plan, np.zeros(1)])  # the dump slot reads 0
     values = np.empty(len(index.slots[player]))  # the groups' sums, raveled
     start = 0
-    for group, both in zip(index.groups, index.factors, strict=True):
+    for group, both in zip(index.groups, float_factors(game), strict=True):
         factors = both[player]
         weighted = np.take(padded, group.slots[other])  # faster than padded[slots]
         weighted *= factors.opponent[:, None]

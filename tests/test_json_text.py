@@ -34,6 +34,36 @@ _documents = st.recursive(
 )
 
 
+_flat_objects = st.lists(
+    st.dictionaries(st.text(max_size=4), _scalars, min_size=1, max_size=3), min_size=1, max_size=3
+)
+
+
+@st.composite
+def _records(draw: st.DrawFn) -> list[dict[str, object]]:
+    """Lists of objects with the same keys, each key all scalars or all lists of flat
+    objects (the shape of a strategy's information sets), sometimes broken on purpose."""
+    keys = draw(st.lists(st.text(max_size=4), min_size=1, max_size=3, unique=True))
+    nested = {key: draw(st.booleans()) for key in keys}
+    rows = draw(st.integers(1, 4))
+    records = [
+        {key: draw(_flat_objects if nested[key] else _scalars) for key in keys} for _ in range(rows)
+    ]
+    if draw(st.booleans()):  # a value of another kind, or a missing key, in one record
+        victim = draw(st.sampled_from(records))
+        key = draw(st.sampled_from(keys))
+        if draw(st.booleans()):
+            victim[key] = draw(_documents)
+        else:
+            del victim[key]
+    return records
+
+
+@given(document=_records())
+def test_lists_of_records_are_written_as_json_dumps_writes_them(document: object) -> None:
+    assert indented_json({"infosets": document}) == json.dumps({"infosets": document}, indent=2)
+
+
 @given(document=_documents)
 def test_random_documents_are_written_as_json_dumps_writes_them(document: object) -> None:
     assert indented_json(document) == json.dumps(document, indent=2)
@@ -50,6 +80,13 @@ def test_random_documents_are_written_as_json_dumps_writes_them(document: object
         pytest.param({1: 2, None: {True: [1.5]}}, id="non-string-keys"),
         pytest.param(({"a": 1}, [2, (3,)]), id="tuples"),
         pytest.param({"words": "bid 2 × face 5", "é": ["ü"]}, id="non-ascii"),
+        pytest.param(
+            [
+                {"n%s": "a%", "actions": [{"x": "}],\x01[{", "y": 1}], "u": False},
+                {"n%s": "b", "actions": [{"x": "", "y": 2.5}, {"z": None}], "u": True},
+            ],
+            id="records",
+        ),
     ],
 )
 def test_the_fast_paths_write_what_json_dumps_writes(document: object) -> None:

@@ -71,6 +71,7 @@ _LAZY = {
     "structured_showdown": "seqform.game.builtin.showdown_public",
     "OptionsError": "seqform.analyses.route",
     "MemoryRefusedError": "seqform.analyses.memory",
+    "LPWorkRefusedError": "seqform.analyses.lp_work",
     "choose_route": "seqform.analyses.route",
 }
 
@@ -137,6 +138,7 @@ __all__ = [
     "Game",
     "GameFormatError",
     "InvalidGameError",
+    "LPWorkRefusedError",
     "MemoryRefusedError",
     "OptionsError",
     "PlayerSequences",

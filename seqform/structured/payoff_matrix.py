@@ -274,8 +274,9 @@ def payoff_nnz(game: StructuredGame) -> int:
         shared = counts[inverse] > 1
         order = np.argsort(inverse[shared], kind="stable")
         members = np.flatnonzero(shared)[order]
-        _, starts = np.unique(inverse[members], return_index=True)
-        buckets = np.split(members, starts[1:])
+        if len(members):
+            _, starts = np.unique(inverse[members], return_index=True)
+            buckets = np.split(members, starts[1:])
     count = 0
     for group in leaf_groups(game):
         counted: dict[object, int] = {}

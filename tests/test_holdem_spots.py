@@ -180,6 +180,30 @@ def test_structured_lp_equals_the_trees_value(spot_instance):
     assert payoff_nnz(game) == form.A.nnz
 
 
+def test_payoff_nnz_leaves_out_rivers_that_cancel():
+    """On Ks7h2d9c, 3c2c and 4c2h both pair their deuce with K97 kickers: a three wins,
+    a four loses, every other river ties, so after the turn's all-in is called the 44
+    rivers' showdowns add up to 0 in A.  payoff_nnz sums the leaves that share (s0, s1) in
+    integers and must not count that entry.  payoff_entries (exact, pair by pair) agrees,
+    and so does the explicit tree's A (independent code) once its float round-off is
+    dropped: there the two cancelled entries (bet-call and check-bet-call) are 5.6e-17."""
+    from seqform.structured.payoff_matrix import payoff_entries, payoff_nnz
+
+    spot = {
+        "board": "Ks7h2d9c",
+        "pot": 10,
+        "effective_stack": 10,
+        "oop_range": "3c2c,AhAd",
+        "ip_range": "4c2h",
+        "bet_sizes": [1],
+    }
+    game = spot_game(spot_from_mapping(spot, "cancel"))
+    form = build_sequence_form(explicit_game(game))
+    round_off = int(np.count_nonzero(np.abs(form.A.data) < 1e-12))
+    assert round_off == 2
+    assert payoff_nnz(game) == len(payoff_entries(game).values) == form.A.nnz - round_off
+
+
 def test_exact_solution_on_both_routes(spot_instance):
     """The exact rational value of a spot: the structured route's basis re-solved in
     rationals equals the tree route's exact solve (seqform.analyses.exact)."""

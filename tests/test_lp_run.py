@@ -61,6 +61,17 @@ def test_duals_of_the_min_max_lp_follow_the_one_sign_rule(kuhn_form, solver, bac
     assert solution.x @ kuhn_form.A @ solution.y == pytest.approx(KUHN_VALUE, abs=1e-7)
 
 
+def test_an_interior_point_without_crossover_says_so_and_follows_the_rule(kuhn_form):
+    # crossover=False stops HiGHS's ipm at its interior point, tolerance its relative gap
+    # (the structured route's default on dense LPs, seqform.analyses.structured)
+    problem = minmax_problem(kuhn_form.E, kuhn_form.e, kuhn_form.F, kuhn_form.f, kuhn_form.A)
+    solution = run_lp(problem, solver="ipm", tolerance=1e-10, crossover=False)
+    assert solution.stats.algorithm == "ipm without crossover"
+    assert solution.value == pytest.approx(KUHN_VALUE, abs=1e-7)
+    assert np.all(solution.duals[problem.plans.y_rows] >= -1e-7)
+    assert run_lp(problem, solver="ipm").stats.algorithm == "ipm"
+
+
 def test_every_solver_gives_the_same_duals_row_by_row(kuhn_form):
     problem = minmax_problem(kuhn_form.E, kuhn_form.e, kuhn_form.F, kuhn_form.f, kuhn_form.A)
     simplex = run_lp(problem).duals

@@ -218,7 +218,7 @@ def _structured_game(
             f"{algorithm} runs on the game tree only; --method structured runs "
             f"{', '.join(VECTOR_ALGORITHMS)}"
         )
-    route = choose_route(game, "structured", force=force)  # refuses what will not fit
+    route = choose_route(game, "structured", force=force, lp=False)  # refuses what won't fit
     return route.structured
 
 

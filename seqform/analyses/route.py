@@ -22,6 +22,11 @@ does not depend on the deck: ``sequences = 1 + cards (S_p − 1)`` per player an
 ``1 + cards (cards − 1) k`` tree nodes, ``S_p`` and ``k`` read off the 2-card game), so
 ``kuhn(cards=10**23)`` is refused from its parameters.
 
+Time is checked too, for the LP of a hold'em spot (:mod:`seqform.analyses.lp_work`): its
+size is counted before the LP is built, and a turn's LP, which does not finish in minutes,
+is refused with the way out (vector CFR).  Vector CFR itself (``iterate``) is not refused:
+it asks for its route with ``lp=False``.
+
 :func:`~seqform.analyses.options.check_options` (its own module, so that the command line
 reads the names without loading numpy) is the one place the option combinations are checked;
 :func:`choose_route` checks the route it takes once more.
@@ -32,6 +37,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from seqform.analyses.lp_work import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
 from seqform.analyses.memory import (
     MemoryEstimate,
     MemoryRefusedError,
@@ -68,6 +74,8 @@ __all__ = [
     "METHODS",
     "METHOD_ALIASES",
     "SOLVERS",
+    "SPOT_LP_VARIABLES",
+    "LPWorkRefusedError",
     "MemoryRefusedError",
     "OptionsError",
     "PlannedSize",
@@ -75,6 +83,7 @@ __all__ = [
     "check_options",
     "choose_route",
     "planned_size",
+    "refuse_slow_lp",
     "refuse_tree_beyond_memory",
     "resolve_method",
 ]
@@ -227,6 +236,7 @@ def choose_route(
     refine: bool = False,
     fix: bool = False,
     force: bool = False,
+    lp: bool = True,
 ) -> Route:
     """The route that solves ``game`` under these options, checked and sized before
     anything is built (module docstring).
@@ -238,8 +248,9 @@ def choose_route(
         or the normal form) or a :class:`StructuredGame` (always the structured route).
     method
         ``"auto"``, ``"tree"``, ``"structured"`` or ``"normal"`` (or an older spelling).
-    force
-        Skip the memory check.
+    force, lp
+        Skip the memory check and the LP's time check; whether the route is for the LP
+        (``solve``; vector CFR passes False): a spot's LP is sized (:func:`refuse_slow_lp`).
 
     Raises
     ------
@@ -248,11 +259,14 @@ def choose_route(
     MemoryRefusedError
         When the route's memory estimate exceeds what the process may have (unless
         ``force``); the message gives both and the way out.
+    LPWorkRefusedError
+        When a hold'em spot's LP would exceed :data:`SPOT_LP_VARIABLES` (unless ``force``).
     UnknownGameError, GameParameterError
         For ``method="structured"`` on a game without a structured description.
     """
     method = resolve_method(method)
     check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
+    shown = _shown(game)
     game = _spot_game(game, method)  # a hold'em spot file: public tree × two-card combos
     spec = game if isinstance(game, str) and not _is_file(game) else None
     numbered = method in ("auto", "structured") and not (refine or fix)
@@ -261,9 +275,7 @@ def choose_route(
         method = _auto(game, size, tree_only=refine or fix)
         check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
     if method == "structured":
-        if not force and size is not None and size.sequences is not None:
-            _refuse(spec, structured_estimate(size.sequences), "use a smaller game, or " + FORCE)
-        structured = _structured_route(game)
+        structured = _checked_structured(game, spec, size, shown, force=force, lp=lp)
         chosen = solver if solver is not None or not exact else "simplex"
         return Route("structured", chosen, structured, size)
     if solver == "clarabel":
@@ -274,6 +286,25 @@ def choose_route(
     if not force and spec is not None:
         refuse_tree_beyond_memory(spec, size)
     return Route(method, solver or "simplex", None, size)
+
+
+def _checked_structured(
+    game: Game | StructuredGame | str | os.PathLike[str],
+    spec: str | None,
+    size: PlannedSize | None,
+    shown: str,
+    *,
+    force: bool,
+    lp: bool,
+) -> StructuredGame:
+    """The structured description of ``game``, refused (unless ``force``) beyond memory and,
+    for the LP (``lp``), a spot whose LP will not finish (:func:`refuse_slow_lp`)."""
+    if not force and size is not None and size.sequences is not None:
+        _refuse(spec, structured_estimate(size.sequences), "use a smaller game, or " + FORCE)
+    structured = _structured_route(game)
+    if lp and not force:
+        refuse_slow_lp(structured, shown)
+    return structured
 
 
 def _auto(

@@ -146,7 +146,8 @@ def solve(
     max_entries, reduced
         The normal form's size limit, and whether to solve the reduced normal form.
     force
-        Build and solve past the memory estimate.
+        Build and solve past the memory estimate, and a hold'em spot's LP past its size
+        limit (:mod:`seqform.analyses.lp_work`).
     max_nodes
         For ``openspiel:`` games, the most histories to convert.
     progress
@@ -162,6 +163,9 @@ def solve(
         For options that cannot run together (a ``ValueError``; exit 2 on the command line).
     MemoryRefusedError
         When the route would not fit in memory (unless ``force``).
+    LPWorkRefusedError
+        When a hold'em spot's LP would not finish in minutes (a turn; unless ``force``): the
+        message points to vector CFR.
     NormalFormTooLargeError
         When the normal form exceeds ``max_entries`` (the message points to the sequence form).
     seqform.lp.solvers.SolverError

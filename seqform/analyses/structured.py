@@ -27,7 +27,7 @@ from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
 from seqform.structured.sparsified_solve import solve_sparsified_lp
 
-__all__ = ["StructuredSolution", "default_solver", "solve_structured"]
+__all__ = ["LPChoice", "StructuredSolution", "default_solver", "solve_structured"]
 
 
 @dataclass(frozen=True)
@@ -60,13 +60,48 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
         return "structured"
 
 
-def default_solver(lp: SparsifiedLP) -> SparsifiedSolver:
-    """Clarabel, at every size: measured on the 2-core machine (whole LP solve), Leduc 3×2
-    Clarabel 0.02 s, HiGHS simplex 0.08 s, ipm 0.07 s; liars_dice(sides=3, dice=2) 0.7 s,
-    2.5 s, 5.8 s; leduc(ranks=13) 1.7 s against 110 s by simplex.  Simplex still gives a
-    vertex exact to the last digit (``--solver simplex``)."""
-    del lp  # one choice at every size measured so far
-    return "clarabel"
+DENSE_COLUMNS = 5.0
+"""Non-zeros per column of the sparsified LP above which the default is HiGHS's interior
+point rather than Clarabel (:func:`default_solver`).  The built-in games stay below (Kuhn
+4.3, Leduc 3.9 to 4.4, Liar's Dice 3.1); hold'em spots with wide ranges are above (many
+hands summed by level at every showdown: 7.2 for 192 × 210 combos, 9.1 for every combo)."""
+
+IPX_TOLERANCE = 1e-10
+"""HiGHS's interior point without crossover stops at this relative gap on the dense LPs.
+Measured on the full-range river spot (docs/spots.md): at HiGHS's default 1e-8, 39
+iterations and NashConv 1.5e-9, above :data:`CERTIFY_TOLERANCE`; 1e-9, 40 iterations and
+4.9e-10; 1e-10, 41 iterations and 3.1e-10."""
+
+
+@dataclass(frozen=True)
+class LPChoice:
+    """A solver for the sparsified LP: its name, and for HiGHS's ``"ipm"`` whether it ends
+    at a vertex by crossover (``crossover=False`` stops at the interior point, at
+    :data:`IPX_TOLERANCE`)."""
+
+    solver: SparsifiedSolver
+    crossover: bool = True
+
+    def __str__(self) -> str:
+        return self.solver if self.crossover else f"{self.solver} without crossover"
+
+
+def default_solver(lp: SparsifiedLP) -> LPChoice:
+    """Clarabel up to :data:`DENSE_COLUMNS` non-zeros per column, HiGHS's interior point
+    without crossover above.
+
+    Measured on the 2-core machine (whole LP solve): Leduc 3×2 Clarabel 0.02 s, HiGHS
+    simplex 0.08 s, ipm 0.07 s; liars_dice(sides=3, dice=2) 0.7 s, 2.5 s, 5.8 s;
+    leduc(ranks=13) 1.7 s against 110 s by simplex.  On hold'em spots the hands summed by
+    level fill Clarabel's LDL factor in: on the full-range river (66,562 columns, 9.1 a
+    column) it took 20 s an iteration and stopped "AlmostSolved" after 23 (477 s), where
+    HiGHS's interior point (IPX, iterative linear algebra) takes about 1 s an iteration,
+    41 iterations, and crossover to a vertex adds a third; a river spot of 192 × 210
+    combos (7.2 a column): Clarabel 15 s and "AlmostSolved", ipm 8 s.  Simplex still gives
+    a vertex exact to the last digit (``--solver simplex``)."""
+    if lp.matrix.nnz / max(1, lp.shape[1]) > DENSE_COLUMNS:
+        return LPChoice("ipm", crossover=False)
+    return LPChoice("clarabel")
 
 
 def solve_structured(
@@ -79,8 +114,9 @@ def solve_structured(
 ) -> StructuredSolution:
     """Solve ``game`` by its sparsified sequence-form LP and certify it by best response.
 
-    ``solver`` is ``"clarabel"``, ``"simplex"`` or ``"ipm"``; ``None`` chooses by the LP's
-    size (:func:`default_solver`).
+    ``solver`` is ``"clarabel"``, ``"simplex"`` or ``"ipm"`` (with crossover); ``None``
+    chooses by the LP (:func:`default_solver`) and solves again with HiGHS when that answer
+    is not certified (:func:`fallback_solver`).
 
     Raises
     ------
@@ -99,10 +135,11 @@ def solve_structured(
     with clock.phase("sequence_form", announce):
         lp = build_structured_lp(game)
 
-    def run(name: SparsifiedSolver) -> Certified[BehaviouralStrategy]:
-        return _lp_stages(game, lp, clock, name, time_limit, verbose)
+    def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
+        return _lp_stages(game, lp, clock, choice, time_limit, verbose)
 
-    result = run(solver) if solver is not None else _default_or_fallback(lp, clock, run)
+    chosen = None if solver is None else LPChoice(solver)
+    result = run(chosen) if chosen is not None else _default_or_fallback(lp, clock, run)
     return StructuredSolution(
         game=game,
         payoff_nonzeros=lp.payoff_nonzeros,
@@ -116,19 +153,27 @@ def _lp_stages(
     game: StructuredGame,
     lp: SparsifiedLP,
     clock: PhaseClock,
-    name: SparsifiedSolver,
+    choice: LPChoice,
     time_limit: float | None,
     verbose: bool,
 ) -> Certified[BehaviouralStrategy]:
-    """LP → strategies → certificate with solver ``name`` (:func:`lp_stages`)."""
+    """LP → strategies → certificate with the solver ``choice`` (:func:`lp_stages`)."""
     rows, columns = lp.shape
+    interior = choice.solver == "clarabel" or not choice.crossover
     return lp_stages(
         clock,
-        lambda: solve_sparsified_lp(lp, solver=name, time_limit=time_limit, verbose=verbose),
-        lambda x, y: _strategies(game, x, y, name),
+        lambda: solve_sparsified_lp(
+            lp,
+            solver=choice.solver,
+            time_limit=time_limit,
+            verbose=verbose,
+            tolerance=None if choice.crossover else IPX_TOLERANCE,
+            crossover=choice.crossover,
+        ),
+        lambda x, y: _strategies(game, x, y, interior),
         lambda profile: certify(game, *profile),
         lp_message=(
-            f"solving with {name}: {columns:,} variables, {rows:,} constraints, "
+            f"solving with {choice}: {columns:,} variables, {rows:,} constraints, "
             f"{lp.matrix.nnz:,} non-zeros"
         ),
         limit_point="its last point",
@@ -138,22 +183,23 @@ def _lp_stages(
 def _default_or_fallback(
     lp: SparsifiedLP,
     clock: PhaseClock,
-    run: Callable[[SparsifiedSolver], Certified[BehaviouralStrategy]],
+    run: Callable[[LPChoice], Certified[BehaviouralStrategy]],
 ) -> Certified[BehaviouralStrategy]:
     """The default solver's certified answer, or HiGHS's (:func:`fallback_solver`) when the
     default stops without a solution or above the tolerance; a time limit is not retried."""
+    first = default_solver(lp)
     try:
-        result = run(default_solver(lp))
-        failure = _uncertified(result)
+        result = run(first)
+        failure = _uncertified(result, first)
     except SolverLimitError:
         raise
     except SolverError as exc:
-        failure = f"clarabel stopped without a solution ({exc})"
+        failure = f"{first} stopped without a solution ({exc})"
     if failure is None:
         return result
     fallback = fallback_solver(lp)
     clock.say(f"{failure}; solving again with HiGHS {fallback}")
-    return run(fallback)
+    return run(LPChoice(fallback))
 
 
 CERTIFY_TOLERANCE = 1e-9
@@ -169,26 +215,28 @@ certified to NashConv 6e-13, simplex not done after 5 minutes."""
 
 
 def fallback_solver(lp: SparsifiedLP) -> SparsifiedSolver:
-    """HiGHS simplex or ipm (:data:`FALLBACK_SIMPLEX_DENSITY`) when Clarabel, the default,
-    fails or leaves NashConv above :data:`CERTIFY_TOLERANCE`."""
+    """HiGHS simplex or ipm with crossover (:data:`FALLBACK_SIMPLEX_DENSITY`) when the
+    default (:func:`default_solver`) fails or leaves NashConv above
+    :data:`CERTIFY_TOLERANCE`."""
     density = lp.matrix.nnz / max(1, lp.shape[1])
     return "simplex" if density <= FALLBACK_SIMPLEX_DENSITY else "ipm"
 
 
-def _uncertified(result: Certified[BehaviouralStrategy]) -> str | None:
-    """Why Clarabel's answer needs a second solve, or None when it is certified.  An interior
-    point stops a little inside the optimal face; on ``liars_dice`` (sides 6) at gap 1e-12
-    that left NashConv 1.56e-9, just above the tolerance (issue 24)."""
+def _uncertified(result: Certified[BehaviouralStrategy], choice: LPChoice) -> str | None:
+    """Why the default solver's answer needs a second solve, or None when it is certified.
+    An interior point stops a little inside the optimal face; on ``liars_dice`` (sides 6)
+    Clarabel at gap 1e-12 left NashConv 1.56e-9, just above the tolerance (issue 24)."""
     exploitability = float(result.certificate.exploitability)
     if exploitability <= CERTIFY_TOLERANCE:
         return None
-    return f"clarabel's answer has NashConv {exploitability:.3g} > {CERTIFY_TOLERANCE:g}"
+    return f"{choice}'s answer has NashConv {exploitability:.3g} > {CERTIFY_TOLERANCE:g}"
 
 
 INTERIOR_REACH_TOLERANCE = 1e-9
-"""Clarabel's plans: an information set whose parent sequence has less mass than this is
-flagged unreached.  An interior point stops with a plan's zero entries near its
-complementarity (about 1e-11 here, where a vertex has exact zeros), so on
+"""An interior point's plans (Clarabel, HiGHS's ipm without crossover): an information
+set whose parent sequence has less mass than this is flagged unreached.  It stops with a
+plan's zero entries near its complementarity (about 1e-11 here, where a vertex has exact
+zeros), so on
 ``leduc(ranks=13)`` more than half the information sets had parent mass 3e-12 to 1e-9 and
 showed as "reached" and "mixed" with noise for behaviour.  Such a set moves the value by
 less than this times the largest payoff, the certificate's own scale (1e-9); the behaviour
@@ -196,8 +244,8 @@ there is kept (only the flag changes), so the certificate is the same."""
 
 
 def _strategies(
-    game: StructuredGame, x: np.ndarray, y: np.ndarray, solver: str
+    game: StructuredGame, x: np.ndarray, y: np.ndarray, interior: bool
 ) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
     first, second = sequence_tables(game)
-    tol = INTERIOR_REACH_TOLERANCE if solver == "clarabel" else REACH_TOLERANCE
+    tol = INTERIOR_REACH_TOLERANCE if interior else REACH_TOLERANCE
     return behaviour_from_plan(first, x, tol=tol), behaviour_from_plan(second, y, tol=tol)

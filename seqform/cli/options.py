@@ -97,7 +97,8 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
         "--force",
         action="store_true",
         help="build and solve past the memory estimate (by default a game that would not fit "
-        "is refused before it is built, with the estimate)",
+        "is refused before it is built, with the estimate), and a spot's LP past its size "
+        "limit (solve refuses a turn's LP, which does not finish in minutes)",
     )
 
 

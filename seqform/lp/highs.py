@@ -89,23 +89,30 @@ def highs_options(
     time_limit: float | None,
     verbose: bool = False,
     tolerance: float | None = None,
+    crossover: bool = True,
 ) -> dict[str, HighsOption]:
     """HiGHS's options for an algorithm, a time limit (seconds), the log and the primal
     and dual feasibility tolerance (HiGHS's default, 1e-7, when None).
 
-    ``"ipm"`` runs crossover, so that it ends at a basis.  ``"pdlp"`` runs without presolve:
+    ``"ipm"`` runs crossover, so that it ends at a basis, unless ``crossover`` is False: it
+    then stops at its interior point, and ``tolerance`` is its optimality tolerance instead
+    (the relative gap, ``ipm_optimality_tolerance``; HiGHS's default 1e-8), the
+    feasibility tolerances keeping their defaults.  ``"pdlp"`` runs without presolve:
     HiGHS (1.15) cannot postsolve a first-order solution to a status better than "unknown"
     even when PDLP converged, while on the original LP it reports "optimal" at its
     tolerances (relative gap 1e-7).
     """
     options: dict[str, HighsOption] = {"output_flag": verbose, "solver": algorithm}
+    interior = algorithm == "ipm" and not crossover
     if algorithm == "ipm":
-        options["run_crossover"] = "on"
+        options["run_crossover"] = "off" if interior else "on"
     if algorithm == "pdlp":
         options["presolve"] = "off"
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
-    if tolerance is not None:
+    if interior and tolerance is not None:
+        options["ipm_optimality_tolerance"] = float(tolerance)
+    elif tolerance is not None:
         options["primal_feasibility_tolerance"] = float(tolerance)
         options["dual_feasibility_tolerance"] = float(tolerance)
     return options
@@ -117,10 +124,12 @@ def highs_solver(
     verbose: bool = False,
     model: highspy.HighsLp | None = None,
     tolerance: float | None = None,
+    crossover: bool = True,
 ) -> highspy.Highs:
     """A ``highspy.Highs`` with the options of :func:`highs_options`, holding ``model``."""
     highs = new_highs()
-    for name, value in highs_options(algorithm, time_limit, verbose, tolerance).items():
+    options = highs_options(algorithm, time_limit, verbose, tolerance, crossover)
+    for name, value in options.items():
         highs.setOptionValue(name, value)
     if model is not None:
         highs.passModel(model)
@@ -175,8 +184,9 @@ class HighsSession:
         to :class:`~seqform.lp.solvers.SolverLimitError` at a limit.
     algorithm
         ``"simplex"``, ``"ipm"`` (with crossover) or ``"pdlp"``.
-    time_limit, verbose, tolerance
-        As for :func:`highs_options`.
+    time_limit, verbose, tolerance, crossover
+        As for :func:`highs_options`; an interior point without crossover is reported as
+        the algorithm ``"ipm without crossover"``.
     """
 
     def __init__(
@@ -187,11 +197,15 @@ class HighsSession:
         time_limit: float | None = None,
         verbose: bool = False,
         tolerance: float | None = None,
+        crossover: bool = True,
     ) -> None:
         start = time.perf_counter()
         self.problem = problem
         self.algorithm = algorithm
-        self.highs = highs_solver(algorithm, time_limit, verbose, highs_lp(problem), tolerance)
+        self.crossover = crossover
+        self.highs = highs_solver(
+            algorithm, time_limit, verbose, highs_lp(problem), tolerance, crossover
+        )
         self._building = time.perf_counter() - start  # counted in the first solve's seconds
 
     def solve(self, *, basis: bool = False) -> FloatSolution:
@@ -243,7 +257,7 @@ class HighsSession:
             row_activity=np.asarray(solution.row_value, dtype=float),
             stats=optimal_stats(
                 "highs",
-                self.algorithm,
+                self.algorithm if self.crossover else f"{self.algorithm} without crossover",
                 seconds=seconds + building,
                 solver_seconds=seconds,
                 iterations=iterations,

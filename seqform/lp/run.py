@@ -31,6 +31,7 @@ def run_lp(
     verbose: bool = False,
     tolerance: float | None = None,
     basis: bool = False,
+    crossover: bool = True,
 ) -> FloatSolution:
     """Maximise ``problem`` with ``solver``; its proven optimum.
 
@@ -53,6 +54,10 @@ def run_lp(
         tolerance; None for the solver's default (1e-7 for HiGHS, 1e-8 for Clarabel).
     basis
         Keep HiGHS's optimal basis (for an exact re-solve, :mod:`seqform.lp.exact.basis`).
+    crossover
+        HiGHS's ``"ipm"`` ends at a basis by crossover (default); False stops at its
+        interior point, ``tolerance`` then being its optimality tolerance as well
+        (:func:`~seqform.lp.highs.highs_options`).
 
     Returns
     -------
@@ -74,7 +79,7 @@ def run_lp(
         raise ValueError(f"unknown algorithm {solver!r}; choose one of {', '.join(SOLVERS)}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    return _dispatch(problem, solver, backend, time_limit, verbose, tolerance, basis)
+    return _dispatch(problem, solver, backend, time_limit, verbose, tolerance, basis, crossover)
 
 
 def _dispatch(
@@ -85,6 +90,7 @@ def _dispatch(
     verbose: bool,
     tolerance: float | None,
     basis: bool,
+    crossover: bool = True,
 ) -> FloatSolution:
     """The backend's solve (:func:`run_lp`'s parameters)."""
     if solver == "clarabel":
@@ -97,6 +103,11 @@ def _dispatch(
             problem, algorithm=solver, time_limit=time_limit, verbose=verbose, tolerance=tolerance
         )
     session = HighsSession(
-        problem, solver, time_limit=time_limit, verbose=verbose, tolerance=tolerance
+        problem,
+        solver,
+        time_limit=time_limit,
+        verbose=verbose,
+        tolerance=tolerance,
+        crossover=crossover,
     )
     return session.solve(basis=basis)

@@ -4,12 +4,14 @@
 leaf's private matrix ``M_z`` is written densely (``H0 × H1``, from the rule's ``dense``)
 into the rows ``sequence_index[0][:, s0(z)]`` and columns ``sequence_index[1][:, s1(z)]``.
 That is for tests and the exact LP route on small games; :func:`payoff_nnz` counts the
-non-zeros of ``A`` without forming it (one dense pattern per group of leaves sharing rule
-kind, levels and public cards), so the factored LP can report it beside its own size.
+non-zeros of ``A`` without forming it (from the level histograms per group of leaves sharing
+rule kind, levels and public cards; leaves that share their ``(s0, s1)`` summed as integer
+``H0 × H1`` matrices), so the factored LP can report it beside its own size.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -188,6 +190,68 @@ def _leaf_nnz(game: StructuredGame, group: LeafGroup, rule: PayoffRule) -> int:
     return _nonzero_pairs(rule, levels0, levels1) - int(clashing.sum())
 
 
+def _integer_values(rule: PayoffRule, chance: Fraction) -> tuple[Fraction, ...]:
+    """The leaf's exact payoffs ``chance_z · rule``: a constant's payoff, a sign's stake, a
+    threshold's ``if_reached`` and ``otherwise``."""
+    if isinstance(rule, Constant):
+        return (chance * rule.payoff,)
+    if isinstance(rule, Sign):
+        return (chance * rule.stake,)
+    return (chance * rule.if_reached, chance * rule.otherwise)
+
+
+def _scaled_dense(
+    rule: PayoffRule,
+    numbers: tuple[int, ...],
+    levels0: np.ndarray,
+    levels1: np.ndarray,
+    dtype: type,
+) -> np.ndarray:
+    """Shape (H0, H1): the leaf's payoffs ``chance_z · rule(l0, l1)`` times the bucket's
+    common denominator, as integers (``numbers`` from :func:`_integer_values`, scaled)."""
+    if isinstance(rule, Constant):
+        return np.full((len(levels0), len(levels1)), numbers[0], dtype=dtype)
+    if isinstance(rule, Sign):
+        signs = np.sign(levels0[:, None] - levels1[None, :]).astype(dtype)
+        return signs * numbers[0]
+    reached = (levels0[:, None] + levels1[None, :]) >= rule.quantity
+    return np.where(reached, numbers[0], numbers[1]).astype(dtype)
+
+
+def _shared_nnz(game: StructuredGame, leaves: np.ndarray, live: np.ndarray) -> int:
+    """The non-zeros of ``A`` at the rows and columns of leaves sharing one ``(s0, s1)``:
+    there ``A[h0, h1] = sum_z chance_z rule_z(l0(h0), l1(h1))`` over the leaves ``z`` where
+    both hands are valid, which may cancel (a hand winning on one river card and losing on
+    another).  Summed exactly as integers (every payoff times the common denominator),
+    in int64 when the sum cannot overflow it, else Python integers; ``live`` is the
+    ``(H0, H1)`` mask of pairs that hold no common card and have non-zero weights."""
+    numbering = number_public_tree(game)
+    rules = [numbering.leaf_rules[leaf] for leaf in leaves.tolist()]
+    exact = [
+        _integer_values(rule, numbering.leaf_chance[leaf])
+        for rule, leaf in zip(rules, leaves.tolist(), strict=True)
+    ]
+    scale = math.lcm(*(value.denominator for values in exact for value in values))
+    numbers = [tuple(int(value * scale) for value in values) for values in exact]
+    largest = max((abs(n) for values in numbers for n in values), default=0)
+    dtype = np.int64 if largest * len(leaves) < 2**62 else object
+    total = np.zeros(live.shape, dtype=dtype)
+    zeros = (np.zeros(game.num_hands(0), np.int64), np.zeros(game.num_hands(1), np.int64))
+    for rule, leaf, values in zip(rules, leaves.tolist(), numbers, strict=True):
+        levels = numbering.leaf_levels[leaf] or zeros
+        valid0, valid1 = (numbering.hand_valid[p][numbering.leaf_cards[leaf]] for p in (0, 1))
+        dense = _scaled_dense(rule, values, np.asarray(levels[0]), np.asarray(levels[1]), dtype)
+        total += np.where(valid0[:, None] & valid1[None, :], dense, 0)
+    return int(np.count_nonzero((total != 0) & live))
+
+
+def _live_pairs(game: StructuredGame) -> np.ndarray:
+    """Shape (H0, H1): the pairs of non-zero weight that hold no common card."""
+    weights0 = np.asarray([w != 0 for w in game.hands[0].weights], dtype=bool)
+    weights1 = np.asarray([w != 0 for w in game.hands[1].weights], dtype=bool)
+    return _clash_free(game) & weights0[:, None] & weights1[None, :]
+
+
 def payoff_nnz(game: StructuredGame) -> int:
     """The non-zeros of ``A``, counted without forming it, in time linear in the hands per
     group of leaves (exact integers).
@@ -196,22 +260,35 @@ def payoff_nnz(game: StructuredGame) -> int:
     non-zero weight) whose levels give a non-zero rule value — from the level histograms,
     ``sum over (l0, l1) with rule(l0, l1) != 0 of n0(l0) n1(l1)`` — minus those of them
     that clash on a card; leaves of a group with the same rule pattern share the count.
-    Leaves that share their ``(s0, s1)`` (a public chance after both players' last actions)
-    would add up in ``A``, so those are counted from :func:`payoff_entries` instead.
+    Leaves that share their ``(s0, s1)`` (a public chance after both players' last actions:
+    a turn's all-in called, the river dealt) add up in ``A``, so each such set is summed
+    over the ``H0 × H1`` pairs in integers (:func:`_shared_nnz`).
     """
     numbering = number_public_tree(game)
     pairs = numbering.leaf_sequences
-    if len(np.unique(pairs, axis=0)) != len(pairs):
-        return len(payoff_entries(game).values)
+    shared = np.zeros(len(pairs), dtype=bool)
+    buckets: list[np.ndarray] = []
+    if len(pairs):
+        _, inverse, counts = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(-1)
+        shared = counts[inverse] > 1
+        order = np.argsort(inverse[shared], kind="stable")
+        members = np.flatnonzero(shared)[order]
+        if len(members):
+            _, starts = np.unique(inverse[members], return_index=True)
+            buckets = np.split(members, starts[1:])
     count = 0
     for group in leaf_groups(game):
         counted: dict[object, int] = {}
         for position, leaf in enumerate(group.leaves.tolist()):
-            if group.chance_exact[position] == 0:
+            if group.chance_exact[position] == 0 or shared[leaf]:
                 continue
             rule = numbering.leaf_rules[leaf]
             key = _pattern_key(rule)
             if key not in counted:
                 counted[key] = _leaf_nnz(game, group, rule)
             count += counted[key]
+    if buckets:
+        live = _live_pairs(game)
+        count += sum(_shared_nnz(game, bucket, live) for bucket in buckets)
     return count

@@ -5,7 +5,11 @@ Solvers: Clarabel (an interior-point method with a direct sparse LDL factorisati
 default; Goulart and Chen 2024) or HiGHS.  On this LP HiGHS's interior point (IPX,
 iterative linear algebra) took 255 s at ``N = 5 10^4`` where Clarabel took 9 s, and dual
 simplex grows quadratically (0.3 s at ``N = 10^3``, 20 s at ``N = 10^4``).  HiGHS still
-gives a vertex, exact to the last digit, on small decks.
+gives a vertex, exact to the last digit, on small decks.  On hold'em spots with wide ranges
+it is the other way round: their showdowns sum many hands by level, Clarabel's factor
+fills in (20 s an iteration on a full-range river) and IPX takes about 1 s an iteration,
+so the structured route chooses by the LP's density
+(:func:`seqform.analyses.structured.default_solver`).
 
 The LP goes through :func:`seqform.lp.run.run_lp`, the one float LP path, as an
 :class:`~seqform.lp.problem.LPProblem` whose :class:`~seqform.lp.problem.PlanLayout` says
@@ -54,12 +58,15 @@ def solve_sparsified_lp(
     time_limit: float | None = None,
     verbose: bool = False,
     tolerance: float | None = None,
+    crossover: bool = True,
 ) -> FloatSolution:
     """Solve the sparsified LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
 
     ``tolerance`` sets Clarabel's gap and feasibility tolerances; ``None`` scales it to
     the LP (:func:`clarabel_tolerance`; Clarabel's own default, 1e-8, left NashConv near
-    3e-8 at ``N = 10^4``).  Only a solution the solver calls optimal is returned.
+    3e-8 at ``N = 10^4``).  ``crossover=False`` stops HiGHS's ``"ipm"`` at its interior
+    point, ``tolerance`` (if given) being its relative gap.  Only a solution the solver
+    calls optimal is returned.
 
     Raises
     ------
@@ -72,11 +79,18 @@ def solve_sparsified_lp(
         raise ValueError(
             f"unknown solver {solver!r} for the sparsified LP; use {SPARSIFIED_SOLVERS}"
         )
-    chosen = None  # HiGHS keeps its own tolerances
+    chosen = None if crossover else tolerance  # HiGHS keeps its own tolerances at a vertex
     if solver == "clarabel":
         chosen = clarabel_tolerance(lp) if tolerance is None else tolerance
     problem = sparsified_problem(lp)
-    return run_lp(problem, solver=solver, time_limit=time_limit, verbose=verbose, tolerance=chosen)
+    return run_lp(
+        problem,
+        solver=solver,
+        time_limit=time_limit,
+        verbose=verbose,
+        tolerance=chosen,
+        crossover=crossover,
+    )
 
 
 def sparsified_problem(lp: SparsifiedLP) -> LPProblem:

@@ -13,8 +13,12 @@ measured well beyond the limit (``kuhn(cards=100000)``, 900,004 variables, 32 s)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from seqform.game.public_tree import StructuredGame
-from seqform.structured.lp_size import LPSize, estimate_lp_size
+
+if TYPE_CHECKING:
+    from seqform.structured.lp_size import LPSize
 
 __all__ = ["SPOT_LP_VARIABLES", "LPWorkRefusedError", "refuse_slow_lp"]
 
@@ -43,6 +47,11 @@ def refuse_slow_lp(game: StructuredGame, shown: str | None = None) -> LPSize | N
     LPWorkRefusedError
         With the estimate, the limit and the commands that run instead.
     """
+    # Imported here: lp_size reads the LP's chain rules from lp_parts, which loads
+    # scipy.sparse, and the route policy (this module's importer) is on the CLI's start-up
+    # path, which loads numpy only (tests/test_startup.py).
+    from seqform.structured.lp_size import estimate_lp_size
+
     if any(hands.card_matrix.shape[1] != 2 for hands in game.hands):
         return None
     size = estimate_lp_size(game)

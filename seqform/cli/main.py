@@ -24,8 +24,9 @@ from collections.abc import Sequence
 
 from seqform.analyses.options import OptionsError
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
-from seqform.cli.parser import build_parser, resolve_export_file, resolve_solver
+from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
+from seqform.cli.resolve import resolve_export_file, resolve_solver
 from seqform.cli.streams import open_standard_streams, pipe_closed
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.game.holdem.cards import CardError

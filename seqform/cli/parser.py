@@ -16,8 +16,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from seqform.analyses.options import check_options
-from seqform.cli.errors import EXIT_CODES_HELP, EXIT_USAGE, CommandError
+from seqform.cli.errors import EXIT_CODES_HELP
 from seqform.cli.options import (
     ITERATIVE_ALGORITHMS,
     MOST_MIXED,
@@ -34,23 +33,7 @@ from seqform.cli.options import (
 from seqform.cli.readers import opponent_name, positive_number, positive_seconds, whole_number
 from seqform.version import __version__
 
-__all__ = ["build_parser", "resolve_export_file", "resolve_solver"]
-
-
-def resolve_solver(args: argparse.Namespace) -> None:
-    """``--solver``'s default on the commands that solve on the tree only (HiGHS simplex),
-    after the library's check (:func:`seqform.analyses.route.check_options`); ``solve`` leaves
-    the choice of route and solver to the library (:func:`~seqform.analyses.route.choose_route`).
-
-    Raises
-    ------
-    OptionsError
-        (usage) for ``--solver clarabel`` on a command that solves on the tree only.
-    """
-    if not hasattr(args, "solver") or hasattr(args, "method"):
-        return
-    check_options("tree", solver=args.solver, backend=getattr(args, "backend", "highs"))
-    args.solver = args.solver or "simplex"
+__all__ = ["build_parser"]
 
 
 class _CommandParser(SeqformParser):
@@ -71,28 +54,6 @@ class _CommandParser(SeqformParser):
             return self.parse_known_intermixed_args(args, namespace)
         finally:
             self._inside = False
-
-
-def resolve_export_file(args: argparse.Namespace) -> None:
-    """``export``'s file, given as ``FILE`` or as ``--output FILE`` (exactly one), in
-    ``args.file``.
-
-    Raises
-    ------
-    CommandError
-        (usage) for both or neither.
-    """
-    if getattr(args, "command", None) != "export":
-        return
-    if args.file is not None and args.output is not None:
-        raise CommandError(
-            f"export takes its file once: FILE ({args.file!r}) or --output FILE "
-            f"({args.output!r}), not both",
-            EXIT_USAGE,
-        )
-    if args.file is None and args.output is None:
-        raise CommandError("export needs the file to write: FILE or --output FILE", EXIT_USAGE)
-    args.file = args.file if args.file is not None else args.output
 
 
 def _add_solve(commands: Commands) -> None:

@@ -1,0 +1,53 @@
+"""What the parser cannot say alone, settled on the parsed arguments before a command runs:
+the tree-only commands' default solver, and ``export``'s file given either way.
+
+:mod:`seqform.cli.parser` builds the parser; :mod:`seqform.cli.main` calls these on its
+result, so that an error here is a usage error (exit 2) like the parser's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from seqform.analyses.options import check_options
+from seqform.cli.errors import EXIT_USAGE, CommandError
+
+__all__ = ["resolve_export_file", "resolve_solver"]
+
+
+def resolve_solver(args: argparse.Namespace) -> None:
+    """``--solver``'s default on the commands that solve on the tree only (HiGHS simplex),
+    after the library's check (:func:`seqform.analyses.route.check_options`); ``solve`` leaves
+    the choice of route and solver to the library (:func:`~seqform.analyses.route.choose_route`).
+
+    Raises
+    ------
+    OptionsError
+        (usage) for ``--solver clarabel`` on a command that solves on the tree only.
+    """
+    if not hasattr(args, "solver") or hasattr(args, "method"):
+        return
+    check_options("tree", solver=args.solver, backend=getattr(args, "backend", "highs"))
+    args.solver = args.solver or "simplex"
+
+
+def resolve_export_file(args: argparse.Namespace) -> None:
+    """``export``'s file, given as ``FILE`` or as ``--output FILE`` (exactly one), in
+    ``args.file``.
+
+    Raises
+    ------
+    CommandError
+        (usage) for both or neither.
+    """
+    if getattr(args, "command", None) != "export":
+        return
+    if args.file is not None and args.output is not None:
+        raise CommandError(
+            f"export takes its file once: FILE ({args.file!r}) or --output FILE "
+            f"({args.output!r}), not both",
+            EXIT_USAGE,
+        )
+    if args.file is None and args.output is None:
+        raise CommandError("export needs the file to write: FILE or --output FILE", EXIT_USAGE)
+    args.file = args.file if args.file is not None else args.output

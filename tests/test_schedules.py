@@ -1,12 +1,15 @@
 """The hyperparameter schedules of Zhang, McAleer and Sandholm (2024): HS-DCFR and HS-PCFR+.
 
-The reference is the paper's recurrences (arXiv 2404.09097 v2, eq. 2-4, as stated in
+Two references.  The paper's recurrences (arXiv 2404.09097 v2, eq. 2-4, as stated in
 :mod:`seqform.iterative.rules`), written history by history on OpenSpiel's Kuhn in this file:
 the old cumulative regret discounted by ``d(t − 1)`` with the exponents read at ``t − 1``
-before the new regret is added, the old cumulative strategy multiplied by
-``((t − 1)/t)^{γ(t − 1)}`` before the new one is added.  seqform's rule instead weighs each
-iteration by the product of those factors and discounts after adding; the two orders are the
-same numbers up to rounding.
+before the new regret is added, and the average in either reading of a scheduled ``γ`` —
+the new strategy weighed ``t^{γ(t)}`` (power), or the old sum multiplied by
+``((t − 1)/t)^{γ(t − 1)}`` before the new one is added (factor).  seqform's rule instead
+weighs each iteration by precomputed weights and discounts after adding; the orders are the
+same numbers up to rounding.  And OpenSpiel's own ``DCFRSolver`` (python,
+``discounted_cfr.py``) with the schedule's ``α, β, γ`` set before each iteration: an
+independent implementation of HS-DCFR in the power reading.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from seqform.game.loader import load_game
 from seqform.iterative.cfr import solve_with_rule
 from seqform.iterative.rules import (
     DCFR,
+    FACTOR_READINGS,
     HS_DCFR_15,
     HS_DCFR_30,
     HS_PCFR_PLUS_15,
@@ -52,6 +56,7 @@ class PaperWalk:
     def __init__(self, game, rule: ScheduledRule, horizon: int) -> None:
         self.game, self.horizon = game, horizon
         self.gamma0, self.dcfr = rule.gamma.start, rule.alpha is not None
+        self.power = rule.averaging == "power"
         self.regrets: dict[str, np.ndarray] = {}
         self.instant: dict[str, np.ndarray] = {}
         self.policy: dict[str, np.ndarray] = {}
@@ -98,9 +103,13 @@ class PaperWalk:
 
     def _update(self, key: str, t: int) -> None:
         tau, progress = t - 1, (t - 1) / self.horizon  # the exponents of iteration t - 1
-        gamma = self.gamma0 - 5 * progress
-        factor = (tau / t) ** gamma
-        self.cumulative[key] = self.cumulative[key] * factor + self.reach[key] * self.policy[key]
+        new = self.reach[key] * self.policy[key]
+        if self.power:  # iteration t weighs t^gamma(t)
+            weight = t ** (self.gamma0 - 5 * t / self.horizon)
+            self.cumulative[key] = self.cumulative[key] + weight * new
+        else:  # the old sum times ((t - 1)/t)^gamma(t - 1)
+            factor = (tau / t) ** (self.gamma0 - 5 * progress)
+            self.cumulative[key] = self.cumulative[key] * factor + new
         if self.dcfr:  # eq. 4: alpha = 1 + 3t/n, beta = -1 - 2t/n
             old = self.regrets[key]
             old = old * _discount(old, tau, 1 + 3 * progress, -1 - 2 * progress)
@@ -124,8 +133,8 @@ class PaperWalk:
 
 @pytest.mark.parametrize(
     "rule",
-    [HS_DCFR_30, HS_DCFR_15, HS_PCFR_PLUS_30, HS_PCFR_PLUS_15],
-    ids=["hs-dcfr30", "hs-dcfr15", "hs-pcfr+30", "hs-pcfr+15"],
+    [HS_DCFR_30, HS_DCFR_15, HS_PCFR_PLUS_30, HS_PCFR_PLUS_15, *FACTOR_READINGS.values()],
+    ids=[*(f"{name}-power" for name in FACTOR_READINGS), *(f"{n}-factor" for n in FACTOR_READINGS)],
 )
 def test_schedules_equal_the_papers_recurrences(rule: ScheduledRule) -> None:
     pyspiel = pytest.importorskip("pyspiel")
@@ -145,6 +154,35 @@ def test_schedules_equal_the_papers_recurrences(rule: ScheduledRule) -> None:
             assert list(probabilities.values()) == pytest.approx(
                 list(walk.policy[kuhn_key(name)]), abs=1e-12
             )
+
+
+@pytest.mark.parametrize("rule", [HS_DCFR_30, HS_DCFR_15], ids=["hs-dcfr30", "hs-dcfr15"])
+def test_hs_dcfr_equals_openspiels_dcfr_solver_with_the_schedule(rule: ScheduledRule) -> None:
+    # OpenSpiel's python DCFRSolver weighs iteration t by t**gamma and discounts the
+    # regrets by its _iteration after adding them (discounted_cfr.py); its alpha, beta and
+    # gamma are plain attributes, set here to eq. 4's values before each iteration.
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import discounted_cfr
+
+    theirs = discounted_cfr.DCFRSolver(pyspiel.load_game("kuhn_poker"))
+    for t in range(1, ITERATIONS + 1):
+        progress = t / ITERATIONS
+        theirs.alpha, theirs.beta = 1 + 3 * progress, -1 - 2 * progress
+        theirs.gamma = rule.gamma.start + rule.gamma.change * progress
+        theirs.evaluate_and_update_policy()
+    average = theirs.average_policy()
+    stopping = Stopping(ITERATIONS, None, None, ITERATIONS)
+    ours = solve_with_rule(load_game("kuhn"), rule, "hs", stopping)
+    compared = 0
+    for strategy in ours.strategies:
+        for name, probabilities in strategy.as_dict().items():
+            key = kuhn_key(name)
+            state_policy = average.policy_for_key(key)
+            assert list(probabilities.values()) == pytest.approx(
+                [state_policy[a] for a in range(len(probabilities))], abs=1e-12
+            ), key
+            compared += 1
+    assert compared == 12
 
 
 @pytest.mark.parametrize(

@@ -62,19 +62,34 @@ iterations the exponents move linearly with ``t / n``,
     α(t) = 1 + 3 t/n,    β(t) = −1 − 2 t/n,    γ(t) = γ₀ − 5 t/n  (γ₀ = 30 or 15),
 
 HS-DCFR(γ₀) is DCFR with all three scheduled; HS-PCFR+(γ₀) is PCFR+ with γ scheduled (its
-only parameter).  A scheduled ``γ`` weighs the average the way DCFR's recurrence does,
-``S_t = S_{t−1} ((t−1)/t)^{γ(t−1)} + x_t``, so iteration ``t`` weighs
-``Π_{s=t}^{n−1} (s/(s+1))^{γ(s)}`` against the last (a constant ``γ`` gives ``(t/n)^γ``,
-DCFR's ``t^γ``).  The schedule needs the run's length ``n`` before it starts: such a
-rule runs only with a number of iterations (:func:`for_run`).  The pages of the paper at
-hand were its opening only; the schedule is eq. 4 as four independent public
-implementations state it, and seqform's measurements of it do not reproduce the paper's
-gains on Leduc (docs/algorithms.md).
+only parameter).  The schedule needs the run's length ``n`` before it starts: such a rule
+runs only with a number of iterations (:func:`for_run`).
+
+**Two readings of a scheduled γ.** DCFR's averaging has two forms that are the same for a
+constant ``γ`` and differ once ``γ`` moves:
+
+* *power* (``averaging="power"``, seqform's ``hs-*``): iteration ``t`` weighs ``t^{γ(t)}``,
+  the form of OpenSpiel's DCFR (``discounted_cfr.py``: "multiplying the contribution to the
+  average strategy by t^gamma", its ``_iteration ** gamma``) and of PCFR+'s ``t²``;
+* *factor* (``averaging="factor"``, the ``*_FACTOR`` rules): the old sum is multiplied by
+  ``((t−1)/t)^{γ(t−1)}`` before ``x_t`` is added, Brown and Sandholm's wording and Xu et
+  al.'s code, so iteration ``t`` weighs ``Π_{s=t}^{n−1} (s/(s+1))^{γ(s)}`` against the last.
+
+The pages of the paper at hand were its opening only, and four public implementations of
+eq. 4 take the factor reading.  The power reading is the default because it is the one that
+reproduces what the paper reports (docs/algorithms.md): with it HS-DCFR(30) is ahead of DCFR
+and of HS-DCFR(15) on Kuhn and Leduc at 500, 1,000 and 2,000 iterations (the paper
+recommends γ₀ = 30); with the factor reading HS-DCFR is behind DCFR on all of them and
+γ₀ = 15 beats 30.  OpenSpiel's own ``DCFRSolver`` with the schedule set before each
+iteration gives the same iterates (``tests/test_schedules.py``).
 
 Numbers: the averaging weights ``t^γ`` are computed in floats; with γ = 5 they reach
-``1e25`` at ``t = 1e5``, far from overflow.  A schedule's weights are taken relative to
-the last iteration's (at most 1): with γ₀ = 30 the first of 1,000 weighs ``1.5e-88``, the
-500th ``1.1e-8``, far from underflow.
+``1e25`` at ``t = 1e5``, far from overflow.  A schedule's weights are computed as
+logarithms and taken relative to the largest (so at most 1): with γ₀ = 30 and the factor
+reading the first of 1,000 weighs ``1.5e-88``, the 500th ``1.1e-8``; the power reading's
+weights peak before the end (near ``t = 790`` of 1,000, ``d/dt [γ(t) log t] = 0``) and the
+first weighs about ``3e-76``: far from underflow, and an iteration that underflows to 0 would
+weigh nothing anyway.
 """
 
 from __future__ import annotations
@@ -82,7 +97,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -91,10 +106,15 @@ __all__ = [
     "CFR_PLUS",
     "DCFR",
     "DCFR_PLUS",
+    "FACTOR_READINGS",
     "HS_DCFR_15",
+    "HS_DCFR_15_FACTOR",
     "HS_DCFR_30",
+    "HS_DCFR_30_FACTOR",
     "HS_PCFR_PLUS_15",
+    "HS_PCFR_PLUS_15_FACTOR",
     "HS_PCFR_PLUS_30",
+    "HS_PCFR_PLUS_30_FACTOR",
     "LAST_ITERATE",
     "LCFR",
     "PCFR_PLUS",
@@ -208,6 +228,9 @@ class ScheduledRule:
     alpha, beta : the discount exponents ``α(t), β(t)`` of DCFR's ``d(t)``, applied after
         adding (step 4); None: no discount
     horizon : the run's number of iterations ``n``; None until :func:`for_run` binds it
+    averaging : how ``γ(t)`` weighs iteration ``t`` (module docstring): ``"power"``,
+        ``t^{γ(t)}`` (OpenSpiel's DCFR), or ``"factor"``, DCFR's per-iteration factor
+        ``((t−1)/t)^{γ(t−1)}`` on the old sum
     """
 
     plus: bool
@@ -217,6 +240,11 @@ class ScheduledRule:
     beta: Linear | None = None
     horizon: int | None = None
     alternating: bool = True
+    averaging: Literal["power", "factor"] = "power"
+
+    def __post_init__(self) -> None:
+        if self.averaging not in ("power", "factor"):
+            raise ValueError(f"averaging is 'power' or 'factor', not {self.averaging!r}")
 
     def over(self, horizon: int) -> ScheduledRule:
         """This schedule over a run of ``horizon`` iterations."""
@@ -232,16 +260,22 @@ class ScheduledRule:
 
     @cached_property
     def _log_weights(self) -> np.ndarray:
-        """``log w_t`` for ``t = 0..n`` (entry 0 unused), ``w_n = 1``: ``w_{t+1} / w_t =
-        ((t+1)/t)^{γ(t)}`` — DCFR's recurrence with ``γ`` read at ``t``."""
+        """``log w_t`` for ``t = 0..n`` (entry 0 unused), the largest 0.  Power: ``log w_t
+        = γ(t) log t``.  Factor: ``w_{t+1} / w_t = ((t+1)/t)^{γ(t)}`` — DCFR's recurrence
+        with ``γ`` read at ``t``."""
         horizon = self._length(1)
-        steps = np.arange(1, horizon, dtype=float)
-        gammas = self.gamma.start + self.gamma.change * steps / horizon
-        logs = np.concatenate(([0.0, 0.0], np.cumsum(gammas * np.log1p(1.0 / steps))))
-        return logs - logs[-1]
+        if self.averaging == "power":
+            steps = np.arange(1, horizon + 1, dtype=float)
+            gammas = self.gamma.start + self.gamma.change * steps / horizon
+            logs = np.concatenate(([0.0], gammas * np.log(steps)))
+        else:
+            steps = np.arange(1, horizon, dtype=float)
+            gammas = self.gamma.start + self.gamma.change * steps / horizon
+            logs = np.concatenate(([0.0, 0.0], np.cumsum(gammas * np.log1p(1.0 / steps))))
+        return logs - logs[1:].max()
 
     def weight(self, iteration: int) -> float:
-        """The weight of iteration ``t`` in the average, relative to the last iteration's."""
+        """The weight of iteration ``t`` in the average, relative to the largest."""
         self._length(iteration)
         return float(np.exp(self._log_weights[iteration]))
 
@@ -291,6 +325,18 @@ HS_DCFR_30 = ScheduledRule(False, False, Linear(30.0, -5.0), _ALPHA, _BETA)
 HS_DCFR_15 = ScheduledRule(False, False, Linear(15.0, -5.0), _ALPHA, _BETA)
 HS_PCFR_PLUS_30 = ScheduledRule(True, True, Linear(30.0, -5.0))
 HS_PCFR_PLUS_15 = ScheduledRule(True, True, Linear(15.0, -5.0))
+HS_DCFR_30_FACTOR = replace(HS_DCFR_30, averaging="factor")
+HS_DCFR_15_FACTOR = replace(HS_DCFR_15, averaging="factor")
+HS_PCFR_PLUS_30_FACTOR = replace(HS_PCFR_PLUS_30, averaging="factor")
+HS_PCFR_PLUS_15_FACTOR = replace(HS_PCFR_PLUS_15, averaging="factor")
+FACTOR_READINGS: Mapping[str, ScheduledRule] = {
+    "hs-dcfr30": HS_DCFR_30_FACTOR,
+    "hs-dcfr15": HS_DCFR_15_FACTOR,
+    "hs-pcfr+30": HS_PCFR_PLUS_30_FACTOR,
+    "hs-pcfr+15": HS_PCFR_PLUS_15_FACTOR,
+}
+"""The schedules with the factor reading of ``γ(t)`` (module docstring), by the name of the
+power reading they stand beside; the library's, not the command line's."""
 
 RULES: Mapping[str, RegretRule | ScheduledRule] = {
     "cfr": CFR,

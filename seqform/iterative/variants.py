@@ -116,7 +116,8 @@ def hs_dcfr30(
 ) -> IterativeResult:
     """HS-DCFR(30) (Zhang, McAleer and Sandholm 2024, eq. 4): DCFR whose exponents follow
     ``α = 1 + 3t/n``, ``β = −1 − 2t/n``, ``γ = 30 − 5t/n`` over the ``n = iterations`` of
-    the run, which must therefore be given."""
+    the run, which must therefore be given; iteration ``t`` weighs ``t^{γ(t)}`` in the
+    average (the power reading, :mod:`seqform.iterative.rules`)."""
     return _run("hs-dcfr30", game, iterations, target, time_limit, every, on_sample)
 
 

@@ -11,7 +11,10 @@ the first table only).  Three tables:
    DCFR and their learned DDCFR.  Conventions, theirs and ours: alternating updates;
    CFR uniform averaging, CFR+ linear, DCFR(1.5, 0, 2) ``t²``.  The hyperparameter
    schedules (:data:`SCHEDULES`) run here only: they are defined over a fixed number of
-   iterations, not a time budget.
+   iterations, not a time budget; each also in the factor reading of its scheduled γ
+   (``(factor)``; :mod:`seqform.iterative.rules`), and with ``--openspiel-schedule``
+   OpenSpiel's own ``DCFRSolver`` runs DCFR, HS-DCFR(30) and HS-DCFR(15)
+   (:func:`openspiel_hs_dcfr`).
 2. **The ranking** on Kuhn, Leduc and Liar's Dice: per algorithm the iterations and
    solver seconds to NashConv 1e-3 and 1e-6 (first sample at or below; samples about ten
    per decade, :func:`benchmarks.convergence.run_in_phases`) within a solver-time budget,
@@ -46,6 +49,7 @@ __all__ = [
     "RankingRow",
     "at_thousand",
     "lp_certified_seconds",
+    "openspiel_hs_dcfr",
     "peer_speed",
     "ranking",
 ]
@@ -77,6 +81,9 @@ def at_thousand(game_name: str, iterations: int = 1000) -> dict[str, tuple[float
     """Per algorithm, exploitability (NashConv / 2) of the average and of the last iterate
     (None where not reported) after ``iterations``."""
     from seqform.game.loader import load_game
+    from seqform.iterative.cfr import solve_with_rule
+    from seqform.iterative.rules import FACTOR_READINGS, LAST_ITERATE
+    from seqform.iterative.run import Stopping
 
     game = load_game(game_name)
     table = {}
@@ -84,7 +91,32 @@ def at_thousand(game_name: str, iterations: int = 1000) -> dict[str, tuple[float
         result = _solver(name)(game, iterations, every=iterations)
         last = result.last_nash_conv
         table[name] = (result.nash_conv / 2, None if last is None else last / 2)
+    stopping = Stopping(iterations, None, None, iterations)
+    for name, rule in FACTOR_READINGS.items():  # the other reading of a scheduled gamma
+        result = solve_with_rule(game, rule, name, stopping, last_iterate=name in LAST_ITERATE)
+        last = result.last_nash_conv
+        table[f"{name} (factor)"] = (result.nash_conv / 2, None if last is None else last / 2)
     return table
+
+
+def openspiel_hs_dcfr(game_name: str, gamma0: float | None = 30.0, iterations: int = 1000) -> float:
+    """Exploitability (NashConv / 2) of OpenSpiel's own python ``DCFRSolver`` after
+    ``iterations``, with HS-DCFR's schedule (Zhang, McAleer and Sandholm 2024, eq. 4) set
+    on its ``alpha``, ``beta``, ``gamma`` before each iteration — an independent run of
+    the power reading (seqform.iterative.rules) — or, ``gamma0=None``, its plain DCFR(1.5,
+    0, 2).  Minutes on Leduc (a python solver)."""
+    import pyspiel
+    from open_spiel.python.algorithms import discounted_cfr, exploitability
+
+    game = pyspiel.load_game({"kuhn": "kuhn_poker", "leduc": "leduc_poker"}[game_name])
+    solver = discounted_cfr.DCFRSolver(game)
+    for t in range(1, iterations + 1):
+        if gamma0 is not None:
+            progress = t / iterations
+            solver.alpha, solver.beta = 1 + 3 * progress, -1 - 2 * progress
+            solver.gamma = gamma0 - 5 * progress
+        solver.evaluate_and_update_policy()
+    return float(exploitability.nash_conv(game, solver.average_policy())) / 2
 
 
 @dataclass(frozen=True)
@@ -237,7 +269,7 @@ def _cell(reached: tuple[int, float] | None) -> str:
     return "—" if reached is None else f"{reached[0]:>7,} {reached[1]:7.2f}s"
 
 
-def _print_thousand() -> None:
+def _print_thousand(with_openspiel: bool) -> None:
     print("1. Exploitability (NashConv / 2) after 1,000 iterations; DDCFR paper beside")
     for game_name in ("kuhn", "leduc"):
         table = at_thousand(game_name)
@@ -247,8 +279,12 @@ def _print_thousand() -> None:
             paper = published.get(name)
             theirs = "" if paper is None else f"   paper {paper:.2e}"
             tail = "" if last is None else f"   last iterate {last:.2e}"
-            print(f"    {name:10} {average:.3e}{theirs}{tail}")
-        print(f"    {'ddcfr':10} (learned; not run)   paper {published['ddcfr']:.2e}")
+            print(f"    {name:21} {average:.3e}{theirs}{tail}")
+        print(f"    {'ddcfr':21} (learned; not run)   paper {published['ddcfr']:.2e}")
+        if with_openspiel:
+            for name, gamma0 in (("dcfr", None), ("hs-dcfr30", 30.0), ("hs-dcfr15", 15.0)):
+                theirs = openspiel_hs_dcfr(game_name, gamma0)
+                print(f"    {name + ', OpenSpiel':21} {theirs:.3e}   (its DCFRSolver)")
 
 
 def _print_ranking(games: Sequence[str], budget: float) -> None:
@@ -284,9 +320,14 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=10.0, help="solver seconds per run")
     parser.add_argument("--quick", action="store_true", help="budget 1 s, Liar's Dice 4 sides")
     parser.add_argument("--thousand", action="store_true", help="the 1,000-iteration table only")
+    parser.add_argument(
+        "--openspiel-schedule",
+        action="store_true",
+        help="also run OpenSpiel's DCFRSolver: DCFR, HS-DCFR(30), HS-DCFR(15) (minutes on Leduc)",
+    )
     args = parser.parse_args()
     games = GAMES if not args.quick else ("kuhn", "leduc", "liars_dice(sides=4)")
-    _print_thousand()
+    _print_thousand(args.openspiel_schedule)
     if args.thousand:
         return
     _print_ranking(games, 1.0 if args.quick else args.budget)

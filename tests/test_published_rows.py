@@ -13,10 +13,10 @@ The issue's goal: the best new method under DDCFR's 1.20e-4 on Leduc at 1,000 it
 HS-DCFR(30) (Zhang, McAleer and Sandholm 2024) in the power reading of its scheduled γ
 (:mod:`seqform.iterative.rules`) lands at 1.06e-4; OpenSpiel's own ``DCFRSolver`` with
 the same schedule gives 1.090e-4 (``python -m benchmarks.algorithms --thousand
---openspiel-schedule``;
-its python solver takes three minutes, too long for a test).  Clearing round-off ties
-(``tie_tolerance=1e-12``) moves seqform's to 1.31e-4: the goal is met by the computation as
-it runs, within a band that straddles it, as does the published DDCFR number itself.
+--openspiel-schedule``; its python solver takes three minutes, too long for a test).
+Clearing round-off ties (``tie_tolerance=1e-12``) moves seqform's to 1.31e-4: the goal is
+met by the computation as it runs, within a band that straddles it, as the published DDCFR
+number itself is.
 """
 
 from __future__ import annotations

@@ -17,3 +17,24 @@ def test_ranking_rows_read_the_runs_history():
     # Measured: PDCFR+ reaches NashConv 1e-3 on Kuhn after 26 iterations, XFP not in 0.05 s.
     assert rows[0].algorithm == "pdcfr+" and rows[-1].algorithm == "xfp"
     assert set(SEEDS_RANKING) <= {"dcfr", "cfr+", "rcfr", "cfr", "xfp"}
+
+
+def test_roundoff_spread_perturbs_only_when_asked():
+    from benchmarks.algorithms import roundoff_spread
+    from seqform.game.loader import load_game
+    from seqform.iterative.cfr import solve_with_rule
+    from seqform.iterative.rules import RULES, for_run
+    from seqform.iterative.run import Stopping
+
+    plain = solve_with_rule(
+        load_game("kuhn"),
+        for_run(RULES["hs-dcfr30"], 60),
+        "hs-dcfr30",
+        Stopping(60, None, None, 60),
+    )
+    unperturbed = roundoff_spread("kuhn", "hs-dcfr30", 2, iterations=60, scale=0.0)
+    assert unperturbed.values == (plain.nash_conv / 2,) * 2
+    perturbed = roundoff_spread("kuhn", "hs-dcfr30", 3, iterations=60, scale=1e-6)
+    assert len(set(perturbed.values)) == 3  # one draw per seed
+    assert perturbed.median == sorted(perturbed.values)[1]
+    assert perturbed.share_below(max(perturbed.values)) == 2 / 3

@@ -63,8 +63,9 @@ def test_hs_dcfr30_is_under_ddcfrs_learned_number_on_leduc() -> None:
 
 @pytest.mark.parametrize("game", ["kuhn", "leduc"])
 def test_only_the_power_reading_puts_hs_dcfr_ahead_of_dcfr(game: str) -> None:
-    # The paper reports HS-DCFR ahead of DCFR and recommends gamma0 = 30 over 15: the power
-    # reading reproduces both, the factor reading neither (rules module docstring).
+    # The paper reports its schedules ahead of DCFR (its abstract), and gamma0 = 30 is the
+    # variant public implementations call its default: the power reading puts HS-DCFR(30)
+    # ahead of both DCFR and HS-DCFR(15), the factor reading neither (rules docstring).
     dcfr = exploitability(game, "dcfr")
     power = {name: exploitability(game, name) for name in ("hs-dcfr30", "hs-dcfr15")}
     factor = {name: exploitability(game, name, factor=True) for name in ("hs-dcfr30", "hs-dcfr15")}

@@ -79,9 +79,10 @@ The pages of the paper at hand were its opening only, and four public implementa
 eq. 4 take the factor reading.  The power reading is the default because it is the one that
 reproduces what the paper reports (docs/algorithms.md): with it HS-DCFR(30) is ahead of DCFR
 and of HS-DCFR(15) on Kuhn and Leduc at 500, 1,000 and 2,000 iterations (γ₀ = 30 is the
-variant public implementations call the paper's default and later work benchmarks); with the factor reading HS-DCFR is behind DCFR on all of them and
-γ₀ = 15 beats 30.  OpenSpiel's own ``DCFRSolver`` with the schedule set before each
-iteration gives the same averages to 1e-12 on Kuhn (``tests/test_schedules.py``).
+variant public implementations call the paper's default and later work benchmarks); with
+the factor reading HS-DCFR is behind DCFR on all of them and γ₀ = 15 beats 30.
+OpenSpiel's own ``DCFRSolver`` with the schedule set before each iteration gives the same
+averages to 1e-12 on Kuhn (``tests/test_schedules.py``).
 
 Numbers: the averaging weights ``t^γ`` are computed in floats; with γ = 5 they reach
 ``1e25`` at ``t = 1e5``, far from overflow.  A schedule's weights are computed as

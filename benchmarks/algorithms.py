@@ -21,8 +21,7 @@ the first table only).  Three tables:
    the final NashConv, the rank by time to 1e-3 (then by final NashConv), beside the
    seeds' ranking (DCFR fastest, CFR+ fast, RCFR medium, vanilla CFR slow, FSP slower);
    and the sequence-form LP's certified time (solve + certificate) for the same game.
-   ``--spread RUNS`` instead measures where Leduc's 1,000-iteration numbers land across
-   rounding (:func:`roundoff_spread`).
+   Where such a number lands across rounding: :mod:`benchmarks.roundoff`.
 3. **Per-iteration speed on Leduc** against the peers that have the algorithm: OpenSpiel's
    C++ ``CFRSolver``/``CFRPlusSolver``, its python ``LCFRSolver``/``DCFRSolver``/
    ``XFPSolver`` (a few iterations: they are slow), LiteEFG's ``CFR``, ``CFRplus``,
@@ -49,13 +48,11 @@ __all__ = [
     "SCHEDULES",
     "SEEDS_RANKING",
     "RankingRow",
-    "Spread",
     "at_thousand",
     "lp_certified_seconds",
     "openspiel_hs_dcfr",
     "peer_speed",
     "ranking",
-    "roundoff_spread",
 ]
 
 ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "pcfr+", "dcfr+", "pdcfr+", "rcfr", "xfp")
@@ -121,72 +118,6 @@ def openspiel_hs_dcfr(game_name: str, gamma0: float | None = 30.0, iterations: i
             solver.gamma = gamma0 - 5 * progress
         solver.evaluate_and_update_policy()
     return float(exploitability.nash_conv(game, solver.average_policy())) / 2
-
-
-@dataclass(frozen=True)
-class Spread:
-    """Exploitability (NashConv / 2) after ``iterations`` over ``runs`` round-off
-    perturbations of one algorithm (:func:`roundoff_spread`)."""
-
-    algorithm: str
-    iterations: int
-    values: tuple[float, ...]
-
-    @property
-    def median(self) -> float:
-        import numpy as np
-
-        return float(np.median(self.values))
-
-    def share_below(self, bound: float) -> float:
-        return sum(value < bound for value in self.values) / len(self.values)
-
-
-class _Jittered:
-    """A rule whose instantaneous regrets are multiplied by ``1 + scale·N(0, 1)`` before
-    the rule sees them: a perturbation of the size of the rounding two codes differ by."""
-
-    def __init__(self, base, seed: int, scale: float) -> None:
-        import numpy as np
-
-        self.base, self.rng, self.scale = base, np.random.default_rng(seed), scale
-
-    @property
-    def alternating(self) -> bool:
-        return self.base.alternating
-
-    def weight(self, iteration: int) -> float:
-        return self.base.weight(iteration)
-
-    def accumulate(self, regrets, instant, iteration: int) -> None:
-        instant *= 1 + self.scale * self.rng.standard_normal(instant.shape)
-        self.base.accumulate(regrets, instant, iteration)
-
-    def matched(self, regrets, instant, iteration: int):
-        return self.base.matched(regrets, instant, iteration)
-
-
-def roundoff_spread(
-    game_name: str, algorithm: str, runs: int, iterations: int = 1000, scale: float = 1e-15
-) -> Spread:
-    """Where a 1,000-iteration exploitability lands across rounding.  On Leduc regret
-    matching amplifies rounding (docs/algorithms.md: two correct codes agree to 1e-16 for
-    20 iterations and differ by 5-20 % at 1,000), so one run is one draw.  Each of ``runs``
-    runs multiplies the instantaneous regrets by ``1 + scale·N(0, 1)`` (seeds 0, 1, ...),
-    a relative perturbation of one rounding: the spread of the results is the spread any
-    implementation's single number is drawn from."""
-    from seqform.game.loader import load_game
-    from seqform.iterative.cfr import solve_with_rule
-    from seqform.iterative.rules import RULES, for_run
-    from seqform.iterative.run import Stopping
-
-    game, stopping = load_game(game_name), Stopping(iterations, None, None, iterations)
-    rule = for_run(RULES[algorithm], iterations)
-    values = tuple(
-        solve_with_rule(game, _Jittered(rule, seed, scale), algorithm, stopping).nash_conv / 2
-        for seed in range(runs)
-    )
-    return Spread(algorithm, iterations, values)
 
 
 @dataclass(frozen=True)
@@ -357,18 +288,6 @@ def _print_thousand(with_openspiel: bool) -> None:
                 print(f"    {name + ', OpenSpiel':21} {theirs:.3e}   (its DCFRSolver)")
 
 
-def _print_spread(runs: int) -> None:
-    print(f"Leduc, NashConv / 2 at 1,000 iterations over {runs} round-off perturbations")
-    ddcfr = PUBLISHED["leduc"]["ddcfr"]
-    for name in ("hs-dcfr30", "hs-dcfr15", "dcfr", "dcfr+", "cfr+"):
-        spread = roundoff_spread("leduc", name, runs)
-        print(
-            f"    {name:10} median {spread.median:.3e}  min {min(spread.values):.3e}  "
-            f"max {max(spread.values):.3e}  under DDCFR's {ddcfr:.2e}: "
-            f"{spread.share_below(ddcfr):.0%}"
-        )
-
-
 def _print_ranking(games: Sequence[str], budget: float) -> None:
     print(f"2. Ranking: iterations and solver seconds to NashConv 1e-3 / 1e-6 (budget {budget} s)")
     for game_name in games:
@@ -407,17 +326,8 @@ def main() -> None:
         action="store_true",
         help="also run OpenSpiel's DCFRSolver: DCFR, HS-DCFR(30), HS-DCFR(15) (minutes on Leduc)",
     )
-    parser.add_argument(
-        "--spread",
-        type=int,
-        metavar="RUNS",
-        help="only: Leduc at 1,000 iterations over RUNS round-off perturbations",
-    )
     args = parser.parse_args()
     games = GAMES if not args.quick else ("kuhn", "leduc", "liars_dice(sides=4)")
-    if args.spread:
-        _print_spread(args.spread)
-        return
     _print_thousand(args.openspiel_schedule)
     if args.thousand:
         return

@@ -99,30 +99,40 @@ def _algorithm(peer: str) -> Callable[..., Any]:
 
 
 def run_in_phases(solve: Callable[..., Any], budget: float) -> tuple[Any, list[Any]]:
-    """Run ``solve`` in phases (see the module docstring); the last result and all samples.
+    """Run ``solve`` in phases (see the module docstring); the run the samples end with, and
+    all samples.
 
     ``solve(iterations=..., every=..., target=..., time_limit=...)`` makes one run from the
     start and returns an :class:`~seqform.iterative.run.IterativeResult`.
     """
     target = min(TARGETS)
     samples: list[Any] = []
+    kept: Any = None
     every = 1
     while True:
         result = solve(
             iterations=_FIRST_PHASE * every, every=every, target=target, time_limit=budget
         )
-        covered = samples[-1].iteration if samples else 0
-        samples += [sample for sample in result.history if sample.iteration > covered]
+        kept, samples = _joined(kept, samples, result)
         if result.stopped != "iterations":
-            return result, samples
+            return kept, samples
         next_cost = result.seconds / result.iterations * _FIRST_PHASE * every * 10
         if next_cost > _PHASE_SHARE * budget:
             break
         every *= 10
     result = solve(every=every * 10, target=target, time_limit=budget)
-    covered = samples[-1].iteration
-    samples += [sample for sample in result.history if sample.iteration > covered]
-    return result, samples
+    return _joined(kept, samples, result)
+
+
+def _joined(kept: Any, samples: list[Any], result: Any) -> tuple[Any, list[Any]]:
+    """The samples extended by ``result``'s later ones, and the run they end with.  A phase
+    restarts from the first iteration, so on a loaded machine it can reach the time limit
+    before the previous phase's last iteration: then it adds nothing and the previous run
+    stays the result (its final NashConv is the last sample's)."""
+    covered = samples[-1].iteration if samples else 0
+    if kept is not None and result.iterations <= covered:
+        return kept, samples
+    return result, samples + [sample for sample in result.history if sample.iteration > covered]
 
 
 def run_iterative(peer: str, spec: str, budget: float) -> Outcome:

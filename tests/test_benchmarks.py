@@ -552,6 +552,32 @@ def test_a_phase_that_reaches_the_target_is_the_last():
     assert samples[-1].iteration == 1_000_000 and samples[-1].nash_conv <= min(TARGETS)
 
 
+class _SlowerLater(_Run):
+    """As :class:`_Run`, but from the second call each iteration costs 10 ms: the machine
+    got busy, so a phase restarted from the first iteration runs out of time sooner."""
+
+    def __call__(self, *, iterations=None, every, target, time_limit):
+        if not self.calls:
+            return super().__call__(
+                iterations=iterations, every=every, target=target, time_limit=time_limit
+            )
+        return super().__call__(
+            iterations=iterations, every=every, target=target, time_limit=time_limit / 10
+        )
+
+
+def test_a_phase_that_stops_short_of_the_last_keeps_the_earlier_run():
+    # Budget 0.5 s: the first phase's 100 iterations take 0.1 s, so a second is made; on the
+    # busy machine it stops at the time limit after 50 iterations, short of the first's 100.
+    solve = _SlowerLater()
+
+    result, samples = run_in_phases(solve, budget=0.5)
+
+    assert len(solve.calls) == 2
+    assert result.iterations == 100 and result.stopped == "iterations"
+    assert samples[-1].iteration == 100 and samples[-1].nash_conv == result.nash_conv
+
+
 def iterative_outcome(history, **fields) -> Outcome:
     last = history[-1]
     return Outcome(

@@ -73,7 +73,7 @@ GAMES = ("kuhn", "leduc", "liars_dice")
 
 
 def _solver(name: str) -> Callable[..., object]:
-    from seqform.analyses.iterate import SOLVERS
+    from seqform.questions.iterate import SOLVERS
 
     return SOLVERS[name]
 
@@ -81,7 +81,7 @@ def _solver(name: str) -> Callable[..., object]:
 def at_thousand(game_name: str, iterations: int = 1000) -> dict[str, tuple[float, float | None]]:
     """Per algorithm, exploitability (NashConv / 2) of the average and of the last iterate
     (None where not reported) after ``iterations``."""
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
     from seqform.iterative.cfr import solve_with_rule
     from seqform.iterative.rules import FACTOR_READINGS, LAST_ITERATE
     from seqform.iterative.run import Stopping
@@ -150,7 +150,7 @@ def ranking(
 ) -> list[RankingRow]:
     """Each algorithm run to NashConv 1e-6 or ``budget`` solver seconds, ranked by the
     time to 1e-3 (then by final NashConv)."""
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
 
     game = load_game(game_name)
     rows = []
@@ -181,9 +181,9 @@ def _rank_key(row: RankingRow) -> tuple[float, float]:
 
 def lp_certified_seconds(game_name: str) -> tuple[float, float]:
     """Seconds to solve the sequence-form LP and certify it, and the certified NashConv."""
-    from seqform.analyses.solve import solve
     from seqform.certify import certify
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
+    from seqform.routes.solve import solve
 
     game = load_game(game_name)
     start = time.perf_counter()
@@ -241,7 +241,7 @@ def peer_speed(
     """Seconds per iteration of seqform and of each peer that has the algorithm
     (``{algorithm: {"seqform": s, "openspiel": s, "liteefg": s}}``, peers absent when
     they lack the algorithm or are not installed)."""
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
 
     game = load_game(ours)
     table: dict[str, dict[str, float]] = {}

@@ -147,7 +147,7 @@ def run_iterative(peer: str, spec: str, budget: float) -> Outcome:
         load the game.
     """
     from seqform.certify import certify
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
 
     start = time.perf_counter()
     game = load_game(spec)
@@ -192,7 +192,7 @@ def cfr_plus_speed(
     from open_spiel.python.algorithms import exploitability
 
     from seqform.certify import certify
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
     from seqform.iterative.cfr import cfr_plus
 
     game = load_game(spec)

@@ -6,7 +6,7 @@ times only its own work:
 
 ``seqform-highs``, ``seqform-cvxpy``
     The whole pipeline from the name: :func:`seqform.load_game` (build and validate the
-    tree) and :func:`seqform.analyses.solve` (sequence form, LP, behavioural strategies, certificate
+    tree) and :func:`seqform.routes.solve` (sequence form, LP, behavioural strategies, certificate
     by best response), with the direct HiGHS backend or the cvxpy one.  The solver's own
     time (``Solution.stats.solver_seconds``) is recorded beside it.
 ``openspiel``
@@ -20,12 +20,12 @@ times only its own work:
     solver, so in the worker it is wrapped to pass none.
 ``gambit``
     ``pygambit.nash.lp_solve(game, rational=False)``; the game is built by seqform and
-    converted by :func:`seqform.game.to_gambit.game_to_gambit` first, and that conversion is timed
-    separately: only the solve counts as Gambit's time.
+    converted by :func:`seqform.game.formats.to_gambit.game_to_gambit` first, and that
+    conversion is timed separately: only the solve counts as Gambit's time.
 ``seqform-structured``
     Games with a public tree × private hands description (kuhn, leduc, liars_dice,
     :func:`seqform.game.builtin.registry.load_structured_game`): the structured route without
-    the tree, :func:`seqform.analyses.structured.solve_structured` (sparsified LP through
+    the tree, :func:`seqform.routes.structured.solve_structured` (sparsified LP through
     level sums, Clarabel, certificate by the public-tree best response).  Beside the tree
     peers it gives both routes side by side, and it is the peer of the scale target (N-card
     Kuhn up to 250,000 cards), which the retired ``seqform-sparsified`` peer (the one-card
@@ -120,17 +120,21 @@ class Sizes:
 # Modules each peer imports, loaded before the clock starts so that no peer pays for
 # importing its libraries inside the timed region.
 _MODULES: dict[str, tuple[str, ...]] = {
-    "seqform-highs": ("seqform", "seqform.analyses.solve", "highspy"),
-    "seqform-cvxpy": ("seqform", "seqform.analyses.solve", "highspy", "cvxpy"),
-    "openspiel": ("pyspiel", "open_spiel.python.algorithms.sequence_form_lp", "seqform.game.efg"),
+    "seqform-highs": ("seqform", "seqform.routes.solve", "highspy"),
+    "seqform-cvxpy": ("seqform", "seqform.routes.solve", "highspy", "cvxpy"),
+    "openspiel": (
+        "pyspiel",
+        "open_spiel.python.algorithms.sequence_form_lp",
+        "seqform.game.formats.efg",
+    ),
     "openspiel-highs": (
         "pyspiel",
         "open_spiel.python.algorithms.sequence_form_lp",
-        "seqform.game.efg",
+        "seqform.game.formats.efg",
         "cvxpy",
     ),
-    "gambit": ("pygambit", "seqform", "seqform.game.to_gambit"),
-    "seqform-structured": ("seqform", "seqform.analyses.structured", "clarabel"),
+    "gambit": ("pygambit", "seqform", "seqform.game.formats.to_gambit"),
+    "seqform-structured": ("seqform", "seqform.routes.structured", "clarabel"),
     "sizes": ("seqform", "seqform.forms.sequence_form"),
     **{
         peer: ("seqform.iterative.cfr", "seqform.iterative.mccfr", "seqform.certify")
@@ -191,8 +195,8 @@ def _seqform(spec: str, backend: str) -> Outcome:
 
 
 def _structured(spec: str) -> Outcome:
-    from seqform.analyses.structured import solve_structured
     from seqform.game.builtin.registry import load_structured_game
+    from seqform.routes.structured import solve_structured
 
     return _pipeline(lambda: load_structured_game(spec), solve_structured)
 
@@ -210,7 +214,7 @@ def _structured_sizes(spec: str) -> Sizes:
     import numpy as np
 
     from seqform.game.builtin.registry import load_structured_game
-    from seqform.game.public_numbering import number_public_tree
+    from seqform.game.public.numbering import number_public_tree
 
     game = load_structured_game(spec)
     numbering = number_public_tree(game)
@@ -229,10 +233,10 @@ def _structured_sizes(spec: str) -> Sizes:
 
 def _tree_nodes_refused(spec: str) -> int | None:
     """At most the tree size of an N-card Kuhn game too large for :func:`seqform.load_game`
-    (:func:`~seqform.game.public_explicit.tree_nodes`), else ``None``."""
+    (:func:`~seqform.game.public.explicit.tree_nodes`), else ``None``."""
     from seqform.game.builtin.kuhn import MAX_TREE_NODES
     from seqform.game.builtin.registry import load_structured_game, parse_game_spec
-    from seqform.game.public_explicit import tree_nodes
+    from seqform.game.public.explicit import tree_nodes
 
     try:
         if parse_game_spec(spec)[0] != "kuhn":
@@ -353,7 +357,7 @@ def _gambit(spec: str) -> Outcome:
     import pygambit
 
     from seqform import load_game
-    from seqform.game.to_gambit import game_to_gambit
+    from seqform.game.formats.to_gambit import game_to_gambit
 
     start = time.perf_counter()
     gambit_game = game_to_gambit(load_game(spec))

@@ -75,7 +75,7 @@ def roundoff_spread(
     runs multiplies the instantaneous regrets by ``1 + scale·N(0, 1)`` (seeds 0, 1, ...),
     a relative perturbation of one rounding: the spread of the results is the spread any
     implementation's single number is drawn from."""
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
     from seqform.iterative.cfr import solve_with_rule
     from seqform.iterative.rules import RULES, for_run
     from seqform.iterative.run import Stopping

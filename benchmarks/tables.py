@@ -248,8 +248,8 @@ def _what_is_timed() -> list[str]:
         "3 cards) are written as `.efg` (not timed) and loaded with its `efg_game`. "
         "*with HiGHS*: the same, solving its two LPs with HiGHS through cvxpy instead of ECOS.",
         "- **Gambit**: `pygambit.nash.lp_solve(game, rational=False)` only; building the game "
-        "in seqform and converting it with `seqform.game.to_gambit.game_to_gambit` is timed "
-        "apart and not counted.",
+        "in seqform and converting it with `seqform.game.formats.to_gambit.game_to_gambit` is "
+        "timed apart and not counted.",
         "- **seqform structured route**: games with a public tree × private hands description "
         "(kuhn, leduc, liars_dice), the whole pipeline from the game's name without ever "
         "building the tree — `load_structured_game` and `solve_structured` (sparsified "

@@ -288,7 +288,7 @@ def _sparsity_target(run: BenchmarkRun) -> TargetCheck:
     if _find(run, "leduc", ranks=13) is None:
         return TargetCheck(target, "not run", None)
     from seqform.game.builtin.registry import load_structured_game
-    from seqform.structured.factored_lp import build_structured_lp
+    from seqform.structured.lp_model import build_structured_lp
     from seqform.structured.payoff_matrix import payoff_nnz
 
     game = load_structured_game("leduc(ranks=13)")

@@ -63,8 +63,8 @@ def compare(
     code: str, game_name: str, algorithm: str, iterations: int, every: int
 ) -> list[tuple[int, float, float]]:
     """``(iteration, theirs, seqform's)`` exploitability every ``every`` iterations."""
-    from seqform.analyses.iterate import SOLVERS
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
+    from seqform.questions.iterate import SOLVERS
 
     cfr, game_config = _their_modules(code)
     class_name, parameters = THEIRS[algorithm]

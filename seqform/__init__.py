@@ -8,8 +8,6 @@ from seqform.certify import Certificate, best_response, certify, expected_value
 from seqform.version import __version__
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
-    from seqform.analyses.normal import solve_normal_form
-    from seqform.analyses.solve import Solution, solve
     from seqform.documents.build import document, write_document
     from seqform.forms.normal_counts import strategy_counts
     from seqform.forms.normal_form import build_normal_form
@@ -21,20 +19,22 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     )
     from seqform.game.builtin.catalogue import builtin_games
     from seqform.game.errors import InvalidGameError, UnknownGameError
-    from seqform.game.loader import load_game
     from seqform.game.model import Game
     from seqform.game.nodes import Chance, Decision, Terminal
+    from seqform.io.loader import load_game
     from seqform.lp.minmax import solve_minmax
     from seqform.lp.problem import FloatSolution
     from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
+    from seqform.routes.normal import solve_normal_form
+    from seqform.routes.solve import Solution, solve
 
 # Every public name loads its module on first use (PEP 562), so ``import seqform`` and the
 # command line's start-up do not pay for numpy, scipy, HiGHS or pygambit before a command
 # needs them (issue 19, start-up).
 _LAZY = {
-    "solve_normal_form": "seqform.analyses.normal",
-    "Solution": "seqform.analyses.solve",
-    "solve": "seqform.analyses.solve",
+    "solve_normal_form": "seqform.routes.normal",
+    "Solution": "seqform.routes.solve",
+    "solve": "seqform.routes.solve",
     "strategy_counts": "seqform.forms.normal_counts",
     "build_normal_form": "seqform.forms.normal_form",
     "PlayerSequences": "seqform.forms.sequence_form",
@@ -45,7 +45,7 @@ _LAZY = {
     "plan_from_behaviour": "seqform.forms.strategies",
     "InvalidGameError": "seqform.game.errors",
     "UnknownGameError": "seqform.game.errors",
-    "load_game": "seqform.game.loader",
+    "load_game": "seqform.io.loader",
     "Game": "seqform.game.model",
     "Chance": "seqform.game.nodes",
     "Decision": "seqform.game.nodes",
@@ -55,26 +55,26 @@ _LAZY = {
     "SolverError": "seqform.lp.solvers",
     "SolverLimitError": "seqform.lp.solvers",
     "SolverStats": "seqform.lp.solvers",
-    "read_efg": "seqform.game.efg",
+    "read_efg": "seqform.game.formats.efg",
     "write_efg": "seqform.io.export",
     "GameFormatError": "seqform.game.errors",
-    "load_openspiel_game": "seqform.game.openspiel",
+    "load_openspiel_game": "seqform.game.formats.openspiel",
     "export_game": "seqform.io.export",
-    "compare": "seqform.analyses.compare",
-    "refine": "seqform.analyses.refine",
-    "equilibrium_ranges": "seqform.analyses.ranges",
-    "exploit": "seqform.analyses.exploit",
-    "named_opponent": "seqform.analyses.exploit",
-    "iterate": "seqform.analyses.iterate",
-    "StructuredGame": "seqform.game.public_tree",
+    "compare": "seqform.questions.compare",
+    "refine": "seqform.routes.refine",
+    "equilibrium_ranges": "seqform.questions.ranges",
+    "exploit": "seqform.questions.exploit",
+    "named_opponent": "seqform.questions.exploit",
+    "iterate": "seqform.questions.iterate",
+    "StructuredGame": "seqform.game.public.tree",
     "load_structured_game": "seqform.game.builtin.registry",
     "kuhn_structured": "seqform.game.builtin.kuhn",
-    "ShowdownPoker": "seqform.game.builtin.showdown_public",
-    "structured_showdown": "seqform.game.builtin.showdown_public",
-    "OptionsError": "seqform.analyses.route",
-    "MemoryRefusedError": "seqform.analyses.memory",
-    "LPWorkRefusedError": "seqform.analyses.lp_work",
-    "choose_route": "seqform.analyses.route",
+    "ShowdownPoker": "seqform.game.builtin.one_card",
+    "structured_showdown": "seqform.game.builtin.one_card",
+    "OptionsError": "seqform.routes.policy",
+    "MemoryRefusedError": "seqform.routes.memory",
+    "LPWorkRefusedError": "seqform.holdem.lp_work",
+    "choose_route": "seqform.routes.policy",
     "document": "seqform.documents.build",
     "write_document": "seqform.documents.build",
     "builtin_games": "seqform.game.builtin.catalogue",
@@ -83,19 +83,19 @@ _LAZY = {
 # Older entry points and names, for one release: each warns (DeprecationWarning) with its
 # new spelling, then does what it did.  The one entry point is ``solve`` (issue 19).
 _DEPRECATED = {
-    "solve_exact": ("seqform.analyses.exact", "solve_exact", "seqform.solve(game, exact=True)"),
+    "solve_exact": ("seqform.routes.exact", "solve_exact", "seqform.solve(game, exact=True)"),
     "solve_structured": (
-        "seqform.analyses.structured",
+        "seqform.routes.structured",
         "solve_structured",
         'seqform.solve(game, method="structured")',
     ),
     "solve_structured_exact": (
-        "seqform.analyses.structured_exact",
+        "seqform.routes.structured_exact",
         "solve_structured_exact",
         'seqform.solve(game, method="structured", exact=True)',
     ),
     "solve_showdown": (
-        "seqform.analyses.structured",
+        "seqform.routes.structured",
         "solve_structured",
         'seqform.solve(game, method="structured")',
     ),
@@ -117,7 +117,7 @@ def __getattr__(name: str) -> object:
 
         return renamed("seqform", name, {name: ("seqform.FloatSolution", FloatSolution)})
     if name in _DEPRECATED:
-        from seqform.analyses.solve import deprecated_alias
+        from seqform.routes.solve import deprecated_alias
 
         module, target, new = _DEPRECATED[name]
         function = getattr(importlib.import_module(module), target)

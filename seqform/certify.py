@@ -21,7 +21,7 @@ Fractions), in exact arithmetic on object arrays with the tree's exact probabili
 
   and the best-response value is ``leaf[∅] + sum_{h' first} V(h')``
   (:func:`respond`, for all information sets of one depth at once, deepest first).
-  A *restricted* responder (:mod:`seqform.analyses.restrict`) must keep
+  A *restricted* responder (:mod:`seqform.routes.restrict`) must keep
   ``lo_a <= b(a | h) <= hi_a`` at some information sets; there the ``max`` becomes the
   best distribution within the bounds, a fractional knapsack (:func:`bounded_choice`).
 * :func:`certify` — both best-response values and NashConv

@@ -1,7 +1,7 @@
 """Hand-written game trees the tests use as independent references.
 
 The built-in games are defined once, as public tree × private hands
-(:mod:`seqform.game.public_tree`), and their trees are generated from that description.
+(:mod:`seqform.game.public.tree`), and their trees are generated from that description.
 These builders are the node-by-node trees seqform had before (Liar's Dice here, and the
 one-card showdown games' :func:`showdown_tree`, written from the betting tree; Leduc's stays
 in :mod:`seqform.game.builtin.leduc_tree` for suit isomorphism), so
@@ -16,7 +16,7 @@ from fractions import Fraction
 from itertools import permutations
 
 from seqform.game.builtin.liars_dice import LIAR, bid_label
-from seqform.game.builtin.showdown_public import BettingNode, Fold, Showdown, ShowdownPoker
+from seqform.game.builtin.one_card import BettingNode, Fold, Showdown, ShowdownPoker
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 

@@ -12,7 +12,7 @@ from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.model import Game
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.structured.responses import sequence_tables
 

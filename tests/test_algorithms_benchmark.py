@@ -21,7 +21,7 @@ def test_ranking_rows_read_the_runs_history():
 
 def test_roundoff_spread_perturbs_only_when_asked():
     from benchmarks.roundoff import roundoff_spread
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
     from seqform.iterative.cfr import solve_with_rule
     from seqform.iterative.rules import RULES, for_run
     from seqform.iterative.run import Stopping

@@ -41,8 +41,11 @@ ROOMS = (
     "certify",
     "iterative",
     "structured",
+    "holdem",
     "io",
-    "analyses",
+    "routes",
+    "questions",
+    "qre",
     "documents",
     "cli",
 )
@@ -319,7 +322,7 @@ def test_the_package_is_read(seqform: Package) -> None:
     assert "seqform.game.model" in seqform.files
     # the facade re-exports solve, so the reader must have seen that import (at any line)
     assert any(
-        (i.importer, i.imported) == ("seqform", "seqform.analyses.solve") for i in seqform.imports
+        (i.importer, i.imported) == ("seqform", "seqform.routes.solve") for i in seqform.imports
     )
 
 
@@ -341,6 +344,37 @@ def test_seqform_keeps_the_rule(seqform: Package, rule: Callable[[Package], list
 def test_architecture_md_gives_the_same_order() -> None:
     text = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
     assert " < ".join(["version", *ROOMS, "facade"]) in text
+
+
+def unnamed_modules(package: Package, page: str) -> list[str]:
+    """Modules that the room table of ``page`` (ARCHITECTURE.md) does not name.
+
+    A room's row starts ``| `room/` |`` (or ``| `room` |`` for a one-module room) and names
+    each of its modules in backticks, subfolders' modules included.
+    """
+    rows = {}
+    for line in page.splitlines():
+        if line.startswith("| `"):
+            head = line.split("`")[1].rstrip("/")
+            rows[head] = line
+    problems = []
+    for module in package.files:
+        parts = module.split(".")[1:]
+        if not parts or parts[-1] in FACADE | BOTTOM:
+            continue
+        room = parts[0]
+        row = rows.get(room)
+        if row is None:
+            problems.append(f"{module}: ARCHITECTURE.md has no row for the room {room!r}")
+        elif len(parts) > 1 and f"`{parts[-1]}`" not in row and f"`{parts[-1]}/`" not in row:
+            problems.append(f"{module}: not named in the row of {room!r} in ARCHITECTURE.md")
+    return problems
+
+
+def test_architecture_md_names_every_module(seqform: Package) -> None:
+    page = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    problems = unnamed_modules(seqform, page)
+    assert not problems, _report(problems)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -375,10 +409,10 @@ def faulty(tmp_path: Path) -> Package:
             "lp/minmax.py": "from typing import TYPE_CHECKING\n"
             "if TYPE_CHECKING:\n    from toy.cli import main\n",
             # a cycle closed by a type only: counted all the same
-            "analyses/__init__.py": "",
-            "analyses/solve.py": "from toy.analyses.normal import N\nS = 1\n",
-            "analyses/normal.py": "from typing import TYPE_CHECKING\n"
-            "if TYPE_CHECKING:\n    from toy.analyses.solve import S\nN = 1\n",
+            "routes/__init__.py": "",
+            "routes/solve.py": "from toy.routes.normal import N\nS = 1\n",
+            "routes/normal.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from toy.routes.solve import S\nN = 1\n",
             # imports the facade from inside the package
             "cli/__init__.py": "",
             "cli/main.py": "import toy\ndef run():\n    pass\n",
@@ -396,10 +430,17 @@ def faulty(tmp_path: Path) -> Package:
     return read_package(root)
 
 
+def test_checker_reports_a_module_missing_from_the_map(faulty: Package) -> None:
+    page = "| `game/` | `model`, `plan` |\n| `forms/` | `plan` |\n"
+    problems = unnamed_modules(faulty, page)
+    assert "toy.routes.normal: ARCHITECTURE.md has no row for the room 'routes'" in problems
+    assert not [p for p in problems if p.startswith(("toy.game.", "toy.forms."))]
+
+
 def test_checker_reports_a_cycle(faulty: Package) -> None:
     assert sorted(import_cycles(faulty)) == [
-        "import cycle: toy.analyses.normal -> toy.analyses.solve -> toy.analyses.normal",
         "import cycle: toy.forms.plan -> toy.game.model -> toy.forms.plan",
+        "import cycle: toy.routes.normal -> toy.routes.solve -> toy.routes.normal",
     ]
 
 

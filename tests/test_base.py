@@ -10,8 +10,8 @@ from seqform.base.node_counts import dealt_tree_nodes
 from seqform.base.numbers import about_text, count_text, number_text
 from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.leduc import leduc_structured
-from seqform.game.loader import load_game
-from seqform.game.public_explicit import tree_nodes
+from seqform.game.public.explicit import tree_nodes
+from seqform.io.loader import load_game
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,7 @@ def test_the_structured_bound_is_at_least_the_built_tree(structured: object, spe
 
 
 def test_the_old_name_of_the_strategies_warns_and_names_the_new_one() -> None:
-    from seqform.analyses.solve import solve
+    from seqform.routes.solve import solve
 
     solution = solve(load_game("kuhn"))
     with pytest.warns(DeprecationWarning, match="use .strategies"):

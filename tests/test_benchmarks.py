@@ -703,7 +703,7 @@ def test_sizes_without_the_tree_equal_the_trees(spec):
 def test_a_tree_too_large_to_build_is_recorded_as_refused(tmp_path):
     # liars_dice(sides=8) has 16 bids, beyond the 14 the tree builds (TreeTooLargeError):
     # the tree peer is "refused", the structured peer is not asked here; sizes still come
-    # from the structured numbering (524,281 sequences a player: seqform.game.public_numbering).
+    # from the structured numbering (524,281 sequences a player: seqform.game.public.numbering).
     finished = run_command(
         "--games",
         "liars_dice(sides=8)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.iterative.cfr import cfr_plus
 from seqform.iterative.rules import CFR_PLUS, DCFR_PLUS, PCFR_PLUS, PDCFR_PLUS, RegretRule
 from seqform.iterative.variants import dcfr_plus, lcfr, pcfr_plus, pdcfr_plus

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from seqform.analyses import exact as exact_module
-from seqform.analyses.exact import ValueBounds, solve_exact
 from seqform.cli.errors import EXIT_NOT_CERTIFIED
 from seqform.cli.main import main
+from seqform.routes import exact as exact_module
+from seqform.routes.exact import ValueBounds, solve_exact
 
 
 def test_solve_kuhn_text(capsys):
@@ -207,7 +207,7 @@ def test_exact_with_only_bounds_exits_3(monkeypatch, capsys):
         lower = found.bounds.lower
         return dataclasses.replace(found, bounds=ValueBounds(lower - 1, lower + 1))
 
-    # the exact route's pipeline, as seqform.analyses.solve.solve_on_route runs it
+    # the exact route's pipeline, as seqform.routes.solve.solve_on_route runs it
     monkeypatch.setattr(exact_module, "solve_exact", bounds_only)
     assert main(["solve", "kuhn", "--exact"]) == EXIT_NOT_CERTIFIED
     captured = capsys.readouterr()

@@ -217,7 +217,7 @@ def test_a_game_without_a_grammar_gets_no_legend(tmp_path, capsys):
 def test_every_label_of_a_builtin_game_reads_aloud(spec):
     from seqform.forms.sequence_form import build_sequence_form
     from seqform.game.builtin.labels import grammar_of
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
 
     game = load_game(spec)
     grammar = grammar_of(game)

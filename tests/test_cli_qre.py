@@ -92,7 +92,7 @@ def test_ctrl_c_exits_130(monkeypatch, capsys):
 
 
 def test_a_lost_branch_is_one_error_line(monkeypatch, capsys):
-    from seqform.analyses.logit_trace import BranchLostError
+    from seqform.qre.trace import BranchLostError
 
     def lost(*args, **kwargs):
         raise BranchLostError("Newton's method did not converge at λ = 1e+09")
@@ -113,9 +113,9 @@ def test_a_lost_branch_is_one_error_line(monkeypatch, capsys):
     ],
 )
 def test_comparison_says_what_ranges_found_without_a_segment(dimension, said):
-    from seqform.analyses.qre import LimitComparison, logit_qre
     from seqform.cli.render.qre import qre_text
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
+    from seqform.qre.equilibria import LimitComparison, logit_qre
 
     game = load_game("kuhn")
     point = logit_qre(game, [1.0]).points[0]

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from seqform.analyses.structured import solve_structured
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_structured
+from seqform.routes.structured import solve_structured
 from seqform.structured.products import hand_matrix
 
 

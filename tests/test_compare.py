@@ -5,12 +5,12 @@ import math
 
 import pytest
 
-from seqform.analyses.compare import compare
 from seqform.cli.main import main
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.registry import GAMES
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
+from seqform.questions.compare import compare
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 TOL = 1e-9
@@ -199,7 +199,7 @@ def test_the_comparison_is_computed_below_the_cli_and_rendered_in_it():
     import ast
     from pathlib import Path
 
-    import seqform.analyses.compare as computing
+    import seqform.questions.compare as computing
 
     tree = ast.parse(Path(computing.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
@@ -248,8 +248,8 @@ def test_compare_prints_counts_of_thousands_of_digits(capsys):
 
 @pytest.mark.parametrize("spec", ["liars_dice(sides=3)", "leduc", "kuhn(cards=5)"])
 def test_sizes_without_the_tree_equal_the_trees(spec):
-    from seqform.analyses.compare import compare_sizes
     from seqform.game.builtin.registry import load_structured_game
+    from seqform.questions.compare import compare_sizes
 
     sizes = compare_sizes(load_structured_game(spec))
     tree = compare(load_game(spec), solve_lps=False)  # the same library's tree route

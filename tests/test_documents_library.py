@@ -54,8 +54,8 @@ def _solve(**options: Any) -> Callable[[Path], Built]:
 
 
 def _spot(folder: Path) -> Built:
-    from seqform.analyses.spot_report import spot_summary
-    from seqform.game.holdem.spot import read_spot
+    from seqform.holdem.report import spot_summary
+    from seqform.holdem.spot import read_spot
 
     path = folder / "river.toml"
     solution = seqform.solve(str(path))
@@ -70,14 +70,14 @@ def _spot(folder: Path) -> Built:
 
 
 def _compare(_folder: Path) -> Built:
-    from seqform.structured.factored_lp import build_structured_lp
+    from seqform.structured.lp_model import build_structured_lp
 
     nonzeros = build_structured_lp(seqform.load_structured_game("kuhn")).payoff_nonzeros
     return seqform.compare(seqform.load_game("kuhn")), {"sparsified_payoff_nonzeros": nonzeros}
 
 
 def _sizes(_folder: Path) -> Built:
-    from seqform.analyses.compare import compare_sizes
+    from seqform.questions.compare import compare_sizes
 
     return compare_sizes(seqform.load_structured_game("liars_dice(sides=8)")), {}
 
@@ -107,13 +107,13 @@ def _games(_folder: Path) -> Built:
 
 
 def _many(folder: Path) -> Built:
-    from seqform.analyses.many import solve_many
+    from seqform.routes.many import solve_many
 
     return solve_many(folder / "spots"), {}
 
 
 def _qre_trace(_folder: Path) -> Built:
-    from seqform.analyses.qre import compare_limit, trace_logit
+    from seqform.qre.equilibria import compare_limit, trace_logit
 
     game = seqform.load_game("kuhn")
     branch = trace_logit(game)
@@ -121,14 +121,14 @@ def _qre_trace(_folder: Path) -> Built:
 
 
 def _qre_points(_folder: Path) -> Built:
-    from seqform.analyses.qre import logit_qre
+    from seqform.qre.equilibria import logit_qre
 
     return logit_qre(seqform.load_game("kuhn"), [0.0, 1.0, 10.0]), {}
 
 
 def _qre_fit(folder: Path) -> Built:
-    from seqform.analyses.qre_fit import fit_logit
     from seqform.io.action_counts import read_action_counts
+    from seqform.qre.fit import fit_logit
 
     game = seqform.load_game("kuhn")
     return fit_logit(game, read_action_counts(game, str(folder / "counts.csv"))), {}

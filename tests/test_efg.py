@@ -17,18 +17,18 @@ import pytest
 from gametrees import games, random_game
 from hypothesis import HealthCheck, given, settings
 
-from seqform.analyses.exact import solve_exact
-from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.efg import read_efg
 from seqform.game.errors import GameFormatError, InvalidGameError
-from seqform.game.from_gambit import game_from_gambit
-from seqform.game.loader import load_game
+from seqform.game.formats.efg import read_efg
+from seqform.game.formats.from_gambit import game_from_gambit
+from seqform.game.formats.to_gambit import game_to_gambit
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Terminal, walk
-from seqform.game.to_gambit import game_to_gambit
 from seqform.io.export import write_efg
+from seqform.io.loader import load_game
+from seqform.routes.exact import solve_exact
+from seqform.routes.solve import solve
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)
 TOLERANCE = 1e-9  # LP value (float, HiGHS) against an exact rational reference

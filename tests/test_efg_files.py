@@ -15,17 +15,17 @@ import pytest
 from gametrees import games
 from hypothesis import HealthCheck, given, settings
 
-import seqform.game.efg as efg
-from seqform.analyses.solve import solve
+import seqform.game.formats.efg as efg
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.efg import read_efg
 from seqform.game.errors import GameFormatError
-from seqform.game.from_gambit import game_from_gambit
-from seqform.game.loader import load_game
+from seqform.game.formats.efg import read_efg
+from seqform.game.formats.from_gambit import game_from_gambit
+from seqform.game.formats.to_gambit import game_to_gambit
 from seqform.game.nodes import Decision, Terminal, walk
-from seqform.game.to_gambit import game_to_gambit
 from seqform.io.export import efg_text, write_efg
+from seqform.io.loader import load_game
+from seqform.routes.solve import solve
 
 HIDE_AND_SEEK = """\
 EFG 2 R "{title}" {{ "{hider}" "Seeker" }}

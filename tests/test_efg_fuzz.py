@@ -25,12 +25,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_efg import CHANCE_BELOW_ROOT, INNER_OUTCOMES
 
-from seqform.analyses.solve import solve
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.efg import read_efg
 from seqform.game.errors import GameFormatError, InvalidGameError
+from seqform.game.formats.efg import read_efg
 from seqform.io.export import efg_text
+from seqform.routes.solve import solve
 
 TOLERANCE = 1e-9  # HiGHS's value against pygambit's exact rational LP
 

@@ -6,17 +6,17 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import seqform.analyses.exact as exact_module
-from seqform.analyses.exact import solve_exact
-from seqform.analyses.solve import solve
+import seqform.routes.exact as exact_module
 from seqform.certify import certify
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
 from seqform.lp.exact.linear_solver import ExactLinearSolver, ExactSolveError
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
+from seqform.routes.exact import solve_exact
+from seqform.routes.solve import solve
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950); Wikipedia "Kuhn poker"
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017), App. E.2; OpenSpiel's sequence_form_lp test

@@ -8,13 +8,13 @@ import pygambit
 import pytest
 import scipy.sparse as sp
 
-from seqform.analyses.solve import solve
 from seqform.cli.main import main
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.efg import read_efg
-from seqform.game.loader import load_game
+from seqform.game.formats.efg import read_efg
 from seqform.io.export import export_game
+from seqform.io.loader import load_game
+from seqform.routes.solve import solve
 
 
 def gambit_value(path) -> Fraction:

@@ -17,13 +17,13 @@ from fractions import Fraction
 import pygambit
 import pytest
 
-from seqform.analyses.exploit import exploit, load_strategy
-from seqform.analyses.solve import solve
 from seqform.cli.main import main
-from seqform.game.loader import load_game
 from seqform.io.export import write_efg
 from seqform.io.gambit_profile import gambit_profile_text, is_gambit_profile
+from seqform.io.loader import load_game
 from seqform.io.strategy_files import StrategyFileError, read_strategy_file
+from seqform.questions.exploit import exploit, load_strategy
+from seqform.routes.solve import solve
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test.py

@@ -9,9 +9,9 @@ from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.registry import build_builtin_game, load_structured_game, parse_game_spec
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
-from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Terminal, walk
+from seqform.io.loader import load_game
 
 
 def leaf(u: int) -> Terminal:

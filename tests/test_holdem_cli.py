@@ -1,7 +1,7 @@
 """A spot file as GAME (issue 22, point 1): solved on the structured route with the players'
 summary, run on its explicit tree by the commands that need one, refused with exit 2 when it
 is not a spot.  Values are checked against the tree route's LP on the explicit tree
-(:func:`seqform.game.public_explicit.explicit_game`), computed in the same test."""
+(:func:`seqform.game.public.explicit.explicit_game`), computed in the same test."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 
 import seqform
 from seqform.cli.main import main
-from seqform.game.holdem.spot import read_spot
-from seqform.game.holdem.spot_game import spot_game
-from seqform.game.public_explicit import explicit_game
+from seqform.game.public.explicit import explicit_game
+from seqform.holdem.spot import read_spot
+from seqform.holdem.spot_game import spot_game
 from seqform.io.documents import validate_document
 
 SPOT = """\
@@ -47,7 +47,7 @@ def test_solve_a_spot_file(spot_file: Path, capsys: pytest.CaptureFixture[str]) 
     assert spot["ev"]["oop"] + spot["ev"]["ip"] == pytest.approx(10)
     assert spot["ev_share"]["oop"] + spot["ev_share"]["ip"] == pytest.approx(1)
     # the tree route's LP on the spot's explicit tree; the spot's payoff is OOP's EV less
-    # half the pot (seqform.game.holdem.spot_game)
+    # half the pot (seqform.holdem.spot_game)
     tree_value = float(seqform.solve(explicit_game(spot_game(read_spot(spot_file)))).value)
     assert spot["ev"]["oop"] == pytest.approx(5 + tree_value, abs=1e-7)
     assert spot["exploitability_pot_percent"] <= 1e-7
@@ -105,7 +105,7 @@ def test_iterate_runs_vector_cfr_on_a_spot(spot_file: Path, capsys: pytest.Captu
 
 
 def test_the_class_grid(spot_file: Path) -> None:
-    from seqform.analyses.spot_report import class_grid
+    from seqform.holdem.report import class_grid
 
     game = spot_game(read_spot(spot_file))
     solution = seqform.solve(game, method="structured")
@@ -162,7 +162,7 @@ def test_hand_prints_a_combos_strategy(spot_file: Path, capsys: pytest.CaptureFi
 
 
 def test_hand_equity_is_the_showdown_equity(spot_file: Path, capsys):
-    from seqform.analyses.spot_equity import showdown_equities
+    from seqform.holdem.equity import showdown_equities
 
     assert main(["solve", str(spot_file), "--hand", "AhKh"]) == 0
     text = capsys.readouterr().out
@@ -216,7 +216,7 @@ def test_a_combos_reach_on_the_river_is_its_turn_check(tmp_path: Path) -> None:
     """On a turn spot, OOP's AhKh reaches each river decision after check-check with the
     probability that it checked the turn (its own plan, KMvS 1996 §3; IP's check is not
     its own action), and every river card it can see is listed."""
-    from seqform.analyses.spot_hands import combo_strategies, select_combos
+    from seqform.holdem.hands import combo_strategies, select_combos
 
     path = tmp_path / "turn.toml"
     path.write_text(
@@ -241,8 +241,8 @@ def test_a_combos_reach_on_the_river_is_its_turn_check(tmp_path: Path) -> None:
 def test_a_spot_announces_the_tree_it_does_not_build(tmp_path) -> None:
     # the structured route's first progress line said "at most 0 nodes" for every spot file:
     # the route knew no size from parameters; it now counts the spot's deals × betting tree
-    from seqform.analyses.route import choose_route
-    from seqform.game.public_explicit import tree_nodes
+    from seqform.game.public.explicit import tree_nodes
+    from seqform.routes.policy import choose_route
 
     path = tmp_path / "river.toml"
     path.write_text(

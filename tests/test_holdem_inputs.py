@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from seqform.game.holdem.betting import Bet, StreetEnd, street_tree
-from seqform.game.holdem.cards import CardError, all_combos, card_id, card_text, parse_board
-from seqform.game.holdem.ranges import RangeError, parse_range, remove_board
-from seqform.game.holdem.spot import SpotFileError, read_spot, spot_from_mapping
-from seqform.game.holdem.strength import hand_values, showdown_levels
+from seqform.holdem.betting import Bet, StreetEnd, street_tree
+from seqform.holdem.cards import CardError, all_combos, card_id, card_text, parse_board
+from seqform.holdem.ranges import RangeError, parse_range, remove_board
+from seqform.holdem.spot import SpotFileError, read_spot, spot_from_mapping
+from seqform.holdem.strength import hand_values, showdown_levels
 
 RIVER = {
     "board": "Ks7h2d9c4s",
@@ -220,10 +220,10 @@ def test_showdown_equities_match_the_evaluators_equity(board, oop_range, ip_rang
     correctly (8d8c against AsKs,KhQh,9h8h,JJ,65s on Ks7h2d9c: it gives 1/3, while averaging
     eval7.evaluate over the 12 combos and 44 rivers gives 0.34659 and its Monte Carlo 0.347).
     Ranges are unweighted: eval7's equity treats every combo of a range alike."""
-    from seqform.analyses.spot_equity import showdown_equities
-    from seqform.game.holdem.spot import spot_from_mapping
-    from seqform.game.holdem.spot_game import spot_game
-    from seqform.game.holdem.strength import load_eval7
+    from seqform.holdem.equity import showdown_equities
+    from seqform.holdem.spot import spot_from_mapping
+    from seqform.holdem.spot_game import spot_game
+    from seqform.holdem.strength import load_eval7
 
     eval7 = load_eval7()
     spot = spot_from_mapping(

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from structured_helpers import tree_to_structured
 
-from seqform.analyses.exact import solve_exact
-from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import behaviour_from_mapping
-from seqform.game.holdem.ranges import parse_range
-from seqform.game.holdem.spot import spot_from_mapping
-from seqform.game.holdem.spot_game import deal_total, spot_game
-from seqform.game.public_explicit import explicit_game
-from seqform.game.public_tree import compatible_pairs
+from seqform.game.public.explicit import explicit_game
+from seqform.game.public.tree import compatible_pairs
+from seqform.holdem.ranges import parse_range
+from seqform.holdem.spot import spot_from_mapping
+from seqform.holdem.spot_game import deal_total, spot_game
+from seqform.routes.exact import solve_exact
+from seqform.routes.solve import solve
 from seqform.structured.products import payoff_to_first, payoff_to_second
 from seqform.structured.responses import certify as certify_structured
 from seqform.structured.responses import sequence_tables
@@ -168,9 +168,9 @@ def test_structured_certificate_agrees_with_the_tree(spot_instance):
 
 
 def test_structured_lp_equals_the_trees_value(spot_instance):
-    """The sparsified LP with two-card removal (seqform.structured.factored_lp) against the
+    """The sparsified LP with two-card removal (seqform.structured.lp_model) against the
     tree route's LP on the same spot, and its payoff non-zeros counted without A."""
-    from seqform.analyses.structured import solve_structured
+    from seqform.routes.structured import solve_structured
     from seqform.structured.payoff_matrix import payoff_nnz
 
     game, tree, form, _maps = spot_instance
@@ -206,8 +206,8 @@ def test_payoff_nnz_leaves_out_rivers_that_cancel():
 
 def test_exact_solution_on_both_routes(spot_instance):
     """The exact rational value of a spot: the structured route's basis re-solved in
-    rationals equals the tree route's exact solve (seqform.analyses.exact)."""
-    from seqform.analyses.structured_exact import solve_structured_exact
+    rationals equals the tree route's exact solve (seqform.routes.exact)."""
+    from seqform.routes.structured_exact import solve_structured_exact
 
     game, tree, _form, _maps = spot_instance
     structured = solve_structured_exact(game)
@@ -291,12 +291,12 @@ def test_the_zero_one_closed_form_at_pot_one():
 
 
 def test_the_ladder_is_a_uniform_deal_of_ordered_hands():
-    """The discretised [0, 1] game's hands (seqform.game.holdem.toy_games): the players'
+    """The discretised [0, 1] game's hands (seqform.holdem.toy_games): the players'
     combos share no card (every pair can be dealt: N² pairs), each player's are strictly
     ordered, and the i-th of one ties the i-th of the other (eval7's values)."""
-    from seqform.game.holdem.cards import parse_board, parse_cards
-    from seqform.game.holdem.strength import hand_values
-    from seqform.game.holdem.toy_games import LADDER_BOARD, ladder_ranges, zero_one_spot
+    from seqform.holdem.cards import parse_board, parse_cards
+    from seqform.holdem.strength import hand_values
+    from seqform.holdem.toy_games import LADDER_BOARD, ladder_ranges, zero_one_spot
 
     oop, ip = ladder_ranges(82)
     board = parse_board(LADDER_BOARD)
@@ -324,7 +324,7 @@ def test_the_zero_one_game_converges_to_its_closed_form(pot):
       1/N, one hand's width — the resolution of the grid; measured, not proven (a
       threshold falls inside a cell, whose hand then mixes).
     """
-    from seqform.game.holdem.toy_games import ladder_ranges, zero_one_spot
+    from seqform.holdem.toy_games import ladder_ranges, zero_one_spot
 
     closed = {key: float(value) for key, value in zero_one_closed_form(pot).items()}
     for hands in (9, 27, 81):

@@ -17,15 +17,15 @@ from pathlib import Path
 import pygambit
 import pytest
 
-from seqform.analyses.exact import solve_exact
-from seqform.analyses.normal import solve_normal_form
-from seqform.analyses.solve import solve
 from seqform.cli.main import main
-from seqform.game.efg import read_efg
 from seqform.game.errors import InvalidGameError
-from seqform.game.from_gambit import game_from_gambit
+from seqform.game.formats.efg import read_efg
+from seqform.game.formats.from_gambit import game_from_gambit
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
+from seqform.routes.exact import solve_exact
+from seqform.routes.normal import solve_normal_form
+from seqform.routes.solve import solve
 
 TOLERANCE = 1e-9  # float LP value against an exact reference
 
@@ -239,7 +239,7 @@ def two_leaves() -> tuple[Terminal, Terminal]:
 
 @pytest.mark.parametrize("value", [5, None, 2.5, b"kuhn", ["kuhn"]], ids=repr)
 def test_solve_and_load_game_refuse_what_is_not_a_game_name_or_path(value):
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
 
     with pytest.raises(TypeError, match=r"^solve\(\) takes a Game, a game name or a path"):
         solve(value)
@@ -248,7 +248,7 @@ def test_solve_and_load_game_refuse_what_is_not_a_game_name_or_path(value):
 
 
 def test_solve_accepts_a_name_and_a_path_like_load_game(seats):
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
 
     # Kuhn (1950): the value to the first player is -1/18.
     assert solve("kuhn").value == pytest.approx(-1 / 18, abs=TOLERANCE)
@@ -360,7 +360,7 @@ def test_write_to_a_missing_folder_says_cannot_write(capsys):
 
 
 def test_max_nodes_reaches_the_openspiel_loader(monkeypatch, capsys):
-    import seqform.game.openspiel as openspiel
+    import seqform.game.formats.openspiel as openspiel
     from seqform.game.builtin.kuhn import kuhn_poker
 
     asked: list[int] = []
@@ -381,7 +381,7 @@ def test_max_nodes_reaches_the_openspiel_loader(monkeypatch, capsys):
 
 def test_openspiel_limit_message_names_the_option():
     pytest.importorskip("pyspiel")
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
 
     with pytest.raises(ValueError, match=r"more than 10 histories; .*--max-nodes N"):
         load_game("openspiel:kuhn_poker", max_nodes=10)

@@ -116,7 +116,7 @@ def test_ctrl_c_outside_the_iterations_raises_at_once_inside_stop_on_interrupt()
 def test_ctrl_c_during_the_iterations_stops_at_the_boundary(
     at: int, iterations: int | None
 ) -> None:
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
     from seqform.iterative.cfr import cfr_plus
 
     def interrupt_at(sample: Sample) -> None:

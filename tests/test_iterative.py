@@ -10,7 +10,7 @@ from openspiel_match import compare_with_openspiel
 
 from seqform.certify import certify
 from seqform.forms.strategies import plan_from_behaviour, uniform_behaviour
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.iterative.cfr import cfr, cfr_plus, dcfr
 from seqform.iterative.layout import build_layout, realization_plan, to_table_order
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr

@@ -5,10 +5,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from seqform.analyses.solve import solve
 from seqform.certify import certify, expected_value
 from seqform.forms.strategies import uniform_behaviour
 from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.routes.solve import solve
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 SOLVERS = [("highs", "simplex"), ("highs", "ipm"), ("cvxpy", "simplex")]

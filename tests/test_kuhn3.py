@@ -12,15 +12,15 @@ from __future__ import annotations
 import pytest
 from openspiel_match import compare_with_openspiel
 
-from seqform.analyses.solve import solve
 from seqform.certify import certify, certify_profile
 from seqform.forms.strategies import uniform_behaviour
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.kuhn3 import multiplayer_kuhn
 from seqform.game.errors import InvalidGameError
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.iterative.cfr import cfr, dcfr
 from seqform.iterative.mccfr import external_sampling_mccfr
+from seqform.routes.solve import solve
 
 PLAYER_TWO_VALUE = -1 / 48  # Szafron, Gibson and Sturtevant (2013)
 ACTIONS = {"Pass": "p", "Bet": "b"}  # kuhn_poker's ActionToString

@@ -16,13 +16,13 @@ from openspiel_match import (
     sizes,
 )
 
-from seqform.analyses.solve import solve
 from seqform.certify import expected_value
 from seqform.game.builtin.leduc import leduc_poker, leduc_words
 from seqform.game.builtin.registry import GAMES
-from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Terminal
+from seqform.io.loader import load_game
+from seqform.routes.solve import solve
 
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test.py
 OPENSPIEL_ACTIONS = {"Fold": "f", "Call": "c", "Raise": "r"}  # leduc_poker's ActionToString

@@ -17,13 +17,13 @@ from openspiel_match import (
     sizes,
 )
 
-from seqform.analyses.solve import solve
 from seqform.certify import expected_value
 from seqform.game.builtin.liars_dice import MAX_BIDS, bid_label, liars_dice, liars_dice_words
 from seqform.game.builtin.registry import GAMES
-from seqform.game.loader import load_game
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Node, Terminal
+from seqform.io.loader import load_game
+from seqform.routes.solve import solve
 
 # Neller and Lanctot (2013), "An Introduction to Counterfactual Regret Minimization", as
 # quoted by OpenSpiel's sequence_form_lp_test.py (test_liars_dice): one six-sided die each.

@@ -12,7 +12,7 @@ from seqform.cli.errors import EXIT_ERROR
 from seqform.cli.main import main
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import behaviour_from_plan
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 
 
 @pytest.mark.filterwarnings("error")

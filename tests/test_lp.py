@@ -6,10 +6,10 @@ import scipy.sparse as sp
 from gametrees import games
 from hypothesis import given, settings
 
-from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.lp.minmax import solve_minmax
 from seqform.lp.solvers import SolverError, SolverLimitError
+from seqform.routes.solve import solve
 
 
 def matrix_game(payoffs):

@@ -7,7 +7,6 @@ import pytest
 import scipy.sparse as sp
 
 import seqform.lp.problem as lp_problem
-from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
@@ -15,8 +14,9 @@ from seqform.lp.minmax import minmax_problem
 from seqform.lp.problem import FloatSolution, LPProblem
 from seqform.lp.run import run_lp
 from seqform.lp.solvers import InfeasibleError, SolverLimitError
-from seqform.structured.factored_lp import build_structured_lp
-from seqform.structured.sparsified_solve import solve_sparsified_lp
+from seqform.routes.solve import solve
+from seqform.structured.lp_model import build_structured_lp
+from seqform.structured.lp_solve import solve_sparsified_lp
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 SOLVERS = [
@@ -63,7 +63,7 @@ def test_duals_of_the_min_max_lp_follow_the_one_sign_rule(kuhn_form, solver, bac
 
 def test_an_interior_point_without_crossover_says_so_and_follows_the_rule(kuhn_form):
     # crossover=False stops HiGHS's ipm at its interior point, tolerance its relative gap
-    # (the structured route's default on dense LPs, seqform.analyses.structured)
+    # (the structured route's default on dense LPs, seqform.routes.structured)
     problem = minmax_problem(kuhn_form.E, kuhn_form.e, kuhn_form.F, kuhn_form.f, kuhn_form.A)
     solution = run_lp(problem, solver="ipm", tolerance=1e-10, crossover=False)
     assert solution.stats.algorithm == "ipm without crossover"
@@ -179,14 +179,14 @@ def test_old_result_names_warn_and_name_the_new_type():
     import seqform.lp.exact.program
     import seqform.lp.highs
     import seqform.lp.minmax
-    import seqform.structured.sparsified_solve
+    import seqform.structured.lp_solve
 
     for module, name in [
         (seqform, "LPSolution"),
         (seqform.lp.minmax, "LPSolution"),
         (seqform.lp.exact.minmax, "MinmaxFloatSolution"),
         (seqform.lp.exact.program, "FloatLPResult"),
-        (seqform.structured.sparsified_solve, "SparsifiedSolution"),
+        (seqform.structured.lp_solve, "SparsifiedSolution"),
         (seqform.lp.highs, "HighsRun"),
         (seqform.lp.clarabel, "ClarabelRun"),
     ]:

@@ -1,7 +1,7 @@
 """``solve-many``: a folder of spots solved in parallel (issue 22, point 6).
 
 Each row is checked against an independent computation in the same test: the EVs against the
-tree route's LP on the spot's explicit tree (:func:`seqform.game.public_explicit.
+tree route's LP on the spot's explicit tree (:func:`seqform.game.public.explicit.
 explicit_game`), the action frequencies against a loop over every deal written here from the
 spot's combos (not the structured route's clash matrix).
 """
@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 
 import seqform
-from seqform.analyses.many import solve_many, spot_files
-from seqform.analyses.spot_report import action_frequencies
 from seqform.cli.main import main
-from seqform.game.holdem.cards import combo_text
-from seqform.game.holdem.spot import read_spot
-from seqform.game.holdem.spot_game import spot_game
-from seqform.game.public_explicit import explicit_game
+from seqform.game.public.explicit import explicit_game
+from seqform.holdem.cards import combo_text
+from seqform.holdem.report import action_frequencies
+from seqform.holdem.spot import read_spot
+from seqform.holdem.spot_game import spot_game
 from seqform.io.documents import validate_document
+from seqform.routes.many import solve_many, spot_files
 
 RIVER = """\
 board = "{board}"

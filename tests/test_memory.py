@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from seqform.analyses import memory
-from seqform.analyses.memory import (
+from seqform.cli.main import main
+from seqform.game.builtin.registry import builtin_tree_nodes
+from seqform.io.loader import load_game
+from seqform.routes import memory
+from seqform.routes.memory import (
     MemoryAvailable,
     MemoryRefusedError,
     check_memory,
     structured_estimate,
     tree_estimate,
 )
-from seqform.cli.main import main
-from seqform.game.builtin.registry import builtin_tree_nodes
-from seqform.game.loader import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT_BYTES = 6_000_000 * 1024  # the issue's `ulimit -v 6000000`
@@ -61,7 +61,7 @@ def test_refused_with_the_estimate_and_the_way_out() -> None:
 
 def test_estimates_grow_with_size() -> None:
     assert tree_estimate(10**6).bytes < tree_estimate(10**7).bytes
-    # measured (seqform.analyses.memory): about 2.1 kB a sequence; 10^6 Kuhn cards = 8 10^6
+    # measured (seqform.routes.memory): about 2.1 kB a sequence; 10^6 Kuhn cards = 8 10^6
     assert structured_estimate(8 * 10**6).bytes > 10 * 2**30
 
 

@@ -10,8 +10,6 @@ from gametrees import games, random_game
 from hypothesis import HealthCheck, assume, given, settings
 
 import seqform.forms.normal_form as normal_form_module
-from seqform.analyses.normal import solve_matrix_game, solve_normal_form
-from seqform.analyses.solve import solve
 from seqform.certify import expected_value
 from seqform.forms.normal_counts import (
     JSON_EXACT_DIGITS,
@@ -27,6 +25,8 @@ from seqform.forms.pure_strategies import pure_strategies
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.registry import GAMES
+from seqform.routes.normal import solve_matrix_game, solve_normal_form
+from seqform.routes.solve import solve
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 TOL = 1e-9

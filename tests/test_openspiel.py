@@ -13,20 +13,20 @@ from fractions import Fraction
 
 import pytest
 
-from seqform.analyses.solve import solve
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.efg import read_efg
 from seqform.game.errors import InvalidGameError, UnknownGameError
-from seqform.game.loader import load_game
-from seqform.game.nodes import Chance, Decision, Terminal, walk
-from seqform.game.openspiel import (
+from seqform.game.formats.efg import read_efg
+from seqform.game.formats.openspiel import (
     OpenSpielUnavailableError,
     exact_number,
     exact_probabilities,
     load_openspiel_game,
 )
+from seqform.game.nodes import Chance, Decision, Terminal, walk
 from seqform.io.export import write_efg
+from seqform.io.loader import load_game
+from seqform.routes.solve import solve
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test

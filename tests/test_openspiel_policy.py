@@ -17,15 +17,15 @@ import numpy as np
 import pytest
 from openspiel_match import behaviour, compare_with_openspiel
 
-from seqform.analyses.exploit import exploit
-from seqform.analyses.solve import solve
 from seqform.certify import certify
 from seqform.forms.strategies import behaviour_from_mapping, uniform_behaviour
-from seqform.game.loader import load_game
-from seqform.game.openspiel import OpenSpielUnavailableError
+from seqform.game.formats.openspiel import OpenSpielUnavailableError
+from seqform.io.loader import load_game
 from seqform.io.openspiel_mapping import openspiel_spec, policy_correspondence
 from seqform.io.openspiel_policy import from_openspiel_policy, to_openspiel_policy
 from seqform.iterative.cfr import cfr_plus
+from seqform.questions.exploit import exploit
+from seqform.routes.solve import solve
 
 UNIFORM_KUHN_NASH_CONV = Fraction(11, 12)  # OpenSpiel's exploitability_test.py
 LEDUC_ACTIONS = {"Fold": "f", "Call": "c", "Raise": "r"}  # leduc_poker's ActionToString

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from seqform.analyses.solve import solve
 from seqform.cli.play.cards import card_of_infoset, deal_cards
 from seqform.cli.play.console import SessionEnded, parse_choice
 from seqform.cli.play.engine import PlaySetup, hand_expectation, sample_index
@@ -22,6 +21,7 @@ from seqform.cli.play.strategies import (
     named_strategy,
 )
 from seqform.cli.render.numbers import value_text
+from seqform.routes.solve import solve
 
 EXPECTATION_TOLERANCE = 1e-9
 
@@ -116,7 +116,7 @@ def test_named_strategies(kuhn, solution):
     check_fold = named_strategy("check-fold", kuhn, table, equilibrium)
     assert check_fold == dict.fromkeys(table.infosets, (1.0, 0.0))
     second = solution.form.players[1]
-    # never-bluff is seqform.analyses.exploit's opponent: bets only with K, calls with Q and K.
+    # never-bluff is seqform.questions.exploit's opponent: bets only with K, calls with Q and K.
     never_bluff = named_strategy("never-bluff", kuhn, second, behaviour(solution.strategies[1]))
     assert never_bluff["Jp"] == (1.0, 0.0)  # the equilibrium bluffs here 1/3 of the time
     assert never_bluff["Kp"] == (0.0, 1.0)

@@ -19,8 +19,8 @@ from seqform.cli.main import main
 from seqform.cli.play.run import run_play
 from seqform.cli.play.spot_engine import Deals, SpotExpectations
 from seqform.cli.play.spot_session import parse_spot_choice, spot_setup
-from seqform.game.holdem.cards import parse_cards
-from seqform.game.holdem.strength import hand_values
+from seqform.holdem.cards import parse_cards
+from seqform.holdem.strength import hand_values
 
 EXPECTATION_TOLERANCE = 1e-9
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pytest
 
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.iterative.cfr import solve_with_rule
 from seqform.iterative.rules import FACTOR_READINGS, RULES
 from seqform.iterative.run import Stopping

@@ -20,17 +20,17 @@ import pytest
 from gametrees import random_game
 from scipy.optimize import minimize_scalar
 
-from seqform.analyses.logit_equations import evaluate, logit_equations
-from seqform.analyses.qre import action_labels, compare_limit, logit_qre, trace_logit
-from seqform.analyses.qre_fit import fit_logit
 from seqform.game.builtin.kuhn3 import multiplayer_kuhn
 from seqform.game.errors import InvalidGameError
-from seqform.game.from_gambit import game_from_gambit
-from seqform.game.loader import load_game
+from seqform.game.formats.from_gambit import game_from_gambit
+from seqform.game.formats.to_gambit import gambit_label, game_to_gambit
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Terminal
-from seqform.game.to_gambit import gambit_label, game_to_gambit
 from seqform.io.action_counts import ActionCountsError, read_action_counts
+from seqform.io.loader import load_game
+from seqform.qre.equations import evaluate, logit_equations
+from seqform.qre.equilibria import action_labels, compare_limit, logit_qre, trace_logit
+from seqform.qre.fit import fit_logit
 
 AGREEMENT = 1e-6  # both tracers solve the equations to ~1e-9; Gambit's output has 1e-8 noise
 CATALOGUE = [  # two-player constant-sum trees of pygambit 16.7's catalogue (see test_efg)
@@ -264,8 +264,8 @@ def test_fit_matches_gambits_estimator():
     script = textwrap.dedent(
         f"""
         import pygambit.gambit as libgbt
-        from seqform.game.loader import load_game
-        from seqform.game.to_gambit import game_to_gambit
+        from seqform.io.loader import load_game
+        from seqform.game.formats.to_gambit import game_to_gambit
         game = game_to_gambit(load_game("kuhn"))
         data = game.mixed_behavior_profile(rational=False)
         for action, count in zip(game.actions, {gambit_counts.tolist()!r}):

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from seqform.analyses import memory as memory_module
-from seqform.analyses import qre as qre_module
-from seqform.analyses import qre_work
-from seqform.analyses.memory import MemoryAvailable, MemoryRefusedError
-from seqform.analyses.qre import logit_qre, trace_logit
-from seqform.analyses.qre_fit import fit_logit
-from seqform.analyses.qre_work import (
+from seqform.cli import main as cli
+from seqform.cli.commands import qre as qre_command
+from seqform.io.loader import load_game
+from seqform.qre import equilibria as qre_module
+from seqform.qre import work as qre_work
+from seqform.qre.equilibria import logit_qre, trace_logit
+from seqform.qre.fit import fit_logit
+from seqform.qre.work import (
     STEP_SECONDS,
     TRACE_STEPS,
     refuse_large_trace,
     trace_estimate,
     trace_unknowns,
 )
-from seqform.analyses.ranges import DEFAULT_MAX_SECONDS, WorkRefusedError
-from seqform.cli import main as cli
-from seqform.cli.commands import qre as qre_command
-from seqform.game.loader import load_game
+from seqform.questions.ranges import DEFAULT_MAX_SECONDS, WorkRefusedError
+from seqform.routes import memory as memory_module
+from seqform.routes.memory import MemoryAvailable, MemoryRefusedError
 
 
 class Stepped(Exception):
@@ -54,7 +54,7 @@ def test_sizes_come_from_the_spec_before_the_tree_is_built(no_steps):
 
 
 def test_estimate_is_steps_times_the_step_cost():
-    # the model of seqform/analyses/qre_work.py at its reference, Leduc: 400 steps of 0.55 s
+    # the model of seqform/qre/work.py at its reference, Leduc: 400 steps of 0.55 s
     leduc = trace_estimate(2_184)
     assert leduc.steps == TRACE_STEPS and leduc.seconds_per_step == pytest.approx(STEP_SECONDS)
     assert leduc.seconds == pytest.approx(TRACE_STEPS * STEP_SECONDS)

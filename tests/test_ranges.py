@@ -8,12 +8,12 @@ import pytest
 from gametrees import random_game, seeds
 from hypothesis import HealthCheck, given, settings
 
-from seqform.analyses.ranges import equilibrium_ranges
-from seqform.analyses.solve import solve
 from seqform.certify import certify
 from seqform.cli.main import main
 from seqform.forms.strategies import behaviour_from_plan
 from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.questions.ranges import equilibrium_ranges
+from seqform.routes.solve import solve
 
 THIRD = Fraction(1, 3)
 
@@ -60,7 +60,7 @@ def test_kuhn_player_one_family(exact):
 
 
 def _range(low, high):
-    from seqform.analyses.ranges import Range
+    from seqform.questions.ranges import Range
 
     return Range(Fraction(low), Fraction(high))
 
@@ -158,10 +158,10 @@ def test_exact_vertices_are_exact_equilibria_on_random_games(seed):
 
 
 def test_work_is_estimated_and_refused_past_the_limit(monkeypatch):
-    from seqform.analyses import ranges as ranges_module
-    from seqform.analyses.ranges import WorkRefusedError, work_estimate
     from seqform.forms.sequence_form import build_sequence_form
-    from seqform.game.loader import load_game
+    from seqform.io.loader import load_game
+    from seqform.questions import ranges as ranges_module
+    from seqform.questions.ranges import WorkRefusedError, work_estimate
 
     game = load_game("kuhn")
     # Kuhn: 12 non-empty sequences per player, so at most 4 × 24 = 96 LPs (module docstring:

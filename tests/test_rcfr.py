@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.iterative.cfr import cfr
 from seqform.iterative.layout import build_layout
 from seqform.iterative.rcfr import additive_features, rank_features, rcfr, split_label

@@ -6,14 +6,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from seqform.analyses.refine import refine, sequence_lengths
-from seqform.analyses.solve import solve
 from seqform.certify import certify
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.lp.exact.parametric import ParametricLP, lex_sign, lexicographic_optimum
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
+from seqform.routes.refine import refine, sequence_lengths
+from seqform.routes.solve import solve
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)
 

@@ -10,19 +10,19 @@ from gametrees import random_behaviour, random_game, seeds
 from hypothesis import given, settings
 from scipy.optimize import linprog
 
-from seqform.analyses.exact import solve_exact
-from seqform.analyses.restrict import (
+from seqform.certify import best_response, expected_value
+from seqform.cli.main import main
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.forms.strategies import uniform_behaviour
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.routes.exact import solve_exact
+from seqform.routes.restrict import (
     load_fix_file,
     parse_fix,
     resolve_restrictions,
     solve_restricted,
     violations,
 )
-from seqform.certify import best_response, expected_value
-from seqform.cli.main import main
-from seqform.forms.sequence_form import build_sequence_form
-from seqform.forms.strategies import uniform_behaviour
-from seqform.game.builtin.kuhn import kuhn_poker
 
 
 def _local_options(actions, bounds):

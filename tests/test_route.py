@@ -15,18 +15,20 @@ from pathlib import Path
 import pytest
 
 import seqform
-from seqform.analyses import lp_reference, memory, route
-from seqform.analyses.iterate import iterate
-from seqform.analyses.memory import MemoryAvailable, MemoryRefusedError
-from seqform.analyses.route import OptionsError, check_options, choose_route, planned_size
-from seqform.analyses.structured import StructuredSolution
-from seqform.analyses.tree import Solution
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.registry import builtin_tree_nodes
-from seqform.game.public_explicit import tree_nodes
-from seqform.game.public_numbering import number_public_tree
+from seqform.game.public.explicit import tree_nodes
+from seqform.game.public.numbering import number_public_tree
 from seqform.iterative.run import Stopping
+from seqform.questions import lp_reference
+from seqform.questions.iterate import iterate
+from seqform.routes import memory
+from seqform.routes import policy as route
+from seqform.routes.memory import MemoryAvailable, MemoryRefusedError
+from seqform.routes.policy import OptionsError, check_options, choose_route, planned_size
+from seqform.routes.structured import StructuredSolution
+from seqform.routes.tree import Solution
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -235,9 +237,9 @@ def test_iterate_method_is_checked_by_the_route_policy():
 
 
 def test_the_parser_offers_every_iterative_algorithm_and_no_other() -> None:
-    # the command line reads the names from seqform.analyses.options (no numpy at start-up);
-    # seqform.analyses.iterate maps each to its function, in the same order
-    from seqform.analyses.iterate import SOLVERS
-    from seqform.analyses.options import ITERATE_ALGORITHMS
+    # the command line reads the names from seqform.routes.options (no numpy at start-up);
+    # seqform.questions.iterate maps each to its function, in the same order
+    from seqform.questions.iterate import SOLVERS
+    from seqform.routes.options import ITERATE_ALGORITHMS
 
     assert tuple(SOLVERS) == ITERATE_ALGORITHMS

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from seqform.analyses.solve import solve
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.lp.solvers import SolverLimitError
+from seqform.routes.solve import solve
 
 
 def test_large_n_card_kuhn_is_solved_and_certified():

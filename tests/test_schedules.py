@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from seqform.cli.main import main
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.iterative.cfr import solve_with_rule
 from seqform.iterative.rules import (
     DCFR,
@@ -228,9 +228,9 @@ def test_the_cli_runs_a_schedule(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_library_refuses_a_schedule_without_iterations() -> None:
     # the policy is the library's: Python callers get the refusal the command line shows
-    from seqform.analyses.iterate import iterate
-    from seqform.analyses.options import OptionsError
     from seqform.iterative.run import Stopping
+    from seqform.questions.iterate import iterate
+    from seqform.routes.options import OptionsError
 
     with pytest.raises(OptionsError, match="give --iterations"):
         iterate("kuhn", "hs-dcfr30", Stopping(iterations=None, target=1e-3))

@@ -12,7 +12,6 @@ from gametrees import raise_poker
 from reference_trees import showdown_tree
 from structured_helpers import random_behaviour, tree_to_structured
 
-from seqform.analyses.solve import solve
 from seqform.certify import best_response as best_response_on_tree
 from seqform.certify import certify as certify_on_tree
 from seqform.forms.sequence_form import build_sequence_form
@@ -22,7 +21,7 @@ from seqform.forms.strategies import (
     plan_from_behaviour,
 )
 from seqform.game.builtin.kuhn import kuhn_betting, kuhn_poker, kuhn_structured
-from seqform.game.builtin.showdown_public import (
+from seqform.game.builtin.one_card import (
     Bet,
     Fold,
     Showdown,
@@ -30,8 +29,9 @@ from seqform.game.builtin.showdown_public import (
     structured_showdown,
 )
 from seqform.game.errors import InvalidGameError
-from seqform.game.public_explicit import tree_nodes
-from seqform.game.public_numbering import number_public_tree
+from seqform.game.public.explicit import tree_nodes
+from seqform.game.public.numbering import number_public_tree
+from seqform.routes.solve import solve
 from seqform.structured.products import hand_matrix, payoff_to_first, payoff_to_second
 from seqform.structured.responses import best_response, certify, sequence_tables
 

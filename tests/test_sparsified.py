@@ -6,16 +6,16 @@ import pytest
 from gametrees import raise_poker
 from reference_trees import showdown_tree
 
-from seqform.analyses.solve import solve
-from seqform.analyses.structured import solve_structured
 from seqform.game.builtin.kuhn import kuhn_betting, kuhn_poker, kuhn_structured
-from seqform.game.builtin.showdown_public import structured_showdown
-from seqform.game.public_explicit import tree_nodes
+from seqform.game.builtin.one_card import structured_showdown
+from seqform.game.public.explicit import tree_nodes
 from seqform.lp.solvers import SolverLimitError
-from seqform.structured.factored_lp import build_structured_lp
+from seqform.routes.solve import solve
+from seqform.routes.structured import solve_structured
+from seqform.structured.lp_model import build_structured_lp
+from seqform.structured.lp_solve import solve_sparsified_lp
 from seqform.structured.products import hand_matrix
 from seqform.structured.responses import sequence_tables
-from seqform.structured.sparsified_solve import solve_sparsified_lp
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 

@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 import seqform
-from seqform.analyses import lp_work, structured
-from seqform.analyses.lp_work import LPWorkRefusedError, refuse_slow_lp
 from seqform.cli.main import main
-from seqform.game.holdem.spot import spot_from_mapping
-from seqform.game.holdem.spot_game import spot_game
+from seqform.holdem import lp_work
+from seqform.holdem.lp_work import LPWorkRefusedError, refuse_slow_lp
+from seqform.holdem.spot import spot_from_mapping
+from seqform.holdem.spot_game import spot_game
 from seqform.iterative.run import Stopping
-from seqform.structured.factored_lp import build_structured_lp
+from seqform.routes import structured
+from seqform.structured.lp_model import build_structured_lp
 from seqform.structured.lp_size import estimate_lp_size
 
 TURN = """\

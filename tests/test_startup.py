@@ -43,7 +43,7 @@ def test_importing_the_cli_loads_no_heavy_package() -> None:
 
 def test_importing_the_cli_or_the_package_loads_no_solver() -> None:
     # the facade's names load on first use and the parser reads the option names from
-    # seqform.analyses.options, so scipy and the LP solvers wait for a command that solves
+    # seqform.routes.options, so scipy and the LP solvers wait for a command that solves
     assert _loaded_after("import seqform.cli.main", SOLVING) == []
     assert _loaded_after("import seqform", SOLVING) == []
     assert "scipy" in _loaded_after("import seqform; seqform.solve", SOLVING)  # the probe sees
@@ -63,7 +63,7 @@ def test_help_loads_no_heavy_package() -> None:
 def test_the_probe_sees_a_heavy_package_when_one_is_loaded() -> None:
     # The checks above could pass by never seeing anything: importing the pygambit
     # conversion (which reads .efg files through pygambit) must show pygambit.
-    assert "pygambit" in _loaded_after("import seqform.game.from_gambit")
+    assert "pygambit" in _loaded_after("import seqform.game.formats.from_gambit")
 
 
 @pytest.mark.slow

@@ -7,7 +7,6 @@ import pytest
 from gametrees import games, random_behaviour, random_exact_behaviour
 from hypothesis import given, settings
 
-from seqform.analyses.solve import solve
 from seqform.cli.render.report import solution_text
 from seqform.documents.solve import solution_document
 from seqform.forms.sequence_form import build_sequence_form
@@ -18,6 +17,7 @@ from seqform.forms.strategies import (
     round_strategy,
 )
 from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.routes.solve import solve
 
 
 @settings(max_examples=60, deadline=None)

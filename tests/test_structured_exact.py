@@ -1,11 +1,11 @@
 """The exact certificate on the structured route (issue 13 item 4): ``solve --method
 structured --exact``.
 
-Independent computations: the tree's exact route (:func:`seqform.analyses.exact.solve_exact`,
+Independent computations: the tree's exact route (:func:`seqform.routes.exact.solve_exact`,
 the explicit tree's merged LP re-solved in rationals) for the exact values, the tree's best
 response (:func:`seqform.certify.certify` on the explicit game) for the structured route's
 exact strategies carried over by name, and the float sparsified LP
-(:func:`seqform.structured.factored_lp.build_structured_lp`) for the exact LP's entries.
+(:func:`seqform.structured.lp_model.build_structured_lp`) for the exact LP's entries.
 """
 
 from __future__ import annotations
@@ -17,9 +17,6 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from seqform.analyses import structured_exact
-from seqform.analyses.exact import solve_exact
-from seqform.analyses.structured_exact import solve_structured_exact
 from seqform.certify import certify
 from seqform.cli.main import main
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
@@ -27,7 +24,10 @@ from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.builtin.liars_dice import liars_dice, liars_dice_structured
 from seqform.lp.exact.linear_solver import ExactSolveError
-from seqform.structured.factored_lp import build_exact_structured_lp, build_structured_lp
+from seqform.routes import structured_exact
+from seqform.routes.exact import solve_exact
+from seqform.routes.structured_exact import solve_structured_exact
+from seqform.structured.lp_model import build_exact_structured_lp, build_structured_lp
 from seqform.structured.responses import sequence_tables
 from tests.structured_helpers import SMALL, tree_to_structured
 
@@ -229,7 +229,7 @@ def test_auto_exact_takes_the_structured_route_when_the_tree_is_large(capsys):
     # (seqform.cli.commands.solve.AUTO_TREE_NODES), so plain --exact goes without the tree and
     # gives the same exact answer as --method structured --exact (value and certificate).
     from seqform.cli.commands.solve import AUTO_TREE_NODES
-    from seqform.game.public_explicit import tree_nodes
+    from seqform.game.public.explicit import tree_nodes
 
     assert tree_nodes(kuhn_structured(200)) > AUTO_TREE_NODES
     documents = []

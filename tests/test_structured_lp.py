@@ -16,15 +16,15 @@ import pytest
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from seqform.analyses.solve import solve
-from seqform.analyses.structured import solve_structured
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.builtin.liars_dice import liars_dice, liars_dice_structured
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.errors import UnknownGameError
-from seqform.structured.factored_lp import UNBLOCKED_LEVELS, build_structured_lp
+from seqform.routes.solve import solve
+from seqform.routes.structured import solve_structured
+from seqform.structured.lp_model import UNBLOCKED_LEVELS, build_structured_lp
 from seqform.structured.payoff_matrix import payoff_matrix, payoff_nnz
 
 KUHN = [(kuhn_structured, kuhn_poker, {"cards": n}) for n in (3, 4, 5, 6)]
@@ -182,11 +182,11 @@ def test_compare_shows_the_sparsified_payoff_beside_a(capsys):
 
 
 def test_interior_point_noise_is_not_counted_as_reached():
-    # Clarabel's plans carry ~1e-11 where a vertex has zeros (seqform.analyses.structured,
+    # Clarabel's plans carry ~1e-11 where a vertex has zeros (seqform.routes.structured,
     # INTERIOR_REACH_TOLERANCE); those sets are flagged unreached, exactly the sets whose
     # parent mass is below the tolerance, and the certificate still holds (NashConv <= 1e-9).
-    from seqform.analyses.structured import INTERIOR_REACH_TOLERANCE, solve_structured
     from seqform.game.builtin.leduc import leduc_structured
+    from seqform.routes.structured import INTERIOR_REACH_TOLERANCE, solve_structured
 
     solution = solve_structured(leduc_structured(6, 2), solver="clarabel")
     noise = 0
@@ -213,8 +213,8 @@ def test_liars_dice_default_route_is_certified_by_a_fallback(capsys):
 def test_a_failing_default_solver_falls_back_to_highs(monkeypatch):
     # A Clarabel that stops without a solution (AlmostSolved on a full-range river spot):
     # the default route solves with HiGHS instead and says so; an explicit solver does not.
-    from seqform.analyses import structured
     from seqform.lp.solvers import SolverError
+    from seqform.routes import structured
 
     real = structured.solve_sparsified_lp
 

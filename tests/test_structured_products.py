@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from structured_helpers import SMALL, random_behaviour, tree_to_structured
 
-from seqform.analyses.solve import solve
 from seqform.certify import best_response as best_response_on_tree
 from seqform.certify import certify as certify_on_tree
 from seqform.forms.sequence_form import build_sequence_form
@@ -19,7 +18,8 @@ from seqform.forms.strategies import behaviour_from_mapping
 from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.liars_dice import liars_dice_structured
-from seqform.game.public_explicit import explicit_game
+from seqform.game.public.explicit import explicit_game
+from seqform.routes.solve import solve
 from seqform.structured.payoff_matrix import payoff_entries, payoff_matrix, payoff_nnz
 from seqform.structured.products import payoff_to_first, payoff_to_second
 from seqform.structured.responses import best_response, certify, sequence_tables

@@ -16,9 +16,9 @@ from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.builtin.leduc_tree import leduc_tree
 from seqform.game.builtin.liars_dice import liars_dice, liars_dice_structured
 from seqform.game.errors import InvalidGameError
-from seqform.game.public_explicit import explicit_game, tree_nodes
-from seqform.game.public_numbering import number_public_tree
-from seqform.game.public_tree import (
+from seqform.game.public.explicit import explicit_game, tree_nodes
+from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.tree import (
     Constant,
     Hands,
     PublicChance,

@@ -26,15 +26,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from seqform.analyses.iterate import iterate
 from seqform.certify import certify
 from seqform.cli.main import main
 from seqform.game.builtin.registry import load_structured_game
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.iterative.cfr import FullTreeRegrets, RegretState, sequence_positions, solve_with_rule
 from seqform.iterative.layout import TIE_TOLERANCE, build_layout
 from seqform.iterative.rules import RULES
 from seqform.iterative.run import Stopping
+from seqform.questions.iterate import iterate
 from seqform.structured.vector_cfr import VectorRegrets, structured_nash_conv, vector_cfr
 
 ITERATIONS = 100  # issue 21, point 2

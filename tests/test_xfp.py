@@ -7,7 +7,7 @@ import pytest
 
 from seqform.certify import certify
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
-from seqform.game.loader import load_game
+from seqform.io.loader import load_game
 from seqform.iterative.xfp import XfpStepper, xfp
 
 ITERATIONS = 30

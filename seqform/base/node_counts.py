@@ -1,7 +1,7 @@
 """How many nodes a dealt game tree has, counted without building it.
 
 Every built-in card game is a deal followed by the public betting, written once per deal
-(:mod:`seqform.game.public_explicit`).  Its tree therefore has
+(:mod:`seqform.game.public.explicit`).  Its tree therefore has
 
     nodes = deal nodes + deals × nodes per deal,
 

@@ -22,17 +22,17 @@ import os
 import sys
 from collections.abc import Sequence
 
-from seqform.analyses.options import OptionsError
 from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
 from seqform.cli.resolve import resolve_export_file, resolve_solver
 from seqform.cli.streams import open_standard_streams, pipe_closed
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
-from seqform.game.holdem.cards import CardError
-from seqform.game.holdem.spot import SpotFileError
+from seqform.holdem.cards import CardError
+from seqform.holdem.spot import SpotFileError
 from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
+from seqform.routes.options import OptionsError
 
 __all__ = ["COMMANDS", "build_parser", "main", "run_command"]
 

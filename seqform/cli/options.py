@@ -9,10 +9,10 @@ import argparse
 import re
 from collections.abc import Sequence
 
-from seqform.analyses.options import ITERATE_ALGORITHMS, ITERATE_METHODS, METHOD_ALIASES, SOLVERS
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import BACKENDS
+from seqform.routes.options import ITERATE_ALGORITHMS, ITERATE_METHODS, METHOD_ALIASES, SOLVERS
 
 __all__ = [
     "ITERATIVE_ALGORITHMS",

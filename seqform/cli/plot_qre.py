@@ -13,8 +13,8 @@ import os
 
 import numpy as np
 
-from seqform.analyses.qre import LogitBranch, action_labels
 from seqform.io.atomic import write_atomically
+from seqform.qre.equilibria import LogitBranch, action_labels
 
 __all__ = ["MAX_LINES", "plot_branch"]
 

@@ -24,10 +24,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from seqform.analyses.route import refuse_tree_beyond_memory
 from seqform.base.progress import Step, current_listener, listening, report
-from seqform.game.loader import load_game
 from seqform.game.model import Game
+from seqform.io.loader import load_game
+from seqform.routes.policy import refuse_tree_beyond_memory
 
 __all__ = [
     "LARGE_GAME_NODES",
@@ -91,10 +91,10 @@ def load_reporting(
     max_nodes: int | None = None,
     force: bool = False,
 ) -> Game:
-    """:func:`~seqform.game.loader.load_game`, telling ``progress`` (if any) how it went;
+    """:func:`~seqform.io.loader.load_game`, telling ``progress`` (if any) how it went;
     from :data:`LARGE_GAME_NODES` nodes on, progress is shown by default.  Unless ``force``
     (``--force``), a built-in game's tree that would not fit in memory is refused first
-    (:func:`seqform.analyses.route.refuse_tree_beyond_memory`, the library's policy)."""
+    (:func:`seqform.routes.policy.refuse_tree_beyond_memory`, the library's policy)."""
     if not force:
         refuse_tree_beyond_memory(spec)
     if progress is not None:

@@ -85,7 +85,7 @@ def max_entries(text: str) -> int:
 def opponent_name(text: str) -> str:
     """Read ``exploit --opponent``: one of the named Kuhn opponents (imported only when the
     option is given)."""
-    from seqform.analyses.exploit import NAMED_OPPONENTS
+    from seqform.questions.exploit import NAMED_OPPONENTS
 
     if text not in NAMED_OPPONENTS:
         raise argparse.ArgumentTypeError(

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import argparse
 
-from seqform.analyses.options import check_options
 from seqform.cli.errors import EXIT_USAGE, CommandError
+from seqform.routes.options import check_options
 
 __all__ = ["resolve_export_file", "resolve_solver"]
 
 
 def resolve_solver(args: argparse.Namespace) -> None:
     """``--solver``'s default on the commands that solve on the tree only (HiGHS simplex),
-    after the library's check (:func:`seqform.analyses.route.check_options`); ``solve`` leaves
-    the choice of route and solver to the library (:func:`~seqform.analyses.route.choose_route`).
+    after the library's check (:func:`seqform.routes.policy.check_options`); ``solve`` leaves
+    the choice of route and solver to the library (:func:`~seqform.routes.policy.choose_route`).
 
     Raises
     ------

@@ -45,40 +45,40 @@ from seqform.io.documents import document_text
 __all__ = ["document", "write_document"]
 
 _BUILDERS: dict[str, tuple[str, str, frozenset[str]]] = {
-    "seqform.analyses.exact.ExactSolution": ("exact", "exact_document", frozenset()),
-    "seqform.analyses.structured_exact.StructuredExactSolution": (
+    "seqform.routes.exact.ExactSolution": ("exact", "exact_document", frozenset()),
+    "seqform.routes.structured_exact.StructuredExactSolution": (
         "exact",
         "exact_document",
         frozenset(),
     ),
-    "seqform.analyses.refine.RefinedSolution": ("refine", "refined_document", frozenset()),
-    "seqform.analyses.structured.StructuredSolution": (
+    "seqform.routes.refine.RefinedSolution": ("refine", "refined_document", frozenset()),
+    "seqform.routes.structured.StructuredSolution": (
         "structured",
         "structured_document",
         frozenset({"spot"}),
     ),
-    "seqform.analyses.tree.Solution": ("solve", "solution_document", frozenset()),
-    "seqform.analyses.compare.Comparison": (
+    "seqform.routes.tree.Solution": ("solve", "solution_document", frozenset()),
+    "seqform.questions.compare.Comparison": (
         "compare",
         "comparison_document",
         frozenset({"sparsified_payoff_nonzeros"}),
     ),
-    "seqform.analyses.compare.StructuredSizes": ("compare", "sizes_document", frozenset()),
-    "seqform.analyses.ranges.EquilibriumRanges": ("ranges", "ranges_document", frozenset()),
-    "seqform.analyses.exploit.Exploitation": ("exploit", "exploitation_document", frozenset()),
-    "seqform.analyses.iterate.IterativeRun": ("iterate", "iterate_document", frozenset()),
-    "seqform.analyses.many.ManySpots": ("many", "many_document", frozenset()),
-    "seqform.analyses.qre.LogitBranch": (
+    "seqform.questions.compare.StructuredSizes": ("compare", "sizes_document", frozenset()),
+    "seqform.questions.ranges.EquilibriumRanges": ("ranges", "ranges_document", frozenset()),
+    "seqform.questions.exploit.Exploitation": ("exploit", "exploitation_document", frozenset()),
+    "seqform.questions.iterate.IterativeRun": ("iterate", "iterate_document", frozenset()),
+    "seqform.routes.many.ManySpots": ("many", "many_document", frozenset()),
+    "seqform.qre.equilibria.LogitBranch": (
         "qre",
         "qre_result_document",
         frozenset({"comparison", "seconds"}),
     ),
-    "seqform.analyses.qre.LogitPoints": (
+    "seqform.qre.equilibria.LogitPoints": (
         "qre",
         "qre_result_document",
         frozenset({"branch", "seconds"}),
     ),
-    "seqform.analyses.qre_fit.LogitFit": (
+    "seqform.qre.fit.LogitFit": (
         "qre",
         "qre_result_document",
         frozenset({"branch", "seconds"}),
@@ -118,7 +118,7 @@ def document(result: Any, **context: Any) -> dict[str, Any]:
         the list of :func:`seqform.game.builtin.catalogue.builtin_games`.
     **context
         What the document needs beyond the result, by keyword (module docstring):
-        ``spot`` (a :class:`~seqform.analyses.spot_report.SpotSummary`) for a solved
+        ``spot`` (a :class:`~seqform.holdem.report.SpotSummary`) for a solved
         hold'em spot file; ``sparsified_payoff_nonzeros`` (an ``int``) beside a
         comparison; ``branch``, ``comparison`` and ``seconds`` for the QRE results.
 

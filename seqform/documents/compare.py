@@ -1,7 +1,7 @@
 """``compare`` in documents: the normal form beside the sequence form
-(:class:`~seqform.analyses.compare.Comparison`, ``seqform.compare/1``), and on a game too
+(:class:`~seqform.questions.compare.Comparison`, ``seqform.compare/1``), and on a game too
 large for its tree both formulations' sizes counted from the public tree × private hands
-(:class:`~seqform.analyses.compare.StructuredSizes`, ``seqform.compare-sizes/1``).
+(:class:`~seqform.questions.compare.StructuredSizes`, ``seqform.compare-sizes/1``).
 
 Schema ``seqform.compare/1`` (``seqform/io/schemas/compare.schema.json``).  A COUNT is
 ``{"exact": str | null, "log10": float}``: the exact integer as a string, ``null`` when it
@@ -49,12 +49,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.compare import Comparison, Formulation, StructuredSizes
 from seqform.base.numbers import count_json, count_log10, fraction_text
 from seqform.documents.numbers import json_int
 from seqform.documents.objects import game_json, strategy_json
 from seqform.documents.solve import kuhn_theorem_json
 from seqform.io.documents import COMPARE, COMPARE_SIZES
+from seqform.questions.compare import Comparison, Formulation, StructuredSizes
 
 __all__ = ["comparison_document", "sizes_document"]
 

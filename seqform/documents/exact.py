@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.exact import ExactSolution
-from seqform.analyses.structured_exact import StructuredExactSolution
 from seqform.documents.objects import action_words, exact_certificate_json, strategy_json
 from seqform.documents.solve import restrictions_json, solve_document
 from seqform.documents.structured import structured_document
+from seqform.routes.exact import ExactSolution
+from seqform.routes.structured_exact import StructuredExactSolution
 
 __all__ = ["AnyExactSolution", "exact_document"]
 

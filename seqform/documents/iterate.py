@@ -1,5 +1,5 @@
 """The ``seqform.iterate/1`` document: an iterative run
-(:class:`~seqform.analyses.iterate.IterativeRun`).
+(:class:`~seqform.questions.iterate.IterativeRun`).
 
 Schema ``seqform.iterate/1`` (``seqform/io/schemas/iterate.schema.json``; new keys may be
 added, none removed or renamed)::
@@ -39,7 +39,7 @@ added, none removed or renamed)::
 ``"strategies"`` of ``seqform.solve/1`` (:mod:`seqform.documents.objects`).  ``distance``
 is the largest difference of behavioural probabilities at the information sets the
 equilibrium plan reaches, given when the player's equilibrium strategy is unique
-(``dimension`` 0); see :mod:`seqform.analyses.iterate`.
+(``dimension`` 0); see :mod:`seqform.questions.iterate`.
 
 Players are numbered from 1 in every output (index 0 in the library).
 """
@@ -48,10 +48,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.iterate import IterativeRun, LpReference
 from seqform.base.numbers import fraction_text
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
 from seqform.io.documents import ITERATE
+from seqform.questions.iterate import IterativeRun, LpReference
 
 __all__ = ["iterate_document"]
 

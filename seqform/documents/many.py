@@ -1,5 +1,5 @@
 """The ``seqform.solve-many/1`` document: a folder of hold'em spots solved
-(:class:`~seqform.analyses.many.ManySpots`), one entry per spot file.
+(:class:`~seqform.routes.many.ManySpots`), one entry per spot file.
 
 Schema ``seqform.solve-many/1`` (``seqform/io/schemas/many.schema.json``)::
 
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.many import ManySpots, SpotRow
 from seqform.documents.spot import frequencies_json
 from seqform.io.documents import SOLVE_MANY
+from seqform.routes.many import ManySpots, SpotRow
 
 __all__ = ["many_document"]
 

@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from seqform.analyses.result import Timings
 from seqform.base.numbers import is_readable
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
 from seqform.documents.numbers import json_float
@@ -19,6 +18,7 @@ from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.requirements import constant_sum, second_player_value
 from seqform.lp.solvers import SolverStats
+from seqform.routes.result import Timings
 
 __all__ = [
     "Words",
@@ -107,7 +107,7 @@ def solver_json(stats: SolverStats) -> dict[str, Any]:
 
 def timings_json(timings: Timings) -> dict[str, float]:
     """The ``"timings"`` object: seconds per stage
-    (:data:`seqform.analyses.result.STAGES`) and their total."""
+    (:data:`seqform.routes.result.STAGES`) and their total."""
     return {**timings.stages(), "total": timings.total}
 
 

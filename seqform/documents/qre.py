@@ -1,8 +1,8 @@
 """The ``seqform.qre/1`` document: logit quantal response equilibria
-(:mod:`seqform.analyses.qre`, :mod:`seqform.analyses.qre_fit`): the principal branch traced
-to its limit (:class:`~seqform.analyses.qre.LogitBranch`), the points at chosen ``λ``
-(:class:`~seqform.analyses.qre.LogitPoints`) or the fit to observed play
-(:class:`~seqform.analyses.qre_fit.LogitFit`).
+(:mod:`seqform.qre.equilibria`, :mod:`seqform.qre.fit`): the principal branch traced
+to its limit (:class:`~seqform.qre.equilibria.LogitBranch`), the points at chosen ``λ``
+(:class:`~seqform.qre.equilibria.LogitPoints`) or the fit to observed play
+(:class:`~seqform.qre.fit.LogitFit`).
 
 Schema ``seqform.qre/1`` (``seqform/io/schemas/qre.schema.json``)::
 
@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.qre import LimitComparison, LogitBranch, LogitPoints, QREPoint
-from seqform.analyses.qre_fit import LogitFit
 from seqform.documents.objects import game_json, strategy_json
 from seqform.game.model import Game
 from seqform.io.documents import QRE
+from seqform.qre.equilibria import LimitComparison, LogitBranch, LogitPoints, QREPoint
+from seqform.qre.fit import LogitFit
 
 __all__ = ["qre_document", "qre_result_document"]
 
@@ -131,10 +131,10 @@ def qre_result_document(
 ) -> dict[str, Any]:
     """The ``seqform.qre/1`` document of one result of the QRE analyses, as ``qre`` writes it.
 
-    A :class:`~seqform.analyses.qre.LogitBranch` gives the ``"trace"`` document of its limit
-    (with the ``comparison`` of :func:`~seqform.analyses.qre.compare_limit`, if given); a
-    :class:`~seqform.analyses.qre.LogitPoints` the ``"points"`` document and a
-    :class:`~seqform.analyses.qre_fit.LogitFit` the ``"fit"`` document, each with the traced
+    A :class:`~seqform.qre.equilibria.LogitBranch` gives the ``"trace"`` document of its limit
+    (with the ``comparison`` of :func:`~seqform.qre.equilibria.compare_limit`, if given); a
+    :class:`~seqform.qre.equilibria.LogitPoints` the ``"points"`` document and a
+    :class:`~seqform.qre.fit.LogitFit` the ``"fit"`` document, each with the traced
     ``branch`` beside it if given (as ``qre --plot`` traces one).  ``seconds`` defaults to
     the result's own time (``qre`` writes the whole command's).
     """

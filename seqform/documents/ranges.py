@@ -1,5 +1,5 @@
 """The ``seqform.ranges/1`` document: the set of all equilibria
-(:class:`~seqform.analyses.ranges.EquilibriumRanges`).
+(:class:`~seqform.questions.ranges.EquilibriumRanges`).
 
 Schema ``seqform.ranges/1`` (``seqform/io/schemas/ranges.schema.json``)::
 
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.ranges import EquilibriumRanges, Parametrisation, PlayerRanges, Range
 from seqform.documents.numbers import json_number
 from seqform.documents.objects import game_json
 from seqform.io.documents import RANGES
+from seqform.questions.ranges import EquilibriumRanges, Parametrisation, PlayerRanges, Range
 
 __all__ = ["MAX_JSON_VERTICES", "ranges_document"]
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from seqform.analyses.refine import RefinedSolution
 from seqform.documents.objects import strategy_json
 from seqform.documents.solve import solve_document
+from seqform.routes.refine import RefinedSolution
 
 __all__ = ["REFINEMENT_SOURCE", "refined_document"]
 

@@ -56,10 +56,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Protocol
 
-from seqform.analyses.normal import NormalFormSolution, NormalFormSummary
-from seqform.analyses.restrict import RestrictedSolution, Restrictions
-from seqform.analyses.result import Result
-from seqform.analyses.tree import Solution
 from seqform.base.numbers import count_json, fraction_text
 from seqform.documents.numbers import json_float
 from seqform.documents.objects import (
@@ -75,6 +71,10 @@ from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.io.documents import SOLVE
+from seqform.routes.normal import NormalFormSolution, NormalFormSummary
+from seqform.routes.restrict import RestrictedSolution, Restrictions
+from seqform.routes.result import Result
+from seqform.routes.tree import Solution
 
 __all__ = [
     "TreeResult",
@@ -86,7 +86,7 @@ __all__ = [
 
 
 class TreeResult(Result[BehaviouralStrategy], Protocol):
-    """A :class:`~seqform.analyses.result.Result` found on the game tree: the sequence
+    """A :class:`~seqform.routes.result.Result` found on the game tree: the sequence
     form, normal form, restricted, exact and refined routes."""
 
     @property

@@ -9,7 +9,7 @@ spot too (:mod:`seqform.documents.many`)::
                               "actions": {str: float}}]}
 
 Conventions (EV in chips, exploitability as NashConv / 2) are
-:mod:`seqform.analyses.spot_report`'s.
+:mod:`seqform.holdem.report`'s.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from seqform.analyses.spot_report import WHO, ActionFrequencies, SpotSummary
+from seqform.holdem.report import WHO, ActionFrequencies, SpotSummary
 
 __all__ = ["frequencies_json", "spot_json"]
 

@@ -1,6 +1,6 @@
 """The ``seqform.structured/1`` document: a solution found on the structured route (public
 tree × private hands, no game tree), float
-(:class:`~seqform.analyses.structured.StructuredSolution`) or exact (which adds the
+(:class:`~seqform.routes.structured.StructuredSolution`) or exact (which adds the
 ``"exact"`` key, :mod:`seqform.documents.exact`).
 
 Schema ``seqform.structured/1`` (``seqform/io/schemas/structured.schema.json``; new keys may
@@ -32,8 +32,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Protocol
 
-from seqform.analyses.result import Result
-from seqform.analyses.spot_report import SpotSummary
 from seqform.base.numbers import fraction_text
 from seqform.documents.objects import (
     action_words,
@@ -45,17 +43,19 @@ from seqform.documents.objects import (
 )
 from seqform.documents.spot import spot_json
 from seqform.forms.strategies import BehaviouralStrategy
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.tree import StructuredGame
+from seqform.holdem.report import SpotSummary
 from seqform.io.documents import STRUCTURED
+from seqform.routes.result import Result
 from seqform.structured.responses import sequence_tables
 
 __all__ = ["StructuredResult", "auxiliary_variables", "structured_document"]
 
 
 class StructuredResult(Result[BehaviouralStrategy], Protocol):
-    """A :class:`~seqform.analyses.result.Result` found on the structured route, float
-    (:class:`~seqform.analyses.structured.StructuredSolution`) or exact
-    (:class:`~seqform.analyses.structured_exact.StructuredExactSolution`)."""
+    """A :class:`~seqform.routes.result.Result` found on the structured route, float
+    (:class:`~seqform.routes.structured.StructuredSolution`) or exact
+    (:class:`~seqform.routes.structured_exact.StructuredExactSolution`)."""
 
     @property
     def game(self) -> StructuredGame: ...
@@ -83,7 +83,7 @@ def structured_document(
     """The ``seqform.structured/1`` document of the module docstring.
 
     ``spot`` is the players' summary of a hold'em spot
-    (:func:`seqform.analyses.spot_report.spot_summary`, which needs the spot file's pot):
+    (:func:`seqform.holdem.report.spot_summary`, which needs the spot file's pot):
     given, the document has the ``"spot"`` key, as ``solve SPOT.toml`` writes it.
     """
     game, stats, value = solution.game, solution.stats, solution.value

@@ -14,7 +14,7 @@ exact: ``A``'s Fraction entries are scaled by their common denominator ``D`` to 
 product is taken in ``int64`` and ``M = numerators / D`` (in floats from the start if the
 integers could overflow).  The matrix game is the min-max LP
 of :mod:`seqform.lp.minmax` with ``E = (1 ... 1)``, ``e = (1)``, ``F = (1 ... 1)``, ``f = (1)``
-(:func:`seqform.analyses.normal.solve_matrix_game`).
+(:func:`seqform.routes.normal.solve_matrix_game`).
 
 Kuhn's theorem
 --------------
@@ -27,7 +27,7 @@ payoff against every strategy of the opponent (Kuhn 1953, Theorem 4; KMvS 1996, 
 
 Pure strategies and their counts are in :mod:`seqform.forms.pure_strategies` and
 :mod:`seqform.forms.normal_counts`; solving the matrix game is an analysis
-(:mod:`seqform.analyses.normal`).
+(:mod:`seqform.routes.normal`).
 """
 
 from __future__ import annotations

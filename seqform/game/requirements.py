@@ -152,5 +152,5 @@ def require_float_payoffs(game: Game, purpose: str = "the float LP") -> None:
     raise InvalidGameError(
         f"terminal node {where!r} has payoffs ({payoffs}), {why}: {purpose} cannot solve "
         f"{game.name}; the exact route can (python -m seqform solve GAME --exact, or "
-        "seqform.analyses.exact.solve_exact), scaling the payoffs for its float step"
+        "seqform.routes.exact.solve_exact), scaling the payoffs for its float step"
     )

@@ -17,7 +17,7 @@ CSV, with this header and one row per action observed::
 
 Counts are whole numbers ``>= 0``; actions and information sets not listed count 0.  The
 result is one count per action of the game, players in order, each player's actions in the
-order of its sequence table (:func:`seqform.analyses.qre.action_labels`).
+order of its sequence table (:func:`seqform.qre.equilibria.action_labels`).
 """
 
 from __future__ import annotations

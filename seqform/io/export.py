@@ -3,13 +3,13 @@
 
 The ``.efg`` text is written straight from the tree in one pre-order walk
 (:func:`efg_text`), byte for byte what pygambit's writer gives for
-:func:`~seqform.game.to_gambit.game_to_gambit`'s game: building that ``pygambit.Game`` node
+:func:`~seqform.game.formats.to_gambit.game_to_gambit`'s game: building that ``pygambit.Game`` node
 by node takes time quadratic in the tree (Kuhn with 40 cards, 14,041 nodes: 2.6 s), the
 text linear time.  Conventions: each chance node its own information set; decision
 information sets numbered per player in order of first appearance, each node repeating
 its set's label and actions; one outcome per distinct payoff vector, labelled by it and
 numbered in order of first appearance; labels made acceptable to Gambit
-(:func:`~seqform.game.to_gambit.gambit_label`), node labels distinct.
+(:func:`~seqform.game.formats.to_gambit.gambit_label`), node labels distinct.
 
 ``.npz`` layout (``numpy.load(path)``), sparse matrices in coordinate form:
 
@@ -54,7 +54,7 @@ def write_efg(game: Game, path: str | os.PathLike[str]) -> None:
     """Write ``game`` as a Gambit ``.efg`` file (:func:`efg_text`), atomically.
 
     Reading the file
-    back with :func:`~seqform.game.efg.read_efg` gives the same tree when every label is
+    back with :func:`~seqform.game.formats.efg.read_efg` gives the same tree when every label is
     already acceptable to Gambit (printable ASCII, single spaces, no backslash) and node
     labels are unique; otherwise labels come back in their Gambit-safe form.
 
@@ -74,8 +74,8 @@ def efg_text(game: Game) -> str:
     """
     # Gambit's label rules live beside the pygambit conversions, which import pygambit (and
     # pandas, scipy.stats): loaded here, when an .efg is written, not with this module.
-    from seqform.game.from_gambit import distinct_labels
-    from seqform.game.to_gambit import gambit_label, gambit_labels, payoff_label
+    from seqform.game.formats.from_gambit import distinct_labels
+    from seqform.game.formats.to_gambit import gambit_label, gambit_labels, payoff_label
 
     nodes = _preorder(game.root)
     node_labels = iter(distinct_labels([gambit_label(node.label) for node in nodes if node.label]))

@@ -7,7 +7,7 @@ walking both trees in step from the root (:func:`policy_correspondence`):
   has a *spelling*, our label of each OpenSpiel action: Kuhn ``Pass``/``Bet`` are
   ``p``/``b``; Leduc ``Fold``/``Call``/``Raise`` are ``f``/``c``/``r``; Liar's Dice bids
   ``"q-f"`` are spelled alike and ``Liar`` is ``liar``; an ``openspiel:`` game uses
-  ``action_to_string`` as its loader does (:func:`~seqform.game.openspiel.distinct_labels`).
+  ``action_to_string`` as its loader does (:func:`~seqform.game.formats.openspiel.distinct_labels`).
   Actions are paired by label, so the two games may list them in different orders.
 * **Chance.**  A run of consecutive chance nodes is taken as one draw of all its outcomes,
   on each side: OpenSpiel deals Kuhn's two cards one at a time, seqform deals the pair
@@ -35,9 +35,9 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.game.builtin.registry import parse_game_spec
+from seqform.game.formats.openspiel import distinct_labels, import_pyspiel
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
-from seqform.game.openspiel import distinct_labels, import_pyspiel
 
 __all__ = [
     "OPENSPIEL_PREFIX",

@@ -15,7 +15,7 @@ information sets and actions as OpenSpiel's, found by walking both trees in step
 NashConv agrees: seqform's certificate and OpenSpiel's ``nash_conv`` both measure
 ``BR_0(y) + BR_1(x)``, the sum of both players' gains from deviating.  pyspiel is imported
 only when a correspondence is made; without it,
-:class:`~seqform.game.openspiel.OpenSpielUnavailableError` is raised.
+:class:`~seqform.game.formats.openspiel.OpenSpielUnavailableError` is raised.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ the player is the one whose information sets the file gives, or the entry's ``"p
 Restriction files (:func:`read_restriction_file`)
 -------------------------------------------------
 ``{infoset: {action: probability or [lo, hi]}}``, bounding ``lo <= b(a | h) <= hi`` (a single
-probability fixes it); :mod:`seqform.analyses.restrict` checks the names against the game.
+probability fixes it); :mod:`seqform.routes.restrict` checks the names against the game.
 
 Numbers
 -------

@@ -15,7 +15,7 @@ Ctrl-C: inside :func:`stop_on_interrupt`, while :func:`run_iterations` iterates 
 then), the first SIGINT does not raise in the middle of an iteration; the loop finishes the
 iteration, measures, and returns with ``stopped == "interrupted"``.  A second SIGINT raises
 KeyboardInterrupt at once.  Before the iterations and after them (building the game, the
-LP reference of :func:`seqform.analyses.iterate.iterate`) Python's own handler is in place,
+LP reference of :func:`seqform.questions.iterate.iterate`) Python's own handler is in place,
 so one Ctrl-C raises KeyboardInterrupt there (and a solver running in
 :func:`seqform.lp.interrupt.run_interruptibly` stops within about a second).
 """

@@ -20,7 +20,7 @@ compares them row by row); a solver that did not would be converted in its backe
 by a caller.
 
 The min-max LP of a two-player zero-sum game (KMvS 1996, eq. 11; :mod:`seqform.lp.merged`
-for the tree, :mod:`seqform.structured.factored_lp` without it) keeps its answer in two
+for the tree, :mod:`seqform.structured.lp_model` without it) keeps its answer in two
 places: player 0's plan ``x`` in some columns, player 1's plan ``y`` as the multipliers of
 the best-reply rows ``F.T q − A.T x <= 0`` (rows at their upper bound, so ``y >= 0`` under
 the rule above).  A :class:`PlanLayout` says where; :attr:`FloatSolution.x`,

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seqform.game.public_numbering import PublicNumbering, number_public_tree
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.numbering import PublicNumbering, number_public_tree
+from seqform.game.public.tree import StructuredGame
 from seqform.structured.leaf_groups import (
     CONSTANT,
     SIGN,

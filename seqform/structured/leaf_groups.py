@@ -3,7 +3,7 @@
 The products ``A y`` and ``Aᵀ x`` (:mod:`seqform.structured.products`) run over the public
 leaves in groups that share a rule kind, levels and public cards, a column per leaf.
 Everything about those groups that does not depend on the plan is computed here once per
-game and kept beside it (a weak reference, as :func:`~seqform.game.public_numbering.
+game and kept beside it (a weak reference, as :func:`~seqform.game.public.numbering.
 number_public_tree` keeps its numbering):
 
 * the rule's numbers per leaf, as Fractions and as floats;
@@ -35,8 +35,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from seqform.game.public_numbering import PublicNumbering, number_public_tree
-from seqform.game.public_tree import Constant, Sign, StructuredGame
+from seqform.game.public.numbering import PublicNumbering, number_public_tree
+from seqform.game.public.tree import Constant, Sign, StructuredGame
 
 __all__ = [
     "CONSTANT",

@@ -1,4 +1,4 @@
-"""The pieces :mod:`seqform.structured.factored_lp` assembles its LP from: the blocked chain
+"""The pieces :mod:`seqform.structured.lp_model` assembles its LP from: the blocked chain
 of prefix sums over levels, the triplets of a block of rows, and a leaf's payoff rule read
 on levels (:func:`aggregate_rule` as slots of the chain, :func:`rule_values` pair by pair), in
 floats or Fractions.
@@ -6,7 +6,7 @@ floats or Fractions.
 Why the chain is blocked: a chain of ``L`` equalities ``P_m = P_{m-1} + u_{m-1}`` has a
 condition that grows with ``L`` (interior-point methods returned wrong values at
 ``L = 5·10^4``), so above :data:`UNBLOCKED_LEVELS` levels it is cut into blocks of
-``~sqrt(L)`` (see the module docstring of :mod:`seqform.structured.factored_lp`).
+``~sqrt(L)`` (see the module docstring of :mod:`seqform.structured.lp_model`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.game.public_numbering import PublicNumbering
-from seqform.game.public_tree import Constant, Sign
+from seqform.game.public.numbering import PublicNumbering
+from seqform.game.public.tree import Constant, Sign
 
 __all__ = [
     "UNBLOCKED_LEVELS",

@@ -1,13 +1,13 @@
 """The sparsified LP's size, counted from the public numbering without building the LP.
 
-:func:`~seqform.structured.factored_lp.build_structured_lp` lays out, per family of leaves
+:func:`~seqform.structured.lp_model.build_structured_lp` lays out, per family of leaves
 (rule kind, levels, public cards; with two-card hands again per card both players can hold)
 and per public sequence ``s0`` of the family, one chain of ``L`` running sums over the
 family's distinct levels of player 0's live hands, and writes per leaf and live hand of
 player 1 at most five entries on the chain and one for the clashing hand.  Counting those
 without writing them gives the LP's columns exactly and its non-zeros from above (the
 builder drops zero weights and sums duplicates; 1.2 to 1.5 times the built LP's on spots,
-Kuhn, Leduc and Liar's Dice); the route policy (:mod:`seqform.analyses.route`) reads them
+Kuhn, Leduc and Liar's Dice); the route policy (:mod:`seqform.routes.policy`) reads them
 to refuse an LP that will not finish, before anything is built.
 """
 
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seqform.game.public_numbering import number_public_tree, structured_tables
-from seqform.game.public_tree import Constant, PayoffRule, Sign, StructuredGame
+from seqform.game.public.numbering import number_public_tree, structured_tables
+from seqform.game.public.tree import Constant, PayoffRule, Sign, StructuredGame
 from seqform.structured.lp_parts import UNBLOCKED_LEVELS, level_chain
 
 __all__ = ["LPSize", "estimate_lp_size"]

@@ -18,8 +18,8 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.game.public_numbering import number_public_tree
-from seqform.game.public_tree import Constant, PayoffRule, Sign, StructuredGame, hands_clash_free
+from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.tree import Constant, PayoffRule, Sign, StructuredGame, hands_clash_free
 from seqform.structured.leaf_groups import LeafGroup, leaf_groups
 
 __all__ = ["PayoffEntries", "payoff_entries", "payoff_matrix", "payoff_nnz"]

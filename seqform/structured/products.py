@@ -1,6 +1,6 @@
 """``A y`` and ``Aᵀ x`` of a structured game without forming ``A`` (floats or exact).
 
-For a structured game (:mod:`seqform.game.public_tree`) the sequence-form payoff matrix is
+For a structured game (:mod:`seqform.game.public.tree`) the sequence-form payoff matrix is
 ``A = sum_z M_z ⊗ e_{s0(z)} e_{s1(z)}ᵀ`` with the private payoff matrix
 
     M_z[h0, h1] = chance_z · w0[h0] w1[h1] · valid_z(h0) valid_z(h1) · [no card clash]
@@ -35,8 +35,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.game.public_numbering import number_public_tree
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.tree import StructuredGame
 from seqform.structured.leaf_factors import float_factors, rule_values
 from seqform.structured.leaf_groups import (
     CONSTANT,

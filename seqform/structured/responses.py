@@ -1,7 +1,7 @@
 """Sequence tables, best responses and the certificate of a structured game, without the tree.
 
 The tables are the game room's hand-major numbering
-(:func:`seqform.game.public_numbering.structured_tables`): information set (hand ``h``,
+(:func:`seqform.game.public.numbering.structured_tables`): information set (hand ``h``,
 public node ``k``) is named ``labels[h] + history[k]``, as the explicit tree names it, so
 strategies are the one :class:`~seqform.forms.strategies.BehaviouralStrategy` and carry
 over by name.  A best response is :func:`seqform.certify.respond` — the backward induction
@@ -19,8 +19,8 @@ import numpy as np
 
 from seqform.certify import BestResponse, Certificate, respond
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
-from seqform.game.public_numbering import structured_tables
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.numbering import structured_tables
+from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.structured.products import payoff_to_first, payoff_to_second
 

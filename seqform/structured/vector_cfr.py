@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from seqform.forms.strategies import BehaviouralStrategy
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.tree import StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
 from seqform.iterative.layout import (
     TIE_TOLERANCE,

@@ -1,13 +1,11 @@
 """``seqform compare GAME``: the normal form beside the sequence form; for a game with a
 structured description (kuhn, leduc, liars_dice), also the non-zeros of the sparsified LP's
-payoff part beside nnz(A) (:mod:`seqform.structured.factored_lp`)."""
+payoff part beside nnz(A) (:mod:`seqform.structured.lp_model`)."""
 
 from __future__ import annotations
 
 import argparse
 
-from seqform.analyses.compare import compare, compare_sizes
-from seqform.analyses.memory import MemoryRefusedError
 from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
@@ -17,8 +15,10 @@ from seqform.cli.render.numbers import count_text
 from seqform.documents.compare import comparison_document, sizes_document
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.errors import TreeTooLargeError
-from seqform.game.public_tree import StructuredGame
-from seqform.structured.factored_lp import build_structured_lp
+from seqform.game.public.tree import StructuredGame
+from seqform.questions.compare import compare, compare_sizes
+from seqform.routes.memory import MemoryRefusedError
+from seqform.structured.lp_model import build_structured_lp
 
 __all__ = ["run"]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from seqform.analyses.tree import solve_tree
 from seqform.cli.errors import EXIT_OK, CommandError, certified_exit
 from seqform.cli.output import write
 from seqform.cli.progress import load_reporting
@@ -13,6 +12,7 @@ from seqform.cli.render.blocks import uncertified_reason
 from seqform.game.model import Game
 from seqform.io.export import export_game
 from seqform.io.gambit_profile import gambit_profile_text
+from seqform.routes.tree import solve_tree
 
 __all__ = ["run"]
 

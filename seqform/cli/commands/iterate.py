@@ -7,9 +7,9 @@ Progress on stderr, one line per NashConv sample (every ``--every K`` iterations
 the last), none with ``--quiet``; the LP reference follows the route ``solve`` takes (the
 structured route for a large built-in game), says its stage on stderr, and is skipped with
 ``--no-reference`` or, with a one-line note, where it would be slow; MCCFR without ``--seed`` uses
-:data:`~seqform.analyses.iterate.DEFAULT_SEED` and says so on stderr.  Ctrl-C stops at the
+:data:`~seqform.questions.iterate.DEFAULT_SEED` and says so on stderr.  Ctrl-C stops at the
 next iteration boundary: the result so far is written, marked ``interrupted``, and the exit
-code is 130.  The analysis is :func:`seqform.analyses.iterate.iterate`; the output
+code is 130.  The analysis is :func:`seqform.questions.iterate.iterate`; the output
 :mod:`seqform.cli.render.iterate`.
 """
 
@@ -18,13 +18,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from seqform.analyses.iterate import DEFAULT_SEED, SAMPLING, iterate
 from seqform.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
 from seqform.cli.render.iterate import iterate_text
 from seqform.cli.render.numbers import count_text
 from seqform.documents.iterate import iterate_document
 from seqform.iterative.run import OnSample, Sample, Stopping, stop_on_interrupt
+from seqform.questions.iterate import DEFAULT_SEED, SAMPLING, iterate
 
 __all__ = ["DEFAULT_ITERATIONS", "run"]
 

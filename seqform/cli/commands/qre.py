@@ -6,8 +6,13 @@ import argparse
 import sys
 import time
 
-from seqform.analyses.logit_trace import TraceSettings
-from seqform.analyses.qre import (
+from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
+from seqform.cli.output import emit
+from seqform.cli.progress import load_reporting
+from seqform.cli.render.qre import qre_text
+from seqform.documents.qre import qre_document
+from seqform.game.model import Game
+from seqform.qre.equilibria import (
     LimitComparison,
     LogitBranch,
     QREPoint,
@@ -15,13 +20,8 @@ from seqform.analyses.qre import (
     logit_qre,
     trace_logit,
 )
-from seqform.analyses.qre_work import refuse_large_trace
-from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
-from seqform.cli.output import emit
-from seqform.cli.progress import load_reporting
-from seqform.cli.render.qre import qre_text
-from seqform.documents.qre import qre_document
-from seqform.game.model import Game
+from seqform.qre.trace import TraceSettings
+from seqform.qre.work import refuse_large_trace
 
 __all__ = ["parse_lambdas", "run"]
 
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     """The logit QRE of ``args.game``: traced to its limit, at ``--lambda`` points, or
     fitted to ``--fit`` data; a branch that floating point cannot follow to a requested
     ``λ`` is one error line (exit 1), not a traceback, and so is a trace beyond its work
-    limit (:mod:`seqform.analyses.qre_work`, lifted by ``--force``), as ``ranges``'."""
+    limit (:mod:`seqform.qre.work`, lifted by ``--force``), as ``ranges``'."""
     try:
         return _run(args)
     except ArithmeticError as exc:  # BranchLostError, or a λ the trace did not reach
@@ -101,8 +101,8 @@ def _run(args: argparse.Namespace) -> int:
     branch = comparison = fit = None
     points: tuple[QREPoint, ...]
     if args.fit:
-        from seqform.analyses.qre_fit import fit_logit
         from seqform.io.action_counts import read_action_counts
+        from seqform.qre.fit import fit_logit
 
         counts = read_action_counts(game, args.fit)
         fit = fit_logit(game, counts, max_lambda=args.max_lambda, force=force)

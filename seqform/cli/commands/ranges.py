@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from seqform.analyses.ranges import DEFAULT_MAX_SECONDS, equilibrium_ranges
 from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.ranges import ranges_text
 from seqform.documents.ranges import ranges_document
 from seqform.lp.exact.linear_solver import ExactSolveError
+from seqform.questions.ranges import DEFAULT_MAX_SECONDS, equilibrium_ranges
 
 __all__ = ["run"]
 

@@ -1,8 +1,8 @@
 """``seqform solve GAME``: parse, ask the library, render.
 
 The route (``--method auto|tree|structured|normal``), the checks of the options together
-and the memory refusal are the library's (:func:`seqform.analyses.route.choose_route`); the
-pipeline of the route is :func:`seqform.analyses.solve.solve_on_route`, as for
+and the memory refusal are the library's (:func:`seqform.routes.policy.choose_route`); the
+pipeline of the route is :func:`seqform.routes.solve.solve_on_route`, as for
 ``seqform.solve(...)`` from Python.  This module adds only what a command line needs:
 progress on stderr, the text or JSON report, and the exit code of the certificate.
 """
@@ -13,8 +13,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from seqform.analyses.route import AUTO_TREE_NODES, Route, choose_route
-from seqform.analyses.solve import solve_on_route
 from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import (
@@ -26,11 +24,13 @@ from seqform.cli.progress import (
 )
 from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.render.numbers import value_text
+from seqform.routes.policy import AUTO_TREE_NODES, Route, choose_route
+from seqform.routes.solve import solve_on_route
 
 if TYPE_CHECKING:
-    from seqform.analyses.spot_report import ClassGrid, SpotSummary
-    from seqform.analyses.structured import StructuredSolution
     from seqform.documents.exact import AnyExactSolution
+    from seqform.holdem.report import ClassGrid, SpotSummary
+    from seqform.routes.structured import StructuredSolution
 
 
 __all__ = ["AUTO_TREE_NODES", "run"]
@@ -38,7 +38,7 @@ __all__ = ["AUTO_TREE_NODES", "run"]
 
 def _bounds(args: argparse.Namespace) -> list[Any] | None:
     """The ``--fix`` and ``--fix-file`` bounds, in order; None for none."""
-    from seqform.analyses.restrict import load_fix_file, parse_fix
+    from seqform.routes.restrict import load_fix_file, parse_fix
 
     bounds = [parse_fix(spec) for spec in args.fix]
     if args.fix_file:
@@ -99,9 +99,9 @@ def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:
     not a spot, a combo on the board or in neither range)."""
     if not args.hand:
         return ()
-    from seqform.analyses.spot_hands import HandSelectionError, select_combos
-    from seqform.game.holdem.spot import read_spot
-    from seqform.game.holdem.spot_game import is_spot_file
+    from seqform.holdem.hands import HandSelectionError, select_combos
+    from seqform.holdem.spot import read_spot
+    from seqform.holdem.spot_game import is_spot_file
 
     if not is_spot_file(args.game):
         raise CommandError("--hand needs a spot file (*.toml) as GAME", EXIT_USAGE)
@@ -115,8 +115,8 @@ def _hand_text(solution: Any, hands: tuple[tuple[int, int], ...]) -> str:
     """The ``--hand`` blocks: each chosen combo's strategy at every decision it reaches."""
     if not hands:
         return ""
-    from seqform.analyses.spot_hands import combo_strategies
     from seqform.cli.render.spot import combo_lines
+    from seqform.holdem.hands import combo_strategies
 
     found = combo_strategies(solution.game, solution.strategies, hands)
     return "\n" + "\n\n".join("\n".join(combo_lines(each)) for each in found) + "\n"
@@ -208,7 +208,7 @@ def _structured_report(
     from seqform.cli.render.spot import grid_lines, spot_lines
     from seqform.cli.render.structured import structured_text
     from seqform.documents.structured import structured_document
-    from seqform.game.holdem.spot_game import is_spot_file
+    from seqform.holdem.spot_game import is_spot_file
 
     text = structured_text(solution, args.strategies)
     if not is_spot_file(args.game):
@@ -221,7 +221,7 @@ def _structured_report(
 
 def _opening_grid(solution: StructuredSolution) -> ClassGrid:
     """OOP's first decision as a grid: the share of each class that bets (any size)."""
-    from seqform.analyses.spot_report import class_grid
+    from seqform.holdem.report import class_grid
 
     strategy = solution.strategies[0]
     first = strategy.table.actions[0]  # every OOP combo opens with the same actions
@@ -229,9 +229,9 @@ def _opening_grid(solution: StructuredSolution) -> ClassGrid:
 
 
 def _spot_summary(path: str, solution: StructuredSolution) -> SpotSummary:
-    """The players' summary of a solved spot file (:mod:`seqform.analyses.spot_report`)."""
-    from seqform.analyses.spot_report import spot_summary
-    from seqform.game.holdem.spot import read_spot
+    """The players' summary of a solved spot file (:mod:`seqform.holdem.report`)."""
+    from seqform.holdem.report import spot_summary
+    from seqform.holdem.spot import read_spot
 
     pot = read_spot(path).pot
     nash_conv = float(solution.exploitability)

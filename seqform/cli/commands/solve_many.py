@@ -1,15 +1,15 @@
 """``seqform solve-many DIR``: a folder of spot files solved in parallel, one report
-(:mod:`seqform.analyses.many`)."""
+(:mod:`seqform.routes.many`)."""
 
 from __future__ import annotations
 
 import argparse
 
-from seqform.analyses.many import ManySpots, solve_many
 from seqform.cli.errors import EXIT_ERROR, EXIT_OK
 from seqform.cli.output import emit
 from seqform.cli.render.many import many_text
 from seqform.documents.many import many_document
+from seqform.routes.many import ManySpots, solve_many
 
 __all__ = ["run"]
 

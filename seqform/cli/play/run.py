@@ -13,8 +13,8 @@ from seqform.cli.play.session import SessionSummary, play_session
 from seqform.cli.play.strategies import STRATEGY_NAMES, behaviour_table, load_strategy
 
 if TYPE_CHECKING:
-    from seqform.analyses.tree import Solution
     from seqform.game.model import Game
+    from seqform.routes.tree import Solution
 
 __all__ = ["play_setup", "run_play"]
 
@@ -43,9 +43,9 @@ def run_play(
         For a game other than Kuhn poker or a spot, a bad hand count or an unknown strategy (or a
         strategy file that cannot be read: :class:`seqform.io.strategy_files.StrategyFileError`).
     """
-    from seqform.analyses.tree import solve_tree
-    from seqform.game.holdem.spot_game import is_spot_file
-    from seqform.game.loader import load_game
+    from seqform.holdem.spot_game import is_spot_file
+    from seqform.io.loader import load_game
+    from seqform.routes.tree import solve_tree
 
     if hands is not None and hands < 1:
         raise ValueError(f"--hands must be at least 1, got {hands}")

@@ -1,7 +1,7 @@
 """The pieces of a hold'em spot's hand that need no console: the setup, the deal, the
 strategies that play for ``--auto``, the words of the actions, and the expectations.
 
-A spot is played on its public tree × combos (:mod:`seqform.game.holdem.spot_game`), never
+A spot is played on its public tree × combos (:mod:`seqform.holdem.spot_game`), never
 on the explicit tree, so ``play`` runs on any spot the structured route solves.  Results are
 in chips as players count them: a hand's *net* is the share of the pot won less the chips
 put in during the spot (the zero-sum payoff of the spot plus half the pot), so a seat expects
@@ -35,9 +35,9 @@ from seqform.forms.strategies import (
     behaviour_from_mapping,
     plan_from_behaviour,
 )
-from seqform.game.holdem.spot import Spot
-from seqform.game.public_tree import StructuredGame, hands_clash_free
+from seqform.game.public.tree import StructuredGame, hands_clash_free
 from seqform.game.sequences import PlayerSequences
+from seqform.holdem.spot import Spot
 from seqform.structured.products import payoff_to_first, payoff_to_second
 
 __all__ = [
@@ -88,7 +88,7 @@ class SpotSetup:
 
 class Deals:
     """Draws a deal ``(h0, h1)`` with probability ``w0[h0] w1[h1]`` over the pairs of combos
-    that share no card (the spot's deal, :func:`~seqform.game.holdem.spot_game.spot_game`),
+    that share no card (the spot's deal, :func:`~seqform.holdem.spot_game.spot_game`),
     by one ``rng.random()`` against the cumulative weights."""
 
     def __init__(self, game: StructuredGame) -> None:
@@ -104,7 +104,7 @@ class Deals:
 
 def action_word(action: str) -> str:
     """How a player says an action: ``x`` check, ``b5`` bet 5, ``f`` fold, ``c`` call,
-    ``r20`` raise to 20 (:mod:`seqform.game.holdem.betting`'s labels)."""
+    ``r20`` raise to 20 (:mod:`seqform.holdem.betting`'s labels)."""
     fixed = {"x": "check", "f": "fold", "c": "call"}
     if action in fixed:
         return fixed[action]

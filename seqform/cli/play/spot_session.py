@@ -32,12 +32,12 @@ from seqform.cli.play.spot_engine import (
     spot_strategy,
 )
 from seqform.cli.render.numbers import value_text
-from seqform.game.holdem.betting import amount_text
-from seqform.game.holdem.cards import card_text
-from seqform.game.holdem.spot import read_spot
-from seqform.game.holdem.spot_game import spot_game
-from seqform.game.holdem.strength import hand_name
-from seqform.game.public_tree import Constant, PublicChance, PublicDecision, PublicLeaf, Sign
+from seqform.game.public.tree import Constant, PublicChance, PublicDecision, PublicLeaf, Sign
+from seqform.holdem.betting import amount_text
+from seqform.holdem.cards import card_text
+from seqform.holdem.spot import read_spot
+from seqform.holdem.spot_game import spot_game
+from seqform.holdem.strength import hand_name
 
 __all__ = ["cards_text", "parse_spot_choice", "play_spot", "spot_setup"]
 
@@ -58,7 +58,7 @@ def spot_setup(path: str, seat: int, auto: str | None) -> SpotSetup:
         For an ``--auto`` strategy that is not one of
         :data:`~seqform.cli.play.spot_engine.SPOT_STRATEGY_NAMES` (before solving).
     """
-    from seqform.analyses.structured import solve_structured
+    from seqform.routes.structured import solve_structured
 
     spot = read_spot(path)
     if auto is not None:
@@ -173,7 +173,7 @@ def _showdown_text(setup: SpotSetup, hand: _Hand, combos: tuple[tuple[int, int],
 
 
 def _leaf_payoff(leaf: PublicLeaf, deal: tuple[int, int]) -> Fraction:
-    """The leaf's zero-sum payoff to OOP for the deal (:mod:`seqform.game.public_tree`)."""
+    """The leaf's zero-sum payoff to OOP for the deal (:mod:`seqform.game.public.tree`)."""
     if isinstance(leaf.rule, Constant):
         return Fraction(leaf.rule.payoff)
     assert isinstance(leaf.rule, Sign) and leaf.levels is not None

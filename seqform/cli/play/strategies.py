@@ -31,10 +31,10 @@ STRATEGY_NAMES: dict[str, str] = {
     "always-bet": "bets, and calls every bet",
     "check-fold": "checks, and folds to every bet",
     "random": "every action with equal probability",
-    # The named opponents of seqform.analyses.exploit (3-card Kuhn only), defined there:
-    "never-bluff": "bets only with K; calls with Q and K (seqform.analyses.exploit)",
-    "always-bluff": "bets with every card; calls with Q and K (seqform.analyses.exploit)",
-    "calling-station": "never bets, always calls (seqform.analyses.exploit)",
+    # The named opponents of seqform.questions.exploit (3-card Kuhn only), defined there:
+    "never-bluff": "bets only with K; calls with Q and K (seqform.questions.exploit)",
+    "always-bluff": "bets with every card; calls with Q and K (seqform.questions.exploit)",
+    "calling-station": "never bets, always calls (seqform.questions.exploit)",
 }
 _EXPLOIT_NAMES = ("never-bluff", "always-bluff", "calling-station")
 
@@ -54,7 +54,7 @@ def named_strategy(
     """The strategy called ``name`` (a key of :data:`STRATEGY_NAMES`) on ``table``'s infosets.
 
     ``never-bluff``, ``always-bluff`` and ``calling-station`` are the named opponents of
-    :func:`seqform.analyses.exploit.named_opponent`, so that ``play`` and ``exploit`` mean the same
+    :func:`seqform.questions.exploit.named_opponent`, so that ``play`` and ``exploit`` mean the same
     player by the same name; they exist for 3-card Kuhn only.
 
     Raises
@@ -69,7 +69,7 @@ def named_strategy(
             "or give a JSON file"
         )
     if name in _EXPLOIT_NAMES:
-        from seqform.analyses.exploit import named_opponent
+        from seqform.questions.exploit import named_opponent
 
         try:
             exact = named_opponent(game, name, table.player)

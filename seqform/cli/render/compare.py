@@ -6,12 +6,12 @@ Its JSON document, ``seqform.compare/1``, is
 
 from __future__ import annotations
 
-from seqform.analyses.compare import VALUE_TOLERANCE, Comparison, Formulation
 from seqform.certify import EQUILIBRIUM_TOLERANCE
 from seqform.cli.render.blocks import constant_sum_lines, header
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table, left_table
+from seqform.questions.compare import VALUE_TOLERANCE, Comparison, Formulation
 
 __all__ = ["comparison_text", "summary_line"]
 

@@ -1,14 +1,14 @@
 """``compare --no-solve`` on a game too large for its tree: both formulations' sizes counted
-from the public tree × private hands (:class:`~seqform.analyses.compare.StructuredSizes`),
+from the public tree × private hands (:class:`~seqform.questions.compare.StructuredSizes`),
 as text; its ``seqform.compare-sizes/1`` document is
 :func:`seqform.documents.compare.sizes_document`."""
 
 from __future__ import annotations
 
-from seqform.analyses.compare import StructuredSizes
 from seqform.cli.render.blocks import header
 from seqform.cli.render.numbers import count_text
 from seqform.cli.render.tables import aligned_table
+from seqform.questions.compare import StructuredSizes
 
 __all__ = ["sizes_text"]
 

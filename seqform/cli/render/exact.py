@@ -6,7 +6,6 @@ Its JSON document is :func:`seqform.documents.exact.exact_document` (``seqform.s
 
 from __future__ import annotations
 
-from seqform.analyses.structured_exact import StructuredExactSolution
 from seqform.cli.render.blocks import constant_sum_lines, header
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.restrict import restriction_lines
@@ -14,6 +13,7 @@ from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.structured import route_line
 from seqform.cli.render.tables import label_rows
 from seqform.documents.exact import AnyExactSolution
+from seqform.routes.structured_exact import StructuredExactSolution
 
 __all__ = ["exact_text"]
 

@@ -1,4 +1,4 @@
-"""``iterate``: an iterative run (:class:`~seqform.analyses.iterate.IterativeRun`) as text.
+"""``iterate``: an iterative run (:class:`~seqform.questions.iterate.IterativeRun`) as text.
 
 Its JSON document, ``seqform.iterate/1``, is :func:`seqform.documents.iterate.iterate_document`.
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from seqform.analyses.iterate import IterativeRun
 from seqform.cli.render.blocks import certificate_lines, header
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.tree import StructuredGame
+from seqform.questions.iterate import IterativeRun
 
 __all__ = ["ALGORITHM_TEXT", "iterate_text", "stopped_text"]
 

@@ -3,8 +3,8 @@ document is :func:`seqform.documents.many.many_document`."""
 
 from __future__ import annotations
 
-from seqform.analyses.many import ManySpots, SpotRow
 from seqform.cli.render.spot import frequencies_text
+from seqform.routes.many import ManySpots, SpotRow
 
 __all__ = ["many_text"]
 

@@ -5,11 +5,11 @@ Its JSON document, ``seqform.qre/1``, is :func:`seqform.documents.qre.qre_docume
 
 from __future__ import annotations
 
-from seqform.analyses.qre import LimitComparison, LogitBranch, QREPoint
-from seqform.analyses.qre_fit import LogitFit
 from seqform.cli.render.blocks import header
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.game.model import Game
+from seqform.qre.equilibria import LimitComparison, LogitBranch, QREPoint
+from seqform.qre.fit import LogitFit
 
 __all__ = ["qre_text"]
 

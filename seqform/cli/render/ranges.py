@@ -11,13 +11,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from seqform.analyses.ranges import (
-    ActionRange,
-    EquilibriumRanges,
-    Parametrisation,
-    PlayerRanges,
-    Range,
-)
 from seqform.cli.render.blocks import constant_sum_lines, header
 from seqform.cli.render.numbers import count_text, short_number, value_text
 from seqform.cli.render.strategies import (
@@ -27,6 +20,13 @@ from seqform.cli.render.strategies import (
     strategy_sections,
 )
 from seqform.documents.objects import Words
+from seqform.questions.ranges import (
+    ActionRange,
+    EquilibriumRanges,
+    Parametrisation,
+    PlayerRanges,
+    Range,
+)
 
 __all__ = ["RangesTable", "ranges_text"]
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from seqform.analyses.refine import RefinedSolution
 from seqform.cli.render.blocks import constant_sum_lines, header, value_lines
 from seqform.cli.render.numbers import value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import label_rows
+from seqform.routes.refine import RefinedSolution
 
 __all__ = ["refined_text"]
 

@@ -1,4 +1,4 @@
-"""``solve``: a :class:`~seqform.analyses.solve.Solution` as text for people.
+"""``solve``: a :class:`~seqform.routes.solve.Solution` as text for people.
 
 Its JSON document, ``seqform.solve/1``, is :func:`seqform.documents.solve.solution_document`.
 
@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.analyses.normal import NormalFormSolution, NormalFormSummary
-from seqform.analyses.tree import Solution
 from seqform.cli.render.blocks import (
     certificate_lines,
     constant_sum_lines,
@@ -21,6 +19,8 @@ from seqform.cli.render.numbers import count_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
 from seqform.forms.sequence_form import SequenceForm
+from seqform.routes.normal import NormalFormSolution, NormalFormSummary
+from seqform.routes.tree import Solution
 
 __all__ = ["solution_text"]
 

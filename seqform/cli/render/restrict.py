@@ -6,12 +6,12 @@ Its JSON document is ``seqform.solve/1`` with the ``"restrictions"`` key
 
 from __future__ import annotations
 
-from seqform.analyses.restrict import RestrictedSolution, Restrictions
 from seqform.cli.render.blocks import constant_sum_lines, equilibrium_verdict, header, value_lines
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import label_rows
 from seqform.game.model import Game
+from seqform.routes.restrict import RestrictedSolution, Restrictions
 
 __all__ = ["restricted_text", "restriction_lines"]
 

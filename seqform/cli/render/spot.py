@@ -1,4 +1,4 @@
-"""A hold'em spot's players' summary (:mod:`seqform.analyses.spot_report`) as text lines;
+"""A hold'em spot's players' summary (:mod:`seqform.holdem.report`) as text lines;
 its ``"spot"`` object of the ``seqform.structured/1`` document is
 :func:`seqform.documents.spot.spot_json`'s."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 import re
 
-from seqform.analyses.spot_hands import ComboStrategy
-from seqform.analyses.spot_report import WHO, ActionFrequencies, ClassGrid, SpotSummary
-from seqform.game.holdem.betting import amount_text
+from seqform.holdem.betting import amount_text
+from seqform.holdem.hands import ComboStrategy
+from seqform.holdem.report import WHO, ActionFrequencies, ClassGrid, SpotSummary
 
 __all__ = [
     "combo_lines",

@@ -36,7 +36,7 @@ from seqform.cli.render.tables import left_table
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import grammar_of
 from seqform.game.model import Game
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.tree import StructuredGame
 
 __all__ = [
     "CHOICES",

@@ -1,4 +1,4 @@
-"""Text for a :class:`~seqform.analyses.structured.StructuredSolution` (the structured
+"""Text for a :class:`~seqform.routes.structured.StructuredSolution` (the structured
 route: public tree × private hands, no game tree).
 
 Its JSON document, ``seqform.structured/1``, is
@@ -7,12 +7,12 @@ Its JSON document, ``seqform.structured/1``, is
 
 from __future__ import annotations
 
-from seqform.analyses.structured import StructuredSolution
 from seqform.cli.render.blocks import certificate_lines, header, value_lines
 from seqform.cli.render.numbers import count_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
 from seqform.documents.structured import StructuredResult, auxiliary_variables
+from seqform.routes.structured import StructuredSolution
 from seqform.structured.responses import sequence_tables
 
 __all__ = ["NAMES", "route_line", "structured_text"]

@@ -8,7 +8,7 @@ After a bet, player 2 folds or calls (showdown for 2).  Terminal histories: ``pp
 
 The rules are the public betting tree of :func:`kuhn_betting`; :func:`kuhn_structured` is
 that game as public tree × private cards, and :func:`kuhn_poker` its explicit tree
-(:func:`~seqform.game.public_explicit.explicit_game`).  Information
+(:func:`~seqform.game.public.explicit.explicit_game`).  Information
 sets are named by the owner's card and the betting history it has seen: player 1 has
 ``J Q K Jpb Qpb Kpb``, player 2 has ``Jp Jb Qp Qb Kp Kb``.  Deals are labelled ``"JQ"``
 (player 1's card first) with three cards and ``"3,12"`` with ``cards=N`` (ranks 1..N).
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from seqform.game.builtin.showdown_public import (
+from seqform.game.builtin.one_card import (
     Bet,
     Fold,
     Showdown,
@@ -27,8 +27,8 @@ from seqform.game.builtin.showdown_public import (
     structured_showdown,
 )
 from seqform.game.model import Game
-from seqform.game.public_explicit import explicit_game
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.explicit import explicit_game
+from seqform.game.public.tree import StructuredGame
 
 __all__ = [
     "CARDS",

@@ -21,7 +21,7 @@ from seqform.game.builtin.kuhn3 import multiplayer_poker_words
 from seqform.game.builtin.leduc import leduc_words
 from seqform.game.builtin.liars_dice import LIAR, liars_dice_words
 from seqform.game.model import Game
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.tree import StructuredGame
 
 __all__ = ["LABEL_GRAMMARS", "LabelGrammar", "grammar_of"]
 

@@ -41,7 +41,7 @@ terminal histories, 468 information sets and 1,093 sequences per player (144 and
 suit isomorphism, 1,116 terminal histories).
 
 The game is defined once, as public tree × private cards (:func:`leduc_structured`,
-:mod:`seqform.game.public_tree`): hands are the ``n`` cards, the deal scale ``1/(n(n-1))``,
+:mod:`seqform.game.public.tree`): hands are the ``n`` cards, the deal scale ``1/(n(n-1))``,
 the public tree is round 1's betting, the public card (probability ``1/(n-2)`` among the
 cards no hand holds) and round 2's betting; a fold pays a constant, a showdown is the sign
 of the hands' levels ``rank`` (``rank + ranks`` for a pair with the public card), so
@@ -68,8 +68,8 @@ from seqform.game.builtin.leduc_tree import (
     rank_labels,
 )
 from seqform.game.model import Game
-from seqform.game.public_explicit import card_by_card_deal, explicit_game
-from seqform.game.public_tree import (
+from seqform.game.public.explicit import card_by_card_deal, explicit_game
+from seqform.game.public.tree import (
     Constant,
     Hands,
     PublicChance,

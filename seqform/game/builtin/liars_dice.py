@@ -25,9 +25,9 @@ are unique across the whole game.  Actions are the bids ``"q-f"`` in increasing 
 ``"liar"``.
 
 The game is defined once, as public tree × private rolls (:func:`liars_dice_structured`,
-:mod:`seqform.game.public_tree`): a player's hands are the sorted rolls, each weighted by
+:mod:`seqform.game.public.tree`): a player's hands are the sorted rolls, each weighted by
 its probability (multinomial / ``sides**dice``); the public tree is the bidding; a call of
-bid ``q-f`` pays by the :class:`~seqform.game.public_tree.Threshold` rule on the hands'
+bid ``q-f`` pays by the :class:`~seqform.game.public.tree.Threshold` rule on the hands'
 levels, each hand's count of face ``f`` or the wild face.  :func:`liars_dice` is its
 explicit tree.
 
@@ -54,8 +54,8 @@ import numpy as np
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Node
-from seqform.game.public_explicit import explicit_game
-from seqform.game.public_tree import (
+from seqform.game.public.explicit import explicit_game
+from seqform.game.public.tree import (
     Hands,
     PublicDecision,
     PublicLeaf,

@@ -45,8 +45,8 @@ from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.compiled import gc_paused
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.game.model import Game
-from seqform.game.public_explicit import nodes_per_deal
-from seqform.game.public_tree import StructuredGame
+from seqform.game.public.explicit import nodes_per_deal
+from seqform.game.public.tree import StructuredGame
 
 __all__ = [
     "GAMES",

@@ -7,7 +7,7 @@ or with every optimum re-solved and verified exactly (:func:`seqform.lp.exact.ba
 dimension of their affine hull, adding vertices along random directions orthogonal to it
 (if ``max ℓ·x > min ℓ·x`` for such an ``ℓ`` the hull grows, otherwise the face lies in it;
 for a random ``ℓ`` this fails only with probability 0).  Used by
-:mod:`seqform.analyses.ranges`.
+:mod:`seqform.questions.ranges`.
 """
 
 from __future__ import annotations

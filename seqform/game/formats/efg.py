@@ -1,0 +1,185 @@
+"""Gambit ``.efg`` files read, through pygambit (the format's own library).
+
+Reading decodes the file as UTF-8 and runs a light pre-pass over its tokens
+(:mod:`seqform.game.formats.efg_scan`: an undeclared player, text after the tree, non-ASCII labels
+that pygambit refuses), parses it with pygambit and converts the game with
+:func:`~seqform.game.formats.from_gambit.game_from_gambit` (whose module docstring gives the
+conventions: payoffs summed along the path, information-set names, labels); writing is
+:func:`seqform.io.export.write_efg` (atomic, like every file seqform writes).  Numbers stay
+exact both ways.  This module adds what belongs to files: pygambit's parse
+errors turned into :class:`~seqform.game.errors.GameFormatError` with the file's own line.
+
+A game is refused, with the reason, when it has other than two players, is a
+strategic-form (table) game, is not zero-sum (the message names a terminal node by its
+path of action labels and gives its payoffs), or lacks perfect recall.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import pygambit
+
+from seqform.game.errors import GameFormatError, InvalidGameError
+from seqform.game.formats.efg_scan import ScannedEfg, scan_efg
+from seqform.game.formats.from_gambit import KeptLabels, game_from_gambit
+from seqform.game.model import Game
+
+__all__ = ["MAX_DEPTH", "read_efg"]
+
+_T = TypeVar("_T")
+
+# pygambit 16.7's reader recurses once per level of the tree, about 600 bytes of C stack a
+# level (measured: a 100,000-deep chain reads in a 64 MiB stack, 200,000 does not), and
+# crashes the process when the stack runs out (8 MiB: between 10,000 and 20,000 levels).
+# Deep files are read in a thread whose stack is sized for them.
+MAX_DEPTH = 500_000
+_STACK_PER_LEVEL = 1024
+_STACK_BASE = 32 << 20
+_OWN_STACK_DEPTH = 1_000  # shallower trees are read in the calling thread
+
+
+_PARSE_PREFIX = "Parse error in game file:"
+_POSITION = re.compile(r"^line (?P<line>\d+):(?P<column>\d+):\s*")
+
+
+def _format_error(path: str, text: str, exc: ValueError) -> GameFormatError:
+    """Turn pygambit's ``ValueError("Parse error in game file: line 7:16: ...")``."""
+    reason = str(exc).strip()
+    if reason.startswith(_PARSE_PREFIX):
+        reason = reason[len(_PARSE_PREFIX) :].strip()
+    match = _POSITION.match(reason)
+    if match is None:
+        return GameFormatError(path, reason or "pygambit could not parse it")
+    line = _file_line(text, int(match["line"]))
+    return GameFormatError(path, reason[match.end() :], line=line, column=int(match["column"]))
+
+
+def _file_line(text: str, reported: int) -> int:
+    """The line of the file where pygambit's reported line starts.
+
+    pygambit 16.7's reader does not count line breaks inside quoted strings (a game's
+    description often spans lines), so its line numbers run short after such a string.
+    This counts them, following only the quoting of strings as Gambit's lexer does (a
+    string ends at a ``"`` not preceded by ``\\``).
+    """
+    outside, actual = 1, 1
+    in_string = after_slash = False
+    for char in text:
+        if outside >= reported:
+            return actual
+        if in_string:
+            if char == '"' and not after_slash:
+                in_string = False
+            after_slash = char == "\\"
+        elif char == '"':
+            in_string = True
+        if char == "\n":
+            actual += 1
+            if not in_string:
+                outside += 1
+    return actual + (reported - outside)
+
+
+def read_efg(path: str | os.PathLike[str]) -> Game:
+    """Read a Gambit ``.efg`` file into a seqform :class:`~seqform.game.Game`.
+
+    Parameters
+    ----------
+    path
+        The file.  The game is named by its Gambit title, or by the file name when the
+        title is blank.
+
+    Returns
+    -------
+    Game
+        The game, with exact probabilities and payoffs (see
+        :mod:`seqform.game.formats.from_gambit` for how outcomes, information sets and labels
+        are converted).
+
+    Raises
+    ------
+    OSError
+        If the file cannot be opened (missing, unreadable, a directory).
+    GameFormatError
+        If the file is not UTF-8, or the pre-pass (:func:`~seqform.game.formats.efg_scan.scan_efg`)
+        or pygambit cannot parse it; the message gives the file, the reason and, when
+        known, the line and column.  pygambit itself refuses chance probabilities that
+        are negative or do not sum to exactly one.
+    InvalidGameError
+        If the game has other than two players, is not zero-sum or lacks perfect recall;
+        the message starts with the file name.
+    """
+    name = os.fspath(path)
+    try:
+        data = Path(name).read_bytes()
+    except OSError as exc:
+        raise type(exc)(exc.errno, f"cannot read Gambit file: {exc.strerror}", name) from exc
+    scanned = scan_efg(name, data)
+    depth = scanned.depth
+    if scanned.node_labels is None:  # the pre-pass stopped early: depth is a bound
+        depth = min(depth, MAX_DEPTH)
+    elif depth > MAX_DEPTH:
+        raise GameFormatError(
+            name,
+            f"the game tree is {depth:,} levels deep; pygambit's reader recurses once per "
+            f"level, and seqform lets it go {MAX_DEPTH:,} levels deep",
+        )
+    return _with_stack(depth, lambda: _convert(name, data, scanned))
+
+
+def _convert(name: str, data: bytes, scanned: ScannedEfg) -> Game:
+    """pygambit's parse of the prepared bytes, converted with the labels kept aside."""
+    try:
+        gambit_game = pygambit.read_efg(io.BytesIO(scanned.data))
+    except ValueError as exc:
+        raise _format_error(name, data.decode("utf-8-sig"), exc) from exc
+    labels = KeptLabels(scanned.restore, scanned.node_labels, scanned.infoset_labels)
+    title = scanned.restore(gambit_game.title).strip()
+    try:
+        return game_from_gambit(gambit_game, name=title or Path(name).stem, labels=labels)
+    except InvalidGameError as exc:
+        raise InvalidGameError(f"{name}: {exc}") from exc
+
+
+def _with_stack(depth: int, work: Callable[[], _T]) -> _T:
+    """``work()``, run in a thread whose stack holds pygambit's recursion ``depth`` deep.
+
+    Raises
+    ------
+    MemoryError
+        If no such thread can be started (e.g. under a limit on virtual memory).
+    """
+    if depth <= _OWN_STACK_DEPTH:
+        return work()
+    size = _STACK_BASE + depth * _STACK_PER_LEVEL
+    outcome: list[_T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as exc:  # handed to the calling thread
+            failure.append(exc)
+
+    previous = threading.stack_size(size)
+    try:
+        thread = threading.Thread(target=run, name="seqform-efg-reader", daemon=True)
+        thread.start()
+    except RuntimeError as exc:
+        raise MemoryError(
+            f"cannot start a thread with a {size >> 20} MiB stack to read a game tree "
+            f"{depth:,} levels deep: {exc}"
+        ) from exc
+    finally:
+        threading.stack_size(previous)
+    thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]

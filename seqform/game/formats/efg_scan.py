@@ -1,0 +1,325 @@
+"""A light pre-pass over a Gambit ``.efg`` file, before pygambit parses it.
+
+pygambit (16.7) reads the format well but reports some faults poorly or not at all; this
+pass reads the file's tokens the way Gambit's lexer does (:mod:`seqform.game.formats.efg_tokens`)
+and follows the grammar of the tree without building it::
+
+    EFG 2 R "title" { "P1" "P2" } ["description"]
+    p "label" player infoset ["infoset" { "a" "b" ... }] outcome ["name" { payoffs }]
+    c "label" infoset ["infoset" { "a" prob "b" prob ... }] outcome [...]
+    t "label" outcome [...]
+
+in pre-order, a ``p`` or ``c`` node followed by one subtree per action of its information
+set (the actions are listed at the set's first node).  It checks what pygambit does not
+report well, each with the file's line and column:
+
+* the file must be UTF-8 (a decoding error gives the line and the byte);
+* a decision node's player must be one of the players declared in the header (pygambit
+  says ``vector::_M_range_check``);
+* nothing may follow the last node of the tree (pygambit ignores it);
+* a character outside ASCII may appear only inside a quoted label.
+
+pygambit refuses labels that are not printable ASCII with single inner spaces ("Invalid
+label", without a line), and cannot return a non-ASCII title or description.  So every
+quoted string it would refuse is swapped for an ASCII placeholder in the text handed to
+pygambit, and :meth:`ScannedEfg.restore` turns the labels pygambit returns back into the
+file's own (including pygambit's renamings of repeated labels, ``placeholder_1``).
+
+When the file does not follow the grammar, the pass stops quietly and leaves the report
+to pygambit, whose messages give the line of the fault.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import count
+
+from seqform.game.errors import GameFormatError
+from seqform.game.formats.efg_tokens import Token, TokenKind, decode, position, tokenize
+
+__all__ = ["ScannedEfg", "scan_efg"]
+
+_INTEGER_PREFIX = re.compile(r"[-+]?[0-9]+")
+_PLACEHOLDER_BASE = "seqform-label-"
+
+
+@dataclass(frozen=True)
+class ScannedEfg:
+    """A file after the pre-pass.
+
+    Attributes
+    ----------
+    data : the bytes to hand to pygambit: the file with each label pygambit refuses
+        swapped for a placeholder and, when the walk followed the whole tree, every node
+        and information-set label blanked (pygambit's reader takes time proportional to
+        the tree for each such label it sets)
+    depth : the levels of the tree (an upper bound when the walk stopped early):
+        pygambit's reader recurses once per level
+    node_labels : every node's label in pre-order, when blanked in ``data``
+    infoset_labels : (player index, information set's order of first appearance) → its
+        label, when blanked in ``data``; that order is pygambit's ``Infoset.number``
+    originals : placeholder → the file's label, for each swapped label
+    """
+
+    data: bytes
+    depth: int
+    node_labels: tuple[str, ...] | None = None
+    infoset_labels: Mapping[tuple[int, int], str] | None = None
+    originals: Mapping[str, str] = field(default_factory=dict)
+    pattern: re.Pattern[str] | None = None
+
+    def restore(self, label: str) -> str:
+        """The file's own text for a label pygambit returns (placeholders put back)."""
+        if self.pattern is None or self.pattern.search(label) is None:
+            return label
+        return self.pattern.sub(lambda match: self.originals[match[0]], label)
+
+
+class _Stop(Exception):
+    """The file leaves the grammar here; pygambit will say where and why."""
+
+
+@dataclass
+class _Walk:
+    """Gambit's grammar followed over the tokens, without building the tree.
+
+    ``actions`` counts the actions of each information set, keyed by (player, number),
+    player 0 for chance, as given at the set's first node.
+    """
+
+    path: str
+    text: str
+    tokens: list[Token]
+    index: int = 0
+    players: list[str] = field(default_factory=list)
+    actions: dict[tuple[int, int], int] = field(default_factory=dict)
+    depth: int = 0
+    node_labels: list[Token] = field(default_factory=list)  # in pre-order
+    infoset_labels: list[Token] = field(default_factory=list)  # every one given
+    first_labels: dict[tuple[int, int], str] = field(default_factory=dict)  # see ScannedEfg
+    infoset_counts: dict[int, int] = field(default_factory=dict)  # per player
+
+    def take(self, kind: TokenKind, value: str | None = None) -> Token:
+        if self.index >= len(self.tokens):
+            raise _Stop
+        token = self.tokens[self.index]
+        if token.kind != kind or (value is not None and token.value != value):
+            raise _Stop
+        self.index += 1
+        return token
+
+    def peek(self, kind: TokenKind) -> bool:
+        return self.index < len(self.tokens) and self.tokens[self.index].kind == kind
+
+    def integer(self, what: str) -> tuple[int, Token]:
+        """A number token read as C's ``stoi`` reads it (its leading integer), which
+        fails (pygambit says only "stoi") without one or beyond 32 bits."""
+        token = self.take("number")
+        match = _INTEGER_PREFIX.match(token.value)
+        if match is None or abs(int(match[0])) >= 2**31:
+            problem = "is not a whole number" if match is None else "is too large"
+            raise self.error(f"{what} {token.value!r} {problem}", token)
+        return int(match[0]), token
+
+    def rational(self, what: str) -> None:
+        """A payoff or probability; pygambit refuses ``p/0`` without saying where."""
+        token = self.take("number")
+        _, slash, denominator = token.value.partition("/")
+        if slash and not denominator.strip("0"):
+            raise self.error(f"{what} {token.value!r} divides by zero", token)
+
+    def error(self, reason: str, token: Token) -> GameFormatError:
+        return GameFormatError(self.path, reason, *position(self.text, token.start))
+
+    def header(self) -> None:
+        self.take("symbol", "EFG")
+        self.take("number", "2")
+        if self.take("symbol").value not in ("D", "R"):
+            raise _Stop
+        self.take("text")
+        self.take("{")
+        while self.peek("text"):
+            self.players.append(self.take("text").value)
+        self.take("}")
+        if self.peek("text"):
+            self.take("text")  # the description
+
+    def tree(self) -> None:
+        """Walk the nodes in pre-order, keeping the count of subtrees still to read."""
+        pending = [1]
+        while pending:
+            if pending[-1] == 0:
+                pending.pop()
+                continue
+            pending[-1] -= 1
+            self.depth = max(self.depth, len(pending))
+            kind = self.take("symbol").value
+            if kind == "p":
+                pending.append(self.decision())
+            elif kind == "c":
+                pending.append(self.chance())
+            elif kind == "t":
+                self.node_labels.append(self.take("text"))
+                self.outcome()
+            else:
+                raise _Stop
+
+    def decision(self) -> int:
+        label = self.take("text")
+        self.node_labels.append(label)
+        player, token = self.integer("player number")
+        if not 1 <= player <= len(self.players):
+            raise self.player_error(player, label.value, token)
+        number, _ = self.integer("information set number")
+        if self.peek("text"):
+            infoset = self.take("text")
+            self.infoset_labels.append(infoset)
+            self.take("{")
+            labels = 0
+            while not self.peek("}"):
+                self.take("text")
+                labels += 1
+            self.take("}")
+            if (player, number) not in self.actions:
+                self.actions[player, number] = labels
+                order = self.infoset_counts.get(player, 0)
+                self.infoset_counts[player] = order + 1
+                self.first_labels[player - 1, order] = infoset.value
+        self.outcome()
+        return self.children((player, number))
+
+    def chance(self) -> int:
+        self.node_labels.append(self.take("text"))
+        number, _ = self.integer("information set number")
+        if self.peek("text"):
+            self.infoset_labels.append(self.take("text"))
+            self.take("{")
+            labels = 0
+            while not self.peek("}"):
+                self.take("text")
+                self.rational("probability")
+                labels += 1
+            self.take("}")
+            self.actions.setdefault((0, number), labels)
+        self.outcome()
+        return self.children((0, number))
+
+    def children(self, infoset: tuple[int, int]) -> int:
+        if infoset not in self.actions:
+            raise _Stop  # an information set used before it is defined
+        return self.actions[infoset]
+
+    def outcome(self) -> None:
+        self.integer("outcome number")
+        if self.peek("text"):
+            self.take("text")
+            self.take("{")
+            while not self.peek("}"):
+                self.rational("payoff")
+                if self.peek(","):
+                    self.take(",")
+            self.take("}")
+
+    def player_error(self, player: int, label: str, token: Token) -> GameFormatError:
+        node = f"decision node {label!r}" if label else "a decision node"
+        declared = ", ".join(f'{number} "{name}"' for number, name in enumerate(self.players, 1))
+        count = len(self.players)
+        return self.error(
+            f"{node} belongs to player {token.value}, but the header declares "
+            f"{count} player{'s' if count != 1 else ''} ({declared or 'none'}); "
+            "players are numbered from 1, chance nodes are 'c' lines",
+            token,
+        )
+
+
+def scan_efg(path: str, data: bytes) -> ScannedEfg:
+    """Check the file's bytes and prepare them for pygambit (see the module docstring).
+
+    Raises
+    ------
+    GameFormatError
+        If the file is not UTF-8, holds non-ASCII text outside quoted labels, gives a
+        decision node to a player the header does not declare, or has anything after the
+        last node of its tree; the message gives the file, the line and the column.
+    """
+    text = decode(path, data)
+    tokens = list(tokenize(text, path))
+    walk = _Walk(path, text, tokens)
+    try:
+        walk.header()
+        walk.tree()
+    except _Stop:
+        # pygambit reports the fault; labels stay (pygambit's line numbers must hold).
+        nodes = sum(1 for token in tokens if token.kind == "symbol" and token.value in ("p", "c"))
+        return _prepare(text, tokens, [], depth=nodes + 1)
+    if walk.index < len(tokens):
+        raise _junk_error(path, text, tokens[walk.index - 1], tokens[walk.index])
+    scanned = _prepare(text, tokens, walk.node_labels + walk.infoset_labels, walk.depth)
+    return dataclasses.replace(
+        scanned,
+        node_labels=tuple(token.value for token in walk.node_labels),
+        infoset_labels=walk.first_labels,
+    )
+
+
+def _junk_error(path: str, text: str, last: Token, extra: Token) -> GameFormatError:
+    last_line, _ = position(text, last.start)
+    line, column = position(text, extra.start)
+    shown = extra.value if len(extra.value) <= 40 else extra.value[:37] + "..."
+    return GameFormatError(
+        path,
+        f"{shown!r} after the end of the game tree (its last node ends on line {last_line}); "
+        "remove it, or check the action counts of the nodes above",
+        line,
+        column,
+    )
+
+
+def _acceptable(label: str) -> bool:
+    """Whether pygambit 16.7 takes ``label``: printable ASCII, single inner spaces."""
+    return (
+        label.isascii() and label.isprintable() and label == label.strip(" ") and "  " not in label
+    )
+
+
+def _prepare(text: str, tokens: list[Token], blanks: list[Token], depth: int) -> ScannedEfg:
+    """The bytes for pygambit: ``blanks`` emptied, each other string it would refuse
+    swapped for a placeholder.
+
+    A blanked label is padded with spaces to its length, so that pygambit's columns stay
+    the file's.  The same string always gets the same placeholder (pygambit compares the
+    labels of an information set's nodes); the placeholders' stem occurs nowhere in the
+    file.
+    """
+    blanked = {token.start for token in blanks}
+    changed = [
+        token
+        for token in tokens
+        if token.kind == "text" and (token.start in blanked or not _acceptable(token.value))
+    ]
+    if not changed and text.isascii():
+        return ScannedEfg(text.encode("ascii"), depth)
+    base = _PLACEHOLDER_BASE
+    while base in text:
+        base += "x"
+    numbers = count(1)
+    placeholders: dict[str, str] = {}
+    pieces, done = [], 0
+    for token in changed:
+        pieces.append(text[done : token.start])
+        done = token.end
+        if token.start in blanked:
+            source = text[token.start : token.end]
+            pieces.append('""' + ("" if "\n" in source else " " * (len(source) - 2)))
+            continue
+        placeholder = placeholders.get(token.value)
+        if placeholder is None:
+            placeholder = placeholders[token.value] = f"{base}{next(numbers)}z"
+        pieces.append(f'"{placeholder}"')
+    pieces.append(text[done:])
+    originals = {placeholder: value for value, placeholder in placeholders.items()}
+    pattern = re.compile(re.escape(base) + r"[0-9]+z") if originals else None
+    return ScannedEfg("".join(pieces).encode("utf-8"), depth, None, None, originals, pattern)

@@ -1,0 +1,153 @@
+"""The public betting tree of one street of no-limit hold'em with fixed bet sizes.
+
+OOP (player index 0) acts first.  Not facing a bet, a player checks (``x``) or bets (``bN``:
+puts ``N`` chips in on this street) — each size of ``bet_sizes`` times the pot, and all-in;
+facing a bet a player folds (``f``), calls (``c``) or raises (``rN``: raises *to* ``N`` on
+this street) — each size of ``raise_sizes`` times the pot after the call, and all-in, while
+fewer than ``max_raises`` raises have been made.  Rules, as the river solvers apply them:
+
+* sizes are exact: ``b7.5`` with a pot of 10 and a size of 0.75; a size at or above the
+  stack becomes the all-in, and sizes that coincide are one action;
+* a raise must raise by at least the last bet or raise (the no-limit minimum raise); a size
+  below it is raised to it (all-in is always allowed);
+* a street ends after check–check or a call; a fold ends the hand; after an all-in is called
+  nothing more is bet.
+
+Street payoffs are in :class:`StreetEnd` (what each player put in on the street, who folded);
+:mod:`seqform.holdem.spot_game` turns them into the structured game's payoff rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = ["Bet", "StreetEnd", "amount_text", "street_tree"]
+
+
+@dataclass(frozen=True, slots=True)
+class StreetEnd:
+    """The street is over: ``folded`` is the player who folded (or ``None`` when the street
+    closed by check–check or a call), ``put_in`` what each player put in on this street,
+    ``all_in`` whether a player has no chips left."""
+
+    folded: int | None
+    put_in: tuple[Fraction, Fraction]
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """``player`` acts with ``actions`` (``x``, ``bN``, ``f``, ``c``, ``rN``) leading to
+    ``children``; ``history`` is the street's actions so far, joined by ``-``."""
+
+    player: int
+    actions: tuple[str, ...]
+    children: tuple[Bet | StreetEnd, ...]
+    history: str
+
+
+def amount_text(amount: Fraction) -> str:
+    """Chips as an action writes them: ``10``, ``7.5``, ``10/3``."""
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    decimal = amount.numerator / amount.denominator
+    if Fraction(str(decimal)) == amount and len(str(decimal)) <= 12:
+        return str(decimal)
+    return str(amount)
+
+
+@dataclass(frozen=True)
+class _Sizes:
+    pot: Fraction  # in the middle before the street
+    stack: Fraction  # each player's chips behind at the start of the street
+    bets: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]  # per player
+    raises: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]  # per player
+    max_raises: int
+    all_in: bool = True  # all-in is always one of the bets and raises
+
+
+def _per_player(
+    sizes: tuple[Fraction, ...] | tuple[tuple[Fraction, ...], tuple[Fraction, ...]],
+) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """``sizes`` for each player: a pair of tuples as it is, one tuple for both."""
+    if len(sizes) == 2 and all(isinstance(each, tuple) for each in sizes):
+        return (tuple(sizes[0]), tuple(sizes[1]))  # type: ignore[arg-type]
+    shared = tuple(sizes)
+    return (shared, shared)  # type: ignore[return-value]
+
+
+def _targets(sizes: _Sizes, put_in: tuple[Fraction, Fraction], player: int) -> list[Fraction]:
+    """The amounts ``player`` may bet or raise to on this street, increasing, all-in last."""
+    facing, own = put_in[1 - player], put_in[player]
+    pot = sizes.pot + put_in[0] + put_in[1]
+    if facing == own:  # a bet
+        wanted = [size * pot for size in sizes.bets[player]]
+        least = Fraction(0)
+    else:  # a raise: by a fraction of the pot after the call, at least the last increment
+        after_call = pot + (facing - own)
+        wanted = [facing + size * after_call for size in sizes.raises[player]]
+        least = facing + (facing - min(put_in))
+    amounts = {min(max(amount, least), sizes.stack) for amount in wanted}
+    if sizes.all_in:
+        amounts.add(sizes.stack)
+    return sorted(amount for amount in amounts if amount > facing)
+
+
+def _node(
+    sizes: _Sizes,
+    player: int,
+    put_in: tuple[Fraction, Fraction],
+    raises: int,
+    history: tuple[str, ...],
+) -> Bet | StreetEnd:
+    facing = put_in[1 - player]
+    actions: list[str] = []
+    children: list[Bet | StreetEnd] = []
+    if facing > put_in[player]:
+        actions += ["f", "c"]
+        children.append(StreetEnd(player, put_in, False))
+        children.append(StreetEnd(None, (facing, facing), facing == sizes.stack))
+        open_to_raise = raises < sizes.max_raises and facing < sizes.stack
+    else:
+        actions.append("x")
+        if player == 1:  # check behind: the street is over
+            children.append(StreetEnd(None, put_in, False))
+        else:
+            children.append(_node(sizes, 1, put_in, raises, (*history, "x")))
+        open_to_raise = True
+    if open_to_raise:
+        kind = "r" if facing > put_in[player] else "b"
+        for amount in _targets(sizes, put_in, player):
+            token = f"{kind}{amount_text(amount)}"
+            after = (amount, put_in[1]) if player == 0 else (put_in[0], amount)
+            counted = raises + (kind == "r")
+            actions.append(token)
+            children.append(_node(sizes, 1 - player, after, counted, (*history, token)))
+    return Bet(player, tuple(actions), tuple(children), "-".join(history))
+
+
+def street_tree(
+    pot: Fraction,
+    stack: Fraction,
+    bet_sizes: tuple[Fraction, ...] | tuple[tuple[Fraction, ...], tuple[Fraction, ...]],
+    raise_sizes: tuple[Fraction, ...] | tuple[tuple[Fraction, ...], tuple[Fraction, ...]],
+    max_raises: int,
+    *,
+    all_in: bool = True,
+) -> Bet:
+    """The betting of one street (module docstring), OOP first, from a pot of ``pot`` with
+    ``stack`` chips behind each player.  ``bet_sizes`` and ``raise_sizes`` are one tuple of
+    pot fractions for both players, or a pair (OOP's, IP's); ``all_in=False`` offers no
+    all-in beyond the sizes (the toy games of *The Mathematics of Poker*)."""
+    sizes = _Sizes(
+        Fraction(pot),
+        Fraction(stack),
+        _per_player(bet_sizes),
+        _per_player(raise_sizes),
+        max_raises,
+        all_in,
+    )
+    root = _node(sizes, 0, (Fraction(0), Fraction(0)), 0, ())
+    assert isinstance(root, Bet)  # OOP always has a decision to start the street
+    return root

@@ -1,0 +1,221 @@
+"""What a poker player reads off a solved spot: each player's EV in chips and as a share of
+the pot, the exploitability in chips and in % of the pot, and the main action frequencies.
+
+Conventions (Chen and Ankenman, *The Mathematics of Poker*, 2006, ch. 2; the commercial
+solvers' reports): the spot's payoff is OOP's EV less half the pot
+(:func:`seqform.holdem.spot_game.spot_game`), so OOP's EV is ``value + pot / 2`` and
+IP's is ``pot − OOP's``; the exploitability is NashConv / 2, the mean of the two players'
+best-response gains.  A frequency at a decision is the share of the player's range, each
+combo weighted by its probability in the deal (card removal against the other range
+included) times the player's own probability of reaching the decision
+(:func:`action_frequencies`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
+from seqform.game.public.tree import StructuredGame, hands_clash_free
+
+__all__ = [
+    "WHO",
+    "ActionFrequencies",
+    "ClassGrid",
+    "SpotSummary",
+    "action_frequencies",
+    "class_grid",
+    "spot_summary",
+]
+
+WHO = ("OOP", "IP")
+"""The players as a spot's reports name them: player 0 is out of position, player 1 in."""
+
+
+@dataclass(frozen=True)
+class ActionFrequencies:
+    """How often a player's range takes each action at one public decision.
+
+    player : 0 for OOP, 1 for IP
+    history : the public actions before the decision (``""`` at the root, ``"x"`` after a
+        check), as the spot's information sets name it
+    actions : the action labels (``"x"``, ``"b5"``, ``"f"``, ``"c"``, ...)
+    frequencies : per action, its share of the range (they add up to 1)
+    """
+
+    player: int
+    history: str
+    actions: tuple[str, ...]
+    frequencies: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class SpotSummary:
+    """A solved spot as players read it (module docstring).
+
+    pot : chips in the pot before the street
+    oop_ev, ip_ev : each player's EV in chips (``oop_ev + ip_ev == pot``)
+    exploitability : NashConv / 2, in chips
+    frequencies : OOP's first decision and IP's decision after a check
+    combos : the combos in each range after the board's card removal
+    """
+
+    pot: float
+    oop_ev: float
+    ip_ev: float
+    exploitability: float
+    frequencies: tuple[ActionFrequencies, ...]
+    combos: tuple[int, int]
+
+    @property
+    def exploitability_pot(self) -> float:
+        """The exploitability in % of the pot."""
+        return 100.0 * self.exploitability / self.pot
+
+    def share(self, player: int) -> float:
+        """A player's EV as a share of the pot (the two add up to 1)."""
+        return (self.oop_ev, self.ip_ev)[player] / self.pot
+
+
+def spot_summary(
+    game: StructuredGame,
+    pot: Fraction | float,
+    value: float,
+    nash_conv: float,
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy],
+) -> SpotSummary:
+    """The summary of a spot solved to ``value`` with ``strategies`` certified at
+    ``nash_conv`` (module docstring)."""
+    oop_ev = float(pot) / 2 + float(value)
+    found = (
+        action_frequencies(game, strategies[0], ""),
+        action_frequencies(game, strategies[1], "x"),
+    )
+    return SpotSummary(
+        pot=float(pot),
+        oop_ev=oop_ev,
+        ip_ev=float(pot) - oop_ev,
+        exploitability=float(nash_conv) / 2,
+        frequencies=tuple(f for f in found if f is not None),
+        combos=(len(game.hands[0]), len(game.hands[1])),
+    )
+
+
+def action_frequencies(
+    game: StructuredGame, strategy: BehaviouralStrategy, history: str
+) -> ActionFrequencies | None:
+    """The range's action frequencies at the public decision after ``history``, or None if
+    the player does not act there.
+
+    ``f(a) = Σ_h w(h) r(h) b(a | h) / Σ_h w(h) r(h)`` over the player's combos ``h``, with
+    ``w(h)`` the combo's probability in the deal (its range weight times the weight of the
+    other range's combos it does not clash with), ``r(h)`` the player's own reach
+    probability of the decision (the realization plan of its parent sequence, KMvS 1996 §3)
+    and ``b`` the behavioural strategy.
+    """
+    player = strategy.player
+    table = strategy.table
+    index = table.index_of_infoset()
+    infosets = [index.get(f"{label}|{history}") for label in game.hands[player].labels]
+    if all(infoset is None for infoset in infosets):
+        return None
+    deal = _deal_marginal(game, player)
+    strategy = strategy.to_float()
+    plan = plan_from_behaviour(strategy)
+    actions: tuple[str, ...] = ()
+    totals = np.zeros(0)
+    for hand, infoset in enumerate(infosets):
+        if infoset is None:
+            continue
+        sequences = table.sequences_of(infoset)
+        if not actions:
+            actions, totals = table.actions[infoset], np.zeros(len(sequences))
+        reach = deal[hand] * plan[int(table.parent_sequence[infoset])]
+        totals += reach * strategy.probabilities[sequences.start : sequences.stop]
+    mass = float(totals.sum())
+    frequencies = totals / mass if mass > 0 else np.full(len(actions), np.nan)
+    return ActionFrequencies(player, history, actions, tuple(float(f) for f in frequencies))
+
+
+def _deal_marginal(game: StructuredGame, player: int) -> np.ndarray:
+    """Each of ``player``'s combos' probability in the deal, with card removal (dense: one
+    boolean per pair of combos, 1081² at most)."""
+    own, other = game.hands[player], game.hands[1 - player]
+    free = hands_clash_free(own, other)
+    weights = np.array([float(w) for w in own.weights])
+    others = np.array([float(w) for w in other.weights])
+    marginal = weights * (free.astype(float) @ others)
+    return marginal / marginal.sum()
+
+
+@dataclass(frozen=True)
+class ClassGrid:
+    """The 13 × 13 hand-class grid players read a range in: row and column ranks A to 2, the
+    pairs on the diagonal, suited hands above it (row the higher rank), offsuit below.
+
+    player, history : the decision (as :class:`ActionFrequencies`)
+    actions : the actions whose combined frequency each cell shows
+    frequency : shape (13, 13); per class, the share of its combos (deal- and reach-weighted as
+        in :func:`action_frequencies`) taking ``actions``; NaN for a class not in the range
+    """
+
+    player: int
+    history: str
+    actions: tuple[str, ...]
+    frequency: np.ndarray
+
+
+def class_grid(
+    game: StructuredGame, strategy: BehaviouralStrategy, history: str, actions: tuple[str, ...]
+) -> ClassGrid:
+    """The :class:`ClassGrid` of ``actions`` at the decision after ``history``.
+
+    Raises
+    ------
+    ValueError
+        When the player does not act there, or an action is not one of the decision's.
+    """
+    player = strategy.player
+    table = strategy.table
+    index = table.index_of_infoset()
+    hands = game.hands[player]
+    deal = _deal_marginal(game, player)
+    strategy = strategy.to_float()
+    plan = plan_from_behaviour(strategy)
+    taken = np.zeros((13, 13))
+    mass = np.zeros((13, 13))
+    found = False
+    for hand, label in enumerate(hands.labels):
+        infoset = index.get(f"{label}|{history}")
+        if infoset is None:
+            continue
+        found = True
+        offered = table.actions[infoset]
+        unknown = [a for a in actions if a not in offered]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not an action after {history!r}: {offered}")
+        sequences = table.sequences_of(infoset)
+        behaviour = strategy.probabilities[sequences.start : sequences.stop]
+        reach = deal[hand] * plan[int(table.parent_sequence[infoset])]
+        row, column = _cell(hands.cards[hand])
+        mass[row, column] += reach
+        taken[row, column] += reach * sum(behaviour[offered.index(a)] for a in actions)
+    if not found:
+        raise ValueError(f"player {player + 1} does not act after {history!r}")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frequency = np.where(mass > 0, taken / np.where(mass > 0, mass, 1.0), np.nan)
+    return ClassGrid(player, history, tuple(actions), frequency)
+
+
+def _cell(cards: np.ndarray) -> tuple[int, int]:
+    """The grid cell of a two-card combo: ranks from A (row 0) to 2 (row 12); suited above
+    the diagonal, offsuit below (card = 4 × rank + suit, rank 0 = deuce)."""
+    high, low = max(int(cards[0]), int(cards[1])), min(int(cards[0]), int(cards[1]))
+    first, second = 12 - high // 4, 12 - low // 4
+    if first == second:
+        return first, first
+    suited = high % 4 == low % 4
+    return (first, second) if suited else (second, first)

@@ -1,0 +1,105 @@
+"""The loader: the name of a game on the command line turned into a :class:`Game`.
+
+A name is a built-in game, ``NAME`` or ``NAME(key=value, ...)``
+(:mod:`seqform.game.builtin.registry`); a path ending in ``.efg`` is read as a Gambit
+file (:mod:`seqform.game.formats.efg`); ``openspiel:SPEC`` converts an OpenSpiel game
+(:mod:`seqform.game.formats.openspiel`, with the ``openspiel`` extra).  The readers of files and
+OpenSpiel are imported only when asked for, since they import pygambit or OpenSpiel.
+
+Any other existing file is read as ``.efg`` too; a directory is refused as one (unless its
+name is a built-in game's); a spec too long to be a file name is simply not a file.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import os.path
+
+from seqform.game.builtin.registry import GAMES, build_builtin_game
+from seqform.game.model import Game
+
+__all__ = ["as_game", "load_game"]
+
+
+def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> Game:
+    """Build the game named by ``spec``: a built-in name, a ``.efg`` path or ``openspiel:...``.
+
+    Parameters
+    ----------
+    spec
+        A name (``"kuhn"``, ``"kuhn(cards=4)"``, ``"openspiel:leduc_poker"``) or a path, as
+        a ``str`` or any ``os.PathLike`` (``pathlib.Path``); a path object is always read
+        as a file.
+    max_nodes
+        For ``openspiel:`` games, the most histories to convert (default that of
+        :func:`seqform.game.formats.openspiel.load_openspiel_game`); ignored by the others.
+
+    Raises
+    ------
+    TypeError
+        For a ``spec`` that is neither a ``str`` nor a path (``None``, a number, a
+        :class:`~seqform.game.model.Game`).
+    UnknownGameError
+        For an unknown name (the message lists the known ones).
+    GameParameterError
+        For unknown or unreadable parameters.
+    ValueError
+        For parameters out of range (e.g. ``kuhn(cards=1)``) and invalid games.
+    OSError
+        For a file that cannot be read; ``IsADirectoryError`` for a directory.
+    """
+    if isinstance(spec, os.PathLike) and os.fspath(spec).lower().endswith(".toml"):
+        return load_game(os.fspath(spec), max_nodes=max_nodes)
+    if isinstance(spec, os.PathLike):
+        from seqform.game.formats.efg import read_efg
+
+        return read_efg(spec)
+    if not isinstance(spec, str):
+        raise TypeError(
+            f"load_game() takes a game name or a path (str or os.PathLike), not "
+            f"{type(spec).__name__} {_short_repr(spec)}"
+        )
+    if spec.startswith("openspiel:"):
+        from seqform.game.formats.openspiel import load_openspiel_game
+
+        name = spec.removeprefix("openspiel:")
+        if max_nodes is None:
+            return load_openspiel_game(name)
+        return load_openspiel_game(name, max_nodes=max_nodes)
+    # os.path answers False, where pathlib raises, for names longer than the system allows
+    if os.path.isdir(spec) and spec.lower() not in GAMES:
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a game file", spec)
+    if spec.lower().endswith(".toml"):  # a hold'em spot (seqform.game.holdem)
+        from seqform.holdem.spot_game import load_spot_tree
+
+        return load_spot_tree(spec)
+    if spec.lower().endswith(".efg") or os.path.isfile(spec):
+        from seqform.game.formats.efg import read_efg
+
+        return read_efg(spec)
+    return build_builtin_game(spec)
+
+
+def _short_repr(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def as_game(game: Game | str | os.PathLike[str], caller: str) -> Game:
+    """``game`` itself, or the game that :func:`load_game` makes of a name or path.
+
+    Raises
+    ------
+    TypeError
+        For anything else, naming ``caller`` (``"solve() takes a Game, a game name or a
+        path, not int 5"``).
+    """
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str | os.PathLike):
+        return load_game(game)
+    raise TypeError(
+        f"{caller}() takes a Game, a game name or a path (str or os.PathLike), not "
+        f"{type(game).__name__} {_short_repr(game)}"
+    )

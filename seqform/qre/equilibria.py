@@ -1,0 +1,340 @@
+"""Agent logit quantal response equilibria: points at given ``λ`` and the traced limit.
+
+The equations are in :mod:`seqform.qre.equations` (McKelvey and Palfrey 1998;
+Gambit's behaviour logit), the path-following in :mod:`seqform.qre.trace`
+(Turocy 2005, 2010).  Any number of players and general-sum payoffs are taken; only games
+with an information set reached with chance probability 0 are refused
+(:class:`~seqform.game.errors.InvalidGameError`).
+
+Stop rule
+---------
+:func:`trace_logit` follows the principal branch until both the profile's NashConv,
+measured by best response (:func:`seqform.certify.certify_profile`), and its largest agent
+regret (:func:`~seqform.qre.equations.agent_regret`: the gain of the best action
+at an information set given it is reached, Gambit's ``logit_solve`` stop rule with
+``maxregret``) are at most ``tolerance`` times the game's payoff range (largest minus
+smallest payoff, Gambit's scale too), or ``λ`` exceeds ``max_lambda``.  NashConv alone
+would stop where play at information sets that a player's own strategy (almost) never
+reaches is still far from its limit; the agent regret follows it there, where the branch's
+limit is a sequential equilibrium (Turocy 2010).  As ``λ → ∞`` the branch converges to a
+Nash equilibrium (McKelvey and Palfrey 1995, Thm 2): the limit is reported with its
+NashConv certificate.  For two-player zero-sum games :func:`compare_limit` places it in the
+set of all equilibria (:mod:`seqform.questions.ranges`: for Kuhn poker, which member
+``α = x[J:b]`` of the one-parameter family) and beside the quasi-perfect refinement.
+
+Work limit
+----------
+A trace whose estimated time (:mod:`seqform.qre.work`: steps × the cost of a step,
+from the number of action probabilities) exceeds five minutes, or whose memory estimate
+exceeds what the process may have, is refused before its first step with the estimate,
+unless ``force=True`` (``--force``); a built-in game given by its spec is refused before its
+tree is built.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.certify import NPlayerCertificate, certify_profile
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
+from seqform.game.model import Game
+from seqform.qre.equations import LogitEquations, agent_regret, logit_equations
+from seqform.qre.trace import TracedPoint, TraceSettings, follow_branch
+from seqform.qre.work import traceable_game
+from seqform.questions.ranges import DEFAULT_MAX_SECONDS as DEFAULT_RANGES_SECONDS
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "LimitComparison",
+    "LogitBranch",
+    "LogitPoints",
+    "QREPoint",
+    "action_labels",
+    "compare_limit",
+    "limit_reached",
+    "logit_qre",
+    "qre_point",
+    "trace_logit",
+]
+
+#: Default stop rule: NashConv at most this times the payoff range.
+DEFAULT_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class QREPoint:
+    """The logit QRE at one ``λ``.
+
+    lam : the precision ``λ``
+    strategies : every player's behaviour (full support)
+    certificate : values, best-response values, gains and NashConv of the profile
+    """
+
+    lam: float
+    strategies: tuple[BehaviouralStrategy, ...]
+    certificate: NPlayerCertificate
+
+    @property
+    def nash_conv(self) -> float:
+        return self.certificate.nash_conv
+
+
+@dataclass(frozen=True)
+class LogitPoints:
+    """:func:`logit_qre`'s result: the QRE at each requested ``λ`` (ascending)."""
+
+    game: Game
+    points: tuple[QREPoint, ...]
+    steps: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LogitBranch:
+    """:func:`trace_logit`'s result: the principal branch and its end.
+
+    lambdas : ``λ`` at each accepted point of the trace, shape (points,)
+    probabilities : every action's probability there, shape (points, actions); the
+        actions in the order of :func:`action_labels`
+    limit : the QRE at the last point, with its certificate
+    agent_regret : the largest agent regret there (module docstring)
+    reason : why the trace ended (``"converged"``: the stop rule of the module docstring)
+    tolerance : the stop rule's factor; ``payoff_range`` its scale
+    """
+
+    game: Game
+    lambdas: np.ndarray
+    probabilities: np.ndarray
+    limit: QREPoint
+    agent_regret: float
+    reason: str
+    tolerance: float
+    payoff_range: float
+    seconds: float
+
+    @property
+    def converged(self) -> bool:
+        return self.reason == "converged"
+
+
+def action_labels(game: Game) -> list[tuple[int, str, str]]:
+    """``(player, infoset, action)`` of every unknown ``β``, in the equations' order."""
+    return [
+        (player, table.infosets[int(table.sequence_infoset[s])], table.sequence_action[s])
+        for player, table in enumerate(game.flat.tables)
+        for s in range(1, table.num_sequences)
+    ]
+
+
+def _strategies(equations: LogitEquations, beta: np.ndarray) -> tuple[BehaviouralStrategy, ...]:
+    strategies = []
+    for player, table in enumerate(equations.game.flat.tables):
+        start = int(equations.offsets[player])
+        probabilities = np.ones(table.num_sequences)
+        probabilities[1:] = np.exp(beta[start : start + table.num_sequences - 1])
+        strategies.append(
+            BehaviouralStrategy(table, probabilities, np.zeros(table.num_infosets, dtype=bool))
+        )
+    return tuple(strategies)
+
+
+def qre_point(equations: LogitEquations, point: TracedPoint) -> QREPoint:
+    """A traced point as strategies, certified by best response."""
+    strategies = _strategies(equations, point.beta)
+    return QREPoint(point.lam, strategies, certify_profile(equations.game, strategies))
+
+
+def logit_qre(
+    game: Game | str,
+    lambdas: Sequence[float],
+    *,
+    settings: TraceSettings | None = None,
+    force: bool = False,
+) -> LogitPoints:
+    """The logit QRE on the principal branch at each of ``lambdas``.
+
+    Where the branch crosses a ``λ`` more than once (it may bend back), the first crossing
+    from ``λ = 0`` is returned, as Gambit's ``logit_solve_lambda`` does.  ``game`` is a
+    game or its spec; ``force`` lifts the work limit (module docstring).
+
+    Raises
+    ------
+    ValueError
+        If a ``λ`` is negative or not finite.
+    seqform.game.errors.InvalidGameError
+        If an information set is reached only with chance probability 0.
+    seqform.questions.ranges.WorkRefusedError, seqform.routes.memory.MemoryRefusedError
+        When the trace's estimate exceeds the work limit (module docstring).
+    """
+    start = time.perf_counter()
+    for lam in lambdas:
+        if not np.isfinite(lam) or lam < 0:
+            raise ValueError(f"λ must be a finite number >= 0, not {lam}")
+    game = traceable_game(game, force=force)
+    equations = logit_equations(game)
+    trace = follow_branch(equations, settings or TraceSettings(max_lambda=np.inf), targets=lambdas)
+    if len(trace.found) < len(lambdas):
+        raise ArithmeticError(f"the branch was not followed to every λ ({trace.reason})")
+    points = tuple(qre_point(equations, point) for point in trace.found)
+    return LogitPoints(game, points, len(trace.points), time.perf_counter() - start)
+
+
+def limit_reached(
+    equations: LogitEquations,
+    point: TracedPoint,
+    threshold: float,
+    progress: Callable[[float, float], None] | None = None,
+) -> bool:
+    """The stop rule of the module docstring at ``point``: NashConv and the largest agent
+    regret both at most ``threshold``; ``progress`` is told ``(λ, NashConv)``."""
+    if point.lam == 0.0:
+        return equations.payoff_range == 0.0
+    nash_conv = qre_point(equations, point).nash_conv
+    if progress is not None:
+        progress(point.lam, nash_conv)
+    return nash_conv <= threshold and agent_regret(equations, point.beta, point.lam) <= threshold
+
+
+def trace_logit(
+    game: Game | str,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    settings: TraceSettings | None = None,
+    progress: Callable[[float, float], None] | None = None,
+    force: bool = False,
+) -> LogitBranch:
+    """Follow the principal branch to its limit (stop rule in the module docstring).
+
+    Parameters
+    ----------
+    game
+        Any game (n players, general sum) without information sets of chance probability 0,
+        or its spec (``"leduc"``, a file).
+    tolerance
+        Stop once NashConv <= ``tolerance`` × payoff range.
+    settings
+        Step sizes and ``max_lambda`` (default ``1e7``).
+    progress
+        Called with ``(λ, NashConv)`` at every accepted point.
+    force
+        Trace even beyond the work limit (module docstring).
+
+    Raises
+    ------
+    seqform.questions.ranges.WorkRefusedError, seqform.routes.memory.MemoryRefusedError
+        When the trace's estimate exceeds the work limit, before its first step.
+    """
+    start = time.perf_counter()
+    if not tolerance > 0:
+        raise ValueError(f"tolerance must be positive, not {tolerance}")
+    game = traceable_game(game, force=force)
+    equations = logit_equations(game)
+    threshold = tolerance * max(equations.payoff_range, np.finfo(float).tiny)
+
+    def converged(point: TracedPoint) -> bool:
+        return limit_reached(equations, point, threshold, progress)
+
+    trace = follow_branch(equations, settings or TraceSettings(), stop=converged)
+    lambdas = np.array([point.lam for point in trace.points])
+    probabilities = np.exp(np.array([point.beta for point in trace.points]))
+    last = trace.points[-1]
+    return LogitBranch(
+        game=game,
+        lambdas=lambdas,
+        probabilities=probabilities,
+        limit=qre_point(equations, last),
+        agent_regret=agent_regret(equations, last.beta, last.lam),
+        reason=trace.reason,
+        tolerance=tolerance,
+        payoff_range=equations.payoff_range,
+        seconds=time.perf_counter() - start,
+    )
+
+
+@dataclass(frozen=True)
+class LimitComparison:
+    """Where the traced limit lies among the equilibria of a two-player zero-sum game.
+
+    parameters : per player, ``(parameter, t, low, high)`` when the player's optimal plans
+        form a segment ``t = x[parameter]`` in ``[low, high]`` (:mod:`.ranges`): the ``t`` of
+        the limit's plan (Kuhn's ``α``), else None
+    segment_distance : per player, the largest distance of the limit's plan entries from the
+        segment's affine entries at that ``t`` (None without a segment)
+    refined_difference : per player, the largest difference of a behaviour probability
+        between the limit and the quasi-perfect equilibrium (:func:`.refine.refine`)
+    ranges_skipped : why the place among all equilibria was not computed (``ranges``'
+        work estimate beyond ``max_seconds``: Leduc's 8,736 LPs), else None; ``parameters``
+        and ``segment_distance`` are then None for both players
+    dimensions : per player, the dimension of the set of optimal realization plans that
+        ``ranges`` found (0: one optimal strategy; 1: the segment of ``parameters``; 2 or
+        more: a larger face, which one parameter does not describe); None where ranges
+        was skipped
+    """
+
+    parameters: tuple[tuple[str, float, float, float] | None, ...]
+    segment_distance: tuple[float | None, ...]
+    refined_difference: tuple[float, ...]
+    ranges_skipped: str | None = None
+    dimensions: tuple[int | None, ...] = (None, None)
+
+
+def compare_limit(
+    game: Game, limit: QREPoint, *, max_seconds: float | None = DEFAULT_RANGES_SECONDS
+) -> LimitComparison:
+    """Place a two-player zero-sum limit among all equilibria and beside ``refine``.
+
+    The place among all equilibria needs ``ranges``, two LPs per sequence; where its work
+    estimate exceeds ``max_seconds`` (the limit ``seqform ranges`` applies; None: no limit)
+    it is skipped and the reason kept in :attr:`LimitComparison.ranges_skipped` (Leduc's
+    took 18 minutes of a 20-minute ``qre leduc``).  ``refine`` runs in any case.
+    """
+    from seqform.questions.ranges import (
+        EquilibriumRanges,
+        WorkRefusedError,
+        equilibrium_ranges,
+    )
+    from seqform.routes.refine import refine
+
+    ranges: EquilibriumRanges | None = None
+    skipped: str | None = None
+    try:
+        ranges = equilibrium_ranges(game, max_seconds=max_seconds)
+    except WorkRefusedError as refused:
+        skipped = str(refused)
+    refined = refine(game).strategies
+    parameters: list[tuple[str, float, float, float] | None] = []
+    distances: list[float | None] = []
+    for player, strategy in enumerate(limit.strategies[:2]):
+        parametrisation = None if ranges is None else ranges.players[player].parametrisation
+        if parametrisation is None:
+            parameters.append(None)
+            distances.append(None)
+            continue
+        table = strategy.table
+        plan = plan_from_behaviour(strategy)
+        labels = {label: index for index, label in enumerate(table.labels())}
+        t = float(plan[labels[parametrisation.parameter]])
+        parameters.append(
+            (parametrisation.parameter, t, float(parametrisation.low), float(parametrisation.high))
+        )
+        distances.append(
+            max(
+                (
+                    abs(float(plan[labels[e.label]]) - float(e.constant) - float(e.slope) * t)
+                    for e in parametrisation.entries
+                ),
+                default=0.0,
+            )
+        )
+    differences = tuple(
+        float(np.abs(ours.probabilities - theirs.probabilities).max())
+        for ours, theirs in zip(limit.strategies[:2], refined, strict=True)
+    )
+    dimensions = tuple(
+        None if ranges is None else ranges.players[player].dimension for player in (0, 1)
+    )
+    return LimitComparison(tuple(parameters), tuple(distances), differences, skipped, dimensions)

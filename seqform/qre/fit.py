@@ -1,0 +1,134 @@
+"""The precision ``λ`` of a logit QRE fitted to observed play by maximum likelihood.
+
+Given counts ``n(h, a)`` of observed actions (:mod:`seqform.io.action_counts`), the
+log-likelihood of the agent logit QRE ``σ_λ`` on the principal branch is
+
+    L(λ) = sum_{h, a} n(h, a) log σ_λ(a | h) = sum n · β(λ)
+
+(McKelvey and Palfrey 1995, §4; Bland and Turocy 2023 on estimation along the branch).
+As Gambit's ``logit_estimate`` does, the branch is traced from ``λ = 0`` (to the limit of
+:func:`seqform.qre.equilibria.trace_logit`, or ``max_lambda``), ``L`` is evaluated at every
+point, and the best point is refined by Brent's method on ``λ`` between its neighbours
+(each evaluation a Newton solve at fixed ``λ``): the global maximiser along the branch.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from seqform.game.model import Game
+from seqform.qre.equations import LogitEquations, logit_equations
+from seqform.qre.equilibria import DEFAULT_TOLERANCE, QREPoint, limit_reached, qre_point
+from seqform.qre.trace import TracedPoint, TraceSettings, correct_at, follow_branch
+from seqform.qre.work import traceable_game
+
+__all__ = ["LogitFit", "fit_logit"]
+
+
+@dataclass(frozen=True)
+class LogitFit:
+    """The maximum-likelihood logit QRE.
+
+    lam : the fitted ``λ``
+    log_likelihood : ``L(λ)`` there (natural log)
+    point : the QRE at ``λ``, certified
+    observations : the total count
+    at_end : True if the maximum is at the end of the traced branch (the data are fitted
+        best by play closer to equilibrium than the trace reached: ``λ`` is a lower bound)
+    """
+
+    game: Game
+    lam: float
+    log_likelihood: float
+    point: QREPoint
+    observations: int
+    at_end: bool
+    seconds: float
+
+
+def _refine(
+    equations: LogitEquations,
+    counts: np.ndarray,
+    before: TracedPoint,
+    after: TracedPoint,
+    best: TracedPoint,
+) -> tuple[float, np.ndarray]:
+    """Brent's method on ``λ`` in ``[before.lam, after.lam]``; ``(λ, β)`` of the better of
+    its answer and ``best``."""
+
+    def solve(value: float) -> np.ndarray:
+        share = (value - before.lam) / (after.lam - before.lam)
+        return correct_at(equations, before.beta + share * (after.beta - before.beta), value)
+
+    result = minimize_scalar(
+        lambda value: -float(counts @ solve(value)),
+        bounds=(before.lam, after.lam),
+        method="bounded",
+        options={"xatol": 1e-9},
+    )
+    if -result.fun < counts @ best.beta:
+        return best.lam, best.beta
+    return float(result.x), solve(float(result.x))
+
+
+def fit_logit(
+    game: Game,
+    counts: np.ndarray,
+    *,
+    max_lambda: float = 1e6,
+    settings: TraceSettings | None = None,
+    force: bool = False,
+) -> LogitFit:
+    """Maximum-likelihood ``λ`` along the principal branch (module docstring).
+
+    Parameters
+    ----------
+    game
+        The game.
+    counts
+        One count per action, in the order of :func:`seqform.qre.equilibria.action_labels`.
+    max_lambda
+        The trace stops here if the limit is not reached first.
+    force
+        Trace even beyond the work limit of :mod:`seqform.qre.work`.
+
+    Raises
+    ------
+    seqform.questions.ranges.WorkRefusedError, seqform.routes.memory.MemoryRefusedError
+        When the trace's estimate exceeds the work limit, before its first step.
+    """
+    start = time.perf_counter()
+    traceable_game(game, force=force)
+    equations = logit_equations(game)
+    counts = np.asarray(counts, dtype=float)
+    if counts.shape != (equations.size,):
+        raise ValueError(f"expected {equations.size} counts (one per action), got {counts.shape}")
+    threshold = DEFAULT_TOLERANCE * max(equations.payoff_range, np.finfo(float).tiny)
+
+    def converged(point: TracedPoint) -> bool:
+        return limit_reached(equations, point, threshold)
+
+    trace = follow_branch(
+        equations, settings or TraceSettings(max_lambda=max_lambda), stop=converged
+    )
+    points = trace.points
+    likelihood = np.array([counts @ point.beta for point in points])
+    best = int(np.argmax(likelihood))
+    at_end = best == len(points) - 1
+    lam, beta = points[best].lam, points[best].beta
+    if 0 < best < len(points) - 1:
+        lam, beta = _refine(equations, counts, points[best - 1], points[best + 1], points[best])
+    point = qre_point(equations, TracedPoint(lam, beta, 0.0))
+    return LogitFit(
+        game=game,
+        lam=lam,
+        log_likelihood=float(counts @ beta),
+        point=point,
+        observations=int(counts.sum()),
+        at_end=at_end,
+        seconds=time.perf_counter() - start,
+    )

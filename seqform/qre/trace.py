@@ -1,0 +1,333 @@
+"""Following the principal branch of the logit equations by predictor and corrector.
+
+The solutions of ``H(β, λ) = 0`` (:mod:`seqform.qre.equations`) from the uniform
+profile at ``λ = 0`` form a curve, the principal branch (McKelvey and Palfrey 1995, Thm 1;
+Turocy 2005).  It is followed in arc length as Gambit does (Turocy 2010; Allgower and Georg
+1990, ch. 2 and 6):
+
+* **tangent**: with ``J = [dH/dβ  dH/dλ]`` (``N × (N+1)``) at a point and ``t₀`` the
+  previous direction, ``t`` solves ``[J; t₀ᵀ] t = e_{N+1}``, normalised; so ``J t = 0`` and
+  the orientation is kept (``t₀ᵀ t > 0``; at the start ``t₀ = e_λ``, so ``λ`` grows);
+* **predictor**: a step ``z + h d`` of arc length ``h`` along the tangent at the start,
+  then along the secant ``d`` through the last two points (Allgower and Georg 1990, §2.2);
+* **corrector**: Newton steps ``[J; dᵀ] dz = [-H(z); 0]`` back onto the curve in the
+  hyperplane orthogonal to ``d``, the matrix factored (sparse LU,
+  :func:`scipy.sparse.linalg.splu`) at the predicted point and again only where the
+  corrections stop shrinking quickly (chord Newton in between): the LU is the dominant
+  cost;
+* **step control**: a corrector whose first correction is too long or whose corrections
+  contract too slowly (``MAX_DISTANCE``, ``MAX_CONTRACTION``), or that needs more than
+  ``MAX_CORRECTIONS`` steps, rejects the step and halves ``h``; otherwise the next ``h`` is
+  scaled towards target distance and contraction, growing by at most ``max_accel``
+  (Gambit's parameter).
+
+Points at given ``λ`` are found where the branch first crosses them, by Newton's method in
+``β`` alone from the interpolation between the two points around the crossing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import splu
+
+from seqform.qre.equations import LogitEquations, evaluate
+
+__all__ = [
+    "MAX_CORRECTIONS",
+    "BranchLostError",
+    "Trace",
+    "TraceSettings",
+    "TracedPoint",
+    "correct_at",
+    "follow_branch",
+]
+
+MAX_CORRECTIONS = 20
+#: Newton stops once every coordinate's correction is below this times ``1 + |z_i|``: per
+#: coordinate, so that the log-probabilities near 0 of the actions that survive are solved
+#: to 1e-9 even where dying actions have ``β`` of order ``-λ`` (a tolerance scaled by
+#: ``max |z|`` would leave them errors of ``1e-9 λ``).
+CORRECTION_TOLERANCE = 1e-9
+#: Corrections shorter than this many tolerances are at the floating-point noise floor
+#: (the residual's rounding grows with ``λ``): their ratio says nothing of contraction.
+NOISE_FLOOR = 1e3
+#: A corrector whose first step is longer than this, or whose corrections shrink by a
+#: factor worse than ``MAX_CONTRACTION``, is rejected and the step halved; the targets
+#: steer the next step's length (Allgower and Georg 1990, §6.1; Gambit uses 0.4 and 0.6).
+MAX_DISTANCE = 1.0
+MAX_CONTRACTION = 0.6
+TARGET_DISTANCE = 0.25
+TARGET_CONTRACTION = 0.2
+#: The corrector factors the matrix again where corrections shrink by less than this.
+REFACTOR_CONTRACTION = 0.1
+MAX_FACTORS = 3
+
+
+class BranchLostError(ArithmeticError):
+    """The corrector failed even with the smallest step: the branch could not be followed."""
+
+
+@dataclass(frozen=True)
+class TraceSettings:
+    """How the branch is followed.
+
+    first_step : arc length of the first step (Gambit's ``first_step``, 0.03)
+    max_accel : largest factor by which a step may grow (Gambit's ``max_accel`` is 1.1;
+        larger is faster on long branches)
+    min_step : a step rejected below this arc length ends the trace with
+        :class:`BranchLostError`
+    max_lambda : the trace stops once ``λ`` exceeds it
+    max_steps : the trace stops after this many accepted steps
+    """
+
+    first_step: float = 0.03
+    max_accel: float = 1.5
+    min_step: float = 1e-10
+    max_lambda: float = 1e7
+    max_steps: int = 100_000
+
+
+@dataclass(frozen=True)
+class TracedPoint:
+    """One point on the branch: ``λ``, the log-probabilities ``β`` and the arc length."""
+
+    lam: float
+    beta: np.ndarray
+    arc_length: float
+
+
+def _augmented(equations: LogitEquations, beta: np.ndarray, lam: float, row: np.ndarray):
+    point = evaluate(equations, beta, lam)
+    assert point.jacobian is not None
+    matrix = sp.vstack(
+        [
+            sp.hstack([point.jacobian, sp.csc_array(point.lambda_column[:, None])]),
+            sp.csc_array(row[None, :]),
+        ],
+        format="csc",
+    )
+    return splu(matrix)
+
+
+def _tangent(factor, size: int, previous: np.ndarray) -> np.ndarray:
+    right = np.zeros(size + 1)
+    right[-1] = 1.0
+    tangent = factor.solve(right)
+    tangent /= np.linalg.norm(tangent)
+    return tangent if tangent @ previous >= 0.0 else -tangent
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A followed branch.
+
+    points : the accepted points, from ``λ = 0``
+    found : one point per target crossed, in ascending ``λ``
+    reason : why it ended: ``"converged"`` (the stop rule held), ``"targets"`` (every
+        target crossed), ``"max_lambda"``, ``"max_steps"``, or ``"lost: ..."`` (the
+        corrector failed with the smallest step: floating point no longer resolves the
+        equations, which happens at very large ``λ``)
+    """
+
+    points: tuple[TracedPoint, ...]
+    found: tuple[TracedPoint, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Correction:
+    """A corrector's outcome: the point (None if rejected), the first correction's length
+    and the largest ratio of successive corrections (the contraction)."""
+
+    point: np.ndarray | None
+    distance: float
+    contraction: float
+
+
+def _correct(equations: LogitEquations, z: np.ndarray, row: np.ndarray) -> _Correction:
+    """Newton from the predicted ``z`` in the hyperplane ``rowᵀ dz = 0`` (module docstring):
+    the matrix is factored at ``z`` and again wherever the corrections stop shrinking fast
+    (ratio above ``REFACTOR_CONTRACTION``), at most ``MAX_FACTORS`` times."""
+    size = equations.size
+    factor = _augmented(equations, z[:size], float(z[-1]), row)
+    factors = 1
+    first, previous, contraction = np.inf, np.inf, 0.0
+    for _ in range(MAX_CORRECTIONS):
+        residual = evaluate(equations, z[:size], float(z[-1]), jacobian=False).residual
+        step = factor.solve(np.append(-residual, 0.0))
+        if not np.all(np.isfinite(step)):
+            return _Correction(None, np.inf, np.inf)
+        length = float(np.abs(step).max())  # per coordinate: independent of the size N
+        if np.isinf(first):
+            first = length
+            if first > MAX_DISTANCE:
+                return _Correction(None, first, np.inf)
+        tolerance = CORRECTION_TOLERANCE * (1.0 + float(np.abs(z).max()))
+        ratio = length / previous if previous > NOISE_FLOOR * tolerance else 0.0
+        contraction = max(contraction, ratio)
+        if contraction > MAX_CONTRACTION:
+            return _Correction(None, first, contraction)
+        stalled = previous <= NOISE_FLOOR * tolerance and length >= 0.5 * previous
+        converged = _relative_size(step, z) <= CORRECTION_TOLERANCE
+        z = z + step
+        if converged or stalled:
+            return _Correction(z, first, contraction)
+        if ratio > REFACTOR_CONTRACTION and factors < MAX_FACTORS:
+            factor = _augmented(equations, z[:size], float(z[-1]), row)
+            factors += 1
+        previous = length
+    return _Correction(None, first, np.inf)
+
+
+def _relative_size(step: np.ndarray, z: np.ndarray) -> float:
+    """The largest ``|step_i| / (1 + |z_i|)``: the convergence measure of the corrector."""
+    return float((np.abs(step) / (1.0 + np.abs(z))).max())
+
+
+def correct_at(equations: LogitEquations, beta: np.ndarray, lam: float) -> np.ndarray:
+    """Newton's method in ``β`` at fixed ``λ`` from ``beta``; the solution.
+
+    Raises
+    ------
+    BranchLostError
+        If Newton's method does not converge in ``MAX_CORRECTIONS`` steps.
+    """
+    previous = np.inf
+    for _ in range(MAX_CORRECTIONS):
+        point = evaluate(equations, beta, lam)
+        assert point.jacobian is not None
+        step = splu(point.jacobian).solve(-point.residual)
+        length = float(np.abs(step).max())
+        noise = NOISE_FLOOR * CORRECTION_TOLERANCE * (1.0 + max(float(np.abs(beta).max()), lam))
+        converged = _relative_size(step, beta) <= CORRECTION_TOLERANCE
+        beta = beta + step
+        if converged or (previous <= noise and length >= 0.5 * previous):
+            return beta
+        previous = length
+    raise BranchLostError(f"Newton's method did not converge at λ = {lam:g}")
+
+
+def follow_branch(
+    equations: LogitEquations,
+    settings: TraceSettings,
+    *,
+    targets: Sequence[float] = (),
+    stop: Callable[[TracedPoint], bool] | None = None,
+    on_point: Callable[[TracedPoint], None] | None = None,
+) -> Trace:
+    """Follow the principal branch from ``λ = 0`` (module docstring).
+
+    Parameters
+    ----------
+    equations
+        The game's logit equations.
+    settings
+        Step sizes and limits.
+    targets
+        ``λ`` values at which to return the branch's first crossing, in any order.
+    stop
+        Called at every accepted point; the trace ends when it returns True.  Without it
+        the trace ends once every target is crossed (or at ``settings.max_lambda``).
+    on_point
+        Called at every accepted point (progress).
+
+    Returns
+    -------
+    The accepted points, the targets' points and why the trace ended.
+    """
+    size = equations.size
+    pending = sorted(float(t) for t in targets)
+    found: list[TracedPoint] = []
+    z = np.append(equations.uniform(), 0.0)
+    while pending and pending[0] <= 0.0:
+        found.append(TracedPoint(pending.pop(0), z[:size].copy(), 0.0))
+    tangent = np.zeros(size + 1)
+    tangent[-1] = 1.0
+    tangent = _tangent(_augmented(equations, z[:size], 0.0, tangent), size, tangent)
+    current = TracedPoint(0.0, z[:size].copy(), 0.0)
+    points = [current]
+    step = settings.first_step
+    while True:
+        reason = _finished(current, len(points), stop, pending, settings)
+        if reason:
+            return Trace(tuple(points), tuple(found), reason)
+        try:
+            step, correction = _move(equations, z, tangent, step, settings)
+        except BranchLostError as exc:
+            return Trace(tuple(points), tuple(found), f"lost: {exc}")
+        corrected = correction.point
+        assert corrected is not None
+        arc = current.arc_length + float(np.linalg.norm(corrected - z))
+        following = TracedPoint(float(corrected[-1]), corrected[:size].copy(), arc)
+        while pending and current.lam < pending[0] <= following.lam:
+            found.append(_crossing(equations, current, following, pending.pop(0)))
+        tangent = (corrected - z) / np.linalg.norm(corrected - z)
+        z, current = corrected, following
+        points.append(current)
+        if on_point is not None:
+            on_point(current)
+        step = _next_step(step, correction, settings.max_accel)
+
+
+def _move(
+    equations: LogitEquations,
+    z: np.ndarray,
+    direction: np.ndarray,
+    step: float,
+    settings: TraceSettings,
+) -> tuple[float, _Correction]:
+    """Predict ``z + h d`` and correct, halving ``h`` until the corrector succeeds; the step
+    length used and the correction."""
+    while True:
+        correction = _correct(equations, z + step * direction, direction)
+        if correction.point is not None:
+            return step, correction
+        step *= 0.5
+        if step < settings.min_step:
+            raise BranchLostError(
+                f"the corrector failed at λ = {z[-1]:g} with steps down to {settings.min_step:g}"
+            )
+
+
+def _finished(
+    current: TracedPoint,
+    steps: int,
+    stop: Callable[[TracedPoint], bool] | None,
+    pending: list[float],
+    settings: TraceSettings,
+) -> str:
+    """Why the trace ends at ``current`` (see :class:`Trace`), or ``""`` to go on."""
+    if stop is not None and stop(current):
+        return "converged"
+    if stop is None and not pending:
+        return "targets"
+    if current.lam >= settings.max_lambda:
+        return "max_lambda"
+    if steps > settings.max_steps:
+        return "max_steps"
+    return ""
+
+
+def _next_step(step: float, correction: _Correction, max_accel: float) -> float:
+    """Allgower and Georg (1990, §6.1): scale ``h`` so that the corrector's first distance
+    and contraction approach their targets, by at most ``max_accel`` up and 2 down."""
+    slowdown = max(
+        np.sqrt(correction.distance / TARGET_DISTANCE),
+        np.sqrt(correction.contraction / TARGET_CONTRACTION),
+        1.0 / max_accel,
+    )
+    return step / min(slowdown, 2.0)
+
+
+def _crossing(
+    equations: LogitEquations, before: TracedPoint, after: TracedPoint, lam: float
+) -> TracedPoint:
+    share = (lam - before.lam) / (after.lam - before.lam)
+    guess = before.beta + share * (after.beta - before.beta)
+    beta = correct_at(equations, guess, lam)
+    arc = before.arc_length + share * (after.arc_length - before.arc_length)
+    return TracedPoint(lam, beta, arc)

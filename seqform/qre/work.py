@@ -1,0 +1,155 @@
+"""How long and how much memory a logit trace will take, estimated from the game's size
+before its first step; a trace beyond the limits is refused with the estimate (issue 23).
+
+The size is ``N``, the number of action probabilities (every player's sequences but the
+empty ones, the unknowns of :mod:`seqform.qre.equations`).  A built-in game says
+it from its parameters before its tree is built
+(:func:`~seqform.routes.policy.planned_size`); any other game once it is loaded.
+
+Model
+-----
+Each step of :func:`~seqform.qre.trace.follow_branch` factors the
+``(N+1) × (N+1)`` augmented Jacobian by sparse LU 1.1 to 1.4 times (rejected steps and the
+corrector's refactorisations included) and certifies the point by best response; the LU
+is 65 to 90 % of the time.  The Jacobian has, per action, an entry for every action on the
+paths below it (kuhn(cards=n): about 0.14 N² nonzeros; Leduc: 0.01 N²), and its LU fills
+12 to 60 % of ``N²``, a share that falls only slowly with ``N``.  So
+
+    seconds ≈ TRACE_STEPS × STEP_SECONDS × (N / STEP_REFERENCE)²
+
+``STEP_SECONDS`` is Leduc's (``N`` = 2,184) 0.54 s a step in a loaded run (375 steps in
+203 s; 80 s in a lighter one, docs/qre.md).  The exponent 2 rounds up the growth measured
+per step: 1.6 from kuhn(cards=40) to kuhn(cards=80) (``N`` = 320, 640), 1.8 from Leduc to
+leduc(ranks=4) (2,184, 4,032; 1.8 s a step).  ``TRACE_STEPS`` rounds up the longest
+branches seen: Leduc 375 steps, a hold'em river spot (``N`` = 533) 267; Kuhn with any
+number of cards takes 42 to 71 steps, each dearer than the model's (0.24 s at
+kuhn(cards=80)), and the product fits again (17 s measured, 19 s estimated).  The number of
+steps depends on how the branch bends, not on the size, so the estimate tells minutes from
+hours, no better.
+
+Memory: the LU factor counted as if dense, ``8 N²`` bytes (the fills measured, at 12 bytes
+a nonzero, are 1.4 to 7 ``N²`` bytes), plus every accepted point's ``β`` kept twice (the
+trace's points and :class:`~seqform.qre.equilibria.LogitBranch`'s probabilities), plus the
+interpreter's base (:data:`~seqform.routes.memory.BASE_BYTES`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from seqform.game.model import Game
+from seqform.io.loader import load_game
+from seqform.questions.ranges import DEFAULT_MAX_SECONDS, WorkRefusedError
+from seqform.routes.memory import BASE_BYTES, MemoryEstimate, check_memory
+from seqform.routes.policy import planned_size
+
+__all__ = [
+    "STEP_REFERENCE",
+    "STEP_SECONDS",
+    "TRACE_STEPS",
+    "TraceEstimate",
+    "refuse_large_trace",
+    "trace_estimate",
+    "trace_unknowns",
+    "traceable_game",
+]
+
+TRACE_STEPS = 400
+STEP_SECONDS = 0.55
+STEP_REFERENCE = 2_184  # Leduc's action probabilities, where STEP_SECONDS was measured
+
+
+@dataclass(frozen=True)
+class TraceEstimate:
+    """The estimated work of a trace (module docstring) for ``unknowns`` action
+    probabilities: ``steps`` of ``seconds_per_step`` each, and ``bytes`` of memory."""
+
+    unknowns: int
+    steps: int
+    seconds_per_step: float
+    bytes: int
+
+    @property
+    def seconds(self) -> float:
+        return self.steps * self.seconds_per_step
+
+    def __str__(self) -> str:
+        return (
+            f"about {_duration(self.seconds)} (up to {self.steps:,} steps of about "
+            f"{_duration(self.seconds_per_step)} each, for {self.unknowns:,} action "
+            "probabilities)"
+        )
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds:.2g} s"
+    if seconds < 120:
+        return f"{seconds:,.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:,.0f} min"
+    return f"{seconds / 3600:,.0f} h"
+
+
+def trace_estimate(unknowns: int) -> TraceEstimate:
+    """The work of tracing a game of ``unknowns`` action probabilities (module docstring)."""
+    per_step = STEP_SECONDS * (unknowns / STEP_REFERENCE) ** 2
+    kept = 2 * TRACE_STEPS * unknowns * 8
+    return TraceEstimate(unknowns, TRACE_STEPS, per_step, BASE_BYTES + 8 * unknowns**2 + kept)
+
+
+def trace_unknowns(game: Game | str) -> int | None:
+    """``N`` of the module docstring: from a built game, or from a built-in game's spec
+    before its tree is built; None for a spec whose size is known only once loaded (a file,
+    ``openspiel:``, a built-in game that does not say its sequences)."""
+    if isinstance(game, Game):
+        return sum(table.num_sequences - 1 for table in game.flat.tables)
+    size = planned_size(game)
+    if size is None or size.sequences is None:
+        return None
+    return size.sequences - 2  # both players' empty sequences
+
+
+def refuse_large_trace(
+    game: Game | str, *, max_seconds: float | None = DEFAULT_MAX_SECONDS
+) -> TraceEstimate | None:
+    """Refuse a trace whose estimate exceeds ``max_seconds`` (None: no time limit) or the
+    memory the process may have, time checked first; the estimate, or None where the size
+    is not known yet (:func:`trace_unknowns`).
+
+    Raises
+    ------
+    seqform.routes.memory.MemoryRefusedError
+        When the memory estimate exceeds what the process may have.
+    seqform.questions.ranges.WorkRefusedError
+        When the time estimate exceeds ``max_seconds``.
+    """
+    unknowns = trace_unknowns(game)
+    if unknowns is None:
+        return None
+    name = game.name if isinstance(game, Game) else game
+    estimate = trace_estimate(unknowns)
+    if max_seconds is not None and estimate.seconds > max_seconds:
+        raise WorkRefusedError(
+            f"{name}: the logit trace would take {estimate}, more than the limit of "
+            f"{max_seconds:,.0f} s; --force (force=True) runs it anyway"
+        )
+    what = f"{name}: the logit trace ({unknowns:,} action probabilities)"
+    check_memory(
+        MemoryEstimate(estimate.bytes, what), "use a smaller game, or --force (force=True)"
+    )
+    return estimate
+
+
+def traceable_game(game: Game | str, *, force: bool = False) -> Game:
+    """``game``, loaded if it is a spec, its trace refused first unless ``force``
+    (:func:`refuse_large_trace`: before the tree is built where the spec says its size,
+    else once it is built)."""
+    if not force:
+        refuse_large_trace(game)
+    if isinstance(game, Game):
+        return game
+    loaded = load_game(game)
+    if not force:
+        refuse_large_trace(loaded)
+    return loaded

@@ -1,0 +1,298 @@
+"""The normal form beside the sequence form: sizes of both, and both LPs solved side by side.
+
+Sizes (exact integers; see :mod:`seqform.forms.normal_form` for the counts):
+
+* per player: information sets, sequences, pure strategies ``prod_h |A(h)|``, reduced pure
+  strategies ``R(empty)``;
+* normal form: the matrix ``M = P0.T @ A @ P1``, full and reduced, its shape and entries;
+* sequence form (KMvS 1996, eq. 8-9): ``E``, ``F``, ``A``, their shapes and non-zeros;
+* both min-max LPs (:mod:`seqform.lp.minmax`): the merged LP has ``cols(E) + rows(F)`` variables,
+  ``cols(F) + rows(E)`` constraints and ``nnz(A) + nnz(E) + nnz(F)`` non-zeros; for a matrix
+  game ``E = F = (1 ... 1)``, so ``m + 1`` variables and ``n + 1`` constraints for an
+  ``m × n`` matrix.
+
+Each formulation whose matrix fits the size limit is then solved, and the values,
+exploitabilities and behavioural strategies are reported side by side (those of the normal
+form mapped to the sequence form by Kuhn's theorem, Kuhn 1953).
+
+The text and JSON (schema ``seqform.compare/1``) are written by
+:mod:`seqform.cli.render.compare`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from seqform.forms.normal_counts import (
+    DEFAULT_MAX_ENTRIES,
+    StrategyCounts,
+    count_pure_strategies,
+    count_reduced_strategies,
+    strategy_counts,
+)
+from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.game.model import Game
+from seqform.game.public.tree import StructuredGame
+from seqform.game.sequences import PlayerSequences
+from seqform.lp.solvers import Algorithm, Backend
+from seqform.routes.normal import NormalFormDetails, NormalFormSolution, solve_normal_form
+from seqform.routes.tree import Solution, solve_tree
+
+__all__ = [
+    "VALUE_TOLERANCE",
+    "Comparison",
+    "Formulation",
+    "StructuredSizes",
+    "compare",
+    "compare_sizes",
+]
+
+VALUE_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """One LP formulation of the game: its size and, if it was solved, its solution.
+
+    name : ``"sequence"``, ``"normal"`` or ``"reduced_normal"``
+    variables, constraints : of the merged min-max LP of :mod:`seqform.lp.minmax`
+    nonzeros : of the LP's constraint matrix, ``None`` when the matrix was not built
+    fits : whether the payoff matrix is within the size limit (always True for the
+        sequence form)
+    build_seconds : time to build the payoff matrix (the sequence form, for it)
+    solution : the certified solution, or ``None`` if not solved; for a normal form its
+        ``normal`` holds the mixed strategies and Kuhn checks
+    """
+
+    name: str
+    variables: int
+    constraints: int
+    nonzeros: int | None
+    fits: bool
+    build_seconds: float | None = None
+    solution: Solution | None = None
+
+    @property
+    def normal(self) -> NormalFormDetails | None:
+        """The normal-form details (mixed strategies, Kuhn checks) of a solved normal form."""
+        solution = self.solution
+        return solution.normal if isinstance(solution, NormalFormSolution) else None
+
+    @property
+    def title(self) -> str:
+        return {
+            "sequence": "sequence form",
+            "normal": "normal form",
+            "reduced_normal": "reduced normal form",
+        }[self.name]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Sizes of the sequence form and the normal form of one game, and their solutions.
+
+    form : the sequence form
+    counts : exact pure and reduced pure strategy counts
+    max_entries : the normal-form size limit used
+    formulations : sequence form, full normal form, reduced normal form, in that order
+    """
+
+    game: Game
+    form: SequenceForm
+    counts: StrategyCounts
+    max_entries: int
+    formulations: tuple[Formulation, Formulation, Formulation]
+
+    @property
+    def values_agree(self) -> bool | None:
+        """Whether every solved formulation has the same value (to 1e-9); None if < 2."""
+        values = [f.solution.value for f in self.formulations if f.solution is not None]
+        if len(values) < 2:
+            return None
+        return max(values) - min(values) <= VALUE_TOLERANCE
+
+
+def _normal_lp_size(rows: int, columns: int) -> tuple[int, int]:
+    """Variables and constraints of the matrix-game LP (``E = F = ones``)."""
+    return rows + 1, columns + 1
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The LP options every formulation is solved with (None: sizes only)."""
+
+    backend: Backend
+    algorithm: Algorithm
+    time_limit: float | None
+
+
+def compare(
+    game: Game,
+    *,
+    max_entries: int = DEFAULT_MAX_ENTRIES,
+    solve_lps: bool = True,
+    backend: Backend = "highs",
+    algorithm: Algorithm = "simplex",
+    time_limit: float | None = None,
+) -> Comparison:
+    """Size up both formulations of ``game`` and solve those within the limit.
+
+    The sequence form is built once and shared by every formulation.
+
+    Parameters
+    ----------
+    game
+        The game.
+    max_entries
+        Normal-form matrices with more entries are sized (exactly) but not built.
+    solve_lps
+        Solve the LPs; if False only the sizes are computed (no enumeration at all).
+    backend, algorithm, time_limit
+        As for :func:`seqform.lp.minmax.solve_minmax`, used for every LP.
+
+    Raises
+    ------
+    seqform.lp.solvers.SolverError
+        If an LP solver does not prove optimality.
+    """
+    start = time.perf_counter()
+    form = build_sequence_form(game)
+    form_seconds = time.perf_counter() - start
+    counts = strategy_counts(form)
+    options = _Options(backend, algorithm, time_limit) if solve_lps else None
+    return Comparison(
+        game=game,
+        form=form,
+        counts=counts,
+        max_entries=max_entries,
+        formulations=(
+            _sequence(game, form, form_seconds, options),
+            _normal(game, form, counts, False, max_entries, options),
+            _normal(game, form, counts, True, max_entries, options),
+        ),
+    )
+
+
+def _sequence(
+    game: Game, form: SequenceForm, form_seconds: float, options: _Options | None
+) -> Formulation:
+    """The sequence-form formulation, solved on the given ``form``."""
+    solution = None
+    if options is not None:
+        solution = solve_tree(
+            game,
+            backend=options.backend,
+            algorithm=options.algorithm,
+            time_limit=options.time_limit,
+            form=form,
+        )
+    return Formulation(
+        name="sequence",
+        variables=form.E.shape[1] + form.F.shape[0],
+        constraints=form.F.shape[1] + form.E.shape[0],
+        nonzeros=int(form.A.nnz + form.E.nnz + form.F.nnz),
+        fits=True,
+        build_seconds=form_seconds,
+        solution=solution,
+    )
+
+
+def _normal(
+    game: Game,
+    form: SequenceForm,
+    counts: StrategyCounts,
+    reduced: bool,
+    max_entries: int,
+    options: _Options | None,
+) -> Formulation:
+    """The full or reduced normal-form formulation, solved when it fits."""
+    rows, columns = counts.shape(reduced)
+    variables, constraints = _normal_lp_size(rows, columns)
+    fits = rows * columns <= max_entries
+    solution = None
+    if fits and options is not None:
+        solution = solve_normal_form(
+            game,
+            reduced=reduced,
+            max_entries=max_entries,
+            backend=options.backend,
+            algorithm=options.algorithm,
+            time_limit=options.time_limit,
+            form=form,
+        )
+    summary = None if solution is None else solution.normal.summary
+    return Formulation(
+        name="reduced_normal" if reduced else "normal",
+        variables=variables,
+        constraints=constraints,
+        nonzeros=None if summary is None else summary.nonzeros + rows + columns,
+        fits=fits,
+        build_seconds=None if summary is None else summary.build_seconds,
+        solution=solution,
+    )
+
+
+@dataclass(frozen=True)
+class StructuredSizes:
+    """Both formulations' sizes of a game too large for its tree, counted from its public tree
+    × private hands (:mod:`seqform.game.public.numbering`) without building the tree.
+
+    tables : both players' sequence tables (as the tree would number them)
+    counts : exact pure and reduced pure strategy counts, from the tables
+    payoff_nonzeros : ``nnz(A)``, counted from level histograms
+        (:func:`~seqform.structured.payoff_matrix.payoff_nnz`), ``A`` not formed
+    sparsified_payoff_nonzeros : the non-zeros of the sparsified LP's payoff part
+    tree_nodes : at most the nodes of the tree that is not built
+    max_entries : the normal-form size limit used
+    """
+
+    game: StructuredGame
+    tables: tuple[PlayerSequences, PlayerSequences]
+    counts: StrategyCounts
+    payoff_nonzeros: int
+    sparsified_payoff_nonzeros: int
+    tree_nodes: int
+    max_entries: int
+
+    def constraint_nonzeros(self, player: int) -> int:
+        """``nnz(E)`` (player 0) or ``nnz(F)``: the root row's 1, and per information set its
+        parent's −1 and one 1 per action (KMvS 1996, eq. 8)."""
+        table = self.tables[player]
+        return 1 + table.num_infosets + (table.num_sequences - 1)
+
+    @property
+    def sequence_lp(self) -> tuple[int, int, int]:
+        """Variables, constraints and non-zeros of the merged min-max LP (as
+        :func:`compare` counts them for the tree)."""
+        first, second = self.tables
+        variables = first.num_sequences + second.num_infosets + 1
+        constraints = second.num_sequences + first.num_infosets + 1
+        nonzeros = self.payoff_nonzeros + self.constraint_nonzeros(0) + self.constraint_nonzeros(1)
+        return variables, constraints, nonzeros
+
+
+def compare_sizes(
+    game: StructuredGame, *, max_entries: int = DEFAULT_MAX_ENTRIES
+) -> StructuredSizes:
+    """:class:`StructuredSizes` of ``game``: its sizes without its tree (``compare
+    --no-solve`` on a game whose tree is too large to build, issue 24)."""
+    from seqform.game.public.explicit import tree_nodes
+    from seqform.structured.lp_model import build_structured_lp
+    from seqform.structured.payoff_matrix import payoff_nnz
+    from seqform.structured.responses import sequence_tables
+
+    tables = sequence_tables(game)
+    counts = StrategyCounts(
+        pure=(count_pure_strategies(tables[0]), count_pure_strategies(tables[1])),
+        reduced=(count_reduced_strategies(tables[0]), count_reduced_strategies(tables[1])),
+    )
+    return StructuredSizes(
+        game=game,
+        tables=(tables[0], tables[1]),
+        counts=counts,
+        payoff_nonzeros=payoff_nnz(game),
+        sparsified_payoff_nonzeros=build_structured_lp(game).payoff_nonzeros,
+        tree_nodes=tree_nodes(game),
+        max_entries=max_entries,
+    )

@@ -1,0 +1,142 @@
+"""Which options go together: the routes' and solvers' names, and the one check of the
+method × solver × backend × ``exact`` / ``refine`` / ``fix`` combinations.
+
+Kept apart from the route policy (:mod:`seqform.routes.policy`) because the command line
+needs these names and this check to build its parser, and reading them must not load numpy,
+scipy or a solver: ``seqform --help`` starts without them (issue 19, start-up).
+
+:func:`check_options` raises :class:`OptionsError` (a ``ValueError``), which the command line
+reports as a usage error (exit 2).
+"""
+
+from __future__ import annotations
+
+from seqform.lp.solvers import ALGORITHMS, BACKENDS, BASIS_ALGORITHMS, SPARSIFIED_SOLVERS
+
+__all__ = [
+    "ITERATE_ALGORITHMS",
+    "ITERATE_METHODS",
+    "METHODS",
+    "METHOD_ALIASES",
+    "SOLVERS",
+    "OptionsError",
+    "check_options",
+    "resolve_method",
+]
+
+METHODS = ("auto", "tree", "structured", "normal")
+"""The routes a caller may ask for (``auto`` chooses between ``tree`` and ``structured``)."""
+
+METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
+"""Older spellings of a method: ``sequence`` is the tree route, ``sparsified`` (the old
+one-card showdown route) the structured route."""
+
+ITERATE_METHODS = ("auto", "tree", "structured")
+"""The layouts ``iterate`` runs the CFR family on: the game tree, or the public tree × hands
+(vector CFR, :mod:`seqform.structured.vector_cfr`); ``auto`` takes the structured one where
+``solve``'s policy does and the algorithm runs there."""
+
+SOLVERS: tuple[str, ...] = (*ALGORITHMS, "clarabel")
+"""Every solver name: HiGHS's algorithms and Clarabel (the structured route's default)."""
+
+ITERATE_ALGORITHMS = (
+    "cfr",
+    "cfr+",
+    "dcfr",
+    "lcfr",
+    "pcfr+",
+    "dcfr+",
+    "pdcfr+",
+    "hs-dcfr30",
+    "hs-dcfr15",
+    "hs-pcfr+30",
+    "hs-pcfr+15",
+    "xfp",
+    "rcfr",
+    "mccfr",
+)
+"""``iterate``'s algorithms by name, in the order ``--help`` lists them
+(:data:`seqform.questions.iterate.SOLVERS` maps each to its function)."""
+
+
+class OptionsError(ValueError):
+    """Options that cannot run together (or a route that does not take this game): a usage
+    error, exit 2 on the command line."""
+
+
+def resolve_method(method: str, allowed: tuple[str, ...] = METHODS) -> str:
+    """``method`` with its older spellings (:data:`METHOD_ALIASES`) resolved.
+
+    Raises
+    ------
+    OptionsError
+        For a method not in ``allowed``.
+    """
+    resolved = METHOD_ALIASES.get(method, method)
+    if resolved not in allowed:
+        raise OptionsError(f"unknown method {method!r}; choose from {', '.join(allowed)}")
+    return resolved
+
+
+def check_options(
+    method: str = "auto",
+    *,
+    solver: str | None = None,
+    backend: str = "highs",
+    exact: bool = False,
+    refine: bool = False,
+    fix: bool = False,
+) -> None:
+    """Refuse option combinations that cannot run (the one place they are checked).
+
+    ``method`` is resolved first (:func:`resolve_method`); ``fix`` says whether restrictions
+    are given.  ``auto`` is checked for what holds on both of its routes; :func:`choose_route`
+    checks the route it takes once more.
+
+    Raises
+    ------
+    OptionsError
+        With a message naming the options and what to write instead.
+    """
+    method = resolve_method(method)
+    if solver is not None and solver not in SOLVERS:
+        raise OptionsError(f"unknown solver {solver!r}; choose from {', '.join(SOLVERS)}")
+    if backend not in BACKENDS:
+        raise OptionsError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if exact and refine:
+        raise OptionsError("--exact and --refine cannot be combined")
+    if refine and fix:
+        raise OptionsError("--refine cannot be combined with --fix or --fix-file")
+    beyond = exact or refine or fix
+    if ((refine or fix) and method not in ("tree", "auto")) or (exact and method == "normal"):
+        raise OptionsError(
+            "--refine and --fix work on the game tree only (--method tree), --exact on the "
+            "tree or the structured route (--method tree or structured)"
+        )
+    if method == "structured":
+        _check_structured(solver, backend, exact)
+    if beyond and backend != "highs":
+        raise OptionsError("--exact, --refine and --fix use HiGHS directly: drop --backend")
+    if beyond and solver is not None and solver not in BASIS_ALGORITHMS:
+        raise OptionsError(
+            f"--exact, --refine and --fix need a simplex basis: use --solver simplex or ipm, "
+            f"not {solver}"
+        )
+    if solver == "clarabel" and method not in ("structured", "auto"):
+        raise OptionsError(
+            "--solver clarabel solves the sparsified LP only (with --method structured or auto)"
+        )
+
+
+def _check_structured(solver: str | None, backend: str, exact: bool) -> None:
+    if backend != "highs":
+        raise OptionsError("the structured route builds its own LP (no --backend): drop --backend")
+    if exact and solver not in (None, *BASIS_ALGORITHMS):
+        raise OptionsError(
+            f"--exact needs a simplex basis: use --solver simplex or ipm, not {solver}"
+        )
+    if solver is not None and solver not in SPARSIFIED_SOLVERS:
+        raise OptionsError(
+            f"the structured route solves with {', '.join(SPARSIFIED_SOLVERS[:-1])} or "
+            f"{SPARSIFIED_SOLVERS[-1]}, not {solver}"
+        )

@@ -1,0 +1,356 @@
+"""The route policy: which LP solves a game, whether it fits in memory, and which options go
+together — decided once, for Python callers and the command line alike.
+
+A game is solved on one of three routes:
+
+* ``"tree"`` — the sequence-form LP of the game tree (KMvS 1996, eq. 8-9), solved by HiGHS
+  (:mod:`seqform.routes.tree`); every game has it, and only it takes ``refine`` and ``fix``;
+* ``"structured"`` — the sparsified sequence-form LP of public tree × private hands, without
+  the tree (:mod:`seqform.routes.structured`; Johanson et al. 2011 for the vectorised best
+  responses); only the built-in games with such a description (kuhn, leduc, liars_dice)
+  and hold'em spot files (``*.toml``, :mod:`seqform.game.holdem`);
+* ``"normal"`` — the normal-form matrix game over pure strategies, mapped back by Kuhn's
+  theorem (:mod:`seqform.routes.normal`).
+
+``method="auto"`` (the default) takes the structured route when the game has a structured
+description and its tree would have more than :data:`AUTO_TREE_NODES` nodes, else the tree.
+
+Memory is checked before anything is built (:mod:`seqform.routes.memory`): the tree route
+by the node count the game's parameters give, the structured route by its sequences.  Kuhn
+poker's size is computed from ``cards`` without building its deck (its public betting tree
+does not depend on the deck: ``sequences = 1 + cards (S_p − 1)`` per player and
+``1 + cards (cards − 1) k`` tree nodes, ``S_p`` and ``k`` read off the 2-card game), so
+``kuhn(cards=10**23)`` is refused from its parameters.
+
+Time is checked too, for the LP of a hold'em spot (:mod:`seqform.holdem.lp_work`): its
+size is counted before the LP is built, and a turn's LP, which does not finish in minutes,
+is refused with the way out (vector CFR).  Vector CFR itself (``iterate``) is not refused:
+it asks for its route with ``lp=False``.
+
+:func:`~seqform.routes.options.check_options` (its own module, so that the command line
+reads the names without loading numpy) is the one place the option combinations are checked;
+:func:`choose_route` checks the route it takes once more.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from seqform.game.builtin.kuhn import kuhn_structured
+from seqform.game.builtin.one_card import check_deck_size
+from seqform.game.builtin.registry import (
+    GAMES,
+    STRUCTURED_GAMES,
+    builtin_tree_nodes,
+    load_structured_game,
+    parse_game_spec,
+)
+from seqform.game.model import Game
+from seqform.game.public.explicit import tree_nodes
+from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.tree import StructuredGame
+from seqform.holdem.lp_work import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
+from seqform.routes.memory import (
+    MemoryEstimate,
+    MemoryRefusedError,
+    check_memory,
+    structured_estimate,
+    tree_estimate,
+)
+from seqform.routes.options import (
+    ITERATE_METHODS,
+    METHOD_ALIASES,
+    METHODS,
+    SOLVERS,
+    OptionsError,
+    check_options,
+    resolve_method,
+)
+
+__all__ = [
+    "AUTO_TREE_NODES",
+    "ITERATE_METHODS",
+    "METHODS",
+    "METHOD_ALIASES",
+    "SOLVERS",
+    "SPOT_LP_VARIABLES",
+    "LPWorkRefusedError",
+    "MemoryRefusedError",
+    "OptionsError",
+    "PlannedSize",
+    "Route",
+    "check_options",
+    "choose_route",
+    "planned_size",
+    "refuse_slow_lp",
+    "refuse_tree_beyond_memory",
+    "resolve_method",
+]
+
+AUTO_TREE_NODES = 200_000
+"""``method="auto"`` takes the structured route above this many tree nodes (at most, as
+:func:`~seqform.game.public.explicit.tree_nodes` counts them): leduc(ranks=13) (1.2 M nodes)
+solves there in 2 s against 98 s on the tree, while Leduc 3×2 (9,457 nodes) is as fast on
+the tree and keeps its exact routes."""
+
+FORCE = "--force (force=True) to try anyway"
+
+
+@dataclass(frozen=True)
+class PlannedSize:
+    """A built-in game's size, from its parameters, before its tree is built.
+
+    tree_nodes : the tree's node count where the game can say it
+        (:func:`~seqform.game.builtin.registry.builtin_tree_nodes`), else the structured
+        description's bound; None when neither is known
+    structured : whether the game has a structured description (the structured route)
+    tree_bound : at most the tree's nodes, from the structured description
+        (:func:`~seqform.game.public.explicit.tree_nodes`; :data:`AUTO_TREE_NODES` is
+        compared with it); None without one, or when not asked for
+    sequences : both players' sequences on the structured route; None as ``tree_bound``
+    """
+
+    tree_nodes: int | None
+    structured: bool = False
+    tree_bound: int | None = None
+    sequences: int | None = None
+
+
+def _kuhn_size(cards: int) -> PlannedSize:
+    """Kuhn poker's sizes for ``cards`` cards, scaled from the 2-card game (module docstring)."""
+    check_deck_size(cards, "kuhn")
+    small = kuhn_structured(2)
+    numbering = number_public_tree(small)
+    pairs = cards * (cards - 1)
+    public = numbering.num_public_nodes(0) + numbering.num_public_nodes(1) + numbering.num_leaves
+    per_pair = (tree_nodes(small) - 1) // 2  # the 2-card game has 2 ordered deals
+    sequences = sum(1 + cards * (numbering.num_public_sequences(p) - 1) for p in (0, 1))
+    return PlannedSize(1 + pairs * public, True, 1 + pairs * per_pair, sequences)
+
+
+def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
+    """What a built-in game's parameters say of its size (:class:`PlannedSize`); None for a
+    spec that is not a built-in game (a file, ``openspiel:``) or that the build will refuse
+    with its own message.  ``numbered=False`` skips numbering the structured description
+    (``tree_bound`` and ``sequences`` are then None) where the node count is known without."""
+    try:
+        name, parameters = parse_game_spec(spec)
+    except ValueError:
+        return None
+    if name not in GAMES:
+        return None
+    try:
+        if name == "kuhn" and set(parameters) <= {"cards"}:
+            return _kuhn_size(parameters.get("cards", 3))  # type: ignore[arg-type]
+        structured = load_structured_game(spec) if name in STRUCTURED_GAMES else None
+    except (ValueError, TypeError):
+        structured = None
+    nodes = builtin_tree_nodes(spec)
+    if structured is None:
+        return PlannedSize(nodes)
+    if not numbered and nodes is not None:
+        return PlannedSize(nodes, True)
+    numbering = number_public_tree(structured)
+    bound = tree_nodes(structured)
+    sequences = numbering.num_sequences(0) + numbering.num_sequences(1)
+    return PlannedSize(bound if nodes is None else nodes, True, bound, sequences)
+
+
+@dataclass(frozen=True)
+class Route:
+    """The route chosen for a game (module docstring).
+
+    method : ``"tree"``, ``"structured"`` or ``"normal"``
+    solver : the solver to use; None on the structured route lets it choose by the LP
+        (:func:`~seqform.routes.structured.default_solver`)
+    structured : the structured description, on the structured route
+    size : the game's size from its parameters, when it is a built-in game
+    """
+
+    method: str
+    solver: str | None
+    structured: StructuredGame | None = None
+    size: PlannedSize | None = None
+
+    @property
+    def tree_bound(self) -> int | None:
+        """At most the tree's nodes, when known without the tree: from the game's parameters,
+        or counted from the structured description (a spot file, a structured game given)."""
+        if self.size is not None and self.size.tree_bound is not None:
+            return self.size.tree_bound
+        return None if self.structured is None else tree_nodes(self.structured)
+
+
+def _spot_game(
+    game: Game | StructuredGame | str | os.PathLike[str], method: str
+) -> Game | StructuredGame | str | os.PathLike[str]:
+    """The structured game of a hold'em spot file (``*.toml``, :mod:`seqform.game.holdem`)
+    on the auto and structured routes; any other ``game`` as it is."""
+    if method not in ("auto", "structured") or not isinstance(game, str | os.PathLike):
+        return game
+    if not os.fspath(game).lower().endswith(".toml"):
+        return game
+    from seqform.holdem.spot_game import load_spot_game
+
+    return load_spot_game(game)
+
+
+def _is_file(game: object) -> bool:
+    """Whether ``game`` names an existing file rather than a built-in game."""
+    if isinstance(game, os.PathLike):
+        return True
+    if not isinstance(game, str) or not os.path.exists(game):
+        return False
+    try:
+        return parse_game_spec(game)[0] not in GAMES
+    except ValueError:
+        return True
+
+
+def _structured_route(game: Game | StructuredGame | str | os.PathLike[str]) -> StructuredGame:
+    """The structured description of ``game`` for ``method="structured"``."""
+    if isinstance(game, StructuredGame):
+        return game
+    if isinstance(game, Game):
+        raise OptionsError(
+            f"{game.name}: the structured route takes a built-in game by name "
+            f"({', '.join(sorted(STRUCTURED_GAMES))}), not a built tree; use method 'tree'"
+        )
+    if _is_file(game):
+        raise OptionsError(
+            f"{os.fspath(game)!r} is a file: the structured route takes built-in games by name "
+            f"({', '.join(sorted(STRUCTURED_GAMES))}), not files; use --method tree (or auto)"
+        )
+    assert isinstance(game, str)
+    return load_structured_game(game)  # says why a game has no structured description
+
+
+def choose_route(
+    game: Game | StructuredGame | str | os.PathLike[str],
+    method: str = "auto",
+    *,
+    solver: str | None = None,
+    backend: str = "highs",
+    exact: bool = False,
+    refine: bool = False,
+    fix: bool = False,
+    force: bool = False,
+    lp: bool = True,
+) -> Route:
+    """The route that solves ``game`` under these options, checked and sized before
+    anything is built (module docstring).
+
+    Parameters
+    ----------
+    game
+        A game spec (``"leduc(ranks=13)"``), a path, a built :class:`Game` (always the tree
+        or the normal form) or a :class:`StructuredGame` (always the structured route).
+    method
+        ``"auto"``, ``"tree"``, ``"structured"`` or ``"normal"`` (or an older spelling).
+    force, lp
+        Skip the memory check and the LP's time check; whether the route is for the LP
+        (``solve``; vector CFR passes False): a spot's LP is sized (:func:`refuse_slow_lp`).
+
+    Raises
+    ------
+    OptionsError
+        For options that cannot run together, or a route that does not take this game.
+    MemoryRefusedError
+        When the route's memory estimate exceeds what the process may have (unless
+        ``force``); the message gives both and the way out.
+    LPWorkRefusedError
+        When a hold'em spot's LP would exceed :data:`SPOT_LP_VARIABLES` (unless ``force``).
+    UnknownGameError, GameParameterError
+        For ``method="structured"`` on a game without a structured description.
+    """
+    method = resolve_method(method)
+    check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
+    shown = _shown(game)
+    game = _spot_game(game, method)  # a hold'em spot file: public tree × two-card combos
+    spec = game if isinstance(game, str) and not _is_file(game) else None
+    numbered = method in ("auto", "structured") and not (refine or fix)
+    size = None if spec is None else planned_size(spec, numbered=numbered)
+    if method == "auto":
+        method = _auto(game, size, tree_only=refine or fix)
+        check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
+    if method == "structured":
+        structured = _checked_structured(game, spec, size, shown, force=force, lp=lp)
+        chosen = solver if solver is not None or not exact else "simplex"
+        return Route("structured", chosen, structured, size)
+    if solver == "clarabel":
+        raise OptionsError(
+            f"{_shown(game)}: --solver clarabel solves the structured route, which this game "
+            "does not take here; add --method structured, or drop --solver"
+        )
+    if not force and spec is not None:
+        refuse_tree_beyond_memory(spec, size)
+    return Route(method, solver or "simplex", None, size)
+
+
+def _checked_structured(
+    game: Game | StructuredGame | str | os.PathLike[str],
+    spec: str | None,
+    size: PlannedSize | None,
+    shown: str,
+    *,
+    force: bool,
+    lp: bool,
+) -> StructuredGame:
+    """The structured description of ``game``, refused (unless ``force``) beyond memory and,
+    for the LP (``lp``), a spot whose LP will not finish (:func:`refuse_slow_lp`)."""
+    if not force and size is not None and size.sequences is not None:
+        _refuse(spec, structured_estimate(size.sequences), "use a smaller game, or " + FORCE)
+    structured = _structured_route(game)
+    if lp and not force:
+        refuse_slow_lp(structured, shown)
+    return structured
+
+
+def _auto(
+    game: Game | StructuredGame | str | os.PathLike[str], size: PlannedSize | None, tree_only: bool
+) -> str:
+    """``auto``: structured when the game has that description and a large tree."""
+    if isinstance(game, StructuredGame):
+        return "structured"
+    if tree_only or size is None or size.tree_bound is None:
+        return "tree"
+    return "structured" if size.tree_bound > AUTO_TREE_NODES else "tree"
+
+
+def _shown(game: object) -> str:
+    if isinstance(game, Game | StructuredGame):
+        return game.name
+    return str(os.fspath(game)) if isinstance(game, str | os.PathLike) else repr(game)
+
+
+def _refuse(spec: str | None, estimate: MemoryEstimate, way_out: str) -> None:
+    """:func:`check_memory`, its message led by the game."""
+    try:
+        check_memory(estimate, way_out)
+    except MemoryRefusedError as exc:
+        raise MemoryRefusedError(f"{spec}: {exc}") from None
+
+
+def refuse_tree_beyond_memory(spec: str, size: PlannedSize | None = None) -> None:
+    """Refuse, before building it, the tree of a built-in game whose memory estimate
+    (:func:`~seqform.routes.memory.tree_estimate` of the node count its parameters give,
+    :func:`planned_size`) exceeds what the process may have, naming the way out: the
+    structured route where the game has one, or ``force``.  Games that cannot say their
+    size beforehand (``.efg``, OpenSpiel) are not estimated.
+
+    Raises
+    ------
+    MemoryRefusedError
+        With the estimate, what is available and the way out.
+    """
+    size = planned_size(spec, numbered=False) if size is None else size
+    if size is None or size.tree_nodes is None:
+        return
+    way_out = "too large for the tree route: "
+    if size.structured:
+        way_out += (
+            f"solve it with 'seqform solve \"{spec}\" --method structured', which never "
+            'builds the tree (method="structured" from Python), '
+        )
+    _refuse(spec, tree_estimate(size.tree_nodes), way_out + "or " + FORCE)

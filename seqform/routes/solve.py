@@ -1,0 +1,350 @@
+"""The one entry point: :func:`solve` a game by the route the policy chooses, float or exact.
+
+``solve(game)`` asks :mod:`seqform.routes.policy` for the route (``method="auto"``: the
+structured route for a built-in game whose tree would be large, else the tree), checks the
+options together and the memory before anything is built, then runs that route's pipeline —
+LP → behavioural strategies → certificate by best response, never an unverified answer:
+
+========================  ===========================================  ==========================
+route, options            pipeline                                     result
+========================  ===========================================  ==========================
+tree                      :func:`~seqform.routes.tree.solve_tree`    :class:`Solution`
+tree, ``fix``             :mod:`~seqform.routes.restrict`            ``RestrictedSolution``
+tree, ``exact``           :mod:`~seqform.routes.exact`               ``ExactSolution``
+tree, ``refine``          :mod:`~seqform.routes.refine`              ``RefinedSolution``
+normal                    :mod:`~seqform.routes.normal`              ``NormalFormSolution``
+structured                :mod:`~seqform.routes.structured`          ``StructuredSolution``
+structured, ``exact``     :mod:`~seqform.routes.structured_exact`    ``StructuredExactSolution``
+========================  ===========================================  ==========================
+
+Every result has the :class:`~seqform.routes.result.Result` protocol (``value``,
+``strategies``, ``certificate``, ``timings``, ``stats``) and says its ``route``.  One entry
+point with an ``exact`` flag, as pygambit's solvers take ``rational``.  The command line's
+``seqform solve`` calls the same functions (:func:`choose_route`, then :func:`solve_on_route`),
+so a Python caller gets the same route, the same refusals and the same answer.
+
+The older entry points (``solve_structured``, ``solve_exact``, ``solve_structured_exact``,
+``solve_showdown`` on the facade) remain for one release as aliases that warn
+(:func:`deprecated_alias`).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+
+from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeError
+from seqform.game.model import Game
+from seqform.game.public.tree import StructuredGame
+from seqform.io.loader import as_game, load_game
+from seqform.routes.policy import OptionsError, Route, choose_route
+from seqform.routes.tree import Solution, solve_tree
+
+if TYPE_CHECKING:
+    from seqform.routes.exact import ExactSolution
+    from seqform.routes.refine import RefinedSolution
+    from seqform.routes.structured import StructuredSolution
+    from seqform.routes.structured_exact import StructuredExactSolution
+
+__all__ = [
+    "AnySolution",
+    "Solution",
+    "deprecated_alias",
+    "solve",
+    "solve_on_route",
+]
+
+AnySolution: TypeAlias = (
+    "Solution | StructuredSolution | ExactSolution | StructuredExactSolution | RefinedSolution"
+)
+r"""What :func:`solve` returns: one of the results of the module docstring's table, each
+with the :class:`~seqform.routes.result.Result` protocol and a ``route`` (the tree's
+normal-form and restricted results are :class:`Solution`\ s).  Their modules are imported
+when their route runs, so ``import seqform`` stays light."""
+
+GameLike = Game | StructuredGame | str | os.PathLike[str]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def deprecated_alias(old: str, new: str, function: F) -> F:
+    """``function`` under its old name ``old``: it warns (``DeprecationWarning``) that the
+    name is now spelled ``new``, then calls it."""
+
+    @wraps(function)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
+        return function(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old.rpartition(".")[2].split("(")[0]
+    return alias  # type: ignore[return-value]
+
+
+def _bounds(fix: Any) -> Any:
+    """``fix`` as :class:`~seqform.routes.restrict.ActionBound`\\ s (strings are read as
+    ``--fix`` specs, ``"K:b=1"``), or the :class:`Restrictions` given; None for none."""
+    from seqform.routes.restrict import Restrictions, parse_fix
+
+    if fix is None or isinstance(fix, Restrictions):
+        return fix
+    if isinstance(fix, str):
+        fix = [fix]
+    bounds = [parse_fix(item) if isinstance(item, str) else item for item in fix]
+    return bounds or None
+
+
+def solve(
+    game: GameLike,
+    *,
+    method: str = "auto",
+    exact: bool = False,
+    refine: bool = False,
+    fix: Sequence[Any] | Any = None,
+    solver: str | None = None,
+    backend: str = "highs",
+    time_limit: float | None = None,
+    max_entries: int = DEFAULT_MAX_ENTRIES,
+    reduced: bool = False,
+    force: bool = False,
+    max_nodes: int | None = None,
+    verbose: bool = False,
+    progress: Callable[[str], None] | None = None,
+    form: Any = None,
+    algorithm: str | None = None,
+) -> AnySolution:
+    """Solve ``game`` and certify the answer by best response, on the route the policy
+    chooses (module docstring).
+
+    Length: the one entry point documents each of its options here; the body is short.
+
+    Parameters
+    ----------
+    game
+        A name (``"kuhn"``, ``"leduc(ranks=13)"``), a path to a ``.efg`` file, a built
+        :class:`~seqform.game.model.Game` or a :class:`~seqform.game.public.tree.StructuredGame`.
+    method
+        ``"auto"`` (default), ``"tree"``, ``"structured"`` or ``"normal"``
+        (:mod:`seqform.routes.policy`).
+    exact
+        Exact rational strategies and value, certified in exact arithmetic (tree or
+        structured route).
+    refine
+        A quasi-perfect equilibrium (tree route).
+    fix
+        Restrictions on behaviour (tree route): ``"K:b=1"``-style specs, ``ActionBound``\\ s
+        or resolved ``Restrictions``.
+    solver
+        ``"simplex"``, ``"ipm"``, ``"pdlp"`` (HiGHS) or ``"clarabel"`` (structured route);
+        None: simplex on the tree, the structured route's choice there.
+    backend
+        ``"highs"`` or ``"cvxpy"`` (tree and normal routes).
+    time_limit, verbose
+        For the LP solver.
+    max_entries, reduced
+        The normal form's size limit, and whether to solve the reduced normal form.
+    force
+        Build and solve past the memory estimate, and a hold'em spot's LP past its size
+        limit (:mod:`seqform.holdem.lp_work`).
+    max_nodes
+        For ``openspiel:`` games, the most histories to convert.
+    progress
+        Called with a short message as each stage starts.
+    form
+        The game's sequence form, if already built (tree and normal routes).
+    algorithm
+        Deprecated spelling of ``solver``.
+
+    Raises
+    ------
+    OptionsError
+        For options that cannot run together (a ``ValueError``; exit 2 on the command line).
+    MemoryRefusedError
+        When the route would not fit in memory (unless ``force``).
+    LPWorkRefusedError
+        When a hold'em spot's LP would not finish in minutes (a turn; unless ``force``): the
+        message points to vector CFR.
+    NormalFormTooLargeError
+        When the normal form exceeds ``max_entries`` (the message points to the sequence form).
+    seqform.lp.solvers.SolverError
+        If the LP solver does not prove optimality (``SolverLimitError`` at the time limit).
+    """
+    if algorithm is not None:
+        warnings.warn(
+            "solve(algorithm=...) is deprecated; use solve(solver=...)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        solver = solver or algorithm
+    bounds = _bounds(fix)
+    route = choose_route(
+        game,
+        method,
+        solver=solver,
+        backend=backend,
+        exact=exact,
+        refine=refine,
+        fix=bounds is not None,
+        force=force,
+    )
+    loaded: Game | StructuredGame | None = None
+    if route.structured is None:
+        loaded = _tree(game, max_nodes)
+    return solve_on_route(
+        route.structured or loaded,  # type: ignore[arg-type]
+        route,
+        exact=exact,
+        refine=refine,
+        fix=bounds,
+        backend=backend,
+        time_limit=time_limit,
+        max_entries=max_entries,
+        reduced=reduced,
+        verbose=verbose,
+        progress=progress,
+        form=form,
+    )
+
+
+def _tree(game: GameLike, max_nodes: int | None) -> Game:
+    if isinstance(game, StructuredGame):
+        raise OptionsError(f"{game.name}: a structured game is solved on the structured route")
+    if isinstance(game, str):
+        return load_game(game, max_nodes=max_nodes)
+    return as_game(game, "solve")
+
+
+def solve_on_route(
+    game: Game | StructuredGame,
+    route: Route,
+    *,
+    exact: bool = False,
+    refine: bool = False,
+    fix: Any = None,
+    backend: str = "highs",
+    time_limit: float | None = None,
+    max_entries: int = DEFAULT_MAX_ENTRIES,
+    reduced: bool = False,
+    verbose: bool = False,
+    progress: Callable[[str], None] | None = None,
+    form: Any = None,
+) -> AnySolution:
+    """Run the pipeline of ``route`` (from :func:`~seqform.routes.policy.choose_route`) on
+    ``game``: its structured description on the structured route, else its tree.  The
+    options are those :func:`solve` checked when choosing the route."""
+    if isinstance(game, StructuredGame):
+        return _structured(game, route, exact, time_limit, verbose, progress)
+    solver = route.solver or "simplex"
+    if route.method == "normal":
+        return _normal(game, solver, backend, time_limit, max_entries, reduced, verbose, form)
+    if refine:
+        from seqform.routes.refine import refine as refined
+
+        _say(progress, "refining: a quasi-perfect equilibrium by the perturbed LPs")
+        return refined(game, form=form, algorithm=solver, time_limit=time_limit)
+    if exact:
+        from seqform.routes.exact import solve_exact
+
+        _say(progress, "solving exactly: the float LP, then the rational re-solve of its basis")
+        return solve_exact(
+            game, restrictions=fix, form=form, algorithm=solver, time_limit=time_limit
+        )
+    if fix is not None:
+        _say(progress, "solving the restricted LP")
+        return _restricted(game, fix, solver, time_limit, form)
+    return solve_tree(
+        game,
+        backend=backend,  # type: ignore[arg-type]
+        algorithm=solver,  # type: ignore[arg-type]
+        time_limit=time_limit,
+        verbose=verbose,
+        progress=progress,
+        form=form,
+    )
+
+
+def _say(progress: Callable[[str], None] | None, stage: str) -> None:
+    """Tell ``progress`` (if any) the stage that begins."""
+    if progress is not None:
+        progress(stage)
+
+
+def _structured(
+    game: StructuredGame,
+    route: Route,
+    exact: bool,
+    time_limit: float | None,
+    verbose: bool,
+    progress: Callable[[str], None] | None,
+) -> AnySolution:
+    if exact:
+        from seqform.routes.structured_exact import solve_structured_exact
+
+        _say(progress, "solving exactly: the structured LP, then the rational re-solve")
+        return solve_structured_exact(
+            game, algorithm=route.solver or "simplex", time_limit=time_limit, progress=progress
+        )
+    from seqform.routes.structured import solve_structured
+
+    return solve_structured(
+        game,
+        solver=route.solver,  # type: ignore[arg-type]
+        time_limit=time_limit,
+        verbose=verbose,
+        progress=progress,
+    )
+
+
+def _restricted(
+    game: Game, fix: Any, solver: str, time_limit: float | None, form: Any
+) -> AnySolution:
+    from seqform.forms.sequence_form import build_sequence_form
+    from seqform.routes.restrict import Restrictions, resolve_restrictions, solve_restricted
+
+    built = form if form is not None else build_sequence_form(game)
+    restrictions = fix if isinstance(fix, Restrictions) else resolve_restrictions(built, fix)
+    return solve_restricted(game, restrictions, form=built, algorithm=solver, time_limit=time_limit)
+
+
+SEQUENCE_FORM_POINTER = (
+    "the sequence form solves this game without the matrix: --method tree or auto "
+    "(method='tree' or 'auto')"
+)
+RAISE_LIMIT_FACTOR = 100
+"""A normal form within this factor of ``max_entries`` is also offered a higher limit."""
+
+
+def _normal(
+    game: Game,
+    solver: str,
+    backend: str,
+    time_limit: float | None,
+    max_entries: int,
+    reduced: bool,
+    verbose: bool,
+    form: Any,
+) -> AnySolution:
+    """The normal-form route; a matrix too large points to the sequence form."""
+    from seqform.forms.normal_counts import strategy_counts
+    from seqform.forms.sequence_form import build_sequence_form
+    from seqform.routes.normal import solve_normal_form
+
+    built = form if form is not None else build_sequence_form(game)
+    try:
+        return solve_normal_form(
+            game,
+            reduced=reduced,
+            max_entries=max_entries,
+            backend=backend,  # type: ignore[arg-type]
+            algorithm=solver,  # type: ignore[arg-type]
+            time_limit=time_limit,
+            verbose=verbose,
+            form=built,
+        )
+    except NormalFormTooLargeError as exc:
+        rows, columns = strategy_counts(built).shape(reduced)
+        near = rows * columns <= RAISE_LIMIT_FACTOR * max_entries
+        more = "; or raise the limit with --max-entries (max_entries=...)" if near else ""
+        raise NormalFormTooLargeError(f"{game.name}: {exc}; {SEQUENCE_FORM_POINTER}{more}") from exc

@@ -1,0 +1,251 @@
+"""The structured route: a game as public tree × private hands, solved without its tree.
+
+sparsified LP (:mod:`seqform.structured.lp_model`) → realization plans → behavioural
+strategies on the tree-free sequence tables (:func:`seqform.structured.responses.sequence_tables`)
+→ certificate by best response on the public tree with vectorised hands
+(:func:`seqform.structured.responses.certify`, Johanson et al. IJCAI 2011) → a named result.
+
+As on the tree route (:mod:`seqform.routes.solve`), no answer is returned unverified: the
+certificate is computed from the behavioural strategies by the one backward induction
+(:func:`seqform.certify.respond`), not read off the LP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, behaviour_from_plan
+from seqform.game.public.explicit import tree_nodes
+from seqform.game.public.tree import StructuredGame
+from seqform.lp.solvers import SolverError, SolverLimitError, SparsifiedSolver
+from seqform.routes.result import Certified, PhaseClock, lp_stages
+from seqform.structured.lp_model import SparsifiedLP, build_structured_lp
+from seqform.structured.lp_solve import solve_sparsified_lp
+from seqform.structured.payoff_matrix import payoff_nnz
+from seqform.structured.responses import certify, sequence_tables
+
+__all__ = ["LPChoice", "StructuredSolution", "default_solver", "solve_structured"]
+
+
+@dataclass(frozen=True)
+class StructuredSolution(Certified[BehaviouralStrategy]):
+    """An equilibrium of a structured game, with its certificate (a
+    :class:`~seqform.routes.result.Result`).
+
+    value : the LP optimum, the game's value to player 0
+    plans : the LP's realization plans ``(x, y)`` on the game's sequence indices
+    strategies : behavioural strategies of the plans on the tree-free tables (information
+        set = hand and public node, named as the tree names it)
+    certificate : expected value, best responses and NashConv of ``strategies``
+    stats : what the LP solver did (with the sparsified LP's size)
+    timings : seconds per phase; ``timings.sequence_form`` is building the sparsified LP
+    game : the structured game
+    payoff_nonzeros : non-zeros of the LP's payoff part (``Aᵀ x`` through level sums)
+    matrix_nonzeros : non-zeros of the explicit payoff matrix ``A``, counted from level
+        histograms without forming it (:func:`~seqform.structured.payoff_matrix.payoff_nnz`)
+    tree_nodes : at most the nodes of the explicit game tree (not built)
+    """
+
+    game: StructuredGame
+    payoff_nonzeros: int
+    matrix_nonzeros: int
+    tree_nodes: int
+
+    @property
+    def route(self) -> str:
+        """The route (:mod:`seqform.routes.policy`): ``"structured"``."""
+        return "structured"
+
+
+DENSE_COLUMNS = 5.0
+"""Non-zeros per column of the sparsified LP above which the default is HiGHS's interior
+point rather than Clarabel (:func:`default_solver`).  The built-in games stay below (Kuhn
+4.3, Leduc 3.9 to 4.4, Liar's Dice 3.1); hold'em spots with wide ranges are above (many
+hands summed by level at every showdown: 7.2 for 192 × 210 combos, 9.1 for every combo)."""
+
+IPX_TOLERANCE = 1e-10
+"""HiGHS's interior point without crossover stops at this relative gap on the dense LPs.
+Measured on the full-range river spot (docs/spots.md): at HiGHS's default 1e-8, 39
+iterations and NashConv 1.5e-9, above :data:`CERTIFY_TOLERANCE`; 1e-9, 40 iterations and
+4.9e-10; 1e-10, 41 iterations and 3.1e-10."""
+
+
+@dataclass(frozen=True)
+class LPChoice:
+    """A solver for the sparsified LP: its name, and for HiGHS's ``"ipm"`` whether it ends
+    at a vertex by crossover (``crossover=False`` stops at the interior point, at
+    :data:`IPX_TOLERANCE`)."""
+
+    solver: SparsifiedSolver
+    crossover: bool = True
+
+    def __str__(self) -> str:
+        return self.solver if self.crossover else f"{self.solver} without crossover"
+
+
+def default_solver(lp: SparsifiedLP) -> LPChoice:
+    """Clarabel up to :data:`DENSE_COLUMNS` non-zeros per column, HiGHS's interior point
+    without crossover above.
+
+    Measured on the 2-core machine (whole LP solve): Leduc 3×2 Clarabel 0.02 s, HiGHS
+    simplex 0.08 s, ipm 0.07 s; liars_dice(sides=3, dice=2) 0.7 s, 2.5 s, 5.8 s;
+    leduc(ranks=13) 1.7 s against 110 s by simplex.  On hold'em spots the hands summed by
+    level fill Clarabel's LDL factor in: on the full-range river (66,562 columns, 9.1 a
+    column) it took 20 s an iteration and stopped "AlmostSolved" after 23 (477 s), where
+    HiGHS's interior point (IPX, iterative linear algebra) takes about 1 s an iteration,
+    41 iterations, and crossover to a vertex adds a third; a river spot of 192 × 210
+    combos (7.2 a column): Clarabel 15 s and "AlmostSolved", ipm 8 s.  Simplex still gives
+    a vertex exact to the last digit (``--solver simplex``)."""
+    if lp.matrix.nnz / max(1, lp.shape[1]) > DENSE_COLUMNS:
+        return LPChoice("ipm", crossover=False)
+    return LPChoice("clarabel")
+
+
+def solve_structured(
+    game: StructuredGame,
+    *,
+    solver: SparsifiedSolver | None = None,
+    time_limit: float | None = None,
+    verbose: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> StructuredSolution:
+    """Solve ``game`` by its sparsified sequence-form LP and certify it by best response.
+
+    ``solver`` is ``"clarabel"``, ``"simplex"`` or ``"ipm"`` (with crossover); ``None``
+    chooses by the LP (:func:`default_solver`) and solves again with HiGHS when that answer
+    is not certified (:func:`fallback_solver`).
+
+    Raises
+    ------
+    seqform.lp.solvers.SolverLimitError
+        At the time limit; the message gives the exploitability of the solver's last point
+        when it had one.
+    seqform.lp.solvers.SolverError
+        If the solver does not report an optimal solution.
+    """
+    clock = PhaseClock(progress)
+    first, second = sequence_tables(game)
+    announce = (
+        f"sparsified LP of {game.name}: {first.num_sequences:,} + {second.num_sequences:,} "
+        "sequences, from the public tree × private hands (no game tree)"
+    )
+    with clock.phase("sequence_form", announce):
+        lp = build_structured_lp(game)
+
+    def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
+        return _lp_stages(game, lp, clock, choice, time_limit, verbose)
+
+    chosen = None if solver is None else LPChoice(solver)
+    result = run(chosen) if chosen is not None else _default_or_fallback(lp, clock, run)
+    return StructuredSolution(
+        game=game,
+        payoff_nonzeros=lp.payoff_nonzeros,
+        matrix_nonzeros=payoff_nnz(game),
+        tree_nodes=tree_nodes(game),
+        **result.parts(),
+    )
+
+
+def _lp_stages(
+    game: StructuredGame,
+    lp: SparsifiedLP,
+    clock: PhaseClock,
+    choice: LPChoice,
+    time_limit: float | None,
+    verbose: bool,
+) -> Certified[BehaviouralStrategy]:
+    """LP → strategies → certificate with the solver ``choice`` (:func:`lp_stages`)."""
+    rows, columns = lp.shape
+    interior = choice.solver == "clarabel" or not choice.crossover
+    return lp_stages(
+        clock,
+        lambda: solve_sparsified_lp(
+            lp,
+            solver=choice.solver,
+            time_limit=time_limit,
+            verbose=verbose,
+            tolerance=None if choice.crossover else IPX_TOLERANCE,
+            crossover=choice.crossover,
+        ),
+        lambda x, y: _strategies(game, x, y, interior),
+        lambda profile: certify(game, *profile),
+        lp_message=(
+            f"solving with {choice}: {columns:,} variables, {rows:,} constraints, "
+            f"{lp.matrix.nnz:,} non-zeros"
+        ),
+        limit_point="its last point",
+    )
+
+
+def _default_or_fallback(
+    lp: SparsifiedLP,
+    clock: PhaseClock,
+    run: Callable[[LPChoice], Certified[BehaviouralStrategy]],
+) -> Certified[BehaviouralStrategy]:
+    """The default solver's certified answer, or HiGHS's (:func:`fallback_solver`) when the
+    default stops without a solution or above the tolerance; a time limit is not retried."""
+    first = default_solver(lp)
+    try:
+        result = run(first)
+        failure = _uncertified(result, first)
+    except SolverLimitError:
+        raise
+    except SolverError as exc:
+        failure = f"{first} stopped without a solution ({exc})"
+    if failure is None:
+        return result
+    fallback = fallback_solver(lp)
+    clock.say(f"{failure}; solving again with HiGHS {fallback}")
+    return run(LPChoice(fallback))
+
+
+CERTIFY_TOLERANCE = 1e-9
+"""The NashConv below which a solution counts as an equilibrium (the CLI's verdict)."""
+
+FALLBACK_SIMPLEX_DENSITY = 5.0
+"""The default route's fallback is HiGHS simplex for an LP with at most this many non-zeros
+per column, HiGHS ipm (with crossover, so still a vertex) above.  Measured on the 2-core
+machine, whole LP solve: ``liars_dice`` (sides 6, 3.1 per column) simplex 5.2 s, ipm 11.9 s;
+``liars_dice(sides=7)`` (204,793 columns, 3.2 per column) simplex 61 s, ipm 140 s; a
+full-range river spot (66,562 columns, 9.1 per column: hands summed by level) ipm 88 s and
+certified to NashConv 6e-13, simplex not done after 5 minutes."""
+
+
+def fallback_solver(lp: SparsifiedLP) -> SparsifiedSolver:
+    """HiGHS simplex or ipm with crossover (:data:`FALLBACK_SIMPLEX_DENSITY`) when the
+    default (:func:`default_solver`) fails or leaves NashConv above
+    :data:`CERTIFY_TOLERANCE`."""
+    density = lp.matrix.nnz / max(1, lp.shape[1])
+    return "simplex" if density <= FALLBACK_SIMPLEX_DENSITY else "ipm"
+
+
+def _uncertified(result: Certified[BehaviouralStrategy], choice: LPChoice) -> str | None:
+    """Why the default solver's answer needs a second solve, or None when it is certified.
+    An interior point stops a little inside the optimal face; on ``liars_dice`` (sides 6)
+    Clarabel at gap 1e-12 left NashConv 1.56e-9, just above the tolerance (issue 24)."""
+    exploitability = float(result.certificate.exploitability)
+    if exploitability <= CERTIFY_TOLERANCE:
+        return None
+    return f"{choice}'s answer has NashConv {exploitability:.3g} > {CERTIFY_TOLERANCE:g}"
+
+
+INTERIOR_REACH_TOLERANCE = 1e-9
+"""An interior point's plans (Clarabel, HiGHS's ipm without crossover): an information
+set whose parent sequence has less mass than this is flagged unreached.  It stops with a
+plan's zero entries near its complementarity (about 1e-11 here, where a vertex has exact
+zeros), so on
+``leduc(ranks=13)`` more than half the information sets had parent mass 3e-12 to 1e-9 and
+showed as "reached" and "mixed" with noise for behaviour.  Such a set moves the value by
+less than this times the largest payoff, the certificate's own scale (1e-9); the behaviour
+there is kept (only the flag changes), so the certificate is the same."""
+
+
+def _strategies(
+    game: StructuredGame, x: np.ndarray, y: np.ndarray, interior: bool
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    first, second = sequence_tables(game)
+    tol = INTERIOR_REACH_TOLERANCE if interior else REACH_TOLERANCE
+    return behaviour_from_plan(first, x, tol=tol), behaviour_from_plan(second, y, tol=tol)

@@ -44,6 +44,7 @@ ROOMS = (
     "io",
     "analyses",
     "documents",
+    "play",
     "cli",
 )
 BOTTOM = frozenset({"version"})  # top-level modules anyone may import

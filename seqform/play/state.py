@@ -103,8 +103,11 @@ class Table(Protocol):
     SpotTable`).  Strategies are of the human's seat (``equilibrium``, ``auto``) and of the
     bot's (the other seat's equilibrium)."""
 
-    seat: int
-    has_auto: bool
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def has_auto(self) -> bool: ...
 
     def deal(self, rng: random.Random) -> Deal: ...
 

@@ -179,7 +179,7 @@ class SpotView:
             self.console.say(f"  No showdown (the bot held {cards_text(theirs)}). {said}")
         else:
             board = list(state.board)
-            names = [hand_name(board, combo) for combo in (mine, theirs)]
+            names = [hand_name(board, (combo[0], combo[1])) for combo in (mine, theirs)]
             won = result.won
             relation = "beats" if won > 0 else "ties with" if won == 0 else "loses to"
             self.console.say(

@@ -47,6 +47,7 @@ ROOMS = (
     "questions",
     "qre",
     "documents",
+    "play",
     "cli",
 )
 BOTTOM = frozenset({"version"})  # top-level modules anyone may import

@@ -10,17 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from seqform.cli.play.cards import card_of_infoset, deal_cards
 from seqform.cli.play.console import SessionEnded, parse_choice
-from seqform.cli.play.engine import PlaySetup, hand_expectation, sample_index
 from seqform.cli.play.session import play_session
-from seqform.cli.play.strategies import (
+from seqform.cli.render.numbers import value_text
+from seqform.play.kuhn import card_of_infoset, deal_cards, hand_expectation
+from seqform.play.start import start_session
+from seqform.play.state import sample_index
+from seqform.play.strategies import (
     behaviour_from_file,
     behaviour_table,
     load_strategy,
     named_strategy,
 )
-from seqform.cli.render.numbers import value_text
 from seqform.routes.solve import solve
 
 EXPECTATION_TOLERANCE = 1e-9
@@ -168,15 +169,9 @@ def test_solve_output_is_a_strategy_file(kuhn, solution, tmp_path, capsys):
     assert strategy["Qb"] == pytest.approx((2 / 3, 1 / 3), abs=EXPECTATION_TOLERANCE)
 
 
-def scripted_setup(kuhn, solution, seat):
-    equilibria = (behaviour(solution.strategies[0]), behaviour(solution.strategies[1]))
-    return PlaySetup(
-        game=kuhn,
-        seat=seat,
-        bot=equilibria[1 - seat],
-        equilibrium=equilibria[seat],
-        value=solution.value,
-    )
+def scripted_session(seat, draws):
+    """A Kuhn session whose every random draw is scripted."""
+    return start_session("kuhn", seat, rng=ScriptedRandom(draws))
 
 
 def test_scripted_session_totals(kuhn, solution):
@@ -192,9 +187,7 @@ def test_scripted_session_totals(kuhn, solution):
     ]
     answers = io.StringIO("b\nzz\nb\nc\nc\n")
     out = io.StringIO()
-    summary = play_session(
-        scripted_setup(kuhn, solution, 0), answers, out, ScriptedRandom(draws), echo=True
-    )
+    summary = play_session(scripted_session(0, draws), answers, out, echo=True)
     transcript = out.getvalue()
     assert [hand.payoff for hand in summary.hands] == [1, -2, 2]
     assert summary.total == Fraction(1)
@@ -221,9 +214,7 @@ def test_a_costly_choice_is_reported(kuhn, solution):
     cost = 1 / 6 + alpha / 2
     draws = [deal_draw(QK), 0.5, deal_draw(JQ), 0.5]  # the bot's Q and J check
     out = io.StringIO()
-    summary = play_session(
-        scripted_setup(kuhn, solution, 1), io.StringIO("c\n"), out, ScriptedRandom(draws)
-    )
+    summary = play_session(scripted_session(1, draws), io.StringIO("c\n"), out)
     assert summary.total == 1
     assert summary.cards_expectation - summary.choices_expectation == pytest.approx(cost)
     transcript = out.getvalue()
@@ -241,9 +232,7 @@ def test_the_summary_adds_up_to_the_total(kuhn, solution):
     # back from the printed fractions, it must hold exactly.
     draws = [deal_draw(QK), 0.5, deal_draw(JQ), 0.5]
     out = io.StringIO()
-    summary = play_session(
-        scripted_setup(kuhn, solution, 1), io.StringIO("c\n"), out, ScriptedRandom(draws)
-    )
+    summary = play_session(scripted_session(1, draws), io.StringIO("c\n"), out)
     transcript = out.getvalue()
     labels = (
         "equilibrium expectation (value × hands)",
@@ -263,12 +252,8 @@ def test_the_summary_adds_up_to_the_total(kuhn, solution):
 
 def test_quit_mid_hand_does_not_count_the_hand(kuhn, solution):
     out = io.StringIO()
-    summary = play_session(
-        scripted_setup(kuhn, solution, 0),
-        io.StringIO("b\nq\n"),
-        out,
-        ScriptedRandom([deal_draw(KJ), 0.5, deal_draw(QK)]),
-    )
+    session = scripted_session(0, [deal_draw(KJ), 0.5, deal_draw(QK)])
+    summary = play_session(session, io.StringIO("b\nq\n"), out)
     assert len(summary.hands) == 1
     assert summary.ended_by == "quit"
     assert "Hand abandoned." in out.getvalue()
@@ -416,13 +401,14 @@ def test_auto_from_a_solve_json_file_plays_like_the_equilibrium(tmp_path):
     ("arguments", "code", "message"),
     [
         pytest.param(("--auto", "always-bet"), 2, "--auto needs --hands N", id="auto-no-hands"),
-        pytest.param(("--hands", "2", "--auto", "maniac"), 1, "unknown strategy", id="unknown"),
+        # a strategy or a game that play does not have is a usage error: exit 2
+        pytest.param(("--hands", "2", "--auto", "maniac"), 2, "unknown strategy", id="unknown"),
         pytest.param(
-            ("leduc",), 1, "only Kuhn poker (kuhn or kuhn(cards=N)) and hold", id="not-kuhn"
+            ("leduc",), 2, "only Kuhn poker (kuhn or kuhn(cards=N)) and hold", id="not-kuhn"
         ),
         pytest.param(
             ("kuhn(cards=4)", "--hands", "2", "--auto", "never-bluff"),
-            1,
+            2,
             "defined for Kuhn poker with 3 cards only",
             id="named-opponent-needs-3-cards",
         ),

@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 
 from seqform.cli.main import main
+from seqform.cli.play.console import parse_spot_choice
 from seqform.cli.play.run import run_play
-from seqform.cli.play.spot_engine import Deals, SpotExpectations
-from seqform.cli.play.spot_session import parse_spot_choice, spot_setup
 from seqform.holdem.cards import parse_cards
 from seqform.holdem.strength import hand_values
+from seqform.play.spot import Deals, SpotTable
+from seqform.play.start import start_session
 
 EXPECTATION_TOLERANCE = 1e-9
 
@@ -61,28 +62,31 @@ def spots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_the_expectation_per_combo_averages_to_the_seats_ev(spots, name, seat):
     """Σ_h P(h) EV(h) over the seat's combos is the seat's EV (the law of total
     expectation): the LP's value plus or minus half the pot."""
-    setup = spot_setup(spots[name], seat, None)
-    expectations = SpotExpectations(setup)
-    combos = len(setup.game.hands[seat].labels)
-    per_combo = np.array([expectations.equilibrium(h) for h in range(combos)])
+    session = start_session(spots[name], seat)
+    table = session.table
+    assert isinstance(table, SpotTable)
+    expectations = table.expectations
+    combos = len(table.game.hands[seat].labels)
+    per_combo = np.array([table.equilibrium_expectation(h) for h in range(combos)])
     assert expectations.deal.sum() == pytest.approx(1, abs=EXPECTATION_TOLERANCE)
-    assert expectations.deal @ per_combo == pytest.approx(setup.seat_value, abs=1e-7)
+    assert expectations.deal @ per_combo == pytest.approx(session.seat_value, abs=1e-7)
     # the equilibrium is a best response: no first action of any combo does better
-    table = setup.equilibrium.table
-    for index, infoset in enumerate(table.infosets):
+    sequences = table.equilibrium.table
+    for index, infoset in enumerate(sequences.infosets):
         if not infoset.endswith("|") and not infoset.endswith("|x"):
             continue
-        hand = setup.game.hands[seat].labels.index(infoset.partition("|")[0])
-        for action in table.actions[index]:
-            chosen = expectations.choices(hand, {infoset: action})
-            assert chosen <= expectations.equilibrium(hand) + 1e-7
+        hand = table.game.hands[seat].labels.index(infoset.partition("|")[0])
+        for action in sequences.actions[index]:
+            chosen = table.choices_expectation(hand, {infoset: action})
+            assert chosen <= table.equilibrium_expectation(hand) + 1e-7
 
 
 def test_deals_follow_the_weights_and_card_removal(spots):
     """Draws on an even grid of [0, 1) land on each compatible pair in proportion to
     w0 · w1 (QQ has weight 1/2 in the river spot; KK 1/4)."""
-    setup = spot_setup(spots["river"], 0, None)
-    deals = Deals(setup.game)
+    table = start_session(spots["river"], 0).table
+    assert isinstance(table, SpotTable)
+    deals = Deals(table.game)
     draws = 200_000
 
     class Grid:
@@ -95,7 +99,7 @@ def test_deals_follow_the_weights_and_card_removal(spots):
 
     grid = Grid()
     counts = Counter(deals.draw(grid) for _ in range(draws))  # type: ignore[arg-type]
-    hands = setup.game.hands
+    hands = table.game.hands
     total = sum(float(hands[0].weights[a] * hands[1].weights[b]) for a, b in deals.pairs)
     for (a, b), count in counts.items():
         assert not set(map(int, hands[0].cards[a])) & set(map(int, hands[1].cards[b]))
@@ -175,8 +179,8 @@ def test_auto_plays_a_turn_spot_with_its_river_card(spots):
     assert summary.total == sum(hand.payoff for hand in summary.hands)
 
 
-def test_an_unknown_strategy_for_a_spot_is_one_line(spots, capsys):
-    assert main(["play", spots["river"], "--auto", "never-bluff", "--hands", "2"]) == 1
+def test_an_unknown_strategy_for_a_spot_is_a_usage_error(spots, capsys):
+    assert main(["play", spots["river"], "--auto", "never-bluff", "--hands", "2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown strategy 'never-bluff' for a spot" in err
 

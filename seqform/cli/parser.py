@@ -185,6 +185,11 @@ def _add_play(commands: Commands) -> None:
     play.add_argument(
         "--summary-only", action="store_true", help="with --auto: write only the final summary"
     )
+    play.add_argument(
+        "--force",
+        action="store_true",
+        help="solve past the memory estimate and a spot's LP size limit, as solve --force",
+    )
 
 
 def _add_ranges(commands: Commands) -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "SpotSummary",
     "action_frequencies",
     "class_grid",
+    "spot_ev",
     "spot_summary",
 ]
 
@@ -80,6 +81,15 @@ class SpotSummary:
         return (self.oop_ev, self.ip_ev)[player] / self.pot
 
 
+def spot_ev(pot: Fraction | float, value: Fraction | float, player: int) -> float:
+    """A player's EV in chips from the spot's ``value`` (the LP's value, the zero-sum payoff
+    to OOP): the share of the pot the player expects to win less the chips it expects to put
+    in, ``pot / 2 + value`` for OOP (``player`` 0) and ``pot / 2 − value`` for IP.  The two
+    add up to the pot; "Value to Player 1" of ``solve`` is OOP's EV less half the pot."""
+    half = float(pot) / 2
+    return half + float(value) if player == 0 else half - float(value)
+
+
 def spot_summary(
     game: StructuredGame,
     pot: Fraction | float,
@@ -89,7 +99,7 @@ def spot_summary(
 ) -> SpotSummary:
     """The summary of a spot solved to ``value`` with ``strategies`` certified at
     ``nash_conv`` (module docstring)."""
-    oop_ev = float(pot) / 2 + float(value)
+    oop_ev = spot_ev(pot, value, 0)
     found = (
         action_frequencies(game, strategies[0], ""),
         action_frequencies(game, strategies[1], "x"),

@@ -1,4 +1,5 @@
-"""``seqform play [GAME]``: the entry point; the game itself is :mod:`seqform.cli.play`."""
+"""``seqform play [GAME]``: the entry point; the terminal front end is :mod:`seqform.cli.play`,
+the engine :mod:`seqform.play`."""
 
 from __future__ import annotations
 
@@ -27,5 +28,6 @@ def run(args: argparse.Namespace) -> int:
         out=sys.stdout,
         echo=not sys.stdin.isatty(),
         summary_only=args.summary_only,
+        force=args.force,
     )
     return EXIT_OK

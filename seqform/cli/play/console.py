@@ -16,6 +16,7 @@ __all__ = [
     "choose_seat",
     "move_menu",
     "parse_choice",
+    "parse_spot_choice",
     "plural",
     "signed",
 ]
@@ -134,3 +135,30 @@ def choose_seat(
         return ask_seat(source, out, echo)
     except SessionEnded:
         return None
+
+
+def parse_spot_choice(text: str, actions: tuple[str, ...]) -> str | None:
+    """The action ``text`` names on a spot: its label (``b5``), its word (check, call, fold;
+    ``c`` checks where there is nothing to call, as in Kuhn's session), ``bet`` or ``raise``
+    (``b``, ``r``) when there is one size; None otherwise.
+
+    Raises
+    ------
+    SessionEnded
+        If ``text`` is ``q`` (or ``quit``, ``exit``).
+    """
+    key = text.strip().lower().replace(" ", "")
+    if key in QUIT_KEYS:
+        raise SessionEnded("quit")
+    if key in actions:
+        return key
+    words = {"check": "x", "call": "c", "fold": "f"}
+    if words.get(key) in actions:
+        return words[key]
+    if key in ("c", "k") and "x" in actions:  # Kuhn's key: c checks when there is no call
+        return "x"
+    for kind, names in (("b", ("b", "bet")), ("r", ("r", "raise"))):
+        sized = [a for a in actions if a.startswith(kind)]
+        if key in names and len(sized) == 1:
+            return sized[0]
+    return None

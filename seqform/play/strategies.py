@@ -1,27 +1,42 @@
-"""The strategies of a ``play`` session: the bot's equilibrium and what plays for ``--auto``.
+"""The strategies of a play session: the bot's equilibrium and what plays for the human
+(``auto``).
 
-A strategy here is a :data:`Behaviour`, information set -> float probabilities in the set's
-action order (``p`` then ``b``), which is what sampling a move needs.  ``--auto`` takes a name
-of :data:`STRATEGY_NAMES` or a strategy file, read by :mod:`seqform.io.strategy_files`.
+On Kuhn poker a strategy is a :data:`Behaviour`, information set -> float probabilities in the
+set's action order (``p`` then ``b``), which is what sampling a move needs; ``auto`` is a
+name of :data:`STRATEGY_NAMES` or a strategy file, read by :mod:`seqform.io.strategy_files`.
+On a hold'em spot it is a float :class:`~seqform.forms.strategies.BehaviouralStrategy` on the
+public tree's information sets, and ``auto`` a name of :data:`SPOT_STRATEGY_NAMES`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from seqform.forms.strategies import BehaviouralStrategy
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.model import Game
 from seqform.game.sequences import PlayerSequences
 from seqform.io.strategy_files import read_strategy_file
+from seqform.routes.options import OptionsError
 
 __all__ = [
+    "SPOT_STRATEGY_NAMES",
     "STRATEGY_NAMES",
     "Behaviour",
+    "UnknownStrategyError",
     "behaviour_from_file",
     "behaviour_table",
+    "check_spot_strategy",
+    "check_strategy",
     "load_strategy",
     "named_strategy",
+    "spot_strategy",
 ]
+
+
+class UnknownStrategyError(OptionsError):
+    """``auto`` names no strategy this game has: a usage error (exit 2 on the command line),
+    as every bad option is, with the known names in the message."""
+
 
 Behaviour = dict[str, tuple[float, ...]]
 """Information-set name -> action probabilities, in the information set's action order."""
@@ -38,6 +53,15 @@ STRATEGY_NAMES: dict[str, str] = {
 }
 _EXPLOIT_NAMES = ("never-bluff", "always-bluff", "calling-station")
 
+SPOT_STRATEGY_NAMES: dict[str, str] = {
+    "equilibrium": "the LP's equilibrium for your seat (the bot plays the other half)",
+    "always-bet": "bets the smallest size, and calls every bet",
+    "check-fold": "checks, and folds to every bet",
+    "calling-station": "never bets or raises, always calls",
+    "random": "every action with equal probability",
+}
+"""The strategies ``auto`` names on a hold'em spot."""
+
 
 def behaviour_table(strategy: BehaviouralStrategy) -> Behaviour:
     """A strategy as :data:`Behaviour`: float probabilities in each set's action order."""
@@ -46,6 +70,19 @@ def behaviour_table(strategy: BehaviouralStrategy) -> Behaviour:
         name: tuple(float(strategy.probabilities[s]) for s in table.sequences_of(index))
         for index, name in enumerate(table.infosets)
     }
+
+
+def check_strategy(spec: str) -> None:
+    """Raise :class:`UnknownStrategyError` unless ``spec`` is one of :data:`STRATEGY_NAMES`
+    or an existing file (read later, by :func:`behaviour_from_file`)."""
+    if spec not in STRATEGY_NAMES and not Path(spec).is_file():
+        raise _unknown(spec)
+
+
+def _unknown(name: str) -> UnknownStrategyError:
+    return UnknownStrategyError(
+        f"unknown strategy {name!r}; choose one of {', '.join(STRATEGY_NAMES)} or give a JSON file"
+    )
 
 
 def named_strategy(
@@ -59,22 +96,19 @@ def named_strategy(
 
     Raises
     ------
-    ValueError
-        For an unknown name (the message lists the known ones), or one of the exploit names
-        in a Kuhn game with other than 3 cards.
+    UnknownStrategyError
+        (a ``ValueError``) For an unknown name (the message lists the known ones), or one of
+        the exploit names in a Kuhn game with other than 3 cards.
     """
     if name not in STRATEGY_NAMES:
-        raise ValueError(
-            f"unknown strategy {name!r}; choose one of {', '.join(STRATEGY_NAMES)} "
-            "or give a JSON file"
-        )
+        raise _unknown(name)
     if name in _EXPLOIT_NAMES:
         from seqform.questions.exploit import named_opponent
 
         try:
             exact = named_opponent(game, name, table.player)
         except ValueError as exc:
-            raise ValueError(
+            raise UnknownStrategyError(
                 f"strategy {name!r} is defined for Kuhn poker with 3 cards only; "
                 "give a JSON file instead"
             ) from exc
@@ -120,3 +154,47 @@ def load_strategy(
     if Path(spec).is_file():
         return behaviour_from_file(spec, game, table)
     return named_strategy(spec, game, table, equilibrium)  # raises, listing the names
+
+
+def _named_row(name: str, actions: tuple[str, ...]) -> dict[str, float]:
+    """One information set's probabilities under the named strategy ``name``."""
+    sized = [a for a in actions if a[0] in "br"]
+    if name == "random":
+        pick = list(actions)
+    elif name == "always-bet":
+        pick = [a for a in actions if a == "c"] or sized[:1] or ["x"]
+    elif name == "check-fold":
+        pick = [a for a in actions if a in ("x", "f")]
+    else:  # calling-station
+        pick = [a for a in actions if a in ("x", "c")]
+    return {a: (1.0 / len(pick) if a in pick else 0.0) for a in actions}
+
+
+def check_spot_strategy(name: str) -> None:
+    """Raise :class:`UnknownStrategyError` unless ``name`` is one of
+    :data:`SPOT_STRATEGY_NAMES` (strategy files play Kuhn poker only: a spot's tables come
+    from its public tree, not a game file)."""
+    if name not in SPOT_STRATEGY_NAMES:
+        raise UnknownStrategyError(
+            f"unknown strategy {name!r} for a spot; choose one of {', '.join(SPOT_STRATEGY_NAMES)}"
+        )
+
+
+def spot_strategy(
+    name: str, table: PlayerSequences, equilibrium: BehaviouralStrategy
+) -> BehaviouralStrategy:
+    """The strategy called ``name`` (a key of :data:`SPOT_STRATEGY_NAMES`) on ``table``.
+
+    Raises
+    ------
+    UnknownStrategyError
+        For another name (:func:`check_spot_strategy`).
+    """
+    check_spot_strategy(name)
+    if name == "equilibrium":
+        return equilibrium
+    mapping = {
+        infoset: _named_row(name, actions)
+        for infoset, actions in zip(table.infosets, table.actions, strict=True)
+    }
+    return behaviour_from_mapping(table, mapping)

@@ -1,0 +1,151 @@
+"""Starting a play session: the game checked, solved once, the human seated.
+
+Kuhn poker is solved on its tree, a hold'em spot on its public tree × combos by the route
+``solve`` takes; both ask :func:`seqform.routes.policy.choose_route` first, so a game that
+``solve`` refuses (beyond the memory available, or a spot's LP that would not finish) is
+refused here too, with the same estimate, before anything is built.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+from seqform.play.state import PlaySession
+
+__all__ = ["check_playable", "start_session"]
+
+
+def check_playable(
+    game: str | os.PathLike[str], *, auto: str | None = None, force: bool = False
+) -> None:
+    """Check, without solving, that ``game`` can be played with ``auto``, and that its solve
+    is not refused (:func:`seqform.routes.policy.choose_route`, the refusals of ``solve``):
+    what a front end asks before it asks the human anything (:func:`start_session` checks
+    it again).
+
+    Raises
+    ------
+    NotPlayableError, UnknownStrategyError
+        (usage errors) For a game other than Kuhn poker or a spot, or an unknown strategy.
+    MemoryRefusedError, LPWorkRefusedError
+        When ``solve`` would refuse the game (unless ``force``).
+    SpotFileError, CardError, OSError, UnknownGameError, GameParameterError
+        For a game or a file that cannot be read.
+    """
+    from seqform.holdem.spot_game import is_spot_file
+    from seqform.play.strategies import check_spot_strategy, check_strategy
+    from seqform.routes.policy import choose_route
+
+    if is_spot_file(os.fspath(game)):
+        from seqform.holdem.spot import read_spot
+
+        read_spot(os.fspath(game))
+        if auto is not None:
+            check_spot_strategy(auto)
+        choose_route(game, "structured", force=force)
+        return
+    from seqform.io.loader import load_game
+    from seqform.play.kuhn import check_kuhn
+
+    choose_route(str(game), "tree", force=force)  # the memory refusal, before the tree
+    check_kuhn(load_game(str(game)))
+    if auto is not None:
+        check_strategy(auto)
+
+
+def start_session(
+    game: str | os.PathLike[str],
+    seat: int,
+    *,
+    seed: int | None = None,
+    auto: str | None = None,
+    rng: random.Random | None = None,
+    force: bool = False,
+) -> PlaySession:
+    """Solve ``game`` once and seat the human.
+
+    Parameters
+    ----------
+    game
+        ``"kuhn"``, ``"kuhn(cards=N)"`` or a hold'em spot file (``*.toml``).
+    seat
+        The human's player index: 0 acts first (OOP on a spot), 1 second.
+    seed, rng
+        The session's random source: ``rng`` if given, else ``random.Random(seed)``.
+    auto
+        A strategy that plays for the human (:data:`~seqform.play.strategies.STRATEGY_NAMES`
+        or a strategy file on Kuhn poker; :data:`~seqform.play.strategies.
+        SPOT_STRATEGY_NAMES` on a spot), checked before solving where it can be.
+    force
+        Solve past the memory estimate and a spot's LP size limit, as ``solve`` does.
+
+    Raises
+    ------
+    NotPlayableError, UnknownStrategyError
+        (``OptionsError``s, usage errors) For a game other than Kuhn poker or a spot, or an
+        unknown strategy name.
+    MemoryRefusedError, LPWorkRefusedError
+        When the solve would not fit in memory or not finish
+        (:func:`seqform.routes.policy.choose_route`), before anything is built.
+    StrategyFileError, SpotFileError, CardError, OSError
+        For a file that cannot be read.
+    """
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+    if rng is None:
+        rng = random.Random(seed)
+    from seqform.holdem.spot_game import is_spot_file
+
+    if is_spot_file(os.fspath(game)):
+        return _spot_session(os.fspath(game), seat, auto, rng, force)
+    return _kuhn_session(str(game), seat, auto, rng, force)
+
+
+def _kuhn_session(
+    spec: str, seat: int, auto: str | None, rng: random.Random, force: bool
+) -> PlaySession:
+    from seqform.io.loader import load_game
+    from seqform.play.kuhn import KuhnTable, check_kuhn
+    from seqform.play.strategies import STRATEGY_NAMES, behaviour_table, load_strategy
+    from seqform.routes.policy import choose_route
+    from seqform.routes.tree import solve_tree
+
+    choose_route(spec, "tree", force=force)  # the memory refusal, before the tree is built
+    game = load_game(spec)
+    check_kuhn(game)
+    solution = solve_tree(game)
+    equilibria = tuple(behaviour_table(strategy) for strategy in solution.strategies)
+    automatic = None
+    if auto is not None:
+        automatic = load_strategy(auto, game, solution.form.players[seat], equilibria[seat])
+    table = KuhnTable(game, seat, equilibria[1 - seat], equilibria[seat], automatic)
+    value = solution.value if seat == 0 else -solution.value
+    name = auto if auto in STRATEGY_NAMES else Path(auto).name if auto else ""
+    return PlaySession(table, seat, value, None, name, rng)
+
+
+def _spot_session(
+    path: str, seat: int, auto: str | None, rng: random.Random, force: bool
+) -> PlaySession:
+    from seqform.holdem.report import spot_ev
+    from seqform.holdem.spot import read_spot
+    from seqform.play.spot import SpotTable
+    from seqform.play.strategies import check_spot_strategy, spot_strategy
+    from seqform.routes.solve import solve
+    from seqform.routes.structured import StructuredSolution
+
+    spot = read_spot(path)
+    if auto is not None:
+        check_spot_strategy(auto)
+    solution = solve(path, method="structured", force=force)  # solve's route and refusals
+    assert isinstance(solution, StructuredSolution)
+    first, second = (strategy.to_float() for strategy in solution.strategies)
+    strategies = (first, second)
+    automatic = None
+    if auto is not None:
+        automatic = spot_strategy(auto, strategies[seat].table, strategies[seat])
+    table = SpotTable(spot, solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
+    value = spot_ev(spot.pot, solution.value, seat)
+    return PlaySession(table, seat, value, spot.pot, auto or "", rng)

@@ -50,6 +50,7 @@ ROOMS = (
     "play",
     "cli",
 )
+DOORS = frozenset({"holdem"})  # rooms the others enter through the package itself only
 BOTTOM = frozenset({"version"})  # top-level modules anyone may import
 FACADE = frozenset({"__init__", "__main__"})  # may import anything; nobody imports them
 
@@ -199,6 +200,22 @@ def upward_imports(package: Package, rooms: Sequence[str] = ROOMS) -> list[str]:
     return problems
 
 
+def doors_passed_by(package: Package, doors: frozenset[str] = DOORS) -> list[str]:
+    """Imports of a door room's submodules from outside it: the room's package is its door."""
+    problems = []
+    for edge in package.imports:
+        target = room_of(edge.imported, package.name)
+        if target not in doors or room_of(edge.importer, package.name) == target:
+            continue
+        door = f"{package.name}.{target}"
+        if edge.imported != door:
+            problems.append(
+                f"{edge.importer} imports {edge.imported} at line {edge.line}: "
+                f"import it from {door}, the room's door (add the name there)"
+            )
+    return problems
+
+
 def import_cycles(package: Package) -> list[str]:
     """Each strongly connected component of more than one module, as one shortest cycle."""
     graph = package.graph()
@@ -331,6 +348,7 @@ RULES = {
     "every-module-has-a-room": unplaced_modules,
     "no-import-cycles": import_cycles,
     "imports-point-downward": upward_imports,
+    "holdem-through-its-door": doors_passed_by,
     "no-oversized-module": oversized_modules,
     "no-overlong-function": long_functions,
 }
@@ -438,6 +456,15 @@ def test_checker_reports_a_module_missing_from_the_map(faulty: Package) -> None:
     assert not [p for p in problems if p.startswith(("toy.game.", "toy.forms."))]
 
 
+def test_checker_reports_a_door_passed_by(faulty: Package) -> None:
+    assert doors_passed_by(faulty, frozenset({"game"})) == [
+        "toy.forms.plan imports toy.game.model at line 1: import it from toy.game, "
+        "the room's door (add the name there)",
+        "toy.misc.cfr imports toy.game.model at line 1: import it from toy.game, "
+        "the room's door (add the name there)",
+    ]
+
+
 def test_checker_reports_a_cycle(faulty: Package) -> None:
     assert sorted(import_cycles(faulty)) == [
         "import cycle: toy.forms.plan -> toy.game.model -> toy.forms.plan",
@@ -475,3 +502,24 @@ def test_checker_reports_a_module_without_a_room(faulty: Package) -> None:
 def test_checker_reports_size_and_length_without_a_reason(faulty: Package) -> None:
     assert [p.split(":")[0] for p in oversized_modules(faulty)] == ["toy.certify"]
     assert [p.split(" ")[0] for p in long_functions(faulty)] == ["toy.io.funcs.long"]
+
+
+def test_a_door_name_is_no_submodule_name() -> None:
+    # ``from seqform.holdem import x`` would return the submodule ``x`` once it is imported,
+    # not the door's lazily loaded name ``x``: the two must never share a name.
+    for room in DOORS:
+        init = PACKAGE / room / "__init__.py"
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        exported = {
+            element.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign)
+            and any(
+                isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+            )
+            for element in getattr(node.value, "elts", [])
+            if isinstance(element, ast.Constant)
+        }
+        submodules = {path.stem for path in (PACKAGE / room).glob("*.py")}
+        assert exported, f"{init} has no __all__"
+        assert not exported & submodules, sorted(exported & submodules)

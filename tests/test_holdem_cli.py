@@ -15,8 +15,8 @@ import pytest
 import seqform
 from seqform.cli.main import main
 from seqform.game.public.explicit import explicit_game
+from seqform.holdem.game import spot_game
 from seqform.holdem.spot import read_spot
-from seqform.holdem.spot_game import spot_game
 from seqform.io.documents import validate_document
 
 SPOT = """\
@@ -47,7 +47,7 @@ def test_solve_a_spot_file(spot_file: Path, capsys: pytest.CaptureFixture[str]) 
     assert spot["ev"]["oop"] + spot["ev"]["ip"] == pytest.approx(10)
     assert spot["ev_share"]["oop"] + spot["ev_share"]["ip"] == pytest.approx(1)
     # the tree route's LP on the spot's explicit tree; the spot's payoff is OOP's EV less
-    # half the pot (seqform.holdem.spot_game)
+    # half the pot (seqform.holdem.game)
     tree_value = float(seqform.solve(explicit_game(spot_game(read_spot(spot_file)))).value)
     assert spot["ev"]["oop"] == pytest.approx(5 + tree_value, abs=1e-7)
     assert spot["exploitability_pot_percent"] <= 1e-7

@@ -221,8 +221,8 @@ def test_showdown_equities_match_the_evaluators_equity(board, oop_range, ip_rang
     eval7.evaluate over the 12 combos and 44 rivers gives 0.34659 and its Monte Carlo 0.347).
     Ranges are unweighted: eval7's equity treats every combo of a range alike."""
     from seqform.holdem.equity import showdown_equities
+    from seqform.holdem.game import spot_game
     from seqform.holdem.spot import spot_from_mapping
-    from seqform.holdem.spot_game import spot_game
     from seqform.holdem.strength import load_eval7
 
     eval7 = load_eval7()

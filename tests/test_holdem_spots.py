@@ -13,9 +13,9 @@ from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import behaviour_from_mapping
 from seqform.game.public.explicit import explicit_game
 from seqform.game.public.tree import compatible_pairs
+from seqform.holdem.game import deal_total, spot_game
 from seqform.holdem.ranges import parse_range
 from seqform.holdem.spot import spot_from_mapping
-from seqform.holdem.spot_game import deal_total, spot_game
 from seqform.routes.exact import solve_exact
 from seqform.routes.solve import solve
 from seqform.structured.products import payoff_to_first, payoff_to_second

@@ -22,9 +22,9 @@ import seqform
 from seqform.cli.main import main
 from seqform.game.public.explicit import explicit_game
 from seqform.holdem.cards import combo_text
+from seqform.holdem.game import spot_game
 from seqform.holdem.report import action_frequencies
 from seqform.holdem.spot import read_spot
-from seqform.holdem.spot_game import spot_game
 from seqform.io.documents import validate_document
 from seqform.routes.many import solve_many, spot_files
 

@@ -12,9 +12,9 @@ import pytest
 import seqform
 from seqform.cli.main import main
 from seqform.holdem import lp_work
+from seqform.holdem.game import spot_game
 from seqform.holdem.lp_work import LPWorkRefusedError, refuse_slow_lp
 from seqform.holdem.spot import spot_from_mapping
-from seqform.holdem.spot_game import spot_game
 from seqform.iterative.run import Stopping
 from seqform.routes import structured
 from seqform.structured.lp_model import build_structured_lp

@@ -28,8 +28,7 @@ from seqform.cli.progress import configure_logging, live_progress
 from seqform.cli.resolve import resolve_export_file, resolve_solver
 from seqform.cli.streams import open_standard_streams, pipe_closed
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
-from seqform.holdem.cards import CardError
-from seqform.holdem.spot import SpotFileError
+from seqform.holdem import CardError, SpotFileError
 from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
 from seqform.routes.options import OptionsError

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from seqform.holdem.report import WHO, ActionFrequencies, SpotSummary
+from seqform.holdem import WHO, ActionFrequencies, SpotSummary
 
 __all__ = ["frequencies_json", "spot_json"]
 

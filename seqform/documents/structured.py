@@ -44,7 +44,7 @@ from seqform.documents.objects import (
 from seqform.documents.spot import spot_json
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.public.tree import StructuredGame
-from seqform.holdem.report import SpotSummary
+from seqform.holdem import SpotSummary
 from seqform.io.documents import STRUCTURED
 from seqform.routes.result import Result
 from seqform.structured.responses import sequence_tables

@@ -1,7 +1,104 @@
 """Hold'em, in one home: cards and ranges in players' notation, spot files and the structured
-game a spot is (``spot``, ``spot_game``, ``betting``, ``strength`` from a maintained evaluator,
+game a spot is (``spot``, ``game``, ``betting``, ``strength`` from a maintained evaluator,
 eval7), the toy games of *The Mathematics of Poker* (``toy_games``), and what a player reads
 off a solved spot (``report``, ``hands``, ``equity``), with the spot LP's work estimate
-(``lp_work``).  The rest of the package imports hold'em through the modules listed in
-``DOOR`` of tests/test_architecture.py only.
+(``lp_work``).
+
+This module is the door: the rest of the package imports hold'em only from here
+(``tests/test_architecture.py`` checks it), so the names below are all that the other rooms
+know of hold'em.  They load on first use (PEP 562): the command line's start-up reads
+:class:`SpotFileError` and :class:`CardError` without loading eval7 or the spot machinery.
 """
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from seqform.holdem.betting import amount_text
+    from seqform.holdem.cards import CardError, card_text
+    from seqform.holdem.game import is_spot_file, load_spot_game, load_spot_tree, spot_game
+    from seqform.holdem.hands import (
+        ComboStrategy,
+        HandSelectionError,
+        combo_strategies,
+        select_combos,
+    )
+    from seqform.holdem.lp_work import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
+    from seqform.holdem.report import (
+        WHO,
+        ActionFrequencies,
+        ClassGrid,
+        SpotSummary,
+        action_frequencies,
+        class_grid,
+        spot_ev,
+        spot_summary,
+    )
+    from seqform.holdem.spot import Spot, SpotFileError, read_spot
+    from seqform.holdem.strength import hand_name
+
+_DOOR = {
+    "ActionFrequencies": "report",
+    "CardError": "cards",
+    "ClassGrid": "report",
+    "ComboStrategy": "hands",
+    "HandSelectionError": "hands",
+    "LPWorkRefusedError": "lp_work",
+    "SPOT_LP_VARIABLES": "lp_work",
+    "Spot": "spot",
+    "SpotFileError": "spot",
+    "SpotSummary": "report",
+    "WHO": "report",
+    "action_frequencies": "report",
+    "amount_text": "betting",
+    "card_text": "cards",
+    "class_grid": "report",
+    "combo_strategies": "hands",
+    "hand_name": "strength",
+    "is_spot_file": "game",
+    "load_spot_game": "game",
+    "load_spot_tree": "game",
+    "read_spot": "spot",
+    "refuse_slow_lp": "lp_work",
+    "select_combos": "hands",
+    "spot_ev": "report",
+    "spot_game": "game",
+    "spot_summary": "report",
+}
+
+__all__ = [
+    "SPOT_LP_VARIABLES",
+    "WHO",
+    "ActionFrequencies",
+    "CardError",
+    "ClassGrid",
+    "ComboStrategy",
+    "HandSelectionError",
+    "LPWorkRefusedError",
+    "Spot",
+    "SpotFileError",
+    "SpotSummary",
+    "action_frequencies",
+    "amount_text",
+    "card_text",
+    "class_grid",
+    "combo_strategies",
+    "hand_name",
+    "is_spot_file",
+    "load_spot_game",
+    "load_spot_tree",
+    "read_spot",
+    "refuse_slow_lp",
+    "select_combos",
+    "spot_ev",
+    "spot_game",
+    "spot_summary",
+]
+
+
+def __getattr__(name: str) -> object:
+    import importlib
+
+    module = _DOOR.get(name)
+    if module is None:
+        raise AttributeError(f"module 'seqform.holdem' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"seqform.holdem.{module}"), name)

@@ -14,7 +14,7 @@ fewer than ``max_raises`` raises have been made.  Rules, as the river solvers ap
   nothing more is bet.
 
 Street payoffs are in :class:`StreetEnd` (what each player put in on the street, who folded);
-:mod:`seqform.holdem.spot_game` turns them into the structured game's payoff rules.
+:mod:`seqform.holdem.game` turns them into the structured game's payoff rules.
 """
 
 from __future__ import annotations

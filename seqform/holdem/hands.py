@@ -1,6 +1,6 @@
 """One combo's strategy in a solved hold'em spot: what ``solve SPOT.toml --hand AhKh`` prints.
 
-A spot's information sets are named ``COMBO|HISTORY`` (:mod:`seqform.holdem.spot_game`),
+A spot's information sets are named ``COMBO|HISTORY`` (:mod:`seqform.holdem.game`),
 so a combo's strategy is its row of every decision: the action probabilities at each public
 history where it acts, and its own probability of getting there (the realization plan of
 the information set's parent sequence, KMvS 1996 §3; 0 where its own earlier actions never

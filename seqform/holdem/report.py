@@ -3,7 +3,7 @@ the pot, the exploitability in chips and in % of the pot, and the main action fr
 
 Conventions (Chen and Ankenman, *The Mathematics of Poker*, 2006, ch. 2; the commercial
 solvers' reports): the spot's payoff is OOP's EV less half the pot
-(:func:`seqform.holdem.spot_game.spot_game`), so OOP's EV is ``value + pot / 2`` and
+(:func:`seqform.holdem.game.spot_game`), so OOP's EV is ``value + pot / 2`` and
 IP's is ``pot − OOP's``; the exploitability is NashConv / 2, the mean of the two players'
 best-response gains.  A frequency at a decision is the share of the player's range, each
 combo weighted by its probability in the deal (card removal against the other range

@@ -11,7 +11,7 @@ likely, independently of the other, the ``i``-th strongest hand of one player ty
   flush, and the suits of the hole cards do not matter);
 * OOP's combos use only clubs and diamonds, IP's only hearts and spades, so no OOP combo
   shares a card with an IP combo and the deal is uniform over all ``N × N`` pairs
-  (:func:`seqform.holdem.spot_game.deal_total`);
+  (:func:`seqform.holdem.game.deal_total`);
 * eval7 (:mod:`seqform.holdem.strength`) values every combo of each player's cards;
   82 values are made by both players' cards, and :func:`ladder_ranges` picks ``N`` of them,
   evenly spread, with one combo per value for each player.

@@ -71,7 +71,7 @@ def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> 
     if os.path.isdir(spec) and spec.lower() not in GAMES:
         raise IsADirectoryError(errno.EISDIR, "is a directory, not a game file", spec)
     if spec.lower().endswith(".toml"):  # a hold'em spot (seqform.game.holdem)
-        from seqform.holdem.spot_game import load_spot_tree
+        from seqform.holdem import load_spot_tree
 
         return load_spot_tree(spec)
     if spec.lower().endswith(".efg") or os.path.isfile(spec):

@@ -2,7 +2,7 @@
 expectations, and :class:`SpotTable`, the engine's view of the spot
 (:class:`seqform.play.state.Table`).
 
-A spot is played on its public tree × combos (:mod:`seqform.holdem.spot_game`), never
+A spot is played on its public tree × combos (:mod:`seqform.holdem.game`), never
 on the explicit tree, so ``play`` runs on any spot the structured route solves.  Results are
 in chips as players count them: a hand's *net* is the share of the pot won less the chips
 put in during the spot (the zero-sum payoff of the spot plus half the pot), so a seat expects
@@ -44,7 +44,7 @@ from seqform.game.public.tree import (
     StructuredGame,
     hands_clash_free,
 )
-from seqform.holdem.spot import Spot
+from seqform.holdem import Spot
 from seqform.play.state import CHANCE, Chips, Deal, HandState, sample_index
 from seqform.structured.products import payoff_to_first, payoff_to_second
 
@@ -59,7 +59,7 @@ __all__ = [
 
 class Deals:
     """Draws a deal ``(h0, h1)`` with probability ``w0[h0] w1[h1]`` over the pairs of combos
-    that share no card (the spot's deal, :func:`~seqform.holdem.spot_game.spot_game`),
+    that share no card (the spot's deal, :func:`~seqform.holdem.game.spot_game`),
     by one ``rng.random()`` against the cumulative weights."""
 
     def __init__(self, game: StructuredGame) -> None:

@@ -34,12 +34,12 @@ def check_playable(
     SpotFileError, CardError, OSError, UnknownGameError, GameParameterError
         For a game or a file that cannot be read.
     """
-    from seqform.holdem.spot_game import is_spot_file
+    from seqform.holdem import is_spot_file
     from seqform.play.strategies import check_spot_strategy, check_strategy
     from seqform.routes.policy import choose_route
 
     if is_spot_file(os.fspath(game)):
-        from seqform.holdem.spot import read_spot
+        from seqform.holdem import read_spot
 
         read_spot(os.fspath(game))
         if auto is not None:
@@ -96,7 +96,7 @@ def start_session(
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
     if rng is None:
         rng = random.Random(seed)
-    from seqform.holdem.spot_game import is_spot_file
+    from seqform.holdem import is_spot_file
 
     if is_spot_file(os.fspath(game)):
         return _spot_session(os.fspath(game), seat, auto, rng, force)
@@ -129,8 +129,7 @@ def _kuhn_session(
 def _spot_session(
     path: str, seat: int, auto: str | None, rng: random.Random, force: bool
 ) -> PlaySession:
-    from seqform.holdem.report import spot_ev
-    from seqform.holdem.spot import read_spot
+    from seqform.holdem import read_spot, spot_ev
     from seqform.play.spot import SpotTable
     from seqform.play.strategies import check_spot_strategy, spot_strategy
     from seqform.routes.solve import solve

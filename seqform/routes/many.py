@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from seqform.base.progress import Step, report
-from seqform.holdem.report import ActionFrequencies, action_frequencies, spot_summary
+from seqform.holdem import ActionFrequencies, action_frequencies, spot_summary
 
 __all__ = [
     "EXECUTORS",
@@ -134,9 +134,7 @@ def spot_files(directory: str | os.PathLike[str]) -> tuple[Path, ...]:
 
 def solve_spot_file(path: str, exact: bool = False) -> SpotRow:
     """Read, solve and summarise one spot file (runs in a worker; module docstring)."""
-    from seqform.holdem.cards import card_text
-    from seqform.holdem.spot import read_spot
-    from seqform.holdem.spot_game import spot_game
+    from seqform.holdem import card_text, read_spot, spot_game
     from seqform.routes.solve import solve  # imported in the worker, not at start-up
 
     start = time.perf_counter()

@@ -50,7 +50,7 @@ from seqform.game.model import Game
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.numbering import number_public_tree
 from seqform.game.public.tree import StructuredGame
-from seqform.holdem.lp_work import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
+from seqform.holdem import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
 from seqform.routes.memory import (
     MemoryEstimate,
     MemoryRefusedError,
@@ -191,7 +191,7 @@ def _spot_game(
         return game
     if not os.fspath(game).lower().endswith(".toml"):
         return game
-    from seqform.holdem.spot_game import load_spot_game
+    from seqform.holdem import load_spot_game
 
     return load_spot_game(game)
 

@@ -29,7 +29,7 @@ from seqform.routes.solve import solve_on_route
 
 if TYPE_CHECKING:
     from seqform.documents.exact import AnyExactSolution
-    from seqform.holdem.report import ClassGrid, SpotSummary
+    from seqform.holdem import ClassGrid, SpotSummary
     from seqform.routes.structured import StructuredSolution
 
 
@@ -99,9 +99,7 @@ def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:
     not a spot, a combo on the board or in neither range)."""
     if not args.hand:
         return ()
-    from seqform.holdem.hands import HandSelectionError, select_combos
-    from seqform.holdem.spot import read_spot
-    from seqform.holdem.spot_game import is_spot_file
+    from seqform.holdem import HandSelectionError, is_spot_file, read_spot, select_combos
 
     if not is_spot_file(args.game):
         raise CommandError("--hand needs a spot file (*.toml) as GAME", EXIT_USAGE)
@@ -116,7 +114,7 @@ def _hand_text(solution: Any, hands: tuple[tuple[int, int], ...]) -> str:
     if not hands:
         return ""
     from seqform.cli.render.spot import combo_lines
-    from seqform.holdem.hands import combo_strategies
+    from seqform.holdem import combo_strategies
 
     found = combo_strategies(solution.game, solution.strategies, hands)
     return "\n" + "\n\n".join("\n".join(combo_lines(each)) for each in found) + "\n"
@@ -208,7 +206,7 @@ def _structured_report(
     from seqform.cli.render.spot import grid_lines, spot_lines
     from seqform.cli.render.structured import structured_text
     from seqform.documents.structured import structured_document
-    from seqform.holdem.spot_game import is_spot_file
+    from seqform.holdem import is_spot_file
 
     text = structured_text(solution, args.strategies)
     if not is_spot_file(args.game):
@@ -221,7 +219,7 @@ def _structured_report(
 
 def _opening_grid(solution: StructuredSolution) -> ClassGrid:
     """OOP's first decision as a grid: the share of each class that bets (any size)."""
-    from seqform.holdem.report import class_grid
+    from seqform.holdem import class_grid
 
     strategy = solution.strategies[0]
     first = strategy.table.actions[0]  # every OOP combo opens with the same actions
@@ -230,8 +228,7 @@ def _opening_grid(solution: StructuredSolution) -> ClassGrid:
 
 def _spot_summary(path: str, solution: StructuredSolution) -> SpotSummary:
     """The players' summary of a solved spot file (:mod:`seqform.holdem.report`)."""
-    from seqform.holdem.report import spot_summary
-    from seqform.holdem.spot import read_spot
+    from seqform.holdem import read_spot, spot_summary
 
     pot = read_spot(path).pot
     nash_conv = float(solution.exploitability)

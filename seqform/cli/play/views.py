@@ -14,9 +14,7 @@ from typing import Protocol
 
 from seqform.cli.play.console import Console, move_menu, parse_choice, parse_spot_choice, signed
 from seqform.cli.render.numbers import value_text
-from seqform.holdem.betting import amount_text
-from seqform.holdem.cards import card_text
-from seqform.holdem.strength import hand_name
+from seqform.holdem import amount_text, card_text, hand_name
 from seqform.play.kuhn import KuhnTable
 from seqform.play.session import HandResult, Step, auto_move, infoset, legal_actions
 from seqform.play.spot import SpotTable, action_word

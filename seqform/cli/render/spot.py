@@ -7,9 +7,14 @@ from __future__ import annotations
 import math
 import re
 
-from seqform.holdem.betting import amount_text
-from seqform.holdem.hands import ComboStrategy
-from seqform.holdem.report import WHO, ActionFrequencies, ClassGrid, SpotSummary
+from seqform.holdem import (
+    WHO,
+    ActionFrequencies,
+    ClassGrid,
+    ComboStrategy,
+    SpotSummary,
+    amount_text,
+)
 
 __all__ = [
     "combo_lines",

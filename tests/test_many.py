@@ -312,3 +312,13 @@ def test_workers_die_with_their_parent_and_ignore_ctrl_c() -> None:
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in workers)
+
+
+@pytest.mark.slow
+def test_an_unreachable_dask_scheduler_fails_within_the_connect_limit(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(many, "CONNECT_SECONDS", 0.5)  # Dask's own default is 30 s
+    with pytest.raises(OSError, match=r"no Dask scheduler answered at tcp://127.0.0.1:1 within"):
+        solve_many(folder, executor="dask", address="tcp://127.0.0.1:1")

@@ -78,6 +78,9 @@ WORKERS_PER_CORE = 4
 """Local workers allowed per core."""
 WORKER_BYTES = BASE_BYTES
 """A worker's memory before its spot: the interpreter, numpy, scipy and HiGHS."""
+CONNECT_SECONDS = 5.0
+"""How long to try reaching a Dask scheduler (Dask's own default is 30 s): a scheduler that
+answers does so in milliseconds, and one that does not is a wrong address."""
 
 
 class TooManyWorkersError(OptionsError):
@@ -345,7 +348,15 @@ def _dask(
             processes=True,
             dashboard_address=None,
         )
-    client = Client(cluster if cluster is not None else address)
+    if cluster is not None:
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(address, timeout=CONNECT_SECONDS)
+        except OSError as exc:  # Dask's connect timeout is an OSError
+            raise OSError(
+                f"no Dask scheduler answered at {address} within {CONNECT_SECONDS:g} s ({exc})"
+            ) from None
     futures = [client.submit(solve_spot_file, path, exact, pure=False) for path in paths]
     try:
         for future in as_completed(futures):

@@ -149,7 +149,7 @@ def test_bad_spots_are_one_clear_line(change, words):
 def test_spot_file_nested_too_deeply_is_one_line(tmp_path):
     path = tmp_path / "deep.toml"
     path.write_text("bet_sizes = " + "[" * 5000 + "]" * 5000 + "\n")
-    with pytest.raises(SpotFileError, match="deep.toml: arrays or tables nested too deeply"):
+    with pytest.raises(SpotFileError, match=r"deep\.toml: arrays or tables nested too deeply"):
         read_spot(path)
 
 

@@ -296,9 +296,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
 def test_workers_die_with_their_parent_and_ignore_ctrl_c() -> None:
-    parent = subprocess.Popen(
-        [sys.executable, "-c", _ORPHANS], stdout=subprocess.PIPE, text=True
-    )
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHANS], stdout=subprocess.PIPE, text=True)
     assert parent.stdout is not None
     workers = [int(pid) for pid in parent.stdout.readline().split()]
     assert len(workers) == 2

@@ -59,10 +59,10 @@ from seqform.base.progress import Step, report
 
 __all__ = [
     "EXECUTORS",
-    "ActionFrequencies",
-    "ManySpots",
     "WORKERS_PER_CORE",
     "WORKER_BYTES",
+    "ActionFrequencies",
+    "ManySpots",
     "SpotRow",
     "TooManyWorkersError",
     "WorkerLimit",
@@ -290,8 +290,7 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def _start_worker(parent: int) -> None:
-    """A local worker's start: it ignores Ctrl-C (the parent stops it) and, on Linux, is
-    killed when its parent dies; if the parent is already gone, it ends at once."""
+    """A local worker ignores Ctrl-C (the parent stops it) and dies with its parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)

@@ -94,10 +94,11 @@ def max_entries(text: str) -> int:
     too_large = argparse.ArgumentTypeError(
         f"the limit must be at most 10^{MAX_LIMIT_DIGITS}, got {text!r}"
     )
+    if power == "e" and exponent > MAX_LIMIT_DIGITS:
+        raise too_large
     if abs(exponent) > MAX_LIMIT_DIGITS:  # 1e-100000000 would take minutes to compute
         raise argparse.ArgumentTypeError(
-            f"the exponent must be between -{MAX_LIMIT_DIGITS} and {MAX_LIMIT_DIGITS}, "
-            f"got {text!r}"
+            f"the exponent must be between -{MAX_LIMIT_DIGITS} and {MAX_LIMIT_DIGITS}, got {text!r}"
         )
     if power == "^" and base.denominator != 1 and exponent > 0:
         raise wrong  # never whole; computing 1.0000001^1000000000 exactly would not end

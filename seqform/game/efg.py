@@ -111,8 +111,9 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
     OSError
         If the file cannot be opened (missing, unreadable, a directory).
     GameFormatError
-        If the file is larger than :data:`MAX_EFG_BYTES` (before it is read), not UTF-8, or the pre-pass (:func:`~seqform.game.efg_scan.scan_efg`)
-        or pygambit cannot parse it; the message gives the file, the reason and, when
+        If the file is larger than :data:`MAX_EFG_BYTES` (before it is read), not UTF-8,
+        or the pre-pass (:func:`~seqform.game.efg_scan.scan_efg`) or pygambit cannot
+        parse it; the message gives the file, the reason and, when
         known, the line and column.  pygambit itself refuses chance probabilities that
         are negative or do not sum to exactly one.
     InvalidGameError

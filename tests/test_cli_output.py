@@ -257,3 +257,40 @@ def test_both_routes_name_player_2s_information_sets_alike(capsys):
     tree = rows(["solve", "kuhn"])
     assert tree == ["Jb", "Jp", "Kb", "Kp", "Qb", "Qp"]
     assert rows(["solve", "kuhn", "--method", "sparsified"]) == tree
+
+
+ESCAPES_EFG = (
+    'EFG 2 R "\x1b]0;PWNED\x07 title \x1b[2J" { "P1\x1b[31m" "P2" }\n""\n\n'
+    'p "" 1 1 "i\x9b2J" { "a\x1b[2J" "b" } 0\n'
+    't "" 1 "o" { 1, -1 }\nt "" 2 "o2" { -1, 1 }\n'
+)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "--quiet"],
+        ["iterate", "--algorithm", "cfr", "--iterations", "10", "--quiet"],
+        ["ranges"],
+        ["compare"],
+    ],
+    ids=["solve", "iterate", "ranges", "compare"],
+)
+def test_labels_cannot_drive_the_terminal(command, tmp_path, capsys):
+    # ESC]0;...BEL sets a terminal's title, ESC[2J and CSI (\x9b) 2J clear its screen
+    game = tmp_path / "escapes.efg"
+    game.write_text(ESCAPES_EFG, encoding="utf-8")
+    main([command[0], str(game), *command[1:]])
+    out, err = capsys.readouterr()
+    for stream in (out, err):
+        assert "\x1b" not in stream and "\x07" not in stream and "\x9b" not in stream
+    if command[0] == "solve":
+        assert "Game: \\x1b]0;PWNED\\x07 title \\x1b[2J" in out
+        assert "i\\x9b2J" in out
+
+
+def test_terminal_text_escapes_controls_but_newline_and_tab():
+    from seqform.cli.streams import terminal_text
+
+    assert terminal_text("a\tb\nc") == "a\tb\nc"
+    assert terminal_text("\x1b[2J\r\x7f\x9b é") == "\\x1b[2J\\r\\x7f\\x9b é"

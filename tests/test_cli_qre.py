@@ -122,3 +122,19 @@ def test_comparison_says_what_ranges_found_without_a_segment(dimension, said):
     comparison = LimitComparison((None, None), (None, None), (0.0, 0.0), None, (dimension, 0))
     text = qre_text(game, (point,), "summary", comparison=comparison)
     assert said in text and "unique" not in text
+
+
+@pytest.mark.parametrize("accel", ["0.5", "1", "1.0000001"])
+def test_a_step_growth_that_cannot_end_is_a_usage_error(accel, capsys):
+    # 0.5 ended in SciPy's "Factor is exactly singular"; 1 never grows the step: no end
+    with pytest.raises(SystemExit) as raised:
+        cli.main(["qre", "kuhn", "--max-accel", accel, "--no-compare"])
+    assert raised.value.code == 2
+    assert "--max-accel: must be at least 1.05" in capsys.readouterr().err
+
+
+def test_the_library_refuses_the_same_growth():
+    from seqform.qre.trace import TraceSettings
+
+    with pytest.raises(ValueError, match=r"max_accel must be a finite number of at least 1\.05"):
+        TraceSettings(max_accel=1.0)

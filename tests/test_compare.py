@@ -187,7 +187,19 @@ def test_max_entries_power_form(capsys):
     assert main(["solve", "kuhn", "--method", "normal", "--max-entries", "10^4"]) == 0
 
 
-@pytest.mark.parametrize("limit", ["0", "ten", "1.5", "-3"])
+@pytest.mark.parametrize(
+    "limit",
+    [
+        "0",
+        "ten",
+        "1.5",
+        "-3",
+        "1.0000001^1000000000",  # exactly, a fraction of 7,000,000,000 digits
+        "1e-100000000",  # exactly, 10 to the power -10^8
+        "3e-50",
+        "2^-3",
+    ],
+)
 def test_bad_max_entries_is_a_usage_error(limit, capsys):
     with pytest.raises(SystemExit) as raised:
         main(["compare", "kuhn", "--max-entries", limit])

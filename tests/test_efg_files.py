@@ -268,3 +268,16 @@ def test_kuhn_with_forty_cards_is_written_quickly(tmp_path):
     write_efg(game, tmp_path / "kuhn40.efg")
     assert time.perf_counter() - start < 10
     assert read_efg(tmp_path / "kuhn40.efg").root == game.root
+
+
+def test_a_file_too_large_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    path = tmp_path / "huge.efg"
+    with path.open("wb") as file:  # sparse: no disk used
+        file.truncate(efg.MAX_EFG_BYTES + 1)
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("the file was read")
+
+    monkeypatch.setattr(efg.Path, "read_bytes", no_reading)
+    with pytest.raises(efg.GameFormatError, match=f"{efg.MAX_EFG_BYTES + 1:,} bytes"):
+        efg.read_efg(path)

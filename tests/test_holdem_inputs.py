@@ -9,8 +9,13 @@ import pytest
 
 from seqform.holdem.betting import Bet, StreetEnd, street_tree
 from seqform.holdem.cards import CardError, all_combos, card_id, card_text, parse_board
-from seqform.holdem.ranges import RangeError, parse_range, remove_board
-from seqform.holdem.spot import SpotFileError, read_spot, spot_from_mapping
+from seqform.holdem.ranges import (
+    MAX_RANGE_CHARACTERS,
+    RangeError,
+    parse_range,
+    remove_board,
+)
+from seqform.holdem.spot import MAX_SPOT_BYTES, SpotFileError, read_spot, spot_from_mapping
 from seqform.holdem.strength import hand_values, showdown_levels
 
 RIVER = {
@@ -73,10 +78,18 @@ def test_range_weights_are_exact_and_later_items_override():
         pytest.param("AsAs", "As appears twice", id="same-card"),
         pytest.param("22+,,AK", "empty item", id="empty-item"),
         pytest.param("", "no combo", id="empty"),
+        pytest.param("AA:0.1,AA", "'AA' repeats 'AA:0.1'", id="duplicate"),
+        pytest.param("KK,AhKh,KhAh", "'KhAh' repeats 'AhKh'", id="duplicate-combo"),
     ],
 )
 def test_unreadable_ranges_name_the_item(text, words):
     with pytest.raises(RangeError, match=words):
+        parse_range(text)
+
+
+def test_a_range_too_long_is_refused_before_it_is_read():
+    text = "AA," * (MAX_RANGE_CHARACTERS // 3 + 1)  # would be refused as duplicates if read
+    with pytest.raises(RangeError, match=f"{len(text):,} characters; a range is at most"):
         parse_range(text)
 
 
@@ -121,12 +134,31 @@ def test_spot_file_reads_exact_numbers(tmp_path):
         pytest.param({"bet_size": [1]}, "did you mean 'bet_sizes'", id="unknown-key"),
         pytest.param({"max_raises": -1}, "max_raises must be a whole number", id="raises"),
         pytest.param({"ip_range": "KsQs"}, "ip_range: every combo", id="blocked"),
+        pytest.param({"pot": float("inf")}, "pot must be a finite number", id="inf"),
+        pytest.param({"effective_stack": float("nan")}, "effective_stack must be a fin", id="nan"),
+        pytest.param({"bet_sizes": [float("inf")]}, r"bet_sizes\[0\] must be a fin", id="size-inf"),
+        pytest.param({"pot": 1e308}, "pot must be at most 1e.15 chips", id="pot-huge"),
     ],
 )
 def test_bad_spots_are_one_clear_line(change, words):
     data = {**RIVER, **change}
     with pytest.raises(SpotFileError, match=words):
         spot_from_mapping(data, "river.toml")
+
+
+def test_spot_file_nested_too_deeply_is_one_line(tmp_path):
+    path = tmp_path / "deep.toml"
+    path.write_text("bet_sizes = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(SpotFileError, match=r"deep\.toml: arrays or tables nested too deeply"):
+        read_spot(path)
+
+
+def test_spot_file_too_large_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "huge.toml"
+    with path.open("wb") as file:  # sparse: no disk used, and not TOML if it were read
+        file.truncate(MAX_SPOT_BYTES + 1)
+    with pytest.raises(SpotFileError, match=f"{MAX_SPOT_BYTES + 1:,} bytes; a spot file is"):
+        read_spot(path)
 
 
 def test_spot_file_that_is_not_toml_names_the_line(tmp_path):

@@ -26,7 +26,14 @@ from seqform.holdem.game import spot_game
 from seqform.holdem.report import action_frequencies
 from seqform.holdem.spot import read_spot
 from seqform.io.documents import validate_document
-from seqform.routes.many import solve_many, spot_files
+from seqform.routes import many
+from seqform.routes.many import (
+    WORKER_BYTES,
+    TooManyWorkersError,
+    solve_many,
+    spot_files,
+    worker_limit,
+)
 
 RIVER = """\
 board = "{board}"
@@ -215,3 +222,101 @@ def test_ctrl_c_stops_the_workers(tmp_path: Path) -> None:
     assert time.perf_counter() - sent < 5
     assert process.returncode == 130
     assert "Traceback" not in err and "seqform: interrupted" in err
+
+
+def test_one_bad_spot_is_one_row_and_the_others_are_solved(folder: Path) -> None:
+    (folder / "deep.toml").write_text("bet_sizes = " + "[" * 5000 + "]" * 5000 + "\n")
+    (folder / "huge_pot.toml").write_text(RIVER.format(board=BOARDS[0]).replace("10", "1e308"))
+    (folder / "infinite.toml").write_text(RIVER.format(board=BOARDS[0]).replace("10", "inf"))
+    report = solve_many(folder, workers=2)
+    errors = {Path(row.path).name: row.error for row in report.rows}
+    assert errors["deep.toml"] is not None and "nested too deeply" in errors["deep.toml"]
+    assert errors["huge_pot.toml"] is not None and "at most" in errors["huge_pot.toml"]
+    assert errors["infinite.toml"] is not None and "finite" in errors["infinite.toml"]
+    assert all(errors[f"river_{board}.toml"] is None for board in BOARDS)
+
+
+def test_an_unexpected_failure_in_a_spot_is_its_row(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_solve(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a solver's own failure")
+
+    monkeypatch.setattr("seqform.routes.solve.solve", broken_solve)
+    row = many.solve_spot_file(str(folder / f"river_{BOARDS[0]}.toml"))
+    assert row.error == "a solver's own failure" and row.board == BOARDS[0]
+
+
+def test_the_worker_limit_is_per_core_and_per_memory() -> None:
+    assert worker_limit(cores=2, memory=2**40).workers == 2 * many.WORKERS_PER_CORE
+    assert worker_limit(cores=64, memory=3 * WORKER_BYTES).workers == 3
+    assert worker_limit(cores=1, memory=0).workers == 1  # one worker is always allowed
+
+
+def test_too_many_workers_are_refused_before_any_starts(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(many, "ProcessPoolExecutor", no_pool)
+    limit = worker_limit()
+    with pytest.raises(TooManyWorkersError, match=f"--workers 100,000: at most {limit.workers}"):
+        solve_many(folder, workers=100_000)
+
+
+def test_cli_too_many_workers_is_a_usage_error(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve-many", str(folder), "--workers", "100000"]) == 2
+    assert "at most" in capsys.readouterr().err
+
+
+_ORPHANS = """
+import os, sys, time
+from concurrent.futures import ProcessPoolExecutor
+from seqform.routes import many
+
+pool = ProcessPoolExecutor(2, initializer=many._start_worker, initargs=(os.getpid(),))
+futures = [pool.submit(time.sleep, 600) for _ in range(2)]
+time.sleep(0.5)
+print(" ".join(str(pid) for pid in pool._processes), flush=True)
+time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/stat").read_text().split()[2] if sys.platform == "linux" else ""
+    return status != "Z"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
+def test_workers_die_with_their_parent_and_ignore_ctrl_c() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHANS], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    workers = [int(pid) for pid in parent.stdout.readline().split()]
+    assert len(workers) == 2
+    for pid in workers:
+        os.kill(pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches every process
+    time.sleep(0.2)
+    assert all(_alive(pid) for pid in workers)  # the parent alone decides
+    parent.kill()  # as `kill -9` or an out-of-memory kill: no clean-up runs
+    parent.wait()
+    deadline = time.monotonic() + 30  # a bound on waiting, not a timing claim
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)
+
+
+@pytest.mark.slow
+def test_an_unreachable_dask_scheduler_fails_within_the_connect_limit(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(many, "CONNECT_SECONDS", 0.5)  # Dask's own default is 30 s
+    with pytest.raises(OSError, match=r"no Dask scheduler answered at tcp://127.0.0.1:1 within"):
+        solve_many(folder, executor="dask", address="tcp://127.0.0.1:1")

@@ -384,3 +384,15 @@ def test_a_byte_order_mark_is_allowed(kuhn, tmp_path):
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(PLAYER_ONE).encode())
     assert read_strategy_file(path, kuhn).player == 0
+
+
+def test_a_strategy_file_too_large_is_refused_before_it_is_read(tmp_path, capsys):
+    from seqform.io.json_input import MAX_JSON_BYTES
+
+    path = tmp_path / "huge.json"
+    with path.open("wb") as file:  # sparse: no disk used, and not JSON if it were read
+        file.truncate(MAX_JSON_BYTES + 1)
+    assert main(["exploit", "kuhn", "--strategy", str(path)]) == 1
+    assert f"is {MAX_JSON_BYTES + 1:,} bytes; seqform reads files of at most" in (
+        capsys.readouterr().err
+    )

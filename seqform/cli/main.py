@@ -26,7 +26,7 @@ from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, Command
 from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
 from seqform.cli.resolve import resolve_export_file, resolve_solver
-from seqform.cli.streams import open_standard_streams, pipe_closed
+from seqform.cli.streams import open_standard_streams, pipe_closed, terminal_text
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.holdem import CardError, SpotFileError
 from seqform.lp.interrupt import solver_left_running
@@ -64,7 +64,7 @@ def run_command(args: argparse.Namespace) -> int:
 def _say(line: str) -> None:
     """``line`` on stderr, unless its reader has gone (then nobody is told)."""
     try:
-        print(line, file=sys.stderr, flush=True)
+        print(terminal_text(line), file=sys.stderr, flush=True)
     except BrokenPipeError:
         pipe_closed()
 

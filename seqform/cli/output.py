@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from seqform.cli.errors import CommandError
+from seqform.cli.streams import terminal_text
 from seqform.io.atomic import write_atomically
 from seqform.io.documents import document_text
 
@@ -24,11 +25,13 @@ LARGE_JSON_BYTES = 1_000_000  # JSON to a terminal above this gets a note on std
 
 
 def write(text: str, output: str | None) -> None:
-    """Write ``text`` (ending in one newline) to stdout, or to the file ``output``."""
+    """Write ``text`` (ending in one newline) to stdout, with its control characters escaped
+    (:func:`~seqform.cli.streams.terminal_text`), or as it is to the file ``output``.  Every
+    result reaches stdout here, so no renderer has to remember the escaping."""
     if not text.endswith("\n"):
         text += "\n"
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_text(text))
         return
     try:
         write_atomically(output, text)

@@ -30,7 +30,13 @@ from seqform.cli.options import (
     add_solver_arguments,
     add_strategies_argument,
 )
-from seqform.cli.readers import opponent_name, positive_number, positive_seconds, whole_number
+from seqform.cli.readers import (
+    growth_factor,
+    opponent_name,
+    positive_number,
+    positive_seconds,
+    whole_number,
+)
 from seqform.version import __version__
 
 __all__ = ["build_parser"]
@@ -385,7 +391,7 @@ def _add_qre(commands: Commands) -> None:
     )
     qre.add_argument(
         "--max-accel",
-        type=positive_number,
+        type=growth_factor,
         default=1.5,
         metavar="A",
         help="largest growth of a step (default 1.5; Gambit uses 1.1)",

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from seqform.base.progress import Step, current_listener, listening, report
+from seqform.cli.streams import terminal_text
 from seqform.game.model import Game
 from seqform.io.loader import load_game
 from seqform.routes.policy import refuse_tree_beyond_memory
@@ -63,7 +64,8 @@ class Progress:
             return
         if not (self.verbose or self.large):
             return
-        print(f"seqform: [{time.perf_counter() - self.start:6.1f} s] {message}", file=sys.stderr)
+        elapsed = time.perf_counter() - self.start
+        print(terminal_text(f"seqform: [{elapsed:6.1f} s] {message}"), file=sys.stderr)
 
 
 @contextlib.contextmanager

@@ -10,7 +10,14 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-__all__ = ["max_entries", "opponent_name", "positive_number", "positive_seconds", "whole_number"]
+__all__ = [
+    "growth_factor",
+    "max_entries",
+    "opponent_name",
+    "positive_number",
+    "positive_seconds",
+    "whole_number",
+]
 
 
 def positive_seconds(text: str) -> float:
@@ -52,12 +59,28 @@ def positive_number(text: str) -> float:
     return value
 
 
+def growth_factor(text: str) -> float:
+    """Read ``qre --max-accel``: a finite number of at least
+    :data:`~seqform.qre.trace.MIN_ACCEL` (imported only when the option is given)."""
+    from seqform.qre.trace import MIN_ACCEL
+
+    value = positive_number(text)
+    if value < MIN_ACCEL:
+        raise argparse.ArgumentTypeError(
+            f"must be at least {MIN_ACCEL} (below it the trace takes too many steps to end), "
+            f"got {text!r}"
+        )
+    return value
+
+
 MAX_LIMIT_DIGITS = 100_000  # a size limit of over 10^100000 entries is refused as a typo
 
 
 def max_entries(text: str) -> int:
     """Read a size limit written as ``10000000``, ``1e7`` or ``10^7``, exactly, up to
-    ``10^100000`` (a limit no game comes near; larger ones are refused, not computed)."""
+    ``10^100000`` (a limit no game comes near; larger ones are refused, not computed).  The
+    work is bounded before anything is computed: an exponent beyond 100,000 either way, a
+    fractional base raised to a power (never whole) and a value far below 1 are refused."""
     cleaned = text.strip().replace("_", "").replace("**", "^").lower()
     wrong = argparse.ArgumentTypeError(
         f"expected a whole number of entries such as 10000000, 1e7 or 10^7, got {text!r}"
@@ -68,12 +91,23 @@ def max_entries(text: str) -> int:
         exponent = int(exponent_text) if power else 0
     except (ValueError, ZeroDivisionError):
         raise wrong from None
+    too_large = argparse.ArgumentTypeError(
+        f"the limit must be at most 10^{MAX_LIMIT_DIGITS}, got {text!r}"
+    )
+    if power == "e" and exponent > MAX_LIMIT_DIGITS:
+        raise too_large
+    if abs(exponent) > MAX_LIMIT_DIGITS:  # 1e-100000000 would take minutes to compute
+        raise argparse.ArgumentTypeError(
+            f"the exponent must be between -{MAX_LIMIT_DIGITS} and {MAX_LIMIT_DIGITS}, got {text!r}"
+        )
+    if power == "^" and base.denominator != 1 and exponent > 0:
+        raise wrong  # never whole; computing 1.0000001^1000000000 exactly would not end
     size = math.log10(abs(base)) if base else 0.0
     digits = exponent * size if power == "^" else exponent + size
     if digits > MAX_LIMIT_DIGITS:
-        raise argparse.ArgumentTypeError(
-            f"the limit must be at most 10^{MAX_LIMIT_DIGITS}, got {text!r}"
-        )
+        raise too_large
+    if base and digits < -1:  # far below 1: refused without computing it
+        raise argparse.ArgumentTypeError(f"the limit must be at least 1, got {text!r}")
     value = base**exponent if power == "^" else base * Fraction(10) ** exponent
     if value.denominator != 1:
         raise wrong

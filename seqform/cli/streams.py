@@ -21,17 +21,38 @@ A pipe closed by its reader (``seqform solve leduc | head -1``)
     pattern of CPython's documentation (the :mod:`signal` module, "Note on SIGPIPE"); the
     signal's default action is not restored, since it would end the process in the middle
     of an ``--output`` file, where the atomic writer now removes its temporary file.
+
+Text from a file shown on a terminal (:func:`terminal_text`)
+    A game's title and labels are the file's: an ``.efg`` label may hold ``ESC]0;…BEL``
+    (which sets the terminal's title) or ``ESC[2J`` (which clears the screen).  Every line of
+    text the command line writes, results and messages alike, goes through
+    :func:`terminal_text`, which writes each control character other than newline and tab
+    as Python writes it in a ``repr`` (``\\x1b``), the form the error messages' ``!r`` quotes
+    already show.  JSON needs nothing: its encoder escapes them.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 
 from seqform.cli.errors import EXIT_PIPE_CLOSED, CommandError
 
-__all__ = ["ClosedStdout", "open_standard_streams", "pipe_closed"]
+__all__ = ["ClosedStdout", "open_standard_streams", "pipe_closed", "terminal_text"]
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""The C0 controls but tab and newline, DEL, and the C1 controls (``\x9b`` is a CSI)."""
+
+
+def terminal_text(text: str) -> str:
+    """``text`` with its control characters but newline and tab written as escapes
+    (``"\\x1b"``, as ``repr`` writes them), so that no text shown on a terminal can drive it."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], text)
+
 
 CLOSED_STDOUT = (
     "cannot write the result: standard output is closed (write it to a file with --output FILE)"

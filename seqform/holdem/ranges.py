@@ -14,8 +14,11 @@ A range is a comma-separated list of items, each optionally followed by ``:WEIGH
 The notation (without the weights) is expanded by eval7's ``HandRange``, the range parser of
 the maintained evaluator seqform uses (:mod:`seqform.holdem.strength`); seqform splits
 the items and reads the weights itself so that they stay exact (``0.1`` is ``1/10``, not the
-float nearest it) and a mistake names its item.  An item given again overrides the weight
-of the combos it repeats (``AKs, AhKh:0.5`` keeps every AKs at 1 but AhKh at 1/2).  Combos
+float nearest it) and a mistake names its item.  A later item overrides the weight of the
+combos it shares with an earlier one (``AKs, AhKh:0.5`` keeps every AKs at 1 but AhKh at 1/2),
+but an item that names exactly the combos of an earlier one (``AA:0.1,AA``, ``AhKh,KhAh``) is
+refused: one of the two is a mistake, and which weight was meant cannot be told.  A range
+longer than :data:`MAX_RANGE_CHARACTERS` is refused before it is read.  Combos
 that clash with the board are removed by :func:`remove_board` (the spot does it).
 """
 
@@ -29,9 +32,12 @@ from typing import Any
 from seqform.holdem.cards import CardError, all_combos, combo_text, parse_cards
 from seqform.holdem.strength import load_eval7
 
-__all__ = ["HandRange", "RangeError", "parse_range", "remove_board"]
+__all__ = ["MAX_RANGE_CHARACTERS", "HandRange", "RangeError", "parse_range", "remove_board"]
 
 _EVERYTHING = frozenset({"any", "random"})
+MAX_RANGE_CHARACTERS = 100_000
+"""A range's length limit: every one of the 1,326 combos written out with a weight
+(``AhKh:0.125,``) is under 20,000 characters."""
 
 
 class RangeError(CardError):
@@ -115,11 +121,19 @@ def parse_range(text: str) -> HandRange:
     Raises
     ------
     RangeError
-        For an empty range, an unreadable item or weight; the message names the item.
+        For an empty range, an unreadable item or weight, an item that repeats an earlier
+        one; the message names the item.  For a range longer than
+        :data:`MAX_RANGE_CHARACTERS`, before reading it.
     """
     if not isinstance(text, str):
         raise RangeError(f"a range is text such as '22+,AKs', not {type(text).__name__}")
+    if len(text) > MAX_RANGE_CHARACTERS:
+        raise RangeError(
+            f"a range of {len(text):,} characters; a range is at most "
+            f"{MAX_RANGE_CHARACTERS:,} characters (all 1,326 combos fit in 20,000)"
+        )
     weights: dict[tuple[int, int], Fraction] = {}
+    items: dict[frozenset[tuple[int, int]], str] = {}
     for raw in text.split(","):
         item = raw.strip()
         if not item:
@@ -128,7 +142,14 @@ def parse_range(text: str) -> HandRange:
             break
         hands, _, weight_text = item.partition(":")
         weight = _weight(item, weight_text) if weight_text else Fraction(1)
-        for combo in _expand(hands.strip(), item):
+        combos = _expand(hands.strip(), item)
+        key = frozenset(combos)
+        if key in items:
+            raise RangeError(
+                f"range item {item!r} repeats {items[key]!r} (the same combos); give each once"
+            )
+        items[key] = item
+        for combo in combos:
             weights[combo] = weight
     kept = sorted(combo for combo, weight in weights.items() if weight > 0)
     if not kept:

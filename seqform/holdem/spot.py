@@ -16,13 +16,16 @@ read with the standard library's :mod:`tomllib`; numbers stay exact (a TOML ``0.
 3/4, read from its decimal text, not the float nearest it).  Every mistake is one line that
 names the file and the key: a key that is not known (with the closest known one), a board
 that is not 4 or 5 distinct cards, an unreadable range (its item), a size or pot that is not
-positive, ranges that cannot be dealt together.  OOP (out of position) is player 1 in
+positive, a number that is not finite (``nan``, ``inf``) or above :data:`MAX_CHIPS`, arrays
+nested deeper than TOML needs, ranges that cannot be dealt together.  A file is refused before
+it is read when it is larger than :data:`MAX_SPOT_BYTES`.  OOP (out of position) is player 1 in
 seqform's numbering (index 0) and acts first on each street.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import tomllib
 from dataclasses import dataclass
@@ -33,7 +36,15 @@ from typing import Any
 from seqform.holdem.cards import CardError, parse_board
 from seqform.holdem.ranges import HandRange, parse_range, remove_board
 
-__all__ = ["KEYS", "Spot", "SpotFileError", "read_spot", "spot_from_mapping"]
+__all__ = [
+    "KEYS",
+    "MAX_CHIPS",
+    "MAX_SPOT_BYTES",
+    "Spot",
+    "SpotFileError",
+    "read_spot",
+    "spot_from_mapping",
+]
 
 KEYS = (
     "board",
@@ -52,6 +63,12 @@ KEYS = (
 )
 _REQUIRED = KEYS[:6]
 DEFAULT_MAX_RAISES = 3
+MAX_SPOT_BYTES = 1_000_000
+"""A spot file's size limit: the longest sensible one (every combo of both ranges written out
+with a weight) is under 40 kB; a larger file is refused before it is read."""
+MAX_CHIPS = 10**15
+"""The largest pot or stack, in chips: the LP's payoffs are floats, exact in whole chips only
+below 2**53 (about 9e15), and HiGHS reads a number of 1e20 or more as infinite."""
 
 
 class SpotFileError(ValueError):
@@ -93,9 +110,18 @@ class Spot:
 def _number(value: Any, where: str, *, positive: bool = True) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise SpotFileError(f"{where} must be a number, not {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise SpotFileError(f"{where} must be a finite number, not {value}")
     number = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
     if positive and number <= 0:
         raise SpotFileError(f"{where} must be greater than 0, not {value}")
+    return number
+
+
+def _chips(value: Any, where: str) -> Fraction:
+    number = _number(value, where)
+    if number > MAX_CHIPS:
+        raise SpotFileError(f"{where} must be at most {MAX_CHIPS:.0e} chips, not {value}")
     return number
 
 
@@ -173,8 +199,8 @@ def spot_from_mapping(data: dict[str, Any], name: str = "spot") -> Spot:
         raise SpotFileError(f"{prefix}all_in must be true or false, not {all_in!r}")
     return Spot(
         board=board,
-        pot=_number(data["pot"], f"{prefix}pot"),
-        effective_stack=_number(data["effective_stack"], f"{prefix}effective_stack"),
+        pot=_chips(data["pot"], f"{prefix}pot"),
+        effective_stack=_chips(data["effective_stack"], f"{prefix}effective_stack"),
         ranges=ranges,
         bet_sizes=bet_sizes,
         raise_sizes=_player_sizes(data, "raise", prefix),
@@ -190,11 +216,17 @@ def read_spot(path: str | os.PathLike[str]) -> Spot:
     Raises
     ------
     SpotFileError
-        For a file that is not TOML or not a spot, naming the file, and the line or key.
+        For a file that is not TOML or not a spot, naming the file, and the line or key; for
+        a file larger than :data:`MAX_SPOT_BYTES` (before reading it).
     OSError
         For a file that cannot be read.
     """
     file = Path(path)
+    size = file.stat().st_size
+    if size > MAX_SPOT_BYTES:
+        raise SpotFileError(
+            f"{file}: {size:,} bytes; a spot file is at most {MAX_SPOT_BYTES:,} bytes"
+        )
     text = file.read_bytes()
     try:
         data = tomllib.loads(text.decode("utf-8"))
@@ -202,4 +234,6 @@ def read_spot(path: str | os.PathLike[str]) -> Spot:
         raise SpotFileError(f"{file}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpotFileError(f"{file}: not a TOML spot file: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays recursively
+        raise SpotFileError(f"{file}: arrays or tables nested too deeply") from None
     return spot_from_mapping(data, name=str(file))

@@ -26,6 +26,7 @@ number is at most :data:`MAX_NUMBER_CHARS` characters and its decimal exponent a
 from __future__ import annotations
 
 import json
+import os
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -34,6 +35,7 @@ from typing import Any
 __all__ = [
     "MAX_DEPTH",
     "MAX_EXPONENT",
+    "MAX_JSON_BYTES",
     "MAX_NUMBER_CHARS",
     "StrategyFileError",
     "load_json",
@@ -44,6 +46,9 @@ __all__ = [
 ]
 
 MAX_DEPTH = 64
+MAX_JSON_BYTES = 256 * 2**20
+"""The largest strategy or restriction file read, checked before reading it: a behavioural
+strategy takes under 100 bytes an information set, so this is millions of them."""
 """How deeply brackets may nest in a strategy or restriction file."""
 MAX_NUMBER_CHARS = 4000
 """How long the text of one number may be (below Python's 4300-digit conversion limit)."""
@@ -94,10 +99,16 @@ def read_text(path: str | Path, where: str) -> str:
     Raises
     ------
     StrategyFileError
-        If the file is not UTF-8; the message starts with ``where``.
+        If the file is not UTF-8 or larger than :data:`MAX_JSON_BYTES` (before it is read);
+        the message starts with ``where``.
     OSError
         If the file cannot be read.
     """
+    size = os.stat(path).st_size
+    if size > MAX_JSON_BYTES:
+        raise StrategyFileError(
+            f"{where} is {size:,} bytes; seqform reads files of at most {MAX_JSON_BYTES:,} bytes"
+        )
     data = Path(path).read_bytes()
     try:
         return data.decode("utf-8-sig")

@@ -26,12 +26,24 @@ the other range included) times the player's own probability of reaching the dec
 the others are still solved.
 
 Ctrl-C cancels what has not started and stops the workers (a process pool's workers are
-terminated, a Dask or Ray cluster's tasks cancelled).
+terminated, a Dask or Ray cluster's tasks cancelled).  A local pool's workers ignore Ctrl-C
+themselves (the terminal sends it to every process of the command; the parent alone decides)
+and, on Linux, die with the parent however it ends (``prctl(PR_SET_PDEATHSIG)``): a parent
+killed by ``timeout`` or ``kill -9`` leaves no worker behind.
+
+The number of workers on this machine is refused above :func:`worker_limit`: at most
+:data:`WORKERS_PER_CORE` per core (the spots are CPU-bound; more only adds switching) and no
+more than the available memory holds at :data:`WORKER_BYTES` each.  Refused rather than
+clamped, so that a run never silently uses fewer workers than asked.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
+import signal
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -42,19 +54,70 @@ from typing import Any
 
 from seqform.base.progress import Step, report
 from seqform.holdem import ActionFrequencies, action_frequencies, spot_summary
+from seqform.routes.memory import BASE_BYTES, available_memory
+from seqform.routes.options import OptionsError
 
 __all__ = [
     "EXECUTORS",
+    "WORKERS_PER_CORE",
+    "WORKER_BYTES",
     "ActionFrequencies",
     "ManySpots",
     "SpotRow",
+    "TooManyWorkersError",
+    "WorkerLimit",
     "action_frequencies",
     "solve_many",
     "solve_spot_file",
     "spot_files",
+    "worker_limit",
 ]
 
 EXECUTORS = ("local", "dask", "ray")
+WORKERS_PER_CORE = 4
+"""Local workers allowed per core."""
+WORKER_BYTES = BASE_BYTES
+"""A worker's memory before its spot: the interpreter, numpy, scipy and HiGHS."""
+CONNECT_SECONDS = 5.0
+"""How long to try reaching a Dask scheduler (Dask's own default is 30 s): a scheduler that
+answers does so in milliseconds, and one that does not is a wrong address."""
+
+
+class TooManyWorkersError(OptionsError):
+    """More local workers asked for than :func:`worker_limit` allows (a usage error)."""
+
+
+@dataclass(frozen=True)
+class WorkerLimit:
+    """The most local workers allowed, and what it was computed from.
+
+    workers : ``min(WORKERS_PER_CORE * cores, memory // WORKER_BYTES)``, at least 1
+    cores : the cores counted (:func:`os.cpu_count`)
+    memory : the bytes available (:func:`seqform.routes.memory.available_memory`)
+    """
+
+    workers: int
+    cores: int
+    memory: int
+
+
+def worker_limit(cores: int | None = None, memory: int | None = None) -> WorkerLimit:
+    """The most workers :func:`solve_many` starts on this machine (module docstring);
+    ``cores`` and ``memory`` (bytes) default to this machine's."""
+    cores = cores if cores is not None else os.cpu_count() or 1
+    memory = memory if memory is not None else available_memory().bytes
+    workers = max(1, min(WORKERS_PER_CORE * cores, memory // WORKER_BYTES))
+    return WorkerLimit(workers, cores, memory)
+
+
+def _check_workers(workers: int) -> None:
+    limit = worker_limit()
+    if workers > limit.workers:
+        raise TooManyWorkersError(
+            f"--workers {workers:,}: at most {limit.workers:,} on this machine "
+            f"({WORKERS_PER_CORE} per core for {limit.cores} cores, and "
+            f"{limit.memory / 2**30:.1f} GB available at {WORKER_BYTES / 2**20:.0f} MB a worker)"
+        )
 
 
 @dataclass(frozen=True)
@@ -145,7 +208,7 @@ def solve_spot_file(path: str, exact: bool = False) -> SpotRow:
         board, pot = "".join(card_text(card) for card in spot.board), spot.pot
         game = spot_game(spot)
         solution = solve(game, method="structured", exact=exact)
-    except (ValueError, OSError, ArithmeticError) as exc:
+    except Exception as exc:  # any failure is this spot's row; the batch goes on
         message = str(exc) or type(exc).__name__
         return SpotRow(path, board, None if pot is None else float(pot), error=message)
     assert pot is not None
@@ -189,7 +252,8 @@ def solve_many(
     ------
     ValueError
         For an unknown executor, a bad worker count, an address given to ``"local"``, or a
-        folder without spot files.
+        folder without spot files; :class:`TooManyWorkersError` for more workers on this
+        machine than :func:`worker_limit` allows, before any is started.
     ImportError
         When the Dask or Ray package is not installed (``pip install "seqform[cluster]"``).
     """
@@ -199,6 +263,8 @@ def solve_many(
         raise ValueError(f"workers must be at least 1, got {workers}")
     if executor == "local" and address is not None:
         raise ValueError("an address is for a Dask or Ray cluster, not the local pool")
+    if workers is not None and address is None:
+        _check_workers(workers)
     files = spot_files(directory)
     start = time.perf_counter()
     paths = [str(file) for file in files]
@@ -218,18 +284,45 @@ def solve_many(
     )
 
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _start_worker(parent: int) -> None:
+    """A local worker ignores Ctrl-C (the parent stops it) and dies with its parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the prctl took effect
+        os._exit(1)
+
+
+def _row(future: Future[SpotRow], path: str) -> SpotRow:
+    """The future's row, or a row with the error when its worker failed (killed, out of
+    memory): one spot's failure is never the batch's."""
+    try:
+        return future.result()
+    except Exception as exc:
+        return SpotRow(path, "", None, error=f"its worker failed: {exc or type(exc).__name__}")
+
+
 def _local(
     paths: Sequence[str], exact: bool, workers: int | None, address: str | None
 ) -> Iterator[SpotRow]:
     """A process pool on this machine; Ctrl-C cancels the queue and stops the workers."""
     del address
-    pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+    pool = ProcessPoolExecutor(
+        max_workers=workers or os.cpu_count() or 1,
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
     try:
-        pending: set[Future[SpotRow]] = {pool.submit(solve_spot_file, p, exact) for p in paths}
+        submitted = {pool.submit(solve_spot_file, path, exact): path for path in paths}
+        pending = set(submitted)
         while pending:
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for future in finished:
-                yield future.result()
+                yield _row(future, submitted[future])
     except BaseException:
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()  # a running LP does not see the cancel; end its worker
@@ -252,7 +345,15 @@ def _dask(
             processes=True,
             dashboard_address=None,
         )
-    client = Client(cluster if cluster is not None else address)
+    if cluster is not None:
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(address, timeout=CONNECT_SECONDS)
+        except OSError as exc:  # Dask's connect timeout is an OSError
+            raise OSError(
+                f"no Dask scheduler answered at {address} within {CONNECT_SECONDS:g} s ({exc})"
+            ) from None
     futures = [client.submit(solve_spot_file, path, exact, pure=False) for path in paths]
     try:
         for future in as_completed(futures):

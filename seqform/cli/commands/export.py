@@ -9,6 +9,7 @@ from seqform.cli.errors import EXIT_OK, CommandError, certified_exit
 from seqform.cli.output import write
 from seqform.cli.progress import load_reporting
 from seqform.cli.render.blocks import uncertified_reason
+from seqform.cli.streams import terminal_text
 from seqform.game.model import Game
 from seqform.io.export import export_game
 from seqform.io.gambit_profile import gambit_profile_text
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         path = export_game(game, args.to, args.file)
     except OSError as exc:
         raise CommandError(f"cannot write {args.file!r}: {exc.strerror or exc}") from exc
-    print(f"seqform: wrote {game.name} as {args.to} to {path}", file=sys.stderr)
+    print(terminal_text(f"seqform: wrote {game.name} as {args.to} to {path}"), file=sys.stderr)
     return EXIT_OK
 
 
@@ -36,9 +37,11 @@ def _export_profile(game: Game, file: str) -> int:
     solution = solve_tree(game)
     write(gambit_profile_text(solution.strategies), file)
     print(
-        f"seqform: wrote the equilibrium of {game.name} (value {solution.value:+.10f}, "
-        f"exploitability {solution.exploitability:.3g}) as a Gambit behaviour profile to "
-        f"{file}; its game is 'seqform export {game.name} --to efg'",
+        terminal_text(
+            f"seqform: wrote the equilibrium of {game.name} (value {solution.value:+.10f}, "
+            f"exploitability {solution.exploitability:.3g}) as a Gambit behaviour profile to "
+            f"{file}; its game is 'seqform export {game.name} --to efg'"
+        ),
         file=sys.stderr,
     )
     return certified_exit(uncertified_reason(solution.certificate))

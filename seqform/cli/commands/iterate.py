@@ -22,6 +22,7 @@ from seqform.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CommandErr
 from seqform.cli.output import emit
 from seqform.cli.render.iterate import iterate_text
 from seqform.cli.render.numbers import count_text
+from seqform.cli.streams import terminal_text
 from seqform.documents.iterate import iterate_document
 from seqform.iterative.run import OnSample, Sample, Stopping, stop_on_interrupt
 from seqform.questions.iterate import DEFAULT_SEED, SAMPLING, iterate
@@ -45,7 +46,7 @@ def _stopping(args: argparse.Namespace) -> Stopping:
 
 
 def _say(message: str) -> None:
-    print(f"seqform: {message}", file=sys.stderr, flush=True)
+    print(terminal_text(f"seqform: {message}"), file=sys.stderr, flush=True)
 
 
 def _progress(quiet: bool) -> OnSample | None:

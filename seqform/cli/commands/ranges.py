@@ -9,6 +9,7 @@ from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.ranges import ranges_text
+from seqform.cli.streams import terminal_text
 from seqform.documents.ranges import ranges_document
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.questions.ranges import DEFAULT_MAX_SECONDS, equilibrium_ranges
@@ -18,7 +19,7 @@ __all__ = ["run"]
 
 def _started(line: str) -> None:
     """The one line a long ``ranges`` says when it starts, on stderr even when piped."""
-    print(f"seqform: {line}", file=sys.stderr, flush=True)
+    print(terminal_text(f"seqform: {line}"), file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,7 +31,7 @@ from seqform.game.formats.efg_scan import ScannedEfg, scan_efg
 from seqform.game.formats.from_gambit import KeptLabels, game_from_gambit
 from seqform.game.model import Game
 
-__all__ = ["MAX_DEPTH", "read_efg"]
+__all__ = ["MAX_DEPTH", "MAX_EFG_BYTES", "read_efg"]
 
 _T = TypeVar("_T")
 
@@ -40,6 +40,10 @@ _T = TypeVar("_T")
 # crashes the process when the stack runs out (8 MiB: between 10,000 and 20,000 levels).
 # Deep files are read in a thread whose stack is sized for them.
 MAX_DEPTH = 500_000
+MAX_EFG_BYTES = 256 * 2**20
+"""The largest .efg file read, checked before reading it: a node takes 30 to 60 bytes of the
+file, so this is several million nodes, beyond what the tree route builds (5,000,000), and
+pygambit's tree for it alone takes gigabytes."""
 _STACK_PER_LEVEL = 1024
 _STACK_BASE = 32 << 20
 _OWN_STACK_DEPTH = 1_000  # shallower trees are read in the calling thread
@@ -108,8 +112,9 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
     OSError
         If the file cannot be opened (missing, unreadable, a directory).
     GameFormatError
-        If the file is not UTF-8, or the pre-pass (:func:`~seqform.game.formats.efg_scan.scan_efg`)
-        or pygambit cannot parse it; the message gives the file, the reason and, when
+        If the file is larger than :data:`MAX_EFG_BYTES` (before it is read), not UTF-8,
+        or the pre-pass (:func:`~seqform.game.formats.efg_scan.scan_efg`) or pygambit cannot
+        parse it; the message gives the file, the reason and, when
         known, the line and column.  pygambit itself refuses chance probabilities that
         are negative or do not sum to exactly one.
     InvalidGameError
@@ -118,6 +123,13 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
     """
     name = os.fspath(path)
     try:
+        size = os.stat(name).st_size
+        if size > MAX_EFG_BYTES:
+            raise GameFormatError(
+                name,
+                f"the file is {size:,} bytes; seqform reads .efg files of at most "
+                f"{MAX_EFG_BYTES:,} bytes (several million nodes)",
+            )
         data = Path(name).read_bytes()
     except OSError as exc:
         raise type(exc)(exc.errno, f"cannot read Gambit file: {exc.strerror}", name) from exc

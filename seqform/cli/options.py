@@ -9,6 +9,7 @@ import argparse
 import re
 from collections.abc import Sequence
 
+from seqform.base.limits import LIMITS
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import BACKENDS
@@ -170,11 +171,11 @@ def add_max_entries_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-entries",
         type=max_entries,
-        default=10**7,
+        default=LIMITS.normal_form_entries,
         metavar="N",
         help=(
             "refuse normal-form matrices with more payoff entries than this "
-            "(default 10^7; write 10000000, 1e7 or 10^7)"
+            f"(default {LIMITS.normal_form_entries:,}; write 10000000, 1e7 or 10^7)"
         ),
     )
 

@@ -10,6 +10,8 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
+from seqform.base.limits import LIMITS
+
 __all__ = [
     "growth_factor",
     "max_entries",
@@ -73,7 +75,7 @@ def growth_factor(text: str) -> float:
     return value
 
 
-MAX_LIMIT_DIGITS = 100_000  # a size limit of over 10^100000 entries is refused as a typo
+MAX_LIMIT_DIGITS = LIMITS.limit_digits  # why: seqform.base.limits
 
 
 def max_entries(text: str) -> int:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from seqform.base.limits import LIMITS
+
 # The one way a count is written (seqform.base.numbers); re-exported here for callers of old.
 from seqform.base.numbers import (
     EXACT_DIGITS,
@@ -53,7 +55,7 @@ __all__ = [
     "strategy_counts",
 ]
 
-DEFAULT_MAX_ENTRIES = 10**7
+DEFAULT_MAX_ENTRIES = LIMITS.normal_form_entries  # why: seqform.base.limits
 
 
 class NormalFormTooLargeError(ValueError):

@@ -28,6 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.base.limits import LIMITS
 from seqform.game.model import Game
 from seqform.game.public.explicit import explicit_game, ordered_deal
 from seqform.game.public.tree import (
@@ -189,9 +190,7 @@ def spot_game(spot: Spot) -> StructuredGame:
     )
 
 
-SPOT_TREE_NODES = 5_000_000
-"""The largest explicit tree of a spot that :func:`load_spot_tree` builds (for ``iterate``,
-``exploit``, ``export`` and ``play``, which run on the tree); ``solve`` needs none."""
+SPOT_TREE_NODES = LIMITS.spot_tree_nodes  # why: seqform.base.limits
 
 
 def is_spot_file(spec: object) -> bool:

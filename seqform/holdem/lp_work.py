@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from seqform.base.limits import LIMITS
 from seqform.game.public.tree import StructuredGame
 
 if TYPE_CHECKING:
@@ -22,13 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SPOT_LP_VARIABLES", "LPWorkRefusedError", "refuse_slow_lp"]
 
-SPOT_LP_VARIABLES = 200_000
-"""A hold'em spot's LP beyond this many variables is refused unless forced
-(:func:`refuse_slow_lp`).  Measured on the shared 2-core machine: the full-range river
-(docs/spots.md; 66,562 variables, 603,000 non-zeros) solves in about a minute by HiGHS's
-interior point, about 1 s an iteration; a turn spot with narrow ranges (501,156 variables)
-took Clarabel about 40 s an iteration and had not converged after 5 minutes, and every
-combo on a turn is larger still.  The limit is three times the full-range river."""
+SPOT_LP_VARIABLES = LIMITS.spot_lp_variables  # why: seqform.base.limits
 
 
 class LPWorkRefusedError(ValueError):

@@ -29,15 +29,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from seqform.base.limits import LIMITS
 from seqform.holdem.cards import CardError, all_combos, combo_text, parse_cards
 from seqform.holdem.strength import load_eval7
 
 __all__ = ["MAX_RANGE_CHARACTERS", "HandRange", "RangeError", "parse_range", "remove_board"]
 
 _EVERYTHING = frozenset({"any", "random"})
-MAX_RANGE_CHARACTERS = 100_000
-"""A range's length limit: every one of the 1,326 combos written out with a weight
-(``AhKh:0.125,``) is under 20,000 characters."""
+MAX_RANGE_CHARACTERS = LIMITS.range_characters  # why: seqform.base.limits
 
 
 class RangeError(CardError):

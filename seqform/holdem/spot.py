@@ -33,6 +33,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from seqform.base.limits import LIMITS
 from seqform.holdem.cards import CardError, parse_board
 from seqform.holdem.ranges import HandRange, parse_range, remove_board
 
@@ -63,12 +64,8 @@ KEYS = (
 )
 _REQUIRED = KEYS[:6]
 DEFAULT_MAX_RAISES = 3
-MAX_SPOT_BYTES = 1_000_000
-"""A spot file's size limit: the longest sensible one (every combo of both ranges written out
-with a weight) is under 40 kB; a larger file is refused before it is read."""
-MAX_CHIPS = 10**15
-"""The largest pot or stack, in chips: the LP's payoffs are floats, exact in whole chips only
-below 2**53 (about 9e15), and HiGHS reads a number of 1e20 or more as infinite."""
+MAX_SPOT_BYTES = LIMITS.spot_bytes  # why: seqform.base.limits
+MAX_CHIPS = LIMITS.chips  # why: seqform.base.limits
 
 
 class SpotFileError(ValueError):

@@ -32,6 +32,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from seqform.base.limits import LIMITS
+
 __all__ = [
     "MAX_DEPTH",
     "MAX_EXPONENT",
@@ -45,15 +47,11 @@ __all__ = [
     "shown",
 ]
 
-MAX_DEPTH = 64
-MAX_JSON_BYTES = 256 * 2**20
-"""The largest strategy or restriction file read, checked before reading it: a behavioural
-strategy takes under 100 bytes an information set, so this is millions of them."""
+MAX_DEPTH = LIMITS.json_depth  # why: seqform.base.limits
+MAX_JSON_BYTES = LIMITS.json_bytes  # why: seqform.base.limits
 """How deeply brackets may nest in a strategy or restriction file."""
-MAX_NUMBER_CHARS = 4000
-"""How long the text of one number may be (below Python's 4300-digit conversion limit)."""
-MAX_EXPONENT = 4000
-"""How large the decimal exponent of a probability may be, either way."""
+MAX_NUMBER_CHARS = LIMITS.json_number_characters  # why: seqform.base.limits
+MAX_EXPONENT = LIMITS.json_exponent  # why: seqform.base.limits
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _EXPONENT = re.compile(r"^(?P<mantissa>[^eE]*)[eE](?P<exponent>[+-]?\d+)$")

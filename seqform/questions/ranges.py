@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
@@ -256,12 +257,9 @@ def _value(game: Game, form: SequenceForm, exact: bool) -> Number:
     return solution.value
 
 
-DEFAULT_MAX_SECONDS = 300.0
-"""``ranges`` refuses work estimated above this (five minutes) unless forced (issue 24)."""
+DEFAULT_MAX_SECONDS = LIMITS.ranges_seconds  # why: seqform.base.limits
 
-MAX_LPS = 20_000
-"""Beyond this many LPs ``ranges`` is refused before its first LP unless forced: at the
-measured 0.3 s of Leduc's value LP that is over an hour (issue 24)."""
+MAX_LPS = LIMITS.ranges_lps  # why: seqform.base.limits
 
 ANNOUNCE_SECONDS = 5.0
 """Work estimated at this or more says one line that it started, even when piped."""

@@ -52,6 +52,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
 from seqform.holdem import ActionFrequencies, action_frequencies, spot_summary
 from seqform.routes.memory import BASE_BYTES, available_memory
@@ -74,13 +75,10 @@ __all__ = [
 ]
 
 EXECUTORS = ("local", "dask", "ray")
-WORKERS_PER_CORE = 4
-"""Local workers allowed per core."""
+WORKERS_PER_CORE = LIMITS.workers_per_core  # why: seqform.base.limits
 WORKER_BYTES = BASE_BYTES
 """A worker's memory before its spot: the interpreter, numpy, scipy and HiGHS."""
-CONNECT_SECONDS = 5.0
-"""How long to try reaching a Dask scheduler (Dask's own default is 30 s): a scheduler that
-answers does so in milliseconds, and one that does not is a wrong address."""
+CONNECT_SECONDS = LIMITS.connect_seconds  # why: seqform.base.limits
 
 
 class TooManyWorkersError(OptionsError):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from seqform.base.limits import LIMITS
 from seqform.game.builtin.one_card import (
     Bet,
     Fold,
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 CARDS = ("J", "Q", "K")
-MAX_TREE_NODES = 30_000_000  # beyond this, the tree is refused: --method structured needs none
+MAX_TREE_NODES = LIMITS.kuhn_tree_nodes  # why: seqform.base.limits
 
 
 def poker_words(infoset: str, action: str) -> str:

@@ -51,6 +51,7 @@ from math import factorial, prod
 
 import numpy as np
 
+from seqform.base.limits import LIMITS
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Node
@@ -75,8 +76,8 @@ __all__ = [
 ]
 
 LIAR = "liar"
-MAX_BIDS = 14  # of 2·dice·sides; the tree has 2**bids decision nodes per roll of the dice
-MAX_PUBLIC_BIDS = 18  # the public tree alone has 2**bids decision nodes
+MAX_BIDS = LIMITS.liars_dice_bids  # why: seqform.base.limits
+MAX_PUBLIC_BIDS = LIMITS.liars_dice_public_bids  # why: seqform.base.limits
 
 Roll = tuple[int, ...]  # one player's dice, sorted
 

@@ -26,6 +26,7 @@ from typing import TypeVar
 
 import pygambit
 
+from seqform.base.limits import LIMITS
 from seqform.game.errors import GameFormatError, InvalidGameError
 from seqform.game.formats.efg_scan import ScannedEfg, scan_efg
 from seqform.game.formats.from_gambit import KeptLabels, game_from_gambit
@@ -39,11 +40,8 @@ _T = TypeVar("_T")
 # level (measured: a 100,000-deep chain reads in a 64 MiB stack, 200,000 does not), and
 # crashes the process when the stack runs out (8 MiB: between 10,000 and 20,000 levels).
 # Deep files are read in a thread whose stack is sized for them.
-MAX_DEPTH = 500_000
-MAX_EFG_BYTES = 256 * 2**20
-"""The largest .efg file read, checked before reading it: a node takes 30 to 60 bytes of the
-file, so this is several million nodes, beyond what the tree route builds (5,000,000), and
-pygambit's tree for it alone takes gigabytes."""
+MAX_DEPTH = LIMITS.efg_depth  # why: seqform.base.limits
+MAX_EFG_BYTES = LIMITS.efg_bytes  # why: seqform.base.limits
 _STACK_PER_LEVEL = 1024
 _STACK_BASE = 32 << 20
 _OWN_STACK_DEPTH = 1_000  # shallower trees are read in the calling thread

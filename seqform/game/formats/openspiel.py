@@ -39,6 +39,7 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
+from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
 from seqform.game.errors import InvalidGameError, UnknownGameError
 from seqform.game.model import Game
@@ -54,7 +55,7 @@ __all__ = [
     "load_openspiel_game",
 ]
 
-DEFAULT_MAX_NODES = 5_000_000  # histories; Liar's Dice with one six-sided die each has 294,883
+DEFAULT_MAX_NODES = LIMITS.openspiel_histories  # why: seqform.base.limits
 LIMIT_DENOMINATOR = 10**6
 MATCH_TOLERANCE = 1e-12  # relative: a float's nearby small fraction is used if this close
 NOISE_TOLERANCE = 1e-9  # chance sums off 1 and payoffs off zero-sum by float noise

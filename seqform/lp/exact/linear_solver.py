@@ -37,6 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from seqform.base.limits import LIMITS
 from seqform.lp.exact.rational import (
     INT64_HEADROOM_BITS,
     IntegerMatrix,
@@ -47,8 +48,8 @@ from seqform.lp.exact.rational import (
 
 __all__ = ["DENSE_LIMIT", "ExactLinearSolver", "ExactSolveError"]
 
-DENSE_LIMIT = 3000  # largest system handed to python-flint's dense exact solver
-MAX_BITS = 1 << 20  # give up refining after this many bits of the answer
+DENSE_LIMIT = LIMITS.exact_dense_size  # why: seqform.base.limits
+MAX_BITS = LIMITS.exact_bits  # why: seqform.base.limits
 _ZERO = Fraction(0)
 
 

@@ -1,0 +1,106 @@
+"""The hard limits, in one place: how much seqform reads, builds, solves or waits for before it
+refuses and says why.
+
+Every limit is a field of :class:`Limits` with its reason beside it; the modules that apply a
+limit read it from :data:`LIMITS`, and so does the command line for its defaults and help, so
+a Python caller and the command line are refused at the same size.  A refusal names the limit,
+the size it met and, where there is one, the option that lifts it (``--force``,
+``force=True``, ``max_entries=``).  Defaults of options that are not refusals (tolerances,
+iteration counts) and the constants of estimates (bytes per node, seconds per step) stay beside
+the code that uses them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["LIMITS", "Limits"]
+
+_MIB = 2**20
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The hard limits (module docstring); each field's comment gives its reason."""
+
+    # --- Reading input: checked before a file or a string is read whole --------------------
+    efg_bytes: int = 256 * _MIB
+    """A Gambit ``.efg`` file: reading it holds its whole text in memory, and a tree that
+    large is more than the tree route could solve on this kind of machine."""
+    efg_depth: int = 500_000
+    """Levels of an ``.efg`` tree: the reader recurses once per level in a thread whose stack
+    is sized for the depth (:mod:`seqform.game.formats.efg`); deeper files would need more
+    stack than a thread can be given safely."""
+    json_bytes: int = 256 * _MIB
+    """A strategy or restriction JSON file: one entry per information-set action; Leduc 13×4
+    is a few MB, so this is far beyond any strategy seqform can use."""
+    json_depth: int = 64
+    """How deeply brackets may nest in a strategy or restriction file (they nest three deep;
+    deeper nesting is malformed, and Python's parser recurses on it)."""
+    json_number_characters: int = 4_000
+    """The text of one number in a JSON file: below Python's 4,300-digit conversion limit."""
+    json_exponent: int = 4_000
+    """The decimal exponent of a probability, either way: a larger one is no probability and
+    would make an exact ``Fraction`` of astronomical size."""
+    spot_bytes: int = 1_000_000
+    """A spot file (TOML): the longest sensible one, every combo of both ranges written out
+    with a weight, is under 40 kB."""
+    range_characters: int = 100_000
+    """A range string: every one of the 1,326 combos written out with a weight is under
+    20,000 characters."""
+    chips: int = 10**15
+    """A spot's pot or stack: beyond 2^53 ≈ 9·10^15 float payoffs are no longer exact in
+    whole chips, and HiGHS treats 10^20 as infinite."""
+    limit_digits: int = 100_000
+    """Digits of a size limit such as ``--max-entries 10^7``: a limit of over 10^100000 is a
+    typo, and computing it would not end."""
+
+    # --- Building a game -------------------------------------------------------------------
+    kuhn_tree_nodes: int = 30_000_000
+    """N-card Kuhn's tree: beyond this it is refused, since the structured route needs no
+    tree (``method="structured"``)."""
+    liars_dice_bids: int = 14
+    """Liar's Dice's bids on the tree route: the tree has 2^bids decision nodes per roll."""
+    liars_dice_public_bids: int = 18
+    """Liar's Dice's bids on the structured route: the public tree alone has 2^bids decision
+    nodes."""
+    openspiel_histories: int = 5_000_000
+    """Histories of an OpenSpiel game walked into a tree (Liar's Dice with one six-sided die
+    each has 294,883)."""
+    spot_tree_nodes: int = 5_000_000
+    """A spot's explicit tree, for the commands that run on a tree (``iterate``, ``exploit``,
+    ``export``, ``play``); ``solve`` needs none."""
+
+    # --- Solving ---------------------------------------------------------------------------
+    normal_form_entries: int = 10**7
+    """Payoff entries of a normal form (``compare``, ``method="normal"``): 80 MB of floats;
+    the sequence form solves the same game without the matrix."""
+    spot_lp_variables: int = 200_000
+    """A hold'em spot's LP, refused beyond this unless forced: three times the full-range
+    river (66,562 variables), which HiGHS's interior point solves in about a minute on a
+    2-core machine; a narrow turn spot (501,156 variables) had not converged after 5 minutes
+    (:mod:`seqform.holdem.lp_work`)."""
+    exact_dense_size: int = 3_000
+    """The largest linear system handed to python-flint's dense exact solver; larger ones are
+    solved sparsely."""
+    exact_bits: int = 1 << 20
+    """Bits of an exact answer after which iterative refinement gives up (the answer is then
+    not exact and the exact route says so)."""
+    ranges_seconds: float = 300.0
+    """``ranges``: work estimated above five minutes is refused before the first LP unless
+    forced."""
+    ranges_lps: int = 20_000
+    """``ranges``: more LPs than this are refused before the first one unless forced; at the
+    0.3 s of Leduc's value LP that is over an hour."""
+
+    # --- Running in parallel ---------------------------------------------------------------
+    workers_per_core: int = 4
+    """``solve-many``: workers beyond four a core only wait for a core and hold memory."""
+    connect_seconds: float = 5.0
+    """How long ``solve-many --dask ADDRESS`` waits for the scheduler (Dask's own default is
+    30 s): a scheduler that answers does so in milliseconds, and one that does not is a wrong
+    address."""
+
+
+LIMITS = Limits()
+"""The limits in force (every field at its default)."""

@@ -230,7 +230,6 @@ def test_the_library_refuses_a_schedule_without_iterations() -> None:
     # the policy is the library's: Python callers get the refusal the command line shows
     from seqform.analyses.iterate import iterate
     from seqform.analyses.options import OptionsError
-    from seqform.iterative.run import Stopping
 
     with pytest.raises(OptionsError, match="give --iterations"):
-        iterate("kuhn", "hs-dcfr30", Stopping(iterations=None, target=1e-3))
+        iterate("kuhn", "hs-dcfr30", target_nash_conv=1e-3)

@@ -35,6 +35,7 @@ does when the certificate or the reference fails, kept beside the run they measu
 from __future__ import annotations
 
 import math
+import operator
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -315,7 +316,11 @@ def stopping_rules(
         if isinstance(number, bool) or not isinstance(number, kind):
             wanted = "an integer" if whole else "a number"
             raise TypeError(f"{name} must be {wanted}, not {type(number).__name__} {number!r}")
-        if not (math.isfinite(number) and number > 0):
+        if isinstance(number, Integral):
+            positive = operator.index(number) > 0 if whole else 0 < _float(number) < math.inf
+        else:
+            positive = 0 < _float(number) < math.inf
+        if not positive:
             wanted = "a positive integer" if whole else "a positive finite number"
             raise ValueError(f"{name} must be {wanted}, not {number!r}")
     if iterations is None and target_nash_conv is None and time_limit is None:
@@ -326,6 +331,14 @@ def stopping_rules(
         time_limit=None if time_limit is None else float(time_limit),  # type: ignore[arg-type]
         every=int(every),  # type: ignore[call-overload]
     )
+
+
+def _float(number: Real) -> float:
+    """``number`` as a float; ``inf`` for an integer beyond the floats, ``nan`` kept."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf
 
 
 def _kept(compute: Callable[[], LpReference]) -> LpReference:

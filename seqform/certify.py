@@ -73,6 +73,7 @@ __all__ = [
     "EQUILIBRIUM_TOLERANCE",
     "BestResponse",
     "Certificate",
+    "CertificateOverflowError",
     "LocalBounds",
     "NPlayerCertificate",
     "best_response",
@@ -96,6 +97,24 @@ StrategyLike = BehaviouralStrategy | Mapping[str, Any]
 EQUILIBRIUM_TOLERANCE = 1e-9
 """A profile whose NashConv is at most this is certified an equilibrium (:func:`is_certified`):
 the verdict every report and document gives, and the exit code of ``solve``."""
+
+
+FLOAT_RANGE = "±1.8e308"
+
+
+class CertificateOverflowError(ValueError):
+    """A float certificate left the float range: the payoffs, summed, pass ``±1.8e308``,
+    so a best response or NashConv is ``inf`` or ``nan``.  Raised rather than reporting
+    such a number; the message names the sum and the way out (smaller payoffs)."""
+
+
+def _require_finite(numbers: Any, what: str) -> None:
+    """Raise :class:`CertificateOverflowError` unless every float in ``numbers`` is finite."""
+    if not np.isfinite(np.asarray(numbers, dtype=float)).all():
+        raise CertificateOverflowError(
+            f"{what} overflows the float range (its payoff sums pass {FLOAT_RANGE}); "
+            "scale the game's payoffs down"
+        )
 
 
 @dataclass(frozen=True)
@@ -303,7 +322,10 @@ def respond(
     choice = np.zeros(table.num_infosets, dtype=np.int64)
     counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64, count=table.num_infosets)
     for infosets, sequences in _levels(table):
-        totals = leaf[sequences] + below[sequences]
+        with np.errstate(over="ignore", invalid="ignore"):
+            totals = leaf[sequences] + below[sequences]
+        if not exact:  # nan compares false: no best action would be found
+            _require_finite(totals, f"player {table.player + 1}'s best response")
         starts = np.concatenate([[0], np.cumsum(counts[infosets])[:-1]])
         best = np.maximum.reduceat(totals, starts)
         group = np.repeat(np.arange(len(infosets)), counts[infosets])
@@ -320,7 +342,10 @@ def respond(
             span = table.sequences_of(infoset)
             probabilities[span.start : span.stop] = local
             values[infoset] = sum(p * v for p, v in zip(local, options, strict=True))
-        np.add.at(below, table.parent_sequence[infosets], values[infosets])
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.add.at(below, table.parent_sequence[infosets], values[infosets])
+    if not exact:
+        _require_finite(leaf[0] + below[0], f"player {table.player + 1}'s best response")
     return BestResponse(
         player=table.player,
         value=_number(leaf[0] + below[0], exact),
@@ -362,6 +387,8 @@ def certify(
     ------
     InvalidGameError
         If the game is not two-player zero-sum (:func:`certify_profile` measures those).
+    CertificateOverflowError
+        If a float value or best response leaves the float range.
     """
     require_two_player_zero_sum(game, "the two-player certificate")
     first, second = _profile(game, first, second)
@@ -369,6 +396,10 @@ def certify(
     value = expected_value(game, first, second)
     best_first = best_response(game, 0, second, bounds[0]).value
     best_second = best_response(game, 1, first, bounds[1]).value
+    if not first.exact:
+        with np.errstate(over="ignore", invalid="ignore"):
+            numbers = [value, best_first, best_second, best_first + best_second]
+        _require_finite(numbers, "the certificate")
     return Certificate.from_best_responses(value, best_first, best_second)
 
 
@@ -419,4 +450,6 @@ def certify_profile(game: Game, strategies: Sequence[StrategyLike]) -> NPlayerCe
         values.append(float(plan @ leaf))
         best.append(float(respond(flat.tables[player], leaf).value))
     gains = tuple(b - v for b, v in zip(best, values, strict=True))
+    with np.errstate(over="ignore", invalid="ignore"):
+        _require_finite([*values, *best, *gains, sum(gains)], "the certificate")
     return NPlayerCertificate(tuple(values), tuple(best), gains, float(sum(gains)))

@@ -96,10 +96,11 @@ def _exploit(name: str, exact: bool) -> Callable[[Path], Built]:
 
 
 def _iterate(algorithm: str, seed: int | None = None) -> Callable[[Path], Built]:
-    from seqform.iterative.run import Stopping
-
-    stopping = Stopping(iterations=20, every=100)  # the command's default --every
-    return lambda _folder: (seqform.iterate("kuhn", algorithm, stopping, seed=seed), {})
+    # every=100: the command's default --every
+    return lambda _folder: (
+        seqform.iterate("kuhn", algorithm, iterations=20, every=100, seed=seed),
+        {},
+    )
 
 
 def _games(_folder: Path) -> Built:

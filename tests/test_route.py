@@ -20,7 +20,6 @@ from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.registry import builtin_tree_nodes
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.numbering import number_public_tree
-from seqform.iterative.run import Stopping
 from seqform.questions import lp_reference
 from seqform.questions.iterate import iterate
 from seqform.routes import memory
@@ -213,7 +212,7 @@ def test_algorithm_keyword_warns_and_is_the_solver():
 def test_iterate_reference_follows_the_structured_route(monkeypatch):
     monkeypatch.setattr(route, "AUTO_TREE_NODES", 10)  # every Kuhn deck takes the structured route
     stages: list[str] = []
-    run = iterate("kuhn(cards=4)", "cfr+", Stopping(iterations=10), progress=stages.append)
+    run = iterate("kuhn(cards=4)", "cfr+", iterations=10, progress=stages.append)
     assert stages == ["LP reference: solving kuhn(cards=4) on the structured route"]
     tree = seqform.solve("kuhn(cards=4)", method="tree")  # the reference computed on the tree
     assert run.reference.value == pytest.approx(tree.value, abs=1e-8)
@@ -222,18 +221,18 @@ def test_iterate_reference_follows_the_structured_route(monkeypatch):
 
 def test_iterate_reference_is_skipped_where_slow_or_not_asked(monkeypatch, capsys):
     monkeypatch.setattr(lp_reference, "REFERENCE_TREE_NODES", 10)
-    run = iterate("kuhn", "cfr", Stopping(iterations=5))
+    run = iterate("kuhn", "cfr", iterations=5)
     assert run.reference.skipped is not None and "would be slow" in run.reference.skipped
     monkeypatch.undo()
     argv = ["iterate", "kuhn", "--algorithm", "cfr", "--iterations", "5", "--no-reference"]
     assert main([*argv, "--format", "json"]) == 0
     assert "LP reference" not in capsys.readouterr().err
-    assert iterate("kuhn", "cfr", Stopping(iterations=5), reference=False).reference.skipped
+    assert iterate("kuhn", "cfr", iterations=5, reference=False).reference.skipped
 
 
 def test_iterate_method_is_checked_by_the_route_policy():
     with pytest.raises(OptionsError, match="choose from auto, tree"):
-        iterate("kuhn", "cfr", Stopping(iterations=1), method="normal")
+        iterate("kuhn", "cfr", iterations=1, method="normal")
 
 
 def test_the_parser_offers_every_iterative_algorithm_and_no_other() -> None:

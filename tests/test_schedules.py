@@ -228,9 +228,8 @@ def test_the_cli_runs_a_schedule(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_library_refuses_a_schedule_without_iterations() -> None:
     # the policy is the library's: Python callers get the refusal the command line shows
-    from seqform.iterative.run import Stopping
     from seqform.questions.iterate import iterate
     from seqform.routes.options import OptionsError
 
     with pytest.raises(OptionsError, match="give --iterations"):
-        iterate("kuhn", "hs-dcfr30", Stopping(iterations=None, target=1e-3))
+        iterate("kuhn", "hs-dcfr30", target_nash_conv=1e-3)

@@ -15,7 +15,6 @@ from seqform.holdem import lp_work
 from seqform.holdem.game import spot_game
 from seqform.holdem.lp_work import LPWorkRefusedError, refuse_slow_lp
 from seqform.holdem.spot import spot_from_mapping
-from seqform.iterative.run import Stopping
 from seqform.routes import structured
 from seqform.structured.lp_model import build_structured_lp
 from seqform.structured.lp_size import estimate_lp_size
@@ -91,7 +90,7 @@ def test_force_builds_the_lp_anyway(turn_file: Path) -> None:
 
 def test_vector_cfr_on_a_refused_spot_still_runs(turn_file: Path) -> None:
     run = seqform.iterate(
-        str(turn_file), "cfr+", Stopping(iterations=5), method="structured", reference=False
+        str(turn_file), "cfr+", iterations=5, method="structured", reference=False
     )
     assert run.result.iterations == 5
 

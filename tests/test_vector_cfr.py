@@ -177,8 +177,8 @@ def test_the_tree_only_algorithms_are_refused() -> None:
 
 
 def test_iterate_on_the_structured_method(capsys: pytest.CaptureFixture[str]) -> None:
-    run = iterate("leduc", "cfr+", Stopping(20, None, None, 10), method="structured")
-    tree = iterate("leduc", "cfr+", Stopping(20, None, None, 10), method="tree")
+    run = iterate("leduc", "cfr+", iterations=20, every=10, method="structured")
+    tree = iterate("leduc", "cfr+", iterations=20, every=10, method="tree")
     assert run.result.nash_conv == pytest.approx(tree.result.nash_conv, abs=1e-10)
     assert run.reference.value == pytest.approx(tree.reference.value, abs=1e-9)
     argv = ["iterate", "leduc", "--algorithm", "cfr+", "--iterations", "20", "--quiet"]

@@ -112,7 +112,9 @@ def matching_fraction(
     value: float, max_denominator: int = MAX_DENOMINATOR, tol: float = FRACTION_TOLERANCE
 ) -> Fraction | None:
     """The fraction with denominator ``<= max_denominator`` within ``tol`` of ``value``, or
-    ``None`` when there is none."""
+    ``None`` when there is none (always for ``nan`` and infinities)."""
+    if not math.isfinite(value):
+        return None
     candidate = Fraction(value).limit_denominator(max_denominator)
     return candidate if abs(float(candidate) - value) <= tol else None
 

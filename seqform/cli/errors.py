@@ -4,8 +4,9 @@
 fit) or a solver that did not prove optimality; 2 usage errors: an option value out of range,
 an unknown game, an unknown, unreadable or out-of-range game parameter; 3 an answer written but not
 certified (``solve`` whose best-response certificate fails: exploitability above the tolerance,
-or ``--exact`` giving bounds instead of a value); 130 interrupted (Ctrl-C); 141 the reader of
-a pipe closed it early (``seqform solve leduc | head -1``; no message, see
+or ``--exact`` giving bounds instead of a value; ``iterate`` whose certificate overflows the
+float range); 130 interrupted (Ctrl-C; 128 + n for signal n: 143 SIGTERM, 129 SIGHUP);
+141 the reader of a pipe closed it early (``seqform solve leduc | head -1``; no message, see
 :mod:`seqform.cli.streams`).
 """
 
@@ -35,7 +36,7 @@ EXIT_CODES_HELP = (
     f"{EXIT_USAGE} usage error; {EXIT_NOT_CERTIFIED} answer written but not certified "
     f"(solve: exploitability above the tolerance, or --exact found only bounds); "
     f"{EXIT_PIPE_CLOSED} output pipe closed by its reader (silently); "
-    f"{EXIT_INTERRUPTED} interrupted"
+    f"{EXIT_INTERRUPTED} interrupted (128 + the signal: 143 SIGTERM, 129 SIGHUP)"
 )
 """The exit codes in one line, for the ``--help`` epilog (and README's paragraph)."""
 

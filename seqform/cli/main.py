@@ -19,13 +19,15 @@ import argparse
 import contextlib
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
-from seqform.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
+from seqform.cli.errors import EXIT_ERROR, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
 from seqform.cli.resolve import resolve_export_file, resolve_solver
+from seqform.cli.signals import interrupted_code, interrupting_signal, terminate_as_interrupt
 from seqform.cli.streams import open_standard_streams, pipe_closed, terminal_text
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.holdem import CardError, SpotFileError
@@ -75,17 +77,33 @@ def _error(message: str, code: int = EXIT_ERROR) -> int:
 
 
 def _interrupted() -> int:
-    """Ctrl-C: one line, exit 130 (at once if a solver thread could not be stopped)."""
-    _say("seqform: interrupted")
-    if solver_left_running():  # a solver without an interrupt hook: end at once
-        with contextlib.suppress(BrokenPipeError, CommandError):  # nobody reads it
+    """Ctrl-C (or SIGTERM, SIGHUP: :mod:`seqform.cli.signals`): one line, exit 128 + the
+    signal (at once if a solver thread could not be stopped)."""
+    received = interrupting_signal()
+    _say("seqform: interrupted" + ("" if received == signal.SIGINT else f" ({received.name})"))
+    return _end_unless_solver_left(interrupted_code())
+
+
+def _end_unless_solver_left(code: int) -> int:
+    """``code``; but end the process at once when an interrupted solver thread could not be
+    stopped (a solver without an interrupt hook): the interpreter's shutdown under a running
+    HiGHS aborts the process (:func:`~seqform.lp.interrupt.solver_left_running`)."""
+    if solver_left_running():
+        with contextlib.suppress(BrokenPipeError, CommandError, ValueError):  # nobody reads it
             sys.stdout.flush()
-        os._exit(EXIT_INTERRUPTED)
-    return EXIT_INTERRUPTED
+            sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code.  SIGTERM and SIGHUP are handled as
+    Ctrl-C for the length of the command (:mod:`seqform.cli.signals`)."""
+    with terminate_as_interrupt():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     open_standard_streams()
     try:
         args = build_parser().parse_args(argv)
@@ -95,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with live_progress(args):
             code = run_command(args)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
-        return code
+        return _end_unless_solver_left(code)
     except BrokenPipeError:  # the reader stopped reading: no error (cli/streams.py)
         return pipe_closed()
     except (UnknownGameError, GameParameterError, OptionsError, CardError, SpotFileError) as exc:

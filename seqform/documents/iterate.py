@@ -13,15 +13,20 @@ added, none removed or renamed)::
       "seed": int | null,                  # mccfr's seed, else null
       "stopping": {"iterations": int | null, "target_exploitability": float | null,
                    "time_limit": float | null, "every": int},
-      "stopped": "iterations" | "target" | "time limit" | "interrupted",
+      "stopped": "iterations" | "target" | "time limit" | "interrupted"
+                 | "measurement failed",
       "iterations": int,                   # iterations run
       "seconds": float,                    # solver time, NashConv measurements excluded
-      "nash_conv": float,                  # of the average strategies
+      "nash_conv": float | null,           # of the average strategies (null: not measured)
       "last_iterate_nash_conv": float | null,  # current strategies (pcfr+, pdcfr+, hs-pcfr+*)
       "players": [{"player": int, "name": str, "value": float,
-                   "best_response_value": float, "gain": float}, ...],  # one per player
+                   "best_response_value": float, "gain": float}, ...],  # one per player;
+                                           # [] when certificate_failed
       "certificate": CERTIFICATE | null,   # two-player zero-sum games only
+      "certificate_failed": str | null,    # why players / certificate could not be measured
+      "measurement_failed": str | null,    # why a NashConv sample is null (its sums overflow)
       "reference": {                       # the sequence-form LP beside the run
+        "status": "computed" | "skipped" | "failed" | "interrupted",
         "skipped": str | null,             # why there is none (then the rest is null / [])
         "value": float | null, "value_fraction": str | null,   # exact value to player 1
         "value_distance": float | null,    # |value estimate of player 1 - value|
@@ -46,6 +51,7 @@ Players are numbered from 1 in every output (index 0 in the library).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from seqform.base.numbers import fraction_text
@@ -59,6 +65,7 @@ __all__ = ["iterate_document"]
 def _reference_json(reference: LpReference) -> dict[str, Any]:
     value = reference.value
     return {
+        "status": reference.status,
         "skipped": reference.skipped,
         "value": value,
         "value_fraction": None if value is None else fraction_text(value),
@@ -76,6 +83,11 @@ def _reference_json(reference: LpReference) -> dict[str, Any]:
             for player in reference.players
         ],
     }
+
+
+def _measured(number: float | None) -> float | None:
+    """A NashConv for JSON: ``null`` where it could not be measured (``nan``)."""
+    return None if number is None or math.isnan(number) else number
 
 
 def iterate_document(run: IterativeRun) -> dict[str, Any]:
@@ -96,8 +108,8 @@ def iterate_document(run: IterativeRun) -> dict[str, Any]:
         "stopped": result.stopped,
         "iterations": result.iterations,
         "seconds": result.seconds,
-        "nash_conv": result.nash_conv,
-        "last_iterate_nash_conv": result.last_nash_conv,
+        "nash_conv": _measured(result.nash_conv),
+        "last_iterate_nash_conv": _measured(result.last_nash_conv),
         "players": [
             {
                 "player": index + 1,
@@ -107,15 +119,18 @@ def iterate_document(run: IterativeRun) -> dict[str, Any]:
                 "gain": profile.gains[index],
             }
             for index in range(game.num_players)
+            if profile is not None
         ],
         "certificate": None if run.certificate is None else certificate_json(run.certificate),
+        "certificate_failed": run.certificate_failed,
+        "measurement_failed": result.failure,
         "reference": _reference_json(run.reference),
         "history": [
             {
                 "iteration": s.iteration,
                 "seconds": s.seconds,
-                "nash_conv": s.nash_conv,
-                "last_nash_conv": s.last_nash_conv,
+                "nash_conv": _measured(s.nash_conv),
+                "last_nash_conv": _measured(s.last_nash_conv),
             }
             for s in result.history
         ],

@@ -7,6 +7,7 @@ Players are numbered 1 and 2 in every document (index 0 and 1 in the library).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -62,7 +63,8 @@ def strategy_json(
 
     def number(probability: Any) -> Any:
         if not strategy.exact:
-            return float(probability)
+            value = float(probability)
+            return None if math.isnan(value) else value  # a run whose sums overflowed
         return (
             str(probability) if long_fractions or is_readable(probability) else float(probability)
         )

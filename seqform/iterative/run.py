@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from seqform.base.progress import Step, report
-from seqform.certify import certify, certify_profile
+from seqform.certify import CertificateOverflowError, certify, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.requirements import is_two_player_zero_sum
@@ -43,6 +43,7 @@ __all__ = [
     "Sample",
     "Stepper",
     "Stopping",
+    "interrupt_armed",
     "run_iterations",
     "stop_on_interrupt",
 ]
@@ -60,8 +61,9 @@ def stop_on_interrupt() -> Iterator[None]:
     iteration; a second Ctrl-C raises KeyboardInterrupt.
 
     The boundary handler is installed only while the iterations run: anywhere else in the
-    block (the LP reference after the run, say) the first Ctrl-C raises KeyboardInterrupt
-    as usual.  In other threads it changes nothing (only the main thread may handle
+    block the first Ctrl-C raises KeyboardInterrupt as usual, which work that keeps the run
+    (the LP reference after it, :func:`seqform.questions.iterate.iterate`) catches where
+    :func:`interrupt_armed`.  In other threads it changes nothing (only the main thread may handle
     signals)."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may handle signals; Ctrl-C then acts as usual
@@ -72,6 +74,13 @@ def stop_on_interrupt() -> Iterator[None]:
     finally:
         _ARMED.clear()
         _INTERRUPTED.clear()
+
+
+def interrupt_armed() -> bool:
+    """Whether a Ctrl-C here is to stop the work and keep what is done: inside
+    :func:`stop_on_interrupt`, on the main thread (the LP reference after a run, say, is
+    then reported as interrupted and the run kept)."""
+    return _ARMED.is_set() and threading.current_thread() is threading.main_thread()
 
 
 @contextlib.contextmanager
@@ -158,9 +167,12 @@ class IterativeResult:
     strategies : the average behavioural strategies of players 0, 1, ... (one per player)
     iterations : the number of iterations run
     seconds : solver time, without the NashConv measurements
-    history : NashConv samples, every ``every`` iterations and after the last
+    history : NashConv samples, every ``every`` iterations and after the last (a sample
+        that could not be measured holds ``nan``, and is the last)
     stopped : why it stopped: ``"iterations"``, ``"target"``, ``"time limit"``,
-        ``"callback"`` or ``"interrupted"`` (Ctrl-C, see :func:`stop_on_interrupt`)
+        ``"callback"``, ``"interrupted"`` (Ctrl-C, see :func:`stop_on_interrupt`) or
+        ``"measurement failed"`` (NashConv left the float range: ``failure`` says why;
+        without a measurement no target can be reached, so the run stops there)
     seed : the random seed (sampling solvers), else None
     last_strategies : the last iterate (current behaviours) when the run measured it,
         else None
@@ -174,10 +186,12 @@ class IterativeResult:
     stopped: str
     seed: int | None = None
     last_strategies: tuple[BehaviouralStrategy, ...] | None = None
+    failure: str | None = None
 
     @property
     def nash_conv(self) -> float:
-        """NashConv of the returned strategies (the last sample)."""
+        """NashConv of the returned strategies (the last sample; ``nan`` when the
+        measurement failed, ``failure``)."""
         return self.history[-1].nash_conv
 
     @property
@@ -258,9 +272,15 @@ def run_iterations(
     iteration = 0
     stopped = "iterations"
 
+    failure: list[str] = []
+
     def measure() -> Sample:
-        last = measured(_current(stepper)) if last_iterate else None
-        average = measured(stepper.average())
+        try:
+            last = measured(_current(stepper)) if last_iterate else None
+            average = measured(stepper.average())
+        except CertificateOverflowError as exc:
+            failure.append(str(exc))
+            last, average = (math.nan if last_iterate else None), math.nan
         sample = Sample(iteration, seconds, average, last)
         history.append(sample)
         return sample
@@ -279,6 +299,8 @@ def run_iterations(
                     stopped = "callback"
                     break
             fired = _rule_fired(stopping, seconds, sample)
+            if fired is None and failure and iteration != stopping.iterations:
+                fired = "measurement failed"
             if fired is not None:
                 stopped = fired
                 break
@@ -297,4 +319,5 @@ def run_iterations(
         stopped=stopped,
         seed=seed,
         last_strategies=_current(stepper) if last_iterate else None,
+        failure=failure[0] if failure else None,
     )

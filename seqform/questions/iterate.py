@@ -27,15 +27,29 @@ average profile ``σ̄`` twice:
   player (it solves about four LPs per action; Leduc would take minutes).  A player whose
   set is larger gets no strategy distance (the nearest equilibrium strategy is then not
   the LP's vertex).
+
+Size: a little over 400 lines: the one entry point with its keyword checks, and what it
+does when the certificate or the reference fails, kept beside the run they measure.
 """
 
 from __future__ import annotations
 
+import math
+import operator
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from numbers import Integral, Real
 
-from seqform.certify import Certificate, NPlayerCertificate, certify, certify_profile
+import numpy as np
+
+from seqform.certify import (
+    Certificate,
+    CertificateOverflowError,
+    NPlayerCertificate,
+    certify,
+    certify_profile,
+)
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.game.requirements import is_two_player_zero_sum
@@ -44,7 +58,13 @@ from seqform.iterative.cfr import cfr, cfr_plus, dcfr
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
 from seqform.iterative.rcfr import rcfr
 from seqform.iterative.rules import SCHEDULED
-from seqform.iterative.run import IterativeResult, OnSample, Stopping
+from seqform.iterative.run import (
+    DEFAULT_EVERY,
+    IterativeResult,
+    OnSample,
+    Stopping,
+    interrupt_armed,
+)
 from seqform.iterative.variants import (
     dcfr_plus,
     hs_dcfr15,
@@ -56,6 +76,7 @@ from seqform.iterative.variants import (
     pdcfr_plus,
 )
 from seqform.iterative.xfp import xfp
+from seqform.lp.solvers import SolverError
 from seqform.questions.lp_reference import (
     LP_MAX_SEQUENCES,
     RANGES_MAX_SEQUENCES,
@@ -78,6 +99,7 @@ from seqform.structured.responses import certify as structured_certify
 from seqform.structured.vector_cfr import VECTOR_ALGORITHMS, vector_cfr
 
 __all__ = [
+    "DEFAULT_ITERATIONS",
     "DEFAULT_SEED",
     "LP_MAX_SEQUENCES",
     "RANGES_MAX_SEQUENCES",
@@ -89,6 +111,7 @@ __all__ = [
     "PlayerDistance",
     "iterate",
     "reference",
+    "stopping_rules",
 ]
 
 SOLVERS: Mapping[str, Callable[..., IterativeResult]] = {
@@ -115,35 +138,52 @@ iterations."""
 SAMPLING = frozenset({"mccfr"})
 
 
+DEFAULT_ITERATIONS = 1000
+"""Iterations run when no stopping rule is given (``iterations``, ``target_nash_conv`` and
+``time_limit`` all None), from Python and the command line alike."""
+
+
 @dataclass(frozen=True)
 class IterativeRun:
     """An iterative run with its measurements.
 
     result : what the solver returned (average strategies, history, why it stopped)
     stopping : the rules it ran under
-    profile : each player's value, best-response value and gain, and NashConv
-    certificate : the two-player zero-sum certificate (None for other games)
-    reference : the LP beside it
+    profile : each player's value, best-response value and gain, and NashConv (None when
+        it could not be measured: ``certificate_failed``)
+    certificate : the two-player zero-sum certificate (None for other games, or when it
+        could not be measured)
+    reference : the LP beside it (skipped, failed or interrupted with its reason: the run
+        is kept whatever happened to the reference)
+    certificate_failed : why the profile and certificate could not be measured (the payoffs'
+        sums left the float range), else None
     """
 
     game: Game
     result: IterativeResult
     stopping: Stopping
-    profile: NPlayerCertificate
+    profile: NPlayerCertificate | None
     certificate: Certificate | None
     reference: LpReference
+    certificate_failed: str | None = None
 
     @property
     def values(self) -> tuple[float, ...]:
-        """Each player's expected payoff under the average profile (the value estimate)."""
+        """Each player's expected payoff under the average profile (the value estimate;
+        ``nan`` when it could not be measured)."""
+        if self.profile is None:
+            return (math.nan,) * self.game.num_players
         return self.profile.values
 
 
 def iterate(
     game: Game | str | os.PathLike[str],
     algorithm: str,
-    stopping: Stopping,
     *,
+    iterations: int | None = None,
+    target_nash_conv: float | None = None,
+    time_limit: float | None = None,
+    every: int = DEFAULT_EVERY,
     seed: int | None = None,
     on_sample: OnSample | None = None,
     method: str = "auto",
@@ -153,46 +193,169 @@ def iterate(
     progress: Callable[[str], None] | None = None,
     with_reference: bool | None = None,
 ) -> IterativeRun:
-    """Run ``algorithm`` (a key of :data:`SOLVERS`) under ``stopping`` and measure it.
+    """Run ``algorithm`` (a key of :data:`SOLVERS`) until a stopping rule fires, and measure it.
 
-    ``game`` is a built game, or a spec or path: then its tree is refused before it is built
-    when it would not fit in memory (unless ``force``), and the LP reference follows the
-    route ``solve`` takes for that spec (module docstring).  ``method`` is the layout the
-    CFR family runs on (:data:`~seqform.routes.policy.ITERATE_METHODS`; ``"auto"`` is the
-    tree).  ``seed`` is for ``mccfr`` only (default :data:`DEFAULT_SEED`); ``on_sample`` sees
-    each NashConv sample (return True to stop); ``reference=False`` skips the LP reference
-    (``with_reference`` is its older name); ``progress`` hears the reference's stages.
+    ``seqform.iterate("leduc", "cfr+", iterations=200)``.
+
+    Parameters
+    ----------
+    game
+        A built game, or a spec or path: then its tree is refused before it is built when it
+        would not fit in memory (unless ``force``), and the LP reference follows the route
+        ``solve`` takes for that spec (module docstring).
+    algorithm
+        A key of :data:`SOLVERS`.
+    iterations, target_nash_conv, time_limit
+        The stopping rules, whichever fires first (the command line's ``--iterations``,
+        ``--target-exploitability`` and ``--time-limit``): at most ``iterations``
+        iterations; stop once a measured NashConv (the *sum* of the players' best-response
+        gains, not half of it) is at most ``target_nash_conv``; stop once the solver has run
+        ``time_limit`` seconds (measurements not counted).  With none of the three,
+        :data:`DEFAULT_ITERATIONS`.
+    every
+        Measure NashConv every ``every`` iterations and after the last.
+    seed
+        For ``mccfr`` only (default :data:`DEFAULT_SEED`).
+    on_sample
+        Sees each NashConv sample (return True to stop).
+    method
+        The layout the CFR family runs on (:data:`~seqform.routes.policy.ITERATE_METHODS`;
+        ``"auto"`` is the tree, or the structured route where ``solve``'s auto route is).
+    reference
+        False skips the LP reference (``with_reference`` is its older name); it is also
+        skipped where ``solve`` refuses the LP (unless ``force``) or it would be slow.
+    force
+        Build a tree beyond the memory estimate, and solve the reference's LP where ``solve``
+        would refuse it, as ``solve``'s ``force``.
+    progress
+        Hears the reference's stages.
+
+    The run is always returned once it has run: a certificate that cannot be measured (its
+    sums leave the float range) is reported in ``certificate_failed``, and an LP reference
+    that fails, or is interrupted by Ctrl-C inside
+    :func:`~seqform.iterative.run.stop_on_interrupt`, in ``reference``.
+
+    Length: the docstring names every keyword; the body is short.
 
     Raises
     ------
+    TypeError
+        For a stopping rule that is not a number (``iterations`` and ``every`` must be
+        integers).
+    ValueError
+        For a stopping rule out of range (not positive, not finite), an unknown algorithm,
+        or a seed given to a deterministic one (an :class:`OptionsError`, also a
+        ``ValueError``, for a scheduled one without ``iterations``).
     OptionsError
         For a method the CFR family does not run on.
-    ValueError
-        For an unknown algorithm, or a seed given to a deterministic one (an
-        :class:`OptionsError`, also a ``ValueError``, for a scheduled one without
-        ``stopping.iterations``).
     MemoryRefusedError
         For a tree that would not fit in memory (unless ``force``).
     """
+    stopping = stopping_rules(iterations, target_nash_conv, time_limit, every)
     chosen = resolve_method(method, ITERATE_METHODS)
     options = _solver_options(algorithm, stopping, seed, on_sample)
     spec = game if isinstance(game, str) else None
     wanted = reference if with_reference is None else with_reference
     structured = _structured_game(game, chosen, algorithm, force)
     if structured is not None:
-        return _iterate_structured(structured, algorithm, stopping, on_sample, wanted, progress)
+        return _iterate_structured(
+            structured, algorithm, stopping, on_sample, wanted, progress, force
+        )
     tree = _load(game, force, max_nodes)
     result = SOLVERS[algorithm](tree, stopping.iterations, **options)
     strategies = result.strategies
     two_player = is_two_player_zero_sum(tree)
-    return IterativeRun(
-        game=tree,
-        result=result,
-        stopping=stopping,
-        profile=certify_profile(tree, strategies),
-        certificate=certify(tree, strategies[0], strategies[1]) if two_player else None,
-        reference=_reference_unless(tree, result, spec, progress, wanted),
+    try:
+        _require_numbers(result)
+        profile = certify_profile(tree, strategies)
+        certificate = certify(tree, strategies[0], strategies[1]) if two_player else None
+    except CertificateOverflowError as exc:
+        return IterativeRun(tree, result, stopping, None, None, LpReference(_NO_ESTIMATE), str(exc))
+    lp = _kept(lambda: _reference_unless(tree, result, spec, progress, wanted, force))
+    return IterativeRun(tree, result, stopping, profile, certificate, lp)
+
+
+_NO_ESTIMATE = "the run's value estimate could not be measured (certificate failed)"
+
+
+def _require_numbers(result: IterativeResult) -> None:
+    """Raise :class:`CertificateOverflowError` when the average strategies hold ``nan``:
+    the solver's own sums (regrets, payoffs times reach) left the float range."""
+    if not all(np.isfinite(s.probabilities.astype(float)).all() for s in result.strategies):
+        raise CertificateOverflowError(
+            f"the average strategies hold nan: {result.algorithm}'s sums overflowed the float "
+            "range (±1.8e308); scale the game's payoffs down"
+        )
+
+
+def stopping_rules(
+    iterations: object = None,
+    target_nash_conv: object = None,
+    time_limit: object = None,
+    every: object = DEFAULT_EVERY,
+) -> Stopping:
+    """The :class:`~seqform.iterative.run.Stopping` of :func:`iterate`'s keywords, each
+    checked under its own name; :data:`DEFAULT_ITERATIONS` when no rule is given.
+
+    Raises
+    ------
+    TypeError
+        For a rule of the wrong type (a string, a bool; a float for ``iterations``).
+    ValueError
+        For a rule that is not positive or not finite.
+    """
+    for name, number, whole in (
+        ("iterations", iterations, True),
+        ("target_nash_conv", target_nash_conv, False),
+        ("time_limit", time_limit, False),
+        ("every", every, True),
+    ):
+        if number is None and name != "every":
+            continue
+        kind = Integral if whole else Real
+        if isinstance(number, bool) or not isinstance(number, kind):
+            wanted = "an integer" if whole else "a number"
+            raise TypeError(f"{name} must be {wanted}, not {type(number).__name__} {number!r}")
+        if isinstance(number, Integral):
+            positive = operator.index(number) > 0 if whole else 0 < _float(number) < math.inf
+        else:
+            positive = 0 < _float(number) < math.inf
+        if not positive:
+            wanted = "a positive integer" if whole else "a positive finite number"
+            raise ValueError(f"{name} must be {wanted}, not {number!r}")
+    if iterations is None and target_nash_conv is None and time_limit is None:
+        iterations = DEFAULT_ITERATIONS
+    return Stopping(
+        iterations=None if iterations is None else int(iterations),  # type: ignore[call-overload]
+        target=None if target_nash_conv is None else float(target_nash_conv),  # type: ignore[arg-type]
+        time_limit=None if time_limit is None else float(time_limit),  # type: ignore[arg-type]
+        every=int(every),  # type: ignore[call-overload]
     )
+
+
+def _float(number: Real) -> float:
+    """``number`` as a float; ``inf`` for an integer beyond the floats, ``nan`` kept."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf
+
+
+def _kept(compute: Callable[[], LpReference]) -> LpReference:
+    """The LP reference, or why there is none: the run before it is never lost to it.  A
+    failure (the solver, payoffs the LP refuses, memory) is reported as ``"failed"``; a
+    Ctrl-C inside :func:`~seqform.iterative.run.stop_on_interrupt` as ``"interrupted"``
+    (outside it, Ctrl-C raises as usual)."""
+    try:
+        return compute()
+    except KeyboardInterrupt:
+        if not interrupt_armed():
+            raise
+        return LpReference("interrupted while the LP solved; the run is kept", status="interrupted")
+    except (SolverError, ValueError) as exc:
+        return LpReference(f"the LP failed: {exc}", status="failed")
+    except MemoryError:
+        return LpReference("the LP failed: out of memory", status="failed")
 
 
 def _structured_game(
@@ -229,6 +392,7 @@ def _iterate_structured(
     on_sample: OnSample | None,
     wanted: bool,
     progress: Callable[[str], None] | None,
+    force: bool,
 ) -> IterativeRun:
     """Vector CFR on the public tree × hands (:mod:`seqform.structured.vector_cfr`), measured
     and compared with the structured LP, all without the tree."""
@@ -247,7 +411,8 @@ def _iterate_structured(
     elif result.stopped == "interrupted":
         lp = LpReference("interrupted before the LP reference")
     else:
-        lp = structured_reference(game, result.strategies, value, progress)
+        strategies = result.strategies
+        lp = _kept(lambda: structured_reference(game, strategies, value, progress, force))
     return IterativeRun(game, result, stopping, profile, certificate, lp)  # type: ignore[arg-type]
 
 
@@ -289,6 +454,7 @@ def _reference_unless(
     spec: str | None,
     progress: Callable[[str], None] | None,
     asked: bool,
+    force: bool,
 ) -> LpReference:
     """:func:`reference`, unless not ``asked`` or the run was interrupted (Ctrl-C asked to
     stop: the result so far is reported without the LP, which may take minutes)."""
@@ -296,4 +462,4 @@ def _reference_unless(
         return LpReference("not asked (--no-reference)")
     if result.stopped == "interrupted":
         return LpReference("interrupted before the LP reference")
-    return tree_reference(game, result.strategies, spec, progress)
+    return tree_reference(game, result.strategies, spec, progress, force)

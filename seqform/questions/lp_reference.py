@@ -4,6 +4,10 @@ module docstring says what is measured and when it is skipped).
 
 On the tree route uniqueness is decided by :func:`seqform.questions.ranges.equilibrium_ranges`;
 on the structured route (vector CFR) the value is compared and uniqueness left undecided.
+
+An LP that ``solve`` refuses (:func:`seqform.routes.policy.choose_route`: beyond memory, or
+a hold'em spot's LP that would not finish, :mod:`seqform.holdem.lp_work`) is refused here by
+the same call and the reference skipped with its reason, unless ``force`` (as ``solve``'s).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from seqform.game.public.tree import StructuredGame
 from seqform.game.requirements import is_two_player_zero_sum
 from seqform.lp.solvers import SolverError
 from seqform.questions.ranges import equilibrium_ranges
-from seqform.routes.policy import choose_route
+from seqform.routes.policy import LPWorkRefusedError, MemoryRefusedError, Route, choose_route
 from seqform.routes.solve import solve_on_route
 from seqform.routes.structured import solve_structured
 
@@ -89,6 +93,9 @@ class LpReference:
     players : per player, the strategy distance (empty when skipped)
     uniqueness_skipped : why uniqueness was not decided (None when it was)
     seconds : time for the LP and, if run, the ranges
+    status : ``"computed"``; ``"skipped"`` (not asked, refused as ``solve`` refuses it, or
+        over a limit of this module); ``"failed"`` (the LP or its measurement raised; the
+        reason is in ``skipped``); ``"interrupted"`` (Ctrl-C while it ran)
     """
 
     skipped: str | None
@@ -97,6 +104,7 @@ class LpReference:
     players: tuple[PlayerDistance, ...] = ()
     uniqueness_skipped: str | None = None
     seconds: float = 0.0
+    status: str = "skipped"
 
 
 def reference(
@@ -105,11 +113,21 @@ def reference(
     *,
     spec: str | None = None,
     progress: Callable[[str], None] | None = None,
+    force: bool = False,
 ) -> LpReference:
     """The LP's value and unique equilibrium strategies beside ``strategies``; on the route
     ``solve`` takes for ``spec`` when given (the tree of ``game`` otherwise), skipped with a
-    note where it would be slow (module docstring)."""
-    return tree_reference(game, strategies, spec, progress)
+    note where ``solve`` refuses it (unless ``force``) or it would be slow (module
+    docstring)."""
+    return tree_reference(game, strategies, spec, progress, force)
+
+
+def _refused(subject: Game | StructuredGame | str, method: str, force: bool) -> Route | str:
+    """The route ``solve`` takes for ``subject``, or why ``solve`` refuses its LP."""
+    try:
+        return choose_route(subject, method, force=force)
+    except (MemoryRefusedError, LPWorkRefusedError) as exc:
+        return f"solve refuses this LP: {exc}"
 
 
 def tree_reference(
@@ -117,13 +135,16 @@ def tree_reference(
     strategies: tuple[BehaviouralStrategy, ...],
     spec: str | None,
     progress: Callable[[str], None] | None,
+    force: bool = False,
 ) -> LpReference:
     if not is_two_player_zero_sum(game):
         count = game.flat.num_players
         what = f"has {count} players" if count != 2 else "is not zero-sum"
         return LpReference(f"{game.name} {what}; the LP solves two-player zero-sum games")
     start = time.perf_counter()
-    route = choose_route(spec if spec is not None else game, "auto", force=True)
+    route = _refused(spec if spec is not None else game, "auto", force)
+    if isinstance(route, str):
+        return LpReference(route)
     slow = _too_slow(game, route)
     if slow is not None:
         return LpReference(f"{slow}: skipped, the LP reference would be slow")
@@ -132,7 +153,7 @@ def tree_reference(
     try:
         solution = solve_on_route(route.structured or game, route)
     except SolverError as exc:
-        return LpReference(f"the LP failed: {exc}")
+        return LpReference(f"the LP failed: {exc}", status="failed")
     estimate = float(certify(game, strategies[0], strategies[1]).value)
     dimensions, uniqueness_skipped = _dimensions(game, route.method, progress)
     players = tuple(
@@ -146,6 +167,7 @@ def tree_reference(
         players=players,
         uniqueness_skipped=uniqueness_skipped,
         seconds=time.perf_counter() - start,
+        status="computed",
     )
 
 
@@ -207,15 +229,20 @@ def structured_reference(
     strategies: tuple[BehaviouralStrategy, ...],
     estimate: float,
     progress: Callable[[str], None] | None,
+    force: bool = False,
 ) -> LpReference:
-    """The structured LP's value beside the run (uniqueness is not decided there)."""
+    """The structured LP's value beside the run (uniqueness is not decided there), skipped
+    where ``solve`` refuses it (unless ``force``)."""
+    refused = _refused(game, "structured", force)
+    if isinstance(refused, str):
+        return LpReference(refused)
     start = time.perf_counter()
     if progress is not None:
         progress(f"LP reference: solving {game.name} on the structured route")
     try:
         solution = solve_structured(game)
     except SolverError as exc:
-        return LpReference(f"the LP failed: {exc}")
+        return LpReference(f"the LP failed: {exc}", status="failed")
     players = tuple(
         _player_distance(strategies[player], solution.strategies[player], None) for player in (0, 1)
     )
@@ -226,4 +253,5 @@ def structured_reference(
         players=players,
         uniqueness_skipped="not decided on the structured route (ranges need the tree)",
         seconds=time.perf_counter() - start,
+        status="computed",
     )

@@ -1,16 +1,23 @@
 """``seqform iterate GAME --algorithm cfr|cfr+|dcfr|...|xfp|rcfr|mccfr``: iterative solvers,
 measured.
 
-Stopping: ``--iterations N`` or ``--target-exploitability EPS`` (not both), and/or
-``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.
+Stopping: ``--iterations N`` or ``--target-exploitability EPS`` (not both; EPS is compared
+with NashConv, the sum of the best-response gains: ``target_nash_conv`` in Python), and/or
+``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.  The
+options are passed to :func:`~seqform.questions.iterate.iterate` under its keywords, which
+check them.
 Progress on stderr, one line per NashConv sample (every ``--every K`` iterations and after
 the last), none with ``--quiet``; the LP reference follows the route ``solve`` takes (the
 structured route for a large built-in game), says its stage on stderr, and is skipped with
-``--no-reference`` or, with a one-line note, where it would be slow; MCCFR without ``--seed`` uses
-:data:`~seqform.questions.iterate.DEFAULT_SEED` and says so on stderr.  Ctrl-C stops at the
-next iteration boundary: the result so far is written, marked ``interrupted``, and the exit
-code is 130.  The analysis is :func:`seqform.questions.iterate.iterate`; the output
-:mod:`seqform.cli.render.iterate`.
+``--no-reference`` or, with its reason, where ``solve`` would refuse the LP or it would be
+slow; MCCFR without ``--seed`` uses
+:data:`~seqform.questions.iterate.DEFAULT_SEED` and says so on stderr.  Ctrl-C (or SIGTERM,
+SIGHUP: :mod:`seqform.cli.signals`) stops at the next iteration boundary: the result so far
+is written, marked ``interrupted``, and the exit code is 128 + the signal (130 for Ctrl-C).
+Interrupted during the LP reference, the finished run is written with the reference marked
+interrupted, with the same exit code.  A run is written even when its certificate or its
+reference failed (the failure is reported beside it).  The analysis is
+:func:`seqform.questions.iterate.iterate`; the output :mod:`seqform.cli.render.iterate`.
 """
 
 from __future__ import annotations
@@ -18,31 +25,22 @@ from __future__ import annotations
 import argparse
 import sys
 
-from seqform.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CommandError
+from seqform.cli.errors import (
+    EXIT_NOT_CERTIFIED,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+)
 from seqform.cli.output import emit
 from seqform.cli.render.iterate import iterate_text
 from seqform.cli.render.numbers import count_text
+from seqform.cli.signals import interrupted_code
 from seqform.cli.streams import terminal_text
 from seqform.documents.iterate import iterate_document
-from seqform.iterative.run import OnSample, Sample, Stopping, stop_on_interrupt
-from seqform.questions.iterate import DEFAULT_SEED, SAMPLING, iterate
+from seqform.iterative.run import OnSample, Sample, stop_on_interrupt
+from seqform.questions.iterate import DEFAULT_ITERATIONS, DEFAULT_SEED, SAMPLING, iterate
 
 __all__ = ["DEFAULT_ITERATIONS", "run"]
-
-DEFAULT_ITERATIONS = 1000
-"""Iterations run when no stopping rule is given."""
-
-
-def _stopping(args: argparse.Namespace) -> Stopping:
-    iterations = args.iterations
-    if iterations is None and args.target_exploitability is None and args.time_limit is None:
-        iterations = DEFAULT_ITERATIONS
-    return Stopping(
-        iterations=iterations,
-        target=args.target_exploitability,
-        time_limit=args.time_limit,
-        every=args.every,
-    )
 
 
 def _say(message: str) -> None:
@@ -72,14 +70,16 @@ def run(args: argparse.Namespace) -> int:
             f"--seed applies to --algorithm mccfr only ({args.algorithm} is deterministic)",
             EXIT_USAGE,
         )
-    stopping = _stopping(args)
     if sampling and args.seed is None and not args.quiet:
         _say(f"{args.algorithm}: seed {DEFAULT_SEED} (the default; choose one with --seed)")
     with stop_on_interrupt():
         result = iterate(
             args.game,
             args.algorithm,
-            stopping,
+            iterations=args.iterations,
+            target_nash_conv=args.target_exploitability,
+            time_limit=args.time_limit,
+            every=args.every,
             seed=args.seed,
             on_sample=_progress(args.quiet),
             method=args.method,
@@ -96,5 +96,15 @@ def run(args: argparse.Namespace) -> int:
     if result.result.stopped == "interrupted":
         done = count_text(result.result.iterations)
         _say(f"interrupted after {done} iterations; the result so far")
-        return EXIT_INTERRUPTED
+        return interrupted_code()
+    if result.reference.status == "interrupted":
+        _say("interrupted during the LP reference; the finished run is written without it")
+        return interrupted_code()
+    if result.reference.status == "failed":
+        _say(f"LP reference failed (the run is written): {result.reference.skipped}")
+    failed = result.certificate_failed or result.result.failure
+    if failed is not None:
+        raise CommandError(
+            f"the run is written, its certificate failed: {failed}", EXIT_NOT_CERTIFIED
+        )
     return EXIT_OK

@@ -49,12 +49,17 @@ def stopped_text(run: IterativeRun) -> str:
         return "an interrupt (Ctrl-C), at an iteration boundary"
     if result.stopped == "iterations":
         return f"the iteration limit of {count_text(stopping.iterations or result.iterations)}"
+    if result.stopped == "measurement failed":
+        return "a NashConv measurement that failed (no target can be checked without it)"
     return result.stopped
 
 
 def _measurement_lines(run: IterativeRun) -> list[str]:
     """Each player's value estimate, best response and gain; the certificate if 2p0s."""
     profile, names = run.profile, run.game.player_names
+    failed = run.certificate_failed or run.result.failure
+    if profile is None:
+        return [f"Average strategies: certificate failed: {failed}"]
     rows = [("", "value estimate", "best response", "gain")]
     rows += [
         (names[i], value_text(v), value_text(b), f"{g:.3e}")
@@ -75,7 +80,7 @@ def _measurement_lines(run: IterativeRun) -> list[str]:
 def _reference_lines(run: IterativeRun) -> list[str]:
     reference, names = run.reference, run.game.player_names
     if reference.skipped is not None:
-        return [f"Against the sequence-form LP: skipped ({reference.skipped})"]
+        return [f"LP reference {reference.status}: {reference.skipped}"]
     assert reference.value is not None and reference.value_distance is not None
     exact = value_text(reference.value)
     lines = [
@@ -123,7 +128,10 @@ def _history_lines(run: IterativeRun) -> list[str]:
         ("", f"{count_text(sample.iteration)}", f"{sample.seconds:.3f}", f"{sample.nash_conv:.3e}")
         for sample in (history[i] for i in shown)
     ]
-    return [title, *aligned_table(rows, indent="")]
+    lines = [title, *aligned_table(rows, indent="")]
+    if run.result.failure is not None:
+        lines.append(f"NashConv not measured (nan): {run.result.failure}")
+    return lines
 
 
 def _last_iterate_lines(run: IterativeRun) -> list[str]:

@@ -1,0 +1,82 @@
+"""SIGTERM and SIGHUP are handled as Ctrl-C is: the work stops the way SIGINT stops it, an
+``iterate`` run so far is written, and the exit code is ``128 + n`` for signal ``n`` (143 for
+SIGTERM, 129 for SIGHUP, 130 for Ctrl-C), as a shell reports a process its signal killed.
+
+Python's own handling of SIGINT (:class:`KeyboardInterrupt`, or the iteration boundary
+handler of :func:`seqform.iterative.run.stop_on_interrupt`) already stops every stage
+cleanly, so the handler installed here records the signal and calls whatever handles SIGINT
+at that moment.  It is installed by the command line's ``main`` only, for the length of
+the command, and the previous handlers are restored after; a signal ignored when the command
+started (``nohup`` ignores SIGHUP) stays ignored.
+
+A process forked while the handler is installed (a worker of ``solve-many``'s process pool)
+inherits it; there it restores the default action and re-sends the signal to itself, so a
+worker told to end ends, and never outlives the command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
+
+__all__ = ["TERMINATING", "interrupted_code", "interrupting_signal", "terminate_as_interrupt"]
+
+TERMINATING: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals handled as Ctrl-C (SIGHUP does not exist on Windows)."""
+
+_RECEIVED: list[int] = []
+
+
+def interrupting_signal() -> signal.Signals:
+    """The signal that interrupted the command: the last of :data:`TERMINATING` received,
+    else SIGINT."""
+    return signal.Signals(_RECEIVED[-1]) if _RECEIVED else signal.SIGINT
+
+
+def interrupted_code() -> int:
+    """``128 + n`` for the signal ``n`` that interrupted the command (130 for Ctrl-C)."""
+    return 128 + int(interrupting_signal())
+
+
+def _handler(owner: int) -> Callable[[int, FrameType | None], None]:
+    def handle(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:  # a forked worker: end as the default action would
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        _RECEIVED.append(signum)
+        interrupt = signal.getsignal(signal.SIGINT)
+        if not callable(interrupt):  # SIGINT ignored (a background job): stop all the same
+            raise KeyboardInterrupt
+        interrupt(signal.SIGINT, frame)
+
+    return handle
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP act as SIGINT (module docstring); outside the
+    main thread it changes nothing (only the main thread may set handlers)."""
+    _RECEIVED.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handle = _handler(os.getpid())
+    previous = {}
+    for number in TERMINATING:
+        current = signal.getsignal(number)
+        if current is signal.SIG_IGN:
+            continue
+        previous[number] = current
+        signal.signal(number, handle)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -1,0 +1,276 @@
+"""A finished iterative run is never thrown away: ``iterate`` takes its stopping rules as
+keywords; its LP reference is refused where ``solve`` refuses the LP, and a reference that
+fails or is interrupted, or a certificate that overflows, is reported beside the run, which
+is written all the same; SIGTERM and SIGHUP stop the command as Ctrl-C does."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import seqform
+from seqform.certify import CertificateOverflowError, certify
+from seqform.cli.main import main
+from seqform.cli.signals import interrupted_code, terminate_as_interrupt
+from seqform.forms.strategies import uniform_behaviour
+from seqform.holdem import lp_work
+from seqform.io.documents import validate_document
+from seqform.io.export import efg_text
+from seqform.io.loader import load_game
+from seqform.iterative.run import stop_on_interrupt
+from seqform.questions import lp_reference
+from seqform.routes import structured
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# The small turn spot of tests/test_spot_lp_route.py: 2,816 LP variables (counted there).
+TURN = """\
+board = "Ks7h2d9c"
+pot = 6
+effective_stack = 6
+oop_range = "AA,AhKh,Qc9d"
+ip_range = "AsKs,KhQh:0.5,9h8h"
+bet_sizes = [1]
+"""
+
+
+class BuiltError(AssertionError):
+    """The LP builder was reached."""
+
+
+def _no_build(*args: object, **kwargs: object) -> None:
+    raise BuiltError("the LP was built")
+
+
+def _scaled_kuhn(folder: Path, scale: int) -> Path:
+    """Kuhn poker as a .efg file with every payoff multiplied by ``scale`` (written as
+    integers: the reader takes them exactly)."""
+    text = efg_text(load_game("kuhn"))
+    scaled = re.sub(
+        r"\{ (-?\d+), (-?\d+) \}",
+        lambda m: f"{{ {int(m.group(1)) * scale}, {int(m.group(2)) * scale} }}",
+        text,
+    )
+    assert scaled != text
+    path = folder / f"kuhn_{len(str(scale))}.efg"
+    path.write_text(scaled)
+    return path
+
+
+def _json_run(game: str, iterations: int, output: Path, *options: str) -> list[str]:
+    """The command line of a quiet ``iterate`` of cfr+ writing its JSON to ``output``."""
+    run = ["iterate", game, "--algorithm", "cfr+", "--iterations", str(iterations), "--quiet"]
+    return [*run, *options, "--format", "json", "--output", str(output)]
+
+
+# --- the stopping rules as keywords ----------------------------------------------------------
+
+
+def test_python_iterate_takes_the_stopping_rules_as_keywords() -> None:
+    run = seqform.iterate("kuhn", "cfr+", iterations=20, every=10, reference=False)
+    assert run.result.iterations == 20
+    assert [s.iteration for s in run.result.history] == [10, 20]
+
+
+def test_without_a_rule_python_runs_the_commands_default() -> None:
+    from seqform.questions.iterate import DEFAULT_ITERATIONS, stopping_rules
+
+    assert stopping_rules().iterations == DEFAULT_ITERATIONS == 1000
+
+
+@pytest.mark.parametrize(
+    ("keywords", "error", "named"),
+    [
+        ({"iterations": -1}, ValueError, "iterations"),
+        ({"iterations": 2.5}, TypeError, "iterations"),
+        ({"iterations": True}, TypeError, "iterations"),
+        ({"time_limit": math.nan}, ValueError, "time_limit"),
+        ({"time_limit": "5"}, TypeError, "time_limit"),
+        ({"target_nash_conv": 0}, ValueError, "target_nash_conv"),
+        ({"target_nash_conv": math.inf}, ValueError, "target_nash_conv"),
+        ({"every": 0}, ValueError, "every"),
+    ],
+)
+def test_a_bad_stopping_rule_is_refused_by_its_name(
+    keywords: dict[str, object], error: type[Exception], named: str
+) -> None:
+    with pytest.raises(error, match=rf"^{named} must be"):
+        seqform.iterate("kuhn", "cfr+", **keywords)  # type: ignore[arg-type]
+
+
+# --- the LP reference: solve's refusal, failures, interrupts ---------------------------------
+
+
+@pytest.fixture
+def turn_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The small turn spot under a limit of 1,000 LP variables, so that ``solve`` refuses
+    it, and an LP builder that fails if reached."""
+    path = tmp_path / "turn.toml"
+    path.write_text(TURN)
+    monkeypatch.setattr(lp_work, "SPOT_LP_VARIABLES", 1_000)
+    monkeypatch.setattr(structured, "build_structured_lp", _no_build)
+    return path
+
+
+def test_the_reference_is_skipped_where_solve_refuses_the_lp(turn_file: Path) -> None:
+    with pytest.raises(lp_work.LPWorkRefusedError):
+        seqform.solve(str(turn_file))
+    run = seqform.iterate(str(turn_file), "cfr+", iterations=5)
+    assert run.result.iterations == 5
+    assert run.reference.status == "skipped"
+    assert run.reference.skipped is not None
+    assert "solve refuses this LP" in run.reference.skipped
+    assert "2,816 variables" in run.reference.skipped
+
+
+def test_the_command_says_why_the_reference_was_skipped(
+    turn_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["iterate", str(turn_file), "--algorithm", "cfr+", "--iterations", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "LP reference skipped: solve refuses this LP:" in out
+
+
+def test_force_solves_the_refused_reference_as_solve_force_does(turn_file: Path) -> None:
+    with pytest.raises(BuiltError):
+        seqform.iterate(str(turn_file), "cfr+", iterations=5, force=True)
+
+
+def _interrupt(*args: object, **kwargs: object) -> None:
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_in_the_reference_keeps_the_finished_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(lp_reference, "solve_on_route", _interrupt)
+    output = tmp_path / "run.json"
+    code = main(_json_run("kuhn", 30, output))
+    assert code == 130  # 128 + SIGINT
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["iterations"] == 30
+    assert document["reference"]["status"] == "interrupted"
+    assert "interrupted during the LP reference" in capsys.readouterr().err
+
+
+def test_ctrl_c_in_the_reference_still_raises_outside_stop_on_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(lp_reference, "solve_on_route", _interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        seqform.iterate("kuhn", "cfr+", iterations=5)
+    with stop_on_interrupt():
+        run = seqform.iterate("kuhn", "cfr+", iterations=5)
+    assert run.reference.status == "interrupted"
+
+
+def test_a_reference_that_refuses_the_payoffs_is_reported_beside_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # payoffs of 1e300: the float LP refuses entries of 1e15 or more (its message)
+    game = _scaled_kuhn(tmp_path, 10**300)
+    output = tmp_path / "run.json"
+    code = main(_json_run(str(game), 20, output))
+    assert code == 0
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["iterations"] == 20
+    assert document["reference"]["status"] == "failed"
+    assert "HiGHS refuses LP entries" in document["reference"]["skipped"]
+    assert "LP reference failed" in capsys.readouterr().err
+
+
+# --- a certificate beyond the float range -----------------------------------------------------
+
+
+def test_the_certificate_refuses_sums_beyond_the_float_range(tmp_path: Path) -> None:
+    # payoffs of ±1.7e308 and ±3.4e308 (beyond the largest float, 1.797e308: read as inf)
+    game = load_game(str(_scaled_kuhn(tmp_path, 17 * 10**307)))
+    first, second = (uniform_behaviour(table) for table in game.flat.tables)
+    with pytest.raises(CertificateOverflowError, match="overflows the float range"):
+        certify(game, first, second)
+
+
+def test_a_run_whose_certificate_overflows_is_written_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = _scaled_kuhn(tmp_path, 17 * 10**307)
+    output = tmp_path / "run.json"
+    code = main(_json_run(str(game), 20, output, "--no-reference"))
+    assert code == 3  # written, not certified
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["iterations"] == 20
+    assert "float range" in document["certificate_failed"]
+    assert document["players"] == [] and document["certificate"] is None
+    assert "its certificate failed" in capsys.readouterr().err
+
+
+# --- SIGTERM and SIGHUP ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_act_as_ctrl_c_inside_the_command(number: signal.Signals) -> None:
+    before = signal.getsignal(number)
+    with terminate_as_interrupt(), pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), number)
+        time.sleep(5)  # the handler runs at the next bytecode, well before this ends
+    assert interrupted_code() == 128 + number
+    assert signal.getsignal(number) is before
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.slow
+def test_a_forked_worker_told_to_end_ends() -> None:
+    # a pool worker that turned SIGTERM into KeyboardInterrupt would send it back as the
+    # task's exception and keep running, outliving the command
+    with terminate_as_interrupt(), ProcessPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(_sleep, 30)
+        while not future.running():
+            time.sleep(0.05)
+        (worker,) = list(pool._processes.values())
+        time.sleep(0.2)
+        worker.terminate()
+        worker.join(timeout=20)
+        assert worker.exitcode == -signal.SIGTERM
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signalled_iterate_writes_the_run_so_far(number: signal.Signals, tmp_path: Path) -> None:
+    output = tmp_path / "run.json"
+    command = [sys.executable, "-m", "seqform", "iterate", "leduc", "--algorithm", "cfr"]
+    command += ["--iterations", "100000000", "--every", "1", "--format", "json"]
+    command += ["--output", str(output)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    for line in process.stderr:
+        if "NashConv" in line:  # iterating
+            break
+    process.send_signal(number)
+    try:
+        _, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"iterate ignored {number.name} for 60 s")
+    assert process.returncode == 128 + number, err
+    document = json.loads(output.read_text())
+    assert document["stopped"] == "interrupted"
+    assert "Traceback" not in err

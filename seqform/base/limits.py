@@ -93,6 +93,21 @@ class Limits:
     """``ranges``: more LPs than this are refused before the first one unless forced; at the
     0.3 s of Leduc's value LP that is over an hour."""
 
+    reference_sequences: int = 50_000
+    """``iterate``'s LP reference beside a run, per player: Liar's Dice with 6 sides (24,571)
+    solves in about a second; the reference is a side computation and never takes minutes
+    (and never starts an LP that ``solve`` would refuse)."""
+    reference_tree_nodes: int = 400_000
+    """``iterate``'s LP reference on the tree route: Liar's Dice 6 (294,913 nodes) solves in
+    about a second; leduc(ranks=13), 1.2 M nodes, took over 150 s on the tree where the
+    structured route takes 2 s."""
+    reference_structured_sequences: int = 400_000
+    """``iterate``'s LP reference on the structured route, both players: leduc(ranks=13,
+    suits=4), 186,370, solves in seconds; liars_dice(sides=8), 1,048,562, in minutes."""
+    reference_ranges_sequences: int = 150
+    """``iterate`` decides whether the equilibrium is unique (by ``ranges``) up to this many
+    sequences per player: N-card Kuhn with N = 30, 121 per player, takes about 0.6 s."""
+
     # --- Running in parallel ---------------------------------------------------------------
     workers_per_core: int = 4
     """``solve-many``: workers beyond four a core only wait for a core and hold memory."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from seqform.base.limits import LIMITS
 from seqform.certify import certify
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy
@@ -43,23 +44,13 @@ __all__ = [
     "tree_reference",
 ]
 
-LP_MAX_SEQUENCES = 50_000
-"""The LP reference is computed when each player has at most this many sequences (Liar's
-Dice with 6 sides, 24 571 per player, solves in about a second)."""
+LP_MAX_SEQUENCES = LIMITS.reference_sequences  # why: seqform.base.limits
 
-REFERENCE_TREE_NODES = 400_000
-"""The LP reference on the tree route is computed for trees of at most this many nodes
-(Liar's Dice with 6 sides, 294,913 nodes, solves in about a second; leduc(ranks=13),
-1.2 M nodes, took over 150 s there, issue 24, where the structured route takes 2 s)."""
+REFERENCE_TREE_NODES = LIMITS.reference_tree_nodes  # why: seqform.base.limits
 
-REFERENCE_STRUCTURED_SEQUENCES = 400_000
-"""The LP reference on the structured route is computed up to this many sequences (both
-players; leduc(ranks=13, suits=4), 186,370, solves in seconds; liars_dice(sides=8),
-1,048,562, in minutes)."""
+REFERENCE_STRUCTURED_SEQUENCES = LIMITS.reference_structured_sequences  # why: seqform.base.limits
 
-RANGES_MAX_SEQUENCES = 150
-"""Uniqueness is decided when each player has at most this many sequences (N-card Kuhn
-with N = 30, 121 per player, takes about 0.6 s)."""
+RANGES_MAX_SEQUENCES = LIMITS.reference_ranges_sequences  # why: seqform.base.limits
 
 
 @dataclass(frozen=True)

@@ -170,27 +170,3 @@ def test_each_route_reads_the_other_players_plan_by_the_one_rule(route, monkeypa
     monkeypatch.setattr(lp_problem, "plans_of", reversed_rule)
     _, flipped = route()
     assert flipped[0] == pytest.approx(0.0, abs=1e-9)
-
-
-def test_old_result_names_warn_and_name_the_new_type():
-    import seqform
-    import seqform.lp.clarabel
-    import seqform.lp.exact.minmax
-    import seqform.lp.exact.program
-    import seqform.lp.highs
-    import seqform.lp.minmax
-    import seqform.structured.lp_solve
-
-    for module, name in [
-        (seqform, "LPSolution"),
-        (seqform.lp.minmax, "LPSolution"),
-        (seqform.lp.exact.minmax, "MinmaxFloatSolution"),
-        (seqform.lp.exact.program, "FloatLPResult"),
-        (seqform.structured.lp_solve, "SparsifiedSolution"),
-        (seqform.lp.highs, "HighsRun"),
-        (seqform.lp.clarabel, "ClarabelRun"),
-    ]:
-        with pytest.warns(DeprecationWarning, match="FloatSolution"):
-            assert getattr(module, name) is FloatSolution
-    with pytest.raises(AttributeError):
-        seqform.lp.minmax.NoSuchName  # noqa: B018

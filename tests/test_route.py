@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -174,37 +173,6 @@ def test_choose_route_resolves_auto():
     assert choose_route("kuhn", "structured", exact=True).solver == "simplex"  # a basis
     with pytest.raises(OptionsError, match="clarabel"):
         choose_route("kuhn", solver="clarabel")  # auto takes the tree for Kuhn
-
-
-# --- deprecated entry points ----------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "argument"),
-    [
-        ("solve_exact", "seqform.solve(game, exact=True)", "tree"),
-        ("solve_structured", 'seqform.solve(game, method="structured")', "structured"),
-        ("solve_showdown", 'seqform.solve(game, method="structured")', "structured"),
-        (
-            "solve_structured_exact",
-            'seqform.solve(game, method="structured", exact=True)',
-            "structured",
-        ),
-    ],
-)
-def test_old_entry_points_warn_with_the_new_spelling(old, new, argument):
-    game = seqform.load_game("kuhn") if argument == "tree" else kuhn_structured(3)
-    expected = re.escape(f"seqform.{old} is deprecated; use {new}")
-    with pytest.warns(DeprecationWarning, match=expected) as caught:
-        solution = getattr(seqform, old)(game)
-    assert caught[0].filename == __file__  # the warning points at the caller
-    assert float(solution.value) == pytest.approx(-1 / 18)  # Kuhn (1950)
-
-
-def test_algorithm_keyword_warns_and_is_the_solver():
-    with pytest.warns(DeprecationWarning, match="solve\\(solver=...\\)"):
-        solution = seqform.solve("kuhn", algorithm="ipm")
-    assert solution.stats.algorithm == "ipm"
 
 
 # --- iterate's reference follows the same policy -------------------------------------------

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from seqform.base.deprecation import renamed
 from seqform.lp.highs_watch import log_status, watched
 from seqform.lp.problem import Basis, FloatSolution, LPProblem
 from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError, optimal_stats
@@ -48,12 +47,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"HighsRun": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
 
 
 HighsOption = bool | int | float | str

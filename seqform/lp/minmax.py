@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.base.deprecation import renamed
 from seqform.lp.highs import highs_lp
 from seqform.lp.merged import Coordinates, MergedLP, merged_lp
 from seqform.lp.problem import FloatSolution, LPProblem, PlanLayout
@@ -51,12 +50,6 @@ if TYPE_CHECKING:
     import highspy
 
 __all__ = ["float_merged_lp", "highs_model", "minmax_problem", "solve_minmax"]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"LPSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
 
 
 def float_merged_lp(

@@ -151,7 +151,6 @@ def iterate(
     force: bool = False,
     max_nodes: int | None = None,
     progress: Callable[[str], None] | None = None,
-    with_reference: bool | None = None,
 ) -> IterativeRun:
     """Run ``algorithm`` (a key of :data:`SOLVERS`) under ``stopping`` and measure it.
 
@@ -160,8 +159,8 @@ def iterate(
     route ``solve`` takes for that spec (module docstring).  ``method`` is the layout the
     CFR family runs on (:data:`~seqform.routes.policy.ITERATE_METHODS`; ``"auto"`` is the
     tree).  ``seed`` is for ``mccfr`` only (default :data:`DEFAULT_SEED`); ``on_sample`` sees
-    each NashConv sample (return True to stop); ``reference=False`` skips the LP reference
-    (``with_reference`` is its older name); ``progress`` hears the reference's stages.
+    each NashConv sample (return True to stop); ``reference=False`` skips the LP reference;
+    ``progress`` hears the reference's stages.
 
     Raises
     ------
@@ -177,10 +176,9 @@ def iterate(
     chosen = resolve_method(method, ITERATE_METHODS)
     options = _solver_options(algorithm, stopping, seed, on_sample)
     spec = game if isinstance(game, str) else None
-    wanted = reference if with_reference is None else with_reference
     structured = _structured_game(game, chosen, algorithm, force)
     if structured is not None:
-        return _iterate_structured(structured, algorithm, stopping, on_sample, wanted, progress)
+        return _iterate_structured(structured, algorithm, stopping, on_sample, reference, progress)
     tree = _load(game, force, max_nodes)
     result = SOLVERS[algorithm](tree, stopping.iterations, **options)
     strategies = result.strategies
@@ -191,7 +189,7 @@ def iterate(
         stopping=stopping,
         profile=certify_profile(tree, strategies),
         certificate=certify(tree, strategies[0], strategies[1]) if two_player else None,
-        reference=_reference_unless(tree, result, spec, progress, wanted),
+        reference=_reference_unless(tree, result, spec, progress, reference),
     )
 
 

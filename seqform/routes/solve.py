@@ -22,19 +22,13 @@ Every result has the :class:`~seqform.routes.result.Result` protocol (``value``,
 point with an ``exact`` flag, as pygambit's solvers take ``rational``.  The command line's
 ``seqform solve`` calls the same functions (:func:`choose_route`, then :func:`solve_on_route`),
 so a Python caller gets the same route, the same refusals and the same answer.
-
-The older entry points (``solve_structured``, ``solve_exact``, ``solve_structured_exact``,
-``solve_showdown`` on the facade) remain for one release as aliases that warn
-(:func:`deprecated_alias`).
 """
 
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Sequence
-from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeError
 from seqform.game.model import Game
@@ -52,7 +46,6 @@ if TYPE_CHECKING:
 __all__ = [
     "AnySolution",
     "Solution",
-    "deprecated_alias",
     "solve",
     "solve_on_route",
 ]
@@ -66,22 +59,6 @@ normal-form and restricted results are :class:`Solution`\ s).  Their modules are
 when their route runs, so ``import seqform`` stays light."""
 
 GameLike = Game | StructuredGame | str | os.PathLike[str]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def deprecated_alias(old: str, new: str, function: F) -> F:
-    """``function`` under its old name ``old``: it warns (``DeprecationWarning``) that the
-    name is now spelled ``new``, then calls it."""
-
-    @wraps(function)
-    def alias(*args: Any, **kwargs: Any) -> Any:
-        warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
-        return function(*args, **kwargs)
-
-    alias.__name__ = alias.__qualname__ = old.rpartition(".")[2].split("(")[0]
-    return alias  # type: ignore[return-value]
-
 
 def _bounds(fix: Any) -> Any:
     """``fix`` as :class:`~seqform.routes.restrict.ActionBound`\\ s (strings are read as
@@ -113,7 +90,6 @@ def solve(
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
     form: Any = None,
-    algorithm: str | None = None,
 ) -> AnySolution:
     """Solve ``game`` and certify the answer by best response, on the route the policy
     chooses (module docstring).
@@ -154,8 +130,6 @@ def solve(
         Called with a short message as each stage starts.
     form
         The game's sequence form, if already built (tree and normal routes).
-    algorithm
-        Deprecated spelling of ``solver``.
 
     Raises
     ------
@@ -171,13 +145,6 @@ def solve(
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality (``SolverLimitError`` at the time limit).
     """
-    if algorithm is not None:
-        warnings.warn(
-            "solve(algorithm=...) is deprecated; use solve(solver=...)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        solver = solver or algorithm
     bounds = _bounds(fix)
     route = choose_route(
         game,

@@ -22,19 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from seqform.base.deprecation import renamed
 from seqform.lp.problem import FloatSolution, LPProblem, PlanLayout
 from seqform.lp.run import run_lp
 from seqform.lp.solvers import SPARSIFIED_SOLVERS, SparsifiedSolver
 from seqform.structured.lp_model import SparsifiedLP
 
 __all__ = ["clarabel_tolerance", "solve_sparsified_lp", "sparsified_problem"]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"SparsifiedSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
 
 
 def clarabel_tolerance(lp: SparsifiedLP) -> float:

@@ -45,7 +45,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.base.deprecation import renamed
 from seqform.forms.sequence_form import SequenceForm
 from seqform.lp.exact.program import LinearProgram, float_problem
 from seqform.lp.exact.rational import RationalMatrix
@@ -60,14 +59,6 @@ __all__ = [
     "program_of",
     "solve_minmax_program",
 ]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__,
-        name,
-        {"MinmaxFloatSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)},
-    )
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.base.deprecation import renamed
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.highs import HighsSession
 from seqform.lp.problem import Basis, FloatSolution, LPProblem, PlanLayout
@@ -37,12 +36,6 @@ __all__ = [
     "LinearProgram",
     "float_problem",
 ]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"FloatLPResult": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
 
 
 Bound = Fraction | None

@@ -179,7 +179,7 @@ def test_pdlp_answer_is_not_certified_and_exits_3(capsys):
         pytest.param(["kuhn"], "Value to Player 1: NOT certified", id="sequence"),
         pytest.param(["kuhn", "--method", "normal"], "Value to Player 1: NOT", id="normal"),
         pytest.param(
-            ["kuhn(cards=4)", "--method", "sparsified"], "Value to Player 1: NOT", id="sparsified"
+            ["kuhn(cards=4)", "--method", "structured"], "Value to Player 1: NOT", id="structured"
         ),
         pytest.param(["kuhn", "--refine"], "Value to Player 1: NOT certified", id="refine"),
         pytest.param(

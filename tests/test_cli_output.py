@@ -256,4 +256,4 @@ def test_both_routes_name_player_2s_information_sets_alike(capsys):
 
     tree = rows(["solve", "kuhn"])
     assert tree == ["Jb", "Jp", "Kb", "Kp", "Qb", "Qp"]
-    assert rows(["solve", "kuhn", "--method", "sparsified"]) == tree
+    assert rows(["solve", "kuhn", "--method", "structured"]) == tree

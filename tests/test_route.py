@@ -75,7 +75,20 @@ def test_check_options_accepts_what_runs():
     check_options("structured", solver="simplex", exact=True)
     check_options("tree", solver="ipm", fix=True)
     check_options("normal", backend="cvxpy")
-    check_options("sparsified", solver="clarabel")  # the older spelling of structured
+    check_options("structured", solver="clarabel")
+
+
+@pytest.mark.parametrize("old", ["sequence", "sparsified"])
+def test_an_old_method_spelling_is_a_usage_error(old, capsys):
+    # one spelling per route: the four are listed, the old names are not among them
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "kuhn", "--method", old])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"invalid choice: '{old}'" in err
+    assert "'auto', 'tree', 'structured', 'normal'" in err
+    with pytest.raises(OptionsError, match="choose from auto, tree, structured, normal"):
+        seqform.solve("kuhn", method=old)
 
 
 def test_an_existing_file_is_not_taken_by_the_structured_route(tmp_path, capsys):

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import BACKENDS
-from seqform.routes.options import ITERATE_ALGORITHMS, ITERATE_METHODS, METHOD_ALIASES, SOLVERS
+from seqform.routes.options import ITERATE_ALGORITHMS, ITERATE_METHODS, METHODS, SOLVERS
 
 __all__ = [
     "ITERATIVE_ALGORITHMS",
-    "METHOD_ALIASES",
+    "METHODS",
     "SOLVERS",
     "SPARSIFIED_DEFAULT_SOLVER",
     "STRUCTURED_METHODS",

@@ -17,7 +17,6 @@ __all__ = [
     "ITERATE_ALGORITHMS",
     "ITERATE_METHODS",
     "METHODS",
-    "METHOD_ALIASES",
     "SOLVERS",
     "OptionsError",
     "check_options",
@@ -26,10 +25,6 @@ __all__ = [
 
 METHODS = ("auto", "tree", "structured", "normal")
 """The routes a caller may ask for (``auto`` chooses between ``tree`` and ``structured``)."""
-
-METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
-"""Older spellings of a method: ``sequence`` is the tree route, ``sparsified`` (the old
-one-card showdown route) the structured route."""
 
 ITERATE_METHODS = ("auto", "tree", "structured")
 """The layouts ``iterate`` runs the CFR family on: the game tree, or the public tree × hands
@@ -65,17 +60,16 @@ class OptionsError(ValueError):
 
 
 def resolve_method(method: str, allowed: tuple[str, ...] = METHODS) -> str:
-    """``method`` with its older spellings (:data:`METHOD_ALIASES`) resolved.
+    """``method``, checked: one of ``allowed``.
 
     Raises
     ------
     OptionsError
         For a method not in ``allowed``.
     """
-    resolved = METHOD_ALIASES.get(method, method)
-    if resolved not in allowed:
+    if method not in allowed:
         raise OptionsError(f"unknown method {method!r}; choose from {', '.join(allowed)}")
-    return resolved
+    return method
 
 
 def check_options(

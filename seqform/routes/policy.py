@@ -60,7 +60,6 @@ from seqform.routes.memory import (
 )
 from seqform.routes.options import (
     ITERATE_METHODS,
-    METHOD_ALIASES,
     METHODS,
     SOLVERS,
     OptionsError,
@@ -72,7 +71,6 @@ __all__ = [
     "AUTO_TREE_NODES",
     "ITERATE_METHODS",
     "METHODS",
-    "METHOD_ALIASES",
     "SOLVERS",
     "SPOT_LP_VARIABLES",
     "LPWorkRefusedError",

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from seqform.forms.sequence_form import PlayerSequences
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
-from seqform.game.builtin.one_card import Bet, Fold, Showdown, OneCardPoker
+from seqform.game.builtin.one_card import Bet, Fold, OneCardPoker, Showdown
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from itertools import permutations
 
 from seqform.game.builtin.liars_dice import LIAR, bid_label
-from seqform.game.builtin.one_card import BettingNode, Fold, Showdown, OneCardPoker
+from seqform.game.builtin.one_card import BettingNode, Fold, OneCardPoker, Showdown
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 

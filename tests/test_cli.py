@@ -138,9 +138,9 @@ def test_every_command_of_the_parser_has_a_module():
 
 def test_the_solver_names_are_lps_plus_the_sparsified_default():
     from seqform.cli.options import SOLVERS, SPARSIFIED_DEFAULT_SOLVER
-    from seqform.lp.solvers import ALGORITHMS, SPARSIFIED_SOLVERS
+    from seqform.lp.solvers import HIGHS_SOLVERS, SPARSIFIED_SOLVERS
 
-    assert (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER) == SOLVERS
+    assert (*HIGHS_SOLVERS, SPARSIFIED_DEFAULT_SOLVER) == SOLVERS
     assert SPARSIFIED_DEFAULT_SOLVER in SPARSIFIED_SOLVERS
 
 

@@ -11,7 +11,7 @@ from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
 from seqform.lp.minmax import minmax_problem
-from seqform.lp.problem import FloatSolution, LPProblem
+from seqform.lp.problem import LPProblem
 from seqform.lp.run import run_lp
 from seqform.lp.solvers import InfeasibleError, SolverLimitError
 from seqform.routes.solve import solve
@@ -66,10 +66,10 @@ def test_an_interior_point_without_crossover_says_so_and_follows_the_rule(kuhn_f
     # (the structured route's default on dense LPs, seqform.routes.structured)
     problem = minmax_problem(kuhn_form.E, kuhn_form.e, kuhn_form.F, kuhn_form.f, kuhn_form.A)
     solution = run_lp(problem, solver="ipm", tolerance=1e-10, crossover=False)
-    assert solution.stats.algorithm == "ipm without crossover"
+    assert solution.stats.solver == "ipm without crossover"
     assert solution.value == pytest.approx(KUHN_VALUE, abs=1e-7)
     assert np.all(solution.duals[problem.plans.y_rows] >= -1e-7)
-    assert run_lp(problem, solver="ipm").stats.algorithm == "ipm"
+    assert run_lp(problem, solver="ipm").stats.solver == "ipm"
 
 
 def test_every_solver_gives_the_same_duals_row_by_row(kuhn_form):
@@ -119,7 +119,7 @@ def test_clarabel_refuses_rows_it_cannot_write():
 
 
 def test_unknown_solver_is_refused():
-    with pytest.raises(ValueError, match="unknown algorithm 'barrier'"):
+    with pytest.raises(ValueError, match="unknown solver 'barrier'"):
         run_lp(one_variable(1, 1, 0), solver="barrier")
 
 

@@ -120,3 +120,11 @@ def test_the_return_types_include_every_route_result() -> None:
     )
     names = {cls.__name__ for cls in found}
     assert {"Solution", "ExactSolution", "StructuredSolution", "RefinedSolution"} <= names
+
+
+def test_the_lp_solver_is_chosen_by_solver_everywhere() -> None:
+    # one keyword for the LP solver; "algorithm" is iterate's alone
+    kuhn = seqform.load_game("kuhn")
+    assert seqform.compare(kuhn, solver="ipm").formulations[0].solution.stats.solver == "ipm"
+    assert seqform.refine(kuhn, solver="simplex").stats.solver == "simplex"
+    assert seqform.solve(kuhn, exact=True, solver="ipm").stats.solver == "ipm"

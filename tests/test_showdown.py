@@ -24,8 +24,8 @@ from seqform.game.builtin.kuhn import kuhn_betting, kuhn_poker, kuhn_structured
 from seqform.game.builtin.one_card import (
     Bet,
     Fold,
-    Showdown,
     OneCardPoker,
+    Showdown,
     one_card_game,
 )
 from seqform.game.errors import InvalidGameError

@@ -227,7 +227,7 @@ def test_a_failing_default_solver_falls_back_to_highs(monkeypatch):
     game = kuhn_structured(5)
     said: list[str] = []
     solution = structured.solve_structured(game, progress=said.append)
-    assert solution.stats.algorithm == "simplex"
+    assert solution.stats.solver == "simplex"
     assert any("solving again with HiGHS simplex" in line for line in said)
     # the tree route's value of 5-card Kuhn, by the same library's tree LP
     assert solution.value == pytest.approx(float(solve(kuhn_poker(5)).value), abs=1e-9)

@@ -133,7 +133,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser) -> None:
         choices=SOLVERS,
         default=None,
         help=(
-            "HiGHS algorithm: simplex (the default), ipm (interior point + crossover), pdlp; "
+            "HiGHS: simplex (the default), ipm (interior point + crossover), pdlp; "
             "clarabel (interior point; the structured route's solver for large LPs)"
         ),
     )

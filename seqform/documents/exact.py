@@ -6,7 +6,7 @@ Exact numbers are strings (``"-1/18"``)::
 
     "exact": {"certified": bool, "value": str | null,
               "bounds": {"lower": str, "upper": str},
-              "method": "rounding" | "basis" | "mixed" | "none",
+              "found_by": "rounding" | "basis" | "mixed" | "none",
               "basis_verified": bool | null,
               "certificate": {"expected_value": str, "best_response_values": [str, str],
                               "gains": [str, str], "exploitability": str},
@@ -49,7 +49,7 @@ def exact_document(solution: AnyExactSolution) -> dict[str, Any]:
         "certified": solution.certified,
         "value": str(solution.value) if solution.certified else None,
         "bounds": {"lower": str(solution.bounds.lower), "upper": str(solution.bounds.upper)},
-        "method": solution.method,
+        "found_by": solution.found_by,
         "basis_verified": solution.basis_verified,
         "certificate": exact_certificate_json(solution.certificate),
         "strategies": [strategy_json(s, names[s.player], words) for s in solution.strategies],

@@ -17,7 +17,7 @@ none removed or renamed)::
                      "constraint_shape": [rows, cols], "constraint_nonzeros": int}, ×2],
         "payoff_shape": [rows, cols], "payoff_nonzeros": int
       },
-      "solver": {"backend", "algorithm", "status", "iterations", "seconds",
+      "solver": {"backend", "solver", "status", "iterations", "seconds",
                  "solver_seconds", "variables", "constraints", "nonzeros"},
       "timings": {"sequence_form", "lp", "behaviour", "certificate", "total"},  # seconds
       "certificate": {"expected_value": float, "best_response_values": [float, float],
@@ -150,9 +150,7 @@ def solution_document(solution: Solution) -> dict[str, Any]:
     A solution through the normal form adds the ``"normal_form"`` sizes and checks; one of
     a restricted game the ``"restrictions"``.
     """
-    # The library's "sequence" is the CLI's --method tree; documents say "tree" (issue 19.4).
-    method = "tree" if solution.method == "sequence" else solution.method
-    document = solve_document(solution, method=method)
+    document = solve_document(solution, method=solution.route)
     if isinstance(solution, NormalFormSolution):
         document["normal_form"] = _normal_form_json(solution.normal.summary)
     if isinstance(solution, RestrictedSolution):

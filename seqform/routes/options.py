@@ -11,7 +11,7 @@ reports as a usage error (exit 2).
 
 from __future__ import annotations
 
-from seqform.lp.solvers import ALGORITHMS, BACKENDS, BASIS_ALGORITHMS, SPARSIFIED_SOLVERS
+from seqform.lp.solvers import BACKENDS, BASIS_SOLVERS, HIGHS_SOLVERS, SPARSIFIED_SOLVERS
 
 __all__ = [
     "ITERATE_ALGORITHMS",
@@ -31,8 +31,8 @@ ITERATE_METHODS = ("auto", "tree", "structured")
 (vector CFR, :mod:`seqform.structured.vector_cfr`); ``auto`` takes the structured one where
 ``solve``'s policy does and the algorithm runs there."""
 
-SOLVERS: tuple[str, ...] = (*ALGORITHMS, "clarabel")
-"""Every solver name: HiGHS's algorithms and Clarabel (the structured route's default)."""
+SOLVERS: tuple[str, ...] = (*HIGHS_SOLVERS, "clarabel")
+"""Every solver name: HiGHS's solvers and Clarabel (the structured route's default)."""
 
 ITERATE_ALGORITHMS = (
     "cfr",
@@ -111,7 +111,7 @@ def check_options(
         _check_structured(solver, backend, exact)
     if beyond and backend != "highs":
         raise OptionsError("--exact, --refine and --fix use HiGHS directly: drop --backend")
-    if beyond and solver is not None and solver not in BASIS_ALGORITHMS:
+    if beyond and solver is not None and solver not in BASIS_SOLVERS:
         raise OptionsError(
             f"--exact, --refine and --fix need a simplex basis: use --solver simplex or ipm, "
             f"not {solver}"
@@ -125,7 +125,7 @@ def check_options(
 def _check_structured(solver: str | None, backend: str, exact: bool) -> None:
     if backend != "highs":
         raise OptionsError("the structured route builds its own LP (no --backend): drop --backend")
-    if exact and solver not in (None, *BASIS_ALGORITHMS):
+    if exact and solver not in (None, *BASIS_SOLVERS):
         raise OptionsError(
             f"--exact needs a simplex basis: use --solver simplex or ipm, not {solver}"
         )

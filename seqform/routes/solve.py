@@ -60,6 +60,7 @@ when their route runs, so ``import seqform`` stays light."""
 
 GameLike = Game | StructuredGame | str | os.PathLike[str]
 
+
 def _bounds(fix: Any) -> Any:
     """``fix`` as :class:`~seqform.routes.restrict.ActionBound`\\ s (strings are read as
     ``--fix`` specs, ``"K:b=1"``), or the :class:`Restrictions` given; None for none."""
@@ -210,21 +211,19 @@ def solve_on_route(
         from seqform.routes.refine import refine as refined
 
         _say(progress, "refining: a quasi-perfect equilibrium by the perturbed LPs")
-        return refined(game, form=form, algorithm=solver, time_limit=time_limit)
+        return refined(game, form=form, solver=solver, time_limit=time_limit)
     if exact:
         from seqform.routes.exact import solve_exact
 
         _say(progress, "solving exactly: the float LP, then the rational re-solve of its basis")
-        return solve_exact(
-            game, restrictions=fix, form=form, algorithm=solver, time_limit=time_limit
-        )
+        return solve_exact(game, restrictions=fix, form=form, solver=solver, time_limit=time_limit)
     if fix is not None:
         _say(progress, "solving the restricted LP")
         return _restricted(game, fix, solver, time_limit, form)
     return solve_tree(
         game,
         backend=backend,  # type: ignore[arg-type]
-        algorithm=solver,  # type: ignore[arg-type]
+        solver=solver,  # type: ignore[arg-type]
         time_limit=time_limit,
         verbose=verbose,
         progress=progress,
@@ -251,7 +250,7 @@ def _structured(
 
         _say(progress, "solving exactly: the structured LP, then the rational re-solve")
         return solve_structured_exact(
-            game, algorithm=route.solver or "simplex", time_limit=time_limit, progress=progress
+            game, solver=route.solver or "simplex", time_limit=time_limit, progress=progress
         )
     from seqform.routes.structured import solve_structured
 
@@ -272,7 +271,7 @@ def _restricted(
 
     built = form if form is not None else build_sequence_form(game)
     restrictions = fix if isinstance(fix, Restrictions) else resolve_restrictions(built, fix)
-    return solve_restricted(game, restrictions, form=built, algorithm=solver, time_limit=time_limit)
+    return solve_restricted(game, restrictions, form=built, solver=solver, time_limit=time_limit)
 
 
 SEQUENCE_FORM_POINTER = (
@@ -305,7 +304,7 @@ def _normal(
             reduced=reduced,
             max_entries=max_entries,
             backend=backend,  # type: ignore[arg-type]
-            algorithm=solver,  # type: ignore[arg-type]
+            solver=solver,  # type: ignore[arg-type]
             time_limit=time_limit,
             verbose=verbose,
             form=built,

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         max_entries=args.max_entries,
         solve_lps=not args.no_solve,
         backend=args.backend,
-        algorithm=args.solver,
+        solver=args.solver,
         time_limit=args.time_limit,
     )
     sparsified = _sparsified_nonzeros(args.game)

@@ -196,7 +196,7 @@ def _lp_lines(comparison: Comparison) -> list[str]:
     if solved:
         stats = solved[0].stats
         lines.append(
-            f"(HiGHS {stats.algorithm} via {stats.backend}; exploitability is NashConv, "
+            f"(HiGHS {stats.solver} via {stats.backend}; exploitability is NashConv, "
             "measured by best response on the tree)"
         )
     return lines + _agreement_line(comparison)

@@ -95,7 +95,7 @@ def solution_text(solution: Solution, strategies: str = "auto") -> str:
         lines += _normal_form_lines(solution.normal.summary, names)
     lines += [
         "",
-        f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status} after "
+        f"Solver: HiGHS {stats.solver} via {stats.backend}, {stats.status} after "
         f"{count_text(stats.iterations)} iterations",
         f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
         "constraints; "

@@ -29,8 +29,8 @@ def route_line(solution: StructuredResult) -> str:
     )
 
 
-def _solver_name(backend: str, algorithm: str) -> str:
-    return "Clarabel interior point" if backend == "clarabel" else f"HiGHS {algorithm}"
+def _solver_name(backend: str, solver: str) -> str:
+    return "Clarabel interior point" if backend == "clarabel" else f"HiGHS {solver}"
 
 
 def structured_text(solution: StructuredSolution, strategies: str = "auto") -> str:
@@ -61,7 +61,7 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
         f"({count_text(auxiliary_variables(solution))} "
         f"auxiliary variables) {beside}",
         "",
-        f"Solver: {_solver_name(stats.backend, stats.algorithm)}, {stats.status} after "
+        f"Solver: {_solver_name(stats.backend, stats.solver)}, {stats.status} after "
         f"{count_text(stats.iterations)} iterations",
         f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
         f"constraints, {count_text(stats.nonzeros)} non-zeros; solve {stats.seconds:.3f} s, "

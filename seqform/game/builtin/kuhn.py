@@ -21,8 +21,8 @@ from fractions import Fraction
 from seqform.game.builtin.one_card import (
     Bet,
     Fold,
-    Showdown,
     OneCardPoker,
+    Showdown,
     check_deck_size,
     one_card_game,
 )

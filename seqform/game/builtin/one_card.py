@@ -38,8 +38,8 @@ __all__ = [
     "Bet",
     "BettingNode",
     "Fold",
-    "Showdown",
     "OneCardPoker",
+    "Showdown",
     "check_deck_size",
     "one_card_game",
 ]

@@ -229,7 +229,7 @@ def program_of(lp: MergedLP) -> LinearProgram:
 
 
 def solve_minmax_program(
-    minmax: MinmaxProgram, *, algorithm: str = "simplex", time_limit: float | None = None
+    minmax: MinmaxProgram, *, solver: str = "simplex", time_limit: float | None = None
 ) -> FloatSolution:
     """Solve the merged LP in floats by HiGHS (:func:`seqform.lp.run.run_lp`); the
     solution keeps the optimal basis and reads ``x`` and ``y`` by :meth:`MinmaxProgram.plan_layout`.
@@ -241,4 +241,4 @@ def solve_minmax_program(
     seqform.lp.solvers.SolverError
         If HiGHS does not prove optimality.
     """
-    return run_lp(minmax.float_problem(), solver=algorithm, time_limit=time_limit, basis=True)
+    return run_lp(minmax.float_problem(), solver=solver, time_limit=time_limit, basis=True)

@@ -40,11 +40,11 @@ def test_large_deck_player_two_calls_with_the_top_half(capsys):
     assert calls[:1000].max() < 1.0 - 1e-3
 
 
-def test_sparsified_json_is_the_structured_document(capsys):
+def test_the_structured_json_document(capsys):
     argv = ["solve", "kuhn(cards=30)", "--method", "structured", "--format", "json"]
     assert main([*argv, "--solver", "simplex"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.structured/1"
+    assert document["schema"] == "seqform.structured/2"
     assert document["method"] == "structured"
     assert document["solver"]["backend"] == "highs"
     assert document["certificate"]["equilibrium"] is True
@@ -57,7 +57,7 @@ def test_sparsified_json_is_the_structured_document(capsys):
 def test_progress_goes_to_stderr(capsys):
     assert main(["solve", "kuhn(cards=200)", "--method", "structured", "--verbose"]) == 0
     err = capsys.readouterr().err
-    assert "sparsified LP of kuhn(cards=200): 801 + 801 sequences" in err
+    assert "structured LP of kuhn(cards=200): 801 + 801 sequences" in err
     assert "done: value" in err
 
 

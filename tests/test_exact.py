@@ -212,7 +212,7 @@ def test_cli_solve_exact_text(capsys):
 def test_cli_solve_exact_json(capsys):
     assert main(["solve", "kuhn", "--exact", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.solve/1"
+    assert document["schema"] == "seqform.solve/2"
     assert document["value_fraction"] == "-1/18"
     exact = document["exact"]
     assert exact["certified"] is True and exact["value"] == "-1/18"

@@ -16,7 +16,7 @@ from seqform.lp.run import run_lp
 from seqform.lp.solvers import InfeasibleError, SolverLimitError
 from seqform.routes.solve import solve
 from seqform.structured.lp_model import build_structured_lp
-from seqform.structured.lp_solve import solve_sparsified_lp
+from seqform.structured.lp_solve import solve_structured_lp
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 SOLVERS = [
@@ -138,7 +138,7 @@ def tree_route():
 
 
 def structured_route():
-    solution = solve_sparsified_lp(build_structured_lp(kuhn_structured()), solver="simplex")
+    solution = solve_structured_lp(build_structured_lp(kuhn_structured()), solver="simplex")
     return solution.x, solution.y
 
 

@@ -43,7 +43,7 @@ IMPOSSIBLE = [
         ["--method", "structured", "--fix", "K:b=1"], "--method tree", id="structured-fix"
     ),
     pytest.param(["--method", "structured", "--refine"], "--method tree", id="structured-refine"),
-    pytest.param(["--method", "tree", "--solver", "clarabel"], "sparsified LP", id="tree-clarabel"),
+    pytest.param(["--method", "tree", "--solver", "clarabel"], "structured LP", id="tree-clarabel"),
 ]
 
 

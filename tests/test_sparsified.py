@@ -1,4 +1,4 @@
-"""The sparsified LP of N-card Kuhn (and another one-card poker game) on the structured
+"""The structured LP of N-card Kuhn (and another one-card poker game) on the structured
 route, against the plain sequence-form LP on the tree, in the same test."""
 
 import numpy as np
@@ -13,7 +13,7 @@ from seqform.lp.solvers import SolverLimitError
 from seqform.routes.solve import solve
 from seqform.routes.structured import solve_structured
 from seqform.structured.lp_model import build_structured_lp
-from seqform.structured.lp_solve import solve_sparsified_lp
+from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.products import hand_matrix
 from seqform.structured.responses import sequence_tables
 
@@ -104,7 +104,7 @@ def test_large_deck_is_solved_and_certified():
 def test_time_limit_is_an_error_not_an_answer():
     lp = build_structured_lp(kuhn_structured(20_000))
     with pytest.raises(SolverLimitError, match="Clarabel stopped"):
-        solve_sparsified_lp(lp, time_limit=1e-3)
+        solve_structured_lp(lp, time_limit=1e-3)
 
 
 def test_limit_message_measures_the_last_point():
@@ -114,7 +114,7 @@ def test_limit_message_measures_the_last_point():
 
 def test_unknown_solver_is_refused():
     with pytest.raises(ValueError, match="unknown solver"):
-        solve_sparsified_lp(build_structured_lp(kuhn_structured()), solver="pdlp")  # type: ignore[arg-type]
+        solve_structured_lp(build_structured_lp(kuhn_structured()), solver="pdlp")  # type: ignore[arg-type]
 
 
 def test_kuhn_tree_refuses_a_huge_deck():

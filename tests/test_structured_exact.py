@@ -4,7 +4,7 @@ structured --exact``.
 Independent computations: the tree's exact route (:func:`seqform.routes.exact.solve_exact`,
 the explicit tree's merged LP re-solved in rationals) for the exact values, the tree's best
 response (:func:`seqform.certify.certify` on the explicit game) for the structured route's
-exact strategies carried over by name, and the float sparsified LP
+exact strategies carried over by name, and the float structured LP
 (:func:`seqform.structured.lp_model.build_structured_lp`) for the exact LP's entries.
 """
 
@@ -174,7 +174,7 @@ def test_method_structured_exact_through_main_json(capsys):
     )
     assert code == 0
     _, tree = _json(["solve", "liars_dice(sides=3)", "--method", "tree", "--exact"], capsys)
-    assert document["schema"] == "seqform.structured/1" and document["route"] == "structured"
+    assert document["schema"] == "seqform.structured/2" and document["route"] == "structured"
     exact = document["exact"]
     assert set(exact) == set(tree["exact"])  # the tree's exact block, key for key
     assert exact["value"] == tree["exact"]["value"] == document["value_fraction"]
@@ -237,6 +237,6 @@ def test_auto_exact_takes_the_structured_route_when_the_tree_is_large(capsys):
         assert main(["solve", "kuhn(cards=200)", "--exact", "--format", "json", *extra]) == 0
         documents.append(json.loads(capsys.readouterr().out))
     auto, forced = documents
-    assert auto["schema"] == forced["schema"] == "seqform.structured/1"
+    assert auto["schema"] == forced["schema"] == "seqform.structured/2"
     assert auto["exact"]["value"] == forced["exact"]["value"]
     assert auto["exact"]["certificate"]["exploitability"] == "0"

@@ -18,7 +18,7 @@ __all__ = [
     "ITERATIVE_ALGORITHMS",
     "METHODS",
     "SOLVERS",
-    "SPARSIFIED_DEFAULT_SOLVER",
+    "STRUCTURED_DEFAULT_SOLVER",
     "STRUCTURED_METHODS",
     "Commands",
     "SeqformParser",
@@ -32,7 +32,7 @@ __all__ = [
     "with_parameters",
 ]
 
-SPARSIFIED_DEFAULT_SOLVER = "clarabel"
+STRUCTURED_DEFAULT_SOLVER = "clarabel"
 """The structured route's interior-point solver, its default (``--solver clarabel``)."""
 
 SUMMARY_ABOVE = 40  # information sets of both players; above, text reports summarise
@@ -42,7 +42,7 @@ ITERATIVE_ALGORITHMS: tuple[str, ...] = ITERATE_ALGORITHMS  # of ``seqform itera
 
 
 STRUCTURED_METHODS = ("auto", "structured")
-"""``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""
+"""``--method`` values that may solve the structured LP (and so take ``--solver clarabel``)."""
 
 
 _KEY_VALUE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S")
@@ -188,7 +188,7 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
         help=(
             "exact rational strategies and value, certified in exact arithmetic; on the tree, "
             "or with --method structured on the structured route (HiGHS's basis of the "
-            "sparsified LP re-solved in rationals: within ~60 s up to leduc(ranks=10), "
+            "structured LP re-solved in rationals: within ~60 s up to leduc(ranks=10), "
             "leduc(ranks=6, suits=3), liars_dice(sides=6), kuhn(cards=3000))"
         ),
     )

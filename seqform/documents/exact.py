@@ -1,6 +1,6 @@
-"""``solve --exact`` in documents: the ``"exact"`` key, added to ``seqform.solve/1``
+"""``solve --exact`` in documents: the ``"exact"`` key, added to ``seqform.solve/2``
 (:mod:`seqform.documents.solve`, strategies as floats) on the tree and to
-``seqform.structured/1`` (:mod:`seqform.documents.structured`) on the structured route.
+``seqform.structured/2`` (:mod:`seqform.documents.structured`) on the structured route.
 
 Exact numbers are strings (``"-1/18"``)::
 
@@ -35,7 +35,7 @@ AnyExactSolution = ExactSolution | StructuredExactSolution
 
 
 def exact_document(solution: AnyExactSolution) -> dict[str, Any]:
-    """``seqform.solve/1`` (``seqform.structured/1`` on the structured route) with the
+    """``seqform.solve/2`` (``seqform.structured/2`` on the structured route) with the
     ``"exact"`` key (module docstring)."""
     t = solution.timings
     names, words = solution.game.player_names, action_words(solution.game)

@@ -7,7 +7,7 @@ crossover, PDLP), to HiGHS through cvxpy (:mod:`seqform.lp.cvxpy_lp`) or to Clar
 :mod:`seqform.lp.solvers` for anything but a proven optimum and returns the row duals under
 the one sign rule of :mod:`seqform.lp.problem`, so that the tree's min-max LP
 (:mod:`seqform.lp.minmax`), the exact route's float start (:mod:`seqform.lp.exact.minmax`)
-and the structured route's sparsified LP (:mod:`seqform.structured.lp_solve`) read
+and the structured LP (:mod:`seqform.structured.lp_solve`) read
 the opponent's plan in one way.
 """
 

@@ -9,7 +9,7 @@ solve functions check against; nothing else spells them out.
   crossover), ``"pdlp"`` (first order).
 * :data:`BASIS_SOLVERS` — those that end at a simplex basis, which the exact re-solve
   (``--exact``, ``--refine``, ``--fix``) needs.
-* :data:`SPARSIFIED_SOLVERS` — the solvers of the sparsified showdown LP: Clarabel (its
+* :data:`STRUCTURED_SOLVERS` — the solvers of the structured LP: Clarabel (its
   default) or HiGHS's simplex and interior point.
 * :data:`SOLVERS` — every ``--solver`` choice: the HiGHS solvers, then Clarabel.
 """
@@ -27,24 +27,24 @@ __all__ = [
     "BASIS_SOLVERS",
     "HIGHS_SOLVERS",
     "SOLVERS",
-    "SPARSIFIED_SOLVERS",
+    "STRUCTURED_SOLVERS",
     "Backend",
     "HighsSolver",
     "InfeasibleError",
     "SolverError",
     "SolverLimitError",
     "SolverStats",
-    "SparsifiedSolver",
+    "StructuredSolver",
     "optimal_stats",
 ]
 
 Backend = Literal["highs", "cvxpy"]
 HighsSolver = Literal["simplex", "ipm", "pdlp"]
-SparsifiedSolver = Literal["clarabel", "simplex", "ipm"]
+StructuredSolver = Literal["clarabel", "simplex", "ipm"]
 BACKENDS: tuple[str, ...] = ("highs", "cvxpy")
 HIGHS_SOLVERS: tuple[str, ...] = ("simplex", "ipm", "pdlp")
 BASIS_SOLVERS: tuple[str, ...] = ("simplex", "ipm")
-SPARSIFIED_SOLVERS: tuple[str, ...] = ("clarabel", "simplex", "ipm")
+STRUCTURED_SOLVERS: tuple[str, ...] = ("clarabel", "simplex", "ipm")
 SOLVERS: tuple[str, ...] = (*HIGHS_SOLVERS, "clarabel")
 
 

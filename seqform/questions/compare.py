@@ -15,7 +15,7 @@ Each formulation whose matrix fits the size limit is then solved, and the values
 exploitabilities and behavioural strategies are reported side by side (those of the normal
 form mapped to the sequence form by Kuhn's theorem, Kuhn 1953).
 
-The text and JSON (schema ``seqform.compare/1``) are written by
+The text and JSON (schema ``seqform.compare/2``) are written by
 :mod:`seqform.cli.render.compare`.
 """
 
@@ -242,7 +242,7 @@ class StructuredSizes:
     counts : exact pure and reduced pure strategy counts, from the tables
     payoff_nonzeros : ``nnz(A)``, counted from level histograms
         (:func:`~seqform.structured.payoff_matrix.payoff_nnz`), ``A`` not formed
-    sparsified_payoff_nonzeros : the non-zeros of the sparsified LP's payoff part
+    structured_payoff_nonzeros : the non-zeros of the structured LP's payoff part
     tree_nodes : at most the nodes of the tree that is not built
     max_entries : the normal-form size limit used
     """
@@ -251,7 +251,7 @@ class StructuredSizes:
     tables: tuple[PlayerSequences, PlayerSequences]
     counts: StrategyCounts
     payoff_nonzeros: int
-    sparsified_payoff_nonzeros: int
+    structured_payoff_nonzeros: int
     tree_nodes: int
     max_entries: int
 
@@ -292,7 +292,7 @@ def compare_sizes(
         tables=(tables[0], tables[1]),
         counts=counts,
         payoff_nonzeros=payoff_nnz(game),
-        sparsified_payoff_nonzeros=build_structured_lp(game).payoff_nonzeros,
+        structured_payoff_nonzeros=build_structured_lp(game).payoff_nonzeros,
         tree_nodes=tree_nodes(game),
         max_entries=max_entries,
     )

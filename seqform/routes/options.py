@@ -11,7 +11,7 @@ reports as a usage error (exit 2).
 
 from __future__ import annotations
 
-from seqform.lp.solvers import BACKENDS, BASIS_SOLVERS, HIGHS_SOLVERS, SPARSIFIED_SOLVERS
+from seqform.lp.solvers import BACKENDS, BASIS_SOLVERS, HIGHS_SOLVERS, STRUCTURED_SOLVERS
 
 __all__ = [
     "ITERATE_ALGORITHMS",
@@ -118,7 +118,7 @@ def check_options(
         )
     if solver == "clarabel" and method not in ("structured", "auto"):
         raise OptionsError(
-            "--solver clarabel solves the sparsified LP only (with --method structured or auto)"
+            "--solver clarabel solves the structured LP only (with --method structured or auto)"
         )
 
 
@@ -129,8 +129,8 @@ def _check_structured(solver: str | None, backend: str, exact: bool) -> None:
         raise OptionsError(
             f"--exact needs a simplex basis: use --solver simplex or ipm, not {solver}"
         )
-    if solver is not None and solver not in SPARSIFIED_SOLVERS:
+    if solver is not None and solver not in STRUCTURED_SOLVERS:
         raise OptionsError(
-            f"the structured route solves with {', '.join(SPARSIFIED_SOLVERS[:-1])} or "
-            f"{SPARSIFIED_SOLVERS[-1]}, not {solver}"
+            f"the structured route solves with {', '.join(STRUCTURED_SOLVERS[:-1])} or "
+            f"{STRUCTURED_SOLVERS[-1]}, not {solver}"
         )

@@ -13,7 +13,7 @@ of the LP (:mod:`seqform.certify`).  This module holds that common part once:
 * :func:`lp_stages` — LP → strategies → certificate, timed, with a solver stopped at its
   limit measured by best response.
 
-The build stage (sequence form, normal form or sparsified LP) differs between routes and
+The build stage (sequence form, normal form or structured LP) differs between routes and
 is timed by the caller on the same clock.
 """
 
@@ -161,7 +161,7 @@ class Result(Protocol[S_co]):
 
 
 class _PlanSolution(Protocol):
-    """What :func:`lp_stages` needs of an LP optimum (float min-max, exact or sparsified)."""
+    """What :func:`lp_stages` needs of an LP optimum (float min-max, exact or structured)."""
 
     @property
     def value(self) -> float: ...

@@ -2,7 +2,7 @@
 for a game given as public tree × private hands, without its tree.
 
 The tree's exact route (:mod:`seqform.routes.exact`) re-solves HiGHS's optimal simplex
-basis of the merged LP (KMvS 1996, eq. 11) in rationals.  Here the LP is the sparsified
+basis of the merged LP (KMvS 1996, eq. 11) in rationals.  Here the LP is the structured
 one of :mod:`seqform.structured.lp_model` (Zhang and Sandholm 2020; Farina and Sandholm
 2022), written by its one builder with ``Fraction`` coefficients
 (:func:`~seqform.structured.lp_model.build_exact_structured_lp`):
@@ -175,7 +175,7 @@ def solve_structured_exact(
         If neither the basis nor rounding gives exact strategies.
     """
     clock = PhaseClock(progress)
-    with clock.phase("sequence_form", f"exact sparsified LP of {game.name} (no game tree)"):
+    with clock.phase("sequence_form", f"exact structured LP of {game.name} (no game tree)"):
         lp = build_exact_structured_lp(game)
     program = lp.program
     rows, columns = program.num_rows, program.num_cols

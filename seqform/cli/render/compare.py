@@ -1,6 +1,6 @@
 """``compare``: the normal form beside the sequence form, as text.
 
-Its JSON document, ``seqform.compare/1``, is
+Its JSON document, ``seqform.compare/2``, is
 :func:`seqform.documents.compare.comparison_document`.
 """
 

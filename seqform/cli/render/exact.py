@@ -1,7 +1,7 @@
 """``solve --exact``: exact rational strategies and value as text.
 
-Its JSON document is :func:`seqform.documents.exact.exact_document` (``seqform.solve/1``, or
-``seqform.structured/1`` on the structured route, with the ``"exact"`` key).
+Its JSON document is :func:`seqform.documents.exact.exact_document` (``seqform.solve/2``, or
+``seqform.structured/2`` on the structured route, with the ``"exact"`` key).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``solve``: a :class:`~seqform.routes.solve.Solution` as text for people.
 
-Its JSON document, ``seqform.solve/1``, is :func:`seqform.documents.solve.solution_document`.
+Its JSON document, ``seqform.solve/2``, is :func:`seqform.documents.solve.solution_document`.
 
 Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 """

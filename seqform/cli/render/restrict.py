@@ -1,6 +1,6 @@
 """``solve --fix``: the restricted game's solution as text.
 
-Its JSON document is ``seqform.solve/1`` with the ``"restrictions"`` key
+Its JSON document is ``seqform.solve/2`` with the ``"restrictions"`` key
 (:func:`seqform.documents.solve.solution_document`).
 """
 

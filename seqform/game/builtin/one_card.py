@@ -9,7 +9,7 @@ family and N-card Kuhn the rest (:func:`seqform.game.builtin.kuhn.kuhn_structure
 
 :class:`OneCardPoker` is only the *description*; :func:`one_card_game` writes it as
 public tree × one private card each (:mod:`seqform.game.public.tree`), and everything else —
-the sequence tables, the sparsified LP, best responses, the explicit tree for small ``N`` —
+the sequence tables, the structured LP, best responses, the explicit tree for small ``N`` —
 is the structured route's (:mod:`seqform.structured`,
 :func:`~seqform.game.public.explicit.explicit_game`).
 """

@@ -50,13 +50,13 @@ def run(args: argparse.Namespace) -> int:
         solver=args.solver,
         time_limit=args.time_limit,
     )
-    structured = _structured_nonzeros(args.game)
-    document = comparison_document(comparison, structured_payoff_nonzeros=structured)
+    nonzeros = _structured_nonzeros(args.game)
+    document = comparison_document(comparison, structured_payoff_nonzeros=nonzeros)
     text = comparison_text(comparison, args.strategies)
-    if structured is not None:
+    if nonzeros is not None:
         text += (
             f"\nStructured route: the structured LP writes A's {count_text(comparison.form.A.nnz)}"
-            f" non-zeros as {count_text(structured)} (level sums, no tree)"
+            f" non-zeros as {count_text(nonzeros)} (level sums, no tree)"
         )
     emit(document, text, args)
     return EXIT_OK

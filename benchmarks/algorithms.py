@@ -73,9 +73,9 @@ GAMES = ("kuhn", "leduc", "liars_dice")
 
 
 def _solver(name: str) -> Callable[..., object]:
-    from seqform.questions.iterate import SOLVERS
+    from seqform.questions.iterate import ALGORITHMS
 
-    return SOLVERS[name]
+    return ALGORITHMS[name]
 
 
 def at_thousand(game_name: str, iterations: int = 1000) -> dict[str, tuple[float, float | None]]:

@@ -64,14 +64,14 @@ def compare(
 ) -> list[tuple[int, float, float]]:
     """``(iteration, theirs, seqform's)`` exploitability every ``every`` iterations."""
     from seqform.io.loader import load_game
-    from seqform.questions.iterate import SOLVERS
+    from seqform.questions.iterate import ALGORITHMS
 
     cfr, game_config = _their_modules(code)
     class_name, parameters = THEIRS[algorithm]
     config = getattr(game_config, GAMES[game_name])(iterations=iterations)
     theirs = getattr(cfr, class_name)(config, **parameters)
     theirs.learn(eval_interval=every)
-    ours = SOLVERS[algorithm](load_game(game_name), iterations, every=every)
+    ours = ALGORITHMS[algorithm](load_game(game_name), iterations, every=every)
     return [(s.iteration, theirs.exps[s.iteration], s.nash_conv / 2) for s in ours.history]
 
 

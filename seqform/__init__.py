@@ -4,38 +4,71 @@ from typing import TYPE_CHECKING
 
 # Eager, unlike the rest: ``seqform.certify`` is also a module, and importing it anywhere
 # would set the package's attribute to the module and hide the function (it needs numpy only).
-from seqform.certify import Certificate, best_response, certify, expected_value
+from seqform.certify import BestResponse, Certificate, best_response, certify, expected_value
 from seqform.version import __version__
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
     from seqform.documents.build import document, write_document
-    from seqform.forms.normal_counts import strategy_counts
-    from seqform.forms.normal_form import build_normal_form
+    from seqform.forms.normal_counts import StrategyCounts, strategy_counts
+    from seqform.forms.normal_form import NormalForm, build_normal_form
     from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
     from seqform.forms.strategies import (
         BehaviouralStrategy,
         behaviour_from_plan,
         plan_from_behaviour,
     )
-    from seqform.game.builtin.catalogue import builtin_games
-    from seqform.game.errors import InvalidGameError, UnknownGameError
+    from seqform.game.builtin.catalogue import BuiltinGame, builtin_games
+    from seqform.game.builtin.kuhn import kuhn_structured
+    from seqform.game.builtin.one_card import OneCardPoker, one_card_game
+    from seqform.game.builtin.registry import load_structured_game
+    from seqform.game.errors import GameFormatError, InvalidGameError, UnknownGameError
+    from seqform.game.formats.efg import read_efg
+    from seqform.game.formats.openspiel import load_openspiel_game
     from seqform.game.model import Game
     from seqform.game.nodes import Chance, Decision, Terminal
+    from seqform.game.public.tree import StructuredGame
+    from seqform.holdem import LPWorkRefusedError
+    from seqform.io.export import export_game, write_efg
     from seqform.io.loader import load_game
+    from seqform.iterative.run import Stopping
     from seqform.lp.minmax import solve_minmax
     from seqform.lp.problem import FloatSolution
     from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
-    from seqform.routes.normal import solve_normal_form
+    from seqform.qre.equilibria import (
+        LimitComparison,
+        LogitBranch,
+        LogitPoints,
+        QREPoint,
+        compare_limit,
+        logit_qre,
+        trace_logit,
+    )
+    from seqform.qre.fit import LogitFit, fit_logit
+    from seqform.qre.trace import TraceSettings
+    from seqform.questions.compare import Comparison, compare
+    from seqform.questions.exploit import Exploitation, exploit, named_opponent
+    from seqform.questions.iterate import IterativeRun, iterate
+    from seqform.questions.ranges import EquilibriumRanges, equilibrium_ranges
+    from seqform.routes.exact import ExactSolution
+    from seqform.routes.many import ManySpots, SpotRow, solve_many
+    from seqform.routes.memory import MemoryRefusedError
+    from seqform.routes.normal import NormalFormSolution, solve_normal_form
+    from seqform.routes.policy import OptionsError, Route, choose_route
+    from seqform.routes.refine import RefinedSolution, refine
+    from seqform.routes.restrict import RestrictedSolution
     from seqform.routes.solve import Solution, solve
+    from seqform.routes.structured import StructuredSolution
+    from seqform.routes.structured_exact import StructuredExactSolution
 
 # Every public name loads its module on first use (PEP 562), so ``import seqform`` and the
 # command line's start-up do not pay for numpy, scipy, HiGHS or pygambit before a command
-# needs them (issue 19, start-up).
+# needs them.
 _LAZY = {
-    "solve_normal_form": "seqform.routes.normal",
-    "Solution": "seqform.routes.solve",
-    "solve": "seqform.routes.solve",
+    "document": "seqform.documents.build",
+    "write_document": "seqform.documents.build",
+    "StrategyCounts": "seqform.forms.normal_counts",
     "strategy_counts": "seqform.forms.normal_counts",
+    "NormalForm": "seqform.forms.normal_form",
     "build_normal_form": "seqform.forms.normal_form",
     "PlayerSequences": "seqform.forms.sequence_form",
     "SequenceForm": "seqform.forms.sequence_form",
@@ -43,85 +76,74 @@ _LAZY = {
     "BehaviouralStrategy": "seqform.forms.strategies",
     "behaviour_from_plan": "seqform.forms.strategies",
     "plan_from_behaviour": "seqform.forms.strategies",
+    "BuiltinGame": "seqform.game.builtin.catalogue",
+    "builtin_games": "seqform.game.builtin.catalogue",
+    "kuhn_structured": "seqform.game.builtin.kuhn",
+    "OneCardPoker": "seqform.game.builtin.one_card",
+    "one_card_game": "seqform.game.builtin.one_card",
+    "load_structured_game": "seqform.game.builtin.registry",
+    "GameFormatError": "seqform.game.errors",
     "InvalidGameError": "seqform.game.errors",
     "UnknownGameError": "seqform.game.errors",
-    "load_game": "seqform.io.loader",
+    "read_efg": "seqform.game.formats.efg",
+    "load_openspiel_game": "seqform.game.formats.openspiel",
     "Game": "seqform.game.model",
     "Chance": "seqform.game.nodes",
     "Decision": "seqform.game.nodes",
     "Terminal": "seqform.game.nodes",
-    "FloatSolution": "seqform.lp.problem",
+    "StructuredGame": "seqform.game.public.tree",
+    "LPWorkRefusedError": "seqform.holdem",
+    "export_game": "seqform.io.export",
+    "write_efg": "seqform.io.export",
+    "load_game": "seqform.io.loader",
+    "Stopping": "seqform.iterative.run",
     "solve_minmax": "seqform.lp.minmax",
+    "FloatSolution": "seqform.lp.problem",
     "SolverError": "seqform.lp.solvers",
     "SolverLimitError": "seqform.lp.solvers",
     "SolverStats": "seqform.lp.solvers",
-    "read_efg": "seqform.game.formats.efg",
-    "write_efg": "seqform.io.export",
-    "GameFormatError": "seqform.game.errors",
-    "load_openspiel_game": "seqform.game.formats.openspiel",
-    "export_game": "seqform.io.export",
+    "LimitComparison": "seqform.qre.equilibria",
+    "LogitBranch": "seqform.qre.equilibria",
+    "LogitPoints": "seqform.qre.equilibria",
+    "QREPoint": "seqform.qre.equilibria",
+    "compare_limit": "seqform.qre.equilibria",
+    "logit_qre": "seqform.qre.equilibria",
+    "trace_logit": "seqform.qre.equilibria",
+    "LogitFit": "seqform.qre.fit",
+    "fit_logit": "seqform.qre.fit",
+    "TraceSettings": "seqform.qre.trace",
+    "Comparison": "seqform.questions.compare",
     "compare": "seqform.questions.compare",
-    "refine": "seqform.routes.refine",
-    "equilibrium_ranges": "seqform.questions.ranges",
+    "Exploitation": "seqform.questions.exploit",
     "exploit": "seqform.questions.exploit",
     "named_opponent": "seqform.questions.exploit",
+    "IterativeRun": "seqform.questions.iterate",
     "iterate": "seqform.questions.iterate",
-    "StructuredGame": "seqform.game.public.tree",
-    "load_structured_game": "seqform.game.builtin.registry",
-    "kuhn_structured": "seqform.game.builtin.kuhn",
-    "ShowdownPoker": "seqform.game.builtin.one_card",
-    "structured_showdown": "seqform.game.builtin.one_card",
-    "OptionsError": "seqform.routes.policy",
+    "EquilibriumRanges": "seqform.questions.ranges",
+    "equilibrium_ranges": "seqform.questions.ranges",
+    "ExactSolution": "seqform.routes.exact",
+    "ManySpots": "seqform.routes.many",
+    "SpotRow": "seqform.routes.many",
+    "solve_many": "seqform.routes.many",
     "MemoryRefusedError": "seqform.routes.memory",
-    "LPWorkRefusedError": "seqform.holdem.lp_work",
+    "NormalFormSolution": "seqform.routes.normal",
+    "solve_normal_form": "seqform.routes.normal",
+    "OptionsError": "seqform.routes.policy",
+    "Route": "seqform.routes.policy",
     "choose_route": "seqform.routes.policy",
-    "document": "seqform.documents.build",
-    "write_document": "seqform.documents.build",
-    "builtin_games": "seqform.game.builtin.catalogue",
-}
-
-# Older entry points and names, for one release: each warns (DeprecationWarning) with its
-# new spelling, then does what it did.  The one entry point is ``solve`` (issue 19).
-_DEPRECATED = {
-    "solve_exact": ("seqform.routes.exact", "solve_exact", "seqform.solve(game, exact=True)"),
-    "solve_structured": (
-        "seqform.routes.structured",
-        "solve_structured",
-        'seqform.solve(game, method="structured")',
-    ),
-    "solve_structured_exact": (
-        "seqform.routes.structured_exact",
-        "solve_structured_exact",
-        'seqform.solve(game, method="structured", exact=True)',
-    ),
-    "solve_showdown": (
-        "seqform.routes.structured",
-        "solve_structured",
-        'seqform.solve(game, method="structured")',
-    ),
-    "kuhn_showdown": ("seqform.game.builtin.kuhn", "kuhn_structured", "seqform.kuhn_structured"),
-    "load_showdown_game": (
-        "seqform.game.builtin.registry",
-        "load_structured_game",
-        "seqform.load_structured_game",
-    ),
+    "RefinedSolution": "seqform.routes.refine",
+    "refine": "seqform.routes.refine",
+    "RestrictedSolution": "seqform.routes.restrict",
+    "Solution": "seqform.routes.solve",
+    "solve": "seqform.routes.solve",
+    "StructuredSolution": "seqform.routes.structured",
+    "StructuredExactSolution": "seqform.routes.structured_exact",
 }
 
 
 def __getattr__(name: str) -> object:
     import importlib
 
-    if name == "LPSolution":  # the float LP's solution type, before issue 19's one LP path
-        from seqform.base.deprecation import renamed
-        from seqform.lp.problem import FloatSolution
-
-        return renamed("seqform", name, {name: ("seqform.FloatSolution", FloatSolution)})
-    if name in _DEPRECATED:
-        from seqform.routes.solve import deprecated_alias
-
-        module, target, new = _DEPRECATED[name]
-        function = getattr(importlib.import_module(module), target)
-        return deprecated_alias(f"seqform.{name}", new, function)
     lazy = _LAZY.get(name)
     if lazy is None:
         raise AttributeError(f"module 'seqform' has no attribute {name!r}")
@@ -136,25 +158,49 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BehaviouralStrategy",
+    "BestResponse",
+    "BuiltinGame",
     "Certificate",
     "Chance",
+    "Comparison",
     "Decision",
+    "EquilibriumRanges",
+    "ExactSolution",
+    "Exploitation",
     "FloatSolution",
     "Game",
     "GameFormatError",
     "InvalidGameError",
+    "IterativeRun",
     "LPWorkRefusedError",
+    "LimitComparison",
+    "LogitBranch",
+    "LogitFit",
+    "LogitPoints",
+    "ManySpots",
     "MemoryRefusedError",
+    "NormalForm",
+    "NormalFormSolution",
+    "OneCardPoker",
     "OptionsError",
     "PlayerSequences",
+    "QREPoint",
+    "RefinedSolution",
+    "RestrictedSolution",
+    "Route",
     "SequenceForm",
-    "ShowdownPoker",
     "Solution",
     "SolverError",
     "SolverLimitError",
     "SolverStats",
+    "SpotRow",
+    "Stopping",
+    "StrategyCounts",
+    "StructuredExactSolution",
     "StructuredGame",
+    "StructuredSolution",
     "Terminal",
+    "TraceSettings",
     "UnknownGameError",
     "__version__",
     "behaviour_from_plan",
@@ -165,31 +211,30 @@ __all__ = [
     "certify",
     "choose_route",
     "compare",
+    "compare_limit",
     "document",
     "equilibrium_ranges",
     "expected_value",
     "exploit",
     "export_game",
+    "fit_logit",
     "iterate",
-    "kuhn_showdown",
     "kuhn_structured",
     "load_game",
     "load_openspiel_game",
-    "load_showdown_game",
     "load_structured_game",
+    "logit_qre",
     "named_opponent",
+    "one_card_game",
     "plan_from_behaviour",
     "read_efg",
     "refine",
     "solve",
-    "solve_exact",
+    "solve_many",
     "solve_minmax",
     "solve_normal_form",
-    "solve_showdown",
-    "solve_structured",
-    "solve_structured_exact",
     "strategy_counts",
-    "structured_showdown",
+    "trace_logit",
     "write_document",
     "write_efg",
 ]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from seqform.forms.sequence_form import PlayerSequences
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
-from seqform.game.builtin.one_card import Bet, Fold, Showdown, ShowdownPoker
+from seqform.game.builtin.one_card import Bet, Fold, OneCardPoker, Showdown
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 
@@ -94,8 +94,8 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 games = seeds.map(random_game)
 
 
-def raise_poker(cards: int) -> ShowdownPoker:
-    """A showdown game unlike Kuhn: player 1 may fold at once (so player 2's empty sequence
+def raise_poker(cards: int) -> OneCardPoker:
+    """A one-card poker game unlike Kuhn: player 1 may fold at once (so player 2's empty sequence
     reaches a leaf), and player 2 may raise a bet."""
     one, two, three = Fraction(1), Fraction(2), Fraction(3)
     after_raise = Bet(0, ("f", "c"), (Fold(0, two), Showdown(three)))
@@ -104,4 +104,4 @@ def raise_poker(cards: int) -> ShowdownPoker:
         1, ("k", "b"), (Showdown(one), Bet(0, ("f", "c"), (Fold(0, one), Showdown(two))))
     )
     root = Bet(0, ("f", "k", "b"), (Fold(0, Fraction(1, 2)), after_check, after_bet))
-    return ShowdownPoker(name=f"raise({cards})", cards=cards, betting=root)
+    return OneCardPoker(name=f"raise({cards})", cards=cards, betting=root)

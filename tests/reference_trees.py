@@ -3,7 +3,7 @@
 The built-in games are defined once, as public tree × private hands
 (:mod:`seqform.game.public.tree`), and their trees are generated from that description.
 These builders are the node-by-node trees seqform had before (Liar's Dice here, and the
-one-card showdown games' :func:`showdown_tree`, written from the betting tree; Leduc's stays
+one-card poker games' :func:`one_card_tree`, written from the betting tree; Leduc's stays
 in :mod:`seqform.game.builtin.leduc_tree` for suit isomorphism), so
 ``tests/test_structured_trees.py`` can prove the generated trees equal them node for node.
 """
@@ -16,7 +16,7 @@ from fractions import Fraction
 from itertools import permutations
 
 from seqform.game.builtin.liars_dice import LIAR, bid_label
-from seqform.game.builtin.one_card import BettingNode, Fold, Showdown, ShowdownPoker
+from seqform.game.builtin.one_card import BettingNode, Fold, OneCardPoker, Showdown
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 
@@ -121,8 +121,8 @@ class _Builder:
         return nodes[-1]
 
 
-def showdown_tree(poker: ShowdownPoker) -> Game:
-    """The explicit tree of a one-card showdown game, from its betting tree: chance deals
+def one_card_tree(poker: OneCardPoker) -> Game:
+    """The explicit tree of a one-card poker game, from its betting tree: chance deals
     every ordered pair of distinct cards (:func:`itertools.permutations`, player 1's card
     first, labelled by the two names joined by ``poker.deal_separator``), then the betting,
     one subtree per deal; equal payoffs share one terminal."""

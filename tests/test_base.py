@@ -56,11 +56,3 @@ def test_dealt_tree_nodes_is_the_deal_plus_the_public_tree_per_deal() -> None:
 )
 def test_the_structured_bound_is_at_least_the_built_tree(structured: object, spec: str) -> None:
     assert tree_nodes(structured) >= load_game(spec).flat.num_nodes  # type: ignore[arg-type]
-
-
-def test_the_old_name_of_the_strategies_warns_and_names_the_new_one() -> None:
-    from seqform.routes.solve import solve
-
-    solution = solve(load_game("kuhn"))
-    with pytest.warns(DeprecationWarning, match="use .strategies"):
-        assert solution.behaviour is solution.strategies

@@ -26,7 +26,7 @@ def test_solve_kuhn_text(capsys):
 def test_solve_kuhn_json(capsys):
     assert main(["solve", "kuhn", "--format", "json", "--backend", "cvxpy"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.solve/1"
+    assert document["schema"] == "seqform.solve/2"
     assert document["value"] == pytest.approx(-1 / 18, abs=1e-9)  # Kuhn (1950)
     assert document["value_fraction"] == "-1/18"
     assert document["solver"]["backend"] == "cvxpy"
@@ -136,12 +136,12 @@ def test_every_command_of_the_parser_has_a_module():
     assert set(subparsers) == set(COMMANDS)
 
 
-def test_the_solver_names_are_lps_plus_the_sparsified_default():
-    from seqform.cli.options import SOLVERS, SPARSIFIED_DEFAULT_SOLVER
-    from seqform.lp.solvers import ALGORITHMS, SPARSIFIED_SOLVERS
+def test_the_solver_names_are_lps_plus_the_structured_default():
+    from seqform.cli.options import SOLVERS, STRUCTURED_DEFAULT_SOLVER
+    from seqform.lp.solvers import HIGHS_SOLVERS, STRUCTURED_SOLVERS
 
-    assert (*ALGORITHMS, SPARSIFIED_DEFAULT_SOLVER) == SOLVERS
-    assert SPARSIFIED_DEFAULT_SOLVER in SPARSIFIED_SOLVERS
+    assert (*HIGHS_SOLVERS, STRUCTURED_DEFAULT_SOLVER) == SOLVERS
+    assert STRUCTURED_DEFAULT_SOLVER in STRUCTURED_SOLVERS
 
 
 @pytest.mark.parametrize(
@@ -179,7 +179,7 @@ def test_pdlp_answer_is_not_certified_and_exits_3(capsys):
         pytest.param(["kuhn"], "Value to Player 1: NOT certified", id="sequence"),
         pytest.param(["kuhn", "--method", "normal"], "Value to Player 1: NOT", id="normal"),
         pytest.param(
-            ["kuhn(cards=4)", "--method", "sparsified"], "Value to Player 1: NOT", id="sparsified"
+            ["kuhn(cards=4)", "--method", "structured"], "Value to Player 1: NOT", id="structured"
         ),
         pytest.param(["kuhn", "--refine"], "Value to Player 1: NOT certified", id="refine"),
         pytest.param(

@@ -246,7 +246,7 @@ def test_games_lists_every_builtin_game_with_its_labels(capsys):
 
 
 def test_both_routes_name_player_2s_information_sets_alike(capsys):
-    # Issue 15 item 7: the sparsified route named player 2's Kuhn sets J, Q, K; the tree
+    # Issue 15 item 7: the structured route named player 2's Kuhn sets J, Q, K; the tree
     # route Qp, Qb, … (KUHN_FACTS).  Both now print the same rows and legend.
     def rows(argv):
         assert main(argv) == 0
@@ -256,7 +256,7 @@ def test_both_routes_name_player_2s_information_sets_alike(capsys):
 
     tree = rows(["solve", "kuhn"])
     assert tree == ["Jb", "Jp", "Kb", "Kp", "Qb", "Qp"]
-    assert rows(["solve", "kuhn", "--method", "sparsified"]) == tree
+    assert rows(["solve", "kuhn", "--method", "structured"]) == tree
 
 
 ESCAPES_EFG = (

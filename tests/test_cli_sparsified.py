@@ -1,4 +1,4 @@
-"""``solve --method sparsified``: the old name of the structured route, on N-card Kuhn."""
+"""``solve --method structured`` on N-card Kuhn."""
 
 import json
 
@@ -11,8 +11,8 @@ from seqform.routes.structured import solve_structured
 from seqform.structured.products import hand_matrix
 
 
-def test_sparsified_is_the_structured_route(capsys):
-    assert main(["solve", "kuhn", "--method", "sparsified"]) == 0
+def test_kuhn_on_the_structured_route(capsys):
+    assert main(["solve", "kuhn", "--method", "structured"]) == 0
     out = capsys.readouterr().out
     assert "Value to Player 1: -0.0555555" in out and "(= -1/18)" in out  # Kuhn (1950)
     assert "Solved on the structured route" in out
@@ -27,7 +27,7 @@ def test_sparsified_is_the_structured_route(capsys):
 
 
 def test_large_deck_player_two_calls_with_the_top_half(capsys):
-    assert main(["solve", "kuhn(cards=2000)", "--method", "sparsified", "--quiet"]) == 0
+    assert main(["solve", "kuhn(cards=2000)", "--method", "structured", "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
     assert "sequences            8,001     8,001" in captured.out
@@ -40,11 +40,11 @@ def test_large_deck_player_two_calls_with_the_top_half(capsys):
     assert calls[:1000].max() < 1.0 - 1e-3
 
 
-def test_sparsified_json_is_the_structured_document(capsys):
-    argv = ["solve", "kuhn(cards=30)", "--method", "sparsified", "--format", "json"]
+def test_the_structured_json_document(capsys):
+    argv = ["solve", "kuhn(cards=30)", "--method", "structured", "--format", "json"]
     assert main([*argv, "--solver", "simplex"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.structured/1"
+    assert document["schema"] == "seqform.structured/2"
     assert document["method"] == "structured"
     assert document["solver"]["backend"] == "highs"
     assert document["certificate"]["equilibrium"] is True
@@ -55,32 +55,32 @@ def test_sparsified_json_is_the_structured_document(capsys):
 
 
 def test_progress_goes_to_stderr(capsys):
-    assert main(["solve", "kuhn(cards=200)", "--method", "sparsified", "--verbose"]) == 0
+    assert main(["solve", "kuhn(cards=200)", "--method", "structured", "--verbose"]) == 0
     err = capsys.readouterr().err
-    assert "sparsified LP of kuhn(cards=200): 801 + 801 sequences" in err
+    assert "structured LP of kuhn(cards=200): 801 + 801 sequences" in err
     assert "done: value" in err
 
 
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["solve", "texas", "--method", "sparsified"], 2, "no public tree × private hands"),
+        (["solve", "texas", "--method", "structured"], 2, "no public tree × private hands"),
         (["solve", "kuhn", "--solver", "clarabel"], 2, "--method structured"),
         # flag combinations that cannot run are usage errors, exit 2 (issue 24, point 9)
-        (["solve", "kuhn", "--method", "sparsified", "--solver", "pdlp"], 2, "not pdlp"),
-        (["solve", "kuhn", "--method", "sparsified", "--backend", "cvxpy"], 2, "--backend"),
+        (["solve", "kuhn", "--method", "structured", "--solver", "pdlp"], 2, "not pdlp"),
+        (["solve", "kuhn", "--method", "structured", "--backend", "cvxpy"], 2, "--backend"),
         (
-            ["solve", "kuhn(cards=1)", "--method", "sparsified"],
+            ["solve", "kuhn(cards=1)", "--method", "structured"],
             2,
             "cards must be an integer >= 2, got 1",
         ),
-        (["solve", "kuhn(decks=2)", "--method", "sparsified"], 2, "no parameter 'decks'"),
+        (["solve", "kuhn(decks=2)", "--method", "structured"], 2, "no parameter 'decks'"),
         (
             ["solve", "kuhn(cards=250000)", "--method", "tree"],
             1,
             "--method structured', which never builds the tree",
         ),
-        (["solve", "kuhn", "--method", "sparsified", "--refine"], 2, "(--method tree)"),
+        (["solve", "kuhn", "--method", "structured", "--refine"], 2, "(--method tree)"),
     ],
 )
 def test_bad_requests_are_one_line(argv, code, message, capsys):
@@ -90,7 +90,7 @@ def test_bad_requests_are_one_line(argv, code, message, capsys):
 
 
 def test_time_limit_is_reported_as_a_limit(capsys):
-    argv = ["solve", "kuhn(cards=20000)", "--method", "sparsified", "--quiet"]
+    argv = ["solve", "kuhn(cards=20000)", "--method", "structured", "--quiet"]
     assert main([*argv, "--solver", "clarabel", "--time-limit", "0.001"]) == 1
     err = capsys.readouterr().err
     assert "Clarabel stopped" in err and "exploitability" in err

@@ -49,7 +49,7 @@ def test_compare_kuhn_text(capsys):
 def test_compare_kuhn_json(capsys):
     assert main(["compare", "kuhn", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.compare/1"
+    assert document["schema"] == "seqform.compare/2"
     assert document["game"]["terminals"] == 30
     players = document["players"]
     assert [p["infosets"] for p in players] == [6, 6]
@@ -137,7 +137,7 @@ def test_solve_normal_kuhn_text(capsys):
 def test_solve_normal_kuhn_json(capsys):
     assert main(["solve", "kuhn", "--method", "normal", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.solve/1"
+    assert document["schema"] == "seqform.solve/2"
     assert document["method"] == "normal"
     assert document["value_fraction"] == "-1/18"
     assert document["certificate"]["equilibrium"] is True

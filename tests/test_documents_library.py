@@ -73,7 +73,7 @@ def _compare(_folder: Path) -> Built:
     from seqform.structured.lp_model import build_structured_lp
 
     nonzeros = build_structured_lp(seqform.load_structured_game("kuhn")).payoff_nonzeros
-    return seqform.compare(seqform.load_game("kuhn")), {"sparsified_payoff_nonzeros": nonzeros}
+    return seqform.compare(seqform.load_game("kuhn")), {"structured_payoff_nonzeros": nonzeros}
 
 
 def _sizes(_folder: Path) -> Built:

@@ -48,7 +48,7 @@ def test_kuhn_certificate_is_reproduced_by_the_exact_tree_walk():
 
 def test_kuhn_by_the_exact_basis_without_rounding():
     solution = solve_exact(kuhn_poker(), try_rounding=False)
-    assert solution.method == "basis"
+    assert solution.found_by == "basis"
     assert solution.basis_verified is True
     assert solution.value == KUHN_VALUE
 
@@ -65,7 +65,7 @@ def test_n_card_kuhn_is_certified_and_matches_the_float_lp(cards):
 def test_n_card_kuhn_basis_path_agrees_with_rounding(cards):
     game = kuhn_poker(cards=cards)
     by_basis = solve_exact(game, try_rounding=False)
-    assert by_basis.method == "basis" and by_basis.basis_verified
+    assert by_basis.found_by == "basis" and by_basis.basis_verified
     assert by_basis.value == solve_exact(game).value
 
 
@@ -95,7 +95,7 @@ def test_leduc_exact_value_certified_with_a_large_denominator():
     assert float(solution.value) == pytest.approx(LEDUC_VALUE, abs=1e-12)
     # Not a small fraction: the exact value has a denominator of about 32 digits.
     assert solution.value.denominator > 10**30
-    assert solution.method in ("basis", "mixed")
+    assert solution.found_by in ("basis", "mixed")
     assert solution.basis_verified is True
 
 
@@ -119,7 +119,7 @@ def test_failed_certification_reports_exact_bounds(monkeypatch):
     monkeypatch.setattr(exact_module, "resolve_basis", broken)
     solution = solve_exact(kuhn_poker())
     assert not solution.certified and solution.value == solution.float_value
-    assert solution.method == "none"
+    assert solution.found_by == "none"
     # Uniform play: player 1 guarantees -BR_2(uniform), player 2 concedes BR_1(uniform).
     assert solution.bounds.lower < KUHN_VALUE < solution.bounds.upper
     assert solution.certificate.exploitability == solution.bounds.upper - solution.bounds.lower
@@ -212,7 +212,7 @@ def test_cli_solve_exact_text(capsys):
 def test_cli_solve_exact_json(capsys):
     assert main(["solve", "kuhn", "--exact", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.solve/1"
+    assert document["schema"] == "seqform.solve/2"
     assert document["value_fraction"] == "-1/18"
     exact = document["exact"]
     assert exact["certified"] is True and exact["value"] == "-1/18"

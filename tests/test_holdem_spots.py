@@ -168,7 +168,7 @@ def test_structured_certificate_agrees_with_the_tree(spot_instance):
 
 
 def test_structured_lp_equals_the_trees_value(spot_instance):
-    """The sparsified LP with two-card removal (seqform.structured.lp_model) against the
+    """The structured LP with two-card removal (seqform.structured.lp_model) against the
     tree route's LP on the same spot, and its payoff non-zeros counted without A."""
     from seqform.routes.structured import solve_structured
     from seqform.structured.payoff_matrix import payoff_nnz

@@ -4,7 +4,7 @@ no output file (issue 14, "Interrupts and resources"); one Ctrl-C stops every st
 
 Each case starts ``python -m seqform solve`` on a game whose solve takes well over five
 seconds on this machine with that solver (measured: leduc(ranks=9) simplex about 35 s, ipm
-about 10 s; leduc(ranks=6) pdlp about 65 s; kuhn(cards=50000) sparsified with Clarabel
+about 10 s; leduc(ranks=6) pdlp about 65 s; kuhn(cards=50000) structured with Clarabel
 about 25 s), waits for the stage line that says the LP solve began, and sends SIGINT.
 Before the fix HiGHS and Clarabel ignored the signal until they finished.
 """

@@ -26,7 +26,7 @@ from seqform.io.loader import load_game
         pytest.param(["leduc", "--refine"], id="refine"),
         pytest.param(["leduc", "--exact"], id="exact"),
         pytest.param(["kuhn", "--fix", "Kb:b=0"], id="fix"),
-        pytest.param(["kuhn(cards=1000)", "--method", "sparsified"], id="clarabel"),
+        pytest.param(["kuhn(cards=1000)", "--method", "structured"], id="clarabel"),
     ],
 )
 def test_time_limit_is_reported_as_a_limit(args: list[str], capsys) -> None:

@@ -38,11 +38,11 @@ def test_rock_paper_scissors_asymmetric(backend):
     np.testing.assert_allclose(result.y, [0.5, 0.5, 0], atol=1e-9)
 
 
-def test_unknown_backend_and_algorithm():
+def test_unknown_backend_and_solver():
     with pytest.raises(ValueError, match="unknown backend 'gurobi'"):
         solve_minmax(*matrix_game([[1]]), backend="gurobi")
-    with pytest.raises(ValueError, match="unknown algorithm 'barrier'"):
-        solve_minmax(*matrix_game([[1]]), algorithm="barrier")
+    with pytest.raises(ValueError, match="unknown solver 'barrier'"):
+        solve_minmax(*matrix_game([[1]]), solver="barrier")
 
 
 def test_shape_mismatch():

@@ -11,12 +11,12 @@ from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
 from seqform.lp.minmax import minmax_problem
-from seqform.lp.problem import FloatSolution, LPProblem
+from seqform.lp.problem import LPProblem
 from seqform.lp.run import run_lp
 from seqform.lp.solvers import InfeasibleError, SolverLimitError
 from seqform.routes.solve import solve
 from seqform.structured.lp_model import build_structured_lp
-from seqform.structured.lp_solve import solve_sparsified_lp
+from seqform.structured.lp_solve import solve_structured_lp
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950)
 SOLVERS = [
@@ -66,10 +66,10 @@ def test_an_interior_point_without_crossover_says_so_and_follows_the_rule(kuhn_f
     # (the structured route's default on dense LPs, seqform.routes.structured)
     problem = minmax_problem(kuhn_form.E, kuhn_form.e, kuhn_form.F, kuhn_form.f, kuhn_form.A)
     solution = run_lp(problem, solver="ipm", tolerance=1e-10, crossover=False)
-    assert solution.stats.algorithm == "ipm without crossover"
+    assert solution.stats.solver == "ipm without crossover"
     assert solution.value == pytest.approx(KUHN_VALUE, abs=1e-7)
     assert np.all(solution.duals[problem.plans.y_rows] >= -1e-7)
-    assert run_lp(problem, solver="ipm").stats.algorithm == "ipm"
+    assert run_lp(problem, solver="ipm").stats.solver == "ipm"
 
 
 def test_every_solver_gives_the_same_duals_row_by_row(kuhn_form):
@@ -119,7 +119,7 @@ def test_clarabel_refuses_rows_it_cannot_write():
 
 
 def test_unknown_solver_is_refused():
-    with pytest.raises(ValueError, match="unknown algorithm 'barrier'"):
+    with pytest.raises(ValueError, match="unknown solver 'barrier'"):
         run_lp(one_variable(1, 1, 0), solver="barrier")
 
 
@@ -138,7 +138,7 @@ def tree_route():
 
 
 def structured_route():
-    solution = solve_sparsified_lp(build_structured_lp(kuhn_structured()), solver="simplex")
+    solution = solve_structured_lp(build_structured_lp(kuhn_structured()), solver="simplex")
     return solution.x, solution.y
 
 
@@ -170,27 +170,3 @@ def test_each_route_reads_the_other_players_plan_by_the_one_rule(route, monkeypa
     monkeypatch.setattr(lp_problem, "plans_of", reversed_rule)
     _, flipped = route()
     assert flipped[0] == pytest.approx(0.0, abs=1e-9)
-
-
-def test_old_result_names_warn_and_name_the_new_type():
-    import seqform
-    import seqform.lp.clarabel
-    import seqform.lp.exact.minmax
-    import seqform.lp.exact.program
-    import seqform.lp.highs
-    import seqform.lp.minmax
-    import seqform.structured.lp_solve
-
-    for module, name in [
-        (seqform, "LPSolution"),
-        (seqform.lp.minmax, "LPSolution"),
-        (seqform.lp.exact.minmax, "MinmaxFloatSolution"),
-        (seqform.lp.exact.program, "FloatLPResult"),
-        (seqform.structured.lp_solve, "SparsifiedSolution"),
-        (seqform.lp.highs, "HighsRun"),
-        (seqform.lp.clarabel, "ClarabelRun"),
-    ]:
-        with pytest.warns(DeprecationWarning, match="FloatSolution"):
-            assert getattr(module, name) is FloatSolution
-    with pytest.raises(AttributeError):
-        seqform.lp.minmax.NoSuchName  # noqa: B018

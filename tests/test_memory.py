@@ -75,7 +75,7 @@ def test_estimates_grow_with_size() -> None:
             ["kuhn(cards=2000)", "--method", "tree"], "--method structured", id="kuhn-tree"
         ),
         pytest.param(
-            ["kuhn(cards=1000000)", "--method", "sparsified"], "smaller game", id="sparsified"
+            ["kuhn(cards=1000000)", "--method", "structured"], "smaller game", id="structured"
         ),
     ],
 )
@@ -113,9 +113,9 @@ def _limited(args: list[str], limit: int = LIMIT_BYTES) -> subprocess.CompletedP
 
 
 def test_a_million_cards_under_a_6_gb_limit_is_refused_not_aborted() -> None:
-    # issue 14: "kuhn(cards=1000000) --method sparsified under a 6 GB limit aborts with
+    # issue 14: "kuhn(cards=1000000) --method structured under a 6 GB limit aborts with
     # SIGABRT and no message"
-    done = _limited(["solve", "kuhn(cards=1000000)", "--method", "sparsified"])
+    done = _limited(["solve", "kuhn(cards=1000000)", "--method", "structured"])
     assert done.returncode == 1, done.stderr
     assert "RLIMIT_AS" in done.stderr
     assert "Traceback" not in done.stderr

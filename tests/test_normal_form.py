@@ -187,8 +187,8 @@ def test_always_bet_against_always_call_is_even(kuhn_normal_form):
     ids=["highs-simplex", "cvxpy-simplex"],
 )
 def kuhn_normal_solution(request):
-    backend, algorithm = request.param
-    return solve_normal_form(kuhn_poker(), backend=backend, algorithm=algorithm)
+    backend, solver = request.param
+    return solve_normal_form(kuhn_poker(), backend=backend, solver=solver)
 
 
 def test_normal_form_value_is_minus_one_eighteenth(kuhn_normal_solution):

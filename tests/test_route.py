@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -43,7 +42,7 @@ IMPOSSIBLE = [
         ["--method", "structured", "--fix", "K:b=1"], "--method tree", id="structured-fix"
     ),
     pytest.param(["--method", "structured", "--refine"], "--method tree", id="structured-refine"),
-    pytest.param(["--method", "tree", "--solver", "clarabel"], "sparsified LP", id="tree-clarabel"),
+    pytest.param(["--method", "tree", "--solver", "clarabel"], "structured LP", id="tree-clarabel"),
 ]
 
 
@@ -75,7 +74,20 @@ def test_check_options_accepts_what_runs():
     check_options("structured", solver="simplex", exact=True)
     check_options("tree", solver="ipm", fix=True)
     check_options("normal", backend="cvxpy")
-    check_options("sparsified", solver="clarabel")  # the older spelling of structured
+    check_options("structured", solver="clarabel")
+
+
+@pytest.mark.parametrize("old", ["sequence", "sparsified"])
+def test_an_old_method_spelling_is_a_usage_error(old, capsys):
+    # one spelling per route: the four are listed, the old names are not among them
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "kuhn", "--method", old])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"invalid choice: '{old}'" in err
+    assert "'auto', 'tree', 'structured', 'normal'" in err
+    with pytest.raises(OptionsError, match="choose from auto, tree, structured, normal"):
+        seqform.solve("kuhn", method=old)
 
 
 def test_an_existing_file_is_not_taken_by_the_structured_route(tmp_path, capsys):
@@ -175,37 +187,6 @@ def test_choose_route_resolves_auto():
         choose_route("kuhn", solver="clarabel")  # auto takes the tree for Kuhn
 
 
-# --- deprecated entry points ----------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "argument"),
-    [
-        ("solve_exact", "seqform.solve(game, exact=True)", "tree"),
-        ("solve_structured", 'seqform.solve(game, method="structured")', "structured"),
-        ("solve_showdown", 'seqform.solve(game, method="structured")', "structured"),
-        (
-            "solve_structured_exact",
-            'seqform.solve(game, method="structured", exact=True)',
-            "structured",
-        ),
-    ],
-)
-def test_old_entry_points_warn_with_the_new_spelling(old, new, argument):
-    game = seqform.load_game("kuhn") if argument == "tree" else kuhn_structured(3)
-    expected = re.escape(f"seqform.{old} is deprecated; use {new}")
-    with pytest.warns(DeprecationWarning, match=expected) as caught:
-        solution = getattr(seqform, old)(game)
-    assert caught[0].filename == __file__  # the warning points at the caller
-    assert float(solution.value) == pytest.approx(-1 / 18)  # Kuhn (1950)
-
-
-def test_algorithm_keyword_warns_and_is_the_solver():
-    with pytest.warns(DeprecationWarning, match="solve\\(solver=...\\)"):
-        solution = seqform.solve("kuhn", algorithm="ipm")
-    assert solution.stats.algorithm == "ipm"
-
-
 # --- iterate's reference follows the same policy -------------------------------------------
 
 
@@ -238,7 +219,7 @@ def test_iterate_method_is_checked_by_the_route_policy():
 def test_the_parser_offers_every_iterative_algorithm_and_no_other() -> None:
     # the command line reads the names from seqform.routes.options (no numpy at start-up);
     # seqform.questions.iterate maps each to its function, in the same order
-    from seqform.questions.iterate import SOLVERS
+    from seqform.questions.iterate import ALGORITHMS
     from seqform.routes.options import ITERATE_ALGORITHMS
 
-    assert tuple(SOLVERS) == ITERATE_ALGORITHMS
+    assert tuple(ALGORITHMS) == ITERATE_ALGORITHMS

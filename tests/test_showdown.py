@@ -1,7 +1,7 @@
-"""One-card showdown games (N-card Kuhn and a raise game) on the structured route: the
+"""One-card poker games (N-card Kuhn and a raise game) on the structured route: the
 sequence tables (their labels), the products A y and A.T x, best responses and the
 certificate, each checked against the explicit tree written from the betting tree
-(tests/reference_trees.showdown_tree, then seqform.forms.sequence_form and seqform.certify),
+(tests/reference_trees.one_card_tree, then seqform.forms.sequence_form and seqform.certify),
 which shares no code with the structured route's running sums."""
 
 from fractions import Fraction
@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from gametrees import raise_poker
-from reference_trees import showdown_tree
+from reference_trees import one_card_tree
 from structured_helpers import random_behaviour, tree_to_structured
 
 from seqform.certify import best_response as best_response_on_tree
@@ -24,9 +24,9 @@ from seqform.game.builtin.kuhn import kuhn_betting, kuhn_poker, kuhn_structured
 from seqform.game.builtin.one_card import (
     Bet,
     Fold,
+    OneCardPoker,
     Showdown,
-    ShowdownPoker,
-    structured_showdown,
+    one_card_game,
 )
 from seqform.game.errors import InvalidGameError
 from seqform.game.public.explicit import tree_nodes
@@ -42,7 +42,7 @@ IDS = ["kuhn3", "kuhn5", "raise4", "raise7"]
 @pytest.fixture(scope="module", params=list(zip(POKERS, IDS, strict=True)), ids=IDS)
 def instance(request):
     poker = request.param[0]
-    game, tree = structured_showdown(poker), showdown_tree(poker)
+    game, tree = one_card_game(poker), one_card_tree(poker)
     return game, tree, build_sequence_form(tree), tree_to_structured(game, tree)
 
 
@@ -97,7 +97,7 @@ def test_kuhn_labels_name_the_cards():
 def test_best_response_strategy_equals_the_tree():
     # The same respond() on both routes: the same best actions, by name.
     poker = raise_poker(5)
-    game, tree = structured_showdown(poker), showdown_tree(poker)
+    game, tree = one_card_game(poker), one_card_tree(poker)
     opponent = random_behaviour(sequence_tables(game)[0], np.random.default_rng(5))
     ours = best_response(game, 1, opponent)
     theirs = best_response_on_tree(tree, 1, opponent.as_dict())
@@ -108,7 +108,7 @@ def test_best_response_strategy_equals_the_tree():
 @pytest.mark.parametrize("cards", [3, 4, 9])
 def test_showdown_tree_is_kuhn_poker(cards):
     # The tree written from the betting tree has Kuhn's value (tree LP, same run).
-    ours = solve(showdown_tree(kuhn_betting(cards)))
+    ours = solve(one_card_tree(kuhn_betting(cards)))
     theirs = solve(kuhn_poker(cards))
     assert ours.value == pytest.approx(theirs.value, abs=1e-12)
     assert set(ours.form.players[0].infosets) == set(theirs.form.players[0].infosets)
@@ -119,7 +119,7 @@ def test_kuhn_counts_without_the_tree():
     numbering = number_public_tree(kuhn_structured())
     assert [numbering.num_infosets(p) for p in (0, 1)] == [6, 6]
     assert [numbering.num_sequences(p) for p in (0, 1)] == [13, 13]
-    assert showdown_tree(kuhn_betting()).flat.num_nodes == kuhn_poker().flat.num_nodes == 55
+    assert one_card_tree(kuhn_betting()).flat.num_nodes == kuhn_poker().flat.num_nodes == 55
     assert tree_nodes(kuhn_structured()) >= 55  # an upper bound, never built
     big = number_public_tree(kuhn_structured(250_000))  # 10^6 sequences per player, 4N + 1
     assert big.num_sequences(0) == big.num_sequences(1) == 1_000_001
@@ -127,7 +127,7 @@ def test_kuhn_counts_without_the_tree():
 
 
 def test_plan_and_behaviour_round_trip():
-    game = structured_showdown(raise_poker(6))
+    game = one_card_game(raise_poker(6))
     table = sequence_tables(game)[0]
     rng = np.random.default_rng(3)
     behaviour = random_behaviour(table, rng)
@@ -185,7 +185,7 @@ def test_best_response_to_never_bluffing_gains_one_ninth():
 )
 def test_invalid_betting_trees_are_named(betting, message):
     with pytest.raises(InvalidGameError, match=message):
-        ShowdownPoker(name="bad", cards=3, betting=betting)
+        OneCardPoker(name="bad", cards=3, betting=betting)
 
 
 @pytest.mark.parametrize("cards", [1, 0, True, "3", 2.5])

@@ -1,19 +1,19 @@
-"""The sparsified LP of N-card Kuhn (and another one-card showdown game) on the structured
+"""The structured LP of N-card Kuhn (and another one-card poker game) on the structured
 route, against the plain sequence-form LP on the tree, in the same test."""
 
 import numpy as np
 import pytest
 from gametrees import raise_poker
-from reference_trees import showdown_tree
+from reference_trees import one_card_tree
 
 from seqform.game.builtin.kuhn import kuhn_betting, kuhn_poker, kuhn_structured
-from seqform.game.builtin.one_card import structured_showdown
+from seqform.game.builtin.one_card import one_card_game
 from seqform.game.public.explicit import tree_nodes
 from seqform.lp.solvers import SolverLimitError
 from seqform.routes.solve import solve
 from seqform.routes.structured import solve_structured
 from seqform.structured.lp_model import build_structured_lp
-from seqform.structured.lp_solve import solve_sparsified_lp
+from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.products import hand_matrix
 from seqform.structured.responses import sequence_tables
 
@@ -71,8 +71,8 @@ def test_kuhn_columns_are_the_named_sequences():
 def test_value_equals_the_tree_lp(poker):
     # The reference is the plain sequence-form LP on the explicit tree written from the
     # betting tree (tests/reference_trees.py, HiGHS simplex): no code of the structured route.
-    reference = solve(showdown_tree(poker)).value
-    game = structured_showdown(poker)
+    reference = solve(one_card_tree(poker)).value
+    game = one_card_game(poker)
     for solver, tolerance in (("clarabel", 1e-8), ("simplex", 1e-11)):
         solution = solve_structured(game, solver=solver)
         assert solution.value == pytest.approx(reference, abs=tolerance)
@@ -104,7 +104,7 @@ def test_large_deck_is_solved_and_certified():
 def test_time_limit_is_an_error_not_an_answer():
     lp = build_structured_lp(kuhn_structured(20_000))
     with pytest.raises(SolverLimitError, match="Clarabel stopped"):
-        solve_sparsified_lp(lp, time_limit=1e-3)
+        solve_structured_lp(lp, time_limit=1e-3)
 
 
 def test_limit_message_measures_the_last_point():
@@ -114,7 +114,7 @@ def test_limit_message_measures_the_last_point():
 
 def test_unknown_solver_is_refused():
     with pytest.raises(ValueError, match="unknown solver"):
-        solve_sparsified_lp(build_structured_lp(kuhn_structured()), solver="pdlp")  # type: ignore[arg-type]
+        solve_structured_lp(build_structured_lp(kuhn_structured()), solver="pdlp")  # type: ignore[arg-type]
 
 
 def test_kuhn_tree_refuses_a_huge_deck():
@@ -122,21 +122,12 @@ def test_kuhn_tree_refuses_a_huge_deck():
         kuhn_poker(cards=250_000)
 
 
-def test_the_old_public_names_are_the_structured_route():
-    # seqform.kuhn_showdown, load_showdown_game and solve_showdown are kept as aliases that
-    # warn with the new spelling (issue 19); a ShowdownPoker is solved as
-    # structured_showdown writes it.
+def test_a_one_card_poker_game_is_solved_from_the_facade():
     import seqform
 
-    with pytest.warns(DeprecationWarning, match="seqform.kuhn_structured"):
-        game = seqform.kuhn_showdown(7)
-    assert isinstance(game, seqform.StructuredGame) and game.name == "kuhn(cards=7)"
-    with pytest.warns(DeprecationWarning, match="seqform.load_structured_game"):
-        assert seqform.load_showdown_game("kuhn(cards=7)").name == game.name
     poker = raise_poker(6)
-    assert isinstance(poker, seqform.ShowdownPoker)
-    with pytest.warns(DeprecationWarning, match='method="structured"'):
-        solution = seqform.solve_showdown(seqform.structured_showdown(poker))
+    assert isinstance(poker, seqform.OneCardPoker)
+    solution = seqform.solve(seqform.one_card_game(poker))
     # The reference: the tree LP on the tree written from the betting tree.
-    assert solution.value == pytest.approx(solve(showdown_tree(poker)).value, abs=1e-8)
+    assert solution.value == pytest.approx(solve(one_card_tree(poker)).value, abs=1e-8)
     assert solution.exploitability <= 1e-9

@@ -142,7 +142,7 @@ def test_a_river_spot_solves_on_the_dense_default_and_is_certified(tmp_path: Pat
     path = tmp_path / "river.toml"
     path.write_text(RIVER)
     solution = seqform.solve(str(path))
-    assert solution.stats.algorithm == "ipm without crossover"
+    assert solution.stats.solver == "ipm without crossover"
     assert float(solution.exploitability) <= structured.CERTIFY_TOLERANCE
 
 

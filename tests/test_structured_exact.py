@@ -4,7 +4,7 @@ structured --exact``.
 Independent computations: the tree's exact route (:func:`seqform.routes.exact.solve_exact`,
 the explicit tree's merged LP re-solved in rationals) for the exact values, the tree's best
 response (:func:`seqform.certify.certify` on the explicit game) for the structured route's
-exact strategies carried over by name, and the float sparsified LP
+exact strategies carried over by name, and the float structured LP
 (:func:`seqform.structured.lp_model.build_structured_lp`) for the exact LP's entries.
 """
 
@@ -77,7 +77,7 @@ def test_exact_value_equals_the_tree_routes_exact_value(name):
     assert solution.bounds.lower == solution.bounds.upper == solution.value
     assert solution.certificate.exploitability == 0
     assert isinstance(solution.certificate.exploitability, Fraction)
-    assert (solution.method, solution.basis_verified, solution.notes) == ("basis", True, ())
+    assert (solution.found_by, solution.basis_verified, solution.notes) == ("basis", True, ())
 
 
 def test_kuhn_value_is_minus_one_eighteenth():
@@ -141,7 +141,7 @@ def test_a_basis_failing_its_checks_gives_bounds_and_says_so(monkeypatch):
     game = kuhn_structured(3)
     _perturbed_basis(monkeypatch, game)
     solution = solve_structured_exact(game)
-    assert not solution.certified and solution.method == "none"
+    assert not solution.certified and solution.found_by == "none"
     assert solution.basis_verified is False
     assert "not exactly optimal" in solution.notes[0]
     # The bounds are proven all the same: the uniform plan guarantees less than -1/18.
@@ -155,7 +155,7 @@ def test_an_unsolvable_basis_falls_back_to_rounding(monkeypatch):
 
     monkeypatch.setattr(structured_exact, "resolve_basis", fail)
     solution = solve_structured_exact(kuhn_structured(3))
-    assert solution.certified and solution.method == "rounding"
+    assert solution.certified and solution.found_by == "rounding"
     assert solution.value == Fraction(-1, 18)  # Kuhn (1950)
     assert "could not be re-solved exactly: singular" in solution.notes[0]
 
@@ -174,13 +174,13 @@ def test_method_structured_exact_through_main_json(capsys):
     )
     assert code == 0
     _, tree = _json(["solve", "liars_dice(sides=3)", "--method", "tree", "--exact"], capsys)
-    assert document["schema"] == "seqform.structured/1" and document["route"] == "structured"
+    assert document["schema"] == "seqform.structured/2" and document["route"] == "structured"
     exact = document["exact"]
     assert set(exact) == set(tree["exact"])  # the tree's exact block, key for key
     assert exact["value"] == tree["exact"]["value"] == document["value_fraction"]
     assert exact["certificate"] == tree["exact"]["certificate"]
     assert exact["certificate"]["exploitability"] == "0"
-    assert (exact["method"], exact["basis_verified"]) == ("basis", True)
+    assert (exact["found_by"], exact["basis_verified"]) == ("basis", True)
     names = {infoset["name"] for infoset in exact["strategies"][1]["infosets"]}
     assert names == {infoset["name"] for infoset in tree["exact"]["strategies"][1]["infosets"]}
 
@@ -237,6 +237,6 @@ def test_auto_exact_takes_the_structured_route_when_the_tree_is_large(capsys):
         assert main(["solve", "kuhn(cards=200)", "--exact", "--format", "json", *extra]) == 0
         documents.append(json.loads(capsys.readouterr().out))
     auto, forced = documents
-    assert auto["schema"] == forced["schema"] == "seqform.structured/1"
+    assert auto["schema"] == forced["schema"] == "seqform.structured/2"
     assert auto["exact"]["value"] == forced["exact"]["value"]
     assert auto["exact"]["certificate"]["exploitability"] == "0"

@@ -1,4 +1,4 @@
-"""The structured route (issue 13, items 3 and 5): the sparsified LP of public tree × private
+"""The structured route (issue 13, items 3 and 5): the structured LP of public tree × private
 hands, its pipeline, and ``solve --method auto|tree|structured``.
 
 Independent computations: the tree route (the explicit tree's sequence-form LP, solved by
@@ -106,7 +106,7 @@ def test_blocked_chains_keep_kuhn_exact():
     assert ours.exploitability <= 1e-9
 
 
-def test_sparsified_payoff_of_leduc_13_is_several_times_below_a():
+def test_structured_payoff_of_leduc_13_is_several_times_below_a():
     # nnz(A) = 689,000 for leduc(ranks=13): the issue's table (ISSUE_13.md).
     game = leduc_structured(13)
     lp = build_structured_lp(game)
@@ -151,8 +151,8 @@ def test_auto_takes_the_structured_route_for_large_trees_and_says_so(capsys):
     assert "Sequence form (KMvS 1996)" not in out
 
 
-@pytest.mark.parametrize("method", ["sequence", "sparsified", "tree", "structured"])
-def test_every_method_spelling_solves_kuhn(method, capsys):
+@pytest.mark.parametrize("method", ["tree", "structured"])
+def test_both_routes_solve_kuhn(method, capsys):
     # Kuhn's value -1/18 (Kuhn 1950; KUHN_FACTS.md)
     document = _json(["solve", "kuhn", "--method", method], capsys)
     assert document["value"] == pytest.approx(-1 / 18, abs=1e-9)
@@ -171,10 +171,10 @@ def test_structured_route_refuses_a_game_without_a_description(capsys):
     assert "no public tree × private hands description" in capsys.readouterr().err
 
 
-def test_compare_shows_the_sparsified_payoff_beside_a(capsys):
+def test_compare_shows_the_structured_payoff_beside_a(capsys):
     document = _json(["compare", "leduc", "--no-solve"], capsys)
     assert (
-        document["sparsified_payoff_nonzeros"]
+        document["structured_payoff_nonzeros"]
         == build_structured_lp(leduc_structured()).payoff_nonzeros
     )
     assert main(["compare", "leduc", "--no-solve"]) == 0
@@ -216,18 +216,18 @@ def test_a_failing_default_solver_falls_back_to_highs(monkeypatch):
     from seqform.lp.solvers import SolverError
     from seqform.routes import structured
 
-    real = structured.solve_sparsified_lp
+    real = structured.solve_structured_lp
 
     def clarabel_fails(lp, *, solver, **options):
         if solver == "clarabel":
             raise SolverError("Clarabel ended with status AlmostSolved")
         return real(lp, solver=solver, **options)
 
-    monkeypatch.setattr(structured, "solve_sparsified_lp", clarabel_fails)
+    monkeypatch.setattr(structured, "solve_structured_lp", clarabel_fails)
     game = kuhn_structured(5)
     said: list[str] = []
     solution = structured.solve_structured(game, progress=said.append)
-    assert solution.stats.algorithm == "simplex"
+    assert solution.stats.solver == "simplex"
     assert any("solving again with HiGHS simplex" in line for line in said)
     # the tree route's value of 5-card Kuhn, by the same library's tree LP
     assert solution.value == pytest.approx(float(solve(kuhn_poker(5)).value), abs=1e-9)

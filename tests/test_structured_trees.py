@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from reference_trees import liars_dice_tree, showdown_tree
+from reference_trees import liars_dice_tree, one_card_tree
 from structured_helpers import SMALL
 
 from seqform.game.builtin.kuhn import kuhn_betting, kuhn_poker
@@ -35,7 +35,7 @@ from seqform.structured.responses import sequence_tables
 
 @pytest.mark.parametrize("cards", [3, 4, 5, 6])
 def test_kuhn_tree_is_the_showdown_tree(cards):
-    generated, reference = kuhn_poker(cards), showdown_tree(kuhn_betting(cards))
+    generated, reference = kuhn_poker(cards), one_card_tree(kuhn_betting(cards))
     assert generated.root == reference.root
     assert (generated.name, generated.description) == (reference.name, reference.description)
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import warnings
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,6 @@ API_INTRO = """# API reference
 
 The public names of `seqform` (its `__all__`), grouped by the module that defines them.
 Import them from the package itself: `from seqform import load_game, solve`.
-Deprecated aliases are listed at the end with the name they stand for.
 
 """
 
@@ -72,30 +70,17 @@ def _api_markdown() -> str:
     """One ``::: module.name`` block per public name, grouped by defining module."""
     seqform = importlib.import_module("seqform")
     by_module: dict[str, list[str]] = defaultdict(list)
-    aliases: list[str] = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        deprecated = getattr(seqform, "_DEPRECATED", {})
-        for name in sorted(seqform.__all__):
-            if name in deprecated:  # an old entry point: warns, names its new spelling
-                aliases.append(f"- `{name}`: deprecated; use `{deprecated[name][2]}`")
-                continue
-            value = getattr(seqform, name)
-            module = getattr(value, "__module__", None)
-            defined = getattr(value, "__name__", None)
-            if module is None or defined is None or not module.startswith("seqform"):
-                continue
-            if defined != name:
-                aliases.append(f"- `{name}`: an alias of `{defined}` (`{module}`)")
-                continue
-            by_module[module].append(name)
+    for name in sorted(seqform.__all__):
+        value = getattr(seqform, name)
+        module = getattr(value, "__module__", None)
+        defined = getattr(value, "__name__", None)
+        if module is None or defined is None or not module.startswith("seqform"):
+            continue
+        by_module[module].append(name)
     blocks = [API_INTRO]
     for module in sorted(by_module):
         blocks.append(f"## `{module}`\n")
         blocks.extend(f"::: {module}.{name}\n" for name in by_module[module])
-    if aliases:
-        blocks.append("## Deprecated aliases\n")
-        blocks.append("\n".join(aliases) + "\n")
     return "\n".join(blocks)
 
 

@@ -13,13 +13,13 @@ from seqform.base.limits import LIMITS
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import BACKENDS
-from seqform.routes.options import ITERATE_ALGORITHMS, ITERATE_METHODS, METHOD_ALIASES, SOLVERS
+from seqform.routes.options import ITERATE_ALGORITHMS, ITERATE_METHODS, METHODS, SOLVERS
 
 __all__ = [
     "ITERATIVE_ALGORITHMS",
-    "METHOD_ALIASES",
+    "METHODS",
     "SOLVERS",
-    "SPARSIFIED_DEFAULT_SOLVER",
+    "STRUCTURED_DEFAULT_SOLVER",
     "STRUCTURED_METHODS",
     "Commands",
     "SeqformParser",
@@ -33,7 +33,7 @@ __all__ = [
     "with_parameters",
 ]
 
-SPARSIFIED_DEFAULT_SOLVER = "clarabel"
+STRUCTURED_DEFAULT_SOLVER = "clarabel"
 """The structured route's interior-point solver, its default (``--solver clarabel``)."""
 
 SUMMARY_ABOVE = 40  # information sets of both players; above, text reports summarise
@@ -43,7 +43,7 @@ ITERATIVE_ALGORITHMS: tuple[str, ...] = ITERATE_ALGORITHMS  # of ``seqform itera
 
 
 STRUCTURED_METHODS = ("auto", "structured")
-"""``--method`` values that may solve the sparsified LP (and so take ``--solver clarabel``)."""
+"""``--method`` values that may solve the structured LP (and so take ``--solver clarabel``)."""
 
 
 _KEY_VALUE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S")
@@ -134,7 +134,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser) -> None:
         choices=SOLVERS,
         default=None,
         help=(
-            "HiGHS algorithm: simplex (the default), ipm (interior point + crossover), pdlp; "
+            "HiGHS: simplex (the default), ipm (interior point + crossover), pdlp; "
             "clarabel (interior point; the structured route's solver for large LPs)"
         ),
     )
@@ -189,7 +189,7 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
         help=(
             "exact rational strategies and value, certified in exact arithmetic; on the tree, "
             "or with --method structured on the structured route (HiGHS's basis of the "
-            "sparsified LP re-solved in rationals: within ~60 s up to leduc(ranks=10), "
+            "structured LP re-solved in rationals: within ~60 s up to leduc(ranks=10), "
             "leduc(ranks=6, suits=3), liars_dice(sides=6), kuhn(cards=3000))"
         ),
     )

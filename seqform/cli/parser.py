@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from seqform.cli.errors import EXIT_CODES_HELP
 from seqform.cli.options import (
     ITERATIVE_ALGORITHMS,
+    METHODS,
     MOST_MIXED,
     Commands,
     SeqformParser,
@@ -75,15 +76,15 @@ def _add_solve(commands: Commands) -> None:
     add_strategies_argument(solve)
     solve.add_argument(
         "--method",
-        choices=("auto", "tree", "structured", "normal", "sequence", "sparsified"),
+        choices=METHODS,
         default="auto",
         help=(
             "auto (default): the structured route for kuhn, leduc and liars_dice when their "
-            "tree would be large, else the tree; tree (or sequence): the sequence-form LP of "
-            "the game tree; structured: the sparsified sequence-form LP from the public tree × "
+            "tree would be large, else the tree; tree: the sequence-form LP of "
+            "the game tree; structured: the structured sequence-form LP from the public tree × "
             "private hands, without the game tree (kuhn, leduc, liars_dice at any size); "
             "normal: the normal-form matrix game over pure strategies, mapped back by Kuhn's "
-            "theorem; sparsified: the old name of structured (N-card Kuhn's route)"
+            "theorem"
         ),
     )
     add_max_entries_argument(solve)

@@ -5,12 +5,12 @@ it to a file atomically.
 ================================================  ===========================  =============
 result                                            document                     context
 ================================================  ===========================  =============
-``Solution`` (tree, normal form, restricted),     ``seqform.solve/1``
+``Solution`` (tree, normal form, restricted),     ``seqform.solve/2``
 ``ExactSolution``, ``RefinedSolution``
-``StructuredSolution``,                           ``seqform.structured/1``     ``spot``
+``StructuredSolution``,                           ``seqform.structured/2``     ``spot``
 ``StructuredExactSolution``
-``Comparison``                                    ``seqform.compare/1``        (1)
-``StructuredSizes``                               ``seqform.compare-sizes/1``
+``Comparison``                                    ``seqform.compare/2``        (1)
+``StructuredSizes``                               ``seqform.compare-sizes/2``
 ``EquilibriumRanges``                             ``seqform.ranges/1``
 ``Exploitation``                                  ``seqform.exploit/1``
 ``IterativeRun``                                  ``seqform.iterate/1``
@@ -19,11 +19,11 @@ result                                            document                     c
 a sequence of ``BuiltinGame``                     ``seqform.games/1``
 ================================================  ===========================  =============
 
-(1) ``sparsified_payoff_nonzeros``; (2) ``branch``, ``comparison``, ``seconds``.
+(1) ``structured_payoff_nonzeros``; (2) ``branch``, ``comparison``, ``seconds``.
 
 What a document needs beyond its result is a keyword argument ("context"; each builder's
 docstring says what it means): the players' summary of a hold'em spot file (its pot is in
-the file, not in the solution), the non-zeros of a built-in game's sparsified LP beside
+the file, not in the solution), the non-zeros of a built-in game's structured LP beside
 the comparison, the branch traced beside QRE points or a fit, and the comparison of a
 traced branch's limit with all equilibria.
 
@@ -61,7 +61,7 @@ _BUILDERS: dict[str, tuple[str, str, frozenset[str]]] = {
     "seqform.questions.compare.Comparison": (
         "compare",
         "comparison_document",
-        frozenset({"sparsified_payoff_nonzeros"}),
+        frozenset({"structured_payoff_nonzeros"}),
     ),
     "seqform.questions.compare.StructuredSizes": ("compare", "sizes_document", frozenset()),
     "seqform.questions.ranges.EquilibriumRanges": ("ranges", "ranges_document", frozenset()),
@@ -119,13 +119,13 @@ def document(result: Any, **context: Any) -> dict[str, Any]:
     **context
         What the document needs beyond the result, by keyword (module docstring):
         ``spot`` (a :class:`~seqform.holdem.report.SpotSummary`) for a solved
-        hold'em spot file; ``sparsified_payoff_nonzeros`` (an ``int``) beside a
+        hold'em spot file; ``structured_payoff_nonzeros`` (an ``int``) beside a
         comparison; ``branch``, ``comparison`` and ``seconds`` for the QRE results.
 
     Returns
     -------
     dict
-        A document whose ``"schema"`` key names its kind (``"seqform.solve/1"``, ...); it
+        A document whose ``"schema"`` key names its kind (``"seqform.solve/2"``, ...); it
         passes :func:`seqform.io.documents.validate_document`.
 
     Raises

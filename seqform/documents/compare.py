@@ -1,15 +1,15 @@
 """``compare`` in documents: the normal form beside the sequence form
-(:class:`~seqform.questions.compare.Comparison`, ``seqform.compare/1``), and on a game too
+(:class:`~seqform.questions.compare.Comparison`, ``seqform.compare/2``), and on a game too
 large for its tree both formulations' sizes counted from the public tree × private hands
-(:class:`~seqform.questions.compare.StructuredSizes`, ``seqform.compare-sizes/1``).
+(:class:`~seqform.questions.compare.StructuredSizes`, ``seqform.compare-sizes/2``).
 
-Schema ``seqform.compare/1`` (``seqform/io/schemas/compare.schema.json``).  A COUNT is
+Schema ``seqform.compare/2`` (``seqform/io/schemas/compare.schema.json``).  A COUNT is
 ``{"exact": str | null, "log10": float}``: the exact integer as a string, ``null`` when it
 has more than 1 000 digits (``log10`` is always given;
 :func:`seqform.base.numbers.count_json`)::
 
     {
-      "schema": "seqform.compare/1",
+      "schema": "seqform.compare/2",
       "game": {"name": str, "description": str, "terminals": int},
       "max_entries": int | null,            # null when over 1 000 digits (--max-entries 10^5000)
       "max_entries_log10": float,
@@ -30,19 +30,19 @@ has more than 1 000 digits (``log10`` is always given;
                         "kuhn_theorem": {"constraint_residuals": [float, float],
                                          "payoff_gaps": [float, float]} | null}, ×3],
       "values_agree": bool | null,          # all solved values within 1e-9
-      "strategies": {"sequence": [...], "normal": [...]},  # as in seqform.solve/1, if solved
-      "sparsified_payoff_nonzeros": int     # a game with a structured description only
+      "strategies": {"sequence": [...], "normal": [...]},  # as in seqform.solve/2, if solved
+      "structured_payoff_nonzeros": int     # a game with a structured description only
     }
 
-Schema ``seqform.compare-sizes/1`` (``compare_sizes.schema.json``)::
+Schema ``seqform.compare-sizes/2`` (``compare_sizes.schema.json``)::
 
-    {"schema": "seqform.compare-sizes/1", "game": {"name", "description"},
+    {"schema": "seqform.compare-sizes/2", "game": {"name", "description"},
      "tree_nodes_at_most": int | null, "max_entries": int | null, "max_entries_log10": float,
      "players": [{"name", "infosets", "sequences", "pure_strategies": COUNT,
                   "reduced_pure_strategies": COUNT}, ×2],
      "sequence_form": {"E_nonzeros": int, "F_nonzeros": int, "A_nonzeros": int,
                        "lp": {"variables": int, "constraints": int, "nonzeros": int}},
-     "sparsified_payoff_nonzeros": int}
+     "structured_payoff_nonzeros": int}
 """
 
 from __future__ import annotations
@@ -114,11 +114,11 @@ def _strategies_json(comparison: Comparison) -> dict[str, Any]:
 
 
 def comparison_document(
-    comparison: Comparison, *, sparsified_payoff_nonzeros: int | None = None
+    comparison: Comparison, *, structured_payoff_nonzeros: int | None = None
 ) -> dict[str, Any]:
-    """The ``seqform.compare/1`` document of ``comparison``.
+    """The ``seqform.compare/2`` document of ``comparison``.
 
-    ``sparsified_payoff_nonzeros`` is the non-zeros of the sparsified LP's payoff part for a
+    ``structured_payoff_nonzeros`` is the non-zeros of the structured LP's payoff part for a
     game with a structured description
     (``build_structured_lp(load_structured_game(name)).payoff_nonzeros``, as ``compare``
     writes for the built-in games); given, the document has that key.
@@ -156,13 +156,13 @@ def comparison_document(
         "values_agree": comparison.values_agree,
         "strategies": _strategies_json(comparison),
     }
-    if sparsified_payoff_nonzeros is not None:
-        document["sparsified_payoff_nonzeros"] = sparsified_payoff_nonzeros
+    if structured_payoff_nonzeros is not None:
+        document["structured_payoff_nonzeros"] = structured_payoff_nonzeros
     return document
 
 
 def sizes_document(sizes: StructuredSizes) -> dict[str, Any]:
-    """The ``seqform.compare-sizes/1`` document of ``sizes`` (module docstring)."""
+    """The ``seqform.compare-sizes/2`` document of ``sizes`` (module docstring)."""
     counts, tables, names = sizes.counts, sizes.tables, sizes.game.player_names
     variables, constraints, nonzeros = sizes.sequence_lp
     return {
@@ -187,5 +187,5 @@ def sizes_document(sizes: StructuredSizes) -> dict[str, Any]:
             "A_nonzeros": sizes.payoff_nonzeros,
             "lp": {"variables": variables, "constraints": constraints, "nonzeros": nonzeros},
         },
-        "sparsified_payoff_nonzeros": sizes.sparsified_payoff_nonzeros,
+        "structured_payoff_nonzeros": sizes.structured_payoff_nonzeros,
     }

@@ -1,12 +1,12 @@
-"""``solve --exact`` in documents: the ``"exact"`` key, added to ``seqform.solve/1``
+"""``solve --exact`` in documents: the ``"exact"`` key, added to ``seqform.solve/2``
 (:mod:`seqform.documents.solve`, strategies as floats) on the tree and to
-``seqform.structured/1`` (:mod:`seqform.documents.structured`) on the structured route.
+``seqform.structured/2`` (:mod:`seqform.documents.structured`) on the structured route.
 
 Exact numbers are strings (``"-1/18"``)::
 
     "exact": {"certified": bool, "value": str | null,
               "bounds": {"lower": str, "upper": str},
-              "method": "rounding" | "basis" | "mixed" | "none",
+              "found_by": "rounding" | "basis" | "mixed" | "none",
               "basis_verified": bool | null,
               "certificate": {"expected_value": str, "best_response_values": [str, str],
                               "gains": [str, str], "exploitability": str},
@@ -35,7 +35,7 @@ AnyExactSolution = ExactSolution | StructuredExactSolution
 
 
 def exact_document(solution: AnyExactSolution) -> dict[str, Any]:
-    """``seqform.solve/1`` (``seqform.structured/1`` on the structured route) with the
+    """``seqform.solve/2`` (``seqform.structured/2`` on the structured route) with the
     ``"exact"`` key (module docstring)."""
     t = solution.timings
     names, words = solution.game.player_names, action_words(solution.game)
@@ -49,7 +49,7 @@ def exact_document(solution: AnyExactSolution) -> dict[str, Any]:
         "certified": solution.certified,
         "value": str(solution.value) if solution.certified else None,
         "bounds": {"lower": str(solution.bounds.lower), "upper": str(solution.bounds.upper)},
-        "method": solution.method,
+        "found_by": solution.found_by,
         "basis_verified": solution.basis_verified,
         "certificate": exact_certificate_json(solution.certificate),
         "strategies": [strategy_json(s, names[s.player], words) for s in solution.strategies],

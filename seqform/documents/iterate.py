@@ -41,7 +41,7 @@ added, none removed or renamed)::
     }
 
 ``CERTIFICATE`` and ``STRATEGY`` are the ``"certificate"`` object and the entries of
-``"strategies"`` of ``seqform.solve/1`` (:mod:`seqform.documents.objects`).  ``distance``
+``"strategies"`` of ``seqform.solve/2`` (:mod:`seqform.documents.objects`).  ``distance``
 is the largest difference of behavioural probabilities at the information sets the
 equilibrium plan reaches, given when the player's equilibrium strategy is unique
 (``dimension`` 0); see :mod:`seqform.questions.iterate`.

@@ -96,7 +96,7 @@ def solver_json(stats: SolverStats) -> dict[str, Any]:
     """The ``"solver"`` object: the LP solver's report."""
     return {
         "backend": stats.backend,
-        "algorithm": stats.algorithm,
+        "solver": stats.solver,
         "status": stats.status,
         "iterations": stats.iterations,
         "seconds": stats.seconds,

@@ -22,7 +22,7 @@ Schema ``seqform.qre/1`` (``seqform/io/schemas/qre.schema.json``)::
                     "at_end": bool},
      "seconds": float}
 
-where STRATEGY is a player's behaviour as in ``seqform.solve/1`` (``player``, ``name``,
+where STRATEGY is a player's behaviour as in ``seqform.solve/2`` (``player``, ``name``,
 ``infosets`` with their ``actions`` and ``probability``).
 """
 

@@ -1,4 +1,4 @@
-"""``solve --refine`` in documents: ``seqform.solve/1`` (:mod:`seqform.documents.solve`,
+"""``solve --refine`` in documents: ``seqform.solve/2`` (:mod:`seqform.documents.solve`,
 strategies as floats) with the ``"refinement"`` key of a quasi-perfect equilibrium;
 ``EXACT_STRATEGY`` is as in :mod:`seqform.documents.exact`::
 
@@ -27,7 +27,7 @@ REFINEMENT_SOURCE = (
 
 
 def refined_document(solution: RefinedSolution) -> dict[str, Any]:
-    """``seqform.solve/1`` with the ``"refinement"`` key (module docstring)."""
+    """``seqform.solve/2`` with the ``"refinement"`` key (module docstring)."""
     game = solution.game
     document = solve_document(solution)
     exact_value = solution.value if isinstance(solution.value, Fraction) else None

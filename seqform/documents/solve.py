@@ -1,12 +1,12 @@
-"""The ``seqform.solve/1`` document: a solution found on the game tree (the tree, normal-form
+"""The ``seqform.solve/2`` document: a solution found on the game tree (the tree, normal-form
 and restricted routes; the exact and refined documents, :mod:`seqform.documents.exact` and
 :mod:`seqform.documents.refine`, start from it).
 
-Schema ``seqform.solve/1`` (``seqform/io/schemas/solve.schema.json``; new keys may be added,
+Schema ``seqform.solve/2`` (``seqform/io/schemas/solve.schema.json``; new keys may be added,
 none removed or renamed)::
 
     {
-      "schema": "seqform.solve/1",
+      "schema": "seqform.solve/2",
       "game": {"name": str, "description": str, "terminals": int},
       "method": "tree" | "normal",         # "sequence" before 19.4 meant "tree"
       "value": float,                       # to player 1 (index 0)
@@ -17,7 +17,7 @@ none removed or renamed)::
                      "constraint_shape": [rows, cols], "constraint_nonzeros": int}, ×2],
         "payoff_shape": [rows, cols], "payoff_nonzeros": int
       },
-      "solver": {"backend", "algorithm", "status", "iterations", "seconds",
+      "solver": {"backend", "solver", "status", "iterations", "seconds",
                  "solver_seconds", "variables", "constraints", "nonzeros"},
       "timings": {"sequence_form", "lp", "behaviour", "certificate", "total"},  # seconds
       "certificate": {"expected_value": float, "best_response_values": [float, float],
@@ -97,7 +97,7 @@ class TreeResult(Result[BehaviouralStrategy], Protocol):
 
 
 def solve_document(result: TreeResult, method: str = "tree") -> dict[str, Any]:
-    """The keys every ``seqform.solve/1`` document has, for any result on the tree.
+    """The keys every ``seqform.solve/2`` document has, for any result on the tree.
 
     Exact strategies are shown as floats and an exact value (a ``Fraction``) gives
     ``value_fraction`` exactly; the exact and refined documents add keys of their own.
@@ -145,14 +145,12 @@ def solve_document(result: TreeResult, method: str = "tree") -> dict[str, Any]:
 
 
 def solution_document(solution: Solution) -> dict[str, Any]:
-    """The ``seqform.solve/1`` document of a solution on the tree or normal-form route.
+    """The ``seqform.solve/2`` document of a solution on the tree or normal-form route.
 
     A solution through the normal form adds the ``"normal_form"`` sizes and checks; one of
     a restricted game the ``"restrictions"``.
     """
-    # The library's "sequence" is the CLI's --method tree; documents say "tree" (issue 19.4).
-    method = "tree" if solution.method == "sequence" else solution.method
-    document = solve_document(solution, method=method)
+    document = solve_document(solution, method=solution.route)
     if isinstance(solution, NormalFormSolution):
         document["normal_form"] = _normal_form_json(solution.normal.summary)
     if isinstance(solution, RestrictedSolution):

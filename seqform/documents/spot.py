@@ -1,4 +1,4 @@
-"""A hold'em spot in documents: the ``"spot"`` object of ``seqform.structured/1`` (``solve
+"""A hold'em spot in documents: the ``"spot"`` object of ``seqform.structured/2`` (``solve
 SPOT.toml``) and the main action frequencies, which ``seqform.solve-many/1`` writes for each
 spot too (:mod:`seqform.documents.many`)::
 

@@ -1,13 +1,13 @@
-"""The ``seqform.structured/1`` document: a solution found on the structured route (public
+"""The ``seqform.structured/2`` document: a solution found on the structured route (public
 tree × private hands, no game tree), float
 (:class:`~seqform.routes.structured.StructuredSolution`) or exact (which adds the
 ``"exact"`` key, :mod:`seqform.documents.exact`).
 
-Schema ``seqform.structured/1`` (``seqform/io/schemas/structured.schema.json``; new keys may
+Schema ``seqform.structured/2`` (``seqform/io/schemas/structured.schema.json``; new keys may
 be added, none removed or renamed)::
 
     {
-      "schema": "seqform.structured/1",
+      "schema": "seqform.structured/2",
       "game": {"name": str, "description": str, "tree_nodes_at_most": int},
       "method": "structured", "route": "structured",
       "value": float, "value_fraction": str | null,
@@ -15,12 +15,12 @@ be added, none removed or renamed)::
                              "sequences": int}, ×2],
                 "payoff_nonzeros": int | null,     # of the explicit A, counted not formed
                                                    # (null above 10^7 pairs of hands)
-                "sparsified_payoff_nonzeros": int, # the LP's entries standing for Aᵀ x
+                "structured_payoff_nonzeros": int, # the LP's entries standing for Aᵀ x
                 "auxiliary_variables": int},
-      "solver": {...as in seqform.solve/1...},
+      "solver": {...as in seqform.solve/2...},
       "timings": {"sequence_form", "lp", "behaviour", "certificate", "total"},
-      "certificate": {...as in seqform.solve/1...},
-      "strategies": [...as in seqform.solve/1...],
+      "certificate": {...as in seqform.solve/2...},
+      "strategies": [...as in seqform.solve/2...],
       "spot": {...}                                # a hold'em spot file only
     }
 
@@ -71,7 +71,7 @@ class StructuredResult(Result[BehaviouralStrategy], Protocol):
 
 
 def auxiliary_variables(solution: StructuredResult) -> int:
-    """The sparsified LP's variables beyond player 1's sequences, player 2's information
+    """The structured LP's variables beyond player 1's sequences, player 2's information
     sets and the value: the level sums standing for ``Aᵀ x``."""
     first, second = sequence_tables(solution.game)
     return solution.stats.variables - first.num_sequences - second.num_infosets - 1
@@ -80,7 +80,7 @@ def auxiliary_variables(solution: StructuredResult) -> int:
 def structured_document(
     solution: StructuredResult, *, spot: SpotSummary | None = None
 ) -> dict[str, Any]:
-    """The ``seqform.structured/1`` document of the module docstring.
+    """The ``seqform.structured/2`` document of the module docstring.
 
     ``spot`` is the players' summary of a hold'em spot
     (:func:`seqform.holdem.report.spot_summary`, which needs the spot file's pot):
@@ -108,7 +108,7 @@ def structured_document(
                 for p in (0, 1)
             ],
             "payoff_nonzeros": solution.matrix_nonzeros,
-            "sparsified_payoff_nonzeros": solution.payoff_nonzeros,
+            "structured_payoff_nonzeros": solution.payoff_nonzeros,
             "auxiliary_variables": auxiliary_variables(solution),
         },
         "solver": solver_json(stats),

@@ -11,23 +11,23 @@ documents share (game, solver, timings, certificate, strategy, ...) are defined 
 =====================  =================================================  ===================
 document               written by                                         schema file
 =====================  =================================================  ===================
-``seqform.solve/1``    ``solve`` on the tree and normal routes             ``solve``
+``seqform.solve/2``    ``solve`` on the tree and normal routes             ``solve``
                        (``--exact``, ``--refine``, ``--fix`` add keys)
-``seqform.structured/1``  ``solve`` on the structured route                ``structured``
-``seqform.compare/1``  ``compare``                                        ``compare``
+``seqform.structured/2``  ``solve`` on the structured route                ``structured``
+``seqform.compare/2``  ``compare``                                        ``compare``
 ``seqform.ranges/1``   ``ranges``                                         ``ranges``
 ``seqform.exploit/1``  ``exploit``                                        ``exploit``
 ``seqform.iterate/1``  ``iterate``                                        ``iterate``
 ``seqform.games/1``    ``games``                                          ``games``
 ``seqform.solve-many/1``  ``solve-many``                                  ``many``
-``seqform.compare-sizes/1``  ``compare --no-solve``, tree too large           ``compare_sizes``
+``seqform.compare-sizes/2``  ``compare --no-solve``, tree too large           ``compare_sizes``
 ``seqform.qre/1``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
 =====================  =================================================  ===================
 
 The documents are built by the library (:mod:`seqform.documents`; one entry point,
 ``seqform.document(result)``), in a room above this one: here is their contract, the kinds,
 the schemas and :func:`validate_document`, beside the reader.  The strategies of
-``seqform.solve/1`` and ``seqform.iterate/1`` documents are read back by
+``seqform.solve/2`` and ``seqform.iterate/1`` documents are read back by
 :mod:`seqform.io.strategy_files`.  Validation needs the optional ``jsonschema`` package
 (in the ``dev`` extra); it is imported only by :func:`validate_document`.
 """
@@ -61,15 +61,15 @@ __all__ = [
     "validate_document",
 ]
 
-SOLVE = "seqform.solve/1"
-STRUCTURED = "seqform.structured/1"
-COMPARE = "seqform.compare/1"
+SOLVE = "seqform.solve/2"
+STRUCTURED = "seqform.structured/2"
+COMPARE = "seqform.compare/2"
 RANGES = "seqform.ranges/1"
 EXPLOIT = "seqform.exploit/1"
 ITERATE = "seqform.iterate/1"
 GAMES = "seqform.games/1"
 SOLVE_MANY = "seqform.solve-many/1"
-COMPARE_SIZES = "seqform.compare-sizes/1"
+COMPARE_SIZES = "seqform.compare-sizes/2"
 QRE = "seqform.qre/1"
 
 DOCUMENTS: dict[str, str] = {
@@ -95,7 +95,7 @@ class DocumentError(ValueError):
 
 
 def schema_id(kind: str) -> str:
-    """The ``$id`` of the schema of document ``kind`` (``"seqform.solve/1"``)."""
+    """The ``$id`` of the schema of document ``kind`` (``"seqform.solve/2"``)."""
     return f"urn:seqform:schema:{kind}"
 
 

@@ -11,7 +11,7 @@ A behavioural strategy of one player, ``b(a | h)`` for each of the player's info
 
 * ``{infoset: {action: probability}}``, e.g. ``{"J": {"p": "2/3", "b": "1/3"}, ...}``;
 * a whole ``seqform solve --format json`` or ``seqform iterate --format json`` document
-  (schema ``seqform.solve/1`` or ``seqform.iterate/1``, whose strategy entries have the same
+  (schema ``seqform.solve/2`` or ``seqform.iterate/1``, whose strategy entries have the same
   shape): its entry of ``"strategies"`` for the player is read (player 1 when the caller names
   none);
 * one such entry, ``{"player": 1, "infosets": [{"name": "J", "actions": [{"action": "p",

@@ -21,19 +21,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.base.deprecation import renamed
 from seqform.base.progress import ProgressListener, Step, current_listener, report
 from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.problem import FloatSolution, LPProblem
 from seqform.lp.solvers import SolverError, SolverLimitError, optimal_stats
 
 __all__ = ["run_clarabel"]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"ClarabelRun": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
 
 
 @dataclass(frozen=True)

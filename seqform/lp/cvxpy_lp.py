@@ -30,12 +30,12 @@ __all__ = ["run_cvxpy"]
 def run_cvxpy(
     problem: LPProblem,
     *,
-    algorithm: str = "simplex",
+    solver: str = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
     tolerance: float | None = None,
 ) -> FloatSolution:
-    """Maximise the LP in cvxpy with HiGHS's ``algorithm`` (``canon_backend="SCIPY"``).
+    """Maximise the LP in cvxpy with HiGHS's ``solver`` (``canon_backend="SCIPY"``).
 
     Raises
     ------
@@ -56,8 +56,8 @@ def run_cvxpy(
         cp.Maximize(columns.times(problem.objective[np.newaxis, :])[0]),
         rows.constraints(problem, columns),
     )
-    name = f"cvxpy/HiGHS ({algorithm})"
-    options = highs_options(algorithm, time_limit, verbose, tolerance)
+    name = f"cvxpy/HiGHS ({solver})"
+    options = highs_options(solver, time_limit, verbose, tolerance)
     try:
         # in a worker thread so that Ctrl-C is not held up by HiGHS (which cvxpy runs
         # without an interrupt callback: it is abandoned, and the process exits)
@@ -74,7 +74,7 @@ def run_cvxpy(
         row_activity=problem.matrix @ primal,
         stats=optimal_stats(
             "cvxpy",
-            algorithm,
+            solver,
             seconds=time.perf_counter() - start,
             solver_seconds=solver_seconds,
             iterations=int(cvx.solver_stats.num_iters or 0),

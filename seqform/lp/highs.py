@@ -2,7 +2,7 @@
 
 An :class:`~seqform.lp.problem.LPProblem` (``maximise c @ v`` s.t. ``row_lower <= M v <=
 row_upper``, ``col_lower <= v <= col_upper``) becomes a ``HighsLp`` (:func:`highs_lp`); the
-options of an algorithm are set once (:func:`highs_options`); a :class:`HighsSession`
+options of a solver are set once (:func:`highs_options`); a :class:`HighsSession`
 holds the model, runs it (Ctrl-C and progress by :mod:`seqform.lp.highs_watch`) and returns
 a :class:`~seqform.lp.problem.FloatSolution`, every status but a proven optimum turned into
 :class:`~seqform.lp.solvers.SolverError`, :class:`~seqform.lp.solvers.InfeasibleError` or
@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from seqform.base.deprecation import renamed
 from seqform.lp.highs_watch import log_status, watched
 from seqform.lp.problem import Basis, FloatSolution, LPProblem
 from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError, optimal_stats
@@ -48,12 +47,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"HighsRun": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
 
 
 HighsOption = bool | int | float | str
@@ -85,13 +78,13 @@ def highs_lp(problem: LPProblem) -> highspy.HighsLp:
 
 
 def highs_options(
-    algorithm: str,
+    solver: str,
     time_limit: float | None,
     verbose: bool = False,
     tolerance: float | None = None,
     crossover: bool = True,
 ) -> dict[str, HighsOption]:
-    """HiGHS's options for an algorithm, a time limit (seconds), the log and the primal
+    """HiGHS's options for a solver, a time limit (seconds), the log and the primal
     and dual feasibility tolerance (HiGHS's default, 1e-7, when None).
 
     ``"ipm"`` runs crossover, so that it ends at a basis, unless ``crossover`` is False: it
@@ -102,11 +95,11 @@ def highs_options(
     even when PDLP converged, while on the original LP it reports "optimal" at its
     tolerances (relative gap 1e-7).
     """
-    options: dict[str, HighsOption] = {"output_flag": verbose, "solver": algorithm}
-    interior = algorithm == "ipm" and not crossover
-    if algorithm == "ipm":
+    options: dict[str, HighsOption] = {"output_flag": verbose, "solver": solver}
+    interior = solver == "ipm" and not crossover
+    if solver == "ipm":
         options["run_crossover"] = "off" if interior else "on"
-    if algorithm == "pdlp":
+    if solver == "pdlp":
         options["presolve"] = "off"
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
@@ -119,7 +112,7 @@ def highs_options(
 
 
 def highs_solver(
-    algorithm: str,
+    solver: str,
     time_limit: float | None,
     verbose: bool = False,
     model: highspy.HighsLp | None = None,
@@ -128,7 +121,7 @@ def highs_solver(
 ) -> highspy.Highs:
     """A ``highspy.Highs`` with the options of :func:`highs_options`, holding ``model``."""
     highs = new_highs()
-    options = highs_options(algorithm, time_limit, verbose, tolerance, crossover)
+    options = highs_options(solver, time_limit, verbose, tolerance, crossover)
     for name, value in options.items():
         highs.setOptionValue(name, value)
     if model is not None:
@@ -182,17 +175,17 @@ class HighsSession:
     problem
         The LP; its :class:`~seqform.lp.problem.PlanLayout`, if any, gives the point handed
         to :class:`~seqform.lp.solvers.SolverLimitError` at a limit.
-    algorithm
+    solver
         ``"simplex"``, ``"ipm"`` (with crossover) or ``"pdlp"``.
     time_limit, verbose, tolerance, crossover
         As for :func:`highs_options`; an interior point without crossover is reported as
-        the algorithm ``"ipm without crossover"``.
+        the solver ``"ipm without crossover"``.
     """
 
     def __init__(
         self,
         problem: LPProblem,
-        algorithm: str,
+        solver: str,
         *,
         time_limit: float | None = None,
         verbose: bool = False,
@@ -201,10 +194,10 @@ class HighsSession:
     ) -> None:
         start = time.perf_counter()
         self.problem = problem
-        self.algorithm = algorithm
+        self.solver = solver
         self.crossover = crossover
         self.highs = highs_solver(
-            algorithm, time_limit, verbose, highs_lp(problem), tolerance, crossover
+            solver, time_limit, verbose, highs_lp(problem), tolerance, crossover
         )
         self._building = time.perf_counter() - start  # counted in the first solve's seconds
 
@@ -233,8 +226,8 @@ class HighsSession:
             run()
             status = highs.getModelStatus()
             unknown = (highspy.HighsModelStatus.kUnknown, highspy.HighsModelStatus.kNotset)
-            if status in unknown and self.algorithm != "pdlp":
-                status = _retry(highs, self.algorithm, run)
+            if status in unknown and self.solver != "pdlp":
+                status = _retry(highs, self.solver, run)
         seconds = time.perf_counter() - start
         info, solution = highs.getInfo(), highs.getSolution()
         primal = np.asarray(solution.col_value, dtype=float)
@@ -246,9 +239,7 @@ class HighsSession:
         )
         valid = bool(solution.value_valid and solution.dual_valid)
         point = self.problem.point(primal, duals) if valid else None
-        _raise_unless_optimal(
-            highs, status, f"HiGHS ({self.algorithm})", seconds, iterations, point
-        )
+        _raise_unless_optimal(highs, status, f"HiGHS ({self.solver})", seconds, iterations, point)
         building, self._building = self._building, 0.0
         return FloatSolution(
             objective=float(info.objective_function_value),
@@ -257,7 +248,7 @@ class HighsSession:
             row_activity=np.asarray(solution.row_value, dtype=float),
             stats=optimal_stats(
                 "highs",
-                self.algorithm if self.crossover else f"{self.algorithm} without crossover",
+                self.solver if self.crossover else f"{self.solver} without crossover",
                 seconds=seconds + building,
                 solver_seconds=seconds,
                 iterations=iterations,
@@ -280,7 +271,7 @@ def _basis(highs: highspy.Highs) -> Basis | None:
 
 
 def _retry(
-    highs: highspy.Highs, algorithm: str, run: Callable[[], object]
+    highs: highspy.Highs, solver: str, run: Callable[[], object]
 ) -> highspy.HighsModelStatus:
     """Solve again cold, then (for simplex) by interior point; the new model status."""
     import highspy
@@ -289,7 +280,7 @@ def _retry(
     highs.clearSolver()
     run()
     status = highs.getModelStatus()
-    if status == highspy.HighsModelStatus.kUnknown and algorithm == "simplex":
+    if status == highspy.HighsModelStatus.kUnknown and solver == "simplex":
         highs.setOptionValue("solver", "ipm")
         highs.setOptionValue("run_crossover", "on")
         highs.clearSolver()

@@ -40,23 +40,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.base.deprecation import renamed
 from seqform.lp.highs import highs_lp
 from seqform.lp.merged import Coordinates, MergedLP, merged_lp
 from seqform.lp.problem import FloatSolution, LPProblem, PlanLayout
 from seqform.lp.run import run_lp
-from seqform.lp.solvers import ALGORITHMS, BACKENDS, Algorithm, Backend
+from seqform.lp.solvers import BACKENDS, HIGHS_SOLVERS, Backend, HighsSolver
 
 if TYPE_CHECKING:
     import highspy
 
 __all__ = ["float_merged_lp", "highs_model", "minmax_problem", "solve_minmax"]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"LPSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
 
 
 def float_merged_lp(
@@ -114,7 +107,7 @@ def solve_minmax(
     A: sp.sparray,
     *,
     backend: Backend = "highs",
-    algorithm: Algorithm = "simplex",
+    solver: HighsSolver = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
 ) -> FloatSolution:
@@ -127,7 +120,7 @@ def solve_minmax(
         docstring for the LP (KMvS 1996, eq. 11).
     backend
         ``"highs"`` (direct highspy) or ``"cvxpy"``.
-    algorithm
+    solver
         HiGHS's ``"simplex"`` (default), ``"ipm"`` (interior point, with crossover) or
         ``"pdlp"`` (first order, for very large games; its answers are approximate).
     time_limit
@@ -141,19 +134,19 @@ def solve_minmax(
         If the LP is not solved to proven optimality (:class:`SolverLimitError` for a
         time or iteration limit).
     ValueError
-        For an unknown backend or algorithm, or matrices of inconsistent shapes.
+        For an unknown backend or solver, or matrices of inconsistent shapes.
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    if solver not in HIGHS_SOLVERS:
+        raise ValueError(f"unknown solver {solver!r}; choose one of {', '.join(HIGHS_SOLVERS)}")
     if A.shape != (E.shape[1], F.shape[1]):
         raise ValueError(
             f"A has shape {A.shape} but E and F have {E.shape[1]} and {F.shape[1]} columns"
         )
     return run_lp(
         minmax_problem(E, e, F, f, A),
-        solver=algorithm,
+        solver=solver,
         backend=backend,
         time_limit=time_limit,
         verbose=verbose,

@@ -7,7 +7,7 @@ crossover, PDLP), to HiGHS through cvxpy (:mod:`seqform.lp.cvxpy_lp`) or to Clar
 :mod:`seqform.lp.solvers` for anything but a proven optimum and returns the row duals under
 the one sign rule of :mod:`seqform.lp.problem`, so that the tree's min-max LP
 (:mod:`seqform.lp.minmax`), the exact route's float start (:mod:`seqform.lp.exact.minmax`)
-and the structured route's sparsified LP (:mod:`seqform.structured.lp_solve`) read
+and the structured LP (:mod:`seqform.structured.lp_solve`) read
 the opponent's plan in one way.
 """
 
@@ -44,7 +44,7 @@ def run_lp(
         ``"pdlp"`` (first order; approximate), or ``"clarabel"`` (interior point, direct
         sparse LDL; rows ``==`` or ``<=`` and columns ``>= 0`` or free only).
     backend
-        How a HiGHS algorithm is reached: ``"highs"`` (highspy, default) or ``"cvxpy"``.
+        How a HiGHS solver is reached: ``"highs"`` (highspy, default) or ``"cvxpy"``.
     time_limit
         Seconds before the solver gives up (:class:`~seqform.lp.solvers.SolverLimitError`).
     verbose
@@ -76,7 +76,7 @@ def run_lp(
         For an unknown solver or backend, or Clarabel with cvxpy.
     """
     if solver not in SOLVERS:
-        raise ValueError(f"unknown algorithm {solver!r}; choose one of {', '.join(SOLVERS)}")
+        raise ValueError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     return _dispatch(problem, solver, backend, time_limit, verbose, tolerance, basis, crossover)
@@ -100,7 +100,7 @@ def _dispatch(
         return run_clarabel(problem, time_limit=time_limit, verbose=verbose, tolerance=chosen)
     if backend == "cvxpy":
         return run_cvxpy(
-            problem, algorithm=solver, time_limit=time_limit, verbose=verbose, tolerance=tolerance
+            problem, solver=solver, time_limit=time_limit, verbose=verbose, tolerance=tolerance
         )
     session = HighsSession(
         problem,

@@ -5,13 +5,13 @@ solve functions check against; nothing else spells them out.
 
 * :data:`BACKENDS` — how the min-max LP reaches HiGHS: ``"highs"`` (highspy directly) or
   ``"cvxpy"`` (the model written in cvxpy, solved by HiGHS).
-* :data:`ALGORITHMS` — HiGHS's algorithms: ``"simplex"``, ``"ipm"`` (interior point with
+* :data:`HIGHS_SOLVERS` — HiGHS's solvers: ``"simplex"``, ``"ipm"`` (interior point with
   crossover), ``"pdlp"`` (first order).
-* :data:`BASIS_ALGORITHMS` — those that end at a simplex basis, which the exact re-solve
+* :data:`BASIS_SOLVERS` — those that end at a simplex basis, which the exact re-solve
   (``--exact``, ``--refine``, ``--fix``) needs.
-* :data:`SPARSIFIED_SOLVERS` — the solvers of the sparsified showdown LP: Clarabel (its
+* :data:`STRUCTURED_SOLVERS` — the solvers of the structured LP: Clarabel (its
   default) or HiGHS's simplex and interior point.
-* :data:`SOLVERS` — every ``--solver`` choice: the HiGHS algorithms, then Clarabel.
+* :data:`SOLVERS` — every ``--solver`` choice: the HiGHS solvers, then Clarabel.
 """
 
 from __future__ import annotations
@@ -23,29 +23,29 @@ if TYPE_CHECKING:  # annotations only: the command line reads these names withou
     import numpy as np
 
 __all__ = [
-    "ALGORITHMS",
     "BACKENDS",
-    "BASIS_ALGORITHMS",
+    "BASIS_SOLVERS",
+    "HIGHS_SOLVERS",
     "SOLVERS",
-    "SPARSIFIED_SOLVERS",
-    "Algorithm",
+    "STRUCTURED_SOLVERS",
     "Backend",
+    "HighsSolver",
     "InfeasibleError",
     "SolverError",
     "SolverLimitError",
     "SolverStats",
-    "SparsifiedSolver",
+    "StructuredSolver",
     "optimal_stats",
 ]
 
 Backend = Literal["highs", "cvxpy"]
-Algorithm = Literal["simplex", "ipm", "pdlp"]
-SparsifiedSolver = Literal["clarabel", "simplex", "ipm"]
+HighsSolver = Literal["simplex", "ipm", "pdlp"]
+StructuredSolver = Literal["clarabel", "simplex", "ipm"]
 BACKENDS: tuple[str, ...] = ("highs", "cvxpy")
-ALGORITHMS: tuple[str, ...] = ("simplex", "ipm", "pdlp")
-BASIS_ALGORITHMS: tuple[str, ...] = ("simplex", "ipm")
-SPARSIFIED_SOLVERS: tuple[str, ...] = ("clarabel", "simplex", "ipm")
-SOLVERS: tuple[str, ...] = (*ALGORITHMS, "clarabel")
+HIGHS_SOLVERS: tuple[str, ...] = ("simplex", "ipm", "pdlp")
+BASIS_SOLVERS: tuple[str, ...] = ("simplex", "ipm")
+STRUCTURED_SOLVERS: tuple[str, ...] = ("clarabel", "simplex", "ipm")
+SOLVERS: tuple[str, ...] = (*HIGHS_SOLVERS, "clarabel")
 
 
 class SolverError(RuntimeError):
@@ -70,10 +70,11 @@ class InfeasibleError(SolverError):
 
 @dataclass(frozen=True)
 class SolverStats:
-    """What the solver did: backend, algorithm, final status, time and iterations."""
+    """What the solver did: backend, solver (its ``--solver`` name), final status, time and
+    iterations."""
 
     backend: str
-    algorithm: str
+    solver: str
     status: str
     seconds: float  # wall time of building and solving the LP
     solver_seconds: float  # time reported by the solver itself
@@ -85,7 +86,7 @@ class SolverStats:
 
 def optimal_stats(
     backend: str,
-    algorithm: str,
+    solver: str,
     *,
     seconds: float,
     iterations: int,
@@ -100,7 +101,7 @@ def optimal_stats(
     rows, columns = shape
     return SolverStats(
         backend=backend,
-        algorithm=algorithm,
+        solver=solver,
         status="optimal",
         seconds=seconds,
         solver_seconds=seconds if solver_seconds is None else solver_seconds,

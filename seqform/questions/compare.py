@@ -15,7 +15,7 @@ Each formulation whose matrix fits the size limit is then solved, and the values
 exploitabilities and behavioural strategies are reported side by side (those of the normal
 form mapped to the sequence form by Kuhn's theorem, Kuhn 1953).
 
-The text and JSON (schema ``seqform.compare/1``) are written by
+The text and JSON (schema ``seqform.compare/2``) are written by
 :mod:`seqform.cli.render.compare`.
 """
 
@@ -35,7 +35,7 @@ from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
-from seqform.lp.solvers import Algorithm, Backend
+from seqform.lp.solvers import Backend, HighsSolver
 from seqform.routes.normal import NormalFormDetails, NormalFormSolution, solve_normal_form
 from seqform.routes.tree import Solution, solve_tree
 
@@ -123,7 +123,7 @@ class _Options:
     """The LP options every formulation is solved with (None: sizes only)."""
 
     backend: Backend
-    algorithm: Algorithm
+    solver: HighsSolver
     time_limit: float | None
 
 
@@ -133,7 +133,7 @@ def compare(
     max_entries: int = DEFAULT_MAX_ENTRIES,
     solve_lps: bool = True,
     backend: Backend = "highs",
-    algorithm: Algorithm = "simplex",
+    solver: HighsSolver = "simplex",
     time_limit: float | None = None,
 ) -> Comparison:
     """Size up both formulations of ``game`` and solve those within the limit.
@@ -148,7 +148,7 @@ def compare(
         Normal-form matrices with more entries are sized (exactly) but not built.
     solve_lps
         Solve the LPs; if False only the sizes are computed (no enumeration at all).
-    backend, algorithm, time_limit
+    backend, solver, time_limit
         As for :func:`seqform.lp.minmax.solve_minmax`, used for every LP.
 
     Raises
@@ -160,7 +160,7 @@ def compare(
     form = build_sequence_form(game)
     form_seconds = time.perf_counter() - start
     counts = strategy_counts(form)
-    options = _Options(backend, algorithm, time_limit) if solve_lps else None
+    options = _Options(backend, solver, time_limit) if solve_lps else None
     return Comparison(
         game=game,
         form=form,
@@ -183,7 +183,7 @@ def _sequence(
         solution = solve_tree(
             game,
             backend=options.backend,
-            algorithm=options.algorithm,
+            solver=options.solver,
             time_limit=options.time_limit,
             form=form,
         )
@@ -217,7 +217,7 @@ def _normal(
             reduced=reduced,
             max_entries=max_entries,
             backend=options.backend,
-            algorithm=options.algorithm,
+            solver=options.solver,
             time_limit=options.time_limit,
             form=form,
         )
@@ -242,7 +242,7 @@ class StructuredSizes:
     counts : exact pure and reduced pure strategy counts, from the tables
     payoff_nonzeros : ``nnz(A)``, counted from level histograms
         (:func:`~seqform.structured.payoff_matrix.payoff_nnz`), ``A`` not formed
-    sparsified_payoff_nonzeros : the non-zeros of the sparsified LP's payoff part
+    structured_payoff_nonzeros : the non-zeros of the structured LP's payoff part
     tree_nodes : at most the nodes of the tree that is not built
     max_entries : the normal-form size limit used
     """
@@ -251,7 +251,7 @@ class StructuredSizes:
     tables: tuple[PlayerSequences, PlayerSequences]
     counts: StrategyCounts
     payoff_nonzeros: int
-    sparsified_payoff_nonzeros: int
+    structured_payoff_nonzeros: int
     tree_nodes: int
     max_entries: int
 
@@ -292,7 +292,7 @@ def compare_sizes(
         tables=(tables[0], tables[1]),
         counts=counts,
         payoff_nonzeros=payoff_nnz(game),
-        sparsified_payoff_nonzeros=build_structured_lp(game).payoff_nonzeros,
+        structured_payoff_nonzeros=build_structured_lp(game).payoff_nonzeros,
         tree_nodes=tree_nodes(game),
         max_entries=max_entries,
     )

@@ -1,6 +1,6 @@
 """An iterative run measured against the exact answer: the CFR family beside the LP.
 
-:func:`iterate` runs one solver of :mod:`seqform.iterative` (:data:`SOLVERS`: the CFR
+:func:`iterate` runs one algorithm of :mod:`seqform.iterative` (:data:`ALGORITHMS`: the CFR
 family, fictitious play, regression CFR, external-sampling MCCFR) and measures its
 average profile ``σ̄`` twice:
 
@@ -99,13 +99,13 @@ from seqform.structured.responses import certify as structured_certify
 from seqform.structured.vector_cfr import VECTOR_ALGORITHMS, vector_cfr
 
 __all__ = [
+    "ALGORITHMS",
     "DEFAULT_ITERATIONS",
     "DEFAULT_SEED",
     "LP_MAX_SEQUENCES",
     "RANGES_MAX_SEQUENCES",
     "REFERENCE_STRUCTURED_SEQUENCES",
     "REFERENCE_TREE_NODES",
-    "SOLVERS",
     "IterativeRun",
     "LpReference",
     "PlayerDistance",
@@ -114,7 +114,7 @@ __all__ = [
     "stopping_rules",
 ]
 
-SOLVERS: Mapping[str, Callable[..., IterativeResult]] = {
+ALGORITHMS: Mapping[str, Callable[..., IterativeResult]] = {
     "cfr": cfr,
     "cfr+": cfr_plus,
     "dcfr": dcfr,
@@ -191,9 +191,8 @@ def iterate(
     force: bool = False,
     max_nodes: int | None = None,
     progress: Callable[[str], None] | None = None,
-    with_reference: bool | None = None,
 ) -> IterativeRun:
-    """Run ``algorithm`` (a key of :data:`SOLVERS`) until a stopping rule fires, and measure it.
+    """Run ``algorithm`` (a key of :data:`ALGORITHMS`) until a stopping rule fires, and measure it.
 
     ``seqform.iterate("leduc", "cfr+", iterations=200)``.
 
@@ -204,7 +203,7 @@ def iterate(
         would not fit in memory (unless ``force``), and the LP reference follows the route
         ``solve`` takes for that spec (module docstring).
     algorithm
-        A key of :data:`SOLVERS`.
+        A key of :data:`ALGORITHMS`.
     iterations, target_nash_conv, time_limit
         The stopping rules, whichever fires first (the command line's ``--iterations``,
         ``--target-exploitability`` and ``--time-limit``): at most ``iterations``
@@ -222,7 +221,7 @@ def iterate(
         The layout the CFR family runs on (:data:`~seqform.routes.policy.ITERATE_METHODS`;
         ``"auto"`` is the tree, or the structured route where ``solve``'s auto route is).
     reference
-        False skips the LP reference (``with_reference`` is its older name); it is also
+        False skips the LP reference; it is also
         skipped where ``solve`` refuses the LP (unless ``force``) or it would be slow.
     force
         Build a tree beyond the memory estimate, and solve the reference's LP where ``solve``
@@ -255,14 +254,13 @@ def iterate(
     chosen = resolve_method(method, ITERATE_METHODS)
     options = _solver_options(algorithm, stopping, seed, on_sample)
     spec = game if isinstance(game, str) else None
-    wanted = reference if with_reference is None else with_reference
     structured = _structured_game(game, chosen, algorithm, force)
     if structured is not None:
         return _iterate_structured(
-            structured, algorithm, stopping, on_sample, wanted, progress, force
+            structured, algorithm, stopping, on_sample, reference, progress, force
         )
     tree = _load(game, force, max_nodes)
-    result = SOLVERS[algorithm](tree, stopping.iterations, **options)
+    result = ALGORITHMS[algorithm](tree, stopping.iterations, **options)
     strategies = result.strategies
     two_player = is_two_player_zero_sum(tree)
     try:
@@ -271,7 +269,7 @@ def iterate(
         certificate = certify(tree, strategies[0], strategies[1]) if two_player else None
     except CertificateOverflowError as exc:
         return IterativeRun(tree, result, stopping, None, None, LpReference(_NO_ESTIMATE), str(exc))
-    lp = _kept(lambda: _reference_unless(tree, result, spec, progress, wanted, force))
+    lp = _kept(lambda: _reference_unless(tree, result, spec, progress, reference, force))
     return IterativeRun(tree, result, stopping, profile, certificate, lp)
 
 
@@ -419,9 +417,9 @@ def _iterate_structured(
 def _solver_options(
     algorithm: str, stopping: Stopping, seed: int | None, on_sample: OnSample | None
 ) -> dict[str, object]:
-    """The keyword arguments ``SOLVERS[algorithm]`` takes; a seed only for sampling ones."""
-    if algorithm not in SOLVERS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(SOLVERS)}")
+    """The keyword arguments ``ALGORITHMS[algorithm]`` takes; a seed only for sampling ones."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
     options: dict[str, object] = {
         "target": stopping.target,
         "time_limit": stopping.time_limit,

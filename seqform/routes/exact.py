@@ -82,7 +82,7 @@ class ExactSolution(ExactOutcome):
     strategies : the exact strategies of players 0 and 1 (the best candidates)
     certificate : expected value, best-response values and NashConv of ``strategies``,
         all exact (restricted best responses for a restricted game)
-    method : how the certified strategies were found: "rounding", "basis" or "mixed"
+    found_by : how the certified strategies were found: "rounding", "basis" or "mixed"
         (one player's from each); "none" if not certified
     basis_verified : the exact re-solve of HiGHS's basis passed the exact LP optimality
         checks (None when the basis was not needed or not available)
@@ -99,7 +99,7 @@ class ExactSolution(ExactOutcome):
     bounds: ValueBounds
     strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
     certificate: Certificate
-    method: str
+    found_by: str
     basis_verified: bool | None
     float_value: float
     stats: SolverStats
@@ -228,7 +228,7 @@ def _try_basis(
     """
     basis = float_solution.basis
     if basis is None:
-        notes.append("the LP algorithm returned no basis to re-solve exactly")
+        notes.append("the LP solver returned no basis to re-solve exactly")
         return None
     try:
         exact = resolve_basis(minmax.program, basis)
@@ -268,7 +268,7 @@ def solve_exact(
     *,
     restrictions: Restrictions | Sequence[ActionBound] | None = None,
     form: SequenceForm | None = None,
-    algorithm: str = "simplex",
+    solver: str = "simplex",
     time_limit: float | None = None,
     try_rounding: bool = True,
 ) -> ExactSolution:
@@ -282,7 +282,7 @@ def solve_exact(
         Bounds on behaviour (:mod:`seqform.routes.restrict`), validated against the game.
     form
         Its sequence form, if already built.
-    algorithm
+    solver
         HiGHS's ``"simplex"`` or ``"ipm"`` (with crossover): both give the optimal basis.
     time_limit
         Seconds for the float LP.
@@ -301,7 +301,7 @@ def solve_exact(
         form = form or build_sequence_form(game)
         restrictions = _resolved(form, restrictions)
     with clock.phase("lp"):
-        minmax, float_solution = _float_lp(form, restrictions, algorithm, time_limit)
+        minmax, float_solution = _float_lp(form, restrictions, solver, time_limit)
     candidates = _Candidates(game, restrictions)
     basis_verified = _find(candidates, minmax.form, minmax, float_solution, clock, try_rounding)
     with clock.phase("certificate"):
@@ -315,7 +315,7 @@ def solve_exact(
         bounds=ValueBounds(lower=first.guarantee, upper=second.guarantee),
         strategies=(first.strategy, second.strategy),
         certificate=certificate,
-        method=_method(first, second),
+        found_by=_found_by(first, second),
         basis_verified=basis_verified,
         float_value=float_value,
         stats=float_solution.stats,
@@ -328,7 +328,7 @@ def solve_exact(
 def _float_lp(
     form: SequenceForm,
     restrictions: Restrictions | None,
-    algorithm: str,
+    solver: str,
     time_limit: float | None,
 ) -> tuple[MinmaxProgram, FloatSolution]:
     """The merged min-max LP (with the restrictions' rows) and HiGHS's float optimum.
@@ -339,7 +339,7 @@ def _float_lp(
     form = form.scaled_for_floats()
     x_rows, y_rows = plan_constraints(form, restrictions) if restrictions else ([], [])
     minmax = minmax_program(form, x_constraints=x_rows, y_constraints=y_rows)
-    return minmax, solve_minmax_program(minmax, algorithm=algorithm, time_limit=time_limit)
+    return minmax, solve_minmax_program(minmax, solver=solver, time_limit=time_limit)
 
 
 def _find(
@@ -373,7 +373,7 @@ def _best(candidates: _Candidates) -> tuple[_Candidate, _Candidate]:
     return best
 
 
-def _method(first: _Candidate, second: _Candidate) -> str:
+def _found_by(first: _Candidate, second: _Candidate) -> str:
     """How the certified strategies were found (``"none"``, with a warning, if not)."""
     if first.guarantee == second.guarantee:
         return first.source if first.source == second.source else "mixed"

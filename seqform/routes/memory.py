@@ -12,7 +12,7 @@ Estimates (bytes), each a measured slope on this project's runs plus a fixed bas
   Built-in games say their node count from their parameters
   (:func:`~seqform.game.builtin.registry.builtin_tree_nodes`); other games (``.efg``,
   OpenSpiel, Liar's Dice) are not estimated.
-* the structured route (public tree × private hands, the sparsified LP):
+* the structured route (public tree × private hands, the structured LP):
   ``(sequences of both players) x STRUCTURED_BYTES_PER_SEQUENCE``, Clarabel's sparse LDL
   factor dominating.  Measured peaks: ``kuhn(cards=N)`` (8 sequences a card) N = 20 000:
   393 MB, N = 50 000: 884 MB, N = 100 000: 1.8 GB (about 2.1 kB a sequence);
@@ -81,7 +81,7 @@ def structured_estimate(sequences: int) -> MemoryEstimate:
     """The structured route's estimate for a game of ``sequences`` sequences (both players)."""
     return MemoryEstimate(
         BASE_BYTES + sequences * STRUCTURED_BYTES_PER_SEQUENCE,
-        f"the structured route's sparsified LP ({sequences:,} sequences)",
+        f"the structured LP ({sequences:,} sequences)",
     )
 
 

@@ -26,7 +26,7 @@ from seqform.game.requirements import require_float_payoffs
 from seqform.io.loader import as_game
 from seqform.lp.minmax import solve_minmax
 from seqform.lp.problem import FloatSolution
-from seqform.lp.solvers import Algorithm, Backend
+from seqform.lp.solvers import Backend, HighsSolver
 from seqform.routes.result import Certified, PhaseClock, lp_stages
 from seqform.routes.tree import Solution
 
@@ -43,7 +43,7 @@ def solve_matrix_game(
     matrix: np.ndarray,
     *,
     backend: Backend = "highs",
-    algorithm: Algorithm = "simplex",
+    solver: HighsSolver = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
 ) -> FloatSolution:
@@ -61,7 +61,7 @@ def solve_matrix_game(
         np.ones(1),
         sp.csr_array(matrix),
         backend=backend,
-        algorithm=algorithm,
+        solver=solver,
         time_limit=time_limit,
         verbose=verbose,
     )
@@ -126,11 +126,6 @@ class NormalFormSolution(Solution):
     normal: NormalFormDetails
 
     @property
-    def method(self) -> str:
-        """The LP that was solved, as the JSON documents name it: ``"normal"``."""
-        return "normal"
-
-    @property
     def route(self) -> str:
         """The route (:mod:`seqform.routes.policy`): ``"normal"``."""
         return "normal"
@@ -142,7 +137,7 @@ def solve_normal_form(
     reduced: bool = False,
     max_entries: int = DEFAULT_MAX_ENTRIES,
     backend: Backend = "highs",
-    algorithm: Algorithm = "simplex",
+    solver: HighsSolver = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
     form: SequenceForm | None = None,
@@ -160,7 +155,7 @@ def solve_normal_form(
         Solve the reduced normal form instead of the full one.
     max_entries
         Size limit on the matrix (see :func:`build_normal_form`).
-    backend, algorithm, time_limit, verbose
+    backend, solver, time_limit, verbose
         As for :func:`seqform.lp.minmax.solve_minmax`.
     form
         The game's sequence form, if already built.
@@ -185,7 +180,7 @@ def solve_normal_form(
             solve_matrix_game,
             normal_form.matrix,
             backend=backend,
-            algorithm=algorithm,
+            solver=solver,
             time_limit=time_limit,
             verbose=verbose,
         ),

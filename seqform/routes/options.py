@@ -11,13 +11,12 @@ reports as a usage error (exit 2).
 
 from __future__ import annotations
 
-from seqform.lp.solvers import ALGORITHMS, BACKENDS, BASIS_ALGORITHMS, SPARSIFIED_SOLVERS
+from seqform.lp.solvers import BACKENDS, BASIS_SOLVERS, HIGHS_SOLVERS, STRUCTURED_SOLVERS
 
 __all__ = [
     "ITERATE_ALGORITHMS",
     "ITERATE_METHODS",
     "METHODS",
-    "METHOD_ALIASES",
     "SOLVERS",
     "OptionsError",
     "check_options",
@@ -27,17 +26,13 @@ __all__ = [
 METHODS = ("auto", "tree", "structured", "normal")
 """The routes a caller may ask for (``auto`` chooses between ``tree`` and ``structured``)."""
 
-METHOD_ALIASES = {"sequence": "tree", "sparsified": "structured"}
-"""Older spellings of a method: ``sequence`` is the tree route, ``sparsified`` (the old
-one-card showdown route) the structured route."""
-
 ITERATE_METHODS = ("auto", "tree", "structured")
 """The layouts ``iterate`` runs the CFR family on: the game tree, or the public tree × hands
 (vector CFR, :mod:`seqform.structured.vector_cfr`); ``auto`` takes the structured one where
 ``solve``'s policy does and the algorithm runs there."""
 
-SOLVERS: tuple[str, ...] = (*ALGORITHMS, "clarabel")
-"""Every solver name: HiGHS's algorithms and Clarabel (the structured route's default)."""
+SOLVERS: tuple[str, ...] = (*HIGHS_SOLVERS, "clarabel")
+"""Every solver name: HiGHS's solvers and Clarabel (the structured route's default)."""
 
 ITERATE_ALGORITHMS = (
     "cfr",
@@ -56,7 +51,7 @@ ITERATE_ALGORITHMS = (
     "mccfr",
 )
 """``iterate``'s algorithms by name, in the order ``--help`` lists them
-(:data:`seqform.questions.iterate.SOLVERS` maps each to its function)."""
+(:data:`seqform.questions.iterate.ALGORITHMS` maps each to its function)."""
 
 
 class OptionsError(ValueError):
@@ -65,17 +60,16 @@ class OptionsError(ValueError):
 
 
 def resolve_method(method: str, allowed: tuple[str, ...] = METHODS) -> str:
-    """``method`` with its older spellings (:data:`METHOD_ALIASES`) resolved.
+    """``method``, checked: one of ``allowed``.
 
     Raises
     ------
     OptionsError
         For a method not in ``allowed``.
     """
-    resolved = METHOD_ALIASES.get(method, method)
-    if resolved not in allowed:
+    if method not in allowed:
         raise OptionsError(f"unknown method {method!r}; choose from {', '.join(allowed)}")
-    return resolved
+    return method
 
 
 def check_options(
@@ -117,26 +111,26 @@ def check_options(
         _check_structured(solver, backend, exact)
     if beyond and backend != "highs":
         raise OptionsError("--exact, --refine and --fix use HiGHS directly: drop --backend")
-    if beyond and solver is not None and solver not in BASIS_ALGORITHMS:
+    if beyond and solver is not None and solver not in BASIS_SOLVERS:
         raise OptionsError(
             f"--exact, --refine and --fix need a simplex basis: use --solver simplex or ipm, "
             f"not {solver}"
         )
     if solver == "clarabel" and method not in ("structured", "auto"):
         raise OptionsError(
-            "--solver clarabel solves the sparsified LP only (with --method structured or auto)"
+            "--solver clarabel solves the structured LP only (with --method structured or auto)"
         )
 
 
 def _check_structured(solver: str | None, backend: str, exact: bool) -> None:
     if backend != "highs":
         raise OptionsError("the structured route builds its own LP (no --backend): drop --backend")
-    if exact and solver not in (None, *BASIS_ALGORITHMS):
+    if exact and solver not in (None, *BASIS_SOLVERS):
         raise OptionsError(
             f"--exact needs a simplex basis: use --solver simplex or ipm, not {solver}"
         )
-    if solver is not None and solver not in SPARSIFIED_SOLVERS:
+    if solver is not None and solver not in STRUCTURED_SOLVERS:
         raise OptionsError(
-            f"the structured route solves with {', '.join(SPARSIFIED_SOLVERS[:-1])} or "
-            f"{SPARSIFIED_SOLVERS[-1]}, not {solver}"
+            f"the structured route solves with {', '.join(STRUCTURED_SOLVERS[:-1])} or "
+            f"{STRUCTURED_SOLVERS[-1]}, not {solver}"
         )

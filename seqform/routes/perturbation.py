@@ -187,7 +187,7 @@ def perturbed_problem(game: Game, form: SequenceForm) -> PerturbedProblem:
 
 
 def solve_numeric(
-    minmax: MinmaxProgram, epsilon: Fraction, algorithm: str, time_limit: float | None
+    minmax: MinmaxProgram, epsilon: Fraction, solver: str, time_limit: float | None
 ) -> FloatSolution | None:
     """HiGHS on the perturbed LP at ``ε`` with tight tolerances; None if it fails.
 
@@ -200,7 +200,7 @@ def solve_numeric(
     try:
         return run_lp(
             minmax.float_problem(),
-            solver=algorithm,
+            solver=solver,
             time_limit=time_limit,
             tolerance=1e-10,
             basis=True,

@@ -5,7 +5,7 @@ A game is solved on one of three routes:
 
 * ``"tree"`` — the sequence-form LP of the game tree (KMvS 1996, eq. 8-9), solved by HiGHS
   (:mod:`seqform.routes.tree`); every game has it, and only it takes ``refine`` and ``fix``;
-* ``"structured"`` — the sparsified sequence-form LP of public tree × private hands, without
+* ``"structured"`` — the structured sequence-form LP of public tree × private hands, without
   the tree (:mod:`seqform.routes.structured`; Johanson et al. 2011 for the vectorised best
   responses); only the built-in games with such a description (kuhn, leduc, liars_dice)
   and hold'em spot files (``*.toml``, :mod:`seqform.game.holdem`);
@@ -60,7 +60,6 @@ from seqform.routes.memory import (
 )
 from seqform.routes.options import (
     ITERATE_METHODS,
-    METHOD_ALIASES,
     METHODS,
     SOLVERS,
     OptionsError,
@@ -72,7 +71,6 @@ __all__ = [
     "AUTO_TREE_NODES",
     "ITERATE_METHODS",
     "METHODS",
-    "METHOD_ALIASES",
     "SOLVERS",
     "SPOT_LP_VARIABLES",
     "LPWorkRefusedError",

@@ -150,7 +150,7 @@ def refine(
     game: Game,
     *,
     form: SequenceForm | None = None,
-    algorithm: str = "simplex",
+    solver: str = "simplex",
     time_limit: float | None = None,
     max_pivots: int = 1000,
     max_seconds: float = 600.0,
@@ -163,7 +163,7 @@ def refine(
         The game.
     form
         Its sequence form, if already built.
-    algorithm, time_limit
+    solver, time_limit
         For HiGHS on the numeric perturbed LPs.
     max_pivots
         Exact simplex pivots allowed from each starting basis.
@@ -182,7 +182,7 @@ def refine(
         require_float_payoffs(game, "the refined (perturbed) LP")
         problem = perturbed_problem(game, form or build_sequence_form(game))
     with clock.phase("lp"):
-        limit = _search(problem, algorithm, time_limit, max_pivots, start, start + max_seconds)
+        limit = _search(problem, solver, time_limit, max_pivots, start, start + max_seconds)
     with clock.phase("certificate"):
         first, second = limit.strategies
         certificate = certify(game, first, second)
@@ -204,7 +204,7 @@ def refine(
 
 def _search(
     problem: PerturbedProblem,
-    algorithm: str,
+    solver: str,
     time_limit: float | None,
     max_pivots: int,
     start: float,
@@ -221,7 +221,7 @@ def _search(
         if last is not None and time.perf_counter() > deadline:
             break
         minmax = problem.numeric(epsilon)
-        result = solve_numeric(minmax, epsilon, algorithm, time_limit)
+        result = solve_numeric(minmax, epsilon, solver, time_limit)
         if result is None:
             continue
         iterations += result.stats.iterations
@@ -233,7 +233,7 @@ def _search(
         if found is None or limit is None:
             continue
         value, first, second = limit
-        stats = _stats(minmax, algorithm, iterations, time.perf_counter() - start)
+        stats = _stats(minmax, solver, iterations, time.perf_counter() - start)
         return _Limit(value, (first, second), epsilon, found.pivots, stats)
     if last is None:
         raise SolverError("HiGHS failed on every perturbed LP")
@@ -249,7 +249,7 @@ def _search(
         behaviour_from_plan(form.players[1], y, tol=0.0),
     )
     strategies = _fill_in(problem.game, form, trembling)
-    stats = _stats(minmax, algorithm, iterations, time.perf_counter() - start)
+    stats = _stats(minmax, solver, iterations, time.perf_counter() - start)
     return _Limit(None, strategies, epsilon, 0, stats)
 
 
@@ -285,11 +285,11 @@ def _refined_sets(
     )
 
 
-def _stats(minmax: MinmaxProgram, algorithm: str, iterations: int, seconds: float) -> SolverStats:
+def _stats(minmax: MinmaxProgram, solver: str, iterations: int, seconds: float) -> SolverStats:
     program = minmax.program
     return optimal_stats(
         "highs",
-        algorithm,
+        solver,
         seconds=seconds,
         iterations=iterations,
         shape=(program.num_rows, program.num_cols),

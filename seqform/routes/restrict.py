@@ -282,7 +282,7 @@ def solve_restricted(
     restrictions: Restrictions,
     *,
     form: SequenceForm | None = None,
-    algorithm: str = "simplex",
+    solver: str = "simplex",
     time_limit: float | None = None,
 ) -> RestrictedSolution:
     """Solve the restricted game in floats; the certificate uses restricted best responses.
@@ -307,7 +307,7 @@ def solve_restricted(
         clock,
         lambda: solve_minmax_program(
             minmax_program(built, x_constraints=x_rows, y_constraints=y_rows),
-            algorithm=algorithm,
+            solver=solver,
             time_limit=time_limit,
         ),
         lambda x, y: (

@@ -13,14 +13,13 @@ of the LP (:mod:`seqform.certify`).  This module holds that common part once:
 * :func:`lp_stages` — LP → strategies → certificate, timed, with a solver stopped at its
   limit measured by best response.
 
-The build stage (sequence form, normal form or sparsified LP) differs between routes and
+The build stage (sequence form, normal form or structured LP) differs between routes and
 is timed by the caller on the same clock.
 """
 
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
@@ -140,7 +139,7 @@ class Result(Protocol[S_co]):
     value : the value to player 0 (:data:`Value`)
     strategies : both players' behavioural strategies (float or exact)
     certificate : expected value, best responses and NashConv of ``strategies``, from the
-        game (the tree, or sorted-card sums for showdown games), not from the LP
+        game (the tree, or sorted-card sums for one-card poker games), not from the LP
     timings : seconds per phase
     stats : what the LP solver did
     """
@@ -162,7 +161,7 @@ class Result(Protocol[S_co]):
 
 
 class _PlanSolution(Protocol):
-    """What :func:`lp_stages` needs of an LP optimum (float min-max, exact or sparsified)."""
+    """What :func:`lp_stages` needs of an LP optimum (float min-max, exact or structured)."""
 
     @property
     def value(self) -> float: ...
@@ -183,7 +182,7 @@ class Certified(Generic[S]):
 
     value : the LP optimum, the game's value to player 0
     plans : the LP's realization plans ``(x, y)``
-    strategies : both players' strategies of the plans (``behaviour``, its old name, warns)
+    strategies : both players' strategies of the plans
     certificate : expected value, best responses and NashConv of ``strategies``
     stats : what the LP solver did
     timings : seconds per phase
@@ -195,16 +194,6 @@ class Certified(Generic[S]):
     certificate: Certificate
     stats: SolverStats
     timings: Timings
-
-    @property
-    def behaviour(self) -> tuple[S, S]:
-        """Deprecated: ``strategies`` by its older name (warns; removed after one release)."""
-        warnings.warn(
-            "Certified.behaviour is deprecated; use .strategies",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.strategies
 
     @property
     def exploitability(self) -> float:

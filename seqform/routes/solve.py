@@ -22,19 +22,13 @@ Every result has the :class:`~seqform.routes.result.Result` protocol (``value``,
 point with an ``exact`` flag, as pygambit's solvers take ``rational``.  The command line's
 ``seqform solve`` calls the same functions (:func:`choose_route`, then :func:`solve_on_route`),
 so a Python caller gets the same route, the same refusals and the same answer.
-
-The older entry points (``solve_structured``, ``solve_exact``, ``solve_structured_exact``,
-``solve_showdown`` on the facade) remain for one release as aliases that warn
-(:func:`deprecated_alias`).
 """
 
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Sequence
-from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeError
 from seqform.game.model import Game
@@ -52,7 +46,6 @@ if TYPE_CHECKING:
 __all__ = [
     "AnySolution",
     "Solution",
-    "deprecated_alias",
     "solve",
     "solve_on_route",
 ]
@@ -66,21 +59,6 @@ normal-form and restricted results are :class:`Solution`\ s).  Their modules are
 when their route runs, so ``import seqform`` stays light."""
 
 GameLike = Game | StructuredGame | str | os.PathLike[str]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def deprecated_alias(old: str, new: str, function: F) -> F:
-    """``function`` under its old name ``old``: it warns (``DeprecationWarning``) that the
-    name is now spelled ``new``, then calls it."""
-
-    @wraps(function)
-    def alias(*args: Any, **kwargs: Any) -> Any:
-        warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
-        return function(*args, **kwargs)
-
-    alias.__name__ = alias.__qualname__ = old.rpartition(".")[2].split("(")[0]
-    return alias  # type: ignore[return-value]
 
 
 def _bounds(fix: Any) -> Any:
@@ -113,7 +91,6 @@ def solve(
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
     form: Any = None,
-    algorithm: str | None = None,
 ) -> AnySolution:
     """Solve ``game`` and certify the answer by best response, on the route the policy
     chooses (module docstring).
@@ -154,8 +131,6 @@ def solve(
         Called with a short message as each stage starts.
     form
         The game's sequence form, if already built (tree and normal routes).
-    algorithm
-        Deprecated spelling of ``solver``.
 
     Raises
     ------
@@ -171,13 +146,6 @@ def solve(
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality (``SolverLimitError`` at the time limit).
     """
-    if algorithm is not None:
-        warnings.warn(
-            "solve(algorithm=...) is deprecated; use solve(solver=...)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        solver = solver or algorithm
     bounds = _bounds(fix)
     route = choose_route(
         game,
@@ -243,21 +211,19 @@ def solve_on_route(
         from seqform.routes.refine import refine as refined
 
         _say(progress, "refining: a quasi-perfect equilibrium by the perturbed LPs")
-        return refined(game, form=form, algorithm=solver, time_limit=time_limit)
+        return refined(game, form=form, solver=solver, time_limit=time_limit)
     if exact:
         from seqform.routes.exact import solve_exact
 
         _say(progress, "solving exactly: the float LP, then the rational re-solve of its basis")
-        return solve_exact(
-            game, restrictions=fix, form=form, algorithm=solver, time_limit=time_limit
-        )
+        return solve_exact(game, restrictions=fix, form=form, solver=solver, time_limit=time_limit)
     if fix is not None:
         _say(progress, "solving the restricted LP")
         return _restricted(game, fix, solver, time_limit, form)
     return solve_tree(
         game,
         backend=backend,  # type: ignore[arg-type]
-        algorithm=solver,  # type: ignore[arg-type]
+        solver=solver,  # type: ignore[arg-type]
         time_limit=time_limit,
         verbose=verbose,
         progress=progress,
@@ -284,7 +250,7 @@ def _structured(
 
         _say(progress, "solving exactly: the structured LP, then the rational re-solve")
         return solve_structured_exact(
-            game, algorithm=route.solver or "simplex", time_limit=time_limit, progress=progress
+            game, solver=route.solver or "simplex", time_limit=time_limit, progress=progress
         )
     from seqform.routes.structured import solve_structured
 
@@ -305,7 +271,7 @@ def _restricted(
 
     built = form if form is not None else build_sequence_form(game)
     restrictions = fix if isinstance(fix, Restrictions) else resolve_restrictions(built, fix)
-    return solve_restricted(game, restrictions, form=built, algorithm=solver, time_limit=time_limit)
+    return solve_restricted(game, restrictions, form=built, solver=solver, time_limit=time_limit)
 
 
 SEQUENCE_FORM_POINTER = (
@@ -338,7 +304,7 @@ def _normal(
             reduced=reduced,
             max_entries=max_entries,
             backend=backend,  # type: ignore[arg-type]
-            algorithm=solver,  # type: ignore[arg-type]
+            solver=solver,  # type: ignore[arg-type]
             time_limit=time_limit,
             verbose=verbose,
             form=built,

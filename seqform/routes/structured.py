@@ -1,6 +1,6 @@
 """The structured route: a game as public tree × private hands, solved without its tree.
 
-sparsified LP (:mod:`seqform.structured.lp_model`) → realization plans → behavioural
+structured LP (:mod:`seqform.structured.lp_model`) → realization plans → behavioural
 strategies on the tree-free sequence tables (:func:`seqform.structured.responses.sequence_tables`)
 → certificate by best response on the public tree with vectorised hands
 (:func:`seqform.structured.responses.certify`, Johanson et al. IJCAI 2011) → a named result.
@@ -20,10 +20,10 @@ import numpy as np
 from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, behaviour_from_plan
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.tree import StructuredGame
-from seqform.lp.solvers import SolverError, SolverLimitError, SparsifiedSolver
+from seqform.lp.solvers import SolverError, SolverLimitError, StructuredSolver
 from seqform.routes.result import Certified, PhaseClock, lp_stages
-from seqform.structured.lp_model import SparsifiedLP, build_structured_lp
-from seqform.structured.lp_solve import solve_sparsified_lp
+from seqform.structured.lp_model import StructuredLP, build_structured_lp
+from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
 
@@ -40,8 +40,8 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     strategies : behavioural strategies of the plans on the tree-free tables (information
         set = hand and public node, named as the tree names it)
     certificate : expected value, best responses and NashConv of ``strategies``
-    stats : what the LP solver did (with the sparsified LP's size)
-    timings : seconds per phase; ``timings.sequence_form`` is building the sparsified LP
+    stats : what the LP solver did (with the structured LP's size)
+    timings : seconds per phase; ``timings.sequence_form`` is building the structured LP
     game : the structured game
     payoff_nonzeros : non-zeros of the LP's payoff part (``Aᵀ x`` through level sums)
     matrix_nonzeros : non-zeros of the explicit payoff matrix ``A``, counted from level
@@ -61,7 +61,7 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
 
 
 DENSE_COLUMNS = 5.0
-"""Non-zeros per column of the sparsified LP above which the default is HiGHS's interior
+"""Non-zeros per column of the structured LP above which the default is HiGHS's interior
 point rather than Clarabel (:func:`default_solver`).  The built-in games stay below (Kuhn
 4.3, Leduc 3.9 to 4.4, Liar's Dice 3.1); hold'em spots with wide ranges are above (many
 hands summed by level at every showdown: 7.2 for 192 × 210 combos, 9.1 for every combo)."""
@@ -75,18 +75,18 @@ iterations and NashConv 1.5e-9, above :data:`CERTIFY_TOLERANCE`; 1e-9, 40 iterat
 
 @dataclass(frozen=True)
 class LPChoice:
-    """A solver for the sparsified LP: its name, and for HiGHS's ``"ipm"`` whether it ends
+    """A solver for the structured LP: its name, and for HiGHS's ``"ipm"`` whether it ends
     at a vertex by crossover (``crossover=False`` stops at the interior point, at
     :data:`IPX_TOLERANCE`)."""
 
-    solver: SparsifiedSolver
+    solver: StructuredSolver
     crossover: bool = True
 
     def __str__(self) -> str:
         return self.solver if self.crossover else f"{self.solver} without crossover"
 
 
-def default_solver(lp: SparsifiedLP) -> LPChoice:
+def default_solver(lp: StructuredLP) -> LPChoice:
     """Clarabel up to :data:`DENSE_COLUMNS` non-zeros per column, HiGHS's interior point
     without crossover above.
 
@@ -107,12 +107,12 @@ def default_solver(lp: SparsifiedLP) -> LPChoice:
 def solve_structured(
     game: StructuredGame,
     *,
-    solver: SparsifiedSolver | None = None,
+    solver: StructuredSolver | None = None,
     time_limit: float | None = None,
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> StructuredSolution:
-    """Solve ``game`` by its sparsified sequence-form LP and certify it by best response.
+    """Solve ``game`` by its structured sequence-form LP and certify it by best response.
 
     ``solver`` is ``"clarabel"``, ``"simplex"`` or ``"ipm"`` (with crossover); ``None``
     chooses by the LP (:func:`default_solver`) and solves again with HiGHS when that answer
@@ -129,7 +129,7 @@ def solve_structured(
     clock = PhaseClock(progress)
     first, second = sequence_tables(game)
     announce = (
-        f"sparsified LP of {game.name}: {first.num_sequences:,} + {second.num_sequences:,} "
+        f"structured LP of {game.name}: {first.num_sequences:,} + {second.num_sequences:,} "
         "sequences, from the public tree × private hands (no game tree)"
     )
     with clock.phase("sequence_form", announce):
@@ -151,7 +151,7 @@ def solve_structured(
 
 def _lp_stages(
     game: StructuredGame,
-    lp: SparsifiedLP,
+    lp: StructuredLP,
     clock: PhaseClock,
     choice: LPChoice,
     time_limit: float | None,
@@ -162,7 +162,7 @@ def _lp_stages(
     interior = choice.solver == "clarabel" or not choice.crossover
     return lp_stages(
         clock,
-        lambda: solve_sparsified_lp(
+        lambda: solve_structured_lp(
             lp,
             solver=choice.solver,
             time_limit=time_limit,
@@ -181,7 +181,7 @@ def _lp_stages(
 
 
 def _default_or_fallback(
-    lp: SparsifiedLP,
+    lp: StructuredLP,
     clock: PhaseClock,
     run: Callable[[LPChoice], Certified[BehaviouralStrategy]],
 ) -> Certified[BehaviouralStrategy]:
@@ -214,7 +214,7 @@ full-range river spot (66,562 columns, 9.1 per column: hands summed by level) ip
 certified to NashConv 6e-13, simplex not done after 5 minutes."""
 
 
-def fallback_solver(lp: SparsifiedLP) -> SparsifiedSolver:
+def fallback_solver(lp: StructuredLP) -> StructuredSolver:
     """HiGHS simplex or ipm with crossover (:data:`FALLBACK_SIMPLEX_DENSITY`) when the
     default (:func:`default_solver`) fails or leaves NashConv above
     :data:`CERTIFY_TOLERANCE`."""

@@ -2,7 +2,7 @@
 for a game given as public tree × private hands, without its tree.
 
 The tree's exact route (:mod:`seqform.routes.exact`) re-solves HiGHS's optimal simplex
-basis of the merged LP (KMvS 1996, eq. 11) in rationals.  Here the LP is the sparsified
+basis of the merged LP (KMvS 1996, eq. 11) in rationals.  Here the LP is the structured
 one of :mod:`seqform.structured.lp_model` (Zhang and Sandholm 2020; Farina and Sandholm
 2022), written by its one builder with ``Fraction`` coefficients
 (:func:`~seqform.structured.lp_model.build_exact_structured_lp`):
@@ -66,7 +66,7 @@ class StructuredExactSolution(ExactOutcome):
     bounds : exact bounds from the certificate (``lower == upper == value`` if certified)
     strategies : exact behavioural strategies of players 0 and 1 on the tree-free tables
     certificate : expected value, best-response values and NashConv, all exact
-    method : "basis", "rounding" (the basis gave no exact strategies) or "none"
+    found_by : "basis", "rounding" (the basis gave no exact strategies) or "none"
     basis_verified : the exact re-solve passed the exact optimality checks (None when it
         could not be re-solved)
     float_value : HiGHS's float optimum, as the game's value
@@ -81,7 +81,7 @@ class StructuredExactSolution(ExactOutcome):
     bounds: ValueBounds
     strategies: Profile
     certificate: Certificate
-    method: str
+    found_by: str
     basis_verified: bool | None
     float_value: float
     stats: SolverStats
@@ -103,7 +103,7 @@ def _from_basis(
     """Step 2: the exact strategies of HiGHS's basis (None if it gives none) and whether
     the exact re-solve passed the optimality checks; what went wrong goes to ``notes``."""
     if result.basis is None:
-        notes.append("the LP algorithm returned no basis to re-solve exactly")
+        notes.append("the LP solver returned no basis to re-solve exactly")
         return None, None
     try:
         exact = resolve_basis(lp.program, result.basis)
@@ -137,16 +137,16 @@ def _exact_profile(
     """Steps 2 and 3, timed as ``basis`` and ``rounding``: the exact strategies, how they
     were found, whether the basis passed the exact checks, and notes."""
     notes: list[str] = []
-    method = "basis"
+    found_by = "basis"
     resolving = "re-solving the optimal basis in exact arithmetic"
     with clock.phase("basis", resolving, stage="behaviour"):
         profile, verified = _from_basis(game, lp, result, notes)
     with clock.phase("rounding", stage="behaviour"):
         if profile is None:
-            profile, method = _rounded(game, lp, result), "rounding"
+            profile, found_by = _rounded(game, lp, result), "rounding"
     if profile is None:
         raise ExactSolveError("no exact strategy could be formed: " + "; ".join(notes))
-    return profile, method, verified, notes
+    return profile, found_by, verified, notes
 
 
 def _exact(value: float | Fraction) -> Fraction:
@@ -158,14 +158,14 @@ def _exact(value: float | Fraction) -> Fraction:
 def solve_structured_exact(
     game: StructuredGame,
     *,
-    algorithm: str = "simplex",
+    solver: str = "simplex",
     time_limit: float | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> StructuredExactSolution:
     """Solve ``game`` on the structured route and certify it in exact arithmetic (module
     docstring).
 
-    ``algorithm`` is HiGHS's ``"simplex"`` or ``"ipm"`` (with crossover); both give a basis.
+    ``solver`` is HiGHS's ``"simplex"`` or ``"ipm"`` (with crossover); both give a basis.
 
     Raises
     ------
@@ -175,15 +175,15 @@ def solve_structured_exact(
         If neither the basis nor rounding gives exact strategies.
     """
     clock = PhaseClock(progress)
-    with clock.phase("sequence_form", f"exact sparsified LP of {game.name} (no game tree)"):
+    with clock.phase("sequence_form", f"exact structured LP of {game.name} (no game tree)"):
         lp = build_exact_structured_lp(game)
     program = lp.program
     rows, columns = program.num_rows, program.num_cols
-    with clock.phase("lp", f"solving with HiGHS {algorithm}: {columns:,} variables, {rows:,} rows"):
+    with clock.phase("lp", f"solving with HiGHS {solver}: {columns:,} variables, {rows:,} rows"):
         layout = PlanLayout(lp.x_columns, lp.payoff_rows, scale=float(lp.scale))
         problem = float_problem(program, layout)
-        result = run_lp(problem, solver=algorithm, time_limit=time_limit, basis=True)
-    profile, method, verified, notes = _exact_profile(clock, game, lp, result)
+        result = run_lp(problem, solver=solver, time_limit=time_limit, basis=True)
+    profile, found_by, verified, notes = _exact_profile(clock, game, lp, result)
     with clock.phase("certificate", "exact certificate on the public tree × hands"):
         certificate = certify(game, *profile)
     best_first, best_second = (_exact(v) for v in certificate.best_response_values)
@@ -195,7 +195,7 @@ def solve_structured_exact(
         bounds=bounds,
         strategies=profile,
         certificate=certificate,
-        method=method if bounds.lower == bounds.upper else "none",
+        found_by=found_by if bounds.lower == bounds.upper else "none",
         basis_verified=verified,
         float_value=float_value,
         stats=result.stats,

@@ -26,7 +26,7 @@ from seqform.game.requirements import require_float_payoffs
 from seqform.io.loader import as_game
 from seqform.lp.minmax import solve_minmax
 from seqform.lp.problem import FloatSolution
-from seqform.lp.solvers import Algorithm, Backend
+from seqform.lp.solvers import Backend, HighsSolver
 from seqform.routes.result import Certified, PhaseClock, Timings, lp_stages
 
 __all__ = ["Solution", "Timings", "plan_behaviour", "solve_sequence_form", "solve_tree"]
@@ -50,11 +50,6 @@ class Solution(Certified[BehaviouralStrategy]):
     form: SequenceForm
 
     @property
-    def method(self) -> str:
-        """The LP that was solved, as the JSON documents name it: ``"sequence"``."""
-        return "sequence"
-
-    @property
     def route(self) -> str:
         """The route (:mod:`seqform.routes.policy`): ``"tree"``."""
         return "tree"
@@ -64,7 +59,7 @@ def solve_sequence_form(
     form: SequenceForm,
     *,
     backend: Backend = "highs",
-    algorithm: Algorithm = "simplex",
+    solver: HighsSolver = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
 ) -> FloatSolution:
@@ -76,7 +71,7 @@ def solve_sequence_form(
         form.f,
         form.A,
         backend=backend,
-        algorithm=algorithm,
+        solver=solver,
         time_limit=time_limit,
         verbose=verbose,
     )
@@ -93,7 +88,7 @@ def solve_tree(
     game: Game | str | os.PathLike[str],
     *,
     backend: Backend = "highs",
-    algorithm: Algorithm = "simplex",
+    solver: HighsSolver = "simplex",
     time_limit: float | None = None,
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
@@ -131,12 +126,12 @@ def solve_tree(
         built = build_sequence_form(game) if form is None else form
     lp_message = (
         f"LP: {built.E.shape[1] + built.F.shape[0]:,} variables, "
-        f"{built.F.shape[1] + built.E.shape[0]:,} constraints; HiGHS {algorithm} via {backend}"
+        f"{built.F.shape[1] + built.E.shape[0]:,} constraints; HiGHS {solver} via {backend}"
     )
     result = lp_stages(
         clock,
         lambda: solve_sequence_form(
-            built, backend=backend, algorithm=algorithm, time_limit=time_limit, verbose=verbose
+            built, backend=backend, solver=solver, time_limit=time_limit, verbose=verbose
         ),
         lambda x, y: plan_behaviour(built, x, y),
         lambda profile: certify(game, *profile),

@@ -1,4 +1,5 @@
-"""The sparsified min-max LP of a structured game: ``Aᵀ x`` written through level sums.
+"""The structured LP: the min-max LP of a structured game, made sparse by writing ``Aᵀ x``
+through level sums.
 
 The min-max LP of the sequence form (KMvS 1996, eq. 11; :mod:`seqform.lp.minmax`),
 
@@ -84,14 +85,14 @@ from seqform.structured.lp_parts import (
 __all__ = [
     "UNBLOCKED_LEVELS",
     "ExactStructuredLP",
-    "SparsifiedLP",
+    "StructuredLP",
     "build_exact_structured_lp",
     "build_structured_lp",
 ]
 
 
 @dataclass(frozen=True)
-class SparsifiedLP:
+class StructuredLP:
     """The LP ``maximise v[objective]`` s.t. ``row_lower <= M v <= row_upper``,
     ``col_lower <= v``.
 
@@ -125,12 +126,12 @@ class SparsifiedLP:
 
 @dataclass(frozen=True)
 class ExactStructuredLP:
-    """The sparsified LP of :class:`SparsifiedLP` with exact coefficients: the same rows
+    """The structured LP of :class:`StructuredLP` with exact coefficients: the same rows
     and columns in the same order (so a basis of one is a basis of the other).
 
     program : ``maximise v[objective]`` with ``Fraction`` data (``None`` bounds infinite)
     scale : the LP's optimum is ``scale`` times the game's value, exactly
-    payoff_nonzeros : as in :class:`SparsifiedLP`
+    payoff_nonzeros : as in :class:`StructuredLP`
     """
 
     program: LinearProgram
@@ -366,8 +367,8 @@ def _parts(game: StructuredGame, exact: bool) -> _Parts:
     return _Parts(shape, constraints, builder, e, n_x, n_q, n_y, definition_base)
 
 
-def build_structured_lp(game: StructuredGame) -> SparsifiedLP:
-    """The sparsified LP of the module docstring, with ``O(|Z| H + S_0 + S_1)`` non-zeros.
+def build_structured_lp(game: StructuredGame) -> StructuredLP:
+    """The structured LP of the module docstring, with ``O(|Z| H + S_0 + S_1)`` non-zeros.
 
     Columns: ``x`` (player 0's game sequences), ``q`` (root, then player 1's information
     sets), then the auxiliary sums; rows: ``E x = e``, the payoff rows ``Fᵀ q − Aᵀ x <= 0``
@@ -385,7 +386,7 @@ def build_structured_lp(game: StructuredGame) -> SparsifiedLP:
     upper = np.concatenate([parts.e, np.zeros(parts.n_y), np.zeros(builder.next_row)])
     col_lower = np.full(columns, -np.inf)
     col_lower[: parts.n_x] = 0.0
-    return SparsifiedLP(
+    return StructuredLP(
         matrix=matrix,
         row_lower=lower,
         row_upper=upper,

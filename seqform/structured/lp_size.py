@@ -1,4 +1,4 @@
-"""The sparsified LP's size, counted from the public numbering without building the LP.
+"""The structured LP's size, counted from the public numbering without building the LP.
 
 :func:`~seqform.structured.lp_model.build_structured_lp` lays out, per family of leaves
 (rule kind, levels, public cards; with two-card hands again per card both players can hold)
@@ -26,7 +26,7 @@ __all__ = ["LPSize", "estimate_lp_size"]
 
 @dataclass(frozen=True)
 class LPSize:
-    """The sparsified LP's ``variables`` (its columns, exact) and ``nonzeros`` (at most)."""
+    """The structured LP's ``variables`` (its columns, exact) and ``nonzeros`` (at most)."""
 
     variables: int
     nonzeros: int
@@ -42,7 +42,7 @@ def _entries_per_pair(rule: PayoffRule, levels: int) -> int:
 
 
 def estimate_lp_size(game: StructuredGame) -> LPSize:
-    """The sparsified LP's size (module docstring), in time linear in families × hands."""
+    """The structured LP's size (module docstring), in time linear in families × hands."""
     numbering = number_public_tree(game)
     first, second = structured_tables(game)
     live = [np.asarray([w != 0 for w in game.hands[p].weights], dtype=bool) for p in (0, 1)]

@@ -1,4 +1,4 @@
-"""Solving a sparsified LP (:mod:`seqform.structured.lp_model`): the game's value and
+"""Solving a structured LP (:mod:`seqform.structured.lp_model`): the game's value and
 both realization plans.
 
 Solvers: Clarabel (an interior-point method with a direct sparse LDL factorisation,
@@ -14,7 +14,7 @@ so the structured route chooses by the LP's density
 The LP goes through :func:`seqform.lp.run.run_lp`, the one float LP path, as an
 :class:`~seqform.lp.problem.LPProblem` whose :class:`~seqform.lp.problem.PlanLayout` says
 that player 0's plan ``x`` is in the LP's columns and player 1's plan ``y`` is the
-multipliers of the rows ``F.T q - A.T x <= 0`` (:attr:`SparsifiedLP.payoff_rows`), read
+multipliers of the rows ``F.T q - A.T x <= 0`` (:attr:`StructuredLP.payoff_rows`), read
 under the one sign rule of :mod:`seqform.lp.problem`.
 """
 
@@ -22,22 +22,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from seqform.base.deprecation import renamed
 from seqform.lp.problem import FloatSolution, LPProblem, PlanLayout
 from seqform.lp.run import run_lp
-from seqform.lp.solvers import SPARSIFIED_SOLVERS, SparsifiedSolver
-from seqform.structured.lp_model import SparsifiedLP
+from seqform.lp.solvers import STRUCTURED_SOLVERS, StructuredSolver
+from seqform.structured.lp_model import StructuredLP
 
-__all__ = ["clarabel_tolerance", "solve_sparsified_lp", "sparsified_problem"]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"SparsifiedSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
+__all__ = ["clarabel_tolerance", "solve_structured_lp", "structured_problem"]
 
 
-def clarabel_tolerance(lp: SparsifiedLP) -> float:
+def clarabel_tolerance(lp: StructuredLP) -> float:
     """Clarabel's gap and feasibility tolerance for ``lp``: ``min(1e-12, 1e-7 / columns)``.
 
     An interior point stops with every complementary pair ``x_j s_j`` near ``μ``; the plans'
@@ -51,16 +44,16 @@ def clarabel_tolerance(lp: SparsifiedLP) -> float:
     return min(1e-12, 1e-7 / max(lp.shape[1], 1))
 
 
-def solve_sparsified_lp(
-    lp: SparsifiedLP,
+def solve_structured_lp(
+    lp: StructuredLP,
     *,
-    solver: SparsifiedSolver = "clarabel",
+    solver: StructuredSolver = "clarabel",
     time_limit: float | None = None,
     verbose: bool = False,
     tolerance: float | None = None,
     crossover: bool = True,
 ) -> FloatSolution:
-    """Solve the sparsified LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
+    """Solve the structured LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
 
     ``tolerance`` sets Clarabel's gap and feasibility tolerances; ``None`` scales it to
     the LP (:func:`clarabel_tolerance`; Clarabel's own default, 1e-8, left NashConv near
@@ -75,14 +68,14 @@ def solve_sparsified_lp(
     SolverError
         For any other status than optimal.
     """
-    if solver not in SPARSIFIED_SOLVERS:
+    if solver not in STRUCTURED_SOLVERS:
         raise ValueError(
-            f"unknown solver {solver!r} for the sparsified LP; use {SPARSIFIED_SOLVERS}"
+            f"unknown solver {solver!r} for the structured LP; use {STRUCTURED_SOLVERS}"
         )
     chosen = None if crossover else tolerance  # HiGHS keeps its own tolerances at a vertex
     if solver == "clarabel":
         chosen = clarabel_tolerance(lp) if tolerance is None else tolerance
-    problem = sparsified_problem(lp)
+    problem = structured_problem(lp)
     return run_lp(
         problem,
         solver=solver,
@@ -93,8 +86,8 @@ def solve_sparsified_lp(
     )
 
 
-def sparsified_problem(lp: SparsifiedLP) -> LPProblem:
-    """The sparsified LP as the one float :class:`~seqform.lp.problem.LPProblem`: objective
+def structured_problem(lp: StructuredLP) -> LPProblem:
+    """The structured LP as the one float :class:`~seqform.lp.problem.LPProblem`: objective
     the one column ``lp.objective``, no upper bounds, ``x`` and ``y`` where ``lp`` says."""
     columns = lp.shape[1]
     objective = np.zeros(columns)

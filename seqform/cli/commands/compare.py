@@ -1,5 +1,5 @@
 """``seqform compare GAME``: the normal form beside the sequence form; for a game with a
-structured description (kuhn, leduc, liars_dice), also the non-zeros of the sparsified LP's
+structured description (kuhn, leduc, liars_dice), also the non-zeros of the structured LP's
 payoff part beside nnz(A) (:mod:`seqform.structured.lp_model`)."""
 
 from __future__ import annotations
@@ -47,16 +47,16 @@ def run(args: argparse.Namespace) -> int:
         max_entries=args.max_entries,
         solve_lps=not args.no_solve,
         backend=args.backend,
-        algorithm=args.solver,
+        solver=args.solver,
         time_limit=args.time_limit,
     )
-    sparsified = _sparsified_nonzeros(args.game)
-    document = comparison_document(comparison, sparsified_payoff_nonzeros=sparsified)
+    nonzeros = _structured_nonzeros(args.game)
+    document = comparison_document(comparison, structured_payoff_nonzeros=nonzeros)
     text = comparison_text(comparison, args.strategies)
-    if sparsified is not None:
+    if nonzeros is not None:
         text += (
-            f"\nStructured route: the sparsified LP writes A's {count_text(comparison.form.A.nnz)}"
-            f" non-zeros as {count_text(sparsified)} (level sums, no tree)"
+            f"\nStructured route: the structured LP writes A's {count_text(comparison.form.A.nnz)}"
+            f" non-zeros as {count_text(nonzeros)} (level sums, no tree)"
         )
     emit(document, text, args)
     return EXIT_OK
@@ -70,8 +70,8 @@ def _structured_or_none(spec: str) -> StructuredGame | None:
         return None
 
 
-def _sparsified_nonzeros(spec: str) -> int | None:
-    """Non-zeros of the sparsified LP's payoff part, for games with a structured description."""
+def _structured_nonzeros(spec: str) -> int | None:
+    """Non-zeros of the structured LP's payoff part, for games with a structured description."""
     try:
         game = load_structured_game(spec)
     except ValueError:  # no structured description (or parameters only the tree takes)

@@ -1,6 +1,6 @@
 """``compare``: the normal form beside the sequence form, as text.
 
-Its JSON document, ``seqform.compare/1``, is
+Its JSON document, ``seqform.compare/2``, is
 :func:`seqform.documents.compare.comparison_document`.
 """
 
@@ -196,7 +196,7 @@ def _lp_lines(comparison: Comparison) -> list[str]:
     if solved:
         stats = solved[0].stats
         lines.append(
-            f"(HiGHS {stats.algorithm} via {stats.backend}; exploitability is NashConv, "
+            f"(HiGHS {stats.solver} via {stats.backend}; exploitability is NashConv, "
             "measured by best response on the tree)"
         )
     return lines + _agreement_line(comparison)

@@ -1,6 +1,6 @@
 """``compare --no-solve`` on a game too large for its tree: both formulations' sizes counted
 from the public tree × private hands (:class:`~seqform.questions.compare.StructuredSizes`),
-as text; its ``seqform.compare-sizes/1`` document is
+as text; its ``seqform.compare-sizes/2`` document is
 :func:`seqform.documents.compare.sizes_document`."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _entries_line(label: str, rows: int, columns: int, limit: int) -> tuple[str,
 
 
 def sizes_text(sizes: StructuredSizes) -> str:
-    """The counts table, the normal form's and the sequence form's sizes, the sparsified
+    """The counts table, the normal form's and the sequence form's sizes, the structured
     LP's payoff non-zeros."""
     game, counts, (first, second) = sizes.game, sizes.counts, sizes.tables
     lines = [
@@ -73,7 +73,7 @@ def sizes_text(sizes: StructuredSizes) -> str:
         f"{count_text(sizes.payoff_nonzeros)} non-zeros (counted, not built)",
         f"  LP: {variables:,} variables, {constraints:,} constraints, "
         f"{count_text(nonzeros)} non-zeros",
-        f"Structured route: the sparsified LP writes A's {count_text(sizes.payoff_nonzeros)} "
-        f"non-zeros as {count_text(sizes.sparsified_payoff_nonzeros)} (level sums, no tree)",
+        f"Structured route: the structured LP writes A's {count_text(sizes.payoff_nonzeros)} "
+        f"non-zeros as {count_text(sizes.structured_payoff_nonzeros)} (level sums, no tree)",
     ]
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """``solve --exact``: exact rational strategies and value as text.
 
-Its JSON document is :func:`seqform.documents.exact.exact_document` (``seqform.solve/1``, or
-``seqform.structured/1`` on the structured route, with the ``"exact"`` key).
+Its JSON document is :func:`seqform.documents.exact.exact_document` (``seqform.solve/2``, or
+``seqform.structured/2`` on the structured route, with the ``"exact"`` key).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from seqform.routes.structured_exact import StructuredExactSolution
 
 __all__ = ["exact_text"]
 
-_METHODS = {
+_FOUND_BY = {
     "rounding": "rounding the float strategies to nearby fractions",
     "basis": "re-solving HiGHS's optimal basis in exact arithmetic",
     "mixed": "one player's strategy from rounding, the other's from the exact basis",
@@ -66,8 +66,8 @@ def _certificate_lines(solution: AnyExactSolution, names: tuple[str, str]) -> li
         ("exploitability (NashConv)", verdict),
     ]
     lines = [f"Exact certificate ({kind}, independent of the LP):", *label_rows(rows)]
-    if solution.method in _METHODS:
-        lines.append(f"  strategies found by {_METHODS[solution.method]}")
+    if solution.found_by in _FOUND_BY:
+        lines.append(f"  strategies found by {_FOUND_BY[solution.found_by]}")
     if solution.basis_verified is not None:
         basis = "proven optimal" if solution.basis_verified else "NOT exactly optimal"
         lines.append(f"  the exact basic solution of the LP is {basis} (primal and dual checks)")
@@ -92,7 +92,7 @@ def exact_text(solution: AnyExactSolution, strategies: str = "auto") -> str:
         "",
         *_certificate_lines(solution, names),
         "",
-        f"Solver: HiGHS {stats.algorithm} (float LP, {count_text(stats.iterations)} iterations, "
+        f"Solver: HiGHS {stats.solver} (float LP, {count_text(stats.iterations)} iterations, "
         f"{t.lp:.3f} s); exact stage {t.rounding + t.basis + t.certificate:.3f} s; "
         f"total {t.total:.3f} s",
     ]

@@ -1,6 +1,6 @@
 """``solve --refine``: a quasi-perfect equilibrium as text.
 
-Its JSON document is :func:`seqform.documents.refine.refined_document` (``seqform.solve/1``
+Its JSON document is :func:`seqform.documents.refine.refined_document` (``seqform.solve/2``
 with the ``"refinement"`` key).
 """
 

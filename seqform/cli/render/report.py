@@ -1,6 +1,6 @@
 """``solve``: a :class:`~seqform.routes.solve.Solution` as text for people.
 
-Its JSON document, ``seqform.solve/1``, is :func:`seqform.documents.solve.solution_document`.
+Its JSON document, ``seqform.solve/2``, is :func:`seqform.documents.solve.solution_document`.
 
 Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 """
@@ -95,7 +95,7 @@ def solution_text(solution: Solution, strategies: str = "auto") -> str:
         lines += _normal_form_lines(solution.normal.summary, names)
     lines += [
         "",
-        f"Solver: HiGHS {stats.algorithm} via {stats.backend}, {stats.status} after "
+        f"Solver: HiGHS {stats.solver} via {stats.backend}, {stats.status} after "
         f"{count_text(stats.iterations)} iterations",
         f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
         "constraints; "

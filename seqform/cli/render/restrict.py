@@ -1,6 +1,6 @@
 """``solve --fix``: the restricted game's solution as text.
 
-Its JSON document is ``seqform.solve/1`` with the ``"restrictions"`` key
+Its JSON document is ``seqform.solve/2`` with the ``"restrictions"`` key
 (:func:`seqform.documents.solve.solution_document`).
 """
 
@@ -60,7 +60,7 @@ def restricted_text(solution: RestrictedSolution, strategies: str = "auto") -> s
         "Certificate (best responses within the restrictions, from the tree, not the LP):",
         *label_rows(rows),
         "",
-        f"Solver: HiGHS {stats.algorithm}, {count_text(stats.iterations)} iterations, LP "
+        f"Solver: HiGHS {stats.solver}, {count_text(stats.iterations)} iterations, LP "
         f"{count_text(stats.variables)} variables × {count_text(stats.constraints)} constraints",
     ]
     lines += strategy_sections(game, behaviour_tables(solution.strategies, names), strategies)

@@ -1,5 +1,5 @@
 """A hold'em spot's players' summary (:mod:`seqform.holdem.report`) as text lines;
-its ``"spot"`` object of the ``seqform.structured/1`` document is
+its ``"spot"`` object of the ``seqform.structured/2`` document is
 :func:`seqform.documents.spot.spot_json`'s."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Text for a :class:`~seqform.routes.structured.StructuredSolution` (the structured
 route: public tree × private hands, no game tree).
 
-Its JSON document, ``seqform.structured/1``, is
+Its JSON document, ``seqform.structured/2``, is
 :func:`seqform.documents.structured.structured_document`.
 """
 
@@ -29,12 +29,12 @@ def route_line(solution: StructuredResult) -> str:
     )
 
 
-def _solver_name(backend: str, algorithm: str) -> str:
-    return "Clarabel interior point" if backend == "clarabel" else f"HiGHS {algorithm}"
+def _solver_name(backend: str, solver: str) -> str:
+    return "Clarabel interior point" if backend == "clarabel" else f"HiGHS {solver}"
 
 
 def structured_text(solution: StructuredSolution, strategies: str = "auto") -> str:
-    """Value, sizes (with nnz of ``A`` beside the sparsified LP's), solver, certificate and
+    """Value, sizes (with nnz of ``A`` beside the structured LP's), solver, certificate and
     strategies (``strategies`` is ``--strategies``)."""
     game, stats, timings = solution.game, solution.stats, solution.timings
     first, second = sequence_tables(game)
@@ -48,7 +48,7 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
         *value_lines(f"Value to {NAMES[0]}", solution.value, solution.certificate),
         route_line(solution),
         "",
-        "Sparsified sequence form (Zhang and Sandholm 2020; Farina and Sandholm 2022)",
+        "Structured LP (Zhang and Sandholm 2020; Farina and Sandholm 2022)",
         *aligned_table(
             [
                 ("", NAMES[0], NAMES[1]),
@@ -61,7 +61,7 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
         f"({count_text(auxiliary_variables(solution))} "
         f"auxiliary variables) {beside}",
         "",
-        f"Solver: {_solver_name(stats.backend, stats.algorithm)}, {stats.status} after "
+        f"Solver: {_solver_name(stats.backend, stats.solver)}, {stats.status} after "
         f"{count_text(stats.iterations)} iterations",
         f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
         f"constraints, {count_text(stats.nonzeros)} non-zeros; solve {stats.seconds:.3f} s, "

@@ -1,4 +1,4 @@
-"""Kuhn poker (Kuhn 1950), with the labels of the seeds, written once as a showdown game.
+"""Kuhn poker (Kuhn 1950), with the labels of the seeds, written once as a one-card poker game.
 
 Rules: two players ante 1 each and receive one card from J < Q < K; the third card is
 unseen.  Player 1 checks (``p``) or bets 1 (``b``).  After a check, player 2 checks
@@ -22,10 +22,10 @@ from seqform.base.limits import LIMITS
 from seqform.game.builtin.one_card import (
     Bet,
     Fold,
+    OneCardPoker,
     Showdown,
-    ShowdownPoker,
     check_deck_size,
-    structured_showdown,
+    one_card_game,
 )
 from seqform.game.model import Game
 from seqform.game.public.explicit import explicit_game
@@ -54,8 +54,8 @@ def poker_words(infoset: str, action: str) -> str:
     return action
 
 
-def kuhn_betting(cards: int = 3) -> ShowdownPoker:
-    """Kuhn poker with ``cards`` cards described by its betting tree (a one-card showdown
+def kuhn_betting(cards: int = 3) -> OneCardPoker:
+    """Kuhn poker with ``cards`` cards described by its betting tree (a one-card poker
     game); :func:`kuhn_structured` is what the solvers take.
 
     Player 0 checks (``p``) or bets (``b``); after a check player 1 checks (showdown for
@@ -73,7 +73,7 @@ def kuhn_betting(cards: int = 3) -> ShowdownPoker:
     after_check = Bet(1, ("p", "b"), (Showdown(one), check_bet))
     after_bet = Bet(1, ("p", "b"), (Fold(1, one), Showdown(two)))
     named = cards == 3
-    return ShowdownPoker(
+    return OneCardPoker(
         name="kuhn" if named else f"kuhn(cards={cards})",
         cards=cards,
         betting=Bet(0, ("p", "b"), (after_check, after_bet)),
@@ -104,7 +104,6 @@ def kuhn_poker(cards: int = 3) -> Game:
 
 def kuhn_structured(cards: int = 3) -> StructuredGame:
     """Kuhn poker with ``cards`` cards as a structured game (public betting × one card each),
-    :func:`kuhn_betting`'s betting tree; :func:`kuhn_poker` is its explicit tree.  The
-    facade's ``seqform.kuhn_showdown`` (the old name) is this function."""
+    :func:`kuhn_betting`'s betting tree; :func:`kuhn_poker` is its explicit tree."""
     check_deck_size(cards, "kuhn")
-    return structured_showdown(kuhn_betting(cards))
+    return one_card_game(kuhn_betting(cards))

@@ -1,4 +1,4 @@
-"""One-card showdown poker, described by its betting tree and written as a structured game.
+"""One-card poker, described by its betting tree and written as a structured game.
 
 Each player is dealt one card from a deck of ``N`` ranked cards ``0 < 1 < ... < N-1``;
 every ordered pair of distinct cards has probability ``1 / (N (N-1))``.  Then both players
@@ -7,9 +7,9 @@ ends in a fold, where the folding player pays a fixed amount, or a showdown, whe
 higher card wins a fixed stake.  Kuhn poker (Kuhn 1950) is the three-card member of this
 family and N-card Kuhn the rest (:func:`seqform.game.builtin.kuhn.kuhn_structured`).
 
-:class:`ShowdownPoker` is only the *description*; :func:`structured_showdown` writes it as
+:class:`OneCardPoker` is only the *description*; :func:`one_card_game` writes it as
 public tree × one private card each (:mod:`seqform.game.public.tree`), and everything else —
-the sequence tables, the sparsified LP, best responses, the explicit tree for small ``N`` —
+the sequence tables, the structured LP, best responses, the explicit tree for small ``N`` —
 is the structured route's (:mod:`seqform.structured`,
 :func:`~seqform.game.public.explicit.explicit_game`).
 """
@@ -38,10 +38,10 @@ __all__ = [
     "Bet",
     "BettingNode",
     "Fold",
+    "OneCardPoker",
     "Showdown",
-    "ShowdownPoker",
     "check_deck_size",
-    "structured_showdown",
+    "one_card_game",
 ]
 
 
@@ -126,9 +126,9 @@ def _public_node(
 
 
 @dataclass(frozen=True, eq=False)
-class ShowdownPoker:
-    """A one-card showdown poker game (see the module docstring); solve it as
-    :func:`structured_showdown` writes it.
+class OneCardPoker:
+    """A one-card poker game (see the module docstring); solve it as
+    :func:`one_card_game` writes it.
 
     name : how the CLI names it, e.g. ``"kuhn(cards=250000)"``
     cards : ``N >= 2``, the size of the deck
@@ -163,8 +163,8 @@ class ShowdownPoker:
         return self.card_names[card] if self.card_names is not None else str(card + 1)
 
 
-def structured_showdown(poker: ShowdownPoker) -> StructuredGame:
-    """The showdown game as a structured game (:mod:`seqform.game.public.tree`).
+def one_card_game(poker: OneCardPoker) -> StructuredGame:
+    """The one-card poker game as a structured game (:mod:`seqform.game.public.tree`).
 
     Hands are the ``N`` cards (weight 1, card ``c`` holds card ``c``, level its rank), the
     deal scale ``1/(N(N-1))``, the public tree the betting tree (a fold pays a

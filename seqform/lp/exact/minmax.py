@@ -45,7 +45,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.base.deprecation import renamed
 from seqform.forms.sequence_form import SequenceForm
 from seqform.lp.exact.program import LinearProgram, float_problem
 from seqform.lp.exact.rational import RationalMatrix
@@ -60,14 +59,6 @@ __all__ = [
     "program_of",
     "solve_minmax_program",
 ]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__,
-        name,
-        {"MinmaxFloatSolution": ("seqform.lp.problem.FloatSolution", FloatSolution)},
-    )
 
 
 @dataclass(frozen=True)
@@ -238,7 +229,7 @@ def program_of(lp: MergedLP) -> LinearProgram:
 
 
 def solve_minmax_program(
-    minmax: MinmaxProgram, *, algorithm: str = "simplex", time_limit: float | None = None
+    minmax: MinmaxProgram, *, solver: str = "simplex", time_limit: float | None = None
 ) -> FloatSolution:
     """Solve the merged LP in floats by HiGHS (:func:`seqform.lp.run.run_lp`); the
     solution keeps the optimal basis and reads ``x`` and ``y`` by :meth:`MinmaxProgram.plan_layout`.
@@ -250,4 +241,4 @@ def solve_minmax_program(
     seqform.lp.solvers.SolverError
         If HiGHS does not prove optimality.
     """
-    return run_lp(minmax.float_problem(), solver=algorithm, time_limit=time_limit, basis=True)
+    return run_lp(minmax.float_problem(), solver=solver, time_limit=time_limit, basis=True)

@@ -22,7 +22,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.base.deprecation import renamed
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.highs import HighsSession
 from seqform.lp.problem import Basis, FloatSolution, LPProblem, PlanLayout
@@ -37,12 +36,6 @@ __all__ = [
     "LinearProgram",
     "float_problem",
 ]
-
-
-def __getattr__(name: str) -> object:
-    return renamed(
-        __name__, name, {"FloatLPResult": ("seqform.lp.problem.FloatSolution", FloatSolution)}
-    )
 
 
 Bound = Fraction | None
@@ -166,7 +159,7 @@ class HighsModel:
     ----------
     program
         The LP.
-    algorithm
+    solver
         HiGHS's ``"simplex"`` (default) or ``"ipm"`` (with crossover, so a basis exists).
     time_limit
         Seconds per solve before :class:`~seqform.lp.solvers.SolverLimitError`.
@@ -176,11 +169,11 @@ class HighsModel:
         self,
         program: LinearProgram,
         *,
-        algorithm: str = "simplex",
+        solver: str = "simplex",
         time_limit: float | None = None,
     ) -> None:
         self.program = program
-        self._session = HighsSession(float_problem(program), algorithm, time_limit=time_limit)
+        self._session = HighsSession(float_problem(program), solver, time_limit=time_limit)
         self._highs = self._session.highs
 
     def set_objective(self, objective: np.ndarray) -> None:

@@ -8,7 +8,10 @@ from seqform.certify import Certificate, best_response, certify, expected_value
 from seqform.version import __version__
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
+    from seqform.analyses.many import solve_many
     from seqform.analyses.normal import solve_normal_form
+    from seqform.analyses.qre import logit_qre, trace_logit
+    from seqform.analyses.qre_fit import fit_logit
     from seqform.analyses.solve import Solution, solve
     from seqform.documents.build import document, write_document
     from seqform.forms.normal_counts import strategy_counts
@@ -78,6 +81,10 @@ _LAZY = {
     "document": "seqform.documents.build",
     "write_document": "seqform.documents.build",
     "builtin_games": "seqform.game.builtin.catalogue",
+    "solve_many": "seqform.analyses.many",
+    "trace_logit": "seqform.analyses.qre",
+    "logit_qre": "seqform.analyses.qre",
+    "fit_logit": "seqform.analyses.qre_fit",
 }
 
 # Older entry points and names, for one release: each warns (DeprecationWarning) with its
@@ -170,6 +177,7 @@ __all__ = [
     "expected_value",
     "exploit",
     "export_game",
+    "fit_logit",
     "iterate",
     "kuhn_showdown",
     "kuhn_structured",
@@ -177,12 +185,14 @@ __all__ = [
     "load_openspiel_game",
     "load_showdown_game",
     "load_structured_game",
+    "logit_qre",
     "named_opponent",
     "plan_from_behaviour",
     "read_efg",
     "refine",
     "solve",
     "solve_exact",
+    "solve_many",
     "solve_minmax",
     "solve_normal_form",
     "solve_showdown",
@@ -190,6 +200,7 @@ __all__ = [
     "solve_structured_exact",
     "strategy_counts",
     "structured_showdown",
+    "trace_logit",
     "write_document",
     "write_efg",
 ]

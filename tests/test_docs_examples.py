@@ -4,8 +4,9 @@ Two kinds of fenced block are executed, in ``README.md`` and every page under ``
 
 * ``console`` blocks: each line starting ``$ `` is a shell command (run by bash in a fresh
   temporary folder, ``python`` and ``seqform`` being this interpreter and the checkout on
-  ``PYTHONPATH``), and the lines after it, up to the next ``$ ``, are what it prints, stdout and
-  stderr together as a terminal shows them.  A line ``...`` (or ``…``) alone stands for any number of lines.
+  ``PYTHONPATH``), and the lines after it, up to the next ``$ ``, are what it prints, stdout
+  and stderr together as a terminal shows them.  A line ``...`` (or ``…``) alone stands for
+  any number of lines.
 * ``pycon`` blocks: ``>>>`` sessions, run by :mod:`doctest` (with ``ELLIPSIS`` and
   ``NORMALIZE_WHITESPACE``), each block in its own namespace.
 

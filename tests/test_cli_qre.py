@@ -82,6 +82,16 @@ def test_bad_input_is_one_line(argv, code, message, capsys):
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_trace_stopped_before_its_limit_is_written_and_exits_3(capsys):
+    # --max-lambda 5 ends Kuhn's trace long before NashConv reaches 1e-6 of the payoff range
+    # (at λ = 5 it is 0.086): the last point is reported, and the exit says not certified.
+    assert cli.main(["qre", "kuhn", "--max-lambda", "5", "--no-compare", "--quiet"]) == 3
+    captured = capsys.readouterr()
+    assert "not converged: max_lambda" in captured.out
+    assert "not certified: the trace ended at λ = " in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+
+
 def test_ctrl_c_exits_130(monkeypatch, capsys):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

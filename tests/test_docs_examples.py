@@ -3,9 +3,10 @@
 Two kinds of fenced block are executed, in ``README.md`` and every page under ``docs/``:
 
 * ``console`` blocks: each line starting ``$ `` is a shell command (run by bash in a fresh
-  temporary folder, ``python`` being this interpreter and the checkout on ``PYTHONPATH``), and
-  the lines after it, up to the next ``$ ``, are what it prints, stdout and stderr together as a
-  terminal shows them.  A line ``...`` (or ``…``) alone stands for any number of lines.
+  temporary folder, ``python`` and ``seqform`` being this interpreter and the checkout on
+  ``PYTHONPATH``), and the lines after it, up to the next ``$ ``, are what it prints, stdout
+  and stderr together as a terminal shows them.  A line ``...`` (or ``…``) alone stands for
+  any number of lines.
 * ``pycon`` blocks: ``>>>`` sessions, run by :mod:`doctest` (with ``ELLIPSIS`` and
   ``NORMALIZE_WHITESPACE``), each block in its own namespace.
 
@@ -28,6 +29,7 @@ import difflib
 import doctest
 import os
 import re
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -157,13 +159,34 @@ def mismatch_report(block: Block, step: Step, expected: list[str], actual: list[
     )
 
 
-def run_command(command: str, folder: Path) -> list[str]:
-    """Run one shell command as a reader would, stdout and stderr together."""
+# The commands a page runs by name, as small shell scripts that run this interpreter.  Not
+# symlinks: a virtual environment's interpreter finds its environment from where it is called
+# (the ``pyvenv.cfg`` beside it), so a link to it in another folder starts the bare base Python
+# without the environment's packages.  A script that runs ``sys.executable`` itself works however
+# the environment was entered (activated, or its ``bin/pytest`` called directly).
+COMMANDS = {
+    "python": (),
+    "python3": (),
+    "seqform": ("-m", "seqform"),
+}
+
+
+def command_folder(folder: Path) -> Path:
+    """A folder of scripts running ``python`` and ``seqform`` as this interpreter, made once."""
     bin_folder = folder / ".bin"
     bin_folder.mkdir(exist_ok=True)
-    python = bin_folder / "python"
-    if not python.exists():
-        python.symlink_to(sys.executable)
+    for name, arguments in COMMANDS.items():
+        script = bin_folder / name
+        if not script.exists():
+            line = shlex.join([sys.executable, *arguments])
+            script.write_text(f'#!/bin/sh\nexec {line} "$@"\n', encoding="utf-8")
+            script.chmod(0o755)
+    return bin_folder
+
+
+def run_command(command: str, folder: Path) -> list[str]:
+    """Run one shell command as a reader would, stdout and stderr together."""
+    bin_folder = command_folder(folder)
     env = {
         **os.environ,
         "PATH": f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -311,3 +334,11 @@ def test_ellipsis_matches_any_number_of_lines_but_not_a_wrong_one() -> None:
     assert matches(["a", "...", "d"], ["a", "d"])
     assert not matches(["a", "...", "d"], ["a", "b", "c"])
     assert not matches(["a"], ["a", "b"])
+
+
+def test_commands_run_by_name_are_this_interpreter_with_its_packages(tmp_path: Path) -> None:
+    # From a virtual environment's bin/pytest, not activated, a symlinked `python` started the
+    # base interpreter without the environment (`seqform: error: No module named 'rich'`).
+    shown = run_command('python -c "import sys; print(sys.prefix)"; seqform --version', tmp_path)
+    assert shown[0] == sys.prefix
+    assert shown[1].startswith("seqform ")

@@ -31,6 +31,7 @@ from seqform.io.loader import load_game
 from seqform.qre.equations import evaluate, logit_equations
 from seqform.qre.equilibria import action_labels, compare_limit, logit_qre, trace_logit
 from seqform.qre.fit import fit_logit
+from seqform.qre.trace import TraceSettings
 
 AGREEMENT = 1e-6  # both tracers solve the equations to ~1e-9; Gambit's output has 1e-8 noise
 CATALOGUE = [  # two-player constant-sum trees of pygambit 16.7's catalogue (see test_efg)
@@ -102,7 +103,7 @@ def test_traced_limit_matches_gambits_logit_solve(game):
     # profile.  Our stop rule asks NashConv as well as the agent regret to be small, so our
     # limit lies at least as far along the branch; on these games it stays within 1e-3 of
     # Gambit's (1e-5 on the two-player ones, 2e-4 on 3-player Kuhn, whose Gambit trace ends
-    # at λ ≈ 1.1e4 and ours at 5.7e5).  1e-7 rather than Gambit's default 1e-8: there some
+    # at λ ≈ 1.1e4 and ours at about 5.8e5).  1e-7 rather than Gambit's default 1e-8: there some
     # branches need λ ≈ 1e6-1e7, where doubles resolve exact ties of conditional values
     # only to about λ² × 1e-16 (random-5 drifts by 3e-3 at a 0.5/0.5 information set).
     # Gambit's branch is traced once (62 s on 3-player Kuhn): its last point is what
@@ -118,6 +119,21 @@ def test_traced_limit_matches_gambits_logit_solve(game):
     assert branch.converged and branch.lambdas[-1] >= stopped_at * (1 - 1e-6)
     assert branch.agent_regret <= LIMIT_TOLERANCE * branch.payoff_range
     np.testing.assert_allclose(our_probabilities(branch.limit), expected, atol=1e-3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("first_step", "max_accel"), [(0.029, 1.1), (0.02, 2.0)], ids=["slow-growth", "fast-growth"]
+)
+def test_kuhn3_trace_reaches_its_limit_whatever_the_step_sizes(first_step, max_accel):
+    # Near λ ≈ 3e5-5e5 the corrector's first correction is rounding of order 1 (the
+    # residual's noise grows like λ × |β|); it used to reject every step down to 1e-10 and
+    # lose the branch at λ ≈ 3.4e5 (slow-growth) and 5.2e5 (fast-growth), or to take a
+    # diverging correction for a stall.  The default settings happened to pass.
+    settings = TraceSettings(first_step=first_step, max_accel=max_accel)
+    branch = trace_logit(multiplayer_kuhn(3), tolerance=LIMIT_TOLERANCE, settings=settings)
+    assert branch.converged, branch.reason
+    assert branch.agent_regret <= LIMIT_TOLERANCE * branch.payoff_range
 
 
 def test_gambits_limit_is_the_last_point_of_its_branch():

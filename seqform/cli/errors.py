@@ -34,7 +34,8 @@ EXIT_PIPE_CLOSED = 141  # 128 + SIGPIPE: the reader of stdout (or stderr) closed
 EXIT_CODES_HELP = (
     f"exit codes: {EXIT_OK} success; {EXIT_ERROR} bad input or solver failure; "
     f"{EXIT_USAGE} usage error; {EXIT_NOT_CERTIFIED} answer written but not certified "
-    f"(solve: exploitability above the tolerance, or --exact found only bounds); "
+    f"(solve: exploitability above the tolerance, or --exact found only bounds; "
+    f"qre: the trace ended before its stop rule held); "
     f"{EXIT_PIPE_CLOSED} output pipe closed by its reader (silently); "
     f"{EXIT_INTERRUPTED} interrupted (128 + the signal: 143 SIGTERM, 129 SIGHUP)"
 )

@@ -120,6 +120,20 @@ class LogitBranch:
     def converged(self) -> bool:
         return self.reason == "converged"
 
+    @property
+    def shortfall(self) -> str | None:
+        """None if the stop rule held at the last point; else why the trace ended first (the
+        last point is then the best it reached, not the limit): ``max_lambda``, ``max_steps``,
+        or the corrector lost the branch where floating point no longer resolves it."""
+        if self.converged:
+            return None
+        return (
+            f"the trace ended at λ = {self.lambdas[-1]:.6g} before its stop rule held "
+            f"({self.reason}): NashConv {self.limit.nash_conv:.3g} and agent regret "
+            f"{self.agent_regret:.3g}, wanted <= {self.tolerance:g} × payoff range "
+            f"{self.payoff_range:g}"
+        )
+
 
 def action_labels(game: Game) -> list[tuple[int, str, str]]:
     """``(player, infoset, action)`` of every unknown ``β``, in the equations' order."""

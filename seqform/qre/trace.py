@@ -19,7 +19,10 @@ Turocy 2005).  It is followed in arc length as Gambit does (Turocy 2010; Allgowe
   contract too slowly (``MAX_DISTANCE``, ``MAX_CONTRACTION``), or that needs more than
   ``MAX_CORRECTIONS`` steps, rejects the step and halves ``h``; otherwise the next ``h`` is
   scaled towards target distance and contraction, growing by at most ``max_accel``
-  (Gambit's parameter).
+  (Gambit's parameter).  Corrections below a noise floor that grows with ``|z|`` are
+  rounding, not the predictor's error (:func:`_correct`): at large ``λ`` (about 3e5 on
+  3-player Kuhn) the rounding of the residual alone, which grows like ``λ × max |β|``,
+  makes first corrections of order 1, longer than ``MAX_DISTANCE``.
 
 Points at given ``λ`` are found where the branch first crosses them, by Newton's method in
 ``β`` alone from the interpolation between the two points around the crossing.
@@ -163,10 +166,21 @@ class _Correction:
 def _correct(equations: LogitEquations, z: np.ndarray, row: np.ndarray) -> _Correction:
     """Newton from the predicted ``z`` in the hyperplane ``rowᵀ dz = 0`` (module docstring):
     the matrix is factored at ``z`` and again wherever the corrections stop shrinking fast
-    (ratio above ``REFACTOR_CONTRACTION``), at most ``MAX_FACTORS`` times."""
+    (ratio above ``REFACTOR_CONTRACTION``), at most ``MAX_FACTORS`` times.
+
+    Below the noise floor (``NOISE_FLOOR`` tolerances, which grows with ``|z|``) lengths
+    and ratios of corrections are rounding: a first correction there neither rejects the
+    step nor shortens the next one (at large ``λ`` the noise alone exceeds
+    ``MAX_DISTANCE``), and corrections that stop shrinking there end the corrector
+    (stalled), but only with a matrix factored within that floor of the point: with an
+    older factor (chord steps from a predicted point far away) slow shrinking is the
+    chord's own linear rate, and the matrix is factored again first.  A correction that
+    grows from below the floor to above it diverges (its ratio is taken to the floor).
+    """
     size = equations.size
     factor = _augmented(equations, z[:size], float(z[-1]), row)
     factors = 1
+    moved = 0.0  # how far z has gone since the matrix was factored (largest coordinate)
     first, previous, contraction = np.inf, np.inf, 0.0
     for _ in range(MAX_CORRECTIONS):
         residual = evaluate(equations, z[:size], float(z[-1]), jacobian=False).residual
@@ -174,23 +188,27 @@ def _correct(equations: LogitEquations, z: np.ndarray, row: np.ndarray) -> _Corr
         if not np.all(np.isfinite(step)):
             return _Correction(None, np.inf, np.inf)
         length = float(np.abs(step).max())  # per coordinate: independent of the size N
+        floor = NOISE_FLOOR * CORRECTION_TOLERANCE * (1.0 + float(np.abs(z).max()))
         if np.isinf(first):
-            first = length
+            first = length if length > floor else 0.0
             if first > MAX_DISTANCE:
                 return _Correction(None, first, np.inf)
-        tolerance = CORRECTION_TOLERANCE * (1.0 + float(np.abs(z).max()))
-        ratio = length / previous if previous > NOISE_FLOOR * tolerance else 0.0
+        ratio = length / max(previous, floor) if max(previous, length) > floor else 0.0
         contraction = max(contraction, ratio)
         if contraction > MAX_CONTRACTION:
             return _Correction(None, first, contraction)
-        stalled = previous <= NOISE_FLOOR * tolerance and length >= 0.5 * previous
+        stalled = previous <= floor and length >= 0.5 * previous
         converged = _relative_size(step, z) <= CORRECTION_TOLERANCE
         z = z + step
-        if converged or stalled:
+        if converged or (stalled and moved <= floor):
             return _Correction(z, first, contraction)
-        if ratio > REFACTOR_CONTRACTION and factors < MAX_FACTORS:
+        moved += length
+        if stalled or (ratio > REFACTOR_CONTRACTION and factors < MAX_FACTORS):
+            if factors > MAX_FACTORS:
+                return _Correction(None, first, np.inf)
             factor = _augmented(equations, z[:size], float(z[-1]), row)
             factors += 1
+            moved, length = 0.0, np.inf
         previous = length
     return _Correction(None, first, np.inf)
 

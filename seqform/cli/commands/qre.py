@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
+from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
 from seqform.cli.render.qre import qre_text
@@ -81,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
     """The logit QRE of ``args.game``: traced to its limit, at ``--lambda`` points, or
     fitted to ``--fit`` data; a branch that floating point cannot follow to a requested
     ``λ`` is one error line (exit 1), not a traceback, and so is a trace beyond its work
-    limit (:mod:`seqform.qre.work`, lifted by ``--force``), as ``ranges``'."""
+    limit (:mod:`seqform.qre.work`, lifted by ``--force``), as ``ranges``'.  A
+    trace that ends before its stop rule holds is written with its last point and exits 3
+    (not certified), as ``solve``'s answer above its tolerance does."""
     try:
         return _run(args)
     except ArithmeticError as exc:  # BranchLostError, or a λ the trace did not reach
@@ -128,4 +130,6 @@ def _run(args: argparse.Namespace) -> int:
         qre_text(game, points, args.strategies, branch=branch, comparison=comparison, fit=fit),
         args,
     )
+    if branch is not None and not (lambdas or args.fit):  # the limit is the answer
+        return certified_exit(branch.shortfall)
     return EXIT_OK

@@ -52,7 +52,8 @@ from typing import Any
 import numpy as np
 
 from seqform.base.progress import Step, report
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
 from seqform.lp.exact.face import (
@@ -213,7 +214,7 @@ def equilibrium_ranges(
     """
     start = time.perf_counter()
     require_float_payoffs(game, "the LP of value ranges")
-    form = form or build_sequence_form(game)
+    form = sequence_form_of(game, form)
     lps = work_estimate(form, 0.0).lps
     if max_seconds is not None and lps > MAX_LPS:
         raise WorkRefusedError(

@@ -69,7 +69,8 @@ from seqform.analyses.perturbation import (
 from seqform.analyses.result import PhaseClock, Timings, Value
 from seqform.base.progress import Step, report
 from seqform.certify import Certificate, best_response, certify
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
@@ -180,7 +181,7 @@ def refine(
     clock = PhaseClock()
     with clock.phase("sequence_form"):
         require_float_payoffs(game, "the refined (perturbed) LP")
-        problem = perturbed_problem(game, form or build_sequence_form(game))
+        problem = perturbed_problem(game, sequence_form_of(game, form))
     with clock.phase("lp"):
         limit = _search(problem, algorithm, time_limit, max_pivots, start, start + max_seconds)
     with clock.phase("certificate"):

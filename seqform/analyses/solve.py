@@ -301,9 +301,9 @@ def _restricted(
     game: Game, fix: Any, solver: str, time_limit: float | None, form: Any
 ) -> AnySolution:
     from seqform.analyses.restrict import Restrictions, resolve_restrictions, solve_restricted
-    from seqform.forms.sequence_form import build_sequence_form
+    from seqform.forms.provenance import sequence_form_of
 
-    built = form if form is not None else build_sequence_form(game)
+    built = sequence_form_of(game, form)
     restrictions = fix if isinstance(fix, Restrictions) else resolve_restrictions(built, fix)
     return solve_restricted(game, restrictions, form=built, algorithm=solver, time_limit=time_limit)
 
@@ -329,9 +329,9 @@ def _normal(
     """The normal-form route; a matrix too large points to the sequence form."""
     from seqform.analyses.normal import solve_normal_form
     from seqform.forms.normal_counts import strategy_counts
-    from seqform.forms.sequence_form import build_sequence_form
+    from seqform.forms.provenance import sequence_form_of
 
-    built = form if form is not None else build_sequence_form(game)
+    built = sequence_form_of(game, form)
     try:
         return solve_normal_form(
             game,

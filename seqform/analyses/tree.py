@@ -20,7 +20,8 @@ import numpy as np
 
 from seqform.analyses.result import Certified, PhaseClock, Timings, lp_stages
 from seqform.certify import certify
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.loader import as_game
 from seqform.game.model import Game
@@ -128,7 +129,7 @@ def solve_tree(
     clock = PhaseClock(progress)
     announce = f"sequence form of {game.name} ({game.flat.num_nodes:,} nodes)"
     with clock.phase("sequence_form", announce):
-        built = build_sequence_form(game) if form is None else form
+        built = sequence_form_of(game, form)
     lp_message = (
         f"LP: {built.E.shape[1] + built.F.shape[0]:,} variables, "
         f"{built.F.shape[1] + built.E.shape[0]:,} constraints; HiGHS {algorithm} via {backend}"

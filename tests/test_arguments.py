@@ -10,7 +10,12 @@ import numpy as np
 import pytest
 
 import seqform
-from seqform.base.arguments import require_count, require_player, require_seconds
+from seqform.base.arguments import (
+    require_count,
+    require_player,
+    require_seconds,
+    require_time_limit,
+)
 
 
 @pytest.mark.parametrize(
@@ -91,10 +96,10 @@ def test_bad_arguments_are_refused_naming_them(kuhn, call, error, words):
 
 def test_a_zero_time_limit_is_a_limit():
     # 0 stops at the first check (tests/test_scaling.py relies on it); None is no limit.
-    assert require_seconds("time_limit", 0) == 0.0
-    assert require_seconds("time_limit", None) is None
-    with pytest.raises(TypeError, match="time_limit must be a number of seconds, not NoneType"):
-        require_seconds("time_limit", None, optional=False)
+    assert require_time_limit("time_limit", 0) == 0.0
+    assert require_time_limit("time_limit", None) is None
+    with pytest.raises(TypeError, match="max_seconds must be a number of seconds, not NoneType"):
+        require_seconds("max_seconds", None)
 
 
 def test_counts_and_players_take_numpy_integers_and_refuse_bools():

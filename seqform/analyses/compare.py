@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from seqform.analyses.normal import NormalFormDetails, NormalFormSolution, solve_normal_form
 from seqform.analyses.tree import Solution, solve_tree
-from seqform.base.arguments import require_count, require_seconds
+from seqform.base.arguments import require_count, require_time_limit
 from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
     StrategyCounts,
@@ -158,7 +158,7 @@ def compare(
         If an LP solver does not prove optimality.
     """
     max_entries = require_count("max_entries", max_entries, minimum=1)
-    time_limit = require_seconds("time_limit", time_limit)
+    time_limit = require_time_limit("time_limit", time_limit)
     start = time.perf_counter()
     form = build_sequence_form(game)
     form_seconds = time.perf_counter() - start

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from seqform.base.arguments import require_count, require_seconds
+from seqform.base.arguments import require_count, require_time_limit
 from seqform.base.progress import Step, report
 from seqform.forms.provenance import sequence_form_of
 from seqform.forms.sequence_form import SequenceForm
@@ -214,7 +214,7 @@ def equilibrium_ranges(
         When the estimate exceeds ``max_seconds``.
     """
     seed = require_count("seed", seed)
-    max_seconds = require_seconds("max_seconds", max_seconds)
+    max_seconds = require_time_limit("max_seconds", max_seconds)
     start = time.perf_counter()
     require_float_payoffs(game, "the LP of value ranges")
     form = sequence_form_of(game, form)

@@ -67,7 +67,7 @@ from seqform.analyses.perturbation import (
     solve_numeric,
 )
 from seqform.analyses.result import PhaseClock, Timings, Value
-from seqform.base.arguments import require_count, require_seconds
+from seqform.base.arguments import require_count, require_seconds, require_time_limit
 from seqform.base.progress import Step, report
 from seqform.certify import Certificate, best_response, certify
 from seqform.forms.provenance import sequence_form_of
@@ -178,9 +178,9 @@ def refine(
     seqform.lp.solvers.SolverError
         If HiGHS fails on every perturbed LP.
     """
-    time_limit = require_seconds("time_limit", time_limit)
+    time_limit = require_time_limit("time_limit", time_limit)
     max_pivots = require_count("max_pivots", max_pivots, minimum=1)
-    max_seconds = require_seconds("max_seconds", max_seconds, optional=False)
+    max_seconds = require_seconds("max_seconds", max_seconds)
     start = time.perf_counter()
     clock = PhaseClock()
     with clock.phase("sequence_form"):

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from seqform.analyses.route import OptionsError, Route, choose_route
 from seqform.analyses.tree import Solution, solve_tree
-from seqform.base.arguments import require_count, require_seconds
+from seqform.base.arguments import require_count, require_time_limit
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeError
 from seqform.game.loader import as_game, load_game
 from seqform.game.model import Game
@@ -179,7 +179,7 @@ def solve(
             stacklevel=2,
         )
         solver = solver or algorithm
-    time_limit = require_seconds("time_limit", time_limit)
+    time_limit = require_time_limit("time_limit", time_limit)
     max_entries = require_count("max_entries", max_entries, minimum=1)
     if max_nodes is not None:
         max_nodes = require_count("max_nodes", max_nodes, minimum=1)

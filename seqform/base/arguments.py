@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["require_count", "require_player", "require_seconds"]
+__all__ = ["require_count", "require_player", "require_seconds", "require_time_limit"]
 
 
 def _shown(value: object) -> str:
@@ -58,20 +58,27 @@ def require_player(name: str, value: object, players: int) -> int:
     return player
 
 
-def require_seconds(name: str, value: object, optional: bool = True) -> float | None:
-    """``value`` as a time limit in seconds: a finite number ``>= 0`` (0 stops at the first
-    check), or ``None`` (no limit) when ``optional``.
+def require_time_limit(name: str, value: object) -> float | None:
+    """``value`` as a time limit: ``None`` (no limit) or :func:`require_seconds`."""
+    if value is None:
+        return None
+    return _seconds(name, value, " (None for no limit)")
+
+
+def require_seconds(name: str, value: object) -> float:
+    """``value`` as a number of seconds: finite and ``>= 0`` (0 stops at the first check).
 
     Raises
     ------
     TypeError
-        For anything but a real number or an allowed ``None`` (a string ``'5'`` included).
+        For anything but a real number (``None`` and a string ``'5'`` included).
     ValueError
-        For a negative number, ``nan`` or an infinity (write ``None`` for no limit).
+        For a negative number, ``nan`` or an infinity.
     """
-    if value is None and optional:
-        return None
-    no_limit = " (None for no limit)" if optional else ""
+    return _seconds(name, value, "")
+
+
+def _seconds(name: str, value: object, no_limit: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(
             f"{name} must be a number of seconds{no_limit}, not {type(value).__name__} "

@@ -18,9 +18,9 @@ from __future__ import annotations
 __all__ = [
     "GameFormatError",
     "GameParameterError",
-    "ParameterLimitError",
     "GameTypeError",
     "InvalidGameError",
+    "ParameterLimitError",
     "TreeTooLargeError",
     "UnknownGameError",
 ]

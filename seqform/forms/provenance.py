@@ -17,14 +17,16 @@ passes at once.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.sequences import PlayerSequences
+
+if TYPE_CHECKING:
+    from seqform.forms.sequence_form import SequenceForm
 
 __all__ = ["require_strategy_of", "sequence_form_of"]
 
@@ -73,6 +75,10 @@ def sequence_form_of(game: Game, form: Any = None, argument: str = "form") -> Se
         If ``form`` was built from another game (module docstring), naming ``argument``,
         both games and the first difference.
     """
+    # imported here: ``import seqform`` loads this module (through ``certify``) and must
+    # not pay for scipy before a form is needed
+    from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+
     if form is None:
         return build_sequence_form(game)
     if not isinstance(form, SequenceForm):

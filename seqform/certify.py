@@ -58,6 +58,8 @@ from typing import Any
 
 import numpy as np
 
+from seqform.base.arguments import require_player
+from seqform.forms.provenance import require_strategy_of
 from seqform.forms.strategies import (
     BehaviouralStrategy,
     behaviour_from_mapping,
@@ -178,17 +180,21 @@ def is_certified(certificate: Certificate) -> bool:
     return float(certificate.exploitability) <= EQUILIBRIUM_TOLERANCE
 
 
-def _strategy(game: Game, player: int, strategy: StrategyLike) -> BehaviouralStrategy:
-    if isinstance(strategy, BehaviouralStrategy):
-        return strategy
-    return behaviour_from_mapping(game.flat.tables[player], strategy)
+def _strategy(
+    game: Game, player: int, strategy: StrategyLike, argument: str
+) -> BehaviouralStrategy:
+    """``strategy`` as player ``player``'s behavioural strategy in ``game``; one made for
+    another game or the other player is refused (:mod:`seqform.forms.provenance`)."""
+    if isinstance(strategy, Mapping):
+        return behaviour_from_mapping(game.flat.tables[player], strategy)
+    return require_strategy_of(game, strategy, argument, player)
 
 
 def _profile(
     game: Game, first: StrategyLike, second: StrategyLike
 ) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
     """Both strategies as one number kind: exact if both are exact, else float."""
-    pair = (_strategy(game, 0, first), _strategy(game, 1, second))
+    pair = (_strategy(game, 0, first, "first"), _strategy(game, 1, second, "second"))
     if pair[0].exact and pair[1].exact:
         return pair
     return pair[0].to_float(), pair[1].to_float()
@@ -367,7 +373,8 @@ def best_response(
     zero-weight paths still get an action (the first maximiser).  ``bounds`` restrict the
     responder (:func:`respond`).
     """
-    strategy = _strategy(game, 1 - player, opponent)
+    player = require_player("player", player, 2)
+    strategy = _strategy(game, 1 - player, opponent, "opponent")
     leaf = leaf_payoffs(game, player, plan_from_behaviour(strategy))
     return respond(game.flat.tables[player], leaf, bounds)
 
@@ -442,7 +449,9 @@ def certify_profile(game: Game, strategies: Sequence[StrategyLike]) -> NPlayerCe
         raise ValueError(
             f"{game.name} has {flat.num_players} players; got {len(strategies)} strategies"
         )
-    behaviours = [_strategy(game, i, s).to_float() for i, s in enumerate(strategies)]
+    behaviours = [
+        _strategy(game, i, s, f"strategies[{i}]").to_float() for i, s in enumerate(strategies)
+    ]
     plans = [plan_from_behaviour(behaviour) for behaviour in behaviours]
     values, best = [], []
     for player, plan in enumerate(plans):

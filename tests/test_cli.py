@@ -296,3 +296,18 @@ def test_a_5000_digit_number_is_too_large_not_a_file_name(capsys):
         "seqform: error: game 'kuhn': cannot read the parameters: a number of 5000 digits is "
         "too large for any parameter"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["solve", "kuhn", "--fix", "J:b=2"], id="fix-probability"),
+        pytest.param(["solve", "kuhn", "--fix", "Jb"], id="fix-unreadable"),
+        # as leduc(suits=1000): a built-in game's parameter beyond what seqform builds
+        pytest.param(["solve", "liars_dice(dice=50)"], id="liars-dice-bids"),
+        pytest.param(["solve", "leduc(suits=1000)"], id="leduc-suits"),
+    ],
+)
+def test_usage_errors_exit_2(argv, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("seqform: error: ")

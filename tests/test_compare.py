@@ -236,6 +236,13 @@ def test_a_limit_beyond_any_game_is_refused_not_computed(capsys):
     assert "at most 10^100000" in capsys.readouterr().err
 
 
+def test_a_limit_that_divides_by_zero_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as raised:
+        main(["compare", "kuhn", "--max-entries", "0^-1"])
+    assert raised.value.code == 2
+    assert "'0^-1', which divides by zero" in capsys.readouterr().err
+
+
 @pytest.mark.slow  # about 3 s to build the tree of 2-dice Liar's Dice
 def test_compare_prints_counts_of_thousands_of_digits(capsys):
     # Issue 14: liars_dice(dice=2, sides=3) has about 10^2710 pure strategies per player

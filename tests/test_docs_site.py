@@ -26,7 +26,7 @@ the body is short.
 
 Returns
 -------
-A :class:`~seqform.analyses.solve.Solution`, as :func:`seqform.lp.minmax.solve_minmax`'s.
+A :class:`~seqform.routes.solve.Solution`, as :func:`seqform.lp.minmax.solve_minmax`'s.
 """
 
 
@@ -42,5 +42,5 @@ def test_reference_shows_roles_as_code_and_leaves_out_length_notes():
 def test_reference_lists_the_qre_functions_and_solve_many():
     pytest.importorskip("mkdocs")
     page = hook("site")._api_markdown()
-    for name in ("seqform.analyses.many.solve_many", "seqform.analyses.qre.trace_logit"):
+    for name in ("seqform.routes.many.solve_many", "seqform.qre.equilibria.trace_logit"):
         assert f"::: {name}\n" in page

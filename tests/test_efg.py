@@ -167,17 +167,25 @@ CATALOGUE = list(pygambit.catalog.games()["Game"])
 
 
 def refusal_reasons(gambit_game: pygambit.Game) -> set[str]:
-    """The words of every reason seqform must give for refusing the game, from pygambit."""
+    """The words of every reason the reader must give for refusing the game, from pygambit."""
     reasons = set()
-    players = len(gambit_game.players)
-    if players != 2:
-        reasons.add(f"{players} player")
+    if len(gambit_game.players) < 2:
+        reasons.add("1 player")
     if not gambit_game.is_tree:
         reasons.add("strategic-form")
         return reasons
     if not gambit_game.is_perfect_recall:
         reasons.add("imperfect recall")
-    if not gambit_game.is_const_sum:  # constant-sum games are solved (issue 14)
+    return reasons
+
+
+def lp_refusal_reasons(gambit_game: pygambit.Game) -> set[str]:
+    """The words of every reason the LP routes must give for refusing a game the reader
+    reads: they need two players and constant-sum payoffs."""
+    reasons = set()
+    if len(gambit_game.players) != 2:
+        reasons.add("needs two players")
+    elif not gambit_game.is_const_sum:  # constant-sum games are solved (issue 14)
         reasons.add("not zero-sum")
     return reasons
 
@@ -192,6 +200,13 @@ def test_catalogue_game_is_solved_exactly_or_refused_for_the_right_reason(slug):
         assert any(reason in str(refusal.value) for reason in reasons), reasons
         return
     game = game_from_gambit(gambit_game)
+    assert game.num_players == len(gambit_game.players)
+    reasons = lp_refusal_reasons(gambit_game)
+    if reasons:
+        with pytest.raises(InvalidGameError) as refusal:
+            solve(game)
+        assert any(reason in str(refusal.value) for reason in reasons), reasons
+        return
     solution = solve(game)
     assert solution.value == pytest.approx(float(gambit_value(gambit_game)), abs=TOLERANCE)
     assert solution.exploitability == pytest.approx(0, abs=TOLERANCE)
@@ -200,7 +215,12 @@ def test_catalogue_game_is_solved_exactly_or_refused_for_the_right_reason(slug):
 def test_catalogue_has_the_zero_sum_games_we_expect():
     # Guards the test above against passing by refusing everything: these are the
     # two-player constant-sum perfect-recall trees of pygambit 16.7's catalogue.
-    solvable = {slug for slug in CATALOGUE if not refusal_reasons(pygambit.catalog.load(slug))}
+    solvable = {
+        slug
+        for slug in CATALOGUE
+        if not refusal_reasons(pygambit.catalog.load(slug))
+        and not lp_refusal_reasons(pygambit.catalog.load(slug))
+    }
     assert solvable >= {
         "books/vonstengel2022/fig10.1",  # constant-sum, payoffs summing to 16
         "books/myerson1991/fig2_1",
@@ -441,7 +461,9 @@ def test_probabilities_not_summing_to_one_are_refused(tmp_path):
     assert str(path) in str(error.value)
 
 
-def test_three_players_are_refused(tmp_path):
+def test_three_players_are_read_and_the_lp_refuses_them(tmp_path):
+    # The CFR family and the QRE run n-player games, so the reader keeps all players; the
+    # LP routes refuse the game at their own entry.
     text = """\
 EFG 2 R "Three" { "A" "B" "C" }
 ""
@@ -450,19 +472,29 @@ p "" 1 1 "a" { "L" "R" } 0
 t "" 1 "" { 1 -1 0 }
 t "" 2 "" { -1 0 1 }
 """
-    path = write(tmp_path, text)
-    with pytest.raises(InvalidGameError, match=r"3 players; seqform solves two-player games"):
-        read_efg(path)
+    game = read_efg(write(tmp_path, text))
+    assert game.player_names == ("A", "B", "C")
+    assert game.flat.terminal_payoffs_exact[1] == (-1, 0, 1)
+    with pytest.raises(InvalidGameError, match=r"needs two players, zero-sum: Three is a three-"):
+        solve(game)
 
 
-def test_non_zero_sum_names_a_terminal_and_its_payoffs(tmp_path):
+def test_exported_three_player_kuhn_reads_back(tmp_path):
+    path = tmp_path / "kuhn3.efg"
+    original = load_game("kuhn3")
+    write_efg(original, path)
+    assert read_efg(path).root == original.root
+
+
+def test_non_zero_sum_is_read_and_the_lp_names_a_terminal_and_its_payoffs(tmp_path):
     # Column gets -1 (ante) - 2 (bonus) + 4 at T R, where Row gets 1 + 2 - 3.
     path = write(tmp_path, INNER_OUTCOMES.replace("{ -3 3 }", "{ -3 4 }"))
+    game = read_efg(path)
     with pytest.raises(InvalidGameError) as error:
-        read_efg(path)
-    message = str(error.value)
-    assert message.startswith(str(path))
-    assert "not zero-sum: terminal node 'T R' has payoffs (0, 1), which sum to 1" in message
+        solve(game)
+    assert "not zero-sum: terminal node 'T R' has payoffs (0, 1), which sum to 1" in str(
+        error.value
+    )
 
 
 def test_imperfect_recall_is_refused_naming_the_information_set(tmp_path):
@@ -544,3 +576,29 @@ def test_pygambit_lp_solve_is_wrong_where_seqform_proves_the_value(tmp_path):
     assert exact.value == -1
     assert exact.certificate.best_response_values == (Fraction(-1), Fraction(1))
     assert exact.certificate.exploitability == 0
+
+
+GENERAL_SUM = """\
+EFG 2 R "general sum" { "Row" "Col" } ""
+p "" 1 1 "r" { "T" "B" } 0
+p "" 2 1 "c" { "L" "R" } 0
+t "" 1 "" { 3, 3 }
+t "" 2 "" { 0, 5 }
+p "" 2 1 "c" { "L" "R" } 0
+t "" 3 "" { 5, 0 }
+t "" 4 "" { 1, 1 }
+"""
+
+
+def test_iterate_and_qre_run_what_seqform_exports_and_general_sum_files(tmp_path, capsys):
+    # docs/games.md and docs/qre.md: iterate (CFR) and qre run n-player and general-sum games.
+    from seqform.cli.main import main
+
+    kuhn3 = tmp_path / "kuhn3.efg"
+    assert main(["export", "kuhn3", "--to", "efg", "--output", str(kuhn3)]) == 0
+    assert main(["iterate", str(kuhn3), "--algorithm", "cfr", "--iterations", "5"]) == 0
+    general = write(tmp_path, GENERAL_SUM, "general.efg")
+    assert main(["iterate", str(general), "--algorithm", "cfr", "--iterations", "5"]) == 0
+    assert main(["qre", str(general)]) == 0
+    assert main(["solve", str(general)]) == 1
+    assert "not zero-sum: terminal node 'T R'" in capsys.readouterr().err

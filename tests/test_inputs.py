@@ -144,11 +144,12 @@ def test_constant_sum_other_commands_say_so(seats, command, tmp_path, capsys):
     assert "Constant-sum game" in capsys.readouterr().out
 
 
-def test_general_sum_efg_is_refused_naming_two_terminals(tmp_path):
+def test_general_sum_efg_is_refused_by_the_lp_naming_two_terminals(tmp_path):
     path = tmp_path / "general.efg"
     path.write_text(SEATS.replace("{ 4, 6 }\np", "{ 4, 7 }\np"), encoding="utf-8")
+    game = read_efg(path)  # read as it is: iterate and qre run general-sum games
     with pytest.raises(InvalidGameError, match=r"'strong low concede' has payoffs \(4, 7\), "):
-        read_efg(path)
+        solve(game)
 
 
 def test_catalogue_constant_sum_game_matches_its_shift():

@@ -196,3 +196,13 @@ def test_unreached_information_sets_are_flagged(kuhn):
     plan = plan_from_behaviour(first)
     reach = plan[first.table.parent_sequence]
     assert np.array_equal(first.unreached, reach <= 1e-12)
+
+
+def test_mccfr_runs_on_a_game_whose_root_is_terminal(tmp_path, capsys):
+    # A one-node .efg: nothing to sample, every player's value is its payoff (1, -1).
+    from seqform.cli.main import main
+
+    path = tmp_path / "terminal.efg"
+    path.write_text('EFG 2 R "terminal root" { "P1" "P2" } ""\nt "" 1 "end" { 1, -1 }\n')
+    assert main(["iterate", str(path), "--algorithm", "mccfr", "--iterations", "3"]) == 0
+    assert "P1   +1.0000000000" in capsys.readouterr().out

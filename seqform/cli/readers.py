@@ -110,7 +110,12 @@ def max_entries(text: str) -> int:
         raise too_large
     if base and digits < -1:  # far below 1: refused without computing it
         raise argparse.ArgumentTypeError(f"the limit must be at least 1, got {text!r}")
-    value = base**exponent if power == "^" else base * Fraction(10) ** exponent
+    try:
+        value = base**exponent if power == "^" else base * Fraction(10) ** exponent
+    except ZeroDivisionError:  # 0 to a negative power
+        raise argparse.ArgumentTypeError(
+            f"the limit must be a whole number, got {text!r}, which divides by zero"
+        ) from None
     if value.denominator != 1:
         raise wrong
     if value < 1:

@@ -39,6 +39,7 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.base.arguments import require_count
 from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
     check_normal_form_size,
@@ -134,6 +135,7 @@ def build_normal_form(
     NormalFormTooLargeError
         If the matrix would exceed ``max_entries``.
     """
+    max_entries = require_count("max_entries", max_entries, minimum=1)
     counts = strategy_counts(form)
     check_normal_form_size(counts, reduced=reduced, max_entries=max_entries)
     strategies = (

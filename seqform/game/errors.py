@@ -7,7 +7,9 @@ All are ``ValueError`` subclasses, so a caller that only wants "this input is ba
   recall (raised by the compiled tree, the file readers and the showdown description);
   :class:`GameTypeError`, also a ``TypeError``, when a node holds a value of the wrong type;
 * :class:`UnknownGameError` — a name that denotes no built-in, ``.efg`` or OpenSpiel game;
-* :class:`GameParameterError` — a built-in game given a parameter it does not have;
+* :class:`GameParameterError` — a built-in game given a parameter it does not have, or out
+  of range; :class:`ParameterLimitError`, also a :class:`TreeTooLargeError`, beyond what
+  seqform builds at all;
 * :class:`GameFormatError` — a file that cannot be read as a Gambit ``.efg`` game.
 """
 
@@ -18,6 +20,7 @@ __all__ = [
     "GameParameterError",
     "GameTypeError",
     "InvalidGameError",
+    "ParameterLimitError",
     "TreeTooLargeError",
     "UnknownGameError",
 ]
@@ -44,6 +47,12 @@ class UnknownGameError(ValueError):
 
 class GameParameterError(ValueError):
     """A built-in game was given a parameter it does not have, or an unreadable one."""
+
+
+class ParameterLimitError(TreeTooLargeError, GameParameterError):
+    """A built-in game's parameters ask for more than seqform builds at any size limit
+    (Liar's Dice beyond its bid limit): a parameter out of range, like ``leduc(suits=5)``,
+    and a tree too large, so the commands that size a game without its tree still do."""
 
 
 class GameFormatError(ValueError):

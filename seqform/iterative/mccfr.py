@@ -155,6 +155,8 @@ class _ExternalSampling:
     def _sampled_tree(self, traverser: int) -> np.ndarray:
         """Which nodes the external sample reaches (step 1 of the module docstring)."""
         nodes = self.nodes
+        if len(nodes.first) == 0:  # a terminal root: no choice to sample, the root alone
+            return np.ones(1, dtype=bool)
         probability = nodes.chance_probability.copy()
         for other in self._others(traverser):
             theirs = nodes.parent_owner == other

@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from seqform.base.arguments import require_count, require_time_limit
 from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
     StrategyCounts,
@@ -156,6 +157,8 @@ def compare(
     seqform.lp.solvers.SolverError
         If an LP solver does not prove optimality.
     """
+    max_entries = require_count("max_entries", max_entries, minimum=1)
+    time_limit = require_time_limit("time_limit", time_limit)
     start = time.perf_counter()
     form = build_sequence_form(game)
     form_seconds = time.perf_counter() - start

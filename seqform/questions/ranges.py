@@ -51,9 +51,11 @@ from typing import Any
 
 import numpy as np
 
+from seqform.base.arguments import require_count, require_time_limit
 from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
 from seqform.lp.exact.face import (
@@ -212,9 +214,11 @@ def equilibrium_ranges(
     WorkRefusedError
         When the estimate exceeds ``max_seconds``.
     """
+    seed = require_count("seed", seed)
+    max_seconds = require_time_limit("max_seconds", max_seconds)
     start = time.perf_counter()
     require_float_payoffs(game, "the LP of value ranges")
-    form = form or build_sequence_form(game)
+    form = sequence_form_of(game, form)
     lps = work_estimate(form, 0.0).lps
     if max_seconds is not None and lps > MAX_LPS:
         raise WorkRefusedError(

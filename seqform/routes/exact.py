@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from seqform.certify import Certificate, certify
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import (
     BehaviouralStrategy,
     behaviour_from_plan,
@@ -298,7 +299,7 @@ def solve_exact(
     """
     clock = PhaseClock()
     with clock.phase("sequence_form"):
-        form = form or build_sequence_form(game)
+        form = sequence_form_of(game, form)
         restrictions = _resolved(form, restrictions)
     with clock.phase("lp"):
         minmax, float_solution = _float_lp(form, restrictions, solver, time_limit)

@@ -20,7 +20,8 @@ import scipy.sparse as sp
 from seqform.certify import certify
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
 from seqform.forms.normal_form import KuhnConversion, NormalForm, build_normal_form, kuhn_conversion
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
 from seqform.io.loader import as_game
@@ -171,7 +172,7 @@ def solve_normal_form(
     require_float_payoffs(game, "the normal-form LP")
     clock = PhaseClock()
     with clock.phase("sequence_form"):
-        sequence_form = build_sequence_form(game) if form is None else form
+        sequence_form = sequence_form_of(game, form)
     with clock.phase("normal_form", stage="sequence_form"):
         normal_form = build_normal_form(sequence_form, reduced=reduced, max_entries=max_entries)
     result = lp_stages(

@@ -58,9 +58,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.base.arguments import require_count, require_seconds, require_time_limit
 from seqform.base.progress import Step, report
 from seqform.certify import Certificate, best_response, certify
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
@@ -176,11 +178,14 @@ def refine(
     seqform.lp.solvers.SolverError
         If HiGHS fails on every perturbed LP.
     """
+    time_limit = require_time_limit("time_limit", time_limit)
+    max_pivots = require_count("max_pivots", max_pivots, minimum=1)
+    max_seconds = require_seconds("max_seconds", max_seconds)
     start = time.perf_counter()
     clock = PhaseClock()
     with clock.phase("sequence_form"):
         require_float_payoffs(game, "the refined (perturbed) LP")
-        problem = perturbed_problem(game, form or build_sequence_form(game))
+        problem = perturbed_problem(game, sequence_form_of(game, form))
     with clock.phase("lp"):
         limit = _search(problem, solver, time_limit, max_pivots, start, start + max_seconds)
     with clock.phase("certificate"):

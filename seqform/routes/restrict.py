@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from seqform.certify import Certificate, LocalBounds, bounded_choice, certify
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
@@ -301,7 +302,7 @@ def solve_restricted(
     clock = PhaseClock()
     with clock.phase("sequence_form"):
         require_float_payoffs(game, "the float LP of a restricted game")
-        built = form or build_sequence_form(game)
+        built = sequence_form_of(game, form)
     x_rows, y_rows = plan_constraints(built, restrictions)
     result = lp_stages(
         clock,

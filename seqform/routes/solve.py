@@ -30,6 +30,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from seqform.base.arguments import require_count, require_time_limit
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeError
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
@@ -146,6 +147,10 @@ def solve(
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality (``SolverLimitError`` at the time limit).
     """
+    time_limit = require_time_limit("time_limit", time_limit)
+    max_entries = require_count("max_entries", max_entries, minimum=1)
+    if max_nodes is not None:
+        max_nodes = require_count("max_nodes", max_nodes, minimum=1)
     bounds = _bounds(fix)
     route = choose_route(
         game,
@@ -266,10 +271,10 @@ def _structured(
 def _restricted(
     game: Game, fix: Any, solver: str, time_limit: float | None, form: Any
 ) -> AnySolution:
-    from seqform.forms.sequence_form import build_sequence_form
+    from seqform.forms.provenance import sequence_form_of
     from seqform.routes.restrict import Restrictions, resolve_restrictions, solve_restricted
 
-    built = form if form is not None else build_sequence_form(game)
+    built = sequence_form_of(game, form)
     restrictions = fix if isinstance(fix, Restrictions) else resolve_restrictions(built, fix)
     return solve_restricted(game, restrictions, form=built, solver=solver, time_limit=time_limit)
 
@@ -294,10 +299,10 @@ def _normal(
 ) -> AnySolution:
     """The normal-form route; a matrix too large points to the sequence form."""
     from seqform.forms.normal_counts import strategy_counts
-    from seqform.forms.sequence_form import build_sequence_form
+    from seqform.forms.provenance import sequence_form_of
     from seqform.routes.normal import solve_normal_form
 
-    built = form if form is not None else build_sequence_form(game)
+    built = sequence_form_of(game, form)
     try:
         return solve_normal_form(
             game,

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqform.certify import certify
-from seqform.forms.sequence_form import SequenceForm, build_sequence_form
+from seqform.forms.provenance import sequence_form_of
+from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
@@ -123,7 +124,7 @@ def solve_tree(
     clock = PhaseClock(progress)
     announce = f"sequence form of {game.name} ({game.flat.num_nodes:,} nodes)"
     with clock.phase("sequence_form", announce):
-        built = build_sequence_form(game) if form is None else form
+        built = sequence_form_of(game, form)
     lp_message = (
         f"LP: {built.E.shape[1] + built.F.shape[0]:,} variables, "
         f"{built.F.shape[1] + built.E.shape[0]:,} constraints; HiGHS {solver} via {backend}"

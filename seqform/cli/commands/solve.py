@@ -40,7 +40,10 @@ def _bounds(args: argparse.Namespace) -> list[Any] | None:
     """The ``--fix`` and ``--fix-file`` bounds, in order; None for none."""
     from seqform.routes.restrict import load_fix_file, parse_fix
 
-    bounds = [parse_fix(spec) for spec in args.fix]
+    try:
+        bounds = [parse_fix(spec) for spec in args.fix]
+    except ValueError as exc:  # the option's own text is unreadable: a usage error
+        raise CommandError(str(exc), EXIT_USAGE) from None
     if args.fix_file:
         bounds += load_fix_file(args.fix_file)
     return bounds or None

@@ -52,7 +52,7 @@ from math import factorial, prod
 import numpy as np
 
 from seqform.base.limits import LIMITS
-from seqform.game.errors import TreeTooLargeError
+from seqform.game.errors import ParameterLimitError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Node
 from seqform.game.public.explicit import explicit_game
@@ -90,7 +90,7 @@ def _check(sides: int, dice: int, largest: int, what: str) -> None:
             raise ValueError(f"liars_dice: {name} must be at least {least}, got {value}")
     bids = 2 * dice * sides
     if bids > largest:
-        raise TreeTooLargeError(
+        raise ParameterLimitError(
             f"liars_dice: {dice} dice of {sides} sides per player give {bids} bids and "
             f"2**{bids} {what}; seqform builds at most {largest} bids (2 * dice * sides)"
         )

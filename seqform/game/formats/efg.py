@@ -9,9 +9,10 @@ conventions: payoffs summed along the path, information-set names, labels); writ
 exact both ways.  This module adds what belongs to files: pygambit's parse
 errors turned into :class:`~seqform.game.errors.GameFormatError` with the file's own line.
 
-A game is refused, with the reason, when it has other than two players, is a
-strategic-form (table) game, is not zero-sum (the message names a terminal node by its
-path of action labels and gives its payoffs), or lacks perfect recall.
+Any number of players and general-sum payoffs are read, for the commands that run them
+(``iterate``, ``qre``); the LP routes refuse such a game at their entry, naming a terminal
+node and its payoffs.  A game is refused here, with the reason, when it has fewer than two
+players, is a strategic-form (table) game, or lacks perfect recall.
 """
 
 from __future__ import annotations
@@ -116,8 +117,8 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
         known, the line and column.  pygambit itself refuses chance probabilities that
         are negative or do not sum to exactly one.
     InvalidGameError
-        If the game has other than two players, is not zero-sum or lacks perfect recall;
-        the message starts with the file name.
+        If the game has fewer than two players, is a strategic-form game or lacks perfect
+        recall; the message starts with the file name.
     """
     name = os.fspath(path)
     try:

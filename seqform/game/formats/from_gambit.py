@@ -19,15 +19,15 @@ Conventions of the conversion
   made distinct (``"#3"`` for a blank third action, ``"a#2"`` for the second ``"a"``).
   pygambit 16.7's reader already renames blank and repeated labels (``"_1"``, ``"a_1"``);
   the renaming here covers games built in memory.
-* **Players** are seqform's players 0 and 1 in Gambit's order; their labels become the
+* **Players** are seqform's players 0, 1, ... in Gambit's order; their labels become the
   game's ``player_names``.
 
-A game is refused, with the reason, when it has other than two players, is a
-strategic-form (table) game, is neither zero-sum nor constant-sum (the message names a
-terminal node by its path of action labels and gives its payoffs), or lacks perfect recall.
-Constant-sum games (every terminal's payoffs sum to the same ``c``, as in several games of
-Gambit's catalogue) are read as they are and solved as such
-(:mod:`seqform.game.requirements`).
+Any number of players and any payoffs are read: the CFR family and the logit QRE run on
+them.  The routes that need two players and zero-sum (or constant-sum) payoffs, the LP
+routes, refuse other games at their own entry, naming a terminal node and its payoffs
+(:func:`seqform.game.requirements.require_two_player_zero_sum`), so the reader does not
+refuse for them.  A game is refused here, with the reason, when it has fewer than two
+players, is a strategic-form (table) game, or lacks perfect recall.
 """
 
 from __future__ import annotations
@@ -42,11 +42,11 @@ import pygambit
 
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
-from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
+from seqform.game.nodes import Chance, Decision, Node, Terminal
 
 __all__ = ["KeptLabels", "distinct_labels", "game_from_gambit"]
 
-_Payoffs = tuple[Fraction, Fraction]  # (to player 0, to player 1)
+_Payoffs = tuple[Fraction, ...]  # to players 0, 1, ... in order
 
 
 def _same(label: str) -> str:
@@ -147,32 +147,21 @@ def _players_text(count: int) -> str:
 
 def _check_shape(gambit_game: pygambit.Game) -> None:
     players = len(gambit_game.players)
-    if players != 2:
-        raise InvalidGameError(f"{_players_text(players)}; seqform solves two-player games")
+    if players < 2:
+        raise InvalidGameError(
+            f"{_players_text(players)}; seqform reads games of two or more players"
+        )
     if not gambit_game.is_tree:
         raise InvalidGameError(
             "strategic-form (table) game; seqform solves extensive-form (tree) games"
         )
 
 
-def _constant_sum_error(
-    first: tuple[tuple[str, ...], _Payoffs], other: tuple[tuple[str, ...], _Payoffs]
-) -> InvalidGameError:
-    """Terminal ``other``'s payoffs sum to another total than the first terminal's."""
-    (history, payoffs), (first_history, first_payoffs) = other, first
-    return InvalidGameError(
-        f"not zero-sum: terminal node {history_text(history)!r} has payoffs "
-        f"({payoffs[0]}, {payoffs[1]}), which sum to {payoffs[0] + payoffs[1]}, but terminal "
-        f"node {history_text(first_history)!r} has ({first_payoffs[0]}, {first_payoffs[1]}), "
-        f"which sum to {first_payoffs[0] + first_payoffs[1]}; seqform solves zero-sum and "
-        "constant-sum games"
-    )
-
-
 def game_from_gambit(
     gambit_game: pygambit.Game, *, name: str | None = None, labels: KeptLabels | None = None
 ) -> Game:
-    """Convert a two-player zero-sum extensive game of pygambit into a seqform Game.
+    """Convert an extensive game of pygambit (any number of players, any payoffs) into a
+    seqform Game.
 
     Parameters
     ----------
@@ -192,10 +181,8 @@ def game_from_gambit(
     Raises
     ------
     InvalidGameError
-        If the game does not have exactly two players (``"3 players; seqform solves
-        two-player games"``), is a strategic-form game, is not constant-sum (naming a
-        terminal node by its path and its payoffs), or lacks perfect recall (naming the information
-        set).
+        If the game has fewer than two players, is a strategic-form game, or lacks perfect
+        recall (naming the information set).
     """
     _check_shape(gambit_game)
     kept = labels or KeptLabels()
@@ -209,7 +196,9 @@ def game_from_gambit(
     return Game(
         name=name if name is not None else (text(gambit_game.title).strip() or "gambit"),
         root=root,
-        player_names=(text(players[0].label) or "Player 1", text(players[1].label) or "Player 2"),
+        player_names=tuple(
+            text(player.label) or f"Player {index}" for index, player in enumerate(players, 1)
+        ),
         description=_first_line(text(gambit_game.description)),
     )
 
@@ -220,59 +209,35 @@ def _preorder(
     """One entry per node in pre-order, each terminal with its payoffs summed along its path.
 
     The walk keeps a stack (no recursion); :func:`_assemble` then builds the tree from the
-    entries in reverse.  The first terminal whose payoffs do not sum to the same total as
-    the first terminal's is reported once the walk is over (constant-sum games pass:
-    :mod:`seqform.game.requirements`).
+    entries in reverse.
     """
-    zero: _Payoffs = (Fraction(0), Fraction(0))
+    zero: _Payoffs = tuple(Fraction(0) for _ in players)
     outcome_payoffs = {
-        outcome.number: (_exact(outcome[players[0]]), _exact(outcome[players[1]]))
+        outcome.number: tuple(_exact(outcome[player]) for player in players)
         for outcome in gambit_game.outcomes
     }
     moves = _Moves({player.number: index for index, player in enumerate(players)}, labels.text)
     node_labels = iter(labels.nodes) if labels.nodes is not None else None
     entries: list[Terminal | _Inner] = []
-    first: tuple[_Path, _Payoffs] | None = None
-    violation: tuple[_Path, _Payoffs] | None = None
-    stack: list[tuple[pygambit.Node, _Path, _Payoffs]] = [(gambit_game.root, None, zero)]
+    stack: list[tuple[pygambit.Node, _Payoffs]] = [(gambit_game.root, zero)]
     while stack:
-        node, history, accrued = stack.pop()
+        node, accrued = stack.pop()
         label = labels.text(node.label) if node_labels is None else next(node_labels)
         outcome = node.outcome
         if outcome:
             own = outcome_payoffs[outcome.number]
-            accrued = own if accrued is zero else (accrued[0] + own[0], accrued[1] + own[1])
+            accrued = (
+                own if accrued is zero else tuple(a + b for a, b in zip(accrued, own, strict=True))
+            )
         children = list(node.children)
         if not children:
-            if first is None:
-                first = (history, accrued)
-            elif violation is None and sum(accrued) != sum(first[1]):
-                violation = (history, accrued)
             entries.append(Terminal(accrued, label))
             continue
         entry = moves.inner(node.infoset, len(children), label)
         entries.append(entry)
-        for action_label, child in zip(reversed(entry.actions), reversed(children), strict=True):
-            stack.append((child, (action_label, history), accrued))
-    if first is not None and violation is not None:
-        raise _constant_sum_error(
-            (_unwind(first[0]), first[1]), (_unwind(violation[0]), violation[1])
-        )
+        for child in reversed(children):
+            stack.append((child, accrued))
     return entries
-
-
-# The actions from the root to a node, last first, as a linked list: each node's entry
-# shares its parent's (a tuple per node would copy the path, quadratic in the depth).
-_Path = tuple[str, "_Path"] | None
-
-
-def _unwind(path: _Path) -> tuple[str, ...]:
-    """The actions from the root, root first."""
-    actions: list[str] = []
-    while path is not None:
-        action, path = path
-        actions.append(action)
-    return tuple(reversed(actions))
 
 
 @dataclass(frozen=True, slots=True)

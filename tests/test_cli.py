@@ -26,7 +26,7 @@ def test_solve_kuhn_text(capsys):
 def test_solve_kuhn_json(capsys):
     assert main(["solve", "kuhn", "--format", "json", "--backend", "cvxpy"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.solve/1"
+    assert document["schema"] == "seqform.solve/2"
     assert document["value"] == pytest.approx(-1 / 18, abs=1e-9)  # Kuhn (1950)
     assert document["value_fraction"] == "-1/18"
     assert document["solver"]["backend"] == "cvxpy"

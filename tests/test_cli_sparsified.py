@@ -44,7 +44,7 @@ def test_sparsified_json_is_the_structured_document(capsys):
     argv = ["solve", "kuhn(cards=30)", "--method", "sparsified", "--format", "json"]
     assert main([*argv, "--solver", "simplex"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.structured/1"
+    assert document["schema"] == "seqform.structured/2"
     assert document["method"] == "structured"
     assert document["solver"]["backend"] == "highs"
     assert document["certificate"]["equilibrium"] is True

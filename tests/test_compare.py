@@ -49,7 +49,7 @@ def test_compare_kuhn_text(capsys):
 def test_compare_kuhn_json(capsys):
     assert main(["compare", "kuhn", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.compare/1"
+    assert document["schema"] == "seqform.compare/2"
     assert document["game"]["terminals"] == 30
     players = document["players"]
     assert [p["infosets"] for p in players] == [6, 6]
@@ -70,7 +70,7 @@ def test_compare_kuhn_json(capsys):
         assert formulation["solved"] is True
         assert formulation["value"] == pytest.approx(KUHN_VALUE, abs=TOL)
         assert formulation["value_fraction"] == "-1/18"
-        assert formulation["exploitability"] <= TOL
+        assert formulation["nash_conv"] <= TOL
     assert max(formulations["normal"]["kuhn_theorem"]["payoff_gaps"]) <= TOL
     assert document["values_agree"] is True
     assert set(document["strategies"]) == {"sequence", "normal"}
@@ -137,7 +137,7 @@ def test_solve_normal_kuhn_text(capsys):
 def test_solve_normal_kuhn_json(capsys):
     assert main(["solve", "kuhn", "--method", "normal", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.solve/1"
+    assert document["schema"] == "seqform.solve/2"
     assert document["method"] == "normal"
     assert document["value_fraction"] == "-1/18"
     assert document["certificate"]["equilibrium"] is True

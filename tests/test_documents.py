@@ -81,24 +81,24 @@ def test_every_field_is_described(name: str) -> None:
 # --- every command's document --------------------------------------------------------------------
 
 COMMANDS = [
-    pytest.param(["solve", "kuhn"], "seqform.solve/1", id="solve-auto"),
-    pytest.param(["solve", "kuhn", "--method", "tree"], "seqform.solve/1", id="solve-tree"),
+    pytest.param(["solve", "kuhn"], "seqform.solve/2", id="solve-auto"),
+    pytest.param(["solve", "kuhn", "--method", "tree"], "seqform.solve/2", id="solve-tree"),
     pytest.param(
-        ["solve", "kuhn", "--method", "structured"], "seqform.structured/1", id="solve-structured"
+        ["solve", "kuhn", "--method", "structured"], "seqform.structured/2", id="solve-structured"
     ),
-    pytest.param(["solve", "kuhn", "--method", "normal"], "seqform.solve/1", id="solve-normal"),
-    pytest.param(["solve", "kuhn", "--exact"], "seqform.solve/1", id="solve-exact"),
-    pytest.param(["solve", "kuhn", "--refine"], "seqform.solve/1", id="solve-refine"),
-    pytest.param(["solve", "kuhn", "--fix", "K:b=1"], "seqform.solve/1", id="solve-fix"),
+    pytest.param(["solve", "kuhn", "--method", "normal"], "seqform.solve/2", id="solve-normal"),
+    pytest.param(["solve", "kuhn", "--exact"], "seqform.solve/2", id="solve-exact"),
+    pytest.param(["solve", "kuhn", "--refine"], "seqform.solve/2", id="solve-refine"),
+    pytest.param(["solve", "kuhn", "--fix", "K:b=1"], "seqform.solve/2", id="solve-fix"),
     pytest.param(
-        ["solve", "kuhn", "--exact", "--fix", "J:b<=1/4"], "seqform.solve/1", id="solve-exact-fix"
+        ["solve", "kuhn", "--exact", "--fix", "J:b<=1/4"], "seqform.solve/2", id="solve-exact-fix"
     ),
     pytest.param(
         ["solve", "kuhn", "--method", "structured", "--exact"],
-        "seqform.structured/1",
+        "seqform.structured/2",
         id="solve-structured-exact",
     ),
-    pytest.param(["compare", "kuhn"], "seqform.compare/1", id="compare"),
+    pytest.param(["compare", "kuhn"], "seqform.compare/2", id="compare"),
     pytest.param(["ranges", "kuhn"], "seqform.ranges/1", id="ranges"),
     pytest.param(["ranges", "kuhn", "--exact"], "seqform.ranges/1", id="ranges-exact"),
     pytest.param(
@@ -111,12 +111,12 @@ COMMANDS = [
     ),
     pytest.param(
         ["iterate", "kuhn", "--algorithm", "cfr+", "--iterations", "20"],
-        "seqform.iterate/1",
+        "seqform.iterate/2",
         id="iterate",
     ),
     pytest.param(
         ["iterate", "kuhn", "--algorithm", "mccfr", "--iterations", "20", "--seed", "3"],
-        "seqform.iterate/1",
+        "seqform.iterate/2",
         id="iterate-mccfr",
     ),
     pytest.param(["games"], "seqform.games/1", id="games"),
@@ -151,11 +151,11 @@ def test_a_qre_fit_writes_a_document_its_schema_accepts(
 @pytest.mark.parametrize(
     ("argv", "kind"),
     [
-        pytest.param(["solve", "leduc"], "seqform.solve/1", id="solve-leduc"),
+        pytest.param(["solve", "leduc"], "seqform.solve/2", id="solve-leduc"),
         pytest.param(
-            ["solve", "leduc", "--method", "structured"], "seqform.structured/1", id="structured"
+            ["solve", "leduc", "--method", "structured"], "seqform.structured/2", id="structured"
         ),
-        pytest.param(["compare", "leduc"], "seqform.compare/1", id="compare-leduc"),
+        pytest.param(["compare", "leduc"], "seqform.compare/2", id="compare-leduc"),
     ],
 )
 def test_larger_games_write_documents_their_schema_accepts(

@@ -157,7 +157,7 @@ def test_callback_sees_every_sample_and_can_stop(kuhn):
 def test_last_iteration_is_always_measured(kuhn):
     result = cfr_plus(kuhn, 25, every=10)
     assert [s.iteration for s in result.history] == [10, 20, 25]
-    assert result.nash_conv == pytest.approx(certify(kuhn, *result.strategies).exploitability)
+    assert result.nash_conv == pytest.approx(certify(kuhn, *result.strategies).nash_conv)
 
 
 def test_time_limit_stops(kuhn):

@@ -240,7 +240,7 @@ def _iterate_structured(
         values=(value, -value),
         best_response_values=tuple(float(v) for v in certificate.best_response_values),
         gains=tuple(float(g) for g in certificate.gains),
-        nash_conv=float(certificate.exploitability),
+        nash_conv=float(certificate.nash_conv),
     )
     if not wanted:
         lp = LpReference("not asked (--no-reference)")

@@ -139,7 +139,8 @@ class Result(Protocol[S_co]):
 
     value : the value to player 0 (:data:`Value`)
     strategies : both players' behavioural strategies (float or exact)
-    certificate : expected value, best responses and NashConv of ``strategies``, from the
+    certificate : expected value, best responses, NashConv and exploitability of
+        ``strategies``, from the
         game (the tree, or sorted-card sums for showdown games), not from the LP
     timings : seconds per phase
     stats : what the LP solver did
@@ -184,7 +185,8 @@ class Certified(Generic[S]):
     value : the LP optimum, the game's value to player 0
     plans : the LP's realization plans ``(x, y)``
     strategies : both players' strategies of the plans (``behaviour``, its old name, warns)
-    certificate : expected value, best responses and NashConv of ``strategies``
+    certificate : expected value, best responses, NashConv and exploitability of
+        ``strategies``
     stats : what the LP solver did
     timings : seconds per phase
     """
@@ -207,8 +209,13 @@ class Certified(Generic[S]):
         return self.strategies
 
     @property
+    def nash_conv(self) -> float:
+        """NashConv of the behavioural strategies (the sum of the best-response gains)."""
+        return float(self.certificate.nash_conv)
+
+    @property
     def exploitability(self) -> float:
-        """NashConv of the behavioural strategies, measured by best response."""
+        """NashConv / 2 of the behavioural strategies, measured by best response."""
         return float(self.certificate.exploitability)
 
     def parts(self) -> dict[str, Any]:
@@ -231,8 +238,13 @@ class ExactOutcome:
         return bool(self.bounds.lower == self.bounds.upper)
 
     @property
+    def nash_conv(self) -> float:
+        """NashConv of ``strategies`` (exact in ``certificate.nash_conv``)."""
+        return float(self.certificate.nash_conv)
+
+    @property
     def exploitability(self) -> float:
-        """NashConv of ``strategies`` (exact in ``certificate.exploitability``)."""
+        """NashConv / 2 of ``strategies`` (exact in ``certificate.exploitability``)."""
         return float(self.certificate.exploitability)
 
     @property
@@ -288,7 +300,7 @@ def _measured(
         return SolverLimitError(f"{error}; the solver offered no point to measure", None)
     certificate = certify(strategies(*error.plans))
     return SolverLimitError(
-        f"{error}; {point} has exploitability (NashConv) "
+        f"{error}; {point} has exploitability (NashConv / 2) "
         f"{float(certificate.exploitability):.3g}, by best response",
         error.plans,
     )

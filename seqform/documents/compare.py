@@ -1,15 +1,15 @@
 """``compare`` in documents: the normal form beside the sequence form
-(:class:`~seqform.analyses.compare.Comparison`, ``seqform.compare/1``), and on a game too
+(:class:`~seqform.analyses.compare.Comparison`, ``seqform.compare/2``), and on a game too
 large for its tree both formulations' sizes counted from the public tree × private hands
 (:class:`~seqform.analyses.compare.StructuredSizes`, ``seqform.compare-sizes/1``).
 
-Schema ``seqform.compare/1`` (``seqform/io/schemas/compare.schema.json``).  A COUNT is
+Schema ``seqform.compare/2`` (``seqform/io/schemas/compare.schema.json``).  A COUNT is
 ``{"exact": str | null, "log10": float}``: the exact integer as a string, ``null`` when it
 has more than 1 000 digits (``log10`` is always given;
 :func:`seqform.base.numbers.count_json`)::
 
     {
-      "schema": "seqform.compare/1",
+      "schema": "seqform.compare/2",
       "game": {"name": str, "description": str, "terminals": int},
       "max_entries": int | null,            # null when over 1 000 digits (--max-entries 10^5000)
       "max_entries_log10": float,
@@ -26,11 +26,11 @@ has more than 1 000 digits (``log10`` is always given;
                         "nonzeros": COUNT | null, "fits": bool, "solved": bool,
                         "build_seconds": float | null, "lp_seconds": float | null,
                         "value": float | null, "value_fraction": str | null,
-                        "exploitability": float | null,
+                        "nash_conv": float | null, "exploitability": float | null,
                         "kuhn_theorem": {"constraint_residuals": [float, float],
                                          "payoff_gaps": [float, float]} | null}, ×3],
       "values_agree": bool | null,          # all solved values within 1e-9
-      "strategies": {"sequence": [...], "normal": [...]},  # as in seqform.solve/1, if solved
+      "strategies": {"sequence": [...], "normal": [...]},  # as in seqform.solve/2, if solved
       "sparsified_payoff_nonzeros": int     # a game with a structured description only
     }
 
@@ -77,6 +77,7 @@ def _formulation_json(formulation: Formulation) -> dict[str, Any]:
         "lp_seconds": None if solution is None else solution.stats.seconds,
         "value": None if solution is None else solution.value,
         "value_fraction": None if solution is None else fraction_text(solution.value),
+        "nash_conv": None if solution is None else solution.nash_conv,
         "exploitability": None if solution is None else solution.exploitability,
         "kuhn_theorem": None if normal is None else kuhn_theorem_json(normal.summary),
     }
@@ -116,7 +117,7 @@ def _strategies_json(comparison: Comparison) -> dict[str, Any]:
 def comparison_document(
     comparison: Comparison, *, sparsified_payoff_nonzeros: int | None = None
 ) -> dict[str, Any]:
-    """The ``seqform.compare/1`` document of ``comparison``.
+    """The ``seqform.compare/2`` document of ``comparison``.
 
     ``sparsified_payoff_nonzeros`` is the non-zeros of the sparsified LP's payoff part for a
     game with a structured description

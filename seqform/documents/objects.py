@@ -113,12 +113,15 @@ def timings_json(timings: Timings) -> dict[str, float]:
 
 def certificate_json(certificate: Certificate) -> dict[str, Any]:
     """The ``"certificate"`` object (floats, with the verdict of
-    :func:`seqform.certify.is_certified`)."""
+    :func:`seqform.certify.is_certified`: the exploitability relative to the payoff range)."""
     return {
         "expected_value": json_float(certificate.value),
         "best_response_values": [json_float(v) for v in certificate.best_response_values],
         "gains": [json_float(v) for v in certificate.gains],
+        "nash_conv": json_float(certificate.nash_conv),
         "exploitability": json_float(certificate.exploitability),
+        "payoff_range": json_float(certificate.payoff_range),
+        "relative_exploitability": json_float(certificate.relative_exploitability),
         "tolerance": EQUILIBRIUM_TOLERANCE,
         "equilibrium": is_certified(certificate),
     }
@@ -130,7 +133,9 @@ def exact_certificate_json(certificate: Certificate) -> dict[str, Any]:
         "expected_value": str(certificate.value),
         "best_response_values": [str(v) for v in certificate.best_response_values],
         "gains": [str(v) for v in certificate.gains],
+        "nash_conv": str(certificate.nash_conv),
         "exploitability": str(certificate.exploitability),
+        "payoff_range": str(certificate.payoff_range),
     }
 
 

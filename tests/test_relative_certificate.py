@@ -46,7 +46,9 @@ def _mapping(strategy: BehaviouralStrategy) -> dict[str, dict[str, float]]:
     return {
         name: {
             action: float(probabilities[sequence])
-            for action, sequence in zip(table.actions[index], table.sequences_of(index))
+            for action, sequence in zip(
+                table.actions[index], table.sequences_of(index), strict=True
+            )
         }
         for index, name in enumerate(table.infosets)
     }

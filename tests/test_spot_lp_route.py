@@ -11,8 +11,8 @@ import pytest
 
 import seqform
 from seqform.analyses import lp_work, structured
-from seqform.certify import is_certified
 from seqform.analyses.lp_work import LPWorkRefusedError, refuse_slow_lp
+from seqform.certify import is_certified
 from seqform.cli.main import main
 from seqform.game.holdem.spot import spot_from_mapping
 from seqform.game.holdem.spot_game import spot_game

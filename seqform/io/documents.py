@@ -28,7 +28,9 @@ The documents are built by the library (:mod:`seqform.documents`; one entry poin
 ``seqform.document(result)``), in a room above this one: here is their contract, the kinds,
 the schemas and :func:`validate_document`, beside the reader.  The strategies of
 ``seqform.solve/2`` and ``seqform.iterate/2`` documents are read back by
-:mod:`seqform.io.strategy_files`.  Version 2 of ``solve``, ``structured``, ``compare``, ``iterate`` and ``solve-many`` (and of
+:mod:`seqform.io.strategy_files`.
+
+Version 2 of ``solve``, ``structured``, ``compare``, ``iterate`` and ``solve-many`` (and of
 ``common``) gave one meaning to each word: ``nash_conv`` is the sum of the best-response
 gains and ``exploitability`` NashConv / 2 (it was NashConv in ``solve``, ``structured``
 and ``compare``); the certificate judges the exploitability relative to the game's payoff

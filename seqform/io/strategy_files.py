@@ -83,7 +83,10 @@ __all__ = [
 
 SOLUTION_SCHEMA = SOLVE
 STRATEGY_SCHEMAS = (SOLVE, ITERATE)  # documents whose strategies are read
-_READ_SCHEMAS = (*STRATEGY_SCHEMAS, *(old for old, new in PREVIOUS.items() if new in STRATEGY_SCHEMAS))
+_READ_SCHEMAS = (
+    *STRATEGY_SCHEMAS,
+    *(old for old, new in PREVIOUS.items() if new in STRATEGY_SCHEMAS),
+)
 """The same documents' earlier versions too: their strategies did not change."""
 SUM_TOLERANCE = Fraction(1, 10**6)
 """How far the probabilities at one information set may be from summing to 1."""

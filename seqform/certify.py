@@ -203,7 +203,7 @@ def is_certified(certificate: Certificate) -> bool:
     """Whether ``certificate`` proves an equilibrium: the exploitability within
     :data:`EQUILIBRIUM_TOLERANCE` of the payoff range (exact certificates compared by their
     float)."""
-    return float(certificate.relative_exploitability) <= EQUILIBRIUM_TOLERANCE
+    return float(certificate.relative_exploitability) <= EQUILIBRIUM_TOLERANCE  # within [0, 1]
 
 
 _EXACT_RANGES: weakref.WeakKeyDictionary[FlatTree, Fraction] = weakref.WeakKeyDictionary()
@@ -216,12 +216,12 @@ def payoff_range(game: Game, exact: bool = False) -> Number:
     """
     flat = game.flat
     if not exact:
-        payoffs = flat.terminal_payoff
-        return float(np.ptp(payoffs)) if len(payoffs) else 0.0
+        floats = flat.terminal_payoff
+        return float(np.ptp(floats)) if len(floats) else 0.0
     found = _EXACT_RANGES.get(flat)
     if found is None:
-        payoffs = flat.terminal_payoff_exact
-        found = max(payoffs) - min(payoffs) if payoffs else Fraction(0)
+        exact_payoffs = flat.terminal_payoff_exact
+        found = max(exact_payoffs) - min(exact_payoffs) if exact_payoffs else Fraction(0)
         _EXACT_RANGES[flat] = found
     return found
 

@@ -16,6 +16,7 @@ from seqform.cli.render.numbers import exact_probability_text, probability_text,
 from seqform.cli.render.tables import label_rows
 from seqform.documents.objects import Words
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.checks import float_of
 from seqform.game.model import Game
 from seqform.game.requirements import constant_sum, second_player_value
 
@@ -36,6 +37,12 @@ def header(name: str, description: str) -> str:
     return f"Game: {name}" + (f" — {description}" if description else "")
 
 
+def _range(certificate: Certificate) -> float:
+    """The payoff range as a float (``inf`` for an exact one beyond the floats)."""
+    scale = certificate.payoff_range
+    return float_of(scale) if isinstance(scale, Fraction) else float(scale)
+
+
 def uncertified_reason(certificate: Certificate) -> str | None:
     """Why the certificate fails, for the exit message; ``None`` when it holds."""
     if is_certified(certificate):
@@ -43,7 +50,7 @@ def uncertified_reason(certificate: Certificate) -> str | None:
     return (
         f"exploitability (NashConv / 2) {float(certificate.exploitability):.3g} is "
         f"{float(certificate.relative_exploitability):.3g} of the payoff range "
-        f"{float(certificate.payoff_range):g}, above {EQUILIBRIUM_TOLERANCE:g}; the value line "
+        f"{_range(certificate):g}, above {EQUILIBRIUM_TOLERANCE:g}; the value line "
         "gives the bounds the certificate proves"
     )
 
@@ -95,7 +102,7 @@ def exploitability_row(
     return (
         "exploitability (NashConv / 2)",
         f"{float(certificate.exploitability):.3g}; relative to the payoff range "
-        f"{float(certificate.payoff_range):g}: {float(certificate.relative_exploitability):.3g}"
+        f"{_range(certificate):g}: {float(certificate.relative_exploitability):.3g}"
         f": {equilibrium_verdict(certificate, what, failure)}",
     )
 

@@ -188,7 +188,7 @@ def lp_certified_seconds(game_name: str) -> tuple[float, float]:
     game = load_game(game_name)
     start = time.perf_counter()
     solution = solve(game)
-    nash_conv = certify(game, *solution.strategies).exploitability
+    nash_conv = certify(game, *solution.strategies).nash_conv
     return time.perf_counter() - start, float(nash_conv)
 
 

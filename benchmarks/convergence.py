@@ -105,7 +105,7 @@ def run_in_phases(solve: Callable[..., Any], budget: float) -> tuple[Any, list[A
     ``solve(iterations=..., every=..., target=..., time_limit=...)`` makes one run from the
     start and returns an :class:`~seqform.iterative.run.IterativeResult`.
     """
-    target = min(TARGETS)
+    target = min(TARGETS) / 2  # the targets are NashConv; Stopping.target is NashConv / 2
     samples: list[Any] = []
     kept: Any = None
     every = 1

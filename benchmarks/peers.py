@@ -184,7 +184,7 @@ def _pipeline(load: Callable[[], Any], solve: Callable[[Any], Any]) -> Outcome:
         solver_seconds=float(solution.stats.solver_seconds),
         stages=stages,
         iterations=int(solution.stats.iterations),
-        exploitability=float(solution.exploitability),
+        exploitability=float(solution.nash_conv),
     )
 
 

@@ -65,7 +65,7 @@ def _run(label: str, arguments: list[str], output: Path) -> Run:
     peak = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before) / 1024
     document = json.loads(output.read_text(encoding="utf-8"))
     if "spot" in document:  # solve: the spot's summary
-        share = document["spot"]["exploitability_pot_percent"] / 100
+        share = document["spot"]["exploitability_pot"]
     else:  # iterate: NashConv of the average strategy
         share = document["nash_conv"] / 2 / POT
     return Run(label, seconds, peak, share)
@@ -83,9 +83,9 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     runs = [_run("solve (LP)", ["solve", str(spot)], folder / "solve.json")]
     if args.cfr:
-        nash_conv = 2 * TARGET_POT_SHARE * POT
+        exploitability = TARGET_POT_SHARE * POT  # NashConv / 2, in chips
         arguments = ["iterate", str(spot), "--method", "structured", "--algorithm", "cfr+"]
-        arguments += ["--target-exploitability", str(nash_conv), "--no-reference"]
+        arguments += ["--target-exploitability", str(exploitability), "--no-reference"]
         runs.append(_run("iterate (CFR+)", arguments, folder / "iterate.json"))
     for run in runs:
         verdict = "met" if run.pot_share <= TARGET_POT_SHARE and run.seconds <= 60 else "missed"

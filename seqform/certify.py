@@ -1,4 +1,4 @@
-"""Expected values, best responses and exploitability, on the compiled tree's arrays.
+"""Expected values, best responses, NashConv and exploitability, on the compiled tree's arrays.
 
 This module is the certificate: it never looks at the LP, the sequence-form matrices or
 the solver's duals.  It uses the behavioural strategies and the tree's own terminal data
@@ -26,8 +26,18 @@ Fractions), in exact arithmetic on object arrays with the tree's exact probabili
   best distribution within the bounds, a fractional knapsack (:func:`bounded_choice`).
 * :func:`certify` — both best-response values and NashConv
   ``(BR_0(y) - v) + (BR_1(x) + v) = BR_0(y) + BR_1(x)``, the sum of both players' gains from
-  deviating; it is 0 exactly at an equilibrium.  seqform calls NashConv the
-  *exploitability* (OpenSpiel's ``nash_conv``; its ``exploitability`` is half of it).
+  deviating; it is 0 exactly at an equilibrium.  The *exploitability* is NashConv / 2, the
+  mean gain (OpenSpiel's ``nash_conv`` and ``exploitability``; the poker solvers' figure,
+  there as a share of the pot).  A gain is never negative: round-off that makes one a
+  little below 0 is reported as 0.
+
+The verdict (:func:`is_certified`) is scale-invariant: the exploitability relative to the
+game's *payoff range* (:func:`payoff_range`, the largest terminal payoff of player 0 less
+the smallest) must be at most :data:`EQUILIBRIUM_TOLERANCE`.  Multiplying every payoff by
+``c > 0`` multiplies the exploitability and the range by ``c`` and leaves the verdict as it
+was; an absolute tolerance would call a game in thousandths of a chip solved by any
+profile and one in billions of chips never solved.  The exploitability is at most the
+range, so the relative exploitability lies in ``[0, 1]``.
 
 Strategies may also be given as mappings ``{infoset: {action: p}}`` or
 ``{infoset: [p, ...]}`` (:func:`~seqform.forms.strategies.behaviour_from_mapping`).  The
@@ -42,9 +52,10 @@ payoffs are ``leaf_i[s] = sum_{z: s_i(z) = s} chance(z) · prod_{j != i} x_j[s_j
 (:func:`profile_leaf_payoffs`), its best response is the same :func:`respond`, its value
 ``v_i = sum_s x_i[s] leaf_i[s]``, its gain ``BR_i - v_i``, and NashConv the sum of the
 gains (0 exactly at a Nash equilibrium; for two players zero-sum it equals
-:func:`certify`'s exploitability).
+:func:`certify`'s ``nash_conv``).  Exploitability, a two-player zero-sum notion, is not
+defined there.
 
-Size: a little over 400 lines, to keep the one best response and both certificates in
+Size: a little under 500 lines, to keep the one best response and both certificates in
 the one module of the certify room.
 """
 
@@ -85,7 +96,9 @@ __all__ = [
     "expected_value",
     "is_certified",
     "leaf_payoffs",
+    "payoff_range",
     "profile_leaf_payoffs",
+    "relative_exploitability",
     "respond",
 ]
 
@@ -97,8 +110,9 @@ LocalBounds = tuple[tuple[Fraction, Fraction], ...]
 StrategyLike = BehaviouralStrategy | Mapping[str, Any]
 
 EQUILIBRIUM_TOLERANCE = 1e-9
-"""A profile whose NashConv is at most this is certified an equilibrium (:func:`is_certified`):
-the verdict every report and document gives, and the exit code of ``solve``."""
+"""A profile whose exploitability (NashConv / 2) is at most this fraction of the game's payoff
+range is certified an equilibrium (:func:`is_certified`): the verdict every report and
+document gives, and the exit code of ``solve``."""
 
 
 FLOAT_RANGE = "±1.8e308"
@@ -151,33 +165,86 @@ class Certificate:
     value : player 0's expected payoff under the profile
     best_response_values : (best player 0 can get against player 1's strategy,
         best player 1 can get against player 0's strategy), each to the deviating player
-    gains : each player's gain from deviating, ``best_response_values[i] - payoff_i``
-    exploitability : NashConv, ``gains[0] + gains[1]``
+    gains : each player's gain from deviating, ``best_response_values[i] - payoff_i``,
+        never negative (round-off below 0 is reported as 0)
+    nash_conv : NashConv, ``gains[0] + gains[1]``
+    payoff_range : the game's largest terminal payoff less its smallest (:func:`payoff_range`),
+        the scale :func:`is_certified` judges ``exploitability`` against
     """
 
     value: Number
     best_response_values: tuple[Number, Number]
     gains: tuple[Number, Number]
-    exploitability: Number
+    nash_conv: Number
+    payoff_range: Number
+
+    @property
+    def exploitability(self) -> Number:
+        """NashConv / 2: the mean of the two players' gains."""
+        return self.nash_conv / 2
+
+    @property
+    def relative_exploitability(self) -> Number:
+        """The exploitability as a fraction of :attr:`payoff_range` (in ``[0, 1]``)."""
+        return relative_exploitability(self.exploitability, self.payoff_range)
 
     @classmethod
     def from_best_responses(
-        cls, value: Number, best_first: Number, best_second: Number
+        cls, value: Number, best_first: Number, best_second: Number, payoff_range: Number
     ) -> Certificate:
-        """The certificate from player 0's value and each player's best-response value."""
-        gains = (best_first - value, best_second + value)
+        """The certificate from player 0's value, each player's best-response value and the
+        game's payoff range."""
+        gains = (_gain(best_first - value), _gain(best_second + value))
         return cls(
             value=value,
             best_response_values=(best_first, best_second),
             gains=gains,
-            exploitability=gains[0] + gains[1],
+            nash_conv=gains[0] + gains[1],
+            payoff_range=payoff_range,
         )
 
 
+def _gain(gain: Number) -> Number:
+    """A best-response gain, never negative: a best response is at least as good as any
+    strategy, so a float gain below 0 is round-off (exact gains are never below 0)."""
+    if gain > 0:
+        return gain
+    return Fraction(0) if isinstance(gain, Fraction) else 0.0
+
+
+def relative_exploitability(exploitability: Number, scale: Number) -> Number:
+    """``exploitability / scale``; 0 for a game whose payoffs are all equal (``scale`` 0),
+    where every profile is an equilibrium."""
+    if scale <= 0:
+        return Fraction(0) if isinstance(scale, Fraction) else 0.0
+    return exploitability / scale
+
+
 def is_certified(certificate: Certificate) -> bool:
-    """Whether ``certificate`` proves an equilibrium: NashConv within
-    :data:`EQUILIBRIUM_TOLERANCE` (exact certificates compared by their float)."""
-    return float(certificate.exploitability) <= EQUILIBRIUM_TOLERANCE
+    """Whether ``certificate`` proves an equilibrium: the exploitability within
+    :data:`EQUILIBRIUM_TOLERANCE` of the payoff range (exact certificates compared by their
+    float)."""
+    return float(certificate.relative_exploitability) <= EQUILIBRIUM_TOLERANCE  # within [0, 1]
+
+
+_EXACT_RANGES: weakref.WeakKeyDictionary[FlatTree, Fraction] = weakref.WeakKeyDictionary()
+
+
+def payoff_range(game: Game, exact: bool = False) -> Number:
+    """Player 0's largest terminal payoff less the smallest (0 for a game without terminals).
+
+    A Fraction when ``exact`` (computed once per tree), else a float.
+    """
+    flat = game.flat
+    if not exact:
+        floats = flat.terminal_payoff
+        return float(np.ptp(floats)) if len(floats) else 0.0
+    found = _EXACT_RANGES.get(flat)
+    if found is None:
+        exact_payoffs = flat.terminal_payoff_exact
+        found = max(exact_payoffs) - min(exact_payoffs) if exact_payoffs else Fraction(0)
+        _EXACT_RANGES[flat] = found
+    return found
 
 
 def _strategy(
@@ -407,7 +474,8 @@ def certify(
         with np.errstate(over="ignore", invalid="ignore"):
             numbers = [value, best_first, best_second, best_first + best_second]
         _require_finite(numbers, "the certificate")
-    return Certificate.from_best_responses(value, best_first, best_second)
+    scale = payoff_range(game, exact=first.exact)
+    return Certificate.from_best_responses(value, best_first, best_second, scale)
 
 
 @dataclass(frozen=True)
@@ -416,7 +484,8 @@ class NPlayerCertificate:
 
     values : each player's expected payoff under the profile
     best_response_values : each player's best payoff against the others' strategies
-    gains : ``best_response_values[i] - values[i]``, each player's gain from deviating
+    gains : ``best_response_values[i] - values[i]``, each player's gain from deviating,
+        never negative (round-off below 0 is reported as 0)
     nash_conv : the sum of the gains (0 exactly at a Nash equilibrium)
     """
 
@@ -458,7 +527,8 @@ def certify_profile(game: Game, strategies: Sequence[StrategyLike]) -> NPlayerCe
         leaf = profile_leaf_payoffs(game, player, plans)
         values.append(float(plan @ leaf))
         best.append(float(respond(flat.tables[player], leaf).value))
-    gains = tuple(b - v for b, v in zip(best, values, strict=True))
+    raw = tuple(b - v for b, v in zip(best, values, strict=True))
     with np.errstate(over="ignore", invalid="ignore"):
-        _require_finite([*values, *best, *gains, sum(gains)], "the certificate")
+        _require_finite([*values, *best, *raw, sum(raw)], "the certificate")
+    gains = tuple(float(_gain(gain)) for gain in raw)
     return NPlayerCertificate(tuple(values), tuple(best), gains, float(sum(gains)))

@@ -518,7 +518,7 @@ class _Run:
             t += 1
             if t % every == 0 or t == iterations:
                 history.append(Sample(iteration=t, seconds=t * 1e-3, nash_conv=1 / t))
-                if 1 / t <= target:
+                if 1 / t / 2 <= target:  # the target is an exploitability, NashConv / 2
                     stopped = "target"
                     break
             if t * 1e-3 >= time_limit:

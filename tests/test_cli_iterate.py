@@ -79,7 +79,7 @@ def test_a_game_that_cannot_be_built_is_one_line(game, code, start, capsys):
 
 def test_kuhn_cfr_plus_against_the_lp(capsys):
     document = _json(capsys, "kuhn", "--algorithm", "cfr+", "--iterations", "1000")
-    assert document["schema"] == "seqform.iterate/1"
+    assert document["schema"] == "seqform.iterate/2"
     assert document["game"] == {
         "name": "kuhn",
         "description": document["game"]["description"],
@@ -101,7 +101,7 @@ def test_kuhn_cfr_plus_against_the_lp(capsys):
     # measured: NashConv 1.75e-4 after 1000 CFR+ iterations (deterministic)
     assert document["nash_conv"] < 2e-4
     assert document["nash_conv"] == document["history"][-1]["nash_conv"]
-    assert document["certificate"]["exploitability"] == pytest.approx(document["nash_conv"])
+    assert document["certificate"]["nash_conv"] == pytest.approx(document["nash_conv"])
     gains = [player["gain"] for player in document["players"]]
     assert sum(gains) == pytest.approx(document["nash_conv"])
     values = [player["value"] for player in document["players"]]
@@ -169,7 +169,8 @@ def test_target_stops_early_and_says_so(capsys):
         capsys, "kuhn", "--algorithm", "cfr+", "--target-exploitability", "1e-2", "--every", "10"
     )
     assert document["stopped"] == "target"
-    assert document["nash_conv"] <= 1e-2
+    assert document["nash_conv"] / 2 <= 1e-2  # the target is the exploitability, NashConv / 2
+    assert document["certificate"]["exploitability"] <= 1e-2
     assert document["iterations"] < 1000 and document["iterations"] % 10 == 0
     assert document["stopping"]["iterations"] is None
 
@@ -204,7 +205,7 @@ def test_output_is_written_atomically(tmp_path, capsys):
     argv = ["iterate", "kuhn", "--algorithm", "cfr", "--iterations", "10", "--quiet"]
     assert main([*argv, "--format", "json", "--output", str(target)]) == 0
     assert capsys.readouterr().out == ""
-    assert json.loads(target.read_text())["schema"] == "seqform.iterate/1"
+    assert json.loads(target.read_text())["schema"] == "seqform.iterate/2"
     assert [p.name for p in tmp_path.iterdir()] == ["run.json"]  # no temporary file left
     assert main([*argv, "--output", str(tmp_path / "missing" / "run.txt")]) == 1
     assert capsys.readouterr().err.startswith("seqform: error: cannot write ")

@@ -8,9 +8,9 @@ from seqform.cli.main import main
 # Kuhn (1950): the value of 3-card Kuhn poker to player 1 is -1/18; with an equilibrium
 # profile both best responses equal it (player 2's is +1/18).
 KUHN_CERTIFICATE = [
-    "  expected value             -0.0555555556 (= -1/18)",
-    "  best response of Player 1  -0.0555555556 (= -1/18)",
-    "  best response of Player 2  +0.0555555556 (= 1/18)",
+    "  expected value                 -0.0555555556 (= -1/18)",
+    "  best response of Player 1      -0.0555555556 (= -1/18)",
+    "  best response of Player 2      +0.0555555556 (= 1/18)",
 ]
 
 
@@ -26,7 +26,7 @@ def test_certificate_rows_are_in_the_house_format(argv, title, capsys):
     lines = capsys.readouterr().out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(title))
     assert lines[start + 1 : start + 4] == KUHN_CERTIFICATE
-    assert lines[start + 4].startswith("  exploitability (NashConv)  ")
+    assert lines[start + 4].startswith("  exploitability (NashConv / 2)  ")
 
 
 def test_no_value_is_written_the_old_ways(capsys):

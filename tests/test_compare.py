@@ -70,7 +70,7 @@ def test_compare_kuhn_json(capsys):
         assert formulation["solved"] is True
         assert formulation["value"] == pytest.approx(KUHN_VALUE, abs=TOL)
         assert formulation["value_fraction"] == "-1/18"
-        assert formulation["exploitability"] <= TOL
+        assert formulation["nash_conv"] <= TOL
     assert max(formulations["normal"]["kuhn_theorem"]["payoff_gaps"]) <= TOL
     assert document["values_agree"] is True
     assert set(document["strategies"]) == {"sequence", "normal"}

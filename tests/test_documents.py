@@ -111,12 +111,12 @@ COMMANDS = [
     ),
     pytest.param(
         ["iterate", "kuhn", "--algorithm", "cfr+", "--iterations", "20"],
-        "seqform.iterate/1",
+        "seqform.iterate/2",
         id="iterate",
     ),
     pytest.param(
         ["iterate", "kuhn", "--algorithm", "mccfr", "--iterations", "20", "--seed", "3"],
-        "seqform.iterate/1",
+        "seqform.iterate/2",
         id="iterate-mccfr",
     ),
     pytest.param(["games"], "seqform.games/1", id="games"),

@@ -63,7 +63,7 @@ def _spot(folder: Path) -> Built:
         solution.game,
         read_spot(str(path)).pot,
         float(solution.value),
-        float(solution.exploitability),
+        float(solution.nash_conv),
         solution.strategies,
     )
     return solution, {"spot": summary}

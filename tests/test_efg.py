@@ -209,7 +209,7 @@ def test_catalogue_game_is_solved_exactly_or_refused_for_the_right_reason(slug):
         return
     solution = solve(game)
     assert solution.value == pytest.approx(float(gambit_value(gambit_game)), abs=TOLERANCE)
-    assert solution.exploitability == pytest.approx(0, abs=TOLERANCE)
+    assert solution.nash_conv == pytest.approx(0, abs=TOLERANCE)
 
 
 def test_catalogue_has_the_zero_sum_games_we_expect():
@@ -575,7 +575,7 @@ def test_pygambit_lp_solve_is_wrong_where_seqform_proves_the_value(tmp_path):
     # the exact proof: both best responses give -1, so no player gains by deviating
     assert exact.value == -1
     assert exact.certificate.best_response_values == (Fraction(-1), Fraction(1))
-    assert exact.certificate.exploitability == 0
+    assert exact.certificate.nash_conv == 0
 
 
 GENERAL_SUM = """\

@@ -113,7 +113,7 @@ def _check_library(path: Path, data: bytes) -> None:
         assert "_M_range_check" not in message and "codec" not in message
         return
     solution = solve(game)
-    assert solution.exploitability <= 1e-9  # NashConv by best response
+    assert solution.nash_conv <= 1e-9  # NashConv by best response
     reference = _gambit_value(data)
     if reference is not None:
         assert solution.value == pytest.approx(float(reference), abs=TOLERANCE)

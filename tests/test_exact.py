@@ -33,7 +33,7 @@ def test_kuhn_exact_value_is_certified_minus_one_eighteenth():
     assert solution.certified
     assert solution.value == KUHN_VALUE
     assert solution.bounds.lower == solution.bounds.upper == KUHN_VALUE
-    assert solution.certificate.exploitability == 0
+    assert solution.certificate.nash_conv == 0
     assert solution.certificate.best_response_values == (KUHN_VALUE, -KUHN_VALUE)
     assert _all_fractions(solution)
 
@@ -42,7 +42,7 @@ def test_kuhn_certificate_is_reproduced_by_the_exact_tree_walk():
     solution = solve_exact(kuhn_poker())
     first, second = solution.strategies
     certificate = certify(solution.game, first, second)
-    assert certificate.exploitability == 0
+    assert certificate.nash_conv == 0
     assert certificate.value == KUHN_VALUE
 
 
@@ -57,7 +57,7 @@ def test_kuhn_by_the_exact_basis_without_rounding():
 def test_n_card_kuhn_is_certified_and_matches_the_float_lp(cards):
     game = kuhn_poker(cards=cards)
     solution = solve_exact(game)
-    assert solution.certified and solution.certificate.exploitability == 0
+    assert solution.certified and solution.certificate.nash_conv == 0
     assert float(solution.value) == pytest.approx(solve(game).value, abs=1e-9)
 
 
@@ -76,14 +76,14 @@ def test_small_liars_dice_is_certified_both_ways(sides):
     by_basis = solve_exact(game, try_rounding=False)
     assert rounded.certified and by_basis.certified
     assert rounded.value == by_basis.value
-    assert by_basis.certificate.exploitability == 0
+    assert by_basis.certificate.nash_conv == 0
 
 
 @pytest.mark.slow
 def test_liars_dice_exact_value_is_certified():
     # One six-sided die each (OpenSpiel's liars_dice); 24,571 sequences per player.
     solution = solve_exact(load_game("liars_dice"))
-    assert solution.certified and solution.certificate.exploitability == 0
+    assert solution.certified and solution.certificate.nash_conv == 0
     assert float(solution.value) == pytest.approx(solution.float_value, abs=1e-9)
     assert solution.value == Fraction(-7, 258)  # what the exact certificate proves here
 
@@ -91,7 +91,7 @@ def test_liars_dice_exact_value_is_certified():
 def test_leduc_exact_value_certified_with_a_large_denominator():
     solution = solve_exact(load_game("leduc"))
     assert solution.certified
-    assert solution.certificate.exploitability == 0
+    assert solution.certificate.nash_conv == 0
     assert float(solution.value) == pytest.approx(LEDUC_VALUE, abs=1e-12)
     # Not a small fraction: the exact value has a denominator of about 32 digits.
     assert solution.value.denominator > 10**30
@@ -122,8 +122,8 @@ def test_failed_certification_reports_exact_bounds(monkeypatch):
     assert solution.found_by == "none"
     # Uniform play: player 1 guarantees -BR_2(uniform), player 2 concedes BR_1(uniform).
     assert solution.bounds.lower < KUHN_VALUE < solution.bounds.upper
-    assert solution.certificate.exploitability == solution.bounds.upper - solution.bounds.lower
-    assert solution.certificate.exploitability == Fraction(11, 12)  # OpenSpiel's NashConv
+    assert solution.certificate.nash_conv == solution.bounds.upper - solution.bounds.lower
+    assert solution.certificate.nash_conv == Fraction(11, 12)  # OpenSpiel's NashConv
     assert any("simulated failure" in note for note in solution.notes)
 
 
@@ -205,7 +205,7 @@ def test_cli_solve_exact_text(capsys):
     assert main(["solve", "kuhn", "--exact"]) == 0
     out = capsys.readouterr().out
     assert "Value to Player 1: -0.0555555556 (= -1/18), exact and certified" in out
-    assert "  exploitability (NashConv)  exactly 0: an exact equilibrium" in out
+    assert "  exploitability (NashConv / 2)  exactly 0: an exact equilibrium" in out
     assert "Qb       fold 2/3  call 1/3" in out
 
 
@@ -217,7 +217,7 @@ def test_cli_solve_exact_json(capsys):
     exact = document["exact"]
     assert exact["certified"] is True and exact["value"] == "-1/18"
     assert exact["bounds"] == {"lower": "-1/18", "upper": "-1/18"}
-    assert exact["certificate"]["exploitability"] == "0"
+    assert exact["certificate"]["nash_conv"] == "0"
     second = exact["strategies"][1]
     jp = next(i for i in second["infosets"] if i["name"] == "Jp")
     assert [a["probability"] for a in jp["actions"]] == ["2/3", "1/3"]

@@ -96,8 +96,8 @@ def test_without_a_rule_python_runs_the_commands_default() -> None:
         ({"iterations": True}, TypeError, "iterations"),
         ({"time_limit": math.nan}, ValueError, "time_limit"),
         ({"time_limit": "5"}, TypeError, "time_limit"),
-        ({"target_nash_conv": 0}, ValueError, "target_nash_conv"),
-        ({"target_nash_conv": math.inf}, ValueError, "target_nash_conv"),
+        ({"target_exploitability": 0}, ValueError, "target_exploitability"),
+        ({"target_exploitability": math.inf}, ValueError, "target_exploitability"),
         ({"every": 0}, ValueError, "every"),
     ],
 )

@@ -50,7 +50,7 @@ def test_solve_a_spot_file(spot_file: Path, capsys: pytest.CaptureFixture[str]) 
     # half the pot (seqform.holdem.game)
     tree_value = float(seqform.solve(explicit_game(spot_game(read_spot(spot_file)))).value)
     assert spot["ev"]["oop"] == pytest.approx(5 + tree_value, abs=1e-7)
-    assert spot["exploitability_pot_percent"] <= 1e-7
+    assert spot["exploitability_pot"] <= 1e-9
     first = spot["frequencies"][0]
     assert first["player"] == "OOP" and first["history"] == ""
     assert sum(first["actions"].values()) == pytest.approx(1)
@@ -62,7 +62,7 @@ def test_solve_a_spot_file(spot_file: Path, capsys: pytest.CaptureFixture[str]) 
 def test_the_library_solves_a_spot_file_as_the_cli_does(spot_file: Path) -> None:
     solution = seqform.solve(str(spot_file))
     assert solution.route == "structured"
-    assert solution.exploitability <= 1e-9
+    assert solution.nash_conv <= 1e-9
 
 
 def test_iterate_runs_on_the_spots_tree(spot_file: Path, capsys: pytest.CaptureFixture[str]):

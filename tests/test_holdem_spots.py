@@ -164,7 +164,7 @@ def test_structured_certificate_agrees_with_the_tree(spot_instance):
         strategies.append(behaviour_from_mapping(table, mapping))
     structured = certify_structured(game, *strategies)
     assert structured.value == pytest.approx(solution.value, abs=1e-9)
-    assert structured.exploitability == pytest.approx(solution.exploitability, abs=1e-9)
+    assert structured.nash_conv == pytest.approx(solution.nash_conv, abs=1e-9)
 
 
 def test_structured_lp_equals_the_trees_value(spot_instance):
@@ -176,7 +176,7 @@ def test_structured_lp_equals_the_trees_value(spot_instance):
     game, tree, form, _maps = spot_instance
     structured = solve_structured(game)
     assert structured.value == pytest.approx(solve(tree).value, abs=1e-8)
-    assert structured.exploitability < 1e-8
+    assert structured.nash_conv < 1e-8
     assert payoff_nnz(game) == form.A.nnz
 
 

@@ -63,7 +63,7 @@ def test_plans_are_feasible_and_consistent(solution):
 
 
 def test_certificate(solution):
-    assert solution.exploitability <= 1e-9
+    assert solution.nash_conv <= 1e-9
     assert solution.certificate.best_response_values[0] == pytest.approx(KUHN_VALUE, abs=1e-9)
     assert solution.certificate.best_response_values[1] == pytest.approx(-KUHN_VALUE, abs=1e-9)
 
@@ -76,9 +76,9 @@ def test_uniform_random_nash_conv_is_eleven_twelfths():
     game = kuhn_poker()
     form = build_sequence_form(game)
     exact = [{name: [Fraction(1, 2)] * 2 for name in table.infosets} for table in form.players]
-    assert certify(game, *exact).exploitability == Fraction(11, 12)
+    assert certify(game, *exact).nash_conv == Fraction(11, 12)
     floats = [uniform_behaviour(table) for table in form.players]
-    assert float(certify(game, *floats).exploitability) == pytest.approx(11 / 12, abs=1e-12)
+    assert float(certify(game, *floats).nash_conv) == pytest.approx(11 / 12, abs=1e-12)
 
 
 def test_n_card_kuhn_three_is_kuhn():

@@ -104,7 +104,7 @@ def test_profile_certificate_is_the_two_player_one_for_two_players():
     general, two = certify_profile(kuhn, uniform), certify(kuhn, *uniform)
     assert general.values[0] == pytest.approx(two.value, abs=1e-15)
     assert general.gains == pytest.approx(two.gains, abs=1e-15)
-    assert general.nash_conv == pytest.approx(two.exploitability, abs=1e-15)
+    assert general.nash_conv == pytest.approx(two.nash_conv, abs=1e-15)
 
 
 def test_cfr_matches_openspiel(kuhn3):

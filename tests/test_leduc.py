@@ -201,7 +201,7 @@ def test_invalid_parameters(parameters, message):
 def test_value(leduc):
     solution = solve(leduc)
     assert solution.value == pytest.approx(LEDUC_VALUE, abs=1e-6)
-    assert solution.exploitability == pytest.approx(0, abs=1e-9)
+    assert solution.nash_conv == pytest.approx(0, abs=1e-9)
 
 
 def test_hiding_suits_keeps_the_value():

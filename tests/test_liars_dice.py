@@ -234,10 +234,10 @@ def openspiel_lp_value(monkeypatch):
 def test_value_matches_openspiel_lp(openspiel_lp_value, sides):
     solution = solve(built(sides, 1))
     assert solution.value == pytest.approx(openspiel_lp_value(openspiel_spec(sides, 1)), abs=1e-9)
-    assert solution.exploitability == pytest.approx(0, abs=1e-9)
+    assert solution.nash_conv == pytest.approx(0, abs=1e-9)
 
 
 def test_six_sided_value(six_sided):
     solution = solve(six_sided)
     assert solution.value == pytest.approx(SIX_SIDED_VALUE, abs=1e-9)
-    assert solution.exploitability == pytest.approx(0, abs=1e-9)
+    assert solution.nash_conv == pytest.approx(0, abs=1e-9)

@@ -75,8 +75,8 @@ def test_time_limit_is_reported_not_returned():
 def test_random_games_solve_to_equilibria_with_both_backends(game):
     highs = solve(game, backend="highs")
     cvx = solve(game, backend="cvxpy")
-    assert highs.exploitability <= 1e-7
-    assert cvx.exploitability <= 1e-7
+    assert highs.nash_conv <= 1e-7
+    assert cvx.nash_conv <= 1e-7
     assert highs.value == pytest.approx(cvx.value, abs=1e-7)
     assert float(highs.certificate.value) == pytest.approx(highs.value, abs=1e-7)
 
@@ -90,4 +90,4 @@ def test_pdlp_is_selectable_and_approximately_right(backend):
     solution = solve(kuhn_poker(), backend=backend, solver="pdlp")
     assert solution.stats.status == "optimal"
     assert solution.value == pytest.approx(-1 / 18, abs=1e-6)
-    assert solution.exploitability <= 1e-5
+    assert solution.nash_conv <= 1e-5

@@ -213,8 +213,8 @@ def test_normal_and_sequence_form_agree_and_are_equilibria(kuhn_normal_solution)
     sequence = solve(kuhn_poker())
     normal = kuhn_normal_solution
     assert normal.value == pytest.approx(sequence.value, abs=TOL)
-    assert normal.exploitability <= TOL
-    assert sequence.exploitability <= TOL
+    assert normal.nash_conv <= TOL
+    assert sequence.nash_conv <= TOL
     # Player 2's equilibrium is unique (Kuhn 1950), so both routes must give it.
     for name in sequence.strategies[1].table.infosets:
         for action, probability in normal.strategies[1].at(name).items():
@@ -225,7 +225,7 @@ def test_reduced_normal_form_gives_the_same_value():
     result = solve_normal_form(kuhn_poker(), reduced=True)
     assert result.normal.summary.shape == (27, 64)
     assert result.value == pytest.approx(KUHN_VALUE, abs=TOL)
-    assert result.exploitability <= TOL
+    assert result.nash_conv <= TOL
 
 
 def test_uniform_mixture_is_uniform_behaviour(kuhn_form):
@@ -330,7 +330,7 @@ def test_normal_form_value_equals_sequence_form_value(game):
     for reduced in (False, True):
         normal = solve_normal_form(game, reduced=reduced, form=form)
         assert normal.value == pytest.approx(sequence.value, abs=1e-7)
-        assert normal.exploitability <= 1e-7
+        assert normal.nash_conv <= 1e-7
         assert max(normal.normal.summary.payoff_gaps) <= 1e-9
         assert max(normal.normal.summary.constraint_residuals) <= 1e-9
 

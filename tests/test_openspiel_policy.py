@@ -138,7 +138,7 @@ def test_uniform_kuhn_nash_conv_is_eleven_twelfths_in_both_tools(linked):
     uniform = [uniform_behaviour(table, exact=True) for table in game.flat.tables]
     policy = to_openspiel_policy(game, *uniform, correspondence=link)
     theirs = exploitability.nash_conv(link.openspiel_game, policy)
-    assert certify(game, *uniform).exploitability == UNIFORM_KUHN_NASH_CONV
+    assert certify(game, *uniform).nash_conv == UNIFORM_KUHN_NASH_CONV
     assert theirs == pytest.approx(float(UNIFORM_KUHN_NASH_CONV), abs=1e-12)
 
 
@@ -148,7 +148,7 @@ def test_nash_conv_of_an_exact_random_profile_matches_the_certificate(linked, na
 
     game, link, _ = linked(name)
     profile = random_profile(game, seed=7, exact=True)
-    ours = certify(game, *profile).exploitability
+    ours = certify(game, *profile).nash_conv
     assert isinstance(ours, Fraction)
     policy = to_openspiel_policy(game, *profile, correspondence=link)
     theirs = exploitability.nash_conv(link.openspiel_game, policy)
@@ -162,7 +162,7 @@ def test_iterative_strategies_are_judged_alike(linked):
     average = cfr_plus(game, 20, every=20).strategies
     policy = to_openspiel_policy(game, *average, correspondence=link)
     theirs = exploitability.nash_conv(link.openspiel_game, policy)
-    assert theirs == pytest.approx(float(certify(game, *average).exploitability), abs=1e-9)
+    assert theirs == pytest.approx(float(certify(game, *average).nash_conv), abs=1e-9)
     assert theirs > 1e-3  # not yet an equilibrium, so the agreement is not trivial
 
 
@@ -181,7 +181,7 @@ def test_openspiel_cfr_policy_to_seqform_and_back(linked, name):
     difference = trained.action_probability_array[rows] - again.action_probability_array
     assert np.abs(difference).max() <= 1e-15
     theirs = exploitability.nash_conv(link.openspiel_game, trained)
-    assert float(certify(game, *read.strategies).exploitability) == pytest.approx(theirs, abs=1e-9)
+    assert float(certify(game, *read.strategies).nash_conv) == pytest.approx(theirs, abs=1e-9)
 
 
 def test_a_policy_that_is_not_a_table_is_read_state_by_state(linked):
@@ -190,7 +190,7 @@ def test_a_policy_that_is_not_a_table_is_read_state_by_state(linked):
 
     game, link, _ = linked("kuhn")
     read = from_openspiel_policy(game, policy.UniformRandomPolicy(link.openspiel_game))
-    assert certify(game, *read.strategies).exploitability == pytest.approx(11 / 12, abs=1e-12)
+    assert certify(game, *read.strategies).nash_conv == pytest.approx(11 / 12, abs=1e-12)
     # exploit judges it too: player 2's best response gains what OpenSpiel's says it gets.
     judged = exploit(game, read.first)
     uniform = to_openspiel_policy(game, *read.strategies, correspondence=link)

@@ -12,7 +12,7 @@ import pytest
 
 from seqform.cli.main import main
 from seqform.holdem.lp_work import LPWorkRefusedError
-from seqform.holdem.report import spot_ev
+from seqform.holdem.report import seat_ev
 from seqform.play import (
     CHANCE,
     Score,
@@ -84,7 +84,7 @@ def test_spot_hands_average_to_the_seats_ev(tmp_path: Path):
     path.write_text(RIVER)
     session = start_session(path, 1, seed=7, auto="equilibrium")
     # IP's EV in chips: half the pot less the LP's value to OOP, 2525/978 (solve river.toml)
-    assert session.seat_value == pytest.approx(spot_ev(10, Fraction(2525, 978), 1), abs=1e-8)
+    assert session.seat_value == pytest.approx(seat_ev(Fraction(2525, 978), 10, 1), abs=1e-8)
     mean, bound = average_within_bound(session, 3_000)
     assert abs(mean - session.seat_value) <= bound
 

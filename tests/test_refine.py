@@ -26,9 +26,9 @@ def refined_kuhn(kuhn):
 def test_refined_kuhn_is_an_exact_equilibrium(refined_kuhn):
     assert refined_kuhn.verified
     assert refined_kuhn.value == KUHN_VALUE
-    assert refined_kuhn.certificate.exploitability == 0  # exact, so certainly <= 1e-9
+    assert refined_kuhn.certificate.nash_conv == 0  # exact, so certainly <= 1e-9
     first, second = refined_kuhn.strategies
-    assert certify(refined_kuhn.game, first, second).exploitability == 0
+    assert certify(refined_kuhn.game, first, second).nash_conv == 0
 
 
 def test_refined_kuhn_plays_sensibly_after_check_and_bet(refined_kuhn):
@@ -81,14 +81,14 @@ def test_nash_alone_allows_folding_k_where_the_refinement_calls(refined_kuhn):
     }
     first = {k: [Fraction(p) for p in v] for k, v in first.items()}
     second = {k: [Fraction(p) for p in v] for k, v in second.items()}
-    assert certify(refined_kuhn.game, first, second).exploitability == 0
+    assert certify(refined_kuhn.game, first, second).nash_conv == 0
     assert refined_kuhn.strategies[0].at("Kpb")["b"] == 1
 
 
 @pytest.mark.parametrize("cards", [4, 5], ids=lambda c: f"{c}-cards")
 def test_refined_n_card_kuhn(cards):
     solution = refine(kuhn_poker(cards=cards))
-    assert solution.verified and solution.certificate.exploitability == 0
+    assert solution.verified and solution.certificate.nash_conv == 0
     assert float(solution.value) == pytest.approx(solve(kuhn_poker(cards=cards)).value, abs=1e-9)
     first, second = solution.strategies
     top, bottom = str(cards), "1"
@@ -179,7 +179,7 @@ def test_cli_refine_text(capsys):
     assert main(["solve", "kuhn", "--refine"]) == 0
     out = capsys.readouterr().out
     assert "quasi-perfect" in out
-    assert "  exploitability (NashConv)  exactly 0" in out
+    assert "  exploitability (NashConv / 2)  exactly 0" in out
     assert "Jb       fold 1  call 0" in out
 
 
@@ -204,7 +204,7 @@ def test_fallback_is_an_exact_equilibrium_marked_unverified():
     # players' own strategies never arrive answers the perturbed opponent.
     solution = refine(kuhn_poker(), max_seconds=0)
     assert not solution.verified
-    assert solution.certificate.exploitability == 0
+    assert solution.certificate.nash_conv == 0
     for strategy in solution.strategies:
         for index in range(strategy.table.num_infosets):
             probabilities = [strategy.probabilities[s] for s in strategy.table.sequences_of(index)]

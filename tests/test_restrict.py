@@ -84,12 +84,12 @@ def test_restricted_kuhn_value_matches_the_restricted_normal_form(specs):
     expected = _normal_form_value(game, restrictions)
     solution = solve_restricted(game, restrictions, form=form)
     assert solution.value == pytest.approx(expected, abs=1e-9)
-    assert solution.exploitability <= 1e-9
+    assert solution.nash_conv <= 1e-9
     for player in (0, 1):
         probabilities = solution.strategies[player].probabilities
         assert not violations(game, player, probabilities, restrictions, tol=1e-9)
     exact = solve_exact(game, restrictions=restrictions, form=form)
-    assert exact.certified and exact.certificate.exploitability == 0
+    assert exact.certified and exact.certificate.nash_conv == 0
     assert float(exact.value) == pytest.approx(expected, abs=1e-9)
 
 

@@ -14,7 +14,7 @@ def test_large_n_card_kuhn_is_solved_and_certified():
     solution = solve(game)
     assert game.flat.num_nodes == 150 * 149 * 9 + 1
     assert [t.num_sequences for t in solution.form.players] == [601, 601]
-    assert solution.exploitability <= 1e-6
+    assert solution.nash_conv <= 1e-6
     x, y = solution.plans
     np.testing.assert_allclose(solution.form.E @ x, solution.form.e, atol=1e-9)
     np.testing.assert_allclose(solution.form.F @ y, solution.form.f, atol=1e-9)

@@ -232,4 +232,4 @@ def test_the_library_refuses_a_schedule_without_iterations() -> None:
     from seqform.routes.options import OptionsError
 
     with pytest.raises(OptionsError, match="give --iterations"):
-        iterate("kuhn", "hs-dcfr30", target_nash_conv=1e-3)
+        iterate("kuhn", "hs-dcfr30", target_exploitability=1e-3)

@@ -65,7 +65,7 @@ def test_certificate_equals_the_tree_walk_for_random_strategies(instance):
     assert float(ours.value) == pytest.approx(float(theirs.value), abs=1e-12)
     for mine, other in zip(ours.best_response_values, theirs.best_response_values, strict=True):
         assert float(mine) == pytest.approx(float(other), abs=1e-12)
-    assert float(ours.exploitability) > 1e-3  # random play is far from equilibrium
+    assert float(ours.nash_conv) > 1e-3  # random play is far from equilibrium
 
 
 def test_labels_equal_the_tree(instance):

@@ -45,7 +45,7 @@ def test_kuhn_value_and_player_two(solver):
     kuhn = kuhn_structured()
     solution = solve_structured(kuhn, solver=solver)
     assert solution.value == pytest.approx(KUHN_VALUE, abs=1e-8)
-    assert solution.exploitability <= 1e-8
+    assert solution.nash_conv <= 1e-8
     # Kuhn (1950): player 2's equilibrium is unique; probabilities of betting/calling.
     p2 = _kuhn_columns(kuhn, 1, solution.strategies[1].probabilities)
     np.testing.assert_allclose(p2[:, 2], [1 / 3, 0, 1], atol=1e-6)  # bet after a check
@@ -77,7 +77,7 @@ def test_value_equals_the_tree_lp(poker):
         solution = solve_structured(game, solver=solver)
         assert solution.value == pytest.approx(reference, abs=tolerance)
         assert float(solution.certificate.value) == pytest.approx(reference, abs=tolerance)
-        assert solution.exploitability <= 10 * tolerance
+        assert solution.nash_conv <= 10 * tolerance
         _constraints_hold(game, *solution.plans, atol=1e-7)
 
 
@@ -91,7 +91,7 @@ def test_large_deck_is_solved_and_certified():
     game = kuhn_structured(5000)
     solution = solve_structured(game)
     assert tree_nodes(game) > 2 * 10**8
-    assert solution.exploitability <= 1e-9
+    assert solution.nash_conv <= 1e-9
     # The certificate pins the value down: a profile with NashConv ε has expected value
     # within ε of the game's value, so the LP's optimum must agree with it to 1e-9.
     assert float(solution.certificate.value) == pytest.approx(solution.value, abs=1e-9)
@@ -130,4 +130,4 @@ def test_a_one_card_poker_game_is_solved_from_the_facade():
     solution = seqform.solve(seqform.one_card_game(poker))
     # The reference: the tree LP on the tree written from the betting tree.
     assert solution.value == pytest.approx(solve(one_card_tree(poker)).value, abs=1e-8)
-    assert solution.exploitability <= 1e-9
+    assert solution.nash_conv <= 1e-9

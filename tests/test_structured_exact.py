@@ -75,8 +75,8 @@ def test_exact_value_equals_the_tree_routes_exact_value(name):
     assert isinstance(solution.value, Fraction)
     assert solution.value == reference.value
     assert solution.bounds.lower == solution.bounds.upper == solution.value
-    assert solution.certificate.exploitability == 0
-    assert isinstance(solution.certificate.exploitability, Fraction)
+    assert solution.certificate.nash_conv == 0
+    assert isinstance(solution.certificate.nash_conv, Fraction)
     assert (solution.found_by, solution.basis_verified, solution.notes) == ("basis", True, ())
 
 
@@ -111,7 +111,7 @@ def test_exact_strategies_are_an_exact_equilibrium_of_the_tree(name):
     tables = tree.flat.tables
     first, second = (_on_tree(solution.strategies[p], tables[p], maps[p]) for p in (0, 1))
     on_tree = certify(tree, first, second)
-    assert on_tree.exploitability == 0
+    assert on_tree.nash_conv == 0
     assert on_tree.value == solution.value
 
 
@@ -179,7 +179,7 @@ def test_method_structured_exact_through_main_json(capsys):
     assert set(exact) == set(tree["exact"])  # the tree's exact block, key for key
     assert exact["value"] == tree["exact"]["value"] == document["value_fraction"]
     assert exact["certificate"] == tree["exact"]["certificate"]
-    assert exact["certificate"]["exploitability"] == "0"
+    assert exact["certificate"]["nash_conv"] == "0"
     assert (exact["found_by"], exact["basis_verified"]) == ("basis", True)
     names = {infoset["name"] for infoset in exact["strategies"][1]["infosets"]}
     assert names == {infoset["name"] for infoset in tree["exact"]["strategies"][1]["infosets"]}
@@ -239,4 +239,4 @@ def test_auto_exact_takes_the_structured_route_when_the_tree_is_large(capsys):
     auto, forced = documents
     assert auto["schema"] == forced["schema"] == "seqform.structured/2"
     assert auto["exact"]["value"] == forced["exact"]["value"]
-    assert auto["exact"]["certificate"]["exploitability"] == "0"
+    assert auto["exact"]["certificate"]["nash_conv"] == "0"

@@ -120,7 +120,7 @@ def test_certificate_of_the_lp_solution_equals_the_trees(instance):
     ours = certify(game, *strategies)
     theirs = solution.certificate
     assert ours.value == pytest.approx(theirs.value, abs=1e-12)
-    assert ours.exploitability == pytest.approx(theirs.exploitability, abs=1e-12)
+    assert ours.nash_conv == pytest.approx(theirs.nash_conv, abs=1e-12)
     pairs = zip(ours.best_response_values, theirs.best_response_values, strict=True)
     for mine, tree_value in pairs:
         assert mine == pytest.approx(tree_value, abs=1e-12)

@@ -112,7 +112,7 @@ def test_every_step_is_the_same_on_both_layouts(spec: str, algorithm: str) -> No
         assert vector.state().iteration == after.iteration == iteration
     averages = vector.average(), tree.average()
     assert _largest_difference(*averages) <= TOLERANCE
-    tree_nash_conv = certify(tree_game, *averages[1]).exploitability
+    tree_nash_conv = certify(tree_game, *averages[1]).nash_conv
     assert structured_nash_conv(structured, averages[0]) == pytest.approx(
         tree_nash_conv, abs=TOLERANCE
     )

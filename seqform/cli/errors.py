@@ -2,12 +2,12 @@
 
 0 success; 1 bad input (an unreadable or invalid game file, a strategy file that does not
 fit) or a solver that did not prove optimality; 2 usage errors: an option value out of range,
-an unknown game, an unknown, unreadable or out-of-range game parameter; 3 an answer written but not
-certified (``solve`` whose best-response certificate fails: exploitability above the tolerance,
-or ``--exact`` giving bounds instead of a value; ``iterate`` whose certificate overflows the
-float range); 130 interrupted (Ctrl-C; 128 + n for signal n: 143 SIGTERM, 129 SIGHUP);
-141 the reader of a pipe closed it early (``seqform solve leduc | head -1``; no message, see
-:mod:`seqform.cli.streams`).
+an unknown game, an unknown, unreadable or out-of-range game parameter; 3 an answer written
+but not certified (``solve`` whose best-response certificate fails: exploitability above the
+tolerance of the payoff range, or ``--exact`` giving bounds instead of a value; ``iterate``
+whose certificate overflows the float range); 130 interrupted (Ctrl-C; 128 + n for signal n:
+143 SIGTERM, 129 SIGHUP); 141 the reader of a pipe closed it early (``seqform solve leduc |
+head -1``; no message, see :mod:`seqform.cli.streams`).
 """
 
 from __future__ import annotations

@@ -310,7 +310,7 @@ def _add_iterate(commands: Commands) -> None:
         "--target-exploitability",
         type=positive_number,
         metavar="EPS",
-        help="stop once a measured NashConv (the sum of the best-response gains) is at most EPS",
+        help="stop once a measured exploitability (NashConv / 2) is at most EPS",
     )
     iterate.add_argument(
         "--time-limit",

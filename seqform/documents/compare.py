@@ -26,7 +26,7 @@ has more than 1 000 digits (``log10`` is always given;
                         "nonzeros": COUNT | null, "fits": bool, "solved": bool,
                         "build_seconds": float | null, "lp_seconds": float | null,
                         "value": float | null, "value_fraction": str | null,
-                        "exploitability": float | null,
+                        "nash_conv": float | null, "exploitability": float | null,
                         "kuhn_theorem": {"constraint_residuals": [float, float],
                                          "payoff_gaps": [float, float]} | null}, ×3],
       "values_agree": bool | null,          # all solved values within 1e-9
@@ -77,6 +77,7 @@ def _formulation_json(formulation: Formulation) -> dict[str, Any]:
         "lp_seconds": None if solution is None else solution.stats.seconds,
         "value": None if solution is None else solution.value,
         "value_fraction": None if solution is None else fraction_text(solution.value),
+        "nash_conv": None if solution is None else solution.nash_conv,
         "exploitability": None if solution is None else solution.exploitability,
         "kuhn_theorem": None if normal is None else kuhn_theorem_json(normal.summary),
     }

@@ -1,15 +1,15 @@
-"""The ``seqform.solve-many/1`` document: a folder of hold'em spots solved
+"""The ``seqform.solve-many/2`` document: a folder of hold'em spots solved
 (:class:`~seqform.routes.many.ManySpots`), one entry per spot file.
 
-Schema ``seqform.solve-many/1`` (``seqform/io/schemas/many.schema.json``)::
+Schema ``seqform.solve-many/2`` (``seqform/io/schemas/many.schema.json``)::
 
-    {"schema": "seqform.solve-many/1", "directory": str, "executor": str,
+    {"schema": "seqform.solve-many/2", "directory": str, "executor": str,
      "workers": int, "seconds": float,
      "spots": [{"path": str, "board": str, "pot": float | null,
                 "error": str | null, "combos": [int, int],
                 "ev": {"oop": float, "ip": float} | null,
                 "ev_share": {"oop": float, "ip": float} | null,
-                "exploitability": float | null, "exploitability_pot_percent": float | null,
+                "exploitability": float | null, "exploitability_pot": float | null,
                 "frequencies": FREQUENCIES, "seconds": float}]}
 
 with ``FREQUENCIES`` as in the ``"spot"`` object (:mod:`seqform.documents.spot`).
@@ -36,14 +36,14 @@ def _row_json(row: SpotRow) -> dict[str, Any]:
         "ev": None if row.error else {"oop": row.oop_ev, "ip": row.ip_ev},
         "ev_share": None if row.error else {"oop": row.share(0), "ip": row.share(1)},
         "exploitability": row.exploitability,
-        "exploitability_pot_percent": row.exploitability_pot,
+        "exploitability_pot": row.exploitability_pot,
         "frequencies": frequencies_json(row.frequencies),
         "seconds": row.seconds,
     }
 
 
 def many_document(report: ManySpots) -> dict[str, Any]:
-    """The ``seqform.solve-many/1`` document of ``report``."""
+    """The ``seqform.solve-many/2`` document of ``report``."""
     return {
         "schema": SOLVE_MANY,
         "directory": report.directory,

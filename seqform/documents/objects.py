@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from seqform.base.numbers import is_readable
+from seqform.base.numbers import JSON_EXACT_DIGITS, is_readable, is_short
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
 from seqform.documents.numbers import json_float
 from seqform.forms.strategies import BehaviouralStrategy
@@ -115,12 +115,15 @@ def timings_json(timings: Timings) -> dict[str, float]:
 
 def certificate_json(certificate: Certificate) -> dict[str, Any]:
     """The ``"certificate"`` object (floats, with the verdict of
-    :func:`seqform.certify.is_certified`)."""
+    :func:`seqform.certify.is_certified`: the exploitability relative to the payoff range)."""
     return {
         "expected_value": json_float(certificate.value),
         "best_response_values": [json_float(v) for v in certificate.best_response_values],
         "gains": [json_float(v) for v in certificate.gains],
+        "nash_conv": json_float(certificate.nash_conv),
         "exploitability": json_float(certificate.exploitability),
+        "payoff_range": json_float(certificate.payoff_range),
+        "relative_exploitability": json_float(certificate.relative_exploitability),
         "tolerance": EQUILIBRIUM_TOLERANCE,
         "equilibrium": is_certified(certificate),
     }
@@ -132,8 +135,22 @@ def exact_certificate_json(certificate: Certificate) -> dict[str, Any]:
         "expected_value": str(certificate.value),
         "best_response_values": [str(v) for v in certificate.best_response_values],
         "gains": [str(v) for v in certificate.gains],
+        "nash_conv": str(certificate.nash_conv),
         "exploitability": str(certificate.exploitability),
+        "payoff_range": _fraction_or_none(certificate.payoff_range),
     }
+
+
+def _fraction_or_none(value: Any) -> str | None:
+    """A Fraction as its string, or None when a part has more than
+    :data:`~seqform.base.numbers.JSON_EXACT_DIGITS` digits (Python refuses to write an
+    integer of over 4 300; a payoff range of 10^5000 is the game's, not the answer's)."""
+    number = Fraction(value)
+    if is_short(number.numerator, JSON_EXACT_DIGITS) and is_short(
+        number.denominator, JSON_EXACT_DIGITS
+    ):
+        return str(number)
+    return None
 
 
 def constant_sum_json(game: Game, value: Any) -> dict[str, Any] | None:

@@ -1,15 +1,15 @@
 """A hold'em spot in documents: the ``"spot"`` object of ``seqform.structured/2`` (``solve
-SPOT.toml``) and the main action frequencies, which ``seqform.solve-many/1`` writes for each
+SPOT.toml``) and the main action frequencies, which ``seqform.solve-many/2`` writes for each
 spot too (:mod:`seqform.documents.many`)::
 
     "spot": {"pot": float, "combos": [int, int],
              "ev": {"oop": float, "ip": float}, "ev_share": {"oop": float, "ip": float},
-             "exploitability": float, "exploitability_pot_percent": float,
+             "exploitability": float, "exploitability_pot": float,
              "frequencies": [{"player": "OOP" | "IP", "history": str,
                               "actions": {str: float}}]}
 
-Conventions (EV in chips, exploitability as NashConv / 2) are
-:mod:`seqform.holdem.report`'s.
+Conventions (EV in chips, exploitability as NashConv / 2, shares of the pot as fractions)
+are :mod:`seqform.holdem.report`'s.
 """
 
 from __future__ import annotations
@@ -42,6 +42,6 @@ def spot_json(summary: SpotSummary) -> dict[str, Any]:
         "ev": {"oop": summary.oop_ev, "ip": summary.ip_ev},
         "ev_share": {"oop": summary.share(0), "ip": summary.share(1)},
         "exploitability": summary.exploitability,
-        "exploitability_pot_percent": summary.exploitability_pot,
+        "exploitability_pot": summary.exploitability_pot,
         "frequencies": frequencies_json(summary.frequencies),
     }

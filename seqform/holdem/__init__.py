@@ -30,7 +30,7 @@ if TYPE_CHECKING:
         SpotSummary,
         action_frequencies,
         class_grid,
-        spot_ev,
+        seat_ev,
         spot_summary,
     )
     from seqform.holdem.spot import Spot, SpotFileError, read_spot
@@ -60,7 +60,7 @@ _DOOR = {
     "read_spot": "spot",
     "refuse_slow_lp": "lp_work",
     "select_combos": "hands",
-    "spot_ev": "report",
+    "seat_ev": "report",
     "spot_game": "game",
     "spot_summary": "report",
 }
@@ -88,8 +88,8 @@ __all__ = [
     "load_spot_tree",
     "read_spot",
     "refuse_slow_lp",
+    "seat_ev",
     "select_combos",
-    "spot_ev",
     "spot_game",
     "spot_summary",
 ]

@@ -1,14 +1,22 @@
 """What a poker player reads off a solved spot: each player's EV in chips and as a share of
-the pot, the exploitability in chips and in % of the pot, and the main action frequencies.
+the pot, the exploitability in chips and as a share of the pot, and the main action
+frequencies.
 
-Conventions (Chen and Ankenman, *The Mathematics of Poker*, 2006, ch. 2; the commercial
-solvers' reports): the spot's payoff is OOP's EV less half the pot
-(:func:`seqform.holdem.game.spot_game`), so OOP's EV is ``value + pot / 2`` and
-IP's is ``pot − OOP's``; the exploitability is NashConv / 2, the mean of the two players'
-best-response gains.  A frequency at a decision is the share of the player's range, each
-combo weighted by its probability in the deal (card removal against the other range
-included) times the player's own probability of reaching the decision
-(:func:`action_frequencies`).
+Value and EV (Chen and Ankenman, *The Mathematics of Poker*, 2006, ch. 2; the commercial
+solvers' reports).  The *value* of a game to a player is that player's expected payoff at
+an equilibrium, in the game's own payoffs (``solve``'s "Value to Player 1").  A spot's
+payoffs are net of half the pot (:func:`seqform.holdem.game.spot_game`): a
+player who wins the pot gets ``+pot / 2 + the opponent's bets``.  A seat's *EV* is what a
+poker player means: the chips it expects to take from the pot and the bets, its value plus
+half the pot (:func:`seat_ev`; ``oop_ev + ip_ev == pot``), and its *share* of the pot is
+``EV / pot``.  So on a pot of 10 a value of +2.58 to OOP is an EV of 7.58 chips, 75.8 % of
+the pot.  The exploitability is NashConv / 2, the mean of the two players' best-response
+gains, in chips and as a share of the pot.  Shares are fractions here and in the JSON
+documents (0.758); the text reports print them as percentages (75.8 %).
+
+A frequency at a decision is the share of the player's range, each combo weighted by its
+probability in the deal (card removal against the other range included) times the
+player's own probability of reaching the decision (:func:`action_frequencies`).
 """
 
 from __future__ import annotations
@@ -28,12 +36,23 @@ __all__ = [
     "SpotSummary",
     "action_frequencies",
     "class_grid",
-    "spot_ev",
+    "seat_ev",
     "spot_summary",
 ]
 
 WHO = ("OOP", "IP")
 """The players as a spot's reports name them: player 0 is out of position, player 1 in."""
+
+
+def seat_ev(value: Fraction | float, pot: Fraction | float, seat: int) -> float:
+    """A seat's EV in chips on a spot whose value to OOP (player 0, the game's payoffs) is
+    ``value``: ``pot / 2 + value`` for OOP (seat 0), ``pot / 2 − value`` for IP (seat 1).
+
+    The one conversion from the game's payoffs to chips (module docstring); it applies to a
+    payoff of one hand as well as to an expectation.
+    """
+    own = value if seat == 0 else -value
+    return float(pot) / 2 + float(own)
 
 
 @dataclass(frozen=True)
@@ -58,7 +77,7 @@ class SpotSummary:
     """A solved spot as players read it (module docstring).
 
     pot : chips in the pot before the street
-    oop_ev, ip_ev : each player's EV in chips (``oop_ev + ip_ev == pot``)
+    oop_ev, ip_ev : each player's EV in chips (:func:`seat_ev`; ``oop_ev + ip_ev == pot``)
     exploitability : NashConv / 2, in chips
     frequencies : OOP's first decision and IP's decision after a check
     combos : the combos in each range after the board's card removal
@@ -72,22 +91,22 @@ class SpotSummary:
     combos: tuple[int, int]
 
     @property
+    def value(self) -> float:
+        """The game's value to OOP (player 0): OOP's EV less half the pot."""
+        return self.oop_ev - self.pot / 2
+
+    @property
     def exploitability_pot(self) -> float:
-        """The exploitability in % of the pot."""
-        return 100.0 * self.exploitability / self.pot
+        """The exploitability as a share of the pot (a fraction: 0.01 is 1 %)."""
+        return self.exploitability / self.pot
+
+    def ev(self, player: int) -> float:
+        """A player's EV in chips (0: OOP, 1: IP)."""
+        return (self.oop_ev, self.ip_ev)[player]
 
     def share(self, player: int) -> float:
-        """A player's EV as a share of the pot (the two add up to 1)."""
-        return (self.oop_ev, self.ip_ev)[player] / self.pot
-
-
-def spot_ev(pot: Fraction | float, value: Fraction | float, player: int) -> float:
-    """A player's EV in chips from the spot's ``value`` (the LP's value, the zero-sum payoff
-    to OOP): the share of the pot the player expects to win less the chips it expects to put
-    in, ``pot / 2 + value`` for OOP (``player`` 0) and ``pot / 2 − value`` for IP.  The two
-    add up to the pot; "Value to Player 1" of ``solve`` is OOP's EV less half the pot."""
-    half = float(pot) / 2
-    return half + float(value) if player == 0 else half - float(value)
+        """A player's EV as a share of the pot (a fraction; the two add up to 1)."""
+        return self.ev(player) / self.pot
 
 
 def spot_summary(
@@ -99,7 +118,7 @@ def spot_summary(
 ) -> SpotSummary:
     """The summary of a spot solved to ``value`` with ``strategies`` certified at
     ``nash_conv`` (module docstring)."""
-    oop_ev = spot_ev(pot, value, 0)
+    oop_ev = seat_ev(value, pot, 0)
     found = (
         action_frequencies(game, strategies[0], ""),
         action_frequencies(game, strategies[1], "x"),
@@ -107,7 +126,7 @@ def spot_summary(
     return SpotSummary(
         pot=float(pot),
         oop_ev=oop_ev,
-        ip_ev=float(pot) - oop_ev,
+        ip_ev=seat_ev(value, pot, 1),
         exploitability=float(nash_conv) / 2,
         frequencies=tuple(f for f in found if f is not None),
         combos=(len(game.hands[0]), len(game.hands[1])),

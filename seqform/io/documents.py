@@ -6,7 +6,7 @@ kind and version.  Each kind has a JSON Schema shipped with the package as
 :mod:`importlib.resources`, so an installed wheel has them too); the objects several
 documents share (game, solver, timings, certificate, strategy, ...) are defined once in
 ``common.schema.json`` and referred to by ``$id``.  A schema's ``$id`` is
-``urn:seqform:schema:<kind>`` (``urn:seqform:schema:common/1`` for the shared part).
+``urn:seqform:schema:<kind>`` (``urn:seqform:schema:common/2`` for the shared part).
 
 =====================  =================================================  ===================
 document               written by                                         schema file
@@ -17,9 +17,9 @@ document               written by                                         schema
 ``seqform.compare/2``  ``compare``                                        ``compare``
 ``seqform.ranges/1``   ``ranges``                                         ``ranges``
 ``seqform.exploit/1``  ``exploit``                                        ``exploit``
-``seqform.iterate/1``  ``iterate``                                        ``iterate``
+``seqform.iterate/2``  ``iterate``                                        ``iterate``
 ``seqform.games/1``    ``games``                                          ``games``
-``seqform.solve-many/1``  ``solve-many``                                  ``many``
+``seqform.solve-many/2``  ``solve-many``                                  ``many``
 ``seqform.compare-sizes/2``  ``compare --no-solve``, tree too large           ``compare_sizes``
 ``seqform.qre/1``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
 =====================  =================================================  ===================
@@ -27,8 +27,18 @@ document               written by                                         schema
 The documents are built by the library (:mod:`seqform.documents`; one entry point,
 ``seqform.document(result)``), in a room above this one: here is their contract, the kinds,
 the schemas and :func:`validate_document`, beside the reader.  The strategies of
-``seqform.solve/2`` and ``seqform.iterate/1`` documents are read back by
-:mod:`seqform.io.strategy_files`.  Validation needs the optional ``jsonschema`` package
+``seqform.solve/2`` and ``seqform.iterate/2`` documents are read back by
+:mod:`seqform.io.strategy_files`.
+
+Version 2 of ``solve``, ``structured``, ``compare``, ``iterate`` and ``solve-many`` (and of
+``common``) gave one meaning to each word: ``nash_conv`` is the sum of the best-response
+gains and ``exploitability`` NashConv / 2 (it was NashConv in ``solve``, ``structured``
+and ``compare``); the certificate judges the exploitability relative to the game's payoff
+range (``payoff_range``, ``relative_exploitability``) and never reports a negative gain;
+shares of the pot are fractions (``exploitability_pot`` replaces the percentage
+``exploitability_pot_percent``); ``iterate``'s ``target_exploitability`` is a target for
+NashConv / 2.  :data:`PREVIOUS` names the version-1 kinds, whose strategies
+:mod:`seqform.io.strategy_files` still reads.  Validation needs the optional ``jsonschema`` package
 (in the ``dev`` extra); it is imported only by :func:`validate_document`.
 """
 
@@ -49,6 +59,7 @@ __all__ = [
     "EXPLOIT",
     "GAMES",
     "ITERATE",
+    "PREVIOUS",
     "QRE",
     "RANGES",
     "SOLVE",
@@ -66,9 +77,9 @@ STRUCTURED = "seqform.structured/2"
 COMPARE = "seqform.compare/2"
 RANGES = "seqform.ranges/1"
 EXPLOIT = "seqform.exploit/1"
-ITERATE = "seqform.iterate/1"
+ITERATE = "seqform.iterate/2"
 GAMES = "seqform.games/1"
-SOLVE_MANY = "seqform.solve-many/1"
+SOLVE_MANY = "seqform.solve-many/2"
 COMPARE_SIZES = "seqform.compare-sizes/2"
 QRE = "seqform.qre/1"
 
@@ -86,7 +97,16 @@ DOCUMENTS: dict[str, str] = {
 }
 """Each document kind and the name of its schema file (``<name>.schema.json``)."""
 
-COMMON_ID = "urn:seqform:schema:common/1"
+PREVIOUS: dict[str, str] = {
+    "seqform.solve/1": SOLVE,
+    "seqform.structured/1": STRUCTURED,
+    "seqform.compare/1": COMPARE,
+    "seqform.iterate/1": ITERATE,
+    "seqform.solve-many/1": SOLVE_MANY,
+}
+"""Each kind of version 1 that version 2 replaced, and its successor (module docstring)."""
+
+COMMON_ID = "urn:seqform:schema:common/2"
 _SCHEMA_FILES = (*DOCUMENTS.values(), "common")
 
 
@@ -143,7 +163,7 @@ def validate_document(document: Any) -> None:
 
 @cache
 def _registry() -> Any:
-    """Every schema by its ``$id``, so that references to ``common/1`` resolve offline."""
+    """Every schema by its ``$id``, so that references to ``common/2`` resolve offline."""
     from referencing import Registry, Resource
 
     return Registry().with_resources(

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from seqform.game.model import Game
-from seqform.io.documents import ITERATE, SOLVE
+from seqform.io.documents import ITERATE, PREVIOUS, SOLVE
 from seqform.io.gambit_profile import is_gambit_profile, profile_mapping
 from seqform.io.json_input import (
     StrategyFileError,
@@ -83,6 +83,11 @@ __all__ = [
 
 SOLUTION_SCHEMA = SOLVE
 STRATEGY_SCHEMAS = (SOLVE, ITERATE)  # documents whose strategies are read
+_READ_SCHEMAS = (
+    *STRATEGY_SCHEMAS,
+    *(old for old, new in PREVIOUS.items() if new in STRATEGY_SCHEMAS),
+)
+"""The same documents' earlier versions too: their strategies did not change."""
 SUM_TOLERANCE = Fraction(1, 10**6)
 """How far the probabilities at one information set may be from summing to 1."""
 
@@ -196,7 +201,7 @@ def _given(document: Any, player: int | None, where: str) -> _Given:
     schema = document.get("schema", SOLUTION_SCHEMA)
     if not isinstance(schema, str):
         raise StrategyFileError(f"{where}: 'schema' must be a string, got {shown(schema)}")
-    if schema not in STRATEGY_SCHEMAS:
+    if schema not in _READ_SCHEMAS:
         raise StrategyFileError(
             f"{where} is a {shown(schema, 80).strip(chr(39))} document; a strategy file may be "
             f"a {' or '.join(STRATEGY_SCHEMAS)} one"

@@ -9,7 +9,7 @@ for two-player zero-sum games and :func:`seqform.certify.certify_profile` for ot
 
 Clocks: ``seconds`` counts only the time spent in ``step``; measuring NashConv is not
 charged to the solver.  The time limit is checked on that clock after every iteration;
-the target exploitability only when NashConv is measured.
+the target exploitability (NashConv / 2) only when NashConv is measured.
 
 Ctrl-C: inside :func:`stop_on_interrupt`, while :func:`run_iterations` iterates (and only
 then), the first SIGINT does not raise in the middle of an iteration; the loop finishes the
@@ -110,7 +110,7 @@ class Sample:
     """NashConv of the average strategies after ``iteration`` iterations.
 
     seconds : solver time spent in the first ``iteration`` iterations
-    nash_conv : the sum of the players' best-response gains (seqform's exploitability)
+    nash_conv : the sum of the players' best-response gains (twice the exploitability)
     last_nash_conv : NashConv of the last iterate (the current behaviour) when the run
         measures it (``last_iterate=True``), else None
     """
@@ -126,7 +126,9 @@ class Stopping:
     """When to stop: whichever comes first.
 
     iterations : at most this many iterations (None: no limit)
-    target : stop once a measured NashConv is at most this
+    target : stop once a measured exploitability, NashConv / 2, is at most this (for more
+        than two players, or general-sum payoffs, where exploitability is not defined:
+        once NashConv is at most twice this)
     time_limit : stop once the solver time reaches this many seconds
     every : measure NashConv every this many iterations (and after the last one)
     """
@@ -217,7 +219,11 @@ OnSample = Callable[[Sample], bool | None]
 def _rule_fired(stopping: Stopping, seconds: float, sample: Sample | None) -> str | None:
     """The rule that stops the run after an iteration (``sample``: its measurement, if it
     was measured), or None."""
-    if sample is not None and stopping.target is not None and sample.nash_conv <= stopping.target:
+    if (
+        sample is not None
+        and stopping.target is not None
+        and sample.nash_conv / 2 <= stopping.target
+    ):
         return "target"
     if stopping.time_limit is not None and seconds >= stopping.time_limit:
         return "time limit"
@@ -230,7 +236,7 @@ def _nash_conv(
     game: Game, two_player_zero_sum: bool, strategies: tuple[BehaviouralStrategy, ...]
 ) -> float:
     if two_player_zero_sum:
-        return float(certify(game, strategies[0], strategies[1]).exploitability)
+        return float(certify(game, strategies[0], strategies[1]).nash_conv)
     return float(certify_profile(game, strategies).nash_conv)
 
 

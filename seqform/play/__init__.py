@@ -25,7 +25,7 @@ A seat's *value* (``PlaySession.seat_value``) is what it expects a hand when bot
 equilibrium.  On Kuhn poker it is the game's value to the seat (−1/18 in seat 1, +1/18 in
 seat 2; Kuhn 1950).  On a spot it is the seat's *EV in chips*: the share of the pot it
 expects to win less the chips it expects to put in
-(:func:`seqform.holdem.report.spot_ev`); ``solve``'s "Value to Player 1" is the
+(:func:`seqform.holdem.report.seat_ev`); ``solve``'s "Value to Player 1" is the
 spot's zero-sum payoff, OOP's EV less half the pot.
 
 Expectations shown

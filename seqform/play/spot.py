@@ -6,7 +6,7 @@ A spot is played on its public tree × combos (:mod:`seqform.holdem.game`), neve
 on the explicit tree, so ``play`` runs on any spot the structured route solves.  Results are
 in chips as players count them: a hand's *net* is the share of the pot won less the chips
 put in during the spot (the zero-sum payoff of the spot plus half the pot), so a seat expects
-its EV in chips a hand (:func:`seqform.holdem.report.spot_ev`, the ``solve``
+its EV in chips a hand (:func:`seqform.holdem.report.seat_ev`, the ``solve``
 summary's "EV OOP ... chips").
 
 Expectations (as :mod:`seqform.play` explains them for Kuhn poker): for the human's combo

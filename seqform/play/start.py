@@ -129,7 +129,7 @@ def _kuhn_session(
 def _spot_session(
     path: str, seat: int, auto: str | None, rng: random.Random, force: bool
 ) -> PlaySession:
-    from seqform.holdem import read_spot, spot_ev
+    from seqform.holdem import read_spot, seat_ev
     from seqform.play.spot import SpotTable
     from seqform.play.strategies import check_spot_strategy, spot_strategy
     from seqform.routes.solve import solve
@@ -146,5 +146,5 @@ def _spot_session(
     if auto is not None:
         automatic = spot_strategy(auto, strategies[seat].table, strategies[seat])
     table = SpotTable(spot, solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
-    value = spot_ev(spot.pot, solution.value, seat)
+    value = seat_ev(solution.value, spot.pot, seat)
     return PlaySession(table, seat, value, spot.pot, auto or "", rng)

@@ -148,7 +148,7 @@ class PlaySession:
     seat : the human's player index (0 acts first; on a spot, OOP)
     seat_value : what the seat expects a hand under equilibrium play: on Kuhn poker the
         game's value to the seat (−1/18 in seat 1, Kuhn 1950), on a spot the seat's EV in
-        chips (:func:`seqform.holdem.report.spot_ev`)
+        chips (:func:`seqform.holdem.report.seat_ev`)
     pot : the spot's starting pot (None for Kuhn poker), for the EV's share of the pot
     auto_name : the strategy that plays for the human, or ``""`` when the human plays
     rng : every draw of the session — deals, the bot's moves, ``auto``'s moves, river cards —

@@ -139,7 +139,7 @@ SAMPLING = frozenset({"mccfr"})
 
 
 DEFAULT_ITERATIONS = 1000
-"""Iterations run when no stopping rule is given (``iterations``, ``target_nash_conv`` and
+"""Iterations run when no stopping rule is given (``iterations``, ``target_exploitability`` and
 ``time_limit`` all None), from Python and the command line alike."""
 
 
@@ -181,7 +181,7 @@ def iterate(
     algorithm: str,
     *,
     iterations: int | None = None,
-    target_nash_conv: float | None = None,
+    target_exploitability: float | None = None,
     time_limit: float | None = None,
     every: int = DEFAULT_EVERY,
     seed: int | None = None,
@@ -204,12 +204,13 @@ def iterate(
         ``solve`` takes for that spec (module docstring).
     algorithm
         A key of :data:`ALGORITHMS`.
-    iterations, target_nash_conv, time_limit
+    iterations, target_exploitability, time_limit
         The stopping rules, whichever fires first (the command line's ``--iterations``,
         ``--target-exploitability`` and ``--time-limit``): at most ``iterations``
-        iterations; stop once a measured NashConv (the *sum* of the players' best-response
-        gains, not half of it) is at most ``target_nash_conv``; stop once the solver has run
-        ``time_limit`` seconds (measurements not counted).  With none of the three,
+        iterations; stop once a measured exploitability (NashConv / 2; in a game with more
+        players or general-sum payoffs, NashConv ≤ 2 × the target) is at most
+        ``target_exploitability``; stop once the solver has run ``time_limit`` seconds
+        (measurements not counted).  With none of the three,
         :data:`DEFAULT_ITERATIONS`.
     every
         Measure NashConv every ``every`` iterations and after the last.
@@ -250,7 +251,7 @@ def iterate(
     MemoryRefusedError
         For a tree that would not fit in memory (unless ``force``).
     """
-    stopping = stopping_rules(iterations, target_nash_conv, time_limit, every)
+    stopping = stopping_rules(iterations, target_exploitability, time_limit, every)
     chosen = resolve_method(method, ITERATE_METHODS)
     options = _solver_options(algorithm, stopping, seed, on_sample)
     spec = game if isinstance(game, str) else None
@@ -288,7 +289,7 @@ def _require_numbers(result: IterativeResult) -> None:
 
 def stopping_rules(
     iterations: object = None,
-    target_nash_conv: object = None,
+    target_exploitability: object = None,
     time_limit: object = None,
     every: object = DEFAULT_EVERY,
 ) -> Stopping:
@@ -304,7 +305,7 @@ def stopping_rules(
     """
     for name, number, whole in (
         ("iterations", iterations, True),
-        ("target_nash_conv", target_nash_conv, False),
+        ("target_exploitability", target_exploitability, False),
         ("time_limit", time_limit, False),
         ("every", every, True),
     ):
@@ -321,11 +322,11 @@ def stopping_rules(
         if not positive:
             wanted = "a positive integer" if whole else "a positive finite number"
             raise ValueError(f"{name} must be {wanted}, not {number!r}")
-    if iterations is None and target_nash_conv is None and time_limit is None:
+    if iterations is None and target_exploitability is None and time_limit is None:
         iterations = DEFAULT_ITERATIONS
     return Stopping(
         iterations=None if iterations is None else int(iterations),  # type: ignore[call-overload]
-        target=None if target_nash_conv is None else float(target_nash_conv),  # type: ignore[arg-type]
+        target=None if target_exploitability is None else float(target_exploitability),  # type: ignore[arg-type]
         time_limit=None if time_limit is None else float(time_limit),  # type: ignore[arg-type]
         every=int(every),  # type: ignore[call-overload]
     )
@@ -402,7 +403,7 @@ def _iterate_structured(
         values=(value, -value),
         best_response_values=tuple(float(v) for v in certificate.best_response_values),
         gains=tuple(float(g) for g in certificate.gains),
-        nash_conv=float(certificate.exploitability),
+        nash_conv=float(certificate.nash_conv),
     )
     if not wanted:
         lp = LpReference("not asked (--no-reference)")

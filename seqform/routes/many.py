@@ -17,12 +17,13 @@ workers and only their small summaries come back.  Where they run:
 
 Every row carries what players read off a solver (Chen and Ankenman, *The Mathematics of
 Poker*, 2006, ch. 2; PioSOLVER's conventions): each player's EV in chips, the two adding up to
-the pot, as a share of the pot; the exploitability in chips and in % of the pot, as the mean
-of the two players' best-response gains (NashConv / 2); and the main action frequencies: OOP's
+the pot, and as a share of the pot; the exploitability in chips and as a share of the pot, the
+mean of the two players' best-response gains (NashConv / 2); and the main action frequencies: OOP's
 first decision, and IP's decision after OOP checks.  A frequency at a decision is the share of
 the player's range, each combo weighted by its probability in the deal (card removal against
 the other range included) times the player's own probability of reaching the decision
-(:func:`action_frequencies`).  A spot that cannot be read or solved is a row with its error;
+(:func:`action_frequencies`).  Shares are fractions (:mod:`seqform.holdem.report`
+defines value, EV and share once).  A spot that cannot be read or solved is a row with its error;
 the others are still solved.
 
 Ctrl-C cancels what has not started and stops the workers (a process pool's workers are
@@ -145,13 +146,13 @@ class SpotRow:
 
     @property
     def exploitability_pot(self) -> float | None:
-        """The exploitability in % of the pot."""
+        """The exploitability as a share of the pot (a fraction: 0.01 is 1 %)."""
         if self.exploitability is None or not self.pot:
             return None
-        return 100.0 * self.exploitability / self.pot
+        return self.exploitability / self.pot
 
     def share(self, player: int) -> float | None:
-        """A player's EV as a share of the pot (the two add up to 1)."""
+        """A player's EV as a share of the pot (a fraction; the two add up to 1)."""
         ev = (self.oop_ev, self.ip_ev)[player]
         return None if ev is None or not self.pot else ev / self.pot
 
@@ -211,7 +212,7 @@ def solve_spot_file(path: str, exact: bool = False) -> SpotRow:
         return SpotRow(path, board, None if pot is None else float(pot), error=message)
     assert pot is not None
     summary = spot_summary(
-        game, pot, float(solution.value), float(solution.exploitability), solution.strategies
+        game, pot, float(solution.value), float(solution.nash_conv), solution.strategies
     )
     return SpotRow(
         path=path,

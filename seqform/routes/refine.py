@@ -123,7 +123,13 @@ class RefinedSolution:
         return (self.strategies[0].to_float(), self.strategies[1].to_float())
 
     @property
+    def nash_conv(self) -> float:
+        """NashConv of ``strategies``, the sum of the best-response gains."""
+        return float(self.certificate.nash_conv)
+
+    @property
     def exploitability(self) -> float:
+        """NashConv / 2 of ``strategies``."""
         return float(self.certificate.exploitability)
 
     @property
@@ -198,7 +204,7 @@ def refine(
         strategies=(first, second),
         refined=_refined_sets(first, second),
         certificate=certificate,
-        verified=limit.value is not None and certificate.exploitability == 0,
+        verified=limit.value is not None and certificate.nash_conv == 0,
         epsilon=limit.epsilon,
         degree=problem.degree,
         pivots=limit.pivots,

@@ -138,8 +138,9 @@ class Result(Protocol[S_co]):
 
     value : the value to player 0 (:data:`Value`)
     strategies : both players' behavioural strategies (float or exact)
-    certificate : expected value, best responses and NashConv of ``strategies``, from the
-        game (the tree, or sorted-card sums for one-card poker games), not from the LP
+    certificate : expected value, best responses, NashConv and exploitability of
+        ``strategies``, from the game (the tree, or sorted-card sums for one-card poker
+        games), not from the LP
     timings : seconds per phase
     stats : what the LP solver did
     """
@@ -183,7 +184,8 @@ class Certified(Generic[S]):
     value : the LP optimum, the game's value to player 0
     plans : the LP's realization plans ``(x, y)``
     strategies : both players' strategies of the plans
-    certificate : expected value, best responses and NashConv of ``strategies``
+    certificate : expected value, best responses, NashConv and exploitability of
+        ``strategies``
     stats : what the LP solver did
     timings : seconds per phase
     """
@@ -196,8 +198,13 @@ class Certified(Generic[S]):
     timings: Timings
 
     @property
+    def nash_conv(self) -> float:
+        """NashConv of the behavioural strategies (the sum of the best-response gains)."""
+        return float(self.certificate.nash_conv)
+
+    @property
     def exploitability(self) -> float:
-        """NashConv of the behavioural strategies, measured by best response."""
+        """NashConv / 2 of the behavioural strategies, measured by best response."""
         return float(self.certificate.exploitability)
 
     def parts(self) -> dict[str, Any]:
@@ -220,8 +227,13 @@ class ExactOutcome:
         return bool(self.bounds.lower == self.bounds.upper)
 
     @property
+    def nash_conv(self) -> float:
+        """NashConv of ``strategies`` (exact in ``certificate.nash_conv``)."""
+        return float(self.certificate.nash_conv)
+
+    @property
     def exploitability(self) -> float:
-        """NashConv of ``strategies`` (exact in ``certificate.exploitability``)."""
+        """NashConv / 2 of ``strategies`` (exact in ``certificate.exploitability``)."""
         return float(self.certificate.exploitability)
 
     @property
@@ -277,7 +289,7 @@ def _measured(
         return SolverLimitError(f"{error}; the solver offered no point to measure", None)
     certificate = certify(strategies(*error.plans))
     return SolverLimitError(
-        f"{error}; {point} has exploitability (NashConv) "
+        f"{error}; {point} has exploitability (NashConv / 2) "
         f"{float(certificate.exploitability):.3g}, by best response",
         error.plans,
     )

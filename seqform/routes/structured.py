@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from seqform.certify import EQUILIBRIUM_TOLERANCE, is_certified
 from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, behaviour_from_plan
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.tree import StructuredGame
@@ -39,7 +40,7 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     plans : the LP's realization plans ``(x, y)`` on the game's sequence indices
     strategies : behavioural strategies of the plans on the tree-free tables (information
         set = hand and public node, named as the tree names it)
-    certificate : expected value, best responses and NashConv of ``strategies``
+    certificate : expected value, best responses, NashConv and exploitability of ``strategies``
     stats : what the LP solver did (with the structured LP's size)
     timings : seconds per phase; ``timings.sequence_form`` is building the structured LP
     game : the structured game
@@ -69,7 +70,7 @@ hands summed by level at every showdown: 7.2 for 192 × 210 combos, 9.1 for ever
 IPX_TOLERANCE = 1e-10
 """HiGHS's interior point without crossover stops at this relative gap on the dense LPs.
 Measured on the full-range river spot (docs/spots.md): at HiGHS's default 1e-8, 39
-iterations and NashConv 1.5e-9, above :data:`CERTIFY_TOLERANCE`; 1e-9, 40 iterations and
+iterations and NashConv 1.5e-9; 1e-9, 40 iterations and
 4.9e-10; 1e-10, 41 iterations and 3.1e-10."""
 
 
@@ -202,9 +203,6 @@ def _default_or_fallback(
     return run(LPChoice(fallback))
 
 
-CERTIFY_TOLERANCE = 1e-9
-"""The NashConv below which a solution counts as an equilibrium (the CLI's verdict)."""
-
 FALLBACK_SIMPLEX_DENSITY = 5.0
 """The default route's fallback is HiGHS simplex for an LP with at most this many non-zeros
 per column, HiGHS ipm (with crossover, so still a vertex) above.  Measured on the 2-core
@@ -216,8 +214,8 @@ certified to NashConv 6e-13, simplex not done after 5 minutes."""
 
 def fallback_solver(lp: StructuredLP) -> StructuredSolver:
     """HiGHS simplex or ipm with crossover (:data:`FALLBACK_SIMPLEX_DENSITY`) when the
-    default (:func:`default_solver`) fails or leaves NashConv above
-    :data:`CERTIFY_TOLERANCE`."""
+    default (:func:`default_solver`) fails or leaves its answer uncertified
+    (:func:`seqform.certify.is_certified`)."""
     density = lp.matrix.nnz / max(1, lp.shape[1])
     return "simplex" if density <= FALLBACK_SIMPLEX_DENSITY else "ipm"
 
@@ -225,11 +223,16 @@ def fallback_solver(lp: StructuredLP) -> StructuredSolver:
 def _uncertified(result: Certified[BehaviouralStrategy], choice: LPChoice) -> str | None:
     """Why the default solver's answer needs a second solve, or None when it is certified.
     An interior point stops a little inside the optimal face; on ``liars_dice`` (sides 6)
-    Clarabel at gap 1e-12 left NashConv 1.56e-9, just above the tolerance (issue 24)."""
-    exploitability = float(result.certificate.exploitability)
-    if exploitability <= CERTIFY_TOLERANCE:
+    Clarabel at gap 1e-12 once left NashConv 1.56e-9 (exploitability 3.9e-10 of the payoff
+    range 2)."""
+    certificate = result.certificate
+    if is_certified(certificate):
         return None
-    return f"{choice}'s answer has NashConv {exploitability:.3g} > {CERTIFY_TOLERANCE:g}"
+    return (
+        f"{choice}'s answer has exploitability {float(certificate.exploitability):.3g}, "
+        f"{float(certificate.relative_exploitability):.3g} of the payoff range "
+        f"{float(certificate.payoff_range):g} > {EQUILIBRIUM_TOLERANCE:g}"
+    )
 
 
 INTERIOR_REACH_TOLERANCE = 1e-9

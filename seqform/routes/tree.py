@@ -1,7 +1,7 @@
 """The tree route: game → sequence form → min-max LP → behavioural strategies → certificate.
 
-No answer is returned unverified: every :class:`Solution` carries the exploitability
-(NashConv) of its behavioural strategies, measured by :mod:`seqform.certify` on
+No answer is returned unverified: every :class:`Solution` carries the certificate
+(NashConv, exploitability) of its behavioural strategies, measured by :mod:`seqform.certify` on
 the tree, independently of the LP.  The LP stages are those of every route
 (:func:`seqform.routes.result.lp_stages`); :class:`Solution` is the
 :class:`~seqform.routes.result.Result` of the float routes on the tree, which the normal

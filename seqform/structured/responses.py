@@ -13,6 +13,7 @@ Johanson et al. (IJCAI 2011).  Exact when the strategies are exact (Fractions, s
 
 from __future__ import annotations
 
+import weakref
 from fractions import Fraction
 
 import numpy as np
@@ -20,11 +21,18 @@ import numpy as np
 from seqform.certify import BestResponse, Certificate, respond
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.public.numbering import structured_tables
-from seqform.game.public.tree import StructuredGame
+from seqform.game.public.tree import (
+    Constant,
+    PublicChance,
+    PublicDecision,
+    PublicNode,
+    Sign,
+    StructuredGame,
+)
 from seqform.game.sequences import PlayerSequences
 from seqform.structured.products import payoff_to_first, payoff_to_second
 
-__all__ = ["best_response", "certify", "leaf_payoffs", "sequence_tables"]
+__all__ = ["best_response", "certify", "leaf_payoffs", "payoff_range", "sequence_tables"]
 
 
 def sequence_tables(game: StructuredGame) -> tuple[PlayerSequences, PlayerSequences]:
@@ -40,6 +48,39 @@ def leaf_payoffs(game: StructuredGame, player: int, opponent_plan: np.ndarray) -
         return payoff_to_first(game, opponent_plan)
     payoffs = payoff_to_second(game, opponent_plan)
     return np.negative(payoffs, out=payoffs)  # a new array: negated in place
+
+
+_RANGES: weakref.WeakKeyDictionary[StructuredGame, Fraction] = weakref.WeakKeyDictionary()
+
+
+def _leaf_payoffs(node: PublicNode) -> set[Fraction]:
+    """Every payoff to player 0 the public leaves under ``node`` can give: a fold's
+    constant, a showdown's ``±stake``, a bid's two outcomes."""
+    found: set[Fraction] = set()
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, PublicDecision | PublicChance):
+            stack.extend(node.children)
+        elif isinstance(node.rule, Constant):
+            found.add(Fraction(node.rule.payoff))
+        elif isinstance(node.rule, Sign):
+            found.update((Fraction(node.rule.stake), -Fraction(node.rule.stake)))
+        else:
+            found.update((Fraction(node.rule.if_reached), Fraction(node.rule.otherwise)))
+    return found
+
+
+def payoff_range(game: StructuredGame) -> Fraction:
+    """Player 0's largest payoff at a public leaf less the smallest, exactly (computed once
+    per game).  A showdown counts as both ``+stake`` and ``−stake``; for a hold'em spot the
+    range follows the stacks (an all-in showdown), not the pot."""
+    found = _RANGES.get(game)
+    if found is None:
+        payoffs = _leaf_payoffs(game.root)
+        found = max(payoffs) - min(payoffs)
+        _RANGES[game] = found
+    return found
 
 
 def _checked(game: StructuredGame, strategy: BehaviouralStrategy) -> BehaviouralStrategy:
@@ -84,8 +125,9 @@ def certify(
     to_first = leaf_payoffs(game, 0, y)
     best_first = respond(tables[0], to_first).value
     best_second = respond(tables[1], leaf_payoffs(game, 1, x)).value
+    scale: Fraction | float = payoff_range(game)
     if first.exact:
         value: Fraction | float = Fraction(x @ to_first)
     else:
-        value = float(x @ to_first)
-    return Certificate.from_best_responses(value, best_first, best_second)
+        value, scale = float(x @ to_first), float(scale)
+    return Certificate.from_best_responses(value, best_first, best_second, scale)

@@ -80,7 +80,7 @@ def structured_nash_conv(
     game: StructuredGame, strategies: tuple[BehaviouralStrategy, ...]
 ) -> float:
     """NashConv of a profile by the structured best responses (no tree)."""
-    return float(certify(game, strategies[0], strategies[1]).exploitability)
+    return float(certify(game, strategies[0], strategies[1]).nash_conv)
 
 
 def vector_cfr(

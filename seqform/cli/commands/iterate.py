@@ -2,7 +2,7 @@
 measured.
 
 Stopping: ``--iterations N`` or ``--target-exploitability EPS`` (not both; EPS is compared
-with NashConv, the sum of the best-response gains: ``target_nash_conv`` in Python), and/or
+with the exploitability, NashConv / 2: ``target_exploitability`` in Python), and/or
 ``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.  The
 options are passed to :func:`~seqform.questions.iterate.iterate` under its keywords, which
 check them.
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             args.game,
             args.algorithm,
             iterations=args.iterations,
-            target_nash_conv=args.target_exploitability,
+            target_exploitability=args.target_exploitability,
             time_limit=args.time_limit,
             every=args.every,
             seed=args.seed,

@@ -211,10 +211,10 @@ def _structured_report(
     from seqform.documents.structured import structured_document
     from seqform.holdem import is_spot_file
 
-    text = structured_text(solution, args.strategies)
     if not is_spot_file(args.game):
-        return structured_document(solution), text
+        return structured_document(solution), structured_text(solution, args.strategies)
     summary = _spot_summary(args.game, solution)  # a hold'em spot: the players' summary too
+    text = structured_text(solution, args.strategies, spot=summary)
     lines = [*spot_lines(summary), "", *grid_lines(_opening_grid(solution))]
     text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
     return structured_document(solution, spot=summary), text
@@ -234,7 +234,7 @@ def _spot_summary(path: str, solution: StructuredSolution) -> SpotSummary:
     from seqform.holdem import read_spot, spot_summary
 
     pot = read_spot(path).pot
-    nash_conv = float(solution.exploitability)
+    nash_conv = float(solution.nash_conv)
     return spot_summary(solution.game, pot, float(solution.value), nash_conv, solution.strategies)
 
 

@@ -16,6 +16,7 @@ from seqform.cli.render.numbers import exact_probability_text, probability_text,
 from seqform.cli.render.tables import label_rows
 from seqform.documents.objects import Words
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.checks import float_of
 from seqform.game.model import Game
 from seqform.game.requirements import constant_sum, second_player_value
 
@@ -23,6 +24,7 @@ __all__ = [
     "certificate_lines",
     "constant_sum_lines",
     "equilibrium_verdict",
+    "exploitability_row",
     "header",
     "strategy_lines",
     "uncertified_reason",
@@ -35,13 +37,21 @@ def header(name: str, description: str) -> str:
     return f"Game: {name}" + (f" — {description}" if description else "")
 
 
+def _range(certificate: Certificate) -> float:
+    """The payoff range as a float (``inf`` for an exact one beyond the floats)."""
+    scale = certificate.payoff_range
+    return float_of(scale) if isinstance(scale, Fraction) else float(scale)
+
+
 def uncertified_reason(certificate: Certificate) -> str | None:
     """Why the certificate fails, for the exit message; ``None`` when it holds."""
     if is_certified(certificate):
         return None
     return (
-        f"exploitability (NashConv) {float(certificate.exploitability):.3g} is above "
-        f"{EQUILIBRIUM_TOLERANCE:g}; the value line gives the bounds the certificate proves"
+        f"exploitability (NashConv / 2) {float(certificate.exploitability):.3g} is "
+        f"{float(certificate.relative_exploitability):.3g} of the payoff range "
+        f"{_range(certificate):g}, above {EQUILIBRIUM_TOLERANCE:g}; the value line "
+        "gives the bounds the certificate proves"
     )
 
 
@@ -71,32 +81,46 @@ def value_lines(
 
 
 def equilibrium_verdict(
-    exploitability: float, what: str = "equilibrium", failure: str | None = None
+    certificate: Certificate, what: str = "equilibrium", failure: str | None = None
 ) -> str:
-    """``"equilibrium (≤ 1e-09)"`` within :data:`~seqform.certify.EQUILIBRIUM_TOLERANCE`,
-    else ``failure``."""
-    if exploitability <= EQUILIBRIUM_TOLERANCE:
+    """``"equilibrium (≤ 1e-09)"`` when :func:`~seqform.certify.is_certified` (the
+    exploitability within :data:`~seqform.certify.EQUILIBRIUM_TOLERANCE` of the payoff
+    range), else ``failure``."""
+    if is_certified(certificate):
         return f"{what} (≤ {EQUILIBRIUM_TOLERANCE:g})"
     return failure or f"NOT an equilibrium within {EQUILIBRIUM_TOLERANCE:g}"
+
+
+def exploitability_row(
+    certificate: Certificate, what: str = "equilibrium", failure: str | None = None
+) -> tuple[str, str]:
+    """The certificate's last row: the exploitability, the payoff range, the exploitability
+    relative to it and the verdict::
+
+        exploitability (NashConv / 2)  2.78e-17; relative to the payoff range 4: 6.94e-18: ...
+    """
+    return (
+        "exploitability (NashConv / 2)",
+        f"{float(certificate.exploitability):.3g}; relative to the payoff range "
+        f"{_range(certificate):g}: {float(certificate.relative_exploitability):.3g}"
+        f": {equilibrium_verdict(certificate, what, failure)}",
+    )
 
 
 def certificate_lines(
     certificate: Certificate, names: Sequence[str], how: str, failure: str | None = None
 ) -> list[str]:
-    """The float certificate: expected value, both best responses, NashConv and verdict, one
-    row each (values by :func:`value_text`, as the exact and refined certificates).
+    """The float certificate: expected value, both best responses, the exploitability with
+    the payoff range and the verdict, one row each (values by :func:`value_text`, as the
+    exact and refined certificates).
 
     ``how`` says how the best responses were found (``"best responses on the game tree"``).
     """
-    exploitability = float(certificate.exploitability)
     rows = [
         ("expected value", value_text(certificate.value)),
         (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
         (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
-        (
-            "exploitability (NashConv)",
-            f"{exploitability:.3g}: {equilibrium_verdict(exploitability, failure=failure)}",
-        ),
+        exploitability_row(certificate, failure=failure),
     ]
     return [f"Certificate ({how}, independent of the LP):", *label_rows(rows)]
 

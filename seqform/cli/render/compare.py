@@ -6,7 +6,7 @@ Its JSON document, ``seqform.compare/2``, is
 
 from __future__ import annotations
 
-from seqform.certify import EQUILIBRIUM_TOLERANCE
+from seqform.certify import EQUILIBRIUM_TOLERANCE, is_certified
 from seqform.cli.render.blocks import constant_sum_lines, header
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import StrategyTable, strategy_sections
@@ -169,9 +169,9 @@ def _agreement_line(comparison: Comparison) -> list[str]:
     spread = max(values) - min(values)
     verdict = "agree" if agree else "DISAGREE"
     exploitabilities = (
-        f"all exploitabilities ≤ {EQUILIBRIUM_TOLERANCE:g}"
-        if all(s.exploitability <= EQUILIBRIUM_TOLERANCE for s in solved)
-        else f"some exploitability above {EQUILIBRIUM_TOLERANCE:g}"
+        f"all exploitabilities ≤ {EQUILIBRIUM_TOLERANCE:g} of the payoff range"
+        if all(is_certified(s.certificate) for s in solved)
+        else f"some exploitability above {EQUILIBRIUM_TOLERANCE:g} of the payoff range"
     )
     return [
         f"Values {verdict}: largest difference {spread:.1e} (tolerance {VALUE_TOLERANCE:g}); "
@@ -196,7 +196,7 @@ def _lp_lines(comparison: Comparison) -> list[str]:
     if solved:
         stats = solved[0].stats
         lines.append(
-            f"(HiGHS {stats.solver} via {stats.backend}; exploitability is NashConv, "
+            f"(HiGHS {stats.solver} via {stats.backend}; exploitability is NashConv / 2, "
             "measured by best response on the tree)"
         )
     return lines + _agreement_line(comparison)

@@ -56,14 +56,14 @@ def _certificate_lines(solution: AnyExactSolution, names: tuple[str, str]) -> li
     kind = _certificate_kind(solution)
     verdict = (
         "exactly 0: an exact equilibrium"
-        if certificate.exploitability == 0
+        if certificate.nash_conv == 0
         else f"{certificate.exploitability}: not an equilibrium"
     )
     rows = [
         ("expected value", value_text(certificate.value, exact=True)),
         (f"best response of {names[0]}", value_text(certificate.best_response_values[0], True)),
         (f"best response of {names[1]}", value_text(certificate.best_response_values[1], True)),
-        ("exploitability (NashConv)", verdict),
+        ("exploitability (NashConv / 2)", verdict),
     ]
     lines = [f"Exact certificate ({kind}, independent of the LP):", *label_rows(rows)]
     if solution.found_by in _FOUND_BY:

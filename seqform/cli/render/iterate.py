@@ -42,7 +42,10 @@ def stopped_text(run: IterativeRun) -> str:
     """Which rule stopped the run, in words."""
     result, stopping = run.result, run.stopping
     if result.stopped == "target":
-        return f"the target: NashConv {result.nash_conv:.3g} ≤ {stopping.target:g}"
+        return (
+            f"the target: exploitability (NashConv / 2) {result.nash_conv / 2:.3g} "
+            f"≤ {stopping.target:g}"
+        )
     if result.stopped == "time limit":
         return f"the time limit of {stopping.time_limit:g} s of solver time"
     if result.stopped == "interrupted":

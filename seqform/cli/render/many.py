@@ -18,7 +18,7 @@ def _row_text(row: SpotRow) -> list[str]:
     lines = [
         f"{name}  board {row.board}  pot {row.pot:g}  combos {row.combos[0]}/{row.combos[1]}  "
         f"EV OOP {row.oop_ev:.4f} ({100 * oop:.2f}%)  IP {row.ip_ev:.4f} ({100 * ip:.2f}%)  "
-        f"exploitability {row.exploitability:.2e} ({exploit:.4f}% pot)  {row.seconds:.1f} s"
+        f"exploitability {row.exploitability:.2e} ({100 * exploit:.4f}% pot)  {row.seconds:.1f} s"
     ]
     lines += [f"    {frequencies_text(found)}" for found in row.frequencies]
     return lines
@@ -35,7 +35,7 @@ def many_text(report: ManySpots) -> str:
         worst = max(row.exploitability_pot or 0.0 for row in solved)
         lines.append(
             f"mean OOP share {100 * mean:.2f}% of the pot; worst exploitability "
-            f"{worst:.4f}% of the pot"
+            f"{100 * worst:.4f}% of the pot"
         )
     if report.failed:
         lines.append(f"{len(report.failed)} spot(s) failed")

@@ -52,7 +52,7 @@ def _certificate_lines(solution: RefinedSolution) -> list[str]:
     rows = [
         (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
         (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
-        ("exploitability (NashConv)", shown),
+        ("exploitability (NashConv / 2)", shown),
     ]
     return [
         "Certificate (tree walk in the unperturbed game, independent of the LP):",

@@ -6,7 +6,12 @@ Its JSON document is ``seqform.solve/2`` with the ``"restrictions"`` key
 
 from __future__ import annotations
 
-from seqform.cli.render.blocks import constant_sum_lines, equilibrium_verdict, header, value_lines
+from seqform.cli.render.blocks import (
+    constant_sum_lines,
+    exploitability_row,
+    header,
+    value_lines,
+)
 from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import label_rows
@@ -36,13 +41,11 @@ def restricted_text(solution: RestrictedSolution, strategies: str = "auto") -> s
     game = solution.game
     names = game.player_names
     certificate = solution.certificate
-    exploitability = float(certificate.exploitability)
-    verdict = equilibrium_verdict(exploitability, what="equilibrium of the restricted game")
     rows = [
         ("expected value", value_text(certificate.value)),
         (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
         (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
-        ("exploitability (NashConv)", f"{exploitability:.3g}: {verdict}"),
+        exploitability_row(certificate, what="equilibrium of the restricted game"),
     ]
     stats = solution.stats
     lines = [

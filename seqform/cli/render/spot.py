@@ -18,6 +18,7 @@ from seqform.holdem import (
 
 __all__ = [
     "combo_lines",
+    "ev_text",
     "frequencies_text",
     "grid_lines",
     "history_text",
@@ -32,14 +33,22 @@ def frequencies_text(found: ActionFrequencies) -> str:
     return f"{WHO[found.player]} {where}: " + " ".join(f"{a} {100 * f:.0f}%" for a, f in pairs)
 
 
+def ev_text(summary: SpotSummary) -> str:
+    """``"EV OOP 7.5818 chips (75.82% of the pot), IP 2.4182 (24.18%)"``: the shares,
+    fractions in the library, as percentages."""
+    return (
+        f"EV OOP {summary.oop_ev:.4f} chips ({100 * summary.share(0):.2f}% of the pot), "
+        f"IP {summary.ip_ev:.4f} ({100 * summary.share(1):.2f}%)"
+    )
+
+
 def spot_lines(summary: SpotSummary) -> list[str]:
     """The summary block of ``solve SPOT.toml``."""
     return [
         f"Spot (pot {summary.pot:g}, combos {summary.combos[0]} OOP / {summary.combos[1]} IP)",
-        f"  EV OOP {summary.oop_ev:.4f} chips ({100 * summary.share(0):.2f}% of the pot), "
-        f"IP {summary.ip_ev:.4f} ({100 * summary.share(1):.2f}%)",
+        f"  {ev_text(summary)}",
         f"  exploitability {summary.exploitability:.3g} chips "
-        f"({summary.exploitability_pot:.4f}% of the pot; NashConv / 2)",
+        f"({100 * summary.exploitability_pot:.4f}% of the pot; NashConv / 2)",
         *(f"  {frequencies_text(found)}" for found in summary.frequencies),
     ]
 

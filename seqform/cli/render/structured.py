@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from seqform.cli.render.blocks import certificate_lines, header, value_lines
 from seqform.cli.render.numbers import count_text
+from seqform.cli.render.spot import ev_text
 from seqform.cli.render.strategies import behaviour_tables, strategy_sections
 from seqform.cli.render.tables import aligned_table
 from seqform.documents.structured import StructuredResult, auxiliary_variables
+from seqform.holdem import SpotSummary
 from seqform.routes.structured import StructuredSolution
 from seqform.structured.responses import sequence_tables
 
@@ -33,9 +35,13 @@ def _solver_name(backend: str, solver: str) -> str:
     return "Clarabel interior point" if backend == "clarabel" else f"HiGHS {solver}"
 
 
-def structured_text(solution: StructuredSolution, strategies: str = "auto") -> str:
+def structured_text(
+    solution: StructuredSolution, strategies: str = "auto", spot: SpotSummary | None = None
+) -> str:
     """Value, sizes (with nnz of ``A`` beside the structured LP's), solver, certificate and
-    strategies (``strategies`` is ``--strategies``)."""
+    strategies (``strategies`` is ``--strategies``); for a hold'em ``spot``, the value line is
+    followed by the seats' EV in chips and share of the pot
+    (:mod:`seqform.holdem.report` defines value and EV)."""
     game, stats, timings = solution.game, solution.stats, solution.timings
     first, second = sequence_tables(game)
     matrix = solution.matrix_nonzeros
@@ -46,6 +52,7 @@ def structured_text(solution: StructuredSolution, strategies: str = "auto") -> s
     lines = [
         header(game.name, game.description),
         *value_lines(f"Value to {NAMES[0]}", solution.value, solution.certificate),
+        *([] if spot is None else [f"  on the spot: {ev_text(spot)}; value = EV OOP − pot / 2"]),
         route_line(solution),
         "",
         "Structured LP (Zhang and Sandholm 2020; Farina and Sandholm 2022)",

@@ -1,0 +1,143 @@
+"""The certificate's verdict is scale-invariant and its gains are never negative.
+
+The verdict judges the exploitability (NashConv / 2) relative to the game's payoff range
+(seqform.certify.is_certified), so multiplying every payoff by a positive constant leaves it
+as it was; a gain that round-off makes negative is reported as 0.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import seqform
+from seqform.certify import Certificate, certify, is_certified
+from seqform.cli.main import main
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.formats.efg import read_efg
+from seqform.game.model import Game
+from seqform.io.documents import validate_document
+
+SCALES = (Fraction(1, 10**300), Fraction(1), Fraction(10**9), Fraction(10**15))
+SCALE_IDS = ("1e-300", "1", "1e9", "1e15")
+
+# Kuhn poker as Gambit writes it: the payoffs are -2, -1, 1, 2 (Kuhn 1950), range 4.
+_TERMINAL = re.compile(r"\{ (-?\d+), (-?\d+) \}")
+
+
+def _scaled_kuhn(tmp_path: Path, scale: Fraction) -> Path:
+    assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "kuhn.efg")]) == 0
+    text = (tmp_path / "kuhn.efg").read_text()
+    scaled = _TERMINAL.sub(
+        lambda m: f"{{ {Fraction(m.group(1)) * scale}, {Fraction(m.group(2)) * scale} }}", text
+    )
+    path = tmp_path / "scaled.efg"
+    path.write_text(scaled)
+    return path
+
+
+def _mapping(strategy: BehaviouralStrategy) -> dict[str, dict[str, float]]:
+    """A strategy by information-set and action labels, to carry it to another game."""
+    table, probabilities = strategy.table, strategy.to_float().probabilities
+    return {
+        name: {
+            action: float(probabilities[sequence])
+            for action, sequence in zip(
+                table.actions[index], table.sequences_of(index), strict=True
+            )
+        }
+        for index, name in enumerate(table.infosets)
+    }
+
+
+def _uniform(game: Game, player: int) -> dict[str, dict[str, float]]:
+    table = game.flat.tables[player]
+    return {
+        name: {action: 1 / len(table.actions[index]) for action in table.actions[index]}
+        for index, name in enumerate(table.infosets)
+    }
+
+
+@pytest.fixture(scope="module")
+def kuhn_equilibrium() -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
+    solution = seqform.solve("kuhn", exact=True)
+    assert solution.certified
+    first, second = solution.strategies
+    return _mapping(first), _mapping(second)
+
+
+@pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
+def test_the_verdict_does_not_depend_on_the_payoffs_scale(tmp_path, scale, kuhn_equilibrium):
+    game = read_efg(_scaled_kuhn(tmp_path, scale))
+    equilibrium = certify(game, *kuhn_equilibrium)
+    assert equilibrium.payoff_range == pytest.approx(4 * float(scale), rel=1e-12)
+    assert is_certified(equilibrium)
+    uniform = certify(game, _uniform(game, 0), _uniform(game, 1))
+    assert not is_certified(uniform)
+    # OpenSpiel's exploitability test: NashConv of uniform Kuhn play is 11/12, so the
+    # exploitability is 11/24 and, over the payoff range 4, 11/96 at every scale.
+    assert float(uniform.relative_exploitability) == pytest.approx(11 / 96, rel=1e-9)
+    assert min(uniform.gains) >= 0 and min(equilibrium.gains) >= 0
+
+
+@pytest.mark.parametrize("scale", SCALES[1:], ids=SCALE_IDS[1:])
+def test_solve_certifies_a_scaled_game_and_prints_the_range(tmp_path, scale, capsys):
+    # An absolute tolerance of 1e-9 on NashConv failed a correct solve at 1e9 (NashConv
+    # 6e-8) and printed a negative gain at 1e15; at 1e-300 HiGHS drops the payoffs as
+    # below its matrix tolerance, and the certificate rightly refuses its answer.
+    path = _scaled_kuhn(tmp_path, scale)
+    assert main(["solve", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"relative to the payoff range {float(4 * scale):g}: " in out
+    assert main(["solve", str(path), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    validate_document(document)
+    certificate = document["certificate"]
+    assert certificate["equilibrium"] and min(certificate["gains"]) >= 0
+    assert certificate["payoff_range"] == float(4 * scale)
+    assert certificate["exploitability"] == certificate["nash_conv"] / 2
+
+
+def test_a_spot_s_payoff_range_follows_the_stacks():
+    # A river spot with pot 10 and stacks 30: an all-in showdown pays +-(5 + 30), so the
+    # range is 70, whatever the pot (seqform.holdem.game: payoffs net of half
+    # the pot).
+    from seqform.holdem.game import spot_game
+    from seqform.holdem.spot import spot_from_mapping
+    from seqform.structured.responses import payoff_range
+
+    spot = {
+        "board": "Ks7h2d9c4s",
+        "pot": 10,
+        "effective_stack": 30,
+        "oop_range": "AA,99",
+        "ip_range": "KK,77",
+        "bet_sizes": [0.5],
+    }
+    assert payoff_range(spot_game(spot_from_mapping(spot))) == 70
+    assert payoff_range(spot_game(spot_from_mapping({**spot, "pot": 1}))) == 61
+
+
+def test_a_gain_below_zero_from_round_off_is_reported_as_zero():
+    # best responses a hair below the value, as floats leave them
+    certificate = Certificate.from_best_responses(0.25, 0.25 - 1e-17, -0.25 - 1e-17, 4.0)
+    assert certificate.gains == (0.0, 0.0)
+    assert certificate.nash_conv == 0.0 and certificate.exploitability == 0.0
+    assert certificate.best_response_values == (0.25 - 1e-17, -0.25 - 1e-17)  # the raw ones
+    assert is_certified(certificate)
+
+
+def test_exploiting_solve_s_own_answer_gains_nothing(tmp_path, capsys):
+    # 'exploit kuhn --strategy' of solve's answer once gave gain -9.0e-17, which the
+    # exploit schema (gain >= 0) forbids
+    answer = tmp_path / "kuhn.json"
+    assert main(["solve", "kuhn", "--format", "json", "--output", str(answer)]) == 0
+    capsys.readouterr()
+    assert main(["exploit", "kuhn", "--strategy", str(answer), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    validate_document(document)
+    assert document["gain"] >= 0

@@ -215,14 +215,19 @@ def test_ctrl_c_during_iterate_s_iterations_writes_the_result_without_the_lp(
 
 def test_only_iterate_installs_a_sigint_handler() -> None:
     # Every module that installs its own signal handler has its stages tested (run.py above;
-    # cli/signals.py, SIGTERM and SIGHUP as Ctrl-C, in tests/test_finished_runs.py); a new
-    # one must add its cases.
+    # cli/signals.py, SIGTERM and SIGHUP as Ctrl-C, in tests/test_finished_runs.py; the
+    # solve-many workers that leave Ctrl-C to their parent, in tests/test_many.py); a new one
+    # must add its cases.
     installing = sorted(
         str(path.relative_to(ROOT))
         for path in (ROOT / "seqform").rglob("*.py")
         if "signal.signal(" in path.read_text(encoding="utf-8")
     )
-    assert installing == ["seqform/cli/signals.py", "seqform/iterative/run.py"]
+    assert installing == [
+        "seqform/cli/signals.py",
+        "seqform/iterative/run.py",
+        "seqform/routes/many.py",
+    ]
 
 
 def test_ctrl_c_while_a_compiled_module_initialises_exits_130(monkeypatch, capsys) -> None:

@@ -213,7 +213,7 @@ def test_ctrl_c_during_iterate_s_iterations_writes_the_result_without_the_lp(
     assert document["reference"]["skipped"] == "interrupted before the LP reference"
 
 
-def test_only_iterate_installs_a_sigint_handler() -> None:
+def test_only_known_modules_install_signal_handlers() -> None:
     # Every module that installs its own signal handler has its stages tested (run.py above;
     # cli/signals.py, SIGTERM and SIGHUP as Ctrl-C, in tests/test_finished_runs.py; the
     # solve-many workers that leave Ctrl-C to their parent, in tests/test_many.py); a new one

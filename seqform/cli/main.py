@@ -38,7 +38,7 @@ from seqform.routes.options import OptionsError
 __all__ = ["COMMANDS", "build_parser", "main", "run_command"]
 
 # Each command's module, imported when the command runs: ``--help`` and ``solve kuhn`` must not
-# pay for pygambit, cvxpy, OpenSpiel or pandas, which only some commands need (issue 19.5).
+# pay for pygambit, cvxpy, OpenSpiel or pandas, which only some commands need.
 COMMANDS: dict[str, str] = {
     name: f"seqform.cli.commands.{name.replace('-', '_')}"
     for name in (

@@ -1,5 +1,5 @@
 """How long and how much memory a logit trace will take, estimated from the game's size
-before its first step; a trace beyond the limits is refused with the estimate (issue 23).
+before its first step; a trace beyond the limits is refused with the estimate.
 
 The size is ``N``, the number of action probabilities (every player's sequences but the
 empty ones, the unknowns of :mod:`seqform.qre.equations`).  A built-in game says

@@ -3,7 +3,7 @@ method × solver × backend × ``exact`` / ``refine`` / ``fix`` combinations.
 
 Kept apart from the route policy (:mod:`seqform.routes.policy`) because the command line
 needs these names and this check to build its parser, and reading them must not load numpy,
-scipy or a solver: ``seqform --help`` starts without them (issue 19, start-up).
+scipy or a solver: ``seqform --help`` starts without them.
 
 :func:`check_options` raises :class:`OptionsError` (a ``ValueError``), which the command line
 reports as a usage error (exit 2).

@@ -11,6 +11,10 @@ strategy: each sample carries ``last_nash_conv`` and the result ``last_strategie
 They are regret minimisers at every information set, so they are defined for any number of
 players and general-sum games (they run on three-player Kuhn); their convergence guarantees
 (to a Nash equilibrium) are for two-player zero-sum games only, as for CFR.
+
+The entry points repeat one signature on purpose: each is a real function with its own
+docstring (the paper and the equation), which the API reference, the type checker and
+``seqform iterate --algorithm`` see; what they share is the one call to ``_run``.
 """
 
 from __future__ import annotations

@@ -141,6 +141,20 @@ def _exact(number: Fraction | Decimal | int) -> Fraction:
     return Fraction(number)
 
 
+def _outcome_payoffs(
+    outcome: pygambit.Outcome, players: list[pygambit.Player], labels: KeptLabels
+) -> tuple[Fraction, ...]:
+    """An outcome's payoffs, exactly; a payoff pygambit keeps but cannot read as a number (a
+    lone ``-``) is refused naming the outcome."""
+    try:
+        return tuple(_exact(outcome[player]) for player in players)
+    except (ValueError, ArithmeticError) as exc:
+        raise InvalidGameError(
+            f"outcome {outcome.number} ({labels.text(outcome.label)!r}) has a payoff that is "
+            f"not a number: {exc}"
+        ) from None
+
+
 def _players_text(count: int) -> str:
     return f"{count} player" if count == 1 else f"{count} players"
 
@@ -213,7 +227,7 @@ def _preorder(
     """
     zero: _Payoffs = tuple(Fraction(0) for _ in players)
     outcome_payoffs = {
-        outcome.number: tuple(_exact(outcome[player]) for player in players)
+        outcome.number: _outcome_payoffs(outcome, players, labels)
         for outcome in gambit_game.outcomes
     }
     moves = _Moves({player.number: index for index, player in enumerate(players)}, labels.text)

@@ -152,7 +152,13 @@ def _convert(name: str, data: bytes, scanned: ScannedEfg) -> Game:
         gambit_game = pygambit.read_efg(io.BytesIO(scanned.data))
     except ValueError as exc:
         raise _format_error(name, data.decode("utf-8-sig"), exc) from exc
-    labels = KeptLabels(scanned.restore, scanned.node_labels, scanned.infoset_labels)
+    labels = KeptLabels(
+        scanned.restore,
+        scanned.node_labels,
+        scanned.infoset_labels,
+        scanned.outcomes,
+        scanned.payoffs,
+    )
     title = scanned.restore(gambit_game.title).strip()
     try:
         return game_from_gambit(gambit_game, name=title or Path(name).stem, labels=labels)

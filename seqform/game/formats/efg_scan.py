@@ -40,6 +40,7 @@ from fractions import Fraction
 from itertools import count
 from operator import itemgetter
 
+from seqform.base.progress import Step, report
 from seqform.game.errors import GameFormatError
 from seqform.game.formats.efg_tokens import Token, TokenKind, decode, position, tokenize
 
@@ -51,6 +52,8 @@ _INTEGER_PREFIX = re.compile(r"[-+]?[0-9]+")
 _PLAIN_NUMBER = re.compile(r"-?(?:[0-9]+(?:/[0-9]+)?|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]-?[0-9]{1,4})?)")
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _PLACEHOLDER_BASE = "seqform-label-"
+_REPORT_EVERY = (1 << 14) - 1  # progress every 16,384 nodes
+_REPORT_TOKENS = (1 << 17) - 1  # and every 131,072 tokens
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,13 @@ class _Walk:
 
     def tree(self) -> None:
         """Walk the nodes in pre-order, keeping the count of subtrees still to read."""
+        phase, total = f"checking {self.path}", len(self.tokens)
+        try:
+            self.nodes(phase, total)
+        finally:
+            report(Step(phase, total, total, "tokens", finished=True))
+
+    def nodes(self, phase: str, total: int) -> None:
         pending = [1]
         while pending:
             if pending[-1] == 0:
@@ -175,6 +185,8 @@ class _Walk:
                 continue
             pending[-1] -= 1
             self.depth = max(self.depth, len(pending))
+            if len(self.node_labels) & _REPORT_EVERY == 0:
+                report(Step(phase, self.index, total, "tokens"))
             kind = self.take("symbol").value
             if kind == "p":
                 pending.append(self.decision())
@@ -285,7 +297,12 @@ def scan_efg(path: str, data: bytes) -> ScannedEfg:
         last node of its tree; the message gives the file, the line and the column.
     """
     text = decode(path, data)
-    tokens = list(tokenize(text, path))
+    tokens: list[Token] = []
+    append, phase = tokens.append, f"reading {path}"
+    for token in tokenize(text, path):
+        append(token)
+        if len(tokens) & _REPORT_TOKENS == 0:
+            report(Step(phase, token.end, len(text), "characters"))
     walk = _Walk(path, text, tokens)
     try:
         walk.header()

@@ -40,6 +40,7 @@ from fractions import Fraction
 
 import pygambit
 
+from seqform.base.progress import Step, report
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
@@ -47,6 +48,7 @@ from seqform.game.nodes import Chance, Decision, Node, Terminal, history_text
 __all__ = ["KeptLabels", "distinct_labels", "game_from_gambit"]
 
 _Payoffs = tuple[Fraction, Fraction]  # (to player 0, to player 1)
+_REPORT_EVERY = (1 << 14) - 1  # progress every 16,384 nodes
 
 
 def _same(label: str) -> str:
@@ -242,7 +244,10 @@ def _preorder(
     first: tuple[_Path, _Payoffs] | None = None
     violation: tuple[_Path, _Payoffs] | None = None
     stack: list[tuple[pygambit.Node, _Path, _Payoffs]] = [(gambit_game.root, None, zero)]
+    total = len(labels.nodes) if labels.nodes is not None else None
     while stack:
+        if len(entries) & _REPORT_EVERY == 0:
+            report(Step("converting the tree", len(entries), total, "nodes"))
         node, history, accrued = stack.pop()
         label = labels.text(node.label) if node_labels is None else next(node_labels)
         if node_outcomes is None:
@@ -265,6 +270,7 @@ def _preorder(
         entries.append(entry)
         for action_label, child in zip(reversed(entry.actions), reversed(children), strict=True):
             stack.append((child, (action_label, history), accrued))
+    report(Step("converting the tree", len(entries), total, "nodes", finished=True))
     if first is not None and violation is not None:
         raise _constant_sum_error(
             (_unwind(first[0]), first[1]), (_unwind(violation[0]), violation[1])

@@ -20,9 +20,7 @@ def chain_lines(depth: int) -> Iterator[str]:
     for level in range(depth):
         player = level % 2 + 1
         sign = 1 if player == 1 else -1
-        yield (
-            f'p "n{level}" {player} {level // 2 + 1} "s{level}" {{ "stop" "go" }} 0'
-        )
+        yield (f'p "n{level}" {player} {level // 2 + 1} "s{level}" {{ "stop" "go" }} 0')
         yield f't "" {level + 1} "o{level}" {{ {sign} {-sign} }}'
     yield f't "end" {depth + 1} "end" {{ 0 0 }}'
 

@@ -88,7 +88,9 @@ def test_an_outcome_given_by_number_only_has_its_payoffs(tmp_path):
 )
 def test_an_outcome_pygambit_refuses_is_left_to_it(outcome, message, tmp_path):
     path = tmp_path / "bad.efg"
-    path.write_text(f'EFG 2 R "" {{ "A" "B" }}\np "" 1 1 "" {{ "l" "r" }} 0\nt "" {outcome}\nt "" 0\n')
+    path.write_text(
+        f'EFG 2 R "" {{ "A" "B" }}\np "" 1 1 "" {{ "l" "r" }} 0\nt "" {outcome}\nt "" 0\n'
+    )
     with pytest.raises(ValueError, match=message) as direct:
         pygambit.read_efg(str(path))
     with pytest.raises(GameFormatError, match=message) as refusal:

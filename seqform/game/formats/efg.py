@@ -105,6 +105,9 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
         The file.  The game is named by its Gambit title, or by the file name when the
         title is blank.
 
+    Reading takes time linear in the file and reports its phases to the progress
+    listener (:mod:`seqform.base.progress`).
+
     Returns
     -------
     Game
@@ -117,7 +120,9 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
     OSError
         If the file cannot be opened (missing, unreadable, a directory).
     GameFormatError
-        If the file is larger than :data:`MAX_EFG_BYTES` (before it is read), not UTF-8,
+        If the file is larger than :data:`MAX_EFG_BYTES` (before it is read), its tree
+        deeper than :data:`MAX_DEPTH` (found by a quick pass before the pre-pass, for a
+        file large enough to be), not UTF-8,
         or the pre-pass (:func:`~seqform.game.formats.efg_scan.scan_efg`) or pygambit cannot
         parse it; the message gives the file, the reason and, when
         known, the line and column.  pygambit itself refuses chance probabilities that

@@ -27,6 +27,9 @@ file's own (including pygambit's renamings of repeated labels, ``placeholder_1``
 
 When the file does not follow the grammar, the pass stops quietly and leaves the report
 to pygambit, whose messages give the line of the fault.
+
+Size: the walk over the grammar and the bytes it prepares for pygambit (labels and outcomes
+kept aside) are one idea, what pygambit is handed, and split they would share every field.
 """
 
 from __future__ import annotations
@@ -49,7 +52,9 @@ __all__ = ["ScannedEfg", "scan_efg"]
 _INTEGER_PREFIX = re.compile(r"[-+]?[0-9]+")
 # The payoffs kept aside from pygambit: spellings that Fraction reads as Gambit reads them
 # (integers, fractions, decimals with a short exponent); any other is left to pygambit.
-_PLAIN_NUMBER = re.compile(r"-?(?:[0-9]+(?:/[0-9]+)?|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]-?[0-9]{1,4})?)")
+_PLAIN_NUMBER = re.compile(
+    r"-?(?:[0-9]+(?:/[0-9]+)?|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]-?[0-9]{1,4})?)"
+)
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _PLACEHOLDER_BASE = "seqform-label-"
 _REPORT_EVERY = (1 << 14) - 1  # progress every 16,384 nodes

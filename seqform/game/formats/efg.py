@@ -17,6 +17,7 @@ players, is a strategic-form (table) game, or lacks perfect recall.
 
 from __future__ import annotations
 
+import contextvars
 import io
 import os
 import re
@@ -28,8 +29,11 @@ from typing import TypeVar
 import pygambit
 
 from seqform.base.limits import LIMITS
+from seqform.base.progress import Step, report
 from seqform.game.errors import GameFormatError, InvalidGameError
+from seqform.game.formats.efg_depth import quick_depth
 from seqform.game.formats.efg_scan import ScannedEfg, scan_efg
+from seqform.game.formats.efg_tokens import decode
 from seqform.game.formats.from_gambit import KeptLabels, game_from_gambit
 from seqform.game.model import Game
 
@@ -46,6 +50,7 @@ MAX_EFG_BYTES = LIMITS.efg_bytes  # why: seqform.base.limits
 _STACK_PER_LEVEL = 1024
 _STACK_BASE = 32 << 20
 _OWN_STACK_DEPTH = 1_000  # shallower trees are read in the calling thread
+_NODE_BYTES = 5  # the shortest node, 't ""0' and a blank: a file's bytes bound its depth
 
 
 _PARSE_PREFIX = "Parse error in game file:"
@@ -99,6 +104,9 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
         The file.  The game is named by its Gambit title, or by the file name when the
         title is blank.
 
+    Reading takes time linear in the file and reports its phases to the progress
+    listener (:mod:`seqform.base.progress`).
+
     Returns
     -------
     Game
@@ -111,7 +119,9 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
     OSError
         If the file cannot be opened (missing, unreadable, a directory).
     GameFormatError
-        If the file is larger than :data:`MAX_EFG_BYTES` (before it is read), not UTF-8,
+        If the file is larger than :data:`MAX_EFG_BYTES` (before it is read), its tree
+        deeper than :data:`MAX_DEPTH` (found by a quick pass before the pre-pass, for a
+        file large enough to be), not UTF-8,
         or the pre-pass (:func:`~seqform.game.formats.efg_scan.scan_efg`) or pygambit cannot
         parse it; the message gives the file, the reason and, when
         known, the line and column.  pygambit itself refuses chance probabilities that
@@ -132,27 +142,45 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
         data = Path(name).read_bytes()
     except OSError as exc:
         raise type(exc)(exc.errno, f"cannot read Gambit file: {exc.strerror}", name) from exc
+    if len(data) > _NODE_BYTES * MAX_DEPTH:  # deep enough to refuse: find out before the pre-pass
+        report(Step(f"checking the depth of {name}"))
+        depth = quick_depth(decode(name, data))
+        if depth is not None and depth > MAX_DEPTH:
+            raise _too_deep(name, depth)
+    report(Step(f"reading {name}"))
     scanned = scan_efg(name, data)
     depth = scanned.depth
     if scanned.node_labels is None:  # the pre-pass stopped early: depth is a bound
         depth = min(depth, MAX_DEPTH)
     elif depth > MAX_DEPTH:
-        raise GameFormatError(
-            name,
-            f"the game tree is {depth:,} levels deep; pygambit's reader recurses once per "
-            f"level, and seqform lets it go {MAX_DEPTH:,} levels deep",
-        )
+        raise _too_deep(name, depth)
     return _with_stack(depth, lambda: _convert(name, data, scanned))
+
+
+def _too_deep(name: str, depth: int) -> GameFormatError:
+    return GameFormatError(
+        name,
+        f"the game tree is {depth:,} levels deep; pygambit's reader recurses once per "
+        f"level, and seqform lets it go {MAX_DEPTH:,} levels deep",
+    )
 
 
 def _convert(name: str, data: bytes, scanned: ScannedEfg) -> Game:
     """pygambit's parse of the prepared bytes, converted with the labels kept aside."""
+    report(Step(f"parsing {name} with pygambit"))
     try:
         gambit_game = pygambit.read_efg(io.BytesIO(scanned.data))
     except ValueError as exc:
         raise _format_error(name, data.decode("utf-8-sig"), exc) from exc
-    labels = KeptLabels(scanned.restore, scanned.node_labels, scanned.infoset_labels)
+    labels = KeptLabels(
+        scanned.restore,
+        scanned.node_labels,
+        scanned.infoset_labels,
+        scanned.outcomes,
+        scanned.payoffs,
+    )
     title = scanned.restore(gambit_game.title).strip()
+    report(Step(f"converting {name}"))
     try:
         return game_from_gambit(gambit_game, name=title or Path(name).stem, labels=labels)
     except InvalidGameError as exc:
@@ -161,6 +189,11 @@ def _convert(name: str, data: bytes, scanned: ScannedEfg) -> Game:
 
 def _with_stack(depth: int, work: Callable[[], _T]) -> _T:
     """``work()``, run in a thread whose stack holds pygambit's recursion ``depth`` deep.
+
+    The thread runs in a copy of the caller's context, so that its progress reaches the
+    caller's listener (:mod:`seqform.base.progress`).  The calling thread waits for it in
+    ``join``, where Ctrl-C interrupts it at once; the thread, a daemon, ends with the
+    process.
 
     Raises
     ------
@@ -173,9 +206,11 @@ def _with_stack(depth: int, work: Callable[[], _T]) -> _T:
     outcome: list[_T] = []
     failure: list[BaseException] = []
 
+    context = contextvars.copy_context()
+
     def run() -> None:
         try:
-            outcome.append(work())
+            outcome.append(context.run(work))
         except BaseException as exc:  # handed to the calling thread
             failure.append(exc)
 

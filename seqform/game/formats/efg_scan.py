@@ -27,23 +27,38 @@ file's own (including pygambit's renamings of repeated labels, ``placeholder_1``
 
 When the file does not follow the grammar, the pass stops quietly and leaves the report
 to pygambit, whose messages give the line of the fault.
+
+Size: the walk over the grammar and the bytes it prepares for pygambit (labels and outcomes
+kept aside) are one idea, what pygambit is handed, and split they would share every field.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import count
+from operator import itemgetter
 
+from seqform.base.progress import Step, report
 from seqform.game.errors import GameFormatError
 from seqform.game.formats.efg_tokens import Token, TokenKind, decode, position, tokenize
 
 __all__ = ["ScannedEfg", "scan_efg"]
 
 _INTEGER_PREFIX = re.compile(r"[-+]?[0-9]+")
+# The payoffs kept aside from pygambit: spellings that Fraction reads as Gambit reads them
+# (integers, fractions, decimals with a short exponent); any other is left to pygambit.
+_PLAIN_NUMBER = re.compile(
+    r"-?(?:[0-9]+(?:/[0-9]+)?|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]-?[0-9]{1,4})?)"
+)
+_NOT_NEWLINE = re.compile(r"[^\n]")
 _PLACEHOLDER_BASE = "seqform-label-"
+_REPORT_EVERY = (1 << 14) - 1  # progress every 16,384 nodes
+_REPORT_TOKENS = (1 << 17) - 1  # and every 131,072 tokens
 
 
 @dataclass(frozen=True)
@@ -62,12 +77,19 @@ class ScannedEfg:
     infoset_labels : (player index, information set's order of first appearance) → its
         label, when blanked in ``data``; that order is pygambit's ``Infoset.number``
     originals : placeholder → the file's label, for each swapped label
+    outcomes : every node's outcome number in pre-order (0 for none), when the outcomes
+        are blanked in ``data`` (pygambit 16.7 checks each new outcome's label against
+        every earlier one, time quadratic in the outcomes: 15 s for the 40,001 of a
+        40,000-level chain); ``None`` when pygambit reads them
+    payoffs : outcome number → its payoffs (player 1's, player 2's), when blanked
     """
 
     data: bytes
     depth: int
     node_labels: tuple[str, ...] | None = None
     infoset_labels: Mapping[tuple[int, int], str] | None = None
+    outcomes: tuple[int, ...] | None = None
+    payoffs: Mapping[int, tuple[Fraction, Fraction]] = field(default_factory=dict)
     originals: Mapping[str, str] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
 
@@ -101,6 +123,10 @@ class _Walk:
     infoset_labels: list[Token] = field(default_factory=list)  # every one given
     first_labels: dict[tuple[int, int], str] = field(default_factory=dict)  # see ScannedEfg
     infoset_counts: dict[int, int] = field(default_factory=dict)  # per player
+    outcomes: list[int] = field(default_factory=list)  # each node's, in pre-order
+    outcome_spans: list[tuple[int, int, Token | None]] = field(default_factory=list)
+    outcome_texts: dict[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    plain_outcomes: bool = True  # every outcome as pygambit takes it: kept aside
 
     def take(self, kind: TokenKind, value: str | None = None) -> Token:
         if self.index >= len(self.tokens):
@@ -124,12 +150,13 @@ class _Walk:
             raise self.error(f"{what} {token.value!r} {problem}", token)
         return int(match[0]), token
 
-    def rational(self, what: str) -> None:
+    def rational(self, what: str) -> str:
         """A payoff or probability; pygambit refuses ``p/0`` without saying where."""
         token = self.take("number")
         _, slash, denominator = token.value.partition("/")
         if slash and not denominator.strip("0"):
             raise self.error(f"{what} {token.value!r} divides by zero", token)
+        return token.value
 
     def error(self, reason: str, token: Token) -> GameFormatError:
         return GameFormatError(self.path, reason, *position(self.text, token.start))
@@ -149,6 +176,13 @@ class _Walk:
 
     def tree(self) -> None:
         """Walk the nodes in pre-order, keeping the count of subtrees still to read."""
+        phase, total = f"checking {self.path}", len(self.tokens)
+        try:
+            self.nodes(phase, total)
+        finally:
+            report(Step(phase, total, total, "tokens", finished=True))
+
+    def nodes(self, phase: str, total: int) -> None:
         pending = [1]
         while pending:
             if pending[-1] == 0:
@@ -156,6 +190,8 @@ class _Walk:
                 continue
             pending[-1] -= 1
             self.depth = max(self.depth, len(pending))
+            if len(self.node_labels) & _REPORT_EVERY == 0:
+                report(Step(phase, self.index, total, "tokens"))
             kind = self.take("symbol").value
             if kind == "p":
                 pending.append(self.decision())
@@ -213,15 +249,35 @@ class _Walk:
         return self.actions[infoset]
 
     def outcome(self) -> None:
-        self.integer("outcome number")
-        if self.peek("text"):
-            self.take("text")
-            self.take("{")
-            while not self.peek("}"):
-                self.rational("payoff")
-                if self.peek(","):
-                    self.take(",")
-            self.take("}")
+        number, token = self.integer("outcome number")
+        self.outcomes.append(number)
+        if not self.peek("text"):
+            if number != 0:
+                self.outcome_spans.append((token.start, token.end, None))
+                self.plain_outcomes &= number in self.outcome_texts
+            return
+        label = self.take("text")
+        self.take("{")
+        payoffs = []
+        while not self.peek("}"):
+            payoffs.append(self.rational("payoff"))
+            if self.peek(","):
+                self.take(",")
+        end = self.take("}").end
+        self.outcome_spans.append((token.start, end, label))
+        self.define_outcome(number, label.value, tuple(payoffs))
+
+    def define_outcome(self, number: int, label: str, payoffs: tuple[str, ...]) -> None:
+        """Note an outcome's definition; any that pygambit would refuse (the null outcome
+        given payoffs, other than one payoff a player, a second definition that differs,
+        a spelling :data:`_PLAIN_NUMBER` does not cover) leaves all outcomes to it."""
+        known = self.outcome_texts.setdefault(number, (label, payoffs))
+        self.plain_outcomes &= (
+            number != 0
+            and known == (label, payoffs)
+            and len(payoffs) == len(self.players) == 2
+            and all(_PLAIN_NUMBER.fullmatch(payoff) for payoff in payoffs)
+        )
 
     def player_error(self, player: int, label: str, token: Token) -> GameFormatError:
         node = f"decision node {label!r}" if label else "a decision node"
@@ -246,7 +302,12 @@ def scan_efg(path: str, data: bytes) -> ScannedEfg:
         last node of its tree; the message gives the file, the line and the column.
     """
     text = decode(path, data)
-    tokens = list(tokenize(text, path))
+    tokens: list[Token] = []
+    append, phase = tokens.append, f"reading {path}"
+    for token in tokenize(text, path):
+        append(token)
+        if len(tokens) & _REPORT_TOKENS == 0:
+            report(Step(phase, token.end, len(text), "characters"))
     walk = _Walk(path, text, tokens)
     try:
         walk.header()
@@ -257,11 +318,21 @@ def scan_efg(path: str, data: bytes) -> ScannedEfg:
         return _prepare(text, tokens, [], depth=nodes + 1)
     if walk.index < len(tokens):
         raise _junk_error(path, text, tokens[walk.index - 1], tokens[walk.index])
-    scanned = _prepare(text, tokens, walk.node_labels + walk.infoset_labels, walk.depth)
+    spans = walk.outcome_spans if walk.plain_outcomes else []
+    blanks = walk.node_labels + walk.infoset_labels
+    scanned = _prepare(text, tokens, blanks, walk.depth, spans)
+    outcomes = None
+    payoffs: dict[int, tuple[Fraction, Fraction]] = {}
+    if walk.plain_outcomes:
+        outcomes = tuple(walk.outcomes)
+        for number, (_, (first, second)) in walk.outcome_texts.items():
+            payoffs[number] = (Fraction(first), Fraction(second))
     return dataclasses.replace(
         scanned,
         node_labels=tuple(token.value for token in walk.node_labels),
         infoset_labels=walk.first_labels,
+        outcomes=outcomes,
+        payoffs=payoffs,
     )
 
 
@@ -278,6 +349,16 @@ def _junk_error(path: str, text: str, last: Token, extra: Token) -> GameFormatEr
     )
 
 
+def _null_outcome(text: str, start: int, end: int, label: Token | None) -> str:
+    """``0`` padded to the outcome's span; a label spanning lines is dropped, since
+    pygambit does not count line breaks inside strings (its line numbers stay the same)."""
+    if label is not None and "\n" in text[label.start : label.end]:
+        body = text[start + 1 : label.start] + text[label.end : end]
+    else:
+        body = text[start + 1 : end]
+    return "0" + _NOT_NEWLINE.sub(" ", body)
+
+
 def _acceptable(label: str) -> bool:
     """Whether pygambit 16.7 takes ``label``: printable ASCII, single inner spaces."""
     return (
@@ -285,32 +366,48 @@ def _acceptable(label: str) -> bool:
     )
 
 
-def _prepare(text: str, tokens: list[Token], blanks: list[Token], depth: int) -> ScannedEfg:
-    """The bytes for pygambit: ``blanks`` emptied, each other string it would refuse
-    swapped for a placeholder.
+def _prepare(
+    text: str,
+    tokens: list[Token],
+    blanks: list[Token],
+    depth: int,
+    outcomes: Sequence[tuple[int, int, Token | None]] = (),
+) -> ScannedEfg:
+    """The bytes for pygambit: ``blanks`` emptied, each outcome of ``outcomes`` (its
+    span, from its number to its closing brace, and its label) made the null outcome
+    ``0``, and each other string pygambit would refuse swapped for a placeholder.
 
-    A blanked label is padded with spaces to its length, so that pygambit's columns stay
-    the file's.  The same string always gets the same placeholder (pygambit compares the
-    labels of an information set's nodes); the placeholders' stem occurs nowhere in the
-    file.
+    A blanked label or outcome is padded with spaces to its length, so that pygambit's
+    columns stay the file's.  The same string always gets the same placeholder (pygambit
+    compares the labels of an information set's nodes); the placeholders' stem occurs
+    nowhere in the file.
     """
     blanked = {token.start for token in blanks}
+    inside = {label.start for _, _, label in outcomes if label is not None}
     changed = [
         token
         for token in tokens
-        if token.kind == "text" and (token.start in blanked or not _acceptable(token.value))
+        if token.kind == "text"
+        and token.start not in inside
+        and (token.start in blanked or not _acceptable(token.value))
     ]
-    if not changed and text.isascii():
+    if not changed and not outcomes and text.isascii():
         return ScannedEfg(text.encode("ascii"), depth)
+    edits = heapq.merge(
+        ((token.start, token.end, token) for token in changed), outcomes, key=itemgetter(0)
+    )
     base = _PLACEHOLDER_BASE
     while base in text:
         base += "x"
     numbers = count(1)
     placeholders: dict[str, str] = {}
     pieces, done = [], 0
-    for token in changed:
-        pieces.append(text[done : token.start])
-        done = token.end
+    for start, end, token in edits:
+        pieces.append(text[done:start])
+        done = end
+        if token is None or token.start != start:  # an outcome, ``token`` its label
+            pieces.append(_null_outcome(text, start, end, token))
+            continue
         if token.start in blanked:
             source = text[token.start : token.end]
             pieces.append('""' + ("" if "\n" in source else " " * (len(source) - 2)))
@@ -322,4 +419,5 @@ def _prepare(text: str, tokens: list[Token], blanks: list[Token], depth: int) ->
     pieces.append(text[done:])
     originals = {placeholder: value for value, placeholder in placeholders.items()}
     pattern = re.compile(re.escape(base) + r"[0-9]+z") if originals else None
-    return ScannedEfg("".join(pieces).encode("utf-8"), depth, None, None, originals, pattern)
+    data = "".join(pieces).encode("utf-8")
+    return ScannedEfg(data, depth, originals=originals, pattern=pattern)

@@ -40,6 +40,7 @@ from fractions import Fraction
 
 import pygambit
 
+from seqform.base.progress import Step, report
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
@@ -47,6 +48,7 @@ from seqform.game.nodes import Chance, Decision, Node, Terminal
 __all__ = ["KeptLabels", "distinct_labels", "game_from_gambit"]
 
 _Payoffs = tuple[Fraction, ...]  # to players 0, 1, ... in order
+_REPORT_EVERY = (1 << 14) - 1  # progress every 16,384 nodes
 
 
 def _same(label: str) -> str:
@@ -57,9 +59,10 @@ def _same(label: str) -> str:
 class KeptLabels:
     """Labels that a file reader kept aside from pygambit, put back by the conversion.
 
-    pygambit 16.7 refuses labels that are not printable ASCII and takes time proportional
-    to the tree for each node or information-set label its reader sets, so
-    :mod:`seqform.game.formats.efg_scan` hands it placeholders and blank labels instead.
+    pygambit 16.7 refuses labels that are not printable ASCII, takes time proportional
+    to the tree for each node or information-set label its reader sets, and time
+    proportional to the outcomes for each outcome, so :mod:`seqform.game.formats.efg_scan`
+    hands it placeholders, blank labels and null outcomes instead.
 
     Attributes
     ----------
@@ -68,11 +71,16 @@ class KeptLabels:
         to take pygambit's
     infosets : (player index, pygambit's information-set number) → label, or ``None`` to
         take pygambit's
+    outcomes : every node's outcome number in pre-order (0 for none), or ``None`` to take
+        pygambit's outcomes
+    payoffs : outcome number → (player 1's payoff, player 2's), for ``outcomes``
     """
 
     text: Callable[[str], str] = _same
     nodes: Sequence[str] | None = None
     infosets: Mapping[tuple[int, int], str] | None = None
+    outcomes: Sequence[int] | None = None
+    payoffs: Mapping[int, tuple[Fraction, Fraction]] = field(default_factory=dict)
 
     def infoset(self, player_index: int, infoset: pygambit.Infoset) -> str:
         if self.infosets is None:
@@ -232,14 +240,22 @@ def _preorder(
     }
     moves = _Moves({player.number: index for index, player in enumerate(players)}, labels.text)
     node_labels = iter(labels.nodes) if labels.nodes is not None else None
+    node_outcomes = iter(labels.outcomes) if labels.outcomes is not None else None
     entries: list[Terminal | _Inner] = []
     stack: list[tuple[pygambit.Node, _Payoffs]] = [(gambit_game.root, zero)]
+    total = len(labels.nodes) if labels.nodes is not None else None
     while stack:
+        if len(entries) & _REPORT_EVERY == 0:
+            report(Step("converting the tree", len(entries), total, "nodes"))
         node, accrued = stack.pop()
         label = labels.text(node.label) if node_labels is None else next(node_labels)
-        outcome = node.outcome
-        if outcome:
-            own = outcome_payoffs[outcome.number]
+        if node_outcomes is None:
+            outcome = node.outcome
+            own = outcome_payoffs[outcome.number] if outcome else None
+        else:
+            number = next(node_outcomes)
+            own = labels.payoffs[number] if number else None
+        if own is not None:
             accrued = (
                 own if accrued is zero else tuple(a + b for a, b in zip(accrued, own, strict=True))
             )
@@ -251,6 +267,7 @@ def _preorder(
         entries.append(entry)
         for child in reversed(children):
             stack.append((child, accrued))
+    report(Step("converting the tree", len(entries), total, "nodes", finished=True))
     return entries
 
 

@@ -209,15 +209,15 @@ def chain(depth: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_a_20000_deep_chain_reads_in_seconds(tmp_path):
-    # pygambit's reader recurses per level (the process crashed between 10,000 and 20,000
-    # levels) and spent time proportional to the tree on each label it set (a 10,000-deep
-    # chain took 39 s).  Generous bound: about 1 s measured.
+@pytest.mark.slow
+def test_a_20000_deep_chain_is_read(tmp_path):
+    # pygambit's reader recurses per level: the process crashed between 10,000 and 20,000
+    # levels before deep files were read in a thread with a stack sized for them.  How long
+    # it takes is measured, not asserted (docs/games.md; tests/test_efg_deep.py checks that
+    # the work is linear).
     path = tmp_path / "chain.efg"
     path.write_text(chain(20_000))
-    start = time.perf_counter()
     game = read_efg(path)
-    assert time.perf_counter() - start < 30
     nodes = [node for node, _ in walk(game.root)]
     assert len(nodes) == 20_001
     assert [node.label for node in nodes[:3]] == ["n0", "n1", "n2"] and nodes[-1].label == "end"

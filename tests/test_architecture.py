@@ -50,7 +50,7 @@ ROOMS = (
     "play",
     "cli",
 )
-DOORS = frozenset({"holdem"})  # rooms the others enter through the package itself only
+DOORS = frozenset({"holdem", "certify"})  # rooms the others enter through the package itself only
 BOTTOM = frozenset({"version"})  # top-level modules anyone may import
 FACADE = frozenset({"__init__", "__main__"})  # may import anything; nobody imports them
 

@@ -1,4 +1,4 @@
-"""Expected values, best responses, NashConv and exploitability, on the compiled tree's arrays.
+"""Expected values, best responses and the certificates they give, on the compiled tree's arrays.
 
 This module is the certificate: it never looks at the LP, the sequence-form matrices or
 the solver's duals.  It uses the behavioural strategies and the tree's own terminal data
@@ -31,13 +31,7 @@ Fractions), in exact arithmetic on object arrays with the tree's exact probabili
   there as a share of the pot).  A gain is never negative: round-off that makes one a
   little below 0 is reported as 0.
 
-The verdict (:func:`is_certified`) is scale-invariant: the exploitability relative to the
-game's *payoff range* (:func:`payoff_range`, the largest terminal payoff of player 0 less
-the smallest) must be at most :data:`EQUILIBRIUM_TOLERANCE`.  Multiplying every payoff by
-``c > 0`` multiplies the exploitability and the range by ``c`` and leaves the verdict as it
-was; an absolute tolerance would call a game in thousandths of a chip solved by any
-profile and one in billions of chips never solved.  The exploitability is at most the
-range, so the relative exploitability lies in ``[0, 1]``.
+The certificate's types and its verdict are in :mod:`seqform.certify.verdict`.
 
 Strategies may also be given as mappings ``{infoset: {action: p}}`` or
 ``{infoset: [p, ...]}`` (:func:`~seqform.forms.strategies.behaviour_from_mapping`).  The
@@ -55,8 +49,6 @@ gains (0 exactly at a Nash equilibrium; for two players zero-sum it equals
 :func:`certify`'s ``nash_conv``).  Exploitability, a two-player zero-sum notion, is not
 defined there.
 
-Size: a little under 500 lines, to keep the one best response and both certificates in
-the one module of the certify room.
 """
 
 from __future__ import annotations
@@ -70,6 +62,14 @@ from typing import Any
 import numpy as np
 
 from seqform.base.arguments import require_player
+from seqform.certify.verdict import (
+    Certificate,
+    NPlayerCertificate,
+    Number,
+    clamped_gain,
+    payoff_range,
+    require_finite,
+)
 from seqform.forms.provenance import require_strategy_of
 from seqform.forms.strategies import (
     BehaviouralStrategy,
@@ -83,54 +83,23 @@ from seqform.game.requirements import require_two_player_zero_sum
 from seqform.game.sequences import PlayerSequences
 
 __all__ = [
-    "EQUILIBRIUM_TOLERANCE",
     "BestResponse",
-    "Certificate",
-    "CertificateOverflowError",
     "LocalBounds",
-    "NPlayerCertificate",
     "best_response",
     "bounded_choice",
     "certify",
     "certify_profile",
     "expected_value",
-    "is_certified",
     "leaf_payoffs",
-    "payoff_range",
     "profile_leaf_payoffs",
-    "relative_exploitability",
     "respond",
 ]
 
-Number = float | Fraction
 
 LocalBounds = tuple[tuple[Fraction, Fraction], ...]
 """Per action of one information set, the bounds ``(lo, hi)`` on its probability."""
 
 StrategyLike = BehaviouralStrategy | Mapping[str, Any]
-
-EQUILIBRIUM_TOLERANCE = 1e-9
-"""A profile whose exploitability (NashConv / 2) is at most this fraction of the game's payoff
-range is certified an equilibrium (:func:`is_certified`): the verdict every report and
-document gives, and the exit code of ``solve``."""
-
-
-FLOAT_RANGE = "±1.8e308"
-
-
-class CertificateOverflowError(ValueError):
-    """A float certificate left the float range: the payoffs, summed, pass ``±1.8e308``,
-    so a best response or NashConv is ``inf`` or ``nan``.  Raised rather than reporting
-    such a number; the message names the sum and the way out (smaller payoffs)."""
-
-
-def _require_finite(numbers: Any, what: str) -> None:
-    """Raise :class:`CertificateOverflowError` unless every float in ``numbers`` is finite."""
-    if not np.isfinite(np.asarray(numbers, dtype=float)).all():
-        raise CertificateOverflowError(
-            f"{what} overflows the float range (its payoff sums pass {FLOAT_RANGE}); "
-            "scale the game's payoffs down"
-        )
 
 
 @dataclass(frozen=True)
@@ -156,95 +125,6 @@ class BestResponse:
         return {
             name: int(self.choice[index]) for index, name in enumerate(self.strategy.table.infosets)
         }
-
-
-@dataclass(frozen=True)
-class Certificate:
-    """How far a strategy profile is from equilibrium, measured by best responses.
-
-    value : player 0's expected payoff under the profile
-    best_response_values : (best player 0 can get against player 1's strategy,
-        best player 1 can get against player 0's strategy), each to the deviating player
-    gains : each player's gain from deviating, ``best_response_values[i] - payoff_i``,
-        never negative (round-off below 0 is reported as 0)
-    nash_conv : NashConv, ``gains[0] + gains[1]``
-    payoff_range : the game's largest terminal payoff less its smallest (:func:`payoff_range`),
-        the scale :func:`is_certified` judges ``exploitability`` against
-    """
-
-    value: Number
-    best_response_values: tuple[Number, Number]
-    gains: tuple[Number, Number]
-    nash_conv: Number
-    payoff_range: Number
-
-    @property
-    def exploitability(self) -> Number:
-        """NashConv / 2: the mean of the two players' gains."""
-        return self.nash_conv / 2
-
-    @property
-    def relative_exploitability(self) -> Number:
-        """The exploitability as a fraction of :attr:`payoff_range` (in ``[0, 1]``)."""
-        return relative_exploitability(self.exploitability, self.payoff_range)
-
-    @classmethod
-    def from_best_responses(
-        cls, value: Number, best_first: Number, best_second: Number, payoff_range: Number
-    ) -> Certificate:
-        """The certificate from player 0's value, each player's best-response value and the
-        game's payoff range."""
-        gains = (_gain(best_first - value), _gain(best_second + value))
-        return cls(
-            value=value,
-            best_response_values=(best_first, best_second),
-            gains=gains,
-            nash_conv=gains[0] + gains[1],
-            payoff_range=payoff_range,
-        )
-
-
-def _gain(gain: Number) -> Number:
-    """A best-response gain, never negative: a best response is at least as good as any
-    strategy, so a float gain below 0 is round-off (exact gains are never below 0)."""
-    if gain > 0:
-        return gain
-    return Fraction(0) if isinstance(gain, Fraction) else 0.0
-
-
-def relative_exploitability(exploitability: Number, scale: Number) -> Number:
-    """``exploitability / scale``; 0 for a game whose payoffs are all equal (``scale`` 0),
-    where every profile is an equilibrium."""
-    if scale <= 0:
-        return Fraction(0) if isinstance(scale, Fraction) else 0.0
-    return exploitability / scale
-
-
-def is_certified(certificate: Certificate) -> bool:
-    """Whether ``certificate`` proves an equilibrium: the exploitability within
-    :data:`EQUILIBRIUM_TOLERANCE` of the payoff range (exact certificates compared by their
-    float)."""
-    return float(certificate.relative_exploitability) <= EQUILIBRIUM_TOLERANCE  # within [0, 1]
-
-
-_EXACT_RANGES: weakref.WeakKeyDictionary[FlatTree, Fraction] = weakref.WeakKeyDictionary()
-
-
-def payoff_range(game: Game, exact: bool = False) -> Number:
-    """Player 0's largest terminal payoff less the smallest (0 for a game without terminals).
-
-    A Fraction when ``exact`` (computed once per tree), else a float.
-    """
-    flat = game.flat
-    if not exact:
-        floats = flat.terminal_payoff
-        return float(np.ptp(floats)) if len(floats) else 0.0
-    found = _EXACT_RANGES.get(flat)
-    if found is None:
-        exact_payoffs = flat.terminal_payoff_exact
-        found = max(exact_payoffs) - min(exact_payoffs) if exact_payoffs else Fraction(0)
-        _EXACT_RANGES[flat] = found
-    return found
 
 
 def _strategy(
@@ -398,7 +278,7 @@ def respond(
         with np.errstate(over="ignore", invalid="ignore"):
             totals = leaf[sequences] + below[sequences]
         if not exact:  # nan compares false: no best action would be found
-            _require_finite(totals, f"player {table.player + 1}'s best response")
+            require_finite(totals, f"player {table.player + 1}'s best response")
         starts = np.concatenate([[0], np.cumsum(counts[infosets])[:-1]])
         best = np.maximum.reduceat(totals, starts)
         group = np.repeat(np.arange(len(infosets)), counts[infosets])
@@ -418,7 +298,7 @@ def respond(
         with np.errstate(over="ignore", invalid="ignore"):
             np.add.at(below, table.parent_sequence[infosets], values[infosets])
     if not exact:
-        _require_finite(leaf[0] + below[0], f"player {table.player + 1}'s best response")
+        require_finite(leaf[0] + below[0], f"player {table.player + 1}'s best response")
     return BestResponse(
         player=table.player,
         value=_number(leaf[0] + below[0], exact),
@@ -473,26 +353,9 @@ def certify(
     if not first.exact:
         with np.errstate(over="ignore", invalid="ignore"):
             numbers = [value, best_first, best_second, best_first + best_second]
-        _require_finite(numbers, "the certificate")
+        require_finite(numbers, "the certificate")
     scale = payoff_range(game, exact=first.exact)
     return Certificate.from_best_responses(value, best_first, best_second, scale)
-
-
-@dataclass(frozen=True)
-class NPlayerCertificate:
-    """How far a profile of ``n`` players is from a Nash equilibrium (floats).
-
-    values : each player's expected payoff under the profile
-    best_response_values : each player's best payoff against the others' strategies
-    gains : ``best_response_values[i] - values[i]``, each player's gain from deviating,
-        never negative (round-off below 0 is reported as 0)
-    nash_conv : the sum of the gains (0 exactly at a Nash equilibrium)
-    """
-
-    values: tuple[float, ...]
-    best_response_values: tuple[float, ...]
-    gains: tuple[float, ...]
-    nash_conv: float
 
 
 def profile_leaf_payoffs(game: Game, player: int, plans: Sequence[np.ndarray]) -> np.ndarray:
@@ -529,6 +392,6 @@ def certify_profile(game: Game, strategies: Sequence[StrategyLike]) -> NPlayerCe
         best.append(float(respond(flat.tables[player], leaf).value))
     raw = tuple(b - v for b, v in zip(best, values, strict=True))
     with np.errstate(over="ignore", invalid="ignore"):
-        _require_finite([*values, *best, *raw, sum(raw)], "the certificate")
-    gains = tuple(float(_gain(gain)) for gain in raw)
+        require_finite([*values, *best, *raw, sum(raw)], "the certificate")
+    gains = tuple(float(clamped_gain(gain)) for gain in raw)
     return NPlayerCertificate(tuple(values), tuple(best), gains, float(sum(gains)))

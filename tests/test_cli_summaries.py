@@ -20,7 +20,7 @@ def test_exploit_on_kuhn_prints_both_tables_with_legends(capsys):
     out = _run(["exploit", "kuhn", "--opponent", "never-bluff"], capsys)
     lines = out.splitlines()
     assert "Pure best response of Player 2" in lines
-    # never-bluff bets K always (analyses/exploit.py), so its own play never reaches Kpb.
+    # never-bluff bets K always (questions/exploit.py), so its own play never reaches Kpb.
     (kpb,) = (line for line in lines if line.startswith("  Kpb "))
     assert "(unreached by own play: docs/output.md)" in kpb
     # Against never-bluff Player 1 never bets Q or J, so Player 2 never faces a bet with K.

@@ -61,7 +61,8 @@ def test_refused_with_the_estimate_and_the_way_out() -> None:
 
 def test_estimates_grow_with_size() -> None:
     assert tree_estimate(10**6).bytes < tree_estimate(10**7).bytes
-    # measured (seqform.routes.memory): about 2.1 kB a sequence; 10^6 Kuhn cards = 8 10^6
+    # measured (benchmarks/results/measurements.md): about 2.1 kB a sequence;
+    # 10^6 Kuhn cards = 8 10^6
     assert structured_estimate(8 * 10**6).bytes > 10 * 2**30
 
 

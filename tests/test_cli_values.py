@@ -1,4 +1,4 @@
-"""Every command writes a value one way (issue 15 item 7): ten places, then the fraction it
+"""Every command writes a value one way: ten places, then the fraction it
 equals (cli/render/numbers.value_text), in the certificate blocks as in the headline."""
 
 import pytest
@@ -30,7 +30,7 @@ def test_certificate_rows_are_in_the_house_format(argv, title, capsys):
 
 
 def test_no_value_is_written_the_old_ways(capsys):
-    # The styles the issue found: "-1/18 ≈ …", "(≈ 1/18)", "-0.056 = -1/18".
+    # The other styles commands wrote a value in: "-1/18 ≈ …", "(≈ 1/18)", "-0.056 = -1/18".
     for argv in (
         ["solve", "kuhn"],
         ["solve", "kuhn", "--exact"],
@@ -46,8 +46,8 @@ def test_no_value_is_written_the_old_ways(capsys):
 
 
 def test_exploit_json_of_a_float_strategy_has_no_long_fractions(tmp_path, capsys):
-    # Issue 15 item 3: solve's JSON fed back to exploit must not come out as
-    # 6666666666666667/10000000000000000 or a 33-digit value_exact; --exact keeps them.
+    # solve's JSON fed back to exploit came out as
+    # 6666666666666667/10000000000000000 or a 33-digit value_exact; only --exact keeps them.
     import json
 
     from seqform.cli.main import main
@@ -74,7 +74,7 @@ def test_exploit_json_of_a_float_strategy_has_no_long_fractions(tmp_path, capsys
     "game", ["kuhn", "leduc", "liars_dice", "kuhn(cards=100)", "leduc(ranks=13)"]
 )
 def test_every_two_player_builtin_game_certifies_at_its_default_size(game, capsys):
-    # Issue 24: a default run of a built-in game must certify (exit 0); liars_dice took the
+    # A default run of a built-in game must certify (exit 0); liars_dice took the
     # structured route with Clarabel and ended at NashConv 1.56e-9.  kuhn3 has three players
     # and is the CFR family's (iterate), not the LP's.  leduc(ranks=13) is the README's big
     # example; the larger sizes the documents show are the next test's.
@@ -87,7 +87,7 @@ def test_every_two_player_builtin_game_certifies_at_its_default_size(game, capsy
     "game",
     [
         # docs/benchmarks.md's "Performance targets" and LP-against-CFR tables, README line 90,
-        # docs/structured.md; sides 6 and 7 ended "NOT certified" with Clarabel (issue 24.1).
+        # docs/structured.md; sides 6 and 7 ended "NOT certified" with Clarabel.
         "leduc(ranks=13, suits=4)",
         "liars_dice(sides=7)",
         "liars_dice(sides=8)",
@@ -96,7 +96,7 @@ def test_every_two_player_builtin_game_certifies_at_its_default_size(game, capsy
     ],
 )
 def test_the_big_sizes_the_documents_show_certify_by_default(game, capsys):
-    # Issue 24.1: "at the sizes the README and the benchmark page show".  These take 5-70 s
+    # What the README and the benchmark page show must certify by default.  These take 5-70 s
     # each and up to 2 GiB (liars_dice(sides=8)), the suite's largest cases; kuhn(cards=250000)
     # (4 GiB, 70 s) stays in benchmarks/run.py, which certifies it too.
     assert main(["solve", game, "--quiet", "--strategies", "summary"]) == 0

@@ -70,7 +70,8 @@ hands summed by level at every showdown: 7.2 for 192 × 210 combos, 9.1 for ever
 IPX_TOLERANCE = 1e-10
 """HiGHS's interior point without crossover stops at this relative gap on the dense LPs.
 At HiGHS's default, 1e-8, the full-range river spot (docs/spots.md) stops with NashConv
-above 1e-9; 1e-10 costs two more iterations and brings it well below (``benchmarks/results/measurements.md``)."""
+above 1e-9; 1e-10 costs two more iterations and brings it well below
+(``benchmarks/results/measurements.md``)."""
 
 
 @dataclass(frozen=True)

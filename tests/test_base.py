@@ -31,7 +31,8 @@ def test_an_exact_number_is_exact_when_short_else_a_power_of_ten(
 
 
 def test_counts_and_exact_numbers_write_huge_values_the_same_way() -> None:
-    # the two ways of issue 19 ("≈ 10^190.3" and "≈1.00e+309") are now one
+    # a count and an exact number wrote one huge value two ways ("≈ 10^190.3" and
+    # "≈1.00e+309"); there must be one
     huge = 3 * 10**500
     assert count_text(huge) == number_text(Fraction(huge)) == about_text(500.4771212547197)
     assert count_text(4096) == "4,096"

@@ -724,7 +724,7 @@ def test_a_tree_too_large_to_build_is_recorded_as_refused(tmp_path):
 
 
 def test_the_committed_results_judge_the_structured_targets():
-    # The committed run (benchmarks/results/results.json) has the games of issue 13: each
+    # The committed run (benchmarks/results/results.json) has the structured targets' games: each
     # structured target gets a verdict, none is left "not run".
     from benchmarks.harness import BenchmarkRun
     from benchmarks.report import check_targets
@@ -736,4 +736,4 @@ def test_the_committed_results_judge_the_structured_targets():
     assert len(structured) == 4
     assert all(check.met is not None for check in structured)
     sparsity = next(check for target, check in checks.items() if "sparser than A" in target)
-    assert "689,000" in sparsity.measured  # nnz(A) of leduc(ranks=13), issue 13's table
+    assert "689,000" in sparsity.measured  # nnz(A) of leduc(ranks=13), tests/test_structured_lp.py

@@ -59,7 +59,7 @@ def test_unknown_game_exits_2_and_lists_names(capsys):
 
 
 def test_bad_parameter_is_one_line(capsys):
-    assert main(["solve", "kuhn(cards=1)"]) == 2  # a usage error, as an unknown game (issue 24)
+    assert main(["solve", "kuhn(cards=1)"]) == 2  # a usage error, as an unknown game
     err = capsys.readouterr().err
     assert err == "seqform: error: kuhn: cards must be an integer >= 2, got 1\n"
 

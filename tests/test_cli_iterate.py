@@ -145,7 +145,7 @@ def test_progress_is_one_line_per_sample_on_stderr(capsys):
     lines = [line for line in err if not line.startswith("seqform: LP reference: ")]
     assert [line.split()[2] for line in lines] == ["100", "200", "250"]
     assert all(line.startswith("seqform: iteration") and "NashConv" in line for line in lines)
-    # then the reference's stages, one line each (issue 24: no stage shown when piped)
+    # then the reference's stages, one line each: piped, they were not shown at all
     assert err[3:] == [
         "seqform: LP reference: solving kuhn on the tree route",
         "seqform: LP reference: deciding uniqueness (ranges)",

@@ -1,4 +1,4 @@
-"""What the command line prints, as a user reads it (issue 15): options that contradict each
+"""What the command line prints, as a user reads it: options that contradict each
 other, help for every option, summaries of large games, label legends, one number format."""
 
 import argparse
@@ -49,7 +49,7 @@ from seqform.cli.parser import build_parser
     ids=["quiet-verbose", "verbose-quiet", "exact-refine", "compare", "iterate", "exploit"],
 )
 def test_contradictory_options_are_a_usage_error(argv, message, capsys):
-    # Issue 15 item 6: one of the pair silently won; now argparse refuses the pair (exit 2).
+    # One of the pair silently won; argparse must refuse the pair (exit 2).
     with pytest.raises(SystemExit) as raised:
         main(argv)
     assert raised.value.code == 2
@@ -67,14 +67,14 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 
 
 def test_every_option_has_a_help_line():
-    # Issue 15 item 6: `--format` and `--to` had empty help lines.
+    # `--format` and `--to` had empty help lines.
     for name, command in _subparsers(build_parser()).items():
         for action in command._actions:
             if action.option_strings and action.help != argparse.SUPPRESS:
                 assert action.help, f"{name} {action.option_strings[0]} has no help line"
 
 
-# --- strategies at any size (issue 15 item 4) --------------------------------------------
+# --- strategies at any size ---------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def leduc_reports():
 
 def test_leduc_text_is_a_summary_and_all_prints_every_infoset(leduc_reports):
     # Leduc has 468 information sets per player (Lanctot et al. 2017; tests/test_leduc.py):
-    # issue 15 measured 961 lines for the full report.
+    # the full report printed all of them, 961 lines, by default.
     summary, full = leduc_reports["auto"].splitlines(), leduc_reports["all"].splitlines()
     assert len(summary) <= 60
     assert len(full) >= 2 * 468
@@ -165,7 +165,7 @@ def test_a_large_json_to_a_terminal_gets_a_note(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-# --- labels explained (issue 15 item 5) ---------------------------------------------------
+# --- labels explained ----------------------------------------------------------------------
 
 
 def test_kuhn_tables_have_a_legend_and_the_unreached_flag_names_its_place(capsys):
@@ -246,8 +246,8 @@ def test_games_lists_every_builtin_game_with_its_labels(capsys):
 
 
 def test_both_routes_name_player_2s_information_sets_alike(capsys):
-    # Issue 15 item 7: the structured route named player 2's Kuhn sets J, Q, K; the tree
-    # route Qp, Qb, … (KUHN_FACTS).  Both now print the same rows and legend.
+    # The structured route named player 2's Kuhn sets J, Q, K where the tree route said
+    # Qp, Qb, … (KUHN_FACTS); both must print the same rows and legend.
     def rows(argv):
         assert main(argv) == 0
         lines = capsys.readouterr().out.splitlines()

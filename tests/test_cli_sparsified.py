@@ -66,7 +66,7 @@ def test_progress_goes_to_stderr(capsys):
     [
         (["solve", "texas", "--method", "structured"], 2, "no public tree × private hands"),
         (["solve", "kuhn", "--solver", "clarabel"], 2, "--method structured"),
-        # flag combinations that cannot run are usage errors, exit 2 (issue 24, point 9)
+        # flag combinations that cannot run are usage errors, exit 2
         (["solve", "kuhn", "--method", "structured", "--solver", "pdlp"], 2, "not pdlp"),
         (["solve", "kuhn", "--method", "structured", "--backend", "cvxpy"], 2, "--backend"),
         (

@@ -1,4 +1,4 @@
-"""`exploit` and `ranges` at any size (issue 15 items 4-5): the same summary, legend and
+"""`exploit` and `ranges` at any size: the same summary, legend and
 `--strategies` as `solve`, through the one code path (cli/render/strategies.py)."""
 
 import json

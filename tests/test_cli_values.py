@@ -1,4 +1,4 @@
-"""Every command writes a value one way (issue 15 item 7): ten places, then the fraction it
+"""Every command writes a value one way: ten places, then the fraction it
 equals (cli/render/numbers.value_text), in the certificate blocks as in the headline."""
 
 import pytest
@@ -30,7 +30,7 @@ def test_certificate_rows_are_in_the_house_format(argv, title, capsys):
 
 
 def test_no_value_is_written_the_old_ways(capsys):
-    # The styles the issue found: "-1/18 ≈ …", "(≈ 1/18)", "-0.056 = -1/18".
+    # The other styles commands wrote a value in: "-1/18 ≈ …", "(≈ 1/18)", "-0.056 = -1/18".
     for argv in (
         ["solve", "kuhn"],
         ["solve", "kuhn", "--exact"],
@@ -46,8 +46,8 @@ def test_no_value_is_written_the_old_ways(capsys):
 
 
 def test_exploit_json_of_a_float_strategy_has_no_long_fractions(tmp_path, capsys):
-    # Issue 15 item 3: solve's JSON fed back to exploit must not come out as
-    # 6666666666666667/10000000000000000 or a 33-digit value_exact; --exact keeps them.
+    # solve's JSON fed back to exploit came out as
+    # 6666666666666667/10000000000000000 or a 33-digit value_exact; only --exact keeps them.
     import json
 
     from seqform.cli.main import main

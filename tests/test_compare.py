@@ -159,7 +159,7 @@ def test_solve_normal_refuses_big_kuhn_in_one_line(capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("seqform: error: kuhn(cards=40): the normal form is too large")
-    # far beyond the limit: the way out is the sequence form, not a higher limit (issue 24)
+    # far beyond the limit: the way out is the sequence form, not a higher limit
     assert captured.err.endswith("--method tree or auto (method='tree' or 'auto')\n")
     assert captured.err.count("\n") == 1
 
@@ -220,7 +220,7 @@ def test_the_comparison_is_computed_below_the_cli_and_rendered_in_it():
 
 @pytest.mark.parametrize("limit", ["10^5000", "1e5000"], ids=["power", "scientific"])
 def test_a_huge_max_entries_prints_in_text_and_json(limit, capsys):
-    # Issue 14: a limit of over 4 300 digits crashed the report ("Exceeds the limit").
+    # A limit of over 4 300 digits crashed the report ("Exceeds the limit").
     assert main(["compare", "kuhn", "--no-solve", "--max-entries", limit]) == 0
     assert "Normal form (Kuhn 1953), limit ≈ 10^5000.0 entries" in capsys.readouterr().out
     assert main(["compare", "kuhn", "--no-solve", "--max-entries", limit, "--format", "json"]) == 0
@@ -245,7 +245,7 @@ def test_a_limit_that_divides_by_zero_is_a_usage_error(capsys):
 
 @pytest.mark.slow  # about 3 s to build the tree of 2-dice Liar's Dice
 def test_compare_prints_counts_of_thousands_of_digits(capsys):
-    # Issue 14: liars_dice(dice=2, sides=3) has about 10^2710 pure strategies per player
+    # liars_dice(dice=2, sides=3) has about 10^2710 pure strategies per player
     # (12,288 information sets; the log10 is cross-checked against the action counts below).
     game = "liars_dice(dice=2, sides=3)"
     assert main(["compare", game, "--no-solve"]) == 0
@@ -262,7 +262,7 @@ def test_compare_prints_counts_of_thousands_of_digits(capsys):
     assert reduced["exact"] is not None and len(reduced["exact"]) == 276  # 10^275.6
 
 
-# --- sizes without the tree (issue 24, point 5) ------------------------------------------------
+# --- sizes without the tree -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("spec", ["liars_dice(sides=3)", "leduc", "kuhn(cards=5)"])

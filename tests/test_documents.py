@@ -1,4 +1,4 @@
-"""Every ``--format json`` output against its JSON Schema (issue 19.4).
+"""Every ``--format json`` output against its JSON Schema.
 
 The schemas are package data (``seqform/io/schemas``, :mod:`seqform.io.documents`); each
 command's document is validated with ``jsonschema`` (draft 2020-12), a wrong document must
@@ -186,7 +186,7 @@ def test_a_constant_sum_game_writes_the_constant_sum_key(
 
 
 def test_the_tree_route_is_called_tree_in_json(capsys: pytest.CaptureFixture[str]) -> None:
-    # the CLI's --method tree; documents before issue 19.4 said "sequence"
+    # as the CLI's --method tree: the documents said "sequence" where the CLI said tree
     assert _document(["solve", "kuhn", "--method", "tree"], capsys)["method"] == "tree"
 
 

@@ -1,4 +1,4 @@
-"""The JSON documents built by the library (:mod:`seqform.documents`, issue 19.4).
+"""The JSON documents built by the library (:mod:`seqform.documents`).
 
 ``seqform.document(result)`` is the document ``--format json`` prints for the same result:
 for every kind, the command line's output equals the library's document of the same library

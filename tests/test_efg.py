@@ -185,7 +185,7 @@ def lp_refusal_reasons(gambit_game: pygambit.Game) -> set[str]:
     reasons = set()
     if len(gambit_game.players) != 2:
         reasons.add("needs two players")
-    elif not gambit_game.is_const_sum:  # constant-sum games are solved (issue 14)
+    elif not gambit_game.is_const_sum:  # constant-sum games are solved
         reasons.add("not zero-sum")
     return reasons
 
@@ -544,7 +544,7 @@ def test_a_game_where_gambits_tree_lp_is_wrong_is_solved_and_proven():
     assert exact.value == -3
 
 
-# --- where pygambit's tree-based lp_solve is wrong (issue 14) --------------------------------
+# --- where pygambit's tree-based lp_solve is wrong -----------------------------------------
 
 ONLY = """\
 EFG 2 R "Only" { "P1" "P2" }

@@ -1,4 +1,4 @@
-"""The ``.efg`` pre-pass (issue 14): players the header does not declare, UTF-8 and labels
+"""The ``.efg`` pre-pass: players the header does not declare, UTF-8 and labels
 pygambit refuses, text after the tree, deep trees; and the linear ``.efg`` writer.
 
 Reference values: pygambit's exact strategic-form LP (``lp_solve(rational=True,

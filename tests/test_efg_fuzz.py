@@ -1,4 +1,4 @@
-"""Fuzzing the ``.efg`` reader (issue 14): random corruptions of valid files are either
+"""Fuzzing the ``.efg`` reader: random corruptions of valid files are either
 refused cleanly or read correctly, never a traceback and never a wrong answer.
 
 Each example takes a valid file and corrupts it once: truncated, a line deleted or

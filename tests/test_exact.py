@@ -224,6 +224,6 @@ def test_cli_solve_exact_json(capsys):
 
 
 def test_cli_exact_refuses_the_normal_method(capsys):
-    assert main(["solve", "kuhn", "--exact", "--method", "normal"]) == 2  # usage (issue 24)
+    assert main(["solve", "kuhn", "--exact", "--method", "normal"]) == 2  # a usage error
     err = capsys.readouterr().err
     assert err.startswith("seqform: error: ") and err.count("\n") == 1

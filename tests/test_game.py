@@ -50,8 +50,8 @@ def test_negative_probability_is_named():
 
 
 def test_not_zero_sum_names_the_terminal():
-    # A general-sum tree is a valid game (CFR runs on it); the sequence-form LP refuses it
-    # at its entry (until issue 12 this was refused when the Game was made).
+    # A general-sum tree is a valid game (CFR runs on it): the sequence-form LP refuses it
+    # at its entry, not the Game when it is made.
     root = Decision(0, "I", ("l", "r"), (leaf(1), Terminal((Fraction(1), Fraction(1)))))
     game = Game("general", root)
     assert game.flat.not_zero_sum == 1

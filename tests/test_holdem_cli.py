@@ -1,4 +1,4 @@
-"""A spot file as GAME (issue 22, point 1): solved on the structured route with the players'
+"""A spot file as GAME: solved on the structured route with the players'
 summary, run on its explicit tree by the commands that need one, refused with exit 2 when it
 is not a spot.  Values are checked against the tree route's LP on the explicit tree
 (:func:`seqform.game.public.explicit.explicit_game`), computed in the same test."""
@@ -134,7 +134,7 @@ def _json_strategy(document: dict, player: int, combo: str) -> dict[str, dict[st
 
 
 def test_hand_prints_a_combos_strategy(spot_file: Path, capsys: pytest.CaptureFixture[str]):
-    """``--hand`` (issue 22, point 2): each chosen combo's strategy at the decisions it
+    """``--hand``: each chosen combo's strategy at the decisions it
     reaches, as the complete JSON document of the same solve has it."""
     assert main(["solve", str(spot_file), "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)

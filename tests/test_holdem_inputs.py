@@ -54,7 +54,7 @@ def test_cards_round_trip_and_count():
         pytest.param("K9o+", 4 * 12, id="offsuit-plus"),  # K9o KTo KJo KQo
         pytest.param("AhKh", 1, id="combo"),
         pytest.param("any", 1326, id="any"),
-        pytest.param("22+,A2s+,KQo,JdTd:0.5", 78 + 48 + 12 + 1, id="issue-example"),
+        pytest.param("22+,A2s+,KQo,JdTd:0.5", 78 + 48 + 12 + 1, id="spot-file-example"),
     ],
 )
 def test_range_sizes(text, size):

@@ -1,4 +1,4 @@
-"""Issue 14: inputs at the edges — payoffs beyond the floats, constant-sum games.
+"""Inputs at the edges — payoffs beyond the floats, constant-sum games.
 
 Each class of input is checked over a generated family where one fits, against an
 independent computation (the zero-sum shift of a constant-sum game, the same game with its

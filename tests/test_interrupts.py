@@ -1,6 +1,6 @@
 """Ctrl-C during a solve stops it at once: exit 130, one line "interrupted", no traceback and
-no output file (issue 14, "Interrupts and resources"); one Ctrl-C stops every stage of
-``iterate`` too, the only command with its own SIGINT handler (issue 24, point 3).
+no output file; one Ctrl-C stops every stage of ``iterate`` too, the only command with its
+own SIGINT handler.
 
 Each case starts ``python -m seqform solve`` on a game whose solve takes well over five
 seconds on this machine with that solver (measured: leduc(ranks=9) simplex about 35 s, ipm
@@ -93,7 +93,7 @@ def test_run_interruptibly_returns_and_raises_like_the_call() -> None:
         run_interruptibly(lambda: 1 / 0)
 
 
-# --- iterate: its boundary handler is active only while the iterations run (issue 24.3) ------
+# --- iterate: its boundary handler is active only while the iterations run ------------------
 
 
 def test_ctrl_c_outside_the_iterations_raises_at_once_inside_stop_on_interrupt() -> None:

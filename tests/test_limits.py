@@ -1,5 +1,5 @@
 """A solver stopped at ``--time-limit`` is reported as a limit: one line that says so, exit
-1 (a solver that proved nothing), no warnings, no "nan" (issue 14: ``--solver pdlp
+1 (a solver that proved nothing), no warnings, no "nan" (``--solver pdlp
 --time-limit 1e-9`` printed RuntimeWarnings and "exploitability nan"; ``--refine`` said
 "HiGHS failed on every perturbed LP" without naming the limit)."""
 

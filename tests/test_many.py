@@ -1,4 +1,4 @@
-"""``solve-many``: a folder of spots solved in parallel (issue 22, point 6).
+"""``solve-many``: a folder of spots solved in parallel.
 
 Each row is checked against an independent computation in the same test: the EVs against the
 tree route's LP on the spot's explicit tree (:func:`seqform.game.public.explicit.

@@ -1,4 +1,4 @@
-"""Memory refused early (issue 14, "Interrupts and resources"): the estimate of a route
+"""Memory refused early: the estimate of a route
 before anything is built, the refusal with the estimate and the way out, and a real
 ``MemoryError`` as one line and exit 1, never SIGABRT."""
 
@@ -25,7 +25,7 @@ from seqform.routes.memory import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-LIMIT_BYTES = 6_000_000 * 1024  # the issue's `ulimit -v 6000000`
+LIMIT_BYTES = 6_000_000 * 1024  # `ulimit -v 6000000`, under which the abort was reproduced
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,8 @@ def test_refused_with_the_estimate_and_the_way_out() -> None:
 
 def test_estimates_grow_with_size() -> None:
     assert tree_estimate(10**6).bytes < tree_estimate(10**7).bytes
-    # measured (seqform.routes.memory): about 2.1 kB a sequence; 10^6 Kuhn cards = 8 10^6
+    # measured (benchmarks/results/measurements.md): about 2.1 kB a sequence;
+    # 10^6 Kuhn cards = 8 10^6
     assert structured_estimate(8 * 10**6).bytes > 10 * 2**30
 
 
@@ -113,8 +114,8 @@ def _limited(args: list[str], limit: int = LIMIT_BYTES) -> subprocess.CompletedP
 
 
 def test_a_million_cards_under_a_6_gb_limit_is_refused_not_aborted() -> None:
-    # issue 14: "kuhn(cards=1000000) --method structured under a 6 GB limit aborts with
-    # SIGABRT and no message"
+    # kuhn(cards=1000000) --method structured under a 6 GB limit aborted with SIGABRT and
+    # no message
     done = _limited(["solve", "kuhn(cards=1000000)", "--method", "structured"])
     assert done.returncode == 1, done.stderr
     assert "RLIMIT_AS" in done.stderr

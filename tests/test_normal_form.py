@@ -104,7 +104,7 @@ def test_count_text_and_json():
 
 @pytest.mark.parametrize("digits", [4301, 5420, 100_000], ids=["limit", "liars-dice", "huge"])
 def test_counts_of_any_size_print(digits):
-    # Python refuses str() of an int with more than 4 300 digits (issue 14): neither the text
+    # Python refuses str() of an int with more than 4 300 digits: neither the text
     # nor the JSON may ask for the digits of such a count.
     count = 3 * 10 ** (digits - 1)
     assert count_text(count) == f"≈ 10^{digits - 1 + math.log10(3):.1f}"

@@ -341,7 +341,7 @@ def test_bad_keys_reprompt_and_end_of_input_exits_0():
 
 def test_b_facing_a_bet_is_asked_again_not_taken_as_a_call():
     # Seed 1 deals Q in seat 2 and the bot bets; `b` (the call's label in the tree, not a
-    # key the menu offers) used to call silently (issue 24, point 7).
+    # key the menu offers) called silently.
     result = run_play("--seat", "2", "--seed", "1", "--hands", "1", stdin="b\nc\n")
     assert result.returncode == 0
     assert "  Bot bets.\n  Your move: (f)old or (c)all? b\n  Please type f or c (q quits).\n" in (
@@ -423,7 +423,7 @@ def test_play_errors_are_one_line(arguments, code, message):
 
 @pytest.mark.parametrize("hands", ["0", "-1", "two"])
 def test_a_bad_hand_count_is_a_usage_error(hands):
-    # exit 2 as every usage error (issue 24, point 7); it was 1 after the solve
+    # exit 2 as every usage error; it was 1, after the solve
     result = run_play("--hands", hands, "--auto", "random")
     assert result.returncode == 2
     assert "seqform play: error: argument --hands: " in result.stderr

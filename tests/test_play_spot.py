@@ -1,4 +1,4 @@
-"""Playing a hold'em spot against its equilibrium (issue 22: ``play`` takes a spot file as
+"""Playing a hold'em spot against its equilibrium (``play`` takes a spot file as
 GAME): the deal, the expectations the session reports, and scripted sessions read back.
 
 The references are the structured LP's value of the same spot, solved in each test, and the

@@ -1,5 +1,5 @@
-"""Progress on stderr: drawn on a terminal, absent when piped or with ``--quiet`` (issue 15,
-item 1).  The terminal is a pseudo-terminal (``os.openpty``) given to the CLI as stderr."""
+"""Progress on stderr: drawn on a terminal, absent when piped or with ``--quiet``.  The
+terminal is a pseudo-terminal (``os.openpty``) given to the CLI as stderr."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ def test_log_status_reads_highs_iteration_lines(line: str, status: tuple[int, st
 
 
 def test_building_a_built_in_tree_reports_its_deals():
-    # Issue 15 item 1: tree building shows a bar where the total is known.  kuhn(cards=10)
+    # Tree building shows a bar where the total is known.  kuhn(cards=10)
     # has 10 * 9 = 90 ordered deals (Kuhn 1950's deal, N cards); each deal's subtree is counted.
     from seqform.base.progress import listening
     from seqform.game.builtin.kuhn import kuhn_poker

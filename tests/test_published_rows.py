@@ -9,7 +9,7 @@ correct codes that sum in different orders drift apart from about iteration 120
 (docs/algorithms.md, where Xu et al.'s own code, run here, gives their published rows
 exactly and seqform's differ by 5 % and 2 %).  The bands below are that, not slack.
 
-The issue's goal: the best new method under DDCFR's 1.20e-4 on Leduc at 1,000 iterations.
+The goal: the best new method under DDCFR's 1.20e-4 on Leduc at 1,000 iterations.
 HS-DCFR(30) (Zhang, McAleer and Sandholm 2024) in the power reading of its scheduled γ
 (:mod:`seqform.iterative.rules`) lands at 1.06e-4; OpenSpiel's own ``DCFRSolver`` with
 the same schedule gives 1.090e-4 (``python -m benchmarks.algorithms --thousand

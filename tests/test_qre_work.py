@@ -63,7 +63,8 @@ def test_estimate_is_steps_times_the_step_cost():
 
 
 def test_leduc_stays_within_the_limit():
-    # the goal game is never refused by default (its trace took 80 to 203 s)
+    # Leduc, the game a trace must reach, is never refused by default (its trace took 80 to
+    # 203 s: benchmarks/results/measurements.md)
     estimate = refuse_large_trace("leduc")
     assert estimate is not None and estimate.seconds < DEFAULT_MAX_SECONDS
 

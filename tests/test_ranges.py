@@ -154,7 +154,7 @@ def test_exact_vertices_are_exact_equilibria_on_random_games(seed):
             assert certificate.value == ranges.value
 
 
-# --- the work estimate (issue 24, point 6) ---------------------------------------------------
+# --- the work estimate ----------------------------------------------------------------------
 
 
 def test_work_is_estimated_and_refused_past_the_limit(monkeypatch):

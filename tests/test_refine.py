@@ -32,7 +32,7 @@ def test_refined_kuhn_is_an_exact_equilibrium(refined_kuhn):
 
 
 def test_refined_kuhn_plays_sensibly_after_check_and_bet(refined_kuhn):
-    # The examples: player 1 holding K facing a bet after checking always calls;
+    # What sensible play means here: player 1 holding K facing a bet after checking always calls;
     # holding J always folds.  Player 2 likewise calls with K and folds with J.
     first, second = refined_kuhn.strategies
     assert first.at("Kpb") == {"p": 0, "b": 1}

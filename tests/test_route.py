@@ -1,4 +1,4 @@
-"""The route policy in the library (issue 19, point 1; issue 24, points 2, 5 and 9): the same
+"""The route policy in the library: the same
 route, the same refusals and the same usage errors from ``seqform.solve(...)`` and from
 ``python -m seqform solve``."""
 
@@ -61,7 +61,7 @@ def _options(argv: list[str]) -> dict[str, object]:
 
 @pytest.mark.parametrize(("argv", "says"), IMPOSSIBLE)
 def test_impossible_flags_are_usage_errors_from_cli_and_library(argv, says, capsys):
-    assert main(["solve", "kuhn", *argv]) == 2  # a usage error (issue 24, point 9)
+    assert main(["solve", "kuhn", *argv]) == 2  # a usage error
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
     with pytest.raises(OptionsError) as raised:
@@ -120,7 +120,7 @@ def test_auto_route_is_the_same_from_python_and_the_cli(capsys):
     assert main(["solve", "kuhn", "--format", "json"]) == 0
     assert (
         json.loads(capsys.readouterr().out)["method"] == "tree"
-    )  # JSON names the route as the CLI does (issue 19)
+    )  # JSON names the route as the CLI does
 
 
 def test_solve_from_python_refuses_as_the_cli_does(monkeypatch, capsys):
@@ -135,7 +135,7 @@ def test_solve_from_python_refuses_as_the_cli_does(monkeypatch, capsys):
 @pytest.mark.parametrize("method", ["auto", "tree", "structured", "normal"])
 @pytest.mark.parametrize("cards", ["100000000", "99999999999999999999999"])
 def test_huge_kuhn_is_refused_from_its_parameters_on_every_route(method, cards, capsys):
-    # issue 24, point 9: 10^8 labels were built before the check (100 s, 14 GB), and 10^23
+    # 10^8 labels were built before the check (100 s, 14 GB), and 10^23
     # cards ended in numpy's "Maximum allowed size exceeded"
     spec = f"kuhn(cards={cards})"
     start = time.perf_counter()

@@ -1,5 +1,5 @@
 """OpenSpiel's spellings of the built-in games, parameter names in any case, ``export
---output`` and usage errors with exit code 2 (issue 24, points 4 and 7)."""
+--output`` and usage errors with exit code 2."""
 
 from __future__ import annotations
 

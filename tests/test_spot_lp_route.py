@@ -1,4 +1,4 @@
-"""A hold'em spot's LP on the route policy (issue 22, point 5): sized before it is built, a
+"""A hold'em spot's LP on the route policy: sized before it is built, a
 turn refused with the estimate and the way out (vector CFR, or --force), a river solved on
 the dense LP's default (HiGHS's interior point without crossover) and certified."""
 

@@ -1,4 +1,4 @@
-"""The command line starts without the heavy optional packages (issue 19.5).
+"""The command line starts without the heavy optional packages.
 
 ``import seqform.cli.main`` is what every ``python -m seqform`` run pays before it parses its
 arguments; each command module is imported on dispatch, so ``--help`` and ``solve kuhn`` never

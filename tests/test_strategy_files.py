@@ -248,7 +248,7 @@ def test_a_missing_file_is_an_os_error(kuhn, tmp_path):
         read_strategy_file(tmp_path / "absent.json", kuhn)
 
 
-# --- issue 14: odd shapes through the command line, one line on stderr and exit 1 -------------
+# --- odd shapes through the command line, one line on stderr and exit 1 ----------------------
 
 DEEP = "[" * 100_000 + "]" * 100_000
 ONE_OF_EACH = ("Jpb", "Q", "Qpb", "K", "Kpb")

@@ -1,4 +1,4 @@
-"""Fuzzing the one strategy-file reader (issue 14): whatever JSON a file holds, reading it
+"""Fuzzing the one strategy-file reader: whatever JSON a file holds, reading it
 returns a checked strategy or raises StrategyFileError, and nothing else."""
 
 import json

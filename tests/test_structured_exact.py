@@ -1,4 +1,4 @@
-"""The exact certificate on the structured route (issue 13 item 4): ``solve --method
+"""The exact certificate on the structured route: ``solve --method
 structured --exact``.
 
 Independent computations: the tree's exact route (:func:`seqform.routes.exact.solve_exact`,

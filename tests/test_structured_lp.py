@@ -1,4 +1,4 @@
-"""The structured route (issue 13, items 3 and 5): the structured LP of public tree × private
+"""The structured route: the structured LP of public tree × private
 hands, its pipeline, and ``solve --method auto|tree|structured``.
 
 Independent computations: the tree route (the explicit tree's sequence-form LP, solved by
@@ -107,7 +107,8 @@ def test_blocked_chains_keep_kuhn_exact():
 
 
 def test_structured_payoff_of_leduc_13_is_several_times_below_a():
-    # nnz(A) = 689,000 for leduc(ranks=13): the issue's table (ISSUE_13.md).
+    # nnz(A) = 689,000 for leduc(ranks=13): the tree route's sequence form, as docs/structured.md
+    # and benchmarks/results/results.md report it.
     game = leduc_structured(13)
     lp = build_structured_lp(game)
     assert payoff_nnz(game) == 689_000
@@ -160,7 +161,7 @@ def test_both_routes_solve_kuhn(method, capsys):
 
 def test_refine_is_refused_on_the_structured_route(capsys):
     # --exact works there (tests/test_structured_exact.py); --refine does not.
-    # a flag combination that cannot run: a usage error, exit 2 (issue 24, point 9)
+    # a flag combination that cannot run: a usage error, exit 2
     assert main(["solve", "leduc", "--method", "structured", "--refine"]) == 2
     err = capsys.readouterr().err
     assert "(--method tree)" in err and err.count("\n") == 1

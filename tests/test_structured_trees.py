@@ -84,8 +84,8 @@ def test_sequence_tables_are_the_trees(name):
 
 
 def test_big_leduc_is_numbered_without_the_tree():
-    # 93,185 sequences per player: the table for leduc(ranks=13, suits=4), measured
-    # on the tree route; here no tree (9.98 M nodes) is built.
+    # 93,185 sequences per player for leduc(ranks=13, suits=4), counted by the tree route on
+    # the built tree; here no tree (9.98 M nodes) is built.
     game = leduc_structured(13, 4)
     numbering = number_public_tree(game)
     assert numbering.num_sequences(0) == numbering.num_sequences(1) == 93_185

@@ -1,4 +1,4 @@
-"""Vector CFR on the public tree × hands (issue 21): the same iterates as tree CFR.
+"""Vector CFR on the public tree × hands: the same iterates as tree CFR.
 
 The reference is the same library's tree implementation (:mod:`seqform.iterative.cfr`, itself
 checked against OpenSpiel's CFR solvers to 1e-12 in tests/test_iterative.py and
@@ -37,7 +37,7 @@ from seqform.iterative.run import Stopping
 from seqform.questions.iterate import iterate
 from seqform.structured.vector_cfr import VectorRegrets, structured_nash_conv, vector_cfr
 
-ITERATIONS = 100  # issue 21, point 2
+ITERATIONS = 100  # the two claims' horizon (module docstring)
 TOLERANCE = 1e-10
 
 

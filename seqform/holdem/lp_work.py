@@ -7,8 +7,9 @@ estimate_lp_size`: its variables exactly, its non-zeros from above).  A spot's L
 (its showdowns sum many hands by level) and its interior point's time grows faster than its
 size; beyond :data:`SPOT_LP_VARIABLES` variables the solve is refused, pointing to vector
 CFR (``seqform iterate SPOT --method structured --algorithm cfr+``), unless forced.  Only
-games with two-card hands (hold'em spots) are judged: the built-in games' sparser LPs were
-measured well beyond the limit (``kuhn(cards=100000)``, 900,004 variables, 32 s).
+games with two-card hands (hold'em spots) are judged: the built-in games' LPs are sparser
+and still solve quickly far beyond the limit (the measurements are in
+``benchmarks/results/measurements.md``).
 """
 
 from __future__ import annotations

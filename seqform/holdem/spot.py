@@ -11,7 +11,7 @@
     raise_sizes = [1.0]           # optional; fractions of the pot after the call
     max_raises = 3                # optional; raises per street after the first bet
 
-These key names are the contract (the issue that asked for spots fixed them).  The file is
+These key names are the contract: spot files already written use them.  The file is
 read with the standard library's :mod:`tomllib`; numbers stay exact (a TOML ``0.75`` is
 3/4, read from its decimal text, not the float nearest it).  Every mistake is one line that
 names the file and the key: a key that is not known (with the closest known one), a board

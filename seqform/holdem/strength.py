@@ -2,9 +2,11 @@
 
 seqform does not rank poker hands itself: eval7 (a C evaluator with Python bindings, on the
 package index) gives each seven-card hand a number, higher for a better hand, equal for a
-tie.  Measured here on the 1,081 combos of a river board: eval7 3.9 ms, phevaluator 16 ms,
-pokerkit about 4 s (0.76 s for 200); eval7 and phevaluator order every hand the same way
-(Spearman correlation −1 with phevaluator's lower-is-better rank), which the tests check.
+tie.  It is the fastest of the evaluators tried on a river board's combos (phevaluator a
+few times slower, pokerkit by three orders of magnitude; the timings are in
+``benchmarks/results/measurements.md``); eval7 and phevaluator order every hand the
+same way (Spearman correlation −1 with phevaluator's lower-is-better rank), which the tests
+check.
 
 A showdown is then the structured route's :class:`~seqform.game.public.tree.Sign` rule over
 *levels*: the combos' eval7 values replaced by their dense rank (0 for the weakest), so equal

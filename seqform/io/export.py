@@ -3,12 +3,13 @@
 
 The ``.efg`` text is written straight from the tree in one pre-order walk
 (:func:`efg_text`), byte for byte what pygambit's writer gives for
-:func:`~seqform.game.formats.to_gambit.game_to_gambit`'s game: building that ``pygambit.Game`` node
-by node takes time quadratic in the tree (Kuhn with 40 cards, 14,041 nodes: 2.6 s), the
-text linear time.  Conventions: each chance node its own information set; decision
-information sets numbered per player in order of first appearance, each node repeating
-its set's label and actions; one outcome per distinct payoff vector, labelled by it and
-numbered in order of first appearance; labels made acceptable to Gambit
+:func:`~seqform.game.formats.to_gambit.game_to_gambit`'s game: building that
+``pygambit.Game`` node by node takes time quadratic in the tree (seconds already at Kuhn
+with 40 cards; see ``benchmarks/results/measurements.md``), the text linear time.
+Conventions: each chance node its own information set; decision information sets numbered
+per player in order of first appearance, each node repeating its set's label and actions;
+one outcome per distinct payoff vector, labelled by it and numbered in order of first
+appearance; labels made acceptable to Gambit
 (:func:`~seqform.game.formats.to_gambit.gambit_label`), node labels distinct.
 
 ``.npz`` layout (``numpy.load(path)``), sparse matrices in coordinate form:

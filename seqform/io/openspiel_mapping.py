@@ -24,7 +24,8 @@ walking both trees in step from the root (:func:`policy_correspondence`):
 Any mismatch raises ``ValueError`` naming the history where the games part.  The result,
 a :class:`PolicyCorrespondence`, gives per information set its OpenSpiel key, the OpenSpiel
 action id of each of our actions, and one history reaching it; the walk is iterative and
-visits every history once (Liar's Dice with one six-sided die each: about 1.5 s).
+visits every history once, so its time is linear in the game (a measurement is in
+``benchmarks/results/measurements.md``).
 """
 
 from __future__ import annotations

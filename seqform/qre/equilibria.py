@@ -303,8 +303,9 @@ def compare_limit(
 
     The place among all equilibria needs ``ranges``, two LPs per sequence; where its work
     estimate exceeds ``max_seconds`` (the limit ``seqform ranges`` applies; None: no limit)
-    it is skipped and the reason kept in :attr:`LimitComparison.ranges_skipped` (Leduc's
-    took 18 minutes of a 20-minute ``qre leduc``).  ``refine`` runs in any case.
+    it is skipped and the reason kept in :attr:`LimitComparison.ranges_skipped` (on Leduc
+    it was nearly all of the time ``qre leduc`` took; ``benchmarks/results/measurements.md``).
+    ``refine`` runs in any case.
     """
     from seqform.questions.ranges import (
         EquilibriumRanges,

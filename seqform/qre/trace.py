@@ -53,8 +53,9 @@ __all__ = [
 MAX_CORRECTIONS = 20
 MIN_ACCEL = 1.05
 """The smallest ``max_accel`` accepted: a step that may grow by less takes tens of thousands
-of steps to reach a large λ (Kuhn to λ = 10^7: 8 s at 1.05, 28 s at 1.01), and at 1 or
-below it never grows and the trace does not end in any useful time."""
+of steps to reach a large λ (on Kuhn, 1.01 takes over three times as long as 1.05;
+``benchmarks/results/measurements.md``), and at 1 or below it never grows and the
+trace does not end in any useful time."""
 #: Newton stops once every coordinate's correction is below this times ``1 + |z_i|``: per
 #: coordinate, so that the log-probabilities near 0 of the actions that survive are solved
 #: to 1e-9 even where dying actions have ``β`` of order ``-λ`` (a tolerance scaled by

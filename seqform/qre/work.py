@@ -9,28 +9,27 @@ it from its parameters before its tree is built
 Model
 -----
 Each step of :func:`~seqform.qre.trace.follow_branch` factors the
-``(N+1) × (N+1)`` augmented Jacobian by sparse LU 1.1 to 1.4 times (rejected steps and the
-corrector's refactorisations included) and certifies the point by best response; the LU
-is 65 to 90 % of the time.  The Jacobian has, per action, an entry for every action on the
-paths below it (kuhn(cards=n): about 0.14 N² nonzeros; Leduc: 0.01 N²), and its LU fills
-12 to 60 % of ``N²``, a share that falls only slowly with ``N``.  So
+``(N+1) × (N+1)`` augmented Jacobian by sparse LU a little more than once (rejected steps
+and the corrector's refactorisations included) and certifies the point by best response;
+the LU is most of the time.  The Jacobian has, per action, an entry for every action on the
+paths below it, and its LU fills a share of ``N²`` that falls only slowly with ``N``.  So
 
     seconds ≈ TRACE_STEPS × STEP_SECONDS × (N / STEP_REFERENCE)²
 
-``STEP_SECONDS`` is Leduc's (``N`` = 2,184) 0.54 s a step in a loaded run (375 steps in
-203 s; 80 s in a lighter one, docs/qre.md).  The exponent 2 rounds up the growth measured
-per step: 1.6 from kuhn(cards=40) to kuhn(cards=80) (``N`` = 320, 640), 1.8 from Leduc to
-leduc(ranks=4) (2,184, 4,032; 1.8 s a step).  ``TRACE_STEPS`` rounds up the longest
-branches seen: Leduc 375 steps, a hold'em river spot (``N`` = 533) 267; Kuhn with any
-number of cards takes 42 to 71 steps, each dearer than the model's (0.24 s at
-kuhn(cards=80)), and the product fits again (17 s measured, 19 s estimated).  The number of
-steps depends on how the branch bends, not on the size, so the estimate tells minutes from
-hours, no better.
+``STEP_SECONDS`` is Leduc's seconds a step in a loaded run, ``STEP_REFERENCE`` its ``N``;
+the exponent 2 rounds up the growth per step measured between kuhn(cards=40) and
+kuhn(cards=80) and between Leduc and leduc(ranks=4).  ``TRACE_STEPS`` rounds up the longest
+branches seen (Leduc's; a hold'em river spot's is shorter); Kuhn with any number of cards
+takes far fewer steps, each dearer than the model's, and the product fits again.  The
+number of steps depends on how the branch bends, not on the size, so the estimate tells
+minutes from hours, no better.  Fitted on N-card Kuhn (up to 80 cards), Leduc,
+leduc(ranks=4) and a river spot; the measurements are in
+``benchmarks/results/measurements.md``.
 
-Memory: the LU factor counted as if dense, ``8 N²`` bytes (the fills measured, at 12 bytes
-a nonzero, are 1.4 to 7 ``N²`` bytes), plus every accepted point's ``β`` kept twice (the
-trace's points and :class:`~seqform.qre.equilibria.LogitBranch`'s probabilities), plus the
-interpreter's base (:data:`~seqform.routes.memory.BASE_BYTES`).
+Memory: the LU factor counted as if dense, ``8 N²`` bytes (more than the fills measured),
+plus every accepted point's ``β`` kept twice (the trace's points and
+:class:`~seqform.qre.equilibria.LogitBranch`'s probabilities), plus the interpreter's base
+(:data:`~seqform.routes.memory.BASE_BYTES`).
 """
 
 from __future__ import annotations

@@ -279,7 +279,7 @@ def compare_sizes(
     game: StructuredGame, *, max_entries: int = DEFAULT_MAX_ENTRIES
 ) -> StructuredSizes:
     """:class:`StructuredSizes` of ``game``: its sizes without its tree (``compare
-    --no-solve`` on a game whose tree is too large to build, issue 24)."""
+    --no-solve`` on a game whose tree is too large to build)."""
     from seqform.game.public.explicit import tree_nodes
     from seqform.structured.lp_model import build_structured_lp
     from seqform.structured.payoff_matrix import payoff_nnz

@@ -7,17 +7,16 @@ Estimates (bytes), each a measured slope on this project's runs plus a fixed bas
 
 * the tree route (sequence form, any LP method): ``nodes x TREE_BYTES_PER_NODE``.  The
   slope is the peak resident size of ``solve`` (tree, compiled arrays, sequence form, HiGHS
-  simplex or interior point) over the node count, measured on Leduc with 9 to 13 ranks
-  (371 809 nodes: 242 MB; 1 179 777 nodes: 560 MB; 394 bytes a node) and rounded up.
+  simplex or interior point) over the node count, fitted on Leduc with 9 to 13 ranks and
+  rounded up (measurements in ``benchmarks/results/measurements.md``).
   Built-in games say their node count from their parameters
   (:func:`~seqform.game.builtin.registry.builtin_tree_nodes`); other games (``.efg``,
   OpenSpiel, Liar's Dice) are not estimated.
 * the structured route (public tree × private hands, the structured LP):
   ``(sequences of both players) x STRUCTURED_BYTES_PER_SEQUENCE``, Clarabel's sparse LDL
-  factor dominating.  Measured peaks: ``kuhn(cards=N)`` (8 sequences a card) N = 20 000:
-  393 MB, N = 50 000: 884 MB, N = 100 000: 1.8 GB (about 2.1 kB a sequence);
-  ``leduc(ranks=13, suits=4)`` (186 370 sequences) 468 MB; ``liars_dice(sides=8)``
-  (1 048 562) 1.76 GB.
+  factor dominating; the slope fitted on the peaks of ``kuhn(cards=20000…100000)``,
+  ``leduc(ranks=13, suits=4)`` and ``liars_dice(sides=8)`` and rounded up (measurements in
+  ``benchmarks/results/measurements.md``).
 
 What the process may have (:func:`available_memory`) is the least of: ``MemAvailable`` in
 ``/proc/meminfo``; the address-space and data limits (``RLIMIT_AS``, ``RLIMIT_DATA``, as

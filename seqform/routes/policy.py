@@ -88,9 +88,10 @@ __all__ = [
 
 AUTO_TREE_NODES = 200_000
 """``method="auto"`` takes the structured route above this many tree nodes (at most, as
-:func:`~seqform.game.public.explicit.tree_nodes` counts them): leduc(ranks=13) (1.2 M nodes)
-solves there in 2 s against 98 s on the tree, while Leduc 3×2 (9,457 nodes) is as fast on
-the tree and keeps its exact routes."""
+:func:`~seqform.game.public.explicit.tree_nodes` counts them): a larger game
+(leduc(ranks=13), 1.2 M nodes) solves there dozens of times faster than on the tree, while
+Leduc 3×2 (9,457 nodes) is as fast on the tree and keeps its exact routes (measurements in
+``benchmarks/results/measurements.md``)."""
 
 FORCE = "--force (force=True) to try anyway"
 

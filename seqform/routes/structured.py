@@ -69,9 +69,9 @@ hands summed by level at every showdown: 7.2 for 192 × 210 combos, 9.1 for ever
 
 IPX_TOLERANCE = 1e-10
 """HiGHS's interior point without crossover stops at this relative gap on the dense LPs.
-Measured on the full-range river spot (docs/spots.md): at HiGHS's default 1e-8, 39
-iterations and NashConv 1.5e-9; 1e-9, 40 iterations and
-4.9e-10; 1e-10, 41 iterations and 3.1e-10."""
+At HiGHS's default, 1e-8, the full-range river spot (docs/spots.md) stops with NashConv
+above 1e-9; 1e-10 costs two more iterations and brings it well below
+(``benchmarks/results/measurements.md``)."""
 
 
 @dataclass(frozen=True)
@@ -91,15 +91,15 @@ def default_solver(lp: StructuredLP) -> LPChoice:
     """Clarabel up to :data:`DENSE_COLUMNS` non-zeros per column, HiGHS's interior point
     without crossover above.
 
-    Measured on the 2-core machine (whole LP solve): Leduc 3×2 Clarabel 0.02 s, HiGHS
-    simplex 0.08 s, ipm 0.07 s; liars_dice(sides=3, dice=2) 0.7 s, 2.5 s, 5.8 s;
-    leduc(ranks=13) 1.7 s against 110 s by simplex.  On hold'em spots the hands summed by
-    level fill Clarabel's LDL factor in: on the full-range river (66,562 columns, 9.1 a
-    column) it took 20 s an iteration and stopped "AlmostSolved" after 23 (477 s), where
-    HiGHS's interior point (IPX, iterative linear algebra) takes about 1 s an iteration,
-    41 iterations, and crossover to a vertex adds a third; a river spot of 192 × 210
-    combos (7.2 a column): Clarabel 15 s and "AlmostSolved", ipm 8 s.  Simplex still gives
-    a vertex exact to the last digit (``--solver simplex``)."""
+    Clarabel's direct factorisation is the fastest on the sparse LPs of the built-in games
+    (against HiGHS's simplex and interior point, by a wide margin on the larger decks).  On
+    hold'em spots the hands summed by level at every showdown fill Clarabel's LDL factor in:
+    each iteration becomes slow and it may stop short of optimal ("AlmostSolved"), where
+    HiGHS's interior point (IPX, iterative linear algebra) keeps its iterations cheap and
+    finishes first; crossover to a vertex would add a third to its time, so it stops at the
+    interior point.  So the choice is by the LP's density (measurements in
+    ``benchmarks/results/measurements.md``).  Simplex still gives a vertex exact to the
+    last digit (``--solver simplex``)."""
     if lp.matrix.nnz / max(1, lp.shape[1]) > DENSE_COLUMNS:
         return LPChoice("ipm", crossover=False)
     return LPChoice("clarabel")
@@ -205,11 +205,10 @@ def _default_or_fallback(
 
 FALLBACK_SIMPLEX_DENSITY = 5.0
 """The default route's fallback is HiGHS simplex for an LP with at most this many non-zeros
-per column, HiGHS ipm (with crossover, so still a vertex) above.  Measured on the 2-core
-machine, whole LP solve: ``liars_dice`` (sides 6, 3.1 per column) simplex 5.2 s, ipm 11.9 s;
-``liars_dice(sides=7)`` (204,793 columns, 3.2 per column) simplex 61 s, ipm 140 s; a
-full-range river spot (66,562 columns, 9.1 per column: hands summed by level) ipm 88 s and
-certified to NashConv 6e-13, simplex not done after 5 minutes."""
+per column, HiGHS ipm (with crossover, so still a vertex) above: simplex is about twice as
+fast on the sparse LPs of Liar's Dice, while on a full-range river spot (hands summed by
+level) ipm certifies in about a minute and a half and simplex had not finished after five
+(measurements in ``benchmarks/results/measurements.md``)."""
 
 
 def fallback_solver(lp: StructuredLP) -> StructuredSolver:
@@ -222,9 +221,9 @@ def fallback_solver(lp: StructuredLP) -> StructuredSolver:
 
 def _uncertified(result: Certified[BehaviouralStrategy], choice: LPChoice) -> str | None:
     """Why the default solver's answer needs a second solve, or None when it is certified.
-    An interior point stops a little inside the optimal face; on ``liars_dice`` (sides 6)
-    Clarabel at gap 1e-12 once left NashConv 1.56e-9 (exploitability 3.9e-10 of the payoff
-    range 2)."""
+    An interior point stops a little inside the optimal face: even Clarabel at gap 1e-12
+    has left NashConv above 1e-9 on ``liars_dice`` (sides 6;
+    ``benchmarks/results/measurements.md``)."""
     certificate = result.certificate
     if is_certified(certificate):
         return None

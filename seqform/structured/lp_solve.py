@@ -2,14 +2,15 @@
 both realization plans.
 
 Solvers: Clarabel (an interior-point method with a direct sparse LDL factorisation,
-default; Goulart and Chen 2024) or HiGHS.  On this LP HiGHS's interior point (IPX,
-iterative linear algebra) took 255 s at ``N = 5 10^4`` where Clarabel took 9 s, and dual
-simplex grows quadratically (0.3 s at ``N = 10^3``, 20 s at ``N = 10^4``).  HiGHS still
-gives a vertex, exact to the last digit, on small decks.  On hold'em spots with wide ranges
-it is the other way round: their showdowns sum many hands by level, Clarabel's factor
-fills in (20 s an iteration on a full-range river) and IPX takes about 1 s an iteration,
-so the structured route chooses by the LP's density
-(:func:`seqform.routes.structured.default_solver`).
+default; Goulart and Chen 2024) or HiGHS.  Clarabel's direct factorisation is the fastest
+on the one-card games (N-card Kuhn): on their sparse LP HiGHS's interior point (IPX,
+iterative linear algebra) is many times slower and dual simplex grows quadratically with
+the deck.  HiGHS still gives a vertex, exact to the last digit, on small decks.  On hold'em
+spots with wide ranges it is the other way round: their showdowns sum many hands by level,
+Clarabel's factor fills in and each of its iterations costs many of IPX's, so the
+structured route chooses by the LP's density
+(:func:`seqform.routes.structured.default_solver`).  The measurements are in
+``benchmarks/results/measurements.md``.
 
 The LP goes through :func:`seqform.lp.run.run_lp`, the one float LP path, as an
 :class:`~seqform.lp.problem.LPProblem` whose :class:`~seqform.lp.problem.PlanLayout` says
@@ -35,11 +36,11 @@ def clarabel_tolerance(lp: StructuredLP) -> float:
 
     An interior point stops with every complementary pair ``x_j s_j`` near ``μ``; the plans'
     zero entries come out as ``μ / s_j`` and each costs about ``μ`` of value, so the
-    certificate's NashConv grows with the LP's size at a fixed tolerance.  Measured on
-    N-card Kuhn (2-core machine): at 1e-12, ``N = 10^4`` certifies near 1e-11 but
-    ``N = 10^5`` (900,004 columns) stops at μ = 4e-9 with NashConv 1.24e-9, above the
-    1e-9 threshold; at 1e-13 Clarabel takes one more iteration (17, +2 s of 32 s, μ =
-    4e-11) and NashConv is 1.2e-11.  Below 10^5 columns the tolerance stays 1e-12.
+    certificate's NashConv grows with the LP's size at a fixed tolerance.  At 1e-12 N-card
+    Kuhn's NashConv stays far below 1e-9 at ``N = 10^4`` but ends just above it at
+    ``N = 10^5`` (900,004 columns); the tolerance scaled by the columns costs that LP one
+    more iteration and brings its NashConv two orders of magnitude down
+    (``benchmarks/results/measurements.md``).  Below 10^5 columns the tolerance stays 1e-12.
     """
     return min(1e-12, 1e-7 / max(lp.shape[1], 1))
 
@@ -56,10 +57,10 @@ def solve_structured_lp(
     """Solve the structured LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
 
     ``tolerance`` sets Clarabel's gap and feasibility tolerances; ``None`` scales it to
-    the LP (:func:`clarabel_tolerance`; Clarabel's own default, 1e-8, left NashConv near
-    3e-8 at ``N = 10^4``).  ``crossover=False`` stops HiGHS's ``"ipm"`` at its interior
-    point, ``tolerance`` (if given) being its relative gap.  Only a solution the solver
-    calls optimal is returned.
+    the LP (:func:`clarabel_tolerance`; Clarabel's own default, 1e-8, leaves NashConv far
+    above 1e-9 already at ``N = 10^4``).  ``crossover=False`` stops HiGHS's ``"ipm"`` at
+    its interior point, ``tolerance`` (if given) being its relative gap.  Only a solution
+    the solver calls optimal is returned.
 
     Raises
     ------

@@ -26,7 +26,7 @@ __all__ = ["run"]
 def run(args: argparse.Namespace) -> int:
     """Size up both formulations of ``args.game`` and solve those within the limit; with
     ``--no-solve``, a built-in game too large for its tree is sized from its public tree ×
-    private hands instead (issue 24)."""
+    private hands instead, so that sizing a game never needs the tree it warns about."""
     try:
         game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     except (TreeTooLargeError, MemoryRefusedError) as refused:

@@ -140,9 +140,9 @@ to minutes)."""
 
 
 def _say_started(args: argparse.Namespace, route: Route, nodes: int) -> None:
-    """Piped (stderr not a terminal), a long stage says once that it has started (issue 24:
-    ``--refine`` and the structured ``--exact`` ran for minutes in silence); large games
-    show their stages anyway (:class:`~seqform.cli.progress.Progress`)."""
+    """Piped (stderr not a terminal), a long stage says once that it has started, so that
+    ``--refine`` and the structured ``--exact`` do not run for minutes in silence; large
+    games show their stages anyway (:class:`~seqform.cli.progress.Progress`)."""
     long_stage = args.refine or (args.exact and route.method == "structured")
     if not long_stage or nodes < STARTED_NOTE_NODES or nodes >= LARGE_GAME_NODES:
         return

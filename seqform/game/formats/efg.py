@@ -41,10 +41,10 @@ __all__ = ["MAX_DEPTH", "MAX_EFG_BYTES", "read_efg"]
 
 _T = TypeVar("_T")
 
-# pygambit 16.7's reader recurses once per level of the tree, about 600 bytes of C stack a
-# level (measured: a 100,000-deep chain reads in a 64 MiB stack, 200,000 does not), and
-# crashes the process when the stack runs out (8 MiB: between 10,000 and 20,000 levels).
-# Deep files are read in a thread whose stack is sized for them.
+# pygambit 16.7's reader recurses once per level of the tree and crashes the process when
+# the stack runs out (a default 8 MiB stack lasts some ten thousand levels).  Deep files are
+# read in a thread whose stack is sized for them: _STACK_PER_LEVEL rounds up the C stack a
+# level takes (about 600 bytes; measurements in benchmarks/results/measurements.md).
 MAX_DEPTH = LIMITS.efg_depth  # why: seqform.base.limits
 MAX_EFG_BYTES = LIMITS.efg_bytes  # why: seqform.base.limits
 _STACK_PER_LEVEL = 1024

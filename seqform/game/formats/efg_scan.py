@@ -79,8 +79,8 @@ class ScannedEfg:
     originals : placeholder → the file's label, for each swapped label
     outcomes : every node's outcome number in pre-order (0 for none), when the outcomes
         are blanked in ``data`` (pygambit 16.7 checks each new outcome's label against
-        every earlier one, time quadratic in the outcomes: 15 s for the 40,001 of a
-        40,000-level chain); ``None`` when pygambit reads them
+        every earlier one, time quadratic in the outcomes: seconds already on a long chain,
+        see ``benchmarks/results/measurements.md``); ``None`` when pygambit reads them
     payoffs : outcome number → its payoffs (player 1's, player 2's), when blanked
     """
 

@@ -196,6 +196,13 @@ def iterate(
 
     ``seqform.iterate("leduc", "cfr+", iterations=200)``.
 
+    The run is always returned once it has run: a certificate that cannot be measured (its
+    sums leave the float range) is reported in ``certificate_failed``, and an LP reference
+    that fails, or is interrupted by Ctrl-C inside
+    :func:`~seqform.iterative.run.stop_on_interrupt`, in ``reference``.
+
+    Length: the docstring names every keyword; the body is short.
+
     Parameters
     ----------
     game
@@ -230,12 +237,6 @@ def iterate(
     progress
         Hears the reference's stages.
 
-    The run is always returned once it has run: a certificate that cannot be measured (its
-    sums leave the float range) is reported in ``certificate_failed``, and an LP reference
-    that fails, or is interrupted by Ctrl-C inside
-    :func:`~seqform.iterative.run.stop_on_interrupt`, in ``reference``.
-
-    Length: the docstring names every keyword; the body is short.
 
     Raises
     ------

@@ -98,14 +98,14 @@ def _file_line(text: str, reported: int) -> int:
 def read_efg(path: str | os.PathLike[str]) -> Game:
     """Read a Gambit ``.efg`` file into a seqform :class:`~seqform.game.Game`.
 
+    Reading takes time linear in the file and reports its phases to the progress
+    listener (:mod:`seqform.base.progress`).
+
     Parameters
     ----------
     path
         The file.  The game is named by its Gambit title, or by the file name when the
         title is blank.
-
-    Reading takes time linear in the file and reports its phases to the progress
-    listener (:mod:`seqform.base.progress`).
 
     Returns
     -------

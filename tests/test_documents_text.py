@@ -149,3 +149,32 @@ def test_a_spot_files_solution_carries_its_summary_and_opening_grid(folder: Path
     assert grid["frequency"][rows.index("K")][rows.index("K")] is None  # not in OOP's range
     built["spot"]["opening_grid"]["frequency"][rows.index("J")][rows.index("T")] = 0.5
     assert "  J     .   .   .   .  50" in document_report(built)
+
+
+def test_a_solve_document_loads_no_other_document_module() -> None:
+    # documents/build.py imports the document modules on demand (its docstring)
+    import ast
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, seqform\n"
+        "seqform.document(seqform.solve('kuhn', method='normal'))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('seqform.documents.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = ast.literal_eval(out.stdout)  # a printed list of module names
+    assert "seqform.documents.solve" in loaded
+    assert not {"seqform.documents.qre", "seqform.documents.ranges"} & set(loaded)
+
+
+def test_a_builder_is_found_along_the_result_types_mro() -> None:
+    from seqform.documents.registry import builder_of
+    from seqform.documents.solve import solution_document
+    from seqform.routes.tree import Solution
+
+    class Mine(Solution):
+        pass
+
+    found = builder_of(Mine)
+    assert found is not None and found.build is solution_document

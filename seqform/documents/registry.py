@@ -9,7 +9,7 @@ resolution order, so a subclass without a builder of its own (a
 :class:`~seqform.routes.tree.Solution`) gets its base's, and a subclass with one (an
 :class:`~seqform.routes.exact.ExactSolution`) its own.
 
-What a builder takes beside the result ("context": ``spot=``, ``seconds=``, ...) is read
+What a builder takes beside the result ("context": ``seconds=``, ...) is read
 off its signature, its keyword-only parameters, so the registry and the builder cannot
 disagree about it.
 """

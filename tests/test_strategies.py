@@ -97,7 +97,7 @@ def test_unreached_flag_appears_in_text_and_json():
     # whose parent sequence has plan value 0.
     solution = solve(kuhn_poker(), solver="ipm")
     document = solution_document(solution)
-    text = solution_text(solution)
+    text = solution_text(document)
     for player, strategy in enumerate(solution.strategies):
         x = solution.plans[player]
         table = strategy.table

@@ -7,7 +7,7 @@ result                                            document                     c
 ================================================  ===========================  =============
 ``Solution`` (tree, normal form, restricted),     ``seqform.solve/2``
 ``ExactSolution``, ``RefinedSolution``
-``StructuredSolution``,                           ``seqform.structured/2``     ``spot``
+``StructuredSolution``,                           ``seqform.structured/2``
 ``StructuredExactSolution``
 ``Comparison``                                    ``seqform.compare/2``        (1)
 ``StructuredSizes``                               ``seqform.compare-sizes/2``
@@ -21,15 +21,19 @@ a sequence of ``BuiltinGame``                     ``seqform.games/1``
 
 (1) ``structured_payoff_nonzeros``; (2) ``branch``, ``comparison``, ``seconds``.
 
-What a document needs beyond its result is a keyword argument ("context"; each builder's
-docstring says what it means): the players' summary of a hold'em spot file (its pot is in
-the file, not in the solution), the non-zeros of a built-in game's structured LP beside
-the comparison, the branch traced beside QRE points or a fit, and the comparison of a
-traced branch's limit with all equilibria.
+A result carries what its document needs (a solved hold'em spot file its players'
+summary, :attr:`~seqform.routes.structured.StructuredSolution.spot`); the keyword
+arguments ("context") that some builders still take beside the result are their
+keyword-only parameters, read off their signatures (:mod:`seqform.documents.registry`).
 
-The result's type is looked up by name along its class hierarchy, so that the builder's
-module (and the analyses it reads) is imported only for the result at hand: asking for a
-``solve`` document does not load the QRE or ranges machinery.
+Each document module registers its builders by result type
+(:func:`seqform.documents.registry.builds`), and the builder is found along the result
+type's MRO.  The modules are imported on demand, in the order of :data:`MODULES`, until
+the result's own type is registered: asking for a ``solve`` document imports
+``documents.solve`` alone, not the QRE, ranges or comparison machinery that the other
+modules import (measured with ``python -X importtime``: about 115 modules beyond a solve
+for the solve family, 330 for every document module).  A type no module registers (a
+subclass of a result, say) imports them all, then takes its nearest base's builder.
 """
 
 from __future__ import annotations
@@ -39,72 +43,54 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from seqform.documents.registry import Builder, builder_of, registered_types
 from seqform.io.atomic import write_atomically
 from seqform.io.documents import document_text
 
-__all__ = ["document", "write_document"]
+__all__ = ["MODULES", "document", "write_document"]
 
-_BUILDERS: dict[str, tuple[str, str, frozenset[str]]] = {
-    "seqform.routes.exact.ExactSolution": ("exact", "exact_document", frozenset()),
-    "seqform.routes.structured_exact.StructuredExactSolution": (
-        "exact",
-        "exact_document",
-        frozenset(),
-    ),
-    "seqform.routes.refine.RefinedSolution": ("refine", "refined_document", frozenset()),
-    "seqform.routes.structured.StructuredSolution": (
-        "structured",
-        "structured_document",
-        frozenset({"spot"}),
-    ),
-    "seqform.routes.tree.Solution": ("solve", "solution_document", frozenset()),
-    "seqform.questions.compare.Comparison": (
-        "compare",
-        "comparison_document",
-        frozenset({"structured_payoff_nonzeros"}),
-    ),
-    "seqform.questions.compare.StructuredSizes": ("compare", "sizes_document", frozenset()),
-    "seqform.questions.ranges.EquilibriumRanges": ("ranges", "ranges_document", frozenset()),
-    "seqform.questions.exploit.Exploitation": ("exploit", "exploitation_document", frozenset()),
-    "seqform.questions.iterate.IterativeRun": ("iterate", "iterate_document", frozenset()),
-    "seqform.routes.many.ManySpots": ("many", "many_document", frozenset()),
-    "seqform.qre.equilibria.LogitBranch": (
-        "qre",
-        "qre_result_document",
-        frozenset({"comparison", "seconds"}),
-    ),
-    "seqform.qre.equilibria.LogitPoints": (
-        "qre",
-        "qre_result_document",
-        frozenset({"branch", "seconds"}),
-    ),
-    "seqform.qre.fit.LogitFit": (
-        "qre",
-        "qre_result_document",
-        frozenset({"branch", "seconds"}),
-    ),
-}
-"""Each result type, by module and name, and its builder in :mod:`seqform.documents`: the
-module, the function and the keyword arguments (context) it takes."""
-
-_GAME_CATALOGUE = "seqform.game.builtin.catalogue.BuiltinGame"
+MODULES = (
+    "solve",
+    "structured",
+    "exact",
+    "refine",
+    "iterate",
+    "exploit",
+    "compare",
+    "ranges",
+    "many",
+    "qre",
+)
+"""The document modules of :mod:`seqform.documents` that register builders, cheapest and
+most asked for first (module docstring)."""
 
 
-def _builder(result: Any) -> tuple[str, str, frozenset[str]]:
-    """The builder of ``result``'s document (module docstring), most specific type first."""
-    for kind in type(result).__mro__:
-        found = _BUILDERS.get(f"{kind.__module__}.{kind.__qualname__}")
-        if found is not None:
-            return found
-    if isinstance(result, Sequence) and not isinstance(result, str | bytes):
-        names = {f"{type(item).__module__}.{type(item).__qualname__}" for item in result}
-        if names <= {_GAME_CATALOGUE}:
-            return ("games", "games_document", frozenset())
-    kinds = ", ".join(sorted(name.rsplit(".", 1)[1] for name in _BUILDERS))
-    raise TypeError(
-        f"no seqform document for a {type(result).__name__}; documents are built from "
-        f"{kinds} and a sequence of BuiltinGame"
-    )
+def _builder(result: Any) -> Builder:
+    """The builder of ``result``'s document, importing document modules until its type is
+    registered (module docstring)."""
+    kind = type(result)
+    for module in MODULES:
+        if kind in registered_types():
+            break
+        importlib.import_module(f"seqform.documents.{module}")
+    found = builder_of(kind)
+    if found is None:
+        kinds = ", ".join(sorted(k.__name__ for k in registered_types()))
+        raise TypeError(
+            f"no seqform document for a {kind.__name__}; documents are built from "
+            f"{kinds} and a sequence of BuiltinGame"
+        )
+    return found
+
+
+def _games(result: Any) -> bool:
+    """Whether ``result`` is a sequence of :class:`~seqform.game.builtin.catalogue.BuiltinGame`
+    (the catalogue is a list, not a result type of its own)."""
+    if not isinstance(result, Sequence) or isinstance(result, str | bytes):
+        return False
+    from seqform.game.builtin.catalogue import BuiltinGame
+
+    return all(isinstance(item, BuiltinGame) for item in result)
 
 
 def document(result: Any, **context: Any) -> dict[str, Any]:
@@ -117,10 +103,10 @@ def document(result: Any, **context: Any) -> dict[str, Any]:
         ``seqform.compare(...)``, ``seqform.iterate(...)``, ...; for ``seqform.games/1``
         the list of :func:`seqform.game.builtin.catalogue.builtin_games`.
     **context
-        What the document needs beyond the result, by keyword (module docstring):
-        ``spot`` (a :class:`~seqform.holdem.report.SpotSummary`) for a solved
-        hold'em spot file; ``structured_payoff_nonzeros`` (an ``int``) beside a
-        comparison; ``branch``, ``comparison`` and ``seconds`` for the QRE results.
+        What the document needs beyond the result, by keyword, for the kinds whose
+        results do not carry it yet (module docstring): ``structured_payoff_nonzeros``
+        (an ``int``) beside a comparison; ``branch``, ``comparison`` and ``seconds`` for
+        the QRE results.
 
     Returns
     -------
@@ -133,16 +119,20 @@ def document(result: Any, **context: Any) -> dict[str, Any]:
     TypeError
         For a result that has no document, or a keyword its document does not take.
     """
-    module, function, keywords = _builder(result)
-    unknown = sorted(set(context) - keywords)
+    if _games(result):
+        from seqform.documents.games import games_document
+
+        found = Builder(games_document, frozenset())
+    else:
+        found = _builder(result)
+    unknown = sorted(set(context) - found.context)
     if unknown:
-        takes = ", ".join(sorted(keywords)) or "none"
+        takes = ", ".join(sorted(found.context)) or "none"
         raise TypeError(
             f"the document of a {type(result).__name__} takes no keyword "
             f"{', '.join(map(repr, unknown))} (it takes: {takes})"
         )
-    build = getattr(importlib.import_module(f"seqform.documents.{module}"), function)
-    built: dict[str, Any] = build(result, **context)
+    built: dict[str, Any] = found.build(result, **context)
     return built
 
 

@@ -52,6 +52,7 @@ from typing import Any
 from seqform.base.numbers import count_json, count_log10, fraction_text
 from seqform.documents.numbers import json_int
 from seqform.documents.objects import game_json, strategy_json
+from seqform.documents.registry import builds
 from seqform.documents.solve import kuhn_theorem_json
 from seqform.io.documents import COMPARE, COMPARE_SIZES
 from seqform.questions.compare import Comparison, Formulation, StructuredSizes
@@ -114,6 +115,7 @@ def _strategies_json(comparison: Comparison) -> dict[str, Any]:
     return strategies
 
 
+@builds(Comparison)
 def comparison_document(
     comparison: Comparison, *, structured_payoff_nonzeros: int | None = None
 ) -> dict[str, Any]:
@@ -162,6 +164,7 @@ def comparison_document(
     return document
 
 
+@builds(StructuredSizes)
 def sizes_document(sizes: StructuredSizes) -> dict[str, Any]:
     """The ``seqform.compare-sizes/2`` document of ``sizes`` (module docstring)."""
     counts, tables, names = sizes.counts, sizes.tables, sizes.game.player_names

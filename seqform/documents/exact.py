@@ -5,6 +5,7 @@
 Exact numbers are strings (``"-1/18"``)::
 
     "exact": {"certified": bool, "value": str | null,
+              "float_value": float,         # the float LP's optimum
               "bounds": {"lower": str, "upper": str},
               "found_by": "rounding" | "basis" | "mixed" | "none",
               "basis_verified": bool | null,
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from seqform.documents.numbers import json_float
 from seqform.documents.objects import action_words, exact_certificate_json, strategy_json
+from seqform.documents.registry import builds
 from seqform.documents.solve import restrictions_json, solve_document
 from seqform.documents.structured import structured_document
 from seqform.routes.exact import ExactSolution
@@ -34,6 +37,7 @@ AnyExactSolution = ExactSolution | StructuredExactSolution
 """An exact solution on the tree or on the structured route."""
 
 
+@builds(ExactSolution, StructuredExactSolution)
 def exact_document(solution: AnyExactSolution) -> dict[str, Any]:
     """``seqform.solve/2`` (``seqform.structured/2`` on the structured route) with the
     ``"exact"`` key (module docstring)."""
@@ -48,6 +52,7 @@ def exact_document(solution: AnyExactSolution) -> dict[str, Any]:
     document["exact"] = {
         "certified": solution.certified,
         "value": str(solution.value) if solution.certified else None,
+        "float_value": json_float(solution.float_value),
         "bounds": {"lower": str(solution.bounds.lower), "upper": str(solution.bounds.upper)},
         "found_by": solution.found_by,
         "basis_verified": solution.basis_verified,

@@ -56,6 +56,7 @@ from typing import Any
 
 from seqform.base.numbers import fraction_text
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
+from seqform.documents.registry import builds
 from seqform.io.documents import ITERATE
 from seqform.questions.iterate import IterativeRun, LpReference
 
@@ -90,6 +91,7 @@ def _measured(number: float | None) -> float | None:
     return None if number is None or math.isnan(number) else number
 
 
+@builds(IterativeRun)
 def iterate_document(run: IterativeRun) -> dict[str, Any]:
     """The ``seqform.iterate/1`` document of ``run``."""
     game, result, stopping, profile = run.game, run.result, run.stopping, run.profile

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from seqform.documents.registry import builds
 from seqform.documents.spot import frequencies_json
 from seqform.io.documents import SOLVE_MANY
 from seqform.routes.many import ManySpots, SpotRow
@@ -42,6 +43,7 @@ def _row_json(row: SpotRow) -> dict[str, Any]:
     }
 
 
+@builds(ManySpots)
 def many_document(report: ManySpots) -> dict[str, Any]:
     """The ``seqform.solve-many/2`` document of ``report``."""
     return {

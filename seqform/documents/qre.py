@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.documents.objects import game_json, strategy_json
+from seqform.documents.registry import builds
 from seqform.game.model import Game
 from seqform.io.documents import QRE
 from seqform.qre.equilibria import LimitComparison, LogitBranch, LogitPoints, QREPoint
@@ -122,6 +123,7 @@ def qre_document(
     }
 
 
+@builds(LogitBranch, LogitPoints, LogitFit)
 def qre_result_document(
     result: LogitBranch | LogitPoints | LogitFit,
     *,

@@ -26,6 +26,7 @@ from typing import Any
 
 from seqform.documents.numbers import json_number
 from seqform.documents.objects import game_json
+from seqform.documents.registry import builds
 from seqform.io.documents import RANGES
 from seqform.questions.ranges import EquilibriumRanges, Parametrisation, PlayerRanges, Range
 
@@ -88,6 +89,7 @@ def _player_json(player: PlayerRanges, exact: bool) -> dict[str, Any]:
     }
 
 
+@builds(EquilibriumRanges)
 def ranges_document(ranges: EquilibriumRanges) -> dict[str, Any]:
     """The ``seqform.ranges/1`` document of ``ranges``."""
     game = ranges.game

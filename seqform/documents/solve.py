@@ -7,7 +7,8 @@ none removed or renamed)::
 
     {
       "schema": "seqform.solve/2",
-      "game": {"name": str, "description": str, "terminals": int},
+      "game": {"name": str, "description": str, "terminals": int,
+               "labels": str | null},       # the built-in game whose labels it uses
       "method": "tree" | "normal",         # "sequence" before 19.4 meant "tree"
       "value": float,                       # to player 1 (index 0)
       "value_fraction": str | null,         # e.g. "-1/18" when one with denominator
@@ -67,8 +68,10 @@ from seqform.documents.objects import (
     strategy_json,
     timings_json,
 )
+from seqform.documents.registry import builds
 from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.builtin.labels import grammar_name
 from seqform.game.model import Game
 from seqform.io.documents import SOLVE
 from seqform.routes.normal import NormalFormSolution, NormalFormSummary
@@ -121,7 +124,12 @@ def solve_document(result: TreeResult, method: str = "tree") -> dict[str, Any]:
     strategies = float_strategies(result.strategies)
     document = {
         "schema": SOLVE,
-        "game": game_json(game.name, game.description, terminals=form.num_terminals),
+        "game": game_json(
+            game.name,
+            game.description,
+            terminals=form.num_terminals,
+            labels=grammar_name(game),
+        ),
         "method": method,
         "value": json_float(value),
         "value_fraction": str(value) if isinstance(value, Fraction) else fraction_text(value),
@@ -144,6 +152,7 @@ def solve_document(result: TreeResult, method: str = "tree") -> dict[str, Any]:
     return document
 
 
+@builds(Solution, NormalFormSolution, RestrictedSolution)
 def solution_document(solution: Solution) -> dict[str, Any]:
     """The ``seqform.solve/2`` document of a solution on the tree or normal-form route.
 

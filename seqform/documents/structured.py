@@ -8,7 +8,8 @@ be added, none removed or renamed)::
 
     {
       "schema": "seqform.structured/2",
-      "game": {"name": str, "description": str, "tree_nodes_at_most": int},
+      "game": {"name": str, "description": str, "tree_nodes_at_most": int,
+               "labels": str | null},
       "method": "structured", "route": "structured",
       "value": float, "value_fraction": str | null,
       "sizes": {"players": [{"name": str, "hands": int, "infosets": int,
@@ -41,12 +42,15 @@ from seqform.documents.objects import (
     strategy_json,
     timings_json,
 )
+from seqform.documents.registry import builds
 from seqform.documents.spot import spot_json
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.builtin.labels import grammar_name
 from seqform.game.public.tree import StructuredGame
 from seqform.holdem import SpotSummary
 from seqform.io.documents import STRUCTURED
 from seqform.routes.result import Result
+from seqform.routes.structured import StructuredSolution
 from seqform.structured.responses import sequence_tables
 
 __all__ = ["StructuredResult", "auxiliary_variables", "structured_document"]
@@ -77,14 +81,13 @@ def auxiliary_variables(solution: StructuredResult) -> int:
     return solution.stats.variables - first.num_sequences - second.num_infosets - 1
 
 
-def structured_document(
-    solution: StructuredResult, *, spot: SpotSummary | None = None
-) -> dict[str, Any]:
+@builds(StructuredSolution)
+def structured_document(solution: StructuredResult) -> dict[str, Any]:
     """The ``seqform.structured/2`` document of the module docstring.
 
-    ``spot`` is the players' summary of a hold'em spot
-    (:func:`seqform.holdem.report.spot_summary`, which needs the spot file's pot):
-    given, the document has the ``"spot"`` key, as ``solve SPOT.toml`` writes it.
+    A solution of a hold'em spot file carries its players' summary
+    (:attr:`~seqform.routes.structured.StructuredSolution.spot`): the document then has the
+    ``"spot"`` key, as ``solve SPOT.toml`` writes it.
     """
     game, stats, value = solution.game, solution.stats, solution.value
     tables = sequence_tables(game)
@@ -92,7 +95,12 @@ def structured_document(
     words = action_words(game)
     document = {
         "schema": STRUCTURED,
-        "game": game_json(game.name, game.description, tree_nodes_at_most=solution.tree_nodes),
+        "game": game_json(
+            game.name,
+            game.description,
+            tree_nodes_at_most=solution.tree_nodes,
+            labels=grammar_name(game),
+        ),
         "method": "structured",
         "route": "structured",
         "value": float(value),
@@ -118,6 +126,7 @@ def structured_document(
             strategy_json(solution.strategies[p].to_float(), names[p], words) for p in (0, 1)
         ],
     }
+    spot: SpotSummary | None = getattr(solution, "spot", None)  # an exact one has none
     if spot is not None:
         document["spot"] = spot_json(spot)
     return document

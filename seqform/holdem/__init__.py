@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         SpotSummary,
         action_frequencies,
         class_grid,
+        opening_grid,
         seat_ev,
         spot_summary,
     )
@@ -57,6 +58,7 @@ _DOOR = {
     "is_spot_file": "game",
     "load_spot_game": "game",
     "load_spot_tree": "game",
+    "opening_grid": "report",
     "read_spot": "spot",
     "refuse_slow_lp": "lp_work",
     "select_combos": "hands",
@@ -86,6 +88,7 @@ __all__ = [
     "is_spot_file",
     "load_spot_game",
     "load_spot_tree",
+    "opening_grid",
     "read_spot",
     "refuse_slow_lp",
     "seat_ev",

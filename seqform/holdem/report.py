@@ -36,6 +36,7 @@ __all__ = [
     "SpotSummary",
     "action_frequencies",
     "class_grid",
+    "opening_grid",
     "seat_ev",
     "spot_summary",
 ]
@@ -81,6 +82,8 @@ class SpotSummary:
     exploitability : NashConv / 2, in chips
     frequencies : OOP's first decision and IP's decision after a check
     combos : the combos in each range after the board's card removal
+    opening : OOP's first decision as a grid of hand classes (:func:`opening_grid`), when
+        asked for (``solve SPOT.toml`` shows it; ``solve-many``'s rows do not)
     """
 
     pot: float
@@ -89,6 +92,7 @@ class SpotSummary:
     exploitability: float
     frequencies: tuple[ActionFrequencies, ...]
     combos: tuple[int, int]
+    opening: ClassGrid | None = None
 
     @property
     def value(self) -> float:
@@ -248,3 +252,10 @@ def _cell(cards: np.ndarray) -> tuple[int, int]:
         return first, first
     suited = high % 4 == low % 4
     return (first, second) if suited else (second, first)
+
+
+def opening_grid(game: StructuredGame, strategy: BehaviouralStrategy) -> ClassGrid:
+    """OOP's first decision as a :class:`ClassGrid`: the share of each class that bets (any
+    size; every action but the check ``x``).  ``strategy`` is OOP's."""
+    first = strategy.table.actions[0]  # every OOP combo opens with the same actions
+    return class_grid(game, strategy, "", tuple(a for a in first if a != "x"))

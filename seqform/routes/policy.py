@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.one_card import check_deck_size
@@ -66,6 +67,9 @@ from seqform.routes.options import (
     check_options,
     resolve_method,
 )
+
+if TYPE_CHECKING:
+    from seqform.holdem import Spot
 
 __all__ = [
     "AUTO_TREE_NODES",
@@ -165,12 +169,15 @@ class Route:
         (:func:`~seqform.routes.structured.default_solver`)
     structured : the structured description, on the structured route
     size : the game's size from its parameters, when it is a built-in game
+    spot : the hold'em spot file read, when the game is one (its pot is in the file, not in
+        the structured game, and the solution's players' summary needs it)
     """
 
     method: str
     solver: str | None
     structured: StructuredGame | None = None
     size: PlannedSize | None = None
+    spot: Spot | None = None
 
     @property
     def tree_bound(self) -> int | None:
@@ -183,16 +190,18 @@ class Route:
 
 def _spot_game(
     game: Game | StructuredGame | str | os.PathLike[str], method: str
-) -> Game | StructuredGame | str | os.PathLike[str]:
-    """The structured game of a hold'em spot file (``*.toml``, :mod:`seqform.game.holdem`)
-    on the auto and structured routes; any other ``game`` as it is."""
+) -> tuple[Spot | None, Game | StructuredGame | str | os.PathLike[str]]:
+    """The hold'em spot file (``*.toml``, :mod:`seqform.holdem.spot`) that ``game`` names,
+    read, and its structured game, on the auto and structured routes; ``(None, game)`` for
+    any other ``game``."""
     if method not in ("auto", "structured") or not isinstance(game, str | os.PathLike):
-        return game
+        return None, game
     if not os.fspath(game).lower().endswith(".toml"):
-        return game
-    from seqform.holdem import load_spot_game
+        return None, game
+    from seqform.holdem import read_spot, spot_game
 
-    return load_spot_game(game)
+    spot = read_spot(game)
+    return spot, spot_game(spot)
 
 
 def _is_file(game: object) -> bool:
@@ -266,7 +275,7 @@ def choose_route(
     method = resolve_method(method)
     check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
     shown = _shown(game)
-    game = _spot_game(game, method)  # a hold'em spot file: public tree × two-card combos
+    spot, game = _spot_game(game, method)  # a hold'em spot file: public tree × combos
     spec = game if isinstance(game, str) and not _is_file(game) else None
     numbered = method in ("auto", "structured") and not (refine or fix)
     size = None if spec is None else planned_size(spec, numbered=numbered)
@@ -276,7 +285,7 @@ def choose_route(
     if method == "structured":
         structured = _checked_structured(game, spec, size, shown, force=force, lp=lp)
         chosen = solver if solver is not None or not exact else "simplex"
-        return Route("structured", chosen, structured, size)
+        return Route("structured", chosen, structured, size, spot)
     if solver == "clarabel":
         raise OptionsError(
             f"{_shown(game)}: --solver clarabel solves the structured route, which this game "

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from seqform.base.arguments import require_count, require_time_limit
@@ -259,13 +260,26 @@ def _structured(
         )
     from seqform.routes.structured import solve_structured
 
-    return solve_structured(
+    solution = solve_structured(
         game,
         solver=route.solver,  # type: ignore[arg-type]
         time_limit=time_limit,
         verbose=verbose,
         progress=progress,
     )
+    if route.spot is None:
+        return solution
+    from seqform.holdem import opening_grid, spot_summary
+
+    summary = spot_summary(
+        game,
+        route.spot.pot,
+        float(solution.value),
+        float(solution.nash_conv),
+        solution.strategies,
+    )
+    opening = opening_grid(game, solution.strategies[0])
+    return replace(solution, spot=replace(summary, opening=opening))
 
 
 def _restricted(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
+
+if TYPE_CHECKING:
+    from seqform.holdem import SpotSummary
 
 __all__ = ["LPChoice", "StructuredSolution", "default_solver", "solve_structured"]
 
@@ -48,12 +52,15 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     matrix_nonzeros : non-zeros of the explicit payoff matrix ``A``, counted from level
         histograms without forming it (:func:`~seqform.structured.payoff_matrix.payoff_nnz`)
     tree_nodes : at most the nodes of the explicit game tree (not built)
+    spot : for a hold'em spot file, the players' summary (EVs, shares of the pot, main
+        frequencies and OOP's opening grid, :mod:`seqform.holdem.report`); None otherwise
     """
 
     game: StructuredGame
     payoff_nonzeros: int
     matrix_nonzeros: int
     tree_nodes: int
+    spot: SpotSummary | None = None
 
     @property
     def route(self) -> str:

@@ -29,8 +29,6 @@ from seqform.routes.solve import solve_on_route
 
 if TYPE_CHECKING:
     from seqform.documents.exact import AnyExactSolution
-    from seqform.holdem import ClassGrid, SpotSummary
-    from seqform.routes.structured import StructuredSolution
 
 
 __all__ = ["AUTO_TREE_NODES", "run"]
@@ -161,81 +159,26 @@ def _report(
 ) -> int:
     """Write the result in its report (with the ``--hand`` blocks) and exit by its certificate.
 
-    The report follows the options and the route, which decide the result's type (exact, then
-    refined, then restricted, structured, normal form or tree); each branch imports its
-    renderer, so a plain solve does not load the exact and refinement machinery.
+    The document is built once (:func:`seqform.documents.build.document`: its builder
+    follows the result's type) and the text is rendered from it
+    (:func:`seqform.cli.render.text.document_report`), so the two say the same.
     """
-    if args.exact:
-        from seqform.cli.render.exact import exact_text
-        from seqform.documents.exact import exact_document
+    from seqform.cli.render.text import document_report
+    from seqform.documents.build import document
 
-        text = exact_text(solution, args.strategies)
-        if hands and getattr(solution, "strategies", None) is not None:  # a structured --exact
-            text = text.rstrip("\n") + "\n" + _hand_text(solution, hands)
-        emit(exact_document(solution), text, args)
-        return certified_exit(_exact_uncertified_reason(solution))
-    if args.refine:
-        from seqform.cli.render.refine import refined_text
-        from seqform.documents.refine import refined_document
-
-        emit(refined_document(solution), refined_text(solution, args.strategies), args)
-        return certified_exit(uncertified_reason(solution.certificate))
-    from seqform.cli.render.report import solution_text
-    from seqform.documents.solve import solution_document
-
-    if args.fix or args.fix_file:
-        from seqform.cli.render.restrict import restricted_text
-
-        text = restricted_text(solution, args.strategies)
-        emit(solution_document(solution), text, args)
-        return certified_exit(uncertified_reason(solution.certificate))
-    if route.method == "structured":
-        document, text = _structured_report(solution, args)
-        text = text.rstrip("\n") + "\n" + _hand_text(solution, hands) if hands else text
-    else:
-        document, text = solution_document(solution), solution_text(solution, args.strategies)
-    if route.method != "normal":
+    built = document(solution)
+    text = document_report(built, args.strategies)
+    if hands:  # the structured route's, float or exact (checked before the solve)
+        text = text.rstrip("\n") + "\n" + _hand_text(solution, hands)
+    plain = not (args.exact or args.refine or args.fix or args.fix_file)
+    if plain and route.method != "normal":
         progress(
             f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}"
         )
-    emit(document, text, args)
+    emit(built, text, args)
+    if args.exact:
+        return certified_exit(_exact_uncertified_reason(solution))
     return certified_exit(uncertified_reason(solution.certificate))
-
-
-def _structured_report(
-    solution: StructuredSolution, args: argparse.Namespace
-) -> tuple[dict[str, Any], str]:
-    """The structured route's document and text, with the players' summary for a spot file."""
-    from seqform.cli.render.spot import grid_lines, spot_lines
-    from seqform.cli.render.structured import structured_text
-    from seqform.documents.structured import structured_document
-    from seqform.holdem import is_spot_file
-
-    if not is_spot_file(args.game):
-        return structured_document(solution), structured_text(solution, args.strategies)
-    summary = _spot_summary(args.game, solution)  # a hold'em spot: the players' summary too
-    text = structured_text(solution, args.strategies, spot=summary)
-    lines = [*spot_lines(summary), "", *grid_lines(_opening_grid(solution))]
-    text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
-    return structured_document(solution, spot=summary), text
-
-
-def _opening_grid(solution: StructuredSolution) -> ClassGrid:
-    """OOP's first decision as a grid: the share of each class that bets (any size)."""
-    from seqform.holdem import class_grid
-
-    strategy = solution.strategies[0]
-    first = strategy.table.actions[0]  # every OOP combo opens with the same actions
-    return class_grid(solution.game, strategy, "", tuple(a for a in first if a != "x"))
-
-
-def _spot_summary(path: str, solution: StructuredSolution) -> SpotSummary:
-    """The players' summary of a solved spot file (:mod:`seqform.holdem.report`)."""
-    from seqform.holdem import read_spot, spot_summary
-
-    pot = read_spot(path).pot
-    nash_conv = float(solution.nash_conv)
-    return spot_summary(solution.game, pot, float(solution.value), nash_conv, solution.strategies)
 
 
 def _exact_uncertified_reason(solution: AnyExactSolution) -> str | None:

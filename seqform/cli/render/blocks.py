@@ -7,6 +7,7 @@ Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -23,6 +24,10 @@ from seqform.game.requirements import constant_sum, second_player_value
 __all__ = [
     "certificate_lines",
     "constant_sum_lines",
+    "document_certificate_lines",
+    "document_constant_sum_lines",
+    "document_exploitability_row",
+    "document_value_lines",
     "equilibrium_verdict",
     "exploitability_row",
     "header",
@@ -182,3 +187,73 @@ def constant_sum_lines(game: Game, value: Any = None) -> list[str]:
         shown = str(other) if isinstance(other, Fraction) else f"{other:+.10f}"
         lines.append(f"Value to {second}: {total} - (value to {first}) = {shown}")
     return lines
+
+
+# --- the same blocks read from a document (the dict of seqform.document(result)) ------------
+
+
+def _json_number(value: float | None) -> float:
+    """A document's number as a float: ``null`` stands for a number beyond the floats."""
+    return math.inf if value is None else float(value)
+
+
+def document_value_lines(
+    what: str, value: float | None, certificate: dict[str, Any], shown: str | None = None
+) -> list[str]:
+    """:func:`value_lines` from a document's ``"certificate"`` object (its ``"equilibrium"``
+    verdict and best-response values)."""
+    if certificate["equilibrium"]:
+        return [f"{what}: {shown or value_text(_json_number(value))}"]
+    lower = -_json_number(certificate["best_response_values"][1])
+    upper = _json_number(certificate["best_response_values"][0])
+    return [
+        f"{what}: NOT certified; the certificate bounds it by",
+        f"  {value_text(lower)} <= value <= {value_text(upper)}  "
+        f"(LP float optimum {value_text(_json_number(value))})",
+    ]
+
+
+def document_exploitability_row(
+    certificate: dict[str, Any], what: str = "equilibrium", failure: str | None = None
+) -> tuple[str, str]:
+    """:func:`exploitability_row` from a document's ``"certificate"`` object."""
+    tolerance = certificate["tolerance"]
+    if certificate["equilibrium"]:
+        verdict = f"{what} (≤ {tolerance:g})"
+    else:
+        verdict = failure or f"NOT an equilibrium within {tolerance:g}"
+    return (
+        "exploitability (NashConv / 2)",
+        f"{_json_number(certificate['exploitability']):.3g}; relative to the payoff range "
+        f"{_json_number(certificate['payoff_range']):g}: "
+        f"{_json_number(certificate['relative_exploitability']):.3g}: {verdict}",
+    )
+
+
+def document_certificate_lines(
+    certificate: dict[str, Any], names: Sequence[str], how: str, failure: str | None = None
+) -> list[str]:
+    """:func:`certificate_lines` from a document's ``"certificate"`` object."""
+    responses = certificate["best_response_values"]
+    rows = [
+        ("expected value", value_text(_json_number(certificate["expected_value"]))),
+        (f"best response of {names[0]}", value_text(_json_number(responses[0]))),
+        (f"best response of {names[1]}", value_text(_json_number(responses[1]))),
+        document_exploitability_row(certificate, failure=failure),
+    ]
+    return [f"Certificate ({how}, independent of the LP):", *label_rows(rows)]
+
+
+def document_constant_sum_lines(document: dict[str, Any], names: Sequence[str]) -> list[str]:
+    """:func:`constant_sum_lines` from a document's ``"constant_sum"`` object (none when the
+    document has none: a zero-sum game)."""
+    shifted = document.get("constant_sum")
+    if shifted is None:
+        return []
+    total, exact = shifted["total"], shifted["value_to_player_2_exact"]
+    other = exact if exact is not None else f"{_json_number(shifted['value_to_player_2']):+.10f}"
+    return [
+        f"Constant-sum game: every terminal's payoffs sum to {total}; solved as the "
+        f"zero-sum game in which {names[1]} gets {total} less (the same equilibria)",
+        f"Value to {names[1]}: {total} - (value to {names[0]}) = {other}",
+    ]

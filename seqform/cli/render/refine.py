@@ -1,34 +1,37 @@
-"""``solve --refine``: a quasi-perfect equilibrium as text.
+"""``solve --refine``: the ``seqform.solve/2`` document of a quasi-perfect equilibrium (its
+``"refinement"`` key, :func:`seqform.documents.refine.refined_document`) as text.
 
-Its JSON document is :func:`seqform.documents.refine.refined_document` (``seqform.solve/2``
-with the ``"refinement"`` key).
+The text is read off the document alone, so that it shows what ``--format json`` writes.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
-from seqform.cli.render.blocks import constant_sum_lines, header, value_lines
+from seqform.cli.render.blocks import document_constant_sum_lines, document_value_lines, header
 from seqform.cli.render.numbers import value_text
-from seqform.cli.render.strategies import StrategyTable, strategy_sections
+from seqform.cli.render.report import player_names
+from seqform.cli.render.strategies import DocumentStrategyTable, document_strategy_sections
 from seqform.cli.render.tables import label_rows
-from seqform.routes.refine import RefinedSolution
 
 __all__ = ["refined_text"]
 
 
-def _refinement_lines(solution: RefinedSolution) -> list[str]:
+def _refinement_lines(refinement: dict[str, Any]) -> list[str]:
     lines = [
         "Refinement: a quasi-perfect equilibrium (van Damme 1984), as in Miltersen and",
         "Sørensen (2010): the limit as ε → 0 of equilibria of the sequence form perturbed by",
         "x_σ, y_σ >= ε^|σ|.",
     ]
-    if solution.verified:
+    epsilon = refinement["epsilon"]
+    if refinement["verified"]:
         return [
             *lines,
-            f"  HiGHS gave a basis at ε = {solution.epsilon}; after {solution.pivots} exact "
+            f"  HiGHS gave a basis at ε = {epsilon}; after {refinement['pivots']} exact "
             "pivot(s) it is",
-            f"  proven optimal for all small ε (polynomials of degree {solution.degree} in ε).",
+            f"  proven optimal for all small ε (polynomials of degree {refinement['degree']} "
+            "in ε).",
         ]
     return [
         *lines,
@@ -36,22 +39,23 @@ def _refinement_lines(solution: RefinedSolution) -> list[str]:
         "  bases was feasible for small ε, or the pivoting ran out of time).",
         "  Shown instead: an exact equilibrium in which, where a player's own play never",
         "  arrives, the player best responds to the opponent's perturbed strategy at",
-        f"  ε = {solution.epsilon} (not proven quasi-perfect).",
+        f"  ε = {epsilon} (not proven quasi-perfect).",
     ]
 
 
-def _certificate_lines(solution: RefinedSolution) -> list[str]:
-    names = solution.game.player_names
-    certificate = solution.certificate
-    exploitability = certificate.exploitability
-    shown = (
-        "exactly 0"
-        if isinstance(exploitability, Fraction) and exploitability == 0
-        else f"{float(exploitability):.3g}"
-    )
+def _certificate_lines(document: dict[str, Any], names: tuple[str, str]) -> list[str]:
+    exact = document["refinement"]["certificate"]
+    if exact is not None:  # computed in exact arithmetic: the fractions as they are
+        responses = [Fraction(v) for v in exact["best_response_values"]]
+        exploitability = Fraction(exact["exploitability"])
+        shown = "exactly 0" if exploitability == 0 else f"{float(exploitability):.3g}"
+    else:
+        certificate = document["certificate"]
+        responses = certificate["best_response_values"]
+        shown = f"{float(certificate['exploitability']):.3g}"
     rows = [
-        (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
-        (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
+        (f"best response of {names[0]}", value_text(responses[0])),
+        (f"best response of {names[1]}", value_text(responses[1])),
         ("exploitability (NashConv / 2)", shown),
     ]
     return [
@@ -60,32 +64,39 @@ def _certificate_lines(solution: RefinedSolution) -> list[str]:
     ]
 
 
-def _strategy_table(solution: RefinedSolution, player: int) -> StrategyTable:
-    name = solution.game.player_names[player]
-    kind = "(quasi-perfect)" if solution.verified else "(refined, not proven quasi-perfect)"
-    return StrategyTable(
-        solution.strategies[player],
-        f"{name} — behavioural strategy {kind}",
+def _strategy_table(strategy: dict[str, Any], verified: bool) -> DocumentStrategyTable:
+    kind = "(quasi-perfect)" if verified else "(refined, not proven quasi-perfect)"
+    return DocumentStrategyTable(
+        strategy,
+        f"{strategy['name']} — behavioural strategy {kind}",
         flag="unreached by own play: set by the refinement",
     )
 
 
-def refined_text(solution: RefinedSolution, strategies: str = "auto") -> str:
+def refined_text(document: dict[str, Any], strategies: str = "auto") -> str:
     """Value, how the refinement was found and verified, certificate, strategies."""
-    game = solution.game
-    name = game.player_names[0]
-    value = value_text(solution.value, exact=isinstance(solution.value, Fraction))
+    game, refinement = document["game"], document["refinement"]
+    names = player_names(document)
+    exact_value = refinement["value_exact"]
+    value = (
+        value_text(document["value"])
+        if exact_value is None
+        else value_text(Fraction(exact_value), exact=True)
+    )
     lines = [
-        header(game.name, game.description),
-        *value_lines(f"Value to {name}", solution.value, solution.certificate, value),
-        *constant_sum_lines(game, solution.value),
+        header(game["name"], game["description"]),
+        *document_value_lines(
+            f"Value to {names[0]}", document["value"], document["certificate"], value
+        ),
+        *document_constant_sum_lines(document, names),
         "",
-        *_refinement_lines(solution),
+        *_refinement_lines(refinement),
         "",
-        *_certificate_lines(solution),
+        *_certificate_lines(document, names),
     ]
-    lines += strategy_sections(game, [_strategy_table(solution, p) for p in (0, 1)], strategies)
-    refined = [infoset for infosets in solution.refined for infoset in infosets]
+    tables = [_strategy_table(s, refinement["verified"]) for s in refinement["strategies"]]
+    lines += document_strategy_sections(document, tables, strategies)
+    refined = [infoset for infosets in refinement["refined_infosets"] for infoset in infosets]
     lines += [
         "",
         "Every information set has a considered action: where a player's own equilibrium",

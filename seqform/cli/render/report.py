@@ -1,7 +1,7 @@
-"""``solve``: a :class:`~seqform.routes.solve.Solution` as text for people.
+"""``solve``: the ``seqform.solve/2`` document of a solution on the tree or normal-form
+route (:func:`seqform.documents.solve.solution_document`) as text for people.
 
-Its JSON document, ``seqform.solve/2``, is :func:`seqform.documents.solve.solution_document`.
-
+The text is read off the document alone, so that it shows what ``--format json`` writes.
 Players are numbered 1 and 2 in every output (index 0 and 1 in the library).
 """
 
@@ -9,98 +9,118 @@ from __future__ import annotations
 
 from typing import Any
 
+from seqform.base.numbers import about_text
 from seqform.cli.render.blocks import (
-    certificate_lines,
-    constant_sum_lines,
+    document_certificate_lines,
+    document_constant_sum_lines,
+    document_value_lines,
     header,
-    value_lines,
 )
 from seqform.cli.render.numbers import count_text
-from seqform.cli.render.strategies import behaviour_tables, strategy_sections
+from seqform.cli.render.strategies import document_strategy_sections, document_tables
 from seqform.cli.render.tables import aligned_table
-from seqform.forms.sequence_form import SequenceForm
-from seqform.routes.normal import NormalFormSolution, NormalFormSummary
-from seqform.routes.tree import Solution
 
-__all__ = ["solution_text"]
+__all__ = ["player_names", "sequence_form_lines", "solution_text"]
 
 
-def _normal_form_lines(summary: NormalFormSummary, names: tuple[str, str]) -> list[str]:
-    counts = summary.counts
-    kind = "reduced" if summary.reduced else "full"
+def player_names(document: dict[str, Any]) -> tuple[str, str]:
+    """The two players' names, as the document's ``"sizes"`` give them."""
+    players = document["sizes"]["players"]
+    return players[0]["name"], players[1]["name"]
+
+
+def _count(count: dict[str, Any]) -> str:
+    """A document's COUNT (``{"exact": str | null, "log10": float}``) as :func:`count_text`
+    writes the integer."""
+    if count["exact"] is not None:
+        return count_text(int(count["exact"]))
+    return about_text(count["log10"])
+
+
+def _shape(shape: list[int]) -> str:
+    return f"{count_text(shape[0])}×{count_text(shape[1])}"
+
+
+def _normal_form_lines(normal: dict[str, Any], names: tuple[str, str]) -> list[str]:
+    kind = "reduced" if normal["reduced"] else "full"
+    counts = normal["players"]
+    checks = normal["kuhn_theorem"]
+    residuals = checks["constraint_residuals"]
     lines = ["", "Normal form (Kuhn 1953), solved as a matrix game"]
     lines += aligned_table(
         [
             ("", names[0], names[1]),
-            ("pure strategies", count_text(counts.pure[0]), count_text(counts.pure[1])),
-            (
-                "reduced pure strategies",
-                count_text(counts.reduced[0]),
-                count_text(counts.reduced[1]),
-            ),
+            ("pure strategies", *(_count(c["pure_strategies"]) for c in counts)),
+            ("reduced pure strategies", *(_count(c["reduced_pure_strategies"]) for c in counts)),
         ]
     )
     lines += [
-        f"  payoff matrix ({kind}): {count_text(summary.shape[0])}×{count_text(summary.shape[1])}, "
-        f"{count_text(summary.entries)} entries, {count_text(summary.nonzeros)} non-zeros; "
-        f"built in {summary.build_seconds:.3f} s",
+        f"  payoff matrix ({kind}): {_shape(normal['matrix_shape'])}, "
+        f"{count_text(normal['matrix_entries'])} entries, "
+        f"{count_text(normal['matrix_nonzeros'])} non-zeros; "
+        f"built in {normal['build_seconds']:.3f} s",
         f"  Kuhn's theorem: mixed strategies → realization plans, max |Ex − e| "
-        f"{summary.constraint_residuals[0]:.1e}, max |Fy − f| "
-        f"{summary.constraint_residuals[1]:.1e};",
+        f"{residuals[0]:.1e}, max |Fy − f| {residuals[1]:.1e};",
         f"    behavioural vs mixed payoff against every opponent sequence differs by "
-        f"≤ {max(summary.payoff_gaps):.1e}",
+        f"≤ {max(checks['payoff_gaps']):.1e}",
     ]
     return lines
 
 
-def _shape(matrix: Any) -> str:
-    return f"{count_text(matrix.shape[0])}×{count_text(matrix.shape[1])}"
-
-
-def _sequence_form_lines(form: SequenceForm, names: tuple[str, str]) -> list[str]:
-    p0, p1 = form.players
+def sequence_form_lines(document: dict[str, Any]) -> list[str]:
+    """The ``Sequence form (KMvS 1996)`` block: each player's sizes, then ``A``'s."""
+    sizes = document["sizes"]
+    p0, p1 = sizes["players"]
     lines = ["Sequence form (KMvS 1996)"]
     lines += aligned_table(
         [
-            ("", names[0], names[1]),
-            ("information sets", count_text(p0.num_infosets), count_text(p1.num_infosets)),
-            ("sequences", count_text(p0.num_sequences), count_text(p1.num_sequences)),
-            ("E, F shape", _shape(form.E), _shape(form.F)),
-            ("E, F non-zeros", count_text(form.E.nnz), count_text(form.F.nnz)),
+            ("", p0["name"], p1["name"]),
+            ("information sets", count_text(p0["infosets"]), count_text(p1["infosets"])),
+            ("sequences", count_text(p0["sequences"]), count_text(p1["sequences"])),
+            ("E, F shape", _shape(p0["constraint_shape"]), _shape(p1["constraint_shape"])),
+            (
+                "E, F non-zeros",
+                count_text(p0["constraint_nonzeros"]),
+                count_text(p1["constraint_nonzeros"]),
+            ),
         ]
     )
     lines.append(
-        f"  payoff matrix A: {_shape(form.A)}, {count_text(form.A.nnz)} non-zeros; "
-        f"{count_text(form.num_terminals)} terminal histories"
+        f"  payoff matrix A: {_shape(sizes['payoff_shape'])}, "
+        f"{count_text(sizes['payoff_nonzeros'])} non-zeros; "
+        f"{count_text(document['game']['terminals'])} terminal histories"
     )
     return lines
 
 
-def solution_text(solution: Solution, strategies: str = "auto") -> str:
-    """A human-readable report: value, sizes, solver, certificate, strategies.
+def solution_text(document: dict[str, Any], strategies: str = "auto") -> str:
+    """A human-readable report of a ``seqform.solve/2`` document: value, sizes, solver,
+    certificate, strategies.
 
     A solution through the normal form adds the normal form's sizes and checks;
     ``strategies`` is ``--strategies`` (:func:`seqform.cli.render.strategies.strategy_sections`).
     """
-    game, stats = solution.game, solution.stats
-    names = (game.player_names[0], game.player_names[1])  # a solved game has two players
+    game, stats = document["game"], document["solver"]
+    names = player_names(document)
+    certificate = document["certificate"]
     lines = [
-        header(game.name, game.description),
-        *value_lines(f"Value to {names[0]}", solution.value, solution.certificate),
-        *constant_sum_lines(game, solution.value),
+        header(game["name"], game["description"]),
+        *document_value_lines(f"Value to {names[0]}", document["value"], certificate),
+        *document_constant_sum_lines(document, names),
         "",
-        *_sequence_form_lines(solution.form, names),
+        *sequence_form_lines(document),
     ]
-    if isinstance(solution, NormalFormSolution):
-        lines += _normal_form_lines(solution.normal.summary, names)
+    if "normal_form" in document:
+        lines += _normal_form_lines(document["normal_form"], names)
     lines += [
         "",
-        f"Solver: HiGHS {stats.solver} via {stats.backend}, {stats.status} after "
-        f"{count_text(stats.iterations)} iterations",
-        f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
+        f"Solver: HiGHS {stats['solver']} via {stats['backend']}, {stats['status']} after "
+        f"{count_text(stats['iterations'])} iterations",
+        f"  LP {count_text(stats['variables'])} variables × {count_text(stats['constraints'])} "
         "constraints; "
-        f"solve {stats.seconds:.3f} s, total {solution.timings.total:.3f} s",
-        *certificate_lines(solution.certificate, names, "best responses on the game tree"),
+        f"solve {stats['seconds']:.3f} s, total {document['timings']['total']:.3f} s",
+        *document_certificate_lines(certificate, names, "best responses on the game tree"),
     ]
-    lines += strategy_sections(game, behaviour_tables(solution.strategies, names), strategies)
+    tables = document_tables(document["strategies"])
+    lines += document_strategy_sections(document, tables, strategies)
     return "\n".join(lines)

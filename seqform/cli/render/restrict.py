@@ -1,70 +1,84 @@
-"""``solve --fix``: the restricted game's solution as text.
+"""``solve --fix``: the ``seqform.solve/2`` document of a restricted game's solution (its
+``"restrictions"`` key, :func:`seqform.documents.solve.solution_document`) as text.
 
-Its JSON document is ``seqform.solve/2`` with the ``"restrictions"`` key
-(:func:`seqform.documents.solve.solution_document`).
+The text is read off the document alone, so that it shows what ``--format json`` writes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from seqform.cli.render.blocks import (
-    constant_sum_lines,
-    exploitability_row,
+    document_constant_sum_lines,
+    document_exploitability_row,
+    document_value_lines,
     header,
-    value_lines,
 )
 from seqform.cli.render.numbers import count_text, value_text
-from seqform.cli.render.strategies import behaviour_tables, strategy_sections
+from seqform.cli.render.report import player_names
+from seqform.cli.render.strategies import document_strategy_sections, document_tables
 from seqform.cli.render.tables import label_rows
-from seqform.game.model import Game
-from seqform.routes.restrict import RestrictedSolution, Restrictions
 
 __all__ = ["restricted_text", "restriction_lines"]
 
 
-def restriction_lines(restrictions: Restrictions, game: Game) -> list[str]:
-    """``Restricted game: Player 1 must obey`` and one line per bound."""
-    players = " and ".join(game.player_names[p] for p in restrictions.players())
+def _bound_text(bound: dict[str, str]) -> str:
+    """``"K:b = 1"`` or ``"0 <= J:b <= 0.2"``, as :meth:`ActionBound.text` writes a bound."""
+    where = f"{bound['infoset']}:{bound['action']}"
+    if bound["lower"] == bound["upper"]:  # fractions in lowest terms: equal as strings
+        return f"{where} = {bound['lower']}"
+    return f"{bound['lower']} <= {where} <= {bound['upper']}"
+
+
+def restriction_lines(restrictions: dict[str, Any], names: Sequence[str]) -> list[str]:
+    """``Restricted game: Player 1 must obey`` and one line per bound, from a document's
+    ``"restrictions"`` object."""
+    players = " and ".join(names[p - 1] for p in restrictions["restricted_players"])
     lines = [f"Restricted game: {players} must obey"]
-    lines += [f"  {bound.text()}" for bound in restrictions.bounds]
+    lines += [f"  {_bound_text(bound)}" for bound in restrictions["bounds"]]
     return lines
 
 
-def restricted_text(solution: RestrictedSolution, strategies: str = "auto") -> str:
+def restricted_text(document: dict[str, Any], strategies: str = "auto") -> str:
     """Value of the restricted game, the bounds, the restricted certificate, strategies.
 
-    The JSON document is :func:`seqform.documents.solve.solution_document`, which adds the
-    ``"restrictions"`` of a restricted solution.
+    Raises
+    ------
+    ValueError
+        For a document without ``"restrictions"`` (not a restricted game's).
     """
-    restrictions = solution.restrictions
+    restrictions = document.get("restrictions")
     if restrictions is None:
         raise ValueError("not the solution of a restricted game")
-    game = solution.game
-    names = game.player_names
-    certificate = solution.certificate
+    game, stats = document["game"], document["solver"]
+    names = player_names(document)
+    certificate = document["certificate"]
+    responses = certificate["best_response_values"]
     rows = [
-        ("expected value", value_text(certificate.value)),
-        (f"best response of {names[0]}", value_text(certificate.best_response_values[0])),
-        (f"best response of {names[1]}", value_text(certificate.best_response_values[1])),
-        exploitability_row(certificate, what="equilibrium of the restricted game"),
+        ("expected value", value_text(certificate["expected_value"])),
+        (f"best response of {names[0]}", value_text(responses[0])),
+        (f"best response of {names[1]}", value_text(responses[1])),
+        document_exploitability_row(certificate, what="equilibrium of the restricted game"),
     ]
-    stats = solution.stats
+    value = document["value"]
     lines = [
-        header(game.name, game.description),
-        *value_lines(
-            f"Value of the restricted game to {names[0]}",
-            solution.value,
-            certificate,
-            value_text(solution.value),
+        header(game["name"], game["description"]),
+        *document_value_lines(
+            f"Value of the restricted game to {names[0]}", value, certificate, value_text(value)
         ),
-        *constant_sum_lines(game, solution.value),
+        *document_constant_sum_lines(document, names),
         "",
-        *restriction_lines(restrictions, game),
+        *restriction_lines(restrictions, names),
         "",
         "Certificate (best responses within the restrictions, from the tree, not the LP):",
         *label_rows(rows),
         "",
-        f"Solver: HiGHS {stats.solver}, {count_text(stats.iterations)} iterations, LP "
-        f"{count_text(stats.variables)} variables × {count_text(stats.constraints)} constraints",
+        f"Solver: HiGHS {stats['solver']}, {count_text(stats['iterations'])} iterations, LP "
+        f"{count_text(stats['variables'])} variables × {count_text(stats['constraints'])} "
+        "constraints",
     ]
-    lines += strategy_sections(game, behaviour_tables(solution.strategies, names), strategies)
+    lines += document_strategy_sections(
+        document, document_tables(document["strategies"]), strategies
+    )
     return "\n".join(lines)

@@ -1,20 +1,13 @@
-"""A hold'em spot's players' summary (:mod:`seqform.holdem.report`) as text lines;
-its ``"spot"`` object of the ``seqform.structured/2`` document is
-:func:`seqform.documents.spot.spot_json`'s."""
+"""A hold'em spot's players' summary (:mod:`seqform.holdem.report`) as text lines, read
+from the ``"spot"`` object of the ``seqform.structured/2`` document
+(:func:`seqform.documents.spot.spot_json`); and one combo's strategy (``--hand``)."""
 
 from __future__ import annotations
 
-import math
 import re
+from typing import Any
 
-from seqform.holdem import (
-    WHO,
-    ActionFrequencies,
-    ClassGrid,
-    ComboStrategy,
-    SpotSummary,
-    amount_text,
-)
+from seqform.holdem import WHO, ActionFrequencies, ComboStrategy, amount_text
 
 __all__ = [
     "combo_lines",
@@ -33,43 +26,49 @@ def frequencies_text(found: ActionFrequencies) -> str:
     return f"{WHO[found.player]} {where}: " + " ".join(f"{a} {100 * f:.0f}%" for a, f in pairs)
 
 
-def ev_text(summary: SpotSummary) -> str:
-    """``"EV OOP 7.5818 chips (75.82% of the pot), IP 2.4182 (24.18%)"``: the shares,
-    fractions in the library, as percentages."""
+def _frequency_line(found: dict[str, Any]) -> str:
+    """:func:`frequencies_text` of one entry of a document's ``"frequencies"``."""
+    where = "first" if not found["history"] else f"after {found['history']}"
+    shares = " ".join(f"{a} {100 * f:.0f}%" for a, f in found["actions"].items())
+    return f"{found['player']} {where}: " + shares
+
+
+def ev_text(spot: dict[str, Any]) -> str:
+    """``"EV OOP 7.5818 chips (75.82% of the pot), IP 2.4182 (24.18%)"`` from a document's
+    ``"spot"`` object: the shares, fractions there, as percentages."""
+    ev, share = spot["ev"], spot["ev_share"]
     return (
-        f"EV OOP {summary.oop_ev:.4f} chips ({100 * summary.share(0):.2f}% of the pot), "
-        f"IP {summary.ip_ev:.4f} ({100 * summary.share(1):.2f}%)"
+        f"EV OOP {ev['oop']:.4f} chips ({100 * share['oop']:.2f}% of the pot), "
+        f"IP {ev['ip']:.4f} ({100 * share['ip']:.2f}%)"
     )
 
 
-def spot_lines(summary: SpotSummary) -> list[str]:
-    """The summary block of ``solve SPOT.toml``."""
+def spot_lines(spot: dict[str, Any]) -> list[str]:
+    """The summary block of ``solve SPOT.toml``, from a document's ``"spot"`` object."""
     return [
-        f"Spot (pot {summary.pot:g}, combos {summary.combos[0]} OOP / {summary.combos[1]} IP)",
-        f"  {ev_text(summary)}",
-        f"  exploitability {summary.exploitability:.3g} chips "
-        f"({100 * summary.exploitability_pot:.4f}% of the pot; NashConv / 2)",
-        *(f"  {frequencies_text(found)}" for found in summary.frequencies),
+        f"Spot (pot {spot['pot']:g}, combos {spot['combos'][0]} OOP / {spot['combos'][1]} IP)",
+        f"  {ev_text(spot)}",
+        f"  exploitability {spot['exploitability']:.3g} chips "
+        f"({100 * spot['exploitability_pot']:.4f}% of the pot; NashConv / 2)",
+        *(f"  {_frequency_line(found)}" for found in spot["frequencies"]),
     ]
 
 
 _RANKS = "AKQJT98765432"
 
 
-def grid_lines(grid: ClassGrid) -> list[str]:
-    """The 13 × 13 grid as text: pairs on the diagonal, suited above, offsuit below; each
-    cell the class's percentage taking the grid's actions, ``.`` where the class is not in
-    the range."""
-    where = "first decision" if not grid.history else f"decision after {grid.history}"
+def grid_lines(grid: dict[str, Any]) -> list[str]:
+    """A document's ``"opening_grid"`` (the 13 × 13 grid of hand classes) as text: pairs on
+    the diagonal, suited above, offsuit below; each cell the class's percentage taking the
+    grid's actions, ``.`` where the class is not in the range."""
+    where = "first decision" if not grid["history"] else f"decision after {grid['history']}"
     lines = [
-        f"{WHO[grid.player]} {where}: % of each hand class that plays "
-        f"{' or '.join(grid.actions)} (pairs on the diagonal, suited above, offsuit below)",
+        f"{grid['player']} {where}: % of each hand class that plays "
+        f"{' or '.join(grid['actions'])} (pairs on the diagonal, suited above, offsuit below)",
         "     " + "".join(f"{rank:>4}" for rank in _RANKS),
     ]
-    for row, rank in enumerate(_RANKS):
-        cells = [
-            "   ." if math.isnan(value) else f"{100 * value:4.0f}" for value in grid.frequency[row]
-        ]
+    for rank, row in zip(_RANKS, grid["frequency"], strict=True):
+        cells = ["   ." if value is None else f"{100 * value:4.0f}" for value in row]
         lines.append(f"  {rank}  " + "".join(cells))
     return lines
 

@@ -24,17 +24,18 @@ p = check or fold, b = bet or call`` (on two lines when longer than :data:`LINE_
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from fractions import Fraction
+from typing import Any, Protocol
 
 from seqform.cli.options import MOST_MIXED, SUMMARY_ABOVE
 from seqform.cli.options import STRATEGY_CHOICES as CHOICES
 from seqform.cli.render.blocks import Words, strategy_lines
-from seqform.cli.render.numbers import count_text
+from seqform.cli.render.numbers import count_text, exact_probability_text, probability_text
 from seqform.cli.render.tables import left_table
 from seqform.forms.strategies import BehaviouralStrategy
-from seqform.game.builtin.labels import grammar_of
+from seqform.game.builtin.labels import LABEL_GRAMMARS, grammar_of
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 
@@ -45,11 +46,15 @@ __all__ = [
     "MOST_MIXED",
     "SUMMARY_ABOVE",
     "UNREACHED_FLAG",
+    "DocumentStrategyTable",
     "Rendered",
     "ResponseTable",
     "Section",
     "StrategyTable",
     "behaviour_tables",
+    "document_legend_lines",
+    "document_strategy_sections",
+    "document_tables",
     "entropy_bits",
     "legend_lines",
     "strategy_sections",
@@ -235,13 +240,24 @@ def strategy_sections(
     full, or every one summarised, by the total of their information sets.  A summary ends
     with where the full ``what`` are.
     """
+    words = game.describe_action or (lambda _infoset, action: action)
+    return _sections(tables, words, lambda labels: legend_lines(game, labels), choice, what)
+
+
+def _sections(
+    tables: Sequence[Section],
+    words: Words,
+    legend: Callable[[Sequence[str]], list[str]],
+    choice: str,
+    what: str,
+) -> list[str]:
+    """The body of :func:`strategy_sections` and :func:`document_strategy_sections`."""
     total = sum(table.infoset_count for table in tables)
     full = choice == "all" or (choice == "auto" and total <= SUMMARY_ABOVE)
-    words = game.describe_action or (lambda _infoset, action: action)
     lines: list[str] = []
     for table in tables:
         shown = table.render(words, full)
-        lines += ["", *shown.lines, *legend_lines(game, shown.labels)]
+        lines += ["", *shown.lines, *legend(shown.labels)]
     if not full:
         lines += [
             "",
@@ -250,3 +266,124 @@ def strategy_sections(
             "--format json --output FILE writes the complete result.",
         ]
     return lines
+
+
+# --- the same tables read from a document's "strategies" ---------------------------------------
+
+
+def _probability(shown: Any) -> float:
+    """A document's probability as a float: a float, a fraction string, or ``null`` (nan)."""
+    if shown is None:
+        return math.nan
+    return float(Fraction(shown)) if isinstance(shown, str) else float(shown)
+
+
+def _probability_text(shown: Any, long_fractions: bool) -> str:
+    """A document's probability as a table writes it: a fraction string (an exact strategy)
+    by :func:`exact_probability_text`, a float by :func:`probability_text`."""
+    if isinstance(shown, str):
+        return exact_probability_text(Fraction(shown), long_fractions)
+    return probability_text(_probability(shown))
+
+
+@dataclass(frozen=True)
+class DocumentStrategyTable:
+    """One player's strategy as a report shows it, read from a document: one entry of its
+    ``"strategies"`` (``{"player", "name", "infosets": [{"name", "unreached", "actions":
+    [{"action", "words", "probability"}]}]}``, :func:`seqform.documents.objects.strategy_json`).
+    The same table as :class:`StrategyTable` of the strategy the entry was written from.
+    """
+
+    strategy: dict[str, Any]
+    title: str
+    flag: str = UNREACHED_FLAG
+    long_fractions: bool = True
+
+    @property
+    def infoset_count(self) -> int:
+        return len(self.strategy["infosets"])
+
+    def _rows(self, title: str, only: Sequence[int]) -> list[str]:
+        infosets = self.strategy["infosets"]
+        width = max([len("infoset"), *(len(infosets[i]["name"]) for i in only)])
+        lines = [title, f"  {'infoset':<{width}}  action probabilities"]
+        for index in only:
+            infoset = infosets[index]
+            parts = [
+                f"{action['words']} {_probability_text(action['probability'], self.long_fractions)}"
+                for action in infoset["actions"]
+            ]
+            mark = f"   ({self.flag})" if infoset["unreached"] else ""
+            lines.append(f"  {infoset['name']:<{width}}  {'  '.join(parts)}{mark}")
+        return lines
+
+    def _entropy(self, index: int) -> float:
+        actions = self.strategy["infosets"][index]["actions"]
+        probabilities = (_probability(action["probability"]) for action in actions)
+        return -sum(p * math.log2(p) for p in probabilities if p > 0)
+
+    def _is_mixed(self, index: int) -> bool:
+        actions = self.strategy["infosets"][index]["actions"]
+        return max(_probability(a["probability"]) for a in actions) < 1 - MIXED_TOLERANCE
+
+    def render(self, words: Words, full: bool) -> Rendered:
+        """Every information set, or the count line and the :data:`MOST_MIXED` most mixed
+        reached ones (as :class:`StrategyTable`); ``words`` are the document's own."""
+        infosets = self.strategy["infosets"]
+        names = [infoset["name"] for infoset in infosets]
+        if full:
+            return Rendered(tuple(self._rows(self.title, range(len(infosets)))), names)
+        reached = [i for i, infoset in enumerate(infosets) if not infoset["unreached"]]
+        mixed = [i for i in reached if self._is_mixed(i)]
+        shown = sorted(sorted(mixed, key=lambda i: -self._entropy(i))[:MOST_MIXED])
+        counts = (
+            f"{count_text(len(infosets))} information sets, "
+            f"{count_text(len(reached))} reached by own play, "
+            f"{count_text(len(mixed))} of them mixed"
+        )
+        title = f"{self.title} (summary)"
+        if not shown:
+            lines = [title, f"  {counts}; pure wherever it is reached"]
+            return Rendered(tuple(lines), tuple(names[i] for i in reached))
+        rows = self._rows(title, shown)
+        lines = [rows[0], f"  {counts}; the {len(shown)} most mixed:", *rows[1:]]
+        return Rendered(tuple(lines), tuple(names[i] for i in shown))
+
+
+def document_tables(
+    strategies: Sequence[dict[str, Any]], kind: str = "behavioural strategy"
+) -> list[DocumentStrategyTable]:
+    """:func:`behaviour_tables` of a document's ``"strategies"``: each titled
+    ``"<player name> — <kind>"``."""
+    return [DocumentStrategyTable(s, f"{s['name']} — {kind}") for s in strategies]
+
+
+def document_legend_lines(labels: str | None, shown: Sequence[str]) -> list[str]:
+    """:func:`legend_lines` for a document's ``"game": {"labels": ...}`` (the built-in game
+    whose labels the game uses, or None)."""
+    grammar = None if labels is None else LABEL_GRAMMARS.get(labels)
+    if grammar is None or not shown:
+        return []
+    label = max(shown, key=len)  # the first of the longest
+    line = f"  Labels: {grammar.legend(label)}"
+    if len(line) <= LINE_WIDTH:
+        return [line]
+    return [f"  Labels: {label} = {grammar.explain(label)};", f"          {grammar.actions}"]
+
+
+def document_strategy_sections(
+    document: dict[str, Any],
+    tables: Sequence[Section],
+    choice: str = "auto",
+    what: str = "Strategies",
+) -> list[str]:
+    """:func:`strategy_sections` of tables read from ``document``, with the legend of its
+    ``"game"``'s labels (the tables' actions are in the document's own words)."""
+    labels = document["game"].get("labels")
+    return _sections(
+        tables,
+        lambda _infoset, action: action,
+        lambda shown: document_legend_lines(labels, shown),
+        choice,
+        what,
+    )

@@ -1,33 +1,35 @@
-"""Text for a :class:`~seqform.routes.structured.StructuredSolution` (the structured
-route: public tree × private hands, no game tree).
+"""The ``seqform.structured/2`` document of a solution on the structured route (public
+tree × private hands, no game tree; :func:`seqform.documents.structured.structured_document`)
+as text, with the players' summary of a hold'em spot file when the document has it.
 
-Its JSON document, ``seqform.structured/2``, is
-:func:`seqform.documents.structured.structured_document`.
+The text is read off the document alone, so that it shows what ``--format json`` writes.
 """
 
 from __future__ import annotations
 
-from seqform.cli.render.blocks import certificate_lines, header, value_lines
+from typing import Any
+
+from seqform.cli.render.blocks import (
+    document_certificate_lines,
+    document_value_lines,
+    header,
+)
 from seqform.cli.render.numbers import count_text
-from seqform.cli.render.spot import ev_text
-from seqform.cli.render.strategies import behaviour_tables, strategy_sections
+from seqform.cli.render.spot import ev_text, grid_lines, spot_lines
+from seqform.cli.render.strategies import document_strategy_sections, document_tables
 from seqform.cli.render.tables import aligned_table
-from seqform.documents.structured import StructuredResult, auxiliary_variables
-from seqform.holdem import SpotSummary
-from seqform.routes.structured import StructuredSolution
-from seqform.structured.responses import sequence_tables
 
 __all__ = ["NAMES", "route_line", "structured_text"]
 
 NAMES = ("Player 1", "Player 2")
 
 
-def route_line(solution: StructuredResult) -> str:
+def route_line(document: dict[str, Any]) -> str:
     """``"Solved on the structured route: public tree × private hands; the tree would have
     at most N nodes"``."""
     return (
         "Solved on the structured route: public tree × private hands; the tree would have "
-        f"at most {count_text(solution.tree_nodes)} nodes (not built)"
+        f"at most {count_text(document['game']['tree_nodes_at_most'])} nodes (not built)"
     )
 
 
@@ -35,48 +37,53 @@ def _solver_name(backend: str, solver: str) -> str:
     return "Clarabel interior point" if backend == "clarabel" else f"HiGHS {solver}"
 
 
-def structured_text(
-    solution: StructuredSolution, strategies: str = "auto", spot: SpotSummary | None = None
-) -> str:
+def structured_text(document: dict[str, Any], strategies: str = "auto") -> str:
     """Value, sizes (with nnz of ``A`` beside the structured LP's), solver, certificate and
-    strategies (``strategies`` is ``--strategies``); for a hold'em ``spot``, the value line is
-    followed by the seats' EV in chips and share of the pot
+    strategies (``strategies`` is ``--strategies``); for a hold'em spot (the ``"spot"``
+    key), the value line is followed by the seats' EV in chips and share of the pot, and the
+    report ends with the players' summary and OOP's opening grid
     (:mod:`seqform.holdem.report` defines value and EV)."""
-    game, stats, timings = solution.game, solution.stats, solution.timings
-    first, second = sequence_tables(game)
-    matrix = solution.matrix_nonzeros
-    beside = (
-        f"instead of {count_text(matrix)} in A "
-        f"(ratio {matrix / max(solution.payoff_nonzeros, 1):.1f})"
-    )
+    game, stats, timings = document["game"], document["solver"], document["timings"]
+    sizes = document["sizes"]
+    first, second = sizes["players"]
+    spot = document.get("spot")
+    matrix = sizes["payoff_nonzeros"]
+    structured = sizes["structured_payoff_nonzeros"]
+    beside = f"instead of {count_text(matrix)} in A (ratio {matrix / max(structured, 1):.1f})"
     lines = [
-        header(game.name, game.description),
-        *value_lines(f"Value to {NAMES[0]}", solution.value, solution.certificate),
+        header(game["name"], game["description"]),
+        *document_value_lines(f"Value to {NAMES[0]}", document["value"], document["certificate"]),
         *([] if spot is None else [f"  on the spot: {ev_text(spot)}; value = EV OOP − pot / 2"]),
-        route_line(solution),
+        route_line(document),
         "",
         "Structured LP (Zhang and Sandholm 2020; Farina and Sandholm 2022)",
         *aligned_table(
             [
                 ("", NAMES[0], NAMES[1]),
-                ("hands", count_text(game.num_hands(0)), count_text(game.num_hands(1))),
-                ("information sets", *(count_text(t.num_infosets) for t in (first, second))),
-                ("sequences", *(count_text(t.num_sequences) for t in (first, second))),
+                ("hands", count_text(first["hands"]), count_text(second["hands"])),
+                ("information sets", count_text(first["infosets"]), count_text(second["infosets"])),
+                ("sequences", count_text(first["sequences"]), count_text(second["sequences"])),
             ]
         ),
-        f"  payoff: {count_text(solution.payoff_nonzeros)} non-zeros through level sums "
-        f"({count_text(auxiliary_variables(solution))} "
+        f"  payoff: {count_text(structured)} non-zeros through level sums "
+        f"({count_text(sizes['auxiliary_variables'])} "
         f"auxiliary variables) {beside}",
         "",
-        f"Solver: {_solver_name(stats.backend, stats.solver)}, {stats.status} after "
-        f"{count_text(stats.iterations)} iterations",
-        f"  LP {count_text(stats.variables)} variables × {count_text(stats.constraints)} "
-        f"constraints, {count_text(stats.nonzeros)} non-zeros; solve {stats.seconds:.3f} s, "
-        f"total {timings.total:.3f} s (LP build {timings.sequence_form:.3f} s, "
-        f"certificate {timings.certificate:.3f} s)",
-        *certificate_lines(
-            solution.certificate, NAMES, "best responses on the public tree × hands"
+        f"Solver: {_solver_name(stats['backend'], stats['solver'])}, {stats['status']} after "
+        f"{count_text(stats['iterations'])} iterations",
+        f"  LP {count_text(stats['variables'])} variables × {count_text(stats['constraints'])} "
+        f"constraints, {count_text(stats['nonzeros'])} non-zeros; solve {stats['seconds']:.3f} s, "
+        f"total {timings['total']:.3f} s (LP build {timings['sequence_form']:.3f} s, "
+        f"certificate {timings['certificate']:.3f} s)",
+        *document_certificate_lines(
+            document["certificate"], NAMES, "best responses on the public tree × hands"
         ),
     ]
-    lines += strategy_sections(game, behaviour_tables(solution.strategies, NAMES), strategies)
+    lines += document_strategy_sections(
+        document, document_tables(document["strategies"]), strategies
+    )
+    if spot is not None:
+        lines += ["", *spot_lines(spot)]
+        if "opening_grid" in spot:
+            lines += ["", *grid_lines(spot["opening_grid"])]
     return "\n".join(lines)

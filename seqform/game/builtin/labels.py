@@ -23,7 +23,7 @@ from seqform.game.builtin.liars_dice import LIAR, liars_dice_words
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 
-__all__ = ["LABEL_GRAMMARS", "LabelGrammar", "grammar_of"]
+__all__ = ["LABEL_GRAMMARS", "LabelGrammar", "grammar_name", "grammar_of"]
 
 
 @dataclass(frozen=True)
@@ -138,3 +138,12 @@ def grammar_of(game: Game | StructuredGame) -> LabelGrammar | None:
         if game.describe_action is grammar.words:
             return grammar
     return None
+
+
+def grammar_name(game: Game | StructuredGame) -> str | None:
+    """The key of ``game``'s grammar in :data:`LABEL_GRAMMARS` (``"kuhn"``), as a document
+    names it (``"game": {"labels": ...}``); ``None`` for a game of no built-in grammar."""
+    grammar = grammar_of(game)
+    if grammar is None:
+        return None
+    return next(name for name, found in LABEL_GRAMMARS.items() if found is grammar)

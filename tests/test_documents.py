@@ -120,9 +120,9 @@ COMMANDS = [
         id="iterate-mccfr",
     ),
     pytest.param(["games"], "seqform.games/1", id="games"),
-    pytest.param(["qre", "kuhn", "--quiet"], "seqform.qre/1", id="qre-trace"),
+    pytest.param(["qre", "kuhn", "--quiet"], "seqform.qre/2", id="qre-trace"),
     pytest.param(
-        ["qre", "kuhn", "--lambda", "0,1", "--lambda", "10"], "seqform.qre/1", id="qre-lambda"
+        ["qre", "kuhn", "--lambda", "0,1", "--lambda", "10"], "seqform.qre/2", id="qre-lambda"
     ),
 ]
 

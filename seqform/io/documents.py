@@ -21,7 +21,7 @@ document               written by                                         schema
 ``seqform.games/1``    ``games``                                          ``games``
 ``seqform.solve-many/2``  ``solve-many``                                  ``many``
 ``seqform.compare-sizes/2``  ``compare --no-solve``, tree too large           ``compare_sizes``
-``seqform.qre/1``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
+``seqform.qre/2``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
 =====================  =================================================  ===================
 
 The documents are built by the library (:mod:`seqform.documents`; one entry point,
@@ -81,7 +81,7 @@ ITERATE = "seqform.iterate/2"
 GAMES = "seqform.games/1"
 SOLVE_MANY = "seqform.solve-many/2"
 COMPARE_SIZES = "seqform.compare-sizes/2"
-QRE = "seqform.qre/1"
+QRE = "seqform.qre/2"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",

@@ -23,7 +23,7 @@ from seqform.game.builtin.liars_dice import LIAR, liars_dice_words
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 
-__all__ = ["LABEL_GRAMMARS", "LabelGrammar", "grammar_of"]
+__all__ = ["LABEL_GRAMMARS", "LabelGrammar", "grammar_name", "grammar_of"]
 
 
 @dataclass(frozen=True)
@@ -138,3 +138,10 @@ def grammar_of(game: Game | StructuredGame) -> LabelGrammar | None:
         if game.describe_action is grammar.words:
             return grammar
     return None
+
+
+def grammar_name(game: Game | StructuredGame) -> str | None:
+    """The key in :data:`LABEL_GRAMMARS` of the grammar of ``game``'s labels
+    (:func:`grammar_of`), as a document names it: ``"kuhn"``, ..., or ``None``."""
+    grammar = grammar_of(game)
+    return next((name for name, known in LABEL_GRAMMARS.items() if known is grammar), None)

@@ -58,12 +58,11 @@ from typing import Any
 
 from seqform.base.numbers import count_json, count_log10, fraction_text
 from seqform.certify import is_certified
+from seqform.documents.exploit import constant_sum_total
 from seqform.documents.numbers import json_int
 from seqform.documents.objects import game_json, strategy_json
 from seqform.documents.solve import kuhn_theorem_json
 from seqform.game.builtin.labels import grammar_name
-from seqform.game.model import Game
-from seqform.game.requirements import constant_sum
 from seqform.io.documents import COMPARE, COMPARE_SIZES
 from seqform.questions.compare import Comparison, Formulation, StructuredSizes
 
@@ -112,15 +111,6 @@ def _normal_form_json(comparison: Comparison) -> dict[str, Any]:
     return normal_form
 
 
-def _constant_sum_json(game: Game) -> dict[str, str] | None:
-    """``{"total": str, "treated_as": str}`` for a constant-sum game, else None (the
-    value to player 2 is each formulation's, and a comparison may solve none)."""
-    total = constant_sum(game)
-    if not total:
-        return None
-    return {"total": str(total), "treated_as": "zero-sum with player 2's payoffs less the total"}
-
-
 def _strategies_json(comparison: Comparison) -> dict[str, Any]:
     game = comparison.game
     strategies = {}
@@ -160,7 +150,7 @@ def comparison_document(comparison: Comparison) -> dict[str, Any]:
             terminals=form.num_terminals,
             labels=grammar_name(game),
         ),
-        "constant_sum": _constant_sum_json(game),
+        "constant_sum": constant_sum_total(game),
         "max_entries": json_int(comparison.max_entries),
         "max_entries_log10": count_log10(comparison.max_entries),
         "players": players,

@@ -16,7 +16,7 @@ document               written by                                         schema
 ``seqform.structured/2``  ``solve`` on the structured route                ``structured``
 ``seqform.compare/2``  ``compare``                                        ``compare``
 ``seqform.ranges/1``   ``ranges``                                         ``ranges``
-``seqform.exploit/1``  ``exploit``                                        ``exploit``
+``seqform.exploit/2``  ``exploit``                                        ``exploit``
 ``seqform.iterate/2``  ``iterate``                                        ``iterate``
 ``seqform.games/1``    ``games``                                          ``games``
 ``seqform.solve-many/2``  ``solve-many``                                  ``many``
@@ -76,7 +76,7 @@ SOLVE = "seqform.solve/2"
 STRUCTURED = "seqform.structured/2"
 COMPARE = "seqform.compare/2"
 RANGES = "seqform.ranges/1"
-EXPLOIT = "seqform.exploit/1"
+EXPLOIT = "seqform.exploit/2"
 ITERATE = "seqform.iterate/2"
 GAMES = "seqform.games/1"
 SOLVE_MANY = "seqform.solve-many/2"

@@ -207,9 +207,7 @@ def _strategy_lines(document: Document, choice: str) -> list[str]:
         return []
     sources = {"sequence": "sequence-form LP", "normal": "normal-form LP, via Kuhn's theorem"}
     tables = [
-        StrategySection(
-            strategy, f"{strategy['name']} ({sources[name]}) — behavioural strategy"
-        )
+        StrategySection(strategy, f"{strategy['name']} ({sources[name]}) — behavioural strategy")
         for name in ("sequence", "normal")
         if name in strategies
         for strategy in strategies[name]

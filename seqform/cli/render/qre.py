@@ -54,9 +54,9 @@ def _comparison_lines(names: Sequence[str], comparison: Document) -> list[str]:
     return lines
 
 
-def qre_text(document: Document, choice: str = "auto") -> str:
+def qre_text(document: Document, strategies: str = "auto") -> str:
     """The report of a ``seqform.qre/2`` document: what was computed, each point's values
-    and strategies; ``choice`` is ``--strategies``."""
+    and strategies; ``strategies`` is ``--strategies``."""
     points = document["points"]
     names = [strategy["name"] for strategy in points[0]["strategies"]]
     labels = document["game"].get("labels")
@@ -98,5 +98,5 @@ def qre_text(document: Document, choice: str = "auto") -> str:
             StrategySection(strategy, f"{strategy['name']} — logit QRE behaviour")
             for strategy in point["strategies"]
         ]
-        lines += document_sections(labels, tables, choice)
+        lines += document_sections(labels, tables, strategies)
     return "\n".join(lines)

@@ -249,6 +249,8 @@ def trace_logit(
 ) -> LogitBranch:
     """Follow the principal branch to its limit (stop rule in the module docstring).
 
+    Length: the docstring documents each option; the body is short.
+
     Parameters
     ----------
     game

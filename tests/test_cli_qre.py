@@ -13,7 +13,7 @@ from seqform.io.documents import validate_document
 
 def _validate(document: dict) -> None:
     pytest.importorskip("jsonschema")
-    validate_document(document)  # seqform.qre/1, through the registry of every schema
+    validate_document(document)  # seqform.qre/2, through the registry of every schema
 
 
 def _json(capsys, *argv: str) -> dict:
@@ -124,13 +124,14 @@ def test_a_lost_branch_is_one_error_line(monkeypatch, capsys):
 )
 def test_comparison_says_what_ranges_found_without_a_segment(dimension, said):
     from seqform.cli.render.qre import qre_text
+    from seqform.documents.qre import qre_document
     from seqform.io.loader import load_game
     from seqform.qre.equilibria import LimitComparison, logit_qre
 
     game = load_game("kuhn")
     point = logit_qre(game, [1.0]).points[0]
     comparison = LimitComparison((None, None), (None, None), (0.0, 0.0), None, (dimension, 0))
-    text = qre_text(game, (point,), "summary", comparison=comparison)
+    text = qre_text(qre_document(game, (point,), 0.0, comparison=comparison), "summary")
     assert said in text and "unique" not in text
 
 

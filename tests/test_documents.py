@@ -102,11 +102,11 @@ COMMANDS = [
     pytest.param(["ranges", "kuhn"], "seqform.ranges/1", id="ranges"),
     pytest.param(["ranges", "kuhn", "--exact"], "seqform.ranges/1", id="ranges-exact"),
     pytest.param(
-        ["exploit", "kuhn", "--opponent", "always-bluff"], "seqform.exploit/1", id="exploit"
+        ["exploit", "kuhn", "--opponent", "always-bluff"], "seqform.exploit/2", id="exploit"
     ),
     pytest.param(
         ["exploit", "kuhn", "--opponent", "never-bluff", "--exact"],
-        "seqform.exploit/1",
+        "seqform.exploit/2",
         id="exploit-exact",
     ),
     pytest.param(
@@ -120,9 +120,9 @@ COMMANDS = [
         id="iterate-mccfr",
     ),
     pytest.param(["games"], "seqform.games/1", id="games"),
-    pytest.param(["qre", "kuhn", "--quiet"], "seqform.qre/1", id="qre-trace"),
+    pytest.param(["qre", "kuhn", "--quiet"], "seqform.qre/2", id="qre-trace"),
     pytest.param(
-        ["qre", "kuhn", "--lambda", "0,1", "--lambda", "10"], "seqform.qre/1", id="qre-lambda"
+        ["qre", "kuhn", "--lambda", "0,1", "--lambda", "10"], "seqform.qre/2", id="qre-lambda"
     ),
 ]
 

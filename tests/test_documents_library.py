@@ -59,10 +59,8 @@ def _spot(folder: Path) -> Built:
 
 
 def _compare(_folder: Path) -> Built:
-    from seqform.structured.lp_model import build_structured_lp
-
-    nonzeros = build_structured_lp(seqform.load_structured_game("kuhn")).payoff_nonzeros
-    return seqform.compare(seqform.load_game("kuhn")), {"structured_payoff_nonzeros": nonzeros}
+    structured = seqform.load_structured_game("kuhn")
+    return seqform.compare(seqform.load_game("kuhn"), structured=structured), {}
 
 
 def _sizes(_folder: Path) -> Built:
@@ -103,11 +101,9 @@ def _many(folder: Path) -> Built:
 
 
 def _qre_trace(_folder: Path) -> Built:
-    from seqform.qre.equilibria import compare_limit, trace_logit
+    from seqform.qre.equilibria import trace_logit
 
-    game = seqform.load_game("kuhn")
-    branch = trace_logit(game)
-    return branch, {"comparison": compare_limit(game, branch.limit)}
+    return trace_logit(seqform.load_game("kuhn"), compare=True), {}
 
 
 def _qre_points(_folder: Path) -> Built:

@@ -10,7 +10,8 @@ has more than 1 000 digits (``log10`` is always given;
 
     {
       "schema": "seqform.compare/2",
-      "game": {"name": str, "description": str, "terminals": int},
+      "game": {"name": str, "description": str, "terminals": int, "labels": str | null},
+      "constant_sum": null | {"total": str, "treated_as": str},
       "max_entries": int | null,            # null when over 1 000 digits (--max-entries 10^5000)
       "max_entries_log10": float,
       "players": [{"name": str, "infosets": int, "sequences": int,
@@ -27,6 +28,8 @@ has more than 1 000 digits (``log10`` is always given;
                         "build_seconds": float | null, "lp_seconds": float | null,
                         "value": float | null, "value_fraction": str | null,
                         "nash_conv": float | null, "exploitability": float | null,
+                        "equilibrium": bool | null,   # the certificate's verdict
+                        "backend": str | null, "solver": str | null,  # the LP's, if solved
                         "kuhn_theorem": {"constraint_residuals": [float, float],
                                          "payoff_gaps": [float, float]} | null}, ×3],
       "values_agree": bool | null,          # all solved values within 1e-9
@@ -37,9 +40,13 @@ has more than 1 000 digits (``log10`` is always given;
 Schema ``seqform.compare-sizes/2`` (``compare_sizes.schema.json``)::
 
     {"schema": "seqform.compare-sizes/2", "game": {"name", "description"},
-     "tree_nodes_at_most": int | null, "max_entries": int | null, "max_entries_log10": float,
+     "tree_nodes_at_most": int | null, "tree_nodes_at_most_log10": float,
+     "max_entries": int | null, "max_entries_log10": float,
      "players": [{"name", "infosets", "sequences", "pure_strategies": COUNT,
                   "reduced_pure_strategies": COUNT}, ×2],
+     "overall": {"pure_strategy_profiles": COUNT, "reduced_pure_strategy_profiles": COUNT},
+     "normal_form": {"full": NF, "reduced": NF},   # NF = {"shape": [COUNT, COUNT],
+                                                   #       "entries": COUNT, "fits": bool}
      "sequence_form": {"E_nonzeros": int, "F_nonzeros": int, "A_nonzeros": int,
                        "lp": {"variables": int, "constraints": int, "nonzeros": int}},
      "structured_payoff_nonzeros": int}
@@ -50,10 +57,13 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.base.numbers import count_json, count_log10, fraction_text
+from seqform.certify import is_certified
+from seqform.documents.exploit import constant_sum_total
 from seqform.documents.numbers import json_int
 from seqform.documents.objects import game_json, strategy_json
 from seqform.documents.registry import builds
 from seqform.documents.solve import kuhn_theorem_json
+from seqform.game.builtin.labels import grammar_name
 from seqform.io.documents import COMPARE, COMPARE_SIZES
 from seqform.questions.compare import Comparison, Formulation, StructuredSizes
 
@@ -80,6 +90,9 @@ def _formulation_json(formulation: Formulation) -> dict[str, Any]:
         "value_fraction": None if solution is None else fraction_text(solution.value),
         "nash_conv": None if solution is None else solution.nash_conv,
         "exploitability": None if solution is None else solution.exploitability,
+        "equilibrium": None if solution is None else is_certified(solution.certificate),
+        "backend": None if solution is None else solution.stats.backend,
+        "solver": None if solution is None else solution.stats.solver,
         "kuhn_theorem": None if normal is None else kuhn_theorem_json(normal.summary),
     }
 
@@ -116,16 +129,10 @@ def _strategies_json(comparison: Comparison) -> dict[str, Any]:
 
 
 @builds(Comparison)
-def comparison_document(
-    comparison: Comparison, *, structured_payoff_nonzeros: int | None = None
-) -> dict[str, Any]:
-    """The ``seqform.compare/2`` document of ``comparison``.
-
-    ``structured_payoff_nonzeros`` is the non-zeros of the structured LP's payoff part for a
-    game with a structured description
-    (``build_structured_lp(load_structured_game(name)).payoff_nonzeros``, as ``compare``
-    writes for the built-in games); given, the document has that key.
-    """
+def comparison_document(comparison: Comparison) -> dict[str, Any]:
+    """The ``seqform.compare/2`` document of ``comparison``; a comparison made with the
+    game's structured description (``compare(game, structured=...)``, as ``compare`` does
+    for the built-in games) has the key ``structured_payoff_nonzeros``."""
     game, form, counts = comparison.game, comparison.form, comparison.counts
     players: list[dict[str, Any]] = [
         {
@@ -139,7 +146,13 @@ def comparison_document(
     ]
     document = {
         "schema": COMPARE,
-        "game": game_json(game.name, game.description, terminals=form.num_terminals),
+        "game": game_json(
+            game.name,
+            game.description,
+            terminals=form.num_terminals,
+            labels=grammar_name(game),
+        ),
+        "constant_sum": constant_sum_total(game),
         "max_entries": json_int(comparison.max_entries),
         "max_entries_log10": count_log10(comparison.max_entries),
         "players": players,
@@ -159,8 +172,8 @@ def comparison_document(
         "values_agree": comparison.values_agree,
         "strategies": _strategies_json(comparison),
     }
-    if structured_payoff_nonzeros is not None:
-        document["structured_payoff_nonzeros"] = structured_payoff_nonzeros
+    if comparison.structured_payoff_nonzeros is not None:
+        document["structured_payoff_nonzeros"] = comparison.structured_payoff_nonzeros
     return document
 
 
@@ -173,6 +186,7 @@ def sizes_document(sizes: StructuredSizes) -> dict[str, Any]:
         "schema": COMPARE_SIZES,
         "game": game_json(sizes.game.name, sizes.game.description),
         "tree_nodes_at_most": json_int(sizes.tree_nodes),
+        "tree_nodes_at_most_log10": count_log10(sizes.tree_nodes),
         "max_entries": json_int(sizes.max_entries),
         "max_entries_log10": count_log10(sizes.max_entries),
         "players": [
@@ -185,6 +199,18 @@ def sizes_document(sizes: StructuredSizes) -> dict[str, Any]:
             }
             for player in (0, 1)
         ],
+        "overall": {
+            "pure_strategy_profiles": count_json(counts.profiles),
+            "reduced_pure_strategy_profiles": count_json(counts.reduced_profiles),
+        },
+        "normal_form": {
+            "reduced" if reduced else "full": {
+                "shape": [count_json(side) for side in counts.shape(reduced)],
+                "entries": count_json(counts.entries(reduced)),
+                "fits": counts.entries(reduced) <= sizes.max_entries,
+            }
+            for reduced in (False, True)
+        },
         "sequence_form": {
             "E_nonzeros": sizes.constraint_nonzeros(0),
             "F_nonzeros": sizes.constraint_nonzeros(1),

@@ -1,22 +1,24 @@
-"""The ``seqform.qre/1`` document: logit quantal response equilibria
+"""The ``seqform.qre/2`` document: logit quantal response equilibria
 (:mod:`seqform.qre.equilibria`, :mod:`seqform.qre.fit`): the principal branch traced
 to its limit (:class:`~seqform.qre.equilibria.LogitBranch`), the points at chosen ``λ``
 (:class:`~seqform.qre.equilibria.LogitPoints`) or the fit to observed play
 (:class:`~seqform.qre.fit.LogitFit`).
 
-Schema ``seqform.qre/1`` (``seqform/io/schemas/qre.schema.json``)::
+Schema ``seqform.qre/2`` (``seqform/io/schemas/qre.schema.json``)::
 
-    {"schema": "seqform.qre/1", "game": {"name", "description", "players": int},
+    {"schema": "seqform.qre/2",
+     "game": {"name", "description", "players": int, "labels": str | null},
      "mode": "trace" | "points" | "fit",
      "points": [{"lambda": float, "nash_conv": float, "values": [float],
                  "strategies": [STRATEGY]}],          # the QREs asked for, or the limit/fit
      "trace": null | {"reason": str, "converged": bool, "tolerance": float,
                       "payoff_range": float, "steps": int, "final_lambda": float,
-                      "agent_regret": float},
+                      "agent_regret": float, "nash_conv": float},
      "comparison": null | {"players": [{"player": int, "parameter": str | null,
                            "t": float | null, "low": float | null, "high": float | null,
                            "segment_distance": float | null,
-                           "refined_difference": float}],
+                           "refined_difference": float,
+                           "dimension": int | null}],
                     "ranges_skipped": str | null},
      "fit": null | {"lambda": float, "log_likelihood": float, "observations": int,
                     "at_end": bool},
@@ -32,6 +34,7 @@ from typing import Any
 
 from seqform.documents.objects import game_json, strategy_json
 from seqform.documents.registry import builds
+from seqform.game.builtin.labels import grammar_name
 from seqform.game.model import Game
 from seqform.io.documents import QRE
 from seqform.qre.equilibria import LimitComparison, LogitBranch, LogitPoints, QREPoint
@@ -57,11 +60,12 @@ def _comparison_json(comparison: LimitComparison | None) -> dict[str, Any] | Non
     if comparison is None:
         return None
     players = []
-    for player, (parameter, distance, difference) in enumerate(
+    for player, (parameter, distance, difference, dimension) in enumerate(
         zip(
             comparison.parameters,
             comparison.segment_distance,
             comparison.refined_difference,
+            comparison.dimensions,
             strict=True,
         )
     ):
@@ -75,6 +79,7 @@ def _comparison_json(comparison: LimitComparison | None) -> dict[str, Any] | Non
                 "high": high,
                 "segment_distance": distance,
                 "refined_difference": difference,
+                "dimension": dimension,
             }
         )
     return {"players": players, "ranges_skipped": comparison.ranges_skipped}
@@ -89,14 +94,19 @@ def qre_document(
     comparison: LimitComparison | None = None,
     fit: LogitFit | None = None,
 ) -> dict[str, Any]:
-    """The ``seqform.qre/1`` document (module docstring) of ``points`` and what the run found
+    """The ``seqform.qre/2`` document (module docstring) of ``points`` and what the run found
     beside them: the traced ``branch``, the ``comparison`` of its limit with all
     equilibria, the ``fit``; ``seconds`` is the run's time.  The mode is ``"fit"`` with a
     fit, else ``"trace"`` with a branch, else ``"points"``."""
     mode = "fit" if fit is not None else "trace" if branch is not None else "points"
     return {
         "schema": QRE,
-        "game": game_json(game.name, game.description, players=game.flat.num_players),
+        "game": game_json(
+            game.name,
+            game.description,
+            players=game.flat.num_players,
+            labels=grammar_name(game),
+        ),
         "mode": mode,
         "points": [_point_json(game, point) for point in points],
         "trace": None
@@ -109,6 +119,7 @@ def qre_document(
             "steps": len(branch.lambdas) - 1,
             "final_lambda": float(branch.lambdas[-1]),
             "agent_regret": branch.agent_regret,
+            "nash_conv": branch.limit.nash_conv,
         },
         "comparison": _comparison_json(comparison),
         "fit": None
@@ -124,37 +135,30 @@ def qre_document(
 
 
 @builds(LogitBranch, LogitPoints, LogitFit)
-def qre_result_document(
-    result: LogitBranch | LogitPoints | LogitFit,
-    *,
-    branch: LogitBranch | None = None,
-    comparison: LimitComparison | None = None,
-    seconds: float | None = None,
-) -> dict[str, Any]:
-    """The ``seqform.qre/1`` document of one result of the QRE analyses, as ``qre`` writes it.
+def qre_result_document(result: LogitBranch | LogitPoints | LogitFit) -> dict[str, Any]:
+    """The ``seqform.qre/2`` document of one result of the QRE analyses, as ``qre`` writes it.
 
     A :class:`~seqform.qre.equilibria.LogitBranch` gives the ``"trace"`` document of its limit
-    (with the ``comparison`` of :func:`~seqform.qre.equilibria.compare_limit`, if given); a
+    (with its :attr:`~seqform.qre.equilibria.LogitBranch.comparison`, if it has one); a
     :class:`~seqform.qre.equilibria.LogitPoints` the ``"points"`` document and a
-    :class:`~seqform.qre.fit.LogitFit` the ``"fit"`` document, each with the traced
-    ``branch`` beside it if given (as ``qre --plot`` traces one).  ``seconds`` defaults to
-    the result's own time (``qre`` writes the whole command's).
+    :class:`~seqform.qre.fit.LogitFit` the ``"fit"`` document, each with the branch traced
+    beside it, if it has one (as ``qre --plot`` traces one).  ``seconds`` is the result's
+    own time.
     """
     fit = None
+    branch: LogitBranch | None
     points: tuple[QREPoint, ...]
     if isinstance(result, LogitBranch):
-        if branch is not None:
-            raise TypeError("a traced branch is the result itself; branch= is for points and fits")
         branch, points = result, (result.limit,)
     elif isinstance(result, LogitFit):
-        fit, points = result, (result.point,)
+        fit, branch, points = result, result.branch, (result.point,)
     else:
-        points = result.points
+        branch, points = result.branch, result.points
     return qre_document(
         result.game,
         points,
-        result.seconds if seconds is None else seconds,
+        result.seconds,
         branch=branch,
-        comparison=comparison,
+        comparison=branch.comparison if branch is result else None,
         fit=fit,
     )

@@ -16,12 +16,12 @@ document               written by                                         schema
 ``seqform.structured/2``  ``solve`` on the structured route                ``structured``
 ``seqform.compare/2``  ``compare``                                        ``compare``
 ``seqform.ranges/1``   ``ranges``                                         ``ranges``
-``seqform.exploit/1``  ``exploit``                                        ``exploit``
+``seqform.exploit/2``  ``exploit``                                        ``exploit``
 ``seqform.iterate/2``  ``iterate``                                        ``iterate``
 ``seqform.games/1``    ``games``                                          ``games``
 ``seqform.solve-many/2``  ``solve-many``                                  ``many``
 ``seqform.compare-sizes/2``  ``compare --no-solve``, tree too large           ``compare_sizes``
-``seqform.qre/1``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
+``seqform.qre/2``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
 =====================  =================================================  ===================
 
 The documents are built by the library (:mod:`seqform.documents`; one entry point,
@@ -76,12 +76,12 @@ SOLVE = "seqform.solve/2"
 STRUCTURED = "seqform.structured/2"
 COMPARE = "seqform.compare/2"
 RANGES = "seqform.ranges/1"
-EXPLOIT = "seqform.exploit/1"
+EXPLOIT = "seqform.exploit/2"
 ITERATE = "seqform.iterate/2"
 GAMES = "seqform.games/1"
 SOLVE_MANY = "seqform.solve-many/2"
 COMPARE_SIZES = "seqform.compare-sizes/2"
-QRE = "seqform.qre/1"
+QRE = "seqform.qre/2"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",

@@ -58,6 +58,7 @@ __all__ = [
     "limit_reached",
     "logit_qre",
     "qre_point",
+    "require_same_game",
     "trace_logit",
 ]
 
@@ -85,12 +86,17 @@ class QREPoint:
 
 @dataclass(frozen=True)
 class LogitPoints:
-    """:func:`logit_qre`'s result: the QRE at each requested ``λ`` (ascending)."""
+    """:func:`logit_qre`'s result: the QRE at each requested ``λ`` (ascending).
+
+    branch : the principal branch traced beside the points (``qre --lambda L --plot FILE``
+        draws it), reported with them; None when none was asked for
+    """
 
     game: Game
     points: tuple[QREPoint, ...]
     steps: int
     seconds: float
+    branch: LogitBranch | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,9 @@ class LogitBranch:
     agent_regret : the largest agent regret there (module docstring)
     reason : why the trace ended (``"converged"``: the stop rule of the module docstring)
     tolerance : the stop rule's factor; ``payoff_range`` its scale
+    seconds : the trace's time, and the comparison's when there is one
+    comparison : where the limit lies among all equilibria (:func:`compare_limit`), when
+        :func:`trace_logit` was asked to compare it; else None
     """
 
     game: Game
@@ -115,6 +124,7 @@ class LogitBranch:
     tolerance: float
     payoff_range: float
     seconds: float
+    comparison: LimitComparison | None = None
 
     @property
     def converged(self) -> bool:
@@ -168,17 +178,20 @@ def logit_qre(
     *,
     settings: TraceSettings | None = None,
     force: bool = False,
+    branch: LogitBranch | None = None,
 ) -> LogitPoints:
     """The logit QRE on the principal branch at each of ``lambdas``.
 
     Where the branch crosses a ``λ`` more than once (it may bend back), the first crossing
     from ``λ = 0`` is returned, as Gambit's ``logit_solve_lambda`` does.  ``game`` is a
-    game or its spec; ``force`` lifts the work limit (module docstring).
+    game or its spec; ``force`` lifts the work limit (module docstring).  ``branch``, a
+    principal branch :func:`trace_logit` traced on the same game object, is kept in the
+    result to be reported beside the points.
 
     Raises
     ------
     ValueError
-        If a ``λ`` is negative or not finite.
+        If a ``λ`` is negative or not finite, or ``branch`` was traced on another game.
     seqform.game.errors.InvalidGameError
         If an information set is reached only with chance probability 0.
     seqform.questions.ranges.WorkRefusedError, seqform.routes.memory.MemoryRefusedError
@@ -189,12 +202,23 @@ def logit_qre(
         if not np.isfinite(lam) or lam < 0:
             raise ValueError(f"λ must be a finite number >= 0, not {lam}")
     game = traceable_game(game, force=force)
+    require_same_game(branch, game)
     equations = logit_equations(game)
     trace = follow_branch(equations, settings or TraceSettings(max_lambda=np.inf), targets=lambdas)
     if len(trace.found) < len(lambdas):
         raise ArithmeticError(f"the branch was not followed to every λ ({trace.reason})")
     points = tuple(qre_point(equations, point) for point in trace.found)
-    return LogitPoints(game, points, len(trace.points), time.perf_counter() - start)
+    return LogitPoints(game, points, len(trace.points), time.perf_counter() - start, branch)
+
+
+def require_same_game(branch: LogitBranch | None, game: Game) -> None:
+    """Refuse a ``branch`` traced on another game object than ``game`` (``ValueError``):
+    a result reports its branch beside its own points."""
+    if branch is not None and branch.game is not game:
+        raise ValueError(
+            f"branch: traced on {branch.game.name!r}, not on this game object "
+            f"({game.name!r}); trace it with trace_logit on the same game"
+        )
 
 
 def limit_reached(
@@ -220,8 +244,12 @@ def trace_logit(
     settings: TraceSettings | None = None,
     progress: Callable[[float, float], None] | None = None,
     force: bool = False,
+    compare: bool = False,
+    ranges_seconds: float | None = DEFAULT_RANGES_SECONDS,
 ) -> LogitBranch:
     """Follow the principal branch to its limit (stop rule in the module docstring).
+
+    Length: the docstring documents each option; the body is short.
 
     Parameters
     ----------
@@ -236,6 +264,13 @@ def trace_logit(
         Called with ``(λ, NashConv)`` at every accepted point.
     force
         Trace even beyond the work limit (module docstring).
+    compare
+        For a two-player zero-sum game, place the limit among all equilibria
+        (:func:`compare_limit`, kept in :attr:`LogitBranch.comparison`); other games have
+        no comparison.
+    ranges_seconds
+        The comparison's work limit, as ``max_seconds`` of :func:`compare_limit` (None:
+        no limit, as ``qre --force``).
 
     Raises
     ------
@@ -256,16 +291,22 @@ def trace_logit(
     lambdas = np.array([point.lam for point in trace.points])
     probabilities = np.exp(np.array([point.beta for point in trace.points]))
     last = trace.points[-1]
+    limit = qre_point(equations, last)
+    flat = game.flat
+    comparison = None
+    if compare and flat.num_players == 2 and flat.not_zero_sum < 0:
+        comparison = compare_limit(game, limit, max_seconds=ranges_seconds)
     return LogitBranch(
         game=game,
         lambdas=lambdas,
         probabilities=probabilities,
-        limit=qre_point(equations, last),
+        limit=limit,
         agent_regret=agent_regret(equations, last.beta, last.lam),
         reason=trace.reason,
         tolerance=tolerance,
         payoff_range=equations.payoff_range,
         seconds=time.perf_counter() - start,
+        comparison=comparison,
     )
 
 

@@ -22,7 +22,14 @@ from scipy.optimize import minimize_scalar
 
 from seqform.game.model import Game
 from seqform.qre.equations import LogitEquations, logit_equations
-from seqform.qre.equilibria import DEFAULT_TOLERANCE, QREPoint, limit_reached, qre_point
+from seqform.qre.equilibria import (
+    DEFAULT_TOLERANCE,
+    LogitBranch,
+    QREPoint,
+    limit_reached,
+    qre_point,
+    require_same_game,
+)
 from seqform.qre.trace import TracedPoint, TraceSettings, correct_at, follow_branch
 from seqform.qre.work import traceable_game
 
@@ -39,6 +46,8 @@ class LogitFit:
     observations : the total count
     at_end : True if the maximum is at the end of the traced branch (the data are fitted
         best by play closer to equilibrium than the trace reached: ``λ`` is a lower bound)
+    branch : the principal branch traced beside the fit (``qre --fit DATA --plot FILE``
+        draws it), reported with it; None when none was asked for
     """
 
     game: Game
@@ -48,6 +57,7 @@ class LogitFit:
     observations: int
     at_end: bool
     seconds: float
+    branch: LogitBranch | None = None
 
 
 def _refine(
@@ -82,8 +92,11 @@ def fit_logit(
     max_lambda: float = 1e6,
     settings: TraceSettings | None = None,
     force: bool = False,
+    branch: LogitBranch | None = None,
 ) -> LogitFit:
     """Maximum-likelihood ``λ`` along the principal branch (module docstring).
+
+    Length: the docstring documents each option; the body reads top to bottom.
 
     Parameters
     ----------
@@ -95,6 +108,9 @@ def fit_logit(
         The trace stops here if the limit is not reached first.
     force
         Trace even beyond the work limit of :mod:`seqform.qre.work`.
+    branch
+        A principal branch :func:`~seqform.qre.equilibria.trace_logit` traced on the same
+        game object, kept in the result to be reported beside the fit.
 
     Raises
     ------
@@ -103,6 +119,7 @@ def fit_logit(
     """
     start = time.perf_counter()
     traceable_game(game, force=force)
+    require_same_game(branch, game)
     equations = logit_equations(game)
     counts = np.asarray(counts, dtype=float)
     if counts.shape != (equations.size,):
@@ -131,4 +148,5 @@ def fit_logit(
         observations=int(counts.sum()),
         at_end=at_end,
         seconds=time.perf_counter() - start,
+        branch=branch,
     )

@@ -41,6 +41,7 @@ from seqform.routes.normal import NormalFormDetails, NormalFormSolution, solve_n
 from seqform.routes.tree import Solution, solve_tree
 
 __all__ = [
+    "FORMULATION_TITLES",
     "VALUE_TOLERANCE",
     "Comparison",
     "Formulation",
@@ -50,6 +51,14 @@ __all__ = [
 ]
 
 VALUE_TOLERANCE = 1e-9
+
+
+FORMULATION_TITLES = {
+    "sequence": "sequence form",
+    "normal": "normal form",
+    "reduced_normal": "reduced normal form",
+}
+"""Each formulation's name and its title in words."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +91,7 @@ class Formulation:
 
     @property
     def title(self) -> str:
-        return {
-            "sequence": "sequence form",
-            "normal": "normal form",
-            "reduced_normal": "reduced normal form",
-        }[self.name]
+        return FORMULATION_TITLES[self.name]
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,10 @@ class Comparison:
     counts : exact pure and reduced pure strategy counts
     max_entries : the normal-form size limit used
     formulations : sequence form, full normal form, reduced normal form, in that order
+    structured_payoff_nonzeros : for a game given with its structured description (public
+        tree × private hands), the non-zeros of the structured LP's payoff part, which stand
+        for ``A``'s (:attr:`seqform.structured.lp_model.StructuredLP.payoff_nonzeros`);
+        else None
     """
 
     game: Game
@@ -104,6 +113,7 @@ class Comparison:
     counts: StrategyCounts
     max_entries: int
     formulations: tuple[Formulation, Formulation, Formulation]
+    structured_payoff_nonzeros: int | None = None
 
     @property
     def values_agree(self) -> bool | None:
@@ -136,6 +146,7 @@ def compare(
     backend: Backend = "highs",
     solver: HighsSolver = "simplex",
     time_limit: float | None = None,
+    structured: StructuredGame | None = None,
 ) -> Comparison:
     """Size up both formulations of ``game`` and solve those within the limit.
 
@@ -151,6 +162,11 @@ def compare(
         Solve the LPs; if False only the sizes are computed (no enumeration at all).
     backend, solver, time_limit
         As for :func:`seqform.lp.minmax.solve_minmax`, used for every LP.
+    structured
+        The same game's structured description
+        (:func:`seqform.game.builtin.registry.load_structured_game` of a built-in game's
+        name): the comparison then counts its structured LP's payoff non-zeros beside
+        ``A``'s (:attr:`Comparison.structured_payoff_nonzeros`).
 
     Raises
     ------
@@ -164,6 +180,11 @@ def compare(
     form_seconds = time.perf_counter() - start
     counts = strategy_counts(form)
     options = _Options(backend, solver, time_limit) if solve_lps else None
+    structured_nonzeros = None
+    if structured is not None:
+        from seqform.structured.lp_model import build_structured_lp
+
+        structured_nonzeros = build_structured_lp(structured).payoff_nonzeros
     return Comparison(
         game=game,
         form=form,
@@ -174,6 +195,7 @@ def compare(
             _normal(game, form, counts, False, max_entries, options),
             _normal(game, form, counts, True, max_entries, options),
         ),
+        structured_payoff_nonzeros=structured_nonzeros,
     )
 
 

@@ -11,14 +11,12 @@ from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.cli.render.compare import comparison_text
 from seqform.cli.render.compare_sizes import sizes_text
-from seqform.cli.render.numbers import count_text
 from seqform.documents.compare import comparison_document, sizes_document
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.tree import StructuredGame
 from seqform.questions.compare import compare, compare_sizes
 from seqform.routes.memory import MemoryRefusedError
-from seqform.structured.lp_model import build_structured_lp
 
 __all__ = ["run"]
 
@@ -38,8 +36,8 @@ def run(args: argparse.Namespace) -> int:
                 f"{refused}; `compare {args.game} --no-solve` gives both formulations' sizes "
                 "without the tree"
             ) from refused
-        sizes = compare_sizes(structured, max_entries=args.max_entries)
-        emit(sizes_document(sizes), sizes_text(sizes), args)
+        document = sizes_document(compare_sizes(structured, max_entries=args.max_entries))
+        emit(document, sizes_text(document), args)
         return EXIT_OK
     logger.info("comparing the normal form and the sequence form of %s", game.name)
     comparison = compare(
@@ -49,31 +47,17 @@ def run(args: argparse.Namespace) -> int:
         backend=args.backend,
         solver=args.solver,
         time_limit=args.time_limit,
+        structured=_structured_or_none(args.game),
     )
-    nonzeros = _structured_nonzeros(args.game)
-    document = comparison_document(comparison, structured_payoff_nonzeros=nonzeros)
-    text = comparison_text(comparison, args.strategies)
-    if nonzeros is not None:
-        text += (
-            f"\nStructured route: the structured LP writes A's {count_text(comparison.form.A.nnz)}"
-            f" non-zeros as {count_text(nonzeros)} (level sums, no tree)"
-        )
-    emit(document, text, args)
+    document = comparison_document(comparison)
+    emit(document, comparison_text(document, args.strategies), args)
     return EXIT_OK
 
 
 def _structured_or_none(spec: str) -> StructuredGame | None:
-    """The structured description of a built-in game, or None for a game without one."""
+    """The structured description of a built-in game, or None for a game without one (or
+    with parameters only the tree takes)."""
     try:
         return load_structured_game(spec)
     except ValueError:
         return None
-
-
-def _structured_nonzeros(spec: str) -> int | None:
-    """Non-zeros of the structured LP's payoff part, for games with a structured description."""
-    try:
-        game = load_structured_game(spec)
-    except ValueError:  # no structured description (or parameters only the tree takes)
-        return None
-    return build_structured_lp(game).payoff_nonzeros

@@ -16,6 +16,6 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """List the built-in games."""
-    games = builtin_games()
-    emit(games_document(games), games_text(games), args)
+    document = games_document(builtin_games())
+    emit(document, games_text(document), args)
     return EXIT_OK

@@ -10,16 +10,15 @@ from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
 from seqform.cli.render.qre import qre_text
-from seqform.documents.qre import qre_document
-from seqform.game.model import Game
+from seqform.documents.qre import qre_result_document
 from seqform.qre.equilibria import (
-    LimitComparison,
+    DEFAULT_RANGES_SECONDS,
     LogitBranch,
-    QREPoint,
-    compare_limit,
+    LogitPoints,
     logit_qre,
     trace_logit,
 )
+from seqform.qre.fit import LogitFit, fit_logit
 from seqform.qre.trace import TraceSettings
 from seqform.qre.work import refuse_large_trace
 
@@ -60,17 +59,6 @@ def _reporter(quiet: bool):
     return report
 
 
-def _comparison(
-    game: Game, branch: LogitBranch, wanted: bool, force: bool
-) -> LimitComparison | None:
-    flat = game.flat
-    if not wanted or flat.num_players != 2 or flat.not_zero_sum >= 0:
-        return None
-    if force:  # as `ranges --force`: no limit on the work of the place among all equilibria
-        return compare_limit(game, branch.limit, max_seconds=None)
-    return compare_limit(game, branch.limit)
-
-
 def _plot(branch: LogitBranch, path: str) -> None:
     from seqform.cli.plot_qre import plot_branch
 
@@ -91,7 +79,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    start = time.perf_counter()
     lambdas = parse_lambdas(args.lambdas)
     if lambdas and args.fit:
         raise CommandError("--lambda and --fit cannot be combined", EXIT_USAGE)
@@ -99,18 +86,13 @@ def _run(args: argparse.Namespace) -> int:
     if not force:  # a built-in game's trace is refused before its tree is built
         refuse_large_trace(args.game)
     game = load_reporting(args.game, max_nodes=args.max_nodes, force=force)
-    settings = TraceSettings(max_lambda=args.max_lambda, max_accel=args.max_accel)
-    branch = comparison = fit = None
-    points: tuple[QREPoint, ...]
+    counts = None
     if args.fit:
         from seqform.io.action_counts import read_action_counts
-        from seqform.qre.fit import fit_logit
 
         counts = read_action_counts(game, args.fit)
-        fit = fit_logit(game, counts, max_lambda=args.max_lambda, force=force)
-        points = (fit.point,)
-    elif lambdas:
-        points = logit_qre(game, lambdas, force=force).points
+    settings = TraceSettings(max_lambda=args.max_lambda, max_accel=args.max_accel)
+    branch = None
     if args.plot or not (lambdas or args.fit):
         branch = trace_logit(
             game,
@@ -118,18 +100,22 @@ def _run(args: argparse.Namespace) -> int:
             settings=settings,
             progress=_reporter(args.quiet),
             force=force,
+            # as `ranges --force`: no limit on the work of the place among all equilibria
+            compare=not (lambdas or args.fit or args.no_compare),
+            ranges_seconds=None if force else DEFAULT_RANGES_SECONDS,
         )
         if args.plot:
             _plot(branch, args.plot)
-        if not (lambdas or args.fit):
-            points = (branch.limit,)
-            comparison = _comparison(game, branch, not args.no_compare, args.force)
-    seconds = time.perf_counter() - start
-    emit(
-        qre_document(game, points, seconds, branch=branch, comparison=comparison, fit=fit),
-        qre_text(game, points, args.strategies, branch=branch, comparison=comparison, fit=fit),
-        args,
-    )
-    if branch is not None and not (lambdas or args.fit):  # the limit is the answer
-        return certified_exit(branch.shortfall)
+    result: LogitBranch | LogitPoints | LogitFit
+    if counts is not None:
+        result = fit_logit(game, counts, max_lambda=args.max_lambda, force=force, branch=branch)
+    elif lambdas:
+        result = logit_qre(game, lambdas, force=force, branch=branch)
+    else:
+        assert branch is not None
+        result = branch
+    document = qre_result_document(result)
+    emit(document, qre_text(document, args.strategies), args)
+    if isinstance(result, LogitBranch):  # the limit is the answer
+        return certified_exit(result.shortfall)
     return EXIT_OK

@@ -35,5 +35,6 @@ def run(args: argparse.Namespace) -> int:
         raise ImportError(
             f'{exc}; --{executor} needs {package}: pip install "seqform[cluster]"'
         ) from exc
-    emit(many_document(report), many_text(report), args)
+    document = many_document(report)
+    emit(document, many_text(document), args)
     return EXIT_ERROR if report.failed else EXIT_OK

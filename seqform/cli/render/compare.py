@@ -1,176 +1,149 @@
-"""``compare``: the normal form beside the sequence form, as text.
-
-Its JSON document, ``seqform.compare/2``, is
-:func:`seqform.documents.compare.comparison_document`.
+"""``compare``: the normal form beside the sequence form, as text, read from the
+``seqform.compare/2`` document (:func:`seqform.documents.compare.comparison_document`), so
+that the text shows what the JSON holds.
 """
 
 from __future__ import annotations
 
-from seqform.certify import EQUILIBRIUM_TOLERANCE, is_certified
-from seqform.cli.render.blocks import constant_sum_lines, header
+from seqform.certify import EQUILIBRIUM_TOLERANCE
+from seqform.cli.render.document_parts import (
+    Document,
+    StrategySection,
+    constant_sum_line,
+    count_of,
+    document_sections,
+    header_of,
+    limit_of,
+)
 from seqform.cli.render.numbers import count_text, value_text
-from seqform.cli.render.strategies import StrategyTable, strategy_sections
 from seqform.cli.render.tables import aligned_table, left_table
-from seqform.questions.compare import VALUE_TOLERANCE, Comparison, Formulation
+from seqform.questions.compare import FORMULATION_TITLES, VALUE_TOLERANCE
 
 __all__ = ["comparison_text", "summary_line"]
 
 
-def _shape_text(rows: int, columns: int) -> str:
-    """``"64 × 64"``; huge sides as ``"10^168.4"`` (the product is marked approximate)."""
-    return " × ".join(count_text(side).removeprefix("≈ ") for side in (rows, columns))
+def _side(count: Document) -> str:
+    return count_of(count).removeprefix("≈ ")
 
 
-def summary_line(comparison: Comparison) -> str:
-    """``"30 terminal histories, 12 information sets (6 + 6), 4 096 pure strategy
+def _shape_text(rows: Document, columns: Document) -> str:
+    """``"64 × 64"``; huge sides as ``"10^168.4"`` (COUNT objects)."""
+    return f"{_side(rows)} × {_side(columns)}"
+
+
+def _plain_shape(shape: list[int]) -> str:
+    return " × ".join(count_text(side) for side in shape)
+
+
+def summary_line(document: Document) -> str:
+    """``"30 terminal histories, 12 information sets (6 + 6), 4,096 pure strategy
     profiles (64 × 64)"``."""
-    form, counts = comparison.form, comparison.counts
-    infosets = [table.num_infosets for table in form.players]
+    players, overall = document["players"], document["overall"]
     return (
-        f"{count_text(form.num_terminals)} terminal histories, "
-        f"{count_text(sum(infosets))} information sets "
-        f"({count_text(infosets[0])} + {count_text(infosets[1])}), "
-        f"{count_text(counts.profiles)} pure strategy profiles ({_shape_text(*counts.pure)})"
+        f"{count_text(document['game']['terminals'])} terminal histories, "
+        f"{count_text(overall['infosets'])} information sets "
+        f"({count_text(players[0]['infosets'])} + {count_text(players[1]['infosets'])}), "
+        f"{count_of(overall['pure_strategy_profiles'])} pure strategy profiles "
+        f"({_shape_text(players[0]['pure_strategies'], players[1]['pure_strategies'])})"
     )
 
 
-def _count_lines(comparison: Comparison) -> list[str]:
+def _count_lines(document: Document) -> list[str]:
     """Information sets, sequences, pure and reduced pure strategies, per player and overall."""
-    names, counts = comparison.game.player_names, comparison.counts
-    p0, p1 = comparison.form.players
-
-    def row(label: str, first: int, second: int, overall: int) -> tuple[str, ...]:
-        return (label, count_text(first), count_text(second), count_text(overall))
-
+    first, second = document["players"]
+    overall = document["overall"]
     return aligned_table(
         [
-            ("", names[0], names[1], "overall"),
-            row(
-                "information sets",
-                p0.num_infosets,
-                p1.num_infosets,
-                p0.num_infosets + p1.num_infosets,
+            ("", first["name"], second["name"], "overall"),
+            *(
+                (label, count_text(first[key]), count_text(second[key]), count_text(overall[key]))
+                for label, key in (("information sets", "infosets"), ("sequences", "sequences"))
             ),
-            row(
-                "sequences",
-                p0.num_sequences,
-                p1.num_sequences,
-                p0.num_sequences + p1.num_sequences,
+            (
+                "pure strategies",
+                count_of(first["pure_strategies"]),
+                count_of(second["pure_strategies"]),
+                count_of(overall["pure_strategy_profiles"]),
             ),
-            row("pure strategies", *counts.pure, counts.profiles),
-            row("reduced pure strategies", *counts.reduced, counts.reduced_profiles),
+            (
+                "reduced pure strategies",
+                count_of(first["reduced_pure_strategies"]),
+                count_of(second["reduced_pure_strategies"]),
+                count_of(overall["reduced_pure_strategy_profiles"]),
+            ),
         ],
         indent="",
     )
 
 
-def _matrix_lines(comparison: Comparison) -> list[str]:
+def _matrix_lines(document: Document) -> list[str]:
     """The normal-form matrices and the sequence-form matrices, in one aligned table."""
-    form, counts, names = comparison.form, comparison.counts, comparison.game.player_names
+    names = [player["name"] for player in document["players"]]
     rows = []
-    for formulation, reduced in zip(comparison.formulations[1:], (False, True), strict=True):
-        detail = f"{count_text(counts.entries(reduced))} entries"
-        if formulation.normal is not None:
-            detail += f", {count_text(formulation.normal.summary.nonzeros)} non-zeros"
-        elif not formulation.fits:
+    for kind in ("full", "reduced"):
+        matrix = document["normal_form"][kind]
+        detail = f"{count_of(matrix['entries'])} entries"
+        if matrix["nonzeros"] is not None:
+            detail += f", {count_text(matrix['nonzeros'])} non-zeros"
+        elif not matrix["fits"]:
             detail += ": over the limit, not built"
-        kind = "reduced" if reduced else "full"
-        rows.append((f"{kind} matrix M", _shape_text(*counts.shape(reduced)), detail))
+        rows.append((f"{kind} matrix M", _shape_text(*matrix["shape"]), detail))
+    sequence_form = document["sequence_form"]
     sequence_rows = [
-        (f"{label} ({what})", _shape_text(*matrix.shape), f"{count_text(matrix.nnz)} non-zeros")
-        for label, what, matrix in (
-            ("E", f"{names[0]} constraints", form.E),
-            ("F", f"{names[1]} constraints", form.F),
-            ("A", "payoffs", form.A),
+        (
+            f"{label} ({what})",
+            _plain_shape(sequence_form[label]["shape"]),
+            f"{count_text(sequence_form[label]['nonzeros'])} non-zeros",
+        )
+        for label, what in (
+            ("E", f"{names[0]} constraints"),
+            ("F", f"{names[1]} constraints"),
+            ("A", "payoffs"),
         )
     ]
     # One table for both blocks so that their columns line up.
     aligned = left_table(rows + sequence_rows)
+    limit = limit_of(document["max_entries"], document["max_entries_log10"])
     return [
-        f"Normal form (Kuhn 1953), limit {count_text(comparison.max_entries)} entries",
+        f"Normal form (Kuhn 1953), limit {limit} entries",
         *aligned[: len(rows)],
         "Sequence form (KMvS 1996)",
         *aligned[len(rows) :],
     ]
 
 
-def _strategy_lines(comparison: Comparison, strategies: str) -> list[str]:
-    """Both formulations' strategies, shown only when the normal form was solved too."""
-    if comparison.formulations[1].solution is None:
-        return []
-    game = comparison.game
-    tables = []
-    for formulation in comparison.formulations[:2]:
-        if formulation.solution is None:
-            continue
-        source = (
-            "sequence-form LP"
-            if formulation.name == "sequence"
-            else "normal-form LP, via Kuhn's theorem"
-        )
-        tables += [
-            StrategyTable(
-                formulation.solution.strategies[player],
-                f"{game.player_names[player]} ({source}) — behavioural strategy",
-            )
-            for player in (0, 1)
-        ]
-    return strategy_sections(game, tables, strategies)
-
-
-def comparison_text(comparison: Comparison, strategies: str = "auto") -> str:
-    """A human-readable side-by-side report of both formulations; ``strategies`` is
-    ``--strategies``."""
-    game = comparison.game
-    lines = [
-        header(game.name, game.description),
-        *constant_sum_lines(game),
-        f"Summary: {summary_line(comparison)}",
-        "",
-        *_count_lines(comparison),
-        "",
-        *_matrix_lines(comparison),
-        "",
-        *_lp_lines(comparison),
-        *_kuhn_lines(comparison),
-        *_strategy_lines(comparison, strategies),
-    ]
-    return "\n".join(lines)
-
-
-def _lp_row(formulation: Formulation) -> tuple[str, ...]:
-    solution = formulation.solution
-    if solution is None:
-        value = "not solved" if formulation.fits else "over the limit"
+def _lp_row(formulation: Document) -> tuple[str, ...]:
+    if not formulation["solved"]:
+        value = "not solved" if formulation["fits"] else "over the limit"
         timing = ("", "")
         exploitability = ""
     else:
-        value = value_text(solution.value)
-        timing = (f"{formulation.build_seconds:.4f}", f"{solution.stats.seconds:.4f}")
-        exploitability = f"{solution.exploitability:.1e}"
-    nonzeros = "" if formulation.nonzeros is None else count_text(formulation.nonzeros)
+        value = value_text(formulation["value"])
+        timing = (f"{formulation['build_seconds']:.4f}", f"{formulation['lp_seconds']:.4f}")
+        exploitability = f"{formulation['exploitability']:.1e}"
+    nonzeros = formulation["nonzeros"]
     return (
-        formulation.title,
-        count_text(formulation.variables),
-        count_text(formulation.constraints),
-        nonzeros,
+        FORMULATION_TITLES[formulation["name"]],
+        count_of(formulation["variables"]),
+        count_of(formulation["constraints"]),
+        "" if nonzeros is None else count_of(nonzeros),
         *timing,
         value,
         exploitability,
     )
 
 
-def _agreement_line(comparison: Comparison) -> list[str]:
-    agree = comparison.values_agree
+def _agreement_line(document: Document) -> list[str]:
+    agree = document["values_agree"]
     if agree is None:
         return []
-    solved = [f.solution for f in comparison.formulations if f.solution is not None]
-    values = [solution.value for solution in solved]
+    solved = [f for f in document["formulations"] if f["solved"]]
+    values = [f["value"] for f in solved]
     spread = max(values) - min(values)
     verdict = "agree" if agree else "DISAGREE"
     exploitabilities = (
         f"all exploitabilities ≤ {EQUILIBRIUM_TOLERANCE:g} of the payoff range"
-        if all(is_certified(s.certificate) for s in solved)
+        if all(f["equilibrium"] for f in solved)
         else f"some exploitability above {EQUILIBRIUM_TOLERANCE:g} of the payoff range"
     )
     return [
@@ -179,7 +152,7 @@ def _agreement_line(comparison: Comparison) -> list[str]:
     ]
 
 
-def _lp_lines(comparison: Comparison) -> list[str]:
+def _lp_lines(document: Document) -> list[str]:
     header_row = (
         "LP",
         "variables",
@@ -190,30 +163,30 @@ def _lp_lines(comparison: Comparison) -> list[str]:
         "value",
         "exploitability",
     )
-    rows = [header_row, *(_lp_row(f) for f in comparison.formulations)]
-    lines = aligned_table(rows, indent="")
-    solved = [f.solution for f in comparison.formulations if f.solution is not None]
+    formulations = document["formulations"]
+    lines = aligned_table([header_row, *(_lp_row(f) for f in formulations)], indent="")
+    solved = [f for f in formulations if f["solved"]]
     if solved:
-        stats = solved[0].stats
         lines.append(
-            f"(HiGHS {stats.solver} via {stats.backend}; exploitability is NashConv / 2, "
-            "measured by best response on the tree)"
+            f"(HiGHS {solved[0]['solver']} via {solved[0]['backend']}; exploitability is "
+            "NashConv / 2, measured by best response on the tree)"
         )
-    return lines + _agreement_line(comparison)
+    return lines + _agreement_line(document)
 
 
-def _kuhn_lines(comparison: Comparison) -> list[str]:
+def _kuhn_lines(document: Document) -> list[str]:
     rows: list[tuple[str, ...]] = [("", "max |Ex − e|", "max |Fy − f|", "payoff gap")]
-    for formulation in comparison.formulations[1:]:
-        if formulation.normal is None:
+    for formulation in document["formulations"][1:]:
+        checks = formulation["kuhn_theorem"]
+        if checks is None:
             continue
-        summary = formulation.normal.summary
+        residuals = checks["constraint_residuals"]
         rows.append(
             (
-                formulation.title,
-                f"{summary.constraint_residuals[0]:.1e}",
-                f"{summary.constraint_residuals[1]:.1e}",
-                f"{max(summary.payoff_gaps):.1e}",
+                FORMULATION_TITLES[formulation["name"]],
+                f"{residuals[0]:.1e}",
+                f"{residuals[1]:.1e}",
+                f"{max(checks['payoff_gaps']):.1e}",
             )
         )
     if len(rows) == 1:
@@ -225,3 +198,50 @@ def _kuhn_lines(comparison: Comparison) -> list[str]:
         "opponent sequence",
         *aligned_table(rows),
     ]
+
+
+def _strategy_lines(document: Document, choice: str) -> list[str]:
+    """Both formulations' strategies, shown only when the normal form was solved too."""
+    strategies = document["strategies"]
+    if "normal" not in strategies:
+        return []
+    sources = {"sequence": "sequence-form LP", "normal": "normal-form LP, via Kuhn's theorem"}
+    tables = [
+        StrategySection(strategy, f"{strategy['name']} ({sources[name]}) — behavioural strategy")
+        for name in ("sequence", "normal")
+        if name in strategies
+        for strategy in strategies[name]
+    ]
+    return document_sections(document["game"].get("labels"), tables, choice)
+
+
+def _structured_lines(document: Document) -> list[str]:
+    nonzeros = document.get("structured_payoff_nonzeros")
+    if nonzeros is None:
+        return []
+    payoffs = document["sequence_form"]["A"]["nonzeros"]
+    return [
+        f"Structured route: the structured LP writes A's {count_text(payoffs)} non-zeros as "
+        f"{count_text(nonzeros)} (level sums, no tree)",
+    ]
+
+
+def comparison_text(document: Document, strategies: str = "auto") -> str:
+    """A side-by-side report of both formulations from a ``seqform.compare/2`` document;
+    ``strategies`` is ``--strategies``."""
+    names = [player["name"] for player in document["players"]]
+    lines = [
+        header_of(document["game"]),
+        *constant_sum_line(document["constant_sum"], names),
+        f"Summary: {summary_line(document)}",
+        "",
+        *_count_lines(document),
+        "",
+        *_matrix_lines(document),
+        "",
+        *_lp_lines(document),
+        *_kuhn_lines(document),
+        *_strategy_lines(document, strategies),
+        *_structured_lines(document),
+    ]
+    return "\n".join(lines)

@@ -1,79 +1,93 @@
 """``compare --no-solve`` on a game too large for its tree: both formulations' sizes counted
-from the public tree × private hands (:class:`~seqform.questions.compare.StructuredSizes`),
-as text; its ``seqform.compare-sizes/2`` document is
-:func:`seqform.documents.compare.sizes_document`."""
+from the public tree × private hands, as text, read from the ``seqform.compare-sizes/2``
+document (:func:`seqform.documents.compare.sizes_document`)."""
 
 from __future__ import annotations
 
-from seqform.cli.render.blocks import header
+from seqform.cli.render.document_parts import Document, count_of, header_of, limit_of
 from seqform.cli.render.numbers import count_text
 from seqform.cli.render.tables import aligned_table
-from seqform.questions.compare import StructuredSizes
 
 __all__ = ["sizes_text"]
 
 _NAMES = ("Player 1", "Player 2")
 
 
-def _entries_line(label: str, rows: int, columns: int, limit: int) -> tuple[str, ...]:
-    entries = rows * columns
-    shape = " × ".join(count_text(side).removeprefix("≈ ") for side in (rows, columns))
-    verdict = "over the limit, not built" if entries > limit else "within the limit"
-    return (f"  {label}", shape, f"{count_text(entries)} entries: {verdict}")
+def _entries_line(label: str, matrix: Document) -> tuple[str, ...]:
+    """One normal-form matrix: its shape and entries, within the limit or not."""
+    shape = " × ".join(count_of(side).removeprefix("≈ ") for side in matrix["shape"])
+    verdict = "within the limit" if matrix["fits"] else "over the limit, not built"
+    return (f"  {label}", shape, f"{count_of(matrix['entries'])} entries: {verdict}")
 
 
-def sizes_text(sizes: StructuredSizes) -> str:
+def _sequence_lines(document: Document) -> list[str]:
+    """The sequence form's matrices and LP, and the structured LP beside them."""
+    first, second = document["players"]
+    sequence_form = document["sequence_form"]
+    lp = sequence_form["lp"]
+    payoffs = sequence_form["A_nonzeros"]
+    return [
+        "Sequence form (KMvS 1996)",
+        f"  E {1 + first['infosets']:,} × {first['sequences']:,}, "
+        f"{sequence_form['E_nonzeros']:,} non-zeros; F {1 + second['infosets']:,} × "
+        f"{second['sequences']:,}, {sequence_form['F_nonzeros']:,} non-zeros",
+        f"  A {first['sequences']:,} × {second['sequences']:,}, "
+        f"{count_text(payoffs)} non-zeros (counted, not built)",
+        f"  LP: {lp['variables']:,} variables, {lp['constraints']:,} constraints, "
+        f"{count_text(lp['nonzeros'])} non-zeros",
+        f"Structured route: the structured LP writes A's {count_text(payoffs)} "
+        f"non-zeros as {count_text(document['structured_payoff_nonzeros'])} (level sums, no tree)",
+    ]
+
+
+def sizes_text(document: Document) -> str:
     """The counts table, the normal form's and the sequence form's sizes, the structured
-    LP's payoff non-zeros."""
-    game, counts, (first, second) = sizes.game, sizes.counts, sizes.tables
+    LP's payoff non-zeros, from a ``seqform.compare-sizes/2`` document."""
+    first, second = document["players"]
+    overall = document["overall"]
+    tree_nodes = limit_of(document["tree_nodes_at_most"], document["tree_nodes_at_most_log10"])
     lines = [
-        header(game.name, game.description),
-        f"Sizes from the public tree × private hands; the tree (at most "
-        f"{count_text(sizes.tree_nodes)} nodes) is not built",
+        header_of(document["game"]),
+        f"Sizes from the public tree × private hands; the tree (at most {tree_nodes} nodes) "
+        "is not built",
         "",
     ]
 
-    def row(label: str, one: int, two: int) -> tuple[str, ...]:
+    def row(label: str, key: str) -> tuple[str, ...]:
+        one, two = first[key], second[key]
         return (label, count_text(one), count_text(two), count_text(one + two))
 
     lines += aligned_table(
         [
             ("", *_NAMES, "overall"),
-            row("information sets", first.num_infosets, second.num_infosets),
-            row("sequences", first.num_sequences, second.num_sequences),
+            row("information sets", "infosets"),
+            row("sequences", "sequences"),
             (
                 "pure strategies",
-                *(count_text(c) for c in counts.pure),
-                count_text(counts.profiles),
+                count_of(first["pure_strategies"]),
+                count_of(second["pure_strategies"]),
+                count_of(overall["pure_strategy_profiles"]),
             ),
             (
                 "reduced pure strategies",
-                *(count_text(c) for c in counts.reduced),
-                count_text(counts.reduced_profiles),
+                count_of(first["reduced_pure_strategies"]),
+                count_of(second["reduced_pure_strategies"]),
+                count_of(overall["reduced_pure_strategy_profiles"]),
             ),
         ],
         indent="",
     )
-    variables, constraints, nonzeros = sizes.sequence_lp
+    limit = limit_of(document["max_entries"], document["max_entries_log10"])
     lines += [
         "",
-        f"Normal form (Kuhn 1953), limit {count_text(sizes.max_entries)} entries",
+        f"Normal form (Kuhn 1953), limit {limit} entries",
         *aligned_table(
             [
-                _entries_line("full matrix M", *counts.pure, sizes.max_entries),
-                _entries_line("reduced matrix M", *counts.reduced, sizes.max_entries),
+                _entries_line("full matrix M", document["normal_form"]["full"]),
+                _entries_line("reduced matrix M", document["normal_form"]["reduced"]),
             ],
             indent="",
         ),
-        "Sequence form (KMvS 1996)",
-        f"  E {1 + first.num_infosets:,} × {first.num_sequences:,}, "
-        f"{sizes.constraint_nonzeros(0):,} non-zeros; F {1 + second.num_infosets:,} × "
-        f"{second.num_sequences:,}, {sizes.constraint_nonzeros(1):,} non-zeros",
-        f"  A {first.num_sequences:,} × {second.num_sequences:,}, "
-        f"{count_text(sizes.payoff_nonzeros)} non-zeros (counted, not built)",
-        f"  LP: {variables:,} variables, {constraints:,} constraints, "
-        f"{count_text(nonzeros)} non-zeros",
-        f"Structured route: the structured LP writes A's {count_text(sizes.payoff_nonzeros)} "
-        f"non-zeros as {count_text(sizes.structured_payoff_nonzeros)} (level sums, no tree)",
+        *_sequence_lines(document),
     ]
     return "\n".join(lines) + "\n"

@@ -1,15 +1,18 @@
-"""``qre``: logit quantal response equilibria as text.
-
-Its JSON document, ``seqform.qre/1``, is :func:`seqform.documents.qre.qre_document`.
+"""``qre``: logit quantal response equilibria as text, read from the ``seqform.qre/2``
+document (:func:`seqform.documents.qre.qre_result_document`), so that the text shows what
+the JSON holds.
 """
 
 from __future__ import annotations
 
-from seqform.cli.render.blocks import header
-from seqform.cli.render.strategies import behaviour_tables, strategy_sections
-from seqform.game.model import Game
-from seqform.qre.equilibria import LimitComparison, LogitBranch, QREPoint
-from seqform.qre.fit import LogitFit
+from collections.abc import Sequence
+
+from seqform.cli.render.document_parts import (
+    Document,
+    StrategySection,
+    document_sections,
+    header_of,
+)
 
 __all__ = ["qre_text"]
 
@@ -26,74 +29,74 @@ def _without_segment(dimension: int | None) -> str:
     )
 
 
-def _comparison_lines(game: Game, comparison: LimitComparison) -> list[str]:
+def _comparison_lines(names: Sequence[str], comparison: Document) -> list[str]:
     lines = []
-    if comparison.ranges_skipped is not None:
-        lines.append(f"ranges skipped: {comparison.ranges_skipped}")
-    for player, (parameter, distance, dimension) in enumerate(
-        zip(
-            comparison.parameters,
-            comparison.segment_distance,
-            comparison.dimensions,
-            strict=True,
-        )
-    ):
-        name = game.player_names[player]
-        if parameter is None and comparison.ranges_skipped is not None:
+    skipped = comparison["ranges_skipped"]
+    if skipped is not None:
+        lines.append(f"ranges skipped: {skipped}")
+    for entry in comparison["players"]:
+        name = names[entry["player"] - 1]
+        if entry["parameter"] is None and skipped is not None:
             continue
-        if parameter is None:
-            lines.append(f"{name}: {_without_segment(dimension)}")
+        if entry["parameter"] is None:
+            lines.append(f"{name}: {_without_segment(entry['dimension'])}")
             continue
-        label, t, low, high = parameter
         lines.append(
-            f"{name}: selects {label} = {t:.6g} in the family [{low:.6g}, {high:.6g}] "
-            f"(ranges; off the segment by {distance:.2g})"
+            f"{name}: selects {entry['parameter']} = {entry['t']:.6g} in the family "
+            f"[{entry['low']:.6g}, {entry['high']:.6g}] "
+            f"(ranges; off the segment by {entry['segment_distance']:.2g})"
         )
     differences = ", ".join(
-        f"{game.player_names[p]} {d:.3g}" for p, d in enumerate(comparison.refined_difference)
+        f"{names[entry['player'] - 1]} {entry['refined_difference']:.3g}"
+        for entry in comparison["players"]
     )
     lines.append(f"largest difference from the quasi-perfect equilibrium (refine): {differences}")
     return lines
 
 
-def qre_text(
-    game: Game,
-    points: tuple[QREPoint, ...],
-    choice: str,
-    *,
-    branch: LogitBranch | None = None,
-    comparison: LimitComparison | None = None,
-    fit: LogitFit | None = None,
-) -> str:
-    """The report: what was computed, each point's certificate and strategies."""
-    lines = [header(game.name, game.description)]
+def qre_text(document: Document, strategies: str = "auto") -> str:
+    """The report of a ``seqform.qre/2`` document: what was computed, each point's values
+    and strategies; ``strategies`` is ``--strategies``."""
+    points = document["points"]
+    names = [strategy["name"] for strategy in points[0]["strategies"]]
+    labels = document["game"].get("labels")
+    lines = [header_of(document["game"])]
+    fit = document["fit"]
     if fit is not None:
-        bound = " (a lower bound: the best point is the end of the trace)" if fit.at_end else ""
+        bound = " (a lower bound: the best point is the end of the trace)" if fit["at_end"] else ""
         lines.append(
-            f"Maximum-likelihood logit QRE: λ = {fit.lam:.6g}{bound}, log-likelihood "
-            f"{fit.log_likelihood:.6g} over {fit.observations} observations"
+            f"Maximum-likelihood logit QRE: λ = {fit['lambda']:.6g}{bound}, log-likelihood "
+            f"{fit['log_likelihood']:.6g} over {fit['observations']} observations"
         )
-    if branch is not None:
+    trace = document["trace"]
+    if trace is not None:
+        # The trace's last point is the limit: the first point of a trace document.
         state = (
-            f"NashConv {branch.limit.nash_conv:.3g} and agent regret {branch.agent_regret:.3g} "
-            f"<= {branch.tolerance:g} × payoff range {branch.payoff_range:g}"
-            if branch.converged
-            else f"not converged: {branch.reason}; NashConv {branch.limit.nash_conv:.3g}"
+            f"NashConv {trace['nash_conv']:.3g} and agent regret {trace['agent_regret']:.3g} "
+            f"<= {trace['tolerance']:g} × payoff range {trace['payoff_range']:g}"
+            if trace["converged"]
+            else f"not converged: {trace['reason']}; NashConv {trace['nash_conv']:.3g}"
         )
         lines.append(
-            f"Principal logit branch traced to λ = {branch.lambdas[-1]:.6g} in "
-            f"{len(branch.lambdas) - 1} steps ({state})"
+            f"Principal logit branch traced to λ = {trace['final_lambda']:.6g} in "
+            f"{trace['steps']} steps ({state})"
         )
-    if comparison is not None:
-        lines += ["", "The limit among all equilibria:", *_comparison_lines(game, comparison)]
-    for point in points:
-        values = ", ".join(
-            f"{game.player_names[p]} {v:.6g}" for p, v in enumerate(point.certificate.values)
-        )
+    if document["comparison"] is not None:
         lines += [
             "",
-            f"Logit QRE at λ = {point.lam:.6g}: values {values}; NashConv {point.nash_conv:.3g}",
+            "The limit among all equilibria:",
+            *_comparison_lines(names, document["comparison"]),
         ]
-        tables = behaviour_tables(point.strategies, game.player_names, "logit QRE behaviour")
-        lines += strategy_sections(game, tables, choice)
+    for point in points:
+        values = ", ".join(f"{names[p]} {v:.6g}" for p, v in enumerate(point["values"]))
+        lines += [
+            "",
+            f"Logit QRE at λ = {point['lambda']:.6g}: values {values}; "
+            f"NashConv {point['nash_conv']:.3g}",
+        ]
+        tables = [
+            StrategySection(strategy, f"{strategy['name']} — logit QRE behaviour")
+            for strategy in point["strategies"]
+        ]
+        lines += document_sections(labels, tables, strategies)
     return "\n".join(lines)

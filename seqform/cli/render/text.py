@@ -1,11 +1,9 @@
 """The text report of a result, as the command line prints it: :func:`render_text` for a
 result of the library, :func:`document_report` for its document.
 
-The solve family (``seqform.solve/2`` and ``seqform.structured/2``, with their ``exact``,
-``refinement`` and ``restrictions`` keys) is rendered from the document alone: the text is
-the JSON's data written for people, so the two cannot disagree.  The other kinds are
-rendered from their result objects for now, by the renderers ``compare``, ``ranges``,
-``exploit``, ``iterate``, ``solve-many`` and ``games`` use.
+Every kind is rendered from its document: the text is the JSON's data written for people, so
+the two cannot disagree.  ``ranges`` and ``iterate`` are still rendered from their result
+objects, by the renderers those commands use.
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ from seqform.io.documents import (
     EXPLOIT,
     GAMES,
     ITERATE,
+    QRE,
     RANGES,
     SOLVE,
     SOLVE_MANY,
@@ -28,17 +27,22 @@ from seqform.io.documents import (
 
 __all__ = ["document_report", "render_text"]
 
-_BY_RESULT = {
+_FROM_DOCUMENT = {
     COMPARE: ("compare", "comparison_text", True),
     COMPARE_SIZES: ("compare_sizes", "sizes_text", False),
-    RANGES: ("ranges", "ranges_text", True),
     EXPLOIT: ("exploit", "exploitation_text", True),
-    ITERATE: ("iterate", "iterate_text", True),
     SOLVE_MANY: ("many", "many_text", False),
     GAMES: ("games", "games_text", False),
+    QRE: ("qre", "qre_text", True),
 }
-"""The kinds whose text is still rendered from the result, by their document's kind: the
-renderer in :mod:`seqform.cli.render` and whether it takes ``strategies``."""
+"""The kinds besides the solve family rendered from their document: the renderer in
+:mod:`seqform.cli.render` and whether it takes ``strategies``."""
+
+_FROM_RESULT = {
+    RANGES: ("ranges", "ranges_text", True),
+    ITERATE: ("iterate", "iterate_text", True),
+}
+"""The kinds still rendered from the result object, by their document's kind."""
 
 
 def document_report(built: dict[str, Any], strategies: str = "auto") -> str:
@@ -84,7 +88,8 @@ def render_text(result: Any, strategies: str = "auto") -> str:
     result
         A solution (``seqform.solve(...)``: tree, normal form, restricted, exact, refined,
         structured, a hold'em spot file's), a comparison, equilibrium ranges, an
-        exploitation, an iterative run, a batch of spots or the list of built-in games.
+        exploitation, an iterative run, a QRE result, a batch of spots or the list of
+        built-in games.
     strategies
         ``"auto"`` (every information set for small games, else a summary), ``"all"`` or
         ``"summary"``, as ``--strategies``.
@@ -92,14 +97,17 @@ def render_text(result: Any, strategies: str = "auto") -> str:
     Raises
     ------
     TypeError
-        For a result that has no text report here (the QRE results: ``seqform qre``).
+        For a result that has no text report.
     """
     built = document(result)
-    if built["schema"] in (SOLVE, STRUCTURED):
+    kind = built["schema"]
+    if kind in (SOLVE, STRUCTURED):
         return document_report(built, strategies)
-    if built["schema"] not in _BY_RESULT:
+    found = _FROM_DOCUMENT.get(kind) or _FROM_RESULT.get(kind)
+    if found is None:
         raise TypeError(f"no text report of a {type(result).__name__} here")
-    module, function, takes_strategies = _BY_RESULT[built["schema"]]
+    module, function, takes_strategies = found
     render = getattr(importlib.import_module(f"seqform.cli.render.{module}"), function)
-    text: str = render(result, strategies) if takes_strategies else render(result)
+    source = built if kind in _FROM_DOCUMENT else result
+    text: str = render(source, strategies) if takes_strategies else render(source)
     return text

@@ -154,8 +154,7 @@ def test_the_solver_names_are_lps_plus_the_structured_default():
     ],
 )
 def test_numbers_are_written_one_way(value, fraction, probability):
-    from seqform.base.numbers import fraction_text
-    from seqform.cli.render.numbers import probability_text
+    from seqform.base.numbers import fraction_text, probability_text
 
     assert fraction_text(value) == fraction
     assert probability_text(value) == probability
@@ -191,8 +190,8 @@ def test_pdlp_answer_is_not_certified_and_exits_3(capsys):
 )
 def test_every_solve_route_exits_3_when_its_certificate_fails(argv, headline, monkeypatch, capsys):
     # a tolerance no certificate meets: every route must then refuse to call its answer certified
-    # (the module by its name: the attribute ``seqform.certify`` is the function)
-    monkeypatch.setattr(sys.modules["seqform.certify"], "EQUILIBRIUM_TOLERANCE", -1.0)
+    # (the module by its name: the verdict reads its own global)
+    monkeypatch.setattr(sys.modules["seqform.certify.verdict"], "EQUILIBRIUM_TOLERANCE", -1.0)
     assert main(["solve", *argv]) == EXIT_NOT_CERTIFIED
     captured = capsys.readouterr()
     assert captured.out.splitlines()[1].startswith(headline)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from seqform.base.numbers import value_text
 from seqform.cli.play.console import SessionEnded, parse_choice
 from seqform.cli.play.session import play_session
-from seqform.cli.render.numbers import value_text
 from seqform.play.kuhn import card_of_infoset, deal_cards, hand_expectation
 from seqform.play.start import start_session
 from seqform.play.state import sample_index

@@ -1,26 +1,49 @@
-"""How seqform writes a number too large to print in full: one rule, one place.
+"""How seqform writes a number, in text and in JSON: one module, one rule per kind of number.
 
 Counts (pure strategies, matrix entries, tree nodes) are exact Python integers and exact
 payoffs are ``Fraction``\\ s, so either may have thousands of digits (Leduc with 13 ranks has
 about ``10^6000`` pure strategy profiles), which Python refuses to turn into a string past
 4 300 digits.  Such a number is written by its base-10 logarithm, computed without the
-digits:
+digits.
 
-* :func:`about_text`: ``"≈ 10^190.3"`` (``"≈ -10^309.0"`` for a negative number): the one
-  way any huge number is written;
-* :func:`count_text`: a count, exact with thousands separated by commas (``"4,096"``) up to
-  :data:`EXACT_DIGITS` digits, else :func:`about_text`;
-* :func:`number_text`: an exact number (a payoff, a scale) exactly while its text is short,
-  else :func:`about_text`;
-* :func:`count_json`: a count for JSON, ``{"exact": str | null, "log10": float}``;
-* :func:`matching_fraction`, :func:`fraction_text`: the small fraction a float stands for
-  (``-0.0555…`` is ``-1/18``), the one rule the reports and the JSON documents share.
+In text (every report and message):
+
+* a count or size: :func:`count_text`, exact with thousands separated by commas
+  (``"4,096"``) up to :data:`EXACT_DIGITS` digits, else :func:`about_text`
+  (``"≈ 10^190.3"``, the one way any huge number is written);
+* an exact number (a payoff, a scale): :func:`number_text`, exactly while its text is short;
+* a value (a game value, an expected payoff, a gain): :func:`value_text`, ten places and the
+  fraction it equals, ``-0.0555555556 (= -1/18)``;
+* a probability: :func:`probability_text`, four places and a small fraction
+  (``0.6667 (2/3)``); in exact runs the fraction alone (:func:`exact_probability_text`).
+
+The fraction shown beside a float (:func:`matching_fraction`, :func:`fraction_text`) is the
+one with the smallest denominator up to ``max_denominator`` within ``tol`` of it
+(``-0.0555…`` is ``-1/18``); a float with no such fraction is shown alone.  A ``Fraction`` is
+shown as a fraction when it is readable (denominator up to :data:`READABLE_DENOMINATOR`,
+:func:`is_readable`) or comes from an exact run; a long one outside an exact run (a decimal
+of a strategy file read exactly) is shown as the decimal it stands for, with the small
+fraction that matches.
+
+In JSON (every document):
+
+* a value that may be exact (:func:`json_number`): a ``Fraction`` as its string
+  (``"-1/18"``), anything else as a float;
+* a value given as a float whatever it is (:func:`json_float`): the nearest float
+  (:func:`float_of`), or ``null`` beyond the float range (an exact key beside it holds the
+  number);
+* an integer limit (:func:`json_int`): the integer, or ``null`` beyond
+  :data:`JSON_EXACT_DIGITS` digits;
+* a count (:func:`count_json`): ``{"exact": str | null, "log10": float}``.
 """
 
 from __future__ import annotations
 
+import decimal
 import math
 from fractions import Fraction
+from numbers import Rational
+from typing import Any
 
 __all__ = [
     "EXACT_DIGITS",
@@ -32,11 +55,19 @@ __all__ = [
     "count_json",
     "count_log10",
     "count_text",
+    "exact_probability_text",
+    "float_of",
     "fraction_text",
     "is_readable",
     "is_short",
+    "json_float",
+    "json_int",
+    "json_number",
     "matching_fraction",
     "number_text",
+    "probability_text",
+    "short_number",
+    "value_text",
 ]
 
 EXACT_DIGITS = 30
@@ -130,3 +161,95 @@ def fraction_text(value: float) -> str | None:
     (:func:`matching_fraction` with its defaults)."""
     fraction = matching_fraction(value)
     return None if fraction is None else str(fraction)
+
+
+def float_of(number: Rational) -> float:
+    """``number`` as the nearest float, or ``±inf`` beyond the float range (about
+    ``1.8e308``), where ``float()`` raises ``OverflowError``; the float routes refuse such
+    payoffs (:func:`seqform.game.requirements.require_float_payoffs`), the exact ones keep
+    the exact number."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if Fraction(number) > 0 else -math.inf
+
+
+# --- in text ------------------------------------------------------------------------------------
+
+SHORT_MAX_DENOMINATOR = 100  # fractions shown beside probabilities and in compact cells
+SHORT_TOLERANCE = 1e-7
+
+
+def short_number(value: Any) -> str:
+    """Compact: fractions as they are, floats to 4 places (or a small fraction if one matches)."""
+    if isinstance(value, Fraction | int):
+        return str(Fraction(value))
+    exact = matching_fraction(
+        float(value), max_denominator=SHORT_MAX_DENOMINATOR, tol=SHORT_TOLERANCE
+    )
+    return str(exact) if exact is not None else f"{float(value):.4f}"
+
+
+def probability_text(probability: float, max_denominator: int = SHORT_MAX_DENOMINATOR) -> str:
+    """``"0.6667 (2/3)"``: four places, and the fraction when one matches and is not whole."""
+    exact = matching_fraction(probability, max_denominator=max_denominator)
+    shown = f" ({exact})" if exact is not None and exact.denominator > 1 else ""
+    return f"{probability:.4f}{shown}"
+
+
+def exact_probability_text(probability: Fraction, long_fractions: bool = True) -> str:
+    """An exact probability: ``"1/3"``; a long fraction as :func:`probability_text` of its float
+    unless ``long_fractions`` (an exact run, whose fractions are the answer)."""
+    if long_fractions or is_readable(probability):
+        return str(probability)
+    return probability_text(float(probability))
+
+
+def value_text(value: Any, exact: bool = False) -> str:
+    """The one way to write a value: ``-0.0555555556 (= -1/18)``.
+
+    Ten places with a sign, then the fraction it equals: the value itself when it is a
+    ``Fraction`` that is readable (:func:`~seqform.base.numbers.is_readable`) or the answer
+    of an exact run (``exact``, however long), else the small fraction within
+    :data:`~seqform.base.numbers.FRACTION_TOLERANCE` (a float, or a long fraction read from
+    a file's decimals); nothing for a whole number or when no small fraction matches.
+    """
+    fraction: Fraction | None
+    if isinstance(value, Fraction | int) and (exact or is_readable(Fraction(value))):
+        fraction = Fraction(value)
+    else:
+        fraction = matching_fraction(float(value))
+    shown = _decimal_text(value)
+    return shown if fraction is None or fraction.denominator == 1 else f"{shown} (= {fraction})"
+
+
+def _decimal_text(value: Any) -> str:
+    """Ten places with a sign; an exact value beyond the floats (payoffs of 1e309 and more)
+    in scientific notation, computed in decimals."""
+    try:
+        return f"{float(value):+.10f}"
+    except OverflowError:
+        exact = Fraction(value)
+        with decimal.localcontext() as context:
+            context.prec = 11
+            return f"{decimal.Decimal(exact.numerator) / exact.denominator:+.10e}"
+
+
+# --- in JSON ------------------------------------------------------------------------------------
+
+
+def json_number(value: Any) -> Any:
+    """A Fraction as its string (``"-1/18"``), anything else as a float."""
+    return str(Fraction(value)) if isinstance(value, Fraction) else float(value)
+
+
+def json_float(value: Any) -> float | None:
+    """A number for JSON: the nearest float, or ``None`` (``null``) beyond the floats."""
+    number = float_of(value) if isinstance(value, Rational) else float(value)
+    return number if math.isfinite(number) or math.isnan(number) else None
+
+
+def json_int(count: int) -> int | None:
+    """An integer for JSON, or ``None`` when it has more than
+    :data:`~seqform.base.numbers.JSON_EXACT_DIGITS` digits."""
+    return count if is_short(count, JSON_EXACT_DIGITS) else None

@@ -56,10 +56,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.base.numbers import count_json, count_log10, fraction_text
+from seqform.base.numbers import count_json, count_log10, fraction_text, json_int
 from seqform.certify import is_certified
 from seqform.documents.exploit import constant_sum_total
-from seqform.documents.numbers import json_int
 from seqform.documents.objects import game_json, strategy_json
 from seqform.documents.registry import builds
 from seqform.documents.solve import kuhn_theorem_json

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.documents.numbers import json_float
+from seqform.base.numbers import json_float
 from seqform.documents.objects import action_words, exact_certificate_json, strategy_json
 from seqform.documents.registry import builds
 from seqform.documents.solve import restrictions_json, solve_document

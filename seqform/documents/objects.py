@@ -12,9 +12,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from seqform.base.numbers import JSON_EXACT_DIGITS, is_readable, is_short
+from seqform.base.numbers import JSON_EXACT_DIGITS, is_readable, is_short, json_float
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
-from seqform.documents.numbers import json_float
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.requirements import constant_sum, second_player_value

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.documents.numbers import json_number
+from seqform.base.numbers import json_number
 from seqform.documents.objects import game_json
 from seqform.documents.registry import builds
 from seqform.io.documents import RANGES

@@ -57,8 +57,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Protocol
 
-from seqform.base.numbers import count_json, fraction_text
-from seqform.documents.numbers import json_float
+from seqform.base.numbers import count_json, fraction_text, json_float
 from seqform.documents.objects import (
     certificate_json,
     constant_sum_json,

@@ -43,7 +43,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.game.checks import float_of
+from seqform.base.numbers import float_of
 from seqform.game.model import Game
 from seqform.game.requirements import number_text, require_two_player_zero_sum
 from seqform.game.sequences import EMPTY, PlayerSequences

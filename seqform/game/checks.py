@@ -7,12 +7,12 @@ write a message) and the node's index, and raises
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from fractions import Fraction
 from numbers import Rational
 from typing import NoReturn
 
+from seqform.base.numbers import float_of
 from seqform.game.errors import GameTypeError, InvalidGameError
 from seqform.game.nodes import Chance, Decision, Terminal
 
@@ -24,17 +24,6 @@ __all__ = [
     "hashable",
     "refuse_decision",
 ]
-
-
-def float_of(number: Rational) -> float:
-    """``number`` as the nearest float, or ``±inf`` beyond the float range (about
-    ``1.8e308``), where ``float()`` raises ``OverflowError``; the float routes refuse such
-    payoffs (:func:`seqform.game.requirements.require_float_payoffs`), the exact ones keep
-    the exact number."""
-    try:
-        return float(number)
-    except OverflowError:
-        return math.inf if Fraction(number) > 0 else -math.inf
 
 
 def check_terminal(

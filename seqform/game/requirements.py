@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from seqform.base.numbers import number_text
-from seqform.game.checks import count_word, float_of
+from seqform.base.numbers import float_of, number_text
+from seqform.game.checks import count_word
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game
 from seqform.game.nodes import history_text

@@ -36,8 +36,8 @@ from typing import Literal
 
 import numpy as np
 
+from seqform.base.numbers import float_of
 from seqform.forms.sequence_form import build_sequence_form
-from seqform.game.checks import float_of
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 from seqform.game.requirements import require_float_payoffs

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from seqform.base.numbers import count_text
 from seqform.cli.errors import (
     EXIT_NOT_CERTIFIED,
     EXIT_OK,
@@ -33,7 +34,6 @@ from seqform.cli.errors import (
 )
 from seqform.cli.output import emit
 from seqform.cli.render.iterate import iterate_text
-from seqform.cli.render.numbers import count_text
 from seqform.cli.signals import interrupted_code
 from seqform.cli.streams import terminal_text
 from seqform.documents.iterate import iterate_document

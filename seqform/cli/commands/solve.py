@@ -13,6 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from seqform.base.numbers import value_text
 from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import (
@@ -23,7 +24,6 @@ from seqform.cli.progress import (
     solver_log_to_stderr,
 )
 from seqform.cli.render.blocks import uncertified_reason
-from seqform.cli.render.numbers import value_text
 from seqform.routes.policy import AUTO_TREE_NODES, Route, choose_route
 from seqform.routes.solve import solve_on_route
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Protocol
 
+from seqform.base.numbers import value_text
 from seqform.cli.play.console import Console, move_menu, parse_choice, parse_spot_choice, signed
-from seqform.cli.render.numbers import value_text
 from seqform.holdem import amount_text, card_text, hand_name
 from seqform.play.kuhn import KuhnTable
 from seqform.play.session import HandResult, Step, auto_move, infoset, legal_actions

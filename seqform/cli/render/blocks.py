@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from seqform.base.numbers import exact_probability_text, float_of, probability_text, value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
-from seqform.cli.render.numbers import exact_probability_text, probability_text, value_text
 from seqform.cli.render.tables import label_rows
 from seqform.documents.objects import Words
 from seqform.forms.strategies import BehaviouralStrategy
-from seqform.game.checks import float_of
 from seqform.game.model import Game
 from seqform.game.requirements import constant_sum, second_player_value
 

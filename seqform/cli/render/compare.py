@@ -5,6 +5,7 @@ that the text shows what the JSON holds.
 
 from __future__ import annotations
 
+from seqform.base.numbers import count_text, value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE
 from seqform.cli.render.document_parts import (
     Document,
@@ -15,7 +16,6 @@ from seqform.cli.render.document_parts import (
     header_of,
     limit_of,
 )
-from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.tables import aligned_table, left_table
 from seqform.questions.compare import FORMULATION_TITLES, VALUE_TOLERANCE
 

@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
-from seqform.base.numbers import about_text, count_text
+from seqform.base.numbers import about_text, count_text, exact_probability_text, probability_text
 from seqform.cli.render.blocks import header
-from seqform.cli.render.numbers import exact_probability_text, probability_text
 from seqform.cli.render.strategies import (
     LINE_WIDTH,
     MIXED_TOLERANCE,
@@ -84,7 +83,7 @@ def constant_sum_line(constant_sum: Document | None, names: Sequence[str]) -> li
 def _probability(value: Any, long_fractions: bool) -> str:
     """A probability of a strategy object: a string fraction as it is (a long one as a
     decimal unless ``long_fractions``), a float by
-    :func:`~seqform.cli.render.numbers.probability_text` (``null``: a run that overflowed)."""
+    :func:`~seqform.base.numbers.probability_text` (``null``: a run that overflowed)."""
     if isinstance(value, str):
         return exact_probability_text(Fraction(value), long_fractions)
     return probability_text(float("nan") if value is None else float(value))

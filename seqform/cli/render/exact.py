@@ -10,8 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from seqform.base.numbers import count_text, value_text
 from seqform.cli.render.blocks import document_constant_sum_lines, header
-from seqform.cli.render.numbers import count_text, value_text
 from seqform.cli.render.report import player_names
 from seqform.cli.render.restrict import restriction_lines
 from seqform.cli.render.strategies import document_strategy_sections, document_tables

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from seqform.base.numbers import count_text, short_number, value_text
 from seqform.cli.render.blocks import constant_sum_lines, header
-from seqform.cli.render.numbers import count_text, short_number, value_text
 from seqform.cli.render.strategies import (
     MIXED_TOLERANCE,
     MOST_MIXED,

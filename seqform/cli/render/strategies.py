@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
+from seqform.base.numbers import count_text, exact_probability_text, probability_text
 from seqform.cli.options import MOST_MIXED, SUMMARY_ABOVE
 from seqform.cli.options import STRATEGY_CHOICES as CHOICES
 from seqform.cli.render.blocks import Words, strategy_lines
-from seqform.cli.render.numbers import count_text, exact_probability_text, probability_text
 from seqform.cli.render.tables import left_table
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import LABEL_GRAMMARS, grammar_of

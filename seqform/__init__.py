@@ -8,8 +8,8 @@ from seqform.certify import BestResponse, Certificate, best_response, certify, e
 from seqform.version import __version__
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
-    from seqform.cli.render.text import render_text
     from seqform.documents.build import document, write_document
+    from seqform.documents.text.render import render_text
     from seqform.forms.normal_counts import StrategyCounts, strategy_counts
     from seqform.forms.normal_form import NormalForm, build_normal_form
     from seqform.forms.sequence_form import PlayerSequences, SequenceForm, build_sequence_form
@@ -65,7 +65,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
 # command line's start-up do not pay for numpy, scipy, HiGHS or pygambit before a command
 # needs them.
 _LAZY = {
-    "render_text": "seqform.cli.render.text",
+    "render_text": "seqform.documents.text.render",
     "document": "seqform.documents.build",
     "write_document": "seqform.documents.build",
     "StrategyCounts": "seqform.forms.normal_counts",

@@ -123,8 +123,8 @@ def test_a_lost_branch_is_one_error_line(monkeypatch, capsys):
     ],
 )
 def test_comparison_says_what_ranges_found_without_a_segment(dimension, said):
-    from seqform.cli.render.qre import qre_text
     from seqform.documents.qre import qre_document
+    from seqform.documents.text.qre import qre_text
     from seqform.io.loader import load_game
     from seqform.qre.equilibria import LimitComparison, logit_qre
 

@@ -1,5 +1,5 @@
 """`exploit` and `ranges` at any size: the same summary, legend and
-`--strategies` as `solve`, through the one code path (cli/render/strategies.py)."""
+`--strategies` as `solve`, through the one code path (documents/layout/strategies.py)."""
 
 import json
 

@@ -1,5 +1,5 @@
 """Every command writes a value one way: ten places, then the fraction it
-equals (cli/render/numbers.value_text), in the certificate blocks as in the headline."""
+equals (base/numbers.value_text), in the certificate blocks as in the headline."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """The text reports of the solve family are rendered from the JSON document
-(:mod:`seqform.cli.render.text`): the text ``solve`` prints is the text of the document
+(:mod:`seqform.documents.text.render`): the text ``solve`` prints is the text of the document
 ``solve --format json`` prints, and ``seqform.render_text(result)`` gives a Python user the
 same text as the command line.
 """
@@ -19,7 +19,7 @@ from test_inputs import SEATS  # a constant-sum game: every terminal pays 10 in 
 
 import seqform
 from seqform.cli.main import main
-from seqform.cli.render.text import document_report
+from seqform.documents.text.render import document_report
 
 TIME = re.compile(r"\d+\.\d{3} s")
 

@@ -7,8 +7,8 @@ import pytest
 from gametrees import games, random_behaviour, random_exact_behaviour
 from hypothesis import given, settings
 
-from seqform.cli.render.report import solution_text
 from seqform.documents.solve import solution_document
+from seqform.documents.text.solve import solution_text
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import (
     behaviour_from_mapping,

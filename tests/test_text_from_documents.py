@@ -29,7 +29,7 @@ def _renderer(command: str) -> Callable[..., str]:
         "solve-many": ("many", "many_text"),
     }[command]
     found: Callable[..., str] = getattr(
-        importlib.import_module(f"seqform.cli.render.{module}"), name
+        importlib.import_module(f"seqform.documents.text.{module}"), name
     )
     return found
 

@@ -10,7 +10,8 @@ command silently with exit 141, and a standard stream closed at start is handled
 tools do (:mod:`seqform.cli.streams`).
 
 The parser is :mod:`seqform.cli.parser`; each command is a module of
-:mod:`seqform.cli.commands`; the text and JSON are written by :mod:`seqform.cli.render`.
+:mod:`seqform.cli.commands`; the text is rendered from the JSON document by
+:mod:`seqform.documents.text`.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from seqform.base.limits import LIMITS
 from seqform.cli.readers import max_entries, positive_seconds, whole_number
+from seqform.documents.layout.summary import MOST_MIXED, STRATEGY_CHOICES, SUMMARY_ABOVE
 from seqform.game.builtin.registry import known_names
 from seqform.lp.solvers import BACKENDS
 from seqform.routes.options import ITERATE_ALGORITHMS, ITERATE_METHODS, METHODS, SOLVERS
@@ -36,9 +37,6 @@ __all__ = [
 STRUCTURED_DEFAULT_SOLVER = "clarabel"
 """The structured route's interior-point solver, its default (``--solver clarabel``)."""
 
-SUMMARY_ABOVE = 40  # information sets of both players; above, text reports summarise
-MOST_MIXED = 10  # information sets shown in a summary, per player
-STRATEGY_CHOICES = ("auto", "all", "summary")  # the values of --strategies
 ITERATIVE_ALGORITHMS: tuple[str, ...] = ITERATE_ALGORITHMS  # of ``seqform iterate``
 
 

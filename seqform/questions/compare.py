@@ -16,7 +16,7 @@ exploitabilities and behavioural strategies are reported side by side (those of 
 form mapped to the sequence form by Kuhn's theorem, Kuhn 1953).
 
 The text and JSON (schema ``seqform.compare/2``) are written by
-:mod:`seqform.cli.render.compare`.
+:mod:`seqform.documents.text.compare`.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ import argparse
 from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
-from seqform.cli.render.compare import comparison_text
-from seqform.cli.render.compare_sizes import sizes_text
 from seqform.documents.compare import comparison_document, sizes_document
+from seqform.documents.text.compare import comparison_text
+from seqform.documents.text.compare_sizes import sizes_text
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.tree import StructuredGame

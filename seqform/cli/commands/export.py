@@ -8,8 +8,8 @@ import sys
 from seqform.cli.errors import EXIT_OK, CommandError, certified_exit
 from seqform.cli.output import write
 from seqform.cli.progress import load_reporting
-from seqform.cli.render.blocks import uncertified_reason
 from seqform.cli.streams import terminal_text
+from seqform.documents.layout.blocks import uncertified_reason
 from seqform.game.model import Game
 from seqform.io.export import export_game
 from seqform.io.gambit_profile import gambit_profile_text

@@ -7,8 +7,8 @@ import argparse
 
 from seqform.cli.errors import EXIT_OK
 from seqform.cli.output import emit
-from seqform.cli.render.games import games_text
 from seqform.documents.games import games_document
+from seqform.documents.text.games import games_text
 from seqform.game.builtin.catalogue import builtin_games
 
 __all__ = ["run"]

@@ -17,7 +17,7 @@ is written, marked ``interrupted``, and the exit code is 128 + the signal (130 f
 Interrupted during the LP reference, the finished run is written with the reference marked
 interrupted, with the same exit code.  A run is written even when its certificate or its
 reference failed (the failure is reported beside it).  The analysis is
-:func:`seqform.questions.iterate.iterate`; the output :mod:`seqform.cli.render.iterate`.
+:func:`seqform.questions.iterate.iterate`; the output :mod:`seqform.documents.text.iterate`.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from seqform.cli.errors import (
     CommandError,
 )
 from seqform.cli.output import emit
-from seqform.cli.render.iterate import iterate_text
 from seqform.cli.signals import interrupted_code
 from seqform.cli.streams import terminal_text
 from seqform.documents.iterate import iterate_document
+from seqform.documents.text.iterate import iterate_text
 from seqform.iterative.run import OnSample, Sample, stop_on_interrupt
 from seqform.questions.iterate import DEFAULT_ITERATIONS, DEFAULT_SEED, SAMPLING, iterate
 

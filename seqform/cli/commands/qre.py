@@ -9,8 +9,8 @@ import time
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
-from seqform.cli.render.qre import qre_text
 from seqform.documents.qre import qre_result_document
+from seqform.documents.text.qre import qre_text
 from seqform.qre.equilibria import (
     DEFAULT_RANGES_SECONDS,
     LogitBranch,

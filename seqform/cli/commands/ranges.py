@@ -8,9 +8,9 @@ import sys
 from seqform.cli.errors import EXIT_OK, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
-from seqform.cli.render.ranges import ranges_text
 from seqform.cli.streams import terminal_text
 from seqform.documents.ranges import ranges_document
+from seqform.documents.text.ranges import ranges_text
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.questions.ranges import DEFAULT_MAX_SECONDS, equilibrium_ranges
 

@@ -23,7 +23,7 @@ from seqform.cli.progress import (
     logger,
     solver_log_to_stderr,
 )
-from seqform.cli.render.blocks import uncertified_reason
+from seqform.documents.layout.blocks import uncertified_reason
 from seqform.routes.policy import AUTO_TREE_NODES, Route, choose_route
 from seqform.routes.solve import solve_on_route
 
@@ -114,7 +114,7 @@ def _hand_text(solution: Any, hands: tuple[tuple[int, int], ...]) -> str:
     """The ``--hand`` blocks: each chosen combo's strategy at every decision it reaches."""
     if not hands:
         return ""
-    from seqform.cli.render.spot import combo_lines
+    from seqform.documents.text.spot import combo_lines
     from seqform.holdem import combo_strategies
 
     found = combo_strategies(solution.game, solution.strategies, hands)
@@ -161,10 +161,10 @@ def _report(
 
     The document is built once (:func:`seqform.documents.build.document`: its builder
     follows the result's type) and the text is rendered from it
-    (:func:`seqform.cli.render.text.document_report`), so the two say the same.
+    (:func:`seqform.documents.text.render.document_report`), so the two say the same.
     """
-    from seqform.cli.render.text import document_report
     from seqform.documents.build import document
+    from seqform.documents.text.render import document_report
 
     built = document(solution)
     text = document_report(built, args.strategies)

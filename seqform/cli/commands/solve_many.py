@@ -7,8 +7,8 @@ import argparse
 
 from seqform.cli.errors import EXIT_ERROR, EXIT_OK
 from seqform.cli.output import emit
-from seqform.cli.render.many import many_text
 from seqform.documents.many import many_document
+from seqform.documents.text.many import many_text
 from seqform.routes.many import ManySpots, solve_many
 
 __all__ = ["run"]

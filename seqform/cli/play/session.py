@@ -12,7 +12,7 @@ from typing import TextIO
 from seqform.base.numbers import value_text
 from seqform.cli.play.console import Console, SessionEnded, plural, signed
 from seqform.cli.play.views import view_of
-from seqform.cli.render.tables import label_rows
+from seqform.documents.layout.tables import label_rows
 from seqform.play.session import HandResult, Score, play_hand
 from seqform.play.state import PlaySession
 

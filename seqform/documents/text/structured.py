@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.base.numbers import count_text
-from seqform.cli.render.blocks import (
+from seqform.documents.layout.blocks import (
     document_certificate_lines,
     document_value_lines,
     header,
 )
-from seqform.cli.render.spot import ev_text, grid_lines, spot_lines
-from seqform.cli.render.strategies import document_strategy_sections, document_tables
-from seqform.cli.render.tables import aligned_table
+from seqform.documents.layout.strategies import document_strategy_sections, document_tables
+from seqform.documents.layout.tables import aligned_table
+from seqform.documents.text.spot import ev_text, grid_lines, spot_lines
 
 __all__ = ["NAMES", "route_line", "structured_text"]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from seqform.base.numbers import exact_probability_text, float_of, probability_text, value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
-from seqform.cli.render.tables import label_rows
+from seqform.documents.layout.tables import label_rows
 from seqform.documents.objects import Words
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game

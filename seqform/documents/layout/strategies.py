@@ -14,7 +14,7 @@ Every table is a :class:`Section`, printed whole or summarised by one rule
 (:func:`strategy_sections`): a behavioural strategy (:class:`StrategyTable`; ``solve``,
 ``compare``, ``iterate``, the fixed strategy of ``exploit``), a pure best response
 (:class:`ResponseTable`, ``exploit``; its summary counts the information sets reached) and
-the ranges over all equilibria (``seqform.cli.render.ranges.RangesTable``).
+the ranges over all equilibria (``seqform.documents.text.ranges.RangesTable``).
 
 Under each player's table a legend explains the longest label shown, for the built-in games
 (:mod:`seqform.game.builtin.labels`): ``Labels: Qpb = holding Q, after check (p), bet (b);
@@ -30,10 +30,10 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from seqform.base.numbers import count_text, exact_probability_text, probability_text
-from seqform.cli.options import MOST_MIXED, SUMMARY_ABOVE
-from seqform.cli.options import STRATEGY_CHOICES as CHOICES
-from seqform.cli.render.blocks import Words, strategy_lines
-from seqform.cli.render.tables import left_table
+from seqform.documents.layout.blocks import Words, strategy_lines
+from seqform.documents.layout.summary import MOST_MIXED, SUMMARY_ABOVE
+from seqform.documents.layout.summary import STRATEGY_CHOICES as CHOICES
+from seqform.documents.layout.tables import left_table
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import LABEL_GRAMMARS, grammar_of
 from seqform.game.model import Game

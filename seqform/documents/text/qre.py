@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from seqform.cli.render.document_parts import (
+from seqform.documents.layout.parts import (
     Document,
     StrategySection,
     document_sections,

@@ -10,15 +10,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from seqform.base.numbers import count_text, value_text
-from seqform.cli.render.blocks import (
+from seqform.documents.layout.blocks import (
     document_constant_sum_lines,
     document_exploitability_row,
     document_value_lines,
     header,
 )
-from seqform.cli.render.report import player_names
-from seqform.cli.render.strategies import document_strategy_sections, document_tables
-from seqform.cli.render.tables import label_rows
+from seqform.documents.layout.strategies import document_strategy_sections, document_tables
+from seqform.documents.layout.tables import label_rows
+from seqform.documents.text.solve import player_names
 
 __all__ = ["restricted_text", "restriction_lines"]
 

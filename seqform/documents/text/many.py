@@ -4,7 +4,7 @@ the text shows what the JSON holds."""
 
 from __future__ import annotations
 
-from seqform.cli.render.document_parts import Document
+from seqform.documents.layout.parts import Document
 
 __all__ = ["many_text"]
 
@@ -27,7 +27,7 @@ def _row_text(row: Document) -> list[str]:
 
 def _frequencies_text(found: Document) -> str:
     """``"OOP first: x 78% b5 22%"`` from a ``"frequencies"`` entry (the line
-    :func:`seqform.cli.render.spot.frequencies_text` writes)."""
+    :func:`seqform.documents.text.spot.frequencies_text` writes)."""
     where = "first" if not found["history"] else f"after {found['history']}"
     shares = " ".join(f"{a} {100 * f:.0f}%" for a, f in found["actions"].items())
     return f"{found['player']} {where}: {shares}"

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from seqform.base.numbers import count_text, value_text
-from seqform.cli.render.blocks import certificate_lines, header
-from seqform.cli.render.strategies import behaviour_tables, strategy_sections
-from seqform.cli.render.tables import aligned_table
+from seqform.documents.layout.blocks import certificate_lines, header
+from seqform.documents.layout.strategies import behaviour_tables, strategy_sections
+from seqform.documents.layout.tables import aligned_table
 from seqform.game.public.tree import StructuredGame
 from seqform.questions.iterate import IterativeRun
 

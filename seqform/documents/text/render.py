@@ -36,7 +36,7 @@ _FROM_DOCUMENT = {
     QRE: ("qre", "qre_text", True),
 }
 """The kinds besides the solve family rendered from their document: the renderer in
-:mod:`seqform.cli.render` and whether it takes ``strategies``."""
+:mod:`seqform.documents.text` and whether it takes ``strategies``."""
 
 _FROM_RESULT = {
     RANGES: ("ranges", "ranges_text", True),
@@ -57,23 +57,23 @@ def document_report(built: dict[str, Any], strategies: str = "auto") -> str:
         For a document of another kind.
     """
     if "exact" in built:
-        from seqform.cli.render.exact import exact_text
+        from seqform.documents.text.exact import exact_text
 
         return exact_text(built, strategies)
     if "refinement" in built:
-        from seqform.cli.render.refine import refined_text
+        from seqform.documents.text.refine import refined_text
 
         return refined_text(built, strategies)
     if built.get("schema") == STRUCTURED:
-        from seqform.cli.render.structured import structured_text
+        from seqform.documents.text.structured import structured_text
 
         return structured_text(built, strategies)
     if "restrictions" in built:
-        from seqform.cli.render.restrict import restricted_text
+        from seqform.documents.text.restrict import restricted_text
 
         return restricted_text(built, strategies)
     if built.get("schema") == SOLVE:
-        from seqform.cli.render.report import solution_text
+        from seqform.documents.text.solve import solution_text
 
         return solution_text(built, strategies)
     raise ValueError(f"no text report of a {built.get('schema')!r} document here")
@@ -107,7 +107,7 @@ def render_text(result: Any, strategies: str = "auto") -> str:
     if found is None:
         raise TypeError(f"no text report of a {type(result).__name__} here")
     module, function, takes_strategies = found
-    render = getattr(importlib.import_module(f"seqform.cli.render.{module}"), function)
+    render = getattr(importlib.import_module(f"seqform.documents.text.{module}"), function)
     source = built if kind in _FROM_DOCUMENT else result
     text: str = render(source, strategies) if takes_strategies else render(source)
     return text

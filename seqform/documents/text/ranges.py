@@ -12,8 +12,8 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.base.numbers import count_text, short_number, value_text
-from seqform.cli.render.blocks import constant_sum_lines, header
-from seqform.cli.render.strategies import (
+from seqform.documents.layout.blocks import constant_sum_lines, header
+from seqform.documents.layout.strategies import (
     MIXED_TOLERANCE,
     MOST_MIXED,
     Rendered,
@@ -82,7 +82,7 @@ def _by_infoset(player: PlayerRanges) -> dict[str, list[ActionRange]]:
 def _spread(actions: Sequence[ActionRange]) -> tuple[float, float]:
     """How much an information set's behaviour varies over the optimal strategies (the
     widest probability range), then how mixed it is (entropy of the range midpoints, bits);
-    each 0 within :data:`~seqform.cli.render.strategies.MIXED_TOLERANCE`."""
+    each 0 within :data:`~seqform.documents.layout.strategies.MIXED_TOLERANCE`."""
     ranges = [a.probability for a in actions if a.probability is not None]
     width = max((float(r.high) - float(r.low) for r in ranges), default=0.0)
     middles = [(float(r.low) + float(r.high)) / 2 for r in ranges]
@@ -115,9 +115,9 @@ def _action_table(actions: Sequence[ActionRange]) -> list[str]:
 @dataclass(frozen=True)
 class RangesTable:
     """One player's optimal strategies as a report shows them (a
-    :class:`seqform.cli.render.strategies.Section`): unique or the dimension of the set, its
+    :class:`seqform.documents.layout.strategies.Section`): unique or the dimension of the set, its
     parameter, and every action's range; summarised, the counts and the
-    :data:`seqform.cli.render.strategies.MOST_MIXED` information sets whose behaviour varies
+    :data:`seqform.documents.layout.strategies.MOST_MIXED` information sets whose behaviour varies
     most over the optimal strategies (then the most mixed)."""
 
     player: PlayerRanges
@@ -179,8 +179,8 @@ def ranges_text(ranges: EquilibriumRanges, strategies: str = "auto") -> str:
     """Per player: unique or the dimension of the set, its parameter, every action's range.
 
     ``strategies`` is ``--strategies``: every action, or (above
-    :data:`seqform.cli.render.strategies.SUMMARY_ABOVE` information sets) a summary, by
-    :func:`seqform.cli.render.strategies.strategy_sections`.
+    :data:`seqform.documents.layout.strategies.SUMMARY_ABOVE` information sets) a summary, by
+    :func:`seqform.documents.layout.strategies.strategy_sections`.
     """
     game = ranges.game
     mode = "exact fractions" if ranges.exact else "floats"

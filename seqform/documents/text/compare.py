@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from seqform.base.numbers import count_text, value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE
-from seqform.cli.render.document_parts import (
+from seqform.documents.layout.parts import (
     Document,
     StrategySection,
     constant_sum_line,
@@ -16,7 +16,7 @@ from seqform.cli.render.document_parts import (
     header_of,
     limit_of,
 )
-from seqform.cli.render.tables import aligned_table, left_table
+from seqform.documents.layout.tables import aligned_table, left_table
 from seqform.questions.compare import FORMULATION_TITLES, VALUE_TOLERANCE
 
 __all__ = ["comparison_text", "summary_line"]

@@ -10,10 +10,14 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.base.numbers import value_text
-from seqform.cli.render.blocks import document_constant_sum_lines, document_value_lines, header
-from seqform.cli.render.report import player_names
-from seqform.cli.render.strategies import DocumentStrategyTable, document_strategy_sections
-from seqform.cli.render.tables import label_rows
+from seqform.documents.layout.blocks import (
+    document_constant_sum_lines,
+    document_value_lines,
+    header,
+)
+from seqform.documents.layout.strategies import DocumentStrategyTable, document_strategy_sections
+from seqform.documents.layout.tables import label_rows
+from seqform.documents.text.solve import player_names
 
 __all__ = ["refined_text"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
-from seqform.cli.render.document_parts import Document
+from seqform.documents.layout.parts import Document
 
 __all__ = ["games_text"]
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.base.numbers import about_text, count_text
-from seqform.cli.render.blocks import (
+from seqform.documents.layout.blocks import (
     document_certificate_lines,
     document_constant_sum_lines,
     document_value_lines,
     header,
 )
-from seqform.cli.render.strategies import document_strategy_sections, document_tables
-from seqform.cli.render.tables import aligned_table
+from seqform.documents.layout.strategies import document_strategy_sections, document_tables
+from seqform.documents.layout.tables import aligned_table
 
 __all__ = ["player_names", "sequence_form_lines", "solution_text"]
 
@@ -97,7 +97,8 @@ def solution_text(document: dict[str, Any], strategies: str = "auto") -> str:
     certificate, strategies.
 
     A solution through the normal form adds the normal form's sizes and checks;
-    ``strategies`` is ``--strategies`` (:func:`seqform.cli.render.strategies.strategy_sections`).
+    ``strategies`` is ``--strategies``
+    (:func:`seqform.documents.layout.strategies.strategy_sections`).
     """
     game, stats = document["game"], document["solver"]
     names = player_names(document)

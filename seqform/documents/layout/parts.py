@@ -3,10 +3,10 @@ returns and ``--format json`` prints), so that the text shows what the JSON hold
 header, counts, the constant-sum line, strategy and best-response tables with their
 summaries, and the legend of the labels.
 
-They lay out text as :mod:`seqform.cli.render.blocks` and
-:mod:`seqform.cli.render.strategies` do from result objects, by the same rules
-(:data:`~seqform.cli.render.strategies.MOST_MIXED`,
-:data:`~seqform.cli.render.strategies.SUMMARY_ABOVE`, the legend of
+They lay out text as :mod:`seqform.documents.layout.blocks` and
+:mod:`seqform.documents.layout.strategies` do from result objects, by the same rules
+(:data:`~seqform.documents.layout.strategies.MOST_MIXED`,
+:data:`~seqform.documents.layout.strategies.SUMMARY_ABOVE`, the legend of
 :mod:`seqform.game.builtin.labels`); a strategy is a document's strategy object
 (``common.schema.json``: ``player``, ``name``, ``infosets`` with ``unreached`` and their
 ``actions``' ``words`` and ``probability``).
@@ -21,8 +21,8 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from seqform.base.numbers import about_text, count_text, exact_probability_text, probability_text
-from seqform.cli.render.blocks import header
-from seqform.cli.render.strategies import (
+from seqform.documents.layout.blocks import header
+from seqform.documents.layout.strategies import (
     LINE_WIDTH,
     MIXED_TOLERANCE,
     MOST_MIXED,
@@ -30,7 +30,7 @@ from seqform.cli.render.strategies import (
     UNREACHED_FLAG,
     Rendered,
 )
-from seqform.cli.render.tables import left_table
+from seqform.documents.layout.tables import left_table
 from seqform.game.builtin.labels import LABEL_GRAMMARS
 
 __all__ = [
@@ -235,7 +235,7 @@ def document_sections(
     what: str = "Strategies",
 ) -> list[str]:
     """Every table (or summary) with its legend, each after a blank line, as
-    :func:`seqform.cli.render.strategies.strategy_sections`: ``choice`` is
+    :func:`seqform.documents.layout.strategies.strategy_sections`: ``choice`` is
     ``--strategies``; ``labels_name`` the document's ``"game"."labels"``."""
     total = sum(table.infoset_count for table in tables)
     full = choice == "all" or (choice == "auto" and total <= SUMMARY_ABOVE)

@@ -11,12 +11,12 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.base.numbers import count_text, value_text
-from seqform.cli.render.blocks import document_constant_sum_lines, header
-from seqform.cli.render.report import player_names
-from seqform.cli.render.restrict import restriction_lines
-from seqform.cli.render.strategies import document_strategy_sections, document_tables
-from seqform.cli.render.structured import route_line
-from seqform.cli.render.tables import label_rows
+from seqform.documents.layout.blocks import document_constant_sum_lines, header
+from seqform.documents.layout.strategies import document_strategy_sections, document_tables
+from seqform.documents.layout.tables import label_rows
+from seqform.documents.text.restrict import restriction_lines
+from seqform.documents.text.solve import player_names
+from seqform.documents.text.structured import route_line
 from seqform.io.documents import STRUCTURED
 
 __all__ = ["exact_text"]
@@ -79,7 +79,7 @@ def _certificate_lines(document: dict[str, Any], names: tuple[str, str]) -> list
 
 def exact_text(document: dict[str, Any], strategies: str = "auto") -> str:
     """Exact value (or exact bounds), certificate and exact strategies; on the structured
-    route with the route line of :mod:`seqform.cli.render.structured`."""
+    route with the route line of :mod:`seqform.documents.text.structured`."""
     game, exact, stats = document["game"], document["exact"], document["solver"]
     names = player_names(document)
     lines = [header(game["name"], game["description"]), *_value_lines(exact, names[0])]

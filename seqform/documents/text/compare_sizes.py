@@ -5,8 +5,8 @@ document (:func:`seqform.documents.compare.sizes_document`)."""
 from __future__ import annotations
 
 from seqform.base.numbers import count_text
-from seqform.cli.render.document_parts import Document, count_of, header_of, limit_of
-from seqform.cli.render.tables import aligned_table
+from seqform.documents.layout.parts import Document, count_of, header_of, limit_of
+from seqform.documents.layout.tables import aligned_table
 
 __all__ = ["sizes_text"]
 

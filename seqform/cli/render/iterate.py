@@ -75,8 +75,7 @@ def stopped_text(document: Document) -> str:
         )
     if stopped == "measurement failed":
         return "a NashConv measurement that failed (no target can be checked without it)"
-    text: str = stopped
-    return text
+    return str(stopped)
 
 
 def _measurement_lines(document: Document, names: list[str]) -> list[str]:

@@ -84,7 +84,9 @@ def test_kuhn_cfr_plus_against_the_lp(capsys):
         "name": "kuhn",
         "description": document["game"]["description"],
         "players": 2,
+        "labels": "kuhn",  # the legend under the text's strategy tables explains them
     }
+    assert (document["method"], document["measures_last_iterate"]) == ("tree", False)
     assert (document["algorithm"], document["seed"], document["stopped"]) == (
         "cfr+",
         None,

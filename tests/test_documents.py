@@ -99,8 +99,8 @@ COMMANDS = [
         id="solve-structured-exact",
     ),
     pytest.param(["compare", "kuhn"], "seqform.compare/2", id="compare"),
-    pytest.param(["ranges", "kuhn"], "seqform.ranges/1", id="ranges"),
-    pytest.param(["ranges", "kuhn", "--exact"], "seqform.ranges/1", id="ranges-exact"),
+    pytest.param(["ranges", "kuhn"], "seqform.ranges/2", id="ranges"),
+    pytest.param(["ranges", "kuhn", "--exact"], "seqform.ranges/2", id="ranges-exact"),
     pytest.param(
         ["exploit", "kuhn", "--opponent", "always-bluff"], "seqform.exploit/2", id="exploit"
     ),
@@ -118,6 +118,16 @@ COMMANDS = [
         ["iterate", "kuhn", "--algorithm", "mccfr", "--iterations", "20", "--seed", "3"],
         "seqform.iterate/2",
         id="iterate-mccfr",
+    ),
+    pytest.param(
+        ["iterate", "kuhn", "--algorithm", "cfr+", "--method", "structured", "--iterations", "5"],
+        "seqform.iterate/2",
+        id="iterate-structured",
+    ),
+    pytest.param(
+        ["iterate", "kuhn3", "--algorithm", "pcfr+", "--iterations", "5"],
+        "seqform.iterate/2",
+        id="iterate-three-players",
     ),
     pytest.param(["games"], "seqform.games/1", id="games"),
     pytest.param(["qre", "kuhn", "--quiet"], "seqform.qre/2", id="qre-trace"),
@@ -182,6 +192,23 @@ def test_a_constant_sum_game_writes_the_constant_sum_key(
     path.write_text(SEATS, encoding="utf-8")
     document = _document(["solve", str(path), *extra], capsys)
     assert document["constant_sum"]["total"] == "10"
+    validate_document(document)
+
+
+@pytest.mark.parametrize(
+    "extra", [pytest.param([], id="float"), pytest.param(["--exact"], id="exact")]
+)
+def test_a_constant_sum_games_ranges_carry_the_constant_sum(
+    extra: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    # the Seats game of tests/test_inputs.py: every terminal pays 10 in total
+    path = tmp_path / "seats.efg"
+    path.write_text(SEATS, encoding="utf-8")
+    document = _document(["ranges", str(path), *extra], capsys)
+    shifted = document["constant_sum"]
+    assert shifted["total"] == "10"
+    assert shifted["value_to_player_2"] == pytest.approx(10 - document["value"])
+    assert (shifted["value_to_player_2_exact"] is not None) == bool(extra)
     validate_document(document)
 
 

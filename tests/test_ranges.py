@@ -129,7 +129,7 @@ def test_cli_ranges_exact_text(capsys):
 def test_cli_ranges_json(capsys):
     assert main(["ranges", "kuhn", "--exact", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["schema"] == "seqform.ranges/1"
+    assert document["schema"] == "seqform.ranges/2"
     assert document["value_exact"] == "-1/18"
     first = document["players"][0]
     assert first["dimension"] == 1 and first["parametrisation"]["parameter"] == "J:b"

@@ -11,7 +11,7 @@ result                                            document                     c
 ``StructuredExactSolution``
 ``Comparison``                                    ``seqform.compare/2``        (1)
 ``StructuredSizes``                               ``seqform.compare-sizes/2``
-``EquilibriumRanges``                             ``seqform.ranges/1``
+``EquilibriumRanges``                             ``seqform.ranges/2``
 ``Exploitation``                                  ``seqform.exploit/1``
 ``IterativeRun``                                  ``seqform.iterate/1``
 ``ManySpots``                                     ``seqform.solve-many/1``

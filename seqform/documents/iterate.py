@@ -1,12 +1,13 @@
-"""The ``seqform.iterate/1`` document: an iterative run
+"""The ``seqform.iterate/2`` document: an iterative run
 (:class:`~seqform.questions.iterate.IterativeRun`).
 
-Schema ``seqform.iterate/1`` (``seqform/io/schemas/iterate.schema.json``; new keys may be
+Schema ``seqform.iterate/2`` (``seqform/io/schemas/iterate.schema.json``; new keys may be
 added, none removed or renamed)::
 
     {
-      "schema": "seqform.iterate/1",
-      "game": {"name": str, "description": str, "players": int},
+      "schema": "seqform.iterate/2",
+      "game": {"name": str, "description": str, "players": int, "labels": str | null},
+      "method": "tree" | "structured",     # the game tree, or the public tree × hands
       "algorithm": "cfr" | "cfr+" | "dcfr" | "lcfr" | "pcfr+" | "dcfr+" | "pdcfr+"
                    | "hs-dcfr30" | "hs-dcfr15" | "hs-pcfr+30" | "hs-pcfr+15" | "xfp"
                    | "rcfr" | "mccfr",
@@ -19,6 +20,7 @@ added, none removed or renamed)::
       "seconds": float,                    # solver time, NashConv measurements excluded
       "nash_conv": float | null,           # of the average strategies (null: not measured)
       "last_iterate_nash_conv": float | null,  # current strategies (pcfr+, pdcfr+, hs-pcfr+*)
+      "measures_last_iterate": bool,       # whether the algorithm measures its last iterate
       "players": [{"player": int, "name": str, "value": float,
                    "best_response_value": float, "gain": float}, ...],  # one per player;
                                            # [] when certificate_failed
@@ -46,6 +48,8 @@ is the largest difference of behavioural probabilities at the information sets t
 equilibrium plan reaches, given when the player's equilibrium strategy is unique
 (``dimension`` 0); see :mod:`seqform.questions.iterate`.
 
+The text report (:mod:`seqform.documents.text.iterate`) is rendered from this document.
+
 Players are numbered from 1 in every output (index 0 in the library).
 """
 
@@ -57,6 +61,8 @@ from typing import Any
 from seqform.base.numbers import fraction_text
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
 from seqform.documents.registry import builds
+from seqform.game.builtin.labels import grammar_name
+from seqform.game.public.tree import StructuredGame
 from seqform.io.documents import ITERATE
 from seqform.questions.iterate import IterativeRun, LpReference
 
@@ -93,12 +99,15 @@ def _measured(number: float | None) -> float | None:
 
 @builds(IterativeRun)
 def iterate_document(run: IterativeRun) -> dict[str, Any]:
-    """The ``seqform.iterate/1`` document of ``run``."""
+    """The ``seqform.iterate/2`` document of ``run``."""
     game, result, stopping, profile = run.game, run.result, run.stopping, run.profile
     names = game.player_names
     return {
         "schema": ITERATE,
-        "game": game_json(game.name, game.description, players=game.num_players),
+        "game": game_json(
+            game.name, game.description, players=game.num_players, labels=grammar_name(game)
+        ),
+        "method": "structured" if isinstance(game, StructuredGame) else "tree",
         "algorithm": result.algorithm,
         "seed": result.seed,
         "stopping": {
@@ -112,6 +121,7 @@ def iterate_document(run: IterativeRun) -> dict[str, Any]:
         "seconds": result.seconds,
         "nash_conv": _measured(result.nash_conv),
         "last_iterate_nash_conv": _measured(result.last_nash_conv),
+        "measures_last_iterate": result.last_nash_conv is not None,
         "players": [
             {
                 "player": index + 1,

@@ -1,10 +1,11 @@
-"""The ``seqform.ranges/1`` document: the set of all equilibria
+"""The ``seqform.ranges/2`` document: the set of all equilibria
 (:class:`~seqform.questions.ranges.EquilibriumRanges`).
 
-Schema ``seqform.ranges/1`` (``seqform/io/schemas/ranges.schema.json``)::
+Schema ``seqform.ranges/2`` (``seqform/io/schemas/ranges.schema.json``)::
 
-    {"schema": "seqform.ranges/1", "game": {"name", "description"}, "exact": bool,
-     "value": float, "value_exact": str | null,
+    {"schema": "seqform.ranges/2", "game": {"name", "description", "labels": str | null},
+     "exact": bool, "value": float, "value_exact": str | null,
+     "constant_sum": null | CONSTANT_SUM,    # a constant-sum game, solved as zero-sum
      "players": [{"player": 1 | 2, "name": str, "value": float, "value_exact": str | null,
                   "unique": bool, "dimension": int, "verified": bool,
                   "linear_programs": int, "vertex_count": int,
@@ -17,7 +18,10 @@ Schema ``seqform.ranges/1`` (``seqform/io/schemas/ranges.schema.json``)::
                                 "plan": {"low": NUMBER, "high": NUMBER}}]}]}, ×2],
      "seconds": float}
 
-where a NUMBER is a float, or in exact mode a string fraction.
+where a NUMBER is a float, or in exact mode a string fraction, and ``CONSTANT_SUM`` is
+``common.schema.json``'s ``{"total", "value_to_player_2", "value_to_player_2_exact",
+"treated_as"}``.  The text report (:mod:`seqform.documents.text.ranges`) is rendered from this
+document.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.base.numbers import json_number
-from seqform.documents.objects import game_json
+from seqform.documents.objects import constant_sum_json, game_json
 from seqform.documents.registry import builds
+from seqform.game.builtin.labels import grammar_name
 from seqform.io.documents import RANGES
 from seqform.questions.ranges import EquilibriumRanges, Parametrisation, PlayerRanges, Range
 
@@ -91,14 +96,15 @@ def _player_json(player: PlayerRanges, exact: bool) -> dict[str, Any]:
 
 @builds(EquilibriumRanges)
 def ranges_document(ranges: EquilibriumRanges) -> dict[str, Any]:
-    """The ``seqform.ranges/1`` document of ``ranges``."""
+    """The ``seqform.ranges/2`` document of ``ranges``."""
     game = ranges.game
     return {
         "schema": RANGES,
-        "game": game_json(game.name, game.description),
+        "game": game_json(game.name, game.description, labels=grammar_name(game)),
         "exact": ranges.exact,
         "value": float(ranges.value),
         "value_exact": str(ranges.value) if ranges.exact else None,
+        "constant_sum": constant_sum_json(game, ranges.value),
         "players": [_player_json(p, ranges.exact) for p in ranges.players],
         "seconds": ranges.seconds,
     }

@@ -15,7 +15,7 @@ document               written by                                         schema
                        (``--exact``, ``--refine``, ``--fix`` add keys)
 ``seqform.structured/2``  ``solve`` on the structured route                ``structured``
 ``seqform.compare/2``  ``compare``                                        ``compare``
-``seqform.ranges/1``   ``ranges``                                         ``ranges``
+``seqform.ranges/2``   ``ranges``                                         ``ranges``
 ``seqform.exploit/2``  ``exploit``                                        ``exploit``
 ``seqform.iterate/2``  ``iterate``                                        ``iterate``
 ``seqform.games/1``    ``games``                                          ``games``
@@ -75,7 +75,7 @@ __all__ = [
 SOLVE = "seqform.solve/2"
 STRUCTURED = "seqform.structured/2"
 COMPARE = "seqform.compare/2"
-RANGES = "seqform.ranges/1"
+RANGES = "seqform.ranges/2"
 EXPLOIT = "seqform.exploit/2"
 ITERATE = "seqform.iterate/2"
 GAMES = "seqform.games/1"

@@ -35,5 +35,6 @@ def run(args: argparse.Namespace) -> int:
         )
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
-    emit(ranges_document(ranges), ranges_text(ranges, args.strategies), args)
+    document = ranges_document(ranges)
+    emit(document, ranges_text(document, args.strategies), args)
     return EXIT_OK

@@ -11,10 +11,12 @@ strategy is: ``--strategies all``, or ``--format json`` (complete at every size,
 ``--output FILE``).
 
 Every table is a :class:`Section`, printed whole or summarised by one rule
-(:func:`strategy_sections`): a behavioural strategy (:class:`StrategyTable`; ``solve``,
-``compare``, ``iterate``, the fixed strategy of ``exploit``), a pure best response
-(:class:`ResponseTable`, ``exploit``; its summary counts the information sets reached) and
-the ranges over all equilibria (``seqform.documents.text.ranges.RangesTable``).
+(:func:`strategy_sections`): a behavioural strategy (:class:`StrategyTable`, or
+:class:`DocumentStrategyTable` read from a document's ``"strategies"``) and a pure best
+response (:class:`ResponseTable`; its summary counts the information sets reached).  The
+same rule prints the tables read from documents
+(:func:`seqform.documents.layout.parts.document_sections`), among them the ranges over
+all equilibria (``seqform.documents.text.ranges.RangesTable``).
 
 Under each player's table a legend explains the longest label shown, for the built-in games
 (:mod:`seqform.game.builtin.labels`): ``Labels: Qpb = holding Q, after check (p), bet (b);

@@ -1,20 +1,26 @@
-"""``iterate``: an iterative run (:class:`~seqform.questions.iterate.IterativeRun`) as text.
+"""``iterate``: an iterative run as text, read from the ``seqform.iterate/2`` document
+(:func:`seqform.documents.iterate.iterate_document`), so that the text shows what the JSON
+holds.
 
-Its JSON document, ``seqform.iterate/1``, is :func:`seqform.documents.iterate.iterate_document`.
-
-Players are numbered from 1 in every output (index 0 in the library).
+Players are numbered from 1 in every output (index 0 in the library).  A NashConv the run
+could not measure is ``null`` in the document and ``nan`` in the text.
 """
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 
 from seqform.base.numbers import count_text, value_text
-from seqform.documents.layout.blocks import certificate_lines, header
-from seqform.documents.layout.strategies import behaviour_tables, strategy_sections
+from seqform.documents.layout.blocks import document_certificate_lines
+from seqform.documents.layout.parts import Document, header_of
+from seqform.documents.layout.strategies import (
+    document_strategy_sections,
+    document_tables,
+)
 from seqform.documents.layout.tables import aligned_table
-from seqform.game.public.tree import StructuredGame
-from seqform.questions.iterate import IterativeRun
 
 __all__ = ["ALGORITHM_TEXT", "iterate_text", "stopped_text"]
 
@@ -38,85 +44,106 @@ ALGORITHM_TEXT = {
 HISTORY_ROWS = 25  # the text shows at most about this many samples; JSON has them all
 
 
-def stopped_text(run: IterativeRun) -> str:
+def _measured(number: float | None) -> float:
+    """A document's NashConv as the run held it: ``null`` (not measured) is ``nan``."""
+    return math.nan if number is None else number
+
+
+def _names(document: Document) -> list[str]:
+    """The players' names, in order, from the average strategies (one per player)."""
+    return [s["name"] for s in sorted(document["strategies"], key=lambda s: s["player"])]
+
+
+def _on(document: Document, tree: str) -> str:
+    """Where the best responses were computed: the public tree × hands or ``tree``."""
+    return "the public tree × hands" if document["method"] == "structured" else tree
+
+
+def stopped_text(document: Document) -> str:
     """Which rule stopped the run, in words."""
-    result, stopping = run.result, run.stopping
-    if result.stopped == "target":
+    stopped, stopping = document["stopped"], document["stopping"]
+    if stopped == "target":
         return (
-            f"the target: exploitability (NashConv / 2) {result.nash_conv / 2:.3g} "
-            f"≤ {stopping.target:g}"
+            f"the target: exploitability (NashConv / 2) "
+            f"{_measured(document['nash_conv']) / 2:.3g} "
+            f"≤ {stopping['target_exploitability']:g}"
         )
-    if result.stopped == "time limit":
-        return f"the time limit of {stopping.time_limit:g} s of solver time"
-    if result.stopped == "interrupted":
+    if stopped == "time limit":
+        return f"the time limit of {stopping['time_limit']:g} s of solver time"
+    if stopped == "interrupted":
         return "an interrupt (Ctrl-C), at an iteration boundary"
-    if result.stopped == "iterations":
-        return f"the iteration limit of {count_text(stopping.iterations or result.iterations)}"
-    if result.stopped == "measurement failed":
+    if stopped == "iterations":
+        return (
+            f"the iteration limit of {count_text(stopping['iterations'] or document['iterations'])}"
+        )
+    if stopped == "measurement failed":
         return "a NashConv measurement that failed (no target can be checked without it)"
-    return result.stopped
+    return str(stopped)
 
 
-def _measurement_lines(run: IterativeRun) -> list[str]:
+def _measurement_lines(document: Document, names: list[str]) -> list[str]:
     """Each player's value estimate, best response and gain; the certificate if 2p0s."""
-    profile, names = run.profile, run.game.player_names
-    failed = run.certificate_failed or run.result.failure
-    if profile is None:
+    players = document["players"]  # empty when the profile could not be measured
+    if not players:
+        failed = document["certificate_failed"] or document["measurement_failed"]
         return [f"Average strategies: certificate failed: {failed}"]
     rows = [("", "value estimate", "best response", "gain")]
     rows += [
-        (names[i], value_text(v), value_text(b), f"{g:.3e}")
-        for i, (v, b, g) in enumerate(
-            zip(profile.values, profile.best_response_values, profile.gains, strict=True)
+        (
+            player["name"],
+            value_text(player["value"]),
+            value_text(player["best_response_value"]),
+            f"{player['gain']:.3e}",
         )
+        for player in players
     ]
-    where = "the public tree × hands" if isinstance(run.game, StructuredGame) else "the game tree"
-    lines = [f"Average strategies, measured by best responses on {where}"]
+    lines = [f"Average strategies, measured by best responses on {_on(document, 'the game tree')}"]
     lines += aligned_table(rows)
-    if run.certificate is None:
-        lines.append(f"  NashConv (the sum of the gains) {profile.nash_conv:.3g}")
+    certificate = document["certificate"]
+    if certificate is None:
+        nash_conv = float(sum(player["gain"] for player in players))  # NashConv's definition
+        lines.append(f"  NashConv (the sum of the gains) {nash_conv:.3g}")
         return lines
-    on = "the public tree × hands" if isinstance(run.game, StructuredGame) else "the tree"
-    return [*lines, "", *certificate_lines(run.certificate, names, f"best responses on {on}")]
+    how = f"best responses on {_on(document, 'the tree')}"
+    return [*lines, "", *document_certificate_lines(certificate, names, how)]
 
 
-def _reference_lines(run: IterativeRun) -> list[str]:
-    reference, names = run.reference, run.game.player_names
-    if reference.skipped is not None:
-        return [f"LP reference {reference.status}: {reference.skipped}"]
-    assert reference.value is not None and reference.value_distance is not None
-    exact = value_text(reference.value)
+def _reference_lines(reference: Document, names: list[str]) -> list[str]:
+    if reference["skipped"] is not None:
+        return [f"LP reference {reference['status']}: {reference['skipped']}"]
+    exact = value_text(reference["value"])
     lines = [
         "Against the sequence-form LP",
-        f"  exact value to {names[0]} {exact}; the estimate is {reference.value_distance:.3g} away",
+        f"  exact value to {names[0]} {exact}; the estimate is "
+        f"{reference['value_distance']:.3g} away",
     ]
-    if reference.uniqueness_skipped is not None:
-        lines.append(f"  equilibrium strategies: not compared ({reference.uniqueness_skipped})")
+    if reference["uniqueness_skipped"] is not None:
+        lines.append(f"  equilibrium strategies: not compared ({reference['uniqueness_skipped']})")
         return lines
-    for player in reference.players:
-        name = names[player.player]
-        if player.distance is None:
+    for player in reference["players"]:
+        name = names[player["player"] - 1]
+        if player["distance"] is None:
             lines.append(
-                f"  {name}: many equilibrium strategies (a set of dimension {player.dimension}); "
-                "no single one to compare with"
+                f"  {name}: many equilibrium strategies (a set of dimension "
+                f"{player['dimension']}); no single one to compare with"
             )
         else:
             lines.append(
                 f"  {name}: unique equilibrium strategy; largest probability difference at "
-                f"the {player.infosets} information sets it reaches: {player.distance:.3g}"
+                f"the {player['infosets']} information sets it reaches: {player['distance']:.3g}"
             )
     return lines
 
 
-def _history_lines(run: IterativeRun) -> list[str]:
+def _history_lines(document: Document) -> list[str]:
     """The NashConv samples: all of them, or about :data:`HISTORY_ROWS` spread evenly on a
     log scale of the iteration (always the first and the last)."""
-    history = run.result.history
+    history = document["history"]
     shown = list(range(len(history)))
     if len(history) > HISTORY_ROWS:
         spread = np.geomspace(1, len(history), HISTORY_ROWS).round().astype(int) - 1
         shown = sorted(set(spread.tolist()) | {0, len(history) - 1})
-    every = run.stopping.every
+    every = document["stopping"]["every"]
     title = "NashConv history (every " + (
         f"{count_text(every)} iterations" if every > 1 else "iteration"
     )
@@ -128,42 +155,47 @@ def _history_lines(run: IterativeRun) -> list[str]:
     )
     rows = [("", "iteration", "solver s", "NashConv")]
     rows += [
-        ("", f"{count_text(sample.iteration)}", f"{sample.seconds:.3f}", f"{sample.nash_conv:.3e}")
+        (
+            "",
+            f"{count_text(sample['iteration'])}",
+            f"{sample['seconds']:.3f}",
+            f"{_measured(sample['nash_conv']):.3e}",
+        )
         for sample in (history[i] for i in shown)
     ]
     lines = [title, *aligned_table(rows, indent="")]
-    if run.result.failure is not None:
-        lines.append(f"NashConv not measured (nan): {run.result.failure}")
+    if document["measurement_failed"] is not None:
+        lines.append(f"NashConv not measured (nan): {document['measurement_failed']}")
     return lines
 
 
-def _last_iterate_lines(run: IterativeRun) -> list[str]:
-    last = run.result.last_nash_conv
-    if last is None:
+def _last_iterate_lines(document: Document) -> list[str]:
+    if not document["measures_last_iterate"]:
         return []
-    return [f"Last iterate: NashConv {last:.3e} (the average's: {run.result.nash_conv:.3e})"]
+    last, average = (_measured(document[key]) for key in ("last_iterate_nash_conv", "nash_conv"))
+    return [f"Last iterate: NashConv {last:.3e} (the average's: {average:.3e})"]
 
 
-def iterate_text(run: IterativeRun, strategies: str = "auto") -> str:
-    """The run for people: what ran and why it stopped, the measurements, the LP beside
-    them, the NashConv history and the average strategies."""
-    game, result = run.game, run.result
-    algorithm = ALGORITHM_TEXT.get(result.algorithm, result.algorithm)
-    seed = "" if result.seed is None else f", seed {result.seed}"
+def iterate_text(document: dict[str, Any], strategies: str = "auto") -> str:
+    """The run for people, from a ``seqform.iterate/2`` document: what ran and why it
+    stopped, the measurements, the LP beside them, the NashConv history and the average
+    strategies."""
+    algorithm = ALGORITHM_TEXT.get(document["algorithm"], document["algorithm"])
+    seed = "" if document["seed"] is None else f", seed {document['seed']}"
+    names = _names(document)
     lines = [
-        header(game.name, game.description),
+        header_of(document["game"]),
         f"Algorithm: {algorithm}{seed}",
-        f"Run: {count_text(result.iterations)} iterations in {result.seconds:.3f} s of solver "
-        "time; "
-        f"stopped by {stopped_text(run)}",
-        *_last_iterate_lines(run),
+        f"Run: {count_text(document['iterations'])} iterations in {document['seconds']:.3f} s "
+        f"of solver time; stopped by {stopped_text(document)}",
+        *_last_iterate_lines(document),
         "",
-        *_measurement_lines(run),
+        *_measurement_lines(document, names),
         "",
-        *_reference_lines(run),
+        *_reference_lines(document["reference"], names),
         "",
-        *_history_lines(run),
+        *_history_lines(document),
     ]
-    tables = behaviour_tables(result.strategies, game.player_names)
-    lines += strategy_sections(game, tables, strategies)
+    tables = document_tables(document["strategies"])
+    lines += document_strategy_sections(document, tables, strategies)
     return "\n".join(lines)

@@ -1,9 +1,9 @@
 """The text report of a result, as the command line prints it: :func:`render_text` for a
 result of the library, :func:`document_report` for its document.
 
-Every kind is rendered from its document: the text is the JSON's data written for people, so
-the two cannot disagree.  ``ranges`` and ``iterate`` are still rendered from their result
-objects, by the renderers those commands use.
+Every kind is rendered from its document (the dict ``seqform.document(result)`` returns and
+``--format json`` prints): the text is the JSON's data written for people, so the two cannot
+disagree, and a field the text shows is a field of the JSON.
 """
 
 from __future__ import annotations
@@ -34,15 +34,11 @@ _FROM_DOCUMENT = {
     SOLVE_MANY: ("many", "many_text", False),
     GAMES: ("games", "games_text", False),
     QRE: ("qre", "qre_text", True),
-}
-"""The kinds besides the solve family rendered from their document: the renderer in
-:mod:`seqform.documents.text` and whether it takes ``strategies``."""
-
-_FROM_RESULT = {
     RANGES: ("ranges", "ranges_text", True),
     ITERATE: ("iterate", "iterate_text", True),
 }
-"""The kinds still rendered from the result object, by their document's kind."""
+"""The kinds besides the solve family, each with its renderer in :mod:`seqform.documents.text`
+(which takes the document) and whether it takes ``strategies``."""
 
 
 def document_report(built: dict[str, Any], strategies: str = "auto") -> str:
@@ -103,11 +99,10 @@ def render_text(result: Any, strategies: str = "auto") -> str:
     kind = built["schema"]
     if kind in (SOLVE, STRUCTURED):
         return document_report(built, strategies)
-    found = _FROM_DOCUMENT.get(kind) or _FROM_RESULT.get(kind)
+    found = _FROM_DOCUMENT.get(kind)
     if found is None:
         raise TypeError(f"no text report of a {type(result).__name__} here")
     module, function, takes_strategies = found
     render = getattr(importlib.import_module(f"seqform.documents.text.{module}"), function)
-    source = built if kind in _FROM_DOCUMENT else result
-    text: str = render(source, strategies) if takes_strategies else render(source)
+    text: str = render(built, strategies) if takes_strategies else render(built)
     return text

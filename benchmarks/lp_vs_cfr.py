@@ -1,4 +1,4 @@
-"""LP or CFR on a big game?  Time to NashConv 1e-3, 1e-6 and a certified exact answer (issue 21).
+"""LP or CFR on a big game?  Time to NashConv 1e-3, 1e-6 and a certified exact answer.
 
 Zhang and Sandholm (ICML 2020, "Sparsified linear programming for zero-sum equilibrium
 finding") ask whether an LP, made small by the game's structure, beats the CFR family on

@@ -25,7 +25,7 @@ times only its own work:
 ``seqform-structured``
     Games with a public tree × private hands description (kuhn, leduc, liars_dice,
     :func:`seqform.game.builtin.registry.load_structured_game`): the structured route without
-    the tree, :func:`seqform.routes.structured.solve_structured` (sparsified LP through
+    the tree, :func:`seqform.routes.structured.solve_structured` (structured LP through
     level sums, Clarabel, certificate by the public-tree best response).  Beside the tree
     peers it gives both routes side by side, and it is the peer of the scale target (N-card
     Kuhn up to 250,000 cards), which the retired ``seqform-sparsified`` peer (the one-card

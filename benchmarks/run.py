@@ -51,7 +51,7 @@ __all__ = [
 # for a game tree (9 N^2 nodes for N cards): only seqform-sparsified and seqform-structured
 # run them, about 2 s, 10 s and 65 s (4.5 GB) each on the machine of benchmarks/results.
 # leduc(ranks=13), liars_dice(sides=7), leduc(ranks=13, suits=4) and liars_dice(sides=8) put
-# the structured route beside the tree peers (issue 13): leduc(ranks=13) about 2 s,
+# the structured route beside the tree peers: leduc(ranks=13) about 2 s,
 # leduc(ranks=13, suits=4) 12 s and liars_dice(sides=8) 75 s there (measured once, shared
 # machine); the tree peers time out, run out of memory or are skipped after a smaller member
 # of the family failed.

@@ -1,5 +1,5 @@
 """Whole-process start-up: ``seqform --help``, ``solve kuhn`` and ``solve leduc`` against
-OpenSpiel's ``sequence_form_lp`` on Leduc (issue 19.5).
+OpenSpiel's ``sequence_form_lp`` on Leduc.
 
 Run ``python -m benchmarks.startup [--repeat N]``.  Each command runs as a fresh
 ``python -m seqform ...`` process, N times; the best wall-clock time is reported, since the

@@ -1,4 +1,4 @@
-"""Vector CFR against its targets, and beside the tree's CFR where the tree fits (issue 21).
+"""Vector CFR against its targets, and beside the tree's CFR where the tree fits .
 
 ``python -m benchmarks.vcfr [--quick] [--game SPEC]`` runs CFR+ on the public tree × hands
 (:mod:`seqform.structured.vector_cfr`) for each case, one process per case so that the peak
@@ -10,7 +10,7 @@ up in the table, marked "≈"; the set-up is counted once); ``--game`` runs the 
 game only.  Timings are one run on a shared machine: read them as orders of magnitude and
 ratios measured in one run.
 
-Every case is issue 21's target: 1,000 CFR+ iterations, the whole process (building the
+Every case is one target: 1,000 CFR+ iterations, the whole process (building the
 tables, the iterations, the certificate, writing the complete JSON document).  Kuhn with
 10^5 cards ran 100 iterations here until seqform ``e04418c`` (13.1 s of solver time, 34.6 s
 whole): at 0.13 s an iteration then, 1,000 would not have fitted in 60 s.

@@ -9,7 +9,7 @@ none removed or renamed)::
       "schema": "seqform.solve/2",
       "game": {"name": str, "description": str, "terminals": int,
                "labels": str | null},       # the built-in game whose labels it uses
-      "method": "tree" | "normal",         # "sequence" before 19.4 meant "tree"
+      "method": "tree" | "normal",         # the route that solved it
       "value": float,                       # to player 1 (index 0)
       "value_fraction": str | null,         # e.g. "-1/18" when one with denominator
                                             # <= 1000 matches to 1e-9

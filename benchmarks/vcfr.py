@@ -1,4 +1,4 @@
-"""Vector CFR against its targets, and beside the tree's CFR where the tree fits .
+"""Vector CFR against its targets, and beside the tree's CFR where the tree fits.
 
 ``python -m benchmarks.vcfr [--quick] [--game SPEC]`` runs CFR+ on the public tree × hands
 (:mod:`seqform.structured.vector_cfr`) for each case, one process per case so that the peak

@@ -1,5 +1,6 @@
-"""Both players' strategies in a text report, at any size: every information set for small
-games, a summary above :data:`SUMMARY_ABOVE`, and a legend that explains the labels.
+"""Both players' strategies in a text report, read from a document, at any size: every
+information set for small games, a summary above :data:`SUMMARY_ABOVE`, and a legend that
+explains the labels.
 
 ``--strategies`` chooses: ``auto`` (the default) prints every information set when both
 players have at most :data:`SUMMARY_ABOVE` together, else a summary; ``all`` always prints
@@ -10,13 +11,12 @@ probabilities (``-sum p log2 p``, in bits; ties in table order), and says where 
 strategy is: ``--strategies all``, or ``--format json`` (complete at every size, best with
 ``--output FILE``).
 
-Every table is a :class:`Section`, printed whole or summarised by one rule
-(:func:`strategy_sections`): a behavioural strategy (:class:`StrategyTable`, or
-:class:`DocumentStrategyTable` read from a document's ``"strategies"``) and a pure best
-response (:class:`ResponseTable`; its summary counts the information sets reached).  The
-same rule prints the tables read from documents
-(:func:`seqform.documents.layout.parts.document_sections`), among them the ranges over
-all equilibria (``seqform.documents.text.ranges.RangesTable``).
+Every table is a :class:`DocumentSection`, printed whole or summarised by one rule
+(:func:`document_sections`): a behavioural strategy (:class:`StrategySection`, one of a
+document's strategy objects: ``common.schema.json``'s ``player``, ``name``, ``infosets``
+with ``unreached`` and their ``actions``' ``words`` and ``probability``), a pure best
+response (:class:`ResponseSection`; its summary counts the information sets reached), and
+the ranges over all equilibria (``seqform.documents.text.ranges.RangesTable``).
 
 Under each player's table a legend explains the longest label shown, for the built-in games
 (:mod:`seqform.game.builtin.labels`): ``Labels: Qpb = holding Q, after check (p), bet (b);
@@ -26,20 +26,16 @@ p = check or fold, b = bet or call`` (on two lines when longer than :data:`LINE_
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
 from seqform.base.numbers import count_text, exact_probability_text, probability_text
-from seqform.documents.layout.blocks import Words, strategy_lines
 from seqform.documents.layout.summary import MOST_MIXED, SUMMARY_ABOVE
 from seqform.documents.layout.summary import STRATEGY_CHOICES as CHOICES
 from seqform.documents.layout.tables import left_table
-from seqform.forms.strategies import BehaviouralStrategy
-from seqform.game.builtin.labels import LABEL_GRAMMARS, grammar_of
-from seqform.game.model import Game
-from seqform.game.public.tree import StructuredGame
+from seqform.game.builtin.labels import LABEL_GRAMMARS
 
 __all__ = [
     "CHOICES",
@@ -48,19 +44,17 @@ __all__ = [
     "MOST_MIXED",
     "SUMMARY_ABOVE",
     "UNREACHED_FLAG",
-    "DocumentStrategyTable",
+    "DocumentSection",
     "Rendered",
-    "ResponseTable",
-    "Section",
-    "StrategyTable",
-    "behaviour_tables",
-    "document_legend_lines",
+    "ResponseSection",
+    "StrategySection",
+    "document_sections",
     "document_strategy_sections",
     "document_tables",
-    "entropy_bits",
-    "legend_lines",
-    "strategy_sections",
+    "legend_of",
 ]
+
+Document = Mapping[str, Any]
 
 LABELS_HELP = "docs/output.md"  # where labels and 'unreached' are explained
 UNREACHED_FLAG = f"unreached by own play: {LABELS_HELP}"
@@ -77,133 +71,110 @@ class Rendered:
     labels: Sequence[str]
 
 
-class Section(Protocol):
-    """One player's table that :func:`strategy_sections` prints in full or summarised."""
+def _probability(value: Any, long_fractions: bool) -> str:
+    """A probability of a strategy object: a string fraction as it is (a long one as a
+    decimal unless ``long_fractions``), a float by
+    :func:`~seqform.base.numbers.probability_text` (``null``: a run that overflowed)."""
+    if isinstance(value, str):
+        return exact_probability_text(Fraction(value), long_fractions)
+    return probability_text(float("nan") if value is None else float(value))
 
-    @property
-    def infoset_count(self) -> int:
-        """The player's information sets (the total decides ``auto``)."""
-        ...
 
-    def render(self, words: Words, full: bool) -> Rendered:
-        """The table in full (``full``) or its summary."""
-        ...
+def _floats(infoset: Document) -> list[float]:
+    return [
+        float("nan") if a["probability"] is None else float(Fraction(a["probability"]))
+        for a in infoset["actions"]
+    ]
+
+
+def _mixed(infoset: Document) -> bool:
+    return max(_floats(infoset)) < 1 - MIXED_TOLERANCE
+
+
+def _entropy(infoset: Document) -> float:
+    return -sum(p * math.log2(p) for p in _floats(infoset) if p > 0)
+
+
+def _rows(
+    infosets: Sequence[Document], title: str, flag: str, long_fractions: bool = True
+) -> list[str]:
+    width = max([len("infoset"), *(len(infoset["name"]) for infoset in infosets)])
+    lines = [title, f"  {'infoset':<{width}}  action probabilities"]
+    for infoset in infosets:
+        parts = [
+            f"{a['words']} {_probability(a['probability'], long_fractions)}"
+            for a in infoset["actions"]
+        ]
+        mark = f"   ({flag})" if infoset["unreached"] else ""
+        lines.append(f"  {infoset['name']:<{width}}  {'  '.join(parts)}{mark}")
+    return lines
 
 
 @dataclass(frozen=True)
-class StrategyTable:
-    """One player's strategy as a report shows it.
+class StrategySection:
+    """One player's strategy object as a report shows it: every information set, or a
+    summary (the count line and the :data:`MOST_MIXED` most mixed reached ones).
 
-    strategy : the behavioural strategy (float or exact)
+    strategy : the document's strategy object
     title : the table's first line (``"Player 1 — behavioural strategy"``)
     flag : the note beside information sets the player's own play never reaches
-    long_fractions : show long exact fractions as they are (an exact run) or as decimals
+    long_fractions : show long exact fractions as they are (an exact run's answer) or as
+        decimals (a strategy read exactly from a file's decimals)
     """
 
-    strategy: BehaviouralStrategy
+    strategy: Document
     title: str
     flag: str = UNREACHED_FLAG
     long_fractions: bool = True
 
     @property
     def infoset_count(self) -> int:
-        return self.strategy.table.num_infosets
+        return len(self.strategy["infosets"])
 
-    def render(self, words: Words, full: bool) -> Rendered:
-        """Every information set, or the summary of :func:`_summary_lines`."""
-        strategy = self.strategy
+    def render(self, full: bool) -> Rendered:
+        infosets = self.strategy["infosets"]
         if full:
-            body = strategy_lines(strategy, self.title, words, self.flag, self.long_fractions)
-            return Rendered(tuple(body), strategy.table.infosets)
-        shown = _most_mixed(strategy) or _reached(strategy)
-        labels = tuple(strategy.table.infosets[i] for i in shown)
-        return Rendered(tuple(_summary_lines(self, words)), labels)
-
-
-def behaviour_tables(
-    strategies: Sequence[BehaviouralStrategy],
-    names: Sequence[str],
-    kind: str = "behavioural strategy",
-) -> list[StrategyTable]:
-    """Each player's table, titled ``"<player name> — <kind>"`` (the reports of solve,
-    restrict, iterate, the structured route and, with ``kind="exact behavioural strategy"``,
-    the exact route)."""
-    return [StrategyTable(s, f"{names[s.player]} — {kind}") for s in strategies]
-
-
-def entropy_bits(strategy: BehaviouralStrategy, infoset: int) -> float:
-    """``-sum_a p(a) log2 p(a)`` at one information set: 0 for pure play, 1 for a fair coin."""
-    probabilities = (float(strategy.probabilities[s]) for s in strategy.table.sequences_of(infoset))
-    return -sum(p * math.log2(p) for p in probabilities if p > 0)
-
-
-def _is_mixed(strategy: BehaviouralStrategy, infoset: int) -> bool:
-    sequences = strategy.table.sequences_of(infoset)
-    return max(float(strategy.probabilities[s]) for s in sequences) < 1 - MIXED_TOLERANCE
-
-
-def _reached(strategy: BehaviouralStrategy) -> list[int]:
-    return [i for i in range(strategy.table.num_infosets) if not strategy.unreached[i]]
-
-
-def _most_mixed(strategy: BehaviouralStrategy) -> list[int]:
-    """The :data:`MOST_MIXED` reached mixed information sets of highest entropy, in table
-    order."""
-    mixed = [i for i in _reached(strategy) if _is_mixed(strategy, i)]
-    return sorted(sorted(mixed, key=lambda i: -entropy_bits(strategy, i))[:MOST_MIXED])
-
-
-def _summary_lines(table: StrategyTable, words: Words) -> list[str]:
-    """The count line and the :data:`MOST_MIXED` most mixed reached information sets."""
-    strategy = table.strategy
-    reached = _reached(strategy)
-    mixed = [i for i in reached if _is_mixed(strategy, i)]
-    shown = _most_mixed(strategy)
-    counts = (
-        f"{count_text(strategy.table.num_infosets)} information sets, "
-        f"{count_text(len(reached))} reached by own play, {count_text(len(mixed))} of them mixed"
-    )
-    title = f"{table.title} (summary)"
-    if not shown:
-        return [title, f"  {counts}; pure wherever it is reached"]
-    rows = strategy_lines(strategy, title, words, table.flag, table.long_fractions, only=shown)
-    return [rows[0], f"  {counts}; the {len(shown)} most mixed:", *rows[1:]]
-
-
-def _pure_actions(strategy: BehaviouralStrategy) -> list[str]:
-    """The action each information set plays with the highest probability (all of a pure
-    strategy's)."""
-    table = strategy.table
-    return [
-        max(
-            zip(table.actions[i], table.sequences_of(i), strict=True),
-            key=lambda pair: float(strategy.probabilities[pair[1]]),
-        )[0]
-        for i in range(table.num_infosets)
-    ]
+            return Rendered(
+                tuple(_rows(infosets, self.title, self.flag, self.long_fractions)),
+                [i["name"] for i in infosets],
+            )
+        reached = [i for i in infosets if not i["unreached"]]
+        mixed = [i for i in reached if _mixed(i)]
+        ranked = sorted(range(len(mixed)), key=lambda k: -_entropy(mixed[k]))[:MOST_MIXED]
+        shown = [mixed[k] for k in sorted(ranked)]
+        counts = (
+            f"{count_text(len(infosets))} information sets, "
+            f"{count_text(len(reached))} reached by own play, "
+            f"{count_text(len(mixed))} of them mixed"
+        )
+        title = f"{self.title} (summary)"
+        labels = [i["name"] for i in (shown or reached)]
+        if not shown:
+            return Rendered((title, f"  {counts}; pure wherever it is reached"), labels)
+        rows = _rows(shown, title, self.flag, self.long_fractions)
+        return Rendered((rows[0], f"  {counts}; the {len(shown)} most mixed:", *rows[1:]), labels)
 
 
 @dataclass(frozen=True)
-class ResponseTable:
+class ResponseSection:
     """A pure best response as a report shows it: one action per information set.
 
-    strategy : the best response (pure, as a behavioural strategy)
+    chosen : the document's ``[{"infoset", "action", "words"}]``, in table order
     title : the table's first line (``"Pure best response of Player 2"``)
     unreached : the information sets the fixed strategy never lets arise; they carry ``flag``
     """
 
-    strategy: BehaviouralStrategy
+    chosen: Sequence[Document]
     title: str
     unreached: frozenset[str] = frozenset()
     flag: str = "never reached against this strategy: any action is best"
 
     @property
     def infoset_count(self) -> int:
-        return self.strategy.table.num_infosets
+        return len(self.chosen)
 
-    def render(self, words: Words, full: bool) -> Rendered:
-        """Every information set and its action; summarised, how many are reached."""
-        names = self.strategy.table.infosets
+    def render(self, full: bool) -> Rendered:
+        names = [row["infoset"] for row in self.chosen]
         if not full:
             reached = sum(1 for name in names if name not in self.unreached)
             counts = (
@@ -212,15 +183,20 @@ class ResponseTable:
             )
             return Rendered((f"{self.title} (summary)", counts), ())
         rows = [
-            (name, words(name, action), f"({self.flag})" if name in self.unreached else "")
-            for name, action in zip(names, _pure_actions(self.strategy), strict=True)
+            (
+                row["infoset"],
+                row["words"],
+                f"({self.flag})" if row["infoset"] in self.unreached else "",
+            )
+            for row in self.chosen
         ]
         return Rendered((self.title, *left_table([("infoset", "action", ""), *rows])), names)
 
 
-def legend_lines(game: Game | StructuredGame, labels: Sequence[str]) -> list[str]:
-    """``"  Labels: Qpb = holding Q, …"`` for the longest label shown, for built-in games."""
-    grammar = grammar_of(game)
+def legend_of(labels_name: str | None, labels: Sequence[str]) -> list[str]:
+    """``"  Labels: Qpb = holding Q, …"`` for the longest label shown, for a game whose
+    document names its label grammar (``"game"."labels"``)."""
+    grammar = None if labels_name is None else LABEL_GRAMMARS.get(labels_name)
     if grammar is None or not labels:
         return []
     label = max(labels, key=len)  # the first of the longest
@@ -230,36 +206,33 @@ def legend_lines(game: Game | StructuredGame, labels: Sequence[str]) -> list[str
     return [f"  Labels: {label} = {grammar.explain(label)};", f"          {grammar.actions}"]
 
 
-def strategy_sections(
-    game: Game | StructuredGame,
-    tables: Sequence[Section],
+class DocumentSection(Protocol):
+    """One player's table that :func:`document_sections` prints in full or summarised."""
+
+    @property
+    def infoset_count(self) -> int:
+        """The player's information sets (the total decides ``auto``)."""
+        ...
+
+    def render(self, full: bool) -> Rendered:
+        """The table in full (``full``) or its summary."""
+        ...
+
+
+def document_sections(
+    labels_name: str | None,
+    tables: Sequence[DocumentSection],
     choice: str = "auto",
     what: str = "Strategies",
 ) -> list[str]:
-    """Every player's table (or summary) with its legend, each after a blank line.
-
-    ``choice`` is the ``--strategies`` value (:data:`CHOICES`): every table is printed in
-    full, or every one summarised, by the total of their information sets.  A summary ends
-    with where the full ``what`` are.
-    """
-    words = game.describe_action or (lambda _infoset, action: action)
-    return _sections(tables, words, lambda labels: legend_lines(game, labels), choice, what)
-
-
-def _sections(
-    tables: Sequence[Section],
-    words: Words,
-    legend: Callable[[Sequence[str]], list[str]],
-    choice: str,
-    what: str,
-) -> list[str]:
-    """The body of :func:`strategy_sections` and :func:`document_strategy_sections`."""
+    """Every table (or summary) with its legend, each after a blank line, : ``choice`` is
+    ``--strategies``; ``labels_name`` the document's ``"game"."labels"``."""
     total = sum(table.infoset_count for table in tables)
     full = choice == "all" or (choice == "auto" and total <= SUMMARY_ABOVE)
     lines: list[str] = []
     for table in tables:
-        shown = table.render(words, full)
-        lines += ["", *shown.lines, *legend(shown.labels)]
+        shown = table.render(full)
+        lines += ["", *shown.lines, *legend_of(labels_name, shown.labels)]
     if not full:
         lines += [
             "",
@@ -270,122 +243,18 @@ def _sections(
     return lines
 
 
-# --- the same tables read from a document's "strategies" ---------------------------------------
-
-
-def _probability(shown: Any) -> float:
-    """A document's probability as a float: a float, a fraction string, or ``null`` (nan)."""
-    if shown is None:
-        return math.nan
-    return float(Fraction(shown)) if isinstance(shown, str) else float(shown)
-
-
-def _probability_text(shown: Any, long_fractions: bool) -> str:
-    """A document's probability as a table writes it: a fraction string (an exact strategy)
-    by :func:`exact_probability_text`, a float by :func:`probability_text`."""
-    if isinstance(shown, str):
-        return exact_probability_text(Fraction(shown), long_fractions)
-    return probability_text(_probability(shown))
-
-
-@dataclass(frozen=True)
-class DocumentStrategyTable:
-    """One player's strategy as a report shows it, read from a document: one entry of its
-    ``"strategies"`` (``{"player", "name", "infosets": [{"name", "unreached", "actions":
-    [{"action", "words", "probability"}]}]}``, :func:`seqform.documents.objects.strategy_json`).
-    The same table as :class:`StrategyTable` of the strategy the entry was written from.
-    """
-
-    strategy: dict[str, Any]
-    title: str
-    flag: str = UNREACHED_FLAG
-    long_fractions: bool = True
-
-    @property
-    def infoset_count(self) -> int:
-        return len(self.strategy["infosets"])
-
-    def _rows(self, title: str, only: Sequence[int]) -> list[str]:
-        infosets = self.strategy["infosets"]
-        width = max([len("infoset"), *(len(infosets[i]["name"]) for i in only)])
-        lines = [title, f"  {'infoset':<{width}}  action probabilities"]
-        for index in only:
-            infoset = infosets[index]
-            parts = [
-                f"{action['words']} {_probability_text(action['probability'], self.long_fractions)}"
-                for action in infoset["actions"]
-            ]
-            mark = f"   ({self.flag})" if infoset["unreached"] else ""
-            lines.append(f"  {infoset['name']:<{width}}  {'  '.join(parts)}{mark}")
-        return lines
-
-    def _entropy(self, index: int) -> float:
-        actions = self.strategy["infosets"][index]["actions"]
-        probabilities = (_probability(action["probability"]) for action in actions)
-        return -sum(p * math.log2(p) for p in probabilities if p > 0)
-
-    def _is_mixed(self, index: int) -> bool:
-        actions = self.strategy["infosets"][index]["actions"]
-        return max(_probability(a["probability"]) for a in actions) < 1 - MIXED_TOLERANCE
-
-    def render(self, words: Words, full: bool) -> Rendered:
-        """Every information set, or the count line and the :data:`MOST_MIXED` most mixed
-        reached ones (as :class:`StrategyTable`); ``words`` are the document's own."""
-        infosets = self.strategy["infosets"]
-        names = [infoset["name"] for infoset in infosets]
-        if full:
-            return Rendered(tuple(self._rows(self.title, range(len(infosets)))), names)
-        reached = [i for i, infoset in enumerate(infosets) if not infoset["unreached"]]
-        mixed = [i for i in reached if self._is_mixed(i)]
-        shown = sorted(sorted(mixed, key=lambda i: -self._entropy(i))[:MOST_MIXED])
-        counts = (
-            f"{count_text(len(infosets))} information sets, "
-            f"{count_text(len(reached))} reached by own play, "
-            f"{count_text(len(mixed))} of them mixed"
-        )
-        title = f"{self.title} (summary)"
-        if not shown:
-            lines = [title, f"  {counts}; pure wherever it is reached"]
-            return Rendered(tuple(lines), tuple(names[i] for i in reached))
-        rows = self._rows(title, shown)
-        lines = [rows[0], f"  {counts}; the {len(shown)} most mixed:", *rows[1:]]
-        return Rendered(tuple(lines), tuple(names[i] for i in shown))
-
-
 def document_tables(
-    strategies: Sequence[dict[str, Any]], kind: str = "behavioural strategy"
-) -> list[DocumentStrategyTable]:
-    """:func:`behaviour_tables` of a document's ``"strategies"``: each titled
-    ``"<player name> — <kind>"``."""
-    return [DocumentStrategyTable(s, f"{s['name']} — {kind}") for s in strategies]
-
-
-def document_legend_lines(labels: str | None, shown: Sequence[str]) -> list[str]:
-    """:func:`legend_lines` for a document's ``"game": {"labels": ...}`` (the built-in game
-    whose labels the game uses, or None)."""
-    grammar = None if labels is None else LABEL_GRAMMARS.get(labels)
-    if grammar is None or not shown:
-        return []
-    label = max(shown, key=len)  # the first of the longest
-    line = f"  Labels: {grammar.legend(label)}"
-    if len(line) <= LINE_WIDTH:
-        return [line]
-    return [f"  Labels: {label} = {grammar.explain(label)};", f"          {grammar.actions}"]
+    strategies: Sequence[Document], kind: str = "behavioural strategy"
+) -> list[StrategySection]:
+    """The tables of a document's ``"strategies"``: each titled ``"<player name> — <kind>"``."""
+    return [StrategySection(s, f"{s['name']} — {kind}") for s in strategies]
 
 
 def document_strategy_sections(
-    document: dict[str, Any],
-    tables: Sequence[Section],
+    document: Document,
+    tables: Sequence[DocumentSection],
     choice: str = "auto",
     what: str = "Strategies",
 ) -> list[str]:
-    """:func:`strategy_sections` of tables read from ``document``, with the legend of its
-    ``"game"``'s labels (the tables' actions are in the document's own words)."""
-    labels = document["game"].get("labels")
-    return _sections(
-        tables,
-        lambda _infoset, action: action,
-        lambda shown: document_legend_lines(labels, shown),
-        choice,
-        what,
-    )
+    """:func:`document_sections` with the legend of ``document``'s ``"game"`` labels."""
+    return document_sections(document["game"].get("labels"), tables, choice, what)

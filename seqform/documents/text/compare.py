@@ -7,15 +7,9 @@ from __future__ import annotations
 
 from seqform.base.numbers import count_text, value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE
-from seqform.documents.layout.parts import (
-    Document,
-    StrategySection,
-    constant_sum_line,
-    count_of,
-    document_sections,
-    header_of,
-    limit_of,
-)
+from seqform.documents.layout.blocks import constant_sum_line
+from seqform.documents.layout.parts import Document, count_of, header_of, limit_of
+from seqform.documents.layout.strategies import StrategySection, document_sections
 from seqform.documents.layout.tables import aligned_table, left_table
 from seqform.questions.compare import FORMULATION_TITLES, VALUE_TOLERANCE
 

@@ -7,12 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from seqform.documents.layout.parts import (
-    Document,
-    StrategySection,
-    document_sections,
-    header_of,
-)
+from seqform.documents.layout.parts import Document, header_of
+from seqform.documents.layout.strategies import StrategySection, document_sections
 
 __all__ = ["qre_text"]
 

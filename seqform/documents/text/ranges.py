@@ -16,11 +16,12 @@ from typing import Any
 
 from seqform.base.numbers import count_text, short_number, value_text
 from seqform.documents.layout.blocks import document_constant_sum_lines
-from seqform.documents.layout.parts import Document, document_sections, header_of
+from seqform.documents.layout.parts import Document, header_of
 from seqform.documents.layout.strategies import (
     MIXED_TOLERANCE,
     MOST_MIXED,
     Rendered,
+    document_sections,
 )
 
 __all__ = ["RangesTable", "ranges_text"]

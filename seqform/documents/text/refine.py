@@ -15,7 +15,7 @@ from seqform.documents.layout.blocks import (
     document_value_lines,
     header,
 )
-from seqform.documents.layout.strategies import DocumentStrategyTable, document_strategy_sections
+from seqform.documents.layout.strategies import StrategySection, document_strategy_sections
 from seqform.documents.layout.tables import label_rows
 from seqform.documents.text.solve import player_names
 
@@ -68,9 +68,9 @@ def _certificate_lines(document: dict[str, Any], names: tuple[str, str]) -> list
     ]
 
 
-def _strategy_table(strategy: dict[str, Any], verified: bool) -> DocumentStrategyTable:
+def _strategy_table(strategy: dict[str, Any], verified: bool) -> StrategySection:
     kind = "(quasi-perfect)" if verified else "(refined, not proven quasi-perfect)"
-    return DocumentStrategyTable(
+    return StrategySection(
         strategy,
         f"{strategy['name']} — behavioural strategy {kind}",
         flag="unreached by own play: set by the refinement",

@@ -98,7 +98,7 @@ def solution_text(document: dict[str, Any], strategies: str = "auto") -> str:
 
     A solution through the normal form adds the normal form's sizes and checks;
     ``strategies`` is ``--strategies``
-    (:func:`seqform.documents.layout.strategies.strategy_sections`).
+    (:func:`seqform.documents.layout.strategies.document_strategy_sections`).
     """
     game, stats = document["game"], document["solver"]
     names = player_names(document)

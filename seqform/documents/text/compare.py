@@ -11,6 +11,7 @@ from seqform.documents.layout.blocks import constant_sum_line
 from seqform.documents.layout.parts import Document, count_of, header_of, limit_of
 from seqform.documents.layout.strategies import StrategySection, document_sections
 from seqform.documents.layout.tables import aligned_table, left_table
+from seqform.documents.text.compare_sizes import strategy_count_rows
 from seqform.questions.compare import FORMULATION_TITLES, VALUE_TOLERANCE
 
 __all__ = ["comparison_text", "summary_line"]
@@ -53,18 +54,7 @@ def _count_lines(document: Document) -> list[str]:
                 (label, count_text(first[key]), count_text(second[key]), count_text(overall[key]))
                 for label, key in (("information sets", "infosets"), ("sequences", "sequences"))
             ),
-            (
-                "pure strategies",
-                count_of(first["pure_strategies"]),
-                count_of(second["pure_strategies"]),
-                count_of(overall["pure_strategy_profiles"]),
-            ),
-            (
-                "reduced pure strategies",
-                count_of(first["reduced_pure_strategies"]),
-                count_of(second["reduced_pure_strategies"]),
-                count_of(overall["reduced_pure_strategy_profiles"]),
-            ),
+            *strategy_count_rows(first, second, overall),
         ],
         indent="",
     )

@@ -8,7 +8,7 @@ from seqform.base.numbers import count_text
 from seqform.documents.layout.parts import Document, count_of, header_of, limit_of
 from seqform.documents.layout.tables import aligned_table
 
-__all__ = ["sizes_text"]
+__all__ = ["sizes_text", "strategy_count_rows"]
 
 _NAMES = ("Player 1", "Player 2")
 
@@ -40,6 +40,26 @@ def _sequence_lines(document: Document) -> list[str]:
     ]
 
 
+def strategy_count_rows(
+    first: Document, second: Document, overall: Document
+) -> list[tuple[str, str, str, str]]:
+    """The rows of pure and reduced pure strategies, per player and overall (profiles)."""
+    return [
+        (
+            "pure strategies",
+            count_of(first["pure_strategies"]),
+            count_of(second["pure_strategies"]),
+            count_of(overall["pure_strategy_profiles"]),
+        ),
+        (
+            "reduced pure strategies",
+            count_of(first["reduced_pure_strategies"]),
+            count_of(second["reduced_pure_strategies"]),
+            count_of(overall["reduced_pure_strategy_profiles"]),
+        ),
+    ]
+
+
 def sizes_text(document: Document) -> str:
     """The counts table, the normal form's and the sequence form's sizes, the structured
     LP's payoff non-zeros, from a ``seqform.compare-sizes/2`` document."""
@@ -62,18 +82,7 @@ def sizes_text(document: Document) -> str:
             ("", *_NAMES, "overall"),
             row("information sets", "infosets"),
             row("sequences", "sequences"),
-            (
-                "pure strategies",
-                count_of(first["pure_strategies"]),
-                count_of(second["pure_strategies"]),
-                count_of(overall["pure_strategy_profiles"]),
-            ),
-            (
-                "reduced pure strategies",
-                count_of(first["reduced_pure_strategies"]),
-                count_of(second["reduced_pure_strategies"]),
-                count_of(overall["reduced_pure_strategy_profiles"]),
-            ),
+            *strategy_count_rows(first, second, overall),
         ],
         indent="",
     )

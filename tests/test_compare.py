@@ -287,11 +287,13 @@ def test_sizes_without_the_tree_equal_the_trees(spec):
 def test_compare_no_solve_sizes_a_game_too_large_for_its_tree(capsys):
     from seqform.io.documents import validate_document
 
-    # liars_dice(sides=8): 16 bids, refused as a tree (at most 14); its sizes come from the
-    # structured numbering, the same counts the benchmark page uses (benchmarks/peers.py)
-    assert main(["compare", "liars_dice(sides=8)", "--no-solve", "--format", "json"]) == 0
+    # kuhn(cards=2000): about 4·10^7 tree nodes, over the 3·10^7 the tree route builds; its
+    # sizes come from the structured numbering: 1 + 4N sequences a player (the empty one and
+    # four a card: bet, check, check-bet-fold, check-bet-call for player 1), 13 for N = 3
+    # (Kuhn 1950; ../shared/KUHN_FACTS.md)
+    assert main(["compare", "kuhn(cards=2000)", "--no-solve", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     validate_document(document)
-    assert [p["sequences"] for p in document["players"]] == [524_281, 524_281]
-    assert main(["compare", "liars_dice(sides=8)"]) == 1
+    assert [p["sequences"] for p in document["players"]] == [1 + 4 * 2000, 1 + 4 * 2000]
+    assert main(["compare", "kuhn(cards=2000)"]) == 1
     assert "--no-solve` gives both formulations' sizes" in capsys.readouterr().err

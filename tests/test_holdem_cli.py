@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from spot_files import RIVER as SPOT
 
 import seqform
 from seqform.cli.main import main
@@ -18,17 +19,6 @@ from seqform.game.public.explicit import explicit_game
 from seqform.holdem.game import spot_game
 from seqform.holdem.spot import read_spot
 from seqform.io.documents import validate_document
-
-SPOT = """\
-board = "Ks7h2d9c4s"
-pot = 10
-effective_stack = 30
-oop_range = "AA,AKs,QQ:0.5,JhTh,99"
-ip_range = "KK:0.25,AQo,QJs,77"
-bet_sizes = [0.5]
-raise_sizes = [1]
-max_raises = 1
-"""
 
 
 @pytest.fixture

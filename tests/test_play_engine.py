@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from spot_files import RIVER
 
 from seqform.cli.main import main
 from seqform.holdem.lp_work import LPWorkRefusedError
@@ -30,16 +31,6 @@ from seqform.play.start import check_playable
 
 KUHN_VALUE = -1 / 18  # to player 1 (Kuhn 1950)
 
-RIVER = """\
-board = "Ks7h2d9c4s"
-pot = 10
-effective_stack = 30
-oop_range = "AA,AKs,QQ:0.5,JhTh,99"
-ip_range = "KK:0.25,AQo,QJs,77"
-bet_sizes = [0.5]
-raise_sizes = [1]
-max_raises = 1
-"""
 
 # docs/spots.md "A turn spot, measured": solve refuses its LP (580,368 variables) at once
 WIDE_TURN = """\

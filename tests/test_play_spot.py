@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from spot_files import RIVER
 
 from seqform.cli.main import main
 from seqform.cli.play.console import parse_spot_choice
@@ -25,16 +26,6 @@ from seqform.play.start import start_session
 
 EXPECTATION_TOLERANCE = 1e-9
 
-RIVER = """\
-board = "Ks7h2d9c4s"
-pot = 10
-effective_stack = 30
-oop_range = "AA,AKs,QQ:0.5,JhTh,99"
-ip_range = "KK:0.25,AQo,QJs,77"
-bet_sizes = [0.5]
-raise_sizes = [1]
-max_raises = 1
-"""
 
 TURN = """\
 board = "Ks7h2d9c"

@@ -208,6 +208,7 @@ def leduc_structured(ranks: int = 3, suits: int = 2) -> StructuredGame:
         write_deal=card_by_card_deal(),
         description=_description(ranks, suits),
         describe_action=leduc_words,
+        suits=suits,
     )
 
 

@@ -177,7 +177,7 @@ def _maker(
         makers = [_maker(node.children[i], game, (*public, node.cards[i]), terminals) for i in kept]
         cards = [node.cards[i] for i in kept]
         outcomes = [node.outcomes[i] for i in kept]
-        probability = Fraction(node.probability)
+        probabilities = [node.outcome_probability(i) for i in kept]
         held = (game.hands[0].card_matrix.tolist(), game.hands[1].card_matrix.tolist())
 
         def chance(h0: int, h1: int) -> Node:
@@ -185,7 +185,7 @@ def _maker(
             draws = [i for i, card in enumerate(cards) if card not in hands]
             return Chance(
                 outcomes=tuple(outcomes[i] for i in draws),
-                probabilities=(probability,) * len(draws),
+                probabilities=tuple(probabilities[i] for i in draws),
                 children=tuple(makers[i](h0, h1) for i in draws),
                 label=node.label,
             )

@@ -190,14 +190,18 @@ class _Walk:
                 f"{self.game.name}: public chance after {pending.where!r}: needs a card and a "
                 "child per outcome"
             )
-        chance = pending.chance * Fraction(node.probability)
+        if node.multiplicity is not None and len(node.multiplicity) != size:
+            raise InvalidGameError(
+                f"{self.game.name}: public chance after {pending.where!r}: needs a "
+                "multiplicity per outcome"
+            )
         self.chance_nodes += 1
         return [
             _Pending(
                 node.children[i],
                 f"{pending.where} {node.outcomes[i]}",
                 pending.last,
-                chance,
+                pending.chance * node.outcome_probability(i),
                 tuple(sorted((*pending.cards, node.cards[i]))),
             )
             for i in reversed(range(size))

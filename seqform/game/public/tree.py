@@ -152,13 +152,26 @@ class PublicDecision:
 class PublicChance:
     """Chance turns a public card: outcome ``i`` (labelled ``outcomes[i]``) is card
     ``cards[i]``, with probability ``probability`` when that card is neither in a hand
-    nor already public, else 0 (then the explicit tree has no such outcome)."""
+    nor already public, else 0 (then the explicit tree has no such outcome).
+
+    multiplicity : per outcome, how many cards it stands for (``probability`` is multiplied
+        by it); None for one each.  A canonical public tree under suit permutations
+        (:mod:`seqform.game.public.symmetry`) keeps one card per orbit, standing for the
+        orbit.
+    """
 
     label: str
     outcomes: tuple[str, ...]
     cards: tuple[int, ...]
     probability: Fraction
     children: tuple[PublicNode, ...]
+    multiplicity: tuple[int, ...] | None = None
+
+    def outcome_probability(self, outcome: int) -> Fraction:
+        """Outcome ``outcome``'s probability when its card is free: ``probability`` times
+        its multiplicity."""
+        weight = 1 if self.multiplicity is None else self.multiplicity[outcome]
+        return Fraction(self.probability) * weight
 
 
 PublicNode = PublicDecision | PublicChance | PublicLeaf
@@ -228,6 +241,9 @@ class StructuredGame:
     root : the root of the public tree
     write_deal : how :func:`~seqform.game.public.explicit.explicit_game` writes the deal
     description, describe_action : as :class:`~seqform.game.model.Game` has them
+    suits : cards are numbered ``rank · suits + suit`` (:mod:`seqform.game.public.suits`):
+        the structured route looks for the suit permutations the game is invariant under
+        and solves the smaller game of canonical boards; None when the cards have no suits
     """
 
     name: str
@@ -237,6 +253,7 @@ class StructuredGame:
     write_deal: DealWriter
     description: str = ""
     describe_action: Callable[[str, str], str] | None = field(default=None, repr=False)
+    suits: int | None = None
 
     @property
     def player_names(self) -> tuple[str, str]:

@@ -1,0 +1,297 @@
+"""Lossless suit isomorphism: the structured LP on canonical boards and hand classes, and
+its answer lifted back to the game.
+
+Let ``S`` be the suit permutations the game ``G`` is invariant under
+(:func:`seqform.game.public.symmetry.game_symmetries`).  The min-max LP of ``G`` is convex
+and ``S`` maps its feasible set and objective onto themselves, so averaging an optimum over
+``S`` gives an optimum whose plans are the same on each orbit of sequences: restricting both
+players to such plans loses nothing.  Two steps reduce the LP to those plans:
+
+1. *canonical boards* ``G'`` (:func:`~seqform.game.public.symmetry.canonical_game`): one
+   public card per orbit of the stabilizer of the cards before it, its probability times the
+   orbit's size.  For symmetric plans ``x' A' y'`` on ``G'`` is ``x A y`` on ``G`` (the
+   leaves of one orbit pay the same) and ``E' x' = e'`` holds exactly when ``E x = e`` does.
+2. *hand classes*: in ``G'`` the sequence ``(h, s)`` is tied to ``(τh, s)`` for ``τ`` in the
+   stabilizer of ``s``'s public cards; the plans are ``x' = P0 x̄``, ``y' = P1 ȳ`` with
+   ``P`` the 0/1 class matrices.  In the structured LP (:mod:`seqform.structured.lp_model`)
+   the columns ``x`` of a class are added (``x' = P0 x̄``), player 1's payoff rows of a
+   class are added (their multiplier is ``ȳ``; the rows are ``P1ᵀ (F'ᵀ q − A'ᵀ x') <= 0``),
+   the rows of ``E' P0`` of one class, being equal, are kept once, and the columns ``q`` of
+   one class of player 1's information sets, being equal after the rows are added, are
+   added.  The level sums and their definitions stay as ``G'`` has them.  The rows of ``E'``
+   for ``(h, k)`` and ``(τh, k)`` are equal after the merge because the stabilizer of ``k``'s
+   cards is inside the stabilizer of its parent sequence's cards (fewer cards are fixed).
+
+The answer ``(x̄, ȳ)`` is lifted to ``G'`` by ``P``, then to ``G``: the sequence ``(h, s)``
+of ``G`` takes the value of ``(σh, s')`` in ``G'``, where ``σ`` maps ``s``'s board to its
+canonical form ``s'`` (:func:`~seqform.game.public.symmetry.node_map`; any such ``σ`` gives
+the same class).  The route certifies that lifted pair on ``G`` itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from seqform.game.public.numbering import PublicNumbering, number_public_tree, structured_tables
+from seqform.game.public.symmetry import (
+    NodeMap,
+    Symmetries,
+    canonical_game,
+    game_symmetries,
+    node_map,
+)
+from seqform.game.public.tree import StructuredGame
+from seqform.structured.lp_model import StructuredLP, build_structured_lp
+
+__all__ = [
+    "GameSize",
+    "SuitReduction",
+    "lift_plans",
+    "reduce_by_suits",
+]
+
+
+@dataclass(frozen=True)
+class GameSize:
+    """Sequences and information sets per player at one step of the reduction, and the
+    sequence-form LP's rows (``E``'s and the payoff rows: ``1 + infosets[0] +
+    sequences[1]``) and columns (``sequences[0] + 1 + infosets[1]``), before the level sums
+    of the structured LP are added."""
+
+    sequences: tuple[int, int]
+    infosets: tuple[int, int]
+
+    @property
+    def rows(self) -> int:
+        return 1 + self.infosets[0] + self.sequences[1]
+
+    @property
+    def columns(self) -> int:
+        return self.sequences[0] + 1 + self.infosets[1]
+
+
+@dataclass(frozen=True)
+class _Classes:
+    """One player's classes in ``G'``: per sequence and per information set, its class."""
+
+    sequences: np.ndarray
+    infosets: np.ndarray
+    num_sequences: int
+    num_infosets: int
+
+
+@dataclass(frozen=True)
+class SuitReduction:
+    """The game ``G``, its canonical-board game ``G'``, the hand classes and the reduced LP.
+
+    group_order : the suit permutations ``G`` is invariant under
+    full, canonical, reduced : the sizes at each step (:class:`GameSize`)
+    lp : the reduced structured LP (solved as the structured route solves its LP)
+    canonical_lp_shape, canonical_lp_nonzeros : the structured LP of ``G'`` before the
+        hand classes are merged
+    """
+
+    game: StructuredGame
+    canonical: StructuredGame
+    group_order: int
+    full: GameSize
+    canonical_size: GameSize
+    reduced: GameSize
+    lp: StructuredLP
+    canonical_lp_shape: tuple[int, int]
+    canonical_lp_nonzeros: int
+    classes: tuple[_Classes, _Classes]
+    nodes: NodeMap
+    symmetries: Symmetries
+
+
+def _size(game: StructuredGame) -> GameSize:
+    first, second = structured_tables(game)
+    return GameSize(
+        (first.num_sequences, second.num_sequences), (first.num_infosets, second.num_infosets)
+    )
+
+
+def _representatives(
+    numbering: PublicNumbering, symmetries: Symmetries, player: int, keys: np.ndarray
+) -> np.ndarray:
+    """Shape (H, len(keys)): per hand and public card key, the smallest hand of its orbit
+    under the stabilizer of those public cards."""
+    group = symmetries.group
+    maps = np.stack([pair[player] for pair in symmetries.hand_maps])  # (elements, H)
+    found: dict[int, np.ndarray] = {}
+    out = np.empty((maps.shape[1], len(keys)), dtype=np.int64)
+    for column, key in enumerate(keys.tolist()):
+        if key not in found:
+            fixing = set(group.stabilizer(numbering.public_cards[key]).elements)
+            kept = [i for i, element in enumerate(group.elements) if element in fixing]
+            found[key] = maps[kept].min(axis=0)
+        out[:, column] = found[key]
+    return out
+
+
+def _class_of(index: np.ndarray, representative: np.ndarray, size: int, skip: bool) -> np.ndarray:
+    """Per numbered entry of ``index`` (shape (H, columns)), its class: the classes are the
+    distinct representatives' numbers, in order (the empty sequence is class 0)."""
+    columns = np.arange(index.shape[1])[None, :]
+    target = index[representative, np.broadcast_to(columns, index.shape)]
+    owner = np.full(size, -1, dtype=np.int64)
+    mask = index >= 0
+    if skip:
+        mask[:, 0] = False
+        owner[0] = 0
+    owner[index[mask]] = target[mask]
+    _, classes = np.unique(owner, return_inverse=True)
+    return classes.astype(np.int64)
+
+
+def _classes(numbering: PublicNumbering, symmetries: Symmetries, player: int) -> _Classes:
+    sequence_keys = numbering.sequence_cards[player]
+    node_keys = numbering.node_cards[player]
+    sequence_index = numbering.sequence_index[player]
+    infoset_index = numbering.infoset_index[player]
+    sequences = _class_of(
+        sequence_index,
+        _representatives(numbering, symmetries, player, sequence_keys),
+        numbering.num_sequences(player),
+        skip=True,
+    )
+    infosets = _class_of(
+        infoset_index,
+        _representatives(numbering, symmetries, player, node_keys),
+        numbering.num_infosets(player),
+        skip=False,
+    )
+    return _Classes(
+        sequences, infosets, int(sequences.max(initial=0)) + 1, int(infosets.max(initial=-1)) + 1
+    )
+
+
+def _reduce_lp(lp: StructuredLP, classes: tuple[_Classes, _Classes]) -> StructuredLP:
+    """The LP of hand classes (module docstring, step 2), from the LP of ``G'``."""
+    first, second = classes
+    rows, columns = lp.shape
+    n_x = lp.x_columns.stop
+    n_q = 1 + len(second.infosets)
+    n_aux = columns - n_x - n_q
+    e_rows = lp.payoff_rows.start
+    n_y = lp.payoff_rows.stop - e_rows
+    n_def = rows - e_rows - n_y
+    column_map = np.concatenate(
+        [
+            first.sequences,
+            first.num_sequences + np.concatenate([[0], 1 + second.infosets]),
+            first.num_sequences + 1 + second.num_infosets + np.arange(n_aux),
+        ]
+    )
+    new_columns = first.num_sequences + 1 + second.num_infosets + n_aux
+    # E's rows: one per class (the first of each), payoff rows added by class, definitions kept
+    _, first_members = np.unique(first.infosets, return_index=True)
+    e_source = np.concatenate([[0], 1 + first_members])
+    new_e = len(e_source)
+    row_source = np.concatenate([e_source, e_rows + np.arange(n_y), e_rows + n_y + np.arange(n_def)])
+    row_target = np.concatenate(
+        [np.arange(new_e), new_e + second.sequences, new_e + second.num_sequences + np.arange(n_def)]
+    )
+    new_rows = new_e + second.num_sequences + n_def
+    select = sp.csr_array(
+        (np.ones(len(row_source)), (row_target, row_source)), shape=(new_rows, rows)
+    )
+    # x' = P0 x̄ adds a class's columns; q's columns of a class are equal, so one is kept
+    # (each weighted by 1 / class size)
+    weights = np.ones(columns)
+    q_classes = column_map[n_x : n_x + n_q]
+    weights[n_x : n_x + n_q] = 1.0 / np.bincount(q_classes)[q_classes]
+    merge = sp.csr_array(
+        (weights, (np.arange(columns), column_map)), shape=(columns, new_columns)
+    )
+    matrix = sp.csc_array(select @ lp.matrix @ merge)
+    matrix.eliminate_zeros()
+    lower = np.empty(new_rows)
+    upper = np.empty(new_rows)
+    lower[row_target] = lp.row_lower[row_source]
+    upper[row_target] = lp.row_upper[row_source]
+    col_lower = np.empty(new_columns)
+    col_lower[column_map] = lp.col_lower
+    payoff = sp.csr_array(matrix)[new_e:, :]
+    payoff_nonzeros = int(payoff.nnz) - int(
+        payoff[:, first.num_sequences : first.num_sequences + 1 + second.num_infosets].nnz
+    )
+    return StructuredLP(
+        matrix=matrix,
+        row_lower=lower,
+        row_upper=upper,
+        col_lower=col_lower,
+        objective=first.num_sequences,
+        x_columns=slice(0, first.num_sequences),
+        payoff_rows=slice(new_e, new_e + second.num_sequences),
+        scale=lp.scale,
+        payoff_nonzeros=payoff_nonzeros,
+        auxiliaries=n_aux,
+    )
+
+
+def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
+    """The reduction of the module docstring, or None when ``game`` is invariant under no
+    suit permutation but the identity (no suits declared, or asymmetric hands or payoffs)."""
+    symmetries = game_symmetries(game)
+    if symmetries.group.trivial:
+        return None
+    canonical = canonical_game(game, symmetries)
+    numbering = number_public_tree(canonical)
+    classes = (_classes(numbering, symmetries, 0), _classes(numbering, symmetries, 1))
+    canonical_lp = build_structured_lp(canonical)
+    reduced_lp = _reduce_lp(canonical_lp, classes)
+    return SuitReduction(
+        game=game,
+        canonical=canonical,
+        group_order=symmetries.group.order,
+        full=_size(game),
+        canonical_size=_size(canonical),
+        reduced=GameSize(
+            (classes[0].num_sequences, classes[1].num_sequences),
+            (classes[0].num_infosets, classes[1].num_infosets),
+        ),
+        lp=reduced_lp,
+        canonical_lp_shape=canonical_lp.shape,
+        canonical_lp_nonzeros=int(canonical_lp.matrix.nnz),
+        classes=classes,
+        nodes=node_map(game, canonical, symmetries),
+        symmetries=symmetries,
+    )
+
+
+def _lift(reduction: SuitReduction, player: int, canonical_plan: np.ndarray) -> np.ndarray:
+    """A plan of ``G'`` (symmetric on hand classes) as the plan of ``G``."""
+    full = number_public_tree(reduction.game)
+    small = number_public_tree(reduction.canonical)
+    nodes = reduction.nodes
+    public = np.arange(1, full.num_public_sequences(player))
+    node = full.sequence_node[player][public]
+    offset = public - full.node_first[player][node]
+    target_node = nodes.node[player][node]
+    target = small.node_first[player][target_node] + offset
+    maps = np.stack([pair[player] for pair in reduction.symmetries.hand_maps])
+    image = maps[nodes.element[player][node]].T  # (H, public sequences)
+    index = full.sequence_index[player][:, public]
+    valid = index >= 0
+    source = small.sequence_index[player][image, np.broadcast_to(target, image.shape)]
+    if (source[valid] < 0).any():
+        raise AssertionError("a sequence of the game has no image on canonical boards")
+    plan = np.zeros(full.num_sequences(player), dtype=canonical_plan.dtype)
+    plan[0] = canonical_plan[0]
+    plan[index[valid]] = canonical_plan[source[valid]]
+    return plan
+
+
+def lift_plans(
+    reduction: SuitReduction, x: np.ndarray, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The reduced LP's plans ``(x̄, ȳ)`` as realization plans of the game (module
+    docstring): ``x' = P0 x̄``, ``y' = P1 ȳ`` on ``G'``, then each sequence of the game from
+    its image on canonical boards."""
+    first, second = reduction.classes
+    return _lift(reduction, 0, x[first.sequences]), _lift(reduction, 1, y[second.sequences])

@@ -90,6 +90,16 @@ def _add_solve(commands: Commands) -> None:
     add_max_entries_argument(solve)
     add_analysis_arguments(solve)
     solve.add_argument(
+        "--no-suit-isomorphism",
+        dest="suit_isomorphism",
+        action="store_false",
+        help=(
+            "structured route: solve the full LP, not the smaller one on canonical boards "
+            "and hand classes that a game symmetric under suit permutations (leduc) gets "
+            "by default; the answer is the same, certified on the full game either way"
+        ),
+    )
+    solve.add_argument(
         "--hand",
         action="append",
         default=[],

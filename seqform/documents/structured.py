@@ -22,8 +22,19 @@ be added, none removed or renamed)::
       "timings": {"sequence_form", "lp", "behaviour", "certificate", "total"},
       "certificate": {...as in seqform.solve/2...},
       "strategies": [...as in seqform.solve/2...],
+      "suit_isomorphism": null | {"permutations": int,
+                                  "steps": [{"step": "game" | "canonical boards"
+                                                     | "hand classes",
+                                             "sequences": [int, int],
+                                             "infosets": [int, int],
+                                             "lp": {"rows", "columns", "nonzeros"} | null},
+                                            ×3]},
       "spot": {...}                                # a hold'em spot file only
     }
+
+``"suit_isomorphism"`` says how the float route reduced the LP by suit permutations
+(:mod:`seqform.structured.suit_reduction`); ``"sizes"``, the strategies and the certificate
+are the game's own either way.
 
 The ``"spot"`` object is :func:`seqform.documents.spot.spot_json`'s.
 """
@@ -52,8 +63,14 @@ from seqform.io.documents import STRUCTURED
 from seqform.routes.result import Result
 from seqform.routes.structured import StructuredSolution
 from seqform.structured.responses import sequence_tables
+from seqform.structured.suit_reduction import ReductionSizes
 
-__all__ = ["StructuredResult", "auxiliary_variables", "structured_document"]
+__all__ = [
+    "StructuredResult",
+    "auxiliary_variables",
+    "structured_document",
+    "suit_isomorphism_json",
+]
 
 
 class StructuredResult(Result[BehaviouralStrategy], Protocol):
@@ -76,9 +93,38 @@ class StructuredResult(Result[BehaviouralStrategy], Protocol):
 
 def auxiliary_variables(solution: StructuredResult) -> int:
     """The structured LP's variables beyond player 1's sequences, player 2's information
-    sets and the value: the level sums standing for ``Aᵀ x``."""
+    sets and the value: the level sums standing for ``Aᵀ x`` (of the LP solved: the
+    reduced one under suit isomorphism)."""
+    reduction: ReductionSizes | None = getattr(solution, "suit_reduction", None)
+    if reduction is not None:
+        return reduction.reduced_lp[1] - reduction.reduced.columns
     first, second = sequence_tables(solution.game)
     return solution.stats.variables - first.num_sequences - second.num_infosets - 1
+
+
+def suit_isomorphism_json(reduction: ReductionSizes | None) -> dict[str, Any] | None:
+    """The ``"suit_isomorphism"`` object (module docstring), None when not reduced."""
+    if reduction is None:
+        return None
+    steps = (
+        ("game", reduction.full, None),
+        ("canonical boards", reduction.canonical, reduction.canonical_lp),
+        ("hand classes", reduction.reduced, reduction.reduced_lp),
+    )
+    return {
+        "permutations": reduction.group_order,
+        "steps": [
+            {
+                "step": step,
+                "sequences": list(size.sequences),
+                "infosets": list(size.infosets),
+                "lp": None
+                if lp is None
+                else {"rows": lp[0], "columns": lp[1], "nonzeros": lp[2]},
+            }
+            for step, size, lp in steps
+        ],
+    }
 
 
 @builds(StructuredSolution)
@@ -126,6 +172,7 @@ def structured_document(solution: StructuredResult) -> dict[str, Any]:
             strategy_json(solution.strategies[p].to_float(), names[p], words) for p in (0, 1)
         ],
     }
+    document["suit_isomorphism"] = suit_isomorphism_json(getattr(solution, "suit_reduction", None))
     spot: SpotSummary | None = getattr(solution, "spot", None)  # an exact one has none
     if spot is not None:
         document["spot"] = spot_json(spot)

@@ -93,6 +93,7 @@ def solve(
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
     form: Any = None,
+    suit_isomorphism: bool = True,
 ) -> AnySolution:
     """Solve ``game`` and certify the answer by best response, on the route the policy
     chooses (module docstring).
@@ -133,6 +134,11 @@ def solve(
         Called with a short message as each stage starts.
     form
         The game's sequence form, if already built (tree and normal routes).
+    suit_isomorphism
+        Structured route, float: solve the smaller LP on canonical boards and hand classes
+        when the game is invariant under suit permutations (leduc), then certify the lifted
+        answer on the game (:mod:`seqform.structured.suit_reduction`); False solves the
+        full LP.  The exact structured route always solves the full LP.
 
     Raises
     ------
@@ -179,6 +185,7 @@ def solve(
         verbose=verbose,
         progress=progress,
         form=form,
+        suit_isomorphism=suit_isomorphism,
     )
 
 
@@ -204,12 +211,13 @@ def solve_on_route(
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
     form: Any = None,
+    suit_isomorphism: bool = True,
 ) -> AnySolution:
     """Run the pipeline of ``route`` (from :func:`~seqform.routes.policy.choose_route`) on
     ``game``: its structured description on the structured route, else its tree.  The
     options are those :func:`solve` checked when choosing the route."""
     if isinstance(game, StructuredGame):
-        return _structured(game, route, exact, time_limit, verbose, progress)
+        return _structured(game, route, exact, time_limit, verbose, progress, suit_isomorphism)
     solver = route.solver or "simplex"
     if route.method == "normal":
         return _normal(game, solver, backend, time_limit, max_entries, reduced, verbose, form)
@@ -250,6 +258,7 @@ def _structured(
     time_limit: float | None,
     verbose: bool,
     progress: Callable[[str], None] | None,
+    suit_isomorphism: bool = True,
 ) -> AnySolution:
     if exact:
         from seqform.routes.structured_exact import solve_structured_exact
@@ -266,6 +275,7 @@ def _structured(
         time_limit=time_limit,
         verbose=verbose,
         progress=progress,
+        suit_isomorphism=suit_isomorphism,
     )
     if route.spot is None:
         return solution

@@ -28,6 +28,14 @@ from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
+from seqform.structured.suit_reduction import (
+    GameSize,
+    ReductionSizes,
+    SuitReduction,
+    lift_plans,
+    reduce_by_suits,
+    reduction_sizes,
+)
 
 if TYPE_CHECKING:
     from seqform.holdem import SpotSummary
@@ -54,6 +62,9 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     tree_nodes : at most the nodes of the explicit game tree (not built)
     spot : for a hold'em spot file, the players' summary (EVs, shares of the pot, main
         frequencies and OOP's opening grid, :mod:`seqform.holdem.report`); None otherwise
+    suit_reduction : when the LP solved was reduced by suit isomorphism
+        (:mod:`seqform.structured.suit_reduction`), its sizes at each step; ``plans``,
+        ``strategies`` and ``certificate`` are then the lifted answer on the game itself
     """
 
     game: StructuredGame
@@ -61,6 +72,7 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     matrix_nonzeros: int
     tree_nodes: int
     spot: SpotSummary | None = None
+    suit_reduction: ReductionSizes | None = None
 
     @property
     def route(self) -> str:
@@ -119,12 +131,20 @@ def solve_structured(
     time_limit: float | None = None,
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
+    suit_isomorphism: bool = True,
 ) -> StructuredSolution:
     """Solve ``game`` by its structured sequence-form LP and certify it by best response.
 
     ``solver`` is ``"clarabel"``, ``"simplex"`` or ``"ipm"`` (with crossover); ``None``
     chooses by the LP (:func:`default_solver`) and solves again with HiGHS when that answer
     is not certified (:func:`fallback_solver`).
+
+    ``suit_isomorphism`` (default): when the game is invariant under suit permutations
+    (:func:`~seqform.game.public.symmetry.game_symmetries`, which proves it on the whole
+    public tree and both players' hands), solve the LP on canonical boards and hand classes
+    instead, which loses nothing (:mod:`seqform.structured.suit_reduction`); its answer is
+    lifted to the game and certified on the game itself.  Games without suits, or whose
+    hands or payoffs are not symmetric, are solved unreduced.
 
     Raises
     ------
@@ -140,21 +160,39 @@ def solve_structured(
         f"structured LP of {game.name}: {first.num_sequences:,} + {second.num_sequences:,} "
         "sequences, from the public tree × private hands (no game tree)"
     )
+    reduction: SuitReduction | None = None
     with clock.phase("sequence_form", announce):
-        lp = build_structured_lp(game)
+        if suit_isomorphism:
+            reduction = reduce_by_suits(game)
+        lp = build_structured_lp(game) if reduction is None else reduction.lp
+    if reduction is not None:
+        sizes = reduction_sizes(reduction)
+        clock.say(
+            f"suit isomorphism ({sizes.group_order} suit permutations): "
+            f"{_sequences(sizes.full)} sequences, {_sequences(sizes.canonical)} on canonical "
+            f"boards, {_sequences(sizes.reduced)} in hand classes"
+        )
 
     def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
-        return _lp_stages(game, lp, clock, choice, time_limit, verbose)
+        return _lp_stages(game, lp, clock, choice, time_limit, verbose, reduction)
 
     chosen = None if solver is None else LPChoice(solver)
     result = run(chosen) if chosen is not None else _default_or_fallback(lp, clock, run)
+    parts = result.parts()
+    if reduction is not None:
+        parts["plans"] = lift_plans(reduction, *result.plans)
     return StructuredSolution(
         game=game,
         payoff_nonzeros=lp.payoff_nonzeros,
         matrix_nonzeros=payoff_nnz(game),
         tree_nodes=tree_nodes(game),
-        **result.parts(),
+        suit_reduction=None if reduction is None else reduction_sizes(reduction),
+        **parts,
     )
+
+
+def _sequences(size: GameSize) -> str:
+    return f"{size.sequences[0]:,} + {size.sequences[1]:,}"
 
 
 def _lp_stages(
@@ -164,8 +202,10 @@ def _lp_stages(
     choice: LPChoice,
     time_limit: float | None,
     verbose: bool,
+    reduction: SuitReduction | None = None,
 ) -> Certified[BehaviouralStrategy]:
-    """LP → strategies → certificate with the solver ``choice`` (:func:`lp_stages`)."""
+    """LP → strategies → certificate with the solver ``choice`` (:func:`lp_stages`); the
+    plans of a reduced LP are lifted to the game first."""
     rows, columns = lp.shape
     interior = choice.solver == "clarabel" or not choice.crossover
     return lp_stages(
@@ -178,7 +218,7 @@ def _lp_stages(
             tolerance=None if choice.crossover else IPX_TOLERANCE,
             crossover=choice.crossover,
         ),
-        lambda x, y: _strategies(game, x, y, interior),
+        lambda x, y: _strategies(game, *_lifted(reduction, x, y), interior),
         lambda profile: certify(game, *profile),
         lp_message=(
             f"solving with {choice}: {columns:,} variables, {rows:,} constraints, "
@@ -186,6 +226,12 @@ def _lp_stages(
         ),
         limit_point="its last point",
     )
+
+
+def _lifted(
+    reduction: SuitReduction | None, x: np.ndarray, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    return (x, y) if reduction is None else lift_plans(reduction, x, y)
 
 
 def _default_or_fallback(

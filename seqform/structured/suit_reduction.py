@@ -48,9 +48,11 @@ from seqform.structured.lp_model import StructuredLP, build_structured_lp
 
 __all__ = [
     "GameSize",
+    "ReductionSizes",
     "SuitReduction",
     "lift_plans",
     "reduce_by_suits",
+    "reduction_sizes",
 ]
 
 
@@ -106,6 +108,36 @@ class SuitReduction:
     classes: tuple[_Classes, _Classes]
     nodes: NodeMap
     symmetries: Symmetries
+
+
+@dataclass(frozen=True)
+class ReductionSizes:
+    """What a result reports of the reduction (:class:`SuitReduction` less its arrays).
+
+    group_order : the suit permutations the game is invariant under
+    full, canonical, reduced : sequences and information sets at each step
+    canonical_lp, reduced_lp : the structured LP's (rows, columns, non-zeros) on canonical
+        boards and on hand classes (the one solved)
+    """
+
+    group_order: int
+    full: GameSize
+    canonical: GameSize
+    reduced: GameSize
+    canonical_lp: tuple[int, int, int]
+    reduced_lp: tuple[int, int, int]
+
+
+def reduction_sizes(reduction: SuitReduction) -> ReductionSizes:
+    """The sizes of ``reduction`` at each step."""
+    return ReductionSizes(
+        group_order=reduction.group_order,
+        full=reduction.full,
+        canonical=reduction.canonical_size,
+        reduced=reduction.reduced,
+        canonical_lp=(*reduction.canonical_lp_shape, reduction.canonical_lp_nonzeros),
+        reduced_lp=(*reduction.lp.shape, int(reduction.lp.matrix.nnz)),
+    )
 
 
 def _size(game: StructuredGame) -> GameSize:

@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 max_entries=args.max_entries,
                 verbose=args.verbose,
                 progress=progress,
+                suit_isomorphism=args.suit_isomorphism,
             )
     except ArithmeticError as exc:  # ExactSolveError included
         raise CommandError(f"exact computation failed: {exc}") from exc

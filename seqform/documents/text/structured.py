@@ -19,7 +19,7 @@ from seqform.documents.layout.strategies import document_strategy_sections, docu
 from seqform.documents.layout.tables import aligned_table
 from seqform.documents.text.spot import ev_text, grid_lines, spot_lines
 
-__all__ = ["NAMES", "route_line", "structured_text"]
+__all__ = ["NAMES", "route_line", "structured_text", "suit_lines"]
 
 NAMES = ("Player 1", "Player 2")
 
@@ -31,6 +31,28 @@ def route_line(document: dict[str, Any]) -> str:
         "Solved on the structured route: public tree × private hands; the tree would have "
         f"at most {count_text(document['game']['tree_nodes_at_most'])} nodes (not built)"
     )
+
+
+def suit_lines(reduction: dict[str, Any] | None) -> list[str]:
+    """The sizes of the reduction by suit isomorphism, step by step (none when not
+    reduced)."""
+    if reduction is None:
+        return []
+    steps = []
+    for step in reduction["steps"]:
+        sequences = " + ".join(count_text(n) for n in step["sequences"])
+        lp = step["lp"]
+        built = (
+            ""
+            if lp is None
+            else f", LP {count_text(lp['rows'])} rows, {count_text(lp['nonzeros'])} non-zeros"
+        )
+        steps.append(f"    {step['step']}: {sequences} sequences{built}")
+    return [
+        f"  suit isomorphism: the LP solved on canonical boards and hand classes "
+        f"({reduction['permutations']} suit permutations), its answer certified on the game:",
+        *steps,
+    ]
 
 
 def _solver_name(backend: str, solver: str) -> str:
@@ -68,6 +90,7 @@ def structured_text(document: dict[str, Any], strategies: str = "auto") -> str:
         f"  payoff: {count_text(structured)} non-zeros through level sums "
         f"({count_text(sizes['auxiliary_variables'])} "
         f"auxiliary variables) {beside}",
+        *suit_lines(document.get("suit_isomorphism")),
         "",
         f"Solver: {_solver_name(stats['backend'], stats['solver'])}, {stats['status']} after "
         f"{count_text(stats['iterations'])} iterations",

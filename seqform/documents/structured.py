@@ -118,9 +118,7 @@ def suit_isomorphism_json(reduction: ReductionSizes | None) -> dict[str, Any] | 
                 "step": step,
                 "sequences": list(size.sequences),
                 "infosets": list(size.infosets),
-                "lp": None
-                if lp is None
-                else {"rows": lp[0], "columns": lp[1], "nonzeros": lp[2]},
+                "lp": None if lp is None else {"rows": lp[0], "columns": lp[1], "nonzeros": lp[2]},
             }
             for step, size, lp in steps
         ],

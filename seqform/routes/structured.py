@@ -139,12 +139,10 @@ def solve_structured(
     chooses by the LP (:func:`default_solver`) and solves again with HiGHS when that answer
     is not certified (:func:`fallback_solver`).
 
-    ``suit_isomorphism`` (default): when the game is invariant under suit permutations
-    (:func:`~seqform.game.public.symmetry.game_symmetries`, which proves it on the whole
-    public tree and both players' hands), solve the LP on canonical boards and hand classes
-    instead, which loses nothing (:mod:`seqform.structured.suit_reduction`); its answer is
-    lifted to the game and certified on the game itself.  Games without suits, or whose
-    hands or payoffs are not symmetric, are solved unreduced.
+    ``suit_isomorphism`` (default): a game proven invariant under suit permutations
+    (:func:`~seqform.game.public.symmetry.game_symmetries`) is solved on canonical boards
+    and hand classes, losslessly (:mod:`seqform.structured.suit_reduction`), and the lifted
+    answer certified on the game itself; other games are solved unreduced.
 
     Raises
     ------
@@ -160,11 +158,8 @@ def solve_structured(
         f"structured LP of {game.name}: {first.num_sequences:,} + {second.num_sequences:,} "
         "sequences, from the public tree × private hands (no game tree)"
     )
-    reduction: SuitReduction | None = None
     with clock.phase("sequence_form", announce):
-        if suit_isomorphism:
-            reduction = reduce_by_suits(game)
-        lp = build_structured_lp(game) if reduction is None else reduction.lp
+        lp, reduction = _build(game, suit_isomorphism)
     if reduction is not None:
         sizes = reduction_sizes(reduction)
         clock.say(
@@ -189,6 +184,14 @@ def solve_structured(
         suit_reduction=None if reduction is None else reduction_sizes(reduction),
         **parts,
     )
+
+
+def _build(
+    game: StructuredGame, suit_isomorphism: bool
+) -> tuple[StructuredLP, SuitReduction | None]:
+    """The LP to solve: reduced by suit isomorphism when asked and the game allows it."""
+    reduction = reduce_by_suits(game) if suit_isomorphism else None
+    return (build_structured_lp(game) if reduction is None else reduction.lp), reduction
 
 
 def _sequences(size: GameSize) -> str:

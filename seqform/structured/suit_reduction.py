@@ -224,9 +224,15 @@ def _reduce_lp(lp: StructuredLP, classes: tuple[_Classes, _Classes]) -> Structur
     _, first_members = np.unique(first.infosets, return_index=True)
     e_source = np.concatenate([[0], 1 + first_members])
     new_e = len(e_source)
-    row_source = np.concatenate([e_source, e_rows + np.arange(n_y), e_rows + n_y + np.arange(n_def)])
+    row_source = np.concatenate(
+        [e_source, e_rows + np.arange(n_y), e_rows + n_y + np.arange(n_def)]
+    )
     row_target = np.concatenate(
-        [np.arange(new_e), new_e + second.sequences, new_e + second.num_sequences + np.arange(n_def)]
+        [
+            np.arange(new_e),
+            new_e + second.sequences,
+            new_e + second.num_sequences + np.arange(n_def),
+        ]
     )
     new_rows = new_e + second.num_sequences + n_def
     select = sp.csr_array(
@@ -237,26 +243,18 @@ def _reduce_lp(lp: StructuredLP, classes: tuple[_Classes, _Classes]) -> Structur
     weights = np.ones(columns)
     q_classes = column_map[n_x : n_x + n_q]
     weights[n_x : n_x + n_q] = 1.0 / np.bincount(q_classes)[q_classes]
-    merge = sp.csr_array(
-        (weights, (np.arange(columns), column_map)), shape=(columns, new_columns)
-    )
+    merge = sp.csr_array((weights, (np.arange(columns), column_map)), shape=(columns, new_columns))
     matrix = sp.csc_array(select @ lp.matrix @ merge)
     matrix.eliminate_zeros()
-    lower = np.empty(new_rows)
-    upper = np.empty(new_rows)
-    lower[row_target] = lp.row_lower[row_source]
-    upper[row_target] = lp.row_upper[row_source]
-    col_lower = np.empty(new_columns)
-    col_lower[column_map] = lp.col_lower
     payoff = sp.csr_array(matrix)[new_e:, :]
     payoff_nonzeros = int(payoff.nnz) - int(
         payoff[:, first.num_sequences : first.num_sequences + 1 + second.num_infosets].nnz
     )
     return StructuredLP(
         matrix=matrix,
-        row_lower=lower,
-        row_upper=upper,
-        col_lower=col_lower,
+        row_lower=_moved(lp.row_lower, row_source, row_target, new_rows),
+        row_upper=_moved(lp.row_upper, row_source, row_target, new_rows),
+        col_lower=_moved(lp.col_lower, np.arange(columns), column_map, new_columns),
         objective=first.num_sequences,
         x_columns=slice(0, first.num_sequences),
         payoff_rows=slice(new_e, new_e + second.num_sequences),
@@ -264,6 +262,13 @@ def _reduce_lp(lp: StructuredLP, classes: tuple[_Classes, _Classes]) -> Structur
         payoff_nonzeros=payoff_nonzeros,
         auxiliaries=n_aux,
     )
+
+
+def _moved(bounds: np.ndarray, source: np.ndarray, target: np.ndarray, size: int) -> np.ndarray:
+    """Bounds of the merged rows or columns: each takes a member's (they are equal)."""
+    out = np.empty(size)
+    out[target] = bounds[source]
+    return out
 
 
 def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:

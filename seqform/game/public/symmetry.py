@@ -114,9 +114,7 @@ class _Invariance:
 
     def holds(self) -> bool:
         game, permutation = self.game, self.permutation
-        stack: list[tuple[PublicNode, PublicNode, tuple[int, ...]]] = [
-            (game.root, game.root, ())
-        ]
+        stack: list[tuple[PublicNode, PublicNode, tuple[int, ...]]] = [(game.root, game.root, ())]
         while stack:
             first, second, public = stack.pop()
             if isinstance(first, PublicLeaf):
@@ -128,7 +126,9 @@ class _Invariance:
                     second.actions,
                 ):
                     return False
-                stack.extend((a, b, public) for a, b in zip(first.children, second.children))
+                stack.extend(
+                    (a, b, public) for a, b in zip(first.children, second.children, strict=True)
+                )
             else:
                 if not isinstance(second, PublicChance) or not _same_chance(first, second):
                     return False

@@ -108,7 +108,9 @@ class _Invariance:
         if key not in self.levels:
             if board not in self.valid:
                 cards = np.asarray(board, dtype=np.int64)
-                self.valid[board] = [~np.isin(c, cards).any(axis=1) for c in self.cards]
+                self.valid[board] = [
+                    np.asarray(~np.isin(c, cards).any(axis=1), dtype=bool) for c in self.cards
+                ]
             self.levels[key] = _same_levels(first, second, self.maps, self.valid[board])
         return self.levels[key]
 

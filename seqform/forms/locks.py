@@ -39,6 +39,7 @@ __all__ = [
     "ResolvedLocks",
     "normal_history",
     "player_index",
+    "player_names",
     "resolve_locks",
     "structured_targets",
     "tree_targets",
@@ -79,6 +80,11 @@ def player_index(text: object, where: str) -> int:
     return _PLAYERS[key]
 
 
+def player_names(text: object) -> tuple[str, str]:
+    """``("OOP", "IP")`` for a player written as a seat, else ``("P1", "P2")``."""
+    return ("OOP", "IP") if str(text).strip().lower() in ("oop", "ip") else ("P1", "P2")
+
+
 @dataclass(frozen=True)
 class Lock:
     """One lock, as written (module docstring).
@@ -89,6 +95,8 @@ class Lock:
     hands : the hands it covers, as written (``"AA"``, ``"KQs"``, ``"AhKh"``); empty: all
     source : how the user wrote it, for messages (``--lock "IP@x: b5=1"``, ``locks.toml,
         lock 2``)
+    names : how messages name the two players: ``("OOP", "IP")``, or ``("P1", "P2")`` when
+        the lock was written so (:func:`player_names`)
     """
 
     player: int
@@ -96,6 +104,7 @@ class Lock:
     mix: tuple[tuple[str, Fraction], ...]
     hands: tuple[str, ...] = ()
     source: str = field(default="", compare=False)
+    names: tuple[str, str] = field(default=("OOP", "IP"), compare=False)
 
     def __post_init__(self) -> None:
         where = self.where
@@ -121,7 +130,7 @@ class Lock:
 
     def text(self) -> str:
         """The compact notation of :mod:`seqform.io.lock_files` (``IP@x: b5=1/2,x=1/2``)."""
-        who = ("OOP", "IP")[self.player]
+        who = self.names[self.player]
         mix = ",".join(f"{action}={probability}" for action, probability in self.mix)
         hands = f"; hands={','.join(self.hands)}" if self.hands else ""
         return f"{who}@{self.node}: {mix}{hands}"
@@ -213,14 +222,14 @@ def structured_targets(
         else:
             if wanted in by_player[1 - lock.player] or lock.node in by_player[1 - lock.player]:
                 raise LockError(
-                    f"{lock.where}: {('OOP', 'IP')[1 - lock.player]} acts at node "
-                    f"{wanted or 'root'!r}, not {('OOP', 'IP')[lock.player]}"
+                    f"{lock.where}: {lock.names[1 - lock.player]} acts at node "
+                    f"{wanted or 'root'!r}, not {lock.names[lock.player]}"
                 )
             known = [h.lstrip("|") or "root" for h in numbering.node_histories[lock.player]]
             shown = ", ".join(known[:10]) + (", …" if len(known) > 10 else "")
             raise LockError(
                 f"{lock.where}: no node {wanted or 'root'!r} where "
-                f"{('OOP', 'IP')[lock.player]} acts (its nodes: {shown})"
+                f"{lock.names[lock.player]} acts (its nodes: {shown})"
             )
         labels = game.hands[lock.player].labels
         chosen: list[str] = []
@@ -229,7 +238,7 @@ def structured_targets(
             found = [label for label in found if label in labels]
             if not found:
                 raise LockError(
-                    f"{lock.where}: hand {item!r} is not in {('OOP', 'IP')[lock.player]}'s range"
+                    f"{lock.where}: hand {item!r} is not in {lock.names[lock.player]}'s range"
                 )
             chosen += [label for label in found if label not in chosen]
         return [label + history for label in chosen]
@@ -237,7 +246,7 @@ def structured_targets(
     return targets
 
 
-def _action(lock: Lock, action: str, offered: tuple[str, ...], name: str) -> int:
+def _action(lock: Lock, action: str, offered: tuple[str, ...], node: str) -> int:
     if action in offered:
         return offered.index(action)
     word = ACTION_WORDS.get(action.lower())
@@ -245,7 +254,7 @@ def _action(lock: Lock, action: str, offered: tuple[str, ...], name: str) -> int
     if word and len(matches) == 1:
         return matches[0]
     raise LockError(
-        f"{lock.where}: no action {action!r} at {name!r} (its actions: {', '.join(offered)})"
+        f"{lock.where}: no action {action!r} at {node!r} (its actions: {', '.join(offered)})"
     )
 
 
@@ -274,14 +283,14 @@ def resolve_locks(
                 raise LockError(f"{lock.where}: no information set {lock.node!r} in this game")
             if owner != lock.player:
                 raise LockError(
-                    f"{lock.where}: {name!r} is {('OOP', 'IP')[owner]}'s (player {owner + 1}), "
-                    f"not {('OOP', 'IP')[lock.player]}'s"
+                    f"{lock.where}: {name!r} is {lock.names[owner]}'s (player {owner + 1}), "
+                    f"not {lock.names[lock.player]}'s"
                 )
             index = lookup[owner][name]
             offered = tables[owner].actions[index]
             mix = [Fraction(0)] * len(offered)
             for action, probability in lock.mix:
-                mix[_action(lock, action, offered, name)] += probability
+                mix[_action(lock, action, offered, lock.node.strip() or "root")] += probability
             fixed[owner][index] = tuple(mix)
             covered += 1
         if not covered:

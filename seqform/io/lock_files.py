@@ -38,7 +38,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from seqform.forms.locks import Lock, LockError, player_index
+from seqform.forms.locks import Lock, LockError, player_index, player_names
 from seqform.io.json_input import StrategyFileError, parse_json, parse_probability, read_text
 
 __all__ = ["LOCK_KEYS", "lock_from_mapping", "parse_lock", "read_lock_file"]
@@ -83,7 +83,7 @@ def parse_lock(spec: str) -> Lock:
             if not equals or not action.strip():
                 raise LockError(f"{where}: {item!r} is not ACTION=P (e.g. x=1)")
             mix.append((action.strip(), _probability(value.strip(), where)))
-    return Lock(player, node.strip(), tuple(mix), hands, source=where)
+    return Lock(player, node.strip(), tuple(mix), hands, where, player_names(player_text))
 
 
 def lock_from_mapping(data: object, where: str) -> Lock:
@@ -117,7 +117,8 @@ def lock_from_mapping(data: object, where: str) -> Lock:
         (str(action), _probability(value, f"{where}, mix {action}"))
         for action, value in mix.items()
     )
-    return Lock(player_index(data["player"], where), node, pairs, tuple(hands), source=where)
+    player = player_index(data["player"], where)
+    return Lock(player, node, pairs, tuple(hands), where, player_names(data["player"]))
 
 
 def read_lock_file(path: str | Path) -> list[Lock]:

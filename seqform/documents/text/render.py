@@ -52,6 +52,10 @@ def document_report(built: dict[str, Any], strategies: str = "auto") -> str:
     ValueError
         For a document of another kind.
     """
+    if "locks" in built:
+        from seqform.documents.text.locked import locked_text
+
+        return locked_text(built, strategies)
     if "exact" in built:
         from seqform.documents.text.exact import exact_text
 

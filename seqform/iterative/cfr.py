@@ -34,6 +34,9 @@ parameters (alternating updates; DCFR α = 1.5, β = 0, γ = 2, Brown and Sandho
 they walk the histories and add regrets history by history, which sums to the same
 numbers.  ``cfr(..., alternating=False)`` is the original simultaneous CFR of Zinkevich
 et al. (2007).
+
+Size: the run's state, its renumbering and the one stepper of the CFR family (node locks
+included) are read together; the rules are in :mod:`seqform.iterative.rules`.
 """
 
 from __future__ import annotations

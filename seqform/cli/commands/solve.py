@@ -95,18 +95,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with solver_log_to_stderr(args.verbose):
             if locks is not None:
-                from seqform.routes.solve import solve_locked
-
-                locked = solve_locked(
-                    game,
-                    route,
-                    locks,
-                    exact=args.exact,
-                    fix=bounds,
-                    time_limit=args.time_limit,
-                    verbose=args.verbose,
-                    progress=progress,
-                )
+                locked = _solve_locked(game, route, locks, bounds, progress, args)
                 return _report(locked, route, progress, args, hands)
             solution = solve_on_route(
                 game,
@@ -123,6 +112,25 @@ def run(args: argparse.Namespace) -> int:
     except ArithmeticError as exc:  # ExactSolveError included
         raise CommandError(f"exact computation failed: {exc}") from exc
     return _report(solution, route, progress, args, hands)
+
+
+def _solve_locked(
+    game: Any, route: Route, locks: list[Any], bounds: Any, progress: Progress, args: Any
+) -> Any:
+    """``--lock``: the game solved without and with the locks
+    (:func:`seqform.routes.solve.solve_locked`)."""
+    from seqform.routes.solve import solve_locked
+
+    return solve_locked(
+        game,
+        route,
+        locks,
+        exact=args.exact,
+        fix=bounds,
+        time_limit=args.time_limit,
+        verbose=args.verbose,
+        progress=progress,
+    )
 
 
 def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:

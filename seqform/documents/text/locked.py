@@ -1,11 +1,12 @@
 """``solve --lock``: the ``"locks"`` object of a locked solve's document
-(:mod:`seqform.documents.locked`) as text, after the locked game's own report."""
+(:mod:`seqform.documents.locked`) as text; :func:`seqform.documents.text.render.document_report`
+puts it after the locked game's own report."""
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["LARGEST_SHOWN", "lock_lines", "locked_text"]
+__all__ = ["LARGEST_SHOWN", "lock_lines"]
 
 LARGEST_SHOWN = 10
 """The strategy changes the text lists (the JSON document has them all)."""
@@ -69,11 +70,3 @@ def lock_lines(locks: dict[str, Any]) -> list[str]:
         lines.append(f"  {who} at {node}:{reach}")
         lines.append(f"    {moves}")
     return lines
-
-
-def locked_text(built: dict[str, Any], strategies: str = "auto") -> str:
-    """The locked game's report, then :func:`lock_lines`."""
-    from seqform.documents.text.render import document_report
-
-    base = document_report({k: v for k, v in built.items() if k != "locks"}, strategies)
-    return base.rstrip("\n") + "\n\n" + "\n".join(lock_lines(built["locks"])) + "\n"

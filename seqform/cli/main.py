@@ -30,6 +30,7 @@ from seqform.cli.progress import configure_logging, live_progress
 from seqform.cli.resolve import resolve_export_file, resolve_solver
 from seqform.cli.signals import interrupted_code, interrupting_signal, terminate_as_interrupt
 from seqform.cli.streams import open_standard_streams, pipe_closed, terminal_text
+from seqform.forms.locks import LockError
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.holdem import CardError, SpotFileError
 from seqform.lp.interrupt import solver_left_running
@@ -117,7 +118,14 @@ def _main(argv: Sequence[str] | None) -> int:
         return _end_unless_solver_left(code)
     except BrokenPipeError:  # the reader stopped reading: no error (cli/streams.py)
         return pipe_closed()
-    except (UnknownGameError, GameParameterError, OptionsError, CardError, SpotFileError) as exc:
+    except (
+        UnknownGameError,
+        GameParameterError,
+        OptionsError,
+        CardError,
+        SpotFileError,
+        LockError,
+    ) as exc:
         return _error(str(exc), EXIT_USAGE)
     except CommandError as exc:
         return _error(str(exc), exc.code)

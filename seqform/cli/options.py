@@ -27,6 +27,7 @@ __all__ = [
     "add_analysis_arguments",
     "add_game_argument",
     "add_iterate_route_arguments",
+    "add_lock_arguments",
     "add_max_entries_argument",
     "add_output_arguments",
     "add_solver_arguments",
@@ -207,6 +208,27 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
         "--fix-file",
         metavar="FILE",
         help='restrictions as JSON {"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}',
+    )
+    add_lock_arguments(group)
+
+
+def add_lock_arguments(group: argparse._ActionsContainer) -> None:
+    """``--lock`` and ``--lock-file`` (``solve`` and ``iterate``)."""
+    group.add_argument(
+        "--lock",
+        action="append",
+        default=[],
+        metavar="LOCK",
+        help=(
+            'node lock: PLAYER@NODE: ACTION=P,... [; hands=HANDS], e.g. "OOP@: x=1" or '
+            '"IP@x: b5=0.5,x=0.5; hands=AA,KK" (a tree game: "P1@J: b=1"); solved with and '
+            "without the locks, the report shows the EV and strategy changes; repeatable"
+        ),
+    )
+    group.add_argument(
+        "--lock-file",
+        metavar="FILE",
+        help="node locks from a TOML ([[lock]] tables) or JSON file (docs/locking.md)",
     )
 
 

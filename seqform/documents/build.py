@@ -9,6 +9,8 @@ result                                            document                     c
 ``ExactSolution``, ``RefinedSolution``
 ``StructuredSolution``,                           ``seqform.structured/2``
 ``StructuredExactSolution``
+``LockedSolution``                                the locked solution's, with
+                                                  ``"locks"``
 ``Comparison``                                    ``seqform.compare/2``        (1)
 ``StructuredSizes``                               ``seqform.compare-sizes/2``
 ``EquilibriumRanges``                             ``seqform.ranges/2``
@@ -54,6 +56,7 @@ MODULES = (
     "structured",
     "exact",
     "refine",
+    "locked",
     "iterate",
     "exploit",
     "compare",

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         ComboStrategy,
         HandSelectionError,
         combo_strategies,
+        lock_hand_labels,
         select_combos,
     )
     from seqform.holdem.lp_work import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
         action_frequencies,
         class_grid,
         opening_grid,
+        public_reach,
         seat_ev,
         spot_summary,
     )
@@ -56,9 +58,11 @@ _DOOR = {
     "combo_strategies": "hands",
     "hand_name": "strength",
     "is_spot_file": "game",
+    "lock_hand_labels": "hands",
     "load_spot_game": "game",
     "load_spot_tree": "game",
     "opening_grid": "report",
+    "public_reach": "report",
     "read_spot": "spot",
     "refuse_slow_lp": "lp_work",
     "select_combos": "hands",
@@ -88,7 +92,9 @@ __all__ = [
     "is_spot_file",
     "load_spot_game",
     "load_spot_tree",
+    "lock_hand_labels",
     "opening_grid",
+    "public_reach",
     "read_spot",
     "refuse_slow_lp",
     "seat_ev",

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.public.tree import StructuredGame
-from seqform.holdem.cards import CardError, card_text, parse_cards
+from seqform.holdem.cards import CardError, card_text, combo_text, parse_cards
 from seqform.holdem.equity import showdown_equities
 from seqform.holdem.ranges import parse_range
 from seqform.holdem.spot import Spot
@@ -28,6 +28,7 @@ __all__ = [
     "ComboStrategy",
     "HandSelectionError",
     "combo_strategies",
+    "lock_hand_labels",
     "select_combos",
 ]
 
@@ -97,6 +98,19 @@ def _item_combos(item: str, spot: Spot) -> list[tuple[int, int]]:
     except CardError as exc:
         raise HandSelectionError(f"--hand {item!r}: {exc}") from None
     return [combo for combo in combos if not set(combo) & set(spot.board)]
+
+
+def lock_hand_labels(item: str, spot: Spot, player: int) -> list[str]:
+    """The labels of ``player``'s combos that one written hand names (``"AhKh"``,
+    ``"AKs"``, ``"QQ"``); a node lock's ``hands`` (:mod:`seqform.forms.locks`) are read so.
+
+    Raises
+    ------
+    HandSelectionError
+        For an item that is not a combo or class, or a combo on the board.
+    """
+    combos = spot.ranges[player].combos
+    return [combo_text(combo) for combo in _item_combos(item.strip(), spot) if combo in combos]
 
 
 def select_combos(spot: Spot, items: Sequence[str]) -> tuple[tuple[int, int], ...]:

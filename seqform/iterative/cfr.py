@@ -34,19 +34,26 @@ parameters (alternating updates; DCFR α = 1.5, β = 0, γ = 2, Brown and Sandho
 they walk the histories and add regrets history by history, which sums to the same
 numbers.  ``cfr(..., alternating=False)`` is the original simultaneous CFR of Zinkevich
 et al. (2007).
+
+Size: the run's state, its renumbering and the one stepper of the CFR family (node locks
+included) are read together; the rules are in :mod:`seqform.iterative.rules`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
+from seqform.certify import certify
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.sequences import PlayerSequences
 from seqform.iterative.layout import (
+    PlayerLayout,
     TreeLayout,
     average_profile,
     build_layout,
@@ -165,7 +172,10 @@ class FullTreeRegrets:
     by one :class:`~seqform.iterative.rules.RegretRule` per player (the module
     docstring's steps; the rule's own steps are in :mod:`seqform.iterative.rules`).
     ``horizon``: the run's number of iterations, which a hyperparameter schedule needs
-    (:func:`~seqform.iterative.rules.for_run`)."""
+    (:func:`~seqform.iterative.rules.for_run`).  ``locks``: per player, information set →
+    fixed action probabilities (node locks, :mod:`seqform.forms.locks`); there the current
+    behaviour stays the locked mix and no regret is kept, so the average is the locked mix
+    too."""
 
     def __init__(
         self,
@@ -173,6 +183,7 @@ class FullTreeRegrets:
         rules: Sequence[Rule],
         tie_tolerance: float = 0.0,
         horizon: int | None = None,
+        locks: Sequence[Mapping[int, Sequence[Any]]] | None = None,
     ) -> None:
         self.layout = layout
         self.tie_tolerance = tie_tolerance  # ties_cleared: 0 clears nothing
@@ -188,6 +199,19 @@ class FullTreeRegrets:
             regret_matching(player, regrets)
             for player, regrets in zip(layout.players, self.regrets, strict=True)
         ]
+        self.locked = [
+            _locked_positions(player, locks[index] if locks else {})
+            for index, player in enumerate(layout.players)
+        ]
+        for player in range(len(layout.players)):
+            self._keep_locks(player)
+
+    def _keep_locks(self, player: int) -> None:
+        """The locked information sets' behaviour back to the locked mix, their regrets 0."""
+        positions, values = self.locked[player]
+        if len(positions):
+            self.behaviour[player][positions] = values
+            self.regrets[player][positions] = 0.0
 
     def step(self, iteration: int) -> None:
         self.iteration = iteration
@@ -235,6 +259,7 @@ class FullTreeRegrets:
         if matched is not regrets:  # regrets are cleared already
             matched = ties_cleared(matched, scale, tolerance, out=self.work[player])
         regret_matching(self.layout.players[player], matched, out=self.behaviour[player])
+        self._keep_locks(player)
 
     def average(self) -> tuple[BehaviouralStrategy, ...]:
         return average_profile(self.layout, self.cumulative)
@@ -278,6 +303,7 @@ class FullTreeRegrets:
             np.take(state.regrets[index], player.order, out=self.regrets[index])
             np.take(state.cumulative[index], player.order, out=self.cumulative[index])
             np.take(state.behaviour[index], player.order, out=self.behaviour[index])
+            self._keep_locks(index)
         self.iteration = state.iteration
 
     def current(self) -> tuple[BehaviouralStrategy, ...]:
@@ -292,6 +318,18 @@ class FullTreeRegrets:
         )
 
 
+def _locked_positions(
+    player: PlayerLayout, fixed: Mapping[int, Sequence[Any]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The internal positions of the locked sequences and their probabilities."""
+    table = player.table
+    inverse = np.empty(len(player.order), dtype=np.int64)
+    inverse[player.order] = np.arange(len(player.order))
+    sequences = [s for index in sorted(fixed) for s in table.sequences_of(index)]
+    values = [float(p) for index in sorted(fixed) for p in fixed[index]]
+    return inverse[np.asarray(sequences, dtype=np.int64)], np.asarray(values, dtype=float)
+
+
 def solve_with_rule(
     game: Game,
     rule: Rule,
@@ -301,20 +339,40 @@ def solve_with_rule(
     *,
     last_iterate: bool = False,
     tie_tolerance: float = 0.0,
+    locks: Sequence[Mapping[int, Sequence[Fraction]]] | None = None,
 ) -> IterativeResult:
     """Run the loop of the module docstring with ``rule`` for every player.
 
     ``last_iterate`` also measures NashConv of the current behaviour at each sample
     (:attr:`~seqform.iterative.run.Sample.last_nash_conv`); ``tie_tolerance`` clears ties
     (:func:`~seqform.iterative.layout.ties_cleared`; 0, the default, clears none).
+    ``locks`` (two players): per player, the locked information sets' probabilities; the
+    behaviour stays there (:class:`FullTreeRegrets`) and NashConv is that of the locked
+    game (best responses keep the locked behaviour).
     """
     stepper = FullTreeRegrets(
         build_layout(game),
         [rule] * game.flat.num_players,
         tie_tolerance=tie_tolerance,
         horizon=stopping.iterations,
+        locks=locks,
     )
-    return run_iterations(game, stepper, stopping, algorithm, on_sample, last_iterate=last_iterate)
+    measure = None
+    if locks is not None:
+        bounds = tuple({i: tuple((p, p) for p in mix) for i, mix in own.items()} for own in locks)
+
+        def measure(strategies: tuple[BehaviouralStrategy, ...]) -> float:
+            return float(certify(game, strategies[0], strategies[1], bounds).nash_conv)  # type: ignore[arg-type]
+
+    return run_iterations(
+        game,
+        stepper,
+        stopping,
+        algorithm,
+        on_sample,
+        last_iterate=last_iterate,
+        nash_conv=measure,
+    )
 
 
 def cfr(

@@ -22,6 +22,9 @@ Every result has the :class:`~seqform.routes.result.Result` protocol (``value``,
 point with an ``exact`` flag, as pygambit's solvers take ``rational``.  The command line's
 ``seqform solve`` calls the same functions (:func:`choose_route`, then :func:`solve_on_route`),
 so a Python caller gets the same route, the same refusals and the same answer.
+
+Size: the one entry point documents every option of every route, node locks included
+(:func:`solve_locked`); each route's pipeline is in its own module.
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ from seqform.routes.policy import OptionsError, Route, choose_route
 from seqform.routes.tree import Solution, solve_tree
 
 if TYPE_CHECKING:
+    from seqform.forms.locks import ResolvedLocks
     from seqform.routes.exact import ExactSolution
+    from seqform.routes.locked import LockedSolution
     from seqform.routes.refine import RefinedSolution
     from seqform.routes.structured import StructuredSolution
     from seqform.routes.structured_exact import StructuredExactSolution
@@ -49,11 +54,13 @@ __all__ = [
     "AnySolution",
     "Solution",
     "solve",
+    "solve_locked",
     "solve_on_route",
 ]
 
 AnySolution: TypeAlias = (
     "Solution | StructuredSolution | ExactSolution | StructuredExactSolution | RefinedSolution"
+    " | LockedSolution"
 )
 r"""What :func:`solve` returns: one of the results of the module docstring's table, each
 with the :class:`~seqform.routes.result.Result` protocol and a ``route`` (the tree's
@@ -83,6 +90,7 @@ def solve(
     exact: bool = False,
     refine: bool = False,
     fix: Sequence[Any] | Any = None,
+    locks: Sequence[Any] | Any = None,
     solver: str | None = None,
     backend: str = "highs",
     time_limit: float | None = None,
@@ -116,6 +124,13 @@ def solve(
     fix
         Restrictions on behaviour (tree route): ``"K:b=1"``-style specs, ``ActionBound``\\ s
         or resolved ``Restrictions``.
+    locks
+        Node locks (tree and structured routes, :mod:`seqform.routes.locked`): strings in
+        the ``--lock`` notation (``"IP@x: b5=0.5,x=0.5; hands=AA,KK"``,
+        :mod:`seqform.io.lock_files`) or :class:`~seqform.forms.locks.Lock`\\ s.  The game
+        is solved with and without them and a
+        :class:`~seqform.routes.locked.LockedSolution` returned: the locked solution, the
+        unlocked one, each player's EV change and the strategy changes.
     solver
         ``"simplex"``, ``"ipm"``, ``"pdlp"`` (HiGHS) or ``"clarabel"`` (structured route);
         None: simplex on the tree, the structured route's choice there.
@@ -144,6 +159,8 @@ def solve(
     ------
     OptionsError
         For options that cannot run together (a ``ValueError``; exit 2 on the command line).
+    LockError
+        For a lock that does not fit the game (a ``ValueError``, naming the lock; exit 2).
     MemoryRefusedError
         When the route would not fit in memory (unless ``force``).
     LPWorkRefusedError
@@ -170,8 +187,25 @@ def solve(
         force=force,
     )
     loaded: Game | StructuredGame | None = None
+    if locks is not None:
+        from seqform.routes.locked import as_locks, check_locked_route
+
+        locks = as_locks(locks)
+        check_locked_route(route, exact=exact, refine=refine, backend=backend)
     if route.structured is None:
         loaded = _tree(game, max_nodes)
+    if locks is not None:
+        return solve_locked(
+            route.structured or loaded,  # type: ignore[arg-type]
+            route,
+            locks,
+            exact=exact,
+            fix=bounds,
+            time_limit=time_limit,
+            verbose=verbose,
+            progress=progress,
+            form=form,
+        )
     return solve_on_route(
         route.structured or loaded,  # type: ignore[arg-type]
         route,
@@ -197,6 +231,46 @@ def _tree(game: GameLike, max_nodes: int | None) -> Game:
     return as_game(game, "solve")
 
 
+def solve_locked(
+    game: Game | StructuredGame,
+    route: Route,
+    locks: Sequence[Any],
+    *,
+    exact: bool = False,
+    fix: Any = None,
+    time_limit: float | None = None,
+    verbose: bool = False,
+    progress: Callable[[str], None] | None = None,
+    form: Any = None,
+) -> LockedSolution:
+    """Solve ``game`` on ``route`` without and with ``locks`` (``Lock``\\ s, checked by
+    :func:`~seqform.routes.locked.check_locked_route`) and compare the two
+    (:mod:`seqform.routes.locked`).
+
+    Raises
+    ------
+    LockError
+        For a lock that does not fit the game, before anything is solved.
+    """
+    from seqform.routes.locked import compare_locked, resolve_for
+
+    resolved = resolve_for(game, route, locks)
+    options: dict[str, Any] = {
+        "exact": exact,
+        "fix": fix,
+        "time_limit": time_limit,
+        "verbose": verbose,
+        "progress": progress,
+        "form": form,
+    }
+    _say(progress, "solving without the locks")
+    unlocked = solve_on_route(game, route, **options)
+    _say(progress, f"solving with the locks ({resolved.count:,} information sets locked)")
+    locked = solve_on_route(game, route, locks=resolved, **options)
+    pot = route.spot.pot if route.spot is not None else None
+    return compare_locked(unlocked, locked, resolved, pot)
+
+
 def solve_on_route(
     game: Game | StructuredGame,
     route: Route,
@@ -204,6 +278,7 @@ def solve_on_route(
     exact: bool = False,
     refine: bool = False,
     fix: Any = None,
+    locks: ResolvedLocks | None = None,
     backend: str = "highs",
     time_limit: float | None = None,
     max_entries: int = DEFAULT_MAX_ENTRIES,
@@ -215,9 +290,16 @@ def solve_on_route(
 ) -> AnySolution:
     """Run the pipeline of ``route`` (from :func:`~seqform.routes.policy.choose_route`) on
     ``game``: its structured description on the structured route, else its tree.  The
-    options are those :func:`solve` checked when choosing the route."""
+    options are those :func:`solve` checked when choosing the route; ``locks``, resolved
+    against the game, are solved as the locked game alone (:func:`solve_locked` compares)."""
     if isinstance(game, StructuredGame):
-        return _structured(game, route, exact, time_limit, verbose, progress, suit_isomorphism)
+        return _structured(
+            game, route, exact, time_limit, verbose, progress, suit_isomorphism, locks
+        )
+    if locks is not None:
+        from seqform.routes.locked import lock_bounds
+
+        fix = [*(fix.bounds if _resolved(fix) else fix or ()), *lock_bounds(game, locks)]
     solver = route.solver or "simplex"
     if route.method == "normal":
         return _normal(game, solver, backend, time_limit, max_entries, reduced, verbose, form)
@@ -245,6 +327,12 @@ def solve_on_route(
     )
 
 
+def _resolved(fix: Any) -> bool:
+    from seqform.routes.restrict import Restrictions
+
+    return isinstance(fix, Restrictions)
+
+
 def _say(progress: Callable[[str], None] | None, stage: str) -> None:
     """Tell ``progress`` (if any) the stage that begins."""
     if progress is not None:
@@ -259,6 +347,7 @@ def _structured(
     verbose: bool,
     progress: Callable[[str], None] | None,
     suit_isomorphism: bool = True,
+    locks: ResolvedLocks | None = None,
 ) -> AnySolution:
     if exact:
         from seqform.routes.structured_exact import solve_structured_exact
@@ -276,6 +365,7 @@ def _structured(
         verbose=verbose,
         progress=progress,
         suit_isomorphism=suit_isomorphism,
+        locks=locks,
     )
     if route.spot is None:
         return solution

@@ -12,18 +12,20 @@ certificate is computed from the behavioural strategies by the one backward indu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from seqform.certify import EQUILIBRIUM_TOLERANCE, is_certified
+from seqform.certify import EQUILIBRIUM_TOLERANCE, LocalBounds, is_certified
+from seqform.forms.locks import ResolvedLocks
 from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, behaviour_from_plan
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.tree import StructuredGame
 from seqform.lp.solvers import SolverError, SolverLimitError, StructuredSolver
 from seqform.routes.result import Certified, PhaseClock, lp_stages
+from seqform.structured.lp_locks import locked_lp
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.payoff_matrix import payoff_nnz
@@ -132,8 +134,14 @@ def solve_structured(
     verbose: bool = False,
     progress: Callable[[str], None] | None = None,
     suit_isomorphism: bool = True,
+    locks: ResolvedLocks | None = None,
 ) -> StructuredSolution:
     """Solve ``game`` by its structured sequence-form LP and certify it by best response.
+
+    ``locks`` fixes behaviour at some information sets (:mod:`seqform.forms.locks`): their
+    rows and columns join the LP (:mod:`seqform.structured.lp_locks`), the strategies keep
+    the locked mix also where unreached, and the certificate's best responses keep it too
+    (NashConv of the locked game).
 
     ``solver`` is ``"clarabel"``, ``"simplex"`` or ``"ipm"`` (with crossover); ``None``
     chooses by the LP (:func:`default_solver`) and solves again with HiGHS when that answer
@@ -159,7 +167,10 @@ def solve_structured(
         "sequences, from the public tree × private hands (no game tree)"
     )
     with clock.phase("sequence_form", announce):
-        lp, reduction = _build(game, suit_isomorphism)
+        # a lock breaks the suit symmetry the reduction relies on, so a locked game is not reduced
+        lp, reduction = _build(game, suit_isomorphism and locks is None)
+        if locks is not None:
+            lp = locked_lp(lp, (first, second), locks.fixed)
     if reduction is not None:
         sizes = reduction_sizes(reduction)
         clock.say(
@@ -169,7 +180,7 @@ def solve_structured(
         )
 
     def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
-        return _lp_stages(game, lp, clock, choice, time_limit, verbose, reduction)
+        return _lp_stages(game, lp, clock, choice, time_limit, verbose, reduction, locks)
 
     chosen = None if solver is None else LPChoice(solver)
     result = run(chosen) if chosen is not None else _default_or_fallback(lp, clock, run)
@@ -206,11 +217,13 @@ def _lp_stages(
     time_limit: float | None,
     verbose: bool,
     reduction: SuitReduction | None = None,
+    locks: ResolvedLocks | None = None,
 ) -> Certified[BehaviouralStrategy]:
     """LP → strategies → certificate with the solver ``choice`` (:func:`lp_stages`); the
     plans of a reduced LP are lifted to the game first."""
     rows, columns = lp.shape
     interior = choice.solver == "clarabel" or not choice.crossover
+    bounds = None if locks is None else locks.bounds()
     return lp_stages(
         clock,
         lambda: solve_structured_lp(
@@ -221,8 +234,8 @@ def _lp_stages(
             tolerance=None if choice.crossover else IPX_TOLERANCE,
             crossover=choice.crossover,
         ),
-        lambda x, y: _strategies(game, *_lifted(reduction, x, y), interior),
-        lambda profile: certify(game, *profile),
+        lambda x, y: _strategies(game, *_lifted(reduction, x, y), interior, bounds),
+        lambda profile: certify(game, *profile, bounds),
         lp_message=(
             f"solving with {choice}: {columns:,} variables, {rows:,} constraints, "
             f"{lp.matrix.nnz:,} non-zeros"
@@ -302,8 +315,20 @@ there is kept (only the flag changes), so the certificate is the same."""
 
 
 def _strategies(
-    game: StructuredGame, x: np.ndarray, y: np.ndarray, interior: bool
+    game: StructuredGame,
+    x: np.ndarray,
+    y: np.ndarray,
+    interior: bool,
+    bounds: tuple[Mapping[int, LocalBounds], Mapping[int, LocalBounds]] | None = None,
 ) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
     first, second = sequence_tables(game)
     tol = INTERIOR_REACH_TOLERANCE if interior else REACH_TOLERANCE
-    return behaviour_from_plan(first, x, tol=tol), behaviour_from_plan(second, y, tol=tol)
+    strategies = behaviour_from_plan(first, x, tol=tol), behaviour_from_plan(second, y, tol=tol)
+    if bounds is None:
+        return strategies
+    from seqform.routes.restrict import obey_bounds_where_unreached
+
+    return (
+        obey_bounds_where_unreached(strategies[0], bounds[0]),
+        obey_bounds_where_unreached(strategies[1], bounds[1]),
+    )

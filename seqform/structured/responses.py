@@ -14,11 +14,12 @@ Johanson et al. (IJCAI 2011).  Exact when the strategies are exact (Fractions, s
 from __future__ import annotations
 
 import weakref
+from collections.abc import Mapping
 from fractions import Fraction
 
 import numpy as np
 
-from seqform.certify import BestResponse, Certificate, respond
+from seqform.certify import BestResponse, Certificate, LocalBounds, respond
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.public.numbering import structured_tables
 from seqform.game.public.tree import (
@@ -111,20 +112,25 @@ def best_response(game: StructuredGame, player: int, opponent: BehaviouralStrate
 
 
 def certify(
-    game: StructuredGame, first: BehaviouralStrategy, second: BehaviouralStrategy
+    game: StructuredGame,
+    first: BehaviouralStrategy,
+    second: BehaviouralStrategy,
+    bounds: tuple[Mapping[int, LocalBounds] | None, Mapping[int, LocalBounds] | None] | None = None,
 ) -> Certificate:
     """Expected value, both best-response values and NashConv of a profile, without the tree.
 
     The plans are rebuilt from the behaviour, player 0's payoff per sequence is ``A y`` and
     player 1's ``−Aᵀ x``; nothing here reads the LP.  Exact (Fractions) when both strategies
-    are exact, else floats.
+    are exact, else floats.  ``bounds``: per player, behaviour a best response must keep
+    (locked nodes, :mod:`seqform.forms.locks`), as :func:`seqform.certify.certify` takes it.
     """
+    limits = bounds or (None, None)
     first, second = _profile(game, first, second)
     x, y = plan_from_behaviour(first), plan_from_behaviour(second)
     tables = sequence_tables(game)
     to_first = leaf_payoffs(game, 0, y)
-    best_first = respond(tables[0], to_first).value
-    best_second = respond(tables[1], leaf_payoffs(game, 1, x)).value
+    best_first = respond(tables[0], to_first, limits[0]).value
+    best_second = respond(tables[1], leaf_payoffs(game, 1, x), limits[1]).value
     scale: Fraction | float = payoff_range(game)
     if first.exact:
         value: Fraction | float = Fraction(x @ to_first)

@@ -24,8 +24,12 @@ only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
 import numpy as np
 
+from seqform.certify import LocalBounds
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.public.tree import StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
@@ -53,11 +57,17 @@ class VectorRegrets(FullTreeRegrets):
     """:class:`~seqform.iterative.cfr.FullTreeRegrets` whose sequence payoffs come from the
     structured products instead of the tree's terminals (module docstring)."""
 
-    def __init__(self, game: StructuredGame, rule_name: str, horizon: int | None = None) -> None:
+    def __init__(
+        self,
+        game: StructuredGame,
+        rule_name: str,
+        horizon: int | None = None,
+        locks: Sequence[Mapping[int, Sequence[Fraction]]] | None = None,
+    ) -> None:
         tables = sequence_tables(game)
         layout = TreeLayout(players=tuple(sequence_layout(table) for table in tables))
         rules = [RULES[rule_name]] * 2
-        super().__init__(layout, rules, tie_tolerance=TIE_TOLERANCE, horizon=horizon)
+        super().__init__(layout, rules, tie_tolerance=TIE_TOLERANCE, horizon=horizon, locks=locks)
         self.game = game
         self.table_plan = [np.zeros(player.num_sequences) for player in layout.players]
 
@@ -77,10 +87,13 @@ class VectorRegrets(FullTreeRegrets):
 
 
 def structured_nash_conv(
-    game: StructuredGame, strategies: tuple[BehaviouralStrategy, ...]
+    game: StructuredGame,
+    strategies: tuple[BehaviouralStrategy, ...],
+    bounds: tuple[Mapping[int, LocalBounds], Mapping[int, LocalBounds]] | None = None,
 ) -> float:
-    """NashConv of a profile by the structured best responses (no tree)."""
-    return float(certify(game, strategies[0], strategies[1]).nash_conv)
+    """NashConv of a profile by the structured best responses (no tree); ``bounds``: the
+    behaviour each player's best response keeps (locked nodes)."""
+    return float(certify(game, strategies[0], strategies[1], bounds).nash_conv)
 
 
 def vector_cfr(
@@ -88,10 +101,13 @@ def vector_cfr(
     algorithm: str,
     stopping: Stopping,
     on_sample: OnSample | None = None,
+    locks: Sequence[Mapping[int, Sequence[Fraction]]] | None = None,
 ) -> IterativeResult:
     """Run ``algorithm`` (a key of :data:`~seqform.iterative.rules.RULES`) on ``game``'s
     public tree × hands under ``stopping``, measured by the structured certificate; the
-    predictive rules (pcfr+, pdcfr+) also measure their last iterate.
+    predictive rules (pcfr+, pdcfr+) also measure their last iterate.  ``locks``: per
+    player, locked information sets' probabilities, kept by every iterate and by the
+    certificate's best responses (NashConv of the locked game).
 
     Raises
     ------
@@ -103,7 +119,10 @@ def vector_cfr(
             f"{algorithm} runs on the game tree only; on the public tree (--method "
             f"structured): {', '.join(VECTOR_ALGORITHMS)}"
         )
-    stepper = VectorRegrets(game, algorithm, horizon=stopping.iterations)
+    stepper = VectorRegrets(game, algorithm, horizon=stopping.iterations, locks=locks)
+    bounds = None
+    if locks is not None:
+        bounds = tuple({i: tuple((p, p) for p in mix) for i, mix in own.items()} for own in locks)
     return run_iterations(
         None,
         stepper,
@@ -111,5 +130,5 @@ def vector_cfr(
         algorithm,
         on_sample,
         last_iterate=algorithm in LAST_ITERATE,
-        nash_conv=lambda strategies: structured_nash_conv(game, strategies),
+        nash_conv=lambda strategies: structured_nash_conv(game, strategies, bounds),  # type: ignore[arg-type]
     )

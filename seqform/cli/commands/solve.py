@@ -47,9 +47,21 @@ def _bounds(args: argparse.Namespace) -> list[Any] | None:
     return bounds or None
 
 
+def read_locks(args: argparse.Namespace) -> list[Any] | None:
+    """The ``--lock`` and ``--lock-file`` locks, in order; None for none (a lock that
+    cannot be read is a usage error: :class:`~seqform.forms.locks.LockError`)."""
+    from seqform.io.lock_files import parse_lock, read_lock_file
+
+    locks = [parse_lock(spec) for spec in args.lock]
+    if args.lock_file:
+        locks += read_lock_file(args.lock_file)
+    return locks or None
+
+
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` on the route the library chooses and report it."""
     bounds = _bounds(args) if not args.refine else None
+    locks = read_locks(args)
     hands = _chosen_hands(args)
     route = choose_route(
         args.game,
@@ -61,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         fix=bool(args.fix or args.fix_file),
         force=args.force,
     )
+    if locks is not None:
+        from seqform.routes.locked import check_locked_route
+
+        check_locked_route(route, exact=args.exact, refine=args.refine, backend=args.backend)
     progress = Progress(args)
     if hands and route.structured is None:
         raise CommandError("--hand needs the structured route (a spot's default)", EXIT_USAGE)
@@ -78,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
     _say_started(args, route, nodes)
     try:
         with solver_log_to_stderr(args.verbose):
+            if locks is not None:
+                locked = _solve_locked(game, route, locks, bounds, progress, args)
+                return _report(locked, route, progress, args, hands)
             solution = solve_on_route(
                 game,
                 route,
@@ -94,6 +113,25 @@ def run(args: argparse.Namespace) -> int:
     except ArithmeticError as exc:  # ExactSolveError included
         raise CommandError(f"exact computation failed: {exc}") from exc
     return _report(solution, route, progress, args, hands)
+
+
+def _solve_locked(
+    game: Any, route: Route, locks: list[Any], bounds: Any, progress: Progress, args: Any
+) -> Any:
+    """``--lock``: the game solved without and with the locks
+    (:func:`seqform.routes.solve.solve_locked`)."""
+    from seqform.routes.solve import solve_locked
+
+    return solve_locked(
+        game,
+        route,
+        locks,
+        exact=args.exact,
+        fix=bounds,
+        time_limit=args.time_limit,
+        verbose=args.verbose,
+        progress=progress,
+    )
 
 
 def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:
@@ -118,7 +156,7 @@ def _hand_text(solution: Any, hands: tuple[tuple[int, int], ...]) -> str:
     from seqform.documents.text.spot import combo_lines
     from seqform.holdem import combo_strategies
 
-    found = combo_strategies(solution.game, solution.strategies, hands)
+    found = combo_strategies(solution.game, solution.strategies, hands)  # locked: its own
     return "\n" + "\n\n".join("\n".join(combo_lines(each)) for each in found) + "\n"
 
 
@@ -171,14 +209,15 @@ def _report(
     text = document_report(built, args.strategies)
     if hands:  # the structured route's, float or exact (checked before the solve)
         text = text.rstrip("\n") + "\n" + _hand_text(solution, hands)
-    plain = not (args.exact or args.refine or args.fix or args.fix_file)
+    plain = not (args.exact or args.refine or args.fix or args.fix_file or args.lock)
+    plain = plain and not args.lock_file
     if plain and route.method != "normal":
         progress(
             f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}"
         )
     emit(built, text, args)
     if args.exact:
-        return certified_exit(_exact_uncertified_reason(solution))
+        return certified_exit(_exact_uncertified_reason(getattr(solution, "locked", solution)))
     return certified_exit(uncertified_reason(solution.certificate))
 
 

@@ -52,6 +52,12 @@ def document_report(built: dict[str, Any], strategies: str = "auto") -> str:
     ValueError
         For a document of another kind.
     """
+    if "locks" in built:  # the locked game's report, then the locks and what they changed
+        from seqform.documents.text.locked import lock_lines
+
+        rest = {key: value for key, value in built.items() if key != "locks"}
+        base = document_report(rest, strategies).rstrip("\n")
+        return base + "\n\n" + "\n".join(lock_lines(built["locks"])) + "\n"
     if "exact" in built:
         from seqform.documents.text.exact import exact_text
 

@@ -1,0 +1,223 @@
+"""Node locks: the lock notation, the locked LP on the tree and the structured route, the
+locked certificate, CFR with locks, and the command line."""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+from spot_files import RIVER
+
+from seqform.certify import certify
+from seqform.cli.main import main
+from seqform.forms.locks import Lock, LockError
+from seqform.forms.pure_strategies import pure_strategies
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.io.lock_files import parse_lock, read_lock_file
+from seqform.iterative.cfr import solve_with_rule
+from seqform.iterative.rules import RULES
+from seqform.iterative.run import Stopping
+from seqform.routes.policy import choose_route
+from seqform.routes.solve import solve
+from seqform.structured.vector_cfr import vector_cfr
+
+
+@pytest.fixture
+def spot(tmp_path: Path) -> Path:
+    path = tmp_path / "river.toml"
+    path.write_text(RIVER)
+    return path
+
+
+def _matrix_game_value(game, fixed: dict[str, str]) -> float:
+    """Player 1's value over pure strategies, with the infosets of ``fixed`` playing the
+    given action: the LP of the restricted normal form (scipy's, not seqform's LPs)."""
+    form = build_sequence_form(game)
+    kept = []
+    for table in form.players:
+        strategies = pure_strategies(table)
+        rows = [
+            k
+            for k in range(len(strategies))
+            if all(
+                table.actions[i][strategies.choices[k, i]] == fixed[name]
+                for i, name in enumerate(table.infosets)
+                if name in fixed
+            )
+        ]
+        kept.append(strategies.plans.toarray()[:, rows])
+    matrix = kept[0].T @ form.A.toarray() @ kept[1]
+    m, n = matrix.shape
+    result = linprog(
+        c=np.r_[np.zeros(m), -1.0],
+        A_ub=np.c_[-matrix.T, np.ones(n)],
+        b_ub=np.zeros(n),
+        A_eq=np.r_[np.ones(m), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * m + [(None, None)],
+        method="highs",
+    )
+    assert result.status == 0
+    return -result.fun
+
+
+def test_kuhn_always_bluffing_jack_matches_the_restricted_normal_form():
+    game = kuhn_poker()
+    expected = _matrix_game_value(game, {"J": "b"})
+    result = solve(game, locks=["P1@J: b=1"])
+    assert result.value == pytest.approx(expected, abs=1e-9)
+    assert result.unlocked.value == pytest.approx(-1 / 18, abs=1e-9)  # Kuhn (1950)
+    assert result.certificate.nash_conv <= 1e-9
+    # exact on the tree: the same rows re-solved in rationals
+    exact = solve(game, locks=["P1@J: b=1"], exact=True)
+    assert exact.value == Fraction(-5, 18)
+    assert exact.value == pytest.approx(expected, abs=1e-12)
+    # player 2 exploits it: Q now always calls a bet
+    qb = next(c for c in result.changes if c.node == "Qb")
+    assert qb.after == pytest.approx((0.0, 1.0), abs=1e-9)
+
+
+def test_locked_certificate_keeps_the_locks():
+    game = kuhn_poker()
+    result = solve(game, locks=["P1@J: b=1"])
+    first, second = result.strategies
+    # unrestricted, player 1 would gain by not bluffing J: the locked game's NashConv is 0
+    assert certify(game, first, second).nash_conv > 0.1
+    assert certify(game, first, second, result.locks.bounds()).nash_conv <= 1e-9
+
+
+def test_spot_lock_changes_the_opponent_in_the_expected_direction(spot: Path):
+    # OOP checks its whole range: IP now faces all of OOP's range after a check, and a
+    # lock can only cost the player it binds, so OOP's EV goes down and IP's up.
+    result = solve(str(spot), locks=["OOP@: x=1"])
+    oop, ip = result.seats
+    assert oop.change < 0 < ip.change  # a lock can only cost the locked player
+    assert oop.after + ip.after == pytest.approx(10)  # EVs share the pot
+    assert result.certificate.nash_conv <= 1e-7
+    root = next(c for c in result.changes if c.node == "x")
+    assert root.reach_after == pytest.approx(1.0)
+    strategy = result.strategies[0]
+    index = strategy.table.index_of_infoset()["AdAc|"]
+    sequences = strategy.table.sequences_of(index)
+    assert strategy.to_float().probabilities[sequences.start] == pytest.approx(1.0)
+
+
+def test_lock_for_chosen_hands_only(spot: Path):
+    result = solve(str(spot), locks=["IP@x: b30=1; hands=KK"])
+    assert result.locks.count == 3  # KK:0.25 has three combos off the board (Ks on it)
+    assert result.seats[1].change <= 1e-9
+
+
+def test_lp_and_cfr_agree_on_a_locked_kuhn():
+    game = kuhn_poker()
+    result = solve(game, locks=["P1@J: b=1"])
+    run = solve_with_rule(
+        game, RULES["cfr+"], "cfr+", Stopping(1000, None, None, 1000), locks=result.locks.fixed
+    )
+    value = certify(game, *run.strategies, result.locks.bounds()).value
+    assert value == pytest.approx(result.value, abs=1e-3)
+    assert run.strategies[0].probabilities[game.flat.tables[0].sequences_of(0)[1]] == 1.0
+
+
+@pytest.mark.slow
+def test_lp_and_vector_cfr_agree_on_a_locked_spot(spot: Path):
+    result = solve(str(spot), locks=["OOP@: x=1"])
+    game = choose_route(str(spot)).structured
+    run = vector_cfr(game, "dcfr", Stopping(500, None, None, 500), locks=result.locks.fixed)
+    assert run.nash_conv / 2 <= 1e-2 * 10  # well within a percent of the pot of 10
+    from seqform.structured.responses import certify as structured_certify
+
+    value = structured_certify(game, *run.strategies, result.locks.bounds()).value
+    assert value == pytest.approx(result.value, abs=0.05)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        pytest.param("P1@J b=1", "write PLAYER@NODE", id="no-colon"),
+        pytest.param("P3@J: b=1", "unknown player", id="player"),
+        pytest.param("P1@J: b=0.5", "add up to 1/2", id="sum"),
+        pytest.param("P1@J: b=2", "between 0 and 1", id="probability"),
+        pytest.param("P1@J: b", "not ACTION=P", id="no-probability"),
+    ],
+)
+def test_bad_lock_text(spec: str, message: str):
+    with pytest.raises(LockError, match=message):
+        parse_lock(spec)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        pytest.param("P2@J: b=1", "'J' is P1's", id="wrong-player"),
+        pytest.param("P1@Z: b=1", "no information set 'Z'", id="node"),
+        pytest.param("P1@J: x=1", "no action 'x'", id="action"),
+        pytest.param("P1@J: b=1; hands=AA", "hands= needs", id="hands-on-a-tree"),
+    ],
+)
+def test_bad_lock_on_kuhn(spec: str, message: str):
+    with pytest.raises(LockError, match=message):
+        solve(kuhn_poker(), locks=[spec])
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        pytest.param("IP@: x=1", "OOP acts at node 'root'", id="wrong-player"),
+        pytest.param("OOP@x b7: c=1", "no node 'x-b7'", id="node"),
+        pytest.param("OOP@: x=1; hands=22", "'22' is not in OOP's range", id="hand"),
+    ],
+)
+def test_bad_lock_on_a_spot(spot: Path, spec: str, message: str):
+    with pytest.raises(LockError, match=message):
+        solve(str(spot), locks=[spec])
+
+
+def test_lock_file_toml_and_json(tmp_path: Path):
+    toml = tmp_path / "locks.toml"
+    toml.write_text(
+        '[[lock]]\nplayer = "IP"\nnode = "x"\nhands = "AA"\nmix = { b5 = 0.5, x = 0.5 }\n'
+    )
+    found = read_lock_file(toml)
+    half = Fraction(1, 2)
+    assert found == [Lock(1, "x", (("b5", half), ("x", half)), ("AA",))]
+    data = [{"player": "P1", "node": "J", "mix": {"b": 1}}]
+    (tmp_path / "locks.json").write_text(json.dumps(data))
+    assert read_lock_file(tmp_path / "locks.json") == [Lock(0, "J", (("b", Fraction(1)),))]
+    (tmp_path / "bad.toml").write_text('[[lock]]\nplayer = "IP"\nmix = { x = 1 }\nspeed = 2\n')
+    with pytest.raises(LockError, match=r"bad.toml, lock 1: unknown key 'speed'"):
+        read_lock_file(tmp_path / "bad.toml")
+
+
+@pytest.mark.slow
+def test_cli_lock_report_and_json(spot: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    assert main(["solve", str(spot), "--lock", "OOP@: x=1", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "Node locks" in text and "EV without and with the locks" in text
+    out = tmp_path / "locked.json"
+    assert (
+        main(["solve", str(spot), "--lock", "OOP@: x=1", "--format", "json", "--output", str(out)])
+        == 0
+    )
+    document = json.loads(out.read_text())
+    locks = document["locks"]
+    assert locks["locks"] == ["OOP@: x=1"]
+    assert locks["seats"][0]["ev_change"] < 0
+    assert locks["changes"][0]["player"] == 2
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["solve", "kuhn", "--lock", "P1@J: b=2"], id="probability"),
+        pytest.param(["solve", "kuhn", "--lock", "P2@J: b=1"], id="wrong-player"),
+        pytest.param(["solve", "kuhn", "--lock", "P1@J: b=1", "--method", "normal"], id="normal"),
+        pytest.param(["solve", "kuhn", "--lock", "P1@J: b=1", "--refine"], id="refine"),
+    ],
+)
+def test_cli_bad_locks_are_usage_errors(argv, capsys: pytest.CaptureFixture[str]):
+    assert main(argv) == 2
+    assert "--lock" in capsys.readouterr().err

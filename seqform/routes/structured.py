@@ -161,23 +161,10 @@ def solve_structured(
         If the solver does not report an optimal solution.
     """
     clock = PhaseClock(progress)
-    first, second = sequence_tables(game)
-    announce = (
-        f"structured LP of {game.name}: {first.num_sequences:,} + {second.num_sequences:,} "
-        "sequences, from the public tree × private hands (no game tree)"
-    )
-    with clock.phase("sequence_form", announce):
-        # a lock breaks the suit symmetry the reduction relies on, so a locked game is not reduced
-        lp, reduction = _build(game, suit_isomorphism and locks is None)
-        if locks is not None:
-            lp = locked_lp(lp, (first, second), locks.fixed)
+    with clock.phase("sequence_form", _announce(game)):
+        lp, reduction = _build(game, suit_isomorphism, locks)
     if reduction is not None:
-        sizes = reduction_sizes(reduction)
-        clock.say(
-            f"suit isomorphism ({sizes.group_order} suit permutations): "
-            f"{_sequences(sizes.full)} sequences, {_sequences(sizes.canonical)} on canonical "
-            f"boards, {_sequences(sizes.reduced)} in hand classes"
-        )
+        _say_reduction(clock, reduction)
 
     def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
         return _lp_stages(game, lp, clock, choice, time_limit, verbose, reduction, locks)
@@ -197,12 +184,33 @@ def solve_structured(
     )
 
 
+def _announce(game: StructuredGame) -> str:
+    first, second = sequence_tables(game)
+    return (
+        f"structured LP of {game.name}: {first.num_sequences:,} + {second.num_sequences:,} "
+        "sequences, from the public tree × private hands (no game tree)"
+    )
+
+
 def _build(
-    game: StructuredGame, suit_isomorphism: bool
+    game: StructuredGame, suit_isomorphism: bool, locks: ResolvedLocks | None
 ) -> tuple[StructuredLP, SuitReduction | None]:
-    """The LP to solve: reduced by suit isomorphism when asked and the game allows it."""
+    """The LP to solve: reduced by suit isomorphism when asked and the game allows it, with
+    the locks' rows and columns when there are locks (a lock breaks the suit symmetry the
+    reduction relies on, so a locked game is not reduced)."""
+    if locks is not None:
+        return locked_lp(build_structured_lp(game), sequence_tables(game), locks.fixed), None
     reduction = reduce_by_suits(game) if suit_isomorphism else None
     return (build_structured_lp(game) if reduction is None else reduction.lp), reduction
+
+
+def _say_reduction(clock: PhaseClock, reduction: SuitReduction) -> None:
+    sizes = reduction_sizes(reduction)
+    clock.say(
+        f"suit isomorphism ({sizes.group_order} suit permutations): "
+        f"{_sequences(sizes.full)} sequences, {_sequences(sizes.canonical)} on canonical "
+        f"boards, {_sequences(sizes.reduced)} in hand classes"
+    )
 
 
 def _sequences(size: GameSize) -> str:

@@ -53,6 +53,7 @@ COMMANDS: dict[str, str] = {
         "games",
         "qre",
         "solve-many",
+        "show",
     )
 }
 

@@ -50,6 +50,7 @@ div.mix { display: flex; height: 1.2em; width: 34.5em; margin: 0.3em 0; }
 div.mix div { height: 100%; }
 p.freq { margin: 0.2em 0 0.5em 0; font-size: 0.95em; }
 p.unreached { color: #888; }
+p.reach { margin: 0; font-size: 0.85em; color: #555; }
 """.strip()
 
 
@@ -119,10 +120,12 @@ def _grid(node: dict[str, Any], colours: list[str]) -> list[str]:
 
 
 def _node(node: dict[str, Any], number: int) -> list[str]:
-    title = html.escape(f"{node['player']} {_where(node['history'])}")
+    player = node["player"]
+    title = html.escape(f"{player} {_where(node['history'])}")
     lines = [f'<section class="node" id="node-{number}">', f"<h2>{title}</h2>"]
     if not node["reached"]:
         return [*lines, '<p class="unreached">never reached by its own strategy</p>', "</section>"]
+    lines.append(f'<p class="reach">{100 * node["reach"]:.1f}% of {player}\'s range gets here</p>')
     actions = list(node["actions"])
     colours = [action_colour(action, actions) for action in actions]
     shares = [node["actions"][action] or 0.0 for action in actions]

@@ -26,7 +26,9 @@ it is all ``show`` needs to reopen the result without the file and without solvi
 A decision's view (:func:`node_json`; ``show --node``, the HTML report) is not saved in
 the document, which has every combo's strategy already; it is computed from it::
 
-    {"player": "OOP" | "IP", "history": str, "reached": bool,
+    {"player": "OOP" | "IP", "history": str,
+     "reached": bool, "reach": float,               # the share of the player's range its
+                                                    # own strategy brings here
      "actions": {str: float | null},                # the range's frequencies (null:
                                                     # the player never gets here)
      "classes": [[[float, ...] | null] × 13] × 13,  # per hand class, each action's share
@@ -132,13 +134,14 @@ def _share(value: float) -> float | None:
 def node_json(mix: ClassMix) -> dict[str, Any]:
     """A decision's view (module docstring) from its :class:`~seqform.holdem.ClassMix`:
     the range's frequencies are the classes' mixes averaged with their weights."""
-    reached = bool(mix.weight.sum() > 0)
+    reached = mix.reached
     filled = np.nan_to_num(mix.mix)
     totals = (mix.weight[..., None] * filled).sum(axis=(0, 1))
     return {
         "player": WHO[mix.player],
         "history": mix.history,
         "reached": reached,
+        "reach": mix.reach,
         "actions": {
             action: float(total) if reached else None
             for action, total in zip(mix.actions, totals, strict=True)

@@ -32,6 +32,7 @@ import numpy as np
 
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.public.tree import StructuredGame, hands_clash_free
+from seqform.holdem.hands import REACH_TOLERANCE
 from seqform.holdem.spot import Spot
 
 __all__ = [
@@ -242,6 +243,8 @@ class ClassMix:
     weight : shape (13, 13); per class, its share of the range reaching the decision (the
         weights the cells' mixes are averaged with; they add up to 1, or are all 0 when the
         player's own strategy never reaches the decision)
+    reach : the share of the player's range (deal-weighted) that its own strategy brings
+        to the decision (1 at its first decision)
     """
 
     player: int
@@ -249,6 +252,14 @@ class ClassMix:
     actions: tuple[str, ...]
     mix: np.ndarray
     weight: np.ndarray
+    reach: float
+
+    @property
+    def reached(self) -> bool:
+        """Whether the player's own strategy gets here (with more than
+        :data:`~seqform.holdem.hands.REACH_TOLERANCE`: a float solver's zero is a few
+        1e-12, and the mixes of a decision never reached mean nothing)."""
+        return self.reach > REACH_TOLERANCE
 
 
 def class_mix(game: StructuredGame, strategy: BehaviouralStrategy, history: str) -> ClassMix:
@@ -289,7 +300,7 @@ def class_mix(game: StructuredGame, strategy: BehaviouralStrategy, history: str)
             mass[..., None] > 0, taken / np.where(mass > 0, mass, 1.0)[..., None], np.nan
         )
     total = float(mass.sum())
-    return ClassMix(player, history, actions, mix, mass / total if total > 0 else mass)
+    return ClassMix(player, history, actions, mix, mass / total if total > 0 else mass, total)
 
 
 def class_grid(

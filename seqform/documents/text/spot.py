@@ -149,7 +149,8 @@ def node_lines(node: dict[str, Any], each_action: bool = False) -> list[str]:
     where = history_text(node["history"])
     if not node["reached"]:
         return [f"{node['player']} {where}: never reached by {node['player']}'s own strategy"]
-    lines = [_frequency_line(node)]
+    reach = f"; {100 * node['reach']:.0f}% of {node['player']}'s range gets here"
+    lines = [_frequency_line(node) + reach]
     actions = list(node["actions"])
     if each_action:
         groups = [[action] for action in actions]

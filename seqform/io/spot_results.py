@@ -23,6 +23,7 @@ game or probabilities that are not numbers in [0, 1].
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ def _strategies(
     return found[0], found[1]
 
 
-def _mapping(infosets: Any, known: dict[str, int], at: str) -> dict[str, dict[str, float]]:
+def _mapping(infosets: Any, known: Mapping[str, int], at: str) -> dict[str, dict[str, float]]:
     """``{infoset: {action: probability}}`` of one saved strategy entry, checked."""
     if not isinstance(infosets, list):
         raise SpotResultError(f"{at}: 'infosets' must be a list")
@@ -167,7 +168,7 @@ def _mapping(infosets: Any, known: dict[str, int], at: str) -> dict[str, dict[st
         if not isinstance(infoset, dict) or not isinstance(infoset.get("actions"), list):
             raise SpotResultError(f"{place}: needs 'name' and 'actions'")
         name = infoset.get("name")
-        if name not in known:
+        if not isinstance(name, str) or name not in known:
             raise SpotResultError(
                 f"{place}: the spot in 'definition' has no information set {shown(name)} "
                 "(the strategies are not that spot's)"

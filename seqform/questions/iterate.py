@@ -429,7 +429,7 @@ def _iterate_structured(
         from seqform.holdem import spot_report
 
         nash_conv = float(certificate.nash_conv)
-        spot = spot_report(game, route.spot, value, nash_conv, result.strategies)
+        spot = spot_report(game, route.spot, value, nash_conv, (first, second))
     return IterativeRun(game, result, stopping, profile, certificate, lp, spot=spot)  # type: ignore[arg-type]
 
 

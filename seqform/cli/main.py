@@ -54,6 +54,7 @@ COMMANDS: dict[str, str] = {
         "games",
         "qre",
         "solve-many",
+        "show",
     )
 }
 

@@ -150,6 +150,21 @@ def add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     talk.add_argument("--quiet", action="store_true", help="no progress messages")
 
 
+def add_hand_argument(parser: argparse.ArgumentParser) -> None:
+    """``--hand COMBOS`` of a command that reports a hold'em spot (``iterate``, ``show``)."""
+    parser.add_argument(
+        "--hand",
+        action="append",
+        default=[],
+        metavar="COMBOS",
+        help=(
+            "a spot: the text report also prints these combos' strategies at every decision "
+            "they reach (AhKh, a class such as AKs or QQ meaning its combos, or a comma list; "
+            "repeatable); JSON always has every combo"
+        ),
+    )
+
+
 def add_strategies_argument(
     parser: argparse.ArgumentParser, summary: str = f"the {MOST_MIXED} most mixed per player"
 ) -> None:

@@ -25,6 +25,7 @@ from seqform.cli.options import (
     SeqformParser,
     add_analysis_arguments,
     add_game_argument,
+    add_hand_argument,
     add_iterate_route_arguments,
     add_max_entries_argument,
     add_output_arguments,
@@ -345,6 +346,51 @@ def _add_iterate(commands: Commands) -> None:
     add_iterate_route_arguments(iterate)
     add_output_arguments(iterate)
     add_strategies_argument(iterate)
+    add_hand_argument(iterate)
+
+
+def _add_show(commands: Commands) -> None:
+    show = commands.add_parser(
+        "show",
+        help="reopen a saved spot result (solve or iterate SPOT.toml --output): no solving",
+        description=(
+            "Reopen the JSON result of a hold'em spot that solve or iterate wrote (--format "
+            "json --output FILE), without the spot file and without solving: the same text "
+            "report, a combo's strategy (--hand), the frequencies and the 13 × 13 grid of "
+            "hand classes at any decision (--node, --grid), and a static HTML report of every "
+            "decision (--html). See docs/spots.md."
+        ),
+    )
+    show.add_argument(
+        "result", metavar="RESULT", help="a spot result: solve/iterate SPOT.toml --format json"
+    )
+    add_hand_argument(show)
+    show.add_argument(
+        "--node",
+        action="append",
+        default=[],
+        metavar="HISTORY",
+        help=(
+            "show the decision after these public actions instead of the whole report: its "
+            "frequencies and the grid of its bets and raises (root or '' for the first "
+            "decision, x, x-b5, ...; repeatable; the report lists them)"
+        ),
+    )
+    show.add_argument(
+        "--grid",
+        action="store_true",
+        help="one 13 × 13 grid per action at each --node (at the first decision without one)",
+    )
+    show.add_argument(
+        "--html",
+        metavar="FILE",
+        help=(
+            "also write a self-contained HTML report: every decision's range grid coloured by "
+            "action (only the --node decisions when given)"
+        ),
+    )
+    show.add_argument("--output", metavar="FILE", help="write the text to FILE, not stdout")
+    add_strategies_argument(show)
 
 
 def _add_games(commands: Commands) -> None:
@@ -486,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_games,
         _add_qre,
         _add_solve_many,
+        _add_show,
     ):
         add(commands)
     for command in commands.choices.values():  # every command's --help ends with them

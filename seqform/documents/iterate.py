@@ -39,8 +39,14 @@ added, none removed or renamed)::
       },
       "history": [{"iteration": int, "seconds": float, "nash_conv": float,
                    "last_nash_conv": float | null}, ...],
-      "strategies": [STRATEGY, ...]        # the average strategies, one per player
+      "strategies": [STRATEGY, ...],       # the average strategies, one per player
+      "spot": {...}                        # a hold'em spot file on the structured route
     }
+
+The ``"spot"`` object is ``seqform.structured/2``'s (:func:`seqform.documents.spot.spot_json`),
+from the average strategies: EVs in chips and shares of the pot, the exploitability
+(NashConv / 2) in chips and share of the pot, the frequencies, the opening grid and the
+spot's definition.
 
 ``CERTIFICATE`` and ``STRATEGY`` are the ``"certificate"`` object and the entries of
 ``"strategies"`` of ``seqform.solve/2`` (:mod:`seqform.documents.objects`).  ``distance``
@@ -61,6 +67,7 @@ from typing import Any
 from seqform.base.numbers import fraction_text
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
 from seqform.documents.registry import builds
+from seqform.documents.spot import spot_json
 from seqform.game.builtin.labels import grammar_name
 from seqform.game.public.tree import StructuredGame
 from seqform.io.documents import ITERATE
@@ -102,7 +109,7 @@ def iterate_document(run: IterativeRun) -> dict[str, Any]:
     """The ``seqform.iterate/2`` document of ``run``."""
     game, result, stopping, profile = run.game, run.result, run.stopping, run.profile
     names = game.player_names
-    return {
+    document = {
         "schema": ITERATE,
         "game": game_json(
             game.name, game.description, players=game.num_players, labels=grammar_name(game)
@@ -151,3 +158,6 @@ def iterate_document(run: IterativeRun) -> dict[str, Any]:
             for strategy in result.strategies
         ],
     }
+    if run.spot is not None:
+        document["spot"] = spot_json(run.spot)
+    return document

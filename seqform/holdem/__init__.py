@@ -28,21 +28,27 @@ if TYPE_CHECKING:
         WHO,
         ActionFrequencies,
         ClassGrid,
+        ClassMix,
         SpotSummary,
         action_frequencies,
         class_grid,
+        class_mix,
+        decision_histories,
+        decision_mix,
         opening_grid,
         public_reach,
         seat_ev,
+        spot_report,
         spot_summary,
     )
-    from seqform.holdem.spot import Spot, SpotFileError, read_spot
+    from seqform.holdem.spot import Spot, SpotFileError, read_spot, spot_from_mapping
     from seqform.holdem.strength import hand_name
 
 _DOOR = {
     "ActionFrequencies": "report",
     "CardError": "cards",
     "ClassGrid": "report",
+    "ClassMix": "report",
     "ComboStrategy": "hands",
     "HandSelectionError": "hands",
     "LPWorkRefusedError": "lp_work",
@@ -55,7 +61,10 @@ _DOOR = {
     "amount_text": "betting",
     "card_text": "cards",
     "class_grid": "report",
+    "class_mix": "report",
     "combo_strategies": "hands",
+    "decision_histories": "report",
+    "decision_mix": "report",
     "hand_name": "strength",
     "is_spot_file": "game",
     "lock_hand_labels": "hands",
@@ -68,7 +77,9 @@ _DOOR = {
     "select_combos": "hands",
     "seat_ev": "report",
     "spot_game": "game",
+    "spot_report": "report",
     "spot_summary": "report",
+    "spot_from_mapping": "spot",
 }
 
 __all__ = [
@@ -77,6 +88,7 @@ __all__ = [
     "ActionFrequencies",
     "CardError",
     "ClassGrid",
+    "ClassMix",
     "ComboStrategy",
     "HandSelectionError",
     "LPWorkRefusedError",
@@ -87,7 +99,10 @@ __all__ = [
     "amount_text",
     "card_text",
     "class_grid",
+    "class_mix",
     "combo_strategies",
+    "decision_histories",
+    "decision_mix",
     "hand_name",
     "is_spot_file",
     "load_spot_game",
@@ -99,7 +114,9 @@ __all__ = [
     "refuse_slow_lp",
     "seat_ev",
     "select_combos",
+    "spot_from_mapping",
     "spot_game",
+    "spot_report",
     "spot_summary",
 ]
 

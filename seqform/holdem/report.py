@@ -16,13 +16,17 @@ documents (0.758); the text reports print them as percentages (75.8 %).
 
 A frequency at a decision is the share of the player's range, each combo weighted by its
 probability in the deal (card removal against the other range included) times the
-player's own probability of reaching the decision (:func:`action_frequencies`).
+player's own probability of reaching the decision (:func:`action_frequencies`); a hand
+class's mix (:func:`class_mix`, the cells of the 13 × 13 grid) is the same share over the
+class's combos.  The report is built from a pair of behavioural strategies and the value
+and NashConv they are certified at (:func:`spot_report`), whatever found them: the LP
+(``solve``), vector CFR's average (``iterate``), or a saved document read back (``show``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -34,17 +38,24 @@ from seqform.game.public.tree import (
     StructuredGame,
     hands_clash_free,
 )
+from seqform.holdem.hands import REACH_TOLERANCE
+from seqform.holdem.spot import Spot
 
 __all__ = [
     "WHO",
     "ActionFrequencies",
     "ClassGrid",
+    "ClassMix",
     "SpotSummary",
     "action_frequencies",
     "class_grid",
+    "class_mix",
+    "decision_histories",
+    "decision_mix",
     "opening_grid",
     "public_reach",
     "seat_ev",
+    "spot_report",
     "spot_summary",
 ]
 
@@ -91,6 +102,9 @@ class SpotSummary:
     combos : the combos in each range after the board's card removal
     opening : OOP's first decision as a grid of hand classes (:func:`opening_grid`), when
         asked for (``solve SPOT.toml`` shows it; ``solve-many``'s rows do not)
+    definition : the spot solved, when the summary is a whole report (:func:`spot_report`):
+        the document keeps its keys so that a saved result can be reopened without the
+        spot file
     """
 
     pot: float
@@ -100,6 +114,7 @@ class SpotSummary:
     frequencies: tuple[ActionFrequencies, ...]
     combos: tuple[int, int]
     opening: ClassGrid | None = None
+    definition: Spot | None = None
 
     @property
     def value(self) -> float:
@@ -142,6 +157,20 @@ def spot_summary(
         frequencies=tuple(f for f in found if f is not None),
         combos=(len(game.hands[0]), len(game.hands[1])),
     )
+
+
+def spot_report(
+    game: StructuredGame,
+    spot: Spot,
+    value: float,
+    nash_conv: float,
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy],
+) -> SpotSummary:
+    """The whole report of ``solve SPOT.toml`` and ``iterate SPOT.toml``: the
+    :func:`spot_summary` of ``strategies`` (the LP's, or CFR's average) at ``value`` and
+    ``nash_conv``, with OOP's opening grid and the spot itself."""
+    summary = spot_summary(game, spot.pot, value, nash_conv, strategies)
+    return replace(summary, opening=opening_grid(game, strategies[0]), definition=spot)
 
 
 def action_frequencies(
@@ -208,15 +237,45 @@ class ClassGrid:
     frequency: np.ndarray
 
 
-def class_grid(
-    game: StructuredGame, strategy: BehaviouralStrategy, history: str, actions: tuple[str, ...]
-) -> ClassGrid:
-    """The :class:`ClassGrid` of ``actions`` at the decision after ``history``.
+@dataclass(frozen=True)
+class ClassMix:
+    """One decision's strategy by hand class: per cell of the 13 × 13 grid (as
+    :class:`ClassGrid`), the share of the class's combos taking each action, as solvers
+    colour their range grids.
+
+    player, history, actions : the decision (as :class:`ActionFrequencies`)
+    mix : shape (13, 13, actions); per class, each action's share (deal- and reach-weighted
+        as in :func:`action_frequencies`; they add up to 1), NaN for a class not in the range
+        or not reached
+    weight : shape (13, 13); per class, its share of the range reaching the decision (the
+        weights the cells' mixes are averaged with; they add up to 1, or are all 0 when the
+        player's own strategy never reaches the decision)
+    reach : the share of the player's range (deal-weighted) that its own strategy brings
+        to the decision (1 at its first decision)
+    """
+
+    player: int
+    history: str
+    actions: tuple[str, ...]
+    mix: np.ndarray
+    weight: np.ndarray
+    reach: float
+
+    @property
+    def reached(self) -> bool:
+        """Whether the player's own strategy gets here (with more than
+        :data:`~seqform.holdem.hands.REACH_TOLERANCE`: a float solver's zero is a few
+        1e-12, and the mixes of a decision never reached mean nothing)."""
+        return self.reach > REACH_TOLERANCE
+
+
+def class_mix(game: StructuredGame, strategy: BehaviouralStrategy, history: str) -> ClassMix:
+    """The :class:`ClassMix` of ``strategy``'s player at the decision after ``history``.
 
     Raises
     ------
     ValueError
-        When the player does not act there, or an action is not one of the decision's.
+        When the player does not act there.
     """
     player = strategy.player
     table = strategy.table
@@ -225,29 +284,96 @@ def class_grid(
     deal = _deal_marginal(game, player)
     strategy = strategy.to_float()
     plan = plan_from_behaviour(strategy)
-    taken = np.zeros((13, 13))
+    actions: tuple[str, ...] | None = None
+    taken = np.zeros(0)
     mass = np.zeros((13, 13))
-    found = False
     for hand, label in enumerate(hands.labels):
         infoset = index.get(f"{label}|{history}")
         if infoset is None:
             continue
-        found = True
-        offered = table.actions[infoset]
-        unknown = [a for a in actions if a not in offered]
-        if unknown:
-            raise ValueError(f"{unknown[0]!r} is not an action after {history!r}: {offered}")
+        if actions is None:
+            actions = table.actions[infoset]
+            taken = np.zeros((13, 13, len(actions)))
         sequences = table.sequences_of(infoset)
         behaviour = strategy.probabilities[sequences.start : sequences.stop]
         reach = deal[hand] * plan[int(table.parent_sequence[infoset])]
         row, column = _cell(hands.cards[hand])
         mass[row, column] += reach
-        taken[row, column] += reach * sum(behaviour[offered.index(a)] for a in actions)
-    if not found:
+        taken[row, column] += reach * behaviour
+    if actions is None:
         raise ValueError(f"player {player + 1} does not act after {history!r}")
     with np.errstate(invalid="ignore", divide="ignore"):
-        frequency = np.where(mass > 0, taken / np.where(mass > 0, mass, 1.0), np.nan)
-    return ClassGrid(player, history, tuple(actions), frequency)
+        mix = np.where(
+            mass[..., None] > 0, taken / np.where(mass > 0, mass, 1.0)[..., None], np.nan
+        )
+    total = float(mass.sum())
+    return ClassMix(player, history, actions, mix, mass / total if total > 0 else mass, total)
+
+
+def class_grid(
+    game: StructuredGame, strategy: BehaviouralStrategy, history: str, actions: tuple[str, ...]
+) -> ClassGrid:
+    """The :class:`ClassGrid` of ``actions`` at the decision after ``history``: the sum of
+    their shares in the :func:`class_mix`.
+
+    Raises
+    ------
+    ValueError
+        When the player does not act there, or an action is not one of the decision's.
+    """
+    found = class_mix(game, strategy, history)
+    unknown = [a for a in actions if a not in found.actions]
+    if unknown:
+        raise ValueError(f"{unknown[0]!r} is not an action after {history!r}: {found.actions}")
+    chosen = [found.actions.index(a) for a in actions]
+    frequency = found.mix[..., chosen].sum(axis=-1) if chosen else np.zeros((13, 13))
+    return ClassGrid(found.player, history, tuple(actions), frequency)
+
+
+def decision_histories(
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy],
+) -> tuple[tuple[int, str], ...]:
+    """Every public decision of a spot as ``(player, history)``, each once, by the number
+    of public actions before it, then by player and by the order of the player's
+    information sets (``COMBO|HISTORY``)."""
+    found: dict[str, tuple[int, int]] = {}
+    for strategy in strategies:
+        for position, name in enumerate(strategy.table.infosets):
+            history = name.partition("|")[2]
+            found.setdefault(history, (strategy.player, position))
+    ordered = sorted(found.items(), key=lambda item: (_depth(item[0]), *item[1]))
+    return tuple((player, history) for history, (player, _) in ordered)
+
+
+ROOT = "root"
+"""How ``show --node`` may name the first decision, whose history is ``""``."""
+
+
+def decision_mix(
+    game: StructuredGame,
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy],
+    history: str,
+) -> ClassMix:
+    """The :func:`class_mix` of whoever acts after ``history`` (``""`` or :data:`ROOT` for
+    the first decision).
+
+    Raises
+    ------
+    ValueError
+        When nobody acts there; the message lists the decisions there are.
+    """
+    wanted = "" if history == ROOT else history
+    for player, found in decision_histories(strategies):
+        if found == wanted:
+            return class_mix(game, strategies[player], found)
+    known = [repr(found) if found else ROOT for _, found in decision_histories(strategies)]
+    shown = ", ".join(known[:40]) + (", …" if len(known) > 40 else "")
+    raise ValueError(f"no decision after {history!r}; the spot's decisions are {shown}")
+
+
+def _depth(history: str) -> int:
+    """How many public actions (and dealt cards) lead to a decision."""
+    return 0 if not history else len(history.replace("|", "-").strip("-").split("-"))
 
 
 def _cell(cards: np.ndarray) -> tuple[int, int]:

@@ -40,6 +40,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -51,7 +52,6 @@ from seqform.certify import (
     certify_profile,
 )
 from seqform.game.model import Game
-from seqform.game.public.tree import StructuredGame
 from seqform.game.requirements import is_two_player_zero_sum
 from seqform.io.loader import load_game
 from seqform.iterative.cfr import cfr, cfr_plus, dcfr
@@ -91,12 +91,16 @@ from seqform.questions.lp_reference import (
 from seqform.routes.policy import (
     ITERATE_METHODS,
     OptionsError,
+    Route,
     choose_route,
     refuse_tree_beyond_memory,
     resolve_method,
 )
 from seqform.structured.responses import certify as structured_certify
 from seqform.structured.vector_cfr import VECTOR_ALGORITHMS, vector_cfr
+
+if TYPE_CHECKING:
+    from seqform.holdem import SpotSummary
 
 __all__ = [
     "ALGORITHMS",
@@ -157,6 +161,10 @@ class IterativeRun:
         is kept whatever happened to the reference)
     certificate_failed : why the profile and certificate could not be measured (the payoffs'
         sums left the float range), else None
+    spot : for a hold'em spot file run on the structured route, the players' report of the
+        average strategies (:func:`seqform.holdem.spot_report`, as ``solve SPOT.toml``
+        reports the LP's): EVs in chips and shares of the pot, the exploitability, the
+        frequencies and the opening grid; else None
     """
 
     game: Game
@@ -166,6 +174,7 @@ class IterativeRun:
     certificate: Certificate | None
     reference: LpReference
     certificate_failed: str | None = None
+    spot: SpotSummary | None = None
 
     @property
     def values(self) -> tuple[float, ...]:
@@ -256,10 +265,10 @@ def iterate(
     chosen = resolve_method(method, ITERATE_METHODS)
     options = _solver_options(algorithm, stopping, seed, on_sample)
     spec = game if isinstance(game, str) else None
-    structured = _structured_game(game, chosen, algorithm, force)
-    if structured is not None:
+    route = _structured_route(game, chosen, algorithm, force)
+    if route is not None:
         return _iterate_structured(
-            structured, algorithm, stopping, on_sample, reference, progress, force
+            route, algorithm, stopping, on_sample, reference, progress, force
         )
     tree = _load(game, force, max_nodes)
     result = ALGORITHMS[algorithm](tree, stopping.iterations, **options)
@@ -358,10 +367,10 @@ def _kept(compute: Callable[[], LpReference]) -> LpReference:
         return LpReference("the LP failed: out of memory", status="failed")
 
 
-def _structured_game(
+def _structured_route(
     game: Game | str | os.PathLike[str], method: str, algorithm: str, force: bool
-) -> StructuredGame | None:
-    """The structured game vector CFR runs on, or None for the tree: ``method="structured"``,
+) -> Route | None:
+    """The structured route vector CFR runs on, or None for the tree: ``method="structured"``,
     or ``"auto"`` where ``solve``'s policy takes the structured route and the algorithm is
     one vector CFR runs (:data:`~seqform.structured.vector_cfr.VECTOR_ALGORITHMS`)."""
     if isinstance(game, Game):
@@ -381,12 +390,11 @@ def _structured_game(
             f"{algorithm} runs on the game tree only; --method structured runs "
             f"{', '.join(VECTOR_ALGORITHMS)}"
         )
-    route = choose_route(game, "structured", force=force, lp=False)  # refuses what won't fit
-    return route.structured
+    return choose_route(game, "structured", force=force, lp=False)  # refuses what won't fit
 
 
 def _iterate_structured(
-    game: StructuredGame,
+    route: Route,
     algorithm: str,
     stopping: Stopping,
     on_sample: OnSample | None,
@@ -395,7 +403,10 @@ def _iterate_structured(
     force: bool,
 ) -> IterativeRun:
     """Vector CFR on the public tree × hands (:mod:`seqform.structured.vector_cfr`), measured
-    and compared with the structured LP, all without the tree."""
+    and compared with the structured LP, all without the tree; a spot's report from the
+    average strategies."""
+    game = route.structured
+    assert game is not None  # a structured route
     result = vector_cfr(game, algorithm, stopping, on_sample)
     first, second = result.strategies
     certificate = structured_certify(game, first, second)
@@ -413,7 +424,13 @@ def _iterate_structured(
     else:
         strategies = result.strategies
         lp = _kept(lambda: structured_reference(game, strategies, value, progress, force))
-    return IterativeRun(game, result, stopping, profile, certificate, lp)  # type: ignore[arg-type]
+    spot = None
+    if route.spot is not None:
+        from seqform.holdem import spot_report
+
+        nash_conv = float(certificate.nash_conv)
+        spot = spot_report(game, route.spot, value, nash_conv, (first, second))
+    return IterativeRun(game, result, stopping, profile, certificate, lp, spot=spot)  # type: ignore[arg-type]
 
 
 def _solver_options(

@@ -369,17 +369,11 @@ def _structured(
     )
     if route.spot is None:
         return solution
-    from seqform.holdem import opening_grid, spot_summary
+    from seqform.holdem import spot_report
 
-    summary = spot_summary(
-        game,
-        route.spot.pot,
-        float(solution.value),
-        float(solution.nash_conv),
-        solution.strategies,
-    )
-    opening = opening_grid(game, solution.strategies[0])
-    return replace(solution, spot=replace(summary, opening=opening))
+    value, nash_conv = float(solution.value), float(solution.nash_conv)
+    report = spot_report(game, route.spot, value, nash_conv, solution.strategies)
+    return replace(solution, spot=report)
 
 
 def _restricted(

@@ -32,6 +32,7 @@ from seqform.cli.errors import (
     EXIT_USAGE,
     CommandError,
 )
+from seqform.cli.hands import hand_text, hands_in_spot_file
 from seqform.cli.output import emit
 from seqform.cli.signals import interrupted_code
 from seqform.cli.streams import terminal_text
@@ -39,6 +40,7 @@ from seqform.documents.iterate import iterate_document
 from seqform.documents.text.iterate import iterate_text
 from seqform.iterative.run import OnSample, Sample, stop_on_interrupt
 from seqform.questions.iterate import DEFAULT_ITERATIONS, DEFAULT_SEED, SAMPLING, iterate
+from seqform.structured.vector_cfr import VECTOR_ALGORITHMS
 
 __all__ = ["DEFAULT_ITERATIONS", "run"]
 
@@ -64,6 +66,13 @@ def _progress(quiet: bool) -> OnSample | None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``args.algorithm`` on ``args.game`` and write the measured result."""
+    hands = hands_in_spot_file(args.game, args.hand)
+    if hands and (args.method == "tree" or args.algorithm not in VECTOR_ALGORITHMS):
+        raise CommandError(
+            f"--hand needs vector CFR on the spot (--method structured or auto; "
+            f"{', '.join(VECTOR_ALGORITHMS)})",
+            EXIT_USAGE,
+        )
     sampling = args.algorithm in SAMPLING
     if args.seed is not None and not sampling:
         raise CommandError(
@@ -90,7 +99,11 @@ def run(args: argparse.Namespace) -> int:
         )
     document = iterate_document(result)
     # The text only when asked for: on liars_dice(sides=8) it costs seconds beside the JSON.
-    emit(document, "" if args.format == "json" else iterate_text(document, args.strategies), args)
+    text = "" if args.format == "json" else iterate_text(document, args.strategies)
+    if hands and text:
+        game, strategies = result.game, result.result.strategies
+        text = text.rstrip("\n") + "\n" + hand_text(game, strategies, hands)  # type: ignore[arg-type]
+    emit(document, text, args)
     if result.result.stopped == "interrupted":
         done = count_text(result.result.iterations)
         _say(f"interrupted after {done} iterations; the result so far")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from seqform.base.numbers import value_text
 from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
+from seqform.cli.hands import hand_text, hands_in_spot_file
 from seqform.cli.output import emit
 from seqform.cli.progress import (
     LARGE_GAME_NODES,
@@ -135,29 +136,8 @@ def _solve_locked(
 
 
 def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:
-    """The ``(player, combo)`` pairs of ``--hand``, checked before the solve (usage errors:
-    not a spot, a combo on the board or in neither range)."""
-    if not args.hand:
-        return ()
-    from seqform.holdem import HandSelectionError, is_spot_file, read_spot, select_combos
-
-    if not is_spot_file(args.game):
-        raise CommandError("--hand needs a spot file (*.toml) as GAME", EXIT_USAGE)
-    try:
-        return select_combos(read_spot(args.game), args.hand)
-    except HandSelectionError as exc:
-        raise CommandError(str(exc), EXIT_USAGE) from None
-
-
-def _hand_text(solution: Any, hands: tuple[tuple[int, int], ...]) -> str:
-    """The ``--hand`` blocks: each chosen combo's strategy at every decision it reaches."""
-    if not hands:
-        return ""
-    from seqform.documents.text.spot import combo_lines
-    from seqform.holdem import combo_strategies
-
-    found = combo_strategies(solution.game, solution.strategies, hands)  # locked: its own
-    return "\n" + "\n\n".join("\n".join(combo_lines(each)) for each in found) + "\n"
+    """The ``(player, combo)`` pairs of ``--hand``, checked before the solve."""
+    return hands_in_spot_file(args.game, args.hand)
 
 
 def _announce_structured(progress: Progress, route: Route) -> None:
@@ -208,7 +188,7 @@ def _report(
     built = document(solution)
     text = document_report(built, args.strategies)
     if hands:  # the structured route's, float or exact (checked before the solve)
-        text = text.rstrip("\n") + "\n" + _hand_text(solution, hands)
+        text = text.rstrip("\n") + "\n" + hand_text(solution.game, solution.strategies, hands)
     plain = not (args.exact or args.refine or args.fix or args.fix_file or args.lock)
     plain = plain and not args.lock_file
     if plain and route.method != "normal":

@@ -21,6 +21,7 @@ from seqform.documents.layout.strategies import (
     document_tables,
 )
 from seqform.documents.layout.tables import aligned_table
+from seqform.documents.text.spot import spot_block
 
 __all__ = ["ALGORITHM_TEXT", "iterate_text", "stopped_text"]
 
@@ -178,8 +179,8 @@ def _last_iterate_lines(document: Document) -> list[str]:
 
 def iterate_text(document: dict[str, Any], strategies: str = "auto") -> str:
     """The run for people, from a ``seqform.iterate/2`` document: what ran and why it
-    stopped, the measurements, the LP beside them, the NashConv history and the average
-    strategies."""
+    stopped, the measurements, the LP beside them, the NashConv history, the average
+    strategies and, for a spot, the players' report of them (as ``solve SPOT.toml``)."""
     algorithm = ALGORITHM_TEXT.get(document["algorithm"], document["algorithm"])
     seed = "" if document["seed"] is None else f", seed {document['seed']}"
     names = _names(document)
@@ -198,4 +199,6 @@ def iterate_text(document: dict[str, Any], strategies: str = "auto") -> str:
     ]
     tables = document_tables(document["strategies"])
     lines += document_strategy_sections(document, tables, strategies)
+    if "spot" in document:
+        lines += spot_block(document["spot"])
     return "\n".join(lines)

@@ -25,7 +25,7 @@ from seqform.io.documents import (
     STRUCTURED,
 )
 
-__all__ = ["document_report", "render_text"]
+__all__ = ["any_document_report", "document_report", "render_text"]
 
 _FROM_DOCUMENT = {
     COMPARE: ("compare", "comparison_text", True),
@@ -102,12 +102,27 @@ def render_text(result: Any, strategies: str = "auto") -> str:
         For a result that has no text report.
     """
     built = document(result)
-    kind = built["schema"]
+    try:
+        return any_document_report(built, strategies)
+    except ValueError:
+        raise TypeError(f"no text report of a {type(result).__name__} here") from None
+
+
+def any_document_report(built: dict[str, Any], strategies: str = "auto") -> str:
+    """The text report of a document of any kind, as the command that wrote it prints it
+    (``show`` renders a saved result with it).
+
+    Raises
+    ------
+    ValueError
+        For a document of a kind that has no text report.
+    """
+    kind = built.get("schema")
     if kind in (SOLVE, STRUCTURED):
         return document_report(built, strategies)
-    found = _FROM_DOCUMENT.get(kind)
+    found = _FROM_DOCUMENT.get(kind)  # type: ignore[arg-type]
     if found is None:
-        raise TypeError(f"no text report of a {type(result).__name__} here")
+        raise ValueError(f"no text report of a {kind!r} document here")
     module, function, takes_strategies = found
     render = getattr(importlib.import_module(f"seqform.documents.text.{module}"), function)
     text: str = render(built, strategies) if takes_strategies else render(built)

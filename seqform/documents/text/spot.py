@@ -10,11 +10,15 @@ from typing import Any
 from seqform.holdem import WHO, ActionFrequencies, ComboStrategy, amount_text
 
 __all__ = [
+    "PASSIVE",
     "combo_lines",
+    "decisions_line",
     "ev_text",
     "frequencies_text",
     "grid_lines",
     "history_text",
+    "node_lines",
+    "spot_block",
     "spot_lines",
 ]
 
@@ -52,6 +56,15 @@ def spot_lines(spot: dict[str, Any]) -> list[str]:
         f"({100 * spot['exploitability_pot']:.4f}% of the pot; NashConv / 2)",
         *(f"  {_frequency_line(found)}" for found in spot["frequencies"]),
     ]
+
+
+def spot_block(spot: dict[str, Any]) -> list[str]:
+    """The spot's part of a report (``solve SPOT.toml``, ``iterate SPOT.toml``): a blank
+    line, the summary, and OOP's opening grid when the document has it."""
+    lines = ["", *spot_lines(spot)]
+    if "opening_grid" in spot:
+        lines += ["", *grid_lines(spot["opening_grid"])]
+    return lines
 
 
 _RANKS = "AKQJT98765432"
@@ -106,3 +119,52 @@ def combo_lines(found: ComboStrategy) -> list[str]:
     where = max((len(row[0]) for row in rows), default=0)
     lines += [f"  {row[0]:<{where}}  {row[1]}  {row[2]}" for row in rows]
     return lines
+
+
+PASSIVE = ("x", "c", "f")
+"""Check, call and fold: a decision's grid shows the share of its other actions (bets and
+raises) unless asked for each action, as the opening grid does."""
+
+
+def _node_grid(node: dict[str, Any], actions: list[str]) -> dict[str, Any]:
+    """The grid (as a document's ``"opening_grid"``) of ``actions`` at a decision's view
+    (:func:`seqform.documents.spot.node_json`): each class's summed share."""
+    chosen = [list(node["actions"]).index(action) for action in actions]
+    frequency = [
+        [None if cell is None else sum(cell[i] or 0.0 for i in chosen) for cell in row]
+        for row in node["classes"]
+    ]
+    return {
+        "player": node["player"],
+        "history": node["history"],
+        "actions": actions,
+        "frequency": frequency,
+    }
+
+
+def node_lines(node: dict[str, Any], each_action: bool = False) -> list[str]:
+    """A decision's view (``show --node``): the range's frequencies, then the 13 × 13 grid
+    of its bets and raises (of every action but :data:`PASSIVE`; calls where there is no
+    other), or one grid per action (``each_action``, ``show --grid``)."""
+    where = history_text(node["history"])
+    if not node["reached"]:
+        return [f"{node['player']} {where}: never reached by {node['player']}'s own strategy"]
+    reach = f"; {100 * node['reach']:.0f}% of {node['player']}'s range gets here"
+    lines = [_frequency_line(node) + reach]
+    actions = list(node["actions"])
+    if each_action:
+        groups = [[action] for action in actions]
+    else:
+        active = [action for action in actions if action not in PASSIVE]
+        groups = [active or [action for action in actions if action == "c"] or actions[:1]]
+    for group in groups:
+        lines += ["", *grid_lines(_node_grid(node, group))]
+    return lines
+
+
+def decisions_line(histories: list[tuple[str, str]], limit: int = 40) -> str:
+    """``"Decisions (show --node HISTORY): root (OOP), x (IP), ..."`` from ``(player,
+    history)`` pairs in order; at most ``limit`` named."""
+    named = [f"{history or 'root'} ({player})" for player, history in histories]
+    more = f", … ({len(named)} in all)" if len(named) > limit else ""
+    return "Decisions (show --node HISTORY): " + ", ".join(named[:limit]) + more

@@ -17,7 +17,7 @@ from seqform.documents.layout.blocks import (
 )
 from seqform.documents.layout.strategies import document_strategy_sections, document_tables
 from seqform.documents.layout.tables import aligned_table
-from seqform.documents.text.spot import ev_text, grid_lines, spot_lines
+from seqform.documents.text.spot import ev_text, spot_block
 
 __all__ = ["NAMES", "route_line", "structured_text", "suit_lines"]
 
@@ -106,7 +106,5 @@ def structured_text(document: dict[str, Any], strategies: str = "auto") -> str:
         document, document_tables(document["strategies"]), strategies
     )
     if spot is not None:
-        lines += ["", *spot_lines(spot)]
-        if "opening_grid" in spot:
-            lines += ["", *grid_lines(spot["opening_grid"])]
+        lines += spot_block(spot)
     return "\n".join(lines)

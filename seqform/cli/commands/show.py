@@ -1,0 +1,78 @@
+"""``seqform show RESULT.json``: reopen a saved spot result without solving.
+
+The file is read and checked by :func:`seqform.io.spot_results.read_spot_result` (a wrong
+or corrupt file is one line naming the file and the field, exit 1).  Without ``--node`` or
+``--grid`` the text is the report the saved document renders to
+(:func:`seqform.documents.text.render.any_document_report`: what ``solve`` or ``iterate``
+printed), then the ``--hand`` blocks and the list of decisions; with them, a two-line
+header, then each decision's frequencies and grid
+(:func:`seqform.documents.text.spot.node_lines`) and the ``--hand`` blocks.  ``--html
+FILE`` also writes the static HTML report (:func:`seqform.documents.html.saved_spot_html`),
+atomically.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
+from seqform.cli.hands import hand_text, hands_in_spot
+from seqform.cli.output import write
+from seqform.cli.streams import terminal_text
+
+if TYPE_CHECKING:
+    from seqform.io.spot_results import SavedSpot
+
+__all__ = ["run"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Reopen ``args.result`` and print what the options ask for."""
+    from seqform.documents.layout.parts import header_of
+    from seqform.documents.spot import node_json
+    from seqform.documents.text.render import any_document_report
+    from seqform.documents.text.spot import decisions_line, ev_text, node_lines
+    from seqform.holdem import WHO, decision_histories, decision_mix
+    from seqform.io.spot_results import read_spot_result
+
+    saved = read_spot_result(args.result)
+    hands = hands_in_spot(saved.spot, args.hand)
+    nodes = list(args.node) or ([""] if args.grid else [])
+    views = []
+    for history in nodes:
+        try:
+            views.append(node_json(decision_mix(saved.game, saved.strategies, history)))
+        except ValueError as exc:
+            raise CommandError(f"--node: {exc}", EXIT_USAGE) from None
+    if views:
+        spot = saved.document["spot"]
+        lines = [header_of(saved.document["game"]), ev_text(spot)]
+        for view in views:
+            lines += ["", *node_lines(view, each_action=args.grid)]
+        text = "\n".join(lines) + "\n"
+    else:
+        text = any_document_report(saved.document, args.strategies).rstrip("\n") + "\n"
+    text += hand_text(saved.game, saved.strategies, hands)
+    if not views:
+        found = [(WHO[player], history) for player, history in decision_histories(saved.strategies)]
+        text += "\n" + decisions_line(found) + "\n"
+    if args.html:
+        _write_html(saved, args.html, list(args.node))
+    write(text, args.output)
+    return EXIT_OK
+
+
+def _write_html(saved: SavedSpot, path: str, histories: list[str]) -> None:
+    """The HTML report of ``saved`` to ``path``, atomically; said on stderr."""
+    from seqform.documents.html import saved_spot_html
+    from seqform.io.atomic import write_atomically
+
+    html = saved_spot_html(saved, histories or None)
+    try:
+        write_atomically(path, html)
+    except OSError as exc:
+        raise CommandError(f"cannot write {path!r}: {exc.strerror or exc}") from exc
+    size = len(html.encode("utf-8"))
+    print(terminal_text(f"seqform: wrote {path} ({size:,} bytes)"), file=sys.stderr)

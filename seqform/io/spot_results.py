@@ -1,0 +1,191 @@
+"""A saved spot result read back: the JSON that ``solve SPOT.toml --format json`` or
+``iterate SPOT.toml --format json`` wrote, reopened without the spot file and without
+solving (``seqform show RESULT.json``).
+
+Such a document (``seqform.structured/2`` or ``seqform.iterate/2``) holds every combo's
+strategy at every decision (``"strategies"``: information sets ``COMBO|HISTORY``) and the
+spot itself (``"spot"``/``"definition"``, the keys of the spot file,
+:func:`seqform.documents.spot.definition_json`).  The spot's structured game is rebuilt from
+the definition (cards and bets only: no LP, no CFR), and the strategies are read onto its
+sequence tables, so every view of the solved spot (frequencies and grids at any decision,
+one combo's strategy) is computed by the same functions as after a solve
+(:mod:`seqform.holdem.report`, :mod:`seqform.holdem.hands`).
+
+Whatever the file holds, reading it returns a :class:`SavedSpot` or raises
+:class:`SpotResultError` naming the file and the field: not JSON (read strictly,
+:mod:`seqform.io.json_input`), a document of another kind, a document breaking its schema
+(checked when the optional ``jsonschema`` package is there), a solved game that is not a
+spot, a spot saved before documents kept its definition, a definition that is not a spot
+(:class:`~seqform.holdem.SpotFileError`'s message), strategies that do not fit the spot's
+game or probabilities that are not numbers in [0, 1].
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
+from seqform.game.public.tree import StructuredGame
+from seqform.holdem import Spot, SpotFileError, spot_from_mapping, spot_game
+from seqform.io.documents import ITERATE, STRUCTURED, DocumentError, validate_document
+from seqform.io.json_input import load_json, shown
+from seqform.structured.responses import sequence_tables
+
+__all__ = ["SPOT_RESULT_SCHEMAS", "SavedSpot", "SpotResultError", "read_spot_result"]
+
+SPOT_RESULT_SCHEMAS = (STRUCTURED, ITERATE)
+"""The documents a spot's result is saved in: the LP's (``solve``) and CFR's (``iterate``)."""
+
+PROBABILITY_SLACK = 1e-9
+"""How far outside [0, 1] a saved float probability may be (a solver's rounding); it is
+clipped into [0, 1]."""
+
+
+class SpotResultError(ValueError):
+    """A file that is not a saved spot result; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class SavedSpot:
+    """A saved spot result, reopened.
+
+    source : the file, as given
+    document : the document as saved (its text report is rendered from it)
+    spot : the spot, read from the document's definition
+    game : the spot's structured game, rebuilt from it
+    strategies : OOP's and IP's behavioural strategies as saved (the LP's, or CFR's
+        average), on the game's sequence tables
+    """
+
+    source: str
+    document: dict[str, Any]
+    spot: Spot
+    game: StructuredGame
+    strategies: tuple[BehaviouralStrategy, BehaviouralStrategy]
+
+
+def read_spot_result(path: str | Path) -> SavedSpot:
+    """Read a saved spot result (module docstring).
+
+    Raises
+    ------
+    SpotResultError
+        For a file that is not one, naming the file and the field.
+    OSError
+        For a file that cannot be read.
+    """
+    where = f"{str(path)!r}"
+    try:
+        document = load_json(path, where)
+    except ValueError as exc:  # StrategyFileError: the strict reader's message names the file
+        raise SpotResultError(str(exc)) from None
+    _check_kind(document, where)
+    _check_schema(document, where)
+    spot_object = document.get("spot")
+    if not isinstance(spot_object, dict):
+        raise SpotResultError(
+            f"{where}: the {document['schema']} document is not a hold'em spot's (no 'spot'); "
+            "show reopens the result of a spot file (*.toml)"
+        )
+    definition = spot_object.get("definition")
+    if not isinstance(definition, dict):
+        raise SpotResultError(
+            f"{where}: 'spot' has no 'definition' (the document was written before results "
+            "kept their spot); solve the spot again with --output to save one show can reopen"
+        )
+    game_object = document.get("game")
+    name = game_object.get("name") if isinstance(game_object, dict) else None
+    try:
+        spot = spot_from_mapping(definition, name=str(name or "spot"))
+        game = spot_game(spot)
+    except SpotFileError as exc:
+        raise SpotResultError(f"{where}: spot/definition: {exc}") from None
+    strategies = _strategies(document, game, where)
+    return SavedSpot(str(path), document, spot, game, strategies)
+
+
+def _check_kind(document: Any, where: str) -> None:
+    if not isinstance(document, dict):
+        raise SpotResultError(f"{where} holds {shown(document)}, not a seqform document")
+    kind = document.get("schema")
+    if kind not in SPOT_RESULT_SCHEMAS:
+        raise SpotResultError(
+            f"{where}: 'schema' is {shown(kind)}; show reopens a spot's result, a "
+            f"{' or '.join(SPOT_RESULT_SCHEMAS)} document (solve or iterate SPOT.toml "
+            "--format json --output FILE)"
+        )
+
+
+def _check_schema(document: dict[str, Any], where: str) -> None:
+    """The document against its schema, when ``jsonschema`` is installed (the ``dev``
+    extra); without it, the fields show reads are checked as they are read."""
+    try:
+        validate_document(document)
+    except ImportError:
+        return
+    except DocumentError as exc:
+        raise SpotResultError(f"{where}: {exc}") from None
+
+
+def _strategies(
+    document: dict[str, Any], game: StructuredGame, where: str
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """Both players' saved strategies on the rebuilt game's sequence tables."""
+    entries = document.get("strategies")
+    if not isinstance(entries, list):
+        raise SpotResultError(f"{where}: 'strategies' must be a list of the players' strategies")
+    tables = sequence_tables(game)
+    found: dict[int, BehaviouralStrategy] = {}
+    for number, entry in enumerate(entries, start=1):
+        at = f"{where}: strategies/{number - 1}"
+        if not isinstance(entry, dict) or entry.get("player") not in (1, 2):
+            raise SpotResultError(f"{at}: needs 'player' 1 or 2 and 'infosets'")
+        player = int(entry["player"]) - 1
+        mapping = _mapping(entry.get("infosets"), tables[player].index_of_infoset(), at)
+        try:
+            found[player] = behaviour_from_mapping(tables[player], mapping)
+        except KeyError as exc:
+            raise SpotResultError(
+                f"{at}: {exc.args[0]} (the strategies are not the spot's in 'definition')"
+            ) from None
+    missing = [p + 1 for p in (0, 1) if p not in found]
+    if missing:
+        raise SpotResultError(f"{where}: 'strategies' has no strategy for player {missing[0]}")
+    return found[0], found[1]
+
+
+def _mapping(infosets: Any, known: Mapping[str, int], at: str) -> dict[str, dict[str, float]]:
+    """``{infoset: {action: probability}}`` of one saved strategy entry, checked."""
+    if not isinstance(infosets, list):
+        raise SpotResultError(f"{at}: 'infosets' must be a list")
+    mapping: dict[str, dict[str, float]] = {}
+    for index, infoset in enumerate(infosets):
+        place = f"{at}/infosets/{index}"
+        if not isinstance(infoset, dict) or not isinstance(infoset.get("actions"), list):
+            raise SpotResultError(f"{place}: needs 'name' and 'actions'")
+        name = infoset.get("name")
+        if not isinstance(name, str) or name not in known:
+            raise SpotResultError(
+                f"{place}: the spot in 'definition' has no information set {shown(name)} "
+                "(the strategies are not that spot's)"
+            )
+        mapping[name] = {}
+        for action in infoset["actions"]:
+            if not isinstance(action, dict) or not isinstance(action.get("action"), str):
+                raise SpotResultError(f"{place} ({name}): each action needs 'action'")
+            mapping[name][action["action"]] = _probability(action.get("probability"), place)
+    return mapping
+
+
+def _probability(value: Any, place: str) -> float:
+    """A saved probability: a finite number in [0, 1] (within :data:`PROBABILITY_SLACK`)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    low, high = -PROBABILITY_SLACK, 1 + PROBABILITY_SLACK
+    if not number or not math.isfinite(value) or not low <= value <= high:
+        message = f"a probability must be a number in [0, 1], not {shown(value)}"
+        raise SpotResultError(f"{place}: {message}")
+    return min(max(float(value), 0.0), 1.0)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         select_combos,
     )
     from seqform.holdem.lp_work import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
+    from seqform.holdem.reach import public_reach
     from seqform.holdem.report import (
         WHO,
         ActionFrequencies,
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
         decision_histories,
         decision_mix,
         opening_grid,
-        public_reach,
         seat_ev,
         spot_report,
         spot_summary,
@@ -71,7 +71,7 @@ _DOOR = {
     "load_spot_game": "game",
     "load_spot_tree": "game",
     "opening_grid": "report",
-    "public_reach": "report",
+    "public_reach": "reach",
     "read_spot": "spot",
     "refuse_slow_lp": "lp_work",
     "select_combos": "hands",

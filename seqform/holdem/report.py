@@ -25,19 +25,13 @@ and NashConv they are certified at (:func:`spot_report`), whatever found them: t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
-from seqform.game.public.tree import (
-    PublicChance,
-    PublicDecision,
-    StructuredGame,
-    hands_clash_free,
-)
+from seqform.game.public.tree import StructuredGame, hands_clash_free
 from seqform.holdem.hands import REACH_TOLERANCE
 from seqform.holdem.spot import Spot
 
@@ -53,7 +47,6 @@ __all__ = [
     "decision_histories",
     "decision_mix",
     "opening_grid",
-    "public_reach",
     "seat_ev",
     "spot_report",
     "spot_summary",
@@ -392,41 +385,3 @@ def opening_grid(game: StructuredGame, strategy: BehaviouralStrategy) -> ClassGr
     size; every action but the check ``x``).  ``strategy`` is OOP's."""
     first = strategy.table.actions[0]  # every OOP combo opens with the same actions
     return class_grid(game, strategy, "", tuple(a for a in first if a != "x"))
-
-
-def public_reach(
-    game: StructuredGame, strategies: Sequence[BehaviouralStrategy]
-) -> dict[str, float]:
-    """Per public decision (its history), the probability that play reaches it: the deal
-    (weights and card removal) times both players' reach of it, walking the public tree
-    with one reach vector over each player's hands."""
-    floats = [strategy.to_float() for strategy in strategies]
-    lookup = [strategy.table.index_of_infoset() for strategy in floats]
-    weights = [np.array([float(w) for w in game.hands[p].weights]) for p in (0, 1)]
-    deal = hands_clash_free(*game.hands) * np.outer(weights[0], weights[1])
-    deal /= deal.sum()
-    cards = [game.hands[p].card_matrix for p in (0, 1)]
-    found: dict[str, float] = {}
-    stack = [(game.root, np.ones(len(weights[0])), np.ones(len(weights[1])), 1.0)]
-    while stack:
-        node, first, second, chance = stack.pop()
-        if isinstance(node, PublicDecision):
-            found[node.history] = chance * float(first @ deal @ second)
-            own = first if node.player == 0 else second
-            table, strategy = floats[node.player].table, floats[node.player]
-            for a, child in enumerate(node.children):
-                taken = np.zeros_like(own)
-                for hand, label in enumerate(game.hands[node.player].labels):
-                    index = lookup[node.player].get(label + node.history)
-                    if index is not None:
-                        sequence = int(table.first_sequence[index]) + a
-                        taken[hand] = own[hand] * strategy.probabilities[sequence]
-                pair = (taken, second) if node.player == 0 else (first, taken)
-                stack.append((child, *pair, chance))
-        elif isinstance(node, PublicChance):
-            for card, child in zip(node.cards, node.children, strict=True):
-                live = [~(matrix == card).any(axis=1) for matrix in cards]
-                stack.append(
-                    (child, first * live[0], second * live[1], chance * float(node.probability))
-                )
-    return found

@@ -49,6 +49,8 @@ def _bounds(args: argparse.Namespace) -> list[Any] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` on the route the library chooses and report it."""
+    if args.card_buckets is not None:
+        return _abstracted(args)
     bounds = _bounds(args) if not args.refine else None
     hands = _chosen_hands(args)
     route = choose_route(
@@ -93,6 +95,32 @@ def run(args: argparse.Namespace) -> int:
     except ArithmeticError as exc:  # ExactSolveError included
         raise CommandError(f"exact computation failed: {exc}") from exc
     return _report(solution, route, progress, args, hands)
+
+
+def _abstracted(args: argparse.Namespace) -> int:
+    """``--card-buckets``: the library's card abstraction
+    (:func:`seqform.abstraction.solve.abstract`), reported; it takes no other analysis
+    option."""
+    from seqform.abstraction.solve import abstract
+    from seqform.documents.build import document
+    from seqform.documents.text.abstraction import abstraction_text
+
+    if args.exact or args.refine or args.fix or args.fix_file or args.hand:
+        raise CommandError(
+            "--card-buckets takes no --exact, --refine, --fix, --fix-file or --hand", EXIT_USAGE
+        )
+    solver = args.solver or "clarabel"
+    result = abstract(
+        args.game,
+        args.card_buckets,
+        features=args.features,
+        solver=solver,
+        time_limit=args.time_limit,
+        progress=Progress(args),
+    )
+    built = document(result)
+    emit(built, abstraction_text(built), args)
+    return 0
 
 
 def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:

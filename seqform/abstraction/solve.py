@@ -177,7 +177,7 @@ def abstract(
     with clock.phase("lp", f"solving the abstract LP with {solver}: {sizes} sequences"):
         solution = run_lp(
             minmax_problem(built.E, built.e, built.F, built.f, built.A),
-            solver=solver,  # type: ignore[arg-type]
+            solver=solver,
             time_limit=time_limit,
             tolerance=CLARABEL_TOLERANCE if solver == "clarabel" else None,
         )

@@ -8,6 +8,8 @@ from seqform.certify import BestResponse, Certificate, best_response, certify, e
 from seqform.version import __version__
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
+    from seqform.abstraction.rounds import CardBucketsError
+    from seqform.abstraction.solve import AbstractionResult, abstract
     from seqform.documents.build import document, write_document
     from seqform.documents.text.render import render_text
     from seqform.forms.normal_counts import StrategyCounts, strategy_counts
@@ -65,6 +67,9 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
 # command line's start-up do not pay for numpy, scipy, HiGHS or pygambit before a command
 # needs them.
 _LAZY = {
+    "CardBucketsError": "seqform.abstraction.rounds",
+    "AbstractionResult": "seqform.abstraction.solve",
+    "abstract": "seqform.abstraction.solve",
     "render_text": "seqform.documents.text.render",
     "document": "seqform.documents.build",
     "write_document": "seqform.documents.build",
@@ -159,9 +164,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AbstractionResult",
     "BehaviouralStrategy",
     "BestResponse",
     "BuiltinGame",
+    "CardBucketsError",
     "Certificate",
     "Chance",
     "Comparison",
@@ -205,6 +212,7 @@ __all__ = [
     "TraceSettings",
     "UnknownGameError",
     "__version__",
+    "abstract",
     "behaviour_from_plan",
     "best_response",
     "build_normal_form",

@@ -44,6 +44,7 @@ ROOMS = (
     "holdem",
     "io",
     "routes",
+    "abstraction",
     "questions",
     "qre",
     "documents",

@@ -224,6 +224,21 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help='restrictions as JSON {"K": {"b": 1}, "Qpb": {"b": ["1/3", "1/2"]}}',
     )
+    group.add_argument(
+        "--card-buckets",
+        metavar="K1,K2",
+        help=(
+            "solve a card abstraction with K buckets per betting round (e.g. 3,9; each round's "
+            "buckets split the previous round's) and report its strategies' exploitability "
+            "in the full game (structured games: leduc, spots)"
+        ),
+    )
+    group.add_argument(
+        "--features",
+        choices=("ehs", "ehs2", "histogram"),
+        default="ehs",
+        help="with --card-buckets: cluster hands by E[HS] (default), E[HS^2] or histograms",
+    )
     add_lock_arguments(group)
 
 

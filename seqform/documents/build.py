@@ -63,6 +63,7 @@ MODULES = (
     "ranges",
     "many",
     "qre",
+    "abstraction",
 )
 """The document modules of :mod:`seqform.documents` that register builders, cheapest and
 most asked for first (module docstring)."""

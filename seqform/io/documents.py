@@ -52,6 +52,7 @@ from typing import Any
 from seqform.io.json_text import indented_json
 
 __all__ = [
+    "ABSTRACTION",
     "COMMON_ID",
     "COMPARE",
     "COMPARE_SIZES",
@@ -82,6 +83,7 @@ GAMES = "seqform.games/1"
 SOLVE_MANY = "seqform.solve-many/2"
 COMPARE_SIZES = "seqform.compare-sizes/2"
 QRE = "seqform.qre/2"
+ABSTRACTION = "seqform.abstraction/1"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",
@@ -94,6 +96,7 @@ DOCUMENTS: dict[str, str] = {
     SOLVE_MANY: "many",
     COMPARE_SIZES: "compare_sizes",
     QRE: "qre",
+    ABSTRACTION: "abstraction",
 }
 """Each document kind and the name of its schema file (``<name>.schema.json``)."""
 

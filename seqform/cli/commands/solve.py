@@ -61,6 +61,8 @@ def read_locks(args: argparse.Namespace) -> list[Any] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` on the route the library chooses and report it."""
+    if args.card_buckets is not None:
+        return _abstracted(args)
     bounds = _bounds(args) if not args.refine else None
     locks = read_locks(args)
     hands = _chosen_hands(args)
@@ -133,6 +135,35 @@ def _solve_locked(
         verbose=args.verbose,
         progress=progress,
     )
+
+
+def _abstracted(args: argparse.Namespace) -> int:
+    """``--card-buckets``: the library's card abstraction
+    (:func:`seqform.abstraction.solve.abstract`), reported; it takes no other analysis
+    option."""
+    from seqform.abstraction.solve import abstract
+    from seqform.documents.build import document
+    from seqform.documents.text.abstraction import abstraction_text
+
+    if args.exact or args.refine or args.fix or args.fix_file or args.hand or args.lock:
+        raise CommandError(
+            "--card-buckets takes no --exact, --refine, --fix, --fix-file, --hand or --lock",
+            EXIT_USAGE,
+        )
+    if args.lock_file:
+        raise CommandError("--card-buckets takes no --lock-file", EXIT_USAGE)
+    solver = args.solver or "clarabel"
+    result = abstract(
+        args.game,
+        args.card_buckets,
+        features=args.features,
+        solver=solver,
+        time_limit=args.time_limit,
+        progress=Progress(args),
+    )
+    built = document(result)
+    emit(built, abstraction_text(built), args)
+    return 0
 
 
 def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from seqform.documents.build import document
 from seqform.io.documents import (
+    ABSTRACTION,
     COMPARE,
     COMPARE_SIZES,
     EXPLOIT,
@@ -36,6 +37,7 @@ _FROM_DOCUMENT = {
     QRE: ("qre", "qre_text", True),
     RANGES: ("ranges", "ranges_text", True),
     ITERATE: ("iterate", "iterate_text", True),
+    ABSTRACTION: ("abstraction", "abstraction_text", False),
 }
 """The kinds besides the solve family, each with its renderer in :mod:`seqform.documents.text`
 (which takes the document) and whether it takes ``strategies``."""

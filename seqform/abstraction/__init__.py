@@ -1,0 +1,1 @@
+"""Card abstraction with perfect recall for structured games (public tree × private hands)."""

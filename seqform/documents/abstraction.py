@@ -1,0 +1,64 @@
+"""The ``seqform.abstraction/1`` document: a card abstraction solved and its strategies
+measured in the full game (:class:`~seqform.abstraction.solve.AbstractionResult`).
+
+Schema ``seqform.abstraction/1`` (``seqform/io/schemas/abstraction.schema.json``)::
+
+    {
+      "schema": "seqform.abstraction/1",
+      "game": {"name": str, "description": str},
+      "card_buckets": [int, ...],          # asked, per round
+      "features": "ehs" | "ehs2" | "histogram",
+      "buckets": [[int, ...], ×2],         # per player, per round: the most at a deal path
+      "abstract_game": {"value": float, "sequences": [int, int], "infosets": [int, int],
+                        "payoff_nonzeros": int, "certificate": {...}},
+      "full_game": {"sequences": [int, int], "exploitability": float,
+                    "milli_exploitability": float, "certificate": {...}},
+      "solver": {...}, "timings": {...}
+    }
+
+The certificates are :func:`~seqform.documents.objects.certificate_json`'s; exploitability is
+in chips per game, ``milli_exploitability`` in thousandths (mbb/g with the ante as the unit).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.abstraction.solve import AbstractionResult
+from seqform.base.numbers import json_float
+from seqform.documents.objects import certificate_json, game_json, solver_json, timings_json
+from seqform.documents.registry import builds
+from seqform.io.documents import ABSTRACTION
+
+__all__ = ["abstraction_document"]
+
+
+@builds(AbstractionResult)
+def abstraction_document(result: AbstractionResult) -> dict[str, Any]:
+    """The ``seqform.abstraction/1`` document of ``result`` (module docstring)."""
+    abstraction = result.abstraction
+    tables = result.abstract.tables
+    full = [strategy.table for strategy in result.strategies]
+    rounds = range(len(abstraction.counts))
+    return {
+        "schema": ABSTRACTION,
+        "game": game_json(result.game.name, result.game.description),
+        "card_buckets": list(abstraction.counts),
+        "features": abstraction.features,
+        "buckets": [[abstraction.largest(p, r) for r in rounds] for p in (0, 1)],
+        "abstract_game": {
+            "value": json_float(result.value),
+            "sequences": [t.num_sequences for t in tables],
+            "infosets": [t.num_infosets for t in tables],
+            "payoff_nonzeros": int(result.abstract.A.nnz),
+            "certificate": certificate_json(result.abstract_certificate),
+        },
+        "full_game": {
+            "sequences": [t.num_sequences for t in full],
+            "exploitability": json_float(result.exploitability),
+            "milli_exploitability": json_float(1000 * result.exploitability),
+            "certificate": certificate_json(result.certificate),
+        },
+        "solver": solver_json(result.stats),
+        "timings": timings_json(result.timings),
+    }

@@ -1,0 +1,125 @@
+"""Card abstraction with perfect recall (seqform.abstraction): buckets refine round by round,
+the lossless limit is the full game, one bucket is measured as the tree measures it, and bad
+bucket specs are refused as usage errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from seqform.abstraction.abstract_game import abstract_game
+from seqform.abstraction.buckets import card_abstraction
+from seqform.abstraction.rounds import CardBucketsError, game_rounds, parse_card_buckets
+from seqform.abstraction.solve import abstract
+from seqform.certify import certify as tree_certify
+from seqform.cli.main import main
+from seqform.game.builtin.leduc import leduc_poker, leduc_structured
+from seqform.game.public.numbering import structured_tables
+from seqform.routes.options import OptionsError
+from seqform.routes.structured import solve_structured
+
+LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017), App. E.2: Leduc's value to player 1
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    return leduc_structured(3, 2)
+
+
+@pytest.mark.parametrize("features", ["ehs", "ehs2", "histogram"])
+def test_each_rounds_buckets_split_the_previous_rounds(features):
+    game = leduc_structured(4, 2)
+    abstraction = card_abstraction(game, (2, 5), features)
+    rounds = abstraction.rounds
+    for player in (0, 1):
+        for path in rounds.paths(player, 1):
+            later = abstraction.buckets[player][path]
+            earlier = abstraction.buckets[player][rounds.parent(path)]
+            for bucket in range(later.max() + 1):
+                assert len(set(earlier[later == bucket].tolist())) == 1
+            assert (later >= 0).sum() == game.num_hands(player) - 1  # the public card's holder
+
+
+def test_the_abstract_game_has_perfect_recall(leduc):
+    # each full information set's parent sequence maps to its abstract information set's
+    # parent sequence: the abstract player remembers its own earlier bucket and actions
+    built = abstract_game(leduc, card_abstraction(leduc, (2, 4)))
+    for player in (0, 1):
+        full = structured_tables(leduc)[player]
+        table = built.tables[player]
+        mapped = built.sequence_map[player][full.parent_sequence]
+        assert np.array_equal(mapped, table.parent_sequence[built.infoset_map[player]])
+
+
+def test_as_many_buckets_as_hands_is_the_full_game(leduc):
+    result = abstract(leduc, "6,6")
+    full = solve_structured(leduc)  # the full structured LP
+    assert result.value == pytest.approx(full.value, abs=1e-8)
+    assert result.value == pytest.approx(LEDUC_VALUE, abs=1e-9)
+    assert result.abstract.tables[0].num_sequences == full.strategies[0].table.num_sequences
+    assert result.exploitability == pytest.approx(0, abs=1e-8)
+    assert result.abstract_exploitability == pytest.approx(0, abs=1e-8)
+
+
+@pytest.mark.slow
+def test_one_bucket_is_measured_as_the_tree_measures_it(leduc):
+    result = abstract(leduc, [1, 1])
+    tree = leduc_poker(3, 2)  # the explicit tree, its information sets named alike
+    by_name = [strategy.as_dict() for strategy in result.strategies]
+    independent = tree_certify(tree, by_name[0], by_name[1])
+    assert result.nash_conv == pytest.approx(float(independent.nash_conv), abs=1e-9)
+    assert result.nash_conv > 1  # no card seen: the lifted strategy is far from equilibrium
+    assert result.abstract_exploitability == pytest.approx(0, abs=1e-8)
+
+
+def test_lifted_hands_of_a_bucket_play_alike(leduc):
+    result = abstract(leduc, "2,4")
+    buckets = result.abstraction.buckets[0][()]
+    strategy = result.strategies[0]
+    same = [h for h in range(6) if buckets[h] == buckets[0]]
+    labels = leduc.hands[0].labels
+    assert len(same) > 1
+    for history in ("|", "|cr"):
+        first = strategy.at(labels[same[0]] + history)
+        assert all(strategy.at(labels[h] + history) == first for h in same[1:])
+
+
+def test_the_buckets_are_the_same_from_run_to_run():
+    game = leduc_structured(4, 2)
+    first, second = (card_abstraction(game, (3, 6), "histogram") for _ in range(2))
+    for path, buckets in first.buckets[0].items():
+        assert np.array_equal(buckets, second.buckets[0][path])
+
+
+def test_leduc_has_two_rounds(leduc):
+    assert game_rounds(leduc).lengths == (0, 1)
+    assert parse_card_buckets("3, 6", leduc) == (3, 6)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        pytest.param("3,x", "whole bucket counts", id="not-integers"),
+        pytest.param("2.5,3", "whole bucket counts", id="not-whole"),
+        pytest.param("3", "2 betting round", id="too-few-rounds"),
+        pytest.param("3,9,27", "2 betting round", id="too-many-rounds"),
+        pytest.param("3,7", "only 6 hands", id="more-than-hands"),
+        pytest.param("3,2", "cannot decrease", id="decreasing"),
+        pytest.param("0,1", "at least 1", id="zero"),
+    ],
+)
+def test_bad_card_buckets_are_refused(leduc, spec, message):
+    with pytest.raises(CardBucketsError, match=message):
+        parse_card_buckets(spec, leduc)
+    assert issubclass(CardBucketsError, OptionsError)  # exit 2 on the command line
+
+
+def test_the_command_line_refuses_bad_card_buckets_with_exit_2(capsys):
+    assert main(["solve", "leduc", "--card-buckets", "3,2"]) == 2
+    assert "cannot decrease" in capsys.readouterr().err
+
+
+def test_the_command_line_reports_both_games(capsys):
+    assert main(["solve", "leduc", "--card-buckets", "6,6", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "abstract game value" in out and "exploitability (NashConv / 2)" in out

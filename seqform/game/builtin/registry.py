@@ -42,6 +42,11 @@ from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
 )
 from seqform.game.builtin.liars_dice import liars_dice_structured
+from seqform.game.builtin.rhode_island import (
+    rhode_island,
+    rhode_island_structured,
+    rhode_island_tree_nodes,
+)
 from seqform.game.compiled import gc_paused
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.game.model import Game
@@ -64,12 +69,14 @@ GAMES: dict[str, Callable[..., Game]] = {
     "kuhn3": kuhn3_poker,
     "leduc": leduc_poker,
     "liars_dice": liars_dice_game,
+    "rhode_island": rhode_island,
 }
 
 STRUCTURED_GAMES: dict[str, Callable[..., StructuredGame]] = {
     "kuhn": kuhn_structured,
     "leduc": leduc_structured,
     "liars_dice": liars_dice_structured,
+    "rhode_island": rhode_island_structured,
 }
 """The built-in games that also exist as public tree × private hands (the structured route,
 ``--method structured``), by name: their description, without building the tree."""
@@ -345,6 +352,7 @@ def _out_of_range() -> Iterator[None]:
 TREE_NODES: dict[str, Callable[..., int]] = {
     "kuhn": lambda cards=3: _kuhn_tree_nodes(cards),
     "leduc": leduc_tree_nodes,
+    "rhode_island": rhode_island_tree_nodes,
 }
 """Built-in games that can say their tree's node count from their parameters alone."""
 

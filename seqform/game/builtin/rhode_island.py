@@ -61,6 +61,7 @@ from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.leduc import leduc_words
 from seqform.game.builtin.leduc_tree import SUITS
 from seqform.game.builtin.three_card_hands import FACES, hand_levels
+from seqform.game.errors import TreeTooLargeError
 from seqform.game.model import Game
 from seqform.game.public.explicit import card_by_card_deal, explicit_game
 from seqform.game.public.tree import (
@@ -178,11 +179,15 @@ def rhode_island(
         When the tree would have more than :data:`MAX_TREE_NODES` nodes (the full game has
         6.7 billion): the structured route (:func:`rhode_island_structured`) needs no tree.
     """
-    return explicit_game(
-        rhode_island_structured(ranks, suits, ante, bets, max_bets),
-        max_nodes=MAX_TREE_NODES,
-        instead="--method structured",
-    )
+    nodes = rhode_island_tree_nodes(ranks, suits, ante, bets, max_bets)
+    name = _name(ranks, suits, ante, bets, max_bets)
+    if nodes > MAX_TREE_NODES:  # refused from the formula: numbering the full game takes minutes
+        raise TreeTooLargeError(
+            f"{name}: the game tree would have {nodes:,} nodes, more than the "
+            f"{MAX_TREE_NODES:,} seqform builds; solve it with --method structured, which "
+            "never builds the tree"
+        )
+    return explicit_game(rhode_island_structured(ranks, suits, ante, bets, max_bets))
 
 
 def _name(ranks: int, suits: int, ante: int, bets: tuple[int, ...], max_bets: int) -> str:

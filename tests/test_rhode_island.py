@@ -14,10 +14,10 @@ from seqform.game.builtin.registry import GAMES, STRUCTURED_GAMES, builtin_tree_
 from seqform.game.builtin.rhode_island import (
     card_labels,
     rhode_island,
-    rhode_island_sizes,
     rhode_island_structured,
     rhode_island_words,
 )
+from seqform.game.builtin.rhode_island_sizes import rhode_island_sizes
 from seqform.game.builtin.three_card_hands import hand_category, hand_level
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.numbering import number_public_tree

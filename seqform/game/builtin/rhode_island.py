@@ -34,11 +34,14 @@ the betting in ``f``/``c``/``r`` (:func:`rhode_island_words` says fold, check, c
 or raise, as :func:`~seqform.game.builtin.leduc.leduc_words` does for Leduc, whose labels
 these extend).
 
-Sizes of the full game (:func:`rhode_island_sizes`, by formula): 26,064,064 information
-sets and 65,160,161 sequences per player, so the sequence-form LP has
+Sizes of the full game, by formula
+(:func:`~seqform.game.builtin.rhode_island_sizes.rhode_island_sizes`): 26,064,064
+information sets and 65,160,161 sequences per player, so the sequence-form LP has
 65,160,161 + 26,064,064 + 1 = 91,224,226 rows, the number Gilpin and Sandholm give (EC
-2006, JACM 2007); the tree has 6,705,372,545 nodes (:func:`rhode_island_tree_nodes`; their
-"over 3.1 billion" counts nodes otherwise).
+2006, JACM 2007); the tree has 6,705,372,545 nodes (their "over 3.1 billion" counts nodes
+otherwise).  Building the structured game for the full deck takes 40 s and 240 MB;
+numbering it (what the structured route and ``compare`` do first) over 5 minutes and 2.9 GB,
+and its LP is far beyond memory: solve small decks.
 
 The game is defined once, as public tree × private cards (:func:`rhode_island_structured`):
 hands are the ``n`` cards with deal scale ``1/(n(n-1))``; the public tree is round 1, the
@@ -51,15 +54,20 @@ one pair of level arrays per unordered board, shared by every leaf after that bo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from seqform.base.limits import LIMITS
-from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.leduc import leduc_words
 from seqform.game.builtin.leduc_tree import SUITS
+from seqform.game.builtin.rhode_island_sizes import (
+    ANTE,
+    BET_SIZES,
+    MAX_BETS_PER_ROUND,
+    MAX_TREE_NODES,
+    check_parameters,
+    rhode_island_tree_nodes,
+)
 from seqform.game.builtin.three_card_hands import FACES, hand_levels
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.model import Game
@@ -76,29 +84,13 @@ from seqform.game.public.tree import (
 )
 
 __all__ = [
-    "ANTE",
-    "BET_SIZES",
-    "MAX_BETS_PER_ROUND",
-    "MAX_TREE_NODES",
-    "RhodeIslandSizes",
     "card_labels",
-    "check_parameters",
     "rhode_island",
-    "rhode_island_sizes",
     "rhode_island_structured",
-    "rhode_island_tree_nodes",
     "rhode_island_words",
 ]
 
-ANTE = 5
-BET_SIZES = (10, 20, 20)  # in rounds 1, 2 and 3, a bet or raise puts in the call plus this
-MAX_BETS_PER_ROUND = 3  # the opening bet and two raises
-MAX_TREE_NODES = LIMITS.rhode_island_tree_nodes  # why: seqform.base.limits
-ROUNDS = 3
-
 _RANK_LETTERS = "23456789TJQKA"
-_MAX_SUITS = 4
-_MAX_BETS = 20  # a round's betting tree doubles with each: 2 ** max_bets histories
 
 RoundOver = Callable[[tuple[int, int], str], PublicNode]  # (put in, round's betting) -> next
 
@@ -116,37 +108,6 @@ def card_labels(ranks: int, suits: int) -> tuple[str, ...]:
     """The cards' names in card order (``rank · suits + suit``): ``("Qs", "Qh", "Ks", …)``."""
     letters = _RANK_LETTERS[-ranks:]
     return tuple(letters[card // suits] + SUITS[card % suits] for card in range(ranks * suits))
-
-
-def check_parameters(
-    ranks: int, suits: int, ante: int, bets: tuple[int, int, int], max_bets: int
-) -> None:
-    """Raise ValueError naming the parameter that is out of range (they may come from a
-    command line)."""
-    for name, value, least, largest in (
-        ("ranks", ranks, 2, FACES),
-        ("suits", suits, 1, _MAX_SUITS),
-        ("ante", ante, 0, None),
-        ("max_bets", max_bets, 1, _MAX_BETS),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"rhode_island: {name} must be an integer, got {value!r}")
-        if value < least or (largest is not None and value > largest):
-            bound = f"between {least} and {largest}" if largest is not None else f">= {least}"
-            raise ValueError(f"rhode_island: {name} must be {bound}, got {value}")
-    if (
-        not isinstance(bets, tuple | list)
-        or len(bets) != ROUNDS
-        or any(isinstance(b, bool) or not isinstance(b, int) or b < 1 for b in bets)
-    ):
-        raise ValueError(
-            f"rhode_island: bets must be three positive integers, one per round, got {bets!r}"
-        )
-    if ranks * suits < 4:
-        raise ValueError(
-            f"rhode_island: a deck of {ranks} ranks × {suits} suits has {ranks * suits} cards; "
-            "two private cards and two public cards need at least 4"
-        )
 
 
 def rhode_island(
@@ -211,105 +172,6 @@ def _description(ranks: int, suits: int) -> str:
     )
 
 
-@dataclass(frozen=True)
-class RhodeIslandSizes:
-    """Rhode Island hold'em's sizes from its parameters, without building anything.
-
-    infosets, sequences : per player (player 1 first), the empty sequence included
-    tree_nodes : the explicit tree's nodes, exactly
-    """
-
-    infosets: tuple[int, int]
-    sequences: tuple[int, int]
-    tree_nodes: int
-
-    def lp_rows(self, player: int) -> int:
-        """Rows (and columns) of the sequence-form LP that ``player`` solves: its sequences,
-        the other player's information sets and 1 (Gilpin and Sandholm's count)."""
-        return self.sequences[player] + self.infosets[1 - player] + 1
-
-
-@dataclass(frozen=True)
-class _RoundShape:
-    """One betting round's public tree, the same in every round but for the amounts."""
-
-    nodes: tuple[int, int]  # decision nodes of each player
-    sequences: tuple[int, int]  # their actions
-    folds: int
-    continuations: int  # calls that end the round and lead on
-
-
-def _round_shape(max_bets: int) -> _RoundShape:
-    """Count a round's betting histories: ``c``-``c`` and every bet sequence up to ``max_bets``."""
-    nodes, sequences = [0, 0], [0, 0]
-    folds = continuations = 0
-    stack = [""]
-    while stack:
-        betting = stack.pop()
-        player = len(betting) % 2
-        facing = betting.endswith("r")
-        nodes[player] += 1
-        sequences[player] += (3 if facing else 2) - (betting.count("r") >= max_bets)
-        folds += facing
-        continuations += facing or betting == "c"  # a call after a bet, or the second check
-        if betting == "":
-            stack.append("c")
-        if betting.count("r") < max_bets:
-            stack.append(betting + "r")
-    return _RoundShape((nodes[0], nodes[1]), (sequences[0], sequences[1]), folds, continuations)
-
-
-def rhode_island_sizes(
-    ranks: int = 13,
-    suits: int = 4,
-    ante: int = ANTE,
-    bets: tuple[int, int, int] = BET_SIZES,
-    max_bets: int = MAX_BETS_PER_ROUND,
-) -> RhodeIslandSizes:
-    """The game's information sets, sequences and tree nodes by formula (nothing is built).
-
-    With ``n`` cards, ``k`` calls that end a round, and ``K_p``, ``S_p`` player ``p``'s
-    decision nodes and actions in one round's betting, player ``p`` has per round the
-    boards its own card allows, ``1``, ``k (n - 1)`` and ``k (n - 1) k (n - 2)`` (public
-    cards in order), times ``n`` cards: information sets ``n K_p (1 + k (n-1) (1 + k (n-2)))``
-    and sequences ``1 + n S_p (…)``.  The tree: the root and ``n`` chance nodes deal, then
-    per ordered deal a round of ``r`` nodes (decisions, folds and the ``k`` nodes it ends
-    at), and below each of its ``k`` ends ``n - 2`` first public cards, each a round whose
-    ``k`` ends each have ``n - 3`` second public cards and a last round:
-    ``r + k (n-2) (r + k (n-3) r)``.  Checked against built games in the tests.
-
-    Raises
-    ------
-    ValueError
-        As :func:`rhode_island`.
-    """
-    check_parameters(ranks, suits, ante, bets, max_bets)
-    deck = ranks * suits
-    shape = _round_shape(max_bets)
-    ends = shape.continuations
-    boards = 1 + ends * (deck - 1) * (1 + ends * (deck - 2))
-    per_round = shape.nodes[0] + shape.nodes[1] + shape.folds + ends
-    per_deal = per_round + ends * (deck - 2) * (per_round + ends * (deck - 3) * per_round)
-    return RhodeIslandSizes(
-        infosets=(deck * shape.nodes[0] * boards, deck * shape.nodes[1] * boards),
-        sequences=(1 + deck * shape.sequences[0] * boards, 1 + deck * shape.sequences[1] * boards),
-        tree_nodes=dealt_tree_nodes(
-            deal_nodes=1 + deck, deals=deck * (deck - 1), nodes_per_deal=per_deal
-        ),
-    )
-
-
-def rhode_island_tree_nodes(
-    ranks: int = 13,
-    suits: int = 4,
-    ante: int = ANTE,
-    bets: tuple[int, int, int] = BET_SIZES,
-    max_bets: int = MAX_BETS_PER_ROUND,
-) -> int:
-    """Nodes of :func:`rhode_island`'s tree without building it (:func:`rhode_island_sizes`)."""
-    return rhode_island_sizes(ranks, suits, ante, bets, max_bets).tree_nodes
-
-
 def rhode_island_structured(
     ranks: int = 13,
     suits: int = 4,
@@ -332,60 +194,74 @@ def rhode_island_structured(
     bets = (bets[0], bets[1], bets[2])
     cards = ranks * suits
     labels = card_labels(ranks, suits)
-    faces = np.arange(cards, dtype=np.int64) // suits + (FACES - ranks)
-    card_suits = np.arange(cards, dtype=np.int64) % suits
     hands = Hands(labels, (Fraction(1),) * cards, np.arange(cards, dtype=np.int64))
-    boards: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-    betting = _Betting(bets, max_bets)
-
-    def levels(first: int, second: int) -> tuple[np.ndarray, np.ndarray]:
-        board = (min(first, second), max(first, second))
-        shared = boards.get(board)
-        if shared is None:
-            public = tuple((int(faces[c]), int(card_suits[c])) for c in board)
-            level = hand_levels(faces, card_suits, (public[0], public[1]))
-            shared = boards[board] = (level, level)
-        return shared
-
-    def round_three(first: int, prefix: str) -> RoundOver:
-        def after_round_two(put_in: tuple[int, int], round_two: str) -> PublicNode:
-            children = []
-            for card in range(cards):
-                showdown = betting.showdown(levels(first, card)) if card != first else None
-                history = f"{prefix}{round_two}|{labels[card]}|"
-                children.append(betting.round(2, "", put_in, history, showdown))
-            return PublicChance(
-                "second public card",
-                labels,
-                tuple(range(cards)),
-                Fraction(1, cards - 3),
-                tuple(children),
-            )
-
-        return after_round_two
-
-    def round_two(put_in: tuple[int, int], round_one: str) -> PublicNode:
-        children = []
-        for card in range(cards):
-            prefix = f"|{round_one}|{labels[card]}|"
-            children.append(betting.round(1, "", put_in, prefix, round_three(card, prefix)))
-        return PublicChance(
-            "first public card",
-            labels,
-            tuple(range(cards)),
-            Fraction(1, cards - 2),
-            tuple(children),
-        )
-
+    rounds = _PublicRounds(labels, _BoardLevels(ranks, suits), _Betting(bets, max_bets))
     return StructuredGame(
         name=_name(ranks, suits, ante, bets, max_bets),
         hands=(hands, hands),
         deal_scale=Fraction(1, cards * (cards - 1)),
-        root=betting.round(0, "", (ante, ante), "|", round_two),
+        root=rounds.betting.round(0, "", (ante, ante), "|", rounds.first_card),
         write_deal=card_by_card_deal(),
         description=_description(ranks, suits),
         describe_action=rhode_island_words,
     )
+
+
+class _BoardLevels:
+    """The hands' levels per unordered board, computed once and shared."""
+
+    def __init__(self, ranks: int, suits: int) -> None:
+        cards = np.arange(ranks * suits, dtype=np.int64)
+        self.faces = cards // suits + (FACES - ranks)
+        self.suits = cards % suits
+        self._boards: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def __call__(self, first: int, second: int) -> tuple[np.ndarray, np.ndarray]:
+        board = (min(first, second), max(first, second))
+        shared = self._boards.get(board)
+        if shared is None:
+            public = [(int(self.faces[card]), int(self.suits[card])) for card in board]
+            level = hand_levels(self.faces, self.suits, (public[0], public[1]))
+            shared = self._boards[board] = (level, level)
+        return shared
+
+
+class _PublicRounds:
+    """The public cards and the rounds after them."""
+
+    def __init__(self, labels: tuple[str, ...], levels: _BoardLevels, betting: _Betting) -> None:
+        self.labels = labels
+        self.levels = levels
+        self.betting = betting
+
+    def first_card(self, put_in: tuple[int, int], round_one: str) -> PublicNode:
+        """After round 1: the first public card, then round 2."""
+        children = []
+        for card, label in enumerate(self.labels):
+            prefix = f"|{round_one}|{label}|"
+            after = self._second_card(card, prefix)
+            children.append(self.betting.round(1, "", put_in, prefix, after))
+        return self._chance("first public card", 2, children)
+
+    def _second_card(self, first: int, prefix: str) -> RoundOver:
+        def after_round_two(put_in: tuple[int, int], round_two: str) -> PublicNode:
+            children = []
+            for card, label in enumerate(self.labels):
+                showdown = (
+                    self.betting.showdown(self.levels(first, card)) if card != first else None
+                )
+                history = f"{prefix}{round_two}|{label}|"
+                children.append(self.betting.round(2, "", put_in, history, showdown))
+            return self._chance("second public card", 3, children)
+
+        return after_round_two
+
+    def _chance(self, label: str, dealt: int, children: list[PublicNode]) -> PublicChance:
+        """A public card drawn uniformly from the cards left after ``dealt`` were dealt."""
+        cards = len(self.labels)
+        return PublicChance(
+            label, self.labels, tuple(range(cards)), Fraction(1, cards - dealt), tuple(children)
+        )
 
 
 class _Betting:

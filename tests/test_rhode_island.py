@@ -22,6 +22,7 @@ from seqform.game.builtin.three_card_hands import hand_category, hand_level
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.numbering import number_public_tree
 from seqform.io.loader import load_game
+from seqform.routes.policy import planned_size
 from seqform.routes.solve import solve
 
 SMALLEST = "rhode_island(ranks=2, suits=2, max_bets=1)"  # 4 cards: every card is dealt
@@ -181,3 +182,11 @@ def test_full_tree_is_refused_from_the_formula():
     # Numbering the full game's public tree takes minutes: the refusal must come first.
     with pytest.raises(TreeTooLargeError, match=r"6,705,372,545 nodes.*--method structured"):
         rhode_island()
+
+
+def test_full_game_is_sized_by_formula_and_refused_at_once(capsys):
+    size = planned_size("rhode_island")
+    assert size is not None
+    assert size.sequences == 2 * 65_160_161  # the formula, not minutes of numbering
+    assert main(["compare", "rhode_island", "--no-solve"]) == 1
+    assert "130,320,322 sequences" in capsys.readouterr().err

@@ -20,6 +20,7 @@ from seqform.game.builtin.rhode_island import (
 from seqform.game.builtin.rhode_island_sizes import rhode_island_sizes
 from seqform.game.builtin.three_card_hands import hand_category, hand_level
 from seqform.game.errors import TreeTooLargeError
+from seqform.game.formats.efg import read_efg
 from seqform.game.public.numbering import number_public_tree
 from seqform.io.loader import load_game
 from seqform.routes.policy import planned_size
@@ -190,3 +191,14 @@ def test_full_game_is_sized_by_formula_and_refused_at_once(capsys):
     assert size.sequences == 2 * 65_160_161  # the formula, not minutes of numbering
     assert main(["compare", "rhode_island", "--no-solve"]) == 1
     assert "130,320,322 sequences" in capsys.readouterr().err
+
+
+def test_exported_efg_solves_to_the_same_value(tmp_path):
+    # pygambit's lp_solve and lcp_solve did not finish within 15 and 5 minutes on this
+    # 2,705-node file, so the reference is seqform's exact value (-1/6) read back from it.
+    path = tmp_path / "rhode_island.efg"
+    assert (
+        main(["export", "rhode_island(ranks=4, suits=1, max_bets=1)", "--to", "efg", str(path)])
+        == 0
+    )
+    assert solve(read_efg(path)).value == pytest.approx(float(Fraction(-1, 6)), abs=1e-9)

@@ -59,6 +59,9 @@ class Limits:
     kuhn_tree_nodes: int = 30_000_000
     """N-card Kuhn's tree: beyond this it is refused, since the structured route needs no
     tree (``method="structured"``)."""
+    rhode_island_tree_nodes: int = 30_000_000
+    """Rhode Island hold'em's tree (6.7 billion nodes with the full deck): beyond this it is
+    refused, since the structured route needs no tree (``method="structured"``)."""
     liars_dice_bids: int = 14
     """Liar's Dice's bids on the tree route: the tree has 2^bids decision nodes per roll."""
     liars_dice_public_bids: int = 18

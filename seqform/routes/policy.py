@@ -20,7 +20,9 @@ by the node count the game's parameters give, the structured route by its sequen
 poker's size is computed from ``cards`` without building its deck (its public betting tree
 does not depend on the deck: ``sequences = 1 + cards (S_p − 1)`` per player and
 ``1 + cards (cards − 1) k`` tree nodes, ``S_p`` and ``k`` read off the 2-card game), so
-``kuhn(cards=10**23)`` is refused from its parameters.
+``kuhn(cards=10**23)`` is refused from its parameters; Rhode Island hold'em's sizes come
+from its formula (:mod:`seqform.game.builtin.rhode_island_sizes`), so the full game is
+refused in a moment, not after minutes numbering its public tree.
 
 Time is checked too, for the LP of a hold'em spot (:mod:`seqform.holdem.lp_work`): its
 size is counted before the LP is built, and a turn's LP, which does not finish in minutes,
@@ -47,6 +49,7 @@ from seqform.game.builtin.registry import (
     load_structured_game,
     parse_game_spec,
 )
+from seqform.game.builtin.rhode_island_sizes import RhodeIslandSizes, rhode_island_sizes
 from seqform.game.model import Game
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.numbering import number_public_tree
@@ -86,6 +89,7 @@ __all__ = [
     "choose_route",
     "planned_size",
     "refuse_slow_lp",
+    "refuse_structured_beyond_memory",
     "refuse_tree_beyond_memory",
     "resolve_method",
 ]
@@ -132,6 +136,13 @@ def _kuhn_size(cards: int) -> PlannedSize:
     return PlannedSize(1 + pairs * public, True, 1 + pairs * per_pair, sequences)
 
 
+def _rhode_island_size(sizes: RhodeIslandSizes) -> PlannedSize:
+    """Rhode Island hold'em's sizes by formula: numbering the full game's public tree alone
+    takes minutes (:mod:`seqform.game.builtin.rhode_island_sizes`)."""
+    nodes = sizes.tree_nodes
+    return PlannedSize(nodes, True, nodes, sizes.sequences[0] + sizes.sequences[1])
+
+
 def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
     """What a built-in game's parameters say of its size (:class:`PlannedSize`); None for a
     spec that is not a built-in game (a file, ``openspiel:``) or that the build will refuse
@@ -146,6 +157,8 @@ def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
     try:
         if name == "kuhn" and set(parameters) <= {"cards"}:
             return _kuhn_size(parameters.get("cards", 3))  # type: ignore[arg-type]
+        if name == "rhode_island":
+            return _rhode_island_size(rhode_island_sizes(**parameters))  # type: ignore[arg-type]
         structured = load_structured_game(spec) if name in STRUCTURED_GAMES else None
     except (ValueError, TypeError):
         structured = None
@@ -362,3 +375,20 @@ def refuse_tree_beyond_memory(spec: str, size: PlannedSize | None = None) -> Non
             'builds the tree (method="structured" from Python), '
         )
     _refuse(spec, tree_estimate(size.tree_nodes), way_out + "or " + FORCE)
+
+
+def refuse_structured_beyond_memory(spec: str) -> None:
+    """Refuse, before building its description, a built-in game whose structured
+    sequences (:func:`planned_size`) would not fit in memory
+    (:func:`~seqform.routes.memory.structured_estimate`): sizing it from its public tree
+    (``compare --no-solve``) builds its sequence tables, as the structured LP does.
+
+    Raises
+    ------
+    MemoryRefusedError
+        With the estimate, what is available and the way out.
+    """
+    size = planned_size(spec)
+    if size is None or size.sequences is None:
+        return
+    _refuse(spec, structured_estimate(size.sequences), "use a smaller game, or " + FORCE)

@@ -17,6 +17,7 @@ from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.tree import StructuredGame
 from seqform.questions.compare import compare, compare_sizes
 from seqform.routes.memory import MemoryRefusedError
+from seqform.routes.policy import refuse_structured_beyond_memory
 
 __all__ = ["run"]
 
@@ -28,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     except (TreeTooLargeError, MemoryRefusedError) as refused:
+        if args.no_solve and not args.force:
+            refuse_structured_beyond_memory(args.game)
         structured = _structured_or_none(args.game)
         if structured is None:
             raise

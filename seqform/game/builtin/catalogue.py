@@ -49,6 +49,21 @@ ABOUT: dict[str, About] = {
             "fewer information sets, the same value)",
         ),
     ),
+    "rhode_island": About(
+        "Rhode Island hold'em (Shi and Littman 2001), as Gilpin and Sandholm (2007) state it: "
+        "antes 5, one private card each, a betting round (bets of 10), a public card, a "
+        "round (bets of 20), a second public card, a round (bets of 20), at most 3 bets per "
+        "round; the best three-card hand wins (straight flush, trips, straight, flush, pair, "
+        "high card). The full game's LP has 91,224,226 rows: solve small decks.",
+        (
+            "ranks: card ranks, 2 to 13, the highest of 2 … A (3 are Q, K, A); A-2-3 is a "
+            "straight only with all 13",
+            "suits: suits, 1 to 4",
+            "ante: each player's ante (5)",
+            "bets: the bet of rounds 1, 2 and 3, e.g. (10, 20, 20)",
+            "max_bets: bets and raises per round, the opening bet included (3)",
+        ),
+    ),
     "liars_dice": About(
         "Liar's Dice for two players, as OpenSpiel's liars_dice: each rolls dice in secret, "
         "then they bid in turn 'at least q dice show face f', each bid higher than the last, "

@@ -20,6 +20,7 @@ from seqform.game.builtin.kuhn import poker_words
 from seqform.game.builtin.kuhn3 import multiplayer_poker_words
 from seqform.game.builtin.leduc import leduc_words
 from seqform.game.builtin.liars_dice import LIAR, liars_dice_words
+from seqform.game.builtin.rhode_island import rhode_island_words
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 
@@ -74,6 +75,18 @@ def _explain_leduc(label: str) -> str:
     return ", ".join(said)
 
 
+def _explain_rhode_island(label: str) -> str:
+    """``Ks|rc|Qh|cc|As|r``: private card, then per round its betting, with the public
+    cards turned between the rounds."""
+    fields = label.split("|")
+    said = [f"private card {fields[0]}"]
+    for round_number, start in enumerate(range(1, len(fields), 2), start=1):
+        if start > 1:
+            said.append(f"public card {fields[start - 1]}")
+        said.append(f"round {round_number} betting {fields[start] or 'not begun'}")
+    return ", ".join(said)
+
+
 def _explain_liars_dice(label: str) -> str:
     """``13|1-2,2-4``: the owner's dice (sorted), then the bids so far."""
     dice, _, bids = label.partition("|")
@@ -113,6 +126,17 @@ LABEL_GRAMMARS: dict[str, LabelGrammar] = {
         explain=_explain_leduc,
         words=leduc_words,
         example="Ks|rc|Qh|cr",
+    ),
+    "rhode_island": LabelGrammar(
+        grammar=(
+            "CARD|R1, CARD|R1|PUB1|R2 and CARD|R1|PUB1|R2|PUB2|R3 in rounds 1, 2 and 3: the "
+            "owner's private card (rank then suit, Ah), the betting of each round in f/c/r "
+            "with the public cards turned between the rounds"
+        ),
+        actions="f = fold, c = check or call, r = bet or raise",
+        explain=_explain_rhode_island,
+        words=rhode_island_words,
+        example="Ks|rc|Qh|cc|As|r",
     ),
     "liars_dice": LabelGrammar(
         grammar=(

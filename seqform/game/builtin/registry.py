@@ -21,6 +21,9 @@ OpenSpiel's parameters that seqform's games take at its default only (``players=
 ``bidding_rule="reset-face"``, Leduc's ``action_mapping=false`` and ``starting_player=0``)
 are accepted at that value; another value is refused with the ``openspiel:`` spelling that
 loads OpenSpiel's own game.
+
+Size: a little over 400 lines: the games' tables and the one reader of their names, whose
+every message about a mistake is kept beside the grammar it explains.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
 )
 from seqform.game.builtin.liars_dice import liars_dice_structured
+from seqform.game.builtin.rhode_island import rhode_island, rhode_island_structured
+from seqform.game.builtin.rhode_island_sizes import rhode_island_tree_nodes
 from seqform.game.compiled import gc_paused
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.game.model import Game
@@ -64,12 +69,14 @@ GAMES: dict[str, Callable[..., Game]] = {
     "kuhn3": kuhn3_poker,
     "leduc": leduc_poker,
     "liars_dice": liars_dice_game,
+    "rhode_island": rhode_island,
 }
 
 STRUCTURED_GAMES: dict[str, Callable[..., StructuredGame]] = {
     "kuhn": kuhn_structured,
     "leduc": leduc_structured,
     "liars_dice": liars_dice_structured,
+    "rhode_island": rhode_island_structured,
 }
 """The built-in games that also exist as public tree × private hands (the structured route,
 ``--method structured``), by name: their description, without building the tree."""
@@ -345,6 +352,7 @@ def _out_of_range() -> Iterator[None]:
 TREE_NODES: dict[str, Callable[..., int]] = {
     "kuhn": lambda cards=3: _kuhn_tree_nodes(cards),
     "leduc": leduc_tree_nodes,
+    "rhode_island": rhode_island_tree_nodes,
 }
 """Built-in games that can say their tree's node count from their parameters alone."""
 

@@ -1,0 +1,204 @@
+"""Rhode Island hold'em (Shi and Littman 2001; rules of Gilpin and Sandholm, EC 2006 and
+JACM 2007): the three-card ranking, the sizes by formula, the two routes on small decks."""
+
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from seqform.cli.main import main
+from seqform.game.builtin.catalogue import builtin_games
+from seqform.game.builtin.labels import grammar_name
+from seqform.game.builtin.registry import GAMES, STRUCTURED_GAMES, builtin_tree_nodes
+from seqform.game.builtin.rhode_island import (
+    card_labels,
+    rhode_island,
+    rhode_island_structured,
+    rhode_island_words,
+)
+from seqform.game.builtin.rhode_island_sizes import rhode_island_sizes
+from seqform.game.builtin.three_card_hands import hand_category, hand_level
+from seqform.game.errors import TreeTooLargeError
+from seqform.game.formats.efg import read_efg
+from seqform.game.public.numbering import number_public_tree
+from seqform.io.loader import load_game
+from seqform.routes.policy import planned_size
+from seqform.routes.solve import solve
+
+SMALLEST = "rhode_island(ranks=2, suits=2, max_bets=1)"  # 4 cards: every card is dealt
+
+
+def _level(*cards: str) -> int:
+    faces = tuple("23456789TJQKA".index(card[0]) for card in cards)
+    suits = tuple("shdc".index(card[1]) for card in cards)
+    return hand_level(faces, suits)  # type: ignore[arg-type]
+
+
+def test_three_card_frequencies_of_a_52_card_deck():
+    counts = Counter(
+        hand_category(hand_level(tuple(c // 4 for c in hand), tuple(c % 4 for c in hand)))
+        for hand in combinations(range(52), 3)
+    )
+    # Wikipedia, "Three card poker", hand frequencies (also Wizard of Odds, "Three Card
+    # Poker"): 22,100 hands.
+    assert counts == {
+        "straight flush": 48,
+        "three of a kind": 52,
+        "straight": 720,
+        "flush": 1_096,
+        "pair": 3_744,
+        "high card": 16_440,
+    }
+
+
+@pytest.mark.parametrize(
+    ("better", "worse"),
+    [
+        (("2s", "3s", "4s"), ("As", "Ah", "Ad")),  # straight flush > trips
+        (("2s", "2h", "2d"), ("Qs", "Kh", "Ad")),  # trips > straight
+        (("2s", "3h", "4d"), ("2s", "7s", "9s")),  # straight > flush (not Texas hold'em's)
+        (("2s", "7s", "9s"), ("As", "Ah", "Kd")),  # flush > pair
+        (("2s", "2h", "3d"), ("As", "Kh", "Jd")),  # pair > high card
+        (("2s", "3h", "4d"), ("As", "2h", "3d")),  # A-2-3 is the lowest straight
+        (("Qs", "Kh", "Ad"), ("Js", "Qh", "Kd")),  # Q-K-A the highest
+        (("As", "Kh", "2d"), ("As", "Qh", "Jd")),  # K-A-2 is no straight: ace-king high
+        (("5s", "5h", "3d"), ("5s", "5h", "2d")),  # the odd card breaks a pair's tie
+        (("As", "8s", "3s"), ("Ah", "7h", "6h")),  # flushes: from the highest card down
+    ],
+)
+def test_hands_are_ranked_by_category_then_cards(better, worse):
+    assert _level(*better) > _level(*worse)
+
+
+def test_equal_hands_split():
+    assert _level("As", "Kh", "7d") == _level("Ad", "Kc", "7s")
+    assert _level("As", "2h", "3d") == _level("Ah", "2s", "3c")
+
+
+def test_a_short_deck_keeps_the_highest_ranks_and_numbers_cards_as_leduc():
+    assert card_labels(3, 2) == ("Qs", "Qh", "Ks", "Kh", "As", "Ah")  # rank · suits + suit
+    game = rhode_island_structured(ranks=3, suits=2)
+    assert game.hands[0].labels == card_labels(3, 2)
+    assert game.hands[0].cards.tolist() == list(range(6))
+
+
+def test_full_game_lp_rows_match_gilpin_and_sandholm():
+    sizes = rhode_island_sizes()
+    # Gilpin and Sandholm, "Lossless abstraction of imperfect information games", JACM 54(5)
+    # 2007, section 6 (and EC 2006): the sequence-form LP of Rhode Island hold'em has
+    # 91,224,226 rows (one player's sequences + the other's information sets + 1).
+    assert sizes.lp_rows(0) == sizes.lp_rows(1) == 91_224_226
+    assert sizes.sequences == (65_160_161, 65_160_161)
+    assert sizes.infosets == (26_064_064, 26_064_064)
+    # Gilpin and Sandholm: "over 3.1 billion nodes"; the tree as seqform writes it (chance
+    # nodes and terminals included) has more.
+    assert sizes.tree_nodes > 3_100_000_000
+    assert builtin_tree_nodes("rhode_island") == sizes.tree_nodes
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        pytest.param({"ranks": 2, "suits": 2, "max_bets": 1}, id="4-cards-1-bet"),
+        pytest.param({"ranks": 4, "suits": 1, "max_bets": 2}, id="1-suit-2-bets"),
+    ],
+)
+def test_formula_sizes_are_the_built_trees(parameters):
+    sizes = rhode_island_sizes(**parameters)
+    game = rhode_island(**parameters)
+    assert game.flat.num_nodes == sizes.tree_nodes
+    assert tuple(t.num_infosets for t in game.flat.tables) == sizes.infosets
+    assert tuple(t.num_sequences for t in game.flat.tables) == sizes.sequences
+    numbering = number_public_tree(rhode_island_structured(**parameters))
+    assert (numbering.num_sequences(0), numbering.num_sequences(1)) == sizes.sequences
+    assert (numbering.num_infosets(0), numbering.num_infosets(1)) == sizes.infosets
+
+
+def test_information_sets_and_words():
+    game = load_game(SMALLEST)
+    names = set(game.flat.tables[0].infosets) | set(game.flat.tables[1].infosets)
+    assert {"As|", "As|c", "As|cc|Kh|", "As|cc|Kh|r", "As|cc|Kh|cc|Ks|", "As|rc|Kh|rc|Ah|r"} <= (
+        names
+    )
+    assert grammar_name(game) == "rhode_island"
+    assert rhode_island_words("As|cc|Kh|r", "c") == "call"
+    assert rhode_island_words("As|cc|Kh|", "r") == "bet"
+
+
+def test_tree_and_structured_routes_agree_and_are_certified():
+    spec = "rhode_island(ranks=4, suits=1, max_bets=1)"  # J Q K A of one suit
+    tree = solve(spec, method="tree")
+    structured = solve(spec, method="structured")
+    assert tree.value == pytest.approx(structured.value, abs=1e-9)
+    # seqform's exact LP (solve --exact) on this deck: -1/6, certified by exact best responses.
+    assert tree.value == pytest.approx(float(Fraction(-1, 6)), abs=1e-9)
+    assert tree.nash_conv == pytest.approx(0, abs=1e-9)
+    assert structured.nash_conv == pytest.approx(0, abs=1e-9)
+
+
+def test_registered_and_listed():
+    assert GAMES["rhode_island"] is rhode_island
+    assert STRUCTURED_GAMES["rhode_island"] is rhode_island_structured
+    assert load_game(SMALLEST).name == SMALLEST
+    listed = {game.name: game for game in builtin_games()}["rhode_island"]
+    assert listed.parameters == (
+        "ranks=13",
+        "suits=4",
+        "ante=5",
+        "bets=(10, 20, 20)",
+        "max_bets=3",
+    )
+
+
+@pytest.mark.parametrize(
+    ("parameters", "message"),
+    [
+        ({"ranks": 1}, "ranks must be between 2 and 13, got 1"),
+        ({"ranks": 14}, "ranks must be between 2 and 13, got 14"),
+        ({"suits": 5}, "suits must be between 1 and 4, got 5"),
+        ({"ranks": 3, "suits": 1}, "has 3 cards; two private cards and two public cards"),
+        ({"ante": -1}, "ante must be >= 0, got -1"),
+        ({"max_bets": 0}, "max_bets must be between 1 and 20, got 0"),
+        ({"bets": (10, 20)}, "bets must be three positive integers"),
+        ({"bets": (10, 0, 20)}, "bets must be three positive integers"),
+        ({"ranks": "3"}, "ranks must be an integer"),
+    ],
+)
+def test_invalid_parameters(parameters, message):
+    with pytest.raises(ValueError, match=message):
+        rhode_island_sizes(**parameters)
+    with pytest.raises(ValueError, match=message):
+        rhode_island_structured(**parameters)
+
+
+def test_cli_refuses_bad_parameters_as_usage_errors(capsys):
+    assert main(["solve", "rhode_island(suits=5)"]) == 2
+    assert "suits must be between 1 and 4" in capsys.readouterr().err
+    assert main(["solve", "rhode_island(bet=3)"]) == 2
+    assert "did you mean bets?" in capsys.readouterr().err
+
+
+def test_full_tree_is_refused_from_the_formula():
+    # Numbering the full game's public tree takes minutes: the refusal must come first.
+    with pytest.raises(TreeTooLargeError, match=r"6,705,372,545 nodes.*--method structured"):
+        rhode_island()
+
+
+def test_full_game_is_sized_by_formula_and_refused_at_once(capsys):
+    size = planned_size("rhode_island")
+    assert size is not None
+    assert size.sequences == 2 * 65_160_161  # the formula, not minutes of numbering
+    assert main(["compare", "rhode_island", "--no-solve"]) == 1
+    assert "130,320,322 sequences" in capsys.readouterr().err
+
+
+def test_exported_efg_solves_to_the_same_value(tmp_path):
+    # pygambit's lp_solve and lcp_solve did not finish within 15 and 5 minutes on this
+    # 2,705-node file, so the reference is seqform's exact value (-1/6) read back from it.
+    path = tmp_path / "rhode_island.efg"
+    assert (
+        main(["export", "rhode_island(ranks=4, suits=1, max_bets=1)", "--to", "efg", str(path)])
+        == 0
+    )
+    assert solve(read_efg(path)).value == pytest.approx(float(Fraction(-1, 6)), abs=1e-9)

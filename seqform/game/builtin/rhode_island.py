@@ -204,6 +204,7 @@ def rhode_island_structured(
         write_deal=card_by_card_deal(),
         description=_description(ranks, suits),
         describe_action=rhode_island_words,
+        suits=suits,
     )
 
 

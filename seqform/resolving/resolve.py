@@ -48,6 +48,7 @@ from seqform.forms.strategies import (
     BehaviouralStrategy,
     behaviour_from_mapping,
     plan_from_behaviour,
+    round_strategy,
 )
 from seqform.game.model import Game
 from seqform.resolving.gadgets import (
@@ -168,19 +169,40 @@ def _profile(
     return strategies[0], strategies[1]
 
 
+def _exact_profile(
+    profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """The profile in exact rationals (float strategies rounded by
+    :func:`~seqform.forms.strategies.round_strategy`), so that the refinement's exact
+    arithmetic meets small denominators."""
+    exact = []
+    for strategy in profile:
+        rounded = strategy if strategy.exact else round_strategy(strategy)
+        if rounded is None:
+            raise ResolveError(
+                f"blueprint of player {strategy.player + 1}: cannot be rounded to an exact "
+                "strategy for the refinement"
+            )
+        exact.append(rounded)
+    return exact[0], exact[1]
+
+
 def _restricted(game: Game, player: int, mapping: Mapping[str, Any]) -> BehaviouralStrategy:
     return behaviour_from_mapping(game.flat.tables[player], mapping)
 
 
 def counterfactual_values(
     measure: Game, infosets: Sequence[RootInfoset], player: int, mapping: Mapping[str, Any]
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """``cbv(J)`` per root information set against ``player``'s strategy ``mapping`` in the
     subgame: the ``measure`` game's best-response value at ``J`` times its total weight."""
     response = best_response(measure, 1 - player, _restricted(measure, player, mapping))
     index = measure.flat.tables[1 - player].index_of_infoset()
-    total = float(sum((j.weight for j in infosets), Fraction(0)))
-    return {j.key: float(response.infoset_values[index[j.key]]) * total for j in infosets}
+    total = sum((j.weight for j in infosets), Fraction(0))
+    values = response.infoset_values
+    if values.dtype == object:  # an exact strategy: exact values
+        return {j.key: Fraction(values[index[j.key]]) * total for j in infosets}
+    return {j.key: float(values[index[j.key]]) * float(total) for j in infosets}
 
 
 def gifts(
@@ -287,8 +309,8 @@ def _safe(
                     value=value,
                     nash_conv=nash_conv,
                     verified=verified,
-                    targets=tuple(targets[j.key] for j in infosets),
-                    margins=tuple(targets[j.key] - after[j.key] for j in infosets),
+                    targets=tuple(float(targets[j.key]) for j in infosets),
+                    margins=tuple(float(targets[j.key] - after[j.key]) for j in infosets),
                     gifts=tuple(gift.get(j.key, 0.0) for j in infosets),
                 )
             )
@@ -319,7 +341,10 @@ def resolve(
     gadget
         One of :data:`GADGETS`.
     refine
-        Keep each gadget game's quasi-perfect equilibrium instead of the LP's vertex.
+        Keep each gadget game's quasi-perfect equilibrium instead of the LP's vertex; a
+        float blueprint is first rounded to an exact one
+        (:func:`~seqform.forms.strategies.round_strategy`), and it is the rounded blueprint
+        that is measured and reported.
 
     Raises
     ------
@@ -333,6 +358,8 @@ def resolve(
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
     profile = _profile(game, blueprint)
+    if refine:
+        profile = _exact_profile(profile)
     subgames = find_subgames(game, profile, round_number)
     combined: tuple[Mapped, Mapped] = (profile[0].as_dict(), profile[1].as_dict())
     if gadget == "unsafe":

@@ -129,3 +129,84 @@ def test_refined_gadget_equilibria_are_certified_exactly_and_stay_safe():
     # the LP's vertex and the refined equilibrium differ in the full game (0.743 and 0.201
     # in one run); the comparison over games is benchmarks/resolve_table.py's
     assert not np.isclose(result.exploitability, plain.exploitability)
+
+
+def _cli(*argv: str) -> int:
+    from seqform.cli.main import main
+
+    try:
+        return main(list(argv))
+    except SystemExit as stop:  # argparse's usage errors
+        return int(stop.code or 0)
+
+
+@pytest.fixture(scope="module")
+def blueprint_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("resolve") / "blueprint.json"
+    assert (
+        _cli(
+            "iterate",
+            "leduc(ranks=2, suits=2)",
+            "--algorithm",
+            "cfr",
+            "--iterations",
+            "10",
+            "--format",
+            "json",
+            "--output",
+            str(path),
+            "--quiet",
+        )
+        == 0
+    )
+    return path
+
+
+def test_cli_writes_a_combined_strategy_that_exploit_reads(blueprint_file, tmp_path, capsys):
+    from seqform.io.documents import validate_document
+
+    written = tmp_path / "resolved.json"
+    game = "leduc(ranks=2, suits=2)"
+    assert (
+        _cli(
+            "resolve",
+            game,
+            "--blueprint",
+            str(blueprint_file),
+            "--gadget",
+            "maxmargin",
+            "--format",
+            "json",
+            "--output",
+            str(written),
+        )
+        == 0
+    )
+    import json
+
+    built = json.loads(written.read_text())
+    validate_document(built)
+    assert built["resolved"]["exploitability"] <= built["blueprint"]["exploitability"]
+    assert _cli("exploit", game, "--strategy", str(written), "--player", "2") == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(("--gadget", "safest"), id="gadget"),
+        pytest.param(("--round", "3"), id="round"),
+        pytest.param(("--round", "1"), id="round-1"),
+    ],
+)
+def test_cli_refuses_a_bad_gadget_or_round_with_exit_2(blueprint_file, argv):
+    assert (
+        _cli("resolve", "leduc(ranks=2, suits=2)", "--blueprint", str(blueprint_file), *argv) == 2
+    )
+
+
+def test_cli_refuses_a_bad_blueprint_file_with_exit_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"x": {"c": 1}}')
+    game = "leduc(ranks=2, suits=2)"
+    assert _cli("resolve", game, "--blueprint", str(bad)) == 2
+    assert _cli("resolve", game, "--blueprint", str(tmp_path / "missing.json")) == 2

@@ -328,6 +328,8 @@ def resolve(
     """Re-solve every subgame of round ``round_number`` of ``game`` from ``blueprint``
     with ``gadget`` (module docstring), and certify blueprint and result in the full game.
 
+    Length: the parameters' documentation; the work is in ``_unsafe`` and ``_safe``.
+
     Parameters
     ----------
     game

@@ -214,7 +214,7 @@ def find_subgames(
             "(rounds start at a chance node after a decision; round 1 is the trunk's)"
         )
     inside, groups = _groups(roots, trunk, round_number)
-    subgames = []
+    subgames: list[Subgame] = []
     names: set[str] = set()
     for members in groups:
         name = _public_name(game, roots[members[0]].history)

@@ -45,6 +45,7 @@ ROOMS = (
     "io",
     "routes",
     "abstraction",
+    "resolving",
     "questions",
     "qre",
     "documents",

@@ -55,6 +55,7 @@ COMMANDS: dict[str, str] = {
         "qre",
         "solve-many",
         "show",
+        "resolve",
     )
 }
 

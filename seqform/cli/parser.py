@@ -501,6 +501,49 @@ def _add_solve_many(commands: Commands) -> None:
     add_output_arguments(many, summarises=False)
 
 
+def _add_resolve(commands: Commands) -> None:
+    resolve = commands.add_parser(
+        "resolve",
+        help="re-solve a blueprint's subgames of one round with a gadget LP",
+        description=(
+            "Keep a blueprint profile (a solve, iterate or resolve JSON document, or "
+            "{infoset: {action: probability}} for both players) before round R and re-solve "
+            "every subgame that starts at round R by the LP of a gadget game: unsafe (the "
+            "subgame alone with the blueprint's ranges), resolve (Burch, Johanson and Bowling "
+            "2014), maxmargin (Moravcik et al. 2016) or reach (Reach-Maxmargin, Brown and "
+            "Sandholm 2017). Reports the blueprint's and the re-solved profile's "
+            "exploitability in the full game and the margins; --format json writes the "
+            "combined strategies (read by exploit --strategy and play --auto)."
+        ),
+    )
+    add_game_argument(resolve)
+    resolve.add_argument(
+        "--blueprint", required=True, metavar="FILE", help="both players' blueprint strategies"
+    )
+    resolve.add_argument(
+        "--round",
+        type=whole_number(2),
+        default=2,
+        metavar="R",
+        help="the round whose subgames are re-solved (default 2: Leduc's second round)",
+    )
+    resolve.add_argument(
+        "--gadget",
+        choices=("unsafe", "resolve", "maxmargin", "reach"),
+        default="resolve",
+        help="the gadget (default resolve); resolve, maxmargin and reach never make the "
+        "blueprint more exploitable",
+    )
+    resolve.add_argument(
+        "--refine",
+        action="store_true",
+        help="keep each gadget game's quasi-perfect equilibrium (Miltersen and Sorensen 2010) "
+        "instead of the LP's vertex; a float blueprint is rounded to exact first",
+    )
+    resolve.add_argument("--verbose", action="store_true", help="show progress on stderr")
+    add_output_arguments(resolve, summarises=False)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m seqform``."""
     parser = SeqformParser(
@@ -533,6 +576,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_qre,
         _add_solve_many,
         _add_show,
+        _add_resolve,
     ):
         add(commands)
     for command in commands.choices.values():  # every command's --help ends with them

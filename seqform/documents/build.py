@@ -64,6 +64,7 @@ MODULES = (
     "many",
     "qre",
     "abstraction",
+    "resolve",
 )
 """The document modules of :mod:`seqform.documents` that register builders, cheapest and
 most asked for first (module docstring)."""

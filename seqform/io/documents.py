@@ -63,6 +63,7 @@ __all__ = [
     "PREVIOUS",
     "QRE",
     "RANGES",
+    "RESOLVE",
     "SOLVE",
     "SOLVE_MANY",
     "STRUCTURED",
@@ -84,6 +85,7 @@ SOLVE_MANY = "seqform.solve-many/2"
 COMPARE_SIZES = "seqform.compare-sizes/2"
 QRE = "seqform.qre/2"
 ABSTRACTION = "seqform.abstraction/1"
+RESOLVE = "seqform.resolve/1"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",
@@ -97,6 +99,7 @@ DOCUMENTS: dict[str, str] = {
     COMPARE_SIZES: "compare_sizes",
     QRE: "qre",
     ABSTRACTION: "abstraction",
+    RESOLVE: "resolve",
 }
 """Each document kind and the name of its schema file (``<name>.schema.json``)."""
 

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from seqform.game.model import Game
-from seqform.io.documents import ITERATE, PREVIOUS, SOLVE
+from seqform.io.documents import ITERATE, PREVIOUS, RESOLVE, SOLVE
 from seqform.io.gambit_profile import is_gambit_profile, profile_mapping
 from seqform.io.json_input import (
     StrategyFileError,
@@ -82,7 +82,7 @@ __all__ = [
 ]
 
 SOLUTION_SCHEMA = SOLVE
-STRATEGY_SCHEMAS = (SOLVE, ITERATE)  # documents whose strategies are read
+STRATEGY_SCHEMAS = (SOLVE, ITERATE, RESOLVE)  # documents whose strategies are read
 _READ_SCHEMAS = (
     *STRATEGY_SCHEMAS,
     *(old for old, new in PREVIOUS.items() if new in STRATEGY_SCHEMAS),

@@ -21,6 +21,7 @@ from seqform.io.documents import (
     ITERATE,
     QRE,
     RANGES,
+    RESOLVE,
     SOLVE,
     SOLVE_MANY,
     STRUCTURED,
@@ -38,6 +39,7 @@ _FROM_DOCUMENT = {
     RANGES: ("ranges", "ranges_text", True),
     ITERATE: ("iterate", "iterate_text", True),
     ABSTRACTION: ("abstraction", "abstraction_text", False),
+    RESOLVE: ("resolve", "resolve_text", False),
 }
 """The kinds besides the solve family, each with its renderer in :mod:`seqform.documents.text`
 (which takes the document) and whether it takes ``strategies``."""

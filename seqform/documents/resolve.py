@@ -1,0 +1,90 @@
+"""The ``seqform.resolve/1`` document: a blueprint's subgames re-solved by a gadget
+(:class:`~seqform.resolving.resolve.ResolveResult`).
+
+Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
+
+    {
+      "schema": "seqform.resolve/1",
+      "game": {"name": str, "description": str},
+      "gadget": "unsafe" | "resolve" | "maxmargin" | "reach", "round": int, "refined": bool,
+      "blueprint": {"exploitability": float, "milli_exploitability": float,
+                    "certificate": {...}},
+      "resolved": {"exploitability": float, "milli_exploitability": float,
+                   "certificate": {...}},
+      "min_margin": float | null, "max_gadget_nash_conv": float,
+      "subgames": [str, ...], "skipped": [str, ...],
+      "gadgets": [{"subgame": str, "player": int | null, "nodes": int, "value": float,
+                   "nash_conv": float, "verified": bool, "min_margin": float | null,
+                   "margins": [float, ...], "targets": [float, ...], "gifts": [float, ...]}],
+      "strategies": [{...}, {...}],       # the combined profile, as solve's
+      "seconds": float
+    }
+
+``strategies`` has the shape of ``seqform.solve/2``'s, so ``exploit --strategy`` and
+``play --auto`` read the file.  Exploitability is in chips per game, ``milli_exploitability``
+in thousandths (mbb/g with the ante as the big blind for Leduc).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from seqform.base.numbers import json_float
+from seqform.certify import Certificate
+from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
+from seqform.documents.registry import builds
+from seqform.io.documents import RESOLVE
+from seqform.resolving.resolve import GadgetRun, ResolveResult
+
+__all__ = ["resolve_document"]
+
+
+def _measured(certificate: Certificate) -> dict[str, Any]:
+    exploitability = float(certificate.exploitability)
+    return {
+        "exploitability": json_float(exploitability),
+        "milli_exploitability": json_float(1000 * exploitability),
+        "certificate": certificate_json(certificate),
+    }
+
+
+def _run(run: GadgetRun) -> dict[str, Any]:
+    low = run.min_margin
+    return {
+        "subgame": run.subgame,
+        "player": None if run.player is None else run.player + 1,
+        "nodes": run.nodes,
+        "value": json_float(run.value),
+        "nash_conv": json_float(run.nash_conv),
+        "verified": run.verified,
+        "min_margin": None if low is None else json_float(low),
+        "margins": [json_float(m) for m in run.margins],
+        "targets": [json_float(t) for t in run.targets],
+        "gifts": [json_float(g) for g in run.gifts],
+    }
+
+
+@builds(ResolveResult)
+def resolve_document(result: ResolveResult) -> dict[str, Any]:
+    """The ``seqform.resolve/1`` document of ``result`` (module docstring)."""
+    words = action_words(result.game)
+    low = result.min_margin
+    return {
+        "schema": RESOLVE,
+        "game": game_json(result.game.name, result.game.description),
+        "gadget": result.gadget,
+        "round": result.round_number,
+        "refined": result.refined,
+        "blueprint": _measured(result.blueprint_certificate),
+        "resolved": _measured(result.certificate),
+        "min_margin": None if low is None else json_float(low),
+        "max_gadget_nash_conv": json_float(result.max_gadget_nash_conv),
+        "subgames": list(result.subgames),
+        "skipped": list(result.skipped),
+        "gadgets": [_run(run) for run in result.runs],
+        "strategies": [
+            strategy_json(strategy, result.game.player_names[strategy.player], words)
+            for strategy in result.strategies
+        ],
+        "seconds": json_float(result.seconds),
+    }

@@ -250,8 +250,11 @@ def fallback_solver(lp: StructuredLP) -> StructuredSolver:
 def _uncertified(result: Certified[BehaviouralStrategy], choice: LPChoice) -> str | None:
     """Why the default solver's answer needs a second solve, or None when it is certified.
     An interior point stops a little inside the optimal face: even Clarabel at gap 1e-12
-    has left NashConv above 1e-9 on ``liars_dice`` (sides 6;
-    ``benchmarks/results/measurements.md``)."""
+    has left NashConv above 1e-9 on ``liars_dice`` (sides 6), within the tolerance only
+    because it is relative to the payoff range.  The second solve is a cold one: HiGHS's
+    crossover from the point, a simplex warm-started from a basis read off it and a
+    projection onto its active set were each slower or worse than starting afresh on
+    these degenerate LPs (``benchmarks/results/measurements.md``)."""
     certificate = result.certificate
     if is_certified(certificate):
         return None

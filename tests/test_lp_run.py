@@ -72,6 +72,29 @@ def test_an_interior_point_without_crossover_says_so_and_follows_the_rule(kuhn_f
     assert run_lp(problem, solver="ipm").stats.solver == "ipm"
 
 
+def test_clarabel_without_refinement_finds_the_same_optimum(kuhn_form, monkeypatch):
+    # refinement=False turns Clarabel's iterative refinement off (the structured route's
+    # choice on sparse LPs); the optimum and the duals stay those of the refined solve.
+    import seqform.lp.clarabel as clarabel_lp
+
+    chosen: list[bool] = []
+    real = clarabel_lp._settings
+
+    def recorded(*args):
+        settings = real(*args)
+        chosen.append(settings.iterative_refinement_enable)
+        return settings
+
+    monkeypatch.setattr(clarabel_lp, "_settings", recorded)
+    problem = minmax_problem(kuhn_form.E, kuhn_form.e, kuhn_form.F, kuhn_form.f, kuhn_form.A)
+    refined = run_lp(problem, solver="clarabel", tolerance=1e-10)
+    plain = run_lp(problem, solver="clarabel", tolerance=1e-10, refinement=False)
+    assert chosen == [True, False]
+    assert (plain.stats.backend, plain.stats.solver) == ("clarabel", "interior point")
+    assert plain.value == pytest.approx(KUHN_VALUE, abs=1e-9)
+    np.testing.assert_allclose(plain.duals, refined.duals, atol=1e-7)
+
+
 def test_every_solver_gives_the_same_duals_row_by_row(kuhn_form):
     problem = minmax_problem(kuhn_form.E, kuhn_form.e, kuhn_form.F, kuhn_form.f, kuhn_form.A)
     simplex = run_lp(problem).duals

@@ -212,6 +212,30 @@ def test_liars_dice_default_route_is_certified(capsys):
     assert "equilibrium (≤ 1e-09)" in captured.out
 
 
+def test_clarabel_skips_its_refinement_on_sparse_lps_only(monkeypatch):
+    # The built-in games' LPs (Kuhn 4.3 non-zeros a column) run Clarabel without iterative
+    # refinement and still certify; above DENSE_COLUMNS the refinement is kept.
+    from seqform.routes import structured
+
+    game = kuhn_structured(5)
+    lp = build_structured_lp(game)
+    assert not structured.clarabel_refinement(lp)
+    refinements: list[bool] = []
+    real = structured.solve_structured_lp
+
+    def recorded(lp, *, solver, refinement, **options):
+        refinements.append(refinement)
+        return real(lp, solver=solver, refinement=refinement, **options)
+
+    monkeypatch.setattr(structured, "solve_structured_lp", recorded)
+    solution = structured.solve_structured(game)
+    assert refinements == [False]
+    assert (solution.stats.backend, solution.stats.solver) == ("clarabel", "interior point")
+    assert solution.nash_conv <= 1e-9
+    monkeypatch.setattr(structured, "DENSE_COLUMNS", lp.matrix.nnz / lp.shape[1] - 0.1)
+    assert structured.clarabel_refinement(lp)
+
+
 def test_a_failing_default_solver_falls_back_to_highs(monkeypatch):
     # A Clarabel that stops without a solution (AlmostSolved on a full-range river spot):
     # the default route solves with HiGHS instead and says so; an explicit solver does not.

@@ -92,9 +92,14 @@ def run_clarabel(
     time_limit: float | None = None,
     verbose: bool = False,
     tolerance: float = 1e-8,
+    refinement: bool = True,
 ) -> FloatSolution:
     """Maximise the LP with Clarabel at gap and feasibility ``tolerance``; its proven
     optimum (only a status "Solved", not "AlmostSolved").
+
+    ``refinement`` is Clarabel's iterative refinement of each solve with its factorised
+    KKT matrix (its default, on); off, each linear solve is one pair of triangular solves
+    (:func:`seqform.routes.structured.clarabel_refinement` says when that is enough).
 
     Ctrl-C stops it within an iteration (its termination callback reads the flag that
     :func:`~seqform.lp.interrupt.run_interruptibly` sets), and each iteration's gap is
@@ -119,7 +124,7 @@ def run_clarabel(
         form.matrix,
         form.rhs,
         form.cones(),
-        _settings(time_limit, verbose, tolerance),
+        _settings(time_limit, verbose, tolerance, refinement),
     )
     stop = threading.Event()
     solver.set_termination_callback(_Termination(stop, current_listener()))
@@ -161,11 +166,14 @@ class _Termination:
         return self.stop.is_set()
 
 
-def _settings(time_limit: float | None, verbose: bool, tolerance: float) -> object:
+def _settings(
+    time_limit: float | None, verbose: bool, tolerance: float, refinement: bool = True
+) -> object:
     import clarabel
 
     settings = clarabel.DefaultSettings()
     settings.verbose = verbose
+    settings.iterative_refinement_enable = refinement
     settings.tol_gap_abs = tolerance
     settings.tol_gap_rel = tolerance
     settings.tol_feas = tolerance

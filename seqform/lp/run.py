@@ -32,6 +32,7 @@ def run_lp(
     tolerance: float | None = None,
     basis: bool = False,
     crossover: bool = True,
+    refinement: bool = True,
 ) -> FloatSolution:
     """Maximise ``problem`` with ``solver``; its proven optimum.
 
@@ -58,6 +59,9 @@ def run_lp(
         HiGHS's ``"ipm"`` ends at a basis by crossover (default); False stops at its
         interior point, ``tolerance`` then being its optimality tolerance as well
         (:func:`~seqform.lp.highs.highs_options`).
+    refinement
+        Clarabel refines each of its linear solves iteratively (its default); False saves
+        that work (:func:`~seqform.lp.clarabel.run_clarabel`).  Ignored by HiGHS.
 
     Returns
     -------
@@ -79,7 +83,9 @@ def run_lp(
         raise ValueError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    return _dispatch(problem, solver, backend, time_limit, verbose, tolerance, basis, crossover)
+    return _dispatch(
+        problem, solver, backend, time_limit, verbose, tolerance, basis, crossover, refinement
+    )
 
 
 def _dispatch(
@@ -91,13 +97,20 @@ def _dispatch(
     tolerance: float | None,
     basis: bool,
     crossover: bool = True,
+    refinement: bool = True,
 ) -> FloatSolution:
     """The backend's solve (:func:`run_lp`'s parameters)."""
     if solver == "clarabel":
         if backend != "highs":
             raise ValueError("Clarabel is run directly, not through cvxpy")
         chosen = 1e-8 if tolerance is None else tolerance
-        return run_clarabel(problem, time_limit=time_limit, verbose=verbose, tolerance=chosen)
+        return run_clarabel(
+            problem,
+            time_limit=time_limit,
+            verbose=verbose,
+            tolerance=chosen,
+            refinement=refinement,
+        )
     if backend == "cvxpy":
         return run_cvxpy(
             problem, solver=solver, time_limit=time_limit, verbose=verbose, tolerance=tolerance

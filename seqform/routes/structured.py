@@ -42,7 +42,13 @@ from seqform.structured.suit_reduction import (
 if TYPE_CHECKING:
     from seqform.holdem import SpotSummary
 
-__all__ = ["LPChoice", "StructuredSolution", "default_solver", "solve_structured"]
+__all__ = [
+    "LPChoice",
+    "StructuredSolution",
+    "clarabel_refinement",
+    "default_solver",
+    "solve_structured",
+]
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,20 @@ def default_solver(lp: StructuredLP) -> LPChoice:
     if lp.matrix.nnz / max(1, lp.shape[1]) > DENSE_COLUMNS:
         return LPChoice("ipm", crossover=False)
     return LPChoice("clarabel")
+
+
+def clarabel_refinement(lp: StructuredLP) -> bool:
+    """Whether Clarabel refines its linear solves iteratively on ``lp``: only above
+    :data:`DENSE_COLUMNS` non-zeros per column.
+
+    Each of Clarabel's linear solves is refined against its regularised factor (static
+    regularisation 1e-8) until the residual stalls, which on the sparse LPs of the built-in
+    games costs a third or more of its time and changes neither its iterations nor the
+    verdict: without it the certificate stays orders of magnitude inside the tolerance
+    (``benchmarks/results/measurements.md``).  On the dense LPs, whose factor fills in
+    (hold'em spots summed by level), the refinement is kept: unmeasured there.
+    """
+    return lp.matrix.nnz / max(1, lp.shape[1]) > DENSE_COLUMNS
 
 
 def solve_structured(
@@ -241,6 +261,7 @@ def _lp_stages(
             verbose=verbose,
             tolerance=None if choice.crossover else IPX_TOLERANCE,
             crossover=choice.crossover,
+            refinement=clarabel_refinement(lp),
         ),
         lambda x, y: _strategies(game, *_lifted(reduction, x, y), interior, bounds),
         lambda profile: certify(game, *profile, bounds),
@@ -299,8 +320,11 @@ def fallback_solver(lp: StructuredLP) -> StructuredSolver:
 def _uncertified(result: Certified[BehaviouralStrategy], choice: LPChoice) -> str | None:
     """Why the default solver's answer needs a second solve, or None when it is certified.
     An interior point stops a little inside the optimal face: even Clarabel at gap 1e-12
-    has left NashConv above 1e-9 on ``liars_dice`` (sides 6;
-    ``benchmarks/results/measurements.md``)."""
+    has left NashConv above 1e-9 on ``liars_dice`` (sides 6), within the tolerance only
+    because it is relative to the payoff range.  The second solve is a cold one: HiGHS's
+    crossover from the point, a simplex warm-started from a basis read off it and a
+    projection onto its active set were each slower or worse than starting afresh on
+    these degenerate LPs (``benchmarks/results/measurements.md``)."""
     certificate = result.certificate
     if is_certified(certificate):
         return None

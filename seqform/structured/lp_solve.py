@@ -53,14 +53,17 @@ def solve_structured_lp(
     verbose: bool = False,
     tolerance: float | None = None,
     crossover: bool = True,
+    refinement: bool = True,
 ) -> FloatSolution:
     """Solve the structured LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
 
     ``tolerance`` sets Clarabel's gap and feasibility tolerances; ``None`` scales it to
     the LP (:func:`clarabel_tolerance`; Clarabel's own default, 1e-8, leaves NashConv far
     above 1e-9 already at ``N = 10^4``).  ``crossover=False`` stops HiGHS's ``"ipm"`` at
-    its interior point, ``tolerance`` (if given) being its relative gap.  Only a solution
-    the solver calls optimal is returned.
+    its interior point, ``tolerance`` (if given) being its relative gap.
+    ``refinement=False`` turns Clarabel's iterative refinement off
+    (:func:`~seqform.lp.clarabel.run_clarabel`).  Only a solution the solver calls optimal
+    is returned.
 
     Raises
     ------
@@ -84,6 +87,7 @@ def solve_structured_lp(
         verbose=verbose,
         tolerance=chosen,
         crossover=crossover,
+        refinement=refinement,
     )
 
 

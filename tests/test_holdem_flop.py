@@ -236,3 +236,29 @@ def test_vector_cfr_on_a_flop_is_certified_as_the_tree_measures_it():
     assert float(run.certificate.nash_conv) == pytest.approx(float(theirs.nash_conv), abs=1e-9)
     assert float(run.certificate.value) == pytest.approx(float(theirs.value), abs=1e-9)
     assert float(theirs.nash_conv) > 0.01  # one iteration is far from equilibrium: a real test
+
+
+def test_the_walk_counts_the_numberings_sequences_and_infosets():
+    """spot_size (one walk, nothing numbered) against the public numbering's own counts."""
+    from seqform.game.public.numbering import number_public_tree
+    from seqform.holdem.lp_work import spot_size
+    from seqform.structured.responses import sequence_tables
+
+    game = spot_game(spot_from_mapping({**TINY, "board": "Ks7h2d9c"}))
+    counted = spot_size(game)
+    numbering = number_public_tree(game)
+    tables = sequence_tables(game)
+    for player in (0, 1):
+        assert counted.sequences[player] + 1 == numbering.num_sequences(player)
+        assert counted.infosets[player] == len(tables[player].infosets)
+    assert counted.combos == (2, 2)
+
+
+def test_a_spot_too_big_to_number_is_refused_on_the_walks_count(monkeypatch):
+    from seqform.holdem import lp_work
+
+    game = spot_game(spot_from_mapping({**TINY, "board": "Ks7h2d9c"}))
+    monkeypatch.setattr(lp_work, "NUMBERING_COUNTED_BYTES", 0)
+    monkeypatch.setattr(lp_work, "SPOT_LP_VARIABLES", 10)
+    with pytest.raises(lp_work.LPWorkRefusedError, match=r"at least [0-9,]+ variables \("):
+        lp_work.refuse_slow_lp(game, "turn.toml")

@@ -22,7 +22,13 @@ if TYPE_CHECKING:
         combo_strategies,
         select_combos,
     )
-    from seqform.holdem.lp_work import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
+    from seqform.holdem.lp_work import (
+        SPOT_LP_VARIABLES,
+        LPWorkRefusedError,
+        SpotSize,
+        refuse_slow_lp,
+        spot_size,
+    )
     from seqform.holdem.report import (
         WHO,
         ActionFrequencies,
@@ -47,6 +53,7 @@ _DOOR = {
     "SPOT_LP_VARIABLES": "lp_work",
     "Spot": "spot",
     "SpotFileError": "spot",
+    "SpotSize": "lp_work",
     "SpotSummary": "report",
     "WHO": "report",
     "action_frequencies": "report",
@@ -64,6 +71,7 @@ _DOOR = {
     "select_combos": "hands",
     "seat_ev": "report",
     "spot_game": "game",
+    "spot_size": "lp_work",
     "spot_summary": "report",
 }
 
@@ -78,6 +86,7 @@ __all__ = [
     "LPWorkRefusedError",
     "Spot",
     "SpotFileError",
+    "SpotSize",
     "SpotSummary",
     "action_frequencies",
     "amount_text",
@@ -94,6 +103,7 @@ __all__ = [
     "seat_ev",
     "select_combos",
     "spot_game",
+    "spot_size",
     "spot_summary",
 ]
 

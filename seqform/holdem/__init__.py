@@ -23,7 +23,13 @@ if TYPE_CHECKING:
         lock_hand_labels,
         select_combos,
     )
-    from seqform.holdem.lp_work import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
+    from seqform.holdem.lp_work import (
+        SPOT_LP_VARIABLES,
+        LPWorkRefusedError,
+        SpotSize,
+        refuse_slow_lp,
+        spot_size,
+    )
     from seqform.holdem.reach import public_reach
     from seqform.holdem.report import (
         WHO,
@@ -55,6 +61,7 @@ _DOOR = {
     "SPOT_LP_VARIABLES": "lp_work",
     "Spot": "spot",
     "SpotFileError": "spot",
+    "SpotSize": "lp_work",
     "SpotSummary": "report",
     "WHO": "report",
     "action_frequencies": "report",
@@ -78,6 +85,7 @@ _DOOR = {
     "seat_ev": "report",
     "spot_game": "game",
     "spot_report": "report",
+    "spot_size": "lp_work",
     "spot_summary": "report",
     "spot_from_mapping": "spot",
 }
@@ -94,6 +102,7 @@ __all__ = [
     "LPWorkRefusedError",
     "Spot",
     "SpotFileError",
+    "SpotSize",
     "SpotSummary",
     "action_frequencies",
     "amount_text",
@@ -117,6 +126,7 @@ __all__ = [
     "spot_from_mapping",
     "spot_game",
     "spot_report",
+    "spot_size",
     "spot_summary",
 ]
 

@@ -11,7 +11,12 @@ fewer than ``max_raises`` raises have been made.  Rules, as the river solvers ap
 * a raise must raise by at least the last bet or raise (the no-limit minimum raise); a size
   below it is raised to it (all-in is always allowed);
 * a street ends after check–check or a call; a fold ends the hand; after an all-in is called
-  nothing more is bet.
+  nothing more is bet;
+* with an all-in threshold ``t`` (TexasSolver's ``set_allin_threshold``), a sized bet or raise
+  after which the player would have put in more than ``t`` times what it started the spot
+  with becomes the all-in.  Counted from the street, that is ``pot / 2 + amount > t (pot / 2
+  + stack)``, with ``pot`` and ``stack`` as the street starts: each player's share of the
+  pot then is half of it, as both have put in the same.
 
 Street payoffs are in :class:`StreetEnd` (what each player put in on the street, who folded);
 :mod:`seqform.holdem.game` turns them into the structured game's payoff rules.
@@ -64,7 +69,8 @@ class _Sizes:
     bets: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]  # per player
     raises: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]  # per player
     max_raises: int
-    all_in: bool = True  # all-in is always one of the bets and raises
+    all_in: tuple[bool, bool] = (True, True)  # per player: all-in is always a bet and a raise
+    threshold: Fraction | None = None  # the all-in threshold (module docstring)
 
 
 def _per_player(
@@ -89,7 +95,10 @@ def _targets(sizes: _Sizes, put_in: tuple[Fraction, Fraction], player: int) -> l
         wanted = [facing + size * after_call for size in sizes.raises[player]]
         least = facing + (facing - min(put_in))
     amounts = {min(max(amount, least), sizes.stack) for amount in wanted}
-    if sizes.all_in:
+    if sizes.threshold is not None:
+        share, limit = sizes.pot / 2, sizes.threshold * (sizes.pot / 2 + sizes.stack)
+        amounts = {sizes.stack if share + amount > limit else amount for amount in amounts}
+    if sizes.all_in[player]:
         amounts.add(sizes.stack)
     return sorted(amount for amount in amounts if amount > facing)
 
@@ -134,19 +143,23 @@ def street_tree(
     raise_sizes: tuple[Fraction, ...] | tuple[tuple[Fraction, ...], tuple[Fraction, ...]],
     max_raises: int,
     *,
-    all_in: bool = True,
+    all_in: bool | tuple[bool, bool] = True,
+    all_in_threshold: Fraction | None = None,
 ) -> Bet:
     """The betting of one street (module docstring), OOP first, from a pot of ``pot`` with
     ``stack`` chips behind each player.  ``bet_sizes`` and ``raise_sizes`` are one tuple of
     pot fractions for both players, or a pair (OOP's, IP's); ``all_in=False`` offers no
-    all-in beyond the sizes (the toy games of *The Mathematics of Poker*)."""
+    all-in beyond the sizes (the toy games of *The Mathematics of Poker*), a pair per player;
+    ``all_in_threshold`` turns a sized bet or raise past it into the all-in (module
+    docstring)."""
     sizes = _Sizes(
         Fraction(pot),
         Fraction(stack),
         _per_player(bet_sizes),
         _per_player(raise_sizes),
         max_raises,
-        all_in,
+        (all_in, all_in) if isinstance(all_in, bool) else all_in,
+        None if all_in_threshold is None else Fraction(all_in_threshold),
     )
     root = _node(sizes, 0, (Fraction(0), Fraction(0)), 0, ())
     assert isinstance(root, Bet)  # OOP always has a decision to start the street

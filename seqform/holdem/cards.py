@@ -77,7 +77,7 @@ def parse_cards(text: str) -> tuple[int, ...]:
 
 
 def parse_board(text: str) -> tuple[int, ...]:
-    """A turn (4 cards) or river (5 cards) board.
+    """A flop (3 cards), turn (4 cards) or river (5 cards) board.
 
     Raises
     ------
@@ -85,9 +85,10 @@ def parse_board(text: str) -> tuple[int, ...]:
         For anything else, naming what was given.
     """
     cards = parse_cards(text)
-    if len(cards) not in (4, 5):
+    if len(cards) not in (3, 4, 5):
         raise CardError(
-            f"board {text!r} has {len(cards)} cards; a spot's board has 4 (turn) or 5 (river)"
+            f"board {text!r} has {len(cards)} cards; a spot's board has 3 (flop), 4 (turn) "
+            "or 5 (river)"
         )
     return cards
 

@@ -3,10 +3,15 @@
 A river spot is one street of betting (:mod:`seqform.holdem.betting`) over the five-card
 board; a turn spot is the turn's betting, then the river card as a public chance node (each
 card not on the board and not in either hand with probability 1/44: 52 cards less 4 on the
-board and 4 in the hands), then the river's betting.  Each player's private hands are the
-combos of its range (labels ``"AhKh"``, weights the range's), each holding two cards: a deal
-``(h0, h1)`` has probability ``w0[h0] w1[h1] / Z`` when the combos share no card (``Z`` the
-sum of ``w0 w1`` over such pairs, exact) — the card removal of every river solver.
+board and 4 in the hands), then the river's betting; a flop spot is the flop's betting, the
+turn card (1/45: 52 less 3 and 4), the turn's betting, the river card and the river's.  Each
+street bets with its own sizes (:meth:`~seqform.holdem.spot.Spot.sizes`); OOP's first bet on
+the turn or river takes the street's donk sizes when OOP called on the street before.  After
+an all-in is called, the cards still to come are dealt to the showdown with no betting.
+Each player's private hands are the combos of its range (labels ``"AhKh"``, weights the
+range's), each holding two cards: a deal ``(h0, h1)`` has probability ``w0[h0] w1[h1] / Z``
+when the combos share no card (``Z`` the sum of ``w0 w1`` over such pairs, exact) —
+the card removal of every river solver.
 
 Payoffs.  A spot is *constant-sum* in the convention players use: with ``P`` the pot at the
 start of the spot, OOP's EV plus IP's EV is ``P`` (each player's EV is the share of the pot
@@ -24,6 +29,7 @@ spot began:
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -41,7 +47,7 @@ from seqform.game.public.tree import (
     Sign,
     StructuredGame,
 )
-from seqform.holdem.betting import Bet, StreetEnd, street_tree
+from seqform.holdem.betting import Bet, street_tree
 from seqform.holdem.cards import card_text, combo_text
 from seqform.holdem.ranges import HandRange
 from seqform.holdem.spot import Spot, read_spot
@@ -56,7 +62,8 @@ __all__ = [
     "spot_game",
 ]
 
-UNSEEN_RIVER_CARDS = 44  # 52 cards less 4 on a turn board and 4 in the two hands
+HAND_CARDS = 4  # the two players' hole cards, never dealt to the board
+STREET_NAMES = {3: "flop", 4: "turn", 5: "river"}  # by the board's length
 
 
 def _hands(hand_range: HandRange) -> Hands:
@@ -84,6 +91,31 @@ def deal_total(first: HandRange, second: HandRange) -> Fraction:
     return total
 
 
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """A street's betting decision made ready to be copied under every board card: its
+    payoffs are computed once, as they depend on the chips, not on the cards."""
+
+    player: int
+    actions: tuple[str, ...]
+    history: str  # the street's actions before it, joined by "-"
+    children: tuple[_Line | _Close, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Close:
+    """The street is over: ``rule`` pays a fold, or a showdown at ``put_in``; ``put_in``
+    is what each player has put in since the spot began (after a call), ``history`` the
+    street's actions; ``donk`` whether OOP called (IP was the street's aggressor)."""
+
+    folded: bool
+    rule: Constant | Sign
+    put_in: Fraction
+    all_in: bool
+    donk: bool
+    history: str
+
+
 class _Builder:
     """Writes the public tree of a spot (module docstring)."""
 
@@ -91,68 +123,109 @@ class _Builder:
         self.spot = spot
         self.half_pot = spot.pot / 2
         self.levels: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        # A flop holds about 2,000 copies of each turn and river line, which differ only in
+        # the cards: each is worked out once (exact fractions are slow), then copied.
+        self.lines: dict[tuple[str, Fraction, bool], _Line] = {}
+        self.rules: dict[tuple[int | None, Fraction], Constant | Sign] = {}
 
     def street(
-        self, board: tuple[int, ...], before: Fraction, prefix: str, last: bool
+        self, board: tuple[int, ...], before: Fraction, prefix: str, donk: bool = False
     ) -> PublicDecision:
         """One street's betting from ``before`` chips each already put in; ``prefix`` is
-        the public history so far (for the information sets' names)."""
-        spot = self.spot
-        tree = street_tree(
-            spot.pot + 2 * before,
-            spot.effective_stack - before,
-            spot.bet_sizes,
-            spot.raise_sizes,
-            spot.max_raises,
-            all_in=spot.all_in,
-        )
-        return self._decision(tree, board, before, prefix, last)
+        the public history so far (for the information sets' names); ``donk`` whether OOP
+        called on the street before (its lead is then a donk bet)."""
+        key = (STREET_NAMES[len(board)], before, donk)
+        if key not in self.lines:
+            spot = self.spot
+            sizes = spot.sizes(key[0])
+            bets = sizes.bet_sizes
+            if donk and sizes.donk_sizes is not None:
+                bets = (sizes.donk_sizes, bets[1])
+            tree = street_tree(
+                spot.pot + 2 * before,
+                spot.effective_stack - before,
+                bets,
+                sizes.raise_sizes,
+                spot.max_raises,
+                all_in=sizes.all_in,
+                all_in_threshold=spot.all_in_threshold,
+            )
+            self.lines[key] = self._line(tree, before)
+        return self._public(self.lines[key], board, prefix)
 
-    def _decision(
-        self, node: Bet, board: tuple[int, ...], before: Fraction, prefix: str, last: bool
-    ) -> PublicDecision:
-        children: list[PublicNode] = []
+    def _line(self, node: Bet, before: Fraction) -> _Line:
+        children: list[_Line | _Close] = []
         for action, child in zip(node.actions, node.children, strict=True):
             if isinstance(child, Bet):
-                children.append(self._decision(child, board, before, prefix, last))
+                children.append(self._line(child, before))
+                continue
+            first, second = before + child.put_in[0], before + child.put_in[1]
+            if child.folded == 0:
+                rule = self._rule(0, first)
+            elif child.folded == 1:
+                rule = self._rule(1, second)
             else:
-                history = "-".join(filter(None, (node.history, action)))
-                children.append(self._end(child, board, before, f"{prefix}{history}", last))
-        return PublicDecision(node.player, node.actions, tuple(children), f"{prefix}{node.history}")
+                rule = self._rule(None, first)
+            donk = action == "c" and node.player == 0  # OOP called: IP was the aggressor
+            history = "-".join(filter(None, (node.history, action)))
+            folded = child.folded is not None
+            children.append(_Close(folded, rule, first, child.all_in, donk, history))
+        return _Line(node.player, node.actions, node.history, tuple(children))
 
-    def _end(
-        self, end: StreetEnd, board: tuple[int, ...], before: Fraction, history: str, last: bool
-    ) -> PublicNode:
-        put_in = (before + end.put_in[0], before + end.put_in[1])
-        if end.folded == 0:
-            return PublicLeaf(Constant(-put_in[0] - self.half_pot))
-        if end.folded == 1:
-            return PublicLeaf(Constant(self.half_pot + put_in[1]))
-        if last or len(board) == 5:
-            return self._showdown(board, put_in[0])
-        return self._river(board, put_in[0], history, end.all_in)
+    def _public(self, line: _Line, board: tuple[int, ...], prefix: str) -> PublicDecision:
+        children: list[PublicNode] = []
+        for child in line.children:
+            if isinstance(child, _Line):
+                children.append(self._public(child, board, prefix))
+            elif child.folded:
+                children.append(PublicLeaf(child.rule))
+            elif len(board) == 5:
+                children.append(PublicLeaf(child.rule, self._levels(board)))
+            else:
+                history = f"{prefix}{child.history}"
+                children.append(self._deal(board, child.put_in, history, child.all_in, child.donk))
+        return PublicDecision(line.player, line.actions, tuple(children), f"{prefix}{line.history}")
 
-    def _river(
-        self, board: tuple[int, ...], before: Fraction, history: str, all_in: bool
+    def _rule(self, folded: int | None, put_in: Fraction) -> Constant | Sign:
+        """The payoff rule of a leaf (module docstring), one object per amount: ``folded``
+        the player who folded (``put_in`` what it put in during the spot) or None at a
+        showdown (``put_in`` what each put in)."""
+        key = (folded, put_in)
+        if key not in self.rules:
+            if folded == 0:
+                self.rules[key] = Constant(-put_in - self.half_pot)
+            elif folded == 1:
+                self.rules[key] = Constant(self.half_pot + put_in)
+            else:
+                self.rules[key] = Sign(self.half_pot + put_in)
+        return self.rules[key]
+
+    def _deal(
+        self, board: tuple[int, ...], before: Fraction, history: str, all_in: bool, donk: bool
     ) -> PublicChance:
+        """The next board card, then its street's betting (or, all-in, the rest of the
+        board to the showdown)."""
         cards = tuple(card for card in range(52) if card not in board)
         children: list[PublicNode] = []
         for card in cards:
-            river = (*board, card)
-            if all_in:
-                children.append(self._showdown(river, before))
+            dealt = (*board, card)
+            if all_in and len(dealt) == 5:
+                children.append(self._showdown(dealt, before))
+            elif all_in:
+                children.append(self._deal(dealt, before, history, True, False))
             else:
-                children.append(self.street(river, before, f"{history}|{card_text(card)}|", True))
+                where = f"{history}|{card_text(card)}|"
+                children.append(self.street(dealt, before, where, donk))
         return PublicChance(
-            label="river",
+            label=STREET_NAMES[len(board) + 1],
             outcomes=tuple(card_text(card) for card in cards),
             cards=cards,
-            probability=Fraction(1, UNSEEN_RIVER_CARDS),
+            probability=Fraction(1, 52 - len(board) - HAND_CARDS),
             children=tuple(children),
         )
 
     def _showdown(self, board: tuple[int, ...], put_in: Fraction) -> PublicLeaf:
-        return PublicLeaf(Sign(self.half_pot + put_in), self._levels(board))
+        return PublicLeaf(self._rule(None, put_in), self._levels(board))
 
     def _levels(self, board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Both players' levels on a five-card board, one array pair per board (shared by
@@ -179,7 +252,7 @@ class _Builder:
 
 def spot_game(spot: Spot) -> StructuredGame:
     """The structured game of a spot (module docstring)."""
-    root = _Builder(spot).street(spot.board, Fraction(0), "|", len(spot.board) == 5)
+    root = _Builder(spot).street(spot.board, Fraction(0), "|")
     return StructuredGame(
         name=spot.name,
         hands=(_hands(spot.ranges[0]), _hands(spot.ranges[1])),

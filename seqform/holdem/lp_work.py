@@ -10,21 +10,126 @@ CFR (``seqform iterate SPOT --method structured --algorithm cfr+``), unless forc
 games with two-card hands (hold'em spots) are judged: the built-in games' LPs are sparser
 and still solve quickly far beyond the limit (the measurements are in
 ``benchmarks/results/measurements.md``).
+
+A flop is counted first without numbering it (:func:`spot_size`, one walk of the public
+tree): the public numbering that the exact count and every structured solver read holds
+dense tables of combos × public sequences (:data:`NUMBERING_BYTES` per entry, with its
+temporaries), which on TexasSolver's benchmark flop are tens of gigabytes.  A spot whose
+numbering would pass :data:`NUMBERING_COUNTED_BYTES` and whose hand-sequence pairs alone pass
+the limit is refused on that count, before the numbering.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from seqform.base.limits import LIMITS
-from seqform.game.public.tree import StructuredGame
+from seqform.game.public.tree import PublicChance, PublicDecision, StructuredGame
 
 if TYPE_CHECKING:
     from seqform.structured.lp_size import LPSize
 
-__all__ = ["SPOT_LP_VARIABLES", "LPWorkRefusedError", "refuse_slow_lp"]
+__all__ = [
+    "NUMBERING_BYTES",
+    "SPOT_LP_VARIABLES",
+    "LPWorkRefusedError",
+    "SpotSize",
+    "refuse_slow_lp",
+    "spot_size",
+]
 
 SPOT_LP_VARIABLES = LIMITS.spot_lp_variables  # why: seqform.base.limits
+NUMBERING_BYTES = 56
+"""Bytes per (combo, public sequence or information set) entry of the public numbering while
+it is built: its int64 index and the int64 running count and boolean mask it is made from,
+with the copies numpy takes (seqform.game.public.numbering._numbered).  Measured: solving
+TexasSolver's benchmark flop (444 million entries) reached 23 GB before it was killed."""
+
+NUMBERING_COUNTED_BYTES = 2**30
+"""Above this (:attr:`SpotSize.numbering_bytes`), a spot's LP is judged on the walk's count
+alone; below, the exact count is cheap and gives the non-zeros too."""
+
+
+@dataclass(frozen=True)
+class SpotSize:
+    """A spot's size, counted by one walk of its public tree (nothing numbered).
+
+    public_decisions, public_chances, public_leaves : the public tree's nodes
+    public_sequences : per player, the public tree's sequences (an action at one of its
+        public decisions), the empty one not counted
+    sequences, infosets : per player, the (combo, public sequence) and (combo, public
+        decision) pairs whose combo holds no public card there: the game's sequences and
+        information sets, exactly
+    combos : per player, the combos in the range
+    """
+
+    public_decisions: int
+    public_chances: int
+    public_leaves: int
+    public_sequences: tuple[int, int]
+    sequences: tuple[int, int]
+    infosets: tuple[int, int]
+    combos: tuple[int, int]
+
+    @property
+    def lp_variables_at_least(self) -> int:
+        """The structured LP's columns are at least player 0's sequences, player 1's
+        information sets and the value (:mod:`seqform.structured.lp_size`)."""
+        return self.sequences[0] + self.infosets[1] + 1
+
+    @property
+    def numbering_bytes(self) -> int:
+        """The public numbering's dense tables while they are built (:data:`NUMBERING_BYTES`
+        per combo and public sequence or decision, both players)."""
+        decisions = self.public_decisions
+        return NUMBERING_BYTES * sum(
+            hands * (sequences + decisions)
+            for hands, sequences in zip(self.combos, self.public_sequences, strict=True)
+        )
+
+
+def spot_size(game: StructuredGame) -> SpotSize:
+    """:class:`SpotSize` of ``game``, in one iterative walk of the public tree, counting the
+    combos without a public card under each set of public cards once."""
+    cards = [hands.card_matrix for hands in game.hands]
+    valid: dict[frozenset[int], tuple[int, int]] = {}
+    counts = {"decision": 0, "chance": 0, "leaf": 0}
+    public = [0, 0]
+    sequences = [0, 0]
+    infosets = [0, 0]
+    stack: list[tuple[object, frozenset[int]]] = [(game.root, frozenset())]
+    while stack:
+        node, seen = stack.pop()
+        if isinstance(node, PublicDecision):
+            counts["decision"] += 1
+            if seen not in valid:
+                shown = list(seen)
+                valid[seen] = tuple(  # type: ignore[assignment]
+                    int((~np.isin(held, shown).any(axis=1)).sum()) for held in cards
+                )
+            live = valid[seen][node.player]
+            public[node.player] += len(node.actions)
+            sequences[node.player] += live * len(node.actions)
+            infosets[node.player] += live
+            stack.extend((child, seen) for child in node.children)
+        elif isinstance(node, PublicChance):
+            counts["chance"] += 1
+            dealt = zip(node.cards, node.children, strict=True)
+            stack.extend((child, seen | {card}) for card, child in dealt)
+        else:
+            counts["leaf"] += 1
+    return SpotSize(
+        public_decisions=counts["decision"],
+        public_chances=counts["chance"],
+        public_leaves=counts["leaf"],
+        public_sequences=(public[0], public[1]),
+        sequences=(sequences[0], sequences[1]),
+        infosets=(infosets[0], infosets[1]),
+        combos=(len(game.hands[0]), len(game.hands[1])),
+    )
 
 
 class LPWorkRefusedError(ValueError):
@@ -32,7 +137,9 @@ class LPWorkRefusedError(ValueError):
     the way out (vector CFR, or ``force``)."""
 
 
-def refuse_slow_lp(game: StructuredGame, shown: str | None = None) -> LPSize | None:
+def refuse_slow_lp(
+    game: StructuredGame, shown: str | None = None, counted: SpotSize | None = None
+) -> LPSize | None:
     """Refuse, before building it, the LP of a hold'em spot (two-card hands) whose size
     (:func:`~seqform.structured.lp_size.estimate_lp_size`) exceeds
     :data:`SPOT_LP_VARIABLES`, naming the estimate and vector CFR as the way out; the size
@@ -50,10 +157,22 @@ def refuse_slow_lp(game: StructuredGame, shown: str | None = None) -> LPSize | N
 
     if any(hands.card_matrix.shape[1] != 2 for hands in game.hands):
         return None
+    name = shown or game.name
+    counted = spot_size(game) if counted is None else counted
+    heavy = counted.numbering_bytes > NUMBERING_COUNTED_BYTES
+    if heavy and counted.lp_variables_at_least > SPOT_LP_VARIABLES:
+        raise LPWorkRefusedError(
+            f"{name}: the spot's LP would have at least {counted.lp_variables_at_least:,} "
+            f"variables ({counted.public_decisions:,} public decisions × "
+            f"{counted.combos[0]:,} and {counted.combos[1]:,} combos; counted before "
+            f"numbering it, which alone needs about {counted.numbering_bytes / 2**30:.1f} GB), "
+            f"more than the {SPOT_LP_VARIABLES:,} variables it solves in minutes; run vector "
+            f"CFR instead, 'seqform iterate {name} --method structured --algorithm cfr+', "
+            "or --force (force=True) to solve the LP anyway"
+        )
     size = estimate_lp_size(game)
     if size.variables <= SPOT_LP_VARIABLES:
         return size
-    name = shown or game.name
     raise LPWorkRefusedError(
         f"{name}: the spot's LP would have {size.variables:,} variables and up to "
         f"{size.nonzeros:,} non-zeros (counted before building it), more than the "

@@ -1,8 +1,8 @@
-"""A hold'em spot file: the river or turn subgame a player wants solved, in TOML.
+"""A hold'em spot file: the river, turn or flop subgame a player wants solved, in TOML.
 
 ::
 
-    board = "Ks7h2d9c4s"          # 5 cards: a river spot; 4 cards: a turn spot
+    board = "Ks7h2d9c4s"          # 5 cards: a river spot; 4: a turn spot; 3: a flop spot
     pot = 10                      # chips already in the pot
     effective_stack = 100         # chips each player still has behind
     oop_range = "22+,A2s+,KQo,JdTd:0.5"
@@ -10,6 +10,26 @@
     bet_sizes = [0.5, 1.0]        # fractions of the pot; all-in is always allowed
     raise_sizes = [1.0]           # optional; fractions of the pot after the call
     max_raises = 3                # optional; raises per street after the first bet
+
+    all_in_threshold = 0.67       # optional: a bet or raise committing more than this share
+                                  # of the starting stack is made all-in instead
+    donk_sizes = [0.5]            # optional: OOP's lead after calling on the street before
+    [turn]                        # optional, one table per street the spot plays:
+    bet_sizes = [1.0]             #   the sizes of that street (the keys above), replacing the
+    donk_sizes = [1.0]            #   top-level ones there; oop_all_in / ip_all_in for one
+    ip_all_in = false             #   player's all-in
+
+The rules of the sizes are :mod:`seqform.holdem.betting`'s.  A *donk bet* is OOP's lead on the
+turn or river after OOP called a bet or raise on the street before (so IP was the last to bet
+or raise there): with ``donk_sizes`` given, that lead takes those sizes instead of OOP's bet
+sizes (TexasSolver's ``set_bet_sizes oop,turn,donk,...``: its game-tree builder marks the
+chance node after OOP's call as a donk node and offers OOP's donk sizes at the decision below
+it); after check-check, or after IP called, OOP leads with its bet sizes.  The
+*all-in threshold* ``t`` is TexasSolver's ``set_allin_threshold``: a sized bet or raise after
+which the player would have put in more than ``t`` times what it started with (its share
+``pot / 2`` of the starting pot plus the effective stack) becomes the all-in; ``t >= 1``
+changes nothing, since no bet exceeds the stack (TexasSolver's own default is 0.67; seqform's
+is none).
 
 These key names are the contract: spot files already written use them.  The file is
 read with the standard library's :mod:`tomllib`; numbers stay exact (a TOML ``0.75`` is
@@ -41,8 +61,10 @@ __all__ = [
     "KEYS",
     "MAX_CHIPS",
     "MAX_SPOT_BYTES",
+    "STREETS",
     "Spot",
     "SpotFileError",
+    "StreetSizes",
     "read_spot",
     "spot_from_mapping",
 ]
@@ -61,6 +83,24 @@ KEYS = (
     "oop_raise_sizes",
     "ip_raise_sizes",
     "all_in",
+    "donk_sizes",
+    "all_in_threshold",
+    "flop",
+    "turn",
+    "river",
+)
+STREETS = ("flop", "turn", "river")
+STREET_KEYS = (
+    "bet_sizes",
+    "raise_sizes",
+    "oop_bet_sizes",
+    "ip_bet_sizes",
+    "oop_raise_sizes",
+    "ip_raise_sizes",
+    "donk_sizes",
+    "all_in",
+    "oop_all_in",
+    "ip_all_in",
 )
 _REQUIRED = KEYS[:6]
 DEFAULT_MAX_RAISES = 3
@@ -73,10 +113,26 @@ class SpotFileError(ValueError):
 
 
 @dataclass(frozen=True)
-class Spot:
-    """A river or turn spot, read and checked.
+class StreetSizes:
+    """The sizes of one street, as the betting tree reads them.
 
-    board : 4 (turn) or 5 (river) card numbers (:mod:`seqform.holdem.cards`)
+    bet_sizes, raise_sizes : exact pot fractions, a pair (OOP's, IP's)
+    donk_sizes : OOP's lead after calling on the street before (module docstring), or None
+        for OOP's bet sizes there too
+    all_in : per player, whether all-in is always a bet and a raise
+    """
+
+    bet_sizes: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
+    raise_sizes: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
+    donk_sizes: tuple[Fraction, ...] | None
+    all_in: tuple[bool, bool]
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A river, turn or flop spot, read and checked.
+
+    board : 3 (flop), 4 (turn) or 5 (river) card numbers (:mod:`seqform.holdem.cards`)
     pot, effective_stack : exact chips
     ranges : OOP's and IP's ranges without the combos that hold a board card
     bet_sizes, raise_sizes : exact fractions of the pot (raises: of the pot after the call),
@@ -86,6 +142,11 @@ class Spot:
     max_raises : raises allowed per street after the first bet
     all_in : whether all-in is always a bet and a raise (key ``all_in``, default true)
     name : how seqform names the spot (the file's stem)
+    donk_sizes : OOP's donk-bet sizes on every street without a table of its own, or None
+    all_in_threshold : TexasSolver's all-in threshold (module docstring), or None
+    tables : the streets with a table of their own (``[turn]``), each with its sizes (the
+        top-level keys overlaid by the table's); :meth:`sizes` reads the others from the
+        top-level fields
     """
 
     board: tuple[int, ...]
@@ -97,11 +158,24 @@ class Spot:
     max_raises: int
     name: str
     all_in: bool = True
+    donk_sizes: tuple[Fraction, ...] | None = None
+    all_in_threshold: Fraction | None = None
+    tables: tuple[tuple[str, StreetSizes], ...] = ()
 
     @property
     def street(self) -> str:
-        """``"river"`` or ``"turn"``."""
-        return "river" if len(self.board) == 5 else "turn"
+        """``"river"``, ``"turn"`` or ``"flop"``: the street the spot starts on."""
+        return STREETS[len(self.board) - 3]
+
+    def sizes(self, street: str) -> StreetSizes:
+        """The sizes of ``street`` (``"flop"``, ``"turn"``, ``"river"``): its table's, or
+        the top-level ones."""
+        for name, sizes in self.tables:
+            if name == street:
+                return sizes
+        return StreetSizes(
+            self.bet_sizes, self.raise_sizes, self.donk_sizes, (self.all_in, self.all_in)
+        )
 
 
 def _number(value: Any, where: str, *, positive: bool = True) -> Fraction:
@@ -150,16 +224,88 @@ def _range(value: Any, key: str, board: tuple[int, ...], prefix: str) -> HandRan
         raise SpotFileError(f"{prefix}{key}: {exc}") from None
 
 
+def _unknown(key: str, known: tuple[str, ...], prefix: str, what: str) -> SpotFileError:
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return SpotFileError(f"{prefix}unknown key {key!r}{hint}; {what} has {', '.join(known)}")
+
+
 def _check_keys(data: dict[str, Any], prefix: str) -> None:
     for key in data:
         if key not in KEYS:
-            close = difflib.get_close_matches(key, KEYS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise SpotFileError(f"{prefix}unknown key {key!r}{hint}; a spot has {', '.join(KEYS)}")
+            raise _unknown(key, KEYS, prefix, "a spot")
     both = "oop_bet_sizes" in data and "ip_bet_sizes" in data  # no shared sizes needed
-    missing = [key for key in _REQUIRED if key not in data and not (both and key == "bet_sizes")]
+    tables = any(street in data for street in STREETS)  # checked per street instead
+    missing = [
+        key
+        for key in _REQUIRED
+        if key not in data and not ((both or tables) and key == "bet_sizes")
+    ]
     if missing:
         raise SpotFileError(f"{prefix}missing {', '.join(missing)}")
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise SpotFileError(f"{where} must be true or false, not {value!r}")
+    return value
+
+
+def _street_sizes(data: dict[str, Any], street: str, prefix: str) -> StreetSizes:
+    """The sizes of ``street``: its table's keys over the top-level ones."""
+    table = data[street]
+    where = f"{prefix}[{street}] "
+    if not isinstance(table, dict):
+        raise SpotFileError(f"{prefix}{street} must be a table, [{street}], of sizes")
+    for key in table:
+        if key not in STREET_KEYS:
+            raise _unknown(key, STREET_KEYS, where, "a street's table")
+    merged = {key: data[key] for key in STREET_KEYS if key in data} | table
+    has_bets = "bet_sizes" in merged or ("oop_bet_sizes" in merged and "ip_bet_sizes" in merged)
+    if not has_bets:
+        raise SpotFileError(f"{where}missing bet_sizes (in the table or at the top level)")
+    shared = _flag(merged.get("all_in", True), f"{where}all_in")
+    donk = merged.get("donk_sizes")
+    return StreetSizes(
+        bet_sizes=_player_sizes(merged, "bet", where),
+        raise_sizes=_player_sizes(merged, "raise", where),
+        donk_sizes=None if donk is None else _sizes(donk, f"{where}donk_sizes"),
+        all_in=(
+            _flag(merged.get("oop_all_in", shared), f"{where}oop_all_in"),
+            _flag(merged.get("ip_all_in", shared), f"{where}ip_all_in"),
+        ),
+    )
+
+
+def _tables(
+    data: dict[str, Any], board: tuple[int, ...], prefix: str
+) -> tuple[tuple[str, StreetSizes], ...]:
+    """The street tables of a spot starting on ``board``'s street, refusing a table of a
+    street the spot does not play."""
+    played = STREETS[len(board) - 3 :]
+    for street in STREETS:
+        if street in data and street not in played:
+            raise SpotFileError(
+                f"{prefix}[{street}]: a spot on a {len(board)}-card board plays "
+                f"{', '.join(played)} only"
+            )
+    tables = tuple(
+        (street, _street_sizes(data, street, prefix)) for street in played if street in data
+    )
+    if any(street not in data for street in played) and not (
+        "bet_sizes" in data or ("oop_bet_sizes" in data and "ip_bet_sizes" in data)
+    ):
+        bare = [street for street in played if street not in data]
+        raise SpotFileError(
+            f"{prefix}missing bet_sizes (at the top level, for the {', '.join(bare)})"
+        )
+    return tables
+
+
+def _threshold(data: dict[str, Any], prefix: str) -> Fraction | None:
+    if "all_in_threshold" not in data:
+        return None
+    return _number(data["all_in_threshold"], f"{prefix}all_in_threshold")
 
 
 def spot_from_mapping(data: dict[str, Any], name: str = "spot") -> Spot:
@@ -190,10 +336,10 @@ def spot_from_mapping(data: dict[str, Any], name: str = "spot") -> Spot:
     max_raises = data.get("max_raises", DEFAULT_MAX_RAISES)
     if isinstance(max_raises, bool) or not isinstance(max_raises, int) or max_raises < 0:
         raise SpotFileError(f"{prefix}max_raises must be a whole number >= 0, not {max_raises!r}")
+    tables = _tables(data, board, prefix)
     bet_sizes = _player_sizes(data, "bet", prefix)
-    all_in = data.get("all_in", True)
-    if not isinstance(all_in, bool):
-        raise SpotFileError(f"{prefix}all_in must be true or false, not {all_in!r}")
+    all_in = _flag(data.get("all_in", True), f"{prefix}all_in")
+    donk = data.get("donk_sizes")
     return Spot(
         board=board,
         pot=_chips(data["pot"], f"{prefix}pot"),
@@ -204,6 +350,9 @@ def spot_from_mapping(data: dict[str, Any], name: str = "spot") -> Spot:
         max_raises=max_raises,
         name=name,
         all_in=all_in,
+        donk_sizes=None if donk is None else _sizes(donk, f"{prefix}donk_sizes"),
+        all_in_threshold=_threshold(data, prefix),
+        tables=tables,
     )
 
 

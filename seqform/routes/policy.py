@@ -54,8 +54,9 @@ from seqform.game.model import Game
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.numbering import number_public_tree
 from seqform.game.public.tree import StructuredGame
-from seqform.holdem import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp
+from seqform.holdem import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp, spot_size
 from seqform.routes.memory import (
+    BASE_BYTES,
     MemoryEstimate,
     MemoryRefusedError,
     check_memory,
@@ -323,8 +324,17 @@ def _checked_structured(
     if not force and size is not None and size.sequences is not None:
         _refuse(spec, structured_estimate(size.sequences), "use a smaller game, or " + FORCE)
     structured = _structured_route(game)
-    if lp and not force:
-        refuse_slow_lp(structured, shown)
+    if force or any(hands.card_matrix.shape[1] != 2 for hands in structured.hands):
+        return structured
+    counted = spot_size(structured)  # a hold'em spot: its numbering's tables are dense
+    public = f"{counted.public_decisions:,} public decisions"
+    estimate = MemoryEstimate(
+        BASE_BYTES + counted.numbering_bytes,
+        f"the public numbering ({public} × {counted.combos[0]:,} and {counted.combos[1]:,} combos)",
+    )
+    _refuse(shown, estimate, "use narrower ranges or fewer sizes, or " + FORCE)
+    if lp:
+        refuse_slow_lp(structured, shown, counted)
     return structured
 
 

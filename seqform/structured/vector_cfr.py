@@ -43,7 +43,7 @@ from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations
 from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
 
-__all__ = ["VECTOR_ALGORITHMS", "VectorRegrets", "structured_nash_conv", "vector_cfr"]
+__all__ = ["ENGINES", "VECTOR_ALGORITHMS", "VectorRegrets", "structured_nash_conv", "vector_cfr"]
 
 VECTOR_ALGORITHMS = tuple(RULES)
 """The algorithms vector CFR runs: every deterministic rule of the CFR family."""
@@ -76,6 +76,28 @@ class VectorRegrets(FullTreeRegrets):
         self._average(player, iteration)
 
 
+def _stepper(
+    game: StructuredGame, algorithm: str, horizon: int | None, engine: str, storage: str
+) -> FullTreeRegrets:
+    """The stepper of ``engine`` (:func:`vector_cfr`'s checks)."""
+    from seqform.structured.compiled_cfr import STORAGE, CompiledRegrets, compiled_available
+
+    if engine not in ENGINES:
+        raise ValueError(f"engine is one of {', '.join(ENGINES)}, not {engine!r}")
+    if storage not in STORAGE:
+        raise ValueError(f"storage is one of {', '.join(STORAGE)}, not {storage!r}")
+    available = compiled_available()
+    if engine == "compiled" and not available:
+        raise ValueError(
+            "the compiled vector CFR needs numba: pip install 'seqform[fast]' (or engine='numpy')"
+        )
+    if engine == "numpy" or not available:
+        if storage != "float64":
+            raise ValueError("float32 storage needs the compiled engine (numba)")
+        return VectorRegrets(game, algorithm, horizon=horizon)
+    return CompiledRegrets(game, RULES[algorithm], horizon=horizon, storage=storage)
+
+
 def structured_nash_conv(
     game: StructuredGame, strategies: tuple[BehaviouralStrategy, ...]
 ) -> float:
@@ -83,27 +105,43 @@ def structured_nash_conv(
     return float(certify(game, strategies[0], strategies[1]).nash_conv)
 
 
+ENGINES = ("auto", "compiled", "numpy")
+"""How vector CFR steps: ``"compiled"`` by the numba kernels
+(:mod:`seqform.structured.compiled_cfr`), ``"numpy"`` by :class:`VectorRegrets`, ``"auto"``
+the compiled kernels where numba is installed, else numpy."""
+
+
 def vector_cfr(
     game: StructuredGame,
     algorithm: str,
     stopping: Stopping,
     on_sample: OnSample | None = None,
+    *,
+    engine: str = "auto",
+    storage: str = "float64",
 ) -> IterativeResult:
     """Run ``algorithm`` (a key of :data:`~seqform.iterative.rules.RULES`) on ``game``'s
     public tree × hands under ``stopping``, measured by the structured certificate; the
     predictive rules (pcfr+, pdcfr+) also measure their last iterate.
 
+    ``engine`` is one of :data:`ENGINES`; ``storage`` (``"float64"`` or ``"float32"``) the
+    compiled engine's storage of the regrets, the average's weights and the behaviour
+    (float32: half the memory, every sum still in float64; the certificate is float64
+    either way).
+
     Raises
     ------
     ValueError
-        For an algorithm vector CFR does not run (XFP, RCFR, MCCFR: the tree only).
+        For an algorithm vector CFR does not run (XFP, RCFR, MCCFR: the tree only), an
+        engine not in :data:`ENGINES`, float32 storage on the numpy engine, or the compiled
+        engine without numba (install the ``fast`` extra).
     """
     if algorithm not in RULES:
         raise ValueError(
             f"{algorithm} runs on the game tree only; on the public tree (--method "
             f"structured): {', '.join(VECTOR_ALGORITHMS)}"
         )
-    stepper = VectorRegrets(game, algorithm, horizon=stopping.iterations)
+    stepper = _stepper(game, algorithm, stopping.iterations, engine, storage)
     return run_iterations(
         None,
         stepper,

@@ -1,0 +1,333 @@
+"""Vector CFR on flat tables, stepped by compiled kernels: the same iterates, at compiled speed.
+
+:class:`~seqform.structured.vector_cfr.VectorRegrets` runs each iteration as numpy calls per
+leaf group and per depth; between them Python and the arrays they allocate cost more than
+the arithmetic (a full-range river spends most of an iteration sorting card incidences and
+gathering rows).  Here the public tree and the sequence tables are flattened once per game
+(:class:`FlatGame`): per player the internal sequence of each (hand, public sequence), each
+hand's weight times validity per public-card key, the hands' cards and twins; per public
+leaf its rule's numbers, its public sequences, card key and level set; per level set each
+player's levels and the hands in level order.  An iteration is then, per player, three calls
+into :mod:`seqform.structured.cfr_kernels` (the opponent's plan, the leaf product, the
+update), so the time is the kernels' and nothing is done per public node in Python; the
+loop returns to Python after every iteration, where Ctrl-C is seen
+(:func:`~seqform.iterative.run.run_iterations`).
+
+:class:`CompiledRegrets` is a :class:`~seqform.iterative.cfr.FullTreeRegrets` on the same
+:class:`~seqform.iterative.layout.TreeLayout` as vector CFR's, so its average, last iterate,
+:meth:`state` and :meth:`restore` are that class's; only :meth:`step` differs.  In float64
+(the default) it computes the numpy path's iterates up to the order of floating-point sums;
+``storage="float32"`` keeps the regrets, the average's weights and the behaviour in float32
+(half the memory) while every sum is taken in float64 and the certificate reads the average
+in float64.
+
+Needs numba (the ``fast`` extra); :func:`compiled_available` says whether it is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.tree import StructuredGame
+from seqform.iterative.cfr import FullTreeRegrets
+from seqform.iterative.layout import TIE_TOLERANCE, PlayerLayout, TreeLayout, sequence_layout
+from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
+from seqform.structured.leaf_groups import leaf_index
+from seqform.structured.responses import sequence_tables
+
+__all__ = [
+    "STORAGE",
+    "CompiledRegrets",
+    "FlatGame",
+    "FlatPlayer",
+    "RuleStep",
+    "compiled_available",
+    "flat_game",
+    "rule_step",
+]
+
+STORAGE = ("float64", "float32")
+"""The storage of the regrets, the average's weights and the behaviour."""
+
+
+def compiled_available() -> bool:
+    """Whether numba, which the compiled kernels need, is installed (the ``fast`` extra)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+@dataclass(frozen=True, eq=False)
+class FlatPlayer:
+    """One player's side of a :class:`FlatGame`, in the layout's internal numbering.
+
+    index : shape (S_public, H), int32: the internal sequence of (public sequence, hand), -1
+        where the pair does not exist (a leaf reads one row)
+    factor : shape (card keys, H): the hand's weight times its validity under the key
+    levels, order : shape (level sets, H): each hand's level, and the hands in level order
+    cards : shape (H, k), the cards each hand holds (-1: none)
+    twin : per hand, the opponent's hand of the same two cards (two-card hands), else -1
+    """
+
+    index: np.ndarray
+    factor: np.ndarray
+    levels: np.ndarray
+    order: np.ndarray
+    cards: np.ndarray
+    twin: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class FlatGame:
+    """A structured game's public leaves and both players' tables as flat arrays (module
+    docstring); per leaf: ``kind`` (0 constant, 1 sign, 2 threshold), ``sequences`` (shape
+    (Z, 2), public), ``key`` (public cards), ``level_set``, ``chance``, ``first`` (a
+    constant's payoff, a sign's stake, a threshold's ``if_reached``), ``second`` (a
+    threshold's ``otherwise``) and ``quantity`` (a threshold's)."""
+
+    kind: np.ndarray
+    sequences: np.ndarray
+    key: np.ndarray
+    level_set: np.ndarray
+    chance: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    quantity: np.ndarray
+    players: tuple[FlatPlayer, FlatPlayer]
+    num_cards: int
+
+
+def _positions(layout: PlayerLayout) -> np.ndarray:
+    """Per table sequence, its internal position (the inverse of ``layout.order``)."""
+    position = np.empty(layout.num_sequences, dtype=np.int64)
+    position[layout.order] = np.arange(layout.num_sequences)
+    return position
+
+
+def _flat_game(game: StructuredGame, layout: TreeLayout) -> FlatGame:
+    numbering, index = number_public_tree(game), leaf_index(game)
+    kinds = np.empty(numbering.num_leaves, dtype=np.int64)
+    first = np.zeros(numbering.num_leaves)
+    second = np.zeros(numbering.num_leaves)
+    quantity = np.zeros(numbering.num_leaves, dtype=np.int64)
+    for group in index.groups:  # the rule's numbers, converted once by the groups
+        kinds[group.leaves] = group.kind
+        first[group.leaves] = group.first_float
+        second[group.leaves] = group.second_float
+        quantity[group.leaves] = group.quantity
+    sets: dict[tuple[int, int], int] = {}
+    pairs: list[tuple[np.ndarray, np.ndarray]] = []
+    level_set = np.zeros(numbering.num_leaves, dtype=np.int64)
+    for leaf, levels in enumerate(numbering.leaf_levels):
+        if levels is None:
+            continue
+        found = sets.setdefault((id(levels[0]), id(levels[1])), len(pairs))
+        if found == len(pairs):
+            pairs.append(levels)
+        level_set[leaf] = found
+    if not pairs:  # constants only: one level set of zeros keeps the arrays two-dimensional
+        pairs.append(tuple(np.zeros(game.num_hands(p), np.int64) for p in (0, 1)))  # type: ignore[arg-type]
+    cards = [game.hands[p].card_matrix.astype(np.int64) for p in (0, 1)]
+    num_cards = max(1, int(max(c.max(initial=-1) for c in cards)) + 1)
+    players = []
+    for p in (0, 1):
+        position = _positions(layout.players[p])
+        table = numbering.sequence_index[p]
+        internal = np.where(table >= 0, position[np.maximum(table, 0)], -1)
+        weights = index.weights[p]
+        levels = np.stack([pair[p].astype(np.int64) for pair in pairs])
+        players.append(
+            FlatPlayer(
+                index=np.ascontiguousarray(internal.T, dtype=np.int32),
+                factor=np.ascontiguousarray(numbering.hand_valid[p] * weights[None, :]),
+                levels=levels,
+                order=np.argsort(levels, axis=1, kind="stable"),
+                cards=np.ascontiguousarray(cards[p]),
+                twin=(index.partner[p] if index.two_cards[p] else np.full(len(weights), -1)),
+            )
+        )
+    return FlatGame(
+        kind=kinds,
+        sequences=np.ascontiguousarray(numbering.leaf_sequences, dtype=np.int64),
+        key=numbering.leaf_cards.astype(np.int64),
+        level_set=level_set,
+        chance=numbering.leaf_chance_float.astype(float),
+        first=first,
+        second=second,
+        quantity=quantity,
+        players=(players[0], players[1]),
+        num_cards=num_cards,
+    )
+
+
+_FLAT: weakref.WeakKeyDictionary[StructuredGame, FlatGame] = weakref.WeakKeyDictionary()
+
+
+def flat_game(game: StructuredGame, layout: TreeLayout) -> FlatGame:
+    """The game's :class:`FlatGame` in ``layout``'s internal numbering (built once per game:
+    every layout of a game from :func:`~seqform.iterative.layout.sequence_layout` numbers
+    its sequences alike)."""
+    flat = _FLAT.get(game)
+    if flat is None:
+        flat = _FLAT[game] = _flat_game(game, layout)
+    return flat
+
+
+@dataclass(frozen=True)
+class RuleStep:
+    """A rule's steps 1–6 (:mod:`seqform.iterative.rules`) at one ``t``, as the numbers and
+    flags :func:`~seqform.structured.cfr_kernels.update_player` reads.
+
+    numbers : the weight ``w_t``, then the (``>= 0``, ``< 0``) factors of the lagged
+        discount at ``t − 1``, the discount at ``t`` and the prediction's lagged discount at
+        ``t`` (1 where a discount does not apply)
+    flags : plus, predictive, lagged, discounted, prediction lagged
+    """
+
+    numbers: np.ndarray
+    flags: np.ndarray
+
+
+def _factors(discount: Discount | None, tau: int) -> tuple[float, float]:
+    if discount is None:
+        return 1.0, 1.0
+    both = np.broadcast_to(discount.factors(np.array([1.0, -1.0]), tau), (2,))
+    return float(both[0]), float(both[1])
+
+
+def rule_step(rule: RegretRule | ScheduledRule, iteration: int) -> RuleStep:
+    """``rule`` at iteration ``t`` (:class:`RuleStep`)."""
+    if isinstance(rule, ScheduledRule):
+        horizon = rule.horizon
+        discount = None
+        if rule.alpha is not None and rule.beta is not None and horizon is not None:
+            discount = Discount(rule.alpha.at(iteration, horizon), rule.beta.at(iteration, horizon))
+        lagged = None
+    else:
+        discount, lagged = rule.discount, rule.lagged
+    numbers = np.array(
+        [
+            rule.weight(iteration),
+            *_factors(lagged, iteration - 1),
+            *_factors(discount, iteration),
+            *_factors(lagged, iteration),
+        ]
+    )
+    flags = np.array(
+        [rule.plus, rule.predictive, lagged is not None, discount is not None, lagged is not None]
+    )
+    return RuleStep(numbers=numbers, flags=flags)
+
+
+class CompiledRegrets(FullTreeRegrets):
+    """Vector CFR stepped by the compiled kernels (module docstring); ``storage`` one of
+    :data:`STORAGE`.
+
+    Raises
+    ------
+    ValueError
+        For a storage not in :data:`STORAGE`, or a rule that updates both players at once.
+    ModuleNotFoundError
+        Without numba.
+    """
+
+    def __init__(
+        self,
+        game: StructuredGame,
+        rule: RegretRule | ScheduledRule,
+        horizon: int | None = None,
+        storage: str = "float64",
+    ) -> None:
+        if storage not in STORAGE:
+            raise ValueError(f"storage is one of {', '.join(STORAGE)}, not {storage!r}")
+        if not rule.alternating:
+            raise ValueError("the compiled vector CFR updates the players in turn")
+        from seqform.structured import cfr_kernels  # numba: imported only for a run
+
+        self._kernels = cfr_kernels
+        tables = sequence_tables(game)
+        layout = TreeLayout(players=tuple(sequence_layout(table) for table in tables))
+        super().__init__(layout, [rule, rule], tie_tolerance=TIE_TOLERANCE, horizon=horizon)
+        dtype = np.dtype(storage)
+        for arrays in (self.regrets, self.instant, self.cumulative, self.behaviour):
+            arrays[:] = [array.astype(dtype) for array in arrays]
+        self.game = game
+        self.flat = flat_game(game, layout)
+        self.values = [np.zeros(player.num_sequences) for player in layout.players]
+        self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
+        self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
+        self._tables = [
+            (
+                player.sequence_infoset,
+                player.sequence_parent,
+                player.infoset_first,
+                player.infoset_parent,
+                player.action_count,
+            )
+            for player in layout.players
+        ]
+
+    def step(self, iteration: int) -> None:
+        self.iteration = iteration
+        for player in (0, 1):
+            self._half_step(player, iteration)
+
+    def _half_step(self, player: int, iteration: int) -> None:
+        """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""
+        kernels, flat, other = self._kernels, self.flat, 1 - player
+        plan = self.plans[other]
+        kernels.own_plan(self.behaviour[other], self._tables[other][1], plan)
+        values = self.values[player]
+        values[:] = 0.0
+        mine, theirs = flat.players[player], flat.players[other]
+        kernels.leaf_product(
+            player,
+            plan,
+            values,
+            flat.kind,
+            flat.sequences,
+            flat.key,
+            flat.level_set,
+            flat.chance,
+            flat.first,
+            flat.second,
+            flat.quantity,
+            mine.index,
+            theirs.index,
+            mine.factor,
+            theirs.factor,
+            mine.levels,
+            theirs.levels,
+            mine.order,
+            theirs.order,
+            mine.cards,
+            theirs.cards,
+            mine.twin,
+            flat.num_cards,
+        )
+        if player == 1:  # Aᵀ x is player 0's payoff: player 1's own is its negation
+            np.negative(values, out=values)
+        step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]
+        sequence_infoset, sequence_parent, infoset_first, infoset_parent, counts = self._tables[
+            player
+        ]
+        kernels.update_player(
+            values,
+            self.behaviour[player],
+            self.regrets[player],
+            self.instant[player],
+            self.cumulative[player],
+            self.plans[player],
+            self.infoset_values[player],
+            sequence_infoset,
+            sequence_parent,
+            infoset_first,
+            infoset_parent,
+            counts,
+            step.numbers,
+            step.flags,
+            self.tie_tolerance,
+        )

@@ -38,6 +38,7 @@ from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.public.tree import StructuredGame
 from seqform.holdem.game import spot_game
 from seqform.holdem.spot import read_spot
+from seqform.iterative.rules import RULES
 from seqform.structured.compiled_cfr import CompiledRegrets
 from seqform.structured.leaf_groups import CONSTANT, SIGN, THRESHOLD
 from seqform.structured.products import payoff_to_first
@@ -71,8 +72,9 @@ def _array_form(stepper: CompiledRegrets) -> dict[str, np.ndarray]:
     their_levels = theirs.levels[sets]  # (Z, Hx)
     own_levels = mine.levels[sets]  # (Z, Ho)
     sorted_levels = np.take_along_axis(their_levels, theirs.order[sets], 1)
-    low = np.stack([np.searchsorted(s, o, "left") for s, o in zip(sorted_levels, own_levels)])
-    high = np.stack([np.searchsorted(s, o, "right") for s, o in zip(sorted_levels, own_levels)])
+    pairs = list(zip(sorted_levels, own_levels, strict=True))
+    low = np.stack([np.searchsorted(s, o, "left") for s, o in pairs])
+    high = np.stack([np.searchsorted(s, o, "right") for s, o in pairs])
     holders = np.repeat(np.arange(other_hands), columns)
     cards = theirs.cards.reshape(-1)
     keys = cards[None, :] * span + their_levels[:, holders]
@@ -163,70 +165,55 @@ def _median_cpu(call: Callable[[], Any], repeat: int) -> float:
     return statistics.median(times)
 
 
+def _row(name: str, game: StructuredGame, repeat: int) -> str:
+    """One game's line of the table (checked against the numpy product first)."""
+    import jax
+    import jax.numpy as jnp
+
+    stepper = CompiledRegrets(game, RULES["cfr+"])
+    stepper.step(1)
+    plan = stepper.plans[1].copy()  # player 1's plan after one step (internal order)
+    reference = payoff_to_first(game, plan[np.argsort(stepper.layout.players[1].order)])
+    expected = reference[stepper.layout.players[0].order]
+    out = np.zeros(stepper.layout.players[0].num_sequences)
+    arrays = _array_form(stepper)
+    numpy_product = _product(np, _numpy_at)
+    device = {key: jnp.asarray(value) for key, value in arrays.items()}
+    jax_product = jax.jit(_product(jnp, lambda zeros, index, values: zeros.at[index].add(values)))
+    jax_plan = jnp.asarray(plan)
+    start = time.perf_counter()
+    jax_product(jax_plan, device).block_until_ready()
+    compile_seconds = time.perf_counter() - start
+    calls = {
+        "numba": lambda: stepper.product(0, plan, out),
+        "jax": lambda: jax_product(jax_plan, device).block_until_ready(),
+        "numpy": lambda: numpy_product(plan, arrays),
+    }
+    for label, call in calls.items():
+        error = float(np.max(np.abs(np.asarray(call()) - expected)))
+        if error > 1e-9:
+            raise AssertionError(f"{name}: {label} is {error:.1e} from the numpy product")
+    ms = {label: _median_cpu(call, repeat) * 1e3 for label, call in calls.items()}
+    return (
+        f"| {name} | {len(stepper.flat.kind):,} | {game.num_hands(0):,} | {ms['numba']:.2f} | "
+        f"{ms['jax']:.2f} | {ms['numpy']:.2f} | {compile_seconds:.1f} |"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Time the three ways on both games and print a table."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.vcfr_engines", description=__doc__)
     parser.add_argument("--repeat", type=int, default=20, help="calls timed per way (median)")
     args = parser.parse_args(argv)
     import jax
-    import jax.numpy as jnp
     import numba
-
-    from seqform.iterative.rules import RULES
-    from seqform.structured import cfr_kernels
 
     jax.config.update("jax_enable_x64", True)
     print(f"numba {numba.__version__}, jax {jax.__version__} ({jax.default_backend()})")
     print("| game | leaves | hands | numba ms | jax ms | numpy array form ms | jax compile s |")
     print("|---|---|---|---|---|---|---|")
     for name, game in _games().items():
-        stepper = CompiledRegrets(game, RULES["cfr+"])
-        stepper.step(1)
-        plan = stepper.plans[1].copy()  # player 1's plan after one step (internal order)
-        reference = payoff_to_first(game, plan[np.argsort(stepper.layout.players[1].order)])
-        expected = reference[stepper.layout.players[0].order]
-        flat, mine, theirs = stepper.flat, *stepper.flat.players
-        out = np.zeros(stepper.layout.players[0].num_sequences)
-
-        def numba_call(out: np.ndarray = out, plan: np.ndarray = plan) -> np.ndarray:
-            out[:] = 0.0
-            cfr_kernels.leaf_product(
-                0, plan, out, flat.kind, flat.sequences, flat.key, flat.level_set,
-                flat.chance, flat.first, flat.second, flat.quantity, mine.index,
-                theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
-                mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, flat.num_cards,
-            )  # fmt: skip
-            return out
-
-        arrays = _array_form(stepper)
-        numpy_product = _product(np, _numpy_at)
-        device = {key: jnp.asarray(value) for key, value in arrays.items()}
-        jax_product = jax.jit(
-            _product(jnp, lambda zeros, index, values: zeros.at[index].add(values))
-        )
-        jax_plan = jnp.asarray(plan)
-        start = time.perf_counter()
-        jax_product(jax_plan, device).block_until_ready()
-        compile_seconds = time.perf_counter() - start
-        for label, result in (
-            ("numba", numba_call()),
-            ("jax", np.asarray(jax_product(jax_plan, device))),
-            ("numpy", numpy_product(plan, arrays)),
-        ):
-            error = float(np.max(np.abs(result - expected)))
-            if error > 1e-9:
-                raise AssertionError(f"{name}: {label} is {error:.1e} from the numpy product")
-        numba_ms = _median_cpu(numba_call, args.repeat) * 1e3
-        jax_ms = (
-            _median_cpu(lambda: jax_product(jax_plan, device).block_until_ready(), args.repeat)
-            * 1e3
-        )
-        numpy_ms = _median_cpu(lambda: numpy_product(plan, arrays), args.repeat) * 1e3
-        print(
-            f"| {name} | {len(flat.kind):,} | {theirs.cards.shape[0]:,} | {numba_ms:.2f} | "
-            f"{jax_ms:.2f} | {numpy_ms:.2f} | {compile_seconds:.1f} |",
-            flush=True,
-        )
+        print(_row(name, game, args.repeat), flush=True)
     return 0
 
 

@@ -275,39 +275,27 @@ class CompiledRegrets(FullTreeRegrets):
         for player in (0, 1):
             self._half_step(player, iteration)
 
+    def product(self, player: int, plan: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both
+        in the internal order (the compiled :func:`~seqform.structured.cfr_kernels.
+        leaf_product`)."""
+        flat = self.flat
+        mine, theirs = flat.players[player], flat.players[1 - player]
+        out[:] = 0.0
+        self._kernels.leaf_product(
+            player, plan, out, flat.kind, flat.sequences, flat.key, flat.level_set,
+            flat.chance, flat.first, flat.second, flat.quantity, mine.index, theirs.index,
+            mine.factor, theirs.factor, mine.levels, theirs.levels, mine.order, theirs.order,
+            mine.cards, theirs.cards, mine.twin, flat.num_cards,
+        )  # fmt: skip
+        return out
+
     def _half_step(self, player: int, iteration: int) -> None:
         """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""
-        kernels, flat, other = self._kernels, self.flat, 1 - player
+        kernels, other = self._kernels, 1 - player
         plan = self.plans[other]
         kernels.own_plan(self.behaviour[other], self._tables[other][1], plan)
-        values = self.values[player]
-        values[:] = 0.0
-        mine, theirs = flat.players[player], flat.players[other]
-        kernels.leaf_product(
-            player,
-            plan,
-            values,
-            flat.kind,
-            flat.sequences,
-            flat.key,
-            flat.level_set,
-            flat.chance,
-            flat.first,
-            flat.second,
-            flat.quantity,
-            mine.index,
-            theirs.index,
-            mine.factor,
-            theirs.factor,
-            mine.levels,
-            theirs.levels,
-            mine.order,
-            theirs.order,
-            mine.cards,
-            theirs.cards,
-            mine.twin,
-            flat.num_cards,
-        )
+        values = self.product(player, plan, self.values[player])
         if player == 1:  # Aᵀ x is player 0's payoff: player 1's own is its negation
             np.negative(values, out=values)
         step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]

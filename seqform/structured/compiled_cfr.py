@@ -83,10 +83,13 @@ class FlatPlayer:
 @dataclass(frozen=True, eq=False)
 class FlatGame:
     """A structured game's public leaves and both players' tables as flat arrays (module
-    docstring); per leaf: ``kind`` (0 constant, 1 sign, 2 threshold), ``sequences`` (shape
-    (Z, 2), public), ``key`` (public cards), ``level_set``, ``chance``, ``first`` (a
-    constant's payoff, a sign's stake, a threshold's ``if_reached``), ``second`` (a
-    threshold's ``otherwise``) and ``quantity`` (a threshold's)."""
+    docstring), numbered by ``layout``: information sets by depth, then by public node, so
+    that the hands of one node sit side by side and a leaf reads and writes a few cache
+    lines instead of one per hand; per leaf: ``kind`` (0 constant, 1 sign, 2 threshold),
+    ``sequences`` (shape (Z, 2), public), ``key`` (public cards), ``level_set``,
+    ``chance``, ``first`` (a constant's payoff, a sign's stake, a threshold's
+    ``if_reached``), ``second`` (a threshold's ``otherwise``) and ``quantity`` (a
+    threshold's)."""
 
     kind: np.ndarray
     sequences: np.ndarray
@@ -98,6 +101,7 @@ class FlatGame:
     quantity: np.ndarray
     players: tuple[FlatPlayer, FlatPlayer]
     num_cards: int
+    layout: TreeLayout
 
 
 def _positions(layout: PlayerLayout) -> np.ndarray:
@@ -107,8 +111,19 @@ def _positions(layout: PlayerLayout) -> np.ndarray:
     return position
 
 
-def _flat_game(game: StructuredGame, layout: TreeLayout) -> FlatGame:
+def _node_major(game: StructuredGame) -> TreeLayout:
+    """Vector CFR's layout with each depth's information sets ordered by public node."""
+    numbering = number_public_tree(game)
+    players = []
+    for player, table in enumerate(sequence_tables(game)):
+        _, nodes = np.nonzero(numbering.infoset_index[player] >= 0)  # the table's order
+        players.append(sequence_layout(table, within_depth=nodes))
+    return TreeLayout(players=tuple(players))
+
+
+def _flat_game(game: StructuredGame) -> FlatGame:
     numbering, index = number_public_tree(game), leaf_index(game)
+    layout = _node_major(game)
     kinds = np.empty(numbering.num_leaves, dtype=np.int64)
     first = np.zeros(numbering.num_leaves)
     second = np.zeros(numbering.num_leaves)
@@ -160,19 +175,18 @@ def _flat_game(game: StructuredGame, layout: TreeLayout) -> FlatGame:
         quantity=quantity,
         players=(players[0], players[1]),
         num_cards=num_cards,
+        layout=layout,
     )
 
 
 _FLAT: weakref.WeakKeyDictionary[StructuredGame, FlatGame] = weakref.WeakKeyDictionary()
 
 
-def flat_game(game: StructuredGame, layout: TreeLayout) -> FlatGame:
-    """The game's :class:`FlatGame` in ``layout``'s internal numbering (built once per game:
-    every layout of a game from :func:`~seqform.iterative.layout.sequence_layout` numbers
-    its sequences alike)."""
+def flat_game(game: StructuredGame) -> FlatGame:
+    """The game's :class:`FlatGame`, built once per game."""
     flat = _FLAT.get(game)
     if flat is None:
-        flat = _FLAT[game] = _flat_game(game, layout)
+        flat = _FLAT[game] = _flat_game(game)
     return flat
 
 
@@ -248,14 +262,14 @@ class CompiledRegrets(FullTreeRegrets):
         from seqform.structured import cfr_kernels  # numba: imported only for a run
 
         self._kernels = cfr_kernels
-        tables = sequence_tables(game)
-        layout = TreeLayout(players=tuple(sequence_layout(table) for table in tables))
+        flat = flat_game(game)
+        layout = flat.layout
         super().__init__(layout, [rule, rule], tie_tolerance=TIE_TOLERANCE, horizon=horizon)
         dtype = np.dtype(storage)
         for arrays in (self.regrets, self.instant, self.cumulative, self.behaviour):
             arrays[:] = [array.astype(dtype) for array in arrays]
         self.game = game
-        self.flat = flat_game(game, layout)
+        self.flat = flat
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
         self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
         self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]

@@ -52,14 +52,14 @@ def leaf_product(  # type: ignore[no-untyped-def]
     player,
     plan,
     out,
-    leaf_kind,
+    batch_start,
+    batch_kind,
+    batch_key,
+    batch_levels,
+    batch_quantity,
     leaf_sequences,
-    leaf_key,
-    leaf_levels,
-    leaf_chance,
     leaf_first,
-    leaf_second,
-    leaf_quantity,
+    leaf_step,
     own_index,
     other_index,
     own_factor,
@@ -72,120 +72,133 @@ def leaf_product(  # type: ignore[no-untyped-def]
     other_cards,
     twin,
     num_cards,
+    width,
 ):
     """Add player ``player``'s payoff per own sequence against the opponent's ``plan`` onto
-    ``out`` (to player 0: ``A y`` for player 0, ``Aᵀ x`` for player 1), leaf by leaf (module
-    docstring).  ``*_index``: (public sequences, hands) -> internal sequence or -1;
-    ``*_factor``: (card keys, hands) -> weight times validity; ``*_levels`` and ``*_order``:
-    (level sets, hands) -> level, and the hands in level order; ``twin``: per own hand the
-    opponent hand of the same two cards, or -1.
+    ``out`` (to player 0: ``A y`` for player 0, ``Aᵀ x`` for player 1), a batch of leaves at
+    a time (module docstring).  A batch (``batch_start[b]`` to ``batch_start[b + 1]`` of the
+    leaves, at most ``width``) shares the rule kind, the public cards ``batch_key``, the level
+    set and a threshold's quantity, so one walk over the hands in level order serves all its
+    leaves, whose sums sit side by side (the inner loops run over the batch's leaves).
+    ``leaf_sequences``: per leaf (in batch order) its public sequences; ``leaf_first``:
+    ``chance_z`` times a constant's payoff, a sign's stake or a threshold's ``if_reached``;
+    ``leaf_step``: ``chance_z (if_reached − otherwise)``.  ``*_index``: (public sequences,
+    hands) -> internal sequence or -1; ``*_factor``: (card keys, hands) -> weight times
+    validity; ``*_levels`` and ``*_order``: (level sets, hands) -> level, and the hands in
+    level order; ``twin``: per own hand the opponent hand of the same two cards, or -1.
 
-    Length: one pass per leaf with its three rules, read as one.
+    Length: one walk per batch with its three rules, read as one.
     """
     other_hands = other_index.shape[1]
-    v = np.zeros(other_hands)
-    card_total = np.zeros(num_cards)
-    card_low = np.zeros(num_cards)
-    card_high = np.zeros(num_cards)
-    for z in range(len(leaf_kind)):
-        own_seq = leaf_sequences[z, player]
-        other_seq = leaf_sequences[z, 1 - player]
-        key = leaf_key[z]
-        total = 0.0
-        card_total[:] = 0.0
+    own_columns = own_cards.shape[1]
+    other_columns = other_cards.shape[1]
+    own_hands = own_index.shape[1]
+    v = np.zeros((other_hands, width))  # the opponent's range, a column per leaf
+    sums = np.zeros((own_hands, width))  # the own hands' results, a column per leaf
+    total = np.zeros(width)
+    low_total = np.zeros(width)
+    high_total = np.zeros(width)
+    card_total = np.zeros((num_cards, width))
+    card_low = np.zeros((num_cards, width))
+    card_high = np.zeros((num_cards, width))
+    for b in range(len(batch_kind)):
+        start = batch_start[b]
+        n = batch_start[b + 1] - start
+        kind, key = batch_kind[b], batch_key[b]
+        total[:n] = 0.0
+        card_total[:, :n] = 0.0
+        for j in range(n):  # one row of the index per leaf: the node's hands side by side
+            sequence = leaf_sequences[start + j, 1 - player]
+            for h in range(other_hands):
+                at = other_index[sequence, h]
+                v[h, j] = plan[at] * other_factor[key, h] if at >= 0 else 0.0
         for h in range(other_hands):
-            at = other_index[other_seq, h]
-            value = 0.0
-            if at >= 0:
-                value = plan[at] * other_factor[key, h]
-            v[h] = value
-            if value != 0.0:
-                total += value
-                for k in range(other_cards.shape[1]):
-                    card = other_cards[h, k]
-                    if card >= 0:
-                        card_total[card] += value
-        kind = leaf_kind[z]
-        chance = leaf_chance[z]
-        first = leaf_first[z]
-        if kind == CONSTANT:
-            for h in range(own_index.shape[1]):
-                at = own_index[own_seq, h]
-                factor = own_factor[key, h]
-                if at < 0 or factor == 0.0:
-                    continue
-                excluded = total
-                for k in range(own_cards.shape[1]):
-                    card = own_cards[h, k]
-                    if card >= 0:
-                        excluded -= card_total[card]
-                if twin[h] >= 0:
-                    excluded += v[twin[h]]
-                out[at] += factor * chance * first * excluded
-            continue
-        levels_set = leaf_levels[z]
+            if other_factor[key, h] == 0.0:
+                continue
+            row = v[h]
+            for j in range(n):
+                total[j] += row[j]
+            for k in range(other_columns):
+                card = other_cards[h, k]
+                if card >= 0:
+                    for j in range(n):
+                        card_total[card, j] += row[j]
+        sign = kind == SIGN
+        constant = kind == CONSTANT
+        levels_set = batch_levels[b]
         mine = own_levels[levels_set]
         theirs = other_levels[levels_set]
         order = own_order[levels_set]
         their_order = other_order[levels_set]
-        card_low[:] = 0.0
-        card_high[:] = 0.0
+        low_total[:n] = 0.0
+        high_total[:n] = 0.0
+        card_low[:, :n] = 0.0
+        card_high[:, :n] = 0.0
         low, high = 0, 0
-        low_total, high_total = 0.0, 0.0
         hands = len(order)
-        columns = other_cards.shape[1]
-        sign = kind == SIGN
-        quantity = leaf_quantity[z]
-        second = leaf_second[z]
         for i in range(hands):
             # sign: own levels rising; threshold: the needed level q − l rising
-            h = order[i] if sign else order[hands - 1 - i]
+            h = order[hands - 1 - i] if kind == THRESHOLD else order[i]
             level = mine[h]
-            bound = level if sign else quantity - level
-            while low < other_hands and theirs[their_order[low]] < bound:
+            bound = batch_quantity[b] - level if kind == THRESHOLD else level
+            while not constant and low < other_hands and theirs[their_order[low]] < bound:
                 mate = their_order[low]
-                value = v[mate]
-                low_total += value
-                for k in range(columns):
+                row = v[mate]
+                for j in range(n):
+                    low_total[j] += row[j]
+                for k in range(other_columns):
                     card = other_cards[mate, k]
                     if card >= 0:
-                        card_low[card] += value
+                        for j in range(n):
+                            card_low[card, j] += row[j]
                 low += 1
-            if sign:
-                while high < other_hands and theirs[their_order[high]] <= level:
-                    mate = their_order[high]
-                    value = v[mate]
-                    high_total += value
-                    for k in range(columns):
-                        card = other_cards[mate, k]
-                        if card >= 0:
-                            card_high[card] += value
-                    high += 1
-            at = own_index[own_seq, h]
+            while sign and high < other_hands and theirs[their_order[high]] <= level:
+                mate = their_order[high]
+                row = v[mate]
+                for j in range(n):
+                    high_total[j] += row[j]
+                for k in range(other_columns):
+                    card = other_cards[mate, k]
+                    if card >= 0:
+                        for j in range(n):
+                            card_high[card, j] += row[j]
+                high += 1
             factor = own_factor[key, h]
-            if at < 0 or factor == 0.0:
+            if factor == 0.0:
                 continue
-            excluded, below, through = total, low_total, high_total
-            for k in range(own_cards.shape[1]):
-                card = own_cards[h, k]
-                if card >= 0:
-                    excluded -= card_total[card]
-                    below -= card_low[card]
-                    through -= card_high[card]
             mate = twin[h]
-            if mate >= 0:  # the twin holds both cards: subtracted twice, added back once
-                excluded += v[mate]
-                if theirs[mate] < bound:
-                    below += v[mate]
-                if theirs[mate] <= level:
-                    through += v[mate]
-            if sign:
-                signed = below + through - excluded
-                if player == 1:
-                    signed = -signed
-                out[at] += factor * chance * first * signed
-            else:
-                out[at] += factor * chance * (first * excluded - (first - second) * below)
+            twin_low = mate >= 0 and theirs[mate] < bound
+            twin_high = mate >= 0 and theirs[mate] <= level
+            result = sums[h]
+            for j in range(n):
+                excluded, below, through = total[j], low_total[j], high_total[j]
+                for k in range(own_columns):
+                    card = own_cards[h, k]
+                    if card >= 0:
+                        excluded -= card_total[card, j]
+                        below -= card_low[card, j]
+                        through -= card_high[card, j]
+                if mate >= 0:  # the twin holds both cards: subtracted twice, added back once
+                    excluded += v[mate, j]
+                    if twin_low:
+                        below += v[mate, j]
+                    if twin_high:
+                        through += v[mate, j]
+                if constant:
+                    value = leaf_first[start + j] * excluded
+                elif sign:
+                    value = leaf_first[start + j] * (below + through - excluded)
+                    if player == 1:
+                        value = -value
+                else:
+                    value = leaf_first[start + j] * excluded - leaf_step[start + j] * below
+                result[j] = factor * value
+        for j in range(n):  # one row of the index per leaf, as the gather
+            sequence = leaf_sequences[start + j, player]
+            for h in range(own_hands):
+                at = own_index[sequence, h]
+                if at >= 0 and own_factor[key, h] != 0.0:
+                    out[at] += sums[h, j]
 
 
 @njit(cache=True, nogil=True)
@@ -193,7 +206,7 @@ def update_player(  # type: ignore[no-untyped-def]
     values,
     behaviour,
     regrets,
-    instant,
+    matching,
     cumulative,
     plan,
     infoset_values,
@@ -207,9 +220,11 @@ def update_player(  # type: ignore[no-untyped-def]
     tolerance,
 ):
     """One player's half-iteration after its sequence payoffs ``values`` (internal order,
-    added to in place): counterfactual values bottom up, instantaneous regrets (ties within
-    ``tolerance`` × the largest value cleared), ``S += w x`` with the current behaviour's
-    plan (into ``plan``), the rule's steps and regret matching into ``behaviour``.
+    added to in place): counterfactual values bottom up, then in one pass over the
+    sequences the instantaneous regrets (ties within ``tolerance`` × the largest value
+    cleared), ``S += w x`` with the current behaviour's plan (into ``plan``) and the rule's
+    steps (the positive part of what is matched into ``matching``), and regret matching
+    into ``behaviour``; three passes over the arrays, where the numpy path makes a dozen.
 
     ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
     of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
@@ -228,29 +243,26 @@ def update_player(  # type: ignore[no-untyped-def]
         flags[4],
     )
     infosets = len(infoset_first)
+    scale = 0.0
     for i in range(infosets - 1, -1, -1):  # deeper information sets have larger numbers
         first = infoset_first[i]
         total = 0.0
-        for s in range(first, first + action_count[first]):
+        for s in range(first, first + action_count[first]):  # final: the children are done
             total += behaviour[s] * values[s]
+            scale = max(scale, abs(values[s]))
         infoset_values[i] = total
         values[infoset_parent[i]] += total
-    scale = 0.0
-    for s in range(len(values)):
-        scale = max(scale, abs(values[s]))
+    scale = max(scale, abs(values[0]))
     bound = tolerance * scale
-    instant[0] = 0.0
-    for s in range(1, len(values)):
-        r = values[s] - infoset_values[sequence_infoset[s]]
-        instant[s] = 0.0 if -bound <= r <= bound else r
     plan[0] = 1.0
     cumulative[0] += weight
-    for s in range(1, len(values)):
+    for s in range(1, len(values)):  # one pass: regret, the average, the rule
+        r = values[s] - infoset_values[sequence_infoset[s]]
+        if -bound <= r <= bound:
+            r = 0.0
         reach = plan[sequence_parent[s]] * behaviour[s]
         plan[s] = reach
         cumulative[s] += weight * reach
-    for s in range(1, len(values)):
-        r = instant[s]
         total = regrets[s]
         if lagged:
             total *= lag_pos if total >= 0.0 else lag_neg
@@ -269,13 +281,13 @@ def update_player(  # type: ignore[no-untyped-def]
             matched += r
             if -bound <= matched <= bound:
                 matched = 0.0
-        plan[s] = matched if matched > 0.0 else 0.0  # the plan is spent: reuse it
+        matching[s] = matched if matched > 0.0 else 0.0
     behaviour[0] = 1.0
     for i in range(infosets):
         first = infoset_first[i]
         count = action_count[first]
         total = 0.0
         for s in range(first, first + count):
-            total += plan[s]
+            total += matching[s]
         for s in range(first, first + count):
-            behaviour[s] = plan[s] / total if total > 0.0 else 1.0 / count
+            behaviour[s] = matching[s] / total if total > 0.0 else 1.0 / count

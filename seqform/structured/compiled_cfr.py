@@ -27,6 +27,7 @@ Needs numba (the ``fast`` extra); :func:`compiled_available` says whether it is 
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import weakref
 from dataclasses import dataclass
 
@@ -37,10 +38,11 @@ from seqform.game.public.tree import StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
 from seqform.iterative.layout import TIE_TOLERANCE, PlayerLayout, TreeLayout, sequence_layout
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
-from seqform.structured.leaf_groups import leaf_index
+from seqform.structured.leaf_groups import THRESHOLD, leaf_index
 from seqform.structured.responses import sequence_tables
 
 __all__ = [
+    "BATCH",
     "STORAGE",
     "CompiledRegrets",
     "FlatGame",
@@ -50,6 +52,10 @@ __all__ = [
     "flat_game",
     "rule_step",
 ]
+
+BATCH = 32
+"""The most leaves one walk over the hands serves (their sums sit side by side: a batch's
+scratch is ``BATCH`` floats per opponent hand and per card)."""
 
 STORAGE = ("float64", "float32")
 """The storage of the regrets, the average's weights and the behaviour."""
@@ -85,20 +91,33 @@ class FlatGame:
     """A structured game's public leaves and both players' tables as flat arrays (module
     docstring), numbered by ``layout``: information sets by depth, then by public node, so
     that the hands of one node sit side by side and a leaf reads and writes a few cache
-    lines instead of one per hand; per leaf: ``kind`` (0 constant, 1 sign, 2 threshold),
-    ``sequences`` (shape (Z, 2), public), ``key`` (public cards), ``level_set``,
-    ``chance``, ``first`` (a constant's payoff, a sign's stake, a threshold's
-    ``if_reached``), ``second`` (a threshold's ``otherwise``) and ``quantity`` (a
-    threshold's)."""
+    lines instead of one per hand.
 
-    kind: np.ndarray
+    The leaves come in *batches* of at most :data:`BATCH` that share the rule kind, the
+    public cards, the level set and a threshold's quantity: one walk over the hands in
+    level order serves a whole batch (:func:`~seqform.structured.cfr_kernels.leaf_product`).
+
+    batch_start : shape (B + 1,), where each batch starts among the leaves in batch order
+    batch_kind, batch_key, batch_levels, batch_quantity : per batch, the rule kind (0
+        constant, 1 sign, 2 threshold), the public cards' key, the level set and a
+        threshold's quantity
+    sequences : shape (Z, 2), per leaf in batch order its public sequences
+    first : per leaf, ``chance_z`` times a constant's payoff, a sign's stake or a
+        threshold's ``if_reached``
+    step : per leaf, ``chance_z (if_reached − otherwise)`` for a threshold, else 0
+    players : both players' tables (:class:`FlatPlayer`)
+    num_cards : one more than the largest card a hand holds (at least 1)
+    layout : the numbering of the sequences
+    """
+
+    batch_start: np.ndarray
+    batch_kind: np.ndarray
+    batch_key: np.ndarray
+    batch_levels: np.ndarray
+    batch_quantity: np.ndarray
     sequences: np.ndarray
-    key: np.ndarray
-    level_set: np.ndarray
-    chance: np.ndarray
     first: np.ndarray
-    second: np.ndarray
-    quantity: np.ndarray
+    step: np.ndarray
     players: tuple[FlatPlayer, FlatPlayer]
     num_cards: int
     layout: TreeLayout
@@ -164,15 +183,25 @@ def _flat_game(game: StructuredGame) -> FlatGame:
                 twin=(index.partner[p] if index.two_cards[p] else np.full(len(weights), -1)),
             )
         )
+    keys = numbering.leaf_cards.astype(np.int64)
+    leaves = np.lexsort((quantity, keys, level_set, kinds))  # batch order
+    same = np.stack([kinds, level_set, keys, quantity], axis=1)[leaves]
+    starts = np.flatnonzero(np.any(same[1:] != same[:-1], axis=1)) + 1
+    bounds = [0, *starts.tolist(), len(leaves)]
+    cuts = sorted(
+        {*bounds, *(c for a, b in itertools.pairwise(bounds) for c in range(a, b, BATCH))}
+    )
+    first_leaf = leaves[cuts[:-1]]
+    chance = numbering.leaf_chance_float.astype(float)[leaves]
     return FlatGame(
-        kind=kinds,
-        sequences=np.ascontiguousarray(numbering.leaf_sequences, dtype=np.int64),
-        key=numbering.leaf_cards.astype(np.int64),
-        level_set=level_set,
-        chance=numbering.leaf_chance_float.astype(float),
-        first=first,
-        second=second,
-        quantity=quantity,
+        batch_start=np.asarray(cuts, dtype=np.int64),
+        batch_kind=kinds[first_leaf],
+        batch_key=keys[first_leaf],
+        batch_levels=level_set[first_leaf],
+        batch_quantity=quantity[first_leaf],
+        sequences=np.ascontiguousarray(numbering.leaf_sequences[leaves], dtype=np.int64),
+        first=chance * first[leaves],
+        step=np.where(kinds[leaves] == THRESHOLD, chance * (first - second)[leaves], 0.0),
         players=(players[0], players[1]),
         num_cards=num_cards,
         layout=layout,
@@ -297,10 +326,11 @@ class CompiledRegrets(FullTreeRegrets):
         mine, theirs = flat.players[player], flat.players[1 - player]
         out[:] = 0.0
         self._kernels.leaf_product(
-            player, plan, out, flat.kind, flat.sequences, flat.key, flat.level_set,
-            flat.chance, flat.first, flat.second, flat.quantity, mine.index, theirs.index,
-            mine.factor, theirs.factor, mine.levels, theirs.levels, mine.order, theirs.order,
-            mine.cards, theirs.cards, mine.twin, flat.num_cards,
+            player, plan, out, flat.batch_start, flat.batch_kind, flat.batch_key,
+            flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first, flat.step,
+            mine.index, theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
+            mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, flat.num_cards,
+            BATCH,
         )  # fmt: skip
         return out
 
@@ -320,7 +350,7 @@ class CompiledRegrets(FullTreeRegrets):
             values,
             self.behaviour[player],
             self.regrets[player],
-            self.instant[player],
+            self.instant[player],  # scratch: what regret matching reads
             self.cumulative[player],
             self.plans[player],
             self.infoset_values[player],

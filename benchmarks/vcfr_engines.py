@@ -59,13 +59,16 @@ def _array_form(stepper: CompiledRegrets) -> dict[str, np.ndarray]:
     kernel's flat tables)."""
     flat = stepper.flat
     mine, theirs = flat.players
-    assert not np.any(flat.kind == THRESHOLD), "the array form here has no thresholds"
-    leaves = len(flat.kind)
+    sizes = np.diff(flat.batch_start)  # the leaves in the flat tables' batch order
+    kind, key, sets = (
+        np.repeat(a, sizes) for a in (flat.batch_kind, flat.batch_key, flat.batch_levels)
+    )
+    assert not np.any(kind == THRESHOLD), "the array form here has no thresholds"
+    leaves = len(kind)
     other_hands, columns = theirs.cards.shape
     own_hands = mine.cards.shape[0]
     dump = stepper.layout.players[1].num_sequences  # the padded plan's zero
     own_dump = stepper.layout.players[0].num_sequences
-    sets = flat.level_set
     other_index = theirs.index[flat.sequences[:, 1]]
     own_index = mine.index[flat.sequences[:, 0]]
     span = int(max(mine.levels.max(), theirs.levels.max())) + 2
@@ -96,11 +99,11 @@ def _array_form(stepper: CompiledRegrets) -> dict[str, np.ndarray]:
     twin_levels = np.take_along_axis(
         their_levels, np.maximum(twin, 0)[None, :].repeat(leaves, 0), 1
     )
-    sign = np.where(flat.kind == SIGN, 1.0, 0.0)[:, None]
-    factor = mine.factor[flat.key] * (flat.chance * flat.first)[:, None]
+    sign = np.where(kind == SIGN, 1.0, 0.0)[:, None]
+    factor = mine.factor[key] * flat.first[:, None]
     return {
         "other_index": np.where(other_index >= 0, other_index, dump),
-        "other_factor": theirs.factor[flat.key],
+        "other_factor": theirs.factor[key],
         "order": theirs.order[sets],
         "incidence": holders[incidence],
         "low": low,
@@ -114,7 +117,7 @@ def _array_form(stepper: CompiledRegrets) -> dict[str, np.ndarray]:
         "twin_low": ((twin_levels < own_levels) & has_twin).astype(float),
         "twin_high": ((twin_levels <= own_levels) & has_twin).astype(float),
         "sign": sign,
-        "constant": (flat.kind == CONSTANT).astype(float)[:, None],
+        "constant": (kind == CONSTANT).astype(float)[:, None],
         "factor": factor,
         "own_index": np.where(own_index >= 0, own_index, own_dump),
         "size": np.zeros(own_dump + 1),
@@ -195,7 +198,7 @@ def _row(name: str, game: StructuredGame, repeat: int) -> str:
             raise AssertionError(f"{name}: {label} is {error:.1e} from the numpy product")
     ms = {label: _median_cpu(call, repeat) * 1e3 for label, call in calls.items()}
     return (
-        f"| {name} | {len(stepper.flat.kind):,} | {game.num_hands(0):,} | {ms['numba']:.2f} | "
+        f"| {name} | {len(stepper.flat.first):,} | {game.num_hands(0):,} | {ms['numba']:.2f} | "
         f"{ms['jax']:.2f} | {ms['numpy']:.2f} | {compile_seconds:.1f} |"
     )
 

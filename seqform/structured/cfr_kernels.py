@@ -40,7 +40,7 @@ CONSTANT, SIGN, THRESHOLD = 0, 1, 2  # as seqform.structured.leaf_groups
 
 
 @njit(cache=True, nogil=True)
-def own_plan(behaviour, sequence_parent, out):  # type: ignore[no-untyped-def]
+def own_plan(behaviour, sequence_parent, out):
     """``out[s] = out[parent(s)] · behaviour[s]``, ``out[0] = 1`` (parents come first)."""
     out[0] = 1.0
     for s in range(1, len(out)):
@@ -48,7 +48,7 @@ def own_plan(behaviour, sequence_parent, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def leaf_product(  # type: ignore[no-untyped-def]
+def leaf_product(
     player,
     plan,
     out,
@@ -202,7 +202,7 @@ def leaf_product(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def update_player(  # type: ignore[no-untyped-def]
+def update_player(
     values,
     behaviour,
     regrets,

@@ -155,15 +155,15 @@ def _flat_game(game: StructuredGame) -> FlatGame:
     sets: dict[tuple[int, int], int] = {}
     pairs: list[tuple[np.ndarray, np.ndarray]] = []
     level_set = np.zeros(numbering.num_leaves, dtype=np.int64)
-    for leaf, levels in enumerate(numbering.leaf_levels):
-        if levels is None:
+    for leaf, pair in enumerate(numbering.leaf_levels):
+        if pair is None:
             continue
-        found = sets.setdefault((id(levels[0]), id(levels[1])), len(pairs))
+        found = sets.setdefault((id(pair[0]), id(pair[1])), len(pairs))
         if found == len(pairs):
-            pairs.append(levels)
+            pairs.append(pair)
         level_set[leaf] = found
     if not pairs:  # constants only: one level set of zeros keeps the arrays two-dimensional
-        pairs.append(tuple(np.zeros(game.num_hands(p), np.int64) for p in (0, 1)))  # type: ignore[arg-type]
+        pairs.append((np.zeros(game.num_hands(0), np.int64), np.zeros(game.num_hands(1), np.int64)))
     cards = [game.hands[p].card_matrix.astype(np.int64) for p in (0, 1)]
     num_cards = max(1, int(max(c.max(initial=-1) for c in cards)) + 1)
     players = []
@@ -172,7 +172,7 @@ def _flat_game(game: StructuredGame) -> FlatGame:
         table = numbering.sequence_index[p]
         internal = np.where(table >= 0, position[np.maximum(table, 0)], -1)
         weights = index.weights[p]
-        levels = np.stack([pair[p].astype(np.int64) for pair in pairs])
+        levels = np.stack([both[p].astype(np.int64) for both in pairs])
         players.append(
             FlatPlayer(
                 index=np.ascontiguousarray(internal.T, dtype=np.int32),

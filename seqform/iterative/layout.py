@@ -149,6 +149,14 @@ def build_layout(game: Game) -> TreeLayout:
     )
 
 
+def _infoset_order(depth: np.ndarray, within_depth: np.ndarray | None) -> np.ndarray:
+    """Internal information set -> table information set: by depth, then by the key, then
+    as the table numbers them."""
+    if within_depth is None:
+        return np.argsort(depth, kind="stable")
+    return np.lexsort((within_depth, depth))
+
+
 def _player_layout(
     table: PlayerSequences,
     terminal_sequences: np.ndarray,
@@ -157,10 +165,7 @@ def _player_layout(
 ) -> PlayerLayout:
     counts = table.action_counts()
     depth = infoset_depths(table)
-    if within_depth is None:
-        infoset_order = np.argsort(depth, kind="stable")  # internal infoset -> table infoset
-    else:  # by depth, then by the key, then as the table numbers them
-        infoset_order = np.lexsort((within_depth, depth))
+    infoset_order = _infoset_order(depth, within_depth)
     internal_counts = counts[infoset_order]
     infoset_first = np.ones(table.num_infosets, dtype=np.int64)
     infoset_first[1:] += np.cumsum(internal_counts)[:-1]

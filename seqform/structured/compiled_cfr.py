@@ -38,7 +38,7 @@ from seqform.game.public.tree import StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
 from seqform.iterative.layout import TIE_TOLERANCE, PlayerLayout, TreeLayout, sequence_layout
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
-from seqform.structured.leaf_groups import THRESHOLD, leaf_index
+from seqform.structured.leaf_groups import THRESHOLD, LeafGroup, leaf_index
 from seqform.structured.responses import sequence_tables
 
 __all__ = [
@@ -140,22 +140,31 @@ def _node_major(game: StructuredGame) -> TreeLayout:
     return TreeLayout(players=tuple(players))
 
 
-def _flat_game(game: StructuredGame) -> FlatGame:
-    numbering, index = number_public_tree(game), leaf_index(game)
-    layout = _node_major(game)
-    kinds = np.empty(numbering.num_leaves, dtype=np.int64)
-    first = np.zeros(numbering.num_leaves)
-    second = np.zeros(numbering.num_leaves)
-    quantity = np.zeros(numbering.num_leaves, dtype=np.int64)
-    for group in index.groups:  # the rule's numbers, converted once by the groups
+def _leaf_numbers(
+    leaves: int, groups: tuple[LeafGroup, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per leaf its rule kind, first and second number and quantity, as the groups converted
+    them."""
+    kinds = np.empty(leaves, dtype=np.int64)
+    first, second = np.zeros(leaves), np.zeros(leaves)
+    quantity = np.zeros(leaves, dtype=np.int64)
+    for group in groups:
         kinds[group.leaves] = group.kind
         first[group.leaves] = group.first_float
         second[group.leaves] = group.second_float
         quantity[group.leaves] = group.quantity
+    return kinds, first, second, quantity
+
+
+def _level_sets(
+    game: StructuredGame, leaf_levels: tuple[tuple[np.ndarray, np.ndarray] | None, ...]
+) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """Per leaf the number of its level set (0 for a constant), and the distinct sets (the
+    leaves of one public-card set share the same array objects)."""
     sets: dict[tuple[int, int], int] = {}
     pairs: list[tuple[np.ndarray, np.ndarray]] = []
-    level_set = np.zeros(numbering.num_leaves, dtype=np.int64)
-    for leaf, pair in enumerate(numbering.leaf_levels):
+    level_set = np.zeros(len(leaf_levels), dtype=np.int64)
+    for leaf, pair in enumerate(leaf_levels):
         if pair is None:
             continue
         found = sets.setdefault((id(pair[0]), id(pair[1])), len(pairs))
@@ -164,6 +173,14 @@ def _flat_game(game: StructuredGame) -> FlatGame:
         level_set[leaf] = found
     if not pairs:  # constants only: one level set of zeros keeps the arrays two-dimensional
         pairs.append((np.zeros(game.num_hands(0), np.int64), np.zeros(game.num_hands(1), np.int64)))
+    return level_set, pairs
+
+
+def _flat_game(game: StructuredGame) -> FlatGame:
+    numbering, index = number_public_tree(game), leaf_index(game)
+    layout = _node_major(game)
+    kinds, first, second, quantity = _leaf_numbers(numbering.num_leaves, index.groups)
+    level_set, pairs = _level_sets(game, numbering.leaf_levels)
     cards = [game.hands[p].card_matrix.astype(np.int64) for p in (0, 1)]
     num_cards = max(1, int(max(c.max(initial=-1) for c in cards)) + 1)
     players = []

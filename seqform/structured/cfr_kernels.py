@@ -31,7 +31,6 @@ This module imports numba at import time: import it only where a run uses it.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 __all__ = ["leaf_product", "own_plan", "update_player"]
@@ -71,8 +70,10 @@ def leaf_product(
     own_cards,
     other_cards,
     twin,
-    num_cards,
-    width,
+    v,
+    sums,
+    sides,
+    cards,
 ):
     """Add player ``player``'s payoff per own sequence against the opponent's ``plan`` onto
     ``out`` (to player 0: ``A y`` for player 0, ``Aᵀ x`` for player 1), a batch of leaves at
@@ -86,6 +87,9 @@ def leaf_product(
     hands) -> internal sequence or -1; ``*_factor``: (card keys, hands) -> weight times
     validity; ``*_levels`` and ``*_order``: (level sets, hands) -> level, and the hands in
     level order; ``twin``: per own hand the opponent hand of the same two cards, or -1.
+    Scratch, kept by the caller between calls (a column per leaf of a batch): ``v`` (opponent
+    hands, width), ``sums`` (own hands, width), ``sides`` (3, width) and ``cards`` (3,
+    cards, width), the opponent's total, below and through sums, whole and per card.
 
     Length: one walk per batch with its three rules, read as one.
     """
@@ -93,14 +97,8 @@ def leaf_product(
     own_columns = own_cards.shape[1]
     other_columns = other_cards.shape[1]
     own_hands = own_index.shape[1]
-    v = np.zeros((other_hands, width))  # the opponent's range, a column per leaf
-    sums = np.zeros((own_hands, width))  # the own hands' results, a column per leaf
-    total = np.zeros(width)
-    low_total = np.zeros(width)
-    high_total = np.zeros(width)
-    card_total = np.zeros((num_cards, width))
-    card_low = np.zeros((num_cards, width))
-    card_high = np.zeros((num_cards, width))
+    total, low_total, high_total = sides[0], sides[1], sides[2]
+    card_total, card_low, card_high = cards[0], cards[1], cards[2]
     for b in range(len(batch_kind)):
         start = batch_start[b]
         n = batch_start[b + 1] - start

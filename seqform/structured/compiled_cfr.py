@@ -107,6 +107,7 @@ class FlatGame:
     step : per leaf, ``chance_z (if_reached − otherwise)`` for a threshold, else 0
     players : both players' tables (:class:`FlatPlayer`)
     num_cards : one more than the largest card a hand holds (at least 1)
+    width : the largest batch
     layout : the numbering of the sequences
     """
 
@@ -120,6 +121,7 @@ class FlatGame:
     step: np.ndarray
     players: tuple[FlatPlayer, FlatPlayer]
     num_cards: int
+    width: int
     layout: TreeLayout
 
 
@@ -221,6 +223,7 @@ def _flat_game(game: StructuredGame) -> FlatGame:
         step=np.where(kinds[leaves] == THRESHOLD, chance * (first - second)[leaves], 0.0),
         players=(players[0], players[1]),
         num_cards=num_cards,
+        width=int(np.diff(cuts).max(initial=1)),
         layout=layout,
     )
 
@@ -319,6 +322,16 @@ class CompiledRegrets(FullTreeRegrets):
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
         self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
         self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
+        hands, width = (game.num_hands(0), game.num_hands(1)), flat.width
+        self._scratch = [  # the leaf product's, per player: the opponent's range, the sums
+            (
+                np.zeros((hands[1 - player], width)),
+                np.zeros((hands[player], width)),
+                np.zeros((3, width)),
+                np.zeros((3, flat.num_cards, width)),
+            )
+            for player in (0, 1)
+        ]
         self._tables = [
             (
                 player.sequence_infoset,
@@ -346,8 +359,7 @@ class CompiledRegrets(FullTreeRegrets):
             player, plan, out, flat.batch_start, flat.batch_kind, flat.batch_key,
             flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first, flat.step,
             mine.index, theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
-            mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, flat.num_cards,
-            BATCH,
+            mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, *self._scratch[player],
         )  # fmt: skip
         return out
 

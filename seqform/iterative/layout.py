@@ -149,12 +149,23 @@ def build_layout(game: Game) -> TreeLayout:
     )
 
 
+def _infoset_order(depth: np.ndarray, within_depth: np.ndarray | None) -> np.ndarray:
+    """Internal information set -> table information set: by depth, then by the key, then
+    as the table numbers them."""
+    if within_depth is None:
+        return np.argsort(depth, kind="stable")
+    return np.lexsort((within_depth, depth))
+
+
 def _player_layout(
-    table: PlayerSequences, terminal_sequences: np.ndarray, utility: np.ndarray
+    table: PlayerSequences,
+    terminal_sequences: np.ndarray,
+    utility: np.ndarray,
+    within_depth: np.ndarray | None = None,
 ) -> PlayerLayout:
     counts = table.action_counts()
     depth = infoset_depths(table)
-    infoset_order = np.argsort(depth, kind="stable")  # internal infoset -> table infoset
+    infoset_order = _infoset_order(depth, within_depth)
     internal_counts = counts[infoset_order]
     infoset_first = np.ones(table.num_infosets, dtype=np.int64)
     infoset_first[1:] += np.cumsum(internal_counts)[:-1]
@@ -207,11 +218,13 @@ def _player_layout(
     )
 
 
-def sequence_layout(table: PlayerSequences) -> PlayerLayout:
+def sequence_layout(table: PlayerSequences, within_depth: np.ndarray | None = None) -> PlayerLayout:
     """A player's layout from the sequence table alone, without terminals: for the
     structured route, whose sequence payoffs come from products
-    (:func:`sequence_counterfactual_values`)."""
-    return _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0))
+    (:func:`sequence_counterfactual_values`).  ``within_depth``: per table information set,
+    a key that orders the information sets of one depth (stable; by default the table's
+    order) — the public node, say, so that one node's hands sit side by side."""
+    return _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0), within_depth)
 
 
 def to_table_order(

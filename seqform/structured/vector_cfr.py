@@ -47,7 +47,7 @@ from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations
 from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
 
-__all__ = ["VECTOR_ALGORITHMS", "VectorRegrets", "structured_nash_conv", "vector_cfr"]
+__all__ = ["ENGINES", "VECTOR_ALGORITHMS", "VectorRegrets", "structured_nash_conv", "vector_cfr"]
 
 VECTOR_ALGORITHMS = tuple(RULES)
 """The algorithms vector CFR runs: every deterministic rule of the CFR family."""
@@ -86,6 +86,36 @@ class VectorRegrets(FullTreeRegrets):
         self._average(player, iteration)
 
 
+def _stepper(
+    game: StructuredGame,
+    algorithm: str,
+    horizon: int | None,
+    engine: str,
+    storage: str,
+    locks: Sequence[Mapping[int, Sequence[Fraction]]] | None = None,
+) -> FullTreeRegrets:
+    """The stepper of ``engine`` (:func:`vector_cfr`'s checks); node locks are kept by the
+    numpy stepper only, so a locked run takes it under ``"auto"``."""
+    from seqform.structured.compiled_cfr import STORAGE, CompiledRegrets, compiled_available
+
+    if engine not in ENGINES:
+        raise ValueError(f"engine is one of {', '.join(ENGINES)}, not {engine!r}")
+    if storage not in STORAGE:
+        raise ValueError(f"storage is one of {', '.join(STORAGE)}, not {storage!r}")
+    available = compiled_available() and locks is None
+    if engine == "compiled" and locks is not None:
+        raise ValueError("node locks run on the numpy engine (engine='numpy' or 'auto')")
+    if engine == "compiled" and not available:
+        raise ValueError(
+            "the compiled vector CFR needs numba: pip install 'seqform[fast]' (or engine='numpy')"
+        )
+    if engine == "numpy" or not available:
+        if storage != "float64":
+            raise ValueError("float32 storage needs the compiled engine (numba)")
+        return VectorRegrets(game, algorithm, horizon=horizon, locks=locks)
+    return CompiledRegrets(game, RULES[algorithm], horizon=horizon, storage=storage)
+
+
 def structured_nash_conv(
     game: StructuredGame,
     strategies: tuple[BehaviouralStrategy, ...],
@@ -96,12 +126,21 @@ def structured_nash_conv(
     return float(certify(game, strategies[0], strategies[1], bounds).nash_conv)
 
 
+ENGINES = ("auto", "compiled", "numpy")
+"""How vector CFR steps: ``"compiled"`` by the numba kernels
+(:mod:`seqform.structured.compiled_cfr`), ``"numpy"`` by :class:`VectorRegrets`, ``"auto"``
+the compiled kernels where numba is installed, else numpy."""
+
+
 def vector_cfr(
     game: StructuredGame,
     algorithm: str,
     stopping: Stopping,
     on_sample: OnSample | None = None,
     locks: Sequence[Mapping[int, Sequence[Fraction]]] | None = None,
+    *,
+    engine: str = "auto",
+    storage: str = "float64",
 ) -> IterativeResult:
     """Run ``algorithm`` (a key of :data:`~seqform.iterative.rules.RULES`) on ``game``'s
     public tree × hands under ``stopping``, measured by the structured certificate; the
@@ -109,17 +148,24 @@ def vector_cfr(
     player, locked information sets' probabilities, kept by every iterate and by the
     certificate's best responses (NashConv of the locked game).
 
+    ``engine`` is one of :data:`ENGINES`; ``storage`` (``"float64"`` or ``"float32"``) the
+    compiled engine's storage of the regrets, the average's weights and the behaviour
+    (float32: half the memory, every sum still in float64; the certificate is float64
+    either way).
+
     Raises
     ------
     ValueError
-        For an algorithm vector CFR does not run (XFP, RCFR, MCCFR: the tree only).
+        For an algorithm vector CFR does not run (XFP, RCFR, MCCFR: the tree only), an
+        engine not in :data:`ENGINES`, float32 storage on the numpy engine, or the compiled
+        engine without numba (install the ``fast`` extra).
     """
     if algorithm not in RULES:
         raise ValueError(
             f"{algorithm} runs on the game tree only; on the public tree (--method "
             f"structured): {', '.join(VECTOR_ALGORITHMS)}"
         )
-    stepper = VectorRegrets(game, algorithm, horizon=stopping.iterations, locks=locks)
+    stepper = _stepper(game, algorithm, stopping.iterations, engine, storage, locks)
     bounds = None
     if locks is not None:
         bounds = tuple({i: tuple((p, p) for p in mix) for i, mix in own.items()} for own in locks)

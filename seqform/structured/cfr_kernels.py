@@ -1,0 +1,291 @@
+"""The compiled kernels of vector CFR (numba): one product, one update, per player and iteration.
+
+These are the passes of :mod:`seqform.structured.vector_cfr` written as loops over the flat
+tables of :mod:`seqform.structured.compiled_cfr`, compiled once by numba (``cache=True``: a
+later process loads them from disk), so that an iteration costs its arithmetic and nothing
+per public node.  Every sequence index here is the *internal* one of
+:mod:`seqform.iterative.layout` (information sets by depth), so the tree passes are single
+loops:
+
+* :func:`leaf_product` — ``A y`` (player 0) or ``Aᵀ x`` (player 1) added onto the own
+  sequences, one public leaf at a time: the opponent's range ``v[h'] = plan[s(h', z)] ·
+  w[h'] valid_z(h')`` is walked in level order beside the own hands in level order (two
+  pointers), and the running sums ``P[m] = Σ_{l(h') < m} v[h']`` are kept whole and per card,
+  so that every opponent hand sharing a card with the own hand is left out (inclusion and
+  exclusion: a two-card hand's twin, sharing both cards, is subtracted twice and added back
+  once).  A sign rule reads ``P[l] + P[l + 1] − T`` (below − above), a threshold
+  ``a T − (a − b) P[q − l]`` (Johanson et al. IJCAI 2011 §4.2; the formulas of
+  :mod:`seqform.structured.products`).  ``O(H)`` per leaf with no sorting: the level orders
+  are built once per game.
+* :func:`update_player` — the bottom-up counterfactual values, the instantaneous regrets with
+  ties cleared, the average's ``S += w_t x``, the rule's steps 1–5 of
+  :mod:`seqform.iterative.rules` given as numbers for this ``t`` (:class:`RuleStep` of the
+  caller), and regret matching; the order of
+  :class:`~seqform.iterative.cfr.FullTreeRegrets`.
+* :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down.
+
+Sums are accumulated in float64 whatever the storage (float32 storage halves the memory of
+the regrets, the average and the behaviour; the certificate reads the average in float64).
+This module imports numba at import time: import it only where a run uses it.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+__all__ = ["leaf_product", "own_plan", "update_player"]
+
+CONSTANT, SIGN, THRESHOLD = 0, 1, 2  # as seqform.structured.leaf_groups
+
+
+@njit(cache=True, nogil=True)
+def own_plan(behaviour, sequence_parent, out):
+    """``out[s] = out[parent(s)] · behaviour[s]``, ``out[0] = 1`` (parents come first)."""
+    out[0] = 1.0
+    for s in range(1, len(out)):
+        out[s] = out[sequence_parent[s]] * behaviour[s]
+
+
+@njit(cache=True, nogil=True)
+def leaf_product(
+    player,
+    plan,
+    out,
+    batch_start,
+    batch_kind,
+    batch_key,
+    batch_levels,
+    batch_quantity,
+    leaf_sequences,
+    leaf_first,
+    leaf_step,
+    own_index,
+    other_index,
+    own_factor,
+    other_factor,
+    own_levels,
+    other_levels,
+    own_order,
+    other_order,
+    own_cards,
+    other_cards,
+    twin,
+    v,
+    sums,
+    sides,
+    cards,
+):
+    """Add player ``player``'s payoff per own sequence against the opponent's ``plan`` onto
+    ``out`` (to player 0: ``A y`` for player 0, ``Aᵀ x`` for player 1), a batch of leaves at
+    a time (module docstring).  A batch (``batch_start[b]`` to ``batch_start[b + 1]`` of the
+    leaves, at most ``width``) shares the rule kind, the public cards ``batch_key``, the level
+    set and a threshold's quantity, so one walk over the hands in level order serves all its
+    leaves, whose sums sit side by side (the inner loops run over the batch's leaves).
+    ``leaf_sequences``: per leaf (in batch order) its public sequences; ``leaf_first``:
+    ``chance_z`` times a constant's payoff, a sign's stake or a threshold's ``if_reached``;
+    ``leaf_step``: ``chance_z (if_reached − otherwise)``.  ``*_index``: (public sequences,
+    hands) -> internal sequence or -1; ``*_factor``: (card keys, hands) -> weight times
+    validity; ``*_levels`` and ``*_order``: (level sets, hands) -> level, and the hands in
+    level order; ``twin``: per own hand the opponent hand of the same two cards, or -1.
+    Scratch, kept by the caller between calls (a column per leaf of a batch): ``v`` (opponent
+    hands, width), ``sums`` (own hands, width), ``sides`` (3, width) and ``cards`` (3,
+    cards, width), the opponent's total, below and through sums, whole and per card.
+
+    Length: one walk per batch with its three rules, read as one.
+    """
+    other_hands = other_index.shape[1]
+    own_columns = own_cards.shape[1]
+    other_columns = other_cards.shape[1]
+    own_hands = own_index.shape[1]
+    total, low_total, high_total = sides[0], sides[1], sides[2]
+    card_total, card_low, card_high = cards[0], cards[1], cards[2]
+    for b in range(len(batch_kind)):
+        start = batch_start[b]
+        n = batch_start[b + 1] - start
+        kind, key = batch_kind[b], batch_key[b]
+        total[:n] = 0.0
+        card_total[:, :n] = 0.0
+        for j in range(n):  # one row of the index per leaf: the node's hands side by side
+            sequence = leaf_sequences[start + j, 1 - player]
+            for h in range(other_hands):
+                at = other_index[sequence, h]
+                v[h, j] = plan[at] * other_factor[key, h] if at >= 0 else 0.0
+        for h in range(other_hands):
+            if other_factor[key, h] == 0.0:
+                continue
+            row = v[h]
+            for j in range(n):
+                total[j] += row[j]
+            for k in range(other_columns):
+                card = other_cards[h, k]
+                if card >= 0:
+                    for j in range(n):
+                        card_total[card, j] += row[j]
+        sign = kind == SIGN
+        constant = kind == CONSTANT
+        levels_set = batch_levels[b]
+        mine = own_levels[levels_set]
+        theirs = other_levels[levels_set]
+        order = own_order[levels_set]
+        their_order = other_order[levels_set]
+        low_total[:n] = 0.0
+        high_total[:n] = 0.0
+        card_low[:, :n] = 0.0
+        card_high[:, :n] = 0.0
+        low, high = 0, 0
+        hands = len(order)
+        for i in range(hands):
+            # sign: own levels rising; threshold: the needed level q − l rising
+            h = order[hands - 1 - i] if kind == THRESHOLD else order[i]
+            level = mine[h]
+            bound = batch_quantity[b] - level if kind == THRESHOLD else level
+            while not constant and low < other_hands and theirs[their_order[low]] < bound:
+                mate = their_order[low]
+                row = v[mate]
+                for j in range(n):
+                    low_total[j] += row[j]
+                for k in range(other_columns):
+                    card = other_cards[mate, k]
+                    if card >= 0:
+                        for j in range(n):
+                            card_low[card, j] += row[j]
+                low += 1
+            while sign and high < other_hands and theirs[their_order[high]] <= level:
+                mate = their_order[high]
+                row = v[mate]
+                for j in range(n):
+                    high_total[j] += row[j]
+                for k in range(other_columns):
+                    card = other_cards[mate, k]
+                    if card >= 0:
+                        for j in range(n):
+                            card_high[card, j] += row[j]
+                high += 1
+            factor = own_factor[key, h]
+            if factor == 0.0:
+                continue
+            mate = twin[h]
+            twin_low = mate >= 0 and theirs[mate] < bound
+            twin_high = mate >= 0 and theirs[mate] <= level
+            result = sums[h]
+            for j in range(n):
+                excluded, below, through = total[j], low_total[j], high_total[j]
+                for k in range(own_columns):
+                    card = own_cards[h, k]
+                    if card >= 0:
+                        excluded -= card_total[card, j]
+                        below -= card_low[card, j]
+                        through -= card_high[card, j]
+                if mate >= 0:  # the twin holds both cards: subtracted twice, added back once
+                    excluded += v[mate, j]
+                    if twin_low:
+                        below += v[mate, j]
+                    if twin_high:
+                        through += v[mate, j]
+                if constant:
+                    value = leaf_first[start + j] * excluded
+                elif sign:
+                    value = leaf_first[start + j] * (below + through - excluded)
+                    if player == 1:
+                        value = -value
+                else:
+                    value = leaf_first[start + j] * excluded - leaf_step[start + j] * below
+                result[j] = factor * value
+        for j in range(n):  # one row of the index per leaf, as the gather
+            sequence = leaf_sequences[start + j, player]
+            for h in range(own_hands):
+                at = own_index[sequence, h]
+                if at >= 0 and own_factor[key, h] != 0.0:
+                    out[at] += sums[h, j]
+
+
+@njit(cache=True, nogil=True)
+def update_player(
+    values,
+    behaviour,
+    regrets,
+    matching,
+    cumulative,
+    plan,
+    infoset_values,
+    sequence_infoset,
+    sequence_parent,
+    infoset_first,
+    infoset_parent,
+    action_count,
+    numbers,
+    flags,
+    tolerance,
+):
+    """One player's half-iteration after its sequence payoffs ``values`` (internal order,
+    added to in place): counterfactual values bottom up, then in one pass over the
+    sequences the instantaneous regrets (ties within ``tolerance`` × the largest value
+    cleared), ``S += w x`` with the current behaviour's plan (into ``plan``) and the rule's
+    steps (the positive part of what is matched into ``matching``), and regret matching
+    into ``behaviour``; three passes over the arrays, where the numpy path makes a dozen.
+
+    ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
+    of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
+    discount at ``t``; ``flags``: plus, predictive, and whether each of the three discounts
+    applies (:func:`seqform.structured.compiled_cfr.rule_step`).
+
+    Length: the steps of one half-iteration, in the loop's order, read as one.
+    """
+    weight = numbers[0]
+    lag_pos, lag_neg, disc_pos, disc_neg, pred_pos, pred_neg = numbers[1:7]
+    plus, predictive, lagged, discounted, predicted = (
+        flags[0],
+        flags[1],
+        flags[2],
+        flags[3],
+        flags[4],
+    )
+    infosets = len(infoset_first)
+    scale = 0.0
+    for i in range(infosets - 1, -1, -1):  # deeper information sets have larger numbers
+        first = infoset_first[i]
+        total = 0.0
+        for s in range(first, first + action_count[first]):  # final: the children are done
+            total += behaviour[s] * values[s]
+            scale = max(scale, abs(values[s]))
+        infoset_values[i] = total
+        values[infoset_parent[i]] += total
+    scale = max(scale, abs(values[0]))
+    bound = tolerance * scale
+    plan[0] = 1.0
+    cumulative[0] += weight
+    for s in range(1, len(values)):  # one pass: regret, the average, the rule
+        r = values[s] - infoset_values[sequence_infoset[s]]
+        if -bound <= r <= bound:
+            r = 0.0
+        reach = plan[sequence_parent[s]] * behaviour[s]
+        plan[s] = reach
+        cumulative[s] += weight * reach
+        total = regrets[s]
+        if lagged:
+            total *= lag_pos if total >= 0.0 else lag_neg
+        total += r
+        if plus and total < 0.0:
+            total = 0.0
+        if discounted:
+            total *= disc_pos if total >= 0.0 else disc_neg
+        if -bound <= total <= bound:
+            total = 0.0
+        regrets[s] = total
+        matched = total
+        if predictive:
+            if predicted:
+                matched *= pred_pos if matched >= 0.0 else pred_neg
+            matched += r
+            if -bound <= matched <= bound:
+                matched = 0.0
+        matching[s] = matched if matched > 0.0 else 0.0
+    behaviour[0] = 1.0
+    for i in range(infosets):
+        first = infoset_first[i]
+        count = action_count[first]
+        total = 0.0
+        for s in range(first, first + count):
+            total += matching[s]
+        for s in range(first, first + count):
+            behaviour[s] = matching[s] / total if total > 0.0 else 1.0 / count

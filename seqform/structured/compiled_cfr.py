@@ -1,0 +1,394 @@
+"""Vector CFR on flat tables, stepped by compiled kernels: the same iterates, at compiled speed.
+
+:class:`~seqform.structured.vector_cfr.VectorRegrets` runs each iteration as numpy calls per
+leaf group and per depth; between them Python and the arrays they allocate cost more than
+the arithmetic (a full-range river spends most of an iteration sorting card incidences and
+gathering rows).  Here the public tree and the sequence tables are flattened once per game
+(:class:`FlatGame`): per player the internal sequence of each (hand, public sequence), each
+hand's weight times validity per public-card key, the hands' cards and twins; per public
+leaf its rule's numbers, its public sequences, card key and level set; per level set each
+player's levels and the hands in level order.  An iteration is then, per player, three calls
+into :mod:`seqform.structured.cfr_kernels` (the opponent's plan, the leaf product, the
+update), so the time is the kernels' and nothing is done per public node in Python; the
+loop returns to Python after every iteration, where Ctrl-C is seen
+(:func:`~seqform.iterative.run.run_iterations`).
+
+:class:`CompiledRegrets` is a :class:`~seqform.iterative.cfr.FullTreeRegrets` on the same
+:class:`~seqform.iterative.layout.TreeLayout` as vector CFR's, so its average, last iterate,
+:meth:`state` and :meth:`restore` are that class's; only :meth:`step` differs.  In float64
+(the default) it computes the numpy path's iterates up to the order of floating-point sums;
+``storage="float32"`` keeps the regrets, the average's weights and the behaviour in float32
+(half the memory) while every sum is taken in float64 and the certificate reads the average
+in float64.
+
+Needs numba (the ``fast`` extra); :func:`compiled_available` says whether it is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.tree import StructuredGame
+from seqform.iterative.cfr import FullTreeRegrets
+from seqform.iterative.layout import TIE_TOLERANCE, PlayerLayout, TreeLayout, sequence_layout
+from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
+from seqform.structured.leaf_groups import THRESHOLD, LeafGroup, leaf_index
+from seqform.structured.responses import sequence_tables
+
+__all__ = [
+    "BATCH",
+    "STORAGE",
+    "CompiledRegrets",
+    "FlatGame",
+    "FlatPlayer",
+    "RuleStep",
+    "compiled_available",
+    "flat_game",
+    "rule_step",
+]
+
+BATCH = 32
+"""The most leaves one walk over the hands serves (their sums sit side by side: a batch's
+scratch is ``BATCH`` floats per opponent hand and per card)."""
+
+STORAGE = ("float64", "float32")
+"""The storage of the regrets, the average's weights and the behaviour."""
+
+
+def compiled_available() -> bool:
+    """Whether numba, which the compiled kernels need, is installed (the ``fast`` extra)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+@dataclass(frozen=True, eq=False)
+class FlatPlayer:
+    """One player's side of a :class:`FlatGame`, in the layout's internal numbering.
+
+    index : shape (S_public, H), int32: the internal sequence of (public sequence, hand), -1
+        where the pair does not exist (a leaf reads one row)
+    factor : shape (card keys, H): the hand's weight times its validity under the key
+    levels, order : shape (level sets, H): each hand's level, and the hands in level order
+    cards : shape (H, k), the cards each hand holds (-1: none)
+    twin : per hand, the opponent's hand of the same two cards (two-card hands), else -1
+    """
+
+    index: np.ndarray
+    factor: np.ndarray
+    levels: np.ndarray
+    order: np.ndarray
+    cards: np.ndarray
+    twin: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class FlatGame:
+    """A structured game's public leaves and both players' tables as flat arrays (module
+    docstring), numbered by ``layout``: information sets by depth, then by public node, so
+    that the hands of one node sit side by side and a leaf reads and writes a few cache
+    lines instead of one per hand.
+
+    The leaves come in *batches* of at most :data:`BATCH` that share the rule kind, the
+    public cards, the level set and a threshold's quantity: one walk over the hands in
+    level order serves a whole batch (:func:`~seqform.structured.cfr_kernels.leaf_product`).
+
+    batch_start : shape (B + 1,), where each batch starts among the leaves in batch order
+    batch_kind, batch_key, batch_levels, batch_quantity : per batch, the rule kind (0
+        constant, 1 sign, 2 threshold), the public cards' key, the level set and a
+        threshold's quantity
+    sequences : shape (Z, 2), per leaf in batch order its public sequences
+    first : per leaf, ``chance_z`` times a constant's payoff, a sign's stake or a
+        threshold's ``if_reached``
+    step : per leaf, ``chance_z (if_reached − otherwise)`` for a threshold, else 0
+    players : both players' tables (:class:`FlatPlayer`)
+    num_cards : one more than the largest card a hand holds (at least 1)
+    width : the largest batch
+    layout : the numbering of the sequences
+    """
+
+    batch_start: np.ndarray
+    batch_kind: np.ndarray
+    batch_key: np.ndarray
+    batch_levels: np.ndarray
+    batch_quantity: np.ndarray
+    sequences: np.ndarray
+    first: np.ndarray
+    step: np.ndarray
+    players: tuple[FlatPlayer, FlatPlayer]
+    num_cards: int
+    width: int
+    layout: TreeLayout
+
+
+def _positions(layout: PlayerLayout) -> np.ndarray:
+    """Per table sequence, its internal position (the inverse of ``layout.order``)."""
+    position = np.empty(layout.num_sequences, dtype=np.int64)
+    position[layout.order] = np.arange(layout.num_sequences)
+    return position
+
+
+def _node_major(game: StructuredGame) -> TreeLayout:
+    """Vector CFR's layout with each depth's information sets ordered by public node."""
+    numbering = number_public_tree(game)
+    players = []
+    for player, table in enumerate(sequence_tables(game)):
+        _, nodes = np.nonzero(numbering.infoset_index[player] >= 0)  # the table's order
+        players.append(sequence_layout(table, within_depth=nodes))
+    return TreeLayout(players=tuple(players))
+
+
+def _leaf_numbers(
+    leaves: int, groups: tuple[LeafGroup, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per leaf its rule kind, first and second number and quantity, as the groups converted
+    them."""
+    kinds = np.empty(leaves, dtype=np.int64)
+    first, second = np.zeros(leaves), np.zeros(leaves)
+    quantity = np.zeros(leaves, dtype=np.int64)
+    for group in groups:
+        kinds[group.leaves] = group.kind
+        first[group.leaves] = group.first_float
+        second[group.leaves] = group.second_float
+        quantity[group.leaves] = group.quantity
+    return kinds, first, second, quantity
+
+
+def _level_sets(
+    game: StructuredGame, leaf_levels: tuple[tuple[np.ndarray, np.ndarray] | None, ...]
+) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """Per leaf the number of its level set (0 for a constant), and the distinct sets (the
+    leaves of one public-card set share the same array objects)."""
+    sets: dict[tuple[int, int], int] = {}
+    pairs: list[tuple[np.ndarray, np.ndarray]] = []
+    level_set = np.zeros(len(leaf_levels), dtype=np.int64)
+    for leaf, pair in enumerate(leaf_levels):
+        if pair is None:
+            continue
+        found = sets.setdefault((id(pair[0]), id(pair[1])), len(pairs))
+        if found == len(pairs):
+            pairs.append(pair)
+        level_set[leaf] = found
+    if not pairs:  # constants only: one level set of zeros keeps the arrays two-dimensional
+        pairs.append((np.zeros(game.num_hands(0), np.int64), np.zeros(game.num_hands(1), np.int64)))
+    return level_set, pairs
+
+
+def _flat_game(game: StructuredGame) -> FlatGame:
+    numbering, index = number_public_tree(game), leaf_index(game)
+    layout = _node_major(game)
+    kinds, first, second, quantity = _leaf_numbers(numbering.num_leaves, index.groups)
+    level_set, pairs = _level_sets(game, numbering.leaf_levels)
+    cards = [game.hands[p].card_matrix.astype(np.int64) for p in (0, 1)]
+    num_cards = max(1, int(max(c.max(initial=-1) for c in cards)) + 1)
+    players = []
+    for p in (0, 1):
+        position = _positions(layout.players[p])
+        table = numbering.sequence_index[p]
+        internal = np.where(table >= 0, position[np.maximum(table, 0)], -1)
+        weights = index.weights[p]
+        levels = np.stack([both[p].astype(np.int64) for both in pairs])
+        players.append(
+            FlatPlayer(
+                index=np.ascontiguousarray(internal.T, dtype=np.int32),
+                factor=np.ascontiguousarray(numbering.hand_valid[p] * weights[None, :]),
+                levels=levels,
+                order=np.argsort(levels, axis=1, kind="stable"),
+                cards=np.ascontiguousarray(cards[p]),
+                twin=(index.partner[p] if index.two_cards[p] else np.full(len(weights), -1)),
+            )
+        )
+    keys = numbering.leaf_cards.astype(np.int64)
+    leaves = np.lexsort((quantity, keys, level_set, kinds))  # batch order
+    same = np.stack([kinds, level_set, keys, quantity], axis=1)[leaves]
+    starts = np.flatnonzero(np.any(same[1:] != same[:-1], axis=1)) + 1
+    bounds = [0, *starts.tolist(), len(leaves)]
+    cuts = sorted(
+        {*bounds, *(c for a, b in itertools.pairwise(bounds) for c in range(a, b, BATCH))}
+    )
+    first_leaf = leaves[cuts[:-1]]
+    chance = numbering.leaf_chance_float.astype(float)[leaves]
+    return FlatGame(
+        batch_start=np.asarray(cuts, dtype=np.int64),
+        batch_kind=kinds[first_leaf],
+        batch_key=keys[first_leaf],
+        batch_levels=level_set[first_leaf],
+        batch_quantity=quantity[first_leaf],
+        sequences=np.ascontiguousarray(numbering.leaf_sequences[leaves], dtype=np.int64),
+        first=chance * first[leaves],
+        step=np.where(kinds[leaves] == THRESHOLD, chance * (first - second)[leaves], 0.0),
+        players=(players[0], players[1]),
+        num_cards=num_cards,
+        width=int(np.diff(cuts).max(initial=1)),
+        layout=layout,
+    )
+
+
+_FLAT: weakref.WeakKeyDictionary[StructuredGame, FlatGame] = weakref.WeakKeyDictionary()
+
+
+def flat_game(game: StructuredGame) -> FlatGame:
+    """The game's :class:`FlatGame`, built once per game."""
+    flat = _FLAT.get(game)
+    if flat is None:
+        flat = _FLAT[game] = _flat_game(game)
+    return flat
+
+
+@dataclass(frozen=True)
+class RuleStep:
+    """A rule's steps 1–6 (:mod:`seqform.iterative.rules`) at one ``t``, as the numbers and
+    flags :func:`~seqform.structured.cfr_kernels.update_player` reads.
+
+    numbers : the weight ``w_t``, then the (``>= 0``, ``< 0``) factors of the lagged
+        discount at ``t − 1``, the discount at ``t`` and the prediction's lagged discount at
+        ``t`` (1 where a discount does not apply)
+    flags : plus, predictive, lagged, discounted, prediction lagged
+    """
+
+    numbers: np.ndarray
+    flags: np.ndarray
+
+
+def _factors(discount: Discount | None, tau: int) -> tuple[float, float]:
+    if discount is None:
+        return 1.0, 1.0
+    both = np.broadcast_to(discount.factors(np.array([1.0, -1.0]), tau), (2,))
+    return float(both[0]), float(both[1])
+
+
+def rule_step(rule: RegretRule | ScheduledRule, iteration: int) -> RuleStep:
+    """``rule`` at iteration ``t`` (:class:`RuleStep`)."""
+    if isinstance(rule, ScheduledRule):
+        horizon = rule.horizon
+        discount = None
+        if rule.alpha is not None and rule.beta is not None and horizon is not None:
+            discount = Discount(rule.alpha.at(iteration, horizon), rule.beta.at(iteration, horizon))
+        lagged = None
+    else:
+        discount, lagged = rule.discount, rule.lagged
+    numbers = np.array(
+        [
+            rule.weight(iteration),
+            *_factors(lagged, iteration - 1),
+            *_factors(discount, iteration),
+            *_factors(lagged, iteration),
+        ]
+    )
+    flags = np.array(
+        [rule.plus, rule.predictive, lagged is not None, discount is not None, lagged is not None]
+    )
+    return RuleStep(numbers=numbers, flags=flags)
+
+
+class CompiledRegrets(FullTreeRegrets):
+    """Vector CFR stepped by the compiled kernels (module docstring); ``storage`` one of
+    :data:`STORAGE`.
+
+    Raises
+    ------
+    ValueError
+        For a storage not in :data:`STORAGE`, or a rule that updates both players at once.
+    ModuleNotFoundError
+        Without numba.
+    """
+
+    def __init__(
+        self,
+        game: StructuredGame,
+        rule: RegretRule | ScheduledRule,
+        horizon: int | None = None,
+        storage: str = "float64",
+    ) -> None:
+        if storage not in STORAGE:
+            raise ValueError(f"storage is one of {', '.join(STORAGE)}, not {storage!r}")
+        if not rule.alternating:
+            raise ValueError("the compiled vector CFR updates the players in turn")
+        from seqform.structured import cfr_kernels  # numba: imported only for a run
+
+        self._kernels = cfr_kernels
+        flat = flat_game(game)
+        layout = flat.layout
+        super().__init__(layout, [rule, rule], tie_tolerance=TIE_TOLERANCE, horizon=horizon)
+        dtype = np.dtype(storage)
+        for arrays in (self.regrets, self.instant, self.cumulative, self.behaviour):
+            arrays[:] = [array.astype(dtype) for array in arrays]
+        self.game = game
+        self.flat = flat
+        self.values = [np.zeros(player.num_sequences) for player in layout.players]
+        self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
+        self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
+        hands, width = (game.num_hands(0), game.num_hands(1)), flat.width
+        self._scratch = [  # the leaf product's, per player: the opponent's range, the sums
+            (
+                np.zeros((hands[1 - player], width)),
+                np.zeros((hands[player], width)),
+                np.zeros((3, width)),
+                np.zeros((3, flat.num_cards, width)),
+            )
+            for player in (0, 1)
+        ]
+        self._tables = [
+            (
+                player.sequence_infoset,
+                player.sequence_parent,
+                player.infoset_first,
+                player.infoset_parent,
+                player.action_count,
+            )
+            for player in layout.players
+        ]
+
+    def step(self, iteration: int) -> None:
+        self.iteration = iteration
+        for player in (0, 1):
+            self._half_step(player, iteration)
+
+    def product(self, player: int, plan: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both
+        in the internal order (the compiled :func:`~seqform.structured.cfr_kernels.
+        leaf_product`)."""
+        flat = self.flat
+        mine, theirs = flat.players[player], flat.players[1 - player]
+        out[:] = 0.0
+        self._kernels.leaf_product(
+            player, plan, out, flat.batch_start, flat.batch_kind, flat.batch_key,
+            flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first, flat.step,
+            mine.index, theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
+            mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, *self._scratch[player],
+        )  # fmt: skip
+        return out
+
+    def _half_step(self, player: int, iteration: int) -> None:
+        """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""
+        kernels, other = self._kernels, 1 - player
+        plan = self.plans[other]
+        kernels.own_plan(self.behaviour[other], self._tables[other][1], plan)
+        values = self.product(player, plan, self.values[player])
+        if player == 1:  # Aᵀ x is player 0's payoff: player 1's own is its negation
+            np.negative(values, out=values)
+        step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]
+        sequence_infoset, sequence_parent, infoset_first, infoset_parent, counts = self._tables[
+            player
+        ]
+        kernels.update_player(
+            values,
+            self.behaviour[player],
+            self.regrets[player],
+            self.instant[player],  # scratch: what regret matching reads
+            self.cumulative[player],
+            self.plans[player],
+            self.infoset_values[player],
+            sequence_infoset,
+            sequence_parent,
+            infoset_first,
+            infoset_parent,
+            counts,
+            step.numbers,
+            step.flags,
+            self.tie_tolerance,
+        )

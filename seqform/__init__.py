@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.questions.iterate import IterativeRun, iterate
     from seqform.questions.ranges import EquilibriumRanges, equilibrium_ranges
     from seqform.routes.exact import ExactSolution
+    from seqform.routes.locked import LockedSolution
     from seqform.routes.many import ManySpots, SpotRow, solve_many
     from seqform.routes.memory import MemoryRefusedError
     from seqform.routes.normal import NormalFormSolution, solve_normal_form
@@ -141,6 +142,7 @@ _LAZY = {
     "RefinedSolution": "seqform.routes.refine",
     "refine": "seqform.routes.refine",
     "RestrictedSolution": "seqform.routes.restrict",
+    "LockedSolution": "seqform.routes.locked",
     "Solution": "seqform.routes.solve",
     "solve": "seqform.routes.solve",
     "StructuredSolution": "seqform.routes.structured",
@@ -183,6 +185,7 @@ __all__ = [
     "IterativeRun",
     "LPWorkRefusedError",
     "LimitComparison",
+    "LockedSolution",
     "LogitBranch",
     "LogitFit",
     "LogitPoints",

@@ -23,7 +23,7 @@ from seqform.game.errors import TreeTooLargeError
 from seqform.game.formats.efg import read_efg
 from seqform.game.public.numbering import number_public_tree
 from seqform.io.loader import load_game
-from seqform.routes.policy import planned_size
+from seqform.routes.planned import planned_size
 from seqform.routes.solve import solve
 
 SMALLEST = "rhode_island(ranks=2, suits=2, max_bets=1)"  # 4 cards: every card is dealt

@@ -24,7 +24,8 @@ from seqform.questions.iterate import iterate
 from seqform.routes import memory
 from seqform.routes import policy as route
 from seqform.routes.memory import MemoryAvailable, MemoryRefusedError
-from seqform.routes.policy import OptionsError, check_options, choose_route, planned_size
+from seqform.routes.planned import planned_size
+from seqform.routes.policy import OptionsError, check_options, choose_route
 from seqform.routes.structured import StructuredSolution
 from seqform.routes.tree import Solution
 

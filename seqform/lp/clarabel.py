@@ -97,6 +97,9 @@ def run_clarabel(
     """Maximise the LP with Clarabel at gap and feasibility ``tolerance``; its proven
     optimum (only a status "Solved", not "AlmostSolved").
 
+    Length: the docstring says how refinement, Ctrl-C and progress reach the solver; the body
+    is one straight run from the conic form to the solution.
+
     ``refinement`` is Clarabel's iterative refinement of each solve with its factorised
     KKT matrix (its default, on); off, each linear solve is one pair of triangular solves
     (:func:`seqform.routes.structured.clarabel_refinement` says when that is enough).

@@ -4,7 +4,7 @@ before its first step; a trace beyond the limits is refused with the estimate.
 The size is ``N``, the number of action probabilities (every player's sequences but the
 empty ones, the unknowns of :mod:`seqform.qre.equations`).  A built-in game says
 it from its parameters before its tree is built
-(:func:`~seqform.routes.policy.planned_size`); any other game once it is loaded.
+(:func:`~seqform.routes.planned.planned_size`); any other game once it is loaded.
 
 Model
 -----
@@ -40,7 +40,7 @@ from seqform.game.model import Game
 from seqform.io.loader import load_game
 from seqform.questions.ranges import DEFAULT_MAX_SECONDS, WorkRefusedError
 from seqform.routes.memory import BASE_BYTES, MemoryEstimate, check_memory
-from seqform.routes.policy import planned_size
+from seqform.routes.planned import planned_size
 
 __all__ = [
     "STEP_REFERENCE",

@@ -1,0 +1,98 @@
+"""A built-in game's size from its parameters, before anything is built: what the route
+policy (:mod:`seqform.routes.policy`) sizes the memory refusals and the ``auto`` route by.
+
+Kuhn poker's size is computed from ``cards`` without building its deck (its public betting
+tree does not depend on the deck: ``sequences = 1 + cards (S_p − 1)`` per player and
+``1 + cards (cards − 1) k`` tree nodes, ``S_p`` and ``k`` read off the 2-card game);
+Rhode Island hold'em's from its formula (:mod:`seqform.game.builtin.rhode_island_sizes`);
+any other built-in game's from its structured description, numbered, and its node count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from seqform.game.builtin.kuhn import kuhn_structured
+from seqform.game.builtin.one_card import check_deck_size
+from seqform.game.builtin.registry import (
+    GAMES,
+    STRUCTURED_GAMES,
+    builtin_tree_nodes,
+    load_structured_game,
+    parse_game_spec,
+)
+from seqform.game.builtin.rhode_island_sizes import RhodeIslandSizes, rhode_island_sizes
+from seqform.game.public.explicit import tree_nodes
+from seqform.game.public.numbering import number_public_tree
+
+__all__ = ["PlannedSize", "planned_size"]
+
+
+@dataclass(frozen=True)
+class PlannedSize:
+    """A built-in game's size, from its parameters, before its tree is built.
+
+    tree_nodes : the tree's node count where the game can say it
+        (:func:`~seqform.game.builtin.registry.builtin_tree_nodes`), else the structured
+        description's bound; None when neither is known
+    structured : whether the game has a structured description (the structured route)
+    tree_bound : at most the tree's nodes, from the structured description
+        (:func:`~seqform.game.public.explicit.tree_nodes`; the ``auto`` route compares
+        :data:`~seqform.routes.policy.AUTO_TREE_NODES` with it); None without one, or when
+        not asked for
+    sequences : both players' sequences on the structured route; None as ``tree_bound``
+    """
+
+    tree_nodes: int | None
+    structured: bool = False
+    tree_bound: int | None = None
+    sequences: int | None = None
+
+
+def _kuhn_size(cards: int) -> PlannedSize:
+    """Kuhn poker's sizes for ``cards`` cards, scaled from the 2-card game (module docstring)."""
+    check_deck_size(cards, "kuhn")
+    small = kuhn_structured(2)
+    numbering = number_public_tree(small)
+    pairs = cards * (cards - 1)
+    public = numbering.num_public_nodes(0) + numbering.num_public_nodes(1) + numbering.num_leaves
+    per_pair = (tree_nodes(small) - 1) // 2  # the 2-card game has 2 ordered deals
+    sequences = sum(1 + cards * (numbering.num_public_sequences(p) - 1) for p in (0, 1))
+    return PlannedSize(1 + pairs * public, True, 1 + pairs * per_pair, sequences)
+
+
+def _rhode_island_size(sizes: RhodeIslandSizes) -> PlannedSize:
+    """Rhode Island hold'em's sizes by formula: numbering the full game's public tree alone
+    takes minutes (:mod:`seqform.game.builtin.rhode_island_sizes`)."""
+    nodes = sizes.tree_nodes
+    return PlannedSize(nodes, True, nodes, sizes.sequences[0] + sizes.sequences[1])
+
+
+def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
+    """What a built-in game's parameters say of its size (:class:`PlannedSize`); None for a
+    spec that is not a built-in game (a file, ``openspiel:``) or that the build will refuse
+    with its own message.  ``numbered=False`` skips numbering the structured description
+    (``tree_bound`` and ``sequences`` are then None) where the node count is known without."""
+    try:
+        name, parameters = parse_game_spec(spec)
+    except ValueError:
+        return None
+    if name not in GAMES:
+        return None
+    try:
+        if name == "kuhn" and set(parameters) <= {"cards"}:
+            return _kuhn_size(parameters.get("cards", 3))  # type: ignore[arg-type]
+        if name == "rhode_island":
+            return _rhode_island_size(rhode_island_sizes(**parameters))  # type: ignore[arg-type]
+        structured = load_structured_game(spec) if name in STRUCTURED_GAMES else None
+    except (ValueError, TypeError):
+        structured = None
+    nodes = builtin_tree_nodes(spec)
+    if structured is None:
+        return PlannedSize(nodes)
+    if not numbered and nodes is not None:
+        return PlannedSize(nodes, True)
+    numbering = number_public_tree(structured)
+    bound = tree_nodes(structured)
+    sequences = numbering.num_sequences(0) + numbering.num_sequences(1)
+    return PlannedSize(bound if nodes is None else nodes, True, bound, sequences)

@@ -50,7 +50,7 @@ from seqform.resolving.gadgets import gadget_game, measure_game, root_infosets
 from seqform.resolving.resolve import GadgetRun, counterfactual_values
 from seqform.resolving.sized import SizedGame, load_sized_game
 from seqform.resolving.subgames import ResolveError, Subgame, SubgameRoot, subtree_infosets
-from seqform.resolving.translation import MAPPINGS, map_size, translate_strategies
+from seqform.resolving.translation import MAPPINGS, map_size, same_hands, translate_strategies
 from seqform.routes.tree import solve_tree
 
 __all__ = ["ALTERNATIVES", "METHODS", "NESTED_GADGETS", "OffTreeResult", "off_tree"]
@@ -331,6 +331,8 @@ def off_tree(
     """Play ``blueprint`` (both players' strategies of ``abstract``) in ``full`` by
     ``method`` (module docstring), and certify the profile in ``full``.
 
+    Length: the parameters' documentation and checks; the work is in the modules it calls.
+
     Parameters
     ----------
     full, abstract
@@ -365,6 +367,7 @@ def off_tree(
         if value not in allowed:
             raise ResolveError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
     full, abstract = _sized(full), _sized(abstract)
+    same_hands(full, abstract)
     profile = _blueprint(abstract, blueprint)
     translated = translate_strategies(
         full, abstract, (profile[0].as_dict(), profile[1].as_dict()), mapping

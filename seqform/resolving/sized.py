@@ -32,8 +32,7 @@ from seqform.game.builtin.registry import parse_game_spec
 from seqform.game.model import Game
 from seqform.game.public.explicit import explicit_game
 from seqform.game.public.tree import PublicDecision, StructuredGame
-from seqform.holdem.game import is_spot_file, spot_game
-from seqform.holdem.spot import Spot, read_spot
+from seqform.holdem import Spot, is_spot_file, read_spot, spot_game
 from seqform.resolving.subgames import ResolveError
 
 __all__ = ["SizeReader", "SizedGame", "leduc_sized", "load_sized_game", "spot_sized"]

@@ -48,6 +48,7 @@ __all__ = [
     "Translated",
     "map_size",
     "pseudo_harmonic",
+    "same_hands",
     "translate_strategies",
 ]
 
@@ -333,6 +334,16 @@ class Translated:
     untranslated: tuple[int, int]
 
 
+def same_hands(full: SizedGame, abstract: SizedGame) -> None:
+    """Raise :class:`ResolveError` unless both games deal the same hands."""
+    for player in (0, 1):
+        if full.structured.hands[player].labels != abstract.structured.hands[player].labels:
+            raise ResolveError(
+                f"{full.name} and {abstract.name}: player {player + 1}'s hands differ; the "
+                "abstract game must differ from the full game in its bet sizes only"
+            )
+
+
 def translate_strategies(
     full: SizedGame,
     abstract: SizedGame,
@@ -350,12 +361,7 @@ def translate_strategies(
     """
     if mapping not in MAPPINGS:
         raise ResolveError(f"mapping: {mapping!r} is not one of {', '.join(MAPPINGS)}")
-    for player in (0, 1):
-        if full.structured.hands[player].labels != abstract.structured.hands[player].labels:
-            raise ResolveError(
-                f"{full.name} and {abstract.name}: player {player + 1}'s hands differ; the "
-                "abstract game must differ from the full game in its bet sizes only"
-            )
+    same_hands(full, abstract)
     mapped: list[Mapped] = []
     untranslated = []
     for player in (0, 1):

@@ -17,8 +17,9 @@ A bet below the smallest abstract size maps to it, a bet above the largest to th
 (the all-in of a spot is always one of the sizes); an action without a size (fold, check,
 call) maps to the action of that name.  A raise where the mapped abstract decision has none
 (a raise of a bet the abstraction maps to its all-in) cannot be translated: below it the
-translating player plays uniformly, and :class:`Translated` counts those decisions.  The translated player's own actions are the
-blueprint's: an abstract bet is played as the full game's bet of the nearest size.
+translating player plays uniformly, and :class:`Translated` counts those decisions.  The
+translating player's own actions are the blueprint's: an abstract bet is played as the full
+game's bet of the nearest size.
 
 The translated strategy is a strategy of the full game.  The mapping's coin is the
 translating player's own and private, so by Kuhn's theorem its mixed play is the behavioural
@@ -70,7 +71,9 @@ def pseudo_harmonic(low: Fraction, high: Fraction, size: Fraction) -> Fraction:
     """
     low, high, size = Fraction(low), Fraction(high), Fraction(size)
     if not 0 <= low <= size <= high or low == high:
-        raise ResolveError(f"pseudo_harmonic: need 0 <= A <= x <= B and A < B, got {low, size, high}")
+        raise ResolveError(
+            f"pseudo_harmonic: need 0 <= A <= x <= B and A < B, got {low, size, high}"
+        )
     return (high - size) * (1 + low) / ((high - low) * (1 + size))
 
 
@@ -214,7 +217,9 @@ class _Walk:
                     assert isinstance(mapped, PublicChance)
                     below.append(
                         _Entry(
-                            mapped.children[mapped.outcomes.index(outcome)], entry.coin, entry.weight
+                            mapped.children[mapped.outcomes.index(outcome)],
+                            entry.coin,
+                            entry.weight,
                         )
                     )
                 self.walk(child, below)
@@ -297,10 +302,10 @@ class _Walk:
                     for index, probability in mapped[action]:
                         below.append(
                             _Entry(
-                            target.children[index],
-                            entry.coin * probability,
-                            entry.weight * probability,
-                        )
+                                target.children[index],
+                                entry.coin * probability,
+                                entry.weight * probability,
+                            )
                         )
             self.walk(child, _merged(below))
 

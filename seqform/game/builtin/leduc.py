@@ -95,8 +95,8 @@ __all__ = [
     "check_bets",
     "leduc_poker",
     "leduc_structured",
-    "raise_token",
     "leduc_words",
+    "raise_token",
 ]
 
 RoundOver = Callable[[tuple[int, int], str], PublicNode]  # (put in, round's betting) -> next

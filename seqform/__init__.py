@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.questions.exploit import Exploitation, exploit, named_opponent
     from seqform.questions.iterate import IterativeRun, iterate
     from seqform.questions.ranges import EquilibriumRanges, equilibrium_ranges
+    from seqform.resolving.off_tree import OffTreeResult, off_tree
     from seqform.routes.exact import ExactSolution
     from seqform.routes.locked import LockedSolution
     from seqform.routes.many import ManySpots, SpotRow, solve_many
@@ -129,6 +130,8 @@ _LAZY = {
     "iterate": "seqform.questions.iterate",
     "EquilibriumRanges": "seqform.questions.ranges",
     "equilibrium_ranges": "seqform.questions.ranges",
+    "OffTreeResult": "seqform.resolving.off_tree",
+    "off_tree": "seqform.resolving.off_tree",
     "ExactSolution": "seqform.routes.exact",
     "ManySpots": "seqform.routes.many",
     "SpotRow": "seqform.routes.many",
@@ -193,6 +196,7 @@ __all__ = [
     "MemoryRefusedError",
     "NormalForm",
     "NormalFormSolution",
+    "OffTreeResult",
     "OneCardPoker",
     "OptionsError",
     "PlayerSequences",
@@ -238,6 +242,7 @@ __all__ = [
     "load_structured_game",
     "logit_qre",
     "named_opponent",
+    "off_tree",
     "one_card_game",
     "plan_from_behaviour",
     "read_efg",

@@ -41,14 +41,15 @@ class ResolveError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class SubgameRoot:
-    """One root of a subgame: the chance node starting the round, reached by ``history``.
+    """One root of a subgame: the node it starts at, reached by ``history`` (the chance node
+    starting the round; for :mod:`seqform.resolving.off_tree`, the node after an off-tree bet).
 
     chance : the product of chance probabilities on the path (exact)
     reach : per player, the blueprint's product of that player's action probabilities
     last : per player, the index of the player's last sequence on the path (0: none)
     """
 
-    node: Chance
+    node: Node
     history: tuple[str, ...]
     chance: Fraction
     reach: tuple[Any, Any]

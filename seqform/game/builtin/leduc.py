@@ -40,6 +40,14 @@ Sizes of the default game, checked against OpenSpiel in ``tests/test_leduc.py``:
 terminal histories, 468 information sets and 1,093 sequences per player (144 and 337 with
 suit isomorphism, 1,116 terminal histories).
 
+Bet sizes.  ``bets`` gives each round's bet and raise sizes, in chips added beyond the call
+(default ``((2,), (4,))``: Leduc's own).  A bet or raise of a round's own size (2 in round
+1, 4 in round 2) keeps the name ``r``; any other size ``N`` is ``rN`` (``r1``, ``r8``), so a
+game with more sizes holds every information set of a game with fewer under the same name
+(the blueprint of the few sizes reads straight into the many; :mod:`seqform.resolving.
+translation`).  At most two bets or raises of any sizes are made per round.  ``leduc_poker``
+with the default sizes is OpenSpiel's game, names and all; other sizes are seqform's.
+
 The game is defined once, as public tree × private cards (:func:`leduc_structured`,
 :mod:`seqform.game.public.tree`): hands are the ``n`` cards, the deal scale ``1/(n(n-1))``,
 the public tree is round 1's betting, the public card (probability ``1/(n-2)`` among the
@@ -84,15 +92,25 @@ __all__ = [
     "ANTE",
     "BET_SIZES",
     "MAX_BETS_PER_ROUND",
+    "check_bets",
     "leduc_poker",
     "leduc_structured",
     "leduc_words",
+    "raise_token",
 ]
 
 RoundOver = Callable[[tuple[int, int], str], PublicNode]  # (put in, round's betting) -> next
 
 
-def leduc_poker(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = False) -> Game:
+Bets = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def leduc_poker(
+    ranks: int = 3,
+    suits: int = 2,
+    suit_isomorphism: bool = False,
+    bets: tuple[int | tuple[int, ...], int | tuple[int, ...]] | None = None,
+) -> Game:
     """Leduc hold'em with ``ranks`` ranks in ``suits`` suits (default 3 × 2, as OpenSpiel).
 
     Parameters
@@ -104,16 +122,23 @@ def leduc_poker(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = False) 
     suit_isomorphism
         If true, chance deals ranks and players do not see suits (OpenSpiel's
         ``suit_isomorphism=true``); the value of the game is unchanged.
+    bets
+        Each round's bet and raise sizes in chips beyond the call, an integer or a tuple of
+        them per round (module docstring); default ``((2,), (4,))``, Leduc's.
 
     Raises
     ------
     ValueError
         If ``ranks`` or ``suits`` is not an integer in range, if the deck has fewer than 3
-        cards, or if ``suit_isomorphism`` is not a bool.
+        cards, if ``suit_isomorphism`` is not a bool, or if ``bets`` is not two rounds of
+        positive whole sizes (other sizes than Leduc's need ``suit_isomorphism=False``).
     """
     check_parameters(ranks, suits, suit_isomorphism)
+    sizes = check_bets(bets)
+    if suit_isomorphism and sizes != _LEDUC_BETS:
+        raise ValueError("leduc: bets other than Leduc's own need suit_isomorphism=False")
     if not suit_isomorphism:
-        return explicit_game(leduc_structured(ranks, suits))
+        return explicit_game(leduc_structured(ranks, suits, bets))
     return Game(
         name=_name(ranks, suits, suit_isomorphism),
         root=leduc_tree(ranks, suits, suit_isomorphism),
@@ -122,10 +147,50 @@ def leduc_poker(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = False) 
     )
 
 
-def _name(ranks: int, suits: int, suit_isomorphism: bool) -> str:
+_LEDUC_BETS: Bets = ((BET_SIZES[0],), (BET_SIZES[1],))
+
+
+def check_bets(bets: object) -> Bets:
+    """``bets`` (:func:`leduc_poker`) as two increasing tuples of sizes; None is Leduc's.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, for anything but two rounds of distinct positive integers.
+    """
+    if bets is None:
+        return _LEDUC_BETS
+    shape = "two rounds of sizes, e.g. bets=((1, 2), (4, 8))"
+    if not isinstance(bets, tuple | list) or len(bets) != 2:
+        raise ValueError(f"leduc: bets must be {shape}, got {bets!r}")
+    rounds = []
+    for number, given in enumerate(bets, start=1):
+        sizes = given if isinstance(given, tuple | list) else (given,)
+        if not sizes or any(
+            isinstance(size, bool) or not isinstance(size, int) or size < 1 for size in sizes
+        ):
+            raise ValueError(
+                f"leduc: bets of round {number} must be positive integers (chips beyond the "
+                f"call), got {given!r}"
+            )
+        if len(set(sizes)) != len(sizes):
+            raise ValueError(f"leduc: bets of round {number} name a size twice: {given!r}")
+        rounds.append(tuple(sorted(sizes)))
+    return rounds[0], rounds[1]
+
+
+def raise_token(round_index: int, size: int) -> str:
+    """The action of a bet or raise of ``size`` chips beyond the call in round
+    ``round_index`` (0 or 1): ``r`` for Leduc's own size, else ``r`` and the size."""
+    return "r" if size == BET_SIZES[round_index] else f"r{size}"
+
+
+def _name(ranks: int, suits: int, suit_isomorphism: bool, bets: Bets = _LEDUC_BETS) -> str:
     settings = [] if (ranks, suits) == (3, 2) else [f"ranks={ranks}", f"suits={suits}"]
     if suit_isomorphism:
         settings.append("suit_isomorphism=True")
+    if bets != _LEDUC_BETS:
+        settings.append(f"bets={bets!r}")
     return f"leduc({', '.join(settings)})" if settings else "leduc"
 
 
@@ -155,7 +220,8 @@ def leduc_tree_nodes(ranks: int = 3, suits: int = 2, suit_isomorphism: bool = Fa
 
 
 def leduc_words(infoset: str, action: str) -> str:
-    """Say an ``f``/``c``/``r`` action in poker words: fold, check, call, bet or raise.
+    """Say an ``f``/``c``/``r`` action in poker words: fold, check, call, bet or raise (a
+    sized ``r8``: ``bet 8`` or ``raise 8``, chips beyond the call).
 
     The betting of the current round is the last ``|`` field of the information set's name;
     the player faces a bet if it contains a bet (``r``).
@@ -165,13 +231,19 @@ def leduc_words(infoset: str, action: str) -> str:
         return "fold"
     if action == "c":
         return "call" if facing_bet else "check"
-    if action == "r":
-        return "raise" if facing_bet else "bet"
+    if action.startswith("r"):
+        word = "raise" if facing_bet else "bet"
+        return word if action == "r" else f"{word} {action[1:]}"
     return action
 
 
-def leduc_structured(ranks: int = 3, suits: int = 2) -> StructuredGame:
-    """Leduc hold'em (suits seen) as public tree × private cards (module docstring).
+def leduc_structured(
+    ranks: int = 3,
+    suits: int = 2,
+    bets: tuple[int | tuple[int, ...], int | tuple[int, ...]] | None = None,
+) -> StructuredGame:
+    """Leduc hold'em (suits seen) as public tree × private cards (module docstring), with
+    ``bets`` as :func:`leduc_poker`'s.
 
     Cards are numbered in OpenSpiel's order, ``rank · suits + suit``; a showdown's levels
     given public card ``c`` are shared by every leaf after a public card of ``c``'s rank.
@@ -182,6 +254,7 @@ def leduc_structured(ranks: int = 3, suits: int = 2) -> StructuredGame:
         As :func:`leduc_poker`.
     """
     check_parameters(ranks, suits, False)
+    sizes = check_bets(bets)
     cards = ranks * suits
     rank = np.arange(cards, dtype=np.int64) // suits
     letters = rank_labels(ranks)
@@ -195,16 +268,16 @@ def leduc_structured(ranks: int = 3, suits: int = 2) -> StructuredGame:
         for card in range(cards):
             prefix = f"|{round_one}|{labels[card]}|"
             showdown = _showdown(shared[card // suits])
-            children.append(_betting(1, "", put_in, prefix, showdown))
+            children.append(_betting(sizes, 1, (), put_in, prefix, showdown))
         return PublicChance(
             "public card", labels, tuple(range(cards)), Fraction(1, cards - 2), tuple(children)
         )
 
     return StructuredGame(
-        name=_name(ranks, suits, False),
+        name=_name(ranks, suits, False, sizes),
         hands=(hands, hands),
         deal_scale=Fraction(1, cards * (cards - 1)),
-        root=_betting(0, "", (ANTE, ANTE), "|", round_two),
+        root=_betting(sizes, 0, (), (ANTE, ANTE), "|", round_two),
         write_deal=card_by_card_deal(),
         description=_description(ranks, suits),
         describe_action=leduc_words,
@@ -218,10 +291,16 @@ def _showdown(levels: tuple[np.ndarray, np.ndarray]) -> RoundOver:
 
 
 def _betting(
-    round_index: int, betting: str, put_in: tuple[int, int], prefix: str, round_over: RoundOver
+    sizes: Bets,
+    round_index: int,
+    betting: tuple[str, ...],
+    put_in: tuple[int, int],
+    prefix: str,
+    round_over: RoundOver,
 ) -> PublicDecision:
-    """The rest of a betting round after ``betting`` (history ``prefix + betting``), each
-    player having ``put_in`` the pot; a call that ends the round leads to ``round_over``."""
+    """The rest of a betting round after ``betting`` (history ``prefix`` and the actions
+    joined), each player having ``put_in`` the pot; a call that ends the round leads to
+    ``round_over``; each bet or raise is one of the round's ``sizes`` beyond the call."""
     player = len(betting) % 2
     to_call = put_in[1 - player] - put_in[player]
     actions: list[str] = []
@@ -232,14 +311,18 @@ def _betting(
     actions.append("c")
     called = _add(put_in, player, to_call)
     if to_call > 0 or betting:
-        children.append(round_over(called, betting + "c"))
+        children.append(round_over(called, "".join(betting) + "c"))
     else:
-        children.append(_betting(round_index, "c", called, prefix, round_over))
-    if betting.count("r") < MAX_BETS_PER_ROUND:
-        actions.append("r")
-        raised = _add(put_in, player, to_call + BET_SIZES[round_index])
-        children.append(_betting(round_index, betting + "r", raised, prefix, round_over))
-    return PublicDecision(player, tuple(actions), tuple(children), prefix + betting)
+        children.append(_betting(sizes, round_index, ("c",), called, prefix, round_over))
+    if sum(action.startswith("r") for action in betting) < MAX_BETS_PER_ROUND:
+        for size in sizes[round_index]:
+            token = raise_token(round_index, size)
+            raised = _add(put_in, player, to_call + size)
+            actions.append(token)
+            children.append(
+                _betting(sizes, round_index, (*betting, token), raised, prefix, round_over)
+            )
+    return PublicDecision(player, tuple(actions), tuple(children), prefix + "".join(betting))
 
 
 def _add(put_in: tuple[int, int], player: int, amount: int) -> tuple[int, int]:

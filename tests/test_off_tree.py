@@ -1,0 +1,147 @@
+"""Off-tree actions: the mappings, Leduc with bet sizes, translation and nested re-solving."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from seqform.game.builtin.leduc import leduc_poker, leduc_structured
+from seqform.holdem.spot import spot_from_mapping
+from seqform.io.loader import load_game
+from seqform.resolving.off_tree import off_tree
+from seqform.resolving.sized import leduc_sized, load_sized_game, spot_sized
+from seqform.resolving.subgames import ResolveError
+from seqform.resolving.translation import map_size, pseudo_harmonic
+from seqform.routes.tree import solve_tree
+
+F = Fraction
+
+
+def test_pseudo_harmonic_ends_and_a_worked_value() -> None:
+    # f(A) = 1 and f(B) = 0: the mapping's definition (Ganzfried and Sandholm, IJCAI 2013).
+    assert pseudo_harmonic(F(1, 2), F(1), F(1, 2)) == 1
+    assert pseudo_harmonic(F(1, 2), F(1), F(1)) == 0
+    # A half-pot and a pot bet, x = 3/4 pot: (1/4)(3/2) / ((1/2)(7/4)) = 3/7, worked by hand
+    # from the paper's formula f(x) = (B - x)(1 + A) / ((B - A)(1 + x)).
+    assert pseudo_harmonic(F(1, 2), F(1), F(3, 4)) == F(3, 7)
+    # A = 0 (a check), B = 1 (a pot bet), x = 1/2: (1/2)(1) / ((1)(3/2)) = 1/3, the same formula.
+    assert pseudo_harmonic(F(0), F(1), F(1, 2)) == F(1, 3)
+
+
+def test_pseudo_harmonic_refuses_a_size_outside() -> None:
+    with pytest.raises(ResolveError, match="A <= x <= B"):
+        pseudo_harmonic(F(1), F(2), F(3))
+
+
+def test_map_size_variants() -> None:
+    sizes = [F(1), F(1, 2)]  # unsorted on purpose: indices refer to this list
+    assert map_size(sizes, F(3, 4)) == ((1, F(3, 7)), (0, F(4, 7)))
+    assert map_size(sizes, F(3, 4), "deterministic") == ((0, F(1)),)  # 3/7 < 1/2: to B
+    assert map_size(sizes, F(3, 4), "arithmetic") == ((1, F(1, 2)), (0, F(1, 2)))
+    assert map_size(sizes, F(1, 2)) == ((1, F(1)),)
+    assert map_size(sizes, F(1, 4)) == ((1, F(1)),)  # below the smallest
+    assert map_size(sizes, F(3)) == ((0, F(1)),)  # above the largest
+    with pytest.raises(ResolveError, match="mapping"):
+        map_size(sizes, F(3, 4), "nearest")
+
+
+def test_leduc_bets_default_is_leduc() -> None:
+    plain, sized = leduc_poker(2, 2), leduc_poker(2, 2, bets=((2,), (4,)))
+    assert sized.name == plain.name == "leduc(ranks=2, suits=2)"
+    assert sized.flat.tables[0].infosets == plain.flat.tables[0].infosets
+
+
+def test_leduc_bets_keep_the_abstract_names() -> None:
+    full = leduc_poker(2, 2, bets=((1, 2), 4))
+    assert full.name == "leduc(ranks=2, suits=2, bets=((1, 2), (4,)))"
+    assert load_game(full.name).flat.num_nodes == full.flat.num_nodes
+    for player in (0, 1):
+        names = set(full.flat.tables[player].infosets)
+        assert set(leduc_poker(2, 2).flat.tables[player].infosets) <= names
+    assert leduc_structured(2, 2, ((1, 2), (4, 8))).root.actions == ("c", "r1", "r")
+
+
+@pytest.mark.parametrize(
+    ("bets", "message"),
+    [((2,), "two rounds"), (((0,), (4,)), "positive"), (((2, 2), (4,)), "twice")],
+)
+def test_leduc_bets_refused(bets: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        leduc_poker(2, 2, bets=bets)  # type: ignore[arg-type]
+
+
+def test_sizes_are_pot_fractions() -> None:
+    game = leduc_sized(2, 2, bets=((1, 2), (4, 8)))
+    root = game.structured.root
+    assert game.sizes(root) == (None, F(1, 2), F(1))  # 1 and 2 chips into a pot of 2
+    after = root.children[2]  # facing a bet of 2: pot 4, 2 to call, pot after the call 6
+    assert after.actions == ("f", "c", "r1", "r")
+    assert game.sizes(after) == (None, None, F(1, 6), F(2, 6))
+
+
+BASE = {
+    "board": "Ks7h2d9c4s",
+    "pot": 10,
+    "effective_stack": 30,
+    "oop_range": "AA,QQ,99",
+    "ip_range": "KK:0.25,QJs,77",
+    "bet_sizes": [0.5],
+    "raise_sizes": [1],
+    "max_raises": 1,
+}
+
+
+@pytest.fixture(scope="module")
+def spots() -> tuple:
+    full = spot_sized(spot_from_mapping({**BASE, "ip_bet_sizes": [0.5, 1, 2]}, "full"))
+    abstract = spot_sized(spot_from_mapping(BASE, "abstract"))
+    blueprint = [strategy.as_dict() for strategy in solve_tree(abstract.game).strategies]
+    return full, abstract, blueprint
+
+
+def test_spot_sizes(spots: tuple) -> None:
+    full = spots[0]
+    after_check = full.structured.root.children[0]
+    assert after_check.actions == ("x", "b5", "b10", "b20", "b30")
+    assert full.sizes(after_check) == (None, F(1, 2), F(1), F(2), F(3))
+    facing = after_check.children[2]  # x-b10: raise to 30 adds 20 to a pot of 30 after the call
+    assert full.sizes(facing)[2:] == (F(2, 3),)
+
+
+def test_translation_is_a_strategy_of_the_full_game(spots: tuple) -> None:
+    full, abstract, blueprint = spots
+    result = off_tree(full, abstract, blueprint)
+    assert result.off_tree > 0
+    for strategy in result.strategies:
+        table = full.game.flat.tables[strategy.player]
+        totals = np.add.reduceat(
+            np.asarray(strategy.probabilities[1:], dtype=float), table.first_sequence - 1
+        )
+        assert totals == pytest.approx(np.ones(table.num_infosets))
+    for player in (0, 1):  # where the abstract game has the information set: the blueprint
+        played = result.strategies[player].as_dict()
+        for name, strategy in blueprint[player].items():
+            extra = {action: 0.0 for action in played[name] if action not in strategy}
+            assert played[name] == pytest.approx({**strategy, **extra})
+
+
+def test_nested_is_no_worse_than_translation(spots: tuple) -> None:
+    full, abstract, blueprint = spots
+    translated = off_tree(full, abstract, blueprint)
+    nested = off_tree(full, abstract, blueprint, method="nested")
+    assert nested.runs  # one gadget LP per off-tree bet of IP after a check
+    assert nested.certificate.nash_conv >= 0
+    assert nested.exploitability <= translated.exploitability
+    assert nested.milli_exploitability == pytest.approx(1000 * nested.exploitability / 10)
+
+
+def test_off_tree_refusals(spots: tuple) -> None:
+    full, abstract, blueprint = spots
+    with pytest.raises(ResolveError, match="method"):
+        off_tree(full, abstract, blueprint, method="guess")
+    with pytest.raises(ResolveError, match="bets with sizes"):
+        load_sized_game("kuhn")
+    with pytest.raises(ResolveError, match="hands differ"):
+        off_tree(full, leduc_sized(2, 2), blueprint)

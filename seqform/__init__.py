@@ -52,6 +52,8 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.questions.exploit import Exploitation, exploit, named_opponent
     from seqform.questions.iterate import IterativeRun, iterate
     from seqform.questions.ranges import EquilibriumRanges, equilibrium_ranges
+    from seqform.resolving.paths import resolve
+    from seqform.resolving.resolve import ResolveResult
     from seqform.routes.exact import ExactSolution
     from seqform.routes.many import ManySpots, SpotRow, solve_many
     from seqform.routes.memory import MemoryRefusedError
@@ -128,6 +130,8 @@ _LAZY = {
     "iterate": "seqform.questions.iterate",
     "EquilibriumRanges": "seqform.questions.ranges",
     "equilibrium_ranges": "seqform.questions.ranges",
+    "resolve": "seqform.resolving.paths",
+    "ResolveResult": "seqform.resolving.resolve",
     "ExactSolution": "seqform.routes.exact",
     "ManySpots": "seqform.routes.many",
     "SpotRow": "seqform.routes.many",
@@ -195,6 +199,7 @@ __all__ = [
     "PlayerSequences",
     "QREPoint",
     "RefinedSolution",
+    "ResolveResult",
     "RestrictedSolution",
     "Route",
     "SequenceForm",
@@ -240,6 +245,7 @@ __all__ = [
     "read_efg",
     "refine",
     "render_text",
+    "resolve",
     "solve",
     "solve_many",
     "solve_minmax",

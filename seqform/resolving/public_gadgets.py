@@ -113,7 +113,11 @@ class GadgetLP:
 
 
 def gadget_lp(
-    sub: StructuredGame, gadget: str, hands: np.ndarray, weights: np.ndarray, alternatives: np.ndarray
+    sub: StructuredGame,
+    gadget: str,
+    hands: np.ndarray,
+    weights: np.ndarray,
+    alternatives: np.ndarray,
 ) -> GadgetLP:
     """The ``resolve``, ``maxmargin`` or ``reach`` gadget LP of ``sub`` (module docstring);
     ``weights`` and ``alternatives`` per hand of ``hands``, in the full game's units."""

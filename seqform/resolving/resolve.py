@@ -220,18 +220,16 @@ def gifts(
     opponent = 1 - player
     response = best_response(game, opponent, strategy)
     leaf = leaf_payoffs(game, opponent, plan_from_behaviour(strategy))
-    sequences = {j.key: j.sequence for j in infosets}
-    return shared_gifts(game.flat.tables[opponent], response.infoset_values, leaf, sequences)
+    found = {j.key: j.sequence for j in infosets}
+    return shared_gifts(game.flat.tables[opponent], response.infoset_values, leaf, found)
 
 
 def shared_gifts(
     table: PlayerSequences, values: Any, leaf: Any, sequences: Mapping[str, int]
 ) -> dict[str, float]:
-    """The gifts of the module docstring from the opponent's best-response values
-    ``values`` (per information set of ``table``) and its leaf payoffs ``leaf`` (per
-    sequence) against the re-solving player's blueprint; ``sequences[key]`` is the
-    opponent's last sequence before root information set ``key``.  One definition for the
-    tree and the structured path."""
+    """The gifts (module docstring) from the opponent's best-response ``values`` per
+    information set and ``leaf`` payoffs per sequence against the blueprint; ``sequences``:
+    its last sequence before each root information set.  Both paths use it."""
     values = np.asarray(values, dtype=float)
     below = np.asarray(leaf, dtype=float).copy()
     np.add.at(below, table.parent_sequence, values)  # CBV(I, a) = leaf + V of what follows
@@ -249,7 +247,9 @@ def shared_gifts(
     sharers = np.zeros(table.num_sequences)
     for found in paths.values():
         sharers[found] += 1
-    return {key: float(sum(given_up[s] / sharers[s] for s in found)) for key, found in paths.items()}
+    return {
+        key: float(sum(given_up[s] / sharers[s] for s in found)) for key, found in paths.items()
+    }
 
 
 def _solve(gadget: Game, refine: bool) -> tuple[tuple[Mapped, Mapped], float, float, bool]:

@@ -72,7 +72,9 @@ def _sequence_map(full: PlayerSequences, sub: PlayerSequences) -> _Map:
     )
 
 
-def _restricted(table: PlayerSequences, where: _Map, probabilities: np.ndarray) -> BehaviouralStrategy:
+def _restricted(
+    table: PlayerSequences, where: _Map, probabilities: np.ndarray
+) -> BehaviouralStrategy:
     """The full game's behaviour ``probabilities`` on the subgame's ``table`` (uniform at
     information sets not in the full game)."""
     counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64)
@@ -99,7 +101,10 @@ def _profile(
     tables = structured_tables(game)
     found = []
     for player, given in enumerate(blueprint):
-        if isinstance(given, BehaviouralStrategy) and given.table.infosets == tables[player].infosets:
+        if (
+            isinstance(given, BehaviouralStrategy)
+            and given.table.infosets == tables[player].infosets
+        ):
             found.append(_strategy(tables[player], given.to_float().probabilities))
             continue
         mapping = given.as_dict() if isinstance(given, BehaviouralStrategy) else given

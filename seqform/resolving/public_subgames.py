@@ -164,7 +164,7 @@ def _copy(node: PublicNode, drop: frozenset[int], mirror: bool, memo: dict[int, 
     before the subgame), with the players swapped when ``mirror``."""
     done = memo.get(id(node))
     if done is not None:
-        return done  # type: ignore[no-any-return]
+        return done
     copy: PublicNode
     if isinstance(node, PublicLeaf):
         levels = node.levels

@@ -169,7 +169,7 @@ def _gifts(
     numbering = number_public_tree(game)
     response = best_response(game, opponent, profile[player])
     leaf = leaf_payoffs(game, opponent, plan_from_behaviour(profile[player]))
-    sequences = {}
+    sequences: dict[str, int] = {}
     for item in prepared:
         last = numbering.sequence_index[opponent][item.hands, item.subgame.last[opponent]]
         sequences.update(zip(item.keys, last.tolist(), strict=True))

@@ -62,6 +62,7 @@ def test_the_path_is_chosen_by_the_tree_size():
         choose_path(leduc_poker(2, 2), "structured")
 
 
+@pytest.mark.slow
 def test_a_structured_game_asked_for_the_structured_path_takes_it(leduc22):
     _, structured, blueprint = leduc22
     result = resolve(structured, blueprint, gadget="unsafe", path="structured")

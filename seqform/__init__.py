@@ -53,6 +53,8 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.questions.iterate import IterativeRun, iterate
     from seqform.questions.ranges import EquilibriumRanges, equilibrium_ranges
     from seqform.resolving.off_tree import OffTreeResult, off_tree
+    from seqform.resolving.paths import resolve
+    from seqform.resolving.resolve import ResolveResult
     from seqform.routes.exact import ExactSolution
     from seqform.routes.locked import LockedSolution
     from seqform.routes.many import ManySpots, SpotRow, solve_many
@@ -132,6 +134,8 @@ _LAZY = {
     "equilibrium_ranges": "seqform.questions.ranges",
     "OffTreeResult": "seqform.resolving.off_tree",
     "off_tree": "seqform.resolving.off_tree",
+    "resolve": "seqform.resolving.paths",
+    "ResolveResult": "seqform.resolving.resolve",
     "ExactSolution": "seqform.routes.exact",
     "ManySpots": "seqform.routes.many",
     "SpotRow": "seqform.routes.many",
@@ -202,6 +206,7 @@ __all__ = [
     "PlayerSequences",
     "QREPoint",
     "RefinedSolution",
+    "ResolveResult",
     "RestrictedSolution",
     "Route",
     "SequenceForm",
@@ -248,6 +253,7 @@ __all__ = [
     "read_efg",
     "refine",
     "render_text",
+    "resolve",
     "solve",
     "solve_many",
     "solve_minmax",

@@ -51,6 +51,8 @@ from seqform.forms.strategies import (
     round_strategy,
 )
 from seqform.game.model import Game
+from seqform.game.public.tree import StructuredGame
+from seqform.game.sequences import PlayerSequences
 from seqform.resolving.gadgets import (
     RootInfoset,
     gadget_game,
@@ -74,7 +76,7 @@ Mapped = dict[str, dict[str, Any]]
 class GadgetRun:
     """One gadget LP: a subgame re-solved (by ``player``, or by both for ``unsafe``).
 
-    nodes : the gadget game's nodes
+    nodes : the gadget game's nodes (its LP's columns on the structured path)
     value : its value to player 0 (the LP optimum, or the refined equilibrium's)
     nash_conv : NashConv of its answer in the gadget game (the certificate)
     verified : for ``refine``, whether the quasi-perfect limit was proven; else True
@@ -111,9 +113,12 @@ class ResolveResult:
     runs : every gadget LP, with its certificate and margins
     skipped : subgames the blueprint never reaches with the re-solving player (kept)
     seconds : wall-clock time of the whole re-solve
+    path : ``"tree"`` (gadget games as trees) or ``"structured"`` (gadget LPs on the public
+        tree × hands, :mod:`seqform.resolving.structured_resolve`; ``game`` is then the
+        structured game)
     """
 
-    game: Game
+    game: Game | StructuredGame
     gadget: str
     round_number: int
     refined: bool
@@ -125,6 +130,7 @@ class ResolveResult:
     subgames: tuple[str, ...]
     skipped: tuple[str, ...]
     seconds: float
+    path: str = "tree"
 
     @property
     def value(self) -> Any:
@@ -212,11 +218,20 @@ def gifts(
     ``player`` re-solving with blueprint ``strategy``; ``infosets`` are all of the opponent's
     root information sets, over every subgame."""
     opponent = 1 - player
-    table = game.flat.tables[opponent]
     response = best_response(game, opponent, strategy)
-    values = np.asarray(response.infoset_values, dtype=float)
-    leaf = np.asarray(leaf_payoffs(game, opponent, plan_from_behaviour(strategy)), dtype=float)
-    below = leaf.copy()
+    leaf = leaf_payoffs(game, opponent, plan_from_behaviour(strategy))
+    found = {j.key: j.sequence for j in infosets}
+    return shared_gifts(game.flat.tables[opponent], response.infoset_values, leaf, found)
+
+
+def shared_gifts(
+    table: PlayerSequences, values: Any, leaf: Any, sequences: Mapping[str, int]
+) -> dict[str, float]:
+    """The gifts (module docstring) from the opponent's best-response ``values`` per
+    information set and ``leaf`` payoffs per sequence against the blueprint; ``sequences``:
+    its last sequence before each root information set.  Both paths use it."""
+    values = np.asarray(values, dtype=float)
+    below = np.asarray(leaf, dtype=float).copy()
     np.add.at(below, table.parent_sequence, values)  # CBV(I, a) = leaf + V of what follows
     given_up = np.zeros(table.num_sequences)
     given_up[1:] = np.maximum(0.0, values[table.sequence_infoset[1:]] - below[1:])
@@ -228,11 +243,13 @@ def gifts(
             sequence = int(table.parent_sequence[table.sequence_infoset[sequence]])
         return found
 
+    paths = {key: path(sequence) for key, sequence in sequences.items()}
     sharers = np.zeros(table.num_sequences)
-    for j in infosets:
-        for sequence in path(j.sequence):
-            sharers[sequence] += 1
-    return {j.key: float(sum(given_up[s] / sharers[s] for s in path(j.sequence))) for j in infosets}
+    for found in paths.values():
+        sharers[found] += 1
+    return {
+        key: float(sum(given_up[s] / sharers[s] for s in found)) for key, found in paths.items()
+    }
 
 
 def _solve(gadget: Game, refine: bool) -> tuple[tuple[Mapped, Mapped], float, float, bool]:

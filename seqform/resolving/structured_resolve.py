@@ -1,0 +1,310 @@
+"""Re-solve a round's subgames of a structured game by the gadgets' structured LPs.
+
+The structured path of :func:`seqform.resolving.resolve.resolve`, for games whose tree is
+too large to write (Leduc 13×4, Rhode Island hold'em): the same gadgets with the same
+targets ``T_J`` (counterfactual best-response values against the re-solving player's
+blueprint), gifts (:func:`seqform.resolving.resolve.shared_gifts`) and margins, but each
+subgame is a public subtree × hands (:mod:`seqform.resolving.public_subgames`) and each
+gadget a structured LP (:mod:`seqform.resolving.public_gadgets`).  The blueprint is kept
+for the trunk, each player's re-solved subgames replace its blueprint there, and both
+profiles are certified in the full game by the structured best responses
+(:func:`seqform.structured.responses.certify`), without the tree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from seqform.forms.strategies import (
+    REACH_TOLERANCE,
+    BehaviouralStrategy,
+    behaviour_from_mapping,
+    plan_from_behaviour,
+)
+from seqform.game.public.numbering import number_public_tree, structured_tables
+from seqform.game.public.tree import StructuredGame
+from seqform.game.sequences import PlayerSequences
+from seqform.lp.solvers import StructuredSolver
+from seqform.resolving.public_gadgets import (
+    counterfactual_values,
+    gadget_lp,
+    root_weights,
+    solve_gadget,
+    solve_unsafe,
+)
+from seqform.resolving.public_subgames import (
+    PublicSubgame,
+    find_public_subgames,
+    root_reach,
+    subgame_game,
+)
+from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult, shared_gifts
+from seqform.resolving.subgames import ResolveError
+from seqform.structured.responses import best_response, certify, leaf_payoffs
+
+__all__ = ["resolve_structured"]
+
+
+@dataclass(frozen=True)
+class _Map:
+    """Where a subgame's sequences of one player are in the full game: ``sub[i]`` is
+    ``full[i]`` (information sets of hands that hold a public card are not in the game)."""
+
+    sub: np.ndarray
+    full: np.ndarray
+
+
+def _sequence_map(full: PlayerSequences, sub: PlayerSequences) -> _Map:
+    index = full.index_of_infoset()
+    pairs = [(i, index.get(name, -1)) for i, name in enumerate(sub.infosets)]
+    mine = np.asarray([i for i, j in pairs if j >= 0], dtype=np.int64)
+    theirs = np.asarray([j for _, j in pairs if j >= 0], dtype=np.int64)
+    counts = np.fromiter((len(sub.actions[i]) for i in mine), dtype=np.int64, count=len(mine))
+    offsets = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return _Map(
+        np.repeat(sub.first_sequence[mine], counts) + offsets,
+        np.repeat(full.first_sequence[theirs], counts) + offsets,
+    )
+
+
+def _restricted(
+    table: PlayerSequences, where: _Map, probabilities: np.ndarray
+) -> BehaviouralStrategy:
+    """The full game's behaviour ``probabilities`` on the subgame's ``table`` (uniform at
+    information sets not in the full game)."""
+    counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64)
+    mine = np.ones(table.num_sequences)
+    mine[1:] = 1.0 / counts[table.sequence_infoset[1:]]
+    mine[where.sub] = probabilities[where.full]
+    return BehaviouralStrategy(table, mine, np.zeros(table.num_infosets, dtype=bool))
+
+
+def _strategy(table: PlayerSequences, probabilities: np.ndarray) -> BehaviouralStrategy:
+    """A full-game strategy, with its information sets its own plan does not reach marked."""
+    plan = plan_from_behaviour(
+        BehaviouralStrategy(table, probabilities, np.zeros(table.num_infosets, dtype=bool))
+    )
+    unreached = plan[table.parent_sequence] <= REACH_TOLERANCE
+    return BehaviouralStrategy(table, probabilities, unreached)
+
+
+def _profile(
+    game: StructuredGame, blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]]
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    if len(blueprint) != 2:
+        raise ResolveError(f"blueprint: need both players' strategies, got {len(blueprint)}")
+    tables = structured_tables(game)
+    found = []
+    for player, given in enumerate(blueprint):
+        if (
+            isinstance(given, BehaviouralStrategy)
+            and given.table.infosets == tables[player].infosets
+        ):
+            found.append(_strategy(tables[player], given.to_float().probabilities))
+            continue
+        mapping = given.as_dict() if isinstance(given, BehaviouralStrategy) else given
+        try:
+            strategy = behaviour_from_mapping(tables[player], mapping).to_float()
+        except (KeyError, ValueError) as exc:
+            raise ResolveError(f"blueprint of player {player + 1}: {exc}") from None
+        found.append(strategy)
+    return found[0], found[1]
+
+
+@dataclass
+class _Prepared:
+    """One subgame ready for one player's gadget LP."""
+
+    subgame: PublicSubgame
+    sub: StructuredGame
+    where: _Map
+    hands: np.ndarray
+    weights: np.ndarray
+    targets: np.ndarray
+    keys: list[str]
+
+
+def _prepare(
+    game: StructuredGame,
+    subgame: PublicSubgame,
+    player: int,
+    profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
+    plan: np.ndarray,
+) -> _Prepared | None:
+    """The subgame with ``player``'s blueprint ranges (``player`` is the LP's player 0),
+    ``O``'s root hands and targets; None when ``player``'s blueprint never reaches it."""
+    opponent = 1 - player
+    weights: list[np.ndarray] = [np.zeros(0), np.zeros(0)]
+    weights[player] = root_reach(game, subgame, player, plan)
+    everything = np.ones(number_public_tree(game).num_sequences(opponent))
+    weights[opponent] = root_reach(game, subgame, opponent, everything)  # 1 where valid
+    sub = subgame_game(game, subgame, (weights[0], weights[1]), mirror=player == 1, kind="gadget")
+    all_weights = root_weights(sub)
+    hands = np.flatnonzero(all_weights > 0)
+    if not len(hands):
+        return None
+    tables = structured_tables(game)
+    where = _sequence_map(tables[player], structured_tables(sub)[0])
+    blueprint = _restricted(structured_tables(sub)[0], where, profile[player].probabilities)
+    targets = counterfactual_values(sub, blueprint)[hands]
+    labels = game.hands[opponent].labels
+    keys = [f"[{labels[h]} | {subgame.name}]" for h in hands.tolist()]
+    return _Prepared(subgame, sub, where, hands, all_weights[hands], targets, keys)
+
+
+def _gifts(
+    game: StructuredGame,
+    player: int,
+    profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
+    prepared: Sequence[_Prepared],
+) -> dict[str, float]:
+    """Reach-Maxmargin's gifts (:func:`~seqform.resolving.resolve.shared_gifts`) of every
+    root hand of ``O`` over the subgames ``player`` re-solves."""
+    opponent = 1 - player
+    numbering = number_public_tree(game)
+    response = best_response(game, opponent, profile[player])
+    leaf = leaf_payoffs(game, opponent, plan_from_behaviour(profile[player]))
+    sequences: dict[str, int] = {}
+    for item in prepared:
+        last = numbering.sequence_index[opponent][item.hands, item.subgame.last[opponent]]
+        sequences.update(zip(item.keys, last.tolist(), strict=True))
+    table = structured_tables(game)[opponent]
+    return shared_gifts(table, response.infoset_values, leaf, sequences)
+
+
+def _safe(
+    game: StructuredGame,
+    subgames: Sequence[PublicSubgame],
+    profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
+    gadget: str,
+    solver: StructuredSolver,
+    combined: list[np.ndarray],
+) -> tuple[list[GadgetRun], list[str]]:
+    """Each player in turn: every subgame's targets, the gifts, the gadget LPs, margins."""
+    runs, skipped = [], []
+    for player in (0, 1):
+        plan = plan_from_behaviour(profile[player])
+        prepared = []
+        for subgame in subgames:
+            item = _prepare(game, subgame, player, profile, plan)
+            if item is None:
+                skipped.append(f"{subgame.name} (player {player + 1})")
+            else:
+                prepared.append(item)
+        gift = _gifts(game, player, profile, prepared) if gadget == "reach" else {}
+        for item in prepared:
+            given = np.asarray([gift.get(key, 0.0) for key in item.keys])
+            built = gadget_lp(item.sub, gadget, item.hands, item.weights, item.targets + given)
+            answer = solve_gadget(built, solver)
+            combined[player][item.where.full] = answer.strategy.probabilities[item.where.sub]
+            after = counterfactual_values(item.sub, answer.strategy)[item.hands]
+            value = answer.value if player == 0 else -answer.value
+            runs.append(
+                GadgetRun(
+                    subgame=item.subgame.name,
+                    player=player,
+                    nodes=answer.columns,
+                    value=value,
+                    nash_conv=answer.nash_conv,
+                    verified=True,
+                    targets=tuple(item.targets.tolist()),
+                    margins=tuple((item.targets - after).tolist()),
+                    gifts=tuple(given.tolist()),
+                )
+            )
+    return runs, skipped
+
+
+def _unsafe(
+    game: StructuredGame,
+    subgames: Sequence[PublicSubgame],
+    profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
+    solver: StructuredSolver,
+    combined: list[np.ndarray],
+) -> tuple[list[GadgetRun], list[str]]:
+    runs, skipped = [], []
+    plans = [plan_from_behaviour(strategy) for strategy in profile]
+    tables = structured_tables(game)
+    for subgame in subgames:
+        reach = [root_reach(game, subgame, p, plans[p]) for p in (0, 1)]
+        sub = subgame_game(game, subgame, (reach[0], reach[1]))
+        if not root_weights(sub).any():
+            skipped.append(subgame.name)
+            continue
+        answer = solve_unsafe(sub, solver)
+        for player in (0, 1):
+            where = _sequence_map(tables[player], structured_tables(sub)[player])
+            combined[player][where.full] = answer.strategies[player].probabilities[where.sub]
+        runs.append(
+            GadgetRun(
+                subgame.name, None, answer.columns, answer.value, answer.nash_conv, True, (), (), ()
+            )
+        )
+    return runs, skipped
+
+
+def resolve_structured(
+    game: StructuredGame,
+    blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]],
+    *,
+    round_number: int = 2,
+    gadget: str = "resolve",
+    solver: StructuredSolver = "simplex",
+) -> ResolveResult:
+    """Re-solve every public subgame of round ``round_number`` of ``game`` from
+    ``blueprint`` with ``gadget`` on the structured LPs (module docstring), and certify
+    blueprint and result in the full game without its tree.
+
+    Parameters
+    ----------
+    game
+        A structured game.
+    blueprint
+        Both players' strategies of ``game`` (or of a game whose information sets have the
+        same names, such as its explicit tree's), or mappings ``{infoset: {action: p}}``.
+    round_number, gadget
+        As :func:`seqform.resolving.resolve.resolve`.
+    solver
+        For the gadget LPs: HiGHS's ``"simplex"`` (default: a vertex, as the tree path's),
+        ``"ipm"`` or ``"clarabel"``.
+
+    Raises
+    ------
+    ResolveError
+        For an unknown gadget, a round the game does not have, a subgame that can end
+        before the opponent acts in it, or a blueprint that is not a strategy of the game.
+    """
+    start = time.perf_counter()
+    if gadget not in GADGETS:
+        raise ResolveError(f"gadget: {gadget!r} is not one of {', '.join(GADGETS)}")
+    if isinstance(round_number, bool) or not isinstance(round_number, int):
+        raise ResolveError(f"round: {round_number!r} is not a whole number")
+    profile = _profile(game, blueprint)
+    subgames = find_public_subgames(game, round_number)
+    combined = [profile[0].probabilities.copy(), profile[1].probabilities.copy()]
+    if gadget == "unsafe":
+        runs, skipped = _unsafe(game, subgames, profile, solver, combined)
+    else:
+        runs, skipped = _safe(game, subgames, profile, gadget, solver, combined)
+    tables = structured_tables(game)
+    strategies = (_strategy(tables[0], combined[0]), _strategy(tables[1], combined[1]))
+    return ResolveResult(
+        game=game,
+        gadget=gadget,
+        round_number=round_number,
+        refined=False,
+        blueprint=profile,
+        strategies=strategies,
+        certificate=certify(game, *strategies),
+        blueprint_certificate=certify(game, *profile),
+        runs=tuple(runs),
+        subgames=tuple(subgame.name for subgame in subgames),
+        skipped=tuple(skipped),
+        seconds=time.perf_counter() - start,
+        path="structured",
+    )

@@ -1,0 +1,70 @@
+"""The structured path of re-solving: the gadget LPs on the public tree × hands.
+
+The reference is the tree path (:mod:`seqform.resolving.gadgets`, the gadget games written
+as trees and solved by the sequence-form LP): on Leduc 2×2 both paths must give the same
+targets, gifts and gadget values (the LP optimum is unique even where the answer is not).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from seqform.game.builtin.leduc import leduc_poker, leduc_structured
+from seqform.questions.iterate import iterate
+from seqform.resolving.paths import choose_path, resolve
+from seqform.resolving.resolve import GADGETS
+from seqform.resolving.resolve import resolve as resolve_tree
+from seqform.resolving.structured_resolve import resolve_structured
+from seqform.resolving.subgames import ResolveError
+
+
+@pytest.fixture(scope="module")
+def leduc22():
+    tree = leduc_poker(2, 2)
+    blueprint = iterate(tree, algorithm="cfr", iterations=10).result.strategies
+    return tree, leduc_structured(2, 2), blueprint
+
+
+def _by_key(result):
+    return {(run.subgame, run.player): run for run in result.runs}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gadget", GADGETS)
+def test_structured_gadget_equals_tree_gadget_certified_and_safe(leduc22, gadget):
+    tree, structured, blueprint = leduc22
+    on_tree = _by_key(resolve_tree(tree, blueprint, gadget=gadget))
+    result = resolve_structured(structured, blueprint, gadget=gadget)
+    on_lp = _by_key(result)
+    assert result.path == "structured"
+    assert on_tree.keys() == on_lp.keys()
+    for key, run in on_tree.items():
+        other = on_lp[key]
+        assert other.value == pytest.approx(run.value, abs=1e-9)
+        # root information sets are listed in a different order on the two paths
+        assert sorted(other.targets) == pytest.approx(sorted(run.targets), abs=1e-9)
+        assert sorted(other.gifts) == pytest.approx(sorted(run.gifts), abs=1e-9)
+        if gadget in ("maxmargin", "reach"):  # the optimum itself: the smallest margin
+            assert min(other.margins) == pytest.approx(min(run.margins), abs=1e-9)
+    assert result.max_gadget_nash_conv < 1e-9
+    if gadget != "unsafe":  # safe gadgets: every margin >= 0, never worse than the blueprint
+        assert result.min_margin >= -1e-9
+        assert result.exploitability <= result.blueprint_exploitability + 1e-9
+
+
+def test_the_path_is_chosen_by_the_tree_size():
+    assert choose_path(leduc_structured(2, 2)) == "tree"
+    assert choose_path(leduc_structured(13, 4)) == "structured"
+    assert choose_path(leduc_poker(2, 2)) == "tree"
+    with pytest.raises(ResolveError, match="refine"):
+        choose_path(leduc_structured(13, 4), refine=True)
+    with pytest.raises(ResolveError, match="structured path needs"):
+        choose_path(leduc_poker(2, 2), "structured")
+
+
+@pytest.mark.slow
+def test_a_structured_game_asked_for_the_structured_path_takes_it(leduc22):
+    _, structured, blueprint = leduc22
+    result = resolve(structured, blueprint, gadget="unsafe", path="structured")
+    assert result.path == "structured"
+    assert result.exploitability < result.blueprint_exploitability

@@ -17,15 +17,7 @@ in the gadget game):
   and ``maxmargin`` guarantee at their optimum (margin ``T_J − cbv(J) >= 0``), so the
   combined profile's exploitability is at most the blueprint's, up to the LPs' tolerance.
 
-Reach-Maxmargin's gifts (Brown and Sandholm, NeurIPS 2017, §5).  At an opponent information
-set ``I`` of the trunk where the opponent's path to ``J`` takes action ``a``, the opponent
-gave up ``g(I, a) = CBV(I) − CBV(I, a) >= 0`` against ``P``'s blueprint.  A raise of the
-values below ``(I, a)`` by ``g(I, a)`` in total leaves ``CBV(I)`` unchanged, so the gift is
-shared: every root information set ``J`` below ``(I, a)`` (in any subgame re-solved) gets
-``g(I, a) / n(I, a)``, ``n`` the number of them, and ``g_J`` is the sum over the path.  This
-division among subgames is the paper's condition for Reach-Maxmargin to be safe when several
-subgames are re-solved independently; with it the combined profile is again no more
-exploitable than the blueprint.
+Reach-Maxmargin's gifts are :mod:`seqform.resolving.gifts`'s.
 
 ``refine=True`` replaces each gadget LP's answer by the gadget game's quasi-perfect
 equilibrium (:func:`seqform.routes.refine.refine`, Miltersen and Sørensen 2010): the gadget
@@ -41,18 +33,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
-from seqform.certify import Certificate, best_response, certify, leaf_payoffs
+from seqform.certify import Certificate, best_response, certify
 from seqform.forms.strategies import (
     BehaviouralStrategy,
     behaviour_from_mapping,
-    plan_from_behaviour,
     round_strategy,
 )
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
-from seqform.game.sequences import PlayerSequences
 from seqform.resolving.gadgets import (
     RootInfoset,
     gadget_game,
@@ -60,11 +48,12 @@ from seqform.resolving.gadgets import (
     root_infosets,
     unsafe_game,
 )
+from seqform.resolving.gifts import gifts
 from seqform.resolving.subgames import ResolveError, Subgame, find_subgames
 from seqform.routes.refine import refine as refine_game
 from seqform.routes.tree import solve_tree
 
-__all__ = ["GADGETS", "GadgetRun", "ResolveResult", "gifts", "resolve"]
+__all__ = ["GADGETS", "GadgetRun", "ResolveResult", "resolve"]
 
 GADGETS = ("unsafe", "resolve", "maxmargin", "reach")
 """The re-solving gadgets, the unsafe one first (module docstring)."""
@@ -209,47 +198,6 @@ def counterfactual_values(
     if values.dtype == object:  # an exact strategy: exact values
         return {j.key: Fraction(values[index[j.key]]) * total for j in infosets}
     return {j.key: float(values[index[j.key]]) * float(total) for j in infosets}
-
-
-def gifts(
-    game: Game, player: int, strategy: BehaviouralStrategy, infosets: Sequence[RootInfoset]
-) -> dict[str, float]:
-    """Reach-Maxmargin's gift ``g_J`` per root information set (module docstring), for
-    ``player`` re-solving with blueprint ``strategy``; ``infosets`` are all of the opponent's
-    root information sets, over every subgame."""
-    opponent = 1 - player
-    response = best_response(game, opponent, strategy)
-    leaf = leaf_payoffs(game, opponent, plan_from_behaviour(strategy))
-    found = {j.key: j.sequence for j in infosets}
-    return shared_gifts(game.flat.tables[opponent], response.infoset_values, leaf, found)
-
-
-def shared_gifts(
-    table: PlayerSequences, values: Any, leaf: Any, sequences: Mapping[str, int]
-) -> dict[str, float]:
-    """The gifts (module docstring) from the opponent's best-response ``values`` per
-    information set and ``leaf`` payoffs per sequence against the blueprint; ``sequences``:
-    its last sequence before each root information set.  Both paths use it."""
-    values = np.asarray(values, dtype=float)
-    below = np.asarray(leaf, dtype=float).copy()
-    np.add.at(below, table.parent_sequence, values)  # CBV(I, a) = leaf + V of what follows
-    given_up = np.zeros(table.num_sequences)
-    given_up[1:] = np.maximum(0.0, values[table.sequence_infoset[1:]] - below[1:])
-
-    def path(sequence: int) -> list[int]:
-        found = []
-        while sequence > 0:
-            found.append(sequence)
-            sequence = int(table.parent_sequence[table.sequence_infoset[sequence]])
-        return found
-
-    paths = {key: path(sequence) for key, sequence in sequences.items()}
-    sharers = np.zeros(table.num_sequences)
-    for found in paths.values():
-        sharers[found] += 1
-    return {
-        key: float(sum(given_up[s] / sharers[s] for s in found)) for key, found in paths.items()
-    }
 
 
 def _solve(gadget: Game, refine: bool) -> tuple[tuple[Mapped, Mapped], float, float, bool]:

@@ -3,7 +3,7 @@
 The structured path of :func:`seqform.resolving.resolve.resolve`, for games whose tree is
 too large to write (Leduc 13×4, Rhode Island hold'em): the same gadgets with the same
 targets ``T_J`` (counterfactual best-response values against the re-solving player's
-blueprint), gifts (:func:`seqform.resolving.resolve.shared_gifts`) and margins, but each
+blueprint), gifts (:func:`seqform.resolving.gifts.shared_gifts`) and margins, but each
 subgame is a public subtree × hands (:mod:`seqform.resolving.public_subgames`) and each
 gadget a structured LP (:mod:`seqform.resolving.public_gadgets`).  The blueprint is kept
 for the trunk, each player's re-solved subgames replace its blueprint there, and both
@@ -30,6 +30,7 @@ from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.lp.solvers import StructuredSolver
+from seqform.resolving.gifts import shared_gifts
 from seqform.resolving.public_gadgets import (
     counterfactual_values,
     gadget_lp,
@@ -43,7 +44,7 @@ from seqform.resolving.public_subgames import (
     root_reach,
     subgame_game,
 )
-from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult, shared_gifts
+from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult
 from seqform.resolving.subgames import ResolveError
 from seqform.structured.responses import best_response, certify, leaf_payoffs
 
@@ -163,7 +164,7 @@ def _gifts(
     profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
     prepared: Sequence[_Prepared],
 ) -> dict[str, float]:
-    """Reach-Maxmargin's gifts (:func:`~seqform.resolving.resolve.shared_gifts`) of every
+    """Reach-Maxmargin's gifts (:func:`~seqform.resolving.gifts.shared_gifts`) of every
     root hand of ``O`` over the subgames ``player`` re-solves."""
     opponent = 1 - player
     numbering = number_public_tree(game)

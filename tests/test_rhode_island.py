@@ -30,6 +30,7 @@ from seqform.game.builtin.rhode_island_sizes import (
 from seqform.game.builtin.three_card_hands import hand_category, hand_level
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.numbering import number_public_tree
+from seqform.io.documents import validate_document
 from seqform.io.loader import load_game
 from seqform.routes.policy import planned_size
 from seqform.routes.solve import solve
@@ -225,6 +226,7 @@ def test_counts_by_formula_are_the_built_games(parameters):
 def test_compare_no_solve_sizes_the_full_game_by_formula(capsys):
     assert main(["compare", "rhode_island", "--no-solve", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
+    validate_document(document)
     assert document["counted_by"] == "formula"
     sizes = rhode_island_sizes()
     assert [p["sequences"] for p in document["players"]] == list(sizes.sequences)

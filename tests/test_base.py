@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
 
 from seqform.base.node_counts import dealt_tree_nodes
-from seqform.base.numbers import about_text, count_text, number_text
+from seqform.base.numbers import (
+    LogCount,
+    about_text,
+    count_at_most,
+    count_json,
+    count_power,
+    count_product,
+    count_text,
+    number_text,
+)
 from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.public.explicit import tree_nodes
@@ -36,6 +46,21 @@ def test_counts_and_exact_numbers_write_huge_values_the_same_way() -> None:
     huge = 3 * 10**500
     assert count_text(huge) == number_text(Fraction(huge)) == about_text(500.4771212547197)
     assert count_text(4096) == "4,096"
+
+
+def test_a_count_too_large_to_compute_is_written_by_its_logarithm() -> None:
+    # 36^6,516,016 (a player's pure strategies in Rhode Island hold'em) has ten million
+    # digits: its logarithm is summed from the factors, never from the digits
+    count = count_power(36, 6_516_016)
+    assert isinstance(count, LogCount)
+    assert count.log10 == pytest.approx(6_516_016 * math.log10(36))
+    assert count_text(count) == "≈ 10^10,140,892.0"
+    assert count_json(count) == {"exact": None, "log10": count.log10}
+    assert count_product(count, count).log10 == pytest.approx(2 * count.log10)  # type: ignore[union-attr]
+    assert not count_at_most(count, 10**7)
+    # while short enough to be written exactly, the count is exact
+    assert count_power(36, 3) == count_product(36, 36, 36) == 46_656
+    assert count_text(count_power(10, 9_999)) == "≈ 10^9999.0"
 
 
 def test_dealt_tree_nodes_is_the_deal_plus_the_public_tree_per_deal() -> None:

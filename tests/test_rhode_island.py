@@ -1,13 +1,18 @@
 """Rhode Island hold'em (Shi and Littman 2001; rules of Gilpin and Sandholm, EC 2006 and
 JACM 2007): the three-card ranking, the sizes by formula, the two routes on small decks."""
 
+import json
+import math
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations
 
 import pytest
 
+from seqform.base.numbers import count_log10
 from seqform.cli.main import main
+from seqform.forms.normal_counts import strategy_counts
+from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.catalogue import builtin_games
 from seqform.game.builtin.labels import grammar_name
 from seqform.game.builtin.registry import GAMES, STRUCTURED_GAMES, builtin_tree_nodes
@@ -17,14 +22,19 @@ from seqform.game.builtin.rhode_island import (
     rhode_island_structured,
     rhode_island_words,
 )
-from seqform.game.builtin.rhode_island_sizes import rhode_island_sizes
+from seqform.game.builtin.rhode_island_sizes import (
+    rhode_island_counts,
+    rhode_island_sizes,
+    rhode_island_suit_reduced_sizes,
+)
 from seqform.game.builtin.three_card_hands import hand_category, hand_level
 from seqform.game.errors import TreeTooLargeError
-from seqform.game.formats.efg import read_efg
 from seqform.game.public.numbering import number_public_tree
+from seqform.io.documents import validate_document
 from seqform.io.loader import load_game
 from seqform.routes.planned import planned_size
 from seqform.routes.solve import solve
+from seqform.structured.suit_reduction import reduce_by_suits
 
 SMALLEST = "rhode_island(ranks=2, suits=2, max_bets=1)"  # 4 cards: every card is dealt
 
@@ -189,16 +199,99 @@ def test_full_game_is_sized_by_formula_and_refused_at_once(capsys):
     size = planned_size("rhode_island")
     assert size is not None
     assert size.sequences == 2 * 65_160_161  # the formula, not minutes of numbering
-    assert main(["compare", "rhode_island", "--no-solve"]) == 1
+    assert main(["solve", "rhode_island"]) == 1
     assert "130,320,322 sequences" in capsys.readouterr().err
 
 
-def test_exported_efg_solves_to_the_same_value(tmp_path):
-    # pygambit's lp_solve and lcp_solve did not finish within 15 and 5 minutes on this
-    # 2,705-node file, so the reference is seqform's exact value (-1/6) read back from it.
-    path = tmp_path / "rhode_island.efg"
-    assert (
-        main(["export", "rhode_island(ranks=4, suits=1, max_bets=1)", "--to", "efg", str(path)])
-        == 0
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        {"ranks": 4, "suits": 1, "max_bets": 1},
+        {"ranks": 2, "suits": 2, "max_bets": 1, "ante": 0},  # folds and showdowns that pay 0
+        {"ranks": 2, "suits": 3, "max_bets": 2},
+    ],
+)
+def test_counts_by_formula_are_the_built_games(parameters):
+    counts = rhode_island_counts(**parameters)
+    form = build_sequence_form(rhode_island(**parameters))
+    built = strategy_counts(form)
+    for formula, exact in zip(
+        counts.pure + counts.reduced, built.pure + built.reduced, strict=True
+    ):
+        assert count_log10(formula) == pytest.approx(count_log10(exact), abs=1e-9)
+    assert counts.payoff_nonzeros == form.A.nnz
+
+
+@pytest.mark.slow
+def test_compare_no_solve_sizes_the_full_game_by_formula(capsys):
+    assert main(["compare", "rhode_island", "--no-solve", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    validate_document(document)
+    assert document["counted_by"] == "formula"
+    sizes = rhode_island_sizes()
+    assert [p["sequences"] for p in document["players"]] == list(sizes.sequences)
+    # Gilpin and Sandholm (EC 2006, JACM 2007): 91,224,226 LP rows unabstracted,
+    # 1,237,238 after GameShrink.
+    assert document["sequence_form"]["lp"]["variables"] == 91_224_226
+    lossless = document["lossless_abstraction"]
+    assert lossless["steps"][0]["lp_rows"] == [91_224_226, 91_224_226]
+    assert lossless["published_lp_rows"][1] == {"step": "GameShrink", "rows": 1_237_238}
+    # A round (at most 3 bets) has 4 betting nodes per player, 2 of them facing a bet that
+    # may be raised (3 actions), 2 with 2 actions, and ends in 7 ways (cc, rc, crc, rrc,
+    # crrc, rrrc, crrrc); each node is an information set once per own card and board
+    # seen, so each player has 2^(2v) 3^(2v) = 36^v pure strategies.
+    views = 52 * (1 + 7 * 51 * (1 + 7 * 50))
+    assert 4 * views == 26_064_064
+    for player in document["players"]:
+        assert player["pure_strategies"]["exact"] is None
+        assert player["pure_strategies"]["log10"] == pytest.approx(views * math.log10(36))
+    assert main(["compare", "rhode_island", "--no-solve"]) == 0
+    out = capsys.readouterr().out
+    assert "pure strategies          ≈ 10^10,140,892.0" in out
+    assert "GameShrink (Gilpin and Sandholm 2007)        1,237,238" in out
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        {"ranks": 2, "suits": 2, "max_bets": 1},
+        {"ranks": 2, "suits": 3, "max_bets": 1},
+        pytest.param({"ranks": 3, "suits": 4, "max_bets": 1}, marks=pytest.mark.slow),
+    ],
+)
+def test_suit_reduced_sizes_by_formula_are_the_reductions(parameters):
+    reduction = reduce_by_suits(rhode_island_structured(**parameters))
+    assert reduction is not None
+    formula = rhode_island_suit_reduced_sizes(**parameters)
+    for built, counted in (
+        (reduction.full, formula.full),
+        (reduction.canonical_size, formula.canonical),
+        (reduction.reduced, formula.reduced),
+    ):
+        assert (built.infosets, built.sequences) == (counted.infosets, counted.sequences)
+
+
+@pytest.mark.slow
+def test_exported_efg_solves_to_the_same_value_in_openspiel(tmp_path, monkeypatch):
+    # An independent solver: OpenSpiel reads the exported file with its own .efg parser
+    # (efg_game) and solves it with its own sequence-form LP
+    # (open_spiel.python.algorithms.sequence_form_lp.solve_zero_sum_game).  pygambit 16.7's
+    # lp_solve (also with rational=False, use_strategic=False) did not finish within 5
+    # minutes on this 2,705-node file.  OpenSpiel's default LP solver, ECOS, may be missing:
+    # its LinearProgram passes ECOS's options to any solver, so none are passed and cvxpy
+    # is asked for HiGHS (as tests/test_liars_dice.py does).
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import lp_solver, sequence_form_lp
+
+    solve_lp = lp_solver.LinearProgram.solve
+    monkeypatch.setattr(
+        lp_solver.LinearProgram,
+        "solve",
+        lambda self, solver: solve_lp(self, solver=solver, solver_kwargs={}),
     )
-    assert solve(read_efg(path)).value == pytest.approx(float(Fraction(-1, 6)), abs=1e-9)
+    spec = "rhode_island(ranks=4, suits=1, max_bets=1)"
+    path = tmp_path / "rhode_island.efg"
+    assert main(["export", spec, "--to", "efg", str(path)]) == 0
+    game = pyspiel.load_game(f"efg_game(filename={path})")
+    value = sequence_form_lp.solve_zero_sum_game(game, solver="HIGHS")[0]
+    assert value == pytest.approx(solve(load_game(spec)).value, abs=1e-7)

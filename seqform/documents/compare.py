@@ -40,6 +40,7 @@ has more than 1 000 digits (``log10`` is always given;
 Schema ``seqform.compare-sizes/2`` (``compare_sizes.schema.json``)::
 
     {"schema": "seqform.compare-sizes/2", "game": {"name", "description"},
+     "counted_by": "public tree" | "formula",    # formula: neither tree is built
      "tree_nodes_at_most": int | null, "tree_nodes_at_most_log10": float,
      "max_entries": int | null, "max_entries_log10": float,
      "players": [{"name", "infosets", "sequences", "pure_strategies": COUNT,
@@ -49,7 +50,12 @@ Schema ``seqform.compare-sizes/2`` (``compare_sizes.schema.json``)::
                                                    #       "entries": COUNT, "fits": bool}
      "sequence_form": {"E_nonzeros": int, "F_nonzeros": int, "A_nonzeros": int,
                        "lp": {"variables": int, "constraints": int, "nonzeros": int}},
-     "structured_payoff_nonzeros": int}
+     "structured_payoff_nonzeros": int | null,      # null when counted by formula
+     "lossless_abstraction": null | {               # by formula only
+         "steps": [{"step": "unabstracted" | "canonical boards" | "hand classes",
+                    "infosets": [int, int], "sequences": [int, int],
+                    "lp_rows": [int, int]}],        # sequences + other's infosets + 1
+         "published_lp_rows": [{"step": str, "rows": int}]}}
 """
 
 from __future__ import annotations
@@ -62,9 +68,11 @@ from seqform.documents.exploit import constant_sum_total
 from seqform.documents.objects import game_json, strategy_json
 from seqform.documents.registry import builds
 from seqform.documents.solve import kuhn_theorem_json
+from seqform.forms.normal_counts import StrategyCounts
 from seqform.game.builtin.labels import grammar_name
 from seqform.io.documents import COMPARE, COMPARE_SIZES
 from seqform.questions.compare import Comparison, Formulation, StructuredSizes
+from seqform.questions.formula_sizes import FormulaSizes
 
 __all__ = ["comparison_document", "sizes_document"]
 
@@ -176,37 +184,49 @@ def comparison_document(comparison: Comparison) -> dict[str, Any]:
     return document
 
 
-@builds(StructuredSizes)
-def sizes_document(sizes: StructuredSizes) -> dict[str, Any]:
-    """The ``seqform.compare-sizes/2`` document of ``sizes`` (module docstring)."""
-    counts, tables, names = sizes.counts, sizes.tables, sizes.game.player_names
+def _sized_players(
+    sizes: StructuredSizes | FormulaSizes, counts: StrategyCounts | FormulaSizes
+) -> list[dict[str, Any]]:
+    """Per player: name, information sets, sequences, pure and reduced pure strategies."""
+    names = sizes.game.player_names if isinstance(sizes, StructuredSizes) else sizes.player_names
+    return [
+        {
+            "name": names[player],
+            "infosets": sizes.infosets[player],
+            "sequences": sizes.sequences[player],
+            "pure_strategies": count_json(counts.pure[player]),
+            "reduced_pure_strategies": count_json(counts.reduced[player]),
+        }
+        for player in (0, 1)
+    ]
+
+
+@builds(StructuredSizes, FormulaSizes)
+def sizes_document(sizes: StructuredSizes | FormulaSizes) -> dict[str, Any]:
+    """The ``seqform.compare-sizes/2`` document of ``sizes`` (module docstring), counted from
+    the public tree or by the game's formulas."""
+    by_formula = isinstance(sizes, FormulaSizes)
+    counts = sizes if isinstance(sizes, FormulaSizes) else sizes.counts
+    title = sizes if isinstance(sizes, FormulaSizes) else sizes.game
     variables, constraints, nonzeros = sizes.sequence_lp
     return {
         "schema": COMPARE_SIZES,
-        "game": game_json(sizes.game.name, sizes.game.description),
+        "game": game_json(title.name, title.description),
+        "counted_by": "formula" if by_formula else "public tree",
         "tree_nodes_at_most": json_int(sizes.tree_nodes),
         "tree_nodes_at_most_log10": count_log10(sizes.tree_nodes),
         "max_entries": json_int(sizes.max_entries),
         "max_entries_log10": count_log10(sizes.max_entries),
-        "players": [
-            {
-                "name": names[player],
-                "infosets": tables[player].num_infosets,
-                "sequences": tables[player].num_sequences,
-                "pure_strategies": count_json(counts.pure[player]),
-                "reduced_pure_strategies": count_json(counts.reduced[player]),
-            }
-            for player in (0, 1)
-        ],
+        "players": _sized_players(sizes, counts),
         "overall": {
-            "pure_strategy_profiles": count_json(counts.profiles),
-            "reduced_pure_strategy_profiles": count_json(counts.reduced_profiles),
+            "pure_strategy_profiles": count_json(counts.entries(False)),
+            "reduced_pure_strategy_profiles": count_json(counts.entries(True)),
         },
         "normal_form": {
             "reduced" if reduced else "full": {
                 "shape": [count_json(side) for side in counts.shape(reduced)],
                 "entries": count_json(counts.entries(reduced)),
-                "fits": counts.entries(reduced) <= sizes.max_entries,
+                "fits": sizes.fits(reduced),
             }
             for reduced in (False, True)
         },
@@ -216,5 +236,42 @@ def sizes_document(sizes: StructuredSizes) -> dict[str, Any]:
             "A_nonzeros": sizes.payoff_nonzeros,
             "lp": {"variables": variables, "constraints": constraints, "nonzeros": nonzeros},
         },
-        "structured_payoff_nonzeros": sizes.structured_payoff_nonzeros,
+        "structured_payoff_nonzeros": (
+            None if isinstance(sizes, FormulaSizes) else sizes.structured_payoff_nonzeros
+        ),
+        "lossless_abstraction": _lossless_json(sizes) if isinstance(sizes, FormulaSizes) else None,
+    }
+
+
+def _step_json(step: str, infosets: tuple[int, int], sequences: tuple[int, int]) -> dict[str, Any]:
+    """One step's sizes, with the LP rows each player's LP has (its sequences, the other's
+    information sets and 1: Gilpin and Sandholm's count)."""
+    return {
+        "step": step,
+        "infosets": list(infosets),
+        "sequences": list(sequences),
+        "lp_rows": [sequences[p] + infosets[1 - p] + 1 for p in (0, 1)],
+    }
+
+
+def _lossless_json(sizes: FormulaSizes) -> dict[str, Any] | None:
+    """The sizes at each step of the lossless suit reduction, and the published rows."""
+    reduction = sizes.suit_reduction
+    if reduction is None and not sizes.published_rows:
+        return None
+    steps = (
+        []
+        if reduction is None
+        else [
+            _step_json(step, size.infosets, size.sequences)
+            for step, size in (
+                ("unabstracted", reduction.full),
+                ("canonical boards", reduction.canonical),
+                ("hand classes", reduction.reduced),
+            )
+        ]
+    )
+    return {
+        "steps": steps,
+        "published_lp_rows": [{"step": step, "rows": rows} for step, rows in sizes.published_rows],
     }

@@ -280,6 +280,20 @@ class StructuredSizes:
     tree_nodes: int
     max_entries: int
 
+    @property
+    def infosets(self) -> tuple[int, int]:
+        """Information sets per player."""
+        return self.tables[0].num_infosets, self.tables[1].num_infosets
+
+    @property
+    def sequences(self) -> tuple[int, int]:
+        """Sequences per player, the empty one included."""
+        return self.tables[0].num_sequences, self.tables[1].num_sequences
+
+    def fits(self, reduced: bool) -> bool:
+        """Whether the normal form, full or reduced, is within :attr:`max_entries`."""
+        return self.counts.entries(reduced) <= self.max_entries
+
     def constraint_nonzeros(self, player: int) -> int:
         """``nnz(E)`` (player 0) or ``nnz(F)``: the root row's 1, and per information set its
         parent's −1 and one 1 per action (KMvS 1996, eq. 8)."""

@@ -26,7 +26,7 @@ def _sequence_lines(document: Document) -> list[str]:
     sequence_form = document["sequence_form"]
     lp = sequence_form["lp"]
     payoffs = sequence_form["A_nonzeros"]
-    return [
+    lines = [
         "Sequence form (KMvS 1996)",
         f"  E {1 + first['infosets']:,} × {first['sequences']:,}, "
         f"{sequence_form['E_nonzeros']:,} non-zeros; F {1 + second['infosets']:,} × "
@@ -35,8 +35,31 @@ def _sequence_lines(document: Document) -> list[str]:
         f"{count_text(payoffs)} non-zeros (counted, not built)",
         f"  LP: {lp['variables']:,} variables, {lp['constraints']:,} constraints, "
         f"{count_text(lp['nonzeros'])} non-zeros",
-        f"Structured route: the structured LP writes A's {count_text(payoffs)} "
-        f"non-zeros as {count_text(document['structured_payoff_nonzeros'])} (level sums, no tree)",
+    ]
+    structured = document["structured_payoff_nonzeros"]
+    if structured is not None:
+        lines.append(
+            f"Structured route: the structured LP writes A's {count_text(payoffs)} "
+            f"non-zeros as {count_text(structured)} (level sums, no tree)"
+        )
+    return lines
+
+
+def _lossless_lines(lossless: Document | None) -> list[str]:
+    """The LP rows at each step of the lossless suit reduction, beside the published ones."""
+    if lossless is None:
+        return []
+    rows = [
+        (f"  {step['step']}", *(f"{rows:,}" for rows in step["lp_rows"]))
+        for step in lossless["steps"]
+    ]
+    rows += [
+        (f"  {published['step']} (Gilpin and Sandholm 2007)", f"{published['rows']:,}", "")
+        for published in lossless["published_lp_rows"]
+    ]
+    return [
+        "Lossless abstraction: LP rows (a player's sequences + the other's information sets + 1)",
+        *aligned_table([("", "Player 1's LP", "Player 2's LP"), *rows], indent=""),
     ]
 
 
@@ -62,16 +85,21 @@ def strategy_count_rows(
 
 def sizes_text(document: Document) -> str:
     """The counts table, the normal form's and the sequence form's sizes, the structured
-    LP's payoff non-zeros, from a ``seqform.compare-sizes/2`` document."""
+    LP's payoff non-zeros (counted from the public tree) or the LP rows at each step of the
+    lossless suit reduction (by formula), from a ``seqform.compare-sizes/2`` document."""
     first, second = document["players"]
     overall = document["overall"]
     tree_nodes = limit_of(document["tree_nodes_at_most"], document["tree_nodes_at_most_log10"])
-    lines = [
-        header_of(document["game"]),
-        f"Sizes from the public tree × private hands; the tree (at most {tree_nodes} nodes) "
-        "is not built",
-        "",
-    ]
+    if document.get("counted_by") == "formula":
+        counted = (
+            f"Sizes by formula; the tree ({tree_nodes} nodes) is not built, nor the public tree"
+        )
+    else:
+        counted = (
+            f"Sizes from the public tree × private hands; the tree (at most {tree_nodes} nodes) "
+            "is not built"
+        )
+    lines = [header_of(document["game"]), counted, ""]
 
     def row(label: str, key: str) -> tuple[str, ...]:
         one, two = first[key], second[key]
@@ -98,5 +126,6 @@ def sizes_text(document: Document) -> str:
             indent="",
         ),
         *_sequence_lines(document),
+        *_lossless_lines(document.get("lossless_abstraction")),
     ]
     return "\n".join(lines) + "\n"

@@ -38,8 +38,8 @@ Sizes of the full game, by formula
 (:func:`~seqform.game.builtin.rhode_island_sizes.rhode_island_sizes`): 26,064,064
 information sets and 65,160,161 sequences per player, so the sequence-form LP has
 65,160,161 + 26,064,064 + 1 = 91,224,226 rows, the number Gilpin and Sandholm give (EC
-2006, JACM 2007); the tree has 6,705,372,545 nodes (their "over 3.1 billion" counts nodes
-otherwise).  Building the structured game for the full deck takes 40 s and 240 MB;
+2006, JACM 2007); the tree has 6,705,372,545 nodes (their "over 3.1 billion" matches none of
+its counts: docs/games.md).  Building the structured game for the full deck takes 40 s and 240 MB;
 numbering it (what the structured route and ``compare`` do first) over 5 minutes and 2.9 GB,
 and its LP is far beyond memory: solve small decks.
 
@@ -86,6 +86,8 @@ from seqform.game.public.tree import (
 __all__ = [
     "card_labels",
     "rhode_island",
+    "rhode_island_description",
+    "rhode_island_name",
     "rhode_island_structured",
     "rhode_island_words",
 ]
@@ -141,7 +143,7 @@ def rhode_island(
         6.7 billion): the structured route (:func:`rhode_island_structured`) needs no tree.
     """
     nodes = rhode_island_tree_nodes(ranks, suits, ante, bets, max_bets)
-    name = _name(ranks, suits, ante, bets, max_bets)
+    name = rhode_island_name(ranks, suits, ante, bets, max_bets)
     if nodes > MAX_TREE_NODES:  # refused from the formula: numbering the full game takes minutes
         raise TreeTooLargeError(
             f"{name}: the game tree would have {nodes:,} nodes, more than the "
@@ -151,7 +153,10 @@ def rhode_island(
     return explicit_game(rhode_island_structured(ranks, suits, ante, bets, max_bets))
 
 
-def _name(ranks: int, suits: int, ante: int, bets: tuple[int, ...], max_bets: int) -> str:
+def rhode_island_name(
+    ranks: int, suits: int, ante: int, bets: tuple[int, ...], max_bets: int
+) -> str:
+    """The game's name: ``rhode_island`` with the parameters that are not the defaults."""
     given = {"ranks": ranks, "suits": suits, "ante": ante, "bets": tuple(bets)}
     given["max_bets"] = max_bets
     defaults = {
@@ -165,7 +170,8 @@ def _name(ranks: int, suits: int, ante: int, bets: tuple[int, ...], max_bets: in
     return f"rhode_island({', '.join(settings)})" if settings else "rhode_island"
 
 
-def _description(ranks: int, suits: int) -> str:
+def rhode_island_description(ranks: int, suits: int) -> str:
+    """The game's description in words, with its deck."""
     return (
         f"Rhode Island hold'em (Shi and Littman 2001) with {ranks} ranks × {suits} suits, "
         "following Gilpin and Sandholm (2007)"
@@ -197,12 +203,12 @@ def rhode_island_structured(
     hands = Hands(labels, (Fraction(1),) * cards, np.arange(cards, dtype=np.int64))
     rounds = _PublicRounds(labels, _BoardLevels(ranks, suits), _Betting(bets, max_bets))
     return StructuredGame(
-        name=_name(ranks, suits, ante, bets, max_bets),
+        name=rhode_island_name(ranks, suits, ante, bets, max_bets),
         hands=(hands, hands),
         deal_scale=Fraction(1, cards * (cards - 1)),
         root=rounds.betting.round(0, "", (ante, ante), "|", rounds.first_card),
         write_deal=card_by_card_deal(),
-        description=_description(ranks, suits),
+        description=rhode_island_description(ranks, suits),
         describe_action=rhode_island_words,
         suits=suits,
     )

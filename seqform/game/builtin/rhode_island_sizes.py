@@ -9,21 +9,32 @@ minutes that numbering its public tree takes.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+
+import numpy as np
 
 from seqform.base.limits import LIMITS
 from seqform.base.node_counts import dealt_tree_nodes
-from seqform.game.builtin.three_card_hands import FACES
+from seqform.base.numbers import Count, count_power, count_product
+from seqform.game.builtin.three_card_hands import FACES, hand_levels
 
 __all__ = [
     "ANTE",
     "BET_SIZES",
+    "GAMESHRINK_LP_ROWS",
     "MAX_BETS_PER_ROUND",
     "MAX_TREE_NODES",
+    "PUBLISHED_LP_ROWS",
     "ROUNDS",
+    "RhodeIslandCounts",
     "RhodeIslandSizes",
+    "SuitReducedSizes",
     "check_parameters",
+    "published_lp_rows",
+    "rhode_island_counts",
     "rhode_island_sizes",
+    "rhode_island_suit_reduced_sizes",
     "rhode_island_tree_nodes",
 ]
 
@@ -165,3 +176,198 @@ def rhode_island_tree_nodes(
 ) -> int:
     """Nodes of :func:`rhode_island`'s tree without building it (:func:`rhode_island_sizes`)."""
     return rhode_island_sizes(ranks, suits, ante, bets, max_bets).tree_nodes
+
+
+@dataclass(frozen=True)
+class RhodeIslandCounts:
+    """What ``compare --no-solve`` reports of Rhode Island hold'em, by formula.
+
+    sizes : information sets, sequences and tree nodes (:func:`rhode_island_sizes`)
+    pure, reduced : per player, pure and reduced pure strategies: exact while at most 1,000
+        digits, else by their logarithm (:class:`~seqform.base.numbers.LogCount`)
+    payoff_nonzeros : ``nnz(A)``: the leaves that pay something (one per pair of sequences)
+    """
+
+    sizes: RhodeIslandSizes
+    pure: tuple[Count, Count]
+    reduced: tuple[Count, Count]
+    payoff_nonzeros: int
+
+
+def _round_children(betting: str, max_bets: int) -> list[str | None]:
+    """The actions at a round's node ``betting``: the next node's betting, or None for the
+    call or second check that ends the round, or ``"f"`` for a fold."""
+    if betting.endswith("r"):
+        raises = [betting + "r"] if betting.count("r") < max_bets else []
+        return ["f", None, *raises]
+    return ["c" if betting == "" else None, betting + "r"]
+
+
+def _round_reduced(player: int, max_bets: int, after: int, betting: str = "") -> int:
+    """Reduced strategies of ``player`` in one round's betting from ``betting`` on, with
+    ``after`` of them below each end of the round: a sum over the player's own actions, a
+    product over the other's (:func:`seqform.forms.normal_counts.count_reduced_strategies`)."""
+    ways = [
+        1
+        if child == "f"
+        else after
+        if child is None
+        else _round_reduced(player, max_bets, after, child)
+        for child in _round_children(betting, max_bets)
+    ]
+    mine = len(betting) % 2 == player
+    return sum(ways) if mine else int(np.prod(np.array(ways, dtype=object)))
+
+
+def _reduced_strategies(player: int, deck: int, max_bets: int) -> Count:
+    """``R(empty)``: per own card (a product over the ``deck`` cards), round 1 with, below
+    each of its ends, a product over the ``deck - 1`` first public cards of round 2's
+    count, and below round 2's ends one over the ``deck - 2`` second public cards of
+    round 3's."""
+    last = _round_reduced(player, max_bets, 1)
+    second = _round_reduced(player, max_bets, last ** (deck - 2))
+    first = _round_reduced(player, max_bets, second ** (deck - 1))
+    return count_power(first, deck)
+
+
+def _pure_strategies(player: int, deck: int, max_bets: int) -> Count:
+    """``prod_h |A(h)|``: ``2`` at an information set not facing a bet or facing the last
+    raise, ``3`` otherwise; each betting node is an information set once per own card and
+    board the player can see (:func:`rhode_island_sizes`)."""
+    shape = _round_shape(max_bets)
+    nodes, actions = shape.nodes[player], shape.sequences[player]
+    three = actions - 2 * nodes  # nodes with 3 actions; the others have 2
+    ends = shape.continuations
+    views = deck * (1 + ends * (deck - 1) * (1 + ends * (deck - 2)))
+    return count_product(count_power(2, (nodes - three) * views), count_power(3, three * views))
+
+
+def _ties(ranks: int, suits: int) -> int:
+    """Ordered (private, private, public, public) deals of distinct cards whose two hands
+    have the same level: per unordered board, the pairs of remaining cards of equal level."""
+    deck = ranks * suits
+    cards = np.arange(deck)
+    faces, card_suits = cards // suits + (FACES - ranks), cards % suits
+    ties = 0
+    for first in range(deck):
+        for second in range(first + 1, deck):
+            public = (
+                (int(faces[first]), int(card_suits[first])),
+                (int(faces[second]), int(card_suits[second])),
+            )
+            levels = np.delete(hand_levels(faces, card_suits, public), [first, second])
+            ties += sum(n * (n - 1) for n in Counter(levels.tolist()).values())
+    return 2 * ties  # both orders of the board
+
+
+def _payoff_nonzeros(ranks: int, suits: int, ante: int, max_bets: int) -> int:
+    """Leaves that pay something: every fold but, without an ante, those by a player who has
+    put nothing in (``rf`` and ``crf`` of a round reached by checks only), and every
+    showdown of unequal hands but, without an ante, those after checks only."""
+    deck = ranks * suits
+    shape = _round_shape(max_bets)
+    ends = shape.continuations
+    rounds_per_deal = 1 + ends * (deck - 2) * (1 + ends * (deck - 3))
+    free_folds = 2 * (1 + (deck - 2) + (deck - 2) * (deck - 3)) if ante == 0 else 0
+    deals = deck * (deck - 1)
+    showdowns = ends**3 - (1 if ante == 0 else 0)
+    boards_dealt = deals * (deck - 2) * (deck - 3)
+    return deals * (shape.folds * rounds_per_deal - free_folds) + showdowns * (
+        boards_dealt - _ties(ranks, suits)
+    )
+
+
+def rhode_island_counts(
+    ranks: int = 13,
+    suits: int = 4,
+    ante: int = ANTE,
+    bets: tuple[int, int, int] = BET_SIZES,
+    max_bets: int = MAX_BETS_PER_ROUND,
+) -> RhodeIslandCounts:
+    """:class:`RhodeIslandCounts` by formula, in about a second for the full deck (the
+    showdowns' ties are counted over the ``C(n, 2)`` boards, nothing else is enumerated).
+
+    Raises
+    ------
+    ValueError
+        As :func:`rhode_island`.
+    """
+    sizes = rhode_island_sizes(ranks, suits, ante, bets, max_bets)
+    deck = ranks * suits
+    return RhodeIslandCounts(
+        sizes=sizes,
+        pure=(_pure_strategies(0, deck, max_bets), _pure_strategies(1, deck, max_bets)),
+        reduced=(_reduced_strategies(0, deck, max_bets), _reduced_strategies(1, deck, max_bets)),
+        payoff_nonzeros=_payoff_nonzeros(ranks, suits, ante, max_bets),
+    )
+
+
+@dataclass(frozen=True)
+class SuitReducedSizes:
+    """The sequence form's size at each step of the lossless suit reduction
+    (:mod:`seqform.structured.suit_reduction`): the game, on canonical boards, then on
+    hand classes.  Each is a :class:`RhodeIslandSizes` without tree nodes (0)."""
+
+    full: RhodeIslandSizes
+    canonical: RhodeIslandSizes
+    reduced: RhodeIslandSizes
+
+
+def _views_sizes(shape: _RoundShape, views: int) -> RhodeIslandSizes:
+    """Information sets and sequences when each betting node is seen in ``views`` ways."""
+    return RhodeIslandSizes(
+        infosets=(shape.nodes[0] * views, shape.nodes[1] * views),
+        sequences=(1 + shape.sequences[0] * views, 1 + shape.sequences[1] * views),
+        tree_nodes=0,
+    )
+
+
+def rhode_island_suit_reduced_sizes(
+    ranks: int = 13,
+    suits: int = 4,
+    ante: int = ANTE,
+    bets: tuple[int, int, int] = BET_SIZES,
+    max_bets: int = MAX_BETS_PER_ROUND,
+) -> SuitReducedSizes:
+    """The sizes of :class:`SuitReducedSizes` by formula, for any deck (the reduction itself
+    builds the game: minutes for the full deck).
+
+    A betting node of round ``t`` is an information set once per own card and board the
+    player sees (``n``, ``k n (n-1)``, ``k² n (n-1) (n-2)`` views for ``k`` round ends).
+    The game is invariant under all ``s!`` suit permutations.  On canonical boards a public
+    card is one per orbit of the cards under the permutations fixing the cards before it:
+    ``r`` first cards (one per rank), and after one the other ``r - 1`` ranks' card of its
+    suit, their cards of other suits, and its own rank's other suits (``2r - 1``).  Hand
+    classes are the orbits of the cards off the board under the permutations fixing the
+    board's suits: with ``u`` suits fixed, ``r (u + [s > u])`` orbits less the board's
+    cards (``r``; ``2r - 1``; ``2r - 2`` on a board of one suit, else
+    ``r (2 + [s > 2]) - 2``).  With one suit nothing is reduced.
+    """
+    check_parameters(ranks, suits, ante, bets, max_bets)
+    full = rhode_island_sizes(ranks, suits, ante, bets, max_bets)
+    if suits == 1:
+        return SuitReducedSizes(full, full, full)
+    shape = _round_shape(max_bets)
+    k, n, r = shape.continuations, ranks * suits, ranks
+    second_cards = 2 * r - 1  # canonical second public cards after each canonical first
+    canonical = _views_sizes(shape, n + k * r * (n - 1) + k * k * r * second_cards * (n - 2))
+    two_suits = r * (2 + (suits > 2)) - 2  # hand classes on a board of two suits
+    last_classes = (r - 1) * (2 * r - 2) + r * two_suits  # over one first card's boards
+    reduced = _views_sizes(shape, r + k * r * (2 * r - 1) + k * k * r * last_classes)
+    return SuitReducedSizes(full=full, canonical=canonical, reduced=reduced)
+
+
+PUBLISHED_LP_ROWS = 91_224_226
+"""The full game's sequence-form LP rows, unabstracted (Gilpin and Sandholm, EC 2006 and
+JACM 2007, §"Rhode Island Hold'em")."""
+
+GAMESHRINK_LP_ROWS = 1_237_238
+"""Its LP rows after GameShrink's lossless abstraction (Gilpin and Sandholm, same place)."""
+
+
+def published_lp_rows(ranks: int, suits: int, max_bets: int) -> tuple[tuple[str, int], ...]:
+    """The LP rows Gilpin and Sandholm give for this game, named by their step: for the
+    full deck and betting (the ante and bet sizes change no size), else none."""
+    if (ranks, suits, max_bets) != (13, 4, MAX_BETS_PER_ROUND):
+        return ()
+    return (("unabstracted", PUBLISHED_LP_ROWS), ("GameShrink", GAMESHRINK_LP_ROWS))

@@ -47,7 +47,13 @@ if TYPE_CHECKING:
         spot_report,
         spot_summary,
     )
-    from seqform.holdem.spot import Spot, SpotFileError, read_spot, spot_from_mapping
+    from seqform.holdem.spot import (
+        Spot,
+        SpotFileError,
+        StreetSizes,
+        read_spot,
+        spot_from_mapping,
+    )
     from seqform.holdem.strength import hand_name
 
 _DOOR = {
@@ -63,6 +69,7 @@ _DOOR = {
     "SpotFileError": "spot",
     "SpotSize": "lp_work",
     "SpotSummary": "report",
+    "StreetSizes": "spot",
     "WHO": "report",
     "action_frequencies": "report",
     "amount_text": "betting",
@@ -104,6 +111,7 @@ __all__ = [
     "SpotFileError",
     "SpotSize",
     "SpotSummary",
+    "StreetSizes",
     "action_frequencies",
     "amount_text",
     "card_text",

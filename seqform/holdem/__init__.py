@@ -13,8 +13,9 @@ know of hold'em.  They load on first use (PEP 562): the command line's start-up 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from seqform.holdem.aggregate import RootAction, SpotAggregate, spot_aggregate
     from seqform.holdem.betting import amount_text
-    from seqform.holdem.cards import CardError, card_text
+    from seqform.holdem.cards import RANKS, CardError, card_text
     from seqform.holdem.game import is_spot_file, load_spot_game, load_spot_tree, spot_game
     from seqform.holdem.hands import (
         ComboStrategy,
@@ -55,8 +56,14 @@ if TYPE_CHECKING:
         spot_from_mapping,
     )
     from seqform.holdem.strength import hand_name
+    from seqform.holdem.texture import BoardTexture, board_texture
 
 _DOOR = {
+    "BoardTexture": "texture",
+    "RootAction": "aggregate",
+    "SpotAggregate": "aggregate",
+    "board_texture": "texture",
+    "spot_aggregate": "aggregate",
     "ActionFrequencies": "report",
     "CardError": "cards",
     "ClassGrid": "report",
@@ -64,6 +71,7 @@ _DOOR = {
     "ComboStrategy": "hands",
     "HandSelectionError": "hands",
     "LPWorkRefusedError": "lp_work",
+    "RANKS": "cards",
     "SPOT_LP_VARIABLES": "lp_work",
     "Spot": "spot",
     "SpotFileError": "spot",
@@ -98,6 +106,12 @@ _DOOR = {
 }
 
 __all__ = [
+    "RANKS",
+    "BoardTexture",
+    "RootAction",
+    "SpotAggregate",
+    "board_texture",
+    "spot_aggregate",
     "SPOT_LP_VARIABLES",
     "WHO",
     "ActionFrequencies",

@@ -67,7 +67,6 @@ def plot_bet_frequency(document: dict[str, Any], path: str | os.PathLike[str]) -
     return len(boards)
 
 
-
 def _colour(group: str) -> str:
     return f"C{GROUPS.index(group)}"
 

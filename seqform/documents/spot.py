@@ -58,8 +58,8 @@ from seqform.holdem import (
     ClassGrid,
     ClassMix,
     Spot,
-    StreetSizes,
     SpotSummary,
+    StreetSizes,
     card_text,
 )
 

@@ -185,9 +185,7 @@ def spot_aggregate(
             size=None if action == CHECK else float(_amount(action) / pot),
             all_in=action != CHECK and _amount(action) == spot.effective_stack,
             frequency=frequency,
-            ev=seat_ev(totals[action] / frequency, pot, 0)
-            if frequency > FREQUENCY_FLOOR
-            else None,
+            ev=seat_ev(totals[action] / frequency, pot, 0) if frequency > FREQUENCY_FLOOR else None,
         )
         for action, frequency in zip(found.actions, found.frequencies, strict=True)
     )

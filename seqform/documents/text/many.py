@@ -152,9 +152,8 @@ def _number(value: float | None, scale: float = 1.0) -> str:
 
 
 def _csv_row(row: Document, names: list[str]) -> list[Any]:
-    found = row.get("aggregate")
-    solved = row["error"] is None and found is not None
-    texture = found["texture"] if solved else {}
+    found = row.get("aggregate") if row["error"] is None else None
+    texture = found["texture"] if found is not None else {}
     cells: list[Any] = [row["path"].rsplit("/", 1)[-1], row["board"], _number(row["pot"])]
     keys = ("pairing", "suits", "connectedness", "high_card", "height", "group")
     cells += [texture.get(key, "") for key in keys]
@@ -163,13 +162,13 @@ def _csv_row(row: Document, names: list[str]) -> list[Any]:
             _number(row["ev"][player]) if row["ev"] else "",
             _number(row["ev_share"][player], 100) if row["ev_share"] else "",
         ]
-    if solved:
+    if found is not None:
         cells += [_number(found["equity"][p], 100) for p in ("oop", "ip")]
         cells += [_number(found["eqr"][p], 100) for p in ("oop", "ip")]
         cells.append(_number(found["bet_frequency"], 100))
     else:
         cells += [""] * 5
-    by_name = {action["name"]: action for action in found["actions"]} if solved else {}
+    by_name = {action["name"]: action for action in found["actions"]} if found else {}
     for name in names:
         action = by_name.get(name, {})
         cells += [

@@ -225,3 +225,5 @@ def test_a_plot_of_nothing_and_a_csv_that_cannot_be_written(
     assert "--plot: no spot was solved" in capsys.readouterr().err
     assert main([*argv, "--csv", str(tmp_path / "missing" / "x.csv")]) == 1
     assert "cannot write" in capsys.readouterr().err
+    assert main([*argv, "--plot", str(tmp_path / "p.txt")]) == 2  # before solving
+    assert "--plot" in capsys.readouterr().err and not (tmp_path / "p.txt").exists()

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from seqform.cli.errors import EXIT_ERROR, EXIT_OK, CommandError
+from seqform.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
 from seqform.cli.streams import terminal_text
 from seqform.documents.many import many_document
@@ -19,12 +19,19 @@ from seqform.documents.text.many import many_csv, many_text
 from seqform.io.atomic import write_atomically
 from seqform.routes.many import ManySpots, solve_many
 
-__all__ = ["run"]
+__all__ = ["PLOT_SUFFIXES", "run"]
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+"""The files ``--plot`` writes, by suffix; any other is refused before solving."""
 
 
 def run(args: argparse.Namespace) -> int:
     """Solve the folder where ``--dask``/``--ray`` say (locally by default); exit 1 if a
     spot failed."""
+    if args.plot and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+        raise CommandError(
+            f"--plot {args.plot}: name a {', '.join(PLOT_SUFFIXES)} file", EXIT_USAGE
+        )
     executor, address = "local", None
     if args.dask is not None:
         executor, address = "dask", None if args.dask == "local" else args.dask

@@ -163,6 +163,88 @@ def test_the_definition_reads_back_to_the_same_game(tmp_path: Path) -> None:
     assert [t.infosets for t in first] == [t.infosets for t in second]
 
 
+# A flop spot with every key a flop spot may add to a river's: a donk size, TexasSolver's
+# all-in threshold and a street table (tests/test_holdem_flop.py's TINY flop, stacks of one
+# pot so that the flop's public tree stays small).
+STREETS = {
+    "board": "Ks7h2d",
+    "pot": 2,
+    "effective_stack": 2,
+    "oop_range": "AhAd,KhQh",
+    "ip_range": "AsKd,QdQc:0.5",
+    "bet_sizes": [1],
+    "max_raises": 0,
+    "all_in": False,
+    "donk_sizes": [0.5],
+    "all_in_threshold": 0.9,
+    "turn": {"bet_sizes": [0.5], "ip_all_in": True},
+}
+
+
+@pytest.mark.parametrize("board", ["Ks7h2d", "Ks7h2d9c"])
+def test_the_definition_keeps_donks_the_threshold_and_street_tables(board: str) -> None:
+    spot = spot_from_mapping({**STREETS, "board": board}, name="streets")
+    assert spot.tables and spot.donk_sizes and spot.all_in_threshold  # a real test
+    definition = definition_json(spot)
+    assert definition["turn"]["ip_all_in"] is True and definition["all_in_threshold"] == 0.9
+    assert spot_from_mapping(definition, name=spot.name) == spot
+    assert json.loads(json.dumps(definition)) == definition  # plain JSON
+
+
+def _show_gives_the_report(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``show`` of the result ``argv`` saves prints the report ``argv`` prints (but the
+    timings, which differ from run to run)."""
+    saved = tmp_path / "result.json"
+    _saved(argv, saved, capsys)
+    code, printed, _ = _run([*argv, "--format", "text"], capsys)
+    assert code == 0
+    code, shown, err = _run(["show", str(saved)], capsys)
+    assert code == 0, err
+    report = shown.rpartition("\n\nDecisions (show --node HISTORY): ")[0]
+    timings = ("Solver:", "  LP ", "Run:", "        ")
+    kept = [line for line in printed.splitlines() if not line.startswith(timings)]
+    assert [line for line in report.splitlines() if not line.startswith(timings)] == kept
+
+
+def test_show_reopens_a_turn_spot_with_a_street_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spot = tmp_path / "turn.toml"
+    spot.write_text(
+        'board = "Ks7h2d9c"\npot = 2\neffective_stack = 6\noop_range = "AhAd,KhQh"\n'
+        'ip_range = "AsKd,QdQc:0.5"\nbet_sizes = [1]\nmax_raises = 0\n'
+        "donk_sizes = [0.5]\nall_in_threshold = 0.9\n[turn]\nbet_sizes = [0.5]\n"
+    )
+    _show_gives_the_report(["solve", str(spot)], tmp_path, capsys)
+
+
+@pytest.mark.slow
+def test_show_reopens_a_flop_spot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One iteration of vector CFR, run once (the flop's LP takes half a minute): the
+    strategies are far from an equilibrium, which does not matter to reopening them."""
+    from seqform.documents.text.render import any_document_report
+
+    path = tmp_path / "flop.toml"
+    path.write_text(
+        'board = "Ks7h2d"\npot = 2\neffective_stack = 2\noop_range = "AhAd"\n'
+        'ip_range = "AsKd"\nbet_sizes = [1]\nmax_raises = 0\nall_in = false\n'
+        "donk_sizes = [0.5]\nall_in_threshold = 0.9\n[turn]\nbet_sizes = [0.5]\n"
+    )
+    run = seqform.iterate(str(path), "cfr+", iterations=1, reference=False)
+    saved = tmp_path / "flop.json"
+    written = document(run)
+    saved.write_text(json.dumps(written))
+    definition = written["spot"]["definition"]
+    assert spot_from_mapping(definition, name=str(path)) == read_spot(path)
+    code, shown, err = _run(["show", str(saved)], capsys)
+    assert code == 0, err
+    report = shown.rpartition("\n\nDecisions (show --node HISTORY): ")[0]
+    assert report == any_document_report(written).rstrip("\n")
+    assert "flop spot on Ks7h2d" in report
+
+
 class _Page(HTMLParser):
     """What the test reads of the page: tags, grid cells, external references."""
 

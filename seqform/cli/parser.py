@@ -473,9 +473,11 @@ def _add_solve_many(commands: Commands) -> None:
             "Solve every spot file (*.toml) of DIR by the structured LP, in parallel on this "
             "machine (default) or on a Dask or Ray cluster, and write one report: each "
             "player's EV in chips and share of the pot, the exploitability in chips and % of "
-            "the pot, and the main action frequencies (OOP's first decision, IP's after a "
-            "check). A spot that fails is a row with its error (exit code 1). See "
-            "docs/spots.md."
+            "the pot, the main action frequencies (OOP's first decision, IP's after a "
+            "check), and the aggregate report players read: each range's equity and equity "
+            "realisation, the EV of each of OOP's first actions, the board's texture; as CSV "
+            "too with --csv (or beside --output). A spot that fails is a row with its error "
+            "(exit code 1). See docs/spots.md."
         ),
     )
     many.add_argument("directory", metavar="DIR", help="a folder of spot files (*.toml)")
@@ -498,6 +500,19 @@ def _add_solve_many(commands: Commands) -> None:
     )
     many.add_argument("--exact", action="store_true", help="also solve each spot exactly")
     many.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    many.add_argument(
+        "--csv",
+        metavar="FILE",
+        help=(
+            "write the aggregate report as CSV too, one row per spot (default with --output: "
+            "beside it, FILE.csv for --output FILE.json)"
+        ),
+    )
+    many.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw OOP's bet frequency by board texture (.png, .svg, .pdf; needs matplotlib)",
+    )
     add_output_arguments(many, summarises=False)
 
 

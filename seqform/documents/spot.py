@@ -13,7 +13,12 @@ spot too (:mod:`seqform.documents.many`)::
                             "oop_range": str, "ip_range": str,
                             "oop_bet_sizes": [number], "ip_bet_sizes": [number],
                             "oop_raise_sizes": [number], "ip_raise_sizes": [number],
-                            "max_raises": int, "all_in": bool}}
+                            "max_raises": int, "all_in": bool,
+                            "donk_sizes": [number], "all_in_threshold": number,
+                            "flop" | "turn" | "river": {"oop_bet_sizes": [number],
+                                "ip_bet_sizes": [number], "oop_raise_sizes": [number],
+                                "ip_raise_sizes": [number], "oop_all_in": bool,
+                                "ip_all_in": bool, "donk_sizes": [number]}}}
 
 ``"opening_grid"`` is OOP's first decision as the grid of hand classes (rows and columns
 A to 2; pairs on the diagonal, suited above, offsuit below): each class's share taking
@@ -54,6 +59,7 @@ from seqform.holdem import (
     ClassMix,
     Spot,
     SpotSummary,
+    StreetSizes,
     card_text,
 )
 
@@ -111,8 +117,10 @@ def _number(amount: Fraction) -> int | float:
 
 def definition_json(spot: Spot) -> dict[str, Any]:
     """The ``"definition"`` object: ``spot`` in the keys of a spot file, which
-    :func:`seqform.holdem.spot.spot_from_mapping` reads back to the same spot."""
-    return {
+    :func:`seqform.holdem.spot.spot_from_mapping` reads back to the same spot: the
+    optional keys (``donk_sizes``, ``all_in_threshold``) when the spot has them, and a
+    table per street that has one (``"turn": {...}``), its sizes written out in full."""
+    found: dict[str, Any] = {
         "board": "".join(card_text(card) for card in spot.board),
         "pot": _number(spot.pot),
         "effective_stack": _number(spot.effective_stack),
@@ -125,6 +133,29 @@ def definition_json(spot: Spot) -> dict[str, Any]:
         "max_raises": spot.max_raises,
         "all_in": spot.all_in,
     }
+    if spot.donk_sizes is not None:
+        found["donk_sizes"] = [_number(size) for size in spot.donk_sizes]
+    if spot.all_in_threshold is not None:
+        found["all_in_threshold"] = _number(spot.all_in_threshold)
+    for street, sizes in spot.tables:
+        found[street] = _street_json(sizes)
+    return found
+
+
+def _street_json(sizes: StreetSizes) -> dict[str, Any]:
+    """A street's table (``"turn": {...}``) with every key of its sizes written out, so that
+    reading it over the top-level keys gives these sizes whatever the top level says."""
+    table: dict[str, Any] = {
+        "oop_bet_sizes": [_number(size) for size in sizes.bet_sizes[0]],
+        "ip_bet_sizes": [_number(size) for size in sizes.bet_sizes[1]],
+        "oop_raise_sizes": [_number(size) for size in sizes.raise_sizes[0]],
+        "ip_raise_sizes": [_number(size) for size in sizes.raise_sizes[1]],
+        "oop_all_in": sizes.all_in[0],
+        "ip_all_in": sizes.all_in[1],
+    }
+    if sizes.donk_sizes is not None:
+        table["donk_sizes"] = [_number(size) for size in sizes.donk_sizes]
+    return table
 
 
 def _share(value: float) -> float | None:

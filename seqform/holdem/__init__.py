@@ -13,8 +13,9 @@ know of hold'em.  They load on first use (PEP 562): the command line's start-up 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from seqform.holdem.aggregate import RootAction, SpotAggregate, spot_aggregate
     from seqform.holdem.betting import amount_text
-    from seqform.holdem.cards import CardError, card_text
+    from seqform.holdem.cards import RANKS, CardError, card_text
     from seqform.holdem.game import is_spot_file, load_spot_game, load_spot_tree, spot_game
     from seqform.holdem.hands import (
         ComboStrategy,
@@ -47,10 +48,22 @@ if TYPE_CHECKING:
         spot_report,
         spot_summary,
     )
-    from seqform.holdem.spot import Spot, SpotFileError, read_spot, spot_from_mapping
+    from seqform.holdem.spot import (
+        Spot,
+        SpotFileError,
+        StreetSizes,
+        read_spot,
+        spot_from_mapping,
+    )
     from seqform.holdem.strength import hand_name
+    from seqform.holdem.texture import BoardTexture, board_texture
 
 _DOOR = {
+    "BoardTexture": "texture",
+    "RootAction": "aggregate",
+    "SpotAggregate": "aggregate",
+    "board_texture": "texture",
+    "spot_aggregate": "aggregate",
     "ActionFrequencies": "report",
     "CardError": "cards",
     "ClassGrid": "report",
@@ -58,11 +71,13 @@ _DOOR = {
     "ComboStrategy": "hands",
     "HandSelectionError": "hands",
     "LPWorkRefusedError": "lp_work",
+    "RANKS": "cards",
     "SPOT_LP_VARIABLES": "lp_work",
     "Spot": "spot",
     "SpotFileError": "spot",
     "SpotSize": "lp_work",
     "SpotSummary": "report",
+    "StreetSizes": "spot",
     "WHO": "report",
     "action_frequencies": "report",
     "amount_text": "betting",
@@ -91,21 +106,27 @@ _DOOR = {
 }
 
 __all__ = [
+    "RANKS",
     "SPOT_LP_VARIABLES",
     "WHO",
     "ActionFrequencies",
+    "BoardTexture",
     "CardError",
     "ClassGrid",
     "ClassMix",
     "ComboStrategy",
     "HandSelectionError",
     "LPWorkRefusedError",
+    "RootAction",
     "Spot",
+    "SpotAggregate",
     "SpotFileError",
     "SpotSize",
     "SpotSummary",
+    "StreetSizes",
     "action_frequencies",
     "amount_text",
+    "board_texture",
     "card_text",
     "class_grid",
     "class_mix",
@@ -123,6 +144,7 @@ __all__ = [
     "refuse_slow_lp",
     "seat_ev",
     "select_combos",
+    "spot_aggregate",
     "spot_from_mapping",
     "spot_game",
     "spot_report",

@@ -23,8 +23,11 @@ first decision, and IP's decision after OOP checks.  A frequency at a decision i
 the player's range, each combo weighted by its probability in the deal (card removal against
 the other range included) times the player's own probability of reaching the decision
 (:func:`action_frequencies`).  Shares are fractions (:mod:`seqform.holdem.report`
-defines value, EV and share once).  A spot that cannot be read or solved is a row with its error;
-the others are still solved.
+defines value, EV and share once).  Each row also carries the aggregate report's numbers
+(:func:`seqform.holdem.aggregate.spot_aggregate`): each player's range equity and equity
+realisation, the EV of the combos taking each of OOP's first actions, and the board's texture
+labels.  A spot that cannot be read or solved is a row with its error; the others are still
+solved.
 
 Ctrl-C cancels what has not started and stops the workers (a process pool's workers are
 terminated, a Dask or Ray cluster's tasks cancelled).  A local pool's workers ignore Ctrl-C
@@ -36,6 +39,9 @@ The number of workers on this machine is refused above :func:`worker_limit`: at 
 :data:`WORKERS_PER_CORE` per core (the spots are CPU-bound; more only adds switching) and no
 more than the available memory holds at :data:`WORKER_BYTES` each.  Refused rather than
 clamped, so that a run never silently uses fewer workers than asked.
+
+Size: the three executors' runners sit beside the row they return and the one Ctrl-C
+policy they share.
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ from typing import Any
 
 from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
-from seqform.holdem import ActionFrequencies, action_frequencies, spot_summary
+from seqform.holdem import ActionFrequencies, SpotAggregate, action_frequencies, spot_summary
 from seqform.routes.memory import BASE_BYTES, available_memory
 from seqform.routes.options import OptionsError
 
@@ -131,6 +137,7 @@ class SpotRow:
     frequencies : OOP's first decision and IP's after a check
     combos : the number of combos in each range (after the board's card removal)
     seconds : the solve's wall time in the worker
+    aggregate : the aggregate report's row: equity, EQR, each first action's EV, texture
     """
 
     path: str
@@ -143,6 +150,7 @@ class SpotRow:
     combos: tuple[int, int] = (0, 0)
     seconds: float = 0.0
     error: str | None = None
+    aggregate: SpotAggregate | None = None
 
     @property
     def exploitability_pot(self) -> float | None:
@@ -196,7 +204,7 @@ def spot_files(directory: str | os.PathLike[str]) -> tuple[Path, ...]:
 
 def solve_spot_file(path: str, exact: bool = False) -> SpotRow:
     """Read, solve and summarise one spot file (runs in a worker; module docstring)."""
-    from seqform.holdem import card_text, read_spot, spot_game
+    from seqform.holdem import card_text, read_spot, spot_aggregate, spot_game
     from seqform.routes.solve import solve  # imported in the worker, not at start-up
 
     start = time.perf_counter()
@@ -207,6 +215,7 @@ def solve_spot_file(path: str, exact: bool = False) -> SpotRow:
         board, pot = "".join(card_text(card) for card in spot.board), spot.pot
         game = spot_game(spot)
         solution = solve(game, method="structured", exact=exact)
+        aggregate = spot_aggregate(game, spot, float(solution.value), solution.strategies)
     except Exception as exc:  # any failure is this spot's row; the batch goes on
         message = str(exc) or type(exc).__name__
         return SpotRow(path, board, None if pot is None else float(pot), error=message)
@@ -224,6 +233,7 @@ def solve_spot_file(path: str, exact: bool = False) -> SpotRow:
         frequencies=summary.frequencies,
         combos=summary.combos,
         seconds=time.perf_counter() - start,
+        aggregate=aggregate,
     )
 
 

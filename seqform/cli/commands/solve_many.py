@@ -1,22 +1,37 @@
 """``seqform solve-many DIR``: a folder of spot files solved in parallel, one report
-(:mod:`seqform.routes.many`)."""
+(:mod:`seqform.routes.many`), and the aggregate report as CSV (``--csv FILE``, or beside
+``--output FILE``: the same name ending in ``.csv``) and as a plot (``--plot FILE``), both
+rendered from the JSON document and written atomically; each file written is said on stderr.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+from typing import Any
 
-from seqform.cli.errors import EXIT_ERROR, EXIT_OK
+from seqform.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
+from seqform.cli.streams import terminal_text
 from seqform.documents.many import many_document
-from seqform.documents.text.many import many_text
+from seqform.documents.text.many import many_csv, many_text
+from seqform.io.atomic import write_atomically
 from seqform.routes.many import ManySpots, solve_many
 
-__all__ = ["run"]
+__all__ = ["PLOT_SUFFIXES", "run"]
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+"""The files ``--plot`` writes, by suffix; any other is refused before solving."""
 
 
 def run(args: argparse.Namespace) -> int:
     """Solve the folder where ``--dask``/``--ray`` say (locally by default); exit 1 if a
     spot failed."""
+    if args.plot and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+        raise CommandError(
+            f"--plot {args.plot}: name a {', '.join(PLOT_SUFFIXES)} file", EXIT_USAGE
+        )
     executor, address = "local", None
     if args.dask is not None:
         executor, address = "dask", None if args.dask == "local" else args.dask
@@ -37,4 +52,39 @@ def run(args: argparse.Namespace) -> int:
         ) from exc
     document = many_document(report)
     emit(document, many_text(document), args)
+    csv_path = args.csv or _beside(args.output)
+    if csv_path is not None:
+        _write(csv_path, many_csv(document), f"{len(document['spots'])} spots")
+    if args.plot:
+        _plot(document, args.plot)
     return EXIT_ERROR if report.failed else EXIT_OK
+
+
+def _beside(output: str | None) -> str | None:
+    """The CSV file beside ``--output FILE``: FILE with the suffix ``.csv`` (none when FILE
+    is itself a ``.csv``: the report would be overwritten)."""
+    if output is None:
+        return None
+    path = Path(output)
+    beside = path.with_suffix(".csv")
+    return None if beside == path else str(beside)
+
+
+def _write(path: str, content: str | bytes, what: str) -> None:
+    try:
+        write_atomically(path, content)
+    except OSError as exc:
+        raise CommandError(f"cannot write {path!r}: {exc.strerror or exc}") from exc
+    print(terminal_text(f"seqform: wrote {path} ({what})"), file=sys.stderr)
+
+
+def _plot(document: dict[str, Any], path: str) -> None:
+    from seqform.cli.plot_many import plot_bet_frequency
+
+    try:
+        boards = plot_bet_frequency(document, path)
+    except ValueError as exc:
+        raise CommandError(f"--plot: {exc}") from None
+    except OSError as exc:
+        raise CommandError(f"cannot write {path!r}: {exc.strerror or exc}") from exc
+    print(terminal_text(f"seqform: wrote {path} ({boards} boards)"), file=sys.stderr)

@@ -16,10 +16,13 @@ from seqform.forms.locks import Lock, LockError
 from seqform.forms.pure_strategies import pure_strategies
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.io.documents import validate_document
 from seqform.io.lock_files import parse_lock, read_lock_file
 from seqform.iterative.cfr import solve_with_rule
 from seqform.iterative.rules import RULES
 from seqform.iterative.run import Stopping
+from seqform.questions.iterate import iterate
+from seqform.routes.options import OptionsError
 from seqform.routes.policy import choose_route
 from seqform.routes.solve import solve
 from seqform.structured.vector_cfr import vector_cfr
@@ -221,3 +224,70 @@ def test_cli_lock_report_and_json(spot: Path, tmp_path: Path, capsys: pytest.Cap
 def test_cli_bad_locks_are_usage_errors(argv, capsys: pytest.CaptureFixture[str]):
     assert main(argv) == 2
     assert "--lock" in capsys.readouterr().err
+
+
+def test_iterate_locked_kuhn_approaches_the_locked_lp():
+    game = kuhn_poker()
+    # the locked LP, exact: -5/18 (test_kuhn_always_bluffing_jack_matches_the_restricted_normal_form
+    # checks it against the restricted normal form by scipy)
+    exact = solve(game, locks=["P1@J: b=1"], exact=True)
+    assert exact.value == Fraction(-5, 18)
+    run = iterate(game, "cfr+", iterations=1000, locks=["P1@J: b=1"])
+    assert run.locks is not None and run.locks.count == 1
+    assert run.reference.status == "computed"
+    assert run.reference.value == pytest.approx(-5 / 18, abs=1e-9)
+    assert run.values[0] == pytest.approx(-5 / 18, abs=1e-4)
+    # measured in the locked game: small there, large if player 1 could stop bluffing J
+    assert run.certificate.nash_conv <= 1e-3
+    first, second = run.result.strategies
+    assert certify(game, first, second).nash_conv > 0.1
+    assert first.probabilities[game.flat.tables[0].sequences_of(0)[1]] == 1.0  # J bets
+    assert run.reference.uniqueness_skipped is not None  # the ranges ignore the locks
+
+
+def test_iterate_locked_spot_by_vector_cfr(spot: Path):
+    locked_lp = solve(str(spot), locks=["OOP@: x=1"])
+    run = iterate(str(spot), "cfr+", iterations=60, every=60, locks=["OOP@: x=1"])
+    assert run.game.name == str(spot) and run.spot is not None  # the structured route
+    assert run.reference.value == pytest.approx(float(locked_lp.value), abs=1e-9)
+    assert run.values[0] == pytest.approx(float(locked_lp.value), abs=0.1)  # pot 10
+    assert run.certificate.nash_conv / 2 <= 0.1  # within 1% of the pot of 10
+    # every iterate kept the lock: OOP checks AdAc at the root
+    strategy = run.result.strategies[0]
+    index = strategy.table.index_of_infoset()["AdAc|"]
+    assert strategy.probabilities[strategy.table.sequences_of(index).start] == 1.0
+
+
+def test_iterate_locked_structured_kuhn_names_the_hands():
+    # the public tree names the node (root "") and the hand apart: "P1@J" is the tree's
+    with pytest.raises(LockError, match="no node 'J'"):
+        iterate("kuhn", "cfr+", iterations=10, method="structured", locks=["P1@J: b=1"])
+    run = iterate("kuhn", "cfr+", iterations=1000, method="structured", locks=["P1@: b=1; hands=J"])
+    assert run.reference.value == pytest.approx(-5 / 18, abs=1e-9)  # the locked LP above
+    assert run.values[0] == pytest.approx(-5 / 18, abs=1e-4)
+
+
+@pytest.mark.parametrize("algorithm", ["xfp", "rcfr", "mccfr"])
+def test_iterate_refuses_locks_where_the_algorithm_does_not_keep_them(algorithm: str):
+    with pytest.raises(OptionsError, match=f"{algorithm} does not keep them"):
+        iterate("kuhn", algorithm, iterations=10, locks=["P1@J: b=1"])
+    assert main(["iterate", "kuhn", "--algorithm", algorithm, "--lock", "P1@J: b=1"]) == 2
+
+
+def test_cli_iterate_lock_report_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    locks = tmp_path / "locks.toml"
+    locks.write_text('[[lock]]\nplayer = "P1"\nnode = "J"\nmix = { b = 1 }\n')
+    command = ["iterate", "kuhn", "--algorithm", "cfr+", "--iterations", "200", "--quiet"]
+    assert main([*command, "--lock-file", str(locks)]) == 0
+    text = capsys.readouterr().out
+    assert "Node locks (1 information set locked" in text
+    assert "P1@J: b=1" in text
+    assert "(= -5/18)" in text  # the locked LP's exact value (test above)
+    out = tmp_path / "run.json"
+    assert main([*command, "--lock", "P1@J: b=1", "--format", "json", "--output", str(out)]) == 0
+    document = json.loads(out.read_text())
+    pytest.importorskip("jsonschema")
+    validate_document(document)  # seqform.iterate/2 with its "locks" object
+    assert document["locks"]["locks"] == ["P1@J: b=1"]
+    assert document["locks"]["locked_players"] == [1]
+    assert main([*command, "--lock", "P1@J: z=1"]) == 2

@@ -242,8 +242,14 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
     add_lock_arguments(group)
 
 
-def add_lock_arguments(group: argparse._ActionsContainer) -> None:
-    """``--lock`` and ``--lock-file`` (``solve`` and ``iterate``)."""
+LOCK_EFFECT_SOLVE = (
+    "solved with and without the locks, the report shows the EV and strategy changes"
+)
+
+
+def add_lock_arguments(group: argparse._ActionsContainer, effect: str = LOCK_EFFECT_SOLVE) -> None:
+    """``--lock`` and ``--lock-file`` (``solve`` and ``iterate``); ``effect`` says what the
+    command does with them."""
     group.add_argument(
         "--lock",
         action="append",
@@ -251,8 +257,8 @@ def add_lock_arguments(group: argparse._ActionsContainer) -> None:
         metavar="LOCK",
         help=(
             'node lock: PLAYER@NODE: ACTION=P,... [; hands=HANDS], e.g. "OOP@: x=1" or '
-            '"IP@x: b5=0.5,x=0.5; hands=AA,KK" (a tree game: "P1@J: b=1"); solved with and '
-            "without the locks, the report shows the EV and strategy changes; repeatable"
+            '"IP@x: b5=0.5,x=0.5; hands=AA,KK" (a tree game: "P1@J: b=1"); '
+            f"{effect}; repeatable"
         ),
     )
     group.add_argument(

@@ -27,6 +27,7 @@ from seqform.cli.options import (
     add_game_argument,
     add_hand_argument,
     add_iterate_route_arguments,
+    add_lock_arguments,
     add_max_entries_argument,
     add_output_arguments,
     add_solver_arguments,
@@ -344,6 +345,11 @@ def _add_iterate(commands: Commands) -> None:
     )
     iterate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_iterate_route_arguments(iterate)
+    add_lock_arguments(
+        iterate,
+        "the CFR family keeps them (not xfp, rcfr, mccfr), measured in the locked game "
+        "beside the locked LP",
+    )
     add_output_arguments(iterate)
     add_strategies_argument(iterate)
     add_hand_argument(iterate)

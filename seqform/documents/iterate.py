@@ -40,8 +40,14 @@ added, none removed or renamed)::
       "history": [{"iteration": int, "seconds": float, "nash_conv": float,
                    "last_nash_conv": float | null}, ...],
       "strategies": [STRATEGY, ...],       # the average strategies, one per player
-      "spot": {...}                        # a hold'em spot file on the structured route
+      "spot": {...},                       # a hold'em spot file on the structured route
+      "locks": {"locks": [str, ...],       # a run with node locks (--lock): the locks kept,
+                "locked_players": [int, ...], "locked_infosets": int,
+                "certificate": str}        # and what the certificate then measures
     }
+
+With ``"locks"``, ``"players"``, ``"certificate"`` and ``"history"`` measure the locked game
+(the best responses keep the locked behaviour) and ``"reference"`` is the locked LP.
 
 The ``"spot"`` object is ``seqform.structured/2``'s (:func:`seqform.documents.spot.spot_json`),
 from the average strategies: EVs in chips and shares of the pot, the exploitability
@@ -65,9 +71,11 @@ import math
 from typing import Any
 
 from seqform.base.numbers import fraction_text
+from seqform.documents.locked import CERTIFICATE_NOTE
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
 from seqform.documents.registry import builds
 from seqform.documents.spot import spot_json
+from seqform.forms.locks import ResolvedLocks
 from seqform.game.builtin.labels import grammar_name
 from seqform.game.public.tree import StructuredGame
 from seqform.io.documents import ITERATE
@@ -160,4 +168,15 @@ def iterate_document(run: IterativeRun) -> dict[str, Any]:
     }
     if run.spot is not None:
         document["spot"] = spot_json(run.spot)
+    if run.locks is not None:
+        document["locks"] = _locks_json(run.locks)
     return document
+
+
+def _locks_json(locks: ResolvedLocks) -> dict[str, Any]:
+    return {
+        "locks": [lock.text() for lock in locks.locks],
+        "locked_players": [player + 1 for player in locks.players()],
+        "locked_infosets": locks.count,
+        "certificate": CERTIFICATE_NOTE,
+    }

@@ -28,7 +28,16 @@ average profile ``σ̄`` twice:
   set is larger gets no strategy distance (the nearest equilibrium strategy is then not
   the LP's vertex).
 
-Size: a little over 400 lines: the one entry point with its keyword checks, and what it
+Node locks (``locks``, :mod:`seqform.forms.locks`) are resolved against the game the run
+steps on (:func:`seqform.routes.locked.resolve_for`, as ``solve --lock``), kept by every
+iterate of the CFR family (on the tree and by vector CFR; fictitious play, regression CFR
+and MCCFR do not take them: :class:`~seqform.routes.policy.OptionsError`), and measured in
+the locked game: the best responses keep the locked behaviour (NashConv is 0 exactly at an
+equilibrium of the locked game, the certificate ``solve``'s locked route reports).  The LP
+reference is then the locked LP (``solve``'s locked route) on the layout the run stepped
+on; uniqueness is not decided for it.
+
+Size: a little over 450 lines: the one entry point with its keyword checks, and what it
 does when the certificate or the reference fails, kept beside the run they measure.
 """
 
@@ -37,7 +46,7 @@ from __future__ import annotations
 import math
 import operator
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
@@ -51,13 +60,14 @@ from seqform.certify import (
     certify,
     certify_profile,
 )
+from seqform.forms.locks import Lock, ResolvedLocks
 from seqform.game.model import Game
 from seqform.game.requirements import is_two_player_zero_sum
 from seqform.io.loader import load_game
-from seqform.iterative.cfr import cfr, cfr_plus, dcfr
+from seqform.iterative.cfr import cfr, cfr_plus, dcfr, solve_with_rule
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
 from seqform.iterative.rcfr import rcfr
-from seqform.iterative.rules import SCHEDULED
+from seqform.iterative.rules import LAST_ITERATE, RULES, SCHEDULED
 from seqform.iterative.run import (
     DEFAULT_EVERY,
     IterativeResult,
@@ -88,6 +98,7 @@ from seqform.questions.lp_reference import (
     structured_reference,
     tree_reference,
 )
+from seqform.routes.locked import as_locks, resolve_for
 from seqform.routes.policy import (
     ITERATE_METHODS,
     OptionsError,
@@ -165,6 +176,8 @@ class IterativeRun:
         average strategies (:func:`seqform.holdem.spot_report`, as ``solve SPOT.toml``
         reports the LP's): EVs in chips and shares of the pot, the exploitability, the
         frequencies and the opening grid; else None
+    locks : the node locks the run kept, resolved against the game (then ``profile`` and
+        ``certificate`` measure the locked game); None for a run without locks
     """
 
     game: Game
@@ -175,6 +188,7 @@ class IterativeRun:
     reference: LpReference
     certificate_failed: str | None = None
     spot: SpotSummary | None = None
+    locks: ResolvedLocks | None = None
 
     @property
     def values(self) -> tuple[float, ...]:
@@ -200,6 +214,7 @@ def iterate(
     force: bool = False,
     max_nodes: int | None = None,
     progress: Callable[[str], None] | None = None,
+    locks: Sequence[Lock | str] | Lock | str | None = None,
 ) -> IterativeRun:
     """Run ``algorithm`` (a key of :data:`ALGORITHMS`) until a stopping rule fires, and measure it.
 
@@ -245,7 +260,10 @@ def iterate(
         would refuse it, as ``solve``'s ``force``.
     progress
         Hears the reference's stages.
-
+    locks
+        Node locks (:class:`~seqform.forms.locks.Lock`\\ s or the compact notation,
+        ``"P1@J: b=1"``; docs/locking.md): the run keeps them and is measured in the locked
+        game, beside the locked LP (module docstring).  The CFR family only.
 
     Raises
     ------
@@ -257,31 +275,83 @@ def iterate(
         or a seed given to a deterministic one (an :class:`OptionsError`, also a
         ``ValueError``, for a scheduled one without ``iterations``).
     OptionsError
-        For a method the CFR family does not run on.
+        For a method the CFR family does not run on, or locks given to an algorithm that
+        does not take them (xfp, rcfr, mccfr) or to a game that is not two-player zero-sum.
+    LockError
+        For a lock that does not fit the game (naming it), before anything runs.
     MemoryRefusedError
         For a tree that would not fit in memory (unless ``force``).
     """
     stopping = stopping_rules(iterations, target_exploitability, time_limit, every)
     chosen = resolve_method(method, ITERATE_METHODS)
     options = _solver_options(algorithm, stopping, seed, on_sample)
+    wanted = _wanted_locks(locks, algorithm)
     spec = game if isinstance(game, str) else None
     route = _structured_route(game, chosen, algorithm, force)
     if route is not None:
         return _iterate_structured(
-            route, algorithm, stopping, on_sample, reference, progress, force
+            route, algorithm, stopping, on_sample, reference, progress, force, wanted
         )
     tree = _load(game, force, max_nodes)
-    result = ALGORITHMS[algorithm](tree, stopping.iterations, **options)
-    strategies = result.strategies
     two_player = is_two_player_zero_sum(tree)
+    resolved = None
+    if wanted is not None:
+        if not two_player:
+            raise OptionsError(f"{tree.name}: node locks need a two-player zero-sum game")
+        resolved = resolve_for(tree, None, wanted)
+        result = solve_with_rule(
+            tree,
+            RULES[algorithm],
+            algorithm,
+            stopping,
+            on_sample,
+            last_iterate=algorithm in LAST_ITERATE,
+            locks=resolved.fixed,
+        )
+    else:
+        result = ALGORITHMS[algorithm](tree, stopping.iterations, **options)
+    strategies = result.strategies
     try:
         _require_numbers(result)
-        profile = certify_profile(tree, strategies)
-        certificate = certify(tree, strategies[0], strategies[1]) if two_player else None
+        if resolved is not None:
+            certificate = certify(tree, strategies[0], strategies[1], resolved.bounds())  # type: ignore[arg-type]
+            profile = _two_player_profile(certificate)
+        else:
+            profile = certify_profile(tree, strategies)
+            certificate = certify(tree, strategies[0], strategies[1]) if two_player else None
     except CertificateOverflowError as exc:
-        return IterativeRun(tree, result, stopping, None, None, LpReference(_NO_ESTIMATE), str(exc))
-    lp = _kept(lambda: _reference_unless(tree, result, spec, progress, reference, force))
-    return IterativeRun(tree, result, stopping, profile, certificate, lp)
+        return IterativeRun(
+            tree, result, stopping, None, None, LpReference(_NO_ESTIMATE), str(exc), locks=resolved
+        )
+    lp = _kept(lambda: _reference_unless(tree, result, spec, progress, reference, force, resolved))
+    return IterativeRun(tree, result, stopping, profile, certificate, lp, locks=resolved)
+
+
+def _wanted_locks(locks: object, algorithm: str) -> list[Lock] | None:
+    """``locks`` as :class:`Lock`\\ s (None for none), refused for an algorithm that does not
+    keep them."""
+    if locks is None:
+        return None
+    found = as_locks(locks)
+    if not found:
+        return None
+    if algorithm not in RULES:
+        raise OptionsError(
+            f"node locks run with the CFR family ({', '.join(RULES)}); {algorithm} does not "
+            "keep them"
+        )
+    return found
+
+
+def _two_player_profile(certificate: Certificate) -> NPlayerCertificate:
+    """The per-player view of a two-player zero-sum certificate."""
+    value = float(certificate.value)
+    return NPlayerCertificate(
+        values=(value, -value),
+        best_response_values=tuple(float(v) for v in certificate.best_response_values),
+        gains=tuple(float(g) for g in certificate.gains),
+        nash_conv=float(certificate.nash_conv),
+    )
 
 
 _NO_ESTIMATE = "the run's value estimate could not be measured (certificate failed)"
@@ -401,36 +471,36 @@ def _iterate_structured(
     wanted: bool,
     progress: Callable[[str], None] | None,
     force: bool,
+    locks: list[Lock] | None = None,
 ) -> IterativeRun:
     """Vector CFR on the public tree × hands (:mod:`seqform.structured.vector_cfr`), measured
     and compared with the structured LP, all without the tree; a spot's report from the
-    average strategies."""
+    average strategies.  Locks are resolved against the public tree (a spot's hands by the
+    route) and kept by the numpy engine."""
     game = route.structured
     assert game is not None  # a structured route
-    result = vector_cfr(game, algorithm, stopping, on_sample)
+    resolved = None if locks is None else resolve_for(game, route, locks)
+    fixed = None if resolved is None else resolved.fixed
+    result = vector_cfr(game, algorithm, stopping, on_sample, fixed)
     first, second = result.strategies
-    certificate = structured_certify(game, first, second)
+    bounds = None if resolved is None else resolved.bounds()
+    certificate = structured_certify(game, first, second, bounds)  # type: ignore[arg-type]
     value = float(certificate.value)
-    profile = NPlayerCertificate(
-        values=(value, -value),
-        best_response_values=tuple(float(v) for v in certificate.best_response_values),
-        gains=tuple(float(g) for g in certificate.gains),
-        nash_conv=float(certificate.nash_conv),
-    )
+    profile = _two_player_profile(certificate)
     if not wanted:
         lp = LpReference("not asked (--no-reference)")
     elif result.stopped == "interrupted":
         lp = LpReference("interrupted before the LP reference")
     else:
         strategies = result.strategies
-        lp = _kept(lambda: structured_reference(game, strategies, value, progress, force))
+        lp = _kept(lambda: structured_reference(game, strategies, value, progress, force, resolved))
     spot = None
     if route.spot is not None:
         from seqform.holdem import spot_report
 
         nash_conv = float(certificate.nash_conv)
         spot = spot_report(game, route.spot, value, nash_conv, (first, second))
-    return IterativeRun(game, result, stopping, profile, certificate, lp, spot=spot)  # type: ignore[arg-type]
+    return IterativeRun(game, result, stopping, profile, certificate, lp, spot=spot, locks=resolved)  # type: ignore[arg-type]
 
 
 def _solver_options(
@@ -472,6 +542,7 @@ def _reference_unless(
     progress: Callable[[str], None] | None,
     asked: bool,
     force: bool,
+    locks: ResolvedLocks | None = None,
 ) -> LpReference:
     """:func:`reference`, unless not ``asked`` or the run was interrupted (Ctrl-C asked to
     stop: the result so far is reported without the LP, which may take minutes)."""
@@ -479,4 +550,4 @@ def _reference_unless(
         return LpReference("not asked (--no-reference)")
     if result.stopped == "interrupted":
         return LpReference("interrupted before the LP reference")
-    return tree_reference(game, result.strategies, spec, progress, force)
+    return tree_reference(game, result.strategies, spec, progress, force, locks)

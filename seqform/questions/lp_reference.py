@@ -8,6 +8,12 @@ on the structured route (vector CFR) the value is compared and uniqueness left u
 An LP that ``solve`` refuses (:func:`seqform.routes.policy.choose_route`: beyond memory, or
 a hold'em spot's LP that would not finish, :mod:`seqform.holdem.lp_work`) is refused here by
 the same call and the reference skipped with its reason, unless ``force`` (as ``solve``'s).
+
+A locked run (node locks, :mod:`seqform.routes.locked`) is compared with the locked LP, solved
+as ``solve --lock`` solves it (:func:`seqform.routes.solve.solve_on_route` with the locks), on
+the layout the run stepped on (the locks were resolved against it): the tree for a run on the
+tree, the structured LP for vector CFR.  Its value estimate is the locked certificate's, and
+uniqueness is not decided (the ranges solve the game without its locks).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import numpy as np
 
 from seqform.base.limits import LIMITS
 from seqform.certify import certify
+from seqform.forms.locks import ResolvedLocks
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
@@ -28,6 +35,8 @@ from seqform.game.public.tree import StructuredGame
 from seqform.game.requirements import is_two_player_zero_sum
 from seqform.lp.solvers import SolverError
 from seqform.questions.ranges import equilibrium_ranges
+from seqform.routes.locked import check_locked_route
+from seqform.routes.options import OptionsError
 from seqform.routes.policy import LPWorkRefusedError, MemoryRefusedError, Route, choose_route
 from seqform.routes.solve import solve_on_route
 from seqform.routes.structured import solve_structured
@@ -127,26 +136,35 @@ def tree_reference(
     spec: str | None,
     progress: Callable[[str], None] | None,
     force: bool = False,
+    locks: ResolvedLocks | None = None,
 ) -> LpReference:
     if not is_two_player_zero_sum(game):
         count = game.flat.num_players
         what = f"has {count} players" if count != 2 else "is not zero-sum"
         return LpReference(f"{game.name} {what}; the LP solves two-player zero-sum games")
     start = time.perf_counter()
-    route = _refused(spec if spec is not None else game, "auto", force)
+    if locks is None:
+        route = _refused(spec if spec is not None else game, "auto", force)
+    else:
+        route = _locked_route(game, force)
     if isinstance(route, str):
         return LpReference(route)
     slow = _too_slow(game, route)
     if slow is not None:
         return LpReference(f"{slow}: skipped, the LP reference would be slow")
+    locked = "" if locks is None else "locked "
     if progress is not None:
-        progress(f"LP reference: solving {game.name} on the {route.method} route")
+        progress(f"LP reference: solving {game.name}{_with(locks)} on the {route.method} route")
     try:
-        solution = solve_on_route(route.structured or game, route)
+        solution = solve_on_route(route.structured or game, route, locks=locks)
     except SolverError as exc:
-        return LpReference(f"the LP failed: {exc}", status="failed")
-    estimate = float(certify(game, strategies[0], strategies[1]).value)
-    dimensions, uniqueness_skipped = _dimensions(game, route.method, progress)
+        return LpReference(f"the {locked}LP failed: {exc}", status="failed")
+    bounds = None if locks is None else locks.bounds()
+    estimate = float(certify(game, strategies[0], strategies[1], bounds).value)  # type: ignore[arg-type]
+    if locks is None:
+        dimensions, uniqueness_skipped = _dimensions(game, route.method, progress)
+    else:
+        dimensions, uniqueness_skipped = (None, None), _LOCKED_UNIQUENESS
     players = tuple(
         _player_distance(strategies[player], solution.strategies[player], dimensions[player])
         for player in (0, 1)
@@ -160,6 +178,31 @@ def tree_reference(
         seconds=time.perf_counter() - start,
         status="computed",
     )
+
+
+_LOCKED_UNIQUENESS = (
+    "uniqueness is not decided for a locked game: the ranges solve it without its locks"
+)
+
+
+def _with(locks: ResolvedLocks | None) -> str:
+    if locks is None:
+        return ""
+    plural = "" if locks.count == 1 else "s"
+    return f" with its locks ({locks.count:,} information set{plural})"
+
+
+def _locked_route(game: Game, force: bool) -> Route | str:
+    """The tree route of the locked LP (the run's locks are resolved against the tree), or
+    why ``solve --lock`` would refuse it."""
+    route = _refused(game, "tree", force)
+    if isinstance(route, str):
+        return route
+    try:
+        check_locked_route(route, exact=False, refine=False, backend="highs")
+    except OptionsError as exc:
+        return f"solve refuses the locked LP: {exc}"
+    return route
 
 
 def _too_slow(game: Game, route: Any) -> str | None:
@@ -221,19 +264,22 @@ def structured_reference(
     estimate: float,
     progress: Callable[[str], None] | None,
     force: bool = False,
+    locks: ResolvedLocks | None = None,
 ) -> LpReference:
     """The structured LP's value beside the run (uniqueness is not decided there), skipped
-    where ``solve`` refuses it (unless ``force``)."""
+    where ``solve`` refuses it (unless ``force``); with ``locks``, the locked structured LP
+    (``estimate`` is then the locked certificate's value)."""
     refused = _refused(game, "structured", force)
     if isinstance(refused, str):
         return LpReference(refused)
     start = time.perf_counter()
+    locked = "" if locks is None else "locked "
     if progress is not None:
-        progress(f"LP reference: solving {game.name} on the structured route")
+        progress(f"LP reference: solving {game.name}{_with(locks)} on the structured route")
     try:
-        solution = solve_structured(game)
+        solution = solve_structured(game, locks=locks)
     except SolverError as exc:
-        return LpReference(f"the LP failed: {exc}", status="failed")
+        return LpReference(f"the {locked}LP failed: {exc}", status="failed")
     players = tuple(
         _player_distance(strategies[player], solution.strategies[player], None) for player in (0, 1)
     )

@@ -221,8 +221,11 @@ def _spot_expander(route: Route) -> Callable[[str, int], Sequence[str]] | None:
     return expand
 
 
-def resolve_for(game: Game | StructuredGame, route: Route, locks: Sequence[Lock]) -> ResolvedLocks:
-    """Resolve ``locks`` against the game solved on ``route`` (:func:`resolve_locks`).
+def resolve_for(
+    game: Game | StructuredGame, route: Route | None, locks: Sequence[Lock]
+) -> ResolvedLocks:
+    """Resolve ``locks`` against the game solved on ``route`` (:func:`resolve_locks`); the
+    route names a spot's hands (``hands=AA,KK``), None for a game without a spot.
 
     Raises
     ------
@@ -232,7 +235,7 @@ def resolve_for(game: Game | StructuredGame, route: Route, locks: Sequence[Lock]
     if isinstance(game, StructuredGame):
         from seqform.structured.responses import sequence_tables
 
-        targets = structured_targets(game, _spot_expander(route))
+        targets = structured_targets(game, None if route is None else _spot_expander(route))
         return resolve_locks(sequence_tables(game), locks, targets)
     return resolve_locks(game.flat.tables, locks, tree_targets)
 

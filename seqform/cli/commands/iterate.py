@@ -16,7 +16,9 @@ SIGHUP: :mod:`seqform.cli.signals`) stops at the next iteration boundary: the re
 is written, marked ``interrupted``, and the exit code is 128 + the signal (130 for Ctrl-C).
 Interrupted during the LP reference, the finished run is written with the reference marked
 interrupted, with the same exit code.  A run is written even when its certificate or its
-reference failed (the failure is reported beside it).  The analysis is
+reference failed (the failure is reported beside it).  ``--lock`` and ``--lock-file`` (as
+``solve``'s) run the CFR family with those nodes locked, measured in the locked game beside
+the locked LP; the other algorithms refuse them (exit 2).  The analysis is
 :func:`seqform.questions.iterate.iterate`; the output :mod:`seqform.documents.text.iterate`.
 """
 
@@ -26,6 +28,7 @@ import argparse
 import sys
 
 from seqform.base.numbers import count_text
+from seqform.cli.commands.solve import read_locks
 from seqform.cli.errors import (
     EXIT_NOT_CERTIFIED,
     EXIT_OK,
@@ -96,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
             force=args.force,
             max_nodes=args.max_nodes,
             progress=None if args.quiet else _say,
+            locks=read_locks(args),
         )
     document = iterate_document(result)
     # The text only when asked for: on liars_dice(sides=8) it costs seconds beside the JSON.

@@ -177,6 +177,21 @@ def _last_iterate_lines(document: Document) -> list[str]:
     return [f"Last iterate: NashConv {last:.3e} (the average's: {average:.3e})"]
 
 
+def _lock_lines(document: Document) -> list[str]:
+    """The locks a locked run kept, and what its measurements then mean."""
+    if "locks" not in document:
+        return []
+    locks = document["locks"]
+    count = locks["locked_infosets"]
+    plural = "" if count == 1 else "s"
+    return [
+        f"Node locks ({count:,} information set{plural} locked; the LP reference is the "
+        "locked LP):",
+        *(f"  {lock}" for lock in locks["locks"]),
+        f"  measured below: {locks['certificate']}",
+    ]
+
+
 def iterate_text(document: dict[str, Any], strategies: str = "auto") -> str:
     """The run for people, from a ``seqform.iterate/2`` document: what ran and why it
     stopped, the measurements, the LP beside them, the NashConv history, the average
@@ -190,6 +205,7 @@ def iterate_text(document: dict[str, Any], strategies: str = "auto") -> str:
         f"Run: {count_text(document['iterations'])} iterations in {document['seconds']:.3f} s "
         f"of solver time; stopped by {stopped_text(document)}",
         *_last_iterate_lines(document),
+        *_lock_lines(document),
         "",
         *_measurement_lines(document, names),
         "",

@@ -404,7 +404,7 @@ def test_auto_from_a_solve_json_file_plays_like_the_equilibrium(tmp_path):
         # a strategy or a game that play does not have is a usage error: exit 2
         pytest.param(("--hands", "2", "--auto", "maniac"), 2, "unknown strategy", id="unknown"),
         pytest.param(
-            ("leduc",), 2, "only Kuhn poker (kuhn or kuhn(cards=N)) and hold", id="not-kuhn"
+            ("liars_dice",), 2, "only Kuhn poker (kuhn or kuhn(cards=N)), Leduc", id="not-kuhn"
         ),
         pytest.param(
             ("kuhn(cards=4)", "--hands", "2", "--auto", "never-bluff"),

@@ -171,12 +171,14 @@ def _add_export(commands: Commands) -> None:
 def _add_play(commands: Commands) -> None:
     play = commands.add_parser(
         "play",
-        help="play Kuhn poker or a hold'em spot in the terminal against the equilibrium",
+        help="play Kuhn, Leduc, Rhode Island or a hold'em spot against the equilibrium",
         description=(
-            "Play Kuhn poker or a hold'em spot file against the equilibrium that seqform "
-            "computes: your cards, the bot's actions, the showdown and a running total with "
-            "its expectation. Kuhn keys: c check or call, b bet, f fold, q quit; a spot: the "
-            "action (x, b5, c, f, r20) or its word (check, call, fold), q quit."
+            "Play Kuhn poker, Leduc or Rhode Island hold'em, or a hold'em spot file against "
+            "the equilibrium that seqform computes: your cards, the public cards and the pot, "
+            "the bot's actions, the showdown and a running total with its expectation. Kuhn "
+            "keys: c check or call, b bet, f fold, q quit; Leduc and Rhode Island: f fold, c "
+            "check or call, b bet, r raise, q quit; a spot: the action (x, b5, c, f, r20) or "
+            "its word (check, call, fold), q quit."
         ),
     )
     play.add_argument(
@@ -184,7 +186,10 @@ def _add_play(commands: Commands) -> None:
         metavar="GAME",
         nargs="?",
         default="kuhn",
-        help="kuhn (default), kuhn(cards=N), or a spot file (*.toml, docs/spots.md)",
+        help=(
+            "kuhn (default), kuhn(cards=N), leduc(...), rhode_island(...) (a deck small "
+            "enough to solve), or a spot file (*.toml, docs/spots.md)"
+        ),
     )
     play.add_argument("--seat", type=int, choices=(1, 2), help="1 acts first; asked if omitted")
     play.add_argument(

@@ -34,8 +34,8 @@ __all__ = [
 
 
 class NotPlayableError(OptionsError):
-    """The game is not one ``play`` plays (Kuhn poker or a hold'em spot file): a usage
-    error, exit 2 on the command line."""
+    """The game is not one ``play`` plays (Kuhn poker, Leduc or Rhode Island hold'em, or a
+    hold'em spot file): a usage error, exit 2 on the command line."""
 
 
 def deal_cards(outcome: str) -> tuple[str, str]:
@@ -74,8 +74,9 @@ def check_kuhn(game: Game) -> None:
     ``kuhn(cards=N)``)."""
     if game.name != "kuhn" and not game.name.startswith("kuhn("):
         raise NotPlayableError(
-            "play: only Kuhn poker (kuhn or kuhn(cards=N)) and hold'em spot files (*.toml) "
-            f"are playable, not {game.name!r}"
+            "play: only Kuhn poker (kuhn or kuhn(cards=N)), Leduc and Rhode Island hold'em "
+            f"(leduc(...), rhode_island(...)) and hold'em spot files (*.toml) are playable, "
+            f"not {game.name!r}"
         )
 
 

@@ -1,9 +1,10 @@
 """Starting a play session: the game checked, solved once, the human seated.
 
-Kuhn poker is solved on its tree, a hold'em spot on its public tree × combos by the route
-``solve`` takes; both ask :func:`seqform.routes.policy.choose_route` first, so a game that
-``solve`` refuses (beyond the memory available, or a spot's LP that would not finish) is
-refused here too, with the same estimate, before anything is built.
+Kuhn poker is solved on its tree; a hold'em spot, Leduc and Rhode Island hold'em on their
+public tree × private hands by the route ``solve`` takes; all ask
+:func:`seqform.routes.policy.choose_route` first, so a game that ``solve`` refuses (beyond
+the memory available, or a spot's LP that would not finish) is refused here too, with the
+same estimate, before anything is built.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ from pathlib import Path
 
 from seqform.play.state import PlaySession
 
-__all__ = ["check_playable", "start_session"]
+__all__ = ["check_playable", "is_card_game", "start_session"]
+
+
+def is_card_game(game: str | os.PathLike[str]) -> bool:
+    """Whether ``game`` names Leduc or Rhode Island hold'em
+    (:data:`~seqform.play.cards.CARD_GAMES`), played on the public tree."""
+    from seqform.play.cards import CARD_GAMES
+
+    return isinstance(game, str) and game.partition("(")[0].strip() in CARD_GAMES
 
 
 def check_playable(
@@ -38,10 +47,11 @@ def check_playable(
     from seqform.play.strategies import check_spot_strategy, check_strategy
     from seqform.routes.policy import choose_route
 
-    if is_spot_file(os.fspath(game)):
-        from seqform.holdem import read_spot
+    if is_spot_file(os.fspath(game)) or is_card_game(game):
+        if is_spot_file(os.fspath(game)):
+            from seqform.holdem import read_spot
 
-        read_spot(os.fspath(game))
+            read_spot(os.fspath(game))
         if auto is not None:
             check_spot_strategy(auto)
         choose_route(game, "structured", force=force)
@@ -69,7 +79,8 @@ def start_session(
     Parameters
     ----------
     game
-        ``"kuhn"``, ``"kuhn(cards=N)"`` or a hold'em spot file (``*.toml``).
+        ``"kuhn"``, ``"kuhn(cards=N)"``, ``"leduc(...)"``, ``"rhode_island(...)"`` or a
+        hold'em spot file (``*.toml``).
     seat
         The human's player index: 0 acts first (OOP on a spot), 1 second.
     seed, rng
@@ -77,7 +88,8 @@ def start_session(
     auto
         A strategy that plays for the human (:data:`~seqform.play.strategies.STRATEGY_NAMES`
         or a strategy file on Kuhn poker; :data:`~seqform.play.strategies.
-        SPOT_STRATEGY_NAMES` on a spot), checked before solving where it can be.
+        SPOT_STRATEGY_NAMES` on a spot, Leduc and Rhode Island), checked before solving
+        where it can be.
     force
         Solve past the memory estimate and a spot's LP size limit, as ``solve`` does.
 
@@ -100,6 +112,8 @@ def start_session(
 
     if is_spot_file(os.fspath(game)):
         return _spot_session(os.fspath(game), seat, auto, rng, force)
+    if is_card_game(game):
+        return _card_session(str(game), seat, auto, rng, force)
     return _kuhn_session(str(game), seat, auto, rng, force)
 
 
@@ -148,3 +162,24 @@ def _spot_session(
     table = SpotTable(spot, solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
     value = seat_ev(solution.value, spot.pot, seat)
     return PlaySession(table, seat, value, spot.pot, auto or "", rng)
+
+
+def _card_session(
+    spec: str, seat: int, auto: str | None, rng: random.Random, force: bool
+) -> PlaySession:
+    from seqform.play.cards import CardGameTable
+    from seqform.play.strategies import check_spot_strategy, spot_strategy
+    from seqform.routes.solve import solve
+    from seqform.routes.structured import StructuredSolution
+
+    if auto is not None:
+        check_spot_strategy(auto)
+    solution = solve(spec, method="structured", force=force)  # solve's route and refusals
+    assert isinstance(solution, StructuredSolution)
+    strategies = tuple(strategy.to_float() for strategy in solution.strategies)
+    automatic = None
+    if auto is not None:
+        automatic = spot_strategy(auto, strategies[seat].table, strategies[seat])
+    table = CardGameTable(solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
+    value = float(solution.value) if seat == 0 else -float(solution.value)
+    return PlaySession(table, seat, value, None, auto or "", rng)

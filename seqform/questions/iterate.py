@@ -311,10 +311,11 @@ def iterate(
     else:
         result = ALGORITHMS[algorithm](tree, stopping.iterations, **options)
     strategies = result.strategies
+    certificate: Certificate | None
     try:
         _require_numbers(result)
         if resolved is not None:
-            certificate = certify(tree, strategies[0], strategies[1], resolved.bounds())  # type: ignore[arg-type]
+            certificate = certify(tree, strategies[0], strategies[1], resolved.bounds())
             profile = _two_player_profile(certificate)
         else:
             profile = certify_profile(tree, strategies)
@@ -484,7 +485,7 @@ def _iterate_structured(
     result = vector_cfr(game, algorithm, stopping, on_sample, fixed)
     first, second = result.strategies
     bounds = None if resolved is None else resolved.bounds()
-    certificate = structured_certify(game, first, second, bounds)  # type: ignore[arg-type]
+    certificate = structured_certify(game, first, second, bounds)
     value = float(certificate.value)
     profile = _two_player_profile(certificate)
     if not wanted:

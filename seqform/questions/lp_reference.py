@@ -160,7 +160,7 @@ def tree_reference(
     except SolverError as exc:
         return LpReference(f"the {locked}LP failed: {exc}", status="failed")
     bounds = None if locks is None else locks.bounds()
-    estimate = float(certify(game, strategies[0], strategies[1], bounds).value)  # type: ignore[arg-type]
+    estimate = float(certify(game, strategies[0], strategies[1], bounds).value)
     if locks is None:
         dimensions, uniqueness_skipped = _dimensions(game, route.method, progress)
     else:

@@ -13,7 +13,8 @@ __all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play Kuhn poker on stdin and stdout (or let ``--auto`` play ``--hands`` hands)."""
+    """Play Kuhn poker, Leduc or Rhode Island hold'em, or a spot on stdin and stdout (or let
+    ``--auto`` play ``--hands`` hands)."""
     if args.auto is not None and args.hands is None:
         raise CommandError("--auto needs --hands N", EXIT_USAGE)
     if args.summary_only and args.auto is None:

@@ -32,8 +32,8 @@ def run_play(
     Raises
     ------
     ValueError
-        For a game other than Kuhn poker or a spot, a bad hand count or an unknown strategy
-        (usage errors: ``OptionsError``), a game past the memory or LP-size limits
+        For a game other than Kuhn poker, Leduc, Rhode Island or a spot, a bad hand count or
+        an unknown strategy (usage errors: ``OptionsError``), a game past the memory or LP-size limits
         (``MemoryRefusedError``, ``LPWorkRefusedError``), or a strategy file that cannot be
         read (:class:`seqform.io.strategy_files.StrategyFileError`).
     """

@@ -1,4 +1,6 @@
-"""What the terminal shows of a hand: one view for Kuhn poker, one for a hold'em spot.
+"""What the terminal shows of a hand: one view for Kuhn poker, one for Leduc and Rhode Island
+hold'em (the private card, the public cards, the pot and the amount to call at each of the
+human's decisions), one for a hold'em spot.
 
 The engine (:mod:`seqform.play`) plays both the same way; a view only words what it reports —
 cards as the game names them or as players write them (``Ah Kh``, the board ``Ks 7h 2d 9c
@@ -15,12 +17,13 @@ from typing import Protocol
 from seqform.base.numbers import value_text
 from seqform.cli.play.console import Console, move_menu, parse_choice, parse_spot_choice, signed
 from seqform.holdem import amount_text, card_text, hand_name
+from seqform.play.cards import CardGameTable
 from seqform.play.kuhn import KuhnTable
 from seqform.play.session import HandResult, Step, auto_move, infoset, legal_actions
 from seqform.play.spot import SpotTable, action_word
 from seqform.play.state import HandState, PlaySession
 
-__all__ = ["KuhnView", "SpotView", "View", "cards_text", "view_of"]
+__all__ = ["CardGameView", "KuhnView", "SpotView", "View", "cards_text", "view_of"]
 
 
 def cards_text(cards: tuple[int, ...] | list[int]) -> str:
@@ -101,6 +104,90 @@ class KuhnView:
                 f"  Those choices expect {value_text(-result.cost)} compared with equilibrium "
                 f"play with a {mine}."
             )
+
+
+class CardGameView:
+    """Leduc or Rhode Island hold'em on the console."""
+
+    def __init__(self, session: PlaySession, console: Console) -> None:
+        assert isinstance(session.table, CardGameTable)
+        self.session, self.table, self.console = session, session.table, console
+
+    def header(self, console: Console) -> None:
+        seat, session, game = self.session.seat, self.session, self.table.game
+        position = "you act first" if seat == 0 else "the bot acts first"
+        who = f"The {session.auto_name} strategy plays" if session.auto_name else "You play"
+        console.say(f"{game.description}.")
+        console.say(
+            f"Against seqform's equilibrium bot, {who.lower()} seat {seat + 1} ({position}). "
+            "One private card each, public cards "
+            "between the rounds. Type fold, check, call, bet or raise (or the first "
+            "letter); q quits."
+        )
+        console.say(
+            f"The game is worth {value_text(session.seat_value)} a hand to seat {seat + 1}: "
+            "that is what good play expects against the bot."
+        )
+
+    def _public(self, state: HandState) -> str:
+        return " ".join(self.table.card_name(card) for card in state.board) or "none yet"
+
+    def choose(self, state: HandState) -> str:
+        if self.table.has_auto:
+            return auto_move(state)
+        game, at, actions = self.table.game, infoset(state), legal_actions(state)
+        pot, facing = self.table.pot(state.node), self.table.to_call(state.node)
+        where = f"  Your card {state.deal.labels[self.session.seat]}, public {self._public(state)}"
+        self.console.say(f"{where}; pot {pot}" + (f", {facing} to call." if facing else "."))
+        menu = move_menu(game, at, actions)  # type: ignore[arg-type]
+        while True:
+            answer = self.console.ask(f"  Your move: {menu}? ")
+            chosen = parse_choice(answer, game, at, actions)  # type: ignore[arg-type]
+            if chosen is not None:
+                return chosen
+            self.console.say(f"  Please type one of: {menu} (q quits).")
+
+    def step(self, step: Step) -> None:
+        state = step.state
+        if step.kind == "deal":
+            mine = state.deal.labels[self.session.seat]
+            pot = self.table.pot(state.node)
+            self.console.say(f"Hand {state.number}: your card is {mine}; pot {pot} (the antes).")
+        elif step.kind == "card":
+            card = self.table.card_name(int(step.action))
+            self.console.say(f"  Public card {card}: public cards {self._public(state)}.")
+        elif step.kind == "bot":
+            word = self.table.word(step.before, str(step.action))
+            self.console.say(f"  Bot {_third_person(word)}.")
+        elif self.table.has_auto:
+            word = self.table.word(step.before, str(step.action))
+            self.console.say(f"  You ({self.session.auto_name}) {word}.")
+
+    def result(self, result: HandResult) -> None:
+        seat, state = self.session.seat, result.state
+        mine, theirs = result.cards[seat], result.cards[1 - seat]
+        payoff = result.payoff
+        said = f"You lose {-payoff}." if payoff < 0 else f"You win {payoff}."
+        said = "Split pot: you win 0." if payoff == 0 else said
+        if result.folded is not None:
+            self.console.say(f"  No showdown (the bot held {theirs}). {said}")
+        else:
+            relation = "beats" if payoff > 0 else "ties with" if payoff == 0 else "loses to"
+            self.console.say(
+                f"  Showdown with public cards {self._public(state)}: your {mine} {relation} "
+                f"the bot's {theirs}. {said}"
+            )
+        if not self.table.has_auto and result.cost > 1e-9:
+            self.console.say(
+                f"  Those choices expect {value_text(-result.cost)} compared with equilibrium "
+                f"play with {mine}."
+            )
+
+
+def _third_person(word: str) -> str:
+    """``"bet 8"`` -> ``"bets 8"``."""
+    verb, _, rest = word.partition(" ")
+    return f"{verb}s{' ' + rest if rest else ''}"
 
 
 class SpotView:
@@ -198,4 +285,8 @@ def pot_share(chips: float, pot: Fraction) -> str:
 
 def view_of(session: PlaySession, console: Console) -> View:
     """The view for the session's game."""
-    return SpotView(session, console) if session.is_spot else KuhnView(session, console)
+    if session.is_spot:
+        return SpotView(session, console)
+    if isinstance(session.table, CardGameTable):
+        return CardGameView(session, console)
+    return KuhnView(session, console)

@@ -33,9 +33,9 @@ def run_play(
     ------
     ValueError
         For a game other than Kuhn poker, Leduc, Rhode Island or a spot, a bad hand count or
-        an unknown strategy (usage errors: ``OptionsError``), a game past the memory or LP-size limits
-        (``MemoryRefusedError``, ``LPWorkRefusedError``), or a strategy file that cannot be
-        read (:class:`seqform.io.strategy_files.StrategyFileError`).
+        an unknown strategy (usage errors: ``OptionsError``), a game past the memory or
+        LP-size limits (``MemoryRefusedError``, ``LPWorkRefusedError``), or a strategy file
+        that cannot be read (:class:`seqform.io.strategy_files.StrategyFileError`).
     """
     if hands is not None and hands < 1:
         raise ValueError(f"--hands must be at least 1, got {hands}")

@@ -222,7 +222,10 @@ def test_help_documents_the_exit_codes(capsys):
 
 # --- mistakes in GAME get a message that says what to write ---------------------------------
 
-KNOWN = "known games: kuhn, kuhn3, leduc, liars_dice, rhode_island (or a path to a .efg file, or openspiel:NAME)"
+KNOWN = (
+    "known games: kuhn, kuhn3, leduc, liars_dice, rhode_island "
+    "(or a path to a .efg file, or openspiel:NAME)"
+)
 
 
 def _error_line(capsys) -> str:

@@ -220,31 +220,6 @@ def test_show_reopens_a_turn_spot_with_a_street_table(
     _show_gives_the_report(["solve", str(spot)], tmp_path, capsys)
 
 
-@pytest.mark.slow
-def test_show_reopens_a_flop_spot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """One iteration of vector CFR, run once (the flop's LP takes half a minute): the
-    strategies are far from an equilibrium, which does not matter to reopening them."""
-    from seqform.documents.text.render import any_document_report
-
-    path = tmp_path / "flop.toml"
-    path.write_text(
-        'board = "Ks7h2d"\npot = 2\neffective_stack = 2\noop_range = "AhAd"\n'
-        'ip_range = "AsKd"\nbet_sizes = [1]\nmax_raises = 0\nall_in = false\n'
-        "donk_sizes = [0.5]\nall_in_threshold = 0.9\n[turn]\nbet_sizes = [0.5]\n"
-    )
-    run = seqform.iterate(str(path), "cfr+", iterations=1, reference=False)
-    saved = tmp_path / "flop.json"
-    written = document(run)
-    saved.write_text(json.dumps(written))
-    definition = written["spot"]["definition"]
-    assert spot_from_mapping(definition, name=str(path)) == read_spot(path)
-    code, shown, err = _run(["show", str(saved)], capsys)
-    assert code == 0, err
-    report = shown.rpartition("\n\nDecisions (show --node HISTORY): ")[0]
-    assert report == any_document_report(written).rstrip("\n")
-    assert "flop spot on Ks7h2d" in report
-
-
 class _Page(HTMLParser):
     """What the test reads of the page: tags, grid cells, external references."""
 

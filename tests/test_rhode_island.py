@@ -295,3 +295,24 @@ def test_exported_efg_solves_to_the_same_value_in_openspiel(tmp_path, monkeypatc
     game = pyspiel.load_game(f"efg_game(filename={path})")
     value = sequence_form_lp.solve_zero_sum_game(game, solver="HIGHS")[0]
     assert value == pytest.approx(solve(load_game(spec)).value, abs=1e-7)
+
+
+def test_the_suit_reduced_lp_is_sized_by_its_own_size(monkeypatch) -> None:
+    # rhode_island(ranks=6): 11,978,882 sequences, 867,842 after the suit reduction (both by
+    # rhode_island_sizes' formulas, checked against the built reductions above).  With 8 GB
+    # the unreduced LP (27 GB at 2,250 bytes a sequence) is refused, the reduced one (about
+    # 3.5 GB: the game's tables and the reduced LP) is not; the full game is refused either way.
+    from seqform.routes import memory
+    from seqform.routes.memory import MemoryAvailable, MemoryRefusedError
+    from seqform.routes.policy import choose_route
+
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(8 * 2**30, "a test"))
+    size = planned_size("rhode_island(ranks=6)")
+    assert size is not None and size.reduced_sequences == 867_842
+    with pytest.raises(MemoryRefusedError, match="11,978,882 sequences"):
+        choose_route("rhode_island(ranks=6)", "structured", suit_isomorphism=False)
+    with pytest.raises(MemoryRefusedError, match="after suit isomorphism"):
+        choose_route("rhode_island", "structured")
+    small = rhode_island_structured(2, 2, max_bets=1)  # stands in for the 10-second build
+    monkeypatch.setattr("seqform.routes.policy._structured_route", lambda game: small)
+    assert choose_route("rhode_island(ranks=6)", "structured").structured is small

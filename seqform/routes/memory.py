@@ -32,6 +32,7 @@ from pathlib import Path
 
 __all__ = [
     "BASE_BYTES",
+    "GAME_BYTES_PER_SEQUENCE",
     "STRUCTURED_BYTES_PER_SEQUENCE",
     "TREE_BYTES_PER_NODE",
     "MemoryAvailable",
@@ -45,6 +46,12 @@ __all__ = [
 
 TREE_BYTES_PER_NODE = 450
 STRUCTURED_BYTES_PER_SEQUENCE = 2_250
+GAME_BYTES_PER_SEQUENCE = 120
+"""What a sequence of the game costs when the LP solved is a suit-reduced one: the game's
+sequence tables and the certificate's vectors, not the LP's factorisation.  Rhode Island
+hold'em's ladder (``benchmarks/results/rhode_island.md``) measured about 60 bytes (the
+peak less the interpreter and the reduced LP at :data:`STRUCTURED_BYTES_PER_SEQUENCE`);
+twice that is the estimate."""
 BASE_BYTES = 150 * 2**20  # the interpreter, numpy, scipy, HiGHS before any game
 
 
@@ -76,8 +83,18 @@ def tree_estimate(nodes: int) -> MemoryEstimate:
     )
 
 
-def structured_estimate(sequences: int) -> MemoryEstimate:
-    """The structured route's estimate for a game of ``sequences`` sequences (both players)."""
+def structured_estimate(sequences: int, reduced: int | None = None) -> MemoryEstimate:
+    """The structured route's estimate for a game of ``sequences`` sequences (both players);
+    with ``reduced``, the sequences of the suit-reduced LP solved instead of the game's
+    (the game's own tables at :data:`GAME_BYTES_PER_SEQUENCE`)."""
+    if reduced is not None:
+        return MemoryEstimate(
+            BASE_BYTES
+            + sequences * GAME_BYTES_PER_SEQUENCE
+            + reduced * STRUCTURED_BYTES_PER_SEQUENCE,
+            f"the structured LP after suit isomorphism ({reduced:,} of the game's "
+            f"{sequences:,} sequences)",
+        )
     return MemoryEstimate(
         BASE_BYTES + sequences * STRUCTURED_BYTES_PER_SEQUENCE,
         f"the structured LP ({sequences:,} sequences)",

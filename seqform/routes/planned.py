@@ -21,7 +21,10 @@ from seqform.game.builtin.registry import (
     load_structured_game,
     parse_game_spec,
 )
-from seqform.game.builtin.rhode_island_sizes import RhodeIslandSizes, rhode_island_sizes
+from seqform.game.builtin.rhode_island_sizes import (
+    rhode_island_sizes,
+    rhode_island_suit_reduced_sizes,
+)
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.numbering import number_public_tree
 
@@ -41,12 +44,16 @@ class PlannedSize:
         :data:`~seqform.routes.policy.AUTO_TREE_NODES` with it); None without one, or when
         not asked for
     sequences : both players' sequences on the structured route; None as ``tree_bound``
+    reduced_sequences : both players' sequences of the LP the structured route solves after
+        the lossless suit reduction, where a formula says it without building the game
+        (Rhode Island hold'em); None where unknown
     """
 
     tree_nodes: int | None
     structured: bool = False
     tree_bound: int | None = None
     sequences: int | None = None
+    reduced_sequences: int | None = None
 
 
 def _kuhn_size(cards: int) -> PlannedSize:
@@ -61,11 +68,15 @@ def _kuhn_size(cards: int) -> PlannedSize:
     return PlannedSize(1 + pairs * public, True, 1 + pairs * per_pair, sequences)
 
 
-def _rhode_island_size(sizes: RhodeIslandSizes) -> PlannedSize:
-    """Rhode Island hold'em's sizes by formula: numbering the full game's public tree alone
-    takes minutes (:mod:`seqform.game.builtin.rhode_island_sizes`)."""
+def _rhode_island_size(parameters: dict[str, object]) -> PlannedSize:
+    """Rhode Island hold'em's sizes by formula, the suit-reduced LP's too: numbering the full
+    game's public tree alone takes minutes (:mod:`seqform.game.builtin.rhode_island_sizes`)."""
+    sizes = rhode_island_sizes(**parameters)  # type: ignore[arg-type]
+    reduced = rhode_island_suit_reduced_sizes(**parameters).reduced  # type: ignore[arg-type]
     nodes = sizes.tree_nodes
-    return PlannedSize(nodes, True, nodes, sizes.sequences[0] + sizes.sequences[1])
+    return PlannedSize(
+        nodes, True, nodes, sum(sizes.sequences), reduced_sequences=sum(reduced.sequences)
+    )
 
 
 def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
@@ -83,7 +94,7 @@ def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
         if name == "kuhn" and set(parameters) <= {"cards"}:
             return _kuhn_size(parameters.get("cards", 3))  # type: ignore[arg-type]
         if name == "rhode_island":
-            return _rhode_island_size(rhode_island_sizes(**parameters))  # type: ignore[arg-type]
+            return _rhode_island_size(parameters)
         structured = load_structured_game(spec) if name in STRUCTURED_GAMES else None
     except (ValueError, TypeError):
         structured = None

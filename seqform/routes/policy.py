@@ -185,6 +185,7 @@ def choose_route(
     fix: bool = False,
     force: bool = False,
     lp: bool = True,
+    suit_isomorphism: bool = True,
 ) -> Route:
     """The route that solves ``game`` under these options, checked and sized before
     anything is built (module docstring).
@@ -199,6 +200,9 @@ def choose_route(
     force, lp
         Skip the memory check and the LP's time check; whether the route is for the LP
         (``solve``; vector CFR passes False): a spot's LP is sized (:func:`refuse_slow_lp`).
+    suit_isomorphism
+        Whether the structured LP will be solved suit-reduced (``solve``'s option): then a
+        game whose reduced size is known beforehand is sized by it.
 
     Raises
     ------
@@ -223,7 +227,9 @@ def choose_route(
         method = _auto(game, size, tree_only=refine or fix)
         check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
     if method == "structured":
-        structured = _checked_structured(game, spec, size, shown, force=force, lp=lp)
+        structured = _checked_structured(
+            game, spec, size, shown, force=force, lp=lp, reduced=suit_isomorphism and lp
+        )
         chosen = solver if solver is not None or not exact else "simplex"
         return Route("structured", chosen, structured, size, spot)
     if solver == "clarabel":
@@ -244,11 +250,16 @@ def _checked_structured(
     *,
     force: bool,
     lp: bool,
+    reduced: bool = False,
 ) -> StructuredGame:
     """The structured description of ``game``, refused (unless ``force``) beyond memory and,
-    for the LP (``lp``), a spot whose LP will not finish (:func:`refuse_slow_lp`)."""
+    for the LP (``lp``), a spot whose LP will not finish (:func:`refuse_slow_lp`); ``reduced``:
+    the LP is solved suit-reduced, so it is sized by the reduced size where that is known."""
     if not force and size is not None and size.sequences is not None:
-        _refuse(spec, structured_estimate(size.sequences), "use a smaller game, or " + FORCE)
+        smaller = size.reduced_sequences if reduced else None
+        _refuse(
+            spec, structured_estimate(size.sequences, smaller), "use a smaller game, or " + FORCE
+        )
     structured = _structured_route(game)
     if force or any(hands.card_matrix.shape[1] != 2 for hands in structured.hands):
         return structured

@@ -185,6 +185,7 @@ def solve(
         refine=refine,
         fix=bounds is not None,
         force=force,
+        suit_isomorphism=suit_isomorphism and locks is None,
     )
     loaded: Game | StructuredGame | None = None
     if locks is not None:

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         refine=args.refine,
         fix=bool(args.fix or args.fix_file),
         force=args.force,
+        suit_isomorphism=args.suit_isomorphism and locks is None,
     )
     if locks is not None:
         from seqform.routes.locked import check_locked_route

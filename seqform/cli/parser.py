@@ -553,7 +553,16 @@ def _add_resolve(commands: Commands) -> None:
         "--refine",
         action="store_true",
         help="keep each gadget game's quasi-perfect equilibrium (Miltersen and Sorensen 2010) "
-        "instead of the LP's vertex; a float blueprint is rounded to exact first",
+        "instead of the LP's vertex; a float blueprint is rounded to exact first (tree path "
+        "only)",
+    )
+    resolve.add_argument(
+        "--path",
+        choices=("auto", "tree", "structured"),
+        default="auto",
+        help="re-solve on the game's tree (gadget games as trees) or on its public tree x "
+        "hands (gadget LPs, no tree); default auto: the structured path for a built-in game "
+        "whose tree has more than 100,000 nodes, else the tree",
     )
     resolve.add_argument("--verbose", action="store_true", help="show progress on stderr")
     add_output_arguments(resolve, summarises=False)

@@ -37,7 +37,7 @@ from seqform.documents.registry import builds
 from seqform.io.documents import RESOLVE
 from seqform.resolving.resolve import GadgetRun, ResolveResult
 
-__all__ = ["resolve_document"]
+__all__ = ["gadget_json", "resolve_document"]
 
 
 def _measured(certificate: Certificate) -> dict[str, Any]:
@@ -49,7 +49,9 @@ def _measured(certificate: Certificate) -> dict[str, Any]:
     }
 
 
-def _run(run: GadgetRun) -> dict[str, Any]:
+def gadget_json(run: GadgetRun) -> dict[str, Any]:
+    """One entry of ``"gadgets"``: a gadget LP, its certificate and margins (shared with the
+    ``seqform.off-tree/1`` document)."""
     low = run.min_margin
     return {
         "subgame": run.subgame,
@@ -83,7 +85,7 @@ def resolve_document(result: ResolveResult) -> dict[str, Any]:
         "max_gadget_nash_conv": json_float(result.max_gadget_nash_conv),
         "subgames": list(result.subgames),
         "skipped": list(result.skipped),
-        "gadgets": [_run(run) for run in result.runs],
+        "gadgets": [gadget_json(run) for run in result.runs],
         "strategies": [
             strategy_json(strategy, result.game.player_names[strategy.player], words)
             for strategy in result.strategies

@@ -56,7 +56,7 @@ it is used.  A file that cannot be read raises ``OSError``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -175,7 +175,7 @@ def _named(item: object, key: str, needs: str, where: str) -> dict[str, Any]:
 # --- strategy files ---------------------------------------------------------------------------
 
 
-def strategy_tables(game: Game | StructuredGame) -> tuple[PlayerSequences, PlayerSequences]:
+def strategy_tables(game: Game | StructuredGame) -> Sequence[PlayerSequences]:
     """Both players' sequence tables, whose information-set names a strategy file uses: the
     tree's, or a structured game's in its hand-major numbering (the same names)."""
     if isinstance(game, StructuredGame):

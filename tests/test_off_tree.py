@@ -145,3 +145,83 @@ def test_off_tree_refusals(spots: tuple) -> None:
         load_sized_game("kuhn")
     with pytest.raises(ResolveError, match="hands differ"):
         off_tree(full, leduc_sized(2, 2), blueprint)
+
+
+# --- the command line: seqform resolve FULL --off-tree METHOD --abstract ABSTRACT -----------
+
+ABSTRACT = "leduc(ranks=3, suits=2)"
+FULL = "leduc(ranks=3, suits=2, bets=((1, 2), (4,)))"  # docs/resolving.md's example
+
+
+def _cli(*argv: str) -> int:
+    from seqform.cli.main import main
+
+    try:
+        return main(list(argv))
+    except SystemExit as stop:  # argparse's usage errors
+        return int(stop.code or 0)
+
+
+@pytest.mark.slow
+def test_cli_off_tree_writes_documents_its_schema_accepts(tmp_path, capsys) -> None:
+    import json
+
+    from seqform.io.documents import validate_document
+
+    blueprint = tmp_path / "abstract.json"
+    assert _cli("solve", ABSTRACT, "--format", "json", "--output", str(blueprint)) == 0
+    built = {}
+    for method in ("translate", "nested"):
+        written = tmp_path / f"{method}.json"
+        argv = ("--abstract", ABSTRACT, "--blueprint", str(blueprint), "--off-tree", method)
+        assert _cli("resolve", FULL, *argv, "--format", "json", "--output", str(written)) == 0
+        built[method] = json.loads(written.read_text())
+        validate_document(built[method])
+        assert built[method]["method"] == method and built[method]["unit"] == "mbb/g"
+    # an exact abstract equilibrium translated is exploitable in the full game (the library's
+    # test_nested_is_no_worse_than_translation); nested re-solving is no worse
+    assert built["translate"]["full_game"]["exploitability"] > 1e-3
+    assert built["translate"]["gadgets"] == [] and built["nested"]["gadgets"]
+    nested = built["nested"]["full_game"]["exploitability"]
+    assert nested <= built["translate"]["full_game"]["exploitability"]
+    argv = ("--abstract", ABSTRACT, "--blueprint", str(blueprint), "--off-tree", "translate")
+    assert _cli("resolve", FULL, *argv) == 0
+    report = capsys.readouterr().out
+    assert "abstract game:" in report and "mbb/g" in report and "untranslated" in report
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(("--off-tree", "translate"), "needs --abstract", id="no-abstract"),
+        pytest.param(("--abstract", ABSTRACT), "belongs to --off-tree", id="no-method"),
+        pytest.param(("--mapping", "arithmetic"), "belongs to --off-tree", id="mapping"),
+        pytest.param(
+            ("--off-tree", "translate", "--abstract", ABSTRACT, "--alternative", "best"),
+            "belongs to --off-tree nested",
+            id="alternative",
+        ),
+        pytest.param(
+            ("--off-tree", "nested", "--abstract", ABSTRACT, "--round", "2"),
+            "--round belongs",
+            id="round",
+        ),
+        pytest.param(
+            ("--off-tree", "nested", "--abstract", ABSTRACT, "--refine"),
+            "--refine belongs",
+            id="refine",
+        ),
+        pytest.param(
+            ("--off-tree", "nested", "--abstract", "kuhn"),
+            "--abstract: game 'kuhn': off-tree actions need bets",
+            id="abstract-kuhn",
+        ),
+        pytest.param(
+            ("--off-tree", "sideways", "--abstract", ABSTRACT), "invalid choice", id="method"
+        ),
+    ],
+)
+def test_cli_off_tree_refuses_bad_options_with_exit_2(tmp_path, capsys, argv, message) -> None:
+    missing = str(tmp_path / "never-read.json")  # refused before the blueprint is read
+    assert _cli("resolve", FULL, "--blueprint", missing, *argv) == 2
+    assert message in capsys.readouterr().err

@@ -210,3 +210,53 @@ def test_cli_refuses_a_bad_blueprint_file_with_exit_2(tmp_path):
     game = "leduc(ranks=2, suits=2)"
     assert _cli("resolve", game, "--blueprint", str(bad)) == 2
     assert _cli("resolve", game, "--blueprint", str(tmp_path / "missing.json")) == 2
+
+
+@pytest.fixture(scope="module")
+def leduc32_blueprint(tmp_path_factory):
+    path = tmp_path_factory.mktemp("resolve32") / "blueprint.json"
+    argv = ("--algorithm", "cfr", "--iterations", "10", "--format", "json", "--quiet")
+    assert _cli("iterate", "leduc(ranks=3, suits=2)", *argv, "--output", str(path)) == 0
+    return path
+
+
+@pytest.mark.slow
+def test_cli_structured_path_measures_the_blueprint_as_the_tree_path(leduc32_blueprint, tmp_path):
+    import json
+
+    from seqform.io.documents import validate_document
+
+    built = {}
+    for path in ("tree", "structured"):
+        written = tmp_path / f"{path}.json"
+        argv = ("--blueprint", str(leduc32_blueprint), "--gadget", "maxmargin", "--path", path)
+        options = ("--format", "json", "--output", str(written))
+        assert _cli("resolve", "leduc(ranks=3, suits=2)", *argv, *options) == 0
+        built[path] = json.loads(written.read_text())
+        validate_document(built[path])
+        assert built[path]["path"] == path
+        safe = built[path]["blueprint"]["exploitability"] + CERTIFICATE_TOLERANCE
+        assert built[path]["resolved"]["exploitability"] <= safe
+    assert built["structured"]["blueprint"]["exploitability"] == pytest.approx(
+        built["tree"]["blueprint"]["exploitability"], abs=CERTIFICATE_TOLERANCE
+    )
+
+
+def test_cli_resolve_reports_its_path(blueprint_file, capsys):
+    game = "leduc(ranks=2, suits=2)"
+    assert _cli("resolve", game, "--blueprint", str(blueprint_file), "--gadget", "unsafe") == 0
+    assert "path: tree" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("game", "argv", "message"),
+    [
+        pytest.param("leduc(ranks=3, suits=2)", ("--path", "structured", "--refine"), "refine"),
+        pytest.param("leduc(ranks=13, suits=4)", ("--refine",), "refine"),
+        pytest.param("kuhn3", ("--path", "structured"), "structured path needs"),
+    ],
+)
+def test_cli_refuses_a_path_it_cannot_take_with_exit_2(tmp_path, capsys, game, argv, message):
+    missing = str(tmp_path / "never-read.json")  # refused before the blueprint is read
+    assert _cli("resolve", game, "--blueprint", missing, *argv) == 2
+    assert message in capsys.readouterr().err

@@ -107,6 +107,25 @@ def test_one_entry_of_a_solve_document(kuhn, write, solve_document):
     assert read.player == 1 and set(read.probabilities) == set(PLAYER_TWO)
 
 
+@pytest.mark.parametrize("player", [0, 1], ids=["player-1", "player-2"])
+def test_a_structured_game_reads_the_trees_strategy_by_name(kuhn, write, solve_document, player):
+    from seqform.game.builtin.kuhn import kuhn_structured
+    from seqform.game.public.numbering import structured_tables
+
+    structured = kuhn_structured(3)
+    path = write(solve_document)
+    read = read_strategy_file(path, structured, player)
+    assert list(read.probabilities) == list(structured_tables(structured)[player].infosets)
+    assert read.probabilities == read_strategy_file(path, kuhn, player).probabilities
+
+
+def test_a_gambit_profile_needs_the_tree(write):
+    from seqform.game.builtin.kuhn import kuhn_structured
+
+    with pytest.raises(StrategyFileError, match=r"Gambit profile.*JSON strategy"):
+        read_strategy_file(write("NE,1,0,1,0,1,0,1,0,1,0,1,0"), kuhn_structured(3))
+
+
 def test_restriction_file_values_and_ranges(write):
     path = write({"K": {"b": 1}, "Qpb": {"b": ["1/3", 0.5]}}, "fix.json")
     assert read_restriction_file(path) == {

@@ -527,6 +527,38 @@ def _add_solve_many(commands: Commands) -> None:
     add_output_arguments(many, summarises=False)
 
 
+def _add_off_tree(resolve: argparse.ArgumentParser) -> None:
+    """``resolve``'s options for off-tree actions (``--off-tree``, ``--abstract``, ...)."""
+    off_tree = resolve.add_argument_group(
+        "off-tree actions",
+        "play a blueprint of an abstract game (fewer bet sizes) in GAME, a spot file or "
+        "leduc(..., bets=...), and certify it in GAME",
+    )
+    off_tree.add_argument(
+        "--off-tree",
+        choices=("translate", "nested"),
+        help="translate: map each off-tree bet to the abstract sizes next to it (Ganzfried "
+        "and Sandholm 2013); nested: re-solve the subgame after the opponent's off-tree bet "
+        "with --gadget resolve or maxmargin (Brown and Sandholm 2017); needs --abstract",
+    )
+    off_tree.add_argument(
+        "--abstract",
+        metavar="GAME",
+        help="the abstract game the blueprint is a strategy of (GAME with fewer bet sizes)",
+    )
+    off_tree.add_argument(
+        "--mapping",
+        choices=("pseudo_harmonic", "deterministic", "arithmetic"),
+        help="the translation's mapping (default pseudo_harmonic)",
+    )
+    off_tree.add_argument(
+        "--alternative",
+        choices=("neighbours", "best"),
+        help="nested: the opponent's alternative T_J at an off-tree bet, from the blueprint's "
+        "values at the neighbouring abstract sizes (default) or at its best abstract action",
+    )
+
+
 def _add_resolve(commands: Commands) -> None:
     resolve = commands.add_parser(
         "resolve",
@@ -549,7 +581,7 @@ def _add_resolve(commands: Commands) -> None:
     resolve.add_argument(
         "--round",
         type=whole_number(2),
-        default=2,
+        default=None,
         metavar="R",
         help="the round whose subgames are re-solved (default 2: Leduc's second round)",
     )
@@ -564,8 +596,18 @@ def _add_resolve(commands: Commands) -> None:
         "--refine",
         action="store_true",
         help="keep each gadget game's quasi-perfect equilibrium (Miltersen and Sorensen 2010) "
-        "instead of the LP's vertex; a float blueprint is rounded to exact first",
+        "instead of the LP's vertex; a float blueprint is rounded to exact first (tree path "
+        "only)",
     )
+    resolve.add_argument(
+        "--path",
+        choices=("auto", "tree", "structured"),
+        default="auto",
+        help="re-solve on the game's tree (gadget games as trees) or on its public tree x "
+        "hands (gadget LPs, no tree); default auto: the structured path for a built-in game "
+        "whose tree has more than 100,000 nodes, else the tree",
+    )
+    _add_off_tree(resolve)
     resolve.add_argument("--verbose", action="store_true", help="show progress on stderr")
     add_output_arguments(resolve, summarises=False)
 

@@ -65,6 +65,7 @@ MODULES = (
     "qre",
     "abstraction",
     "resolve",
+    "off_tree",
 )
 """The document modules of :mod:`seqform.documents` that register builders, cheapest and
 most asked for first (module docstring)."""

@@ -7,6 +7,7 @@ Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
       "schema": "seqform.resolve/1",
       "game": {"name": str, "description": str},
       "gadget": "unsafe" | "resolve" | "maxmargin" | "reach", "round": int, "refined": bool,
+      "path": "tree" | "structured",
       "blueprint": {"exploitability": float, "milli_exploitability": float,
                     "certificate": {...}},
       "resolved": {"exploitability": float, "milli_exploitability": float,
@@ -36,7 +37,7 @@ from seqform.documents.registry import builds
 from seqform.io.documents import RESOLVE
 from seqform.resolving.resolve import GadgetRun, ResolveResult
 
-__all__ = ["resolve_document"]
+__all__ = ["gadget_json", "resolve_document"]
 
 
 def _measured(certificate: Certificate) -> dict[str, Any]:
@@ -48,7 +49,9 @@ def _measured(certificate: Certificate) -> dict[str, Any]:
     }
 
 
-def _run(run: GadgetRun) -> dict[str, Any]:
+def gadget_json(run: GadgetRun) -> dict[str, Any]:
+    """One entry of ``"gadgets"``: a gadget LP, its certificate and margins (shared with the
+    ``seqform.off-tree/1`` document)."""
     low = run.min_margin
     return {
         "subgame": run.subgame,
@@ -75,13 +78,14 @@ def resolve_document(result: ResolveResult) -> dict[str, Any]:
         "gadget": result.gadget,
         "round": result.round_number,
         "refined": result.refined,
+        "path": result.path,
         "blueprint": _measured(result.blueprint_certificate),
         "resolved": _measured(result.certificate),
         "min_margin": None if low is None else json_float(low),
         "max_gadget_nash_conv": json_float(result.max_gadget_nash_conv),
         "subgames": list(result.subgames),
         "skipped": list(result.skipped),
-        "gadgets": [_run(run) for run in result.runs],
+        "gadgets": [gadget_json(run) for run in result.runs],
         "strategies": [
             strategy_json(strategy, result.game.player_names[strategy.player], words)
             for strategy in result.strategies

@@ -22,6 +22,8 @@ document               written by                                         schema
 ``seqform.solve-many/2``  ``solve-many``                                  ``many``
 ``seqform.compare-sizes/2``  ``compare --no-solve``, tree too large           ``compare_sizes``
 ``seqform.qre/2``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
+``seqform.resolve/1``  ``resolve``                                        ``resolve``
+``seqform.off-tree/1``  ``resolve --off-tree``                             ``off_tree``
 =====================  =================================================  ===================
 
 The documents are built by the library (:mod:`seqform.documents`; one entry point,
@@ -60,6 +62,7 @@ __all__ = [
     "EXPLOIT",
     "GAMES",
     "ITERATE",
+    "OFF_TREE",
     "PREVIOUS",
     "QRE",
     "RANGES",
@@ -86,6 +89,7 @@ COMPARE_SIZES = "seqform.compare-sizes/2"
 QRE = "seqform.qre/2"
 ABSTRACTION = "seqform.abstraction/1"
 RESOLVE = "seqform.resolve/1"
+OFF_TREE = "seqform.off-tree/1"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",
@@ -100,6 +104,7 @@ DOCUMENTS: dict[str, str] = {
     QRE: "qre",
     ABSTRACTION: "abstraction",
     RESOLVE: "resolve",
+    OFF_TREE: "off_tree",
 }
 """Each document kind and the name of its schema file (``<name>.schema.json``)."""
 

@@ -11,9 +11,9 @@ A behavioural strategy of one player, ``b(a | h)`` for each of the player's info
 
 * ``{infoset: {action: probability}}``, e.g. ``{"J": {"p": "2/3", "b": "1/3"}, ...}``;
 * a whole ``seqform solve --format json`` or ``seqform iterate --format json`` document
-  (schema ``seqform.solve/2`` or ``seqform.iterate/1``, whose strategy entries have the same
-  shape): its entry of ``"strategies"`` for the player is read (player 1 when the caller names
-  none);
+  (schema ``seqform.solve/2``, ``seqform.structured/2``, ``seqform.iterate/2`` or
+  ``seqform.resolve/1``, whose strategy entries have the same shape): its entry of
+  ``"strategies"`` for the player is read (player 1 when the caller names none);
 * one such entry, ``{"player": 1, "infosets": [{"name": "J", "actions": [{"action": "p",
   "probability": 0.5}, ...]}, ...]}``;
 * a Gambit behaviour profile, the line ``NE,p1,...,pn`` of Gambit's solvers (or the numbers
@@ -26,6 +26,11 @@ Actions are named by label (``p``, ``b``) or in the game's words (``check``, ``b
 set of the player must be given.  When the caller names the player, the other player's
 information sets are ignored (one file may hold both halves of a profile); when it does not,
 the player is the one whose information sets the file gives, or the entry's ``"player"``.
+
+The game may be a tree or a structured game (public tree × private hands,
+:class:`~seqform.game.public.tree.StructuredGame`): a structured game's information sets are
+named as its explicit tree's (hand label + public history, :func:`strategy_tables`), so one file
+reads into both.  A Gambit profile needs the tree (its numbers follow the ``.efg``'s order).
 
 Restriction files (:func:`read_restriction_file`)
 -------------------------------------------------
@@ -51,14 +56,17 @@ it is used.  A file that cannot be read raises ``OSError``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from seqform.game.model import Game
-from seqform.io.documents import ITERATE, PREVIOUS, RESOLVE, SOLVE
+from seqform.game.public.numbering import structured_tables
+from seqform.game.public.tree import StructuredGame
+from seqform.game.sequences import PlayerSequences
+from seqform.io.documents import ITERATE, PREVIOUS, RESOLVE, SOLVE, STRUCTURED
 from seqform.io.gambit_profile import is_gambit_profile, profile_mapping
 from seqform.io.json_input import (
     StrategyFileError,
@@ -79,10 +87,11 @@ __all__ = [
     "parse_probability",
     "read_restriction_file",
     "read_strategy_file",
+    "strategy_tables",
 ]
 
 SOLUTION_SCHEMA = SOLVE
-STRATEGY_SCHEMAS = (SOLVE, ITERATE, RESOLVE)  # documents whose strategies are read
+STRATEGY_SCHEMAS = (SOLVE, ITERATE, STRUCTURED, RESOLVE)  # documents whose strategies are read
 _READ_SCHEMAS = (
     *STRATEGY_SCHEMAS,
     *(old for old, new in PREVIOUS.items() if new in STRATEGY_SCHEMAS),
@@ -166,7 +175,23 @@ def _named(item: object, key: str, needs: str, where: str) -> dict[str, Any]:
 # --- strategy files ---------------------------------------------------------------------------
 
 
-def read_strategy_file(path: str | Path, game: Game, player: int | None = None) -> StrategyFile:
+def strategy_tables(game: Game | StructuredGame) -> Sequence[PlayerSequences]:
+    """Both players' sequence tables, whose information-set names a strategy file uses: the
+    tree's, or a structured game's in its hand-major numbering (the same names)."""
+    if isinstance(game, StructuredGame):
+        return structured_tables(game)
+    return game.flat.tables
+
+
+def _describe(game: Game | StructuredGame, infoset: str, action: str) -> str:
+    """The game's word for ``action`` at ``infoset``; the label where it has none."""
+    words = game.describe_action
+    return action if words is None else words(infoset, action)
+
+
+def read_strategy_file(
+    path: str | Path, game: Game | StructuredGame, player: int | None = None
+) -> StrategyFile:
     """Read a strategy of ``player`` of ``game`` (module docstring; None: the file says).
 
     Raises
@@ -182,6 +207,11 @@ def read_strategy_file(path: str | Path, game: Game, player: int | None = None) 
     where = f"strategy file {str(path)!r}"
     text = read_text(path, where)
     if is_gambit_profile(text):
+        if isinstance(game, StructuredGame):
+            raise StrategyFileError(
+                f"{where} is a Gambit profile, which is read on a game's tree; "
+                f"{game.name} is given as public tree × hands: give a JSON strategy"
+            )
         chosen = 0 if player is None else player
         given = _Given(profile_mapping(text, game, chosen, where), chosen)
     else:
@@ -243,11 +273,11 @@ def _from_entry(entry: dict[str, Any], player: int | None, where: str) -> _Given
     return _Given(mapping, player if listed is None else listed)
 
 
-def _owner(game: Game, given: _Given, where: str) -> int:
+def _owner(game: Game | StructuredGame, given: _Given, where: str) -> int:
     """The player whose strategy the file holds: as given, else from its information sets."""
     if given.player is not None:
         return given.player
-    tables = game.flat.tables
+    tables = strategy_tables(game)
     owners = {p for p in (0, 1) for name in given.mapping if name in tables[p].index_of_infoset()}
     if len(owners) == 2:
         raise StrategyFileError(
@@ -257,10 +287,10 @@ def _owner(game: Game, given: _Given, where: str) -> int:
 
 
 def _checked(
-    game: Game, player: int, mapping: Mapping[str, Any], where: str
+    game: Game | StructuredGame, player: int, mapping: Mapping[str, Any], where: str
 ) -> dict[str, dict[str, Fraction]]:
     """Every information set of ``player``, in index order, checked and rescaled."""
-    tables = game.flat.tables
+    tables = strategy_tables(game)
     table, other = tables[player], tables[1 - player].index_of_infoset()
     index = table.index_of_infoset()
     read: dict[str, dict[str, Fraction]] = {}
@@ -283,16 +313,20 @@ def _checked(
 
 
 def _behaviour_at(
-    game: Game, infoset: str, actions: tuple[str, ...], entry: Mapping[str, Any], at: str
+    game: Game | StructuredGame,
+    infoset: str,
+    actions: tuple[str, ...],
+    entry: Mapping[str, Any],
+    at: str,
 ) -> dict[str, Fraction]:
     """``{action label: probability}`` at one information set, summing to exactly 1."""
-    names = {game.describe_action(infoset, action): action for action in actions}
+    names = {_describe(game, infoset, action): action for action in actions}
     names.update({action: action for action in actions})  # a label wins over a word
     given: dict[str, Fraction] = {}
     for key, value in entry.items():
         action = names.get(key)
         if action is None:
-            choices = ", ".join(f"{a} ({game.describe_action(infoset, a)})" for a in actions)
+            choices = ", ".join(f"{a} ({_describe(game, infoset, a)})" for a in actions)
             raise StrategyFileError(
                 f"{at}: unknown action {shown(key)} (the information set has no action "
                 f"{shown(key)}; its actions are {choices})"

@@ -19,6 +19,7 @@ from seqform.io.documents import (
     EXPLOIT,
     GAMES,
     ITERATE,
+    OFF_TREE,
     QRE,
     RANGES,
     RESOLVE,
@@ -40,6 +41,7 @@ _FROM_DOCUMENT = {
     ITERATE: ("iterate", "iterate_text", True),
     ABSTRACTION: ("abstraction", "abstraction_text", False),
     RESOLVE: ("resolve", "resolve_text", False),
+    OFF_TREE: ("off_tree", "off_tree_text", False),
 }
 """The kinds besides the solve family, each with its renderer in :mod:`seqform.documents.text`
 (which takes the document) and whether it takes ``strategies``."""

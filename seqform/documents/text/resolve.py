@@ -8,6 +8,11 @@ from typing import Any
 
 __all__ = ["resolve_text"]
 
+_PATHS = {
+    "tree": "tree (gadget games as trees)",
+    "structured": "structured (gadget LPs on the public tree × hands, no tree)",
+}
+
 
 def _number(value: float | None, digits: str = ".6g") -> str:
     return "-" if value is None else format(value, digits)
@@ -17,9 +22,11 @@ def resolve_text(built: dict[str, Any]) -> str:
     """The report ``seqform resolve GAME --blueprint FILE`` prints."""
     blueprint, resolved = built["blueprint"], built["resolved"]
     refined = ", gadget games refined (quasi-perfect)" if built["refined"] else ""
+    path = _PATHS[built.get("path", "tree")]  # documents without one ran on the tree
     lines = [
         f"{built['game']['name']}: the {built['gadget']} gadget on the "
         f"{len(built['subgames'])} subgames of round {built['round']}{refined}",
+        f"path: {path}",
         "",
         "exploitability (NashConv / 2, chips per game; mbb/g with the ante as the big blind):",
         f"  blueprint:  {_number(blueprint['exploitability'], '.6g'):>12}  "

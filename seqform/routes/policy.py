@@ -190,6 +190,8 @@ def choose_route(
     """The route that solves ``game`` under these options, checked and sized before
     anything is built (module docstring).
 
+    Length: the one place a route is chosen documents every option; the body is the policy.
+
     Parameters
     ----------
     game

@@ -107,7 +107,10 @@ def test_counts_of_any_size_print(digits):
     # Python refuses str() of an int with more than 4 300 digits: neither the text
     # nor the JSON may ask for the digits of such a count.
     count = 3 * 10 ** (digits - 1)
-    assert count_text(count) == f"≈ 10^{digits - 1 + math.log10(3):.1f}"
+    # exponents from 10,000 up are written with thousands separators
+    exponent = digits - 1 + math.log10(3)
+    written = f"{exponent:,.1f}" if exponent >= 10_000 else f"{exponent:.1f}"
+    assert count_text(count) == f"≈ 10^{written}"
     document = count_json(count)
     assert document["exact"] is None
     assert document["log10"] == pytest.approx(digits - 1 + math.log10(3))

@@ -47,6 +47,8 @@ ABOUT: dict[str, About] = {
             "suits: suits, 1 to 4 (with one suit no pair is possible)",
             "suit_isomorphism: True deals ranks only and hides suits (OpenSpiel's parameter; "
             "fewer information sets, the same value)",
+            "bets: each round's bet sizes in chips, e.g. ((1, 2), (4, 8)) (default 2, then 4; "
+            "more sizes for off-tree actions)",
         ),
     ),
     "rhode_island": About(

@@ -68,3 +68,15 @@ def test_a_structured_game_asked_for_the_structured_path_takes_it(leduc22):
     result = resolve(structured, blueprint, gadget="unsafe", path="structured")
     assert result.path == "structured"
     assert result.exploitability < result.blueprint_exploitability
+
+
+def test_progress_hears_each_gadget_lp(leduc22):
+    # a long re-solve (minutes per gadget LP at Leduc 13×4) says which LP it is solving
+    _, structured, blueprint = leduc22
+    heard: list[str] = []
+    result = resolve(
+        structured, blueprint, gadget="resolve", path="structured", progress=heard.append
+    )
+    assert len(heard) == len(result.runs) > 0
+    assert heard[0].startswith("player 1 re-solves subgame 1 of ")
+    assert any(line.startswith("player 2 ") for line in heard)

@@ -12,7 +12,7 @@ refinement (``refine=True``) exists on the tree path only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from seqform.forms.strategies import BehaviouralStrategy
@@ -71,11 +71,13 @@ def resolve(
     gadget: str = "resolve",
     refine: bool = False,
     path: str = "auto",
+    progress: Callable[[str], None] | None = None,
 ) -> ResolveResult:
     """Re-solve every subgame of round ``round_number`` of ``game`` from ``blueprint`` with
     ``gadget`` on the path :func:`choose_path` picks (``result.path`` says which), as
     :func:`seqform.resolving.resolve.resolve` (tree) or
-    :func:`seqform.resolving.structured_resolve.resolve_structured` (structured) does.
+    :func:`seqform.resolving.structured_resolve.resolve_structured` (structured) does;
+    ``progress`` hears the structured path's gadget LPs one by one.
 
     Raises
     ------
@@ -85,6 +87,8 @@ def resolve(
     chosen = choose_path(game, path, refine)
     if chosen == "structured":
         assert isinstance(game, StructuredGame)
-        return resolve_structured(game, blueprint, round_number=round_number, gadget=gadget)
+        return resolve_structured(
+            game, blueprint, round_number=round_number, gadget=gadget, progress=progress
+        )
     tree = game if isinstance(game, Game) else explicit_game(game)
     return resolve_tree(tree, blueprint, round_number=round_number, gadget=gadget, refine=refine)

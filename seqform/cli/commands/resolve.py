@@ -16,7 +16,7 @@ import argparse
 
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
-from seqform.cli.progress import load_reporting
+from seqform.cli.progress import Progress, load_reporting
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
 from seqform.game.model import Game
@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
             gadget=args.gadget,
             refine=args.refine,
             path=args.path,
+            progress=Progress(args),
         )
     except ResolveError as exc:
         raise _usage(str(exc)) from exc

@@ -259,33 +259,3 @@ def test_a_failing_default_solver_falls_back_to_highs(monkeypatch):
     assert solution.value == pytest.approx(float(solve(kuhn_poker(5)).value), abs=1e-9)
     with pytest.raises(SolverError):
         structured.solve_structured(game, solver="clarabel")
-
-
-def test_clarabel_stopped_short_is_solved_again_with_refinement(monkeypatch):
-    # A Clarabel without iterative refinement that stops "AlmostSolved" (rhode_island(ranks=3)
-    # does, benchmarks/results/rhode_island.md) is run again with refinement before any
-    # HiGHS fallback, on the default route and for an explicit --solver clarabel alike.
-    from seqform.lp.solvers import SolverError
-    from seqform.routes import structured
-
-    real = structured.solve_structured_lp
-    refinements: list[bool] = []
-
-    def unrefined_fails(lp, *, solver, refinement, **options):
-        refinements.append(refinement)
-        if solver == "clarabel" and not refinement:
-            raise SolverError("Clarabel did not prove optimality: status AlmostSolved")
-        return real(lp, solver=solver, refinement=refinement, **options)
-
-    monkeypatch.setattr(structured, "solve_structured_lp", unrefined_fails)
-    game = kuhn_structured(5)
-    expected = float(solve(kuhn_poker(5)).value)  # the tree route's LP on the same game
-    for solver in (None, "clarabel"):
-        refinements.clear()
-        said: list[str] = []
-        solution = structured.solve_structured(game, solver=solver, progress=said.append)
-        assert refinements == [False, True]
-        assert (solution.stats.backend, solution.stats.solver) == ("clarabel", "interior point")
-        assert any("solving again with refinement" in line for line in said)
-        assert solution.value == pytest.approx(expected, abs=1e-9)
-        assert solution.nash_conv <= 1e-9

@@ -103,18 +103,14 @@ above 1e-9; 1e-10 costs two more iterations and brings it well below
 
 @dataclass(frozen=True)
 class LPChoice:
-    """A solver for the structured LP: its name, for HiGHS's ``"ipm"`` whether it ends
+    """A solver for the structured LP: its name, and for HiGHS's ``"ipm"`` whether it ends
     at a vertex by crossover (``crossover=False`` stops at the interior point, at
-    :data:`IPX_TOLERANCE`), and for Clarabel whether it refines its linear solves
-    (``refinement=None``: by the LP's density, :func:`clarabel_refinement`)."""
+    :data:`IPX_TOLERANCE`)."""
 
     solver: StructuredSolver
     crossover: bool = True
-    refinement: bool | None = None
 
     def __str__(self) -> str:
-        if self.solver == "clarabel" and self.refinement:
-            return "clarabel with iterative refinement"
         return self.solver if self.crossover else f"{self.solver} without crossover"
 
 
@@ -193,10 +189,8 @@ def solve_structured(
     def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
         return _lp_stages(game, lp, clock, choice, time_limit, verbose, reduction, locks)
 
-    if solver is None:
-        result = _default_or_fallback(lp, clock, run)
-    else:
-        result = _refined_on_failure(LPChoice(solver), lp, clock, run)
+    chosen = None if solver is None else LPChoice(solver)
+    result = run(chosen) if chosen is not None else _default_or_fallback(lp, clock, run)
     parts = result.parts()
     if reduction is not None:
         parts["plans"] = lift_plans(reduction, *result.plans)
@@ -267,7 +261,7 @@ def _lp_stages(
             verbose=verbose,
             tolerance=None if choice.crossover else IPX_TOLERANCE,
             crossover=choice.crossover,
-            refinement=clarabel_refinement(lp) if choice.refinement is None else choice.refinement,
+            refinement=clarabel_refinement(lp),
         ),
         lambda x, y: _strategies(game, *_lifted(reduction, x, y), interior, bounds),
         lambda profile: certify(game, *profile, bounds),
@@ -294,7 +288,7 @@ def _default_or_fallback(
     default stops without a solution or above the tolerance; a time limit is not retried."""
     first = default_solver(lp)
     try:
-        result = _refined_on_failure(first, lp, clock, run)
+        result = run(first)
         failure = _uncertified(result, first)
     except SolverLimitError:
         raise
@@ -305,36 +299,6 @@ def _default_or_fallback(
     fallback = fallback_solver(lp)
     clock.say(f"{failure}; solving again with HiGHS {fallback}")
     return run(LPChoice(fallback))
-
-
-def _refined_on_failure(
-    choice: LPChoice,
-    lp: StructuredLP,
-    clock: PhaseClock,
-    run: Callable[[LPChoice], Certified[BehaviouralStrategy]],
-) -> Certified[BehaviouralStrategy]:
-    """``run(choice)``; when Clarabel without iterative refinement stops short of optimal
-    ("AlmostSolved"), Clarabel again with it.
-
-    Without refinement the linear solves keep the error of the factor regularised by 1e-8,
-    and on the larger Rhode Island decks that error stops the iterations short of the
-    tolerance (``rhode_island(ranks=3)``: "AlmostSolved" after 51 iterations, where with
-    refinement it is optimal after 50 and certified; HiGHS's simplex, the next fallback, had
-    not finished in 10 minutes).  The LPs it is skipped on (:func:`clarabel_refinement`)
-    solve without it, so the second solve runs only where it is needed.
-    """
-    refined = choice.solver == "clarabel" and (
-        choice.refinement or (choice.refinement is None and clarabel_refinement(lp))
-    )
-    try:
-        return run(choice)
-    except SolverLimitError:
-        raise
-    except SolverError as exc:
-        if choice.solver != "clarabel" or refined:
-            raise
-        clock.say(f"{choice} stopped without a solution ({exc}); solving again with refinement")
-    return run(LPChoice("clarabel", refinement=True))
 
 
 FALLBACK_SIMPLEX_DENSITY = 5.0

@@ -165,7 +165,13 @@ def solve_structured(
 
     ``solver`` is ``"clarabel"``, ``"simplex"`` or ``"ipm"`` (with crossover); ``None``
     chooses by the LP (:func:`default_solver`) and solves again with HiGHS when that answer
-    is not certified (:func:`fallback_solver`).
+    is not certified (:func:`fallback_solver`).  Clarabel's point is taken also when it
+    stops "AlmostSolved" (its reduced tolerances met, not the full ones): the certificate
+    judges it as any other.  On ``rhode_island(ranks=4)`` the tolerance of
+    :func:`~seqform.structured.lp_solve.clarabel_tolerance` is out of float's reach, with
+    iterative refinement too, while the point it stops at is certified (2.5e-10 of the
+    payoff range); without it the route fell back to HiGHS's simplex, which had not finished
+    on ``rhode_island(ranks=3)`` after 10 minutes (``benchmarks/results/rhode_island.md``).
 
     ``suit_isomorphism`` (default): a game proven invariant under suit permutations
     (:func:`~seqform.game.public.symmetry.game_symmetries`) is solved on canonical boards
@@ -262,6 +268,7 @@ def _lp_stages(
             tolerance=None if choice.crossover else IPX_TOLERANCE,
             crossover=choice.crossover,
             refinement=clarabel_refinement(lp),
+            almost=True,
         ),
         lambda x, y: _strategies(game, *_lifted(reduction, x, y), interior, bounds),
         lambda profile: certify(game, *profile, bounds),

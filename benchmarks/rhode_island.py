@@ -14,15 +14,19 @@ solver choice), so it is refused, progresses and stops at Ctrl-C as ``solve`` do
 parent records the child's wall-clock time and its peak resident set (``wait4``), the load
 average when it started and ended (the machine is shared), and kills it at the time limit plus
 a margin; the child writes its phases (``timings``), LP sizes before and after the reduction,
-solver, value and certificate.  The full game (``--full``) is refused by ``solve`` with its
-memory estimate; ``--full`` passes ``force=True``, the library's name for the CLI's
-``--force``, and is the only way this module starts it.
+solver, value and certificate.  ``solve`` refuses the larger decks and the full game with its
+memory estimate (of the unreduced structured LP): each rung records that refusal's message
+and then solves with ``force=True``, the library's name for the CLI's ``--force`` (this
+benchmark is the explicit opt-in).  The full game runs only with ``--full``.
 
 The table goes to ``benchmarks/results/rhode_island.md`` and ``.json``.  Time and memory are
 fitted against the reduced LP's size by least squares in log-log (a power law), and
 extrapolated to the full game's reduced LP, whose size :func:`reduced_sizes` gives by formula
 (the orbits of (private card, board) under suit permutations, checked against every rung the
 ladder measures).
+
+Size: the child's measurement, the parent's, the fit and the page are one benchmark, kept in
+one file so that the rows a child writes and the table and fit that read them change together.
 """
 
 from __future__ import annotations
@@ -153,14 +157,19 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
     def progress(message: str) -> None:
         print(f"  [{time.perf_counter() - start:7.1f} s] {message}", file=sys.stderr, flush=True)
 
+    from seqform.lp.solvers import SolverLimitError
+    from seqform.routes.memory import MemoryRefusedError
+    from seqform.routes.policy import refuse_structured_beyond_memory
+
+    try:
+        refuse_structured_beyond_memory(game)  # what solve says without force, before building
+    except MemoryRefusedError as exc:
+        report["refusal"] = str(exc)
     try:
         result = seqform.solve(
             game, method="structured", time_limit=time_limit, force=force, progress=progress
         )
     except Exception as exc:  # each failure is a row of the table, not a traceback
-        from seqform.lp.solvers import SolverLimitError
-        from seqform.routes.memory import MemoryRefusedError
-
         status = "refused" if isinstance(exc, MemoryRefusedError) else "error"
         status = "time limit" if isinstance(exc, SolverLimitError) else status
         report.update(status=status, detail=str(exc).splitlines()[0] if str(exc) else "")
@@ -322,6 +331,7 @@ def _row(row: dict[str, Any]) -> str:
         f"{formula['sequences']:,}",
         f"{formula['reduced_sequences']:,}",
         f"{lp_rows:,}",
+        _estimate(formula["sequences"]) + (" (refused)" if row.get("refusal") else ""),
         f"{solved[0]:,} × {solved[1]:,}, {solved[2]:,}" if solved else "—",
         f"{row['solver']} ({row['iterations']})" if "solver" in row else "—",
         _n(phases.get("sequence_form")),
@@ -337,8 +347,16 @@ def _row(row: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def _estimate(sequences: int) -> str:
+    """``solve``'s memory estimate for the deck (both players' unreduced sequences)."""
+    from seqform.routes.memory import structured_estimate
+
+    return f"{structured_estimate(2 * sequences).bytes / 2**30:,.1f} GiB"
+
+
 HEADER = (
-    "| deck | sequences per player | after suit reduction | LP rows unreduced | LP solved "
+    "| deck | sequences per player | after suit reduction | LP rows unreduced | "
+    "solve's memory estimate | LP solved "
     "(rows × columns, non-zeros) | solver (iterations) | build + reduce, s | LP, s | "
     "certificate, s | wall, s | peak, MiB | value | exploitability / payoff range | status | "
     "load 1 min, start / end |"
@@ -442,7 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
     for game in games:
         print(f"{game}: load {_load()[0]:.1f}", file=sys.stderr, flush=True)
-        row = measure(game, args.time_limit, force=args.full)
+        row = measure(game, args.time_limit, force=True)
         rows.append(row)
         print(_row(row), flush=True)
         rows.sort(key=lambda r: reduced_sizes(*deck_of(r["game"])).reduced_sequences)

@@ -14,8 +14,8 @@ solver choice), so it is refused, progresses and stops at Ctrl-C as ``solve`` do
 parent records the child's wall-clock time and its peak resident set (``wait4``), the load
 average when it started and ended (the machine is shared), and kills it at the time limit plus
 a margin; the child writes its phases (``timings``), LP sizes before and after the reduction,
-solver, value and certificate.  ``solve`` refuses the larger decks and the full game with its
-memory estimate (of the unreduced structured LP): each rung records that refusal's message
+solver, value and certificate.  ``solve`` refuses a deck whose memory estimate exceeds what
+the machine has (the full game always): each rung records that refusal's message, if any,
 and then solves with ``force=True``, the library's name for the CLI's ``--force`` (this
 benchmark is the explicit opt-in).  The full game runs only with ``--full``.
 
@@ -159,10 +159,10 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
 
     from seqform.lp.solvers import SolverLimitError
     from seqform.routes.memory import MemoryRefusedError
-    from seqform.routes.policy import refuse_structured_beyond_memory
+    from seqform.routes.policy import choose_route
 
-    try:
-        refuse_structured_beyond_memory(game)  # what solve says without force, before building
+    try:  # what solve says without force: its route is sized before anything large is built
+        choose_route(game, "structured")
     except MemoryRefusedError as exc:
         report["refusal"] = str(exc)
     try:
@@ -269,18 +269,21 @@ def fit(xs: Sequence[float], ys: Sequence[float]) -> PowerLaw | None:
     return PowerLaw(float(exponent), float(math.exp(intercept)), len(pairs))
 
 
-FIT_RUNGS = 4  # the largest certified rungs fit the laws: the small ones are start-up time
+FIT_RUNGS = 3  # the largest certified rungs fit the laws: the small ones are start-up time
 
 
 def extrapolate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Time and memory of the full game's reduced LP from the certified rungs' power laws.
+
+    Only the four-suit decks are fitted: they are reduced by the same 24 suit permutations as
+    the full game, so their LP has its shape (a one-suit deck is not reduced at all).
 
     The LP's time and the peak memory are fitted against the reduced sequences per player
     (what the factorisation sees); building and reducing the LP and certifying the answer
     work on the whole game, and are fitted against its sequences.  The full game is judged
     against one run of 2 hours and 20 GiB."""
     solved = sorted(
-        (row for row in rows if row.get("status") == "certified"),
+        (row for row in rows if row.get("status") == "certified" and row.get("suits") == 4),
         key=lambda row: row["formula"]["reduced_sequences"],
     )[-FIT_RUNGS:]
     full = reduced_sizes()
@@ -331,7 +334,7 @@ def _row(row: dict[str, Any]) -> str:
         f"{formula['sequences']:,}",
         f"{formula['reduced_sequences']:,}",
         f"{lp_rows:,}",
-        _estimate(formula["sequences"]) + (" (refused)" if row.get("refusal") else ""),
+        _estimate(row),
         f"{solved[0]:,} × {solved[1]:,}, {solved[2]:,}" if solved else "—",
         f"{row['solver']} ({row['iterations']})" if "solver" in row else "—",
         _n(phases.get("sequence_form")),
@@ -347,16 +350,18 @@ def _row(row: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _estimate(sequences: int) -> str:
-    """``solve``'s memory estimate for the deck (both players' unreduced sequences)."""
-    from seqform.routes.memory import structured_estimate
-
-    return f"{structured_estimate(2 * sequences).bytes / 2**30:,.1f} GiB"
+def _estimate(row: dict[str, Any]) -> str:
+    """``solve``'s memory estimate for the deck when it refused it, from its message."""
+    refusal = row.get("refusal")
+    if not refusal:
+        return "not refused"
+    needs = refusal.partition("needs about ")[2].partition(" (estimated)")[0]
+    return f"refused: {needs or 'see the JSON'}"
 
 
 HEADER = (
     "| deck | sequences per player | after suit reduction | LP rows unreduced | "
-    "solve's memory estimate | LP solved "
+    "solve without --force | LP solved "
     "(rows × columns, non-zeros) | solver (iterations) | build + reduce, s | LP, s | "
     "certificate, s | wall, s | peak, MiB | value | exploitability / payoff range | status | "
     "load 1 min, start / end |"
@@ -389,7 +394,8 @@ def render(rows: Sequence[dict[str, Any]], machine: dict[str, Any]) -> str:
         lines.append("Too few certified rungs to fit a law.")
         return "\n".join(lines) + "\n"
     lines += [
-        f"Power laws fitted on the largest certified rungs ({', '.join(guess['rungs'])}):",
+        "Power laws fitted on the largest certified four-suit rungs "
+        f"({', '.join(guess['rungs'])}), reduced like the full game:",
         "",
         "| quantity | against | exponent | full game |",
         "|---|---|---|---|",
@@ -422,7 +428,8 @@ def write(rows: Sequence[dict[str, Any]], out: Path) -> None:
 
     machine = asdict(describe_machine())
     out.mkdir(parents=True, exist_ok=True)
-    data = {"machine": machine, "rows": list(rows), "extrapolation": extrapolate(rows)}
+    rows = sorted(rows, key=lambda row: reduced_sizes(*deck_of(row["game"])).reduced_sequences)
+    data = {"machine": machine, "rows": rows, "extrapolation": extrapolate(rows)}
     (out / "rhode_island.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     (out / "rhode_island.md").write_text(render(rows, machine), encoding="utf-8")
 
@@ -463,7 +470,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         row = measure(game, args.time_limit, force=True)
         rows.append(row)
         print(_row(row), flush=True)
-        rows.sort(key=lambda r: reduced_sizes(*deck_of(r["game"])).reduced_sequences)
         write(rows, args.out)
     return 0
 

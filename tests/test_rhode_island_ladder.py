@@ -47,6 +47,7 @@ def test_a_power_law_is_recovered_and_the_verdict_follows_it():
         sizes = ladder.reduced_sizes(ranks, 4)
         return {
             "game": f"rhode_island(ranks={ranks})",
+            "suits": 4,
             "status": "certified",
             "formula": {"sequences": sizes.sequences, "reduced_sequences": sizes.reduced_sequences},
             "phases": {"sequence_form": 1.0, "lp": seconds, "certificate": 1.0},

@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from seqform.base.progress import ProgressListener, Step, current_listener, report
 from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.problem import FloatSolution, LPProblem
-from seqform.lp.solvers import SolverError, SolverLimitError, optimal_stats
+from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats, optimal_stats
 
 __all__ = ["run_clarabel"]
 
@@ -98,11 +98,8 @@ def run_clarabel(
     """Maximise the LP with Clarabel at gap and feasibility ``tolerance``; its proven
     optimum (only a status "Solved", not "AlmostSolved").
 
-    ``almost=True`` returns the point of an "AlmostSolved" too (Clarabel met its reduced
-    tolerances, not ``tolerance``), its status ``"almost solved"``: for a caller that
-    certifies every answer by best response, as the structured route does, where on the
-    larger Rhode Island decks that point is certified while no tolerance is met in float
-    (``benchmarks/results/rhode_island.md``).
+    ``almost=True`` returns an "AlmostSolved" point too, status ``"almost solved"``, for a
+    caller that certifies it (:func:`seqform.routes.structured._lp_stages` says why).
 
     ``refinement`` is Clarabel's iterative refinement of each solve with its factorised
     KKT matrix (its default, on); off, each linear solve is one pair of triangular solves
@@ -121,18 +118,9 @@ def run_clarabel(
     ValueError
         For a row neither ``==`` nor ``<=``, or a column neither ``>= 0`` nor free.
     """
-    import clarabel
-
     form = _conic_form(problem)
     start = time.perf_counter()
-    solver = clarabel.DefaultSolver(
-        sp.csc_matrix((problem.shape[1], problem.shape[1])),
-        -np.asarray(problem.objective, dtype=float),
-        form.matrix,
-        form.rhs,
-        form.cones(),
-        _settings(time_limit, verbose, tolerance, refinement),
-    )
+    solver = _solver(problem, form, _settings(time_limit, verbose, tolerance, refinement))
     stop = threading.Event()
     solver.set_termination_callback(_Termination(stop, current_listener()))
     result = run_interruptibly(solver.solve, stop)
@@ -144,6 +132,32 @@ def run_clarabel(
     status = str(result.status)
     if not (almost and status.endswith("AlmostSolved")):
         _raise_unless_solved(status, seconds, iterations, problem.point(primal, duals))
+    return FloatSolution(
+        -float(result.obj_val),
+        primal,
+        duals,
+        problem.matrix @ primal,
+        _stats(problem, status, seconds, iterations),
+        plans=problem.plans,
+    )
+
+
+def _solver(problem: LPProblem, form: _ConicForm, settings: object) -> Any:
+    """Clarabel's solver for ``max c @ v`` written as ``min -c @ v`` in conic form."""
+    import clarabel
+
+    return clarabel.DefaultSolver(
+        sp.csc_matrix((problem.shape[1], problem.shape[1])),
+        -np.asarray(problem.objective, dtype=float),
+        form.matrix,
+        form.rhs,
+        form.cones(),
+        settings,
+    )
+
+
+def _stats(problem: LPProblem, status: str, seconds: float, iterations: int) -> SolverStats:
+    """The stats of a returned point: "optimal", or "almost solved" for an AlmostSolved."""
     stats = optimal_stats(
         "clarabel",
         "interior point",
@@ -152,16 +166,7 @@ def run_clarabel(
         shape=problem.shape,
         nonzeros=problem.matrix.nnz,
     )
-    if status.endswith("AlmostSolved"):
-        stats = replace(stats, status="almost solved")
-    return FloatSolution(
-        objective=-float(result.obj_val),
-        primal=primal,
-        duals=duals,
-        row_activity=problem.matrix @ primal,
-        stats=stats,
-        plans=problem.plans,
-    )
+    return replace(stats, status="almost solved") if status.endswith("AlmostSolved") else stats
 
 
 @dataclass(frozen=True)

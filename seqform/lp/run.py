@@ -37,6 +37,8 @@ def run_lp(
 ) -> FloatSolution:
     """Maximise ``problem`` with ``solver``; its proven optimum.
 
+    Length: the one float LP path documents each of its options here; the body is short.
+
     Parameters
     ----------
     problem

@@ -51,6 +51,7 @@ def test_the_numbered_walkthroughs_are_there():
         "07_logit_qre.ipynb",
         "08_lp_vs_cfr.ipynb",
         "09_holdem_river_spot.ipynb",
+        "10_kuhn_to_rhode_island.ipynb",
         "11_road_to_holdem.ipynb",
     ]
 

@@ -259,3 +259,41 @@ def test_a_failing_default_solver_falls_back_to_highs(monkeypatch):
     assert solution.value == pytest.approx(float(solve(kuhn_poker(5)).value), abs=1e-9)
     with pytest.raises(SolverError):
         structured.solve_structured(game, solver="clarabel")
+
+
+def test_clarabel_almost_solved_point_is_certified_not_refused():
+    # Clarabel asked for gap 1e-16 on 50-card Kuhn stops "AlmostSolved" after 14 iterations
+    # (measured, seqform 0.x with clarabel 0.11).  The structured route takes that point and
+    # certifies it, as it does on rhode_island(ranks=4) (benchmarks/results/rhode_island.md),
+    # instead of refusing it and falling back to a HiGHS solve; the LP layer still refuses it
+    # unless asked.
+    from seqform.lp.solvers import SolverError
+    from seqform.routes import structured
+
+    game = kuhn_structured(50)
+    lp = build_structured_lp(game)
+    with pytest.raises(SolverError, match="AlmostSolved"):
+        structured.solve_structured_lp(lp, tolerance=1e-16, refinement=False)
+    almost = structured.solve_structured_lp(lp, tolerance=1e-16, refinement=False, almost=True)
+    assert almost.status == "almost solved"
+
+
+def test_the_route_certifies_clarabel_almost_solved_point(monkeypatch):
+    from seqform.routes import structured
+
+    real = structured.solve_structured_lp
+    asked: list[bool] = []
+
+    def too_tight(lp, *, solver, tolerance, almost=False, **options):
+        asked.append(almost)
+        if solver == "clarabel":
+            tolerance = 1e-16  # out of float's reach: Clarabel stops "AlmostSolved"
+        return real(lp, solver=solver, tolerance=tolerance, almost=almost, **options)
+
+    monkeypatch.setattr(structured, "solve_structured_lp", too_tight)
+    solution = structured.solve_structured(kuhn_structured(50), solver="clarabel")
+    assert asked == [True]
+    assert (solution.stats.solver, solution.stats.status) == ("interior point", "almost solved")
+    assert solution.nash_conv <= 1e-9
+    # the tree route's LP on the same game
+    assert solution.value == pytest.approx(float(solve(kuhn_poker(50)).value), abs=1e-9)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from seqform.base.progress import ProgressListener, Step, current_listener, report
 from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.problem import FloatSolution, LPProblem
-from seqform.lp.solvers import SolverError, SolverLimitError, optimal_stats
+from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats, optimal_stats
 
 __all__ = ["run_clarabel"]
 
@@ -93,12 +93,13 @@ def run_clarabel(
     verbose: bool = False,
     tolerance: float = 1e-8,
     refinement: bool = True,
+    almost: bool = False,
 ) -> FloatSolution:
     """Maximise the LP with Clarabel at gap and feasibility ``tolerance``; its proven
     optimum (only a status "Solved", not "AlmostSolved").
 
-    Length: the docstring says how refinement, Ctrl-C and progress reach the solver; the body
-    is one straight run from the conic form to the solution.
+    ``almost=True`` returns an "AlmostSolved" point too, status ``"almost solved"``, for a
+    caller that certifies it (:func:`seqform.routes.structured._lp_stages` says why).
 
     ``refinement`` is Clarabel's iterative refinement of each solve with its factorised
     KKT matrix (its default, on); off, each linear solve is one pair of triangular solves
@@ -117,18 +118,9 @@ def run_clarabel(
     ValueError
         For a row neither ``==`` nor ``<=``, or a column neither ``>= 0`` nor free.
     """
-    import clarabel
-
     form = _conic_form(problem)
     start = time.perf_counter()
-    solver = clarabel.DefaultSolver(
-        sp.csc_matrix((problem.shape[1], problem.shape[1])),
-        -np.asarray(problem.objective, dtype=float),
-        form.matrix,
-        form.rhs,
-        form.cones(),
-        _settings(time_limit, verbose, tolerance, refinement),
-    )
+    solver = _solver(problem, form, _settings(time_limit, verbose, tolerance, refinement))
     stop = threading.Event()
     solver.set_termination_callback(_Termination(stop, current_listener()))
     result = run_interruptibly(solver.solve, stop)
@@ -137,22 +129,44 @@ def run_clarabel(
     report(Step("Clarabel", iterations, None, finished=True, solver=True))
     primal = np.asarray(result.x, dtype=float)
     duals = form.row_duals(np.asarray(result.z, dtype=float), problem.shape[0])
-    _raise_unless_solved(str(result.status), seconds, iterations, problem.point(primal, duals))
+    status = str(result.status)
+    if not (almost and status.endswith("AlmostSolved")):
+        _raise_unless_solved(status, seconds, iterations, problem.point(primal, duals))
     return FloatSolution(
-        objective=-float(result.obj_val),
-        primal=primal,
-        duals=duals,
-        row_activity=problem.matrix @ primal,
-        stats=optimal_stats(
-            "clarabel",
-            "interior point",
-            seconds=seconds,
-            iterations=iterations,
-            shape=problem.shape,
-            nonzeros=problem.matrix.nnz,
-        ),
+        -float(result.obj_val),
+        primal,
+        duals,
+        problem.matrix @ primal,
+        _stats(problem, status, seconds, iterations),
         plans=problem.plans,
     )
+
+
+def _solver(problem: LPProblem, form: _ConicForm, settings: object) -> Any:
+    """Clarabel's solver for ``max c @ v`` written as ``min -c @ v`` in conic form."""
+    import clarabel
+
+    return clarabel.DefaultSolver(
+        sp.csc_matrix((problem.shape[1], problem.shape[1])),
+        -np.asarray(problem.objective, dtype=float),
+        form.matrix,
+        form.rhs,
+        form.cones(),
+        settings,
+    )
+
+
+def _stats(problem: LPProblem, status: str, seconds: float, iterations: int) -> SolverStats:
+    """The stats of a returned point: "optimal", or "almost solved" for an AlmostSolved."""
+    stats = optimal_stats(
+        "clarabel",
+        "interior point",
+        seconds=seconds,
+        iterations=iterations,
+        shape=problem.shape,
+        nonzeros=problem.matrix.nnz,
+    )
+    return replace(stats, status="almost solved") if status.endswith("AlmostSolved") else stats
 
 
 @dataclass(frozen=True)

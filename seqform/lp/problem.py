@@ -124,7 +124,8 @@ class FloatSolution:
     duals : the row multipliers ``π`` of ``L(v, π) = c @ v − π @ (M v − b)`` (module
         docstring): ``>= 0`` on a row at its upper bound, ``<= 0`` at its lower bound
     basis : the optimal simplex basis, when asked for and the solver ended at one
-    stats : the solver, its status ("optimal"), time and iterations
+    stats : the solver, its status ("optimal"; "almost solved" only when asked for, see
+        :func:`seqform.lp.clarabel.run_clarabel`), time and iterations
     plans : the problem's :class:`PlanLayout`, for :attr:`x`, :attr:`y` and :attr:`value`
     """
 
@@ -138,7 +139,8 @@ class FloatSolution:
 
     @property
     def status(self) -> str:
-        """The solver's final status (only "optimal" is ever returned)."""
+        """The solver's final status: "optimal", or Clarabel's "almost solved" for a caller
+        that asked for it and certifies the point."""
         return self.stats.status
 
     @property

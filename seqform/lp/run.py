@@ -33,6 +33,7 @@ def run_lp(
     basis: bool = False,
     crossover: bool = True,
     refinement: bool = True,
+    almost: bool = False,
 ) -> FloatSolution:
     """Maximise ``problem`` with ``solver``; its proven optimum.
 
@@ -64,6 +65,10 @@ def run_lp(
     refinement
         Clarabel refines each of its linear solves iteratively (its default); False saves
         that work (:func:`~seqform.lp.clarabel.run_clarabel`).  Ignored by HiGHS.
+    almost
+        Clarabel's "AlmostSolved" point is returned (status ``"almost solved"``), not
+        raised, for a caller that certifies it (:func:`~seqform.lp.clarabel.run_clarabel`).
+        Ignored by HiGHS.
 
     Returns
     -------
@@ -86,7 +91,16 @@ def run_lp(
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     return _dispatch(
-        problem, solver, backend, time_limit, verbose, tolerance, basis, crossover, refinement
+        problem,
+        solver,
+        backend,
+        time_limit,
+        verbose,
+        tolerance,
+        basis,
+        crossover,
+        refinement,
+        almost,
     )
 
 
@@ -100,6 +114,7 @@ def _dispatch(
     basis: bool,
     crossover: bool = True,
     refinement: bool = True,
+    almost: bool = False,
 ) -> FloatSolution:
     """The backend's solve (:func:`run_lp`'s parameters)."""
     if solver == "clarabel":
@@ -112,6 +127,7 @@ def _dispatch(
             verbose=verbose,
             tolerance=chosen,
             refinement=refinement,
+            almost=almost,
         )
     if backend == "cvxpy":
         return run_cvxpy(

@@ -165,7 +165,8 @@ def solve_structured(
 
     ``solver`` is ``"clarabel"``, ``"simplex"`` or ``"ipm"`` (with crossover); ``None``
     chooses by the LP (:func:`default_solver`) and solves again with HiGHS when that answer
-    is not certified (:func:`fallback_solver`).
+    is not certified (:func:`fallback_solver`).  Clarabel's "AlmostSolved" point is
+    certified like any other answer (:func:`_lp_stages`).
 
     ``suit_isomorphism`` (default): a game proven invariant under suit permutations
     (:func:`~seqform.game.public.symmetry.game_symmetries`) is solved on canonical boards
@@ -248,7 +249,16 @@ def _lp_stages(
     locks: ResolvedLocks | None = None,
 ) -> Certified[BehaviouralStrategy]:
     """LP → strategies → certificate with the solver ``choice`` (:func:`lp_stages`); the
-    plans of a reduced LP are lifted to the game first."""
+    plans of a reduced LP are lifted to the game first.
+
+    Clarabel's point is taken also when it stops "AlmostSolved" (its reduced tolerances met,
+    not the full ones), and the certificate judges it as any other.  On
+    ``rhode_island(ranks=4)`` the tolerance of
+    :func:`~seqform.structured.lp_solve.clarabel_tolerance` is out of float's reach, with
+    iterative refinement too, while the point Clarabel stops at is certified (2.5e-10 of the
+    payoff range); refusing it sent the route to HiGHS's simplex, which had not finished on
+    ``rhode_island(ranks=3)`` after 10 minutes (``docs/benchmarks.md``, the Rhode Island
+    ladder)."""
     rows, columns = lp.shape
     interior = choice.solver == "clarabel" or not choice.crossover
     bounds = None if locks is None else locks.bounds()
@@ -262,6 +272,7 @@ def _lp_stages(
             tolerance=None if choice.crossover else IPX_TOLERANCE,
             crossover=choice.crossover,
             refinement=clarabel_refinement(lp),
+            almost=True,
         ),
         lambda x, y: _strategies(game, *_lifted(reduction, x, y), interior, bounds),
         lambda profile: certify(game, *profile, bounds),

@@ -54,6 +54,7 @@ def solve_structured_lp(
     tolerance: float | None = None,
     crossover: bool = True,
     refinement: bool = True,
+    almost: bool = False,
 ) -> FloatSolution:
     """Solve the structured LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
 
@@ -63,7 +64,8 @@ def solve_structured_lp(
     its interior point, ``tolerance`` (if given) being its relative gap.
     ``refinement=False`` turns Clarabel's iterative refinement off
     (:func:`~seqform.lp.clarabel.run_clarabel`).  Only a solution the solver calls optimal
-    is returned.
+    is returned, and with ``almost=True`` Clarabel's "AlmostSolved" point, for a caller that
+    certifies it.
 
     Raises
     ------
@@ -88,6 +90,7 @@ def solve_structured_lp(
         tolerance=chosen,
         crossover=crossover,
         refinement=refinement,
+        almost=almost,
     )
 
 

@@ -268,6 +268,8 @@ def resolve_structured(
     ``blueprint`` with ``gadget`` on the structured LPs (module docstring), and certify
     blueprint and result in the full game without its tree.
 
+    Length: the entry point documents each option; the body checks them and runs the stages.
+
     Parameters
     ----------
     game

@@ -23,7 +23,8 @@ Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
 
 ``strategies`` has the shape of ``seqform.solve/2``'s, so ``exploit --strategy`` and
 ``play --auto`` read the file.  Exploitability is in chips per game, ``milli_exploitability``
-in thousandths (mbb/g with the ante as the big blind for Leduc).
+in thousandths of a chip (mbb/g where the big blind is one chip, as Leduc's ante; Rhode
+Island's first bet is 10 chips, so divide by 10 for its mbb/g).
 """
 
 from __future__ import annotations

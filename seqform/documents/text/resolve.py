@@ -28,11 +28,12 @@ def resolve_text(built: dict[str, Any]) -> str:
         f"{len(built['subgames'])} subgames of round {built['round']}{refined}",
         f"path: {path}",
         "",
-        "exploitability (NashConv / 2, chips per game; mbb/g with the ante as the big blind):",
+        "exploitability (NashConv / 2, chips per game, and milli-chips per game: mbb/g where "
+        "the big blind is one chip, as Leduc's ante):",
         f"  blueprint:  {_number(blueprint['exploitability'], '.6g'):>12}  "
-        f"({_number(blueprint['milli_exploitability'], '.4g')} mbb/g)",
+        f"({_number(blueprint['milli_exploitability'], '.4g')} milli-chips/g)",
         f"  re-solved:  {_number(resolved['exploitability'], '.6g'):>12}  "
-        f"({_number(resolved['milli_exploitability'], '.4g')} mbb/g)",
+        f"({_number(resolved['milli_exploitability'], '.4g')} milli-chips/g)",
         f"smallest margin (T_J - cbv(J), counterfactual): {_number(built['min_margin'], '.3g')}",
         "largest NashConv of a gadget LP's answer: "
         f"{_number(built['max_gadget_nash_conv'], '.3g')}",

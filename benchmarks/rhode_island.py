@@ -35,6 +35,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -213,14 +214,20 @@ def measure(game: str, time_limit: float, force: bool = False) -> dict[str, Any]
         command += ["--force"] if force else []
         load_before = _load()
         start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        # SIGINT restored to its default in the child: a benchmark started in the background
+        # of a shell inherits it ignored, and Python then never raises KeyboardInterrupt
+        child = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         deadline, stopped = start + MARGIN * time_limit + 120, ""
         while True:
             pid, status, usage = os.wait4(child.pid, os.WNOHANG)
             if pid:
                 break
             if time.perf_counter() > deadline and not stopped:
-                child.send_signal(2)  # SIGINT: the route stops as at Ctrl-C
+                child.send_signal(signal.SIGINT)  # the route stops as at Ctrl-C
                 stopped, deadline = "interrupted at the wall-clock limit", deadline + 60
             elif time.perf_counter() > deadline:
                 child.kill()
@@ -283,7 +290,7 @@ def extrapolate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     work on the whole game, and are fitted against its sequences.  The full game is judged
     against one run of 2 hours and 20 GiB."""
     solved = sorted(
-        (row for row in rows if row.get("status") == "certified" and row.get("suits") == 4),
+        (row for row in rows if row.get("status") in _MEASURED and row.get("suits") == 4),
         key=lambda row: row["formula"]["reduced_sequences"],
     )[-FIT_RUNGS:]
     full = reduced_sizes()
@@ -312,6 +319,7 @@ def extrapolate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 _PHASES = ("sequence_form", "lp", "behaviour", "certificate")
+_MEASURED = ("certified", "not certified")  # the LP solved and measured: its time and memory
 _SECONDS = ("lp_seconds", "build_seconds", "certificate_seconds")
 
 
@@ -336,15 +344,17 @@ def _row(row: dict[str, Any]) -> str:
         f"{lp_rows:,}",
         _estimate(row),
         f"{solved[0]:,} × {solved[1]:,}, {solved[2]:,}" if solved else "—",
-        f"{row['solver']} ({row['iterations']})" if "solver" in row else "—",
+        f"{row['solver']} ({row.get('iterations', '?')})" if "solver" in row else "—",
         _n(phases.get("sequence_form")),
         _n(phases.get("lp")),
         _n(phases.get("certificate")),
         _n(row.get("wall_seconds")),
         _n(row.get("peak_mib")),
-        f"{row['value']:.9f}" if certified else "—",
+        f"{row['value']:.9f}" if certified else "—",  # an uncertified value is not shown
         f"{row['relative_exploitability']:.1e}" if "relative_exploitability" in row else "—",
-        row.get("status", "—") + (f": {row['detail'][:90]}" if row.get("detail") else ""),
+        row.get("status", "—")
+        + (f": {row['detail'][:120]}" if row.get("detail") else "")
+        + (f" ({row['source']})" if row.get("source") else ""),
         f"{row['load_before'][0]:.1f} / {row['load_after'][0]:.1f}" if "load_after" in row else "—",
     ]
     return "| " + " | ".join(cells) + " |"
@@ -394,7 +404,7 @@ def render(rows: Sequence[dict[str, Any]], machine: dict[str, Any]) -> str:
         lines.append("Too few certified rungs to fit a law.")
         return "\n".join(lines) + "\n"
     lines += [
-        "Power laws fitted on the largest certified four-suit rungs "
+        "Power laws fitted on the largest four-suit rungs whose LP was solved "
         f"({', '.join(guess['rungs'])}), reduced like the full game:",
         "",
         "| quantity | against | exponent | full game |",

@@ -73,7 +73,7 @@ GAMES = ("kuhn", "leduc", "liars_dice")
 
 
 def _solver(name: str) -> Callable[..., object]:
-    from seqform.questions.iterate import ALGORITHMS
+    from seqform.questions.algorithms import ALGORITHMS
 
     return ALGORITHMS[name]
 

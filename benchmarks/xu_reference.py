@@ -64,7 +64,7 @@ def compare(
 ) -> list[tuple[int, float, float]]:
     """``(iteration, theirs, seqform's)`` exploitability every ``every`` iterations."""
     from seqform.io.loader import load_game
-    from seqform.questions.iterate import ALGORITHMS
+    from seqform.questions.algorithms import ALGORITHMS
 
     cfr, game_config = _their_modules(code)
     class_name, parameters = THEIRS[algorithm]

@@ -220,7 +220,7 @@ def test_iterate_method_is_checked_by_the_route_policy():
 def test_the_parser_offers_every_iterative_algorithm_and_no_other() -> None:
     # the command line reads the names from seqform.routes.options (no numpy at start-up);
     # seqform.questions.iterate maps each to its function, in the same order
-    from seqform.questions.iterate import ALGORITHMS
+    from seqform.questions.algorithms import ALGORITHMS
     from seqform.routes.options import ITERATE_ALGORITHMS
 
     assert tuple(ALGORITHMS) == ITERATE_ALGORITHMS

@@ -6,9 +6,12 @@ Each sub-parser sets ``command`` (its name); :mod:`seqform.cli.main` runs the mo
 The options several commands share, and the names of solvers and methods, are in
 :mod:`seqform.cli.options`.
 
-Size: the whole command line's surface, one short function per command, read in one place
-(``--help`` of every command comes from here); split by command it would scatter the
-options that must agree across commands.
+The commands players use around a solved game (``play``, ``show``, ``solve-many``) are in
+:mod:`seqform.cli.parser_players`, and ``resolve`` (re-solving, off-tree actions) in
+:mod:`seqform.cli.parser_resolve`.
+
+Size: the solving and measuring commands' surface, one short function per command, read in
+one place; split further it would scatter the options that must agree across commands.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from seqform.cli.options import (
     add_solver_arguments,
     add_strategies_argument,
 )
+from seqform.cli.parser_players import add_play, add_show, add_solve_many
+from seqform.cli.parser_resolve import add_resolve
 from seqform.cli.readers import (
     growth_factor,
     opponent_name,
@@ -166,54 +171,6 @@ def _add_export(commands: Commands) -> None:
     )
     assert isinstance(export, _CommandParser)
     export.intermixed = True  # FILE after --to
-
-
-def _add_play(commands: Commands) -> None:
-    play = commands.add_parser(
-        "play",
-        help="play Kuhn, Leduc, Rhode Island or a hold'em spot against the equilibrium",
-        description=(
-            "Play Kuhn poker, Leduc or Rhode Island hold'em, or a hold'em spot file against "
-            "the equilibrium that seqform computes: your cards, the public cards and the pot, "
-            "the bot's actions, the showdown and a running total with its expectation. Kuhn "
-            "keys: c check or call, b bet, f fold, q quit; Leduc and Rhode Island: f fold, c "
-            "check or call, b bet, r raise, q quit; a spot: the action (x, b5, c, f, r20) or "
-            "its word (check, call, fold), q quit."
-        ),
-    )
-    play.add_argument(
-        "game",
-        metavar="GAME",
-        nargs="?",
-        default="kuhn",
-        help=(
-            "kuhn (default), kuhn(cards=N), leduc(...), rhode_island(...) (a deck small "
-            "enough to solve), or a spot file (*.toml, docs/spots.md)"
-        ),
-    )
-    play.add_argument("--seat", type=int, choices=(1, 2), help="1 acts first; asked if omitted")
-    play.add_argument(
-        "--seed", type=int, metavar="N", help="seed the deals and the bot, for a replayable session"
-    )
-    play.add_argument("--hands", type=whole_number(1), metavar="N", help="stop after N hands")
-    play.add_argument(
-        "--auto",
-        metavar="STRATEGY",
-        help=(
-            "let a strategy play your seat: equilibrium, always-bet, check-fold, random, "
-            "never-bluff, always-bluff, calling-station, or a JSON file "
-            "{infoset: {action: probability}} (a spot: equilibrium, always-bet, check-fold, "
-            "calling-station, random)"
-        ),
-    )
-    play.add_argument(
-        "--summary-only", action="store_true", help="with --auto: write only the final summary"
-    )
-    play.add_argument(
-        "--force",
-        action="store_true",
-        help="solve past the memory estimate and a spot's LP size limit, as solve --force",
-    )
 
 
 def _add_ranges(commands: Commands) -> None:
@@ -360,50 +317,6 @@ def _add_iterate(commands: Commands) -> None:
     add_hand_argument(iterate)
 
 
-def _add_show(commands: Commands) -> None:
-    show = commands.add_parser(
-        "show",
-        help="reopen a saved spot result (solve or iterate SPOT.toml --output): no solving",
-        description=(
-            "Reopen the JSON result of a hold'em spot that solve or iterate wrote (--format "
-            "json --output FILE), without the spot file and without solving: the same text "
-            "report, a combo's strategy (--hand), the frequencies and the 13 × 13 grid of "
-            "hand classes at any decision (--node, --grid), and a static HTML report of every "
-            "decision (--html). See docs/spots.md."
-        ),
-    )
-    show.add_argument(
-        "result", metavar="RESULT", help="a spot result: solve/iterate SPOT.toml --format json"
-    )
-    add_hand_argument(show)
-    show.add_argument(
-        "--node",
-        action="append",
-        default=[],
-        metavar="HISTORY",
-        help=(
-            "show the decision after these public actions instead of the whole report: its "
-            "frequencies and the grid of its bets and raises (root or '' for the first "
-            "decision, x, x-b5, ...; repeatable; the report lists them)"
-        ),
-    )
-    show.add_argument(
-        "--grid",
-        action="store_true",
-        help="one 13 × 13 grid per action at each --node (at the first decision without one)",
-    )
-    show.add_argument(
-        "--html",
-        metavar="FILE",
-        help=(
-            "also write a self-contained HTML report: every decision's range grid coloured by "
-            "action (only the --node decisions when given)"
-        ),
-    )
-    show.add_argument("--output", metavar="FILE", help="write the text to FILE, not stdout")
-    add_strategies_argument(show)
-
-
 def _add_games(commands: Commands) -> None:
     games = commands.add_parser(
         "games",
@@ -476,142 +389,6 @@ def _add_qre(commands: Commands) -> None:
     add_strategies_argument(qre)
 
 
-def _add_solve_many(commands: Commands) -> None:
-    many = commands.add_parser(
-        "solve-many",
-        help="solve a folder of hold'em spot files in parallel; one report",
-        description=(
-            "Solve every spot file (*.toml) of DIR by the structured LP, in parallel on this "
-            "machine (default) or on a Dask or Ray cluster, and write one report: each "
-            "player's EV in chips and share of the pot, the exploitability in chips and % of "
-            "the pot, the main action frequencies (OOP's first decision, IP's after a "
-            "check), and the aggregate report players read: each range's equity and equity "
-            "realisation, the EV of each of OOP's first actions, the board's texture; as CSV "
-            "too with --csv (or beside --output). A spot that fails is a row with its error "
-            "(exit code 1). See docs/spots.md."
-        ),
-    )
-    many.add_argument("directory", metavar="DIR", help="a folder of spot files (*.toml)")
-    many.add_argument(
-        "--workers",
-        type=whole_number(1),
-        metavar="N",
-        help="processes on this machine, or in a local Dask/Ray cluster (default: all cores)",
-    )
-    where = many.add_mutually_exclusive_group()
-    where.add_argument(
-        "--dask",
-        metavar="ADDRESS",
-        help="run on the Dask cluster at ADDRESS (tcp://host:8786), or 'local' to start one",
-    )
-    where.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="run on the Ray cluster at ADDRESS (ray://host:10001, auto), or 'local'",
-    )
-    many.add_argument("--exact", action="store_true", help="also solve each spot exactly")
-    many.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    many.add_argument(
-        "--csv",
-        metavar="FILE",
-        help=(
-            "write the aggregate report as CSV too, one row per spot (default with --output: "
-            "beside it, FILE.csv for --output FILE.json)"
-        ),
-    )
-    many.add_argument(
-        "--plot",
-        metavar="FILE",
-        help="draw OOP's bet frequency by board texture (.png, .svg, .pdf; needs matplotlib)",
-    )
-    add_output_arguments(many, summarises=False)
-
-
-def _add_off_tree(resolve: argparse.ArgumentParser) -> None:
-    """``resolve``'s options for off-tree actions (``--off-tree``, ``--abstract``, ...)."""
-    off_tree = resolve.add_argument_group(
-        "off-tree actions",
-        "play a blueprint of an abstract game (fewer bet sizes) in GAME, a spot file or "
-        "leduc(..., bets=...), and certify it in GAME",
-    )
-    off_tree.add_argument(
-        "--off-tree",
-        choices=("translate", "nested"),
-        help="translate: map each off-tree bet to the abstract sizes next to it (Ganzfried "
-        "and Sandholm 2013); nested: re-solve the subgame after the opponent's off-tree bet "
-        "with --gadget resolve or maxmargin (Brown and Sandholm 2017); needs --abstract",
-    )
-    off_tree.add_argument(
-        "--abstract",
-        metavar="GAME",
-        help="the abstract game the blueprint is a strategy of (GAME with fewer bet sizes)",
-    )
-    off_tree.add_argument(
-        "--mapping",
-        choices=("pseudo_harmonic", "deterministic", "arithmetic"),
-        help="the translation's mapping (default pseudo_harmonic)",
-    )
-    off_tree.add_argument(
-        "--alternative",
-        choices=("neighbours", "best"),
-        help="nested: the opponent's alternative T_J at an off-tree bet, from the blueprint's "
-        "values at the neighbouring abstract sizes (default) or at its best abstract action",
-    )
-
-
-def _add_resolve(commands: Commands) -> None:
-    resolve = commands.add_parser(
-        "resolve",
-        help="re-solve a blueprint's subgames of one round with a gadget LP",
-        description=(
-            "Keep a blueprint profile (a solve, iterate or resolve JSON document, or "
-            "{infoset: {action: probability}} for both players) before round R and re-solve "
-            "every subgame that starts at round R by the LP of a gadget game: unsafe (the "
-            "subgame alone with the blueprint's ranges), resolve (Burch, Johanson and Bowling "
-            "2014), maxmargin (Moravcik et al. 2016) or reach (Reach-Maxmargin, Brown and "
-            "Sandholm 2017). Reports the blueprint's and the re-solved profile's "
-            "exploitability in the full game and the margins; --format json writes the "
-            "combined strategies (read by exploit --strategy and play --auto)."
-        ),
-    )
-    add_game_argument(resolve)
-    resolve.add_argument(
-        "--blueprint", required=True, metavar="FILE", help="both players' blueprint strategies"
-    )
-    resolve.add_argument(
-        "--round",
-        type=whole_number(2),
-        default=None,
-        metavar="R",
-        help="the round whose subgames are re-solved (default 2: Leduc's second round)",
-    )
-    resolve.add_argument(
-        "--gadget",
-        choices=("unsafe", "resolve", "maxmargin", "reach"),
-        default="resolve",
-        help="the gadget (default resolve); resolve, maxmargin and reach never make the "
-        "blueprint more exploitable",
-    )
-    resolve.add_argument(
-        "--refine",
-        action="store_true",
-        help="keep each gadget game's quasi-perfect equilibrium (Miltersen and Sorensen 2010) "
-        "instead of the LP's vertex; a float blueprint is rounded to exact first (tree path "
-        "only)",
-    )
-    resolve.add_argument(
-        "--path",
-        choices=("auto", "tree", "structured"),
-        default="auto",
-        help="re-solve on the game's tree (gadget games as trees) or on its public tree x "
-        "hands (gadget LPs, no tree); default auto: the structured path for a built-in game "
-        "whose tree has more than 100,000 nodes, else the tree",
-    )
-    _add_off_tree(resolve)
-    resolve.add_argument("--verbose", action="store_true", help="show progress on stderr")
-    add_output_arguments(resolve, summarises=False)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m seqform``."""
     parser = SeqformParser(
@@ -636,15 +413,15 @@ def build_parser() -> argparse.ArgumentParser:
         _add_solve,
         _add_compare,
         _add_export,
-        _add_play,
+        add_play,
         _add_ranges,
         _add_exploit,
         _add_iterate,
         _add_games,
         _add_qre,
-        _add_solve_many,
-        _add_show,
-        _add_resolve,
+        add_solve_many,
+        add_show,
+        add_resolve,
     ):
         add(commands)
     for command in commands.choices.values():  # every command's --help ends with them

@@ -1,8 +1,8 @@
 """An iterative run measured against the exact answer: the CFR family beside the LP.
 
-:func:`iterate` runs one algorithm of :mod:`seqform.iterative` (:data:`ALGORITHMS`: the CFR
-family, fictitious play, regression CFR, external-sampling MCCFR) and measures its
-average profile ``σ̄`` twice:
+:func:`iterate` runs one algorithm of :mod:`seqform.iterative`
+(:data:`~seqform.questions.algorithms.ALGORITHMS`: the CFR family, fictitious play,
+regression CFR, external-sampling MCCFR) and measures its average profile ``σ̄`` twice:
 
 * by best responses on the tree: each player's value ``u_i(σ̄)``, best-response value and
   gain, and NashConv ``Σ_i (max_{σ'_i} u_i(σ'_i, σ̄_{-i}) − u_i(σ̄))``
@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import operator
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
@@ -64,10 +64,9 @@ from seqform.forms.locks import Lock, ResolvedLocks
 from seqform.game.model import Game
 from seqform.game.requirements import is_two_player_zero_sum
 from seqform.io.loader import load_game
-from seqform.iterative.cfr import cfr, cfr_plus, dcfr, solve_with_rule
-from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
-from seqform.iterative.rcfr import rcfr
-from seqform.iterative.rules import LAST_ITERATE, RULES, SCHEDULED
+from seqform.iterative.cfr import solve_with_rule
+from seqform.iterative.mccfr import DEFAULT_SEED
+from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import (
     DEFAULT_EVERY,
     IterativeResult,
@@ -75,18 +74,8 @@ from seqform.iterative.run import (
     Stopping,
     interrupt_armed,
 )
-from seqform.iterative.variants import (
-    dcfr_plus,
-    hs_dcfr15,
-    hs_dcfr30,
-    hs_pcfr_plus15,
-    hs_pcfr_plus30,
-    lcfr,
-    pcfr_plus,
-    pdcfr_plus,
-)
-from seqform.iterative.xfp import xfp
 from seqform.lp.solvers import SolverError
+from seqform.questions.algorithms import ALGORITHMS, solver_options
 from seqform.questions.lp_reference import (
     LP_MAX_SEQUENCES,
     RANGES_MAX_SEQUENCES,
@@ -114,7 +103,6 @@ if TYPE_CHECKING:
     from seqform.holdem import SpotSummary
 
 __all__ = [
-    "ALGORITHMS",
     "DEFAULT_ITERATIONS",
     "DEFAULT_SEED",
     "LP_MAX_SEQUENCES",
@@ -128,29 +116,6 @@ __all__ = [
     "reference",
     "stopping_rules",
 ]
-
-ALGORITHMS: Mapping[str, Callable[..., IterativeResult]] = {
-    "cfr": cfr,
-    "cfr+": cfr_plus,
-    "dcfr": dcfr,
-    "lcfr": lcfr,
-    "pcfr+": pcfr_plus,
-    "dcfr+": dcfr_plus,
-    "pdcfr+": pdcfr_plus,
-    "hs-dcfr30": hs_dcfr30,
-    "hs-dcfr15": hs_dcfr15,
-    "hs-pcfr+30": hs_pcfr_plus30,
-    "hs-pcfr+15": hs_pcfr_plus15,
-    "xfp": xfp,
-    "rcfr": rcfr,
-    "mccfr": external_sampling_mccfr,
-}
-"""The iterative solvers by name; only ``mccfr`` takes a seed.  ``pcfr+``, ``pdcfr+`` and
-the scheduled ``hs-pcfr+30``, ``hs-pcfr+15`` also report their last iterate
-(:attr:`IterativeResult.last_nash_conv`); the schedules (``hs-*``) need a number of
-iterations."""
-
-SAMPLING = frozenset({"mccfr"})
 
 
 DEFAULT_ITERATIONS = 1000
@@ -216,7 +181,8 @@ def iterate(
     progress: Callable[[str], None] | None = None,
     locks: Sequence[Lock | str] | Lock | str | None = None,
 ) -> IterativeRun:
-    """Run ``algorithm`` (a key of :data:`ALGORITHMS`) until a stopping rule fires, and measure it.
+    """Run ``algorithm`` (a key of :data:`~seqform.questions.algorithms.ALGORITHMS`) until a
+    stopping rule fires, and measure it.
 
     ``seqform.iterate("leduc", "cfr+", iterations=200)``.
 
@@ -234,7 +200,7 @@ def iterate(
         would not fit in memory (unless ``force``), and the LP reference follows the route
         ``solve`` takes for that spec (module docstring).
     algorithm
-        A key of :data:`ALGORITHMS`.
+        A key of :data:`~seqform.questions.algorithms.ALGORITHMS`.
     iterations, target_exploitability, time_limit
         The stopping rules, whichever fires first (the command line's ``--iterations``,
         ``--target-exploitability`` and ``--time-limit``): at most ``iterations``
@@ -284,7 +250,7 @@ def iterate(
     """
     stopping = stopping_rules(iterations, target_exploitability, time_limit, every)
     chosen = resolve_method(method, ITERATE_METHODS)
-    options = _solver_options(algorithm, stopping, seed, on_sample)
+    options = solver_options(algorithm, stopping, seed, on_sample)
     wanted = _wanted_locks(locks, algorithm)
     spec = game if isinstance(game, str) else None
     route = _structured_route(game, chosen, algorithm, force)
@@ -502,30 +468,6 @@ def _iterate_structured(
         nash_conv = float(certificate.nash_conv)
         spot = spot_report(game, route.spot, value, nash_conv, (first, second))
     return IterativeRun(game, result, stopping, profile, certificate, lp, spot=spot, locks=resolved)  # type: ignore[arg-type]
-
-
-def _solver_options(
-    algorithm: str, stopping: Stopping, seed: int | None, on_sample: OnSample | None
-) -> dict[str, object]:
-    """The keyword arguments ``ALGORITHMS[algorithm]`` takes; a seed only for sampling ones."""
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
-    options: dict[str, object] = {
-        "target": stopping.target,
-        "time_limit": stopping.time_limit,
-        "every": stopping.every,
-        "on_sample": on_sample,
-    }
-    if algorithm in SCHEDULED and stopping.iterations is None:
-        raise OptionsError(
-            f"--algorithm {algorithm} schedules its parameters over the run's length: "
-            "give --iterations (iterations=N)"
-        )
-    if algorithm in SAMPLING:
-        options["seed"] = seed
-    elif seed is not None:
-        raise ValueError(f"{algorithm} is deterministic; a seed applies to mccfr only")
-    return options
 
 
 def _load(game: Game | str | os.PathLike[str], force: bool, max_nodes: int | None) -> Game:

@@ -51,7 +51,7 @@ ITERATE_ALGORITHMS = (
     "mccfr",
 )
 """``iterate``'s algorithms by name, in the order ``--help`` lists them
-(:data:`seqform.questions.iterate.ALGORITHMS` maps each to its function)."""
+(:data:`seqform.questions.algorithms.ALGORITHMS` maps each to its function)."""
 
 
 class OptionsError(ValueError):

@@ -42,7 +42,8 @@ from seqform.cli.streams import terminal_text
 from seqform.documents.iterate import iterate_document
 from seqform.documents.text.iterate import iterate_text
 from seqform.iterative.run import OnSample, Sample, stop_on_interrupt
-from seqform.questions.iterate import DEFAULT_ITERATIONS, DEFAULT_SEED, SAMPLING, iterate
+from seqform.questions.algorithms import SAMPLING
+from seqform.questions.iterate import DEFAULT_ITERATIONS, DEFAULT_SEED, iterate
 from seqform.structured.vector_cfr import VECTOR_ALGORITHMS
 
 __all__ = ["DEFAULT_ITERATIONS", "run"]

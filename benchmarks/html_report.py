@@ -7,7 +7,7 @@ json --output`` does, writes the page with ``seqform show RESULT.json --html PAG
 processes, as a user runs them) and has Chromium render it to a PNG (``--headless
 --screenshot``; Debian's package ``chromium``: ``apt-get install -y chromium``).  The
 screenshot must not be blank: it must hold the solvers' colours of the grid's cells (check
-and call green, bets red; :mod:`seqform.documents.html`) and more than
+and call green, bets red; :mod:`seqform.documents.spots.html`) and more than
 :data:`MIN_COLOURS` distinct colours in all.  The PNG is kept in ``DIR`` (a temporary
 folder by default) for a person to look at.
 

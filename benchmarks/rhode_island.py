@@ -159,8 +159,8 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
         print(f"  [{time.perf_counter() - start:7.1f} s] {message}", file=sys.stderr, flush=True)
 
     from seqform.lp.solvers import SolverLimitError
-    from seqform.routes.memory import MemoryRefusedError
     from seqform.routes.policy import choose_route
+    from seqform.routes.sizing.memory import MemoryRefusedError
 
     try:  # what solve says without force: its route is sized before anything large is built
         choose_route(game, "structured")

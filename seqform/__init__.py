@@ -58,11 +58,11 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.routes.exact import ExactSolution
     from seqform.routes.locked import LockedSolution
     from seqform.routes.many import ManySpots, SpotRow, solve_many
-    from seqform.routes.memory import MemoryRefusedError
     from seqform.routes.normal import NormalFormSolution, solve_normal_form
     from seqform.routes.policy import OptionsError, Route, choose_route
     from seqform.routes.refine import RefinedSolution, refine
     from seqform.routes.restrict import RestrictedSolution
+    from seqform.routes.sizing.memory import MemoryRefusedError
     from seqform.routes.solve import Solution, solve
     from seqform.routes.structured import StructuredSolution
     from seqform.routes.structured_exact import StructuredExactSolution
@@ -140,7 +140,7 @@ _LAZY = {
     "ManySpots": "seqform.routes.many",
     "SpotRow": "seqform.routes.many",
     "solve_many": "seqform.routes.many",
-    "MemoryRefusedError": "seqform.routes.memory",
+    "MemoryRefusedError": "seqform.routes.sizing.memory",
     "NormalFormSolution": "seqform.routes.normal",
     "solve_normal_form": "seqform.routes.normal",
     "OptionsError": "seqform.routes.policy",

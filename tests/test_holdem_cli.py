@@ -197,7 +197,7 @@ def test_hand_needs_a_spot(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_where_a_decision_is(history: str, text: str) -> None:
-    from seqform.documents.text.spot import history_text
+    from seqform.documents.text.spots.spot import history_text
 
     assert history_text(history) == text
 

@@ -20,7 +20,7 @@ from spot_files import RIVER
 
 import seqform
 from seqform.cli.main import main
-from seqform.documents.text.many import many_csv
+from seqform.documents.text.spots.many import many_csv
 from seqform.game.nodes import Chance, Decision, Terminal
 from seqform.game.public.explicit import explicit_game
 from seqform.holdem.aggregate import range_equity, spot_aggregate
@@ -206,7 +206,7 @@ def test_the_csv_beside_the_json_has_a_row_per_spot(run: dict) -> None:
 def test_the_plot_and_the_text_tables(run: dict, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     assert (run["out"] / "bets.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-    from seqform.documents.text.many import many_text
+    from seqform.documents.text.spots.many import many_text
 
     text = many_text(run["document"])
     assert "Aggregate report: EV in chips (% of the pot)" in text

@@ -15,8 +15,8 @@ import pytest
 from seqform.cli.main import main
 from seqform.game.builtin.registry import builtin_tree_nodes
 from seqform.io.loader import load_game
-from seqform.routes import memory
-from seqform.routes.memory import (
+from seqform.routes.sizing import memory
+from seqform.routes.sizing.memory import (
     MemoryAvailable,
     MemoryRefusedError,
     check_memory,

@@ -19,8 +19,8 @@ from seqform.qre.work import (
     trace_unknowns,
 )
 from seqform.questions.ranges import DEFAULT_MAX_SECONDS, WorkRefusedError
-from seqform.routes import memory as memory_module
-from seqform.routes.memory import MemoryAvailable, MemoryRefusedError
+from seqform.routes.sizing import memory as memory_module
+from seqform.routes.sizing.memory import MemoryAvailable, MemoryRefusedError
 
 
 class Stepped(Exception):

@@ -32,7 +32,7 @@ from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.numbering import number_public_tree
 from seqform.io.documents import validate_document
 from seqform.io.loader import load_game
-from seqform.routes.planned import planned_size
+from seqform.routes.sizing.planned import planned_size
 from seqform.routes.solve import solve
 from seqform.structured.suit_reduction import reduce_by_suits
 
@@ -302,9 +302,9 @@ def test_the_suit_reduced_lp_is_sized_by_its_own_size(monkeypatch) -> None:
     # rhode_island_sizes' formulas, checked against the built reductions above).  With 8 GB
     # the unreduced LP (27 GB at 2,250 bytes a sequence) is refused, the reduced one (about
     # 3.5 GB: the game's tables and the reduced LP) is not; the full game is refused either way.
-    from seqform.routes import memory
-    from seqform.routes.memory import MemoryAvailable, MemoryRefusedError
     from seqform.routes.policy import choose_route
+    from seqform.routes.sizing import memory
+    from seqform.routes.sizing.memory import MemoryAvailable, MemoryRefusedError
 
     monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(8 * 2**30, "a test"))
     size = planned_size("rhode_island(ranks=6)")

@@ -21,11 +21,11 @@ from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.numbering import number_public_tree
 from seqform.questions import lp_reference
 from seqform.questions.iterate import iterate
-from seqform.routes import memory
 from seqform.routes import policy as route
-from seqform.routes.memory import MemoryAvailable, MemoryRefusedError
-from seqform.routes.planned import planned_size
 from seqform.routes.policy import OptionsError, check_options, choose_route
+from seqform.routes.sizing import memory
+from seqform.routes.sizing.memory import MemoryAvailable, MemoryRefusedError
+from seqform.routes.sizing.planned import planned_size
 from seqform.routes.structured import StructuredSolution
 from seqform.routes.tree import Solution
 

@@ -16,7 +16,7 @@ from spot_files import RIVER
 import seqform
 from seqform.cli.main import main
 from seqform.documents.build import document
-from seqform.documents.spot import definition_json, node_json
+from seqform.documents.spots.spot import definition_json, node_json
 from seqform.holdem import action_frequencies, class_mix, decision_histories, spot_game
 from seqform.holdem.spot import read_spot, spot_from_mapping
 from seqform.io.documents import validate_document

@@ -2,7 +2,7 @@
 before any work (usage errors), and their blocks of the text report.
 
 The strategies are the library's (:func:`seqform.holdem.combo_strategies`), the blocks'
-text :func:`seqform.documents.text.spot.combo_lines`.
+text :func:`seqform.documents.text.spots.spot.combo_lines`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def hand_text(
     """The ``--hand`` blocks: each chosen combo's strategy at every decision it reaches."""
     if not hands:
         return ""
-    from seqform.documents.text.spot import combo_lines
+    from seqform.documents.text.spots.spot import combo_lines
     from seqform.holdem import combo_strategies
 
     found = combo_strategies(game, strategies, hands)

@@ -61,11 +61,11 @@ MODULES = (
     "exploit",
     "compare",
     "ranges",
-    "many",
+    "spots.many",
     "qre",
-    "abstraction",
-    "resolve",
-    "off_tree",
+    "road.abstraction",
+    "road.resolve",
+    "road.off_tree",
 )
 """The document modules of :mod:`seqform.documents` that register builders, cheapest and
 most asked for first (module docstring)."""

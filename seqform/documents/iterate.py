@@ -49,10 +49,10 @@ added, none removed or renamed)::
 With ``"locks"``, ``"players"``, ``"certificate"`` and ``"history"`` measure the locked game
 (the best responses keep the locked behaviour) and ``"reference"`` is the locked LP.
 
-The ``"spot"`` object is ``seqform.structured/2``'s (:func:`seqform.documents.spot.spot_json`),
-from the average strategies: EVs in chips and shares of the pot, the exploitability
-(NashConv / 2) in chips and share of the pot, the frequencies, the opening grid and the
-spot's definition.
+The ``"spot"`` object is ``seqform.structured/2``'s
+(:func:`seqform.documents.spots.spot.spot_json`), from the average strategies: EVs in chips
+and shares of the pot, the exploitability (NashConv / 2) in chips and share of the pot, the
+frequencies, the opening grid and the spot's definition.
 
 ``CERTIFICATE`` and ``STRATEGY`` are the ``"certificate"`` object and the entries of
 ``"strategies"`` of ``seqform.solve/2`` (:mod:`seqform.documents.objects`).  ``distance``
@@ -74,7 +74,7 @@ from seqform.base.numbers import fraction_text
 from seqform.documents.locked import CERTIFICATE_NOTE
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
 from seqform.documents.registry import builds
-from seqform.documents.spot import spot_json
+from seqform.documents.spots.spot import spot_json
 from seqform.forms.locks import ResolvedLocks
 from seqform.game.builtin.labels import grammar_name
 from seqform.game.public.tree import StructuredGame

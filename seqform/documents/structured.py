@@ -36,7 +36,7 @@ be added, none removed or renamed)::
 (:mod:`seqform.structured.suit_reduction`); ``"sizes"``, the strategies and the certificate
 are the game's own either way.
 
-The ``"spot"`` object is :func:`seqform.documents.spot.spot_json`'s.
+The ``"spot"`` object is :func:`seqform.documents.spots.spot.spot_json`'s.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from seqform.documents.objects import (
     timings_json,
 )
 from seqform.documents.registry import builds
-from seqform.documents.spot import spot_json
+from seqform.documents.spots.spot import spot_json
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.labels import grammar_name
 from seqform.game.public.tree import StructuredGame

@@ -5,7 +5,7 @@ solving (``seqform show RESULT.json``).
 Such a document (``seqform.structured/2`` or ``seqform.iterate/2``) holds every combo's
 strategy at every decision (``"strategies"``: information sets ``COMBO|HISTORY``) and the
 spot itself (``"spot"``/``"definition"``, the keys of the spot file,
-:func:`seqform.documents.spot.definition_json`).  The spot's structured game is rebuilt from
+:func:`seqform.documents.spots.spot.definition_json`).  The spot's structured game is rebuilt from
 the definition (cards and bets only: no LP, no CFR), and the strategies are read onto its
 sequence tables, so every view of the solved spot (frequencies and grids at any decision,
 one combo's strategy) is computed by the same functions as after a solve

@@ -194,7 +194,7 @@ def logit_qre(
         If a ``λ`` is negative or not finite, or ``branch`` was traced on another game.
     seqform.game.errors.InvalidGameError
         If an information set is reached only with chance probability 0.
-    seqform.questions.ranges.WorkRefusedError, seqform.routes.memory.MemoryRefusedError
+    seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit (module docstring).
     """
     start = time.perf_counter()
@@ -274,7 +274,7 @@ def trace_logit(
 
     Raises
     ------
-    seqform.questions.ranges.WorkRefusedError, seqform.routes.memory.MemoryRefusedError
+    seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit, before its first step.
     """
     start = time.perf_counter()

@@ -114,7 +114,7 @@ def fit_logit(
 
     Raises
     ------
-    seqform.questions.ranges.WorkRefusedError, seqform.routes.memory.MemoryRefusedError
+    seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit, before its first step.
     """
     start = time.perf_counter()

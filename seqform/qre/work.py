@@ -4,7 +4,7 @@ before its first step; a trace beyond the limits is refused with the estimate.
 The size is ``N``, the number of action probabilities (every player's sequences but the
 empty ones, the unknowns of :mod:`seqform.qre.equations`).  A built-in game says
 it from its parameters before its tree is built
-(:func:`~seqform.routes.planned.planned_size`); any other game once it is loaded.
+(:func:`~seqform.routes.sizing.planned.planned_size`); any other game once it is loaded.
 
 Model
 -----
@@ -29,7 +29,7 @@ leduc(ranks=4) and a river spot; the measurements are in
 Memory: the LU factor counted as if dense, ``8 N²`` bytes (more than the fills measured),
 plus every accepted point's ``β`` kept twice (the trace's points and
 :class:`~seqform.qre.equilibria.LogitBranch`'s probabilities), plus the interpreter's base
-(:data:`~seqform.routes.memory.BASE_BYTES`).
+(:data:`~seqform.routes.sizing.memory.BASE_BYTES`).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from seqform.game.model import Game
 from seqform.io.loader import load_game
 from seqform.questions.ranges import DEFAULT_MAX_SECONDS, WorkRefusedError
-from seqform.routes.memory import BASE_BYTES, MemoryEstimate, check_memory
-from seqform.routes.planned import planned_size
+from seqform.routes.sizing.memory import BASE_BYTES, MemoryEstimate, check_memory
+from seqform.routes.sizing.planned import planned_size
 
 __all__ = [
     "STEP_REFERENCE",
@@ -118,7 +118,7 @@ def refuse_large_trace(
 
     Raises
     ------
-    seqform.routes.memory.MemoryRefusedError
+    seqform.routes.sizing.memory.MemoryRefusedError
         When the memory estimate exceeds what the process may have.
     seqform.questions.ranges.WorkRefusedError
         When the time estimate exceeds ``max_seconds``.

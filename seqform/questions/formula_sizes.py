@@ -126,7 +126,7 @@ def sizes_without_tree(
     ValueError
         If ``spec`` is not a built-in game with a structured description, or its parameters
         are out of range.
-    seqform.routes.memory.MemoryRefusedError
+    seqform.routes.sizing.memory.MemoryRefusedError
         If numbering its public tree would not fit in memory and not ``force``.
     """
     from seqform.game.builtin.registry import load_structured_game, parse_game_spec

@@ -62,8 +62,8 @@ from typing import Any
 from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
 from seqform.holdem import ActionFrequencies, SpotAggregate, action_frequencies, spot_summary
-from seqform.routes.memory import BASE_BYTES, available_memory
 from seqform.routes.options import OptionsError
+from seqform.routes.sizing.memory import BASE_BYTES, available_memory
 
 __all__ = [
     "EXECUTORS",
@@ -98,7 +98,7 @@ class WorkerLimit:
 
     workers : ``min(WORKERS_PER_CORE * cores, memory // WORKER_BYTES)``, at least 1
     cores : the cores counted (:func:`os.cpu_count`)
-    memory : the bytes available (:func:`seqform.routes.memory.available_memory`)
+    memory : the bytes available (:func:`seqform.routes.sizing.memory.available_memory`)
     """
 
     workers: int

@@ -15,7 +15,7 @@ A game is solved on one of three routes:
 ``method="auto"`` (the default) takes the structured route when the game has a structured
 description and its tree would have more than :data:`AUTO_TREE_NODES` nodes, else the tree.
 
-Memory is checked before anything is built (:mod:`seqform.routes.memory`): the tree route
+Memory is checked before anything is built (:mod:`seqform.routes.sizing.memory`): the tree route
 by the node count the game's parameters give, the structured route by its sequences.  Kuhn
 poker's size is computed from ``cards`` without building its deck (its public betting tree
 does not depend on the deck: ``sequences = 1 + cards (S_p − 1)`` per player and
@@ -23,7 +23,7 @@ does not depend on the deck: ``sequences = 1 + cards (S_p − 1)`` per player an
 ``kuhn(cards=10**23)`` is refused from its parameters; Rhode Island hold'em's sizes come
 from its formula (:mod:`seqform.game.builtin.rhode_island_sizes`), so the full game is
 refused in a moment, not after minutes numbering its public tree (both in
-:mod:`seqform.routes.planned`).
+:mod:`seqform.routes.sizing.planned`).
 
 Time is checked too, for the LP of a hold'em spot (:mod:`seqform.holdem.lp_work`): its
 size is counted before the LP is built, and a turn's LP, which does not finish in minutes,
@@ -51,14 +51,6 @@ from seqform.game.model import Game
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.tree import StructuredGame
 from seqform.holdem import SPOT_LP_VARIABLES, LPWorkRefusedError, refuse_slow_lp, spot_size
-from seqform.routes.memory import (
-    BASE_BYTES,
-    MemoryEstimate,
-    MemoryRefusedError,
-    check_memory,
-    structured_estimate,
-    tree_estimate,
-)
 from seqform.routes.options import (
     ITERATE_METHODS,
     METHODS,
@@ -67,7 +59,15 @@ from seqform.routes.options import (
     check_options,
     resolve_method,
 )
-from seqform.routes.planned import PlannedSize, planned_size
+from seqform.routes.sizing.memory import (
+    BASE_BYTES,
+    MemoryEstimate,
+    MemoryRefusedError,
+    check_memory,
+    structured_estimate,
+    tree_estimate,
+)
+from seqform.routes.sizing.planned import PlannedSize, planned_size
 
 if TYPE_CHECKING:
     from seqform.holdem import Spot
@@ -304,7 +304,7 @@ def _refuse(spec: str | None, estimate: MemoryEstimate, way_out: str) -> None:
 
 def refuse_tree_beyond_memory(spec: str, size: PlannedSize | None = None) -> None:
     """Refuse, before building it, the tree of a built-in game whose memory estimate
-    (:func:`~seqform.routes.memory.tree_estimate` of the node count its parameters give,
+    (:func:`~seqform.routes.sizing.memory.tree_estimate` of the node count its parameters give,
     :func:`planned_size`) exceeds what the process may have, naming the way out: the
     structured route where the game has one, or ``force``.  Games that cannot say their
     size beforehand (``.efg``, OpenSpiel) are not estimated.
@@ -329,7 +329,7 @@ def refuse_tree_beyond_memory(spec: str, size: PlannedSize | None = None) -> Non
 def refuse_structured_beyond_memory(spec: str) -> None:
     """Refuse, before building its description, a built-in game whose structured
     sequences (:func:`planned_size`) would not fit in memory
-    (:func:`~seqform.routes.memory.structured_estimate`): sizing it from its public tree
+    (:func:`~seqform.routes.sizing.memory.structured_estimate`): sizing it from its public tree
     (``compare --no-solve``) builds its sequence tables, as the structured LP does.
 
     Raises

@@ -17,7 +17,7 @@ from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.tree import StructuredGame
 from seqform.questions.compare import compare
 from seqform.questions.formula_sizes import sizes_without_tree
-from seqform.routes.memory import MemoryRefusedError
+from seqform.routes.sizing.memory import MemoryRefusedError
 
 __all__ = ["run"]
 

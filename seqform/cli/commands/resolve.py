@@ -101,8 +101,8 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _off_tree(args: argparse.Namespace) -> int:
-    from seqform.documents.off_tree import off_tree_document
-    from seqform.documents.text.off_tree import off_tree_text
+    from seqform.documents.road.off_tree import off_tree_document
+    from seqform.documents.text.road.off_tree import off_tree_text
     from seqform.resolving.off_tree import off_tree
     from seqform.resolving.sized import load_sized_game
 
@@ -131,8 +131,8 @@ def run(args: argparse.Namespace) -> int:
     _check_options(args)
     if args.off_tree is not None:
         return _off_tree(args)
-    from seqform.documents.resolve import resolve_document
-    from seqform.documents.text.resolve import resolve_text
+    from seqform.documents.road.resolve import resolve_document
+    from seqform.documents.text.road.resolve import resolve_text
 
     game = _game(args)
     blueprint = _blueprint(game, args.blueprint)

@@ -6,8 +6,8 @@ or corrupt file is one line naming the file and the field, exit 1).  Without ``-
 (:func:`seqform.documents.text.render.any_document_report`: what ``solve`` or ``iterate``
 printed), then the ``--hand`` blocks and the list of decisions; with them, a two-line
 header, then each decision's frequencies and grid
-(:func:`seqform.documents.text.spot.node_lines`) and the ``--hand`` blocks.  ``--html
-FILE`` also writes the static HTML report (:func:`seqform.documents.html.saved_spot_html`),
+(:func:`seqform.documents.text.spots.spot.node_lines`) and the ``--hand`` blocks.  ``--html
+FILE`` also writes the static HTML report (:func:`seqform.documents.spots.html.saved_spot_html`),
 atomically.
 """
 
@@ -31,9 +31,9 @@ __all__ = ["run"]
 def run(args: argparse.Namespace) -> int:
     """Reopen ``args.result`` and print what the options ask for."""
     from seqform.documents.layout.parts import header_of
-    from seqform.documents.spot import node_json
+    from seqform.documents.spots.spot import node_json
     from seqform.documents.text.render import any_document_report
-    from seqform.documents.text.spot import decisions_line, ev_text, node_lines
+    from seqform.documents.text.spots.spot import decisions_line, ev_text, node_lines
     from seqform.holdem import WHO, decision_histories, decision_mix
     from seqform.io.spot_results import read_spot_result
 
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_html(saved: SavedSpot, path: str, histories: list[str]) -> None:
     """The HTML report of ``saved`` to ``path``, atomically; said on stderr."""
-    from seqform.documents.html import saved_spot_html
+    from seqform.documents.spots.html import saved_spot_html
     from seqform.io.atomic import write_atomically
 
     html = saved_spot_html(saved, histories or None)

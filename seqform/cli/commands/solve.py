@@ -144,7 +144,7 @@ def _abstracted(args: argparse.Namespace) -> int:
     option."""
     from seqform.abstraction.solve import abstract
     from seqform.documents.build import document
-    from seqform.documents.text.abstraction import abstraction_text
+    from seqform.documents.text.road.abstraction import abstraction_text
 
     if args.exact or args.refine or args.fix or args.fix_file or args.hand or args.lock:
         raise CommandError(

@@ -14,8 +14,8 @@ from typing import Any
 from seqform.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
 from seqform.cli.streams import terminal_text
-from seqform.documents.many import many_document
-from seqform.documents.text.many import many_csv, many_text
+from seqform.documents.spots.many import many_document
+from seqform.documents.text.spots.many import many_csv, many_text
 from seqform.io.atomic import write_atomically
 from seqform.routes.many import ManySpots, solve_many
 

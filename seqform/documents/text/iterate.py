@@ -21,7 +21,7 @@ from seqform.documents.layout.strategies import (
     document_tables,
 )
 from seqform.documents.layout.tables import aligned_table
-from seqform.documents.text.spot import spot_block
+from seqform.documents.text.spots.spot import spot_block
 
 __all__ = ["ALGORITHM_TEXT", "iterate_text", "stopped_text"]
 

@@ -34,14 +34,14 @@ _FROM_DOCUMENT = {
     COMPARE: ("compare", "comparison_text", True),
     COMPARE_SIZES: ("compare_sizes", "sizes_text", False),
     EXPLOIT: ("exploit", "exploitation_text", True),
-    SOLVE_MANY: ("many", "many_text", False),
+    SOLVE_MANY: ("spots.many", "many_text", False),
     GAMES: ("games", "games_text", False),
     QRE: ("qre", "qre_text", True),
     RANGES: ("ranges", "ranges_text", True),
     ITERATE: ("iterate", "iterate_text", True),
-    ABSTRACTION: ("abstraction", "abstraction_text", False),
-    RESOLVE: ("resolve", "resolve_text", False),
-    OFF_TREE: ("off_tree", "off_tree_text", False),
+    ABSTRACTION: ("road.abstraction", "abstraction_text", False),
+    RESOLVE: ("road.resolve", "resolve_text", False),
+    OFF_TREE: ("road.off_tree", "off_tree_text", False),
 }
 """The kinds besides the solve family, each with its renderer in :mod:`seqform.documents.text`
 (which takes the document) and whether it takes ``strategies``."""

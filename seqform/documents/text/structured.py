@@ -17,7 +17,7 @@ from seqform.documents.layout.blocks import (
 )
 from seqform.documents.layout.strategies import document_strategy_sections, document_tables
 from seqform.documents.layout.tables import aligned_table
-from seqform.documents.text.spot import ev_text, spot_block
+from seqform.documents.text.spots.spot import ev_text, spot_block
 
 __all__ = ["NAMES", "route_line", "structured_text", "suit_lines"]
 

@@ -34,7 +34,7 @@ from seqform.base.numbers import json_float
 from seqform.certify import Certificate
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
 from seqform.documents.registry import builds
-from seqform.documents.resolve import gadget_json
+from seqform.documents.road.resolve import gadget_json
 from seqform.io.documents import OFF_TREE
 from seqform.resolving.off_tree import OffTreeResult
 

@@ -5,8 +5,8 @@ frequencies; at the top the spot, each player's EV in chips and share of the pot
 exploitability (NashConv / 2) in chips and % of the pot.
 
 The page is rendered from data alone: the saved document's ``"spot"`` object
-(:func:`seqform.documents.spot.spot_json`) and each decision's view
-(:func:`seqform.documents.spot.node_json`); :func:`saved_spot_html` computes the views of a
+(:func:`seqform.documents.spots.spot.spot_json`) and each decision's view
+(:func:`seqform.documents.spots.spot.node_json`); :func:`saved_spot_html` computes the views of a
 reopened result (:mod:`seqform.io.spot_results`).  It is self-contained: inline CSS, no
 script, no image, no font or stylesheet fetched, so it opens offline and can be mailed.
 Colours follow the solvers' convention: fold blue, check and call green, bets and raises
@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from seqform.documents.spot import node_json
+from seqform.documents.spots.spot import node_json
 
 if TYPE_CHECKING:
     from seqform.io.spot_results import SavedSpot

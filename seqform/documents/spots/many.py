@@ -22,7 +22,7 @@ Schema ``seqform.solve-many/2`` (``seqform/io/schemas/many.schema.json``)::
                               "all_in": bool, "frequency": float,
                               "ev": float | null, "ev_pot": float | null}]}
 
-with ``FREQUENCIES`` as in the ``"spot"`` object (:mod:`seqform.documents.spot`).
+with ``FREQUENCIES`` as in the ``"spot"`` object (:mod:`seqform.documents.spots.spot`).
 ``"aggregate"`` is what aggregate reports show per board
 (:mod:`seqform.holdem.aggregate`, :mod:`seqform.holdem.texture`): the board's texture
 labels, each player's range equity and equity realisation (``EV / (equity × pot)``), the
@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.documents.registry import builds
-from seqform.documents.spot import frequencies_json
+from seqform.documents.spots.spot import frequencies_json
 from seqform.holdem import SpotAggregate
 from seqform.io.documents import SOLVE_MANY
 from seqform.routes.many import ManySpots, SpotRow

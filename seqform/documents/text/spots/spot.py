@@ -1,6 +1,6 @@
 """A hold'em spot's players' summary (:mod:`seqform.holdem.report`) as text lines, read
 from the ``"spot"`` object of the ``seqform.structured/2`` document
-(:func:`seqform.documents.spot.spot_json`); and one combo's strategy (``--hand``)."""
+(:func:`seqform.documents.spots.spot.spot_json`); and one combo's strategy (``--hand``)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ raises) unless asked for each action, as the opening grid does."""
 
 def _node_grid(node: dict[str, Any], actions: list[str]) -> dict[str, Any]:
     """The grid (as a document's ``"opening_grid"``) of ``actions`` at a decision's view
-    (:func:`seqform.documents.spot.node_json`): each class's summed share."""
+    (:func:`seqform.documents.spots.spot.node_json`): each class's summed share."""
     chosen = [list(node["actions"]).index(action) for action in actions]
     frequency = [
         [None if cell is None else sum(cell[i] or 0.0 for i in chosen) for cell in row]

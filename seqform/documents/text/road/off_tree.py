@@ -1,4 +1,4 @@
-"""The text report of a ``seqform.off-tree/1`` document (:mod:`seqform.documents.off_tree`):
+"""The text report of a ``seqform.off-tree/1`` document (:mod:`seqform.documents.road.off_tree`):
 the full and abstract games, the method, the full-game exploitability, the untranslated
 decisions and each nested re-solve's gadget LP."""
 

@@ -1,6 +1,6 @@
 """A hold'em spot in documents: the ``"spot"`` object of ``seqform.structured/2`` (``solve
 SPOT.toml``) and the main action frequencies, which ``seqform.solve-many/2`` writes for each
-spot too (:mod:`seqform.documents.many`)::
+spot too (:mod:`seqform.documents.spots.many`)::
 
     "spot": {"pot": float, "combos": [int, int],
              "ev": {"oop": float, "ip": float}, "ev_share": {"oop": float, "ip": float},

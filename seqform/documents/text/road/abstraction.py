@@ -1,6 +1,6 @@
-"""The text report of a ``seqform.abstraction/1`` document (:mod:`seqform.documents.abstraction`):
-the buckets, the abstract game's value and certificate, and the lifted strategies'
-exploitability in the full game beside it."""
+"""The text report of a ``seqform.abstraction/1`` document
+(:mod:`seqform.documents.road.abstraction`): the buckets, the abstract game's value and
+certificate, and the lifted strategies' exploitability in the full game beside it."""
 
 from __future__ import annotations
 

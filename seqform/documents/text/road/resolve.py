@@ -1,4 +1,4 @@
-"""The text report of a ``seqform.resolve/1`` document (:mod:`seqform.documents.resolve`):
+"""The text report of a ``seqform.resolve/1`` document (:mod:`seqform.documents.road.resolve`):
 the blueprint's exploitability and the re-solved profile's, the margins and each gadget LP's
 certificate."""
 

@@ -1,6 +1,6 @@
 """``solve-many``'s report as text (one block per spot, then the aggregate tables) and as
 CSV (one row per spot), read from the ``seqform.solve-many/2`` document
-(:func:`seqform.documents.many.many_document`), so that both show what the JSON holds.
+(:func:`seqform.documents.spots.many.many_document`), so that both show what the JSON holds.
 
 The aggregate tables and the CSV write shares as percentages, as the solvers' aggregate
 reports do (the JSON keeps fractions).  The CSV's columns, in this order (docs/spots.md):
@@ -44,7 +44,7 @@ def _row_text(row: Document) -> list[str]:
 
 def _frequencies_text(found: Document) -> str:
     """``"OOP first: x 78% b5 22%"`` from a ``"frequencies"`` entry (the line
-    :func:`seqform.documents.text.spot.frequencies_text` writes)."""
+    :func:`seqform.documents.text.spots.spot.frequencies_text` writes)."""
     where = "first" if not found["history"] else f"after {found['history']}"
     shares = " ".join(f"{a} {100 * f:.0f}%" for a, f in found["actions"].items())
     return f"{found['player']} {where}: {shares}"

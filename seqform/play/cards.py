@@ -33,8 +33,8 @@ from seqform.game.public.tree import (
     Sign,
     StructuredGame,
 )
-from seqform.play.spot import Deals, SpotExpectations, leaf_payoff
-from seqform.play.state import CHANCE, Chips, Deal, HandState, sample_index
+from seqform.play.spot import Deals, PublicTreeMoves, SpotExpectations, leaf_payoff
+from seqform.play.state import Chips, Deal, HandState
 
 __all__ = ["CARD_GAMES", "CardGameTable", "put_in"]
 
@@ -67,7 +67,7 @@ def put_in(node: PublicDecision) -> tuple[Fraction, Fraction]:
 
 
 @dataclass(frozen=True)
-class CardGameTable:
+class CardGameTable(PublicTreeMoves):
     """Leduc or Rhode Island hold'em as the engine plays it, on its public tree × cards.
 
     game : the structured game (the one the LP solved)
@@ -134,41 +134,6 @@ class CardGameTable:
 
     def chips(self) -> Chips | None:
         return None
-
-    def player(self, node: Any) -> int | None:
-        if isinstance(node, PublicLeaf):
-            return None
-        return CHANCE if isinstance(node, PublicChance) else int(node.player)
-
-    def actions(self, node: Any) -> tuple[str, ...]:
-        assert isinstance(node, PublicDecision)
-        return tuple(node.actions)
-
-    def infoset(self, state: HandState) -> str:
-        """``"Js|cc|Qh|r"``: the acting player's card and the public history."""
-        return str(state.deal.labels[state.node.player] + state.node.history)
-
-    def child(self, node: Any, action: str) -> Any:
-        return node.children[node.actions.index(action)]
-
-    def is_fold(self, state: HandState, action: str) -> bool:
-        return action == "f"
-
-    def draw_card(self, state: HandState, rng: random.Random) -> int:
-        """A public card, uniform over the cards neither hand nor the board holds."""
-        node = state.node
-        assert isinstance(node, PublicChance)
-        seen = set(state.deal.cards[0]) | set(state.deal.cards[1]) | set(state.board)
-        cards = [card for card in node.cards if card not in seen]
-        return int(cards[sample_index([1.0] * len(cards), rng)])
-
-    def card_child(self, node: Any, card: int) -> Any:
-        return node.children[list(node.cards).index(card)]
-
-    def odds(self, who: str, infoset: str) -> list[float]:
-        strategy = {"bot": self.bot, "auto": self.auto}[who]
-        assert strategy is not None
-        return [float(p) for p in strategy.at(infoset).values()]
 
     def payoff(self, state: HandState) -> Fraction:
         to_first = leaf_payoff(state.node, state.deal.index)

@@ -50,6 +50,7 @@ from seqform.structured.products import payoff_to_first, payoff_to_second
 
 __all__ = [
     "Deals",
+    "PublicTreeMoves",
     "SpotExpectations",
     "SpotTable",
     "action_word",
@@ -154,8 +155,54 @@ def leaf_payoff(leaf: PublicLeaf, deal: tuple[int, int]) -> Fraction:
     return Fraction(leaf.rule.stake) * ((first > second) - (first < second))
 
 
+class PublicTreeMoves:
+    """How a hand moves on a public tree × hands, shared by the tables played on one
+    (:class:`SpotTable`, :class:`~seqform.play.cards.CardGameTable`): whose turn it is, the
+    actions, the information set (the acting hand's label and the public history), public
+    cards dealt uniformly over those no hand or board holds, and the strategies' odds.
+    A subclass has ``bot`` and ``auto`` (behavioural strategies, ``auto`` or None)."""
+
+    bot: Any
+    auto: Any
+
+    def player(self, node: Any) -> int | None:
+        if isinstance(node, PublicLeaf):
+            return None
+        return CHANCE if isinstance(node, PublicChance) else int(node.player)
+
+    def actions(self, node: Any) -> tuple[str, ...]:
+        assert isinstance(node, PublicDecision)
+        return tuple(node.actions)
+
+    def infoset(self, state: HandState) -> str:
+        """The acting player's hand label and the public history (``"AhKh|x-b5"``)."""
+        return str(state.deal.labels[state.node.player] + state.node.history)
+
+    def child(self, node: Any, action: str) -> Any:
+        return node.children[node.actions.index(action)]
+
+    def is_fold(self, state: HandState, action: str) -> bool:
+        return action == "f"
+
+    def draw_card(self, state: HandState, rng: random.Random) -> int:
+        """A public card, uniform over the cards neither hand nor the board holds."""
+        node = state.node
+        assert isinstance(node, PublicChance)
+        seen = set(state.deal.cards[0]) | set(state.deal.cards[1]) | set(state.board)
+        cards = [card for card in node.cards if card not in seen]
+        return int(cards[sample_index([1.0] * len(cards), rng)])
+
+    def card_child(self, node: Any, card: int) -> Any:
+        return node.children[list(node.cards).index(card)]
+
+    def odds(self, who: str, infoset: str) -> list[float]:
+        strategy = {"bot": self.bot, "auto": self.auto}[who]
+        assert strategy is not None
+        return [float(p) for p in strategy.at(infoset).values()]
+
+
 @dataclass(frozen=True)
-class SpotTable:
+class SpotTable(PublicTreeMoves):
     """A hold'em spot as the engine plays it (:class:`seqform.play.state.Table`), on its
     public tree × combos.
 
@@ -204,41 +251,6 @@ class SpotTable:
 
     def chips(self) -> Chips | None:
         return Chips(self.spot.pot, self.spot.effective_stack)
-
-    def player(self, node: Any) -> int | None:
-        if isinstance(node, PublicLeaf):
-            return None
-        return CHANCE if isinstance(node, PublicChance) else int(node.player)
-
-    def actions(self, node: Any) -> tuple[str, ...]:
-        assert isinstance(node, PublicDecision)
-        return tuple(node.actions)
-
-    def infoset(self, state: HandState) -> str:
-        """``"AhKh|x-b5"``: the acting player's combo and the public history."""
-        return str(state.deal.labels[state.node.player] + state.node.history)
-
-    def child(self, node: Any, action: str) -> Any:
-        return node.children[node.actions.index(action)]
-
-    def is_fold(self, state: HandState, action: str) -> bool:
-        return action == "f"
-
-    def draw_card(self, state: HandState, rng: random.Random) -> int:
-        """The river card, uniform over the cards neither combo nor the board holds."""
-        node = state.node
-        assert isinstance(node, PublicChance)
-        seen = set(state.deal.cards[0]) | set(state.deal.cards[1]) | set(state.board)
-        cards = [card for card in node.cards if card not in seen]
-        return int(cards[sample_index([1.0] * len(cards), rng)])
-
-    def card_child(self, node: Any, card: int) -> Any:
-        return node.children[list(node.cards).index(card)]
-
-    def odds(self, who: str, infoset: str) -> list[float]:
-        strategy = {"bot": self.bot, "auto": self.auto}[who]
-        assert strategy is not None
-        return [float(p) for p in strategy.at(infoset).values()]
 
     def payoff(self, state: HandState) -> Fraction:
         to_oop = leaf_payoff(state.node, state.deal.index)

@@ -20,38 +20,18 @@ LIMIT_TOLERANCE = 1e-7
 """Both stop rules, as the suite's two-player comparison uses them."""
 
 
-def _probabilities_in_our_order(game, gambit_game, profile) -> np.ndarray:  # type: ignore[no-untyped-def]
-    """Gambit's probabilities in seqform's sequence order, matched by player, information-set
-    label and action position."""
-    from seqform.game.formats.to_gambit import gambit_label
-
-    position = {}
-    for index, action in enumerate(gambit_game.actions):
-        infoset = action.infoset
-        player = list(gambit_game.players).index(infoset.player)
-        rank = list(infoset.actions).index(action)
-        position[(player, infoset.label, rank)] = index
-    found = []
-    for player, table in enumerate(game.flat.tables):
-        for sequence in range(1, table.num_sequences):
-            infoset = int(table.sequence_infoset[sequence])
-            rank = sequence - int(table.first_sequence[infoset])
-            found.append(profile[position[(player, gambit_label(table.infosets[infoset]), rank)]])
-    return np.array(found)
-
-
 def main() -> int:
     """Run the check (module docstring); 0 when it holds."""
     import pygambit
 
     from seqform.game.builtin.kuhn3 import multiplayer_kuhn
-    from seqform.game.formats.to_gambit import game_to_gambit
+    from seqform.game.formats.to_gambit import game_to_gambit, sequence_probabilities
     from seqform.qre.equilibria import logit_qre, trace_logit
 
     game = multiplayer_kuhn(3)
     gambit_game = game_to_gambit(game)
     end = pygambit.qre.logit_solve_branch(gambit_game, maxregret=LIMIT_TOLERANCE)[-1]
-    expected = _probabilities_in_our_order(game, gambit_game, end)
+    expected = sequence_probabilities(game, gambit_game, end)
     there = logit_qre(game, [end.lam]).points[0]
     ours = np.concatenate([s.probabilities[1:] for s in there.strategies])
     at_gambits = float(np.max(np.abs(ours - expected)))

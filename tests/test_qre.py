@@ -23,7 +23,7 @@ from scipy.optimize import minimize_scalar
 from seqform.game.builtin.kuhn3 import multiplayer_kuhn
 from seqform.game.errors import InvalidGameError
 from seqform.game.formats.from_gambit import game_from_gambit
-from seqform.game.formats.to_gambit import gambit_label, game_to_gambit
+from seqform.game.formats.to_gambit import game_to_gambit, sequence_probabilities
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Terminal
 from seqform.io.action_counts import ActionCountsError, read_action_counts
@@ -43,22 +43,8 @@ CATALOGUE = [  # two-player constant-sum trees of pygambit 16.7's catalogue (see
 
 
 def gambit_probabilities(game: Game, gambit_game: pygambit.Game, profile) -> np.ndarray:
-    """Gambit's probabilities (indexed by action, see the module docstring) in the order of
-    :func:`action_labels`, matched by player, information-set label and action position."""
-    position = {}
-    for index, action in enumerate(gambit_game.actions):
-        infoset = action.infoset
-        player = list(gambit_game.players).index(infoset.player)
-        rank = list(infoset.actions).index(action)
-        position[(player, infoset.label, rank)] = index
-    result = []
-    for player, table in enumerate(game.flat.tables):
-        for sequence in range(1, table.num_sequences):
-            infoset = int(table.sequence_infoset[sequence])
-            rank = sequence - int(table.first_sequence[infoset])
-            key = (player, gambit_label(table.infosets[infoset]), rank)
-            result.append(profile[position[key]])
-    return np.array(result)
+    """Gambit's probabilities in the order of :func:`action_labels` (module docstring)."""
+    return sequence_probabilities(game, gambit_game, profile)
 
 
 def our_probabilities(point) -> np.ndarray:

@@ -11,17 +11,24 @@ pygambit); the other direction is :mod:`seqform.game.formats.from_gambit`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
 import pygambit
 
 from seqform.game.formats.from_gambit import distinct_labels
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Node, Terminal
 
-__all__ = ["gambit_label", "gambit_labels", "game_to_gambit", "payoff_label"]
+__all__ = [
+    "gambit_label",
+    "gambit_labels",
+    "game_to_gambit",
+    "payoff_label",
+    "sequence_probabilities",
+]
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -150,3 +157,25 @@ class _Builder:
         node_labels = distinct_labels([gambit_label(label) for _, label in self.labelled])
         for (gambit_node, _), label in zip(self.labelled, node_labels, strict=True):
             gambit_node.label = label
+
+
+def sequence_probabilities(
+    game: Game, gambit_game: pygambit.Game, profile: Sequence[float]
+) -> np.ndarray:
+    """A pygambit behaviour profile (indexed by action, in ``gambit_game.actions``' order) in
+    the order of ``game``'s sequences, both players' empty sequences left out: each action
+    matched by player, information-set label (:func:`gambit_label`) and position, so it
+    does not rest on the two programs numbering information sets alike."""
+    position = {}
+    for index, action in enumerate(gambit_game.actions):
+        infoset = action.infoset
+        player = list(gambit_game.players).index(infoset.player)
+        rank = list(infoset.actions).index(action)
+        position[(player, infoset.label, rank)] = index
+    found = []
+    for player, table in enumerate(game.flat.tables):
+        for sequence in range(1, table.num_sequences):
+            infoset = int(table.sequence_infoset[sequence])
+            rank = sequence - int(table.first_sequence[infoset])
+            found.append(profile[position[(player, gambit_label(table.infosets[infoset]), rank)]])
+    return np.array(found)

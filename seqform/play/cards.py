@@ -33,7 +33,7 @@ from seqform.game.public.tree import (
     Sign,
     StructuredGame,
 )
-from seqform.play.spot import Deals, PublicTreeMoves, SpotExpectations, leaf_payoff
+from seqform.play.spot import PublicTreeMoves, SpotExpectations, leaf_payoff
 from seqform.play.state import Chips, Deal, HandState
 
 __all__ = ["CARD_GAMES", "CardGameTable", "put_in"]
@@ -81,14 +81,6 @@ class CardGameTable(PublicTreeMoves):
     bot: BehaviouralStrategy
     equilibrium: BehaviouralStrategy
     auto: BehaviouralStrategy | None = None
-
-    @property
-    def has_auto(self) -> bool:
-        return self.auto is not None
-
-    @cached_property
-    def deals(self) -> Deals:
-        return Deals(self.game)
 
     @cached_property
     def expectations(self) -> SpotExpectations:

@@ -160,10 +160,20 @@ class PublicTreeMoves:
     (:class:`SpotTable`, :class:`~seqform.play.cards.CardGameTable`): whose turn it is, the
     actions, the information set (the acting hand's label and the public history), public
     cards dealt uniformly over those no hand or board holds, and the strategies' odds.
-    A subclass has ``bot`` and ``auto`` (behavioural strategies, ``auto`` or None)."""
+    A subclass has ``game`` (the structured game) and ``bot`` and ``auto`` (behavioural
+    strategies, ``auto`` or None)."""
 
+    game: Any
     bot: Any
     auto: Any
+
+    @property
+    def has_auto(self) -> bool:
+        return self.auto is not None
+
+    @cached_property
+    def deals(self) -> Deals:
+        return Deals(self.game)
 
     def player(self, node: Any) -> int | None:
         if isinstance(node, PublicLeaf):
@@ -219,14 +229,6 @@ class SpotTable(PublicTreeMoves):
     bot: BehaviouralStrategy
     equilibrium: BehaviouralStrategy
     auto: BehaviouralStrategy | None = None
-
-    @property
-    def has_auto(self) -> bool:
-        return self.auto is not None
-
-    @cached_property
-    def deals(self) -> Deals:
-        return Deals(self.game)
 
     @cached_property
     def expectations(self) -> SpotExpectations:

@@ -22,6 +22,8 @@ loop returns to Python after every iteration, where Ctrl-C is seen
 in float64.
 
 Needs numba (the ``fast`` extra); :func:`compiled_available` says whether it is installed.
+
+Size: a little over 400 lines: the flat tables and the stepper that reads them, one format.
 """
 
 from __future__ import annotations
@@ -287,7 +289,9 @@ def rule_step(rule: RegretRule | ScheduledRule, iteration: int) -> RuleStep:
 
 class CompiledRegrets(FullTreeRegrets):
     """Vector CFR stepped by the compiled kernels (module docstring); ``storage`` one of
-    :data:`STORAGE`.
+    :data:`STORAGE`; ``classes``: per player, each sequence's hand class (table order) when
+    the members of a class share one regret (canonical boards,
+    :func:`~seqform.structured.vector_cfr.canonical_vector_cfr`).
 
     Raises
     ------
@@ -303,6 +307,7 @@ class CompiledRegrets(FullTreeRegrets):
         rule: RegretRule | ScheduledRule,
         horizon: int | None = None,
         storage: str = "float64",
+        classes: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         if storage not in STORAGE:
             raise ValueError(f"storage is one of {', '.join(STORAGE)}, not {storage!r}")
@@ -322,6 +327,12 @@ class CompiledRegrets(FullTreeRegrets):
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
         self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
         self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
+        self._classes = [(np.zeros(0, np.int64), np.zeros(0))] * 2
+        if classes is not None:  # internal order, and one scratch entry per class
+            self._classes = [
+                (np.ascontiguousarray(table[player.order]), np.zeros(int(table.max()) + 1))
+                for player, table in zip(layout.players, classes, strict=True)
+            ]
         hands, width = (game.num_hands(0), game.num_hands(1)), flat.width
         self._scratch = [  # the leaf product's, per player: the opponent's range, the sums
             (
@@ -391,4 +402,5 @@ class CompiledRegrets(FullTreeRegrets):
             step.numbers,
             step.flags,
             self.tie_tolerance,
+            *self._classes[player],
         )

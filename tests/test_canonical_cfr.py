@@ -10,10 +10,15 @@ iterates the class-tied run on ``G'`` reproduces, module docstring of
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from seqform.certify import certify
+from seqform.cli.main import main
+from seqform.documents.iterate import iterate_document
+from seqform.documents.text.iterate import iterate_text
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import (
     BehaviouralStrategy,
@@ -22,8 +27,10 @@ from seqform.forms.strategies import (
 )
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.model import Game
+from seqform.io.documents import validate_document
 from seqform.io.loader import load_game
 from seqform.iterative.run import Stopping
+from seqform.questions.iterate import iterate
 from seqform.structured.responses import certify as structured_certify
 from seqform.structured.suit_reduction import canonical_boards, certify_on_classes
 from seqform.structured.vector_cfr import canonical_vector_cfr, vector_cfr
@@ -110,3 +117,33 @@ def _on_tree(tree: Game, strategies: tuple[BehaviouralStrategy, ...]) -> list[Be
 
 def test_a_game_without_suit_symmetry_is_not_reduced() -> None:
     assert canonical_boards(load_structured_game("kuhn")) is None
+
+
+def test_iterate_runs_on_canonical_boards_and_certifies_on_the_game() -> None:
+    spec = "leduc(ranks=4, suits=2)"
+    run = iterate(spec, "cfr+", iterations=20, every=20, method="structured", reference=False)
+    assert run.suit_reduction is not None and run.suit_reduction.group_order == 2
+    # sizes: tests/test_suit_isomorphism.py counts the steps of this reduction
+    assert run.suit_reduction.canonical.sequences < run.suit_reduction.full.sequences
+    assert run.certificate is not None
+    assert float(run.certificate.nash_conv) == pytest.approx(run.result.nash_conv, abs=ROUNDING)
+    document = iterate_document(run)
+    validate_document(document)
+    assert document["suit_isomorphism"]["permutations"] == 2
+    assert "Suit isomorphism: run on canonical boards" in iterate_text(document)
+    plain = iterate(
+        spec, "cfr+", iterations=20, every=20, method="structured", reference=False,
+        suit_isomorphism=False,
+    )  # fmt: skip
+    assert plain.suit_reduction is None
+    assert iterate_document(plain)["suit_isomorphism"] is None
+    assert plain.result.nash_conv == pytest.approx(run.result.nash_conv, abs=ROUNDING)
+
+
+def test_the_command_line_turns_it_off(capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = ["iterate", "leduc(ranks=4, suits=2)", "--algorithm", "cfr+", "--iterations"]
+    arguments += ["10", "--method", "structured", "--no-reference", "--format", "json"]
+    assert main([*arguments, "--no-suit-isomorphism", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["suit_isomorphism"] is None
+    assert main([*arguments, "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["suit_isomorphism"]["permutations"] == 2

@@ -43,6 +43,7 @@ share the private class and node numbering, kept in one module.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -106,21 +107,32 @@ class CanonicalBoards:
 
     group_order : the suit permutations ``G`` is invariant under
     classes : per player, the hand classes of ``G'`` (module docstring, step 2)
+    nodes : each public node of ``G`` sent to ``G'``, numbered when first asked for (it
+        numbers ``G``'s public tree, which a run on ``G'`` does not need until it lifts)
     """
 
     game: StructuredGame
     canonical: StructuredGame
     symmetries: Symmetries
-    nodes: NodeMap
     classes: tuple[_Classes, _Classes]
 
     @property
     def group_order(self) -> int:
         return self.symmetries.group.order
 
+    @property
+    def nodes(self) -> NodeMap:
+        found = _NODES.get(self)
+        if found is None:
+            found = _NODES[self] = node_map(self.game, self.canonical, self.symmetries)
+        return found
+
     def sequence_classes(self) -> tuple[np.ndarray, np.ndarray]:
         """Per player, each sequence of ``G'``'s hand class (0: the empty sequence)."""
         return self.classes[0].sequences, self.classes[1].sequences
+
+
+_NODES: weakref.WeakKeyDictionary[CanonicalBoards, NodeMap] = weakref.WeakKeyDictionary()
 
 
 def canonical_boards(game: StructuredGame) -> CanonicalBoards | None:
@@ -132,8 +144,7 @@ def canonical_boards(game: StructuredGame) -> CanonicalBoards | None:
     canonical = canonical_game(game, symmetries)
     numbering = number_public_tree(canonical)
     classes = (_classes(numbering, symmetries, 0), _classes(numbering, symmetries, 1))
-    nodes = node_map(game, canonical, symmetries)
-    return CanonicalBoards(game, canonical, symmetries, nodes, classes)
+    return CanonicalBoards(game, canonical, symmetries, classes)
 
 
 @dataclass(frozen=True)
@@ -173,7 +184,9 @@ class SuitReduction:
     @property
     def boards(self) -> CanonicalBoards:
         """``G'`` and its node map, as :func:`canonical_boards` gives them."""
-        return CanonicalBoards(self.game, self.canonical, self.symmetries, self.nodes, self.classes)
+        boards = CanonicalBoards(self.game, self.canonical, self.symmetries, self.classes)
+        _NODES[boards] = self.nodes
+        return boards
 
 
 @dataclass(frozen=True)

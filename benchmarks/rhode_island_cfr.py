@@ -188,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
         "on_game": "not yet",
     }
     print(f"{args.game}: built in {build:.1f} s, G' {canonical} sequences", flush=True)
+    _write(data, args.out)  # the sizes and build time, before the first measurement
     schedule = _schedule(args.first, args.ratio)
     seconds, iteration = 0.0, 0
     signal.signal(signal.SIGTERM, _stop_on_term)

@@ -229,7 +229,14 @@ def run(args: argparse.Namespace) -> int:
         _write(data, args.out)
         print(data["stopped"], flush=True)
         return 130
-    data["on_game"] = _certify_on_game(boards, stepper.average(), args.certify_on_game)
+    if data["stopped"] == "running":
+        data["stopped"] = "the schedule's end"
+    data["on_game"] = "running (the curve above is final)"
+    _write(data, args.out)
+    try:
+        data["on_game"] = _certify_on_game(boards, stepper.average(), args.certify_on_game)
+    except KeyboardInterrupt:
+        data["on_game"] = "interrupted; the certificate on G' above stands for it"
     _write(data, args.out)
     print(f"certificate on G: {data['on_game']}", flush=True)
     return 0

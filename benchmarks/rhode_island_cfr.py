@@ -192,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
     schedule = _schedule(args.first, args.ratio)
     seconds, iteration = 0.0, 0
     signal.signal(signal.SIGTERM, _stop_on_term)
+    # a shell starts a background job with SIGINT ignored: Ctrl-C (kill -INT) stops it too
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         for target in schedule:
             while iteration < target and seconds < args.time_limit:

@@ -26,8 +26,9 @@ is lifted to ``G`` and certified there (:func:`seqform.structured.responses.cert
 available, by the bytes per sequence measured on the ranks=6 deck); otherwise the output
 says so and the certificate on ``G'`` stands for it (the equality above).
 
-Default algorithm and storage: DCFR in float32, the best of ``dcfr`` and ``cfr+`` on
-``rhode_island(ranks=6..8)`` (benchmarks/results/rhode_island_cfr.md lists the runs).
+Default algorithm and storage: DCFR in float32 (the certificate reads the average in
+float64).  DCFR has not yet been compared here with ``cfr+`` on the ranks=6..8 decks;
+``--algorithm cfr+ --game "rhode_island(ranks=8)"`` runs that comparison.
 """
 
 from __future__ import annotations

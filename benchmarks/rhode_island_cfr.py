@@ -96,13 +96,17 @@ def _render(data: dict[str, Any]) -> str:
         f"Ante {data['ante']:g} chips; exploitability = NashConv / 2, measured on G' by "
         "best responses over hand-class plans (equal to the lift's on G).",
         "",
-        "| iterations | seconds | exploitability (chips) | % of ante | value lower | "
+        "`seconds`: CFR's own; `wall`: the whole process so far (build and measurements too).",
+        "",
+        "| iterations | seconds | wall | exploitability (chips) | % of ante | value lower | "
         "value upper | peak RSS (GB) |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in data["curve"]:
+        wall = row.get("wall_seconds", math.nan)
         lines.append(
-            f"| {row['iterations']:,} | {row['seconds']:.1f} | {row['exploitability']:.5f} | "
+            f"| {row['iterations']:,} | {row['seconds']:.1f} | {wall:.1f} "
+            f"| {row['exploitability']:.5f} | "
             f"{row['percent_of_ante']:.3f} | {row['value_lower']:+.6f} | "
             f"{row['value_upper']:+.6f} | {row['peak_rss_gb']:.2f} |"
         )
@@ -116,6 +120,17 @@ def _write(data: dict[str, Any], out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(out / "rhode_island_cfr.json", json.dumps(data, indent=1) + "\n")
     write_atomically(out / "rhode_island_cfr.md", _render(data))
+
+
+def _save_average(strategies: Sequence[Any], path: Path) -> None:
+    """The average's behaviour on ``G'`` per player (``p0``, ``p1``), for a certificate on
+    ``G`` in another process (``--certify-from``); written atomically."""
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial.npz")
+    np.savez(partial, p0=strategies[0].probabilities, p1=strategies[1].probabilities)
+    os.replace(partial, path)
 
 
 def _stop_on_term(signum: int, frame: object) -> None:
@@ -192,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
     _write(data, args.out)  # the sizes and build time, before the first measurement
     schedule = _schedule(args.first, args.ratio)
     seconds, iteration = 0.0, 0
+    wall_start = time.perf_counter()
     signal.signal(signal.SIGTERM, _stop_on_term)
     # a shell starts a background job with SIGINT ignored: Ctrl-C (kill -INT) stops it too
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -212,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
                 "value_lower": -float(certificate.best_response_values[1]),
                 "value_upper": float(certificate.best_response_values[0]),
                 "peak_rss_gb": _peak_rss_gb(),
+                "wall_seconds": time.perf_counter() - start,
             }
             data["curve"].append(row)
             _write(data, args.out)
@@ -230,10 +247,15 @@ def run(args: argparse.Namespace) -> int:
         data["stopped"] = f"interrupted after {iteration:,} iterations (curve kept)"
         data["on_game"] = "not run (interrupted)"
         _write(data, args.out)
+        if args.save_average is not None:
+            _save_average(stepper.average(), args.save_average)
         print(data["stopped"], flush=True)
         return 130
     if data["stopped"] == "running":
         data["stopped"] = "the schedule's end"
+    data["run_wall_seconds"] = time.perf_counter() - wall_start
+    if args.save_average is not None:
+        _save_average(stepper.average(), args.save_average)
     data["on_game"] = "running (the curve above is final)"
     _write(data, args.out)
     try:
@@ -258,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--certify-on-game", choices=("auto", "yes", "no"), default="auto")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the results go")
+    parser.add_argument(
+        "--save-average", type=Path, metavar="NPZ", help="keep the average on G' in this file"
+    )
     args = parser.parse_args(argv)
     if not (args.ratio > 1 and args.first >= 1 and math.isfinite(args.time_limit)):
         parser.error("--ratio must exceed 1, --first be positive, --time-limit finite")

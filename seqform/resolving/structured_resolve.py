@@ -117,9 +117,28 @@ def _profile(
     return found[0], found[1]
 
 
+def _normalised(reach: np.ndarray) -> tuple[np.ndarray, float]:
+    """A player's root reaches divided by the largest, and that largest (1 for none).
+
+    A subgame is the same game for any positive multiple of one player's range (the tree's
+    gadget games normalise it by their chance node), but its structured LP is not the same
+    to HiGHS: a blueprint reaching a subgame with probability 1e-12 (an interior point's
+    zero) puts payoffs of that size beside absolute tolerances of 1e-7, and the LP comes
+    back "Unbounded" or with an answer far from the subgame's equilibrium.
+    """
+    largest = float(reach.max()) if len(reach) else 0.0
+    if largest <= 0.0:
+        return reach, 1.0
+    return reach / largest, largest
+
+
 @dataclass
 class _Prepared:
-    """One subgame ready for one player's gadget LP."""
+    """One subgame ready for one player's gadget LP.
+
+    factor : the re-solving player's range in ``sub`` is its blueprint's divided by this
+        (:func:`_normalised`); ``weights`` and ``targets`` are ``sub``'s, so divided too
+    """
 
     subgame: PublicSubgame
     sub: StructuredGame
@@ -128,6 +147,7 @@ class _Prepared:
     weights: np.ndarray
     targets: np.ndarray
     keys: list[str]
+    factor: float
 
 
 def _prepare(
@@ -141,7 +161,7 @@ def _prepare(
     ``O``'s root hands and targets; None when ``player``'s blueprint never reaches it."""
     opponent = 1 - player
     weights: list[np.ndarray] = [np.zeros(0), np.zeros(0)]
-    weights[player] = root_reach(game, subgame, player, plan)
+    weights[player], factor = _normalised(root_reach(game, subgame, player, plan))
     everything = np.ones(number_public_tree(game).num_sequences(opponent))
     weights[opponent] = root_reach(game, subgame, opponent, everything)  # 1 where valid
     sub = subgame_game(game, subgame, (weights[0], weights[1]), mirror=player == 1, kind="gadget")
@@ -155,7 +175,7 @@ def _prepare(
     targets = counterfactual_values(sub, blueprint)[hands]
     labels = game.hands[opponent].labels
     keys = [f"[{labels[h]} | {subgame.name}]" for h in hands.tolist()]
-    return _Prepared(subgame, sub, where, hands, all_weights[hands], targets, keys)
+    return _Prepared(subgame, sub, where, hands, all_weights[hands], targets, keys, factor)
 
 
 def _gifts(
@@ -206,7 +226,8 @@ def _safe(
                     f"({item.subgame.name}, {gadget})"
                 )
             given = np.asarray([gift.get(key, 0.0) for key in item.keys])
-            built = gadget_lp(item.sub, gadget, item.hands, item.weights, item.targets + given)
+            alternatives = item.targets + given / item.factor
+            built = gadget_lp(item.sub, gadget, item.hands, item.weights, alternatives)
             answer = solve_gadget(built, solver)
             combined[player][item.where.full] = answer.strategy.probabilities[item.where.sub]
             after = counterfactual_values(item.sub, answer.strategy)[item.hands]
@@ -219,8 +240,8 @@ def _safe(
                     value=value,
                     nash_conv=answer.nash_conv,
                     verified=True,
-                    targets=tuple(item.targets.tolist()),
-                    margins=tuple((item.targets - after).tolist()),
+                    targets=tuple((item.factor * item.targets).tolist()),
+                    margins=tuple((item.factor * (item.targets - after)).tolist()),
                     gifts=tuple(given.tolist()),
                 )
             )
@@ -238,7 +259,7 @@ def _unsafe(
     plans = [plan_from_behaviour(strategy) for strategy in profile]
     tables = structured_tables(game)
     for subgame in subgames:
-        reach = [root_reach(game, subgame, p, plans[p]) for p in (0, 1)]
+        reach = [_normalised(root_reach(game, subgame, p, plans[p]))[0] for p in (0, 1)]
         sub = subgame_game(game, subgame, (reach[0], reach[1]))
         if not root_weights(sub).any():
             skipped.append(subgame.name)

@@ -200,9 +200,10 @@ def _normalised(strategy: BehaviouralStrategy) -> BehaviouralStrategy:
 
 def solve_exact_unsafe(
     sub: StructuredGame,
-) -> tuple[tuple[BehaviouralStrategy, BehaviouralStrategy], Fraction, bool, int]:
-    """The subgame with both ranges solved exactly: both exact strategies, the exact value
-    to player 0 (unnormalised), whether it is certified (NashConv exactly 0) and the
+) -> tuple[tuple[BehaviouralStrategy, BehaviouralStrategy], Fraction, Fraction, int]:
+    """The subgame with both ranges solved exactly: both exact strategies, their exact
+    value to player 0 and exact NashConv in the subgame (unnormalised; 0 when certified an
+    equilibrium, else the proven gap of the basis's or the rounded strategies) and the
     subgame's tree nodes.
 
     Raises
@@ -211,6 +212,6 @@ def solve_exact_unsafe(
         If no exact strategy can be formed.
     """
     solved = solve_structured_exact(sub)
-    certified = solved.bounds.lower == solved.bounds.upper
     value = Fraction(solved.certificate.value)
-    return solved.strategies, value, certified, solved.tree_nodes
+    gap = Fraction(solved.certificate.nash_conv)
+    return solved.strategies, value, gap, solved.tree_nodes

@@ -34,7 +34,6 @@ from seqform.forms.strategies import (
 from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
-from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.solvers import StructuredSolver
 from seqform.resolving.exact_gadgets import (
     exact_blueprint,
@@ -325,11 +324,9 @@ def _unsafe(
             skipped.append(subgame.name)
             continue
         if exact:
-            strategies, value, certified, nodes = solve_exact_unsafe(sub)
-            if not certified:
-                raise ExactSolveError(f"subgame {subgame.name!r}: no exact equilibrium certified")
+            strategies, value, gap, nodes = solve_exact_unsafe(sub)
             total = sum(root_weights(sub, exact=True), Fraction(0))
-            answer = UnsafeAnswer(strategies, float(value / total), 0.0, nodes)
+            answer = UnsafeAnswer(strategies, float(value / total), float(gap / total), nodes)
         else:
             answer = solve_unsafe(sub, solver)
         for player in (0, 1):

@@ -97,9 +97,10 @@ def counterfactual_values(sub: StructuredGame, strategy: BehaviouralStrategy) ->
     """Per hand of player 1, ``cbv(J)``: its best-response value against player 0's
     ``strategy`` in ``sub``, counterfactual (the full game's units); Fractions for an exact
     ``strategy``."""
-    kind, zero = (object, Fraction(0)) if strategy.exact else (float, 0.0)
+    kind = object if strategy.exact else float
     values = np.asarray(best_response(sub, 1, strategy).infoset_values, dtype=kind)
     first = _first_infosets(sub)
+    zero = np.asarray(Fraction(0) if strategy.exact else 0.0, dtype=kind)
     return np.where(first >= 0, values[np.maximum(first, 0)], zero).sum(axis=1)
 
 

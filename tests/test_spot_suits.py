@@ -79,7 +79,9 @@ def test_the_reduced_river_agrees_with_the_unreduced_and_is_certified_on_it() ->
     assert reduced.strategies[0].table.num_sequences == reduced.suit_reduction.full.sequences[0]
     assert is_certified(reduced.certificate) and is_certified(full.certificate)
     assert reduced.value == pytest.approx(full.value, abs=1e-8)
-    assert float(reduced.certificate.value) == pytest.approx(float(full.certificate.value), abs=1e-8)
+    assert float(reduced.certificate.value) == pytest.approx(
+        float(full.certificate.value), abs=1e-8
+    )
 
 
 def _first_chance(node: PublicNode) -> PublicChance:

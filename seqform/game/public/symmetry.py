@@ -3,11 +3,12 @@
 :func:`game_symmetries` finds the suit permutations (:mod:`seqform.game.public.suits`) that
 map the game onto itself: the cards fixed before the public tree (a hold'em spot's board,
 :attr:`~seqform.game.public.tree.StructuredGame.fixed_cards`) onto themselves as a set, each
-player's hands onto hands of equal weight, and the public tree onto itself — the same players, actions and probabilities, each public chance node's
-outcomes onto its outcomes, and at every leaf the payoff rule unchanged and each valid hand
-``h``'s level equal to ``σh``'s at the image leaf.  Nothing is assumed of the game: a
-permutation is kept only when this walk of the whole public tree passes, so a hold'em spot
-whose ranges are not suit-symmetric keeps only the identity.  The permutations kept form a
+player's hands onto hands of equal weight, and the public tree onto itself — the same
+players, actions and probabilities, each public chance node's outcomes onto its outcomes,
+and at every leaf the payoff rule unchanged and each valid hand ``h``'s level equal to
+``σh``'s at the image leaf.  Nothing is assumed of the game: a permutation is kept only when
+this walk of the whole public tree passes, so a hold'em spot whose ranges are not
+suit-symmetric keeps only the permutations they respect.  The permutations kept form a
 group (the automorphisms of the hands and of the tree).
 
 :func:`canonical_game` writes the public tree on canonical boards, ``G'``: at each public

@@ -78,7 +78,7 @@ def _restricted(
 ) -> BehaviouralStrategy:
     """The full game's behaviour ``probabilities`` on the subgame's ``table`` (uniform at
     information sets not in the full game)."""
-    counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64)
+    counts = table.action_counts()
     mine = np.ones(table.num_sequences)
     mine[1:] = 1.0 / counts[table.sequence_infoset[1:]]
     mine[where.sub] = probabilities[where.full]

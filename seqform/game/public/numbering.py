@@ -360,14 +360,12 @@ def player_sequences(game: StructuredGame, player: int) -> PlayerSequences:
     hands, nodes = np.nonzero(infoset_index >= 0)  # row-major: infoset order
     hands = narrow_index(hands, sequence_index.shape[0])
     nodes = narrow_index(nodes, numbering.num_public_nodes(player))
-    valid = sequence_index >= 0
-    valid[:, 0] = False
-    sequence_hands, sequences = np.nonzero(valid)  # row-major: sequence order
-    del valid
-    sequence_infoset = np.empty(len(sequences) + 1, dtype=infoset_index.dtype)
+    sequence_infoset = np.empty(num_sequences, dtype=infoset_index.dtype)
     sequence_infoset[0] = -1
-    sequence_infoset[1:] = infoset_index[sequence_hands, numbering.sequence_node[player][sequences]]
-    del sequence_hands, sequences
+    node_of = numbering.sequence_node[player]
+    for hand, row in enumerate(sequence_index):  # a row at a time: no (H, S) temporaries
+        public = np.flatnonzero(row > 0)
+        sequence_infoset[row[public]] = infoset_index[hand, node_of[public]]
     first_sequence = narrow_index(
         sequence_index[hands, numbering.node_first[player][nodes]], num_sequences
     )

@@ -25,14 +25,16 @@ class PlayerSequences:
 
     infosets : names of the player's information sets, in index order
     actions : per information set, its action labels
-    (``infosets``, ``actions`` and ``sequence_action`` are tuples for a tree, and read-only
-    sequences that build each label when asked for a structured game,
-    :mod:`seqform.game.public.table_labels`; the integer arrays are int64, or int32 where
-    a structured game's counts fit)
     parent_sequence : per information set, the sequence that leads to it
     first_sequence : per information set, the index of its first action's sequence
     sequence_infoset : per sequence, its information set index (-1 for the empty sequence)
     sequence_action : per sequence, its action label ("" for the empty sequence)
+
+    ``infosets``, ``actions`` and ``sequence_action`` are tuples for a tree, and for a
+    structured game read-only sequences that make each label when asked
+    (:mod:`seqform.game.public.table_labels`): compare them with ``==``, never by identity,
+    and count actions with :meth:`action_counts`.  The integer arrays are int64, or int32
+    where a structured game's counts fit.
     """
 
     player: int

@@ -89,7 +89,7 @@ def _restricted(
 ) -> BehaviouralStrategy:
     """The full game's behaviour ``probabilities`` on the subgame's ``table`` (uniform at
     information sets not in the full game)."""
-    counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64)
+    counts = table.action_counts()
     if probabilities.dtype == object:
         mine = np.asarray([Fraction(1)] * table.num_sequences, dtype=object)
         mine[1:] = [Fraction(1, int(n)) for n in counts[table.sequence_infoset[1:]]]

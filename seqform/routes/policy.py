@@ -27,8 +27,9 @@ refused in a moment, not after minutes numbering its public tree (both in
 
 Time is checked too, for the LP of a hold'em spot (:mod:`seqform.holdem.lp_work`): its
 size is counted before the LP is built, and a turn's LP, which does not finish in minutes,
-is refused with the way out (vector CFR).  Vector CFR itself (``iterate``) is not refused:
-it asks for its route with ``lp=False``.
+is refused with the way out (vector CFR).  Vector CFR itself (``iterate``) asks for its
+route with ``lp=False``: it is not refused for time, and its memory is its own estimate
+(:func:`~seqform.routes.sizing.memory.vector_cfr_estimate`), not the LP's.
 
 :func:`~seqform.routes.options.check_options` (its own module, so that the command line
 reads the names without loading numpy) is the one place the option combinations are checked;
@@ -66,6 +67,7 @@ from seqform.routes.sizing.memory import (
     check_memory,
     structured_estimate,
     tree_estimate,
+    vector_cfr_estimate,
 )
 from seqform.routes.sizing.planned import PlannedSize, planned_size
 
@@ -256,12 +258,16 @@ def _checked_structured(
 ) -> StructuredGame:
     """The structured description of ``game``, refused (unless ``force``) beyond memory and,
     for the LP (``lp``), a spot whose LP will not finish (:func:`refuse_slow_lp`); ``reduced``:
-    the LP is solved suit-reduced, so it is sized by the reduced size where that is known."""
+    the LP is solved suit-reduced, so it is sized by the reduced size where that is known.
+    Without the LP (vector CFR) the memory is vector CFR's own estimate."""
     if not force and size is not None and size.sequences is not None:
         smaller = size.reduced_sequences if reduced else None
-        _refuse(
-            spec, structured_estimate(size.sequences, smaller), "use a smaller game, or " + FORCE
+        estimate = (
+            structured_estimate(size.sequences, smaller)
+            if lp
+            else vector_cfr_estimate(size.sequences)
         )
+        _refuse(spec, estimate, "use a smaller game, or " + FORCE)
     structured = _structured_route(game)
     if force or any(hands.card_matrix.shape[1] != 2 for hands in structured.hands):
         return structured

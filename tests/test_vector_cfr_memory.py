@@ -46,9 +46,21 @@ def test_iterate_refuses_what_vector_cfr_cannot_fit(monkeypatch, capsys) -> None
         memory, "available_memory", lambda: MemoryAvailable(24 * GB, "a test limit")
     )
     args = ["iterate", "rhode_island", "--method", "structured", "--algorithm", "cfr+"]
-    assert main(args) == 1
+    assert main([*args, "--no-suit-isomorphism"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "vector CFR (130,320,322 sequences) needs about " in err
     assert "GB (estimated), more than the 24.0 GB that a test limit leaves" in err
     assert "--force" in err
+
+
+def test_a_suit_reduced_run_is_sized_by_its_canonical_boards(monkeypatch, capsys) -> None:
+    # by default vector CFR steps the canonical boards: 2 x 8,009,431 sequences for the full
+    # game (rhode_island_suit_reduced_sizes; numbered in docs/benchmarks.md), about 4.8 GB
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(3 * GB, "a test"))
+    args = ["iterate", "rhode_island", "--method", "structured", "--algorithm", "dcfr"]
+    assert main(args) == 1
+    assert "vector CFR (16,018,862 sequences) needs about " in capsys.readouterr().err
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(24 * GB, "24"))
+    with pytest.raises(MemoryRefusedError, match=r"130,320,322"):
+        choose_route("rhode_island", "structured", lp=False, suit_isomorphism=False)

@@ -281,7 +281,7 @@ def iterate(
     options = solver_options(algorithm, stopping, seed, on_sample)
     wanted = _wanted_locks(locks, algorithm)
     spec = game if isinstance(game, str) else None
-    route = _structured_route(game, chosen, algorithm, force)
+    route = _structured_route(game, chosen, algorithm, force, suit_isomorphism and wanted is None)
     if route is not None:
         return _iterate_structured(
             route, algorithm, stopping, on_sample, reference, progress, force, wanted,
@@ -434,11 +434,16 @@ def _kept(compute: Callable[[], LpReference]) -> LpReference:
 
 
 def _structured_route(
-    game: Game | str | os.PathLike[str], method: str, algorithm: str, force: bool
+    game: Game | str | os.PathLike[str],
+    method: str,
+    algorithm: str,
+    force: bool,
+    suit_isomorphism: bool = True,
 ) -> Route | None:
     """The structured route vector CFR runs on, or None for the tree: ``method="structured"``,
     or ``"auto"`` where ``solve``'s policy takes the structured route and the algorithm is
-    one vector CFR runs (:data:`~seqform.structured.vector_cfr.VECTOR_ALGORITHMS`)."""
+    one vector CFR runs (:data:`~seqform.structured.vector_cfr.VECTOR_ALGORITHMS`); sized on
+    canonical boards when the run will be suit-reduced (``suit_isomorphism``)."""
     if isinstance(game, Game):
         if method == "structured":
             raise OptionsError(f"{game.name}: a built tree runs on --method tree")
@@ -456,7 +461,9 @@ def _structured_route(
             f"{algorithm} runs on the game tree only; --method structured runs "
             f"{', '.join(VECTOR_ALGORITHMS)}"
         )
-    return choose_route(game, "structured", force=force, lp=False)  # refuses what won't fit
+    return choose_route(  # refuses what won't fit
+        game, "structured", force=force, lp=False, suit_isomorphism=suit_isomorphism
+    )
 
 
 def _iterate_structured(

@@ -205,8 +205,9 @@ def choose_route(
         Skip the memory check and the LP's time check; whether the route is for the LP
         (``solve``; vector CFR passes False): a spot's LP is sized (:func:`refuse_slow_lp`).
     suit_isomorphism
-        Whether the structured LP will be solved suit-reduced (``solve``'s option): then a
-        game whose reduced size is known beforehand is sized by it.
+        Whether the structured route will run suit-reduced (``solve``'s and ``iterate``'s
+        option): then a game whose reduced size is known beforehand is sized by it -- the
+        LP by its hand classes, vector CFR by its canonical boards.
 
     Raises
     ------
@@ -232,7 +233,7 @@ def choose_route(
         check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
     if method == "structured":
         structured = _checked_structured(
-            game, spec, size, shown, force=force, lp=lp, reduced=suit_isomorphism and lp
+            game, spec, size, shown, force=force, lp=lp, reduced=suit_isomorphism
         )
         chosen = solver if solver is not None or not exact else "simplex"
         return Route("structured", chosen, structured, size, spot)
@@ -258,15 +259,16 @@ def _checked_structured(
 ) -> StructuredGame:
     """The structured description of ``game``, refused (unless ``force``) beyond memory and,
     for the LP (``lp``), a spot whose LP will not finish (:func:`refuse_slow_lp`); ``reduced``:
-    the LP is solved suit-reduced, so it is sized by the reduced size where that is known.
-    Without the LP (vector CFR) the memory is vector CFR's own estimate."""
+    the route runs suit-reduced, so it is sized by the reduced size where that is known.
+    Without the LP (vector CFR) the memory is vector CFR's own estimate, on canonical boards
+    when it runs there."""
     if not force and size is not None and size.sequences is not None:
-        smaller = size.reduced_sequences if reduced else None
-        estimate = (
-            structured_estimate(size.sequences, smaller)
-            if lp
-            else vector_cfr_estimate(size.sequences)
-        )
+        if lp:
+            smaller = size.reduced_sequences if reduced else None
+            estimate = structured_estimate(size.sequences, smaller)
+        else:
+            stepped = size.canonical_sequences if reduced else None
+            estimate = vector_cfr_estimate(size.sequences if stepped is None else stepped)
         _refuse(spec, estimate, "use a smaller game, or " + FORCE)
     structured = _structured_route(game)
     if force or any(hands.card_matrix.shape[1] != 2 for hands in structured.hands):

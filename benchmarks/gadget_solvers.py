@@ -37,9 +37,7 @@ def _rows(ranks: int, suits: int, gadget: str) -> list[str]:
     profile = structured_resolve._profile(game, blueprint)
     subgame = find_public_subgames(game, 2)[0]
     start = time.perf_counter()
-    item = structured_resolve._prepare(
-        game, subgame, 0, profile, plan_from_behaviour(profile[0])
-    )
+    item = structured_resolve._prepare(game, subgame, 0, profile, plan_from_behaviour(profile[0]))
     assert item is not None
     prepared = time.perf_counter() - start
     start = time.perf_counter()
@@ -52,7 +50,10 @@ def _rows(ranks: int, suits: int, gadget: str) -> list[str]:
     )
     building = time.perf_counter() - start
     label = f"Leduc {ranks}×{suits}"
-    rows = [f"| {label} | prepare | | {prepared:.2f} | |", f"| {label} | build | | {building:.2f} | |"]
+    rows = [
+        f"| {label} | prepare | | {prepared:.2f} | |",
+        f"| {label} | build | | {building:.2f} | |",
+    ]
     first = None
     for solver in SOLVERS:
         start = time.perf_counter()
@@ -85,8 +86,10 @@ def main() -> None:
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     write("# A gadget LP's time: stages and solvers\n")
     write(f"Run {time.strftime('%Y-%m-%d %H:%M %Z')}, load average at the start {load} ")
-    write(f"(2 cores, shared). Command: `nice -n 19 python -m benchmarks.gadget_solvers "
-          f"{' '.join(sys.argv[1:])}`\n")
+    write(
+        f"(2 cores, shared). Command: `nice -n 19 python -m benchmarks.gadget_solvers "
+        f"{' '.join(sys.argv[1:])}`\n"
+    )
     write(f"`{args.gadget}` gadget, one subgame, player 1 re-solving.\n")
     write("| game | stage or solver | gadget NashConv | s | ratio to simplex |")
     write("|---|---|---|---|---|")

@@ -31,7 +31,7 @@ faster (:func:`gadget_solver`).  The LP's build is a fraction of a second at eve
 solve is the time.  Measured on one ``maxmargin`` gadget LP of an abstraction 3,9
 blueprint, in one run each (``benchmarks/gadget_solvers.py``,
 ``benchmarks/results/gadget_solvers.md``): at Leduc 4×4 (2,786 columns) interior point and
-crossover take 0.4 times simplex's time, at 6×4 (6,338) 0.19, at 13×4 (30,110) a small
+crossover take 0.49 times simplex's time, at 6×4 (6,338) 0.18, at 13×4 (30,110) a small
 fraction of its minutes.  Clarabel is faster still at 6×4 but ends inside the face, with a
 gadget NashConv near 1e-10, and at 13×4 stops "AlmostSolved".  Every answer is certified by
 the gadget game's best responses whatever the solver.

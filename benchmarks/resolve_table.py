@@ -20,7 +20,7 @@ ante (one chip), Rhode Island's as its first round's bet (10 chips, twice the an
 the resolve report's "milli-chips per game" is the same number for Leduc and ten times it
 for Rhode Island.
 
-    nice -n 10 python benchmarks/resolve_table.py --output benchmarks/results/resolve_table.md
+    nice -n 19 python benchmarks/resolve_table.py --output benchmarks/results/resolve_table.md
 """
 
 from __future__ import annotations
@@ -67,7 +67,10 @@ def _exact_run(queue: Any, game: StructuredGame, blueprint: Any, gadget: str, rn
 
 
 def _exact(game: StructuredGame, blueprint: Any, gadget: str, rnd: int, limit: float) -> str:
-    """The exact re-solve's exploitability, in a child process stopped after ``limit``."""
+    """The exact re-solve's exploitability, in a child process stopped after ``limit``
+    (none with ``limit`` 0)."""
+    if limit <= 0:
+        return "-- (not run)"
     queue: Any = multiprocessing.get_context("fork").Queue()
     child = multiprocessing.get_context("fork").Process(
         target=_exact_run, args=(queue, game, blueprint, gadget, rnd)
@@ -138,7 +141,7 @@ def main() -> None:
     parser.add_argument("--ri-ranks", type=int, default=4)
     parser.add_argument("--ri-buckets", nargs="*", default=["3,6,9"])
     parser.add_argument("--iterations", type=int, default=100)
-    parser.add_argument("--exact-seconds", type=float, default=300.0)
+    parser.add_argument("--exact-seconds", type=float, default=300.0, help="0: no exact run")
     parser.add_argument("--skip", nargs="*", default=[], choices=["leduc", "rhode_island"])
     args = parser.parse_args()
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
@@ -150,7 +153,7 @@ def main() -> None:
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     write("# Re-solving a blueprint: seqform's analogue of Brown and Sandholm's table\n")
     write(f"Run {time.strftime('%Y-%m-%d %H:%M %Z')}, load average at the start {load} ")
-    write(f"(2 cores, shared). Command: `nice -n 10 python {' '.join(sys.argv)}`\n")
+    write(f"(2 cores, shared). Command: `nice -n {os.nice(0)} python {' '.join(sys.argv)}`\n")
     write(HEADER)
     for deck in [] if "leduc" in args.skip else args.leduc_decks:
         ranks, suits = (int(part) for part in deck.split("x"))

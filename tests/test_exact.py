@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import seqform.routes.exact as exact_module
 from seqform.certify import certify
@@ -158,6 +159,29 @@ def test_exact_solver_handles_ill_conditioning():
         matrix = RationalMatrix.from_triples((n, n), rows, cols, values)
         rhs = [Fraction(1)] * n
         assert matrix.matvec(ExactLinearSolver(matrix).solve(rhs)) == rhs
+
+
+def test_exact_solver_refines_a_system_whose_integer_rows_exceed_int64(monkeypatch):
+    # A gadget LP's margin row s W_J m - sum q_I: a dyadic reach weight of 65 bits beside
+    # a 1 scales to integers beyond int64.  The dense solver is switched off so that the
+    # answer must come from the sparse float LU and refinement, as for a 4,500-row basis.
+    monkeypatch.setattr("seqform.lp.exact.linear_solver.DENSE_LIMIT", 0)
+    weight = Fraction(2850033089160257, 2**66)  # as a Leduc 6x4 reach: 52-bit numerator
+    n = 6
+    rows, cols, values = [], [], []
+    for i in range(n):
+        rows += [i, i]
+        cols += [i, (i + 1) % n]
+        values += [Fraction(1) if i == 0 else weight * (i + 1), Fraction(-1, 3)]
+    matrix = RationalMatrix.from_triples((n, n), rows, cols, values)
+    assert not isinstance(matrix.integer_rows[0], sp.csr_array)  # Python-int entries
+    rhs = [Fraction(i + 1, 7) for i in range(n)]
+    # a resolve gadget's take row: -s T_J of 180 bits in a row of small integers, beside
+    # rows of 2^66: the float error shows at each row's own scale
+    rhs[0] = Fraction(3**110, 7)
+    solver = ExactLinearSolver(matrix)
+    assert matrix.matvec(solver.solve(rhs)) == rhs
+    assert matrix.rmatvec(solver.solve_transpose(rhs)) == rhs
 
 
 def test_exact_solver_rejects_a_singular_matrix():

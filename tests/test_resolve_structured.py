@@ -137,6 +137,33 @@ def test_the_exact_re_solve_of_resolve_is_never_worse_than_the_blueprint(leduc22
     assert exact.certificate.nash_conv <= exact.blueprint_certificate.nash_conv  # exactly
 
 
+@pytest.mark.slow  # 2 s: three re-solves
+def test_a_large_gadget_lp_goes_to_the_interior_point_and_is_certified(leduc22, monkeypatch):
+    # Above SIMPLEX_COLUMNS HiGHS's interior point with crossover solves the gadget LPs (a
+    # vertex, as simplex's); every LP is made "large" here to run that path on Leduc 2x2.
+    from seqform.resolving import public_gadgets
+
+    _, structured, blueprint = leduc22
+    small = resolve_structured(structured, blueprint, gadget="maxmargin")
+    assert max(run.nodes for run in small.runs) <= public_gadgets.SIMPLEX_COLUMNS
+    used: list[str] = []
+    solve = public_gadgets.solve_structured_lp
+
+    def spy(lp, *, solver, **options):
+        used.append(solver)
+        return solve(lp, solver=solver, **options)
+
+    monkeypatch.setattr(public_gadgets, "solve_structured_lp", spy)
+    monkeypatch.setattr(public_gadgets, "SIMPLEX_COLUMNS", 0)
+    large = resolve_structured(structured, blueprint, gadget="maxmargin")
+    assert set(used) == {"ipm"}
+    assert large.max_gadget_nash_conv < 1e-9
+    for key, run in _by_key(small).items():  # the optimum, the smallest margin, is unique
+        assert min(_by_key(large)[key].margins) == pytest.approx(min(run.margins), abs=1e-9)
+    exact = resolve_structured(structured, blueprint, gadget="maxmargin", exact=True)
+    assert exact.max_gadget_nash_conv < 1e-12 and exact.min_margin >= 0  # the basis, exactly
+
+
 def test_the_exact_re_solve_is_refused_on_the_tree_path(capsys):
     assert main(["resolve", "leduc", "--blueprint", "x.json", "--exact", "--path", "tree"]) == 2
     assert "structured path" in capsys.readouterr().err

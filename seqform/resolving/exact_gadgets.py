@@ -41,10 +41,10 @@ from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.program import Bound, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.run import run_lp
-from seqform.resolving.public_gadgets import GadgetLP
+from seqform.resolving.public_gadgets import GadgetLP, gadget_solver
 from seqform.resolving.subgames import ResolveError
 from seqform.routes.structured_exact import solve_structured_exact
-from seqform.structured.lp_model import build_exact_structured_lp
+from seqform.structured.lp_model import build_exact_structured_lp, build_structured_lp
 from seqform.structured.lp_solve import structured_problem
 
 __all__ = [
@@ -158,8 +158,9 @@ class ExactGadgetAnswer:
 def solve_exact_gadget(
     built: GadgetLP, weights: np.ndarray, alternatives: np.ndarray
 ) -> ExactGadgetAnswer:
-    """Solve the gadget LP by HiGHS's simplex on its exact program rounded, and re-solve
-    the optimal basis in rationals (module docstring).
+    """Solve the gadget LP by HiGHS (the float path's solver,
+    :func:`~seqform.resolving.public_gadgets.gadget_solver`) on its exact program rounded,
+    and re-solve the optimal basis in rationals (module docstring).
 
     Raises
     ------
@@ -170,7 +171,8 @@ def solve_exact_gadget(
     """
     program, x_columns, scale = exact_gadget_program(built, weights, alternatives)
     # the float path's own LP and solver, so that both paths stand on the same vertex
-    solution = run_lp(structured_problem(built.lp), solver="simplex", basis=True)
+    chosen = gadget_solver(built.lp)
+    solution = run_lp(structured_problem(built.lp), solver=chosen, basis=True)
     if solution.basis is None:
         raise ExactSolveError("HiGHS returned no basis to re-solve exactly")
     try:
@@ -211,7 +213,7 @@ def solve_exact_unsafe(
     seqform.lp.exact.linear_solver.ExactSolveError
         If no exact strategy can be formed.
     """
-    solved = solve_structured_exact(sub)
+    solved = solve_structured_exact(sub, solver=gadget_solver(build_structured_lp(sub)))
     value = Fraction(solved.certificate.value)
     gap = Fraction(solved.certificate.nash_conv)
     return solved.strategies, value, gap, solved.tree_nodes

@@ -24,6 +24,18 @@ same ``T_J`` (targets), ``g_J`` (gifts) and margins ``T_J − cbv(J)``:
   ``m = min_J (T_J − cbv(J)) / W_J`` at the optimum.  The multiplier ``d_J`` of ``J``'s row
   is ``O``'s choice of ``J`` as the tree gadget has it, ``p_J = s W_J d_J``.
 
+Solver.  A gadget LP is solved by HiGHS, ending at a vertex (the exact re-solve needs its
+basis): dual simplex up to :data:`SIMPLEX_COLUMNS` columns, where it is as fast as the
+interior point, and the interior point with crossover above, where simplex grows much
+faster (:func:`gadget_solver`).  The LP's build is a fraction of a second at every size; the
+solve is the time.  Measured on one ``maxmargin`` gadget LP of an abstraction 3,9
+blueprint, in one run each (``benchmarks/gadget_solvers.py``,
+``benchmarks/results/gadget_solvers.md``): at Leduc 4×4 (2,786 columns) interior point and
+crossover take 0.49 times simplex's time, at 6×4 (6,338) 0.18, at 13×4 (30,110) a small
+fraction of its minutes.  Clarabel is faster still at 6×4 but ends inside the face, with a
+gadget NashConv near 1e-10, and at 13×4 stops "AlmostSolved".  Every answer is certified by
+the gadget game's best responses whatever the solver.
+
 Gadget values and NashConv are reported in the tree gadget's units (the tree gadget game's
 chance normalises the weights: ``resolve`` divides by ``W = Σ_J W_J``, ``maxmargin`` by
 ``W_J`` per ``J``), so the two versions can be compared number for number.
@@ -49,15 +61,28 @@ from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.responses import best_response, certify, leaf_payoffs
 
 __all__ = [
+    "SIMPLEX_COLUMNS",
     "GadgetAnswer",
     "GadgetLP",
     "UnsafeAnswer",
     "counterfactual_values",
     "gadget_lp",
+    "gadget_solver",
     "root_weights",
     "solve_gadget",
     "solve_unsafe",
 ]
+
+
+SIMPLEX_COLUMNS = 2_000
+"""The largest gadget LP solved by HiGHS's dual simplex; larger ones by its interior point
+with crossover (module docstring: the two are even at Leduc 3×4's 1,550 columns)."""
+
+
+def gadget_solver(lp: StructuredLP) -> StructuredSolver:
+    """HiGHS's ``"simplex"`` for a gadget LP of at most :data:`SIMPLEX_COLUMNS` columns,
+    ``"ipm"`` (interior point with crossover: a vertex and its basis too) above."""
+    return "simplex" if lp.shape[1] <= SIMPLEX_COLUMNS else "ipm"
 
 
 def _floats(values: tuple[object, ...]) -> np.ndarray:
@@ -203,10 +228,10 @@ class GadgetAnswer:
     solution: FloatSolution
 
 
-def solve_gadget(built: GadgetLP, solver: StructuredSolver = "simplex") -> GadgetAnswer:
+def solve_gadget(built: GadgetLP, solver: StructuredSolver | None = None) -> GadgetAnswer:
     """Solve the gadget LP and certify its answer by both players' best responses in the
-    gadget game."""
-    solution = solve_structured_lp(built.lp, solver=solver)
+    gadget game; ``solver`` None lets :func:`gadget_solver` choose by the LP's size."""
+    solution = solve_structured_lp(built.lp, solver=solver or gadget_solver(built.lp))
     lp, sub = built.lp, built.sub
     tables = structured_tables(sub)
     x = np.maximum(solution.primal[lp.x_columns], 0.0)
@@ -243,10 +268,11 @@ class UnsafeAnswer:
     columns: int
 
 
-def solve_unsafe(sub: StructuredGame, solver: StructuredSolver = "simplex") -> UnsafeAnswer:
-    """Solve ``sub`` (both players' ranges in its weights) by its structured LP."""
+def solve_unsafe(sub: StructuredGame, solver: StructuredSolver | None = None) -> UnsafeAnswer:
+    """Solve ``sub`` (both players' ranges in its weights) by its structured LP (``solver``
+    None: :func:`gadget_solver`'s choice)."""
     lp = build_structured_lp(sub)
-    solution = solve_structured_lp(lp, solver=solver)
+    solution = solve_structured_lp(lp, solver=solver or gadget_solver(lp))
     tables = structured_tables(sub)
     x = np.maximum(solution.primal[lp.x_columns], 0.0)
     y = np.maximum(solution.duals[lp.payoff_rows], 0.0)

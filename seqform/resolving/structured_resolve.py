@@ -221,7 +221,7 @@ def _safe(
     subgames: Sequence[PublicSubgame],
     profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
     gadget: str,
-    solver: StructuredSolver,
+    solver: StructuredSolver | None,
     combined: list[np.ndarray],
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[GadgetRun], list[str]]:
@@ -276,7 +276,9 @@ class _Answer:
     columns: int
 
 
-def _answer(item: _Prepared, gadget: str, given: np.ndarray, solver: StructuredSolver) -> _Answer:
+def _answer(
+    item: _Prepared, gadget: str, given: np.ndarray, solver: StructuredSolver | None
+) -> _Answer:
     """One gadget LP solved: in floats, or, for an exact blueprint, exactly
     (:mod:`seqform.resolving.exact_gadgets`: the basis re-solved in rationals; the value is
     the exact strategy's own in the gadget, and ``nash_conv`` its proven gap to the
@@ -310,7 +312,7 @@ def _unsafe(
     game: StructuredGame,
     subgames: Sequence[PublicSubgame],
     profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
-    solver: StructuredSolver,
+    solver: StructuredSolver | None,
     combined: list[np.ndarray],
 ) -> tuple[list[GadgetRun], list[str]]:
     runs, skipped = [], []
@@ -346,7 +348,7 @@ def resolve_structured(
     *,
     round_number: int = 2,
     gadget: str = "resolve",
-    solver: StructuredSolver = "simplex",
+    solver: StructuredSolver | None = None,
     exact: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> ResolveResult:
@@ -366,15 +368,17 @@ def resolve_structured(
     round_number, gadget
         As :func:`seqform.resolving.resolve.resolve`.
     solver
-        For the gadget LPs: HiGHS's ``"simplex"`` (default: a vertex, as the tree path's),
-        ``"ipm"`` or ``"clarabel"``.
+        For the gadget LPs: HiGHS's ``"simplex"``, ``"ipm"`` or ``"clarabel"``; None
+        (default) chooses per LP by its size, HiGHS's simplex or interior point with
+        crossover, both ending at a vertex as the tree path's
+        (:func:`~seqform.resolving.public_gadgets.gadget_solver`).
     exact
         Solve every gadget LP exactly (:mod:`seqform.resolving.exact_gadgets`): the
         blueprint is taken as Fractions (:func:`~seqform.resolving.exact_gadgets.exact_blueprint`),
         the targets and ranges are computed from it exactly, each gadget LP's optimal basis
         is re-solved in rationals and proven optimal, and both profiles are certified in the
         full game in Fractions (``result.certificate`` holds them).  Reach-Maxmargin's gifts
-        are the float ones taken as exact numbers.  ``solver`` is then HiGHS's simplex.
+        are the float ones taken as exact numbers.  ``solver`` is then the size's choice.
     progress
         Hears which gadget LP is being solved (each takes seconds to minutes at Leduc 13×4).
 

@@ -18,7 +18,12 @@ from ``N / 2^K`` by rational reconstruction — continued fractions, the best ap
 with bounded denominator (Wang 1981) — with a shared denominator grown one component
 at a time, and accepted only after the exact check ``B_int z = b_int`` in integers.
 The step ``k`` adapts to what the float solve actually delivers, and the integer product
-``B_int round(2^k d)`` is kept below ``2^62`` so that it runs in ``int64``.
+``B_int round(2^k d)`` is kept below ``2^62`` so that it runs in ``int64``.  A row whose
+integer entries do not fit in ``int64`` (a gadget LP's row ``s W_J m − Σ q_I`` with a
+blueprint's dyadic reach of 65 bits beside a 1) would leave no such room: then ``B_int``
+is factorised as floats all the same (they reach 2^1023) and the product is computed in
+Python integers, slower per step but with the same bits per step; progress is then judged by
+the residual measured against each row's own scale (the rows differ by 2^60 and more).
 
 When the float factorisation fails (numerically singular ``B``) or the refinement stops
 gaining bits, systems of at most :data:`DENSE_LIMIT` rows are solved by python-flint's
@@ -108,8 +113,8 @@ class ExactLinearSolver:
             integer, scales = source.integer_rows
             lu = None
             row_sum_bits = 0.0
-            if isinstance(integer, sp.csr_array) and self.size:
-                as_float = integer.astype(float)
+            if self.size:
+                as_float = _as_float(integer)
                 row_sum = float(np.max(abs(as_float).sum(axis=1)))
                 row_sum_bits = math.log2(max(row_sum, 1.0))
                 try:
@@ -139,11 +144,32 @@ class ExactLinearSolver:
         return [value / denominator if value else _ZERO for value in solution]
 
 
+def _as_float(integer: IntegerMatrix) -> sp.csr_array:
+    """``B_int`` in floats (entries of Python ints rounded to the nearest double)."""
+    if isinstance(integer, sp.csr_array):
+        return integer.astype(float)
+    data = np.asarray([float(v) for v in integer.data], dtype=float)
+    return sp.csr_array((data, integer.indices, integer.indptr), shape=integer.shape)
+
+
 def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None:
-    """Wan's refinement for ``B_int z = target`` (integers); None if it stops gaining bits."""
+    """Wan's refinement for ``B_int z = target`` (integers); None if it stops gaining bits.
+
+    With ``B_int`` in ``int64`` the step's bits are also bounded so that ``B_int round(2^k
+    d)`` stays below ``2^62``; with Python-int entries (:class:`ObjectCSR`) the product is
+    exact at any size and only the float solve's accuracy bounds the step.
+    """
     lu = prepared.float_lu
     integer = prepared.integer
-    assert lu is not None and isinstance(integer, sp.csr_array)
+    assert lu is not None
+    fast = isinstance(integer, sp.csr_array)
+    if not fast:
+        row_bits = np.asarray(
+            [
+                max((abs(int(v)).bit_length() for v in integer.data[start:stop]), default=0)
+                for start, stop in zip(integer.indptr[:-1], integer.indptr[1:], strict=True)
+            ]
+        )
     n = integer.shape[0]
     residual = target.copy()
     accumulated = np.zeros(n, dtype=object)
@@ -165,16 +191,32 @@ def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None
             candidate = _reconstruct(accumulated, total_bits, error)
             if candidate is not None and _satisfies(integer, candidate, target):
                 return candidate
-        room = INT64_HEADROOM_BITS - prepared.row_sum_bits - math.log2(largest + 1.0) - 1
-        bits = min(step, int(room))
+        if fast:
+            room = INT64_HEADROOM_BITS - prepared.row_sum_bits - math.log2(largest + 1.0) - 1
+            bits = min(step, int(room))
+        else:
+            bits = step
         if bits < 1:
             return None
         scale = 1 << bits
-        rounded = np.rint(direction * scale).astype(np.int64)
-        new_residual = residual * scale - (integer @ rounded).astype(object)
-        old_size = max(abs(int(v)) for v in residual)
-        new_size = max(abs(int(v)) for v in new_residual)
-        if new_size > max(old_size, 1 << int(prepared.row_sum_bits + 2)):
+        if fast:
+            rounded = np.rint(direction * scale).astype(np.int64)
+            product = (integer @ rounded).astype(object)
+        else:
+            rounded = np.asarray([int(v) for v in np.rint(direction * scale)], dtype=object)
+            product = integer_matvec(integer, rounded)
+        new_residual = residual * scale - product
+        if fast:
+            old_size = max(abs(int(v)) for v in residual)
+            new_size = max(abs(int(v)) for v in new_residual)
+            limit = 1 << int(prepared.row_sum_bits + 2)
+        else:
+            old_size, new_size = (
+                _row_relative_bits(residual, row_bits),
+                _row_relative_bits(new_residual, row_bits),
+            )
+            limit = int(math.log2(max(np.diff(integer.indptr).max(), 1))) + 2
+        if new_size > max(old_size, limit):
             # The float solve is worth fewer bits than asked for: ask for fewer.
             failures += 1
             step = max(1, bits // 2)
@@ -187,6 +229,14 @@ def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None
         if new_size <= old_size:
             step = min(step + 8, 52)
     return None
+
+
+def _row_relative_bits(residual: np.ndarray, row_bits: np.ndarray) -> int:
+    """The largest ``log2 |r_i| − log2 max_j |B_int[i, j]|``: the residual measured against
+    each row's own scale.  Rows scaled to integers differ by 2^60 and more when a
+    blueprint's reach sits beside a 1, and the float solve's error shows in each row at the
+    row's scale; the plain largest residual would read that as no progress."""
+    return max(abs(int(v)).bit_length() - int(b) for v, b in zip(residual, row_bits, strict=True))
 
 
 def _reconstruct(accumulated: np.ndarray, bits: int, error: int) -> list[Fraction] | None:

@@ -104,3 +104,12 @@ def test_bad_engine_and_storage_are_refused() -> None:
         vector_cfr(game, "cfr+", stopping, storage="float16")
     with pytest.raises(ValueError, match="float32 storage needs the compiled engine"):
         vector_cfr(game, "cfr+", stopping, engine="numpy", storage="float32")
+
+
+def test_float32_storage_keeps_no_float64_copy_per_sequence() -> None:
+    # The flop's 221 million sequences: every float64 array per sequence is 1.8 GB, so the
+    # stepper allocates its state in the storage and keeps no numpy-path scratch.
+    stepper = CompiledRegrets(_game("river"), RULES["dcfr"], storage="float32")
+    for name in ("regrets", "instant", "cumulative", "behaviour", "plans"):
+        assert all(array.dtype == np.float32 for array in getattr(stepper, name)), name
+    assert all(array.size == 0 for array in stepper.work)

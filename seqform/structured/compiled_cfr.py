@@ -313,10 +313,15 @@ class CompiledRegrets(FullTreeRegrets):
         self._kernels = cfr_kernels
         flat = flat_game(game)
         layout = flat.layout
-        super().__init__(layout, [rule, rule], tie_tolerance=TIE_TOLERANCE, horizon=horizon)
+        super().__init__(  # allocated in the storage: no float64 copy passes through memory
+            layout,
+            [rule, rule],
+            tie_tolerance=TIE_TOLERANCE,
+            horizon=horizon,
+            storage=storage,
+            scratch=False,  # the kernels keep their scratch in `instant` and `plans`
+        )
         dtype = np.dtype(storage)
-        for arrays in (self.regrets, self.instant, self.cumulative, self.behaviour):
-            arrays[:] = [array.astype(dtype) for array in arrays]
         self.game = game
         self.flat = flat
         self.values = [np.zeros(player.num_sequences) for player in layout.players]

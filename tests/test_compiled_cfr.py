@@ -113,3 +113,11 @@ def test_float32_storage_keeps_no_float64_copy_per_sequence() -> None:
     for name in ("regrets", "instant", "cumulative", "behaviour", "plans"):
         assert all(array.dtype == np.float32 for array in getattr(stepper, name)), name
     assert all(array.size == 0 for array in stepper.work)
+
+
+def test_the_layout_indices_are_int32() -> None:
+    # Six index arrays per sequence or information set: int64 would be 5 GB on the flop.
+    stepper = CompiledRegrets(_game("river"), RULES["dcfr"], storage="float32")
+    for player in stepper.layout.players:
+        for name in ("order", "sequence_infoset", "sequence_parent", "infoset_first"):
+            assert getattr(player, name).dtype == np.int32, name

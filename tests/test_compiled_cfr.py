@@ -121,3 +121,15 @@ def test_the_layout_indices_are_int32() -> None:
     for player in stepper.layout.players:
         for name in ("order", "sequence_infoset", "sequence_parent", "infoset_first"):
             assert getattr(player, name).dtype == np.int32, name
+
+
+def test_the_flat_tables_do_not_build_the_leaf_index() -> None:
+    # The leaf index gathers the sequence index per group (leaves × hands, both players:
+    # 2.8 GB on the flop, kept with the game) for the numpy products; the kernels read the
+    # flat tables only.
+    from seqform.structured import leaf_groups
+    from seqform.structured.compiled_cfr import flat_game
+
+    game = _game("river")
+    flat_game(game)
+    assert game not in leaf_groups._INDEX

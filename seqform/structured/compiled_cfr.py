@@ -34,11 +34,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqform.game.public.numbering import number_public_tree
-from seqform.game.public.tree import StructuredGame
+from seqform.game.public.tree import PayoffRule, StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
 from seqform.iterative.layout import TIE_TOLERANCE, PlayerLayout, TreeLayout, sequence_layout
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
-from seqform.structured.leaf_groups import THRESHOLD, LeafGroup, leaf_index
+from seqform.structured.leaf_groups import THRESHOLD, rule_numbers, twin_hands
 from seqform.structured.responses import sequence_tables
 
 __all__ = [
@@ -143,19 +143,25 @@ def _node_major(game: StructuredGame) -> TreeLayout:
 
 
 def _leaf_numbers(
-    leaves: int, groups: tuple[LeafGroup, ...]
+    rules: tuple[PayoffRule, ...],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per leaf its rule kind, first and second number and quantity, as the groups converted
-    them."""
-    kinds = np.empty(leaves, dtype=np.int64)
-    first, second = np.zeros(leaves), np.zeros(leaves)
-    quantity = np.zeros(leaves, dtype=np.int64)
-    for group in groups:
-        kinds[group.leaves] = group.kind
-        first[group.leaves] = group.first_float
-        second[group.leaves] = group.second_float
-        quantity[group.leaves] = group.quantity
-    return kinds, first, second, quantity
+    """Per leaf its rule kind, first and second number (floats) and quantity: converted
+    once per rule object (a spot's leaves share a few dozen), not per leaf, and without
+    :func:`~seqform.structured.leaf_groups.leaf_index`, whose per-group gathers of the
+    sequence index (leaves × hands, both players) the kernels never read."""
+    code: dict[int, int] = {}
+    distinct: list[tuple[int, float, float, int]] = []
+    which = np.empty(len(rules), dtype=np.int64)
+    for leaf, rule in enumerate(rules):
+        found = code.get(id(rule))
+        if found is None:
+            kind, first, second, quantity = rule_numbers(rule)
+            found = code[id(rule)] = len(distinct)
+            distinct.append((kind, float(first), float(second), quantity))
+        which[leaf] = found
+    table = np.asarray(distinct, dtype=float).reshape(-1, 4)
+    kinds, quantity = table[:, 0].astype(np.int64), table[:, 3].astype(np.int64)
+    return kinds[which], table[which, 1], table[which, 2], quantity[which]
 
 
 def _level_sets(
@@ -179,9 +185,9 @@ def _level_sets(
 
 
 def _flat_game(game: StructuredGame) -> FlatGame:
-    numbering, index = number_public_tree(game), leaf_index(game)
+    numbering = number_public_tree(game)
     layout = _node_major(game)
-    kinds, first, second, quantity = _leaf_numbers(numbering.num_leaves, index.groups)
+    kinds, first, second, quantity = _leaf_numbers(numbering.leaf_rules)
     level_set, pairs = _level_sets(game, numbering.leaf_levels)
     cards = [game.hands[p].card_matrix.astype(np.int64) for p in (0, 1)]
     num_cards = max(1, int(max(c.max(initial=-1) for c in cards)) + 1)
@@ -190,7 +196,8 @@ def _flat_game(game: StructuredGame) -> FlatGame:
         position = _positions(layout.players[p])
         table = numbering.sequence_index[p]
         internal = np.where(table >= 0, position[np.maximum(table, 0)], -1)
-        weights = index.weights[p]
+        weights = np.asarray([float(w) for w in game.hands[p].weights], dtype=float)
+        two_cards = game.hands[p].card_matrix.shape[1] == 2
         levels = np.stack([both[p].astype(np.int64) for both in pairs])
         players.append(
             FlatPlayer(
@@ -199,7 +206,7 @@ def _flat_game(game: StructuredGame) -> FlatGame:
                 levels=levels,
                 order=np.argsort(levels, axis=1, kind="stable"),
                 cards=np.ascontiguousarray(cards[p]),
-                twin=(index.partner[p] if index.two_cards[p] else np.full(len(weights), -1)),
+                twin=twin_hands(game, p) if two_cards else np.full(len(weights), -1),
             )
         )
     keys = numbering.leaf_cards.astype(np.int64)

@@ -133,3 +133,17 @@ def test_the_flat_tables_do_not_build_the_leaf_index() -> None:
     game = _game("river")
     flat_game(game)
     assert game not in leaf_groups._INDEX
+
+
+def test_a_compiled_runs_certificate_takes_the_compiled_products() -> None:
+    # The same NashConv as the numpy products' (on a copy of the game without flat tables),
+    # to round-off, without the leaf index that would double a flop's memory.
+    from seqform.structured import leaf_groups
+
+    game, fresh = _game("river"), _game("river")
+    result = vector_cfr(game, "dcfr", Stopping(5, None, None, 5), engine="compiled")
+    assert game not in leaf_groups._INDEX
+    assert result.nash_conv == pytest.approx(
+        structured_nash_conv(fresh, result.strategies), rel=1e-12, abs=1e-12
+    )
+    assert fresh in leaf_groups._INDEX  # the numpy products' path

@@ -21,7 +21,14 @@ loop returns to Python after every iteration, where Ctrl-C is seen
 (half the memory) while every sum is taken in float64 and the certificate reads the average
 in float64.
 
+The flat tables are built from the public numbering alone (not from the numpy products'
+leaf index, which gathers the sequence index per leaf: on a flop, gigabytes), and a compiled
+run's certificate takes its products from the same kernel (:func:`compiled_leaf_payoffs`).
+
 Needs numba (the ``fast`` extra); :func:`compiled_available` says whether it is installed.
+
+Size: the flat tables, the stepper and the certificate's product read the same tables with
+the same scratch; apart, each would re-derive the tables' invariants.
 """
 
 from __future__ import annotations
@@ -30,16 +37,22 @@ import importlib.util
 import itertools
 import weakref
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
-from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import PayoffRule, StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
-from seqform.iterative.layout import TIE_TOLERANCE, PlayerLayout, TreeLayout, sequence_layout
+from seqform.iterative.layout import (
+    TIE_TOLERANCE,
+    PlayerLayout,
+    TreeLayout,
+    sequence_layout,
+    to_table_order,
+)
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
 from seqform.structured.leaf_groups import THRESHOLD, rule_numbers, twin_hands
-from seqform.structured.responses import sequence_tables
 
 __all__ = [
     "BATCH",
@@ -49,6 +62,7 @@ __all__ = [
     "FlatPlayer",
     "RuleStep",
     "compiled_available",
+    "compiled_leaf_payoffs",
     "flat_game",
     "rule_step",
 ]
@@ -136,7 +150,7 @@ def _node_major(game: StructuredGame) -> TreeLayout:
     """Vector CFR's layout with each depth's information sets ordered by public node."""
     numbering = number_public_tree(game)
     players = []
-    for player, table in enumerate(sequence_tables(game)):
+    for player, table in enumerate(structured_tables(game)):
         _, nodes = np.nonzero(numbering.infoset_index[player] >= 0)  # the table's order
         players.append(sequence_layout(table, within_depth=nodes))
     return TreeLayout(players=tuple(players))
@@ -246,6 +260,66 @@ def flat_game(game: StructuredGame) -> FlatGame:
     return flat
 
 
+Scratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _scratch(flat: FlatGame, player: int) -> Scratch:
+    """The leaf product's scratch for ``player``: the opponent's range, the sums per own
+    hand, the opponent's sums whole and per card (a column per leaf of a batch)."""
+    hands = [len(flat.players[p].twin) for p in (0, 1)]
+    return (
+        np.zeros((hands[1 - player], flat.width)),
+        np.zeros((hands[player], flat.width)),
+        np.zeros((3, flat.width)),
+        np.zeros((3, flat.num_cards, flat.width)),
+    )
+
+
+def _leaf_product(
+    kernels: ModuleType,
+    flat: FlatGame,
+    player: int,
+    plan: np.ndarray,
+    out: np.ndarray,
+    scratch: Scratch,
+) -> np.ndarray:
+    """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both in
+    the internal order (the compiled :func:`~seqform.structured.cfr_kernels.leaf_product`)."""
+    mine, theirs = flat.players[player], flat.players[1 - player]
+    out[:] = 0.0
+    kernels.leaf_product(
+        player, plan, out, flat.batch_start, flat.batch_kind, flat.batch_key,
+        flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first, flat.step,
+        mine.index, theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
+        mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, *scratch,
+    )  # fmt: skip
+    return out
+
+
+def compiled_leaf_payoffs(
+    game: StructuredGame, player: int, opponent_plan: np.ndarray
+) -> np.ndarray | None:
+    """The responder's payoff per own sequence in the tables' order (``A y`` for player 0,
+    ``−Aᵀ x`` for player 1, as :func:`~seqform.structured.responses.leaf_payoffs` gives
+    it) by the compiled leaf product, where a compiled run has built the game's flat tables
+    and the plan is float; else None.  The certificate of a compiled run takes it: the
+    numpy products' leaf index (leaves × hands per player) would double such a run's
+    memory on a flop, and its sums take minutes there."""
+    flat = _FLAT.get(game)
+    if flat is None or opponent_plan.dtype == object or not compiled_available():
+        return None
+    from seqform.structured import cfr_kernels  # numba: imported only for a run
+
+    own, other = flat.layout.players[player], flat.layout.players[1 - player]
+    plan = np.take(np.asarray(opponent_plan, dtype=float), other.order)
+    payoffs = _leaf_product(
+        cfr_kernels, flat, player, plan, np.zeros(own.num_sequences), _scratch(flat, player)
+    )
+    if player == 1:
+        np.negative(payoffs, out=payoffs)
+    return to_table_order(own, payoffs)
+
+
 @dataclass(frozen=True)
 class RuleStep:
     """A rule's steps 1–6 (:mod:`seqform.iterative.rules`) at one ``t``, as the numbers and
@@ -334,16 +408,7 @@ class CompiledRegrets(FullTreeRegrets):
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
         self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
         self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
-        hands, width = (game.num_hands(0), game.num_hands(1)), flat.width
-        self._scratch = [  # the leaf product's, per player: the opponent's range, the sums
-            (
-                np.zeros((hands[1 - player], width)),
-                np.zeros((hands[player], width)),
-                np.zeros((3, width)),
-                np.zeros((3, flat.num_cards, width)),
-            )
-            for player in (0, 1)
-        ]
+        self._scratch = [_scratch(flat, player) for player in (0, 1)]
         self._tables = [
             (
                 player.sequence_infoset,
@@ -364,16 +429,7 @@ class CompiledRegrets(FullTreeRegrets):
         """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both
         in the internal order (the compiled :func:`~seqform.structured.cfr_kernels.
         leaf_product`)."""
-        flat = self.flat
-        mine, theirs = flat.players[player], flat.players[1 - player]
-        out[:] = 0.0
-        self._kernels.leaf_product(
-            player, plan, out, flat.batch_start, flat.batch_kind, flat.batch_key,
-            flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first, flat.step,
-            mine.index, theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
-            mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, *self._scratch[player],
-        )  # fmt: skip
-        return out
+        return _leaf_product(self._kernels, self.flat, player, plan, out, self._scratch[player])
 
     def _half_step(self, player: int, iteration: int) -> None:
         """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""

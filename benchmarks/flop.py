@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.flop [SPOT] [--profile] [--algorithm dcfr] [--time-limit S]``
 
-* ``--profile``: one line per stage of a run, wall seconds and resident memory after it
+* ``--profile``: one line per stage of a run, wall and CPU seconds and resident memory after it
   (current and peak, ``/proc/self/statm`` and ``getrusage``): the spot's public tree
   (:func:`~seqform.holdem.game.spot_game`), the public numbering, the sequence tables, the
   flat tables of :mod:`seqform.structured.compiled_cfr` (with the node-major layout), the
@@ -59,13 +59,21 @@ class _Stages:
 
     def __init__(self) -> None:
         self.last = time.perf_counter()
-        print("| stage | seconds | resident GB | peak GB |\n|---|---|---|---|", flush=True)
+        self.last_cpu = time.process_time()
+        print(
+            "| stage | seconds | CPU seconds | resident GB | peak GB |\n|---|---|---|---|---|",
+            flush=True,
+        )
 
-    def mark(self, name: str, seconds: float | None = None) -> None:
-        now = time.perf_counter()
+    def mark(self, name: str, seconds: float | None = None, cpu: float | None = None) -> None:
+        now, now_cpu = time.perf_counter(), time.process_time()
         took = now - self.last if seconds is None else seconds
-        print(f"| {name} | {took:.2f} | {_resident_gb():.2f} | {_peak_gb():.2f} |", flush=True)
-        self.last = now
+        took_cpu = now_cpu - self.last_cpu if cpu is None else cpu
+        print(
+            f"| {name} | {took:.2f} | {took_cpu:.2f} | {_resident_gb():.2f} | {_peak_gb():.2f} |",
+            flush=True,
+        )
+        self.last, self.last_cpu = now, now_cpu
 
 
 def _profile(path: Path, storage: str, iterations: int) -> None:
@@ -90,26 +98,29 @@ def _profile(path: Path, storage: str, iterations: int) -> None:
     stages.mark(f"stepper arrays ({storage})")
     stepper.step(1)
     stages.mark("first iteration")
-    plan_s = product_s = whole = 0.0
+    plan_s = product_s = whole = plan_cpu = product_cpu = whole_cpu = 0.0
     for iteration in range(2, iterations + 2):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for player in (0, 1):
             stepper._kernels.own_plan(
                 stepper.behaviour[1 - player],
                 stepper._tables[1 - player][1],
                 stepper.plans[1 - player],
             )
-        middle = time.perf_counter()
+        middle, middle_cpu = time.perf_counter(), time.process_time()
         for player in (0, 1):
             stepper.product(player, stepper.plans[1 - player], stepper.values[player])
-        end = time.perf_counter()
+        end, end_cpu = time.perf_counter(), time.process_time()
         stepper.step(iteration)
-        plan_s += middle - start
-        product_s += end - middle
+        plan_s, plan_cpu = plan_s + middle - start, plan_cpu + middle_cpu - start_cpu
+        product_s, product_cpu = product_s + end - middle, product_cpu + end_cpu - middle_cpu
         whole += time.perf_counter() - end
-    stages.mark(f"iteration: opponent's plans (mean of {iterations})", plan_s / iterations)
-    stages.mark(f"iteration: leaf products (mean of {iterations})", product_s / iterations)
-    stages.mark(f"iteration: whole (mean of {iterations})", whole / iterations)
+        whole_cpu += time.process_time() - end_cpu
+    mean = f"(mean of {iterations})"
+    count = iterations
+    stages.mark(f"iteration: opponent's plans {mean}", plan_s / count, plan_cpu / count)
+    stages.mark(f"iteration: leaf products {mean}", product_s / count, product_cpu / count)
+    stages.mark(f"iteration: whole {mean}", whole / count, whole_cpu / count)
     strategies = stepper.average()
     stages.mark("average")
     nash_conv = structured_nash_conv(game, strategies)

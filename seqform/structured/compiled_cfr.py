@@ -174,8 +174,8 @@ def _leaf_numbers(
             distinct.append((kind, float(first), float(second), quantity))
         which[leaf] = found
     table = np.asarray(distinct, dtype=float).reshape(-1, 4)
-    kinds, quantity = table[:, 0].astype(np.int64), table[:, 3].astype(np.int64)
-    return kinds[which], table[which, 1], table[which, 2], quantity[which]
+    kinds, quantities = table[:, 0].astype(np.int64), table[:, 3].astype(np.int64)
+    return kinds[which], table[which, 1], table[which, 2], quantities[which]
 
 
 def _level_sets(

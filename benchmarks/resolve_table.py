@@ -2,45 +2,53 @@
 
 They report exploitability in mbb/game of no re-solving, unsafe and safe re-solving on their
 small and large two-round and three-round hold'em (91.3 / 41.3 / 346, 5.51 / 397 / 79.3,
-22.6 / 9.84 / 72.6).  This runs the analogue on seqform's games, with blueprints from a card
-abstraction lifted to the full game (the blueprint of an abstraction, as theirs) and from
-CFR:
+22.6 / 9.84 / 72.6).  This runs the analogue on seqform's games (not theirs): a blueprint
+(a card abstraction's equilibrium lifted to the full game, as theirs, or vector CFR+), kept
+for the trunk, and every subgame of the last round re-solved by each gadget on the
+structured path (``seqform.resolving.structured_resolve``), in floats and exactly
+(``exact=True``: each gadget LP's basis re-solved in rationals, the combined profile
+certified in Fractions).  An exact run that does not finish within ``--exact-seconds``
+is stopped and shown as "--" with that reason.
 
-* Leduc decks small enough for the gadget games as trees (``--ranks``), with the refined
-  (quasi-perfect) gadget equilibrium as well;
-* Leduc 13×4 and Rhode Island hold'em (3 ranks × 4 suits, two bets a round: 235,705
-  sequences per player; the full deck's 6.7 billion nodes are out of reach, and the 4- to
-  6-rank decks' blueprints took longer than a table should) on the structured path, each
-  gadget a structured LP (``seqform.resolving.structured_resolve``).  Their blueprints: the
-  abstraction ``3,9`` (Leduc) or ``3,6,9`` (Rhode Island), and vector CFR+.
+Games: Leduc on a middle deck (6×4: the gadget LPs take seconds) and 13×4 (a safe
+gadget's LPs take minutes each there), and Rhode Island hold'em on a reduced deck
+(``--ri-ranks`` ranks × 4 suits, two bets a round; the full 52-card game has 6.7 billion
+nodes and does not fit).
 
-Units: mbb/g is thousandths of the big blind per game; for Leduc the big blind is the ante
-(one chip), for Rhode Island the first round's bet (10 chips, twice the ante of 5).
+Units: mbb/g is thousandths of the big blind per game.  Leduc's big blind is taken as its
+ante (one chip), Rhode Island's as its first round's bet (10 chips, twice the ante of 5);
+the resolve report's "milli-chips per game" is the same number for Leduc and ten times it
+for Rhode Island.
 
-    python benchmarks/resolve_table.py > benchmarks/results/resolve_table.md
+    nice -n 10 python benchmarks/resolve_table.py --output benchmarks/results/resolve_table.md
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
+import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 from seqform.abstraction.solve import abstract
-from seqform.game.builtin.leduc import leduc_poker, leduc_structured
+from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.rhode_island import rhode_island_structured
 from seqform.game.public.tree import StructuredGame
 from seqform.iterative.run import Stopping
-from seqform.questions.iterate import iterate
-from seqform.resolving.paths import resolve
 from seqform.resolving.resolve import GADGETS
+from seqform.resolving.structured_resolve import resolve_structured
+from seqform.structured.responses import certify
 from seqform.structured.vector_cfr import vector_cfr
 
 HEADER = (
-    "| game | round | blueprint | re-solve | path | blueprint mbb/g | re-solved mbb/g "
-    "| min margin | gadget NashConv | seconds |"
+    "| game | blueprint | re-solve | float mbb/g | exact mbb/g | min margin | "
+    "gadget NashConv | float s | exact s |\n|---|---|---|---|---|---|---|---|---|"
 )
 LIBRATUS = """
-Brown and Sandholm (Science 2018, Table 1), mbb/g, their games:
+Brown and Sandholm (Science 2018, Table 1), mbb/g, their games (hold'em variants, not these):
 
 | | small 2-round hold'em | large 2-round hold'em | 3-round hold'em |
 |---|---|---|---|
@@ -50,75 +58,113 @@ Brown and Sandholm (Science 2018, Table 1), mbb/g, their games:
 """
 
 
-def _row(label: str, round_number: int, name: str, result, unit: float, seconds: float) -> str:
-    margin = "-" if result.min_margin is None else f"{result.min_margin:.3g}"
-    refined = " refined" if result.refined else ""
-    return (
-        f"| {label} | {round_number} | {name} | {result.gadget}{refined} | {result.path} "
-        f"| {1000 * result.blueprint_exploitability / unit:.1f} "
-        f"| {1000 * result.exploitability / unit:.1f} | {margin} "
-        f"| {result.max_gadget_nash_conv:.1e} | {seconds:.1f} |"
+def _exact_run(queue: Any, game: StructuredGame, blueprint: Any, gadget: str, rnd: int) -> None:
+    try:
+        result = resolve_structured(game, blueprint, round_number=rnd, gadget=gadget, exact=True)
+        queue.put(("ok", float(result.certificate.exploitability)))
+    except Exception as exc:  # reported in the table as the reason for "--"
+        queue.put(("error", f"{type(exc).__name__}: {exc}"[:80]))
+
+
+def _exact(game: StructuredGame, blueprint: Any, gadget: str, rnd: int, limit: float) -> str:
+    """The exact re-solve's exploitability, in a child process stopped after ``limit``."""
+    queue: Any = multiprocessing.get_context("fork").Queue()
+    child = multiprocessing.get_context("fork").Process(
+        target=_exact_run, args=(queue, game, blueprint, gadget, rnd)
     )
+    child.start()
+    child.join(limit)
+    if child.is_alive():
+        child.terminate()
+        child.join()
+        return f"-- (not done in {limit:.0f} s)"
+    if queue.empty():
+        return "-- (the run ended without an answer)"
+    status, value = queue.get()
+    return f"{value:.17g}" if status == "ok" else f"-- ({value})"
 
 
-def _tree_rows(ranks: int, suits: int, refine: bool) -> list[str]:
-    game = leduc_poker(ranks, suits)
-    blueprints = {
-        "1-bucket abstraction": abstract(leduc_structured(ranks, suits), "1,1").strategies,
-        "CFR, 10 iterations": iterate(game, algorithm="cfr", iterations=10).result.strategies,
-    }
-    rows = []
-    for name, blueprint in blueprints.items():
+def _rows(
+    label: str,
+    game: StructuredGame,
+    blueprints: dict[str, Callable[[], Any]],
+    rnd: int,
+    unit: float,
+    limit: float,
+    write: Callable[[str], None],
+) -> None:
+    for name, make in blueprints.items():
+        start = time.perf_counter()
+        blueprint = make()
+        measured = certify(game, *blueprint)
+        seconds = time.perf_counter() - start
+        write(
+            f"| {label} | {name} | none (blueprint) | "
+            f"{1000 * float(measured.exploitability) / unit:.2f} | | - | - | {seconds:.0f} | |"
+        )
         for gadget in GADGETS:
-            for refined in (False, True) if refine else (False,):
-                start = time.perf_counter()
-                result = resolve(game, blueprint, gadget=gadget, refine=refined)
-                rows.append(
-                    _row(
-                        f"Leduc {ranks}×{suits}", 2, name, result, 1.0, time.perf_counter() - start
-                    )
-                )
-    return rows
+            start = time.perf_counter()
+            result = resolve_structured(game, blueprint, round_number=rnd, gadget=gadget)
+            seconds = time.perf_counter() - start
+            start = time.perf_counter()
+            exact = _exact(game, blueprint, gadget, rnd, limit)
+            exact_seconds = time.perf_counter() - start
+            if not exact.startswith("--"):
+                exact = f"{1000 * float(exact) / unit:.2f}"
+            margin = "-" if result.min_margin is None else f"{result.min_margin:.2g}"
+            write(
+                f"| {label} | {name} | {gadget} | {1000 * result.exploitability / unit:.2f} "
+                f"| {exact} | {margin} | {result.max_gadget_nash_conv:.1e} | {seconds:.0f} "
+                f"| {exact_seconds:.0f} |"
+            )
 
 
-def _structured_rows(
-    label: str, game: StructuredGame, buckets: str, rounds: list[int], unit: float, iterations: int
-) -> list[str]:
-    blueprints = {
-        f"abstraction {buckets}": abstract(game, buckets).strategies,
-        f"CFR+, {iterations} iterations": vector_cfr(
-            game, "cfr+", Stopping(iterations=iterations, every=iterations)
-        ).strategies,
+def _blueprints(game: StructuredGame, buckets: list[str], iterations: int) -> dict[str, Any]:
+    made: dict[str, Callable[[], Any]] = {
+        f"abstraction {spec}": (lambda spec=spec: abstract(game, spec).strategies)
+        for spec in buckets
     }
-    rows = []
-    for name, blueprint in blueprints.items():
-        for round_number in rounds:
-            for gadget in GADGETS:
-                start = time.perf_counter()
-                result = resolve(game, blueprint, round_number=round_number, gadget=gadget)
-                row = _row(label, round_number, name, result, unit, time.perf_counter() - start)
-                print(row, flush=True)
-                rows.append(row)
-    return rows
+    made[f"CFR+, {iterations} iterations"] = lambda: (
+        vector_cfr(game, "cfr+", Stopping(iterations=iterations, every=iterations)).strategies
+    )
+    return made
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ranks", type=int, nargs="*", default=[2])
-    parser.add_argument("--no-refine", action="store_true")
+    parser.add_argument("--output", help="the Markdown file (default stdout)")
+    parser.add_argument("--leduc-decks", nargs="*", default=["6x4", "13x4"])
+    parser.add_argument("--leduc-buckets", nargs="*", default=["3,9", "5,15"])
+    parser.add_argument("--ri-ranks", type=int, default=4)
+    parser.add_argument("--ri-buckets", nargs="*", default=["3,6,9"])
+    parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument("--exact-seconds", type=float, default=300.0)
     parser.add_argument("--skip", nargs="*", default=[], choices=["leduc", "rhode_island"])
     args = parser.parse_args()
-    print(HEADER)
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for ranks in args.ranks:
-        for row in _tree_rows(ranks, 2, not args.no_refine):
-            print(row, flush=True)
-    if "leduc" not in args.skip:
-        _structured_rows("Leduc 13×4", leduc_structured(13, 4), "3,9", [2], 1.0, 100)
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+
+    def write(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    write("# Re-solving a blueprint: seqform's analogue of Brown and Sandholm's table\n")
+    write(f"Run {time.strftime('%Y-%m-%d %H:%M %Z')}, load average at the start {load} ")
+    write(f"(2 cores, shared). Command: `nice -n 10 python {' '.join(sys.argv)}`\n")
+    write(HEADER)
+    for deck in [] if "leduc" in args.skip else args.leduc_decks:
+        ranks, suits = (int(part) for part in deck.split("x"))
+        game = leduc_structured(ranks, suits)
+        made = _blueprints(game, args.leduc_buckets, args.iterations)
+        _rows(f"Leduc {ranks}×{suits}", game, made, 2, 1.0, args.exact_seconds, write)
     if "rhode_island" not in args.skip:
-        game = rhode_island_structured(3, 4, max_bets=2)
-        _structured_rows("Rhode Island 3×4, 2 bets", game, "3,6,9", [3, 2], 10.0, 100)
-    print(LIBRATUS)
+        game = rhode_island_structured(args.ri_ranks, 4, max_bets=2)
+        made = _blueprints(game, args.ri_buckets, args.iterations)
+        label = f"Rhode Island {args.ri_ranks}×4, 2 bets"
+        _rows(label, game, made, 3, 10.0, args.exact_seconds, write)
+    write(LIBRATUS)
+    if out is not sys.stdout:
+        out.close()
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ Run from the checkout::
     python -m benchmarks.rhode_island --only "rhode_island(ranks=3)" --time-limit 600
     python -m benchmarks.rhode_island --from-json benchmarks/results/rhode_island.json
     python -m benchmarks.rhode_island --full          # the full game, forced past the refusal
+    python -m benchmarks.rhode_island --cfr           # vector CFR's curve on the full game
+                                                      # (benchmarks/rhode_island_cfr.py)
 
 Each rung is a fresh ``python -m benchmarks.rhode_island --rung GAME`` process that solves the
 game as ``seqform.solve(GAME, method="structured")`` does (suit isomorphism on, the route's
@@ -445,6 +447,11 @@ def write(rows: Sequence[dict[str, Any]], out: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if "--cfr" in arguments:  # the CFR curve is its own benchmark, with its own options
+        from benchmarks.rhode_island_cfr import main as cfr_main
+
+        return cfr_main([a for a in arguments if a != "--cfr"])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="+", metavar="GAME", help="these decks, not the ladder")
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS")
@@ -455,7 +462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rung", help=argparse.SUPPRESS)  # the child's mode
     parser.add_argument("--result", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--force", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if args.rung:
         from seqform.io.atomic import write_atomically
 

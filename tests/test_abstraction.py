@@ -4,6 +4,8 @@ bucket specs are refused as usage errors."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,7 @@ from seqform.routes.options import OptionsError
 from seqform.routes.structured import solve_structured
 
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017), App. E.2: Leduc's value to player 1
+LEDUC_2X2 = "leduc(ranks=2, suits=2)"
 
 
 @pytest.fixture(scope="module")
@@ -123,3 +126,21 @@ def test_the_command_line_reports_both_games(capsys):
     assert main(["solve", "leduc", "--card-buckets", "6,6", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "abstract game value" in out and "exploitability (NashConv / 2)" in out
+
+
+@pytest.mark.slow  # about 1.3 s warm: a solve, a resolve and an exploit
+def test_an_abstraction_document_is_a_blueprint_for_resolve_and_exploit(tmp_path, capsys):
+    blueprint = tmp_path / "blueprint.json"
+    solved = ["solve", LEDUC_2X2, "--card-buckets", "1,2", "--format", "json", "--quiet"]
+    assert main([*solved, "--output", str(blueprint)]) == 0
+    written = json.loads(blueprint.read_text())
+    assert [entry["player"] for entry in written["strategies"]] == [1, 2]
+    resolved = tmp_path / "resolved.json"
+    again = ["resolve", LEDUC_2X2, "--blueprint", str(blueprint), "--gadget", "unsafe"]
+    assert main([*again, "--format", "json", "--output", str(resolved)]) == 0
+    measured = json.loads(resolved.read_text())["blueprint"]["exploitability"]
+    # the file's strategies are the lifted ones: resolve measures the blueprint as solve did
+    assert measured == pytest.approx(written["full_game"]["exploitability"], abs=1e-9)
+    capsys.readouterr()
+    assert main(["exploit", LEDUC_2X2, "--strategy", str(blueprint)]) == 0
+    assert "Gain over the equilibrium" in capsys.readouterr().out

@@ -7,9 +7,13 @@ targets, gifts and gadget values (the LP optimum is unique even where the answer
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
+from seqform.cli.main import main
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured
+from seqform.game.public.numbering import structured_tables
 from seqform.questions.iterate import iterate
 from seqform.resolving.paths import choose_path, resolve
 from seqform.resolving.resolve import GADGETS
@@ -80,3 +84,59 @@ def test_progress_hears_each_gadget_lp(leduc22):
     assert len(heard) == len(result.runs) > 0
     assert heard[0].startswith("player 1 re-solves subgame 1 of ")
     assert any(line.startswith("player 2 ") for line in heard)
+
+
+def _nearly_never_checks(game, tiny):
+    """Uniform play, except that player 1 checks first with probability ``tiny``: the
+    subgames after a check are reached with ``tiny`` (an interior point's zero)."""
+    blueprint = []
+    for player, table in enumerate(structured_tables(game)):
+        mapping = {}
+        for name, actions in zip(table.infosets, table.actions, strict=True):
+            mapping[name] = {action: 1 / len(actions) for action in actions}
+            if player == 0 and name.count("|") == 1:  # a first decision: "Qs|"
+                mapping[name] = {"c": tiny, "r": 1 - tiny}
+        blueprint.append(mapping)
+    return blueprint
+
+
+@pytest.mark.parametrize(
+    "gadget",
+    ["unsafe", pytest.param("maxmargin", marks=pytest.mark.slow)],  # 1.4 s
+)
+def test_a_subgame_reached_with_a_tiny_probability_is_solved_as_the_tree_solves_it(gadget):
+    structured = leduc_structured(2, 2)
+    blueprint = _nearly_never_checks(structured, 1e-11)
+    result = resolve_structured(structured, blueprint, gadget=gadget)
+    # each gadget LP's answer is an equilibrium of its game, however small the range
+    assert result.max_gadget_nash_conv < 1e-9
+    on_tree = resolve_tree(leduc_poker(2, 2), blueprint, gadget=gadget)
+    assert result.exploitability == pytest.approx(on_tree.exploitability, abs=1e-9)
+
+
+@pytest.mark.slow  # 1 to 3 s each: every gadget LP solved twice, certificates in Fractions
+@pytest.mark.parametrize("gadget", ["unsafe", "maxmargin", "reach"])
+def test_the_exact_re_solve_agrees_with_the_float_one(leduc22, gadget):
+    _, structured, blueprint = leduc22
+    floats = resolve_structured(structured, blueprint, gadget=gadget)
+    exact = resolve_structured(structured, blueprint, gadget=gadget, exact=True)
+    assert exact.exact and isinstance(exact.certificate.nash_conv, Fraction)
+    # the same vertex, the same combined profile: within the float certificate's tolerance
+    assert float(exact.certificate.nash_conv) == pytest.approx(
+        float(floats.certificate.nash_conv), abs=1e-9
+    )
+    assert exact.max_gadget_nash_conv < 1e-12  # each answer's proven gap to its optimum
+    if gadget != "unsafe":
+        assert exact.min_margin >= 0  # exact margins: safe, not to within a tolerance
+
+
+@pytest.mark.slow  # 1.4 s
+def test_the_exact_re_solve_of_resolve_is_never_worse_than_the_blueprint(leduc22):
+    _, structured, blueprint = leduc22
+    exact = resolve_structured(structured, blueprint, gadget="resolve", exact=True)
+    assert exact.certificate.nash_conv <= exact.blueprint_certificate.nash_conv  # exactly
+
+
+def test_the_exact_re_solve_is_refused_on_the_tree_path(capsys):
+    assert main(["resolve", "leduc", "--blueprint", "x.json", "--exact", "--path", "tree"]) == 2
+    assert "structured path" in capsys.readouterr().err

@@ -20,6 +20,7 @@ from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.public.explicit import explicit_game
 from seqform.routes.solve import solve
+from seqform.structured.leaf_groups import leaf_index
 from seqform.structured.payoff_matrix import payoff_entries, payoff_matrix, payoff_nnz
 from seqform.structured.products import payoff_to_first, payoff_to_second
 from seqform.structured.responses import best_response, certify, sequence_tables
@@ -157,3 +158,17 @@ def test_nnz_of_n_card_kuhn_is_five_leaves_of_ordered_deals():
     # the old pair-by-pair count ran out of memory.
     for cards in (3, 1000, 100_000):
         assert payoff_nnz(kuhn_structured(cards)) == 5 * cards * (cards - 1)
+
+
+def test_the_leaf_slots_are_held_once() -> None:
+    # each group's slots are a view into the concatenation the products' bincount reads,
+    # with the numbers the group was built with (the products above check them)
+    index = leaf_index(leduc_structured(3, 2))
+    for player in (0, 1):
+        start = 0
+        for group in index.groups:
+            size = group.slots[player].size
+            assert np.shares_memory(group.slots[player], index.slots[player])
+            assert (group.slots[player].ravel() == index.slots[player][start : start + size]).all()
+            start += size
+        assert start == len(index.slots[player])

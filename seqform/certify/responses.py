@@ -273,7 +273,7 @@ def respond(
     probabilities[0] = one
     values = _zeros(table.num_infosets, exact)
     choice = np.zeros(table.num_infosets, dtype=np.int64)
-    counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64, count=table.num_infosets)
+    counts = table.action_counts()
     for infosets, sequences in _levels(table):
         with np.errstate(over="ignore", invalid="ignore"):
             totals = leaf[sequences] + below[sequences]

@@ -70,6 +70,21 @@ class _CommandParser(SeqformParser):
             self._inside = False
 
 
+def add_suit_isomorphism_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--no-suit-isomorphism`` (``args.suit_isomorphism``, default True): on the structured
+    route, ``what`` instead of the reduced run a suit-symmetric game gets by default."""
+    parser.add_argument(
+        "--no-suit-isomorphism",
+        dest="suit_isomorphism",
+        action="store_false",
+        help=(
+            f"structured route: {what} that a game symmetric under suit permutations "
+            "(leduc, rhode_island) gets by default; the answer is the same, certified on the "
+            "full game either way"
+        ),
+    )
+
+
 def _add_solve(commands: Commands) -> None:
     solve = commands.add_parser(
         "solve",
@@ -96,15 +111,9 @@ def _add_solve(commands: Commands) -> None:
     )
     add_max_entries_argument(solve)
     add_analysis_arguments(solve)
-    solve.add_argument(
-        "--no-suit-isomorphism",
-        dest="suit_isomorphism",
-        action="store_false",
-        help=(
-            "structured route: solve the full LP, not the smaller one on canonical boards "
-            "and hand classes that a game symmetric under suit permutations (leduc) gets "
-            "by default; the answer is the same, certified on the full game either way"
-        ),
+    add_suit_isomorphism_argument(
+        solve,
+        "solve the full LP, not the smaller one on canonical boards and hand classes",
     )
     solve.add_argument(
         "--hand",
@@ -256,6 +265,7 @@ ALGORITHM_HELP = (
 
 
 def _add_iterate(commands: Commands) -> None:
+    """``iterate``.  Length: one call per option, in the order ``--help`` lists them."""
     iterate = commands.add_parser(
         "iterate",
         help="the CFR family: average strategies, NashConv history, distance to the LP",
@@ -307,6 +317,10 @@ def _add_iterate(commands: Commands) -> None:
     )
     iterate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_iterate_route_arguments(iterate)
+    add_suit_isomorphism_argument(
+        iterate,
+        "run vector CFR on the game itself, not on canonical boards and hand classes",
+    )
     add_lock_arguments(
         iterate,
         "the CFR family keeps them (not xfp, rcfr, mccfr), measured in the locked game "

@@ -85,6 +85,13 @@ def add_resolve(commands: Commands) -> None:
         "only)",
     )
     resolve.add_argument(
+        "--exact",
+        action="store_true",
+        help="solve every gadget LP exactly (HiGHS's basis re-solved in rationals) and certify "
+        "the blueprint and the re-solved profile in the full game in fractions (structured "
+        "path only)",
+    )
+    resolve.add_argument(
         "--path",
         choices=("auto", "tree", "structured"),
         default="auto",

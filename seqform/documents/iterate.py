@@ -43,7 +43,9 @@ added, none removed or renamed)::
       "spot": {...},                       # a hold'em spot file on the structured route
       "locks": {"locks": [str, ...],       # a run with node locks (--lock): the locks kept,
                 "locked_players": [int, ...], "locked_infosets": int,
-                "certificate": str}        # and what the certificate then measures
+                "certificate": str},       # and what the certificate then measures
+      "suit_isomorphism": {...} | null     # vector CFR run on canonical boards and hand
+                                           # classes: seqform.structured/2's object, "lp" null
     }
 
 With ``"locks"``, ``"players"``, ``"certificate"`` and ``"history"`` measure the locked game
@@ -75,6 +77,7 @@ from seqform.documents.locked import CERTIFICATE_NOTE
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
 from seqform.documents.registry import builds
 from seqform.documents.spots.spot import spot_json
+from seqform.documents.structured import suit_isomorphism_json
 from seqform.forms.locks import ResolvedLocks
 from seqform.game.builtin.labels import grammar_name
 from seqform.game.public.tree import StructuredGame
@@ -170,6 +173,7 @@ def iterate_document(run: IterativeRun) -> dict[str, Any]:
         document["spot"] = spot_json(run.spot)
     if run.locks is not None:
         document["locks"] = _locks_json(run.locks)
+    document["suit_isomorphism"] = suit_isomorphism_json(run.suit_reduction)
     return document
 
 

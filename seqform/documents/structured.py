@@ -96,7 +96,7 @@ def auxiliary_variables(solution: StructuredResult) -> int:
     sets and the value: the level sums standing for ``Aᵀ x`` (of the LP solved: the
     reduced one under suit isomorphism)."""
     reduction: ReductionSizes | None = getattr(solution, "suit_reduction", None)
-    if reduction is not None:
+    if reduction is not None and reduction.reduced_lp is not None:
         return reduction.reduced_lp[1] - reduction.reduced.columns
     first, second = sequence_tables(solution.game)
     return solution.stats.variables - first.num_sequences - second.num_infosets - 1

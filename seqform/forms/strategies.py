@@ -135,7 +135,7 @@ def _plan_array(plan: Sequence[Any] | np.ndarray) -> np.ndarray:
 
 
 def _action_counts(table: PlayerSequences) -> np.ndarray:
-    return np.fromiter((len(a) for a in table.actions), dtype=np.int64, count=table.num_infosets)
+    return table.action_counts()
 
 
 def behaviour_from_plan(

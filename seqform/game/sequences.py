@@ -6,7 +6,7 @@ player and freezes it into a :class:`PlayerSequences`; see that module for the n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
@@ -29,23 +29,29 @@ class PlayerSequences:
     first_sequence : per information set, the index of its first action's sequence
     sequence_infoset : per sequence, its information set index (-1 for the empty sequence)
     sequence_action : per sequence, its action label ("" for the empty sequence)
+
+    ``infosets``, ``actions`` and ``sequence_action`` are tuples for a tree, and for a
+    structured game read-only sequences that make each label when asked
+    (:mod:`seqform.game.public.table_labels`): compare them with ``==``, never by identity,
+    and count actions with :meth:`action_counts`.  The integer arrays are int64, or int32
+    where a structured game's counts fit.
     """
 
     player: int
-    infosets: tuple[str, ...]
-    actions: tuple[tuple[str, ...], ...]
+    infosets: Sequence[str]
+    actions: Sequence[tuple[str, ...]]
     parent_sequence: np.ndarray
     first_sequence: np.ndarray
     sequence_infoset: np.ndarray
-    sequence_action: tuple[str, ...]
+    sequence_action: Sequence[str]
 
     @property
     def num_sequences(self) -> int:
-        return len(self.sequence_action)
+        return len(self.sequence_infoset)
 
     @property
     def num_infosets(self) -> int:
-        return len(self.infosets)
+        return len(self.first_sequence)
 
     def sequences_of(self, infoset: int) -> range:
         """The sequence indices of the actions at information set ``infoset``."""
@@ -73,8 +79,11 @@ class PlayerSequences:
         return MappingProxyType({name: index for index, name in enumerate(self.infosets)})
 
     def action_counts(self) -> np.ndarray:
-        """Number of actions per information set."""
-        return np.fromiter((len(a) for a in self.actions), dtype=np.int64, count=len(self.actions))
+        """Number of actions per information set (counted from ``sequence_infoset``, so no
+        label is built)."""
+        return np.bincount(self.sequence_infoset[1:], minlength=self.num_infosets).astype(
+            np.int64, copy=False
+        )
 
 
 class InfosetEntry(NamedTuple):

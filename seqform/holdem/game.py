@@ -48,7 +48,7 @@ from seqform.game.public.tree import (
     StructuredGame,
 )
 from seqform.holdem.betting import Bet, street_tree
-from seqform.holdem.cards import card_text, combo_text
+from seqform.holdem.cards import SUITS, card_text, combo_text
 from seqform.holdem.ranges import HandRange
 from seqform.holdem.spot import Spot, read_spot
 from seqform.holdem.strength import showdown_levels
@@ -251,7 +251,13 @@ class _Builder:
 
 
 def spot_game(spot: Spot) -> StructuredGame:
-    """The structured game of a spot (module docstring)."""
+    """The structured game of a spot (module docstring).
+
+    It declares its cards' suits (``4 · rank + suit``) and the board as fixed cards, so the
+    structured route merges suits where the whole spot is proven invariant
+    (:func:`~seqform.game.public.symmetry.game_symmetries`: the board mapped onto itself as
+    a set, each range onto itself weight for weight, the public tree and showdowns onto
+    themselves) and certifies the lifted answer on the spot itself."""
     root = _Builder(spot).street(spot.board, Fraction(0), "|")
     return StructuredGame(
         name=spot.name,
@@ -260,6 +266,8 @@ def spot_game(spot: Spot) -> StructuredGame:
         root=root,
         write_deal=ordered_deal("deal", ","),
         description=f"{spot.street} spot on {''.join(card_text(c) for c in spot.board)}",
+        suits=len(SUITS),
+        fixed_cards=tuple(spot.board),
     )
 
 

@@ -11,8 +11,9 @@ A behavioural strategy of one player, ``b(a | h)`` for each of the player's info
 
 * ``{infoset: {action: probability}}``, e.g. ``{"J": {"p": "2/3", "b": "1/3"}, ...}``;
 * a whole ``seqform solve --format json`` or ``seqform iterate --format json`` document
-  (schema ``seqform.solve/2``, ``seqform.structured/2``, ``seqform.iterate/2`` or
-  ``seqform.resolve/1``, whose strategy entries have the same shape): its entry of
+  (schema ``seqform.solve/2``, ``seqform.structured/2``, ``seqform.iterate/2``,
+  ``seqform.resolve/1`` or ``seqform.abstraction/1``, whose strategy entries have the same
+  shape; an abstraction's are its strategies lifted to the full game): its entry of
   ``"strategies"`` for the player is read (player 1 when the caller names none);
 * one such entry, ``{"player": 1, "infosets": [{"name": "J", "actions": [{"action": "p",
   "probability": 0.5}, ...]}, ...]}``;
@@ -66,7 +67,7 @@ from seqform.game.model import Game
 from seqform.game.public.numbering import structured_tables
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
-from seqform.io.documents import ITERATE, PREVIOUS, RESOLVE, SOLVE, STRUCTURED
+from seqform.io.documents import ABSTRACTION, ITERATE, PREVIOUS, RESOLVE, SOLVE, STRUCTURED
 from seqform.io.gambit_profile import is_gambit_profile, profile_mapping
 from seqform.io.json_input import (
     StrategyFileError,
@@ -91,7 +92,8 @@ __all__ = [
 ]
 
 SOLUTION_SCHEMA = SOLVE
-STRATEGY_SCHEMAS = (SOLVE, ITERATE, STRUCTURED, RESOLVE)  # documents whose strategies are read
+STRATEGY_SCHEMAS = (SOLVE, ITERATE, STRUCTURED, RESOLVE, ABSTRACTION)
+"""The documents whose ``"strategies"`` are read (an abstraction's: its lifted profile)."""
 _READ_SCHEMAS = (
     *STRATEGY_SCHEMAS,
     *(old for old, new in PREVIOUS.items() if new in STRATEGY_SCHEMAS),

@@ -37,7 +37,14 @@ equilibrium of the locked game, the certificate ``solve``'s locked route reports
 reference is then the locked LP (``solve``'s locked route) on the layout the run stepped
 on; uniqueness is not decided for it.
 
-Size: a little over 450 lines: the one entry point with its keyword checks, and what it
+On the structured route a game invariant under suit permutations runs on its canonical
+boards, the members of each hand class sharing one regret
+(:func:`~seqform.structured.vector_cfr.canonical_vector_cfr`: the iterates of CFR on the game,
+at the reduced size), unless ``suit_isomorphism=False``; the average is lifted to the game
+and certified there, unreduced, as ``solve``'s reduced LP is.  A run with locks stays on the
+game itself (a lock breaks the suit symmetry the reduction relies on).
+
+Size: about 520 lines: the one entry point with its keyword checks, and what it
 does when the certificate or the reference fails, kept beside the run they measure.
 """
 
@@ -47,7 +54,7 @@ import math
 import operator
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
@@ -97,7 +104,18 @@ from seqform.routes.policy import (
     resolve_method,
 )
 from seqform.structured.responses import certify as structured_certify
-from seqform.structured.vector_cfr import VECTOR_ALGORITHMS, vector_cfr
+from seqform.structured.suit_reduction import (
+    ReductionSizes,
+    canonical_boards,
+    canonical_sizes,
+    lift_behaviour,
+)
+from seqform.structured.vector_cfr import (
+    VECTOR_ALGORITHMS,
+    CanonicalRun,
+    canonical_vector_cfr,
+    vector_cfr,
+)
 
 if TYPE_CHECKING:
     from seqform.holdem import SpotSummary
@@ -143,6 +161,9 @@ class IterativeRun:
         frequencies and the opening grid; else None
     locks : the node locks the run kept, resolved against the game (then ``profile`` and
         ``certificate`` measure the locked game); None for a run without locks
+    suit_reduction : when vector CFR ran on canonical boards (module docstring), the sizes
+        of the game, of ``G'`` and of the hand classes; ``result``'s strategies are then
+        the lifted ones and its NashConv samples those of the lift
     """
 
     game: Game
@@ -154,6 +175,7 @@ class IterativeRun:
     certificate_failed: str | None = None
     spot: SpotSummary | None = None
     locks: ResolvedLocks | None = None
+    suit_reduction: ReductionSizes | None = None
 
     @property
     def values(self) -> tuple[float, ...]:
@@ -180,6 +202,7 @@ def iterate(
     max_nodes: int | None = None,
     progress: Callable[[str], None] | None = None,
     locks: Sequence[Lock | str] | Lock | str | None = None,
+    suit_isomorphism: bool = True,
 ) -> IterativeRun:
     """Run ``algorithm`` (a key of :data:`~seqform.questions.algorithms.ALGORITHMS`) until a
     stopping rule fires, and measure it.
@@ -230,6 +253,11 @@ def iterate(
         Node locks (:class:`~seqform.forms.locks.Lock`\\ s or the compact notation,
         ``"P1@J: b=1"``; docs/locking.md): the run keeps them and is measured in the locked
         game, beside the locked LP (module docstring).  The CFR family only.
+    suit_isomorphism
+        On the structured route, run on canonical boards and hand classes where the game
+        is invariant under suit permutations, certified on the game (module docstring);
+        False runs on the game itself (the command line's ``--no-suit-isomorphism``).
+        Ignored with locks.
 
     Raises
     ------
@@ -253,11 +281,12 @@ def iterate(
     options = solver_options(algorithm, stopping, seed, on_sample)
     wanted = _wanted_locks(locks, algorithm)
     spec = game if isinstance(game, str) else None
-    route = _structured_route(game, chosen, algorithm, force)
+    route = _structured_route(game, chosen, algorithm, force, suit_isomorphism and wanted is None)
     if route is not None:
         return _iterate_structured(
-            route, algorithm, stopping, on_sample, reference, progress, force, wanted
-        )
+            route, algorithm, stopping, on_sample, reference, progress, force, wanted,
+            suit_isomorphism,
+        )  # fmt: skip
     tree = _load(game, force, max_nodes)
     two_player = is_two_player_zero_sum(tree)
     resolved = None
@@ -405,11 +434,16 @@ def _kept(compute: Callable[[], LpReference]) -> LpReference:
 
 
 def _structured_route(
-    game: Game | str | os.PathLike[str], method: str, algorithm: str, force: bool
+    game: Game | str | os.PathLike[str],
+    method: str,
+    algorithm: str,
+    force: bool,
+    suit_isomorphism: bool = True,
 ) -> Route | None:
     """The structured route vector CFR runs on, or None for the tree: ``method="structured"``,
     or ``"auto"`` where ``solve``'s policy takes the structured route and the algorithm is
-    one vector CFR runs (:data:`~seqform.structured.vector_cfr.VECTOR_ALGORITHMS`)."""
+    one vector CFR runs (:data:`~seqform.structured.vector_cfr.VECTOR_ALGORITHMS`); sized on
+    canonical boards when the run will be suit-reduced (``suit_isomorphism``)."""
     if isinstance(game, Game):
         if method == "structured":
             raise OptionsError(f"{game.name}: a built tree runs on --method tree")
@@ -427,7 +461,9 @@ def _structured_route(
             f"{algorithm} runs on the game tree only; --method structured runs "
             f"{', '.join(VECTOR_ALGORITHMS)}"
         )
-    return choose_route(game, "structured", force=force, lp=False)  # refuses what won't fit
+    return choose_route(  # refuses what won't fit
+        game, "structured", force=force, lp=False, suit_isomorphism=suit_isomorphism
+    )
 
 
 def _iterate_structured(
@@ -439,16 +475,24 @@ def _iterate_structured(
     progress: Callable[[str], None] | None,
     force: bool,
     locks: list[Lock] | None = None,
+    suit_isomorphism: bool = True,
 ) -> IterativeRun:
-    """Vector CFR on the public tree × hands (:mod:`seqform.structured.vector_cfr`), measured
-    and compared with the structured LP, all without the tree; a spot's report from the
-    average strategies.  Locks are resolved against the public tree (a spot's hands by the
-    route) and kept by the numpy engine."""
+    """Vector CFR on the public tree × hands (:mod:`seqform.structured.vector_cfr`), on
+    canonical boards where the game allows it (module docstring), measured and compared
+    with the structured LP, all without the tree; a spot's report from the average
+    strategies.  Locks are resolved against the public tree (a spot's hands by the route)
+    and kept by the numpy engine."""
     game = route.structured
     assert game is not None  # a structured route
     resolved = None if locks is None else resolve_for(game, route, locks)
     fixed = None if resolved is None else resolved.fixed
-    result = vector_cfr(game, algorithm, stopping, on_sample, fixed)
+    boards = canonical_boards(game) if suit_isomorphism and locks is None else None
+    sizes = None
+    if boards is None:
+        result = vector_cfr(game, algorithm, stopping, on_sample, fixed)
+    else:
+        result = _lifted(canonical_vector_cfr(boards, algorithm, stopping, on_sample))
+        sizes = canonical_sizes(boards)
     first, second = result.strategies
     bounds = None if resolved is None else resolved.bounds()
     certificate = structured_certify(game, first, second, bounds)
@@ -467,7 +511,28 @@ def _iterate_structured(
 
         nash_conv = float(certificate.nash_conv)
         spot = spot_report(game, route.spot, value, nash_conv, (first, second))
-    return IterativeRun(game, result, stopping, profile, certificate, lp, spot=spot, locks=resolved)  # type: ignore[arg-type]
+    return IterativeRun(
+        game,  # type: ignore[arg-type]
+        result,
+        stopping,
+        profile,
+        certificate,
+        lp,
+        spot=spot,
+        locks=resolved,
+        suit_reduction=sizes,
+    )
+
+
+def _lifted(run: CanonicalRun | None) -> IterativeResult:
+    """The run on canonical boards with its strategies (and last iterate) lifted to the
+    game; its NashConv samples are the lift's already."""
+    assert run is not None  # canonical boards were found
+    result = run.result
+    last = result.last_strategies
+    if last is not None:
+        last = tuple(lift_behaviour(run.boards, strategy) for strategy in last)
+    return replace(result, strategies=run.lifted(), last_strategies=last)
 
 
 def _load(game: Game | str | os.PathLike[str], force: bool, max_nodes: int | None) -> Game:

@@ -32,6 +32,7 @@ chance normalises the weights: ``resolve`` divides by ``W = Σ_J W_J``, ``maxmar
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sp
@@ -50,6 +51,7 @@ from seqform.structured.responses import best_response, certify, leaf_payoffs
 __all__ = [
     "GadgetAnswer",
     "GadgetLP",
+    "UnsafeAnswer",
     "counterfactual_values",
     "gadget_lp",
     "root_weights",
@@ -62,9 +64,16 @@ def _floats(values: tuple[object, ...]) -> np.ndarray:
     return np.asarray([float(v) for v in values], dtype=float)  # type: ignore[arg-type]
 
 
-def root_weights(sub: StructuredGame) -> np.ndarray:
+def root_weights(sub: StructuredGame, exact: bool = False) -> np.ndarray:
     """Per hand ``h`` of player 1 (``O``), ``W_J``: the sum over the deals of ``chance ·
-    reach_P``, with ``P``'s reach in player 0's hand weights (module docstring)."""
+    reach_P``, with ``P``'s reach in player 0's hand weights (module docstring); Fractions
+    (an object array) when ``exact``."""
+    if exact:
+        weights = [
+            np.asarray([Fraction(w) for w in sub.hands[p].weights], dtype=object) for p in (0, 1)
+        ]
+        free = hands_clash_free(sub.hands[0], sub.hands[1]).astype(np.int64).astype(object)
+        return Fraction(sub.deal_scale) * weights[1] * (weights[0] @ free)
     weights = [_floats(sub.hands[p].weights) for p in (0, 1)]
     free = hands_clash_free(sub.hands[0], sub.hands[1])
     return float(sub.deal_scale) * weights[1] * (weights[0] @ free)
@@ -86,10 +95,13 @@ def _first_infosets(sub: StructuredGame) -> np.ndarray:
 
 def counterfactual_values(sub: StructuredGame, strategy: BehaviouralStrategy) -> np.ndarray:
     """Per hand of player 1, ``cbv(J)``: its best-response value against player 0's
-    ``strategy`` in ``sub``, counterfactual (the full game's units)."""
-    values = np.asarray(best_response(sub, 1, strategy).infoset_values, dtype=float)
+    ``strategy`` in ``sub``, counterfactual (the full game's units); Fractions for an exact
+    ``strategy``."""
+    kind = object if strategy.exact else float
+    values = np.asarray(best_response(sub, 1, strategy).infoset_values, dtype=kind)
     first = _first_infosets(sub)
-    return np.where(first >= 0, values[np.maximum(first, 0)], 0.0).sum(axis=1)
+    zero = np.asarray(Fraction(0) if strategy.exact else 0.0, dtype=kind)
+    return np.where(first >= 0, values[np.maximum(first, 0)], zero).sum(axis=1)
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,8 @@ class GadgetLP:
     alternatives : per hand, ``T_J`` (``resolve``) or ``T_J + g_J`` (the others)
     rows : per hand, its enter row (``resolve``) or its margin row; take_rows : per hand,
         its take row (``resolve`` only, else empty)
+    first_columns, first_owners : the columns ``q_I`` of ``O``'s first information sets and
+        the hand (index into ``hands``) of each: the entries ``−q_I`` of the hand's row
     """
 
     sub: StructuredGame
@@ -110,6 +124,8 @@ class GadgetLP:
     alternatives: np.ndarray
     rows: np.ndarray
     take_rows: np.ndarray
+    first_columns: np.ndarray
+    first_owners: np.ndarray
 
 
 def gadget_lp(
@@ -167,7 +183,7 @@ def gadget_lp(
         payoff_nonzeros=base.payoff_nonzeros,
         auxiliaries=base.auxiliaries,
     )
-    return GadgetLP(sub, gadget, lp, hands, weights, alternatives, own, take)
+    return GadgetLP(sub, gadget, lp, hands, weights, alternatives, own, take, q, owner)
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,8 @@ class ResolveResult:
     path : ``"tree"`` (gadget games as trees) or ``"structured"`` (gadget LPs on the public
         tree × hands, :mod:`seqform.resolving.structured_resolve`; ``game`` is then the
         structured game)
+    exact : every gadget LP solved exactly and both certificates in Fractions (structured
+        path, :mod:`seqform.resolving.exact_gadgets`)
     """
 
     game: Game | StructuredGame
@@ -120,6 +122,7 @@ class ResolveResult:
     skipped: tuple[str, ...]
     seconds: float
     path: str = "tree"
+    exact: bool = False
 
     @property
     def value(self) -> Any:

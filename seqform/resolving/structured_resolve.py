@@ -8,14 +8,19 @@ subgame is a public subtree × hands (:mod:`seqform.resolving.public_subgames`) 
 gadget a structured LP (:mod:`seqform.resolving.public_gadgets`).  The blueprint is kept
 for the trunk, each player's re-solved subgames replace its blueprint there, and both
 profiles are certified in the full game by the structured best responses
-(:func:`seqform.structured.responses.certify`), without the tree.
+(:func:`seqform.structured.responses.certify`), without the tree.  With ``exact=True`` the
+same stages run on Fractions (:mod:`seqform.resolving.exact_gadgets`).
+
+Size: one pipeline (prepare, gifts, gadget LP, combine, certify) for floats and Fractions.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -30,8 +35,14 @@ from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.lp.solvers import StructuredSolver
+from seqform.resolving.exact_gadgets import (
+    exact_blueprint,
+    solve_exact_gadget,
+    solve_exact_unsafe,
+)
 from seqform.resolving.gifts import shared_gifts
 from seqform.resolving.public_gadgets import (
+    UnsafeAnswer,
     counterfactual_values,
     gadget_lp,
     root_weights,
@@ -78,9 +89,13 @@ def _restricted(
 ) -> BehaviouralStrategy:
     """The full game's behaviour ``probabilities`` on the subgame's ``table`` (uniform at
     information sets not in the full game)."""
-    counts = np.fromiter((len(a) for a in table.actions), dtype=np.int64)
-    mine = np.ones(table.num_sequences)
-    mine[1:] = 1.0 / counts[table.sequence_infoset[1:]]
+    counts = table.action_counts()
+    if probabilities.dtype == object:
+        mine = np.asarray([Fraction(1)] * table.num_sequences, dtype=object)
+        mine[1:] = [Fraction(1, int(n)) for n in counts[table.sequence_infoset[1:]]]
+    else:
+        mine = np.ones(table.num_sequences)
+        mine[1:] = 1.0 / counts[table.sequence_infoset[1:]]
     mine[where.sub] = probabilities[where.full]
     return BehaviouralStrategy(table, mine, np.zeros(table.num_infosets, dtype=bool))
 
@@ -117,9 +132,31 @@ def _profile(
     return found[0], found[1]
 
 
+def _normalised(reach: np.ndarray) -> tuple[np.ndarray, Any]:
+    """A player's root reaches divided by a power of two near the largest, and that power
+    (1 for none); a power of two divides floats and Fractions exactly.
+
+    A subgame is the same game for any positive multiple of one player's range (the tree's
+    gadget games normalise it by their chance node), but its structured LP is not the same
+    to HiGHS: a blueprint reaching a subgame with probability 1e-12 (an interior point's
+    zero) puts payoffs of that size beside absolute tolerances of 1e-7, and the LP comes
+    back "Unbounded" or with an answer far from the subgame's equilibrium.
+    """
+    largest = float(reach.max()) if len(reach) else 0.0
+    if largest <= 0.0:
+        return reach, 1
+    power = math.frexp(largest)[1]  # largest = m 2^power, 1/2 <= m < 1
+    factor = Fraction(2) ** power if reach.dtype == object else math.ldexp(1.0, power)
+    return reach / factor, factor
+
+
 @dataclass
 class _Prepared:
-    """One subgame ready for one player's gadget LP."""
+    """One subgame ready for one player's gadget LP.
+
+    factor : the re-solving player's range in ``sub`` is its blueprint's divided by this
+        (:func:`_normalised`); ``weights`` and ``targets`` are ``sub``'s, so divided too
+    """
 
     subgame: PublicSubgame
     sub: StructuredGame
@@ -128,6 +165,7 @@ class _Prepared:
     weights: np.ndarray
     targets: np.ndarray
     keys: list[str]
+    factor: Any
 
 
 def _prepare(
@@ -141,11 +179,11 @@ def _prepare(
     ``O``'s root hands and targets; None when ``player``'s blueprint never reaches it."""
     opponent = 1 - player
     weights: list[np.ndarray] = [np.zeros(0), np.zeros(0)]
-    weights[player] = root_reach(game, subgame, player, plan)
+    weights[player], factor = _normalised(root_reach(game, subgame, player, plan))
     everything = np.ones(number_public_tree(game).num_sequences(opponent))
     weights[opponent] = root_reach(game, subgame, opponent, everything)  # 1 where valid
     sub = subgame_game(game, subgame, (weights[0], weights[1]), mirror=player == 1, kind="gadget")
-    all_weights = root_weights(sub)
+    all_weights = root_weights(sub, exact=plan.dtype == object)
     hands = np.flatnonzero(all_weights > 0)
     if not len(hands):
         return None
@@ -155,7 +193,7 @@ def _prepare(
     targets = counterfactual_values(sub, blueprint)[hands]
     labels = game.hands[opponent].labels
     keys = [f"[{labels[h]} | {subgame.name}]" for h in hands.tolist()]
-    return _Prepared(subgame, sub, where, hands, all_weights[hands], targets, keys)
+    return _Prepared(subgame, sub, where, hands, all_weights[hands], targets, keys, factor)
 
 
 def _gifts(
@@ -206,8 +244,7 @@ def _safe(
                     f"({item.subgame.name}, {gadget})"
                 )
             given = np.asarray([gift.get(key, 0.0) for key in item.keys])
-            built = gadget_lp(item.sub, gadget, item.hands, item.weights, item.targets + given)
-            answer = solve_gadget(built, solver)
+            answer = _answer(item, gadget, given, solver)
             combined[player][item.where.full] = answer.strategy.probabilities[item.where.sub]
             after = counterfactual_values(item.sub, answer.strategy)[item.hands]
             value = answer.value if player == 0 else -answer.value
@@ -219,12 +256,54 @@ def _safe(
                     value=value,
                     nash_conv=answer.nash_conv,
                     verified=True,
-                    targets=tuple(item.targets.tolist()),
-                    margins=tuple((item.targets - after).tolist()),
+                    targets=_floats(item.factor * item.targets),
+                    margins=_floats(item.factor * (item.targets - after)),
                     gifts=tuple(given.tolist()),
                 )
             )
     return runs, skipped
+
+
+def _floats(values: np.ndarray) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
+
+
+@dataclass(frozen=True)
+class _Answer:
+    strategy: BehaviouralStrategy
+    value: float
+    nash_conv: float
+    columns: int
+
+
+def _answer(item: _Prepared, gadget: str, given: np.ndarray, solver: StructuredSolver) -> _Answer:
+    """One gadget LP solved: in floats, or, for an exact blueprint, exactly
+    (:mod:`seqform.resolving.exact_gadgets`: the basis re-solved in rationals; the value is
+    the exact strategy's own in the gadget, and ``nash_conv`` its proven gap to the
+    optimum, 0 when the basis is exactly optimal)."""
+    exact = item.weights.dtype == object
+    gifts = np.asarray([Fraction(g) for g in given], dtype=object) if exact else given
+    alternatives = item.targets + gifts / item.factor
+    built = gadget_lp(
+        item.sub,
+        gadget,
+        item.hands,
+        np.asarray(item.weights, dtype=float),
+        np.asarray(alternatives, dtype=float),
+    )
+    if not exact:
+        answer = solve_gadget(built, solver)
+        return _Answer(answer.strategy, answer.value, answer.nash_conv, answer.columns)
+    solved = solve_exact_gadget(built, item.weights, alternatives)
+    cbv = counterfactual_values(item.sub, solved.strategy)[item.hands]
+    if gadget == "resolve":
+        total = sum(item.weights, Fraction(0))
+        bound = solved.objective / solved.scale / total
+        achieved = -sum(map(max, cbv, alternatives), Fraction(0)) / total
+    else:
+        bound = solved.objective
+        achieved = min((a - c) / w for a, c, w in zip(alternatives, cbv, item.weights, strict=True))
+    return _Answer(solved.strategy, float(achieved), float(bound - achieved), built.lp.shape[1])
 
 
 def _unsafe(
@@ -237,13 +316,19 @@ def _unsafe(
     runs, skipped = [], []
     plans = [plan_from_behaviour(strategy) for strategy in profile]
     tables = structured_tables(game)
+    exact = profile[0].exact
     for subgame in subgames:
-        reach = [root_reach(game, subgame, p, plans[p]) for p in (0, 1)]
+        reach = [_normalised(root_reach(game, subgame, p, plans[p]))[0] for p in (0, 1)]
         sub = subgame_game(game, subgame, (reach[0], reach[1]))
         if not root_weights(sub).any():
             skipped.append(subgame.name)
             continue
-        answer = solve_unsafe(sub, solver)
+        if exact:
+            strategies, value, gap, nodes = solve_exact_unsafe(sub)
+            total = sum(root_weights(sub, exact=True), Fraction(0))
+            answer = UnsafeAnswer(strategies, float(value / total), float(gap / total), nodes)
+        else:
+            answer = solve_unsafe(sub, solver)
         for player in (0, 1):
             where = _sequence_map(tables[player], structured_tables(sub)[player])
             combined[player][where.full] = answer.strategies[player].probabilities[where.sub]
@@ -262,6 +347,7 @@ def resolve_structured(
     round_number: int = 2,
     gadget: str = "resolve",
     solver: StructuredSolver = "simplex",
+    exact: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> ResolveResult:
     """Re-solve every public subgame of round ``round_number`` of ``game`` from
@@ -282,6 +368,13 @@ def resolve_structured(
     solver
         For the gadget LPs: HiGHS's ``"simplex"`` (default: a vertex, as the tree path's),
         ``"ipm"`` or ``"clarabel"``.
+    exact
+        Solve every gadget LP exactly (:mod:`seqform.resolving.exact_gadgets`): the
+        blueprint is taken as Fractions (:func:`~seqform.resolving.exact_gadgets.exact_blueprint`),
+        the targets and ranges are computed from it exactly, each gadget LP's optimal basis
+        is re-solved in rationals and proven optimal, and both profiles are certified in the
+        full game in Fractions (``result.certificate`` holds them).  Reach-Maxmargin's gifts
+        are the float ones taken as exact numbers.  ``solver`` is then HiGHS's simplex.
     progress
         Hears which gadget LP is being solved (each takes seconds to minutes at Leduc 13×4).
 
@@ -290,6 +383,8 @@ def resolve_structured(
     ResolveError
         For an unknown gadget, a round the game does not have, a subgame that can end
         before the opponent acts in it, or a blueprint that is not a strategy of the game.
+    seqform.lp.exact.linear_solver.ExactSolveError
+        With ``exact``, for a gadget LP whose basis gives no exactly optimal answer.
     """
     start = time.perf_counter()
     if gadget not in GADGETS:
@@ -297,6 +392,8 @@ def resolve_structured(
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
     profile = _profile(game, blueprint)
+    if exact:
+        profile = (exact_blueprint(profile[0]), exact_blueprint(profile[1]))
     subgames = find_public_subgames(game, round_number)
     combined = [profile[0].probabilities.copy(), profile[1].probabilities.copy()]
     if gadget == "unsafe":
@@ -319,4 +416,5 @@ def resolve_structured(
         skipped=tuple(skipped),
         seconds=time.perf_counter() - start,
         path="structured",
+        exact=exact,
     )

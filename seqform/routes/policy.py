@@ -27,8 +27,9 @@ refused in a moment, not after minutes numbering its public tree (both in
 
 Time is checked too, for the LP of a hold'em spot (:mod:`seqform.holdem.lp_work`): its
 size is counted before the LP is built, and a turn's LP, which does not finish in minutes,
-is refused with the way out (vector CFR).  Vector CFR itself (``iterate``) is not refused:
-it asks for its route with ``lp=False``.
+is refused with the way out (vector CFR).  Vector CFR itself (``iterate``) asks for its
+route with ``lp=False``: it is not refused for time, and its memory is its own estimate
+(:func:`~seqform.routes.sizing.memory.vector_cfr_estimate`), not the LP's.
 
 :func:`~seqform.routes.options.check_options` (its own module, so that the command line
 reads the names without loading numpy) is the one place the option combinations are checked;
@@ -66,6 +67,7 @@ from seqform.routes.sizing.memory import (
     check_memory,
     structured_estimate,
     tree_estimate,
+    vector_cfr_estimate,
 )
 from seqform.routes.sizing.planned import PlannedSize, planned_size
 
@@ -203,8 +205,9 @@ def choose_route(
         Skip the memory check and the LP's time check; whether the route is for the LP
         (``solve``; vector CFR passes False): a spot's LP is sized (:func:`refuse_slow_lp`).
     suit_isomorphism
-        Whether the structured LP will be solved suit-reduced (``solve``'s option): then a
-        game whose reduced size is known beforehand is sized by it.
+        Whether the structured route will run suit-reduced (``solve``'s and ``iterate``'s
+        option): then a game whose reduced size is known beforehand is sized by it -- the
+        LP by its hand classes, vector CFR by its canonical boards.
 
     Raises
     ------
@@ -230,7 +233,7 @@ def choose_route(
         check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
     if method == "structured":
         structured = _checked_structured(
-            game, spec, size, shown, force=force, lp=lp, reduced=suit_isomorphism and lp
+            game, spec, size, shown, force=force, lp=lp, reduced=suit_isomorphism
         )
         chosen = solver if solver is not None or not exact else "simplex"
         return Route("structured", chosen, structured, size, spot)
@@ -256,12 +259,17 @@ def _checked_structured(
 ) -> StructuredGame:
     """The structured description of ``game``, refused (unless ``force``) beyond memory and,
     for the LP (``lp``), a spot whose LP will not finish (:func:`refuse_slow_lp`); ``reduced``:
-    the LP is solved suit-reduced, so it is sized by the reduced size where that is known."""
+    the route runs suit-reduced, so it is sized by the reduced size where that is known.
+    Without the LP (vector CFR) the memory is vector CFR's own estimate, on canonical boards
+    when it runs there."""
     if not force and size is not None and size.sequences is not None:
-        smaller = size.reduced_sequences if reduced else None
-        _refuse(
-            spec, structured_estimate(size.sequences, smaller), "use a smaller game, or " + FORCE
-        )
+        if lp:
+            smaller = size.reduced_sequences if reduced else None
+            estimate = structured_estimate(size.sequences, smaller)
+        else:
+            stepped = size.canonical_sequences if reduced else None
+            estimate = vector_cfr_estimate(size.sequences if stepped is None else stepped)
+        _refuse(spec, estimate, "use a smaller game, or " + FORCE)
     structured = _structured_route(game)
     if force or any(hands.card_matrix.shape[1] != 2 for hands in structured.hands):
         return structured

@@ -216,6 +216,8 @@ def update_player(
     numbers,
     flags,
     tolerance,
+    sequence_class,
+    class_regret,
 ):
     """One player's half-iteration after its sequence payoffs ``values`` (internal order,
     added to in place): counterfactual values bottom up, then in one pass over the
@@ -228,6 +230,11 @@ def update_player(
     of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
     discount at ``t``; ``flags``: plus, predictive, and whether each of the three discounts
     applies (:func:`seqform.structured.compiled_cfr.rule_step`).
+
+    ``sequence_class`` (empty: none): per sequence its hand class on canonical boards; then
+    each sequence's instantaneous regret is its class's sum (into the scratch
+    ``class_regret``, one entry per class), so the members of a class keep one regret and
+    one behaviour (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).
 
     Length: the steps of one half-iteration, in the loop's order, read as one.
     """
@@ -252,10 +259,18 @@ def update_player(
         values[infoset_parent[i]] += total
     scale = max(scale, abs(values[0]))
     bound = tolerance * scale
+    tied = len(sequence_class) > 0
+    if tied:
+        class_regret[:] = 0.0
+        for s in range(1, len(values)):
+            class_regret[sequence_class[s]] += values[s] - infoset_values[sequence_infoset[s]]
     plan[0] = 1.0
     cumulative[0] += weight
     for s in range(1, len(values)):  # one pass: regret, the average, the rule
-        r = values[s] - infoset_values[sequence_infoset[s]]
+        if tied:
+            r = class_regret[sequence_class[s]]
+        else:
+            r = values[s] - infoset_values[sequence_infoset[s]]
         if -bound <= r <= bound:
             r = 0.0
         reach = plan[sequence_parent[s]] * behaviour[s]

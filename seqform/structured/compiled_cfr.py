@@ -368,7 +368,9 @@ def rule_step(rule: RegretRule | ScheduledRule, iteration: int) -> RuleStep:
 
 class CompiledRegrets(FullTreeRegrets):
     """Vector CFR stepped by the compiled kernels (module docstring); ``storage`` one of
-    :data:`STORAGE`.
+    :data:`STORAGE`; ``classes``: per player, each sequence's hand class (table order) when
+    the members of a class share one regret (canonical boards,
+    :func:`~seqform.structured.vector_cfr.canonical_vector_cfr`).
 
     Raises
     ------
@@ -384,6 +386,7 @@ class CompiledRegrets(FullTreeRegrets):
         rule: RegretRule | ScheduledRule,
         horizon: int | None = None,
         storage: str = "float64",
+        classes: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         if storage not in STORAGE:
             raise ValueError(f"storage is one of {', '.join(STORAGE)}, not {storage!r}")
@@ -408,6 +411,12 @@ class CompiledRegrets(FullTreeRegrets):
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
         self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
         self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
+        self._classes = [(np.zeros(0, np.int64), np.zeros(0))] * 2
+        if classes is not None:  # internal order, and one scratch entry per class
+            self._classes = [
+                (np.ascontiguousarray(table[player.order]), np.zeros(int(table.max()) + 1))
+                for player, table in zip(layout.players, classes, strict=True)
+            ]
         self._scratch = [_scratch(flat, player) for player in (0, 1)]
         self._tables = [
             (
@@ -459,4 +468,5 @@ class CompiledRegrets(FullTreeRegrets):
             step.numbers,
             step.flags,
             self.tie_tolerance,
+            *self._classes[player],
         )

@@ -22,14 +22,15 @@ What the float products need beyond these — the factors multiplied out — is 
 game by :mod:`seqform.structured.leaf_factors`.
 
 The indices are ``H × |Z|`` integers per player: as much as one float vector of the
-product's own size.
+product's own size.  They are held once: each group's ``slots`` is a view into the
+concatenation the ``np.bincount`` reads.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TypeVar
 
@@ -274,15 +275,33 @@ def _both(make: Callable[[int], T]) -> tuple[T, T]:
     return make(0), make(1)
 
 
+def _sharing(
+    groups: tuple[LeafGroup, ...], slots: tuple[np.ndarray, np.ndarray]
+) -> tuple[LeafGroup, ...]:
+    """The groups with their ``slots`` as views into the concatenated ``slots`` (the same
+    numbers, held once)."""
+    offsets, shared = [0, 0], []
+    for group in groups:
+        views = []
+        for player in (0, 1):
+            shape, size = group.slots[player].shape, group.slots[player].size
+            views.append(slots[player][offsets[player] : offsets[player] + size].reshape(shape))
+            offsets[player] += size
+        shared.append(replace(group, slots=(views[0], views[1])))
+    return tuple(shared)
+
+
 def _leaf_index(game: StructuredGame) -> LeafIndex:
     numbering = number_public_tree(game)
     groups = _groups(game, numbering)
     two_cards = _both(lambda p: game.hands[p].card_matrix.shape[1] == 2)
     empty = [np.zeros(0, np.intp)]
     partner = _both(lambda p: twin_hands(game, p) if two_cards[p] else _partner(game, p))
+    slots = _both(lambda p: np.concatenate([g.slots[p].ravel() for g in groups] or empty))
+    groups = _sharing(groups, slots)
     return LeafIndex(
         groups=groups,
-        slots=_both(lambda p: np.concatenate([g.slots[p].ravel() for g in groups] or empty)),
+        slots=slots,
         num_sequences=_both(numbering.num_sequences),
         weights=_both(lambda p: as_numbers(game.hands[p].weights, False)),
         partner=partner,

@@ -26,15 +26,31 @@ The answer ``(x̄, ȳ)`` is lifted to ``G'`` by ``P``, then to ``G``: the sequen
 of ``G`` takes the value of ``(σh, s')`` in ``G'``, where ``σ`` maps ``s``'s board to its
 canonical form ``s'`` (:func:`~seqform.game.public.symmetry.node_map`; any such ``σ`` gives
 the same class).  The route certifies that lifted pair on ``G`` itself.
+
+``G'`` alone is not ``G``: a hand of ``G'`` sees only the canonical boards it does not block,
+each with its orbit's weight, so the members of a hand class see different boards (with two
+suits, before the board ``Qs`` never meets the board ``Qs`` and ``Qh`` does); only a class's
+sum is ``G``'s.  Best responses and regrets on ``G'`` are therefore taken on the classes
+(:func:`class_tables`, :func:`certify_on_classes`): for a class-symmetric profile they give
+the lifted profile's values and NashConv on ``G``.  The same map lifts a
+behavioural strategy of ``G'`` (:func:`lift_behaviour`: vector CFR run on ``G'``,
+:func:`seqform.structured.vector_cfr.canonical_vector_cfr`); :func:`canonical_boards` is the
+first step alone, without the LP.
+
+Size: about 480 lines: the reduction, its lift and the class tables that certify on ``G'``
+share the private class and node numbering, kept in one module.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.certify import Certificate, respond
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.public.numbering import PublicNumbering, number_public_tree, structured_tables
 from seqform.game.public.symmetry import (
     NodeMap,
@@ -44,15 +60,24 @@ from seqform.game.public.symmetry import (
     node_map,
 )
 from seqform.game.public.tree import StructuredGame
+from seqform.game.sequences import PlayerSequences
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
+from seqform.structured.responses import leaf_payoffs, payoff_range, sequence_tables
 
 __all__ = [
+    "CanonicalBoards",
     "GameSize",
     "ReductionSizes",
     "SuitReduction",
+    "canonical_boards",
+    "canonical_sizes",
+    "certify_on_classes",
+    "class_tables",
+    "lift_behaviour",
     "lift_plans",
     "reduce_by_suits",
     "reduction_sizes",
+    "sequence_images",
 ]
 
 
@@ -73,6 +98,53 @@ class GameSize:
     @property
     def columns(self) -> int:
         return self.sequences[0] + 1 + self.infosets[1]
+
+
+@dataclass(frozen=True, eq=False)
+class CanonicalBoards:
+    """The game ``G``, its game on canonical boards ``G'`` (module docstring, step 1) and what
+    lifts an answer of ``G'`` to ``G``: the suit permutations and each public node's map.
+
+    group_order : the suit permutations ``G`` is invariant under
+    classes : per player, the hand classes of ``G'`` (module docstring, step 2)
+    nodes : each public node of ``G`` sent to ``G'``, numbered when first asked for (it
+        numbers ``G``'s public tree, which a run on ``G'`` does not need until it lifts)
+    """
+
+    game: StructuredGame
+    canonical: StructuredGame
+    symmetries: Symmetries
+    classes: tuple[_Classes, _Classes]
+
+    @property
+    def group_order(self) -> int:
+        return self.symmetries.group.order
+
+    @property
+    def nodes(self) -> NodeMap:
+        found = _NODES.get(self)
+        if found is None:
+            found = _NODES[self] = node_map(self.game, self.canonical, self.symmetries)
+        return found
+
+    def sequence_classes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per player, each sequence of ``G'``'s hand class (0: the empty sequence)."""
+        return self.classes[0].sequences, self.classes[1].sequences
+
+
+_NODES: weakref.WeakKeyDictionary[CanonicalBoards, NodeMap] = weakref.WeakKeyDictionary()
+
+
+def canonical_boards(game: StructuredGame) -> CanonicalBoards | None:
+    """``G'`` of ``game`` with its node map, or None when ``game`` is invariant under no suit
+    permutation but the identity (:func:`reduce_by_suits` without the LP)."""
+    symmetries = game_symmetries(game)
+    if symmetries.group.trivial:
+        return None
+    canonical = canonical_game(game, symmetries)
+    numbering = number_public_tree(canonical)
+    classes = (_classes(numbering, symmetries, 0), _classes(numbering, symmetries, 1))
+    return CanonicalBoards(game, canonical, symmetries, classes)
 
 
 @dataclass(frozen=True)
@@ -109,6 +181,13 @@ class SuitReduction:
     nodes: NodeMap
     symmetries: Symmetries
 
+    @property
+    def boards(self) -> CanonicalBoards:
+        """``G'`` and its node map, as :func:`canonical_boards` gives them."""
+        boards = CanonicalBoards(self.game, self.canonical, self.symmetries, self.classes)
+        _NODES[boards] = self.nodes
+        return boards
+
 
 @dataclass(frozen=True)
 class ReductionSizes:
@@ -117,15 +196,16 @@ class ReductionSizes:
     group_order : the suit permutations the game is invariant under
     full, canonical, reduced : sequences and information sets at each step
     canonical_lp, reduced_lp : the structured LP's (rows, columns, non-zeros) on canonical
-        boards and on hand classes (the one solved)
+        boards and on hand classes (the one solved); None when no LP was built (vector CFR
+        on canonical boards, :func:`canonical_sizes`)
     """
 
     group_order: int
     full: GameSize
     canonical: GameSize
     reduced: GameSize
-    canonical_lp: tuple[int, int, int]
-    reduced_lp: tuple[int, int, int]
+    canonical_lp: tuple[int, int, int] | None = None
+    reduced_lp: tuple[int, int, int] | None = None
 
 
 def reduction_sizes(reduction: SuitReduction) -> ReductionSizes:
@@ -137,6 +217,19 @@ def reduction_sizes(reduction: SuitReduction) -> ReductionSizes:
         reduced=reduction.reduced,
         canonical_lp=(*reduction.canonical_lp_shape, reduction.canonical_lp_nonzeros),
         reduced_lp=(*reduction.lp.shape, int(reduction.lp.matrix.nnz)),
+    )
+
+
+def canonical_sizes(boards: CanonicalBoards) -> ReductionSizes:
+    """The sizes of ``G``, ``G'`` and the hand classes, without an LP."""
+    first, second = boards.classes
+    return ReductionSizes(
+        group_order=boards.group_order,
+        full=_size(boards.game),
+        canonical=_size(boards.canonical),
+        reduced=GameSize(
+            (first.num_sequences, second.num_sequences), (first.num_infosets, second.num_infosets)
+        ),
     )
 
 
@@ -274,12 +367,10 @@ def _moved(bounds: np.ndarray, source: np.ndarray, target: np.ndarray, size: int
 def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
     """The reduction of the module docstring, or None when ``game`` is invariant under no
     suit permutation but the identity (no suits declared, or asymmetric hands or payoffs)."""
-    symmetries = game_symmetries(game)
-    if symmetries.group.trivial:
+    boards = canonical_boards(game)
+    if boards is None:
         return None
-    canonical = canonical_game(game, symmetries)
-    numbering = number_public_tree(canonical)
-    classes = (_classes(numbering, symmetries, 0), _classes(numbering, symmetries, 1))
+    symmetries, canonical, classes = boards.symmetries, boards.canonical, boards.classes
     canonical_lp = build_structured_lp(canonical)
     reduced_lp = _reduce_lp(canonical_lp, classes)
     return SuitReduction(
@@ -296,32 +387,85 @@ def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
         canonical_lp_shape=canonical_lp.shape,
         canonical_lp_nonzeros=int(canonical_lp.matrix.nnz),
         classes=classes,
-        nodes=node_map(game, canonical, symmetries),
+        nodes=boards.nodes,
         symmetries=symmetries,
     )
 
 
-def _lift(reduction: SuitReduction, player: int, canonical_plan: np.ndarray) -> np.ndarray:
-    """A plan of ``G'`` (symmetric on hand classes) as the plan of ``G``."""
-    full = number_public_tree(reduction.game)
-    small = number_public_tree(reduction.canonical)
-    nodes = reduction.nodes
+def class_tables(boards: CanonicalBoards) -> tuple[PlayerSequences, PlayerSequences]:
+    """Per player, the sequence table of the hand classes of ``G'`` (the reduced LP's
+    ``x̄``, ``ȳ``): an information set and a sequence per class, named after the class's
+    first member; a class's parent is its members' parents' class (module docstring)."""
+    out = []
+    for table, classes in zip(sequence_tables(boards.canonical), boards.classes, strict=True):
+        _, sequence_member = np.unique(classes.sequences, return_index=True)
+        _, infoset_member = np.unique(classes.infosets, return_index=True)
+        sequence_infoset = np.full(classes.num_sequences, -1, dtype=np.int64)
+        sequence_infoset[1:] = classes.infosets[table.sequence_infoset[sequence_member[1:]]]
+        out.append(
+            PlayerSequences(
+                player=table.player,
+                infosets=tuple(table.infosets[i] for i in infoset_member.tolist()),
+                actions=tuple(table.actions[i] for i in infoset_member.tolist()),
+                parent_sequence=classes.sequences[table.parent_sequence[infoset_member]],
+                first_sequence=classes.sequences[table.first_sequence[infoset_member]],
+                sequence_infoset=sequence_infoset,
+                sequence_action=tuple(table.sequence_action[i] for i in sequence_member.tolist()),
+            )
+        )
+    return out[0], out[1]
+
+
+def certify_on_classes(
+    boards: CanonicalBoards, first: BehaviouralStrategy, second: BehaviouralStrategy
+) -> Certificate:
+    """The certificate of a class-symmetric profile of ``G'`` (module docstring): its value,
+    and each player's best response over the plans of hand classes, whose leaf payoffs are
+    the class sums of ``G'``'s ``A' y'`` and ``−A'ᵀ x'``.  Equal, up to rounding, to the
+    certificate of the lifted profile on ``G`` (:func:`lift_behaviour`), at ``G'``'s size."""
+    game = boards.canonical
+    x, y = plan_from_behaviour(first.to_float()), plan_from_behaviour(second.to_float())
+    tables = class_tables(boards)
+    to_first = leaf_payoffs(game, 0, y)
+    to_second = leaf_payoffs(game, 1, x)
+    best = [
+        respond(table, np.bincount(classes.sequences, weights=payoffs)).value
+        for table, classes, payoffs in zip(
+            tables, boards.classes, (to_first, to_second), strict=True
+        )
+    ]
+    return Certificate.from_best_responses(
+        float(x @ to_first), best[0], best[1], float(payoff_range(boards.game))
+    )
+
+
+def sequence_images(boards: CanonicalBoards, player: int) -> np.ndarray:
+    """Per sequence of ``G``, its image in ``G'``: ``(h, s)`` goes to ``(σh, s')`` with
+    ``σ`` the node map's permutation of ``s``'s node (module docstring); the empty sequence
+    goes to the empty sequence."""
+    full = number_public_tree(boards.game)
+    small = number_public_tree(boards.canonical)
+    nodes = boards.nodes
     public = np.arange(1, full.num_public_sequences(player))
     node = full.sequence_node[player][public]
     offset = public - full.node_first[player][node]
-    target_node = nodes.node[player][node]
-    target = small.node_first[player][target_node] + offset
-    maps = np.stack([pair[player] for pair in reduction.symmetries.hand_maps])
+    target = small.node_first[player][nodes.node[player][node]] + offset
+    maps = np.stack([pair[player] for pair in boards.symmetries.hand_maps])
     image = maps[nodes.element[player][node]].T  # (H, public sequences)
     index = full.sequence_index[player][:, public]
     valid = index >= 0
     source = small.sequence_index[player][image, np.broadcast_to(target, image.shape)]
     if (source[valid] < 0).any():
         raise AssertionError("a sequence of the game has no image on canonical boards")
-    plan = np.zeros(full.num_sequences(player), dtype=canonical_plan.dtype)
-    plan[0] = canonical_plan[0]
-    plan[index[valid]] = canonical_plan[source[valid]]
-    return plan
+    kind = np.int32 if small.num_sequences(player) < 2**31 else np.int64
+    images = np.zeros(full.num_sequences(player), dtype=kind)
+    images[index[valid]] = source[valid]
+    return images
+
+
+def _lift(boards: CanonicalBoards, player: int, canonical_plan: np.ndarray) -> np.ndarray:
+    """A plan of ``G'`` (symmetric on hand classes) as the plan of ``G``."""
+    return canonical_plan[sequence_images(boards, player)]
 
 
 def lift_plans(
@@ -331,4 +475,20 @@ def lift_plans(
     docstring): ``x' = P0 x̄``, ``y' = P1 ȳ`` on ``G'``, then each sequence of the game from
     its image on canonical boards."""
     first, second = reduction.classes
-    return _lift(reduction, 0, x[first.sequences]), _lift(reduction, 1, y[second.sequences])
+    boards = reduction.boards
+    return _lift(boards, 0, x[first.sequences]), _lift(boards, 1, y[second.sequences])
+
+
+def lift_behaviour(boards: CanonicalBoards, strategy: BehaviouralStrategy) -> BehaviouralStrategy:
+    """A behavioural strategy of ``G'`` as one of ``G``: each information set ``(h, k)``
+    plays as its image ``(σh, k')`` does (module docstring).  The lift is the strategy's on
+    ``G`` when the strategy is the same on each hand class of ``G'`` (vector CFR's average
+    is: :func:`seqform.structured.vector_cfr.canonical_vector_cfr`); then it has the same
+    value against any lifted opponent, and the same NashConv, as on ``G'``."""
+    player = strategy.player
+    table = sequence_tables(boards.game)[player]
+    images = sequence_images(boards, player)
+    probabilities = strategy.probabilities[images]
+    image_infosets = strategy.table.sequence_infoset[images[table.first_sequence]]
+    unreached = strategy.unreached[image_infosets]
+    return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)

@@ -20,11 +20,37 @@ NashConv of the average is measured by the structured best response
 deterministic rules of :data:`seqform.iterative.rules.RULES` (cfr, cfr+, dcfr, lcfr, pcfr+,
 dcfr+, pdcfr+ and the hyperparameter schedules hs-*); XFP, RCFR and MCCFR run on the tree
 only.
+
+A game invariant under suit permutations runs on its canonical boards ``G'``
+(:func:`canonical_vector_cfr`; :mod:`seqform.structured.suit_reduction`), a structured game
+itself, and its average is lifted to ``G``.  Why the lift is ``G``'s answer:
+
+* ``G'`` alone is not ``G`` (the members of a hand class see different canonical boards:
+  :mod:`~seqform.structured.suit_reduction`), so plain CFR on ``G'`` would solve another
+  game.  The members of each hand class therefore share one regret, the class's sum (the
+  regret of the quotient game whose information sets are the classes, which the reduced
+  LP solves), and so one behaviour.
+* Those iterates are CFR's on ``G`` lifted.  CFR on ``G`` from the uniform strategy keeps
+  every suit permutation ``G`` is invariant under (each step — the payoffs ``A y`` and
+  ``−Aᵀ x``, counterfactual values, regrets, the rule's discounts and clipping, regret
+  matching, the average weighted by the own reach — commutes with relabelling the
+  information sets), so its iterates are the same on each orbit.  For such a profile a
+  class's counterfactual value on ``G'`` is the sum over its orbit of ``G``'s, ``m`` times
+  one member's, ``m`` fixed by the class; the rules are positively homogeneous, so the
+  class's regrets are ``m`` times ``G``'s and regret matching picks the same behaviour.
+  Up to the order of floating-point sums (ties are cleared relative to the largest
+  regret, a rounding level) the average on ``G'`` lifts to ``G``'s average.
+* For class-symmetric plans ``x' A' y'`` on ``G'`` is ``x A y`` of their lifts on ``G``;
+  a best response on ``G`` to a lifted strategy can be averaged over the suit
+  permutations, so it is the lift of a class plan.  The run is measured on ``G'`` by best
+  responses over class plans (:func:`~seqform.structured.suit_reduction.certify_on_classes`),
+  which give the lift's values and NashConv on ``G``, at ``G'``'s size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -46,8 +72,22 @@ from seqform.iterative.layout import (
 from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations
 from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
+from seqform.structured.suit_reduction import (
+    CanonicalBoards,
+    canonical_boards,
+    certify_on_classes,
+    lift_behaviour,
+)
 
-__all__ = ["ENGINES", "VECTOR_ALGORITHMS", "VectorRegrets", "structured_nash_conv", "vector_cfr"]
+__all__ = [
+    "ENGINES",
+    "VECTOR_ALGORITHMS",
+    "CanonicalRun",
+    "VectorRegrets",
+    "canonical_vector_cfr",
+    "structured_nash_conv",
+    "vector_cfr",
+]
 
 VECTOR_ALGORITHMS = tuple(RULES)
 """The algorithms vector CFR runs: every deterministic rule of the CFR family."""
@@ -55,7 +95,9 @@ VECTOR_ALGORITHMS = tuple(RULES)
 
 class VectorRegrets(FullTreeRegrets):
     """:class:`~seqform.iterative.cfr.FullTreeRegrets` whose sequence payoffs come from the
-    structured products instead of the tree's terminals (module docstring)."""
+    structured products instead of the tree's terminals (module docstring); ``classes``:
+    per player, each sequence's hand class (table order) when the members of a class share
+    one regret, their sum (canonical boards, :func:`canonical_vector_cfr`)."""
 
     def __init__(
         self,
@@ -63,6 +105,7 @@ class VectorRegrets(FullTreeRegrets):
         rule_name: str,
         horizon: int | None = None,
         locks: Sequence[Mapping[int, Sequence[Fraction]]] | None = None,
+        classes: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         tables = sequence_tables(game)
         layout = TreeLayout(players=tuple(sequence_layout(table) for table in tables))
@@ -70,6 +113,10 @@ class VectorRegrets(FullTreeRegrets):
         super().__init__(layout, rules, tie_tolerance=TIE_TOLERANCE, horizon=horizon, locks=locks)
         self.game = game
         self.table_plan = [np.zeros(player.num_sequences) for player in layout.players]
+        self.classes = None
+        if classes is not None:  # in the internal order
+            pairs = zip(layout.players, classes, strict=True)
+            self.classes = [table[player.order] for player, table in pairs]
 
     def _accumulate(self, player: int, iteration: int) -> None:
         own, other = self.layout.players[player], self.layout.players[1 - player]
@@ -82,6 +129,9 @@ class VectorRegrets(FullTreeRegrets):
         )
         self.scale[player] = largest_magnitude(values.sequences)
         instant = values.regrets(own, out=self.instant[player])
+        if self.classes is not None:
+            members = self.classes[player]
+            instant[:] = np.bincount(members, weights=instant)[members]
         ties_cleared(instant, self.scale[player], TIE_TOLERANCE, out=instant)
         self._average(player, iteration)
 
@@ -93,6 +143,7 @@ def _stepper(
     engine: str,
     storage: str,
     locks: Sequence[Mapping[int, Sequence[Fraction]]] | None = None,
+    classes: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> FullTreeRegrets:
     """The stepper of ``engine`` (:func:`vector_cfr`'s checks); node locks are kept by the
     numpy stepper only, so a locked run takes it under ``"auto"``."""
@@ -112,8 +163,9 @@ def _stepper(
     if engine == "numpy" or not available:
         if storage != "float64":
             raise ValueError("float32 storage needs the compiled engine (numba)")
-        return VectorRegrets(game, algorithm, horizon=horizon, locks=locks)
-    return CompiledRegrets(game, RULES[algorithm], horizon=horizon, storage=storage)
+        return VectorRegrets(game, algorithm, horizon=horizon, locks=locks, classes=classes)
+    rule = RULES[algorithm]
+    return CompiledRegrets(game, rule, horizon=horizon, storage=storage, classes=classes)
 
 
 def structured_nash_conv(
@@ -160,15 +212,33 @@ def vector_cfr(
         engine not in :data:`ENGINES`, float32 storage on the numpy engine, or the compiled
         engine without numba (install the ``fast`` extra).
     """
+    return _run(game, algorithm, stopping, on_sample, locks, engine, storage)
+
+
+def _run(
+    game: StructuredGame,
+    algorithm: str,
+    stopping: Stopping,
+    on_sample: OnSample | None,
+    locks: Sequence[Mapping[int, Sequence[Fraction]]] | None,
+    engine: str,
+    storage: str,
+    classes: tuple[np.ndarray, np.ndarray] | None = None,
+    measure: Callable[[tuple[BehaviouralStrategy, ...]], float] | None = None,
+) -> IterativeResult:
+    """:func:`vector_cfr`, the members of each of ``classes`` sharing one regret, NashConv
+    measured by ``measure`` (default: the structured certificate of ``game``)."""
     if algorithm not in RULES:
         raise ValueError(
             f"{algorithm} runs on the game tree only; on the public tree (--method "
             f"structured): {', '.join(VECTOR_ALGORITHMS)}"
         )
-    stepper = _stepper(game, algorithm, stopping.iterations, engine, storage, locks)
+    stepper = _stepper(game, algorithm, stopping.iterations, engine, storage, locks, classes)
     bounds = None
     if locks is not None:
         bounds = tuple({i: tuple((p, p) for p in mix) for i, mix in own.items()} for own in locks)
+    if measure is None:
+        measure = lambda strategies: structured_nash_conv(game, strategies, bounds)  # type: ignore[arg-type]  # noqa: E731
     return run_iterations(
         None,
         stepper,
@@ -176,5 +246,57 @@ def vector_cfr(
         algorithm,
         on_sample,
         last_iterate=algorithm in LAST_ITERATE,
-        nash_conv=lambda strategies: structured_nash_conv(game, strategies, bounds),  # type: ignore[arg-type]
+        nash_conv=measure,
     )
+
+
+@dataclass(frozen=True)
+class CanonicalRun:
+    """Vector CFR run on a game's canonical boards ``G'`` (module docstring).
+
+    boards : ``G`` and ``G'`` with the node map that lifts strategies
+    result : the run on ``G'``: its strategies are ``G'``'s, its NashConv samples are the
+        lifted strategies' NashConv on ``G`` as well
+    """
+
+    boards: CanonicalBoards
+    result: IterativeResult
+
+    def lifted(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+        """The average strategies as strategies of ``G`` (:func:`lift_behaviour`)."""
+        first, second = self.result.strategies
+        return lift_behaviour(self.boards, first), lift_behaviour(self.boards, second)
+
+
+def canonical_vector_cfr(
+    game: StructuredGame | CanonicalBoards,
+    algorithm: str,
+    stopping: Stopping,
+    on_sample: OnSample | None = None,
+    *,
+    engine: str = "auto",
+    storage: str = "float64",
+) -> CanonicalRun | None:
+    """:func:`vector_cfr` on ``game``'s canonical boards ``G'``, or None when ``game`` is
+    invariant under no suit permutation but the identity (then run :func:`vector_cfr` on
+    it).  ``game`` may be :func:`~seqform.structured.suit_reduction.canonical_boards`'
+    answer, built once.  Node locks are not taken: a lock breaks the suit symmetry the
+    reduction relies on, so a locked game runs unreduced (:func:`vector_cfr`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`vector_cfr`.
+    """
+    boards = canonical_boards(game) if isinstance(game, StructuredGame) else game
+    if boards is None:
+        return None
+
+    def measure(strategies: tuple[BehaviouralStrategy, ...]) -> float:
+        return float(certify_on_classes(boards, strategies[0], strategies[1]).nash_conv)
+
+    classes = boards.sequence_classes()
+    result = _run(
+        boards.canonical, algorithm, stopping, on_sample, None, engine, storage, classes, measure
+    )
+    return CanonicalRun(boards, result)

@@ -101,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
             max_nodes=args.max_nodes,
             progress=None if args.quiet else _say,
             locks=read_locks(args),
+            suit_isomorphism=args.suit_isomorphism,
         )
     document = iterate_document(result)
     # The text only when asked for: on liars_dice(sides=8) it costs seconds beside the JSON.

@@ -51,12 +51,12 @@ def _game(args: argparse.Namespace) -> Game | StructuredGame:
     else the tree (refused, unless ``--force``, when it would not fit in memory)."""
     structured = _structured_or_none(args.game)
     try:
-        if structured is not None and choose_path(structured, args.path, args.refine) == (
-            "structured"
-        ):
+        if structured is not None and choose_path(
+            structured, args.path, args.refine, args.exact
+        ) == ("structured"):
             return structured
         tree = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
-        choose_path(tree, args.path, args.refine)  # refused before the blueprint is read
+        choose_path(tree, args.path, args.refine, args.exact)  # refused before the blueprint
     except ResolveError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from exc
     return tree
@@ -90,8 +90,16 @@ def _check_options(args: argparse.Namespace) -> None:
         return
     if args.abstract is None:
         raise _usage("--off-tree needs --abstract GAME: the game the blueprint is a strategy of")
-    if args.refine or args.path != "auto" or args.round is not None:
-        given = "--refine" if args.refine else "--path" if args.path != "auto" else "--round"
+    if args.refine or args.exact or args.path != "auto" or args.round is not None:
+        given = (
+            "--refine"
+            if args.refine
+            else "--exact"
+            if args.exact
+            else "--path"
+            if args.path != "auto"
+            else "--round"
+        )
         raise _usage(
             f"{given} belongs to re-solving a round; --off-tree re-solves after each "
             "off-tree bet, on the tree"
@@ -146,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
             gadget=args.gadget,
             refine=args.refine,
             path=args.path,
+            exact=args.exact,
             progress=Progress(args),
         )
     except ResolveError as exc:

@@ -13,9 +13,13 @@ Schema ``seqform.abstraction/1`` (``seqform/io/schemas/abstraction.schema.json``
                         "payoff_nonzeros": int, "certificate": {...}},
       "full_game": {"sequences": [int, int], "exploitability": float,
                     "milli_exploitability": float, "certificate": {...}},
+      "strategies": [{...}, {...}],       # the lifted full-game profile, as solve's
       "solver": {...}, "timings": {...}
     }
 
+``strategies`` are the lifted strategies of the full game (every hand plays its bucket's
+behaviour) in the shape of ``seqform.solve/2``'s, so ``resolve --blueprint``,
+``exploit --strategy`` and ``play --auto`` read the file: an abstraction is a blueprint.
 The certificates are :func:`~seqform.documents.objects.certificate_json`'s; exploitability is
 in chips per game, ``milli_exploitability`` in thousandths (mbb/g with the ante as the unit).
 """
@@ -26,7 +30,14 @@ from typing import Any
 
 from seqform.abstraction.solve import AbstractionResult
 from seqform.base.numbers import json_float
-from seqform.documents.objects import certificate_json, game_json, solver_json, timings_json
+from seqform.documents.objects import (
+    action_words,
+    certificate_json,
+    game_json,
+    solver_json,
+    strategy_json,
+    timings_json,
+)
 from seqform.documents.registry import builds
 from seqform.io.documents import ABSTRACTION
 
@@ -40,6 +51,7 @@ def abstraction_document(result: AbstractionResult) -> dict[str, Any]:
     tables = result.abstract.tables
     full = [strategy.table for strategy in result.strategies]
     rounds = range(len(abstraction.counts))
+    words = action_words(result.game)
     return {
         "schema": ABSTRACTION,
         "game": game_json(result.game.name, result.game.description),
@@ -59,6 +71,10 @@ def abstraction_document(result: AbstractionResult) -> dict[str, Any]:
             "milli_exploitability": json_float(1000 * result.exploitability),
             "certificate": certificate_json(result.certificate),
         },
+        "strategies": [
+            strategy_json(strategy, result.game.player_names[strategy.player], words)
+            for strategy in result.strategies
+        ],
         "solver": solver_json(result.stats),
         "timings": timings_json(result.timings),
     }

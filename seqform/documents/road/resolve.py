@@ -7,7 +7,7 @@ Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
       "schema": "seqform.resolve/1",
       "game": {"name": str, "description": str},
       "gadget": "unsafe" | "resolve" | "maxmargin" | "reach", "round": int, "refined": bool,
-      "path": "tree" | "structured",
+      "path": "tree" | "structured", "exact": bool,
       "blueprint": {"exploitability": float, "milli_exploitability": float,
                     "certificate": {...}},
       "resolved": {"exploitability": float, "milli_exploitability": float,
@@ -24,7 +24,11 @@ Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
 ``strategies`` has the shape of ``seqform.solve/2``'s, so ``exploit --strategy`` and
 ``play --auto`` read the file.  Exploitability is in chips per game, ``milli_exploitability``
 in thousandths of a chip (mbb/g where the big blind is one chip, as Leduc's ante; Rhode
-Island's first bet is 10 chips, so divide by 10 for its mbb/g).
+Island's first bet is 10 chips, so divide by 10 for its mbb/g).  With ``"exact"`` the
+gadget LPs were solved exactly and both certificates are in fractions (their numbers are
+written as the certificate writes exact numbers; ``exploitability`` is the float of the
+exact one); a gadget's ``nash_conv`` is then its answer's proven gap to the gadget LP's
+optimum.
 """
 
 from __future__ import annotations
@@ -80,6 +84,7 @@ def resolve_document(result: ResolveResult) -> dict[str, Any]:
         "round": result.round_number,
         "refined": result.refined,
         "path": result.path,
+        "exact": result.exact,
         "blueprint": _measured(result.blueprint_certificate),
         "resolved": _measured(result.certificate),
         "min_margin": None if low is None else json_float(low),

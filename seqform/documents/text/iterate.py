@@ -192,6 +192,22 @@ def _lock_lines(document: Document) -> list[str]:
     ]
 
 
+def _suit_lines(document: Document) -> list[str]:
+    """The sizes vector CFR ran at on canonical boards and hand classes, if it did."""
+    reduction = document.get("suit_isomorphism")
+    if reduction is None:
+        return []
+    steps = [
+        f"  {step['step']}: {' + '.join(count_text(n) for n in step['sequences'])} sequences"
+        for step in reduction["steps"]
+    ]
+    return [
+        "Suit isomorphism: run on canonical boards, one regret per hand class "
+        f"({reduction['permutations']} suit permutations); lifted, certified on the game:",
+        *steps,
+    ]
+
+
 def iterate_text(document: dict[str, Any], strategies: str = "auto") -> str:
     """The run for people, from a ``seqform.iterate/2`` document: what ran and why it
     stopped, the measurements, the LP beside them, the NashConv history, the average
@@ -206,6 +222,7 @@ def iterate_text(document: dict[str, Any], strategies: str = "auto") -> str:
         f"of solver time; stopped by {stopped_text(document)}",
         *_last_iterate_lines(document),
         *_lock_lines(document),
+        *_suit_lines(document),
         "",
         *_measurement_lines(document, names),
         "",

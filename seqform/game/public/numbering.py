@@ -33,6 +33,13 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.game.errors import InvalidGameError
+from seqform.game.public.table_labels import (
+    InfosetActions,
+    InfosetNames,
+    SequenceActions,
+    index_dtype,
+    narrow_index,
+)
 from seqform.game.public.tree import (
     Constant,
     PayoffRule,
@@ -260,15 +267,20 @@ def _hand_valid(game: StructuredGame, keys: list[tuple[int, ...]], player: int) 
 
 def _numbered(valid: np.ndarray, skip_first_column: bool) -> np.ndarray:
     """Number the True entries of ``valid`` in row-major order (from 1 when the first
-    column is the empty sequence 0, else from 0); -1 elsewhere."""
-    mask = valid.copy()
+    column is the empty sequence 0, else from 0); -1 elsewhere.  int32 when the numbers
+    fit (:func:`~seqform.game.public.table_labels.index_dtype`), else int64."""
+    mask = np.array(valid, dtype=bool, order="C")
     if skip_first_column:
         mask[:, 0] = False
-    counts = np.cumsum(mask.ravel()).reshape(mask.shape)
-    index = np.where(mask, counts if skip_first_column else counts - 1, -1)
+    bound = int(np.count_nonzero(mask)) + 1
+    index = np.cumsum(mask.ravel(), dtype=index_dtype(bound)).reshape(mask.shape)
+    if not skip_first_column:
+        index -= 1
+    np.logical_not(mask, out=mask)
+    index[mask] = -1
     if skip_first_column:
         index[:, 0] = 0
-    return index.astype(np.int64)
+    return index
 
 
 def _pair(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -338,32 +350,43 @@ def player_sequences(game: StructuredGame, player: int) -> PlayerSequences:
     """The sequence table of ``player`` in the game's hand-major numbering.
 
     Information set ``infoset_index[h, k]`` is named ``labels[h] + history[k]`` with the
-    node's actions; everything else is gathered from the public numbering with numpy.
+    node's actions, made only when asked (:mod:`seqform.game.public.table_labels`); the
+    arrays are gathered from the public numbering with numpy.
     """
     numbering = number_public_tree(game)
-    labels = game.hands[player].labels
-    histories = numbering.node_histories[player]
-    node_actions = numbering.node_actions[player]
     sequence_index = numbering.sequence_index[player]
     infoset_index = numbering.infoset_index[player]
+    num_sequences = numbering.num_sequences(player)
     hands, nodes = np.nonzero(infoset_index >= 0)  # row-major: infoset order
-    valid = sequence_index >= 0
-    valid[:, 0] = False
-    sequence_hands, sequences = np.nonzero(valid)  # row-major: sequence order
-    sequence_infoset = np.empty(len(sequences) + 1, dtype=np.int64)
+    hands = narrow_index(hands, sequence_index.shape[0])
+    nodes = narrow_index(nodes, numbering.num_public_nodes(player))
+    sequence_infoset = np.empty(num_sequences, dtype=infoset_index.dtype)
     sequence_infoset[0] = -1
-    sequence_infoset[1:] = infoset_index[sequence_hands, numbering.sequence_node[player][sequences]]
-    actions = numbering.sequence_action[player]
+    node_of = numbering.sequence_node[player]
+    for hand, row in enumerate(sequence_index):  # a row at a time: no (H, S) temporaries
+        public = np.flatnonzero(row > 0)
+        sequence_infoset[row[public]] = infoset_index[hand, node_of[public]]
+    first_sequence = narrow_index(
+        sequence_index[hands, numbering.node_first[player][nodes]], num_sequences
+    )
     return PlayerSequences(
         player=player,
-        infosets=tuple(
-            [labels[h] + histories[k] for h, k in zip(hands.tolist(), nodes.tolist(), strict=True)]
+        infosets=InfosetNames(
+            game.hands[player].labels, numbering.node_histories[player], hands, nodes
         ),
-        actions=tuple([node_actions[k] for k in nodes.tolist()]),
-        parent_sequence=sequence_index[hands, numbering.node_parent[player][nodes]],
-        first_sequence=sequence_index[hands, numbering.node_first[player][nodes]],
+        actions=InfosetActions(numbering.node_actions[player], nodes),
+        parent_sequence=narrow_index(
+            sequence_index[hands, numbering.node_parent[player][nodes]], num_sequences
+        ),
+        first_sequence=first_sequence,
         sequence_infoset=sequence_infoset,
-        sequence_action=("", *[actions[s] for s in sequences.tolist()]),
+        sequence_action=SequenceActions(
+            numbering.sequence_action[player],
+            numbering.node_first[player],
+            nodes,
+            first_sequence,
+            sequence_infoset,
+        ),
     )
 
 

@@ -1,12 +1,14 @@
 """A structured game's suit symmetries, and its public tree on canonical boards.
 
 :func:`game_symmetries` finds the suit permutations (:mod:`seqform.game.public.suits`) that
-map the game onto itself: each player's hands onto hands of equal weight, and the public
-tree onto itself — the same players, actions and probabilities, each public chance node's
-outcomes onto its outcomes, and at every leaf the payoff rule unchanged and each valid hand
-``h``'s level equal to ``σh``'s at the image leaf.  Nothing is assumed of the game: a
-permutation is kept only when this walk of the whole public tree passes, so a hold'em spot
-whose ranges are not suit-symmetric keeps only the identity.  The permutations kept form a
+map the game onto itself: the cards fixed before the public tree (a hold'em spot's board,
+:attr:`~seqform.game.public.tree.StructuredGame.fixed_cards`) onto themselves as a set, each
+player's hands onto hands of equal weight, and the public tree onto itself — the same
+players, actions and probabilities, each public chance node's outcomes onto its outcomes,
+and at every leaf the payoff rule unchanged and each valid hand ``h``'s level equal to
+``σh``'s at the image leaf.  Nothing is assumed of the game: a permutation is kept only when
+this walk of the whole public tree passes, so a hold'em spot whose ranges are not
+suit-symmetric keeps only the permutations they respect.  The permutations kept form a
 group (the automorphisms of the hands and of the tree).
 
 :func:`canonical_game` writes the public tree on canonical boards, ``G'``: at each public
@@ -30,6 +32,7 @@ from seqform.game.public.suits import (
     canonical_board,
     card_map,
     permute_card,
+    setwise_stabilizer,
     symmetric_group,
 )
 from seqform.game.public.tree import (
@@ -169,21 +172,29 @@ def game_symmetries(game: StructuredGame) -> Symmetries:
     """The suit permutations ``game`` is invariant under (module docstring); the identity
     alone when the game declares no suits (:attr:`StructuredGame.suits`).
 
-    When the adjacent transpositions of suits all map the game onto itself, so does every
-    permutation (they generate the group) and the tree is walked once per transposition;
-    otherwise once per permutation that maps the hands onto hands."""
+    The candidates are the permutations mapping the game's fixed cards
+    (:attr:`StructuredGame.fixed_cards`, a spot's board) onto themselves as a set
+    (:func:`~seqform.game.public.suits.setwise_stabilizer`), and of those the ones mapping
+    each player's hands onto hands of equal weight: a range that is not suit-symmetric
+    (``AsKs:1, AhKh:0.5``) rules out every permutation it does not respect.  When the
+    candidates are every permutation and the adjacent transpositions of suits all map the
+    game onto itself, so does every permutation (they generate the group) and the tree is
+    walked once per transposition; otherwise once per candidate."""
     identity = (np.arange(game.num_hands(0)), np.arange(game.num_hands(1)))
     if game.suits is None or game.suits < 2:
         return Symmetries(SuitGroup(1, ((0,),)), (identity,))
-    group = symmetric_group(game.suits)
+    full = symmetric_group(game.suits)
+    group = setwise_stabilizer(full, game.fixed_cards)
     hand_maps: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
     for permutation in group.elements[1:]:
         pair = (_hand_map(game.hands[0], permutation), _hand_map(game.hands[1], permutation))
         if pair[0] is not None and pair[1] is not None:
             hand_maps[permutation] = (pair[0], pair[1])
-    generators = _generators(group)
-    if len(hand_maps) == group.order - 1 and all(
-        _Invariance(game, g, hand_maps[g]).holds() for g in generators
+    generators = _generators(full)
+    if (
+        group.order == full.order
+        and len(hand_maps) == group.order - 1
+        and all(_Invariance(game, g, hand_maps[g]).holds() for g in generators)
     ):
         kept = list(group.elements[1:])
     else:

@@ -244,6 +244,8 @@ class StructuredGame:
     suits : cards are numbered ``rank · suits + suit`` (:mod:`seqform.game.public.suits`):
         the structured route looks for the suit permutations the game is invariant under
         and solves the smaller game of canonical boards; None when the cards have no suits
+    fixed_cards : public cards known before the public tree starts (a hold'em spot's board):
+        only the suit permutations mapping this set onto itself can map the game onto itself
     """
 
     name: str
@@ -254,6 +256,7 @@ class StructuredGame:
     description: str = ""
     describe_action: Callable[[str, str], str] | None = field(default=None, repr=False)
     suits: int | None = None
+    fixed_cards: tuple[int, ...] = ()
 
     @property
     def player_names(self) -> tuple[str, str]:

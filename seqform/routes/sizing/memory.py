@@ -18,6 +18,13 @@ Estimates (bytes), each a measured slope on this project's runs plus a fixed bas
   ``leduc(ranks=13, suits=4)`` and ``liars_dice(sides=8)`` and rounded up (measurements in
   ``benchmarks/results/measurements.md``).
 
+* vector CFR (``iterate --method structured``, which never builds the LP):
+  ``(sequences of both players) x VECTOR_CFR_BYTES_PER_SEQUENCE``: the numbering's grids and
+  the sequence tables (int32 indices, labels made on demand), the iteration layout and the
+  compiled engine's flat tables, the regrets, the average's weights and the behaviour, and
+  the certificate's plans and best responses; the slope fitted on the peaks of one compiled
+  iteration and its certificate on Rhode Island hold'em (``docs/benchmarks.md``).
+
 What the process may have (:func:`available_memory`) is the least of: ``MemAvailable`` in
 ``/proc/meminfo``; the address-space and data limits (``RLIMIT_AS``, ``RLIMIT_DATA``, as
 ``ulimit -v`` sets) less what the process already maps; a cgroup's ``memory.max`` less its
@@ -35,6 +42,7 @@ __all__ = [
     "GAME_BYTES_PER_SEQUENCE",
     "STRUCTURED_BYTES_PER_SEQUENCE",
     "TREE_BYTES_PER_NODE",
+    "VECTOR_CFR_BYTES_PER_SEQUENCE",
     "MemoryAvailable",
     "MemoryEstimate",
     "MemoryRefusedError",
@@ -42,6 +50,7 @@ __all__ = [
     "check_memory",
     "structured_estimate",
     "tree_estimate",
+    "vector_cfr_estimate",
 ]
 
 TREE_BYTES_PER_NODE = 450
@@ -52,6 +61,11 @@ sequence tables and the certificate's vectors, not the LP's factorisation.  Rhod
 hold'em's ladder (``benchmarks/results/rhode_island.md``) measured about 60 bytes (the
 peak less the interpreter and the reduced LP at :data:`STRUCTURED_BYTES_PER_SEQUENCE`);
 twice that is the estimate."""
+VECTOR_CFR_BYTES_PER_SEQUENCE = 300
+"""What a sequence costs vector CFR (module docstring): one compiled iteration and its
+certificate peaked at about 225 bytes per sequence of both players, above the interpreter,
+on ``rhode_island_structured(ranks=8)`` and on the full game's suit-canonical game
+(``docs/benchmarks.md``); a third more is the estimate.  About 1/7 of the structured LP's."""
 BASE_BYTES = 150 * 2**20  # the interpreter, numpy, scipy, HiGHS before any game
 
 
@@ -98,6 +112,15 @@ def structured_estimate(sequences: int, reduced: int | None = None) -> MemoryEst
     return MemoryEstimate(
         BASE_BYTES + sequences * STRUCTURED_BYTES_PER_SEQUENCE,
         f"the structured LP ({sequences:,} sequences)",
+    )
+
+
+def vector_cfr_estimate(sequences: int) -> MemoryEstimate:
+    """Vector CFR's estimate for a game of ``sequences`` sequences (both players; module
+    docstring): its own arrays, not the LP's."""
+    return MemoryEstimate(
+        BASE_BYTES + sequences * VECTOR_CFR_BYTES_PER_SEQUENCE,
+        f"vector CFR ({sequences:,} sequences)",
     )
 
 

@@ -47,6 +47,9 @@ class PlannedSize:
     reduced_sequences : both players' sequences of the LP the structured route solves after
         the lossless suit reduction, where a formula says it without building the game
         (Rhode Island hold'em); None where unknown
+    canonical_sequences : both players' sequences on canonical boards, the game vector CFR
+        steps when it runs suit-reduced (:func:`~seqform.structured.suit_reduction.
+        canonical_boards`), where a formula says it; None where unknown
     """
 
     tree_nodes: int | None
@@ -54,6 +57,7 @@ class PlannedSize:
     tree_bound: int | None = None
     sequences: int | None = None
     reduced_sequences: int | None = None
+    canonical_sequences: int | None = None
 
 
 def _kuhn_size(cards: int) -> PlannedSize:
@@ -72,10 +76,15 @@ def _rhode_island_size(parameters: dict[str, object]) -> PlannedSize:
     """Rhode Island hold'em's sizes by formula, the suit-reduced LP's too: numbering the full
     game's public tree alone takes minutes (:mod:`seqform.game.builtin.rhode_island_sizes`)."""
     sizes = rhode_island_sizes(**parameters)  # type: ignore[arg-type]
-    reduced = rhode_island_suit_reduced_sizes(**parameters).reduced  # type: ignore[arg-type]
+    suit_reduced = rhode_island_suit_reduced_sizes(**parameters)  # type: ignore[arg-type]
     nodes = sizes.tree_nodes
     return PlannedSize(
-        nodes, True, nodes, sum(sizes.sequences), reduced_sequences=sum(reduced.sequences)
+        nodes,
+        True,
+        nodes,
+        sum(sizes.sequences),
+        reduced_sequences=sum(suit_reduced.reduced.sequences),
+        canonical_sequences=sum(suit_reduced.canonical.sequences),
     )
 
 

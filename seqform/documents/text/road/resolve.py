@@ -27,6 +27,14 @@ def resolve_text(built: dict[str, Any]) -> str:
         f"{built['game']['name']}: the {built['gadget']} gadget on the "
         f"{len(built['subgames'])} subgames of round {built['round']}{refined}",
         f"path: {path}",
+        *(
+            [
+                "exact: every gadget LP's basis re-solved in fractions, both profiles certified "
+                "exactly (a gadget's NashConv is its proven gap to the LP's optimum)"
+            ]
+            if built.get("exact")
+            else []
+        ),
         "",
         "exploitability (NashConv / 2, chips per game, and milli-chips per game: mbb/g where "
         "the big blind is one chip, as Leduc's ante):",

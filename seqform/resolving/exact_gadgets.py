@@ -1,0 +1,217 @@
+"""The gadget LPs solved exactly: HiGHS's optimal basis re-solved in rationals.
+
+A re-solved subgame is an LP, so its answer can be proven, not estimated.  The gadget LP of
+:func:`seqform.resolving.public_gadgets.gadget_lp` is written a second time with ``Fraction``
+coefficients (:func:`exact_gadget_program`): the subgame's structured LP from the one builder
+(:func:`seqform.structured.lp_model.build_exact_structured_lp`), with the gadget's rows and
+columns added exactly as the float LP adds them, from exact weights ``W_J`` and exact
+alternatives ``T_J (+ g_J)``.  HiGHS solves the float path's own LP (its entries are the
+exact program's rounded, row for row), so the two paths stand on the same vertex and its
+optimal basis is a basis of the exact program;
+:func:`seqform.lp.exact.basis.resolve_basis` re-solves it in rationals and checks exact
+primal and dual feasibility, which proves the basis optimal (the route of ``solve --exact``
+on a structured game, :mod:`seqform.routes.structured_exact`).
+
+A degenerate gadget LP's basis, optimal to HiGHS's tolerances, can be exactly dual feasible
+but not primal feasible (plan entries of −1e-17).  Dual feasibility alone proves its
+objective an upper bound on the gadget's optimum; the plan's negative entries are set to 0,
+and the strategy's own exact value in the gadget (its smallest margin per unit of weight,
+or ``−Σ_J max(cbv(J), T_J)``) is measured: the difference is the answer's proven *gap*
+to the optimum, 0 when the basis was exactly optimal.
+
+The re-solving player's plan is read from the exact columns, its strategy is exact, and the
+answer's margins ``T_J − cbv(J)`` are computed exactly from it by the structured best
+response (:func:`seqform.resolving.public_gadgets.counterfactual_values`), independently of
+the LP.  ``unsafe`` needs no gadget: the subgame with both ranges is a structured game,
+solved by :func:`seqform.routes.structured_exact.solve_structured_exact` itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
+from seqform.game.public.numbering import structured_tables
+from seqform.game.public.tree import StructuredGame
+from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
+from seqform.lp.exact.linear_solver import ExactSolveError
+from seqform.lp.exact.program import Bound, LinearProgram
+from seqform.lp.exact.rational import RationalMatrix
+from seqform.lp.run import run_lp
+from seqform.resolving.public_gadgets import GadgetLP
+from seqform.resolving.subgames import ResolveError
+from seqform.routes.structured_exact import solve_structured_exact
+from seqform.structured.lp_model import build_exact_structured_lp
+from seqform.structured.lp_solve import structured_problem
+
+__all__ = [
+    "ExactGadgetAnswer",
+    "exact_blueprint",
+    "exact_gadget_program",
+    "solve_exact_gadget",
+    "solve_exact_unsafe",
+]
+
+
+def exact_blueprint(strategy: BehaviouralStrategy) -> BehaviouralStrategy:
+    """A float strategy as Fractions: each probability the float's exact value, except each
+    information set's largest, which takes what makes the set sum to exactly 1.  The
+    numbers stay dyadic (denominators powers of two), so sums over many hands do not grow
+    their denominators; an exact strategy is returned as it is."""
+    if strategy.exact:
+        return strategy
+    table = strategy.table
+    floats = strategy.probabilities
+    probabilities = np.asarray([Fraction(float(p)) for p in floats], dtype=object)
+    probabilities[0] = Fraction(1)
+    for index in range(table.num_infosets):
+        sequences = list(table.sequences_of(index))
+        largest = max(sequences, key=lambda s: floats[s])
+        rest = sum((probabilities[s] for s in sequences if s != largest), Fraction(0))
+        probabilities[largest] = 1 - rest
+    return BehaviouralStrategy(table, probabilities, strategy.unreached)
+
+
+def exact_gadget_program(
+    built: GadgetLP, weights: np.ndarray, alternatives: np.ndarray
+) -> tuple[LinearProgram, slice, Fraction]:
+    """The gadget LP ``built`` with exact coefficients, row for row and column for column
+    (module docstring), where player 0's plan is in its columns, and its exact ``scale``;
+    ``weights`` and ``alternatives`` are ``built``'s, as Fractions."""
+    base = build_exact_structured_lp(built.sub)
+    program = base.program
+    rows, columns = program.matrix.shape
+    scale, empty, objective = base.scale, base.payoff_rows.start, base.objective
+    n_x = base.x_columns.stop
+    first = built.lp.matrix.shape  # the float LP's shape, which the exact one must have
+    matrix = program.matrix
+    own_rows = built.rows
+    q_columns, q_rows = built.first_columns, own_rows[built.first_owners]
+    in_q = np.zeros(columns, dtype=bool)
+    in_q[q_columns] = True
+    keep = ~((matrix.rows == empty) & in_q[matrix.cols])
+    if built.gadget != "resolve":
+        keep &= ~((matrix.rows == empty) & (matrix.cols == objective))
+    count = len(built.hands)
+    r = [matrix.rows[keep], q_rows]
+    c = [matrix.cols[keep], q_columns]
+    v: list[Fraction] = [value for value, kept in zip(matrix.values, keep, strict=True) if kept]
+    v += [Fraction(-1)] * len(q_rows)
+    row_lower: list[Bound] = [*program.row_lower, *[None] * count]
+    row_upper: list[Bound] = list(program.row_upper)
+    col_lower: list[Bound] = list(program.col_lower)
+    if built.gadget == "resolve":
+        z = columns + np.arange(count)
+        take = built.take_rows
+        r += [np.full(count, empty), own_rows, take]
+        c += [z, z, z]
+        v += [Fraction(-1)] * count + [Fraction(1)] * (2 * count)
+        row_lower += [None] * count
+        row_upper += [Fraction(0)] * count + [-scale * a for a in alternatives]
+        col_lower += [None] * count
+        shape = (rows + 2 * count, columns + count)
+    else:
+        r.append(own_rows)
+        c.append(np.full(count, objective))
+        v += [scale * w for w in weights]
+        row_upper += [scale * a for a in alternatives]
+        shape = (rows + count, columns)
+    if shape != first:
+        raise ResolveError(f"the exact gadget LP has shape {shape}, the float one {first}")
+    total = shape[1]
+    goal = [Fraction(0)] * total
+    goal[objective] = Fraction(1)
+    exact = LinearProgram(
+        matrix=RationalMatrix.from_triples(shape, np.concatenate(r), np.concatenate(c), v),
+        objective=tuple(goal),
+        col_lower=tuple(col_lower),
+        col_upper=(None,) * total,
+        row_lower=tuple(row_lower),
+        row_upper=tuple(row_upper),
+    )
+    return exact, slice(0, n_x), scale
+
+
+@dataclass(frozen=True)
+class ExactGadgetAnswer:
+    """A gadget LP's optimal basis re-solved exactly.
+
+    strategy : the re-solving player's exact strategy in the subgame (player 0 of ``sub``),
+        from the basis's plan (its entries below 0, if any, set to 0)
+    objective : the basis's exact objective (``scale`` times the gadget's value for
+        ``resolve``, the margin per unit of weight ``m`` for ``maxmargin`` and ``reach``):
+        the basis is exactly dual feasible, so no answer does better (weak duality)
+    optimal : the exact re-solve passed the exact primal and dual feasibility checks (the
+        objective is then the LP's optimum and ``strategy`` attains it)
+    scale : the LP's payoff scale, exactly (:class:`~seqform.structured.lp_model.ExactStructuredLP`)
+    """
+
+    strategy: BehaviouralStrategy
+    objective: Fraction
+    optimal: bool
+    scale: Fraction
+
+
+def solve_exact_gadget(
+    built: GadgetLP, weights: np.ndarray, alternatives: np.ndarray
+) -> ExactGadgetAnswer:
+    """Solve the gadget LP by HiGHS's simplex on its exact program rounded, and re-solve
+    the optimal basis in rationals (module docstring).
+
+    Raises
+    ------
+    seqform.lp.exact.linear_solver.ExactSolveError
+        If the basis cannot be re-solved, or gives a plan with a negative entry.
+    seqform.lp.solvers.SolverError
+        If HiGHS does not prove the float LP optimal.
+    """
+    program, x_columns, scale = exact_gadget_program(built, weights, alternatives)
+    # the float path's own LP and solver, so that both paths stand on the same vertex
+    solution = run_lp(structured_problem(built.lp), solver="simplex", basis=True)
+    if solution.basis is None:
+        raise ExactSolveError("HiGHS returned no basis to re-solve exactly")
+    try:
+        exact = resolve_basis(program, solution.basis)
+    except InvalidBasisError as exc:
+        raise ExactSolveError(f"the optimal basis could not be re-solved exactly: {exc}") from None
+    if not exact.dual_feasible:
+        raise ExactSolveError("the optimal basis is not exactly dual feasible: no exact bound")
+    plan = [max(value, Fraction(0)) for value in exact.values[x_columns]]
+    strategy = _normalised(behaviour_from_plan(structured_tables(built.sub)[0], plan))
+    objective = exact.values[built.lp.objective]
+    return ExactGadgetAnswer(strategy, objective, exact.optimal, scale)
+
+
+def _normalised(strategy: BehaviouralStrategy) -> BehaviouralStrategy:
+    """Each information set's probabilities divided by their sum (uniform where it is 0):
+    a plan whose tiny negative entries were set to 0 gives a strategy again."""
+    table = strategy.table
+    probabilities = strategy.probabilities.copy()
+    for index in range(table.num_infosets):
+        sequences = table.sequences_of(index)
+        total = sum((probabilities[s] for s in sequences), Fraction(0))
+        for s in sequences:
+            probabilities[s] = probabilities[s] / total if total else Fraction(1, len(sequences))
+    return BehaviouralStrategy(table, probabilities, strategy.unreached)
+
+
+def solve_exact_unsafe(
+    sub: StructuredGame,
+) -> tuple[tuple[BehaviouralStrategy, BehaviouralStrategy], Fraction, Fraction, int]:
+    """The subgame with both ranges solved exactly: both exact strategies, their exact
+    value to player 0 and exact NashConv in the subgame (unnormalised; 0 when certified an
+    equilibrium, else the proven gap of the basis's or the rounded strategies) and the
+    subgame's tree nodes.
+
+    Raises
+    ------
+    seqform.lp.exact.linear_solver.ExactSolveError
+        If no exact strategy can be formed.
+    """
+    solved = solve_structured_exact(sub)
+    value = Fraction(solved.certificate.value)
+    gap = Fraction(solved.certificate.nash_conv)
+    return solved.strategies, value, gap, solved.tree_nodes

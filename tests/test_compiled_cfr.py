@@ -104,3 +104,46 @@ def test_bad_engine_and_storage_are_refused() -> None:
         vector_cfr(game, "cfr+", stopping, storage="float16")
     with pytest.raises(ValueError, match="float32 storage needs the compiled engine"):
         vector_cfr(game, "cfr+", stopping, engine="numpy", storage="float32")
+
+
+def test_float32_storage_keeps_no_float64_copy_per_sequence() -> None:
+    # The flop's 221 million sequences: every float64 array per sequence is 1.8 GB, so the
+    # stepper allocates its state in the storage and keeps no numpy-path scratch.
+    stepper = CompiledRegrets(_game("river"), RULES["dcfr"], storage="float32")
+    for name in ("regrets", "instant", "cumulative", "behaviour", "plans"):
+        assert all(array.dtype == np.float32 for array in getattr(stepper, name)), name
+    assert all(array.size == 0 for array in stepper.work)
+
+
+def test_the_layout_indices_are_int32() -> None:
+    # Six index arrays per sequence or information set: int64 would be 5 GB on the flop.
+    stepper = CompiledRegrets(_game("river"), RULES["dcfr"], storage="float32")
+    for player in stepper.layout.players:
+        for name in ("order", "sequence_infoset", "sequence_parent", "infoset_first"):
+            assert getattr(player, name).dtype == np.int32, name
+
+
+def test_the_flat_tables_do_not_build_the_leaf_index() -> None:
+    # The leaf index gathers the sequence index per group (leaves × hands, both players:
+    # 2.8 GB on the flop, kept with the game) for the numpy products; the kernels read the
+    # flat tables only.
+    from seqform.structured import leaf_groups
+    from seqform.structured.compiled_cfr import flat_game
+
+    game = _game("river")
+    flat_game(game)
+    assert game not in leaf_groups._INDEX
+
+
+def test_a_compiled_runs_certificate_takes_the_compiled_products() -> None:
+    # The same NashConv as the numpy products' (on a copy of the game without flat tables),
+    # to round-off, without the leaf index that would double a flop's memory.
+    from seqform.structured import leaf_groups
+
+    game, fresh = _game("river"), _game("river")
+    result = vector_cfr(game, "dcfr", Stopping(5, None, None, 5), engine="compiled")
+    assert game not in leaf_groups._INDEX
+    assert result.nash_conv == pytest.approx(
+        structured_nash_conv(fresh, result.strategies), rel=1e-12, abs=1e-12
+    )
+    assert fresh in leaf_groups._INDEX  # the numpy products' path

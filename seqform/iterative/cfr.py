@@ -184,19 +184,23 @@ class FullTreeRegrets:
         tie_tolerance: float = 0.0,
         horizon: int | None = None,
         locks: Sequence[Mapping[int, Sequence[Any]]] | None = None,
+        *,
+        storage: str = "float64",
+        scratch: bool = True,
     ) -> None:
         self.layout = layout
         self.tie_tolerance = tie_tolerance  # ties_cleared: 0 clears nothing
         self.rules = tuple(for_run(rule, horizon) for rule in rules)
         self.alternating = self.rules[0].alternating
         self.iteration = 0  # iterations done
-        self.regrets = [np.zeros(player.num_sequences) for player in layout.players]
-        self.instant = [np.zeros(player.num_sequences) for player in layout.players]
-        self.cumulative = [np.zeros(player.num_sequences) for player in layout.players]
+        sizes = [player.num_sequences if scratch else 0 for player in layout.players]
+        self.regrets = [np.zeros(player.num_sequences, storage) for player in layout.players]
+        self.instant = [np.zeros(player.num_sequences, storage) for player in layout.players]
+        self.cumulative = [np.zeros(player.num_sequences, storage) for player in layout.players]
         self.scale = [0.0 for _ in layout.players]  # the largest sequence value, for ties
-        self.work = [np.zeros(player.num_sequences) for player in layout.players]  # scratch
+        self.work = [np.zeros(size, storage) for size in sizes]  # scratch of the numpy passes
         self.behaviour = [
-            regret_matching(player, regrets)
+            regret_matching(player, regrets, out=np.zeros_like(regrets))
             for player, regrets in zip(layout.players, self.regrets, strict=True)
         ]
         self.locked = [

@@ -37,7 +37,7 @@ import the numbering's invariants from elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -224,7 +224,27 @@ def sequence_layout(table: PlayerSequences, within_depth: np.ndarray | None = No
     (:func:`sequence_counterfactual_values`).  ``within_depth``: per table information set,
     a key that orders the information sets of one depth (stable; by default the table's
     order) — the public node, say, so that one node's hands sit side by side."""
-    return _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0), within_depth)
+    layout = _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0), within_depth)
+    return _narrowed(layout) if layout.num_sequences < 2**31 else layout
+
+
+_INDEX_ARRAYS = (
+    "order",
+    "sequence_infoset",
+    "sequence_parent",
+    "infoset_parent",
+    "infoset_first",
+    "action_count",
+)
+"""The per-sequence and per-information-set index arrays of a :class:`PlayerLayout`."""
+
+
+def _narrowed(layout: PlayerLayout) -> PlayerLayout:
+    """``layout`` with its index arrays in int32 (every index fits): a public tree × hands
+    game has tens of millions of sequences (a flop: 221 million), and these six arrays are
+    most of what vector CFR keeps beside its own state."""
+    narrow = {name: getattr(layout, name).astype(np.int32) for name in _INDEX_ARRAYS}
+    return replace(layout, **narrow)
 
 
 def to_table_order(

@@ -21,9 +21,14 @@ loop returns to Python after every iteration, where Ctrl-C is seen
 (half the memory) while every sum is taken in float64 and the certificate reads the average
 in float64.
 
+The flat tables are built from the public numbering alone (not from the numpy products'
+leaf index, which gathers the sequence index per leaf: on a flop, gigabytes), and a compiled
+run's certificate takes its products from the same kernel (:func:`compiled_leaf_payoffs`).
+
 Needs numba (the ``fast`` extra); :func:`compiled_available` says whether it is installed.
 
-Size: a little over 400 lines: the flat tables and the stepper that reads them, one format.
+Size: the flat tables, the stepper and the certificate's product read the same tables with
+the same scratch; apart, each would re-derive the tables' invariants.
 """
 
 from __future__ import annotations
@@ -32,16 +37,22 @@ import importlib.util
 import itertools
 import weakref
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
-from seqform.game.public.numbering import number_public_tree
-from seqform.game.public.tree import StructuredGame
+from seqform.game.public.numbering import number_public_tree, structured_tables
+from seqform.game.public.tree import PayoffRule, StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
-from seqform.iterative.layout import TIE_TOLERANCE, PlayerLayout, TreeLayout, sequence_layout
+from seqform.iterative.layout import (
+    TIE_TOLERANCE,
+    PlayerLayout,
+    TreeLayout,
+    sequence_layout,
+    to_table_order,
+)
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
-from seqform.structured.leaf_groups import THRESHOLD, LeafGroup, leaf_index
-from seqform.structured.responses import sequence_tables
+from seqform.structured.leaf_groups import THRESHOLD, rule_numbers, twin_hands
 
 __all__ = [
     "BATCH",
@@ -51,6 +62,7 @@ __all__ = [
     "FlatPlayer",
     "RuleStep",
     "compiled_available",
+    "compiled_leaf_payoffs",
     "flat_game",
     "rule_step",
 ]
@@ -138,26 +150,32 @@ def _node_major(game: StructuredGame) -> TreeLayout:
     """Vector CFR's layout with each depth's information sets ordered by public node."""
     numbering = number_public_tree(game)
     players = []
-    for player, table in enumerate(sequence_tables(game)):
+    for player, table in enumerate(structured_tables(game)):
         _, nodes = np.nonzero(numbering.infoset_index[player] >= 0)  # the table's order
         players.append(sequence_layout(table, within_depth=nodes))
     return TreeLayout(players=tuple(players))
 
 
 def _leaf_numbers(
-    leaves: int, groups: tuple[LeafGroup, ...]
+    rules: tuple[PayoffRule, ...],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per leaf its rule kind, first and second number and quantity, as the groups converted
-    them."""
-    kinds = np.empty(leaves, dtype=np.int64)
-    first, second = np.zeros(leaves), np.zeros(leaves)
-    quantity = np.zeros(leaves, dtype=np.int64)
-    for group in groups:
-        kinds[group.leaves] = group.kind
-        first[group.leaves] = group.first_float
-        second[group.leaves] = group.second_float
-        quantity[group.leaves] = group.quantity
-    return kinds, first, second, quantity
+    """Per leaf its rule kind, first and second number (floats) and quantity: converted
+    once per rule object (a spot's leaves share a few dozen), not per leaf, and without
+    :func:`~seqform.structured.leaf_groups.leaf_index`, whose per-group gathers of the
+    sequence index (leaves × hands, both players) the kernels never read."""
+    code: dict[int, int] = {}
+    distinct: list[tuple[int, float, float, int]] = []
+    which = np.empty(len(rules), dtype=np.int64)
+    for leaf, rule in enumerate(rules):
+        found = code.get(id(rule))
+        if found is None:
+            kind, first, second, quantity = rule_numbers(rule)
+            found = code[id(rule)] = len(distinct)
+            distinct.append((kind, float(first), float(second), quantity))
+        which[leaf] = found
+    table = np.asarray(distinct, dtype=float).reshape(-1, 4)
+    kinds, quantities = table[:, 0].astype(np.int64), table[:, 3].astype(np.int64)
+    return kinds[which], table[which, 1], table[which, 2], quantities[which]
 
 
 def _level_sets(
@@ -181,9 +199,9 @@ def _level_sets(
 
 
 def _flat_game(game: StructuredGame) -> FlatGame:
-    numbering, index = number_public_tree(game), leaf_index(game)
+    numbering = number_public_tree(game)
     layout = _node_major(game)
-    kinds, first, second, quantity = _leaf_numbers(numbering.num_leaves, index.groups)
+    kinds, first, second, quantity = _leaf_numbers(numbering.leaf_rules)
     level_set, pairs = _level_sets(game, numbering.leaf_levels)
     cards = [game.hands[p].card_matrix.astype(np.int64) for p in (0, 1)]
     num_cards = max(1, int(max(c.max(initial=-1) for c in cards)) + 1)
@@ -192,7 +210,8 @@ def _flat_game(game: StructuredGame) -> FlatGame:
         position = _positions(layout.players[p])
         table = numbering.sequence_index[p]
         internal = np.where(table >= 0, position[np.maximum(table, 0)], -1)
-        weights = index.weights[p]
+        weights = np.asarray([float(w) for w in game.hands[p].weights], dtype=float)
+        two_cards = game.hands[p].card_matrix.shape[1] == 2
         levels = np.stack([both[p].astype(np.int64) for both in pairs])
         players.append(
             FlatPlayer(
@@ -201,7 +220,7 @@ def _flat_game(game: StructuredGame) -> FlatGame:
                 levels=levels,
                 order=np.argsort(levels, axis=1, kind="stable"),
                 cards=np.ascontiguousarray(cards[p]),
-                twin=(index.partner[p] if index.two_cards[p] else np.full(len(weights), -1)),
+                twin=twin_hands(game, p) if two_cards else np.full(len(weights), -1),
             )
         )
     keys = numbering.leaf_cards.astype(np.int64)
@@ -239,6 +258,66 @@ def flat_game(game: StructuredGame) -> FlatGame:
     if flat is None:
         flat = _FLAT[game] = _flat_game(game)
     return flat
+
+
+Scratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _scratch(flat: FlatGame, player: int) -> Scratch:
+    """The leaf product's scratch for ``player``: the opponent's range, the sums per own
+    hand, the opponent's sums whole and per card (a column per leaf of a batch)."""
+    hands = [len(flat.players[p].twin) for p in (0, 1)]
+    return (
+        np.zeros((hands[1 - player], flat.width)),
+        np.zeros((hands[player], flat.width)),
+        np.zeros((3, flat.width)),
+        np.zeros((3, flat.num_cards, flat.width)),
+    )
+
+
+def _leaf_product(
+    kernels: ModuleType,
+    flat: FlatGame,
+    player: int,
+    plan: np.ndarray,
+    out: np.ndarray,
+    scratch: Scratch,
+) -> np.ndarray:
+    """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both in
+    the internal order (the compiled :func:`~seqform.structured.cfr_kernels.leaf_product`)."""
+    mine, theirs = flat.players[player], flat.players[1 - player]
+    out[:] = 0.0
+    kernels.leaf_product(
+        player, plan, out, flat.batch_start, flat.batch_kind, flat.batch_key,
+        flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first, flat.step,
+        mine.index, theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
+        mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, *scratch,
+    )  # fmt: skip
+    return out
+
+
+def compiled_leaf_payoffs(
+    game: StructuredGame, player: int, opponent_plan: np.ndarray
+) -> np.ndarray | None:
+    """The responder's payoff per own sequence in the tables' order (``A y`` for player 0,
+    ``−Aᵀ x`` for player 1, as :func:`~seqform.structured.responses.leaf_payoffs` gives
+    it) by the compiled leaf product, where a compiled run has built the game's flat tables
+    and the plan is float; else None.  The certificate of a compiled run takes it: the
+    numpy products' leaf index (leaves × hands per player) would double such a run's
+    memory on a flop, and its sums take minutes there."""
+    flat = _FLAT.get(game)
+    if flat is None or opponent_plan.dtype == object or not compiled_available():
+        return None
+    from seqform.structured import cfr_kernels  # numba: imported only for a run
+
+    own, other = flat.layout.players[player], flat.layout.players[1 - player]
+    plan = np.take(np.asarray(opponent_plan, dtype=float), other.order)
+    payoffs = _leaf_product(
+        cfr_kernels, flat, player, plan, np.zeros(own.num_sequences), _scratch(flat, player)
+    )
+    if player == 1:
+        np.negative(payoffs, out=payoffs)
+    return to_table_order(own, payoffs)
 
 
 @dataclass(frozen=True)
@@ -318,10 +397,15 @@ class CompiledRegrets(FullTreeRegrets):
         self._kernels = cfr_kernels
         flat = flat_game(game)
         layout = flat.layout
-        super().__init__(layout, [rule, rule], tie_tolerance=TIE_TOLERANCE, horizon=horizon)
+        super().__init__(  # allocated in the storage: no float64 copy passes through memory
+            layout,
+            [rule, rule],
+            tie_tolerance=TIE_TOLERANCE,
+            horizon=horizon,
+            storage=storage,
+            scratch=False,  # the kernels keep their scratch in `instant` and `plans`
+        )
         dtype = np.dtype(storage)
-        for arrays in (self.regrets, self.instant, self.cumulative, self.behaviour):
-            arrays[:] = [array.astype(dtype) for array in arrays]
         self.game = game
         self.flat = flat
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
@@ -333,16 +417,7 @@ class CompiledRegrets(FullTreeRegrets):
                 (np.ascontiguousarray(table[player.order]), np.zeros(int(table.max()) + 1))
                 for player, table in zip(layout.players, classes, strict=True)
             ]
-        hands, width = (game.num_hands(0), game.num_hands(1)), flat.width
-        self._scratch = [  # the leaf product's, per player: the opponent's range, the sums
-            (
-                np.zeros((hands[1 - player], width)),
-                np.zeros((hands[player], width)),
-                np.zeros((3, width)),
-                np.zeros((3, flat.num_cards, width)),
-            )
-            for player in (0, 1)
-        ]
+        self._scratch = [_scratch(flat, player) for player in (0, 1)]
         self._tables = [
             (
                 player.sequence_infoset,
@@ -363,16 +438,7 @@ class CompiledRegrets(FullTreeRegrets):
         """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both
         in the internal order (the compiled :func:`~seqform.structured.cfr_kernels.
         leaf_product`)."""
-        flat = self.flat
-        mine, theirs = flat.players[player], flat.players[1 - player]
-        out[:] = 0.0
-        self._kernels.leaf_product(
-            player, plan, out, flat.batch_start, flat.batch_kind, flat.batch_key,
-            flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first, flat.step,
-            mine.index, theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
-            mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, *self._scratch[player],
-        )  # fmt: skip
-        return out
+        return _leaf_product(self._kernels, self.flat, player, plan, out, self._scratch[player])
 
     def _half_step(self, player: int, iteration: int) -> None:
         """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""

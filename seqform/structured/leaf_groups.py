@@ -47,6 +47,8 @@ __all__ = [
     "LeafIndex",
     "leaf_groups",
     "leaf_index",
+    "rule_numbers",
+    "twin_hands",
 ]
 
 CONSTANT, SIGN, THRESHOLD = 0, 1, 2
@@ -140,7 +142,8 @@ def as_numbers(values: tuple[Fraction, ...] | np.ndarray, exact: bool) -> np.nda
     return out
 
 
-def _rule_numbers(rule: object) -> tuple[int, Fraction, Fraction, int]:
+def rule_numbers(rule: object) -> tuple[int, Fraction, Fraction, int]:
+    """A payoff rule's kind, first and second number and quantity (a threshold's)."""
     if isinstance(rule, Constant):
         return CONSTANT, Fraction(rule.payoff), Fraction(0), 0
     if isinstance(rule, Sign):
@@ -158,7 +161,7 @@ def _members(
     for leaf, (rule, levels) in enumerate(
         zip(numbering.leaf_rules, numbering.leaf_levels, strict=True)
     ):
-        kind = _rule_numbers(rule)[0]
+        kind = rule_numbers(rule)[0]
         pair = zeros if levels is None else levels
         key = (kind, id(pair[0]), id(pair[1]), int(numbering.leaf_cards[leaf]))
         members.setdefault(key, []).append(leaf)
@@ -212,7 +215,7 @@ def _groups(game: StructuredGame, numbering: PublicNumbering) -> tuple[LeafGroup
     groups = []
     dumps = [numbering.num_sequences(player) for player in (0, 1)]
     for kind, cards, levels, leaves in _members(game, numbering):
-        numbers = [_rule_numbers(numbering.leaf_rules[leaf]) for leaf in leaves]
+        numbers = [rule_numbers(numbering.leaf_rules[leaf]) for leaf in leaves]
         quantity = np.asarray([n[3] for n in numbers], dtype=np.int64)
         index = np.asarray(leaves, dtype=np.int64)
         sequences = numbering.leaf_sequences[index]
@@ -261,7 +264,7 @@ def _partner(game: StructuredGame, player: int) -> np.ndarray:
     )
 
 
-def _twin(game: StructuredGame, player: int) -> np.ndarray:
+def twin_hands(game: StructuredGame, player: int) -> np.ndarray:
     """Per two-card hand of ``player``, the opponent's hand of the same two cards, or -1."""
     own, other = (np.sort(game.hands[p].card_matrix, axis=1) for p in (player, 1 - player))
     holder = {(int(a), int(b)): hand for hand, (a, b) in enumerate(other.tolist())}
@@ -293,7 +296,7 @@ def _leaf_index(game: StructuredGame) -> LeafIndex:
     groups = _groups(game, numbering)
     two_cards = _both(lambda p: game.hands[p].card_matrix.shape[1] == 2)
     empty = [np.zeros(0, np.intp)]
-    partner = _both(lambda p: _twin(game, p) if two_cards[p] else _partner(game, p))
+    partner = _both(lambda p: twin_hands(game, p) if two_cards[p] else _partner(game, p))
     slots = _both(lambda p: np.concatenate([g.slots[p].ravel() for g in groups] or empty))
     groups = _sharing(groups, slots)
     return LeafIndex(

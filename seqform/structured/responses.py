@@ -111,6 +111,16 @@ def best_response(game: StructuredGame, player: int, opponent: BehaviouralStrate
     return respond(sequence_tables(game)[player], leaf_payoffs(game, player, plan))
 
 
+def _certified_payoffs(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
+    """:func:`leaf_payoffs`, by the compiled leaf product where a compiled run built the
+    game's flat tables (:func:`~seqform.structured.compiled_cfr.compiled_leaf_payoffs`):
+    the same sums in another order."""
+    from seqform.structured.compiled_cfr import compiled_leaf_payoffs
+
+    found = compiled_leaf_payoffs(game, player, plan)
+    return leaf_payoffs(game, player, plan) if found is None else found
+
+
 def certify(
     game: StructuredGame,
     first: BehaviouralStrategy,
@@ -128,9 +138,9 @@ def certify(
     first, second = _profile(game, first, second)
     x, y = plan_from_behaviour(first), plan_from_behaviour(second)
     tables = sequence_tables(game)
-    to_first = leaf_payoffs(game, 0, y)
+    to_first = _certified_payoffs(game, 0, y)
     best_first = respond(tables[0], to_first, limits[0]).value
-    best_second = respond(tables[1], leaf_payoffs(game, 1, x), limits[1]).value
+    best_second = respond(tables[1], _certified_payoffs(game, 1, x), limits[1]).value
     scale: Fraction | float = payoff_range(game)
     if first.exact:
         value: Fraction | float = Fraction(x @ to_first)

@@ -23,6 +23,7 @@ import scipy.sparse as sp
 
 from seqform.base.progress import ProgressListener, Step, current_listener, report
 from seqform.lp.interrupt import run_interruptibly
+from seqform.lp.presolve import Reduction, reduce_problem
 from seqform.lp.problem import FloatSolution, LPProblem
 from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats, optimal_stats
 
@@ -94,6 +95,7 @@ def run_clarabel(
     tolerance: float = 1e-8,
     refinement: bool = True,
     almost: bool = False,
+    presolve: bool = False,
 ) -> FloatSolution:
     """Maximise the LP with Clarabel at gap and feasibility ``tolerance``; its proven
     optimum (only a status "Solved", not "AlmostSolved").
@@ -104,6 +106,10 @@ def run_clarabel(
     ``refinement`` is Clarabel's iterative refinement of each solve with its factorised
     KKT matrix (its default, on); off, each linear solve is one pair of triangular solves
     (:func:`seqform.routes.structured.clarabel_refinement` says when that is enough).
+
+    ``presolve`` first takes out the LP's doubleton equalities and free doubleton columns
+    (:mod:`seqform.lp.presolve`: the one-action information sets) and maps Clarabel's
+    answer back to ``problem``'s rows and columns; Clarabel itself does no such presolve.
 
     Ctrl-C stops it within an iteration (its termination callback reads the flag that
     :func:`~seqform.lp.interrupt.run_interruptibly` sets), and each iteration's gap is
@@ -118,17 +124,18 @@ def run_clarabel(
     ValueError
         For a row neither ``==`` nor ``<=``, or a column neither ``>= 0`` nor free.
     """
-    form = _conic_form(problem)
     start = time.perf_counter()
-    solver = _solver(problem, form, _settings(time_limit, verbose, tolerance, refinement))
+    reduction = reduce_problem(problem) if presolve else None
+    solved = problem if reduction is None else reduction.problem
+    form = _conic_form(solved)
+    solver = _solver(solved, form, _settings(time_limit, verbose, tolerance, refinement))
     stop = threading.Event()
     solver.set_termination_callback(_Termination(stop, current_listener()))
     result = run_interruptibly(solver.solve, stop)
     seconds = time.perf_counter() - start
     iterations = int(result.iterations)
     report(Step("Clarabel", iterations, None, finished=True, solver=True))
-    primal = np.asarray(result.x, dtype=float)
-    duals = form.row_duals(np.asarray(result.z, dtype=float), problem.shape[0])
+    primal, duals = _answer(result, form, solved.shape[0], reduction)
     status = str(result.status)
     if not (almost and status.endswith("AlmostSolved")):
         _raise_unless_solved(status, seconds, iterations, problem.point(primal, duals))
@@ -140,6 +147,18 @@ def run_clarabel(
         _stats(problem, status, seconds, iterations),
         plans=problem.plans,
     )
+
+
+def _answer(
+    result: Any, form: _ConicForm, rows: int, reduction: Reduction | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(primal, row duals)`` of the LP Clarabel was given, mapped back through
+    ``reduction`` to the LP before presolve when there was one."""
+    primal = np.asarray(result.x, dtype=float)
+    duals = form.row_duals(np.asarray(result.z, dtype=float), rows)
+    if reduction is None:
+        return primal, duals
+    return reduction.primal(primal), reduction.duals(duals)
 
 
 def _solver(problem: LPProblem, form: _ConicForm, settings: object) -> Any:

@@ -34,6 +34,7 @@ def run_lp(
     crossover: bool = True,
     refinement: bool = True,
     almost: bool = False,
+    presolve: bool = False,
 ) -> FloatSolution:
     """Maximise ``problem`` with ``solver``; its proven optimum.
 
@@ -69,6 +70,10 @@ def run_lp(
         Clarabel's "AlmostSolved" point is returned (status ``"almost solved"``), not
         raised, for a caller that certifies it (:func:`~seqform.lp.clarabel.run_clarabel`).
         Ignored by HiGHS.
+    presolve
+        Clarabel solves the LP without its doubleton equalities and free doubleton columns
+        and maps the answer back (:mod:`seqform.lp.presolve`).  Ignored by HiGHS, which
+        presolves on its own.
 
     Returns
     -------
@@ -101,6 +106,7 @@ def run_lp(
         crossover,
         refinement,
         almost,
+        presolve,
     )
 
 
@@ -115,6 +121,7 @@ def _dispatch(
     crossover: bool = True,
     refinement: bool = True,
     almost: bool = False,
+    presolve: bool = False,
 ) -> FloatSolution:
     """The backend's solve (:func:`run_lp`'s parameters)."""
     if solver == "clarabel":
@@ -128,6 +135,7 @@ def _dispatch(
             tolerance=chosen,
             refinement=refinement,
             almost=almost,
+            presolve=presolve,
         )
     if backend == "cvxpy":
         return run_cvxpy(

@@ -258,7 +258,13 @@ def _lp_stages(
     iterative refinement too, while the point Clarabel stops at is certified (2.5e-10 of the
     payoff range); refusing it sent the route to HiGHS's simplex, which had not finished on
     ``rhode_island(ranks=3)`` after 10 minutes (``docs/benchmarks.md``, the Rhode Island
-    ladder)."""
+    ladder).
+
+    Clarabel solves the LP without its one-action information sets
+    (:mod:`seqform.lp.presolve`; HiGHS presolves on its own): half of Liar's Dice's
+    information sets are such, and taking them out cuts Clarabel's iterations as well as
+    its work per iteration; on the games without them the LP is solved as built
+    (``benchmarks/results/measurements.md``)."""
     rows, columns = lp.shape
     interior = choice.solver == "clarabel" or not choice.crossover
     bounds = None if locks is None else locks.bounds()
@@ -273,6 +279,7 @@ def _lp_stages(
             crossover=choice.crossover,
             refinement=clarabel_refinement(lp),
             almost=True,
+            presolve=True,
         ),
         lambda x, y: _strategies(game, *_lifted(reduction, x, y), interior, bounds),
         lambda profile: certify(game, *profile, bounds),

@@ -55,6 +55,7 @@ def solve_structured_lp(
     crossover: bool = True,
     refinement: bool = True,
     almost: bool = False,
+    presolve: bool = False,
 ) -> FloatSolution:
     """Solve the structured LP with Clarabel (default) or HiGHS (``"simplex"``, ``"ipm"``).
 
@@ -65,7 +66,8 @@ def solve_structured_lp(
     ``refinement=False`` turns Clarabel's iterative refinement off
     (:func:`~seqform.lp.clarabel.run_clarabel`).  Only a solution the solver calls optimal
     is returned, and with ``almost=True`` Clarabel's "AlmostSolved" point, for a caller that
-    certifies it.
+    certifies it.  ``presolve=True`` has Clarabel solve the LP without its one-action
+    information sets (:mod:`seqform.lp.presolve`).
 
     Raises
     ------
@@ -91,6 +93,7 @@ def solve_structured_lp(
         crossover=crossover,
         refinement=refinement,
         almost=almost,
+        presolve=presolve,
     )
 
 

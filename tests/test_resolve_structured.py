@@ -167,3 +167,19 @@ def test_a_large_gadget_lp_goes_to_the_interior_point_and_is_certified(leduc22, 
 def test_the_exact_re_solve_is_refused_on_the_tree_path(capsys):
     assert main(["resolve", "leduc", "--blueprint", "x.json", "--exact", "--path", "tree"]) == 2
     assert "structured path" in capsys.readouterr().err
+
+
+def test_a_gadget_without_an_exact_answer_is_named_not_a_traceback(leduc22, monkeypatch):
+    # The exact re-solve of a gadget LP can fail (a basis the rational solver cannot factor,
+    # or one that is not exactly optimal: Leduc 6x4's safe gadgets); the failure names the
+    # player, gadget and subgame as a ResolveError, which the CLI prints in one line.
+    from seqform.lp.exact.linear_solver import ExactSolveError
+    from seqform.resolving import structured_resolve
+
+    def fail(*args, **kwargs):
+        raise ExactSolveError("the optimal basis is not exactly dual feasible")
+
+    monkeypatch.setattr(structured_resolve, "solve_exact_gadget", fail)
+    _, structured, blueprint = leduc22
+    with pytest.raises(ResolveError, match=r"player 1's maxmargin gadget on subgame .*: no exact"):
+        resolve_structured(structured, blueprint, gadget="maxmargin", exact=True)

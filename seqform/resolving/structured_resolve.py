@@ -34,6 +34,7 @@ from seqform.forms.strategies import (
 from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
+from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.solvers import StructuredSolver
 from seqform.resolving.exact_gadgets import (
     exact_blueprint,
@@ -244,7 +245,13 @@ def _safe(
                     f"({item.subgame.name}, {gadget})"
                 )
             given = np.asarray([gift.get(key, 0.0) for key in item.keys])
-            answer = _answer(item, gadget, given, solver)
+            try:
+                answer = _answer(item, gadget, given, solver)
+            except ExactSolveError as exc:
+                raise ResolveError(
+                    f"player {player + 1}'s {gadget} gadget on subgame {item.subgame.name}: "
+                    f"no exact answer ({exc}); the float re-solve (without --exact) runs"
+                ) from exc
             combined[player][item.where.full] = answer.strategy.probabilities[item.where.sub]
             after = counterfactual_values(item.sub, answer.strategy)[item.hands]
             value = answer.value if player == 0 else -answer.value

@@ -59,31 +59,34 @@ def strategy_json(
     rest are floats.
     """
     table = strategy.table
-
-    def number(probability: Any) -> Any:
-        if not strategy.exact:
-            value = float(probability)
-            return None if math.isnan(value) else value  # a run whose sums overflowed
-        return (
-            str(probability) if long_fractions or is_readable(probability) else float(probability)
-        )
-
+    numbers = _json_probabilities(strategy, long_fractions)
+    # The tables read once as Python lists, not item by item: a big game's strategy has
+    # hundreds of thousands of actions, and numpy's per-item indexing would dominate.
     infosets = []
-    for index, infoset in enumerate(table.infosets):
+    for infoset, labels, first, unreached in zip(
+        table.infosets,
+        table.actions,
+        table.first_sequence.tolist(),
+        strategy.unreached.tolist(),
+        strict=True,
+    ):
         actions = [
-            {
-                "action": action,
-                "words": words(infoset, action),
-                "probability": number(strategy.probabilities[sequence]),
-            }
-            for action, sequence in zip(
-                table.actions[index], table.sequences_of(index), strict=True
-            )
+            {"action": action, "words": words(infoset, action), "probability": numbers[first + k]}
+            for k, action in enumerate(labels)
         ]
-        infosets.append(
-            {"name": infoset, "unreached": bool(strategy.unreached[index]), "actions": actions}
-        )
+        infosets.append({"name": infoset, "unreached": bool(unreached), "actions": actions})
     return {"player": table.player + 1, "name": name, "infosets": infosets}
+
+
+def _json_probabilities(strategy: BehaviouralStrategy, long_fractions: bool) -> list[Any]:
+    """Per sequence, its probability as :func:`strategy_json` writes it: a float (None for
+    NaN, a run whose sums overflowed), or for an exact strategy a string fraction (only the
+    readable ones without ``long_fractions``, the rest floats)."""
+    if not strategy.exact:
+        return [None if math.isnan(p) else p for p in strategy.probabilities.tolist()]
+    return [
+        str(p) if long_fractions or is_readable(p) else float(p) for p in strategy.probabilities
+    ]
 
 
 def float_strategies(strategies: Sequence[BehaviouralStrategy]) -> tuple[BehaviouralStrategy, ...]:

@@ -270,7 +270,9 @@ def _checked_structured(
             stepped = size.canonical_sequences if reduced else None
             estimate = vector_cfr_estimate(size.sequences if stepped is None else stepped)
         _refuse(spec, estimate, "use a smaller game, or " + FORCE)
-    structured = _structured_route(game)
+    # the description planned_size numbered, if it did: one game object, numbered once
+    planned = None if size is None or not isinstance(game, str) else size.game
+    structured = _structured_route(game) if planned is None else planned
     if force or any(hands.card_matrix.shape[1] != 2 for hands in structured.hands):
         return structured
     counted = spot_size(structured)  # a hold'em spot: its numbering's tables are dense

@@ -80,11 +80,18 @@ def _probability(value: Any, long_fractions: bool) -> str:
     return probability_text(float("nan") if value is None else float(value))
 
 
+def _float(probability: Any) -> float:
+    """A strategy object's probability as a float: a string fraction read exactly, then
+    rounded; a float as it is (not through a Fraction: the same float, far faster)."""
+    if probability is None:
+        return float("nan")
+    if isinstance(probability, str):
+        return float(Fraction(probability))
+    return float(probability)
+
+
 def _floats(infoset: Document) -> list[float]:
-    return [
-        float("nan") if a["probability"] is None else float(Fraction(a["probability"]))
-        for a in infoset["actions"]
-    ]
+    return [_float(a["probability"]) for a in infoset["actions"]]
 
 
 def _mixed(infoset: Document) -> bool:

@@ -120,6 +120,12 @@ class InfosetNames(_LazyTable):
     def _item(self, index: int) -> str:
         return self.labels[self.hands[index]] + self.histories[self.nodes[index]]
 
+    def __iter__(self) -> Iterator[str]:
+        # the arrays read once as Python ints: numpy's scalar indexing per item is slow
+        labels, histories = self.labels, self.histories
+        for hand, node in zip(self.hands.tolist(), self.nodes.tolist(), strict=True):
+            yield labels[hand] + histories[node]
+
     def _same(self, other: _LazyTable) -> bool | None:
         assert isinstance(other, InfosetNames)
         if self.labels != other.labels or self.histories != other.histories:
@@ -143,6 +149,11 @@ class InfosetActions(_LazyTable):
 
     def _item(self, index: int) -> tuple[str, ...]:
         return self.node_actions[self.nodes[index]]
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        node_actions = self.node_actions
+        for node in self.nodes.tolist():
+            yield node_actions[node]
 
     def _same(self, other: _LazyTable) -> bool | None:
         assert isinstance(other, InfosetActions)

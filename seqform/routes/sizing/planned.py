@@ -10,7 +10,7 @@ any other built-in game's from its structured description, numbered, and its nod
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.one_card import check_deck_size
@@ -27,6 +27,7 @@ from seqform.game.builtin.rhode_island_sizes import (
 )
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.tree import StructuredGame
 
 __all__ = ["PlannedSize", "planned_size"]
 
@@ -50,6 +51,9 @@ class PlannedSize:
     canonical_sequences : both players' sequences on canonical boards, the game vector CFR
         steps when it runs suit-reduced (:func:`~seqform.structured.suit_reduction.
         canonical_boards`), where a formula says it; None where unknown
+    game : the structured description that was numbered to count ``sequences``, kept so
+        that the route solves that one object rather than building and numbering a second
+        (numbering is cached per game object); None when none was numbered
     """
 
     tree_nodes: int | None
@@ -58,6 +62,7 @@ class PlannedSize:
     sequences: int | None = None
     reduced_sequences: int | None = None
     canonical_sequences: int | None = None
+    game: StructuredGame | None = field(default=None, compare=False, repr=False)
 
 
 def _kuhn_size(cards: int) -> PlannedSize:
@@ -115,4 +120,4 @@ def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
     numbering = number_public_tree(structured)
     bound = tree_nodes(structured)
     sequences = numbering.num_sequences(0) + numbering.num_sequences(1)
-    return PlannedSize(bound if nodes is None else nodes, True, bound, sequences)
+    return PlannedSize(bound if nodes is None else nodes, True, bound, sequences, game=structured)

@@ -1,0 +1,146 @@
+"""What a solve does outside the LP, done once and fast, with the same answer: the game
+numbered once per solve, the strategy objects read off whole arrays, the text summary's
+floats read without a Fraction, the document built with the cycle collector paused."""
+
+from __future__ import annotations
+
+import gc
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from seqform.documents.build import document
+from seqform.documents.layout import strategies as layout
+from seqform.documents.objects import action_words, strategy_json
+from seqform.documents.registry import builds
+from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.public import numbering
+from seqform.routes.policy import choose_route
+from seqform.routes.solve import solve
+
+
+def _reference_json(
+    strategy: BehaviouralStrategy, name: str, words: Any, long_fractions: bool = True
+) -> dict[str, Any]:
+    """The strategy object item by item, as :func:`strategy_json` wrote it before it read
+    the tables as whole lists: the reference it must equal."""
+    from seqform.base.numbers import is_readable
+
+    table = strategy.table
+
+    def number(probability: Any) -> Any:
+        if not strategy.exact:
+            value = float(probability)
+            return None if math.isnan(value) else value
+        return (
+            str(probability) if long_fractions or is_readable(probability) else float(probability)
+        )
+
+    infosets = []
+    for index, infoset in enumerate(table.infosets):
+        actions = [
+            {
+                "action": action,
+                "words": words(infoset, action),
+                "probability": number(strategy.probabilities[sequence]),
+            }
+            for action, sequence in zip(
+                table.actions[index], table.sequences_of(index), strict=True
+            )
+        ]
+        infosets.append(
+            {"name": infoset, "unreached": bool(strategy.unreached[index]), "actions": actions}
+        )
+    return {"player": table.player + 1, "name": name, "infosets": infosets}
+
+
+@pytest.fixture(scope="module")
+def solved() -> dict[str, Any]:
+    return {
+        "liars_dice(sides=3) structured": solve("liars_dice(sides=3)", method="structured"),
+        "kuhn exact": solve("kuhn", exact=True),
+        "leduc tree": solve("leduc"),
+    }
+
+
+@pytest.mark.parametrize("case", ["liars_dice(sides=3) structured", "kuhn exact", "leduc tree"])
+@pytest.mark.parametrize("long_fractions", [True, False])
+def test_the_strategy_object_equals_the_one_built_item_by_item(solved, case, long_fractions):
+    solution = solved[case]
+    words = action_words(solution.game)
+    for strategy in solution.strategies:
+        built = strategy_json(strategy, "P", words, long_fractions)
+        reference = _reference_json(strategy, "P", words, long_fractions)
+        assert built == reference
+        # the same types too (a float, a str fraction), not merely equal values
+        assert _types(built) == _types(reference)
+
+
+def _types(strategy: dict[str, Any]) -> list[type]:
+    return [type(a["probability"]) for i in strategy["infosets"] for a in i["actions"]]
+
+
+def test_a_probability_that_overflowed_is_written_null(solved):
+    strategy = solved["liars_dice(sides=3) structured"].strategies[0]
+    probabilities = strategy.probabilities.copy()
+    probabilities[1] = np.nan
+    broken = replace(strategy, probabilities=probabilities)
+    words = action_words(solved["liars_dice(sides=3) structured"].game)
+    built = strategy_json(broken, "P", words)
+    assert built == _reference_json(broken, "P", words)
+    assert built["infosets"][0]["actions"][0]["probability"] is None
+
+
+@pytest.mark.parametrize(
+    "probability", [0.0, 1.0, 0.1, 1 / 3, 5e-324, 0.9999999999999999, 1, "1/3", "2/7", None]
+)
+def test_the_summary_reads_a_probability_as_a_fraction_would(probability):
+    # the summary's entropy ranks by these floats: a float must come back bit for bit as
+    # float(Fraction(float)) gave it, a string fraction rounded once
+    from fractions import Fraction
+
+    got = layout._float(probability)
+    if probability is None:
+        assert math.isnan(got)
+    else:
+        assert got == float(Fraction(probability)) and isinstance(got, float)
+
+
+def test_a_structured_solve_numbers_its_public_tree_once(monkeypatch):
+    walks = []
+    walk = numbering._walk
+
+    def counted(game):
+        walks.append(game)
+        return walk(game)
+
+    monkeypatch.setattr(numbering, "_walk", counted)
+    # a fresh game object: numbering is cached per object, and no other test solves sides=4
+    solve("liars_dice(sides=4)", method="structured")
+    assert len(walks) == 1  # the route's sizing and its LP share one game object
+    route = choose_route("liars_dice(sides=4)", method="structured")
+    assert route.size is not None and route.structured is route.size.game
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """A result type whose document records whether the collector ran while it was built."""
+
+
+@builds(_Probe)
+def _probe_document(result: _Probe) -> dict[str, Any]:
+    return {"schema": "probe", "collector": gc.isenabled()}
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_while_a_document_is_built(enabled):
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        assert document(_Probe())["collector"] is False
+        assert gc.isenabled() is enabled  # as it was before
+    finally:
+        (gc.enable if was else gc.disable)()

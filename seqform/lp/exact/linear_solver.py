@@ -158,6 +158,9 @@ def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None
     With ``B_int`` in ``int64`` the step's bits are also bounded so that ``B_int round(2^k
     d)`` stays below ``2^62``; with Python-int entries (:class:`ObjectCSR`) the product is
     exact at any size and only the float solve's accuracy bounds the step.
+
+    Length: one loop whose state (residual, accumulated bits, step, failures) each branch
+    updates; split, the pieces would pass that state back and forth.
     """
     lu = prepared.float_lu
     integer = prepared.integer

@@ -454,7 +454,7 @@ def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> Behavioura
         high = min(low + CHUNK, layout.num_sequences)
         sums = mass[layout.sequence_infoset[low:high]]
         positive = sums > 0.0
-        part = np.divide(cumulative[low:high], sums, where=positive, dtype=np.float64)
+        part = np.divide(cumulative[low:high], sums, out=np.empty(high - low), where=positive)
         np.divide(1.0, layout.action_count[low:high], out=part, where=~positive)
         probabilities[layout.order[low:high]] = part
     # the average own reach of each information set, S[parent] / S[0], in float64

@@ -59,10 +59,15 @@ from seqform.game.public.symmetry import (
     game_symmetries,
     node_map,
 )
+from seqform.game.public.table_labels import PickedLabels
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
-from seqform.structured.responses import leaf_payoffs, payoff_range, sequence_tables
+from seqform.structured.responses import (
+    certified_payoffs,
+    payoff_range,
+    sequence_tables,
+)
 
 __all__ = [
     "CanonicalBoards",
@@ -405,12 +410,12 @@ def class_tables(boards: CanonicalBoards) -> tuple[PlayerSequences, PlayerSequen
         out.append(
             PlayerSequences(
                 player=table.player,
-                infosets=tuple(table.infosets[i] for i in infoset_member.tolist()),
-                actions=tuple(table.actions[i] for i in infoset_member.tolist()),
+                infosets=PickedLabels(table.infosets, infoset_member),
+                actions=PickedLabels(table.actions, infoset_member),
                 parent_sequence=classes.sequences[table.parent_sequence[infoset_member]],
                 first_sequence=classes.sequences[table.first_sequence[infoset_member]],
                 sequence_infoset=sequence_infoset,
-                sequence_action=tuple(table.sequence_action[i] for i in sequence_member.tolist()),
+                sequence_action=PickedLabels(table.sequence_action, sequence_member),
             )
         )
     return out[0], out[1]
@@ -426,8 +431,8 @@ def certify_on_classes(
     game = boards.canonical
     x, y = plan_from_behaviour(first.to_float()), plan_from_behaviour(second.to_float())
     tables = class_tables(boards)
-    to_first = leaf_payoffs(game, 0, y)
-    to_second = leaf_payoffs(game, 1, x)
+    to_first = certified_payoffs(game, 0, y)
+    to_second = certified_payoffs(game, 1, x)
     best = [
         respond(table, np.bincount(classes.sequences, weights=payoffs)).value
         for table, classes, payoffs in zip(

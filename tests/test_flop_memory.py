@@ -94,6 +94,7 @@ def test_the_average_of_float32_weights_is_summed_in_float64() -> None:
     assert np.abs(sums - 1.0).max() <= 1e-15
 
 
+@pytest.mark.slow  # 3 s: numba's compilation
 def test_a_compiled_run_is_certified_on_classes_without_the_numpy_leaf_index(
     monkeypatch,
 ) -> None:

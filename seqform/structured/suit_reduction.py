@@ -62,6 +62,7 @@ from seqform.game.public.symmetry import (
 from seqform.game.public.table_labels import PickedLabels
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
+from seqform.iterative.layout import CHUNK
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.responses import (
     certified_payoffs,
@@ -397,14 +398,25 @@ def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
     )
 
 
+def _first_members(classes: np.ndarray, count: int) -> np.ndarray:
+    """Per class (numbered ``0 .. count - 1``), its first member: ``np.unique``'s
+    ``return_index`` without its sort, a slice at a time (a flop's classes are tens of
+    millions)."""
+    first = np.full(count, len(classes), dtype=np.int64)
+    for low in range(0, len(classes), CHUNK):
+        high = min(low + CHUNK, len(classes))
+        np.minimum.at(first, classes[low:high], np.arange(low, high))
+    return first
+
+
 def class_tables(boards: CanonicalBoards) -> tuple[PlayerSequences, PlayerSequences]:
     """Per player, the sequence table of the hand classes of ``G'`` (the reduced LP's
     ``x̄``, ``ȳ``): an information set and a sequence per class, named after the class's
     first member; a class's parent is its members' parents' class (module docstring)."""
     out = []
     for table, classes in zip(sequence_tables(boards.canonical), boards.classes, strict=True):
-        _, sequence_member = np.unique(classes.sequences, return_index=True)
-        _, infoset_member = np.unique(classes.infosets, return_index=True)
+        sequence_member = _first_members(classes.sequences, classes.num_sequences)
+        infoset_member = _first_members(classes.infosets, classes.num_infosets)
         sequence_infoset = np.full(classes.num_sequences, -1, dtype=np.int64)
         sequence_infoset[1:] = classes.infosets[table.sequence_infoset[sequence_member[1:]]]
         out.append(

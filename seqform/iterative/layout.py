@@ -180,9 +180,40 @@ def _player_layout(
     internal_counts = counts[infoset_order].astype(index)
     infoset_first = np.ones(table.num_infosets, dtype=index)
     infoset_first[1:] += np.cumsum(internal_counts, dtype=index)[:-1]
-    # Internal position of each table sequence: the empty one stays at 0, the actions of
-    # each information set follow its internal first position in action order.  A table
-    # information set's sequences are contiguous, so each shifts by one number per set.
+    position, order = _positions(table, infoset_order, infoset_first)
+    sequence_infoset = np.repeat(
+        np.arange(-1, table.num_infosets, dtype=index),
+        np.concatenate([np.ones(1, dtype=index), internal_counts]),
+    )
+    infoset_parent = position[table.parent_sequence[infoset_order]]
+    sequence_parent = np.zeros(table.num_sequences, dtype=index)
+    np.take(infoset_parent, sequence_infoset[1:], out=sequence_parent[1:], mode="clip")
+    action_count = np.ones(table.num_sequences, dtype=index)
+    np.take(internal_counts, sequence_infoset[1:], out=action_count[1:], mode="clip")
+
+    levels = _levels(sorted_depth, infoset_first, internal_counts)
+    return PlayerLayout(
+        table=table,
+        order=order,
+        sequence_infoset=sequence_infoset,
+        sequence_parent=sequence_parent,
+        infoset_parent=infoset_parent,
+        infoset_first=infoset_first,
+        action_count=action_count,
+        levels=levels,
+        terminal_sequence=position[terminal_sequences].astype(np.int64),
+        terminal_utility=utility,
+    )
+
+
+def _positions(
+    table: PlayerSequences, infoset_order: np.ndarray, infoset_first: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per table sequence its internal position, and its inverse ``order``, in
+    ``infoset_first``'s integer type: the empty sequence stays at 0, the actions of each
+    information set follow its internal first position in action order.  A table
+    information set's sequences are contiguous, so each shifts by one number per set."""
+    index = infoset_first.dtype
     rank = np.empty(table.num_infosets, dtype=index)
     rank[infoset_order] = np.arange(table.num_infosets, dtype=index)
     shift = infoset_first[rank] - table.first_sequence.astype(index)
@@ -195,20 +226,15 @@ def _player_layout(
         np.take(shift, table.sequence_infoset[low:high], out=part, mode="clip")
         part += np.arange(low, high, dtype=index)
         order[part] = np.arange(low, high, dtype=index)
-    del shift
+    return position, order
 
-    sequence_infoset = np.repeat(
-        np.arange(-1, table.num_infosets, dtype=index),
-        np.concatenate([np.ones(1, dtype=index), internal_counts]),
-    )
-    infoset_parent = position[table.parent_sequence[infoset_order]]
-    sequence_parent = np.zeros(table.num_sequences, dtype=index)
-    np.take(infoset_parent, sequence_infoset[1:], out=sequence_parent[1:], mode="clip")
-    action_count = np.ones(table.num_sequences, dtype=index)
-    np.take(internal_counts, sequence_infoset[1:], out=action_count[1:], mode="clip")
 
+def _levels(
+    sorted_depth: np.ndarray, infoset_first: np.ndarray, internal_counts: np.ndarray
+) -> tuple[Level, ...]:
+    """The :class:`Level` of each depth, from the internal information sets' depths."""
     levels = []
-    for level in range(int(sorted_depth.max()) + 1 if table.num_infosets else 0):
+    for level in range(int(sorted_depth.max()) + 1 if len(sorted_depth) else 0):
         low, high = np.searchsorted(sorted_depth, [level, level + 1])
         first = int(infoset_first[low])
         last = int(infoset_first[high - 1] + internal_counts[high - 1])
@@ -221,18 +247,7 @@ def _player_layout(
                 actions=int(level_counts[0]) if len(level_counts) == 1 else 0,
             )
         )
-    return PlayerLayout(
-        table=table,
-        order=order,
-        sequence_infoset=sequence_infoset,
-        sequence_parent=sequence_parent,
-        infoset_parent=infoset_parent,
-        infoset_first=infoset_first,
-        action_count=action_count,
-        levels=tuple(levels),
-        terminal_sequence=position[terminal_sequences].astype(np.int64),
-        terminal_utility=utility,
-    )
+    return tuple(levels)
 
 
 def sequence_layout(table: PlayerSequences, within_depth: np.ndarray | None = None) -> PlayerLayout:

@@ -228,11 +228,19 @@ def _run(args: argparse.Namespace, path: Path) -> None:
         while measure_at <= iteration:
             measure_at = next(checkpoints)
         measured = time.perf_counter()
-        strategies = stepper.average()
-        if boards is None:
-            nash_conv = structured_nash_conv(game, strategies)
-        else:
-            nash_conv = float(certify_on_classes(boards, *strategies).nash_conv)
+        try:
+            strategies = stepper.average()
+            if boards is None:
+                nash_conv = structured_nash_conv(game, strategies)
+            else:
+                nash_conv = float(certify_on_classes(boards, *strategies).nash_conv)
+        except MemoryError:
+            document["stopped"] = (
+                f"out of memory in the certificate after iteration {iteration} "
+                f"(peak {_peak_gb():.2f} GB resident)"
+            )
+            write()
+            raise
         del strategies
         percent = 100 * nash_conv / 2 / pot
         document["curve"].append(  # type: ignore[attr-defined]

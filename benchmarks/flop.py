@@ -9,14 +9,20 @@
   stepper's arrays, the first iteration (numba's cache loaded), ``--iterations`` iterations
   split into the opponent's plan, the leaf product and the update, the average and its
   certificate.  Printed as a Markdown table; nothing is written.
-* otherwise: ``--algorithm`` on the spot by :func:`~seqform.structured.vector_cfr.vector_cfr`
-  (compiled engine, ``--storage``), measured by the structured certificate on the full spot
-  every ``--every`` iterations and after the last, until ``--time-limit`` solver seconds or
-  ``--target`` % of the pot.  After each measurement the curve so far (iterations, solver
-  seconds, seconds since the process started and its CPU seconds (on a shared machine the
-  wall clock counts other processes' time), exploitability = NashConv / 2 in % of the
-  pot, peak resident memory) is written atomically to ``--out``.json and ``--out``.md, so a
-  run killed for memory or time leaves what it reached.
+* otherwise: ``--algorithm`` on the spot by the compiled vector CFR
+  (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`, ``--storage``), on the
+  spot's canonical boards with the hand classes' shared regrets where it is suit-symmetric
+  (:func:`~seqform.structured.vector_cfr.canonical_vector_cfr`'s run; ``--no-suit-isomorphism``:
+  every board), measured by the certificate (on the hand classes,
+  :func:`~seqform.structured.suit_reduction.certify_on_classes`, which is the lifted
+  profile's NashConv on the full spot) after iterations 1, then each about ``--ratio``
+  times the last, and after the last, until ``--time-limit`` solver seconds or ``--target``
+  % of the pot.  After each measurement the curve so far (iterations, solver seconds,
+  the certificate's seconds, seconds since the process started and its CPU seconds (on a
+  shared machine the wall clock counts other processes' time), exploitability =
+  NashConv / 2 in % of the pot, peak resident memory) is written atomically to
+  ``--out``.json and ``--out``.md, so a run killed for memory or time leaves what it
+  reached.
 
 The spots are in ``benchmarks/spots/``: ``texassolver_flop.toml`` (TexasSolver's benchmark,
 the default), ``flop_mid.toml`` (its sizes, narrower ranges) and ``flop_narrow.toml`` (one
@@ -139,39 +145,63 @@ def _markdown(document: dict[str, object]) -> str:
     rows = [
         f"# {document['spot']}: {document['algorithm']}, compiled vector CFR "
         f"({document['storage']})\n",
-        f"Game built in {document['build_seconds']:.1f} s; load average at the start "
+        ("Canonical boards, classes sharing regrets: " if document["suit_isomorphism"] else "")
+        + f"{document['sequences'][0]:,} and {document['sequences'][1]:,} sequences.  Built in "
+        f"{document['build_seconds']:.1f} s ({document['build_cpu_seconds']:.1f} CPU s, peak "
+        f"{document['build_peak_gb']:.2f} GB); load average at the start "
         f"{document['load_average']:.1f} on {os.cpu_count()} cores.\n",
-        "| iterations | solver s | process s | process CPU s | exploitability (% of the pot) "
-        "| peak GB |",
-        "|---|---|---|---|---|---|",
+        "| iterations | solver s | certificate s | process s | process CPU s "
+        "| exploitability (% of the pot) | peak GB | load |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for row in document["curve"]:  # type: ignore[attr-defined]
         rows.append(
             f"| {row['iterations']:,} | {row['solver_seconds']:.1f} | "
+            f"{row['certificate_seconds']:.1f} | "
             f"{row['process_seconds']:.1f} | {row['process_cpu_seconds']:.1f} | "
             f"{row['exploitability_percent']:.3f} | "
-            f"{row['peak_gb']:.2f} |"
+            f"{row['peak_gb']:.2f} | {row['load_average']:.1f} |"
         )
     if document.get("stopped"):
         rows.append(f"\nStopped: {document['stopped']}.")
     return "\n".join(rows) + "\n"
 
 
+def _checkpoints(ratio: float) -> list[int]:
+    """The iterations measured: 1, then each about ``ratio`` times the last (a geometric
+    schedule: a log-log curve with evenly spaced points, and the certificates' cost a
+    fixed share of the run)."""
+    points = [1]
+    while points[-1] < 10**6:
+        points.append(max(points[-1] + 1, round(points[-1] * ratio)))
+    return points
+
+
 def _run(args: argparse.Namespace, path: Path) -> None:
     """The curve (module docstring), written after each measurement."""
-    from seqform.iterative.run import Sample, Stopping
-    from seqform.structured.vector_cfr import vector_cfr
+    from seqform.iterative.rules import RULES
+    from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.suit_reduction import canonical_boards, certify_on_classes
+    from seqform.structured.vector_cfr import structured_nash_conv
 
     spot = read_spot(path)
     pot = float(spot.pot)
     load = os.getloadavg()[0]
     start = time.perf_counter()
     game = spot_game(spot)
+    boards = canonical_boards(game) if args.suit_isomorphism else None
+    run_on = game if boards is None else boards.canonical
+    classes = None if boards is None else boards.sequence_classes()
+    stepper = CompiledRegrets(run_on, RULES[args.algorithm], storage=args.storage, classes=classes)
     document: dict[str, object] = {
         "spot": path.name,
         "algorithm": args.algorithm,
         "storage": args.storage,
+        "suit_isomorphism": boards is not None,
+        "sequences": [int(p.num_sequences) for p in stepper.layout.players],
         "build_seconds": time.perf_counter() - start,
+        "build_cpu_seconds": time.process_time(),
+        "build_peak_gb": _peak_gb(),
         "load_average": load,
         "curve": [],
         "stopped": None,
@@ -182,32 +212,62 @@ def _run(args: argparse.Namespace, path: Path) -> None:
         write_atomically(out.with_suffix(".json"), json.dumps(document, indent=2) + "\n")
         write_atomically(out.with_suffix(".md"), _markdown(document))
 
-    def on_sample(sample: Sample) -> None:
-        percent = 100 * sample.nash_conv / 2 / pot
+    write()
+    solver = 0.0
+    checkpoints = iter(_checkpoints(args.ratio))
+    measure_at = next(checkpoints)
+    iteration = 0
+    while True:
+        iteration += 1
+        begin = time.perf_counter()
+        stepper.step(iteration)
+        solver += time.perf_counter() - begin
+        out_of_time = solver >= args.time_limit
+        if iteration < measure_at and not out_of_time:
+            continue
+        while measure_at <= iteration:
+            measure_at = next(checkpoints)
+        measured = time.perf_counter()
+        try:
+            strategies = stepper.average()
+            if boards is None:
+                nash_conv = structured_nash_conv(game, strategies)
+            else:
+                nash_conv = float(certify_on_classes(boards, *strategies).nash_conv)
+        except MemoryError:
+            document["stopped"] = (
+                f"out of memory in the certificate after iteration {iteration} "
+                f"(peak {_peak_gb():.2f} GB resident)"
+            )
+            write()
+            raise
+        del strategies
+        percent = 100 * nash_conv / 2 / pot
         document["curve"].append(  # type: ignore[attr-defined]
             {
-                "iterations": sample.iteration,
-                "solver_seconds": sample.seconds,
+                "iterations": iteration,
+                "solver_seconds": solver,
+                "certificate_seconds": time.perf_counter() - measured,
                 "process_seconds": time.perf_counter() - STARTED,
                 "process_cpu_seconds": time.process_time(),
                 "exploitability_percent": percent,
                 "peak_gb": _peak_gb(),
+                "load_average": os.getloadavg()[0],
             }
         )
         write()
         print(
-            f"{sample.iteration:6d} it  {sample.seconds:8.1f} s solver  "
+            f"{iteration:6d} it  {solver:8.1f} s solver  "
             f"{time.perf_counter() - STARTED:8.1f} s process  {percent:.3f} %  "
             f"{_peak_gb():.2f} GB",
             flush=True,
         )
-
-    target = None if args.target is None else args.target / 100 * pot
-    stopping = Stopping(target=target, time_limit=args.time_limit, every=args.every)
-    result = vector_cfr(
-        game, args.algorithm, stopping, on_sample, engine="compiled", storage=args.storage
-    )
-    document["stopped"] = result.stopped
+        if args.target is not None and percent <= args.target:
+            document["stopped"] = "target"
+            break
+        if out_of_time:
+            document["stopped"] = "time_limit"
+            break
     write()
 
 
@@ -221,7 +281,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--storage", default="float32", choices=("float32", "float64"))
     parser.add_argument("--time-limit", type=float, default=175.0, help="solver seconds")
     parser.add_argument("--target", type=float, default=None, help="%% of the pot")
-    parser.add_argument("--every", type=int, default=20, help="iterations between measures")
+    parser.add_argument(
+        "--ratio", type=float, default=1.5, help="each measured iteration over the last"
+    )
+    parser.add_argument(
+        "--no-suit-isomorphism",
+        dest="suit_isomorphism",
+        action="store_false",
+        help="run on every board, not on the canonical boards with shared class regrets",
+    )
     parser.add_argument("--out", default=str(RESULTS / "flop"), help="without the suffix")
     args = parser.parse_args(argv)
     path = Path(args.spot)

@@ -238,8 +238,10 @@ def infoset_depths(table: PlayerSequences) -> np.ndarray:
 def plan_from_behaviour(strategy: BehaviouralStrategy) -> np.ndarray:
     """Realization plan ``x[h, a] = x[parent(h)] * b(a | h)`` (KMvS 1996, §3).
 
-    Computed for all information sets of one depth at once, shallowest first; exact
-    (an object array of Fractions) for an exact strategy.
+    Computed for the information sets of one depth at a time, shallowest first, a slice of
+    at most :data:`PLAN_CHUNK` of them at once (a flop has tens of millions of sequences:
+    no temporary as long as the table); exact (an object array of Fractions) for an exact
+    strategy.
     """
     table = strategy.table
     if strategy.exact:
@@ -249,13 +251,24 @@ def plan_from_behaviour(strategy: BehaviouralStrategy) -> np.ndarray:
     if not table.num_infosets:
         return plan
     depth = infoset_depths(table)
-    sequences = np.arange(1, table.num_sequences)
-    sequence_depth = depth[table.sequence_infoset[1:]]
-    parents = table.parent_sequence[table.sequence_infoset[1:]]
-    for level in range(int(depth.max()) + 1):
-        at_level = sequences[sequence_depth == level]
-        plan[at_level] = plan[parents[at_level - 1]] * strategy.probabilities[at_level]
+    by_depth = np.argsort(depth, kind="stable")
+    bounds = np.searchsorted(depth[by_depth], np.arange(int(depth.max()) + 2))
+    del depth
+    counts = table.action_counts()
+    for level in range(len(bounds) - 1):
+        for low in range(int(bounds[level]), int(bounds[level + 1]), PLAN_CHUNK):
+            infosets = by_depth[low : min(low + PLAN_CHUNK, int(bounds[level + 1]))]
+            repeats = counts[infosets]
+            first = np.repeat(table.first_sequence[infosets].astype(np.int64), repeats)
+            starts = np.repeat(np.cumsum(repeats) - repeats, repeats)
+            sequences = first + (np.arange(len(first)) - starts)
+            parents = np.repeat(plan[table.parent_sequence[infosets]], repeats)
+            plan[sequences] = parents * strategy.probabilities[sequences]
     return plan
+
+
+PLAN_CHUNK = 1 << 20
+"""Information sets per slice of :func:`plan_from_behaviour`."""
 
 
 def uniform_behaviour(table: PlayerSequences, exact: bool = False) -> BehaviouralStrategy:

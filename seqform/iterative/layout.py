@@ -37,7 +37,7 @@ import the numbering's invariants from elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -46,6 +46,7 @@ from seqform.game.model import Game
 from seqform.game.sequences import PlayerSequences
 
 __all__ = [
+    "CHUNK",
     "TIE_TOLERANCE",
     "CounterfactualValues",
     "Level",
@@ -157,53 +158,40 @@ def _infoset_order(depth: np.ndarray, within_depth: np.ndarray | None) -> np.nda
     return np.lexsort((within_depth, depth))
 
 
+CHUNK = 1 << 22
+"""Sequences per slice where a per-sequence index is computed piecewise: the temporaries of
+one slice (a few tens of MB) instead of arrays as long as the table (on a flop, gigabytes)."""
+
+
 def _player_layout(
     table: PlayerSequences,
     terminal_sequences: np.ndarray,
     utility: np.ndarray,
     within_depth: np.ndarray | None = None,
+    index: type[np.signedinteger] = np.int64,
 ) -> PlayerLayout:
+    """The layout of ``table`` with its index arrays in ``index`` (int32 where every index
+    fits), built without a per-sequence temporary longer than :data:`CHUNK`."""
     counts = table.action_counts()
     depth = infoset_depths(table)
     infoset_order = _infoset_order(depth, within_depth)
-    internal_counts = counts[infoset_order]
-    infoset_first = np.ones(table.num_infosets, dtype=np.int64)
-    infoset_first[1:] += np.cumsum(internal_counts)[:-1]
-    # Internal position of each table sequence: the empty one stays at 0, the actions of
-    # each information set follow its internal first position in action order.
-    position = np.zeros(table.num_sequences, dtype=np.int64)
-    table_first = table.first_sequence[infoset_order]
-    offset = np.arange(table.num_sequences - 1) - np.repeat(
-        infoset_first - 1, internal_counts
-    )  # action index within its information set
-    internal = np.arange(1, table.num_sequences)
-    position[np.repeat(table_first, internal_counts) + offset] = internal
-    order = np.zeros(table.num_sequences, dtype=np.int64)
-    order[position] = np.arange(table.num_sequences)
-
-    sequence_infoset = np.full(table.num_sequences, -1, dtype=np.int64)
-    sequence_infoset[1:] = np.repeat(np.arange(table.num_infosets), internal_counts)
-    infoset_parent = position[table.parent_sequence[infoset_order]]
-    sequence_parent = np.zeros(table.num_sequences, dtype=np.int64)
-    sequence_parent[1:] = infoset_parent[sequence_infoset[1:]]
-    action_count = np.ones(table.num_sequences, dtype=np.int64)
-    action_count[1:] = internal_counts[sequence_infoset[1:]]
-
-    levels = []
     sorted_depth = depth[infoset_order]
-    for level in range(int(sorted_depth.max()) + 1 if table.num_infosets else 0):
-        low, high = np.searchsorted(sorted_depth, [level, level + 1])
-        first = int(infoset_first[low])
-        last = int(infoset_first[high - 1] + internal_counts[high - 1])
-        counts = np.unique(internal_counts[low:high])
-        levels.append(
-            Level(
-                sequences=slice(first, last),
-                infosets=slice(int(low), int(high)),
-                starts=infoset_first[low:high] - first,
-                actions=int(counts[0]) if len(counts) == 1 else 0,
-            )
-        )
+    del depth
+    internal_counts = counts[infoset_order].astype(index)
+    infoset_first = np.ones(table.num_infosets, dtype=index)
+    infoset_first[1:] += np.cumsum(internal_counts, dtype=index)[:-1]
+    position, order = _positions(table, infoset_order, infoset_first)
+    sequence_infoset = np.repeat(
+        np.arange(-1, table.num_infosets, dtype=index),
+        np.concatenate([np.ones(1, dtype=index), internal_counts]),
+    )
+    infoset_parent = position[table.parent_sequence[infoset_order]]
+    sequence_parent = np.zeros(table.num_sequences, dtype=index)
+    np.take(infoset_parent, sequence_infoset[1:], out=sequence_parent[1:], mode="clip")
+    action_count = np.ones(table.num_sequences, dtype=index)
+    np.take(internal_counts, sequence_infoset[1:], out=action_count[1:], mode="clip")
+
+    levels = _levels(sorted_depth, infoset_first, internal_counts)
     return PlayerLayout(
         table=table,
         order=order,
@@ -212,10 +200,54 @@ def _player_layout(
         infoset_parent=infoset_parent,
         infoset_first=infoset_first,
         action_count=action_count,
-        levels=tuple(levels),
-        terminal_sequence=position[terminal_sequences],
+        levels=levels,
+        terminal_sequence=position[terminal_sequences].astype(np.int64),
         terminal_utility=utility,
     )
+
+
+def _positions(
+    table: PlayerSequences, infoset_order: np.ndarray, infoset_first: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per table sequence its internal position, and its inverse ``order``, in
+    ``infoset_first``'s integer type: the empty sequence stays at 0, the actions of each
+    information set follow its internal first position in action order.  A table
+    information set's sequences are contiguous, so each shifts by one number per set."""
+    index = infoset_first.dtype
+    rank = np.empty(table.num_infosets, dtype=index)
+    rank[infoset_order] = np.arange(table.num_infosets, dtype=index)
+    shift = infoset_first[rank] - table.first_sequence.astype(index)
+    del rank
+    position = np.zeros(table.num_sequences, dtype=index)
+    order = np.zeros(table.num_sequences, dtype=index)
+    for low in range(1, table.num_sequences, CHUNK):
+        high = min(low + CHUNK, table.num_sequences)
+        part = position[low:high]
+        np.take(shift, table.sequence_infoset[low:high], out=part, mode="clip")
+        part += np.arange(low, high, dtype=index)
+        order[part] = np.arange(low, high, dtype=index)
+    return position, order
+
+
+def _levels(
+    sorted_depth: np.ndarray, infoset_first: np.ndarray, internal_counts: np.ndarray
+) -> tuple[Level, ...]:
+    """The :class:`Level` of each depth, from the internal information sets' depths."""
+    levels = []
+    for level in range(int(sorted_depth.max()) + 1 if len(sorted_depth) else 0):
+        low, high = np.searchsorted(sorted_depth, [level, level + 1])
+        first = int(infoset_first[low])
+        last = int(infoset_first[high - 1] + internal_counts[high - 1])
+        level_counts = np.unique(internal_counts[low:high])
+        levels.append(
+            Level(
+                sequences=slice(first, last),
+                infosets=slice(int(low), int(high)),
+                starts=infoset_first[low:high] - first,
+                actions=int(level_counts[0]) if len(level_counts) == 1 else 0,
+            )
+        )
+    return tuple(levels)
 
 
 def sequence_layout(table: PlayerSequences, within_depth: np.ndarray | None = None) -> PlayerLayout:
@@ -223,28 +255,12 @@ def sequence_layout(table: PlayerSequences, within_depth: np.ndarray | None = No
     structured route, whose sequence payoffs come from products
     (:func:`sequence_counterfactual_values`).  ``within_depth``: per table information set,
     a key that orders the information sets of one depth (stable; by default the table's
-    order) — the public node, say, so that one node's hands sit side by side."""
-    layout = _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0), within_depth)
-    return _narrowed(layout) if layout.num_sequences < 2**31 else layout
-
-
-_INDEX_ARRAYS = (
-    "order",
-    "sequence_infoset",
-    "sequence_parent",
-    "infoset_parent",
-    "infoset_first",
-    "action_count",
-)
-"""The per-sequence and per-information-set index arrays of a :class:`PlayerLayout`."""
-
-
-def _narrowed(layout: PlayerLayout) -> PlayerLayout:
-    """``layout`` with its index arrays in int32 (every index fits): a public tree × hands
-    game has tens of millions of sequences (a flop: 221 million), and these six arrays are
-    most of what vector CFR keeps beside its own state."""
-    narrow = {name: getattr(layout, name).astype(np.int32) for name in _INDEX_ARRAYS}
-    return replace(layout, **narrow)
+    order) — the public node, say, so that one node's hands sit side by side.  The index
+    arrays are int32 where every index fits: a public tree × hands game has tens of millions
+    of sequences (a flop: 221 million), and these arrays are most of what vector CFR keeps
+    beside its own state."""
+    index = np.int32 if table.num_sequences < 2**31 else np.int64
+    return _player_layout(table, np.zeros(0, dtype=np.int64), np.zeros(0), within_depth, index)
 
 
 def to_table_order(
@@ -439,20 +455,30 @@ def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> Behavioura
     average own reach ``S[parent] / S[0]`` is at most
     :data:`~seqform.forms.strategies.REACH_TOLERANCE`, or that never got any weight,
     are flagged unreached.
+
+    The sums are float64 whatever the storage of ``S`` (a float32 run's average is read
+    in float64 by its certificate); the probabilities are written onto the table's order a
+    slice at a time, so the one array as long as the table is the answer itself.
     """
-    probabilities = to_table_order(layout, normalise(layout, cumulative))
     table = layout.table
-    plan = to_table_order(layout, cumulative / cumulative[0])
-    mass = np.zeros(layout.num_infosets)
-    if layout.num_infosets:
-        mass = np.add.reduceat(cumulative[1:], layout.infoset_first - 1)
-    never = np.zeros(table.num_infosets, dtype=bool)
-    never[table.sequence_infoset[layout.order[layout.infoset_first]]] = mass <= 0.0
-    return BehaviouralStrategy(
-        table=table,
-        probabilities=probabilities,
-        unreached=(plan[table.parent_sequence] <= REACH_TOLERANCE) | never,
-    )
+    probabilities = np.ones(layout.num_sequences)
+    if not layout.num_infosets:
+        return BehaviouralStrategy(table, probabilities, np.zeros(0, dtype=bool))
+    mass = np.add.reduceat(cumulative[1:], layout.infoset_first - 1, dtype=np.float64)
+    for low in range(1, layout.num_sequences, CHUNK):
+        high = min(low + CHUNK, layout.num_sequences)
+        sums = mass[layout.sequence_infoset[low:high]]
+        positive = sums > 0.0
+        part = np.divide(cumulative[low:high], sums, out=np.empty(high - low), where=positive)
+        np.divide(1.0, layout.action_count[low:high], out=part, where=~positive)
+        probabilities[layout.order[low:high]] = part
+    # the average own reach of each information set, S[parent] / S[0], in float64
+    reach = cumulative[layout.infoset_parent].astype(np.float64) / float(cumulative[0])
+    unreached = np.zeros(table.num_infosets, dtype=bool)
+    unreached[table.sequence_infoset[layout.order[layout.infoset_first]]] = (
+        reach <= REACH_TOLERANCE
+    ) | (mass <= 0.0)
+    return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
 
 
 def average_profile(

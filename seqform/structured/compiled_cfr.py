@@ -45,6 +45,7 @@ from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import PayoffRule, StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
 from seqform.iterative.layout import (
+    CHUNK,
     TIE_TOLERANCE,
     PlayerLayout,
     TreeLayout,
@@ -140,10 +141,23 @@ class FlatGame:
 
 
 def _positions(layout: PlayerLayout) -> np.ndarray:
-    """Per table sequence, its internal position (the inverse of ``layout.order``)."""
-    position = np.empty(layout.num_sequences, dtype=np.int64)
-    position[layout.order] = np.arange(layout.num_sequences)
+    """Per table sequence, its internal position (the inverse of ``layout.order``), in the
+    order's integer type and filled a slice at a time (no table-long ``arange``)."""
+    position = np.empty(layout.num_sequences, dtype=layout.order.dtype)
+    for low in range(0, layout.num_sequences, CHUNK):
+        high = min(low + CHUNK, layout.num_sequences)
+        position[layout.order[low:high]] = np.arange(low, high, dtype=position.dtype)
     return position
+
+
+def _internal_index(table: np.ndarray, position: np.ndarray) -> np.ndarray:
+    """Shape (S_public, H), int32: the internal sequence of each (public sequence, hand) of
+    the numbering's hand-major ``table``, -1 where the pair does not exist; one hand at a
+    time, so no temporary is longer than a public sequence's row."""
+    index = np.empty(table.shape[::-1], dtype=np.int32)
+    for hand, row in enumerate(table):
+        index[:, hand] = np.where(row >= 0, position[np.maximum(row, 0)], -1)
+    return index
 
 
 def _node_major(game: StructuredGame) -> TreeLayout:
@@ -151,7 +165,10 @@ def _node_major(game: StructuredGame) -> TreeLayout:
     numbering = number_public_tree(game)
     players = []
     for player, table in enumerate(structured_tables(game)):
-        _, nodes = np.nonzero(numbering.infoset_index[player] >= 0)  # the table's order
+        # each information set's public node, in the table's (hand-major) order
+        nodes = np.concatenate(
+            [np.flatnonzero(row >= 0).astype(np.int32) for row in numbering.infoset_index[player]]
+        )
         players.append(sequence_layout(table, within_depth=nodes))
     return TreeLayout(players=tuple(players))
 
@@ -207,15 +224,13 @@ def _flat_game(game: StructuredGame) -> FlatGame:
     num_cards = max(1, int(max(c.max(initial=-1) for c in cards)) + 1)
     players = []
     for p in (0, 1):
-        position = _positions(layout.players[p])
-        table = numbering.sequence_index[p]
-        internal = np.where(table >= 0, position[np.maximum(table, 0)], -1)
+        internal = _internal_index(numbering.sequence_index[p], _positions(layout.players[p]))
         weights = np.asarray([float(w) for w in game.hands[p].weights], dtype=float)
         two_cards = game.hands[p].card_matrix.shape[1] == 2
         levels = np.stack([both[p].astype(np.int64) for both in pairs])
         players.append(
             FlatPlayer(
-                index=np.ascontiguousarray(internal.T, dtype=np.int32),
+                index=internal,
                 factor=np.ascontiguousarray(numbering.hand_valid[p] * weights[None, :]),
                 levels=levels,
                 order=np.argsort(levels, axis=1, kind="stable"),

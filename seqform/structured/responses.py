@@ -33,7 +33,14 @@ from seqform.game.public.tree import (
 from seqform.game.sequences import PlayerSequences
 from seqform.structured.products import payoff_to_first, payoff_to_second
 
-__all__ = ["best_response", "certify", "leaf_payoffs", "payoff_range", "sequence_tables"]
+__all__ = [
+    "best_response",
+    "certified_payoffs",
+    "certify",
+    "leaf_payoffs",
+    "payoff_range",
+    "sequence_tables",
+]
 
 
 def sequence_tables(game: StructuredGame) -> tuple[PlayerSequences, PlayerSequences]:
@@ -111,7 +118,7 @@ def best_response(game: StructuredGame, player: int, opponent: BehaviouralStrate
     return respond(sequence_tables(game)[player], leaf_payoffs(game, player, plan))
 
 
-def _certified_payoffs(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
+def certified_payoffs(game: StructuredGame, player: int, plan: np.ndarray) -> np.ndarray:
     """:func:`leaf_payoffs`, by the compiled leaf product where a compiled run built the
     game's flat tables (:func:`~seqform.structured.compiled_cfr.compiled_leaf_payoffs`):
     the same sums in another order."""
@@ -138,9 +145,9 @@ def certify(
     first, second = _profile(game, first, second)
     x, y = plan_from_behaviour(first), plan_from_behaviour(second)
     tables = sequence_tables(game)
-    to_first = _certified_payoffs(game, 0, y)
+    to_first = certified_payoffs(game, 0, y)
     best_first = respond(tables[0], to_first, limits[0]).value
-    best_second = respond(tables[1], _certified_payoffs(game, 1, x), limits[1]).value
+    best_second = respond(tables[1], certified_payoffs(game, 1, x), limits[1]).value
     scale: Fraction | float = payoff_range(game)
     if first.exact:
         value: Fraction | float = Fraction(x @ to_first)

@@ -59,10 +59,16 @@ from seqform.game.public.symmetry import (
     game_symmetries,
     node_map,
 )
+from seqform.game.public.table_labels import PickedLabels
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
+from seqform.iterative.layout import CHUNK
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
-from seqform.structured.responses import leaf_payoffs, payoff_range, sequence_tables
+from seqform.structured.responses import (
+    certified_payoffs,
+    payoff_range,
+    sequence_tables,
+)
 
 __all__ = [
     "CanonicalBoards",
@@ -392,25 +398,36 @@ def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
     )
 
 
+def _first_members(classes: np.ndarray, count: int) -> np.ndarray:
+    """Per class (numbered ``0 .. count - 1``), its first member: ``np.unique``'s
+    ``return_index`` without its sort, a slice at a time (a flop's classes are tens of
+    millions)."""
+    first = np.full(count, len(classes), dtype=np.int64)
+    for low in range(0, len(classes), CHUNK):
+        high = min(low + CHUNK, len(classes))
+        np.minimum.at(first, classes[low:high], np.arange(low, high))
+    return first
+
+
 def class_tables(boards: CanonicalBoards) -> tuple[PlayerSequences, PlayerSequences]:
     """Per player, the sequence table of the hand classes of ``G'`` (the reduced LP's
     ``x̄``, ``ȳ``): an information set and a sequence per class, named after the class's
     first member; a class's parent is its members' parents' class (module docstring)."""
     out = []
     for table, classes in zip(sequence_tables(boards.canonical), boards.classes, strict=True):
-        _, sequence_member = np.unique(classes.sequences, return_index=True)
-        _, infoset_member = np.unique(classes.infosets, return_index=True)
+        sequence_member = _first_members(classes.sequences, classes.num_sequences)
+        infoset_member = _first_members(classes.infosets, classes.num_infosets)
         sequence_infoset = np.full(classes.num_sequences, -1, dtype=np.int64)
         sequence_infoset[1:] = classes.infosets[table.sequence_infoset[sequence_member[1:]]]
         out.append(
             PlayerSequences(
                 player=table.player,
-                infosets=tuple(table.infosets[i] for i in infoset_member.tolist()),
-                actions=tuple(table.actions[i] for i in infoset_member.tolist()),
+                infosets=PickedLabels(table.infosets, infoset_member),
+                actions=PickedLabels(table.actions, infoset_member),
                 parent_sequence=classes.sequences[table.parent_sequence[infoset_member]],
                 first_sequence=classes.sequences[table.first_sequence[infoset_member]],
                 sequence_infoset=sequence_infoset,
-                sequence_action=tuple(table.sequence_action[i] for i in sequence_member.tolist()),
+                sequence_action=PickedLabels(table.sequence_action, sequence_member),
             )
         )
     return out[0], out[1]
@@ -426,8 +443,8 @@ def certify_on_classes(
     game = boards.canonical
     x, y = plan_from_behaviour(first.to_float()), plan_from_behaviour(second.to_float())
     tables = class_tables(boards)
-    to_first = leaf_payoffs(game, 0, y)
-    to_second = leaf_payoffs(game, 1, x)
+    to_first = certified_payoffs(game, 0, y)
+    to_second = certified_payoffs(game, 1, x)
     best = [
         respond(table, np.bincount(classes.sequences, weights=payoffs)).value
         for table, classes, payoffs in zip(

@@ -23,7 +23,14 @@ from typing import Any, overload
 
 import numpy as np
 
-__all__ = ["InfosetActions", "InfosetNames", "SequenceActions", "index_dtype", "narrow_index"]
+__all__ = [
+    "InfosetActions",
+    "InfosetNames",
+    "PickedLabels",
+    "SequenceActions",
+    "index_dtype",
+    "narrow_index",
+]
 
 
 def index_dtype(bound: int) -> type[np.signedinteger[Any]]:
@@ -95,6 +102,24 @@ class _LazyTable(Sequence[Any]):
         shown = ", ".join(repr(self._item(i)) for i in range(min(3, len(self))))
         more = ", ..." if len(self) > 3 else ""
         return f"{type(self).__name__}([{shown}{more}], {len(self):,} items)"
+
+
+class PickedLabels(_LazyTable):
+    """Item ``i`` is ``labels[picked[i]]``: a table of some of another table's labels (the
+    hand classes of canonical boards, named after their first members) without making
+    them, where a flop has tens of millions."""
+
+    __slots__ = ("labels", "picked")
+
+    def __init__(self, labels: Sequence[Any], picked: np.ndarray) -> None:
+        self.labels = labels
+        self.picked = picked
+
+    def __len__(self) -> int:
+        return len(self.picked)
+
+    def _item(self, index: int) -> Any:
+        return self.labels[int(self.picked[index])]
 
 
 class InfosetNames(_LazyTable):

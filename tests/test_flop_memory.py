@@ -1,0 +1,136 @@
+"""What a flop-sized vector CFR run builds, measured on small games: no index or temporary
+as long as the sequence table beyond the arrays kept, and float64 sums of float32 storage.
+
+The full flop (221 million sequences, ``benchmarks/flop.py``) is sized by these: there
+every byte per sequence is 221 MB, so the tests bound the peak of each build in bytes per
+sequence, with the slice length (:data:`~seqform.iterative.layout.CHUNK`) made small so
+that a small game shows what a flop does.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from seqform.game.builtin.registry import load_structured_game
+from seqform.iterative import layout as layout_module
+from seqform.iterative.layout import average_strategy, sequence_layout
+from seqform.structured import compiled_cfr
+from seqform.structured.responses import sequence_tables
+
+GAME = "leduc(ranks=6, suits=4)"
+
+
+def _traced(call):
+    """``call()``'s answer, the bytes it keeps and its peak above the start (tracemalloc
+    sees numpy's allocations)."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        answer = call()
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return answer, kept - before, peak - before
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(layout_module, "CHUNK", 256, raising=False)
+    monkeypatch.setattr(compiled_cfr, "CHUNK", 256, raising=False)
+
+
+def test_the_layout_is_built_in_int32_without_table_long_temporaries(small_chunks) -> None:
+    table = sequence_tables(load_structured_game(GAME))[1]
+    layout, kept, peak = _traced(lambda: sequence_layout(table))
+    assert layout.order.dtype == np.int32
+    assert layout.sequence_parent.dtype == np.int32
+    # measured on this table (19,489 sequences, 8,352 information sets): 22 bytes a
+    # sequence pass through memory beyond what is kept, most of them the information
+    # sets' depths; built in int64 and then narrowed, as before, 63
+    assert peak - kept <= 32 * table.num_sequences
+
+
+def test_the_layout_numbers_the_table_as_before() -> None:
+    # the internal order: by depth, each information set's actions side by side, and
+    # every parent before its children (the invariants the passes read)
+    table = sequence_tables(load_structured_game("leduc(ranks=3, suits=2)"))[0]
+    layout = sequence_layout(table)
+    assert sorted(layout.order.tolist()) == list(range(table.num_sequences))
+    infoset = table.sequence_infoset[layout.order[1:]]
+    assert np.array_equal(
+        infoset,
+        np.repeat(infoset[layout.infoset_first - 1], layout.action_count[layout.infoset_first]),
+    )
+    assert (layout.sequence_parent[1:] < np.arange(1, table.num_sequences)).all()
+
+
+def test_the_flat_index_is_built_a_hand_at_a_time(small_chunks) -> None:
+    game = load_structured_game(GAME)
+    sequences = sum(table.num_sequences for table in sequence_tables(game))
+    layout = compiled_cfr._node_major(game)
+    _, kept, peak = _traced(lambda: compiled_cfr._flat_game(game))
+    # measured on this game: 4.4 bytes a sequence beyond what is kept (the int32 index
+    # and the layout built again inside); the gather of an int64 position per (hand,
+    # public sequence), its mask and its transposed copy made it 27.5
+    assert peak - kept <= 12 * sequences
+    assert layout.players[0].order.dtype == np.int32
+
+
+def test_the_average_of_float32_weights_is_summed_in_float64() -> None:
+    table = sequence_tables(load_structured_game("kuhn(cards=3)"))[0]
+    layout = sequence_layout(table)
+    # 2^24 + 1 is not a float32: summed in float32, an information set with weights
+    # (2^24, 1) sums to 2^24 and its probabilities to 1 + 2^-24
+    cumulative = np.ones(layout.num_sequences, dtype=np.float32)
+    cumulative[0] = 2.0**24
+    cumulative[layout.infoset_first] = 2.0**24
+    strategy = average_strategy(layout, cumulative)
+    sums = np.bincount(
+        table.sequence_infoset[1:], weights=strategy.probabilities[1:], minlength=table.num_infosets
+    )
+    assert np.abs(sums - 1.0).max() <= 1e-15
+
+
+@pytest.mark.slow  # 3 s: numba's compilation
+def test_a_compiled_run_is_certified_on_classes_without_the_numpy_leaf_index(
+    monkeypatch,
+) -> None:
+    # on a flop the numpy products' leaf index (leaves × hands, both players) is
+    # gigabytes; a compiled run's certificate on the hand classes takes the kernel's
+    # product from the tables the run built
+    pytest.importorskip("numba")
+    from seqform.iterative.run import Stopping
+    from seqform.structured import products
+    from seqform.structured.suit_reduction import certify_on_classes
+    from seqform.structured.vector_cfr import canonical_vector_cfr
+
+    game = load_structured_game("leduc(ranks=4, suits=2)")
+    run = canonical_vector_cfr(game, "dcfr", Stopping(5, None, None, 5), engine="compiled")
+    assert run is not None
+
+    def refused(*_):
+        raise AssertionError("the numpy leaf index was built")
+
+    monkeypatch.setattr(products, "leaf_index", refused)
+    certificate = certify_on_classes(run.boards, *run.result.strategies)
+    # the run's own sample, the same certificate before the index was refused
+    assert float(certificate.nash_conv) == pytest.approx(run.result.nash_conv, abs=1e-9)
+
+
+def test_the_plan_is_built_without_table_long_temporaries(monkeypatch) -> None:
+    from seqform.forms import strategies
+    from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
+
+    monkeypatch.setattr(strategies, "PLAN_CHUNK", 64, raising=False)
+    table = sequence_tables(load_structured_game(GAME))[1]
+    probabilities = np.random.default_rng(0).random(table.num_sequences)
+    strategy = BehaviouralStrategy(table, probabilities, np.zeros(table.num_infosets, bool))
+    plan, kept, peak = _traced(lambda: plan_from_behaviour(strategy))
+    # measured on this table: 22 bytes a sequence beyond the plan, most of them the
+    # information sets' depths; with a mask and int64 indices per sequence, as before, 50
+    assert peak - kept <= 32 * table.num_sequences
+    parent = plan[table.parent_sequence[table.sequence_infoset[1:]]]
+    assert np.allclose(plan[1:], parent * probabilities[1:], rtol=0.0, atol=0.0)

@@ -25,7 +25,7 @@ a run of some games keeps the other games' rows from the CSV.  Run from the chec
 low priority on a shared machine::
 
     nice -n 19 python -m benchmarks.abstraction_ladder [--games leduc,rhode_island]
-        [--features ehs|ehs2|histogram] [--quick]
+        [--features ehs|ehs2|histogram] [--quick] [--rungs '3,3,3;4,8,14']
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ LADDERS = {
     ),
     "rhode_island": Ladder(
         "rhode_island(ranks=4)",
-        ("1,1,1", "2,2,2", "2,4,8", "3,6,12"),
+        ("1,1,1", "2,2,2", "3,3,3", "2,4,8", "3,6,12", "4,8,14", "5,10,14"),
         big_blind=10.0,
         ante=5.0,
         lossless_by_lp=True,
@@ -111,10 +111,14 @@ def _load() -> float:
 
 
 def run(
-    ladders: list[Ladder], features: str, quick: bool, done: list[dict[str, object]]
+    ladders: list[Ladder],
+    features: str,
+    quick: bool,
+    done: list[dict[str, object]],
+    only: tuple[str, ...] | None = None,
 ) -> list[dict[str, object]]:
-    """Every rung of every ladder, measured; ``done`` (the kept rows) and the new rows
-    are written after each rung."""
+    """Every rung of every ladder (``only`` those rungs, if given), measured; ``done`` (the
+    kept rows) and the new rows are written, in ladder order, after each rung."""
     rows = list(done)
     for ladder in ladders:
         game = seqform.load_structured_game(ladder.game)
@@ -125,7 +129,8 @@ def run(
             f"{ladder.game}: full LP value {full.value:.9f} in {full_seconds:.1f} s",
             file=sys.stderr,
         )
-        for spec in ladder.rungs[:2] if quick else ladder.rungs:
+        rungs = ladder.rungs[:2] if quick else ladder.rungs
+        for spec in [rung for rung in rungs if only is None or rung in only]:
             start = time.perf_counter()
             result = seqform.abstract(game, spec, features=features)
             row: dict[str, object] = {
@@ -144,8 +149,8 @@ def run(
             }
             print(row, file=sys.stderr)
             rows.append(row)
-            _write(rows)
-        if ladder.lossless_by_lp and not quick:
+            _write(_ordered(rows))
+        if ladder.lossless_by_lp and not quick and only is None:
             exploitability = float(full.certificate.exploitability)
             rows.append(
                 {
@@ -163,13 +168,27 @@ def run(
                     "load": _load(),
                 }
             )
-            _write(rows)
-    return rows
+            _write(_ordered(rows))
+    return _ordered(rows)
 
 
-def kept_rows(games: set[str]) -> list[dict[str, object]]:
-    """The CSV's rows of the games not run now (older CSVs lack some columns: the units are
-    recomputed from the exploitability, the rest left empty)."""
+def _ordered(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Game by game, each ladder's rungs in its order, the lossless rung last."""
+    games = [ladder.game for ladder in LADDERS.values()]
+
+    def key(row: dict[str, object]) -> tuple[int, int]:
+        ladder = next(lad for lad in LADDERS.values() if lad.game == row["game"])
+        rungs = list(ladder.rungs)
+        buckets = str(row["buckets"])
+        return games.index(ladder.game), rungs.index(buckets) if buckets in rungs else len(rungs)
+
+    return sorted(rows, key=key)
+
+
+def kept_rows(games: set[str], only: tuple[str, ...] | None = None) -> list[dict[str, object]]:
+    """The CSV's rows of the games not run now, or with ``only``, of the rungs not run now
+    (older CSVs lack some columns: the units are recomputed from the exploitability, the
+    rest left empty)."""
     path = (RESULTS / "abstraction_ladder").with_suffix(".csv")
     if not path.exists():
         return []
@@ -177,7 +196,8 @@ def kept_rows(games: set[str]) -> list[dict[str, object]]:
     with path.open(newline="") as handle:
         for old in csv.DictReader(handle):
             ladder = next((lad for lad in LADDERS.values() if lad.game == old["game"]), None)
-            if ladder is None or ladder.game in games:
+            rerun = ladder is not None and ladder.game in games
+            if ladder is None or (rerun and (only is None or old["buckets"] in only)):
                 continue
             row: dict[str, object] = {field: old.get(field, "") or "" for field in FIELDS}
             for field in (
@@ -275,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--features", choices=("ehs", "ehs2", "histogram"), default="ehs")
     parser.add_argument("--quick", action="store_true", help="the first rungs only")
+    parser.add_argument(
+        "--rungs",
+        help="run only these rungs, separated by ';' (e.g. '3,3,3;4,8,14'); keep the rest",
+    )
     args = parser.parse_args(argv)
     names = [name.strip() for name in args.games.split(",")]
     unknown = [name for name in names if name not in LADDERS]
@@ -303,8 +327,9 @@ def main(argv: list[str] | None = None) -> int:
         f"seqform {machine.commit}.",
         "",
     ]
-    done = kept_rows({ladder.game for ladder in ladders})
-    rows = run(ladders, args.features, args.quick, done)
+    only = tuple(args.rungs.split(";")) if args.rungs else None
+    done = kept_rows({ladder.game for ladder in ladders}, only)
+    rows = run(ladders, args.features, args.quick, done, only)
     _write(rows)
     print((RESULTS / "abstraction_ladder").with_suffix(".md").read_text())
     return 0

@@ -34,6 +34,7 @@ import argparse
 import csv
 import datetime
 import os
+import shlex
 import sys
 import time
 from dataclasses import dataclass
@@ -306,9 +307,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games: unknown {', '.join(unknown)}; choose from {', '.join(LADDERS)}")
     ladders = [LADDERS[name] for name in names]
     machine = describe_machine()
-    command = "nice -n 19 python -m benchmarks.abstraction_ladder " + " ".join(
+    command = "nice -n 19 python -m benchmarks.abstraction_ladder " + shlex.join(
         argv if argv is not None else sys.argv[1:]
     )
+    markdown = (RESULTS / "abstraction_ladder").with_suffix(".md")
+    earlier = markdown.read_text().splitlines() if markdown.exists() else []
     _HEADER[:] = [
         f"# Card abstraction ladder ({args.features})",
         "",
@@ -327,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
         f"seqform {machine.commit}.",
         "",
     ]
+    # the command lines of the runs whose rows are kept stay above the new run's
+    _HEADER[-2:-2] = [line + "\n" for line in earlier if line.startswith("Rows of ")]
     only = tuple(args.rungs.split(";")) if args.rungs else None
     done = kept_rows({ladder.game for ladder in ladders}, only)
     rows = run(ladders, args.features, args.quick, done, only)

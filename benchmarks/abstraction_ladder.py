@@ -42,6 +42,7 @@ from pathlib import Path
 
 import seqform
 from benchmarks.machine import describe_machine
+from seqform.lp.solvers import SolverError
 from seqform.routes.structured import solve_structured
 
 RESULTS = Path(__file__).parent / "results"
@@ -133,7 +134,11 @@ def run(
         rungs = ladder.rungs[:2] if quick else ladder.rungs
         for spec in [rung for rung in rungs if only is None or rung in only]:
             start = time.perf_counter()
-            result = seqform.abstract(game, spec, features=features)
+            try:
+                result = seqform.abstract(game, spec, features=features)
+            except SolverError as error:  # e.g. Clarabel's AlmostSolved on 4,8,14: no row
+                print(f"{ladder.game} {spec}: {error}", file=sys.stderr)
+                continue
             row: dict[str, object] = {
                 "game": ladder.game,
                 "buckets": spec,

@@ -100,13 +100,14 @@ def parse_card_buckets(spec: str | Sequence[int], game: StructuredGame) -> tuple
     what = f"card_buckets {spec!r}" if not isinstance(spec, str) else f"--card-buckets {spec!r}"
     counts = _integers(spec, what)
     rounds = game_rounds(game)
+    hands = min(game.num_hands(0), game.num_hands(1))
     if len(counts) != len(rounds.lengths):
-        example = ",".join(str(3 ** (i + 1)) for i in range(len(rounds.lengths)))
+        # an example the game takes: 3, 9, 27, ... capped at the hands
+        example = ",".join(str(min(3 ** (i + 1), hands)) for i in range(len(rounds.lengths)))
         raise CardBucketsError(
             f"{what}: {game.name} has {len(rounds.lengths)} betting round(s); give one bucket "
             f"count per round, e.g. {example}"
         )
-    hands = min(game.num_hands(0), game.num_hands(1))
     for position, count in enumerate(counts):
         if count < 1:
             raise CardBucketsError(f"{what}: round {position + 1} needs at least 1 bucket")

@@ -113,8 +113,13 @@ class ExactLinearSolver:
             integer, scales = source.integer_rows
             lu = None
             row_sum_bits = 0.0
+            as_float: sp.csr_array | None = None
             if self.size:
-                as_float = _as_float(integer)
+                try:
+                    as_float = _as_float(integer)
+                except OverflowError:  # entries beyond the doubles: the dense solver's
+                    as_float = None
+            if as_float is not None:
                 row_sum = float(np.max(abs(as_float).sum(axis=1)))
                 row_sum_bits = math.log2(max(row_sum, 1.0))
                 try:

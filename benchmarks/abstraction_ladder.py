@@ -120,7 +120,11 @@ def run(
     only: tuple[str, ...] | None = None,
 ) -> list[dict[str, object]]:
     """Every rung of every ladder (``only`` those rungs, if given), measured; ``done`` (the
-    kept rows) and the new rows are written, in ladder order, after each rung."""
+    kept rows) and the new rows are written, in ladder order, after each rung.
+
+    Length: per rung, the abstraction, its full-game measure, and the rewrite of every file,
+    so that a stop keeps what is done; a failed rung is reported and skipped in place.
+    """
     rows = list(done)
     for ladder in ladders:
         game = seqform.load_structured_game(ladder.game)

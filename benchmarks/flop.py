@@ -178,7 +178,12 @@ def _checkpoints(ratio: float) -> list[int]:
 
 
 def _run(args: argparse.Namespace, path: Path) -> None:
-    """The curve (module docstring), written after each measurement."""
+    """The curve (module docstring), written after each measurement.
+
+    Length: the run's stages in order (build, the measured loop, the final certificate),
+    each writing the results file so that a stop keeps what is done; they share the curve,
+    the iteration and the stepper.
+    """
     from seqform.iterative.rules import RULES
     from seqform.structured.compiled_cfr import CompiledRegrets
     from seqform.structured.suit_reduction import canonical_boards, certify_on_classes

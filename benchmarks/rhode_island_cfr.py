@@ -221,10 +221,10 @@ def _certify_on_game(boards: Any, strategies: Sequence[Any], wanted: str) -> str
     if wanted == "no":
         return "not asked (--certify-on-game no); the certificate on G' stands for it"
     if wanted == "auto":  # G's sequences by formula, before anything of G is built
-        from benchmarks.rhode_island import deck_of
-        from seqform.game.builtin.rhode_island_sizes import rhode_island_sizes
+        from seqform.routes.sizing.planned import planned_size
 
-        sequences = sum(rhode_island_sizes(*deck_of(boards.game.name)).sequences)
+        planned = planned_size(boards.game.name)
+        sequences = planned.sequences if planned and planned.sequences else 0
         needed, available = sequences * TABLE_BYTES_PER_SEQUENCE, _available_bytes()
         if needed > available:
             return (
@@ -246,7 +246,12 @@ def _certify_on_game(boards: Any, strategies: Sequence[Any], wanted: str) -> str
 
 
 def run(args: argparse.Namespace) -> int:
-    """The benchmark (module docstring)."""
+    """The benchmark (module docstring).
+
+    Length: one run's stages in order (build, the measured loop, the certificate on G),
+    each writing the results file so that a stop keeps what is done; they share the curve,
+    the iteration and the stepper.
+    """
     from seqform.game.builtin.registry import load_structured_game
     from seqform.iterative.rules import RULES
     from seqform.structured.compiled_cfr import CompiledRegrets

@@ -142,7 +142,7 @@ def _save_average(strategies: Sequence[Any], path: Path) -> None:
 
 def _saved_average(boards: Any, path: Path) -> list[Any]:
     """The average :func:`_save_average` kept, as ``G'``'s strategies; an information set
-    its own plan does not reach is flagged as :func:`~seqform.iterative.layout.
+    its own plan does not reach is flagged as :func:`~seqform.iterative.passes.
     average_strategy` flags it where the file has no flags."""
     import numpy as np
 

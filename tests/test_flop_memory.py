@@ -16,7 +16,8 @@ import pytest
 
 from seqform.game.builtin.registry import load_structured_game
 from seqform.iterative import layout as layout_module
-from seqform.iterative.layout import average_strategy, sequence_layout
+from seqform.iterative.layout import sequence_layout
+from seqform.iterative.passes import average_strategy
 from seqform.structured import compiled_cfr
 from seqform.structured.responses import sequence_tables
 

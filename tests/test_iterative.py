@@ -12,8 +12,9 @@ from seqform.certify import certify
 from seqform.forms.strategies import plan_from_behaviour, uniform_behaviour
 from seqform.io.loader import load_game
 from seqform.iterative.cfr import cfr, cfr_plus, dcfr
-from seqform.iterative.layout import build_layout, realization_plan, to_table_order
+from seqform.iterative.layout import build_layout, to_table_order
 from seqform.iterative.mccfr import DEFAULT_SEED, external_sampling_mccfr
+from seqform.iterative.passes import realization_plan
 from seqform.iterative.run import Sample
 
 KUHN_VALUE = Fraction(-1, 18)  # Kuhn (1950)

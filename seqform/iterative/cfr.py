@@ -52,18 +52,15 @@ from seqform.certify import certify
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.sequences import PlayerSequences
-from seqform.iterative.layout import (
-    PlayerLayout,
-    TreeLayout,
+from seqform.iterative.layout import PlayerLayout, TreeLayout, build_layout, to_table_order
+from seqform.iterative.passes import (
     average_profile,
-    build_layout,
     counterfactual_values,
     largest_magnitude,
     others_reach,
     realization_plan,
     regret_matching,
     ties_cleared,
-    to_table_order,
 )
 from seqform.iterative.rules import CFR, CFR_PLUS, DCFR, Discount, Rule, for_run
 from seqform.iterative.run import (
@@ -349,7 +346,7 @@ def solve_with_rule(
 
     ``last_iterate`` also measures NashConv of the current behaviour at each sample
     (:attr:`~seqform.iterative.run.Sample.last_nash_conv`); ``tie_tolerance`` clears ties
-    (:func:`~seqform.iterative.layout.ties_cleared`; 0, the default, clears none).
+    (:func:`~seqform.iterative.passes.ties_cleared`; 0, the default, clears none).
     ``locks`` (two players): per player, the locked information sets' probabilities; the
     behaviour stays there (:class:`FullTreeRegrets`) and NashConv is that of the locked
     game (best responses keep the locked behaviour).

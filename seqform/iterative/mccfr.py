@@ -10,7 +10,7 @@ others, one player in a two-player game):
    node and keeping the reachable ones samples exactly as the recursive traversal does,
    which draws once at each node it visits);
 2. sampled counterfactual values: the bottom-up pass of
-   :func:`seqform.iterative.layout.counterfactual_values` with terminal weight
+   :func:`seqform.iterative.passes.counterfactual_values` with terminal weight
    ``u_i(z)`` on sampled terminals and 0 elsewhere (chance and opponent probabilities
    cancel against the sampling probabilities), and regrets ``R += v(h, a) - v(h)``;
 3. the average strategy of each of ``-i`` by *simple* averaging: each sampled node
@@ -34,13 +34,8 @@ import numpy as np
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision
-from seqform.iterative.layout import (
-    TreeLayout,
-    average_profile,
-    build_layout,
-    counterfactual_values,
-    regret_matching,
-)
+from seqform.iterative.layout import TreeLayout, build_layout
+from seqform.iterative.passes import average_profile, counterfactual_values, regret_matching
 from seqform.iterative.run import (
     DEFAULT_EVERY,
     IterativeResult,

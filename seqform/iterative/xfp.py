@@ -11,7 +11,7 @@ of the mixed realization plan
 where ``β_t`` is the best response's realization plan.  Starting from the uniform
 strategy ``x̄_0`` this is ``x̄_t = (x̄_0 + β_1 + ... + β_t) / (t + 1)``, so the solver keeps
 the cumulative plan ``S_t = x̄_0 + Σ β`` and reads the average behaviour off it
-(``S(h, a) / Σ_b S(h, b)``, :func:`~seqform.iterative.layout.average_strategy`) — the
+(``S(h, a) / Σ_b S(h, b)``, :func:`~seqform.iterative.passes.average_strategy`) — the
 paper's per-information-set update (its eq. for ``π_{t+1}(s, ·)``, weights
 ``α_t x_β(s)`` and ``(1 − α_t) x̄(s)``) is exactly this ratio.
 
@@ -42,7 +42,8 @@ from seqform.certify import profile_leaf_payoffs, respond
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour, uniform_behaviour
 from seqform.game.model import Game
 from seqform.game.sequences import PlayerSequences
-from seqform.iterative.layout import average_profile, build_layout
+from seqform.iterative.layout import build_layout
+from seqform.iterative.passes import average_profile
 from seqform.iterative.run import (
     DEFAULT_EVERY,
     IterativeResult,

@@ -46,12 +46,12 @@ from seqform.game.public.tree import PayoffRule, StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
 from seqform.iterative.layout import (
     CHUNK,
-    TIE_TOLERANCE,
     PlayerLayout,
     TreeLayout,
     sequence_layout,
     to_table_order,
 )
+from seqform.iterative.passes import TIE_TOLERANCE
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
 from seqform.structured.leaf_groups import THRESHOLD, rule_numbers, twin_hands
 

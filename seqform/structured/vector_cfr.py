@@ -59,15 +59,13 @@ from seqform.certify import LocalBounds
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.public.tree import StructuredGame
 from seqform.iterative.cfr import FullTreeRegrets
-from seqform.iterative.layout import (
+from seqform.iterative.layout import TreeLayout, sequence_layout, to_table_order
+from seqform.iterative.passes import (
     TIE_TOLERANCE,
-    TreeLayout,
     largest_magnitude,
     realization_plan,
     sequence_counterfactual_values,
-    sequence_layout,
     ties_cleared,
-    to_table_order,
 )
 from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations

@@ -105,7 +105,7 @@ def test_a_compiled_run_is_certified_on_classes_without_the_numpy_leaf_index(
     pytest.importorskip("numba")
     from seqform.iterative.run import Stopping
     from seqform.structured import products
-    from seqform.structured.suit_reduction import certify_on_classes
+    from seqform.structured.suit_classes import certify_on_classes
     from seqform.structured.vector_cfr import canonical_vector_cfr
 
     game = load_structured_game("leduc(ranks=4, suits=2)")

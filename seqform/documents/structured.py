@@ -63,7 +63,7 @@ from seqform.io.documents import STRUCTURED
 from seqform.routes.result import Result
 from seqform.routes.structured import StructuredSolution
 from seqform.structured.responses import sequence_tables
-from seqform.structured.suit_reduction import ReductionSizes
+from seqform.structured.suit_classes import ReductionSizes
 
 __all__ = [
     "StructuredResult",

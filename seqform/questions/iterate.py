@@ -104,7 +104,7 @@ from seqform.routes.policy import (
     resolve_method,
 )
 from seqform.structured.responses import certify as structured_certify
-from seqform.structured.suit_reduction import (
+from seqform.structured.suit_classes import (
     ReductionSizes,
     canonical_boards,
     canonical_sizes,

@@ -30,9 +30,8 @@ from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
+from seqform.structured.suit_classes import GameSize, ReductionSizes
 from seqform.structured.suit_reduction import (
-    GameSize,
-    ReductionSizes,
     SuitReduction,
     lift_plans,
     reduce_by_suits,

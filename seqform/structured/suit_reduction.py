@@ -22,145 +22,42 @@ players to such plans loses nothing.  Two steps reduce the LP to those plans:
    for ``(h, k)`` and ``(τh, k)`` are equal after the merge because the stabilizer of ``k``'s
    cards is inside the stabilizer of its parent sequence's cards (fewer cards are fixed).
 
+The canonical boards, the hand classes and the lifts are
+:mod:`seqform.structured.suit_classes`'s, shared with vector CFR on ``G'``.
+
 The answer ``(x̄, ȳ)`` is lifted to ``G'`` by ``P``, then to ``G``: the sequence ``(h, s)``
 of ``G`` takes the value of ``(σh, s')`` in ``G'``, where ``σ`` maps ``s``'s board to its
 canonical form ``s'`` (:func:`~seqform.game.public.symmetry.node_map`; any such ``σ`` gives
 the same class).  The route certifies that lifted pair on ``G`` itself.
-
-``G'`` alone is not ``G``: a hand of ``G'`` sees only the canonical boards it does not block,
-each with its orbit's weight, so the members of a hand class see different boards (with two
-suits, before the board ``Qs`` never meets the board ``Qs`` and ``Qh`` does); only a class's
-sum is ``G``'s.  Best responses and regrets on ``G'`` are therefore taken on the classes
-(:func:`class_tables`, :func:`certify_on_classes`): for a class-symmetric profile they give
-the lifted profile's values and NashConv on ``G``.  The same map lifts a
-behavioural strategy of ``G'`` (:func:`lift_behaviour`: vector CFR run on ``G'``,
-:func:`seqform.structured.vector_cfr.canonical_vector_cfr`); :func:`canonical_boards` is the
-first step alone, without the LP.
-
-Size: about 480 lines: the reduction, its lift and the class tables that certify on ``G'``
-share the private class and node numbering, kept in one module.
 """
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.certify import Certificate, respond
-from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
-from seqform.game.public.numbering import PublicNumbering, number_public_tree, structured_tables
-from seqform.game.public.symmetry import (
-    NodeMap,
-    Symmetries,
-    canonical_game,
-    game_symmetries,
-    node_map,
-)
-from seqform.game.public.table_labels import PickedLabels
+from seqform.game.public.symmetry import NodeMap, Symmetries
 from seqform.game.public.tree import StructuredGame
-from seqform.game.sequences import PlayerSequences
-from seqform.iterative.layout import CHUNK
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
-from seqform.structured.responses import (
-    certified_payoffs,
-    payoff_range,
-    sequence_tables,
+from seqform.structured.suit_classes import (
+    CanonicalBoards,
+    GameSize,
+    HandClasses,
+    ReductionSizes,
+    canonical_boards,
+    game_size,
+    lift_plan,
+    with_nodes,
 )
 
 __all__ = [
-    "CanonicalBoards",
-    "GameSize",
-    "ReductionSizes",
     "SuitReduction",
-    "canonical_boards",
-    "canonical_sizes",
-    "certify_on_classes",
-    "class_tables",
-    "lift_behaviour",
     "lift_plans",
     "reduce_by_suits",
     "reduction_sizes",
-    "sequence_images",
 ]
-
-
-@dataclass(frozen=True)
-class GameSize:
-    """Sequences and information sets per player at one step of the reduction, and the
-    sequence-form LP's rows (``E``'s and the payoff rows: ``1 + infosets[0] +
-    sequences[1]``) and columns (``sequences[0] + 1 + infosets[1]``), before the level sums
-    of the structured LP are added."""
-
-    sequences: tuple[int, int]
-    infosets: tuple[int, int]
-
-    @property
-    def rows(self) -> int:
-        return 1 + self.infosets[0] + self.sequences[1]
-
-    @property
-    def columns(self) -> int:
-        return self.sequences[0] + 1 + self.infosets[1]
-
-
-@dataclass(frozen=True, eq=False)
-class CanonicalBoards:
-    """The game ``G``, its game on canonical boards ``G'`` (module docstring, step 1) and what
-    lifts an answer of ``G'`` to ``G``: the suit permutations and each public node's map.
-
-    group_order : the suit permutations ``G`` is invariant under
-    classes : per player, the hand classes of ``G'`` (module docstring, step 2)
-    nodes : each public node of ``G`` sent to ``G'``, numbered when first asked for (it
-        numbers ``G``'s public tree, which a run on ``G'`` does not need until it lifts)
-    """
-
-    game: StructuredGame
-    canonical: StructuredGame
-    symmetries: Symmetries
-    classes: tuple[_Classes, _Classes]
-
-    @property
-    def group_order(self) -> int:
-        return self.symmetries.group.order
-
-    @property
-    def nodes(self) -> NodeMap:
-        found = _NODES.get(self)
-        if found is None:
-            found = _NODES[self] = node_map(self.game, self.canonical, self.symmetries)
-        return found
-
-    def sequence_classes(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per player, each sequence of ``G'``'s hand class (0: the empty sequence)."""
-        return self.classes[0].sequences, self.classes[1].sequences
-
-
-_NODES: weakref.WeakKeyDictionary[CanonicalBoards, NodeMap] = weakref.WeakKeyDictionary()
-
-
-def canonical_boards(game: StructuredGame) -> CanonicalBoards | None:
-    """``G'`` of ``game`` with its node map, or None when ``game`` is invariant under no suit
-    permutation but the identity (:func:`reduce_by_suits` without the LP)."""
-    symmetries = game_symmetries(game)
-    if symmetries.group.trivial:
-        return None
-    canonical = canonical_game(game, symmetries)
-    numbering = number_public_tree(canonical)
-    classes = (_classes(numbering, symmetries, 0), _classes(numbering, symmetries, 1))
-    return CanonicalBoards(game, canonical, symmetries, classes)
-
-
-@dataclass(frozen=True)
-class _Classes:
-    """One player's classes in ``G'``: per sequence and per information set, its class."""
-
-    sequences: np.ndarray
-    infosets: np.ndarray
-    num_sequences: int
-    num_infosets: int
 
 
 @dataclass(frozen=True)
@@ -183,7 +80,7 @@ class SuitReduction:
     lp: StructuredLP
     canonical_lp_shape: tuple[int, int]
     canonical_lp_nonzeros: int
-    classes: tuple[_Classes, _Classes]
+    classes: tuple[HandClasses, HandClasses]
     nodes: NodeMap
     symmetries: Symmetries
 
@@ -191,27 +88,7 @@ class SuitReduction:
     def boards(self) -> CanonicalBoards:
         """``G'`` and its node map, as :func:`canonical_boards` gives them."""
         boards = CanonicalBoards(self.game, self.canonical, self.symmetries, self.classes)
-        _NODES[boards] = self.nodes
-        return boards
-
-
-@dataclass(frozen=True)
-class ReductionSizes:
-    """What a result reports of the reduction (:class:`SuitReduction` less its arrays).
-
-    group_order : the suit permutations the game is invariant under
-    full, canonical, reduced : sequences and information sets at each step
-    canonical_lp, reduced_lp : the structured LP's (rows, columns, non-zeros) on canonical
-        boards and on hand classes (the one solved); None when no LP was built (vector CFR
-        on canonical boards, :func:`canonical_sizes`)
-    """
-
-    group_order: int
-    full: GameSize
-    canonical: GameSize
-    reduced: GameSize
-    canonical_lp: tuple[int, int, int] | None = None
-    reduced_lp: tuple[int, int, int] | None = None
+        return with_nodes(boards, self.nodes)
 
 
 def reduction_sizes(reduction: SuitReduction) -> ReductionSizes:
@@ -226,82 +103,7 @@ def reduction_sizes(reduction: SuitReduction) -> ReductionSizes:
     )
 
 
-def canonical_sizes(boards: CanonicalBoards) -> ReductionSizes:
-    """The sizes of ``G``, ``G'`` and the hand classes, without an LP."""
-    first, second = boards.classes
-    return ReductionSizes(
-        group_order=boards.group_order,
-        full=_size(boards.game),
-        canonical=_size(boards.canonical),
-        reduced=GameSize(
-            (first.num_sequences, second.num_sequences), (first.num_infosets, second.num_infosets)
-        ),
-    )
-
-
-def _size(game: StructuredGame) -> GameSize:
-    first, second = structured_tables(game)
-    return GameSize(
-        (first.num_sequences, second.num_sequences), (first.num_infosets, second.num_infosets)
-    )
-
-
-def _representatives(
-    numbering: PublicNumbering, symmetries: Symmetries, player: int, keys: np.ndarray
-) -> np.ndarray:
-    """Shape (H, len(keys)): per hand and public card key, the smallest hand of its orbit
-    under the stabilizer of those public cards."""
-    group = symmetries.group
-    maps = np.stack([pair[player] for pair in symmetries.hand_maps])  # (elements, H)
-    found: dict[int, np.ndarray] = {}
-    out = np.empty((maps.shape[1], len(keys)), dtype=np.int64)
-    for column, key in enumerate(keys.tolist()):
-        if key not in found:
-            fixing = set(group.stabilizer(numbering.public_cards[key]).elements)
-            kept = [i for i, element in enumerate(group.elements) if element in fixing]
-            found[key] = maps[kept].min(axis=0)
-        out[:, column] = found[key]
-    return out
-
-
-def _class_of(index: np.ndarray, representative: np.ndarray, size: int, skip: bool) -> np.ndarray:
-    """Per numbered entry of ``index`` (shape (H, columns)), its class: the classes are the
-    distinct representatives' numbers, in order (the empty sequence is class 0)."""
-    columns = np.arange(index.shape[1])[None, :]
-    target = index[representative, np.broadcast_to(columns, index.shape)]
-    owner = np.full(size, -1, dtype=np.int64)
-    mask = index >= 0
-    if skip:
-        mask[:, 0] = False
-        owner[0] = 0
-    owner[index[mask]] = target[mask]
-    _, classes = np.unique(owner, return_inverse=True)
-    return classes.astype(np.int64)
-
-
-def _classes(numbering: PublicNumbering, symmetries: Symmetries, player: int) -> _Classes:
-    sequence_keys = numbering.sequence_cards[player]
-    node_keys = numbering.node_cards[player]
-    sequence_index = numbering.sequence_index[player]
-    infoset_index = numbering.infoset_index[player]
-    sequences = _class_of(
-        sequence_index,
-        _representatives(numbering, symmetries, player, sequence_keys),
-        numbering.num_sequences(player),
-        skip=True,
-    )
-    infosets = _class_of(
-        infoset_index,
-        _representatives(numbering, symmetries, player, node_keys),
-        numbering.num_infosets(player),
-        skip=False,
-    )
-    return _Classes(
-        sequences, infosets, int(sequences.max(initial=0)) + 1, int(infosets.max(initial=-1)) + 1
-    )
-
-
-def _reduce_lp(lp: StructuredLP, classes: tuple[_Classes, _Classes]) -> StructuredLP:
+def _reduce_lp(lp: StructuredLP, classes: tuple[HandClasses, HandClasses]) -> StructuredLP:
     """The LP of hand classes (module docstring, step 2), from the LP of ``G'``."""
     first, second = classes
     rows, columns = lp.shape
@@ -383,8 +185,8 @@ def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
         game=game,
         canonical=canonical,
         group_order=symmetries.group.order,
-        full=_size(game),
-        canonical_size=_size(canonical),
+        full=game_size(game),
+        canonical_size=game_size(canonical),
         reduced=GameSize(
             (classes[0].num_sequences, classes[1].num_sequences),
             (classes[0].num_infosets, classes[1].num_infosets),
@@ -398,93 +200,6 @@ def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
     )
 
 
-def _first_members(classes: np.ndarray, count: int) -> np.ndarray:
-    """Per class (numbered ``0 .. count - 1``), its first member: ``np.unique``'s
-    ``return_index`` without its sort, a slice at a time (a flop's classes are tens of
-    millions)."""
-    first = np.full(count, len(classes), dtype=np.int64)
-    for low in range(0, len(classes), CHUNK):
-        high = min(low + CHUNK, len(classes))
-        np.minimum.at(first, classes[low:high], np.arange(low, high))
-    return first
-
-
-def class_tables(boards: CanonicalBoards) -> tuple[PlayerSequences, PlayerSequences]:
-    """Per player, the sequence table of the hand classes of ``G'`` (the reduced LP's
-    ``x̄``, ``ȳ``): an information set and a sequence per class, named after the class's
-    first member; a class's parent is its members' parents' class (module docstring)."""
-    out = []
-    for table, classes in zip(sequence_tables(boards.canonical), boards.classes, strict=True):
-        sequence_member = _first_members(classes.sequences, classes.num_sequences)
-        infoset_member = _first_members(classes.infosets, classes.num_infosets)
-        sequence_infoset = np.full(classes.num_sequences, -1, dtype=np.int64)
-        sequence_infoset[1:] = classes.infosets[table.sequence_infoset[sequence_member[1:]]]
-        out.append(
-            PlayerSequences(
-                player=table.player,
-                infosets=PickedLabels(table.infosets, infoset_member),
-                actions=PickedLabels(table.actions, infoset_member),
-                parent_sequence=classes.sequences[table.parent_sequence[infoset_member]],
-                first_sequence=classes.sequences[table.first_sequence[infoset_member]],
-                sequence_infoset=sequence_infoset,
-                sequence_action=PickedLabels(table.sequence_action, sequence_member),
-            )
-        )
-    return out[0], out[1]
-
-
-def certify_on_classes(
-    boards: CanonicalBoards, first: BehaviouralStrategy, second: BehaviouralStrategy
-) -> Certificate:
-    """The certificate of a class-symmetric profile of ``G'`` (module docstring): its value,
-    and each player's best response over the plans of hand classes, whose leaf payoffs are
-    the class sums of ``G'``'s ``A' y'`` and ``−A'ᵀ x'``.  Equal, up to rounding, to the
-    certificate of the lifted profile on ``G`` (:func:`lift_behaviour`), at ``G'``'s size."""
-    game = boards.canonical
-    x, y = plan_from_behaviour(first.to_float()), plan_from_behaviour(second.to_float())
-    tables = class_tables(boards)
-    to_first = certified_payoffs(game, 0, y)
-    to_second = certified_payoffs(game, 1, x)
-    best = [
-        respond(table, np.bincount(classes.sequences, weights=payoffs)).value
-        for table, classes, payoffs in zip(
-            tables, boards.classes, (to_first, to_second), strict=True
-        )
-    ]
-    return Certificate.from_best_responses(
-        float(x @ to_first), best[0], best[1], float(payoff_range(boards.game))
-    )
-
-
-def sequence_images(boards: CanonicalBoards, player: int) -> np.ndarray:
-    """Per sequence of ``G``, its image in ``G'``: ``(h, s)`` goes to ``(σh, s')`` with
-    ``σ`` the node map's permutation of ``s``'s node (module docstring); the empty sequence
-    goes to the empty sequence."""
-    full = number_public_tree(boards.game)
-    small = number_public_tree(boards.canonical)
-    nodes = boards.nodes
-    public = np.arange(1, full.num_public_sequences(player))
-    node = full.sequence_node[player][public]
-    offset = public - full.node_first[player][node]
-    target = small.node_first[player][nodes.node[player][node]] + offset
-    maps = np.stack([pair[player] for pair in boards.symmetries.hand_maps])
-    image = maps[nodes.element[player][node]].T  # (H, public sequences)
-    index = full.sequence_index[player][:, public]
-    valid = index >= 0
-    source = small.sequence_index[player][image, np.broadcast_to(target, image.shape)]
-    if (source[valid] < 0).any():
-        raise AssertionError("a sequence of the game has no image on canonical boards")
-    kind = np.int32 if small.num_sequences(player) < 2**31 else np.int64
-    images = np.zeros(full.num_sequences(player), dtype=kind)
-    images[index[valid]] = source[valid]
-    return images
-
-
-def _lift(boards: CanonicalBoards, player: int, canonical_plan: np.ndarray) -> np.ndarray:
-    """A plan of ``G'`` (symmetric on hand classes) as the plan of ``G``."""
-    return canonical_plan[sequence_images(boards, player)]
-
-
 def lift_plans(
     reduction: SuitReduction, x: np.ndarray, y: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -493,19 +208,4 @@ def lift_plans(
     its image on canonical boards."""
     first, second = reduction.classes
     boards = reduction.boards
-    return _lift(boards, 0, x[first.sequences]), _lift(boards, 1, y[second.sequences])
-
-
-def lift_behaviour(boards: CanonicalBoards, strategy: BehaviouralStrategy) -> BehaviouralStrategy:
-    """A behavioural strategy of ``G'`` as one of ``G``: each information set ``(h, k)``
-    plays as its image ``(σh, k')`` does (module docstring).  The lift is the strategy's on
-    ``G`` when the strategy is the same on each hand class of ``G'`` (vector CFR's average
-    is: :func:`seqform.structured.vector_cfr.canonical_vector_cfr`); then it has the same
-    value against any lifted opponent, and the same NashConv, as on ``G'``."""
-    player = strategy.player
-    table = sequence_tables(boards.game)[player]
-    images = sequence_images(boards, player)
-    probabilities = strategy.probabilities[images]
-    image_infosets = strategy.table.sequence_infoset[images[table.first_sequence]]
-    unreached = strategy.unreached[image_infosets]
-    return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
+    return lift_plan(boards, 0, x[first.sequences]), lift_plan(boards, 1, y[second.sequences])

@@ -43,7 +43,7 @@ itself, and its average is lifted to ``G``.  Why the lift is ``G``'s answer:
 * For class-symmetric plans ``x' A' y'`` on ``G'`` is ``x A y`` of their lifts on ``G``;
   a best response on ``G`` to a lifted strategy can be averaged over the suit
   permutations, so it is the lift of a class plan.  The run is measured on ``G'`` by best
-  responses over class plans (:func:`~seqform.structured.suit_reduction.certify_on_classes`),
+  responses over class plans (:func:`~seqform.structured.suit_classes.certify_on_classes`),
   which give the lift's values and NashConv on ``G``, at ``G'``'s size.
 """
 
@@ -70,7 +70,7 @@ from seqform.iterative.passes import (
 from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations
 from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
-from seqform.structured.suit_reduction import (
+from seqform.structured.suit_classes import (
     CanonicalBoards,
     canonical_boards,
     certify_on_classes,
@@ -277,7 +277,7 @@ def canonical_vector_cfr(
 ) -> CanonicalRun | None:
     """:func:`vector_cfr` on ``game``'s canonical boards ``G'``, or None when ``game`` is
     invariant under no suit permutation but the identity (then run :func:`vector_cfr` on
-    it).  ``game`` may be :func:`~seqform.structured.suit_reduction.canonical_boards`'
+    it).  ``game`` may be :func:`~seqform.structured.suit_classes.canonical_boards`'
     answer, built once.  Node locks are not taken: a lock breaks the suit symmetry the
     reduction relies on, so a locked game runs unreduced (:func:`vector_cfr`).
 

@@ -37,15 +37,8 @@ equilibrium of the locked game, the certificate ``solve``'s locked route reports
 reference is then the locked LP (``solve``'s locked route) on the layout the run stepped
 on; uniqueness is not decided for it.
 
-On the structured route a game invariant under suit permutations runs on its canonical
-boards, the members of each hand class sharing one regret
-(:func:`~seqform.structured.vector_cfr.canonical_vector_cfr`: the iterates of CFR on the game,
-at the reduced size), unless ``suit_isomorphism=False``; the average is lifted to the game
-and certified there, unreduced, as ``solve``'s reduced LP is.  A run with locks stays on the
-game itself (a lock breaks the suit symmetry the reduction relies on).
-
-Size: about 520 lines: the one entry point with its keyword checks, and what it
-does when the certificate or the reference fails, kept beside the run they measure.
+On the structured route (:mod:`seqform.questions.iterate_structured`) vector CFR runs on
+the public tree × hands, on canonical boards where the game allows it.
 """
 
 from __future__ import annotations
@@ -54,7 +47,6 @@ import math
 import operator
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
@@ -63,7 +55,6 @@ import numpy as np
 from seqform.certify import (
     Certificate,
     CertificateOverflowError,
-    NPlayerCertificate,
     certify,
     certify_profile,
 )
@@ -79,10 +70,10 @@ from seqform.iterative.run import (
     IterativeResult,
     OnSample,
     Stopping,
-    interrupt_armed,
 )
-from seqform.lp.solvers import SolverError
 from seqform.questions.algorithms import ALGORITHMS, solver_options
+from seqform.questions.iterate_structured import iterate_structured, structured_route
+from seqform.questions.iterative_run import IterativeRun, kept_reference, two_player_profile
 from seqform.questions.lp_reference import (
     LP_MAX_SEQUENCES,
     RANGES_MAX_SEQUENCES,
@@ -91,34 +82,18 @@ from seqform.questions.lp_reference import (
     LpReference,
     PlayerDistance,
     reference,
-    structured_reference,
     tree_reference,
 )
 from seqform.routes.locked import as_locks, resolve_for
 from seqform.routes.policy import (
     ITERATE_METHODS,
     OptionsError,
-    Route,
-    choose_route,
     refuse_tree_beyond_memory,
     resolve_method,
 )
-from seqform.structured.responses import certify as structured_certify
-from seqform.structured.suit_classes import (
-    ReductionSizes,
-    canonical_boards,
-    canonical_sizes,
-    lift_behaviour,
-)
-from seqform.structured.vector_cfr import (
-    VECTOR_ALGORITHMS,
-    CanonicalRun,
-    canonical_vector_cfr,
-    vector_cfr,
-)
 
 if TYPE_CHECKING:
-    from seqform.holdem import SpotSummary
+    pass
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -139,51 +114,6 @@ __all__ = [
 DEFAULT_ITERATIONS = 1000
 """Iterations run when no stopping rule is given (``iterations``, ``target_exploitability`` and
 ``time_limit`` all None), from Python and the command line alike."""
-
-
-@dataclass(frozen=True)
-class IterativeRun:
-    """An iterative run with its measurements.
-
-    result : what the solver returned (average strategies, history, why it stopped)
-    stopping : the rules it ran under
-    profile : each player's value, best-response value and gain, and NashConv (None when
-        it could not be measured: ``certificate_failed``)
-    certificate : the two-player zero-sum certificate (None for other games, or when it
-        could not be measured)
-    reference : the LP beside it (skipped, failed or interrupted with its reason: the run
-        is kept whatever happened to the reference)
-    certificate_failed : why the profile and certificate could not be measured (the payoffs'
-        sums left the float range), else None
-    spot : for a hold'em spot file run on the structured route, the players' report of the
-        average strategies (:func:`seqform.holdem.spot_report`, as ``solve SPOT.toml``
-        reports the LP's): EVs in chips and shares of the pot, the exploitability, the
-        frequencies and the opening grid; else None
-    locks : the node locks the run kept, resolved against the game (then ``profile`` and
-        ``certificate`` measure the locked game); None for a run without locks
-    suit_reduction : when vector CFR ran on canonical boards (module docstring), the sizes
-        of the game, of ``G'`` and of the hand classes; ``result``'s strategies are then
-        the lifted ones and its NashConv samples those of the lift
-    """
-
-    game: Game
-    result: IterativeResult
-    stopping: Stopping
-    profile: NPlayerCertificate | None
-    certificate: Certificate | None
-    reference: LpReference
-    certificate_failed: str | None = None
-    spot: SpotSummary | None = None
-    locks: ResolvedLocks | None = None
-    suit_reduction: ReductionSizes | None = None
-
-    @property
-    def values(self) -> tuple[float, ...]:
-        """Each player's expected payoff under the average profile (the value estimate;
-        ``nan`` when it could not be measured)."""
-        if self.profile is None:
-            return (math.nan,) * self.game.num_players
-        return self.profile.values
 
 
 def iterate(
@@ -281,9 +211,9 @@ def iterate(
     options = solver_options(algorithm, stopping, seed, on_sample)
     wanted = _wanted_locks(locks, algorithm)
     spec = game if isinstance(game, str) else None
-    route = _structured_route(game, chosen, algorithm, force, suit_isomorphism and wanted is None)
+    route = structured_route(game, chosen, algorithm, force, suit_isomorphism and wanted is None)
     if route is not None:
-        return _iterate_structured(
+        return iterate_structured(
             route, algorithm, stopping, on_sample, reference, progress, force, wanted,
             suit_isomorphism,
         )  # fmt: skip
@@ -311,7 +241,7 @@ def iterate(
         _require_numbers(result)
         if resolved is not None:
             certificate = certify(tree, strategies[0], strategies[1], resolved.bounds())
-            profile = _two_player_profile(certificate)
+            profile = two_player_profile(certificate)
         else:
             profile = certify_profile(tree, strategies)
             certificate = certify(tree, strategies[0], strategies[1]) if two_player else None
@@ -319,7 +249,9 @@ def iterate(
         return IterativeRun(
             tree, result, stopping, None, None, LpReference(_NO_ESTIMATE), str(exc), locks=resolved
         )
-    lp = _kept(lambda: _reference_unless(tree, result, spec, progress, reference, force, resolved))
+    lp = kept_reference(
+        lambda: _reference_unless(tree, result, spec, progress, reference, force, resolved)
+    )
     return IterativeRun(tree, result, stopping, profile, certificate, lp, locks=resolved)
 
 
@@ -337,17 +269,6 @@ def _wanted_locks(locks: object, algorithm: str) -> list[Lock] | None:
             "keep them"
         )
     return found
-
-
-def _two_player_profile(certificate: Certificate) -> NPlayerCertificate:
-    """The per-player view of a two-player zero-sum certificate."""
-    value = float(certificate.value)
-    return NPlayerCertificate(
-        values=(value, -value),
-        best_response_values=tuple(float(v) for v in certificate.best_response_values),
-        gains=tuple(float(g) for g in certificate.gains),
-        nash_conv=float(certificate.nash_conv),
-    )
 
 
 _NO_ESTIMATE = "the run's value estimate could not be measured (certificate failed)"
@@ -414,125 +335,6 @@ def _float(number: Real) -> float:
         return float(number)
     except OverflowError:
         return math.inf
-
-
-def _kept(compute: Callable[[], LpReference]) -> LpReference:
-    """The LP reference, or why there is none: the run before it is never lost to it.  A
-    failure (the solver, payoffs the LP refuses, memory) is reported as ``"failed"``; a
-    Ctrl-C inside :func:`~seqform.iterative.run.stop_on_interrupt` as ``"interrupted"``
-    (outside it, Ctrl-C raises as usual)."""
-    try:
-        return compute()
-    except KeyboardInterrupt:
-        if not interrupt_armed():
-            raise
-        return LpReference("interrupted while the LP solved; the run is kept", status="interrupted")
-    except (SolverError, ValueError) as exc:
-        return LpReference(f"the LP failed: {exc}", status="failed")
-    except MemoryError:
-        return LpReference("the LP failed: out of memory", status="failed")
-
-
-def _structured_route(
-    game: Game | str | os.PathLike[str],
-    method: str,
-    algorithm: str,
-    force: bool,
-    suit_isomorphism: bool = True,
-) -> Route | None:
-    """The structured route vector CFR runs on, or None for the tree: ``method="structured"``,
-    or ``"auto"`` where ``solve``'s policy takes the structured route and the algorithm is
-    one vector CFR runs (:data:`~seqform.structured.vector_cfr.VECTOR_ALGORITHMS`); sized on
-    canonical boards when the run will be suit-reduced (``suit_isomorphism``)."""
-    if isinstance(game, Game):
-        if method == "structured":
-            raise OptionsError(f"{game.name}: a built tree runs on --method tree")
-        return None
-    if method == "tree":
-        return None
-    if method == "auto":
-        if algorithm not in VECTOR_ALGORITHMS:
-            return None
-        route = choose_route(game, "auto", force=True)
-        if route.structured is None:
-            return None
-    elif algorithm not in VECTOR_ALGORITHMS:
-        raise OptionsError(
-            f"{algorithm} runs on the game tree only; --method structured runs "
-            f"{', '.join(VECTOR_ALGORITHMS)}"
-        )
-    return choose_route(  # refuses what won't fit
-        game, "structured", force=force, lp=False, suit_isomorphism=suit_isomorphism
-    )
-
-
-def _iterate_structured(
-    route: Route,
-    algorithm: str,
-    stopping: Stopping,
-    on_sample: OnSample | None,
-    wanted: bool,
-    progress: Callable[[str], None] | None,
-    force: bool,
-    locks: list[Lock] | None = None,
-    suit_isomorphism: bool = True,
-) -> IterativeRun:
-    """Vector CFR on the public tree × hands (:mod:`seqform.structured.vector_cfr`), on
-    canonical boards where the game allows it (module docstring), measured and compared
-    with the structured LP, all without the tree; a spot's report from the average
-    strategies.  Locks are resolved against the public tree (a spot's hands by the route)
-    and kept by the numpy engine."""
-    game = route.structured
-    assert game is not None  # a structured route
-    resolved = None if locks is None else resolve_for(game, route, locks)
-    fixed = None if resolved is None else resolved.fixed
-    boards = canonical_boards(game) if suit_isomorphism and locks is None else None
-    sizes = None
-    if boards is None:
-        result = vector_cfr(game, algorithm, stopping, on_sample, fixed)
-    else:
-        result = _lifted(canonical_vector_cfr(boards, algorithm, stopping, on_sample))
-        sizes = canonical_sizes(boards)
-    first, second = result.strategies
-    bounds = None if resolved is None else resolved.bounds()
-    certificate = structured_certify(game, first, second, bounds)
-    value = float(certificate.value)
-    profile = _two_player_profile(certificate)
-    if not wanted:
-        lp = LpReference("not asked (--no-reference)")
-    elif result.stopped == "interrupted":
-        lp = LpReference("interrupted before the LP reference")
-    else:
-        strategies = result.strategies
-        lp = _kept(lambda: structured_reference(game, strategies, value, progress, force, resolved))
-    spot = None
-    if route.spot is not None:
-        from seqform.holdem import spot_report
-
-        nash_conv = float(certificate.nash_conv)
-        spot = spot_report(game, route.spot, value, nash_conv, (first, second))
-    return IterativeRun(
-        game,  # type: ignore[arg-type]
-        result,
-        stopping,
-        profile,
-        certificate,
-        lp,
-        spot=spot,
-        locks=resolved,
-        suit_reduction=sizes,
-    )
-
-
-def _lifted(run: CanonicalRun | None) -> IterativeResult:
-    """The run on canonical boards with its strategies (and last iterate) lifted to the
-    game; its NashConv samples are the lift's already."""
-    assert run is not None  # canonical boards were found
-    result = run.result
-    last = result.last_strategies
-    if last is not None:
-        last = tuple(lift_behaviour(run.boards, strategy) for strategy in last)
-    return replace(result, strategies=run.lifted(), last_strategies=last)
 
 
 def _load(game: Game | str | os.PathLike[str], force: bool, max_nodes: int | None) -> Game:

@@ -1,0 +1,138 @@
+""":func:`~seqform.questions.iterate.iterate` on the structured route: vector CFR on the
+public tree × hands, measured and compared with the structured LP without the tree.
+
+A game invariant under suit permutations runs on its canonical boards, the members of each
+hand class sharing one regret (:func:`~seqform.structured.vector_cfr.canonical_vector_cfr`:
+the iterates of CFR on the game, at the reduced size), unless ``suit_isomorphism=False``;
+the average is lifted to the game and certified there, unreduced, as ``solve``'s reduced LP
+is.  A run with locks stays on the game itself (a lock breaks the suit symmetry the
+reduction relies on).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import replace
+
+from seqform.forms.locks import Lock
+from seqform.game.model import Game
+from seqform.iterative.run import IterativeResult, OnSample, Stopping
+from seqform.questions.iterative_run import IterativeRun, kept_reference, two_player_profile
+from seqform.questions.lp_reference import LpReference, structured_reference
+from seqform.routes.locked import resolve_for
+from seqform.routes.policy import OptionsError, Route, choose_route
+from seqform.structured.responses import certify as structured_certify
+from seqform.structured.suit_classes import canonical_boards, canonical_sizes, lift_behaviour
+from seqform.structured.vector_cfr import (
+    VECTOR_ALGORITHMS,
+    CanonicalRun,
+    canonical_vector_cfr,
+    vector_cfr,
+)
+
+__all__ = ["iterate_structured", "structured_route"]
+
+
+def structured_route(
+    game: Game | str | os.PathLike[str],
+    method: str,
+    algorithm: str,
+    force: bool,
+    suit_isomorphism: bool = True,
+) -> Route | None:
+    """The structured route vector CFR runs on, or None for the tree: ``method="structured"``,
+    or ``"auto"`` where ``solve``'s policy takes the structured route and the algorithm is
+    one vector CFR runs (:data:`~seqform.structured.vector_cfr.VECTOR_ALGORITHMS`); sized on
+    canonical boards when the run will be suit-reduced (``suit_isomorphism``)."""
+    if isinstance(game, Game):
+        if method == "structured":
+            raise OptionsError(f"{game.name}: a built tree runs on --method tree")
+        return None
+    if method == "tree":
+        return None
+    if method == "auto":
+        if algorithm not in VECTOR_ALGORITHMS:
+            return None
+        route = choose_route(game, "auto", force=True)
+        if route.structured is None:
+            return None
+    elif algorithm not in VECTOR_ALGORITHMS:
+        raise OptionsError(
+            f"{algorithm} runs on the game tree only; --method structured runs "
+            f"{', '.join(VECTOR_ALGORITHMS)}"
+        )
+    return choose_route(  # refuses what won't fit
+        game, "structured", force=force, lp=False, suit_isomorphism=suit_isomorphism
+    )
+
+
+def iterate_structured(
+    route: Route,
+    algorithm: str,
+    stopping: Stopping,
+    on_sample: OnSample | None,
+    wanted: bool,
+    progress: Callable[[str], None] | None,
+    force: bool,
+    locks: list[Lock] | None = None,
+    suit_isomorphism: bool = True,
+) -> IterativeRun:
+    """Vector CFR on the public tree × hands (:mod:`seqform.structured.vector_cfr`), on
+    canonical boards where the game allows it (module docstring), measured and compared
+    with the structured LP, all without the tree; a spot's report from the average
+    strategies.  Locks are resolved against the public tree (a spot's hands by the route)
+    and kept by the numpy engine."""
+    game = route.structured
+    assert game is not None  # a structured route
+    resolved = None if locks is None else resolve_for(game, route, locks)
+    fixed = None if resolved is None else resolved.fixed
+    boards = canonical_boards(game) if suit_isomorphism and locks is None else None
+    sizes = None
+    if boards is None:
+        result = vector_cfr(game, algorithm, stopping, on_sample, fixed)
+    else:
+        result = _lifted(canonical_vector_cfr(boards, algorithm, stopping, on_sample))
+        sizes = canonical_sizes(boards)
+    first, second = result.strategies
+    bounds = None if resolved is None else resolved.bounds()
+    certificate = structured_certify(game, first, second, bounds)
+    value = float(certificate.value)
+    profile = two_player_profile(certificate)
+    if not wanted:
+        lp = LpReference("not asked (--no-reference)")
+    elif result.stopped == "interrupted":
+        lp = LpReference("interrupted before the LP reference")
+    else:
+        strategies = result.strategies
+        lp = kept_reference(
+            lambda: structured_reference(game, strategies, value, progress, force, resolved)
+        )
+    spot = None
+    if route.spot is not None:
+        from seqform.holdem import spot_report
+
+        nash_conv = float(certificate.nash_conv)
+        spot = spot_report(game, route.spot, value, nash_conv, (first, second))
+    return IterativeRun(
+        game,  # type: ignore[arg-type]
+        result,
+        stopping,
+        profile,
+        certificate,
+        lp,
+        spot=spot,
+        locks=resolved,
+        suit_reduction=sizes,
+    )
+
+
+def _lifted(run: CanonicalRun | None) -> IterativeResult:
+    """The run on canonical boards with its strategies (and last iterate) lifted to the
+    game; its NashConv samples are the lift's already."""
+    assert run is not None  # canonical boards were found
+    result = run.result
+    last = result.last_strategies
+    if last is not None:
+        last = tuple(lift_behaviour(run.boards, strategy) for strategy in last)
+    return replace(result, strategies=run.lifted(), last_strategies=last)

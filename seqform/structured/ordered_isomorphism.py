@@ -63,7 +63,7 @@ give, their count without the LP and the LP built from them share one card parti
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -79,7 +79,7 @@ from seqform.game.public.tree import (
     Sign,
     StructuredGame,
 )
-from seqform.structured.lp_model import build_structured_lp
+from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.suit_reduction import (
     GameSize,
     SuitReduction,
@@ -92,9 +92,12 @@ from seqform.structured.suit_reduction import (
 
 __all__ = [
     "CardPartitions",
+    "MergedLP",
     "OrderedReduction",
     "OrderedSizes",
+    "SignalClass",
     "card_partitions",
+    "merge_by_signals",
     "ordered_sizes",
     "reduce_by_ordered_isomorphism",
 ]
@@ -350,20 +353,24 @@ def ordered_sizes(game: StructuredGame) -> OrderedSizes | None:
     )
 
 
-def _dealt(game: StructuredGame) -> dict[str, tuple[int, ...]]:
+def _dealt(game: StructuredGame) -> dict[str, tuple[tuple[int, ...], tuple[str, ...]]]:
     """Per public decision node's history, its public cards in the order dealt (the
-    numbering keys them as sets, and a swap depends on which card came first)."""
-    out: dict[str, tuple[int, ...]] = {}
-    stack: list[tuple[PublicNode, tuple[int, ...]]] = [(game.root, ())]
+    numbering keys them as sets, and a swap depends on which card came first) and the
+    actions on its path."""
+    out: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+    stack: list[tuple[PublicNode, tuple[int, ...], tuple[str, ...]]] = [(game.root, (), ())]
     while stack:
-        node, public = stack.pop()
+        node, public, actions = stack.pop()
         if isinstance(node, PublicDecision):
-            if out.setdefault(node.history, public) != public:
+            if out.setdefault(node.history, (public, actions)) != (public, actions):
                 raise ValueError(f"{game.name}: two public nodes have the history {node.history!r}")
-            stack.extend((child, public) for child in node.children)
+            stack.extend(
+                (child, public, (*actions, action))
+                for action, child in zip(node.actions, node.children, strict=True)
+            )
         elif isinstance(node, PublicChance):
             stack.extend(
-                (child, (*public, card))
+                (child, (*public, card), actions)
                 for card, child in zip(node.cards, node.children, strict=True)
                 if card not in public
             )
@@ -373,7 +380,7 @@ def _dealt(game: StructuredGame) -> dict[str, tuple[int, ...]]:
 def _ordered_classes(
     numbering: PublicNumbering,
     parts: CardPartitions,
-    dealt: dict[str, tuple[int, ...]],
+    dealt: dict[str, tuple[tuple[int, ...], tuple[str, ...]]],
     player: int,
 ) -> _Classes:
     """One player's classes on canonical boards, as the suit reduction numbers them."""
@@ -381,7 +388,7 @@ def _ordered_classes(
     card_of_hand = np.empty(int(hand_of_card.max()) + 1, dtype=np.int64)
     card_of_hand[hand_of_card[hand_of_card >= 0]] = np.flatnonzero(hand_of_card >= 0)
     histories = numbering.node_histories[player]
-    node_keys = [dealt[history] for history in histories]
+    node_keys = [dealt[history][0] for history in histories]
     sequence_keys = [()] + [
         node_keys[node] for node in numbering.sequence_node[player][1:].tolist()
     ]
@@ -465,3 +472,79 @@ def reduce_by_ordered_isomorphism(game: StructuredGame) -> OrderedReduction | No
         (suit_classes[0].num_infosets, suit_classes[1].num_infosets),
     )
     return OrderedReduction(reduction, suits)
+
+
+SignalClass = Callable[[int, int, tuple[int, ...]], Hashable]
+"""``(player, hand, public cards in the order dealt) -> label``: hands whose signals share a
+label at the same betting are merged by :func:`merge_by_signals`."""
+
+
+@dataclass(frozen=True)
+class MergedLP:
+    """A game's structured LP with each player's (hand, public sequence) pairs merged by a
+    :data:`SignalClass` (same label and same betting); :meth:`lift` gives the plans of the
+    game.  Nothing here says the merge is lossless: certify the lifted plans on the game.
+
+    classes : per player, each sequence's and information set's class
+    size : the merged sequences and information sets (LP rows ``1 + infosets[0] +
+        sequences[1]``)
+    """
+
+    lp: StructuredLP
+    classes: tuple[_Classes, _Classes]
+    size: GameSize
+
+    def lift(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The merged LP's plans as plans of the game: each sequence its class's value."""
+        return x[self.classes[0].sequences], y[self.classes[1].sequences]
+
+
+def _signal_classes(
+    numbering: PublicNumbering,
+    dealt: dict[str, tuple[tuple[int, ...], tuple[str, ...]]],
+    label: SignalClass,
+    player: int,
+) -> _Classes:
+    histories = numbering.node_histories[player]
+    paths = [dealt[history] for history in histories]
+    hands = numbering.sequence_index[player].shape[0]
+    sequences = np.zeros(numbering.num_sequences(player), dtype=np.int64)
+    names: dict[Hashable, int] = {(): 0}
+    for public in range(1, numbering.num_public_sequences(player)):
+        cards, actions = paths[int(numbering.sequence_node[player][public])]
+        betting = (*actions, numbering.sequence_action[player][public])
+        for hand in range(hands):
+            index = int(numbering.sequence_index[player][hand, public])
+            if index >= 0:
+                name = (label(player, hand, cards), betting)
+                sequences[index] = names.setdefault(name, len(names))
+    infosets = np.zeros(numbering.num_infosets(player), dtype=np.int64)
+    node_names: dict[Hashable, int] = {}
+    for node, (cards, actions) in enumerate(paths):
+        for hand in range(hands):
+            index = int(numbering.infoset_index[player][hand, node])
+            if index >= 0:
+                name = (label(player, hand, cards), actions)
+                infosets[index] = node_names.setdefault(name, len(node_names))
+    return _Classes(sequences, infosets, len(names), len(node_names))
+
+
+def merge_by_signals(game: StructuredGame, label: SignalClass) -> MergedLP:
+    """The structured LP of ``game`` with the merge ``label`` (:class:`MergedLP`).
+
+    The merge must keep perfect recall: two hands merged at a node must have been merged
+    at their previous node of the player (the LP's rows of one class are kept once).
+    GameShrink's merges as ``benchmarks/gameshrink.py`` reconstructs them are of this kind.
+    """
+    numbering = number_public_tree(game)
+    dealt = _dealt(game)
+    classes = (
+        _signal_classes(numbering, dealt, label, 0),
+        _signal_classes(numbering, dealt, label, 1),
+    )
+    lp = _reduce_lp(build_structured_lp(game), classes)
+    size = GameSize(
+        (classes[0].num_sequences, classes[1].num_sequences),
+        (classes[0].num_infosets, classes[1].num_infosets),
+    )
+    return MergedLP(lp, classes, size)

@@ -51,14 +51,17 @@ of one rank are interchangeable, one rank at a time: on the board ``As Kh``, ``7
 classes per first card drop from ``(r−1)(2r−2) + r(3r−2)`` to ``(r−1)(2r−2) + r(2r−1)``
 (four suits); with two suits there is nothing to gain.  Leduc (a pair beats a high card,
 suits never matter): after the public card, suited and unsuited hands of two ranks merge:
-``r²`` classes instead of ``r(2r−1)``.  No swap changes a rank: a card's rank class is
-split at the first round (a 7 and an 8 bet differently), so by 2 no later merge can map one
-to the other — the merges of boards of different ranks that GameShrink reports for Rhode
-Island (its 1,237,238 LP rows) are not isomorphisms of the subgames with their entry ranges
-under these rules (docs/games.md, "Ordered game isomorphism").
+``r²`` classes instead of ``r(2r−1)``.  No swap changes a rank: a card's rank class is split at
+the first round (a 7 and an 8 bet differently), so by 2 no later merge can map one to the
+other.  GameShrink's abstraction of Rhode Island (1,237,238 LP rows, reproduced by the
+reconstruction in ``benchmarks/gameshrink.py``) merges signals that win and lose as often
+against *different* opponent cards, which 2 forbids; its restricted LP has another value on
+small decks (docs/games.md, "Ordered game isomorphism").  :func:`merge_by_signals` builds
+the LP of any such merge by signals, to be certified on the game.
 
-Size: about 470 lines, half of them the docstring's argument: the swaps, the classes they
-give, their count without the LP and the LP built from them share one card partition.
+Size: about 550 lines, a fifth of them the docstring's argument: the swaps, the classes they
+give, their count without the LP and the LPs built from them (by swaps, or by any merge of
+signals) share one card partition and one walk of the public tree.
 """
 
 from __future__ import annotations

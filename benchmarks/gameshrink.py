@@ -314,9 +314,11 @@ SIZE_GAMES: tuple[tuple[str, tuple[int, ...]], ...] = (
 )
 LP_GAMES = (
     "leduc",
+    "leduc(ranks=13, suits=4)",
     "rhode_island(ranks=3, suits=2, max_bets=1)",
     "rhode_island(ranks=3, suits=3, max_bets=1)",
     "rhode_island(ranks=4, suits=2, max_bets=1)",
+    "rhode_island(ranks=4, suits=3, max_bets=1)",
 )
 STEPS = ("unabstracted", "canonical boards", "suits", "ordered", "GameShrink")
 

@@ -3,17 +3,30 @@ classes' sizes by formula, and the merged LP lifted back and certified on the ga
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import pytest
 
 from seqform.forms.strategies import behaviour_from_plan
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.rhode_island import rhode_island_structured
-from seqform.game.public.tree import StructuredGame
+from seqform.game.public.symmetry import game_symmetries
+from seqform.game.public.tree import (
+    Constant,
+    PublicChance,
+    PublicDecision,
+    PublicLeaf,
+    PublicNode,
+    StructuredGame,
+)
 from seqform.structured.lp_model import build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
-from seqform.structured.ordered_isomorphism import ordered_sizes, reduce_by_ordered_isomorphism
+from seqform.structured.ordered_isomorphism import (
+    card_partitions,
+    ordered_sizes,
+    reduce_by_ordered_isomorphism,
+)
 from seqform.structured.responses import certify, payoff_range, sequence_tables
 from seqform.structured.suit_reduction import lift_plans, reduce_by_suits
 
@@ -117,3 +130,21 @@ def test_the_merged_lp_of_two_ranks_lifts_to_an_equilibrium():
     assert solved.value == pytest.approx(solved.reference, abs=1e-9 * float(payoff_range(game)))
     # -1/64: docs/games.md, `solve "rhode_island(ranks=2, suits=3, max_bets=1)"` (exact)
     assert solved.value == pytest.approx(-1 / 64, abs=1e-12)
+
+
+def _first_chance_changed(node: PublicNode) -> PublicNode:
+    """The public tree with its first public chance node's second card followed by a fold
+    instead of the betting the other cards have."""
+    if isinstance(node, PublicChance):
+        children = (node.children[0], PublicLeaf(Constant(Fraction(1))), *node.children[2:])
+        return replace(node, children=children)
+    if isinstance(node, PublicDecision):
+        return replace(node, children=tuple(_first_chance_changed(c) for c in node.children))
+    return node
+
+
+def test_no_swap_where_the_betting_after_a_card_depends_on_the_card():
+    game = leduc_structured()
+    changed = replace(game, root=_first_chance_changed(game.root))
+    assert ordered_sizes(game) is not None
+    assert card_partitions(changed, game_symmetries(changed)) is None

@@ -167,16 +167,48 @@ def _showdown_levels(
     return out
 
 
+def _same_below_each_card(game: StructuredGame) -> bool:
+    """Whether below every public chance node each card is followed by the same public
+    tree (players, actions, chance probabilities, payoff rules; the levels are checked per
+    swap): a swap of two cards then maps the betting onto itself."""
+    shapes: dict[Hashable, int] = {}
+    same = True
+
+    def shape(node: PublicNode, public: tuple[int, ...]) -> int:
+        nonlocal same
+        key: Hashable
+        if isinstance(node, PublicDecision):
+            below = tuple(shape(child, public) for child in node.children)
+            key = ("d", node.player, node.actions, below)
+        elif isinstance(node, PublicChance):
+            below = tuple(
+                shape(child, (*public, card))
+                for card, child in zip(node.cards, node.children, strict=True)
+                if card not in public
+            )
+            same = same and len(set(below)) <= 1
+            key = ("c", node.probability, node.multiplicity, len(node.cards), below[:1])
+        else:
+            key = ("l", node.rule)
+        return shapes.setdefault(key, len(shapes))
+
+    shape(game.root, ())
+    return same
+
+
 def card_partitions(game: StructuredGame, symmetries: Symmetries) -> CardPartitions | None:
     """The partitions of the module docstring for ``game``, or None when its hands are not
-    one card each (the same cards for both players) or a showdown is not by order."""
+    one card each (the same cards for both players, of equal weight), a showdown is not by
+    order, or the public tree below a public card depends on the card."""
     cards = [hands.card_matrix for hands in game.hands]
     if any(c.shape[1] != 1 or (c < 0).any() for c in cards):
         return None
     if sorted(cards[0][:, 0].tolist()) != sorted(cards[1][:, 0].tolist()):
         return None
+    if len({weight for hands in game.hands for weight in hands.weights}) != 1:
+        return None
     levels = _showdown_levels(game)
-    if levels is None:
+    if levels is None or not _same_below_each_card(game):
         return None
     size = int(cards[0].max()) + 1
     hand_of_card = []

@@ -62,7 +62,7 @@ against *different* opponent cards, which 2 forbids; its restricted LP has anoth
 small decks (docs/games.md, "Ordered game isomorphism").  :func:`merge_by_signals` builds
 the LP of any such merge by signals, to be certified on the game.
 
-Size: about 550 lines, a fifth of them the docstring's argument: the swaps, the classes they
+Size: about 590 lines, a sixth of them the docstring's argument: the swaps, the classes they
 give, their count without the LP and the LPs built from them (by swaps, or by any merge of
 signals) share one card partition and one walk of the public tree.
 """

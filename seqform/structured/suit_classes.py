@@ -58,6 +58,7 @@ __all__ = [
     "canonical_boards",
     "canonical_sizes",
     "certify_on_classes",
+    "class_of",
     "class_tables",
     "game_size",
     "lift_behaviour",
@@ -208,7 +209,7 @@ def _representatives(
     return out
 
 
-def _class_of(index: np.ndarray, representative: np.ndarray, size: int, skip: bool) -> np.ndarray:
+def class_of(index: np.ndarray, representative: np.ndarray, size: int, skip: bool) -> np.ndarray:
     """Per numbered entry of ``index`` (shape (H, columns)), its class: the classes are the
     distinct representatives' numbers, in order (the empty sequence is class 0)."""
     columns = np.arange(index.shape[1])[None, :]
@@ -228,13 +229,13 @@ def _classes(numbering: PublicNumbering, symmetries: Symmetries, player: int) ->
     node_keys = numbering.node_cards[player]
     sequence_index = numbering.sequence_index[player]
     infoset_index = numbering.infoset_index[player]
-    sequences = _class_of(
+    sequences = class_of(
         sequence_index,
         _representatives(numbering, symmetries, player, sequence_keys),
         numbering.num_sequences(player),
         skip=True,
     )
-    infosets = _class_of(
+    infosets = class_of(
         infoset_index,
         _representatives(numbering, symmetries, player, node_keys),
         numbering.num_infosets(player),

@@ -56,6 +56,7 @@ __all__ = [
     "SuitReduction",
     "lift_plans",
     "reduce_by_suits",
+    "reduce_lp",
     "reduction_sizes",
 ]
 
@@ -103,7 +104,7 @@ def reduction_sizes(reduction: SuitReduction) -> ReductionSizes:
     )
 
 
-def _reduce_lp(lp: StructuredLP, classes: tuple[HandClasses, HandClasses]) -> StructuredLP:
+def reduce_lp(lp: StructuredLP, classes: tuple[HandClasses, HandClasses]) -> StructuredLP:
     """The LP of hand classes (module docstring, step 2), from the LP of ``G'``."""
     first, second = classes
     rows, columns = lp.shape
@@ -180,7 +181,7 @@ def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
         return None
     symmetries, canonical, classes = boards.symmetries, boards.canonical, boards.classes
     canonical_lp = build_structured_lp(canonical)
-    reduced_lp = _reduce_lp(canonical_lp, classes)
+    reduced_lp = reduce_lp(canonical_lp, classes)
     return SuitReduction(
         game=game,
         canonical=canonical,

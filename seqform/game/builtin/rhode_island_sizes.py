@@ -371,3 +371,16 @@ def published_lp_rows(ranks: int, suits: int, max_bets: int) -> tuple[tuple[str,
     if (ranks, suits, max_bets) != (13, 4, MAX_BETS_PER_ROUND):
         return ()
     return (("unabstracted", PUBLISHED_LP_ROWS), ("GameShrink", GAMESHRINK_LP_ROWS))
+
+
+def rhode_island_signal_sizes(
+    signals: tuple[int, int, int], max_bets: int = MAX_BETS_PER_ROUND
+) -> RhodeIslandSizes:
+    """The sequence form's size when a player's signals — private card; with the first
+    public card; with both — fall into ``signals`` classes per round (summed over the
+    classes of the round before), each class seeing the betting of its round once per
+    history before it: the sizes of a lossless abstraction that merges signals (suit
+    isomorphism, ordered game isomorphism, GameShrink) without the game."""
+    shape = _round_shape(max_bets)
+    k = shape.continuations
+    return _views_sizes(shape, signals[0] + k * signals[1] + k * k * signals[2])

@@ -155,4 +155,4 @@ def add_solve_many(commands: Commands) -> None:
         metavar="FILE",
         help="draw OOP's bet frequency by board texture (.png, .svg, .pdf; needs matplotlib)",
     )
-    add_output_arguments(many, summarises=False)
+    add_output_arguments(many, summarises=False, formats=("text", "json", "csv"))

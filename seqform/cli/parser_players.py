@@ -48,9 +48,10 @@ def add_play(commands: Commands) -> None:
         metavar="STRATEGY",
         help=(
             "let a strategy play your seat: equilibrium, always-bet, check-fold, random, "
-            "never-bluff, always-bluff, calling-station, or a JSON file "
-            "{infoset: {action: probability}} (a spot: equilibrium, always-bet, check-fold, "
-            "calling-station, random)"
+            "never-bluff, always-bluff, calling-station (Leduc, Rhode Island, a spot: "
+            "equilibrium, always-bet, check-fold, calling-station, random), or a JSON file: "
+            "{infoset: {action: probability}} or a solve/iterate/resolve document of the "
+            "same game"
         ),
     )
     play.add_argument(

@@ -53,6 +53,9 @@ Whatever a file holds, reading it returns a checked strategy or raises
 one, the information set: the JSON is read strictly (UTF-8, bounded depth, no key twice, bounded
 numbers: :mod:`seqform.io.json_input`) and every shape is checked here, at one place, before
 it is used.  A file that cannot be read raises ``OSError``.
+
+Size: one reader for every command that takes a strategy or restriction file, so that each
+shape and each message is checked in one place; split, the two front-ends would drift.
 """
 
 from __future__ import annotations

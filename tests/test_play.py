@@ -169,7 +169,6 @@ def test_solve_output_is_a_strategy_file(kuhn, solution, tmp_path, capsys):
     assert strategy["Qb"] == pytest.approx((2 / 3, 1 / 3), abs=EXPECTATION_TOLERANCE)
 
 
-
 def test_a_kuhn_document_read_from_its_efg_plays_kuhn_and_another_deck_is_refused(
     kuhn, solution, tmp_path
 ):
@@ -184,8 +183,9 @@ def test_a_kuhn_document_read_from_its_efg_plays_kuhn_and_another_deck_is_refuse
     assert strategy["Qb"] == pytest.approx((2 / 3, 1 / 3), abs=EXPECTATION_TOLERANCE)
     four = tmp_path / "four.json"
     assert main(["solve", "kuhn(cards=4)", "--quiet", "--output", str(four)]) == 0
-    with pytest.raises(StrategyFileError, match="is a strategy of 'kuhn.cards=4.'"):
+    with pytest.raises(StrategyFileError, match=r"is a strategy of 'kuhn\(cards=4\)'"):
         load_strategy(str(four), kuhn, solution.form.players[1], {})
+
 
 def scripted_session(seat, draws):
     """A Kuhn session whose every random draw is scripted."""

@@ -140,7 +140,7 @@ def run(
             start = time.perf_counter()
             try:
                 result = seqform.abstract(game, spec, features=features)
-            except SolverError as error:  # e.g. Clarabel's AlmostSolved on 4,8,14: no row
+            except SolverError as error:  # a point its certificate rejects, say: no row
                 print(f"{ladder.game} {spec}: {error}", file=sys.stderr)
                 continue
             row: dict[str, object] = {

@@ -16,9 +16,8 @@ gadget's LPs take minutes each there), and Rhode Island hold'em on a reduced dec
 nodes and does not fit).
 
 Units: mbb/g is thousandths of the big blind per game.  Leduc's big blind is taken as its
-ante (one chip), Rhode Island's as its first round's bet (10 chips, twice the ante of 5);
-the resolve report's "milli-chips per game" is the same number for Leduc and ten times it
-for Rhode Island.
+ante (one chip), Rhode Island's as its first round's bet (10 chips, twice the ante of 5),
+as the resolve report says them (:func:`seqform.holdem.units.report_unit`).
 
     nice -n 19 python benchmarks/resolve_table.py --output benchmarks/results/resolve_table.md
 """

@@ -144,3 +144,33 @@ def test_an_abstraction_document_is_a_blueprint_for_resolve_and_exploit(tmp_path
     capsys.readouterr()
     assert main(["exploit", LEDUC_2X2, "--strategy", str(blueprint)]) == 0
     assert "Gain over the equilibrium" in capsys.readouterr().out
+
+
+def test_clarabels_almost_solved_point_is_judged_by_the_certificate(monkeypatch):
+    # Clarabel asked for gap 1e-16 on 50-card Kuhn stops "AlmostSolved" after 14 iterations
+    # (tests/test_structured_lp.py); abstract() refused that point, where the structured
+    # route certifies it.  With every card its own bucket the abstract LP is the game's LP.
+    import seqform.abstraction.solve as solve_module
+    from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
+    from seqform.routes.solve import solve
+
+    monkeypatch.setattr(solve_module, "CLARABEL_TOLERANCE", 1e-16)
+    result = abstract(kuhn_structured(50), "50")
+    assert result.stats.status == "almost solved"
+    assert result.abstract_exploitability <= 1e-9
+    # the tree route's LP on the same game
+    assert result.value == pytest.approx(float(solve(kuhn_poker(50)).value), abs=1e-9)
+
+
+def test_an_almost_solved_point_the_certificate_rejects_is_refused(monkeypatch):
+    import seqform.abstraction.solve as solve_module
+    from seqform.certify import Certificate
+    from seqform.game.builtin.kuhn import kuhn_structured
+    from seqform.lp.solvers import SolverError
+
+    monkeypatch.setattr(solve_module, "CLARABEL_TOLERANCE", 1e-16)
+    # a point a best response gains 0.1 against, in a game of payoff range 4
+    far = Certificate.from_best_responses(0.0, 0.1, 0.0, 4.0)
+    monkeypatch.setattr(solve_module, "_abstract_certificate", lambda *args: far)
+    with pytest.raises(SolverError, match=r"AlmostSolved .* not an equilibrium"):
+        abstract(kuhn_structured(50), "50")

@@ -2,6 +2,8 @@
 other, help for every option, summaries of large games, label legends, one number format."""
 
 import argparse
+import csv
+import json
 
 import pytest
 
@@ -294,3 +296,78 @@ def test_terminal_text_escapes_controls_but_newline_and_tab():
 
     assert terminal_text("a\tb\nc") == "a\tb\nc"
     assert terminal_text("\x1b[2J\r\x7f\x9b é") == "\\x1b[2J\\r\\x7f\\x9b é"
+
+
+# --- the format taken from --output's suffix ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "json_written"),
+    [("a.json", True), ("a.JSON", True), ("a.txt", False), ("a.md", False), ("a", False)],
+)
+def test_the_output_suffix_names_the_format(name, json_written, tmp_path):
+    # `solve kuhn --output a.json` wrote the text report into a.json.
+    target = tmp_path / name
+    assert main(["solve", "kuhn", "--quiet", "--output", str(target)]) == 0
+    written = target.read_text()
+    if json_written:
+        assert json.loads(written)["schema"] == "seqform.solve/2"
+    else:
+        assert written.startswith("Game: kuhn")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["solve", "kuhn", "--format", "text", "--output", "a.json"],
+            "--format text contradicts --output a.json, whose suffix says json",
+        ),
+        (
+            ["games", "--format", "json", "--output", "a.txt"],
+            "--format json contradicts --output a.txt, whose suffix says text",
+        ),
+        (["solve", "kuhn", "--output", "a.csv"], "solve writes text or json, not csv"),
+    ],
+    ids=["text-json", "json-txt", "csv"],
+)
+def test_a_format_the_suffix_contradicts_is_a_usage_error(argv, message, tmp_path, capsys):
+    argv = [str(tmp_path / a) if a.startswith("a.") else a for a in argv]
+    assert main(argv) == 2
+    assert message.replace("a.", str(tmp_path / "a.")) in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # refused before anything is written
+
+
+def test_an_explicit_format_agreeing_or_with_another_suffix_is_taken(tmp_path):
+    report = tmp_path / "kuhn.out"
+    assert main(["solve", "kuhn", "--quiet", "--format", "json", "--output", str(report)]) == 0
+    assert json.loads(report.read_text())["schema"] == "seqform.solve/2"
+    agreeing = tmp_path / "kuhn.json"
+    assert main(["solve", "kuhn", "--quiet", "--format", "json", "--output", str(agreeing)]) == 0
+    assert json.loads(agreeing.read_text())["schema"] == "seqform.solve/2"
+
+
+def test_every_command_with_format_and_output_infers_the_format():
+    # The policy is one function (seqform.cli.output.output_format); each command with both
+    # options must leave --format unset by default and say which formats it writes.
+    with_both = []
+    for name, command in _subparsers(build_parser()).items():
+        options = {o for a in command._actions for o in a.option_strings}
+        if {"--format", "--output"} <= options:
+            with_both.append(name)
+            assert command.get_default("format") is None, name
+            assert command.get_default("output_formats")[0] == "text", name
+    assert {"solve", "iterate", "solve-many", "resolve", "games"} <= set(with_both)
+
+
+def test_solve_many_writes_csv_to_a_csv_output(tmp_path):
+    folder = tmp_path / "spots"
+    folder.mkdir()
+    (folder / "broken.toml").write_text('board = "Ks7h"\n')  # a row with its error, no solve
+    report = tmp_path / "report.csv"
+    assert (
+        main(["solve-many", str(folder), "--workers", "1", "--quiet", "--output", str(report)]) == 1
+    )
+    rows = list(csv.DictReader(report.open()))
+    assert [row["file"] for row in rows] == ["broken.toml"]
+    assert "missing pot" in rows[0]["error"]

@@ -169,6 +169,24 @@ def test_solve_output_is_a_strategy_file(kuhn, solution, tmp_path, capsys):
     assert strategy["Qb"] == pytest.approx((2 / 3, 1 / 3), abs=EXPECTATION_TOLERANCE)
 
 
+def test_a_kuhn_document_read_from_its_efg_plays_kuhn_and_another_deck_is_refused(
+    kuhn, solution, tmp_path
+):
+    from seqform.cli.main import main
+    from seqform.io.json_input import StrategyFileError
+
+    efg, solved = tmp_path / "kuhn.efg", tmp_path / "efg.json"
+    assert main(["export", "kuhn", "--to", "efg", "--output", str(efg)]) == 0
+    assert main(["solve", str(efg), "--quiet", "--format", "json", "--output", str(solved)]) == 0
+    strategy = load_strategy(str(solved), kuhn, solution.form.players[1], {})
+    # player 2 calls a bet with Q 1/3 of the time in every equilibrium (Kuhn 1950)
+    assert strategy["Qb"] == pytest.approx((2 / 3, 1 / 3), abs=EXPECTATION_TOLERANCE)
+    four = tmp_path / "four.json"
+    assert main(["solve", "kuhn(cards=4)", "--quiet", "--output", str(four)]) == 0
+    with pytest.raises(StrategyFileError, match=r"is a strategy of 'kuhn\(cards=4\)'"):
+        load_strategy(str(four), kuhn, solution.form.players[1], {})
+
+
 def scripted_session(seat, draws):
     """A Kuhn session whose every random draw is scripted."""
     return start_session("kuhn", seat, rng=ScriptedRandom(draws))

@@ -10,6 +10,7 @@ expectations; a transcript's wins are checked against the pot it shows."""
 from __future__ import annotations
 
 import io
+import json
 import re
 from fractions import Fraction
 
@@ -19,8 +20,10 @@ import pytest
 from seqform.cli.main import main
 from seqform.cli.play.run import run_play
 from seqform.game.public.tree import PublicDecision
+from seqform.io.json_input import StrategyFileError
 from seqform.play.cards import CardGameTable, put_in
 from seqform.play.start import start_session
+from seqform.play.strategies import behaviour_table
 
 LEDUC_VALUE = -0.085606424078  # to player 1: OpenSpiel's leduc_poker (module docstring)
 
@@ -133,3 +136,38 @@ def test_rhode_island_too_big_is_refused_like_solve(capsys):
     assert main(["play", "rhode_island", "--seat", "1"]) == main(["solve", "rhode_island"])
     err = capsys.readouterr().err
     assert err.count("needs about") == 2  # the same refusal, before anything is built
+
+
+SMALL_LEDUC = "leduc(ranks=2, suits=2)"
+
+
+@pytest.fixture(scope="module")
+def small_leduc_documents(tmp_path_factory):
+    """The JSON documents of ``solve`` and ``iterate`` on a small Leduc: strategy files."""
+    folder = tmp_path_factory.mktemp("documents")
+    solved, iterated = folder / "solve.json", folder / "iterate.json"
+    assert main(["solve", SMALL_LEDUC, "--quiet", "--format", "json", "--output", str(solved)]) == 0
+    run = ["iterate", SMALL_LEDUC, "--algorithm", "cfr", "--iterations", "7", "--quiet"]
+    assert main([*run, "--format", "json", "--output", str(iterated)]) == 0
+    return {"solve": solved, "iterate": iterated}
+
+
+@pytest.mark.parametrize("kind", ["solve", "iterate"])
+def test_auto_plays_a_strategy_document_of_leduc(kind, small_leduc_documents):
+    # `play leduc --auto FILE` took Kuhn strategy files only: a spot name was required.
+    path = small_leduc_documents[kind]
+    session = start_session(SMALL_LEDUC, 1, seed=4, auto=str(path))
+    table = session.table
+    assert isinstance(table, CardGameTable) and table.auto is not None
+    assert session.auto_name == path.name
+    (entry,) = (e for e in json.loads(path.read_text())["strategies"] if e["player"] == 2)
+    played = behaviour_table(table.auto)
+    for infoset in entry["infosets"]:
+        given = [a["probability"] for a in infoset["actions"]]
+        assert played[infoset["name"]] == pytest.approx(given, abs=1e-9)
+
+
+def test_auto_refuses_a_document_of_another_game(small_leduc_documents):
+    # Leduc with 3 ranks is another game; its document must not be read as this one's.
+    with pytest.raises(StrategyFileError, match="not of the game being played, 'leduc'"):
+        start_session("leduc", 0, seed=1, auto=str(small_leduc_documents["solve"]))

@@ -17,8 +17,10 @@ from seqform.holdem.game import spot_game
 from seqform.holdem.lp_work import LPWorkRefusedError, refuse_slow_lp
 from seqform.holdem.spot import spot_from_mapping
 from seqform.routes import structured
+from seqform.routes.policy import choose_route
 from seqform.structured.lp_model import build_structured_lp
-from seqform.structured.lp_size import estimate_lp_size
+from seqform.structured.lp_size import estimate_lp_size, estimate_reduced_lp_size
+from seqform.structured.suit_reduction import reduce_by_suits
 
 TURN = """\
 board = "Ks7h2d9c"
@@ -124,6 +126,36 @@ def test_the_full_range_river_is_under_the_limit_and_its_size_is_exact() -> None
     }
     size = refuse_slow_lp(spot_game(spot_from_mapping(spot, "full river")))
     assert size is not None and size.variables == 66_562
+
+
+MONOTONE_TURN = """\
+board = "Ks7s2s9s"
+pot = 6
+effective_stack = 6
+oop_range = "AA,QQ"
+ip_range = "JJ,TT"
+bet_sizes = [1]
+"""
+"""A turn whose board and ranges are symmetric under the 6 permutations of h, d, c."""
+
+
+def test_a_symmetric_spot_is_sized_by_the_lp_its_reduced_solve_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # refuse_slow_lp sized the unreduced LP (4,389 variables), so a limit between it and the
+    # suit-reduced LP the solve builds (1,261: reduce_by_suits(game).lp's columns) refused a
+    # spot that solves at once
+    game = spot_game(spot_from_mapping(_mapping(MONOTONE_TURN), "monotone turn"))
+    reduced = estimate_reduced_lp_size(game)
+    assert reduced is not None and reduced.variables == reduce_by_suits(game).lp.shape[1]
+    assert estimate_lp_size(game).variables > 2_000 > reduced.variables
+    monkeypatch.setattr(lp_work, "SPOT_LP_VARIABLES", 2_000)
+    path = tmp_path / "monotone.toml"
+    path.write_text(MONOTONE_TURN)
+    assert choose_route(str(path), "structured").structured is not None
+    with pytest.raises(LPWorkRefusedError, match="4,389 variables"):
+        choose_route(str(path), "structured", suit_isomorphism=False)
+    assert refuse_slow_lp(game, reduced=True) == reduced
 
 
 @pytest.mark.parametrize("spot", [TURN, RIVER], ids=["turn", "river"])

@@ -11,9 +11,16 @@ strategies is the measure of an abstraction of Johanson, Burch, Valenzano and Bo
 (AAMAS 2013); it need not fall as buckets grow (Waugh et al., AAMAS 2009: abstraction
 pathologies).
 
-Units.  Exploitability is in the game's chips (Leduc: antes of 1 chip); ``milli`` values
-are the same in thousandths per game, the "mbb/g" of the poker literature with the ante as
-the unit for Leduc and Rhode Island Hold'em.
+Clarabel's "AlmostSolved".  The abstract LP's point is taken also when Clarabel stops
+"AlmostSolved" (its reduced tolerances met, not the full ones), as the structured route takes
+it (:func:`seqform.routes.structured._lp_stages`), and the certificate in the abstract game
+judges it: within the equilibrium tolerance of the payoff range
+(:func:`seqform.certify.is_certified`) the answer stands, beyond it the solve is refused.
+Refusing every such point stopped the Rhode Island ladder's larger rungs, whose tolerance is
+out of float's reach while the point is an equilibrium.
+
+Units.  Exploitability is in the game's chips (Leduc: antes of 1 chip); reports and
+documents give it per thousand in the unit of :func:`seqform.holdem.report_unit` (mbb/g).
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from seqform.abstraction.abstract_game import AbstractGame, abstract_game, lift
 from seqform.abstraction.buckets import CardAbstraction, card_abstraction
 from seqform.abstraction.features import FEATURES
 from seqform.abstraction.rounds import CardBucketsError, parse_card_buckets
-from seqform.certify import Certificate, respond
+from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified, respond
 from seqform.forms.strategies import (
     REACH_TOLERANCE,
     BehaviouralStrategy,
@@ -38,7 +45,7 @@ from seqform.forms.strategies import (
 from seqform.game.public.tree import StructuredGame
 from seqform.lp.minmax import minmax_problem
 from seqform.lp.run import run_lp
-from seqform.lp.solvers import SolverStats
+from seqform.lp.solvers import SolverError, SolverStats
 from seqform.routes.policy import choose_route
 from seqform.routes.result import PhaseClock, Timings
 from seqform.routes.structured import INTERIOR_REACH_TOLERANCE
@@ -180,6 +187,7 @@ def abstract(
             solver=solver,
             time_limit=time_limit,
             tolerance=CLARABEL_TOLERANCE if solver == "clarabel" else None,
+            almost=True,
         )
     tol = INTERIOR_REACH_TOLERANCE if solver == "clarabel" else REACH_TOLERANCE
     with clock.phase("behaviour", "abstract strategies, lifted to the full game"):
@@ -190,6 +198,7 @@ def abstract(
         lifted = (lift(game, built, found[0]), lift(game, built, found[1]))
     with clock.phase("certificate", "best responses in the abstract and the full game"):
         inside = _abstract_certificate(game, built, found)
+        _refuse_uncertified_almost(solution.stats, inside)
         outside = certify(game, *lifted)
     return AbstractionResult(
         game=game,
@@ -202,6 +211,19 @@ def abstract(
         certificate=outside,
         stats=solution.stats,
         timings=clock.timings(),
+    )
+
+
+def _refuse_uncertified_almost(stats: SolverStats, inside: Certificate) -> None:
+    """Raise when Clarabel stopped "AlmostSolved" at a point its certificate in the abstract
+    game does not certify (module docstring); a solved LP's point is never refused here."""
+    if stats.status != "almost solved" or is_certified(inside):
+        return
+    raise SolverError(
+        "Clarabel stopped AlmostSolved on the abstract LP at a point that is not an "
+        f"equilibrium of the abstract game: exploitability {float(inside.exploitability):.3g}, "
+        f"{float(inside.relative_exploitability):.3g} of the payoff range > "
+        f"{EQUILIBRIUM_TOLERANCE:g}; solve it with the simplex (--solver simplex)"
     )
 
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from seqform.cli.errors import EXIT_ERROR, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
-from seqform.cli.resolve import resolve_export_file, resolve_solver
+from seqform.cli.resolve import resolve_export_file, resolve_output_format, resolve_solver
 from seqform.cli.signals import interrupted_code, interrupting_signal, terminate_as_interrupt
 from seqform.cli.streams import open_standard_streams, pipe_closed, terminal_text
 from seqform.forms.locks import LockError
@@ -114,6 +114,7 @@ def _main(argv: Sequence[str] | None) -> int:
         configure_logging(args)
         resolve_solver(args)
         resolve_export_file(args)
+        resolve_output_format(args)
         with live_progress(args):
             code = run_command(args)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit

@@ -102,20 +102,34 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_output_arguments(parser: argparse.ArgumentParser, summarises: bool = True) -> None:
-    """``--format`` and ``--output``; ``summarises``: the text summarises large games."""
+def add_output_arguments(
+    parser: argparse.ArgumentParser,
+    summarises: bool = True,
+    formats: Sequence[str] = ("text", "json"),
+) -> None:
+    """``--format`` and ``--output``; ``summarises``: the text summarises large games;
+    ``formats``: the formats the command writes.  ``--format`` is left ``None`` when not
+    given: :func:`seqform.cli.resolve.resolve_output_format` takes it from ``--output``'s
+    suffix (:func:`seqform.cli.output.output_format`)."""
     text = (
         f"text for people (default; a summary above {SUMMARY_ABOVE} information sets)"
         if summarises
         else "text for people (default)"
     )
+    csv = ", csv: the aggregate report, one row per spot" if "csv" in formats else ""
     parser.add_argument(
         "--format",
-        choices=("text", "json"),
-        default="text",
-        help=f"{text}, json for programs: the complete result in a documented schema",
+        choices=tuple(formats),
+        default=None,
+        help=(
+            f"{text}, json for programs: the complete result in a documented schema{csv}; "
+            "by default taken from --output's suffix (.json: json"
+            + (", .csv: csv" if "csv" in formats else "")
+            + "; any other: text)"
+        ),
     )
     parser.add_argument("--output", metavar="FILE", help="write the result here, not stdout")
+    parser.set_defaults(output_formats=tuple(formats))
 
 
 def add_solver_arguments(parser: argparse.ArgumentParser) -> None:

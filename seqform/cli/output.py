@@ -6,22 +6,75 @@ sees half a result and an interrupted or failed write leaves any earlier ``FILE`
 JSON is always complete.  When more than :data:`LARGE_JSON_BYTES` of it goes to a terminal
 (``openspiel:tic_tac_toe`` writes 29 MB), a note on stderr after it gives its size and says
 to write it to a file with ``--output FILE``; nothing is said when stdout is a file or a pipe.
+
+The format is ``--format``'s, else the one ``--output``'s suffix names
+(:func:`output_format`): ``--output a.json`` writes JSON, as a user expects.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from seqform.cli.errors import CommandError
+from seqform.cli.errors import EXIT_USAGE, CommandError
 from seqform.cli.streams import terminal_text
 from seqform.io.atomic import write_atomically
 from seqform.io.documents import document_text
 
-__all__ = ["LARGE_JSON_BYTES", "emit", "large_json_note", "write"]
+__all__ = [
+    "LARGE_JSON_BYTES",
+    "SUFFIX_FORMATS",
+    "emit",
+    "large_json_note",
+    "output_format",
+    "write",
+]
 
 LARGE_JSON_BYTES = 1_000_000  # JSON to a terminal above this gets a note on stderr
+
+SUFFIX_FORMATS: Mapping[str, str] = {".json": "json", ".csv": "csv", ".txt": "text", ".md": "text"}
+"""The format a suffix of ``--output FILE`` names (case ignored); any other suffix, or none,
+names no format, and the result is text unless ``--format`` says otherwise."""
+
+
+def output_format(
+    given: str | None, output: str | None, formats: Sequence[str], command: str = "this command"
+) -> str:
+    """The format a command writes: ``given`` (``--format``) or the one ``output``'s suffix
+    names (:data:`SUFFIX_FORMATS`), else ``"text"``.
+
+    Parameters
+    ----------
+    given : the ``--format`` given, or None
+    output : the ``--output`` file, or None (stdout)
+    formats : the formats the command writes, ``"text"`` first
+    command : the command's name, for the error
+
+    Raises
+    ------
+    CommandError
+        (usage) when ``given`` contradicts the suffix (``--format text --output a.json``),
+        or the suffix names a format the command does not write (``solve --output a.csv``).
+    """
+    named = None if output is None else SUFFIX_FORMATS.get(Path(output).suffix.lower())
+    if named is None:
+        return given or formats[0]
+    if given is not None and given != named:
+        raise CommandError(
+            f"--format {given} contradicts --output {output}, whose suffix says {named}; "
+            "drop one or make them agree",
+            EXIT_USAGE,
+        )
+    if named not in formats:
+        raise CommandError(
+            f"--output {output}: {command} writes {' or '.join(formats)}, not {named}; "
+            "name a .txt or .json file",
+            EXIT_USAGE,
+        )
+    return named
 
 
 def write(text: str, output: str | None) -> None:
@@ -40,7 +93,9 @@ def write(text: str, output: str | None) -> None:
 
 
 def emit(document: dict[str, Any], text: str, args: argparse.Namespace) -> None:
-    """Write the result as ``args.format`` asks: the JSON ``document`` or the ``text``."""
+    """Write the result as ``args.format`` asks (settled from ``--output`` by
+    :func:`seqform.cli.resolve.resolve_output_format`): the JSON ``document`` or the
+    ``text``."""
     if args.format == "json":
         text = document_text(document)
         write(text, args.output)

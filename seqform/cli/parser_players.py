@@ -48,9 +48,10 @@ def add_play(commands: Commands) -> None:
         metavar="STRATEGY",
         help=(
             "let a strategy play your seat: equilibrium, always-bet, check-fold, random, "
-            "never-bluff, always-bluff, calling-station, or a JSON file "
-            "{infoset: {action: probability}} (a spot: equilibrium, always-bet, check-fold, "
-            "calling-station, random)"
+            "never-bluff, always-bluff, calling-station (Leduc, Rhode Island, a spot: "
+            "equilibrium, always-bet, check-fold, calling-station, random), or a JSON file: "
+            "{infoset: {action: probability}} or a solve/iterate/resolve document of the "
+            "same game"
         ),
     )
     play.add_argument(
@@ -155,4 +156,4 @@ def add_solve_many(commands: Commands) -> None:
         metavar="FILE",
         help="draw OOP's bet frequency by board texture (.png, .svg, .pdf; needs matplotlib)",
     )
-    add_output_arguments(many, summarises=False)
+    add_output_arguments(many, summarises=False, formats=("text", "json", "csv"))

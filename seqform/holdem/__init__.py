@@ -2,7 +2,7 @@
 game a spot is (``spot``, ``game``, ``betting``, ``strength`` from a maintained evaluator,
 eval7), the toy games of *The Mathematics of Poker* (``toy_games``), and what a player reads
 off a solved spot (``report``, ``hands``, ``equity``), with the spot LP's work estimate
-(``lp_work``).
+(``lp_work``) and the unit poker reports give exploitability in (``units``: mbb/g).
 
 This module is the door: the rest of the package imports hold'em only from here
 (``tests/test_architecture.py`` checks it), so the names below are all that the other rooms
@@ -57,8 +57,12 @@ if TYPE_CHECKING:
     )
     from seqform.holdem.strength import hand_name
     from seqform.holdem.texture import BoardTexture, board_texture
+    from seqform.holdem.units import ReportUnit, report_unit, unit_meaning
 
 _DOOR = {
+    "ReportUnit": "units",
+    "report_unit": "units",
+    "unit_meaning": "units",
     "BoardTexture": "texture",
     "RootAction": "aggregate",
     "SpotAggregate": "aggregate",
@@ -117,6 +121,7 @@ __all__ = [
     "ComboStrategy",
     "HandSelectionError",
     "LPWorkRefusedError",
+    "ReportUnit",
     "RootAction",
     "Spot",
     "SpotAggregate",
@@ -142,6 +147,7 @@ __all__ = [
     "public_reach",
     "read_spot",
     "refuse_slow_lp",
+    "report_unit",
     "seat_ev",
     "select_combos",
     "spot_aggregate",
@@ -150,6 +156,7 @@ __all__ = [
     "spot_report",
     "spot_size",
     "spot_summary",
+    "unit_meaning",
 ]
 
 

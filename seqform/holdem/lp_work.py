@@ -138,12 +138,22 @@ class LPWorkRefusedError(ValueError):
 
 
 def refuse_slow_lp(
-    game: StructuredGame, shown: str | None = None, counted: SpotSize | None = None
+    game: StructuredGame,
+    shown: str | None = None,
+    counted: SpotSize | None = None,
+    *,
+    reduced: bool = False,
 ) -> LPSize | None:
     """Refuse, before building it, the LP of a hold'em spot (two-card hands) whose size
     (:func:`~seqform.structured.lp_size.estimate_lp_size`) exceeds
     :data:`SPOT_LP_VARIABLES`, naming the estimate and vector CFR as the way out; the size
     when it was estimated (a spot), else None.
+
+    ``reduced``: the solve runs suit-reduced, so the LP sized is the one it builds, on
+    canonical boards and hand classes (:func:`~seqform.structured.lp_size.
+    estimate_reduced_lp_size`; the unreduced LP of a spot without suit symmetry): a
+    monotone turn's LP is a fraction of the unreduced one.  The first check, of the counted
+    size before numbering, stays on the unreduced spot, whose numbering it bounds.
 
     Raises
     ------
@@ -153,7 +163,7 @@ def refuse_slow_lp(
     # Imported here: lp_size reads the LP's chain rules from lp_parts, which loads
     # scipy.sparse, and the route policy (this module's importer) is on the CLI's start-up
     # path, which loads numpy only (tests/test_startup.py).
-    from seqform.structured.lp_size import estimate_lp_size
+    from seqform.structured.lp_size import estimate_lp_size, estimate_reduced_lp_size
 
     if any(hands.card_matrix.shape[1] != 2 for hands in game.hands):
         return None
@@ -170,11 +180,13 @@ def refuse_slow_lp(
             f"CFR instead, 'seqform iterate {name} --method structured --algorithm cfr+', "
             "or --force (force=True) to solve the LP anyway"
         )
-    size = estimate_lp_size(game)
+    smaller = estimate_reduced_lp_size(game) if reduced else None
+    size = estimate_lp_size(game) if smaller is None else smaller
     if size.variables <= SPOT_LP_VARIABLES:
         return size
+    suits = "" if smaller is None else " on canonical boards and hand classes"
     raise LPWorkRefusedError(
-        f"{name}: the spot's LP would have {size.variables:,} variables and up to "
+        f"{name}: the spot's LP would have {size.variables:,} variables{suits} and up to "
         f"{size.nonzeros:,} non-zeros (counted before building it), more than the "
         f"{SPOT_LP_VARIABLES:,} variables it solves in minutes (a full-range river: 66,562, "
         "about a minute on 2 cores; a turn does not finish); run vector CFR instead, "

@@ -53,6 +53,9 @@ Whatever a file holds, reading it returns a checked strategy or raises
 one, the information set: the JSON is read strictly (UTF-8, bounded depth, no key twice, bounded
 numbers: :mod:`seqform.io.json_input`) and every shape is checked here, at one place, before
 it is used.  A file that cannot be read raises ``OSError``.
+
+Size: one reader for every command that takes a strategy or restriction file, so that each
+shape and each message is checked in one place; split, the two front-ends would drift.
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ __all__ = [
     "ProbabilityRange",
     "StrategyFile",
     "StrategyFileError",
+    "check_document_game",
     "parse_probability",
     "read_restriction_file",
     "read_strategy_file",
@@ -192,9 +196,17 @@ def _describe(game: Game | StructuredGame, infoset: str, action: str) -> str:
 
 
 def read_strategy_file(
-    path: str | Path, game: Game | StructuredGame, player: int | None = None
+    path: str | Path,
+    game: Game | StructuredGame,
+    player: int | None = None,
+    *,
+    same_game: bool = False,
 ) -> StrategyFile:
     """Read a strategy of ``player`` of ``game`` (module docstring; None: the file says).
+
+    ``same_game``: a seqform document must be of ``game`` (:func:`check_document_game`), as a
+    strategy played at a table must; without it a document of another game whose information
+    sets match is read (a Kuhn solve applied to Kuhn read from its ``.efg``, say).
 
     Raises
     ------
@@ -202,7 +214,7 @@ def read_strategy_file(
         If the file is not JSON of an accepted shape, holds another player's strategy, names an
         information set or action the game does not have, misses one of the player's
         information sets, or gives probabilities that are not numbers in [0, 1] summing to 1
-        within :data:`SUM_TOLERANCE`.
+        within :data:`SUM_TOLERANCE`; with ``same_game``, a document of another game.
     OSError
         If the file cannot be read.
     """
@@ -217,10 +229,37 @@ def read_strategy_file(
         chosen = 0 if player is None else player
         given = _Given(profile_mapping(text, game, chosen, where), chosen)
     else:
-        given = _given(parse_json(text, where), player, where)
+        document = parse_json(text, where)
+        if same_game:
+            check_document_game(document, game, where)
+        given = _given(document, player, where)
     chosen = _owner(game, given, where)
     probabilities = _checked(game, chosen, given.mapping, where)
     return StrategyFile(source=str(path), player=chosen, probabilities=probabilities)
+
+
+def check_document_game(document: Any, game: Game | StructuredGame, where: str) -> None:
+    """Raise unless a seqform document's ``"game"`` is ``game``: the same name (a file's by
+    its base name: a spot is named by its path as given) and the same description, which
+    holds the parameters (``leduc`` and ``leduc(ranks=2)`` differ there).  A document without
+    ``"game"`` (``{infoset: {action: probability}}``, one strategies entry) passes.
+
+    Raises
+    ------
+    StrategyFileError
+        For a document of another game, naming both.
+    """
+    if not isinstance(document, dict) or not isinstance(document.get("game"), dict):
+        return
+    given = document["game"]
+    name, description = given.get("name"), given.get("description")
+    same_name = name is None or name == game.name or Path(str(name)).name == Path(game.name).name
+    same_description = description is None or description == game.description
+    if not (same_name and same_description):
+        raise StrategyFileError(
+            f"{where} is a strategy of {shown(name)} ({shown(description, 120)}), not of the game "
+            f"being played, {game.name!r} ({game.description!r})"
+        )
 
 
 def _given(document: Any, player: int | None, where: str) -> _Given:

@@ -86,10 +86,11 @@ def start_session(
     seed, rng
         The session's random source: ``rng`` if given, else ``random.Random(seed)``.
     auto
-        A strategy that plays for the human (:data:`~seqform.play.strategies.STRATEGY_NAMES`
-        or a strategy file on Kuhn poker; :data:`~seqform.play.strategies.
-        SPOT_STRATEGY_NAMES` on a spot, Leduc and Rhode Island), checked before solving
-        where it can be.
+        A strategy that plays for the human: a name (:data:`~seqform.play.strategies.
+        STRATEGY_NAMES` on Kuhn poker; :data:`~seqform.play.strategies.SPOT_STRATEGY_NAMES`
+        on a spot, Leduc and Rhode Island) or a strategy file, any strategy document seqform
+        writes of the same game (:mod:`seqform.io.strategy_files`); a name is checked before
+        solving, a file once the game is solved.
     force
         Solve past the memory estimate and a spot's LP size limit, as ``solve`` does.
 
@@ -102,7 +103,7 @@ def start_session(
         When the solve would not fit in memory or not finish
         (:func:`seqform.routes.policy.choose_route`), before anything is built.
     StrategyFileError, SpotFileError, CardError, OSError
-        For a file that cannot be read.
+        For a file that cannot be read, or a strategy document of another game.
     """
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
@@ -122,7 +123,7 @@ def _kuhn_session(
 ) -> PlaySession:
     from seqform.io.loader import load_game
     from seqform.play.kuhn import KuhnTable, check_kuhn
-    from seqform.play.strategies import STRATEGY_NAMES, behaviour_table, load_strategy
+    from seqform.play.strategies import behaviour_table, load_strategy
     from seqform.routes.policy import choose_route
     from seqform.routes.tree import solve_tree
 
@@ -136,8 +137,7 @@ def _kuhn_session(
         automatic = load_strategy(auto, game, solution.form.players[seat], equilibria[seat])
     table = KuhnTable(game, seat, equilibria[1 - seat], equilibria[seat], automatic)
     value = solution.value if seat == 0 else -solution.value
-    name = auto if auto in STRATEGY_NAMES else Path(auto).name if auto else ""
-    return PlaySession(table, seat, value, None, name, rng)
+    return PlaySession(table, seat, value, None, _auto_name(auto), rng)
 
 
 def _spot_session(
@@ -158,10 +158,10 @@ def _spot_session(
     strategies = (first, second)
     automatic = None
     if auto is not None:
-        automatic = spot_strategy(auto, strategies[seat].table, strategies[seat])
+        automatic = spot_strategy(auto, solution.game, strategies[seat].table, strategies[seat])
     table = SpotTable(spot, solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
     value = seat_ev(solution.value, spot.pot, seat)
-    return PlaySession(table, seat, value, spot.pot, auto or "", rng)
+    return PlaySession(table, seat, value, spot.pot, _auto_name(auto), rng)
 
 
 def _card_session(
@@ -179,7 +179,16 @@ def _card_session(
     strategies = tuple(strategy.to_float() for strategy in solution.strategies)
     automatic = None
     if auto is not None:
-        automatic = spot_strategy(auto, strategies[seat].table, strategies[seat])
+        automatic = spot_strategy(auto, solution.game, strategies[seat].table, strategies[seat])
     table = CardGameTable(solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
     value = float(solution.value) if seat == 0 else -float(solution.value)
-    return PlaySession(table, seat, value, None, auto or "", rng)
+    return PlaySession(table, seat, value, None, _auto_name(auto), rng)
+
+
+def _auto_name(auto: str | None) -> str:
+    """What the table calls the ``auto`` strategy: its name, or a file's base name."""
+    from seqform.play.strategies import SPOT_STRATEGY_NAMES, STRATEGY_NAMES
+
+    if not auto:
+        return ""
+    return auto if auto in STRATEGY_NAMES or auto in SPOT_STRATEGY_NAMES else Path(auto).name

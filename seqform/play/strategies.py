@@ -3,9 +3,13 @@
 
 On Kuhn poker a strategy is a :data:`Behaviour`, information set -> float probabilities in the
 set's action order (``p`` then ``b``), which is what sampling a move needs; ``auto`` is a
-name of :data:`STRATEGY_NAMES` or a strategy file, read by :mod:`seqform.io.strategy_files`.
-On a hold'em spot it is a float :class:`~seqform.forms.strategies.BehaviouralStrategy` on the
-public tree's information sets, and ``auto`` a name of :data:`SPOT_STRATEGY_NAMES`.
+name of :data:`STRATEGY_NAMES` or a strategy file.  On a hold'em spot, Leduc and Rhode Island
+hold'em it is a float :class:`~seqform.forms.strategies.BehaviouralStrategy` on the public
+tree's information sets, and ``auto`` a name of :data:`SPOT_STRATEGY_NAMES` or a strategy
+file.  A file is read by :mod:`seqform.io.strategy_files` (any strategy document seqform
+writes: solve, iterate, resolve, an abstraction's lifted strategies), and a document of
+another game than the one played is refused
+(:func:`~seqform.io.strategy_files.check_document_game`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.model import Game
+from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.io.strategy_files import read_strategy_file
 from seqform.routes.options import OptionsError
@@ -139,7 +144,7 @@ def behaviour_from_file(path: str | Path, game: Game, table: PlayerSequences) ->
     OSError
         If the file cannot be read.
     """
-    read = read_strategy_file(path, game, table.player)
+    read = read_strategy_file(path, game, table.player, same_game=True)
     return {
         name: tuple(float(p) for p in read.probabilities[name].values()) for name in table.infosets
     }
@@ -170,27 +175,44 @@ def _named_row(name: str, actions: tuple[str, ...]) -> dict[str, float]:
     return {a: (1.0 / len(pick) if a in pick else 0.0) for a in actions}
 
 
-def check_spot_strategy(name: str) -> None:
-    """Raise :class:`UnknownStrategyError` unless ``name`` is one of
-    :data:`SPOT_STRATEGY_NAMES` (strategy files play Kuhn poker only: a spot's tables come
-    from its public tree, not a game file)."""
-    if name not in SPOT_STRATEGY_NAMES:
+def check_spot_strategy(spec: str) -> None:
+    """Raise :class:`UnknownStrategyError` unless ``spec`` is one of
+    :data:`SPOT_STRATEGY_NAMES` or an existing file (read later, by :func:`spot_strategy`)."""
+    if spec not in SPOT_STRATEGY_NAMES and not Path(spec).is_file():
         raise UnknownStrategyError(
-            f"unknown strategy {name!r} for a spot; choose one of {', '.join(SPOT_STRATEGY_NAMES)}"
+            f"unknown strategy {spec!r} for a spot, Leduc or Rhode Island; choose one of "
+            f"{', '.join(SPOT_STRATEGY_NAMES)} or give a strategy file"
         )
 
 
 def spot_strategy(
-    name: str, table: PlayerSequences, equilibrium: BehaviouralStrategy
+    spec: str, game: StructuredGame, table: PlayerSequences, equilibrium: BehaviouralStrategy
 ) -> BehaviouralStrategy:
-    """The strategy called ``name`` (a key of :data:`SPOT_STRATEGY_NAMES`) on ``table``.
+    """The strategy called ``spec`` (a key of :data:`SPOT_STRATEGY_NAMES`) on ``table``, or
+    read from the strategy file ``spec`` (a document of ``game``, or ``{infoset: {action:
+    probability}}`` naming ``table``'s information sets).
 
     Raises
     ------
     UnknownStrategyError
         For another name (:func:`check_spot_strategy`).
+    StrategyFileError
+        (a ``ValueError``) For a file that is not a complete strategy of ``table``'s player
+        in ``game``, or a document of another game.
+    OSError
+        If the file cannot be read.
     """
-    check_spot_strategy(name)
+    check_spot_strategy(spec)
+    name = spec
+    if name not in SPOT_STRATEGY_NAMES:
+        read = read_strategy_file(spec, game, table.player, same_game=True)
+        return behaviour_from_mapping(
+            table,
+            {
+                infoset: {action: float(p) for action, p in row.items()}
+                for infoset, row in read.probabilities.items()
+            },
+        )
     if name == "equilibrium":
         return equilibrium
     mapping = {

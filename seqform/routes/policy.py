@@ -283,7 +283,7 @@ def _checked_structured(
     )
     _refuse(shown, estimate, "use narrower ranges or fewer sizes, or " + FORCE)
     if lp:
-        refuse_slow_lp(structured, shown, counted)
+        refuse_slow_lp(structured, shown, counted, reduced=reduced)
     return structured
 
 

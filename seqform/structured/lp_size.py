@@ -9,6 +9,12 @@ without writing them gives the LP's columns exactly and its non-zeros from above
 builder drops zero weights and sums duplicates; 1.2 to 1.5 times the built LP's on spots,
 Kuhn, Leduc and Liar's Dice); the route policy (:mod:`seqform.routes.policy`) reads them
 to refuse an LP that will not finish, before anything is built.
+
+A game solved suit-reduced (:mod:`seqform.structured.suit_reduction`) solves a smaller LP:
+the LP of its canonical boards ``G'`` with player 0's sequences and player 1's information
+sets merged into their hand classes, the level-sum chains kept as ``G'`` has them.
+:func:`estimate_reduced_lp_size` counts that one from the reduction's own sizes
+(:func:`~seqform.structured.suit_reduction.canonical_sizes`), still without an LP.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ import numpy as np
 from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import Constant, PayoffRule, Sign, StructuredGame
 from seqform.structured.lp_parts import UNBLOCKED_LEVELS, level_chain
+from seqform.structured.suit_reduction import canonical_boards, canonical_sizes
 
-__all__ = ["LPSize", "estimate_lp_size"]
+__all__ = ["LPSize", "estimate_lp_size", "estimate_reduced_lp_size"]
 
 
 @dataclass(frozen=True)
@@ -88,3 +95,18 @@ def estimate_lp_size(game: StructuredGame) -> LPSize:
     constraints = 2 * (first.num_sequences + second.num_sequences)
     variables = first.num_sequences + len(second.infosets) + 1 + columns
     return LPSize(variables=variables, nonzeros=entries + constraints)
+
+
+def estimate_reduced_lp_size(game: StructuredGame) -> LPSize | None:
+    """The size of the LP the suit-reduced solve builds (module docstring): columns exact,
+    non-zeros at most those of the canonical boards' LP; None when ``game`` is invariant
+    under no suit permutation but the identity (it is solved unreduced)."""
+    boards = canonical_boards(game)
+    if boards is None:
+        return None
+    sizes = canonical_sizes(boards)
+    canonical = estimate_lp_size(boards.canonical)
+    merged = (sizes.canonical.sequences[0] - sizes.reduced.sequences[0]) + (
+        sizes.canonical.infosets[1] - sizes.reduced.infosets[1]
+    )
+    return LPSize(variables=canonical.variables - merged, nonzeros=canonical.nonzeros)

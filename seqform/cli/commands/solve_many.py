@@ -1,7 +1,8 @@
 """``seqform solve-many DIR``: a folder of spot files solved in parallel, one report
 (:mod:`seqform.routes.many`), and the aggregate report as CSV (``--csv FILE``, or beside
-``--output FILE``: the same name ending in ``.csv``) and as a plot (``--plot FILE``), both
-rendered from the JSON document and written atomically; each file written is said on stderr.
+``--output FILE``: the same name ending in ``.csv``; or as the report itself, ``--format csv``
+or ``--output FILE.csv``) and as a plot (``--plot FILE``), all rendered from the JSON
+document and written atomically; each file written besides the report is said on stderr.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from seqform.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, CommandError
-from seqform.cli.output import emit
+from seqform.cli.output import emit, write
 from seqform.cli.streams import terminal_text
 from seqform.documents.spots.many import many_document
 from seqform.documents.text.spots.many import many_csv, many_text
@@ -51,8 +52,12 @@ def run(args: argparse.Namespace) -> int:
             f'{exc}; --{executor} needs {package}: pip install "seqform[cluster]"'
         ) from exc
     document = many_document(report)
-    emit(document, many_text(document), args)
-    csv_path = args.csv or _beside(args.output)
+    if args.format == "csv":
+        write(many_csv(document), args.output)
+        csv_path = args.csv
+    else:
+        emit(document, many_text(document), args)
+        csv_path = args.csv or _beside(args.output)
     if csv_path is not None:
         _write(csv_path, many_csv(document), f"{len(document['spots'])} spots")
     if args.plot:

@@ -11,8 +11,9 @@ from typing import Any
 
 from seqform.base.numbers import about_text, count_text
 from seqform.documents.layout.blocks import header
+from seqform.holdem import unit_meaning
 
-__all__ = ["Document", "count_of", "header_of", "limit_of"]
+__all__ = ["Document", "count_of", "header_of", "limit_of", "unit_of"]
 
 Document = Mapping[str, Any]
 """A JSON document or one of its objects, as parsed (``json.loads``) or built."""
@@ -21,6 +22,15 @@ Document = Mapping[str, Any]
 def header_of(game: Document) -> str:
     """The report's first line from the document's ``"game"`` object."""
     return header(game["name"], game["description"])
+
+
+def unit_of(document: Document) -> tuple[str, str]:
+    """The unit of the document's ``milli_exploitability`` numbers and its words
+    (:func:`~seqform.holdem.units.unit_meaning`): ``("mbb/g", "mbb/g: thousandths of the big
+    blind (10 chips) per game")``.  A document written before it held ``"unit"`` gave
+    thousandths of a chip."""
+    name = document.get("unit", "mchip/g")
+    return name, unit_meaning(name, float(document.get("unit_chips", 1.0)))
 
 
 def count_of(count: Document) -> str:

@@ -6,6 +6,7 @@ Schema ``seqform.abstraction/1`` (``seqform/io/schemas/abstraction.schema.json``
     {
       "schema": "seqform.abstraction/1",
       "game": {"name": str, "description": str},
+      "unit": "mbb/g" | "mpot/g" | "mchip/g", "unit_chips": float,
       "card_buckets": [int, ...],          # asked, per round
       "features": "ehs" | "ehs2" | "histogram",
       "buckets": [[int, ...], ×2],         # per player, per round: the most at a deal path
@@ -21,7 +22,9 @@ Schema ``seqform.abstraction/1`` (``seqform/io/schemas/abstraction.schema.json``
 behaviour) in the shape of ``seqform.solve/2``'s, so ``resolve --blueprint``,
 ``exploit --strategy`` and ``play --auto`` read the file: an abstraction is a blueprint.
 The certificates are :func:`~seqform.documents.objects.certificate_json`'s; exploitability is
-in chips per game, ``milli_exploitability`` in thousandths (mbb/g with the ante as the unit).
+in chips per game, ``milli_exploitability`` in thousandths of ``unit`` per game
+(:func:`seqform.holdem.units.report_unit`: mbb/g with Leduc's ante, 1 chip, or Rhode
+Island's first bet, 10 chips, as the big blind).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from seqform.documents.objects import (
     timings_json,
 )
 from seqform.documents.registry import builds
+from seqform.holdem import report_unit
 from seqform.io.documents import ABSTRACTION
 
 __all__ = ["abstraction_document"]
@@ -52,9 +56,12 @@ def abstraction_document(result: AbstractionResult) -> dict[str, Any]:
     full = [strategy.table for strategy in result.strategies]
     rounds = range(len(abstraction.counts))
     words = action_words(result.game)
+    unit = report_unit(result.game)
     return {
         "schema": ABSTRACTION,
         "game": game_json(result.game.name, result.game.description),
+        "unit": unit.name,
+        "unit_chips": json_float(float(unit.chips)),
         "card_buckets": list(abstraction.counts),
         "features": abstraction.features,
         "buckets": [[abstraction.largest(p, r) for r in rounds] for p in (0, 1)],
@@ -68,7 +75,7 @@ def abstraction_document(result: AbstractionResult) -> dict[str, Any]:
         "full_game": {
             "sequences": [t.num_sequences for t in full],
             "exploitability": json_float(result.exploitability),
-            "milli_exploitability": json_float(1000 * result.exploitability),
+            "milli_exploitability": json_float(unit.milli(result.exploitability)),
             "certificate": certificate_json(result.certificate),
         },
         "strategies": [

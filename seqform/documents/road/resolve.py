@@ -6,6 +6,7 @@ Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
     {
       "schema": "seqform.resolve/1",
       "game": {"name": str, "description": str},
+      "unit": "mbb/g" | "mpot/g" | "mchip/g", "unit_chips": float,
       "gadget": "unsafe" | "resolve" | "maxmargin" | "reach", "round": int, "refined": bool,
       "path": "tree" | "structured", "exact": bool,
       "blueprint": {"exploitability": float, "milli_exploitability": float,
@@ -23,8 +24,9 @@ Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
 
 ``strategies`` has the shape of ``seqform.solve/2``'s, so ``exploit --strategy`` and
 ``play --auto`` read the file.  Exploitability is in chips per game, ``milli_exploitability``
-in thousandths of a chip (mbb/g where the big blind is one chip, as Leduc's ante; Rhode
-Island's first bet is 10 chips, so divide by 10 for its mbb/g).  With ``"exact"`` the
+in thousandths of ``unit`` per game (:func:`seqform.holdem.units.report_unit`: mbb/g with
+Leduc's ante, 1 chip, or Rhode Island's first bet, 10 chips, as the big blind; mpot/g, a
+spot's starting pot).  With ``"exact"`` the
 gadget LPs were solved exactly and both certificates are in fractions (their numbers are
 written as the certificate writes exact numbers; ``exploitability`` is the float of the
 exact one); a gadget's ``nash_conv`` is then its answer's proven gap to the gadget LP's
@@ -39,17 +41,18 @@ from seqform.base.numbers import json_float
 from seqform.certify import Certificate
 from seqform.documents.objects import action_words, certificate_json, game_json, strategy_json
 from seqform.documents.registry import builds
+from seqform.holdem import ReportUnit, report_unit
 from seqform.io.documents import RESOLVE
 from seqform.resolving.resolve import GadgetRun, ResolveResult
 
 __all__ = ["gadget_json", "resolve_document"]
 
 
-def _measured(certificate: Certificate) -> dict[str, Any]:
+def _measured(certificate: Certificate, unit: ReportUnit) -> dict[str, Any]:
     exploitability = float(certificate.exploitability)
     return {
         "exploitability": json_float(exploitability),
-        "milli_exploitability": json_float(1000 * exploitability),
+        "milli_exploitability": json_float(unit.milli(exploitability)),
         "certificate": certificate_json(certificate),
     }
 
@@ -77,16 +80,19 @@ def resolve_document(result: ResolveResult) -> dict[str, Any]:
     """The ``seqform.resolve/1`` document of ``result`` (module docstring)."""
     words = action_words(result.game)
     low = result.min_margin
+    unit = report_unit(result.game)
     return {
         "schema": RESOLVE,
         "game": game_json(result.game.name, result.game.description),
+        "unit": unit.name,
+        "unit_chips": json_float(float(unit.chips)),
         "gadget": result.gadget,
         "round": result.round_number,
         "refined": result.refined,
         "path": result.path,
         "exact": result.exact,
-        "blueprint": _measured(result.blueprint_certificate),
-        "resolved": _measured(result.certificate),
+        "blueprint": _measured(result.blueprint_certificate, unit),
+        "resolved": _measured(result.certificate, unit),
         "min_margin": None if low is None else json_float(low),
         "max_gadget_nash_conv": json_float(result.max_gadget_nash_conv),
         "subgames": list(result.subgames),

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from seqform.documents.layout.parts import unit_of
+
 __all__ = ["abstraction_text"]
 
 
@@ -19,6 +21,7 @@ def abstraction_text(built: dict[str, Any]) -> str:
     counts = ",".join(str(count) for count in built["card_buckets"])
     made = " / ".join(",".join(str(count) for count in player) for player in built["buckets"])
     timings = built["timings"]
+    unit, meaning = unit_of(built)
     lines = [
         f"{built['game']['name']}: card abstraction {counts} by {built['features']} "
         f"(perfect recall: each round's buckets split the previous round's)",
@@ -34,7 +37,8 @@ def abstraction_text(built: dict[str, Any]) -> str:
         f"  expected value (to player 1):        "
         f"{_number(full['certificate']['expected_value'], '.9f')}",
         f"  exploitability (NashConv / 2):       {_number(full['exploitability'], '.6g')} "
-        f"chips per game = {_number(full['milli_exploitability'], '.4g')} milli-chips per game",
+        f"chips per game = {_number(full['milli_exploitability'], '.4g')} {unit}",
+        f"    ({meaning})",
         f"  NashConv:                            "
         f"{_number(full['certificate']['nash_conv'], '.6g')}",
         "",

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from seqform.documents.layout.parts import unit_of
+
 __all__ = ["off_tree_text"]
 
 
 def _number(value: float | None, digits: str) -> str:
     return "-" if value is None else format(value, digits)
-
-
-def _chips(amount: float) -> str:
-    return f"{amount:g} chip" + ("" if amount == 1 else "s")
 
 
 def _method(built: dict[str, Any]) -> str:
@@ -28,7 +26,8 @@ def _method(built: dict[str, Any]) -> str:
 
 def off_tree_text(built: dict[str, Any]) -> str:
     """The report ``seqform resolve GAME --off-tree METHOD --abstract GAME`` prints."""
-    full, blueprint, unit = built["full_game"], built["blueprint"], built["unit"]
+    full, blueprint = built["full_game"], built["blueprint"]
+    unit, meaning = unit_of(built)
     first, second = built["untranslated"]
     lines = [
         f"full game:     {built['game']['name']}",
@@ -37,8 +36,7 @@ def off_tree_text(built: dict[str, Any]) -> str:
         f"{built['off_tree_decisions']:,} public decisions of the full game are off the "
         "abstract tree",
         "",
-        f"exploitability (NashConv / 2, chips per game; {unit}: thousandths of "
-        f"{_chips(built['unit_chips'])} per game):",
+        f"exploitability (NashConv / 2, chips per game; {meaning}):",
         f"  full game:             {_number(full['exploitability'], '.6g'):>12}  "
         f"({_number(full['milli_exploitability'], '.4g')} {unit})",
         f"  blueprint in abstract: {_number(blueprint['exploitability'], '.6g'):>12}  "

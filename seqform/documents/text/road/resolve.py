@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from seqform.documents.layout.parts import unit_of
+
 __all__ = ["resolve_text"]
 
 _PATHS = {
@@ -23,6 +25,7 @@ def resolve_text(built: dict[str, Any]) -> str:
     blueprint, resolved = built["blueprint"], built["resolved"]
     refined = ", gadget games refined (quasi-perfect)" if built["refined"] else ""
     path = _PATHS[built.get("path", "tree")]  # documents without one ran on the tree
+    unit, meaning = unit_of(built)
     lines = [
         f"{built['game']['name']}: the {built['gadget']} gadget on the "
         f"{len(built['subgames'])} subgames of round {built['round']}{refined}",
@@ -36,12 +39,11 @@ def resolve_text(built: dict[str, Any]) -> str:
             else []
         ),
         "",
-        "exploitability (NashConv / 2, chips per game, and milli-chips per game: mbb/g where "
-        "the big blind is one chip, as Leduc's ante):",
+        f"exploitability (NashConv / 2, chips per game; {meaning}):",
         f"  blueprint:  {_number(blueprint['exploitability'], '.6g'):>12}  "
-        f"({_number(blueprint['milli_exploitability'], '.4g')} milli-chips/g)",
+        f"({_number(blueprint['milli_exploitability'], '.4g')} {unit})",
         f"  re-solved:  {_number(resolved['exploitability'], '.6g'):>12}  "
-        f"({_number(resolved['milli_exploitability'], '.4g')} milli-chips/g)",
+        f"({_number(resolved['milli_exploitability'], '.4g')} {unit})",
         f"smallest margin (T_J - cbv(J), counterfactual): {_number(built['min_margin'], '.3g')}",
         "largest NashConv of a gadget LP's answer: "
         f"{_number(built['max_gadget_nash_conv'], '.3g')}",

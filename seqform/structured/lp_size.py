@@ -14,7 +14,7 @@ A game solved suit-reduced (:mod:`seqform.structured.suit_reduction`) solves a s
 the LP of its canonical boards ``G'`` with player 0's sequences and player 1's information
 sets merged into their hand classes, the level-sum chains kept as ``G'`` has them.
 :func:`estimate_reduced_lp_size` counts that one from the reduction's own sizes
-(:func:`~seqform.structured.suit_reduction.canonical_sizes`), still without an LP.
+(:func:`~seqform.structured.suit_classes.canonical_sizes`), still without an LP.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import Constant, PayoffRule, Sign, StructuredGame
 from seqform.structured.lp_parts import UNBLOCKED_LEVELS, level_chain
-from seqform.structured.suit_reduction import canonical_boards, canonical_sizes
+from seqform.structured.suit_classes import canonical_boards, canonical_sizes
 
 __all__ = ["LPSize", "estimate_lp_size", "estimate_reduced_lp_size"]
 

@@ -226,10 +226,12 @@ def save_strategy_arrays(
     algorithm: str,
     iterations: int,
     storage: str = "float32",
+    compression: str = "lzma",
 ) -> StoredCertificate:
     """Write ``strategies`` (on ``G'`` when ``boards`` is given, per hand class; else on
     ``game``) as a strategy-arrays document at ``path``, with the certificate of the
-    arrays as stored (rounded to ``storage`` and read back as a reader will).
+    arrays as stored (rounded to ``storage`` and read back as a reader will);
+    ``compression`` as :func:`~seqform.io.strategy_arrays.write_strategy_arrays` takes it.
 
     Raises
     ------
@@ -269,6 +271,8 @@ def save_strategy_arrays(
     )
     indexed_by = HAND_CLASSES if boards is not None else SEQUENCES
     write_strategy_arrays(
-        path, StrategyArrays(spec, indexed_by, probabilities, unreached, provenance)
+        path,
+        StrategyArrays(spec, indexed_by, probabilities, unreached, provenance),
+        compression,
     )
     return StoredCertificate(os.fspath(path), spec, where, certificate, provenance)

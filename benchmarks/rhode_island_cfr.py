@@ -7,6 +7,13 @@ Run from the checkout::
     python -m benchmarks.rhode_island_cfr --algorithm cfr+ --storage float64
     python -m benchmarks.rhode_island --cfr --save-average avg.npz   # keep the average
     python -m benchmarks.rhode_island --cfr --certify-from avg.npz   # certify it on G later
+    python -m benchmarks.rhode_island --cfr --certify-from old.npz --save-average new.npz
+
+``--save-average`` writes a strategy-arrays document (:mod:`seqform.io.strategy_arrays`:
+``--storage``'s dtype per hand class of ``G'``, with the provenance and the certificate of
+the stored arrays), which ``seqform exploit rhode_island --strategy avg.npz`` checks;
+``--certify-from`` reads it, or a file of the earlier float64-per-sequence format, which
+with ``--save-average`` it rewrites as a document.
 
 The game ``G`` is reduced to its canonical boards ``G'``
 (:func:`seqform.structured.suit_classes.canonical_boards`) and stepped by the compiled
@@ -114,6 +121,8 @@ def _render(data: dict[str, Any]) -> str:
             f"{row['value_upper']:+.6f} | {row['peak_rss_gb']:.2f} |"
         )
     lines += ["", f"Stopped: {data['stopped']}.", "", f"Certificate on G: {data['on_game']}", ""]
+    if data.get("saved_average"):
+        lines += [f"Average saved: {data['saved_average']}", ""]
     return "\n".join(lines)
 
 
@@ -125,23 +134,33 @@ def _write(data: dict[str, Any], out: Path) -> None:
     write_atomically(out / "rhode_island_cfr.md", _render(data))
 
 
-def _save_average(strategies: Sequence[Any], path: Path) -> None:
-    """The average's behaviour on ``G'`` per player (``p0``, ``p1``), for a certificate on
-    ``G`` in another process (``--certify-from``); written atomically."""
-    import numpy as np
+def _save_average(
+    args: argparse.Namespace, boards: Any, strategies: Sequence[Any], iterations: int
+) -> str:
+    """The average as a strategy-arrays document (:mod:`seqform.io.strategy_arrays`: per
+    hand class of ``G'``, ``--storage``'s dtype, with the certificate of the stored arrays),
+    written atomically to ``--save-average``; the certificate's line."""
+    from seqform.questions.stored_certificate import save_strategy_arrays
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial.npz")
-    np.savez(
-        partial,
-        **{f"p{i}": strategy.probabilities for i, strategy in enumerate(strategies)},
-        **{f"u{i}": strategy.unreached for i, strategy in enumerate(strategies)},
+    began = time.perf_counter()
+    args.save_average.parent.mkdir(parents=True, exist_ok=True)
+    saved = save_strategy_arrays(
+        args.save_average, args.game, boards.game, boards, (strategies[0], strategies[1]),
+        algorithm=args.algorithm, iterations=iterations, storage=args.storage,
+    )  # fmt: skip
+    line = (
+        f"{args.save_average.name} ({args.save_average.stat().st_size / 1e6:.1f} MB): "
+        f"{args.storage} per hand class, its arrays certified on G': NashConv "
+        f"{saved.provenance.nash_conv:.6g}, value in [{saved.value_lower:+.6f}, "
+        f"{saved.value_upper:+.6f}] ({time.perf_counter() - began:.0f} s)"
     )
-    os.replace(partial, path)
+    print(f"saved {line}", flush=True)
+    return line
 
 
-def _saved_average(boards: Any, path: Path) -> list[Any]:
-    """The average :func:`_save_average` kept, as ``G'``'s strategies; an information set
+def _legacy_average(boards: Any, path: Path) -> list[Any]:
+    """An average kept before the strategy-arrays document (keys ``p0``, ``p1`` per sequence
+    of ``G'``, float64, ``u0``, ``u1`` optional), as ``G'``'s strategies; an information set
     its own plan does not reach is flagged as :func:`~seqform.iterative.passes.
     average_strategy` flags it where the file has no flags."""
     import numpy as np
@@ -163,45 +182,89 @@ def _saved_average(boards: Any, path: Path) -> list[Any]:
     return strategies
 
 
+def _run_record(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The results file in ``--out`` when it is this game's run, else None."""
+    results = args.out / "rhode_island_cfr.json"
+    if not results.exists():
+        return None
+    data: dict[str, Any] = json.loads(results.read_text())
+    return data if data.get("game") == args.game else None
+
+
 def certify_saved(args: argparse.Namespace) -> int:
-    """``--certify-from``: a kept average certified on ``G'`` and, lifted, on ``G``, each
-    with its seconds and the peak memory so far; the results file in ``--out`` gets the
-    certificate on ``G`` when it is this game's."""
+    """``--certify-from``: a kept average (a strategy-arrays document, or a file of the
+    earlier float64 format) certified on ``G'`` and, lifted, on ``G`` as
+    ``--certify-on-game`` says, each with its seconds and the peak memory so far; with
+    ``--save-average`` it is (re)written as a strategy-arrays document first (an earlier
+    file's algorithm and iterations are read from the run's results in ``--out``), and the
+    certificate is that of the stored arrays.  The results file in ``--out`` gets the
+    certificates when it is this game's."""
+    import numpy as np
+
     from seqform.game.builtin.registry import load_structured_game
-    from seqform.structured.responses import certify
-    from seqform.structured.suit_classes import canonical_boards, certify_on_classes, lift_behaviour
+    from seqform.io.strategy_arrays import FORMAT, read_strategy_arrays
+    from seqform.questions.stored_certificate import certify_stored
+    from seqform.structured.suit_classes import canonical_boards, certify_on_classes
 
     start = time.perf_counter()
-    boards = canonical_boards(load_structured_game(args.game))
-    if boards is None:
-        print(f"{args.game}: no suit symmetry; this benchmark runs on canonical boards")
-        return 2
-    strategies = _saved_average(boards, args.certify_from)
+    record = _run_record(args)
+    with np.load(args.certify_from) as archive:
+        legacy = "meta" not in archive.files
+    if legacy:
+        boards = canonical_boards(load_structured_game(args.game))
+        if boards is None:
+            print(f"{args.game}: no suit symmetry; this benchmark runs on canonical boards")
+            return 2
+        strategies = _legacy_average(boards, args.certify_from)
+    else:
+        stored = read_strategy_arrays(args.certify_from)
+        if stored.spec != args.game or stored.boards is None:
+            print(f"{args.certify_from}: a {FORMAT} of {stored.spec}, not of {args.game}")
+            return 2
+        boards, strategies = stored.boards, list(stored.strategies)
     print(f"{args.game}: G' and the average in {time.perf_counter() - start:.1f} s", flush=True)
+    saved_line = None
+    if args.save_average is not None:
+        if legacy and record is None:
+            print(f"no results of {args.game} in {args.out}: its algorithm and iterations?")
+            return 2
+        if legacy:
+            args.algorithm, iterations = record["algorithm"], record["curve"][-1]["iterations"]
+        else:
+            args.algorithm, iterations = stored.provenance.algorithm, stored.provenance.iterations
+        saved_line = _save_average(args, boards, strategies, iterations)
+        stored = read_strategy_arrays(args.save_average)  # certified as a reader gets it
+        boards, strategies = stored.boards, list(stored.strategies)
     began = time.perf_counter()
-    on_classes = certify_on_classes(boards, *strategies)
+    if legacy and saved_line is None:
+        on_classes = certify_on_classes(boards, *strategies)
+    else:
+        checked = certify_stored(stored)
+        on_classes = checked.certificate
+        print(
+            f"{stored.source}: its certificate {'agrees' if checked.agrees else 'DISAGREES'} "
+            f"with the one it states ({checked.provenance.nash_conv:.6g})",
+            flush=True,
+        )
     print(
-        f"on G': NashConv {float(on_classes.nash_conv):.6g} in {time.perf_counter() - began:.1f}"
-        f" s, RSS {_peak_rss_gb():.2f} GB",
+        f"on G': NashConv {float(on_classes.nash_conv):.6g}, value in "
+        f"[{-float(on_classes.best_response_values[1]):+.6f}, "
+        f"{float(on_classes.best_response_values[0]):+.6f}] in "
+        f"{time.perf_counter() - began:.1f} s, RSS {_peak_rss_gb():.2f} GB",
         flush=True,
     )
     began = time.perf_counter()
-    lifted = [lift_behaviour(boards, strategy) for strategy in strategies]
-    certificate = certify(boards.game, lifted[0], lifted[1])
-    lower = -float(certificate.best_response_values[1])
-    upper = float(certificate.best_response_values[0])
+    verdict = _certify_on_game(boards, strategies, args.certify_on_game)
     seconds, peak = time.perf_counter() - began, _peak_rss_gb()
-    verdict = (
-        f"NashConv {float(certificate.nash_conv):.6g}, value in [{lower:+.6f}, {upper:+.6f}] "
-        f"(lifted and certified in {seconds:.0f} s, peak RSS {peak:.2f} GB, by --certify-from)"
-    )
+    if verdict.startswith("NashConv"):
+        verdict += f" (lifted and certified in {seconds:.0f} s, peak RSS {peak:.2f} GB)"
     print(f"on G: {verdict}", flush=True)
-    results = args.out / "rhode_island_cfr.json"
-    if results.exists():
-        data = json.loads(results.read_text())
-        if data.get("game") == args.game:
-            data["on_game"] = verdict
-            _write(data, args.out)
+    if record is not None:
+        if verdict.startswith("NashConv"):  # else an earlier certificate on G stands
+            record["on_game"] = verdict + " (by --certify-from)"
+        if saved_line is not None:
+            record["saved_average"] = saved_line
+        _write(record, args.out)
     return 0
 
 
@@ -325,14 +388,15 @@ def run(args: argparse.Namespace) -> int:
         data["on_game"] = "not run (interrupted)"
         _write(data, args.out)
         if args.save_average is not None:
-            _save_average(stepper.average(), args.save_average)
+            data["saved_average"] = _save_average(args, boards, stepper.average(), iteration)
+            _write(data, args.out)
         print(data["stopped"], flush=True)
         return 130
     if data["stopped"] == "running":
         data["stopped"] = "the schedule's end"
     data["run_wall_seconds"] = time.perf_counter() - wall_start
     if args.save_average is not None:
-        _save_average(stepper.average(), args.save_average)
+        data["saved_average"] = _save_average(args, boards, stepper.average(), iteration)
     data["on_game"] = "running (the curve above is final)"
     _write(data, args.out)
     try:
@@ -358,13 +422,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--certify-on-game", choices=("auto", "yes", "no"), default="auto")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the results go")
     parser.add_argument(
-        "--save-average", type=Path, metavar="NPZ", help="keep the average on G' in this file"
+        "--save-average",
+        type=Path,
+        metavar="NPZ",
+        help="keep the average as a strategy-arrays document (per hand class of G')",
     )
     parser.add_argument(
         "--certify-from",
         type=Path,
         metavar="NPZ",
-        help="certify an average kept by --save-average (on G' and on G), no CFR",
+        help="certify an average kept by --save-average (on G', and on G as "
+        "--certify-on-game says), no CFR; with --save-average, rewrite it as a document",
     )
     args = parser.parse_args(argv)
     if args.certify_from is not None:

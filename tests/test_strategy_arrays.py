@@ -12,6 +12,7 @@ import pytest
 
 from seqform.cli.main import main
 from seqform.documents.build import document
+from seqform.documents.text.render import render_text
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.registry import load_structured_game
 from seqform.io.documents import validate_document
@@ -199,6 +200,7 @@ def test_exploit_certifies_the_file_on_the_command_line(
     text = capsys.readouterr().out
     assert f"NashConv                       {saved.provenance.nash_conv:.6g}" in text
     assert "agrees" in text
+    assert render_text(certify_stored(path, game=LEDUC)) == text  # Python gets the same text
     assert main(["exploit", LEDUC, "--strategy", str(path), "--format", "json"]) == 0
     built = json.loads(capsys.readouterr().out)
     validate_document(built)

@@ -189,7 +189,8 @@ def profile_arrays(
         If a strategy is not on the expected table, or (per class) differs between two
         members of a hand class by more than :data:`CLASS_TOLERANCE`.
     """
-    probabilities, unreached = [], []
+    probabilities: list[np.ndarray] = []
+    unreached: list[np.ndarray] = []
     for player, strategy in enumerate(strategies):
         behaviour = strategy.to_float()
         if boards is None:

@@ -122,7 +122,11 @@ def _render(data: dict[str, Any]) -> str:
         )
     lines += ["", f"Stopped: {data['stopped']}.", "", f"Certificate on G: {data['on_game']}", ""]
     if data.get("saved_average"):
-        lines += [f"Average saved: {data['saved_average']}", ""]
+        lines += [
+            f"Average saved: {data['saved_average']}.  A strategy-arrays document "
+            "(seqform.io.strategy_arrays); `seqform exploit GAME --strategy FILE` checks it.",
+            "",
+        ]
     return "\n".join(lines)
 
 

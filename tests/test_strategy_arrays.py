@@ -219,3 +219,29 @@ def test_exploit_refuses_another_game_or_a_player(
     assert "--player does not apply" in capsys.readouterr().err
     assert main(["exploit", "nosuch", "--strategy", path]) == 2
     capsys.readouterr()
+
+
+@pytest.mark.slow
+def test_the_cfr_benchmark_saves_a_file_that_certifies_as_its_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks.rhode_island_cfr import main as cfr_main
+
+    saved = tmp_path / "average.npz"
+    arguments = ["--game", LEDUC, "--first", "4", "--ratio", "2", "--target-percent", "1e9"]
+    assert cfr_main([*arguments, "--out", str(tmp_path), "--save-average", str(saved),
+                     "--certify-on-game", "no"]) == 0  # fmt: skip
+    run = json.loads((tmp_path / "rhode_island_cfr.json").read_text())
+    last = run["curve"][-1]  # the run's own certificate, of its float64 average
+    checked = certify_stored(saved)
+    assert checked.agrees and checked.provenance.iterations == last["iterations"] == 4
+    assert float(checked.certificate.nash_conv) / 2 == pytest.approx(
+        last["exploitability"], abs=1e-6
+    )
+    assert checked.value_lower == pytest.approx(last["value_lower"], abs=1e-6)
+    # --certify-from reads the document back, and certifies it as the file states
+    assert cfr_main(["--game", LEDUC, "--certify-from", str(saved), "--out", str(tmp_path),
+                     "--certify-on-game", "yes"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "its certificate agrees" in out
+    assert f"on G: NashConv {checked.provenance.nash_conv:.6g}" in out

@@ -179,6 +179,10 @@ def _bad_cases(path: Path, tmp: Path) -> list[tuple[Path, str]]:
         (_rewritten(path, tmp / "sum.npz", p0=off), r"information set #\d+ .*sum to 1\.0"),
         (_rewritten(path, tmp / "missing.npz", u1=None), "missing u1"),
         (_rewritten(path, tmp / "nometa.npz", meta=None), "no 'meta' entry"),
+        (
+            _rewritten(path, tmp / "prov.npz", meta=_meta(path, provenance={"nash_conv": "0"})),
+            "provenance must hold",
+        ),
     ]
 
 

@@ -42,15 +42,12 @@ writer's certificate (:attr:`Provenance.nash_conv`) is taken on those very numbe
 reader who certifies the file (:func:`seqform.questions.stored_certificate.certify_stored`)
 gets the same NashConv.
 
-Reading checks everything before it is used, and raises :class:`StrategyFileError` naming
-the file and, where there is one, the first bad information set: not an ``.npz`` of this
-format, another version, a spec that is not a known structured game, arrays whose sizes are
-not the game's tables', a probability that is NaN or outside ``[0, 1]``, an information set
-whose probabilities do not sum to 1 within :data:`SUM_TOLERANCE`.
+Reading checks everything before it is used (:func:`read_strategy_arrays`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import zipfile
@@ -93,6 +90,7 @@ about 7 digits, so a set of a few actions rounds to within about 1e-7 of 1."""
 _COMPRESSION = {"lzma": zipfile.ZIP_LZMA, "deflate": zipfile.ZIP_DEFLATED}
 HAND_CLASSES = "hand_classes"
 SEQUENCES = "sequences"
+_KINDS: dict[str, tuple[type, ...]] = {"str": (str,), "int": (int,), "float": (int, float)}
 
 
 @dataclass(frozen=True)
@@ -311,11 +309,19 @@ def _meta(archive: Any, where: str) -> dict[str, Any]:
 
 
 def _provenance(meta: dict[str, Any], where: str) -> Provenance:
+    """The checked provenance: every field there, of its kind, numbers finite."""
     fields = meta["provenance"]
-    try:
-        return Provenance(**fields)
-    except TypeError as exc:
-        raise StrategyFileError(f"{where}: provenance {fields!r} is not readable: {exc}") from None
+    kinds = {f.name: _KINDS[str(f.type)] for f in dataclasses.fields(Provenance)}
+    if not isinstance(fields, dict) or set(fields) != set(kinds):
+        raise StrategyFileError(f"{where}: provenance must hold exactly {', '.join(kinds)}")
+    for key, kind in kinds.items():
+        value = fields[key]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise StrategyFileError(f"{where}: provenance {key} is {value!r}")
+        if isinstance(value, float) and not np.isfinite(value):
+            raise StrategyFileError(f"{where}: provenance {key} is {value!r}")
+    numbers = {key: float(fields[key]) for key in ("nash_conv", "value_lower", "value_upper")}
+    return Provenance(**{**fields, **numbers})
 
 
 def _game(meta: dict[str, Any], where: str) -> tuple[StructuredGame, CanonicalBoards | None]:
@@ -349,8 +355,12 @@ def read_strategy_arrays(path: str | os.PathLike[str]) -> StoredProfile:
     OSError
         If the file cannot be opened.
     StrategyFileError
-        (a ``ValueError``) For anything in it that is not a valid profile of its game
-        (module docstring), naming the file and the first bad information set.
+        (a ``ValueError``) Naming the file and, where there is one, the first bad
+        information set: not an ``.npz`` of this format, another version, provenance
+        missing or of the wrong kinds, a spec that is not a known structured game, arrays
+        whose sizes are not the game's tables', a probability that is NaN or outside
+        ``[0, 1]``, an information set whose probabilities do not sum to 1 within
+        :data:`SUM_TOLERANCE`.
     """
     where = os.fspath(path)
     try:

@@ -54,6 +54,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.rhode_island_average import (
+    certify_loaded,
+    load_saved,
+    resave,
+    run_record,
+    save_average,
+)
+
 RESULTS = Path(__file__).parent / "results"
 FULL_GAME = "rhode_island"
 TIME_LIMIT = 3600.0
@@ -138,63 +146,6 @@ def _write(data: dict[str, Any], out: Path) -> None:
     write_atomically(out / "rhode_island_cfr.md", _render(data))
 
 
-def _save_average(
-    args: argparse.Namespace, boards: Any, strategies: Sequence[Any], iterations: int
-) -> str:
-    """The average as a strategy-arrays document (:mod:`seqform.io.strategy_arrays`: per
-    hand class of ``G'``, ``--storage``'s dtype, with the certificate of the stored arrays),
-    written atomically to ``--save-average``; the certificate's line."""
-    from seqform.questions.stored_certificate import save_strategy_arrays
-
-    began = time.perf_counter()
-    args.save_average.parent.mkdir(parents=True, exist_ok=True)
-    saved = save_strategy_arrays(
-        args.save_average, args.game, boards.game, boards, (strategies[0], strategies[1]),
-        algorithm=args.algorithm, iterations=iterations, storage=args.storage,
-    )  # fmt: skip
-    line = (
-        f"{args.save_average.name} ({args.save_average.stat().st_size / 1e6:.1f} MB): "
-        f"{args.storage} per hand class, its arrays certified on G': NashConv "
-        f"{saved.provenance.nash_conv:.6g}, value in [{saved.value_lower:+.6f}, "
-        f"{saved.value_upper:+.6f}] ({time.perf_counter() - began:.0f} s)"
-    )
-    print(f"saved {line}", flush=True)
-    return line
-
-
-def _legacy_average(boards: Any, path: Path) -> list[Any]:
-    """An average kept before the strategy-arrays document (keys ``p0``, ``p1`` per sequence
-    of ``G'``, float64, ``u0``, ``u1`` optional), as ``G'``'s strategies; an information set
-    its own plan does not reach is flagged as :func:`~seqform.iterative.passes.
-    average_strategy` flags it where the file has no flags."""
-    import numpy as np
-
-    from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, plan_from_behaviour
-    from seqform.structured.responses import sequence_tables
-
-    saved = np.load(path)
-    strategies = []
-    for player, table in enumerate(sequence_tables(boards.canonical)):
-        probabilities = np.asarray(saved[f"p{player}"], dtype=float)
-        if f"u{player}" in saved:
-            unreached = np.asarray(saved[f"u{player}"], dtype=bool)
-        else:
-            blank = np.zeros(table.num_infosets, dtype=bool)
-            plan = plan_from_behaviour(BehaviouralStrategy(table, probabilities, blank))
-            unreached = plan[table.parent_sequence] <= REACH_TOLERANCE
-        strategies.append(BehaviouralStrategy(table, probabilities, unreached))
-    return strategies
-
-
-def _run_record(args: argparse.Namespace) -> dict[str, Any] | None:
-    """The results file in ``--out`` when it is this game's run, else None."""
-    results = args.out / "rhode_island_cfr.json"
-    if not results.exists():
-        return None
-    data: dict[str, Any] = json.loads(results.read_text())
-    return data if data.get("game") == args.game else None
-
-
 def certify_saved(args: argparse.Namespace) -> int:
     """``--certify-from``: a kept average (a strategy-arrays document, or a file of the
     earlier float64 format) certified on ``G'`` and, lifted, on ``G`` as
@@ -203,53 +154,21 @@ def certify_saved(args: argparse.Namespace) -> int:
     file's algorithm and iterations are read from the run's results in ``--out``), and the
     certificate is that of the stored arrays.  The results file in ``--out`` gets the
     certificates when it is this game's."""
-    import numpy as np
-
-    from seqform.game.builtin.registry import load_structured_game
-    from seqform.io.strategy_arrays import FORMAT, read_strategy_arrays
-    from seqform.questions.stored_certificate import certify_stored
-    from seqform.structured.suit_classes import canonical_boards, certify_on_classes
-
     start = time.perf_counter()
-    record = _run_record(args)
-    with np.load(args.certify_from) as archive:
-        legacy = "meta" not in archive.files
-    if legacy:
-        boards = canonical_boards(load_structured_game(args.game))
-        if boards is None:
-            print(f"{args.game}: no suit symmetry; this benchmark runs on canonical boards")
-            return 2
-        strategies = _legacy_average(boards, args.certify_from)
-    else:
-        stored = read_strategy_arrays(args.certify_from)
-        if stored.spec != args.game or stored.boards is None:
-            print(f"{args.certify_from}: a {FORMAT} of {stored.spec}, not of {args.game}")
-            return 2
-        boards, strategies = stored.boards, list(stored.strategies)
+    record = run_record(args)
+    loaded = load_saved(args, args.certify_from)
+    if loaded is None:
+        return 2
     print(f"{args.game}: G' and the average in {time.perf_counter() - start:.1f} s", flush=True)
     saved_line = None
     if args.save_average is not None:
-        if legacy and record is None:
+        if loaded.stored is None and record is None:
             print(f"no results of {args.game} in {args.out}: its algorithm and iterations?")
             return 2
-        if legacy:
-            args.algorithm, iterations = record["algorithm"], record["curve"][-1]["iterations"]
-        else:
-            args.algorithm, iterations = stored.provenance.algorithm, stored.provenance.iterations
-        saved_line = _save_average(args, boards, strategies, iterations)
-        stored = read_strategy_arrays(args.save_average)  # certified as a reader gets it
-        boards, strategies = stored.boards, list(stored.strategies)
+        saved_line = resave(args, loaded, record)
+        loaded = load_saved(args, args.save_average) or loaded  # as a reader gets it
     began = time.perf_counter()
-    if legacy and saved_line is None:
-        on_classes = certify_on_classes(boards, *strategies)
-    else:
-        checked = certify_stored(stored)
-        on_classes = checked.certificate
-        print(
-            f"{stored.source}: its certificate {'agrees' if checked.agrees else 'DISAGREES'} "
-            f"with the one it states ({checked.provenance.nash_conv:.6g})",
-            flush=True,
-        )
+    on_classes = certify_loaded(loaded)
     print(
         f"on G': NashConv {float(on_classes.nash_conv):.6g}, value in "
         f"[{-float(on_classes.best_response_values[1]):+.6f}, "
@@ -258,7 +177,7 @@ def certify_saved(args: argparse.Namespace) -> int:
         flush=True,
     )
     began = time.perf_counter()
-    verdict = _certify_on_game(boards, strategies, args.certify_on_game)
+    verdict = _certify_on_game(loaded.boards, loaded.strategies, args.certify_on_game)
     seconds, peak = time.perf_counter() - began, _peak_rss_gb()
     if verdict.startswith("NashConv"):
         verdict += f" (lifted and certified in {seconds:.0f} s, peak RSS {peak:.2f} GB)"
@@ -392,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
         data["on_game"] = "not run (interrupted)"
         _write(data, args.out)
         if args.save_average is not None:
-            data["saved_average"] = _save_average(args, boards, stepper.average(), iteration)
+            data["saved_average"] = save_average(args, boards, stepper.average(), iteration)
             _write(data, args.out)
         print(data["stopped"], flush=True)
         return 130
@@ -400,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
         data["stopped"] = "the schedule's end"
     data["run_wall_seconds"] = time.perf_counter() - wall_start
     if args.save_average is not None:
-        data["saved_average"] = _save_average(args, boards, stepper.average(), iteration)
+        data["saved_average"] = save_average(args, boards, stepper.average(), iteration)
     data["on_game"] = "running (the curve above is final)"
     _write(data, args.out)
     try:

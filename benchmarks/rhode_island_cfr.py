@@ -7,6 +7,13 @@ Run from the checkout::
     python -m benchmarks.rhode_island_cfr --algorithm cfr+ --storage float64
     python -m benchmarks.rhode_island --cfr --save-average avg.npz   # keep the average
     python -m benchmarks.rhode_island --cfr --certify-from avg.npz   # certify it on G later
+    python -m benchmarks.rhode_island --cfr --certify-from old.npz --save-average new.npz
+
+``--save-average`` writes a strategy-arrays document (:mod:`seqform.io.strategy_arrays`:
+``--storage``'s dtype per hand class of ``G'``, with the provenance and the certificate of
+the stored arrays), which ``seqform exploit rhode_island --strategy avg.npz`` checks;
+``--certify-from`` reads it, or a file of the earlier float64-per-sequence format, which
+with ``--save-average`` it rewrites as a document.
 
 The game ``G`` is reduced to its canonical boards ``G'``
 (:func:`seqform.structured.suit_classes.canonical_boards`) and stepped by the compiled
@@ -46,6 +53,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from benchmarks.rhode_island_average import (
+    certify_loaded,
+    load_saved,
+    resave,
+    run_record,
+    save_average,
+)
 
 RESULTS = Path(__file__).parent / "results"
 FULL_GAME = "rhode_island"
@@ -114,6 +129,12 @@ def _render(data: dict[str, Any]) -> str:
             f"{row['value_upper']:+.6f} | {row['peak_rss_gb']:.2f} |"
         )
     lines += ["", f"Stopped: {data['stopped']}.", "", f"Certificate on G: {data['on_game']}", ""]
+    if data.get("saved_average"):
+        lines += [
+            f"Average saved: {data['saved_average']}.  A strategy-arrays document "
+            "(seqform.io.strategy_arrays); `seqform exploit GAME --strategy FILE` checks it.",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -125,83 +146,48 @@ def _write(data: dict[str, Any], out: Path) -> None:
     write_atomically(out / "rhode_island_cfr.md", _render(data))
 
 
-def _save_average(strategies: Sequence[Any], path: Path) -> None:
-    """The average's behaviour on ``G'`` per player (``p0``, ``p1``), for a certificate on
-    ``G`` in another process (``--certify-from``); written atomically."""
-    import numpy as np
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial.npz")
-    np.savez(
-        partial,
-        **{f"p{i}": strategy.probabilities for i, strategy in enumerate(strategies)},
-        **{f"u{i}": strategy.unreached for i, strategy in enumerate(strategies)},
-    )
-    os.replace(partial, path)
-
-
-def _saved_average(boards: Any, path: Path) -> list[Any]:
-    """The average :func:`_save_average` kept, as ``G'``'s strategies; an information set
-    its own plan does not reach is flagged as :func:`~seqform.iterative.passes.
-    average_strategy` flags it where the file has no flags."""
-    import numpy as np
-
-    from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, plan_from_behaviour
-    from seqform.structured.responses import sequence_tables
-
-    saved = np.load(path)
-    strategies = []
-    for player, table in enumerate(sequence_tables(boards.canonical)):
-        probabilities = np.asarray(saved[f"p{player}"], dtype=float)
-        if f"u{player}" in saved:
-            unreached = np.asarray(saved[f"u{player}"], dtype=bool)
-        else:
-            blank = np.zeros(table.num_infosets, dtype=bool)
-            plan = plan_from_behaviour(BehaviouralStrategy(table, probabilities, blank))
-            unreached = plan[table.parent_sequence] <= REACH_TOLERANCE
-        strategies.append(BehaviouralStrategy(table, probabilities, unreached))
-    return strategies
-
-
 def certify_saved(args: argparse.Namespace) -> int:
-    """``--certify-from``: a kept average certified on ``G'`` and, lifted, on ``G``, each
-    with its seconds and the peak memory so far; the results file in ``--out`` gets the
-    certificate on ``G`` when it is this game's."""
-    from seqform.game.builtin.registry import load_structured_game
-    from seqform.structured.responses import certify
-    from seqform.structured.suit_classes import canonical_boards, certify_on_classes, lift_behaviour
-
+    """``--certify-from``: a kept average (a strategy-arrays document, or a file of the
+    earlier float64 format) certified on ``G'`` and, lifted, on ``G`` as
+    ``--certify-on-game`` says, each with its seconds and the peak memory so far; with
+    ``--save-average`` it is (re)written as a strategy-arrays document first (an earlier
+    file's algorithm and iterations are read from the run's results in ``--out``), and the
+    certificate is that of the stored arrays.  The results file in ``--out`` gets the
+    certificates when it is this game's."""
     start = time.perf_counter()
-    boards = canonical_boards(load_structured_game(args.game))
-    if boards is None:
-        print(f"{args.game}: no suit symmetry; this benchmark runs on canonical boards")
+    record = run_record(args)
+    loaded = load_saved(args, args.certify_from)
+    if loaded is None:
         return 2
-    strategies = _saved_average(boards, args.certify_from)
     print(f"{args.game}: G' and the average in {time.perf_counter() - start:.1f} s", flush=True)
+    saved_line = None
+    if args.save_average is not None:
+        if loaded.stored is None and record is None:
+            print(f"no results of {args.game} in {args.out}: its algorithm and iterations?")
+            return 2
+        saved_line = resave(args, loaded, record)
+        loaded = load_saved(args, args.save_average) or loaded  # as a reader gets it
     began = time.perf_counter()
-    on_classes = certify_on_classes(boards, *strategies)
+    on_classes = certify_loaded(loaded)
     print(
-        f"on G': NashConv {float(on_classes.nash_conv):.6g} in {time.perf_counter() - began:.1f}"
-        f" s, RSS {_peak_rss_gb():.2f} GB",
+        f"on G': NashConv {float(on_classes.nash_conv):.6g}, value in "
+        f"[{-float(on_classes.best_response_values[1]):+.6f}, "
+        f"{float(on_classes.best_response_values[0]):+.6f}] in "
+        f"{time.perf_counter() - began:.1f} s, RSS {_peak_rss_gb():.2f} GB",
         flush=True,
     )
     began = time.perf_counter()
-    lifted = [lift_behaviour(boards, strategy) for strategy in strategies]
-    certificate = certify(boards.game, lifted[0], lifted[1])
-    lower = -float(certificate.best_response_values[1])
-    upper = float(certificate.best_response_values[0])
+    verdict = _certify_on_game(loaded.boards, loaded.strategies, args.certify_on_game)
     seconds, peak = time.perf_counter() - began, _peak_rss_gb()
-    verdict = (
-        f"NashConv {float(certificate.nash_conv):.6g}, value in [{lower:+.6f}, {upper:+.6f}] "
-        f"(lifted and certified in {seconds:.0f} s, peak RSS {peak:.2f} GB, by --certify-from)"
-    )
+    if verdict.startswith("NashConv"):
+        verdict += f" (lifted and certified in {seconds:.0f} s, peak RSS {peak:.2f} GB)"
     print(f"on G: {verdict}", flush=True)
-    results = args.out / "rhode_island_cfr.json"
-    if results.exists():
-        data = json.loads(results.read_text())
-        if data.get("game") == args.game:
-            data["on_game"] = verdict
-            _write(data, args.out)
+    if record is not None:
+        if verdict.startswith("NashConv"):  # else an earlier certificate on G stands
+            record["on_game"] = verdict + " (by --certify-from)"
+        if saved_line is not None:
+            record["saved_average"] = saved_line
+        _write(record, args.out)
     return 0
 
 
@@ -325,14 +311,15 @@ def run(args: argparse.Namespace) -> int:
         data["on_game"] = "not run (interrupted)"
         _write(data, args.out)
         if args.save_average is not None:
-            _save_average(stepper.average(), args.save_average)
+            data["saved_average"] = save_average(args, boards, stepper.average(), iteration)
+            _write(data, args.out)
         print(data["stopped"], flush=True)
         return 130
     if data["stopped"] == "running":
         data["stopped"] = "the schedule's end"
     data["run_wall_seconds"] = time.perf_counter() - wall_start
     if args.save_average is not None:
-        _save_average(stepper.average(), args.save_average)
+        data["saved_average"] = save_average(args, boards, stepper.average(), iteration)
     data["on_game"] = "running (the curve above is final)"
     _write(data, args.out)
     try:
@@ -358,13 +345,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--certify-on-game", choices=("auto", "yes", "no"), default="auto")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the results go")
     parser.add_argument(
-        "--save-average", type=Path, metavar="NPZ", help="keep the average on G' in this file"
+        "--save-average",
+        type=Path,
+        metavar="NPZ",
+        help="keep the average as a strategy-arrays document (per hand class of G')",
     )
     parser.add_argument(
         "--certify-from",
         type=Path,
         metavar="NPZ",
-        help="certify an average kept by --save-average (on G' and on G), no CFR",
+        help="certify an average kept by --save-average (on G', and on G as "
+        "--certify-on-game says), no CFR; with --save-average, rewrite it as a document",
     )
     args = parser.parse_args(argv)
     if args.certify_from is not None:

@@ -221,7 +221,9 @@ def _add_exploit(commands: Commands) -> None:
         "--strategy",
         metavar="FILE",
         help="a solve --format json document, one of its strategies, {infoset: {action: "
-        "probability}}, or a Gambit behaviour profile (export --to gambit-profile)",
+        "probability}}, a Gambit behaviour profile (export --to gambit-profile), or a "
+        "strategy-arrays document (.npz) of a structured game, whose two players are "
+        "certified together",
     )
     source.add_argument(
         "--opponent",

@@ -16,6 +16,7 @@ result                                            document                     c
 ``EquilibriumRanges``                             ``seqform.ranges/2``
 ``Exploitation``                                  ``seqform.exploit/1``
 ``IterativeRun``                                  ``seqform.iterate/1``
+``StoredCertificate``                             ``seqform.stored-certificate/1``
 ``ManySpots``                                     ``seqform.solve-many/1``
 ``LogitBranch``, ``LogitPoints``, ``LogitFit``    ``seqform.qre/1``            (2)
 a sequence of ``BuiltinGame``                     ``seqform.games/1``
@@ -68,6 +69,7 @@ MODULES = (
     "road.abstraction",
     "road.resolve",
     "road.off_tree",
+    "stored_certificate",
 )
 """The document modules of :mod:`seqform.documents` that register builders, cheapest and
 most asked for first (module docstring)."""

@@ -24,6 +24,7 @@ document               written by                                         schema
 ``seqform.qre/2``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
 ``seqform.resolve/1``  ``resolve``                                        ``resolve``
 ``seqform.off-tree/1``  ``resolve --off-tree``                             ``off_tree``
+``seqform.stored-certificate/1``  ``exploit --strategy FILE.npz``          ``stored_certificate``
 =====================  =================================================  ===================
 
 The documents are built by the library (:mod:`seqform.documents`; one entry point,
@@ -69,6 +70,7 @@ __all__ = [
     "RESOLVE",
     "SOLVE",
     "SOLVE_MANY",
+    "STORED_CERTIFICATE",
     "STRUCTURED",
     "DocumentError",
     "document_text",
@@ -90,6 +92,7 @@ QRE = "seqform.qre/2"
 ABSTRACTION = "seqform.abstraction/1"
 RESOLVE = "seqform.resolve/1"
 OFF_TREE = "seqform.off-tree/1"
+STORED_CERTIFICATE = "seqform.stored-certificate/1"
 
 DOCUMENTS: dict[str, str] = {
     SOLVE: "solve",
@@ -105,6 +108,7 @@ DOCUMENTS: dict[str, str] = {
     ABSTRACTION: "abstraction",
     RESOLVE: "resolve",
     OFF_TREE: "off_tree",
+    STORED_CERTIFICATE: "stored_certificate",
 }
 """Each document kind and the name of its schema file (``<name>.schema.json``)."""
 

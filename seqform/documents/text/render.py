@@ -25,6 +25,7 @@ from seqform.io.documents import (
     RESOLVE,
     SOLVE,
     SOLVE_MANY,
+    STORED_CERTIFICATE,
     STRUCTURED,
 )
 
@@ -42,6 +43,7 @@ _FROM_DOCUMENT = {
     ABSTRACTION: ("road.abstraction", "abstraction_text", False),
     RESOLVE: ("road.resolve", "resolve_text", False),
     OFF_TREE: ("road.off_tree", "off_tree_text", False),
+    STORED_CERTIFICATE: ("stored_certificate", "stored_certificate_text", False),
 }
 """The kinds besides the solve family, each with its renderer in :mod:`seqform.documents.text`
 (which takes the document) and whether it takes ``strategies``."""

@@ -52,6 +52,11 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.questions.exploit import Exploitation, exploit, named_opponent
     from seqform.questions.iterate import IterativeRun, iterate
     from seqform.questions.ranges import EquilibriumRanges, equilibrium_ranges
+    from seqform.questions.stored_certificate import (
+        StoredCertificate,
+        certify_stored,
+        save_strategy_arrays,
+    )
     from seqform.resolving.off_tree import OffTreeResult, off_tree
     from seqform.resolving.paths import resolve
     from seqform.resolving.resolve import ResolveResult
@@ -154,6 +159,9 @@ _LAZY = {
     "solve": "seqform.routes.solve",
     "StructuredSolution": "seqform.routes.structured",
     "StructuredExactSolution": "seqform.routes.structured_exact",
+    "StoredCertificate": "seqform.questions.stored_certificate",
+    "certify_stored": "seqform.questions.stored_certificate",
+    "save_strategy_arrays": "seqform.questions.stored_certificate",
 }
 
 
@@ -216,6 +224,7 @@ __all__ = [
     "SolverStats",
     "SpotRow",
     "Stopping",
+    "StoredCertificate",
     "StrategyCounts",
     "StructuredExactSolution",
     "StructuredGame",
@@ -231,6 +240,7 @@ __all__ = [
     "build_sequence_form",
     "builtin_games",
     "certify",
+    "certify_stored",
     "choose_route",
     "compare",
     "compare_limit",
@@ -254,6 +264,7 @@ __all__ = [
     "refine",
     "render_text",
     "resolve",
+    "save_strategy_arrays",
     "solve",
     "solve_many",
     "solve_minmax",

@@ -28,7 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
-from seqform.certify import Certificate
+from seqform.certify import Certificate, is_certified
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.lp.solvers import SolverLimitError, SolverStats
 
@@ -250,6 +250,7 @@ def lp_stages(
     *,
     lp_message: str | None = None,
     limit_point: str = "the best point found",
+    repair: Callable[[Any], _PlanSolution | None] | None = None,
 ) -> Certified[S]:
     """LP → strategies → certificate, timed as the phases ``lp``, ``behaviour`` and
     ``certificate`` of ``clock`` (the result's ``timings`` are all of the clock's phases).
@@ -258,6 +259,11 @@ def lp_stages(
     measures them.  A solver stopped at its limit raises
     :class:`~seqform.lp.solvers.SolverLimitError` again, its message extended by the
     exploitability of its point (``limit_point`` names that point) when it had one.
+
+    ``repair``, when given, is offered an LP answer whose certificate fails
+    (:func:`~seqform.certify.is_certified`): the point it returns (an interior point
+    polished, :mod:`seqform.lp.polish`) is certified in turn and kept only if certified;
+    otherwise the first answer stands, for the caller to judge.
     """
     with clock.phase("lp", lp_message):
         try:
@@ -268,6 +274,10 @@ def lp_stages(
         profile = strategies(solution.x, solution.y)
     with clock.phase("certificate"):
         certificate = certify(profile)
+    if repair is not None and not is_certified(certificate):
+        repaired = _repaired(clock, solution, certificate, repair, strategies, certify)
+        if repaired is not None:
+            solution, profile, certificate = repaired
     return Certified(
         value=solution.value,
         plans=(solution.x, solution.y),
@@ -276,6 +286,31 @@ def lp_stages(
         stats=solution.stats,
         timings=clock.timings(),
     )
+
+
+def _repaired(
+    clock: PhaseClock,
+    solution: _PlanSolution,
+    certificate: Certificate,
+    repair: Callable[[Any], _PlanSolution | None],
+    strategies: Callable[[np.ndarray, np.ndarray], tuple[S, S]],
+    certify: Callable[[tuple[S, S]], Certificate],
+) -> tuple[_PlanSolution, tuple[S, S], Certificate] | None:
+    """``repair``'s point with its strategies and certificate, timed as the phases
+    ``repair``, ``repair_behaviour`` and ``repair_certificate``; None unless certified."""
+    clock.say(
+        f"exploitability {float(certificate.exploitability):.3g} above the tolerance; "
+        "polishing the LP's answer on its active set"
+    )
+    with clock.phase("repair", stage="lp"):
+        repaired = repair(solution)
+    if repaired is None:
+        return None
+    with clock.phase("repair_behaviour", stage="behaviour"):
+        profile = strategies(repaired.x, repaired.y)
+    with clock.phase("repair_certificate", stage="certificate"):
+        measured = certify(profile)
+    return (repaired, profile, measured) if is_certified(measured) else None
 
 
 def _measured(

@@ -6,9 +6,10 @@ Run ``python -m benchmarks.clarabel_polish [--games liars_dice(sides=6),...]
 [--stops 0.6,-3,-2,-1]``.  Per game: Clarabel run to its own tolerance as the route runs it
 (iterations ``N``, CPU seconds, the certified relative exploitability), then Clarabel
 stopped at each iteration of ``--stops`` (a fraction of ``N`` or ``N`` minus a count): its
-CPU seconds, the relative exploitability of its point as it is, the CPU seconds of the
-polish and the relative exploitability of the polished point, and whether that one passes
-the certificate (1e-9 of the payoff range).  CPU seconds are this process's user + system
+CPU seconds, the relative exploitability of its point as it is, then the point polished at
+each ratio of :data:`~seqform.lp.polish.CLEAR_RATIOS` until one passes the certificate
+(1e-9 of the payoff range): the CPU seconds of the polishes and their certificates, and
+each polished point's relative exploitability.  CPU seconds are this process's user + system
 time: on a shared machine the wall-clock is mostly waiting.
 
 This is a benchmark, not a test: nothing here asserts a time.
@@ -25,7 +26,7 @@ import numpy as np
 from seqform.certify import is_certified
 from seqform.game.builtin.registry import load_structured_game
 from seqform.lp import clarabel as clarabel_lp
-from seqform.lp.polish import polish_interior_point
+from seqform.lp.polish import polished_points
 from seqform.lp.presolve import reduce_problem
 from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import optimal_stats
@@ -96,18 +97,21 @@ def run_game(name: str, stops: list[float]) -> None:
         flush=True,
     )
     for stop in stops:
-        at = int(round(stop * iterations)) if 0 < stop < 1 else iterations + int(stop)
+        at = round(stop * iterations) if 0 < stop < 1 else iterations + int(stop)
         load, start = os.getloadavg()[0], _cpu()
         point = _clarabel(problem, tolerance, refinement, at)
         clarabel_seconds = _cpu() - start
         raw, _ = relative(point)
-        start = _cpu()
-        polished = polish_interior_point(problem, point)
+        start, tried, after, certified = _cpu(), [], np.nan, False
+        for polished in polished_points(problem, point):
+            after, certified = relative(polished)
+            tried.append(f"{after:.1e}")
+            if certified:
+                break
         polish_seconds = _cpu() - start
-        after, certified = (np.nan, False) if polished is None else relative(polished)
         print(
             f"  stopped at {at:3d} it.: Clarabel {clarabel_seconds:6.1f} s, point {raw:.1e}; "
-            f"polish {polish_seconds:5.1f} s, polished {after:.1e} "
+            f"polish and certificates {polish_seconds:5.1f} s, polished {', '.join(tried)} "
             f"{'certified' if certified else 'not certified'} (load {load:.1f})",
             flush=True,
         )

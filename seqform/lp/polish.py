@@ -12,8 +12,10 @@ multiplier ``π_i``) has a small product rather than a zero.  On the LP written 
 * **dual**: the pairs with ``s_k > R z_k`` are read as slack, their ``z_k`` set to zero,
   and the rest of ``z`` moved the least that makes ``K.T z = c`` hold exactly.
 
-Pairs that neither side reads clearly (both small, ``R = 1000`` apart at most) are left to
-move on both sides.  Each projection is the least-norm solution of a consistent
+Pairs that neither side reads clearly (both small, ``R`` apart at most) are left to move on
+both sides.  No one ``R`` reads every point right (:data:`CLEAR_RATIOS`), so
+:func:`polished_points` offers the point polished at each in turn, for the caller to
+certify until one passes.  Each projection is the least-norm solution of a consistent
 (often rank-deficient: these LPs are degenerate) linear system, solved with the
 quasi-definite system ``[[I, Kᵀ], [K, −δ I]]`` factorised once by SuperLU and refined
 against the unregularised residual; the answer is then clipped to its signs.
@@ -28,6 +30,7 @@ the interior point's convergence.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -36,22 +39,38 @@ import scipy.sparse.linalg as spla
 
 from seqform.lp.problem import FloatSolution, LPProblem
 
-__all__ = ["CLEAR_RATIO", "polish_interior_point"]
+__all__ = ["CLEAR_RATIOS", "polish_interior_point", "polished_points"]
 
-CLEAR_RATIO = 1000.0
-"""``R``: a complementary pair is read as tight (or slack) when one side exceeds the other
-this many times.  At 10, Liar's Dice with six sides polished from its next-to-last
-Clarabel iterate left NashConv 5.5e-7; at 1000, 5.7e-13 (``measurements.md``)."""
+CLEAR_RATIOS = (10.0, 100.0, 1000.0)
+"""The ratios ``R`` tried in turn: a complementary pair is read as tight (or slack) when
+one side exceeds the other ``R`` times.  Which ``R`` reads a point right varies: Clarabel
+stopped one iteration short on ``liars_dice(sides=7)`` polishes to a certified point at
+``R`` = 1 or 10, not at 100 or more; two iterations short on ``liars_dice(sides=6)``, at
+100 or 1000, not at 10 or less (``benchmarks/results/measurements.md``)."""
 
 _REGULARISATION = 1e-9
 _REFINEMENTS = 8
 
 
-def polish_interior_point(problem: LPProblem, solution: FloatSolution) -> FloatSolution | None:
-    """``solution`` (an interior point of ``problem``) polished on its active set (module
-    docstring), with status ``"polished"``; None when the LP has a row or column bound
-    the polish does not cover (only ``==`` and ``<=`` rows, columns ``>= 0`` or free) or
-    the factorisation fails.  The polished point is not proven optimal: certify it."""
+def polished_points(problem: LPProblem, solution: FloatSolution) -> Iterator[FloatSolution]:
+    """``solution`` polished at each ratio of :data:`CLEAR_RATIOS` in turn (lazily: a
+    caller that certifies the first stops there); nothing for an LP the polish does not
+    cover."""
+    for ratio in CLEAR_RATIOS:
+        polished = polish_interior_point(problem, solution, ratio=ratio)
+        if polished is None:
+            return
+        yield polished
+
+
+def polish_interior_point(
+    problem: LPProblem, solution: FloatSolution, *, ratio: float = CLEAR_RATIOS[0]
+) -> FloatSolution | None:
+    """``solution`` (an interior point of ``problem``) polished on the active set read at
+    ``ratio`` (module docstring), with status ``"polished"``; None when the LP has a row or
+    column bound the polish does not cover (only ``==`` and ``<=`` rows, columns ``>= 0``
+    or free) or the factorisation fails.  The polished point is not proven optimal:
+    certify it."""
     form = _conic(problem)
     if form is None:
         return None
@@ -65,8 +84,8 @@ def polish_interior_point(problem: LPProblem, solution: FloatSolution) -> FloatS
     slack = rhs - matrix @ primal
     tight = np.ones(rhs.size, bool)
     kept = np.ones(rhs.size, bool)
-    tight[equalities:] = z[equalities:] > CLEAR_RATIO * slack[equalities:]
-    kept[equalities:] = ~(slack[equalities:] > CLEAR_RATIO * z[equalities:])
+    tight[equalities:] = z[equalities:] > ratio * slack[equalities:]
+    kept[equalities:] = ~(slack[equalities:] > ratio * z[equalities:])
     try:
         v = _project(sp.csr_array(matrix[tight]), rhs[tight], primal)
         moved = _project(sp.csr_array(matrix[kept].T), objective, z[kept])

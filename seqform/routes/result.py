@@ -20,7 +20,7 @@ is timed by the caller on the same clock.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
@@ -250,7 +250,7 @@ def lp_stages(
     *,
     lp_message: str | None = None,
     limit_point: str = "the best point found",
-    repair: Callable[[Any], _PlanSolution | None] | None = None,
+    repair: Callable[[Any], Iterable[_PlanSolution]] | None = None,
 ) -> Certified[S]:
     """LP → strategies → certificate, timed as the phases ``lp``, ``behaviour`` and
     ``certificate`` of ``clock`` (the result's ``timings`` are all of the clock's phases).
@@ -261,9 +261,10 @@ def lp_stages(
     exploitability of its point (``limit_point`` names that point) when it had one.
 
     ``repair``, when given, is offered an LP answer whose certificate fails
-    (:func:`~seqform.certify.is_certified`): the point it returns (an interior point
-    polished, :mod:`seqform.lp.polish`) is certified in turn and kept only if certified;
-    otherwise the first answer stands, for the caller to judge.
+    (:func:`~seqform.certify.is_certified`): the points it offers (an interior point
+    polished, :func:`seqform.lp.polish.polished_points`) are certified in turn, timed as
+    the phase ``repair``, and the first certified is kept; otherwise the first answer
+    stands, for the caller to judge.
     """
     with clock.phase("lp", lp_message):
         try:
@@ -292,25 +293,23 @@ def _repaired(
     clock: PhaseClock,
     solution: _PlanSolution,
     certificate: Certificate,
-    repair: Callable[[Any], _PlanSolution | None],
+    repair: Callable[[Any], Iterable[_PlanSolution]],
     strategies: Callable[[np.ndarray, np.ndarray], tuple[S, S]],
     certify: Callable[[tuple[S, S]], Certificate],
 ) -> tuple[_PlanSolution, tuple[S, S], Certificate] | None:
-    """``repair``'s point with its strategies and certificate, timed as the phases
-    ``repair``, ``repair_behaviour`` and ``repair_certificate``; None unless certified."""
+    """The first point ``repair`` offers that is certified, with its strategies and
+    certificate; None when none is."""
     clock.say(
         f"exploitability {float(certificate.exploitability):.3g} above the tolerance; "
         "polishing the LP's answer on its active set"
     )
     with clock.phase("repair", stage="lp"):
-        repaired = repair(solution)
-    if repaired is None:
-        return None
-    with clock.phase("repair_behaviour", stage="behaviour"):
-        profile = strategies(repaired.x, repaired.y)
-    with clock.phase("repair_certificate", stage="certificate"):
-        measured = certify(profile)
-    return (repaired, profile, measured) if is_certified(measured) else None
+        for repaired in repair(solution):
+            profile = strategies(repaired.x, repaired.y)
+            measured = certify(profile)
+            if is_certified(measured):
+                return repaired, profile, measured
+    return None
 
 
 def _measured(

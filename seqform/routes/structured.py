@@ -23,7 +23,7 @@ from seqform.forms.locks import ResolvedLocks
 from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, behaviour_from_plan
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.tree import StructuredGame
-from seqform.lp.polish import polish_interior_point
+from seqform.lp.polish import polished_points
 from seqform.lp.solvers import SolverError, SolverLimitError, StructuredSolver
 from seqform.routes.result import Certified, PhaseClock, lp_stages
 from seqform.structured.lp_locks import locked_lp
@@ -293,9 +293,7 @@ def _lp_stages(
             f"{lp.matrix.nnz:,} non-zeros"
         ),
         limit_point="its last point",
-        repair=(lambda point: polish_interior_point(structured_problem(lp), point))
-        if interior
-        else None,
+        repair=(lambda point: polished_points(structured_problem(lp), point)) if interior else None,
     )
 
 

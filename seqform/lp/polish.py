@@ -45,8 +45,8 @@ CLEAR_RATIOS = (10.0, 100.0, 1000.0)
 """The ratios ``R`` tried in turn: a complementary pair is read as tight (or slack) when
 one side exceeds the other ``R`` times.  Which ``R`` reads a point right varies: Clarabel
 stopped one iteration short on ``liars_dice(sides=7)`` polishes to a certified point at
-``R`` = 1 or 10, not at 100 or more; two iterations short on ``liars_dice(sides=6)``, at
-100 or 1000, not at 10 or less (``benchmarks/results/measurements.md``)."""
+``R`` = 1 to 100, not at 1000; two iterations short on ``liars_dice(sides=6)``, at 100 or
+1000, not at 10 or less (``benchmarks/results/measurements.md``)."""
 
 _REGULARISATION = 1e-9
 _REFINEMENTS = 8

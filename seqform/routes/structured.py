@@ -267,9 +267,10 @@ def _lp_stages(
     its work per iteration; on the games without them the LP is solved as built
     (``benchmarks/results/measurements.md``).
 
-    An interior point that misses the certificate is polished on its active set
+    Clarabel's point, when it misses the certificate, is polished on its active set
     (:mod:`seqform.lp.polish`) and certified again before any second solve: seconds
-    against a cold simplex's minute on ``liars_dice(sides=7)`` (``measurements.md``)."""
+    against a cold simplex's minute on ``liars_dice(sides=7)`` (``measurements.md``).
+    IPX's is not: its LPs are the dense ones whose factor fills in."""
     rows, columns = lp.shape
     interior = choice.solver == "clarabel" or not choice.crossover
     bounds = None if locks is None else locks.bounds()
@@ -293,7 +294,9 @@ def _lp_stages(
             f"{lp.matrix.nnz:,} non-zeros"
         ),
         limit_point="its last point",
-        repair=(lambda point: polished_points(structured_problem(lp), point)) if interior else None,
+        repair=(lambda point: polished_points(structured_problem(lp), point))
+        if choice.solver == "clarabel"
+        else None,
     )
 
 

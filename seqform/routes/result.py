@@ -20,7 +20,7 @@ is timed by the caller on the same clock.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
@@ -28,7 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
-from seqform.certify import Certificate
+from seqform.certify import Certificate, is_certified
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.lp.solvers import SolverLimitError, SolverStats
 
@@ -250,6 +250,7 @@ def lp_stages(
     *,
     lp_message: str | None = None,
     limit_point: str = "the best point found",
+    repair: Callable[[Any], Iterable[_PlanSolution]] | None = None,
 ) -> Certified[S]:
     """LP → strategies → certificate, timed as the phases ``lp``, ``behaviour`` and
     ``certificate`` of ``clock`` (the result's ``timings`` are all of the clock's phases).
@@ -258,6 +259,12 @@ def lp_stages(
     measures them.  A solver stopped at its limit raises
     :class:`~seqform.lp.solvers.SolverLimitError` again, its message extended by the
     exploitability of its point (``limit_point`` names that point) when it had one.
+
+    ``repair``, when given, is offered an LP answer whose certificate fails
+    (:func:`~seqform.certify.is_certified`): the points it offers (an interior point
+    polished, :func:`seqform.lp.polish.polished_points`) are certified in turn, timed as
+    the phase ``repair``, and the first certified is kept; otherwise the first answer
+    stands, for the caller to judge.
     """
     with clock.phase("lp", lp_message):
         try:
@@ -268,6 +275,10 @@ def lp_stages(
         profile = strategies(solution.x, solution.y)
     with clock.phase("certificate"):
         certificate = certify(profile)
+    if repair is not None and not is_certified(certificate):
+        repaired = _repaired(clock, solution, certificate, repair, strategies, certify)
+        if repaired is not None:
+            solution, profile, certificate = repaired
     return Certified(
         value=solution.value,
         plans=(solution.x, solution.y),
@@ -276,6 +287,29 @@ def lp_stages(
         stats=solution.stats,
         timings=clock.timings(),
     )
+
+
+def _repaired(
+    clock: PhaseClock,
+    solution: _PlanSolution,
+    certificate: Certificate,
+    repair: Callable[[Any], Iterable[_PlanSolution]],
+    strategies: Callable[[np.ndarray, np.ndarray], tuple[S, S]],
+    certify: Callable[[tuple[S, S]], Certificate],
+) -> tuple[_PlanSolution, tuple[S, S], Certificate] | None:
+    """The first point ``repair`` offers that is certified, with its strategies and
+    certificate; None when none is."""
+    clock.say(
+        f"exploitability {float(certificate.exploitability):.3g} above the tolerance; "
+        "polishing the LP's answer on its active set"
+    )
+    with clock.phase("repair", stage="lp"):
+        for repaired in repair(solution):
+            profile = strategies(repaired.x, repaired.y)
+            measured = certify(profile)
+            if is_certified(measured):
+                return repaired, profile, measured
+    return None
 
 
 def _measured(

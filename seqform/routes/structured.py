@@ -23,11 +23,12 @@ from seqform.forms.locks import ResolvedLocks
 from seqform.forms.strategies import REACH_TOLERANCE, BehaviouralStrategy, behaviour_from_plan
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.tree import StructuredGame
+from seqform.lp.polish import polished_points
 from seqform.lp.solvers import SolverError, SolverLimitError, StructuredSolver
 from seqform.routes.result import Certified, PhaseClock, lp_stages
 from seqform.structured.lp_locks import locked_lp
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
-from seqform.structured.lp_solve import solve_structured_lp
+from seqform.structured.lp_solve import solve_structured_lp, structured_problem
 from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
 from seqform.structured.suit_classes import GameSize, ReductionSizes
@@ -263,7 +264,12 @@ def _lp_stages(
     (:mod:`seqform.lp.presolve`; HiGHS presolves on its own): half of Liar's Dice's
     information sets are such, and taking them out cuts Clarabel's iterations as well as
     its work per iteration; on the games without them the LP is solved as built
-    (``benchmarks/results/measurements.md``)."""
+    (``benchmarks/results/measurements.md``).
+
+    Clarabel's point, when it misses the certificate, is polished on its active set
+    (:mod:`seqform.lp.polish`) and certified again before any second solve: seconds
+    against a cold simplex's minute on ``liars_dice(sides=7)`` (``measurements.md``).
+    IPX's is not: its LPs are the dense ones whose factor fills in."""
     rows, columns = lp.shape
     interior = choice.solver == "clarabel" or not choice.crossover
     bounds = None if locks is None else locks.bounds()
@@ -287,6 +293,9 @@ def _lp_stages(
             f"{lp.matrix.nnz:,} non-zeros"
         ),
         limit_point="its last point",
+        repair=(lambda point: polished_points(structured_problem(lp), point))
+        if choice.solver == "clarabel"
+        else None,
     )
 
 
@@ -338,10 +347,11 @@ def _uncertified(result: Certified[BehaviouralStrategy], choice: LPChoice) -> st
     """Why the default solver's answer needs a second solve, or None when it is certified.
     An interior point stops a little inside the optimal face: even Clarabel at gap 1e-12
     has left NashConv above 1e-9 on ``liars_dice`` (sides 6), within the tolerance only
-    because it is relative to the payoff range.  The second solve is a cold one: HiGHS's
-    crossover from the point, a simplex warm-started from a basis read off it and a
-    projection onto its active set were each slower or worse than starting afresh on
-    these degenerate LPs (``benchmarks/results/measurements.md``)."""
+    because it is relative to the payoff range.  Such a near miss is polished on its
+    active set first (:func:`_lp_stages`); the second solve, for what that leaves
+    uncertified, is a cold one: HiGHS's crossover from the point and a simplex
+    warm-started from a basis read off it were each slower than starting afresh on these
+    degenerate LPs (``benchmarks/results/measurements.md``)."""
     certificate = result.certificate
     if is_certified(certificate):
         return None

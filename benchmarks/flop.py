@@ -33,6 +33,8 @@ shared machine, and the load average is recorded beside them.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import json
 import os
 import resource
@@ -58,6 +60,14 @@ def _resident_gb() -> float:
 
 def _peak_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+
+
+def _return_freed_memory() -> None:
+    """Hand the heap's freed pages back to the system (glibc's ``malloc_trim``; elsewhere
+    nothing): numpy's arrays below the mmap threshold are freed into the heap, which the
+    resident size still counts."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 class _Stages:
@@ -185,6 +195,7 @@ def _run(args: argparse.Namespace, path: Path) -> None:
     each writing the results file so that a stop keeps what is done; they share the curve,
     the iteration and the stepper.
     """
+    from seqform.game.public.numbering import release_numbering
     from seqform.iterative.rules import RULES
     from seqform.structured.compiled_cfr import CompiledRegrets
     from seqform.structured.suit_classes import canonical_boards, certify_run_on_classes
@@ -199,6 +210,9 @@ def _run(args: argparse.Namespace, path: Path) -> None:
     run_on = game if boards is None else boards.canonical
     classes = None if boards is None else boards.sequence_classes()
     stepper = CompiledRegrets(run_on, RULES[args.algorithm], storage=args.storage, classes=classes)
+    del classes
+    release_numbering(run_on)  # the run reads its flat tables; the certificate needs no grid
+    _return_freed_memory()
     document: dict[str, object] = {
         "spot": path.name,
         "algorithm": args.algorithm,

@@ -242,3 +242,25 @@ def test_a_compiled_canonical_run_measures_itself_from_its_arrays(monkeypatch) -
     assert run is not None
     expected = certify_on_classes(run.boards, *run.result.strategies)
     assert run.result.nash_conv == pytest.approx(float(expected.nash_conv), rel=1e-12)
+
+
+def test_a_released_numbering_is_freed_and_the_tables_stay() -> None:
+    # a flop run releases its numbering's grids (about a gigabyte) once its flat tables
+    # are built: nothing else may hold them, the sequence tables included
+    import gc
+    import weakref
+
+    from seqform.game.public.numbering import (
+        number_public_tree,
+        release_numbering,
+        structured_tables,
+    )
+
+    game = load_structured_game("leduc(ranks=3, suits=2)")
+    tables = structured_tables(game)
+    numbering = weakref.ref(number_public_tree(game))
+    release_numbering(game)
+    gc.collect()
+    assert numbering() is None
+    assert structured_tables(game) is tables
+    assert number_public_tree(game).num_sequences(0) == tables[0].num_sequences

@@ -53,7 +53,13 @@ from seqform.game.public.tree import (
 )
 from seqform.game.sequences import PlayerSequences
 
-__all__ = ["PublicNumbering", "number_public_tree", "player_sequences", "structured_tables"]
+__all__ = [
+    "PublicNumbering",
+    "number_public_tree",
+    "player_sequences",
+    "release_numbering",
+    "structured_tables",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -344,6 +350,15 @@ def number_public_tree(game: StructuredGame) -> PublicNumbering:
     if numbering is None:
         numbering = _NUMBERINGS[game] = _freeze(game, _walk(game))
     return numbering
+
+
+def release_numbering(game: StructuredGame) -> None:
+    """Drop the game's numbering from the cache of :func:`number_public_tree` (the next call
+    walks the tree again).  Its dense hand × public-sequence grids are the largest arrays a
+    big game's build leaves; a run that has derived its own tables from them (the compiled
+    vector CFR's flat tables, a flop's gigabyte) releases them for its iterations.  The
+    sequence tables (:func:`structured_tables`) stay cached: they do not hold the grids."""
+    _NUMBERINGS.pop(game, None)
 
 
 def player_sequences(game: StructuredGame, player: int) -> PlayerSequences:

@@ -171,12 +171,9 @@ def test_a_compiled_run_is_certified_from_its_own_arrays() -> None:
     # as if it had not been measured
     pytest.importorskip("numba")
     from seqform.iterative.rules import RULES
+    from seqform.structured.class_certificate import certify_run_on_classes
     from seqform.structured.compiled_cfr import CompiledRegrets
-    from seqform.structured.suit_classes import (
-        canonical_boards,
-        certify_on_classes,
-        certify_run_on_classes,
-    )
+    from seqform.structured.suit_classes import canonical_boards, certify_on_classes
 
     boards = canonical_boards(load_structured_game("leduc(ranks=6, suits=4)"))
     assert boards is not None
@@ -208,7 +205,8 @@ def test_a_compiled_run_is_certified_from_its_own_arrays() -> None:
 
 
 def test_a_run_on_other_boards_is_refused() -> None:
-    from seqform.structured.suit_classes import canonical_boards, certify_run_on_classes
+    from seqform.structured.class_certificate import certify_run_on_classes
+    from seqform.structured.suit_classes import canonical_boards
 
     pytest.importorskip("numba")
     from seqform.iterative.rules import RULES

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -49,11 +48,7 @@ from seqform.game.public.table_labels import PickedLabels
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.iterative.layout import CHUNK
-from seqform.iterative.passes import average_plan
 from seqform.structured.responses import certified_payoffs, payoff_range, sequence_tables
-
-if TYPE_CHECKING:
-    from seqform.structured.compiled_cfr import CompiledRegrets
 
 __all__ = [
     "CanonicalBoards",
@@ -63,8 +58,8 @@ __all__ = [
     "canonical_boards",
     "canonical_sizes",
     "certify_on_classes",
-    "certify_run_on_classes",
     "class_tables",
+    "first_members",
     "game_size",
     "lift_behaviour",
     "lift_plan",
@@ -255,7 +250,7 @@ def _classes(numbering: PublicNumbering, symmetries: Symmetries, player: int) ->
     )
 
 
-def _first_members(classes: np.ndarray, count: int) -> np.ndarray:
+def first_members(classes: np.ndarray, count: int) -> np.ndarray:
     """Per class (numbered ``0 .. count - 1``), its first member: ``np.unique``'s
     ``return_index`` without its sort, a slice at a time (a flop's classes are tens of
     millions)."""
@@ -279,8 +274,8 @@ def class_tables(boards: CanonicalBoards) -> tuple[PlayerSequences, PlayerSequen
 
 def _class_table(table: PlayerSequences, classes: HandClasses) -> PlayerSequences:
     """One player's table of :func:`class_tables`."""
-    sequence_member = _first_members(classes.sequences, classes.num_sequences)
-    infoset_member = _first_members(classes.infosets, classes.num_infosets)
+    sequence_member = first_members(classes.sequences, classes.num_sequences)
+    infoset_member = first_members(classes.infosets, classes.num_infosets)
     sequence_infoset = np.full(classes.num_sequences, -1, dtype=classes.infosets.dtype)
     sequence_infoset[1:] = classes.infosets[table.sequence_infoset[sequence_member[1:]]]
     return PlayerSequences(
@@ -315,69 +310,6 @@ def certify_on_classes(
     return Certificate.from_best_responses(
         float(x @ to_first), best[0], best[1], float(payoff_range(boards.game))
     )
-
-
-def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Certificate:
-    """:func:`certify_on_classes` of a compiled run's average on ``G'``, from the run's own
-    arrays: equal to it up to the order of the sums, in less memory.
-
-    The average plans are computed on the run's internal order from its cumulative weights
-    (:func:`~seqform.iterative.passes.average_plan`, the same plans bit for bit), the leaf
-    products read them there and write into the run's ``values`` (scratch that each step
-    overwrites), and the class sums are taken there with the run's own class numbers: no
-    behaviour, plan or payoff in the table's order and no copy between the orders.  One
-    array as long as player 2's sequences is added (the plan ``ȳ``, kept for the value
-    ``x̄ A ȳ = ȳ · Aᵀ x̄``); each player's best response over class plans is taken in
-    turn, for its value alone (:func:`_class_response`).
-
-    Raises
-    ------
-    ValueError
-        When ``run`` is not a run on ``boards``' canonical game with the hand classes'
-        shared regrets.
-    """
-    if run.game is not boards.canonical or run.classes is None:
-        raise ValueError("the run is not one on these canonical boards' hand classes")
-    layout, values = run.layout.players, run.values
-    y = average_plan(layout[1], run.cumulative[1])
-    to_first = run.product(0, y, values[0])  # A ȳ
-    best_first = _class_response(boards, 0, run.classes[0], to_first)
-    x = average_plan(layout[0], run.cumulative[0], out=values[0])  # A ȳ is no longer read
-    to_second = run.product(1, x, values[1])  # Aᵀ x̄, player 1's payoff negated
-    value = float(y @ to_second)
-    del y
-    best_second = _class_response(boards, 1, run.classes[1], np.negative(to_second, out=to_second))
-    return Certificate.from_best_responses(
-        value, best_first, best_second, float(payoff_range(boards.game))
-    )
-
-
-def _class_response(
-    boards: CanonicalBoards, player: int, classes: np.ndarray, payoffs: np.ndarray
-) -> float:
-    """The value of ``player``'s best response over class plans, given the leaf payoff of
-    each sequence of ``G'`` (``classes``: their classes, in the payoffs' order): the
-    backward induction of :func:`~seqform.certify.respond` on :func:`class_tables`' table,
-    compiled and for the value alone, so that no strategy, level index or per-level
-    temporary is as long as the classes (on a flop these were four times the payoffs).
-    A class's parent comes before its sequences, as in ``G'``'s table: the classes are
-    numbered by their first member, and a member's parent is of the same hand."""
-    from seqform.structured import cfr_kernels  # numba: imported only for a run
-
-    table = sequence_tables(boards.canonical)[player]
-    own = boards.classes[player]
-    totals = np.bincount(classes, weights=payoffs, minlength=own.num_sequences)
-    member = _first_members(own.infosets, own.num_infosets)
-    first = own.sequences[table.first_sequence[member]]
-    parent = own.sequences[table.parent_sequence[member]]
-    del member
-    order = np.argsort(first, kind="stable")
-    value = float(cfr_kernels.best_response_value(totals, first, parent, order))
-    if not np.isfinite(value):
-        raise ValueError(
-            f"player {player + 1}'s best response on hand classes: a payoff is not finite"
-        )
-    return value
 
 
 def sequence_images(boards: CanonicalBoards, player: int) -> np.ndarray:

@@ -70,12 +70,12 @@ from seqform.iterative.passes import (
 )
 from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations
+from seqform.structured.class_certificate import certify_run_on_classes
 from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
 from seqform.structured.suit_classes import (
     CanonicalBoards,
     canonical_boards,
     certify_on_classes,
-    certify_run_on_classes,
     lift_behaviour,
 )
 

@@ -22,6 +22,9 @@ sets likewise: ``infoset_index[p][h, k]`` numbers the valid (hand, public decisi
 pairs.  :func:`player_sequences` builds the :class:`~seqform.game.sequences.PlayerSequences`
 of these indices with numpy; its names are the explicit tree's (hand label + history), so
 strategies carry over by name.
+
+Size: a few lines over the limit for :func:`release_numbering`, which empties the cache of
+:func:`number_public_tree` and so belongs beside it.
 """
 
 from __future__ import annotations
@@ -353,11 +356,9 @@ def number_public_tree(game: StructuredGame) -> PublicNumbering:
 
 
 def release_numbering(game: StructuredGame) -> None:
-    """Drop the game's numbering from the cache of :func:`number_public_tree` (the next call
-    walks the tree again).  Its dense hand × public-sequence grids are the largest arrays a
-    big game's build leaves; a run that has derived its own tables from them (the compiled
-    vector CFR's flat tables, a flop's gigabyte) releases them for its iterations.  The
-    sequence tables (:func:`structured_tables`) stay cached: they do not hold the grids."""
+    """Drop ``game``'s numbering from :func:`number_public_tree`'s cache (the next call walks
+    again): a run that has built its own tables from the dense grids frees them (a flop: a
+    gigabyte).  :func:`structured_tables` stays cached; it does not hold the grids."""
     _NUMBERINGS.pop(game, None)
 
 

@@ -13,14 +13,14 @@
   (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`, ``--storage``), on the
   spot's canonical boards with the hand classes' shared regrets where it is suit-symmetric
   (:func:`~seqform.structured.vector_cfr.canonical_vector_cfr`'s run; ``--no-suit-isomorphism``:
-  every board), measured by the certificate (on the hand classes,
-  :func:`~seqform.structured.suit_classes.certify_on_classes`, which is the lifted
+  every board), measured by the certificate (on the hand classes, from the run's own arrays:
+  :func:`~seqform.structured.class_certificate.certify_run_on_classes`, which is the lifted
   profile's NashConv on the full spot) after iterations 1, then each about ``--ratio``
   times the last, and after the last, until ``--time-limit`` solver seconds or ``--target``
   % of the pot.  After each measurement the curve so far (iterations, solver seconds,
   the certificate's seconds, seconds since the process started and its CPU seconds (on a
   shared machine the wall clock counts other processes' time), exploitability =
-  NashConv / 2 in % of the pot, peak resident memory) is written atomically to
+  NashConv / 2 in % of the pot, peak and current resident memory) is written atomically to
   ``--out``.json and ``--out``.md, so a run killed for memory or time leaves what it
   reached.
 
@@ -33,6 +33,8 @@ shared machine, and the load average is recorded beside them.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import json
 import os
 import resource
@@ -58,6 +60,14 @@ def _resident_gb() -> float:
 
 def _peak_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+
+
+def _return_freed_memory() -> None:
+    """Hand the heap's freed pages back to the system (glibc's ``malloc_trim``; elsewhere
+    nothing): numpy's arrays below the mmap threshold are freed into the heap, which the
+    resident size still counts."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 class _Stages:
@@ -151,8 +161,8 @@ def _markdown(document: dict[str, object]) -> str:
         f"{document['build_peak_gb']:.2f} GB); load average at the start "
         f"{document['load_average']:.1f} on {os.cpu_count()} cores.\n",
         "| iterations | solver s | certificate s | process s | process CPU s "
-        "| exploitability (% of the pot) | peak GB | load |",
-        "|---|---|---|---|---|---|---|---|",
+        "| exploitability (% of the pot) | peak GB | resident GB | load |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in document["curve"]:  # type: ignore[attr-defined]
         rows.append(
@@ -160,7 +170,8 @@ def _markdown(document: dict[str, object]) -> str:
             f"{row['certificate_seconds']:.1f} | "
             f"{row['process_seconds']:.1f} | {row['process_cpu_seconds']:.1f} | "
             f"{row['exploitability_percent']:.3f} | "
-            f"{row['peak_gb']:.2f} | {row['load_average']:.1f} |"
+            f"{row['peak_gb']:.2f} | {row.get('resident_gb', float('nan')):.2f} | "
+            f"{row['load_average']:.1f} |"
         )
     if document.get("stopped"):
         rows.append(f"\nStopped: {document['stopped']}.")
@@ -184,9 +195,11 @@ def _run(args: argparse.Namespace, path: Path) -> None:
     each writing the results file so that a stop keeps what is done; they share the curve,
     the iteration and the stepper.
     """
+    from seqform.game.public.numbering import release_numbering
     from seqform.iterative.rules import RULES
+    from seqform.structured.class_certificate import certify_run_on_classes
     from seqform.structured.compiled_cfr import CompiledRegrets
-    from seqform.structured.suit_classes import canonical_boards, certify_on_classes
+    from seqform.structured.suit_classes import canonical_boards
     from seqform.structured.vector_cfr import structured_nash_conv
 
     spot = read_spot(path)
@@ -198,6 +211,9 @@ def _run(args: argparse.Namespace, path: Path) -> None:
     run_on = game if boards is None else boards.canonical
     classes = None if boards is None else boards.sequence_classes()
     stepper = CompiledRegrets(run_on, RULES[args.algorithm], storage=args.storage, classes=classes)
+    del classes
+    release_numbering(run_on)  # the run reads its flat tables; the certificate needs no grid
+    _return_freed_memory()
     document: dict[str, object] = {
         "spot": path.name,
         "algorithm": args.algorithm,
@@ -234,11 +250,10 @@ def _run(args: argparse.Namespace, path: Path) -> None:
             measure_at = next(checkpoints)
         measured = time.perf_counter()
         try:
-            strategies = stepper.average()
             if boards is None:
-                nash_conv = structured_nash_conv(game, strategies)
+                nash_conv = structured_nash_conv(game, stepper.average())
             else:
-                nash_conv = float(certify_on_classes(boards, *strategies).nash_conv)
+                nash_conv = float(certify_run_on_classes(boards, stepper).nash_conv)
         except MemoryError:
             document["stopped"] = (
                 f"out of memory in the certificate after iteration {iteration} "
@@ -246,7 +261,6 @@ def _run(args: argparse.Namespace, path: Path) -> None:
             )
             write()
             raise
-        del strategies
         percent = 100 * nash_conv / 2 / pot
         document["curve"].append(  # type: ignore[attr-defined]
             {
@@ -257,6 +271,7 @@ def _run(args: argparse.Namespace, path: Path) -> None:
                 "process_cpu_seconds": time.process_time(),
                 "exploitability_percent": percent,
                 "peak_gb": _peak_gb(),
+                "resident_gb": _resident_gb(),
                 "load_average": os.getloadavg()[0],
             }
         )

@@ -135,3 +135,130 @@ def test_the_plan_is_built_without_table_long_temporaries(monkeypatch) -> None:
     assert peak - kept <= 32 * table.num_sequences
     parent = plan[table.parent_sequence[table.sequence_infoset[1:]]]
     assert np.allclose(plan[1:], parent * probabilities[1:], rtol=0.0, atol=0.0)
+
+
+def test_the_hand_classes_are_int32() -> None:
+    # a flop run keeps these, one number per sequence of G' (135 million) and a copy in
+    # the run's order: in int64 they were 2.2 GB of its resident memory
+    from seqform.structured.suit_classes import canonical_boards
+
+    boards = canonical_boards(load_structured_game("leduc(ranks=3, suits=2)"))
+    assert boards is not None
+    for classes in boards.classes:
+        assert classes.sequences.dtype == np.int32
+        assert classes.infosets.dtype == np.int32
+
+
+def test_the_average_plan_is_the_plan_of_the_average_bit_for_bit(small_chunks) -> None:
+    from seqform.forms.strategies import plan_from_behaviour
+    from seqform.iterative.passes import average_plan
+
+    table = sequence_tables(load_structured_game(GAME))[0]
+    layout = sequence_layout(table)
+    cumulative = np.random.default_rng(1).random(layout.num_sequences).astype(np.float32)
+    cumulative[layout.infoset_first[::7]] = 0.0  # some information sets without weight
+    plan = average_plan(layout, cumulative)
+    assert plan.dtype == np.float64
+    expected = plan_from_behaviour(average_strategy(layout, cumulative))
+    assert np.array_equal(plan, expected[layout.order])
+
+
+@pytest.mark.slow  # 3 s: numba's compilation
+def test_a_compiled_run_is_certified_from_its_own_arrays() -> None:
+    # the certificate of a flop's run on hand classes ran out of a 20.5 GB cap in its
+    # table-order copies (benchmarks/results/flop_memory.md); from the run's own arrays it
+    # is the same certificate to rounding, in a quarter of the memory, and the run goes on
+    # as if it had not been measured
+    pytest.importorskip("numba")
+    from seqform.iterative.rules import RULES
+    from seqform.structured.class_certificate import certify_run_on_classes
+    from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.suit_classes import canonical_boards, certify_on_classes
+
+    boards = canonical_boards(load_structured_game("leduc(ranks=6, suits=4)"))
+    assert boards is not None
+    runs = [
+        CompiledRegrets(
+            boards.canonical, RULES["dcfr"], storage="float32", classes=boards.sequence_classes()
+        )
+        for _ in range(2)
+    ]
+    for iteration in range(1, 6):
+        for run in runs:
+            run.step(iteration)
+    sequences = sum(player.num_sequences for player in runs[0].layout.players)
+    certify_run_on_classes(boards, runs[0])  # numba compiles (or loads) its kernels untraced
+    old, _, old_peak = _traced(lambda: certify_on_classes(boards, *runs[0].average()))
+    new, _, new_peak = _traced(lambda: certify_run_on_classes(boards, runs[0]))
+    assert float(new.nash_conv) == pytest.approx(float(old.nash_conv), rel=1e-12)
+    assert float(new.value) == pytest.approx(float(old.value), rel=1e-12)
+    # measured on this game (9,998 sequences of G', 4,706 classes): a peak of 17 bytes a
+    # sequence, against 98 for the average's strategies and plans in the table's order,
+    # the product's copies between the orders, and the class tables' best responses
+    # with their strategies and level indices
+    assert new_peak <= 24 * sequences < old_peak
+    for iteration in range(6, 9):
+        for run in runs:
+            run.step(iteration)
+    for first, second in zip(runs[0].cumulative, runs[1].cumulative, strict=True):
+        assert np.array_equal(first, second)
+
+
+def test_a_run_on_other_boards_is_refused() -> None:
+    from seqform.structured.class_certificate import certify_run_on_classes
+    from seqform.structured.suit_classes import canonical_boards
+
+    pytest.importorskip("numba")
+    from seqform.iterative.rules import RULES
+    from seqform.structured.compiled_cfr import CompiledRegrets
+
+    boards = canonical_boards(load_structured_game("leduc(ranks=3, suits=2)"))
+    assert boards is not None
+    run = CompiledRegrets(boards.canonical, RULES["dcfr"])
+    with pytest.raises(ValueError, match="hand classes"):
+        certify_run_on_classes(boards, run)
+
+
+@pytest.mark.slow  # 2 s: numba's compilation
+def test_a_compiled_canonical_run_measures_itself_from_its_arrays(monkeypatch) -> None:
+    # iterate --method structured on a suit-symmetric spot: its samples take the lean
+    # certificate too, and give the same NashConv as the average's certificate
+    pytest.importorskip("numba")
+    from seqform.iterative.run import Stopping
+    from seqform.structured import vector_cfr
+    from seqform.structured.suit_classes import certify_on_classes
+
+    def refused(*_):
+        raise AssertionError("the average was certified in the table's order")
+
+    game = load_structured_game("leduc(ranks=4, suits=2)")
+    with monkeypatch.context() as patched:
+        patched.setattr(vector_cfr, "certify_on_classes", refused)
+        run = vector_cfr.canonical_vector_cfr(
+            game, "dcfr", Stopping(5, None, None, 5), engine="compiled", storage="float32"
+        )
+    assert run is not None
+    expected = certify_on_classes(run.boards, *run.result.strategies)
+    assert run.result.nash_conv == pytest.approx(float(expected.nash_conv), rel=1e-12)
+
+
+def test_a_released_numbering_is_freed_and_the_tables_stay() -> None:
+    # a flop run releases its numbering's grids (about a gigabyte) once its flat tables
+    # are built: nothing else may hold them, the sequence tables included
+    import gc
+    import weakref
+
+    from seqform.game.public.numbering import (
+        number_public_tree,
+        release_numbering,
+        structured_tables,
+    )
+
+    game = load_structured_game("leduc(ranks=3, suits=2)")
+    tables = structured_tables(game)
+    numbering = weakref.ref(number_public_tree(game))
+    release_numbering(game)
+    gc.collect()
+    assert numbering() is None
+    assert structured_tables(game) is tables
+    assert number_public_tree(game).num_sequences(0) == tables[0].num_sequences

@@ -37,6 +37,7 @@ from seqform.iterative.layout import CHUNK, PlayerLayout, TreeLayout
 __all__ = [
     "TIE_TOLERANCE",
     "CounterfactualValues",
+    "average_plan",
     "average_profile",
     "average_strategy",
     "counterfactual_values",
@@ -257,6 +258,39 @@ def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> Behavioura
         reach <= REACH_TOLERANCE
     ) | (mass <= 0.0)
     return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
+
+
+def average_plan(
+    layout: PlayerLayout, cumulative: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """The realization plan of :func:`average_strategy`'s behaviour, in float64 on the
+    internal order (into ``out`` when given): ``x[h, a] = x[parent(h)] * b(a | h)`` with
+    ``b`` the average behaviour, the same products as
+    :func:`~seqform.forms.strategies.plan_from_behaviour` of the average, so the same plan
+    bit for bit, without the behaviour or the plan in the table's order (two arrays as long
+    as the table, which a run's certificate need not hold).  Written a slice at a time:
+    first the behaviour, then, depth by depth, each slice times its parents' plan (a
+    parent is at a shallower depth, so it is final when read)."""
+    plan = np.ones(layout.num_sequences) if out is None else out
+    plan[0] = 1.0
+    if not layout.num_infosets:
+        plan[1:] = 1.0
+        return plan
+    mass = np.add.reduceat(cumulative[1:], layout.infoset_first - 1, dtype=np.float64)
+    for low in range(1, layout.num_sequences, CHUNK):
+        high = min(low + CHUNK, layout.num_sequences)
+        sums = mass[layout.sequence_infoset[low:high]]
+        positive = sums > 0.0
+        part = plan[low:high]
+        np.divide(cumulative[low:high], sums, out=part, where=positive)
+        np.divide(1.0, layout.action_count[low:high], out=part, where=~positive)
+    del mass
+    for level in layout.levels:
+        for low in range(level.sequences.start, level.sequences.stop, CHUNK):
+            high = min(low + CHUNK, level.sequences.stop)
+            part = plan[low:high]
+            np.multiply(plan[layout.sequence_parent[low:high]], part, out=part)
+    return plan
 
 
 def average_profile(

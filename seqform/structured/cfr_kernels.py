@@ -23,6 +23,9 @@ loops:
   caller), and regret matching; the order of
   :class:`~seqform.iterative.cfr.FullTreeRegrets`.
 * :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down.
+* :func:`best_response_value` — the value of a best response (the backward induction of
+  :func:`seqform.certify.respond` without its strategy), in place on the leaf payoffs: the
+  certificate of a run on hand classes (:mod:`seqform.structured.suit_classes`).
 
 Sums are accumulated in float64 whatever the storage (float32 storage halves the memory of
 the regrets, the average and the behaviour; the certificate reads the average in float64).
@@ -33,7 +36,7 @@ from __future__ import annotations
 
 from numba import njit
 
-__all__ = ["leaf_product", "own_plan", "update_player"]
+__all__ = ["best_response_value", "leaf_product", "own_plan", "update_player"]
 
 CONSTANT, SIGN, THRESHOLD = 0, 1, 2  # as seqform.structured.leaf_groups
 
@@ -304,3 +307,28 @@ def update_player(
             total += matching[s]
         for s in range(first, first + count):
             behaviour[s] = matching[s] / total if total > 0.0 else 1.0 / count
+
+
+@njit(cache=True, nogil=True)
+def best_response_value(totals, first_sequence, parent_sequence, order):
+    """The value of a best response of a sequence table (information sets ``h`` with their
+    ``first_sequence``, consecutive sequences, and ``parent_sequence``), given the leaf
+    payoff of each sequence in ``totals``, which it overwrites: in ``order`` (the
+    information sets by increasing first sequence) from the last, each information set's
+    best ``totals`` is added onto its parent sequence, so ``totals[0]`` ends as the value.
+    A child's sequences come after its parent sequence, so it is done before its parent's
+    information set is read; NaN where a table breaks that or a payoff is not finite."""
+    count = len(order)
+    for position in range(count - 1, -1, -1):
+        infoset = order[position]
+        first = first_sequence[infoset]
+        stop = len(totals) if position == count - 1 else first_sequence[order[position + 1]]
+        best = totals[first]
+        for sequence in range(first + 1, stop):
+            if totals[sequence] > best:
+                best = totals[sequence]
+        parent = parent_sequence[infoset]
+        if parent >= first or not abs(best) < float("inf"):
+            return float("nan")
+        totals[parent] += best
+    return totals[0]

@@ -385,7 +385,8 @@ class CompiledRegrets(FullTreeRegrets):
     """Vector CFR stepped by the compiled kernels (module docstring); ``storage`` one of
     :data:`STORAGE`; ``classes``: per player, each sequence's hand class (table order) when
     the members of a class share one regret (canonical boards,
-    :func:`~seqform.structured.vector_cfr.canonical_vector_cfr`).
+    :func:`~seqform.structured.vector_cfr.canonical_vector_cfr`), kept as :attr:`classes`
+    in the internal order.
 
     Raises
     ------
@@ -426,12 +427,14 @@ class CompiledRegrets(FullTreeRegrets):
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
         self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
         self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
-        self._classes = [(np.zeros(0, np.int64), np.zeros(0))] * 2
+        self._classes = [(np.zeros(0, np.int32), np.zeros(0))] * 2
+        self.classes: tuple[np.ndarray, np.ndarray] | None = None
         if classes is not None:  # internal order, and one scratch entry per class
             self._classes = [
                 (np.ascontiguousarray(table[player.order]), np.zeros(int(table.max()) + 1))
                 for player, table in zip(layout.players, classes, strict=True)
             ]
+            self.classes = (self._classes[0][0], self._classes[1][0])
         self._scratch = [_scratch(flat, player) for player in (0, 1)]
         self._tables = [
             (

@@ -60,6 +60,7 @@ __all__ = [
     "certify_on_classes",
     "class_of",
     "class_tables",
+    "first_members",
     "game_size",
     "lift_behaviour",
     "lift_plan",
@@ -143,7 +144,7 @@ def canonical_boards(game: StructuredGame) -> CanonicalBoards | None:
 @dataclass(frozen=True)
 class HandClasses:
     """One player's hand classes in ``G'``: per sequence and per information set, its class
-    (0 is the empty sequence's), and how many there are."""
+    (0 is the empty sequence's; int32 where the numbers fit), and how many there are."""
 
     sequences: np.ndarray
     infosets: np.ndarray
@@ -211,17 +212,21 @@ def _representatives(
 
 def class_of(index: np.ndarray, representative: np.ndarray, size: int, skip: bool) -> np.ndarray:
     """Per numbered entry of ``index`` (shape (H, columns)), its class: the classes are the
-    distinct representatives' numbers, in order (the empty sequence is class 0)."""
+    distinct representatives' numbers, in order (the empty sequence is class 0).  In int32
+    where every number fits: a run keeps these arrays, one number per sequence of ``G'``
+    (a flop: 135 million), beside its own state."""
+    kind = np.int32 if size < 2**31 else np.int64
     columns = np.arange(index.shape[1])[None, :]
     target = index[representative, np.broadcast_to(columns, index.shape)]
-    owner = np.full(size, -1, dtype=np.int64)
+    owner = np.full(size, -1, dtype=kind)
     mask = index >= 0
     if skip:
         mask[:, 0] = False
         owner[0] = 0
     owner[index[mask]] = target[mask]
+    del target, mask
     _, classes = np.unique(owner, return_inverse=True)
-    return classes.astype(np.int64)
+    return classes.astype(kind, copy=False)
 
 
 def _classes(numbering: PublicNumbering, symmetries: Symmetries, player: int) -> HandClasses:
@@ -246,7 +251,7 @@ def _classes(numbering: PublicNumbering, symmetries: Symmetries, player: int) ->
     )
 
 
-def _first_members(classes: np.ndarray, count: int) -> np.ndarray:
+def first_members(classes: np.ndarray, count: int) -> np.ndarray:
     """Per class (numbered ``0 .. count - 1``), its first member: ``np.unique``'s
     ``return_index`` without its sort, a slice at a time (a flop's classes are tens of
     millions)."""
@@ -261,24 +266,28 @@ def class_tables(boards: CanonicalBoards) -> tuple[PlayerSequences, PlayerSequen
     """Per player, the sequence table of the hand classes of ``G'`` (the reduced LP's
     ``x̄``, ``ȳ``): an information set and a sequence per class, named after the class's
     first member; a class's parent is its members' parents' class (module docstring)."""
-    out = []
-    for table, classes in zip(sequence_tables(boards.canonical), boards.classes, strict=True):
-        sequence_member = _first_members(classes.sequences, classes.num_sequences)
-        infoset_member = _first_members(classes.infosets, classes.num_infosets)
-        sequence_infoset = np.full(classes.num_sequences, -1, dtype=np.int64)
-        sequence_infoset[1:] = classes.infosets[table.sequence_infoset[sequence_member[1:]]]
-        out.append(
-            PlayerSequences(
-                player=table.player,
-                infosets=PickedLabels(table.infosets, infoset_member),
-                actions=PickedLabels(table.actions, infoset_member),
-                parent_sequence=classes.sequences[table.parent_sequence[infoset_member]],
-                first_sequence=classes.sequences[table.first_sequence[infoset_member]],
-                sequence_infoset=sequence_infoset,
-                sequence_action=PickedLabels(table.sequence_action, sequence_member),
-            )
-        )
-    return out[0], out[1]
+    first, second = (
+        _class_table(table, classes)
+        for table, classes in zip(sequence_tables(boards.canonical), boards.classes, strict=True)
+    )
+    return first, second
+
+
+def _class_table(table: PlayerSequences, classes: HandClasses) -> PlayerSequences:
+    """One player's table of :func:`class_tables`."""
+    sequence_member = first_members(classes.sequences, classes.num_sequences)
+    infoset_member = first_members(classes.infosets, classes.num_infosets)
+    sequence_infoset = np.full(classes.num_sequences, -1, dtype=classes.infosets.dtype)
+    sequence_infoset[1:] = classes.infosets[table.sequence_infoset[sequence_member[1:]]]
+    return PlayerSequences(
+        player=table.player,
+        infosets=PickedLabels(table.infosets, infoset_member),
+        actions=PickedLabels(table.actions, infoset_member),
+        parent_sequence=classes.sequences[table.parent_sequence[infoset_member]],
+        first_sequence=classes.sequences[table.first_sequence[infoset_member]],
+        sequence_infoset=sequence_infoset,
+        sequence_action=PickedLabels(table.sequence_action, sequence_member),
+    )
 
 
 def certify_on_classes(

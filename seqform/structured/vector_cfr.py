@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -69,6 +70,7 @@ from seqform.iterative.passes import (
 )
 from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations
+from seqform.structured.class_certificate import certify_run_on_classes
 from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
 from seqform.structured.suit_classes import (
     CanonicalBoards,
@@ -76,6 +78,9 @@ from seqform.structured.suit_classes import (
     certify_on_classes,
     lift_behaviour,
 )
+
+if TYPE_CHECKING:
+    from seqform.structured.compiled_cfr import CompiledRegrets
 
 __all__ = [
     "ENGINES",
@@ -223,9 +228,11 @@ def _run(
     storage: str,
     classes: tuple[np.ndarray, np.ndarray] | None = None,
     measure: Callable[[tuple[BehaviouralStrategy, ...]], float] | None = None,
+    measure_run: Callable[[CompiledRegrets], float] | None = None,
 ) -> IterativeResult:
     """:func:`vector_cfr`, the members of each of ``classes`` sharing one regret, NashConv
-    measured by ``measure`` (default: the structured certificate of ``game``)."""
+    measured by ``measure`` (default: the structured certificate of ``game``), or on a
+    compiled run by ``measure_run`` from the run's own arrays where it is given."""
     if algorithm not in RULES:
         raise ValueError(
             f"{algorithm} runs on the game tree only; on the public tree (--method "
@@ -235,6 +242,11 @@ def _run(
     bounds = None
     if locks is not None:
         bounds = tuple({i: tuple((p, p) for p in mix) for i, mix in own.items()} for own in locks)
+    from seqform.structured.compiled_cfr import CompiledRegrets
+
+    if measure_run is not None and isinstance(stepper, CompiledRegrets):
+        compiled, by_run = stepper, measure_run
+        measure = lambda _strategies: by_run(compiled)  # noqa: E731
     if measure is None:
         measure = lambda strategies: structured_nash_conv(game, strategies, bounds)  # type: ignore[arg-type]  # noqa: E731
     return run_iterations(
@@ -293,8 +305,20 @@ def canonical_vector_cfr(
     def measure(strategies: tuple[BehaviouralStrategy, ...]) -> float:
         return float(certify_on_classes(boards, strategies[0], strategies[1]).nash_conv)
 
+    def measure_run(run: CompiledRegrets) -> float:  # the same, without table-order copies
+        return float(certify_run_on_classes(boards, run).nash_conv)
+
     classes = boards.sequence_classes()
     result = _run(
-        boards.canonical, algorithm, stopping, on_sample, None, engine, storage, classes, measure
+        boards.canonical,
+        algorithm,
+        stopping,
+        on_sample,
+        None,
+        engine,
+        storage,
+        classes,
+        measure,
+        measure_run,
     )
     return CanonicalRun(boards, result)

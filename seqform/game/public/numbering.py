@@ -22,6 +22,9 @@ sets likewise: ``infoset_index[p][h, k]`` numbers the valid (hand, public decisi
 pairs.  :func:`player_sequences` builds the :class:`~seqform.game.sequences.PlayerSequences`
 of these indices with numpy; its names are the explicit tree's (hand label + history), so
 strategies carry over by name.
+
+Size: a few lines over the limit for :func:`release_numbering`, which empties the cache of
+:func:`number_public_tree` and so belongs beside it.
 """
 
 from __future__ import annotations
@@ -53,7 +56,13 @@ from seqform.game.public.tree import (
 )
 from seqform.game.sequences import PlayerSequences
 
-__all__ = ["PublicNumbering", "number_public_tree", "player_sequences", "structured_tables"]
+__all__ = [
+    "PublicNumbering",
+    "number_public_tree",
+    "player_sequences",
+    "release_numbering",
+    "structured_tables",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -344,6 +353,13 @@ def number_public_tree(game: StructuredGame) -> PublicNumbering:
     if numbering is None:
         numbering = _NUMBERINGS[game] = _freeze(game, _walk(game))
     return numbering
+
+
+def release_numbering(game: StructuredGame) -> None:
+    """Drop ``game``'s numbering from :func:`number_public_tree`'s cache (the next call walks
+    again): a run that has built its own tables from the dense grids frees them (a flop: a
+    gigabyte).  :func:`structured_tables` stays cached; it does not hold the grids."""
+    _NUMBERINGS.pop(game, None)
 
 
 def player_sequences(game: StructuredGame, player: int) -> PlayerSequences:

@@ -13,7 +13,7 @@ certificate is computed from the behavioural strategies by the one backward indu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,7 +30,12 @@ from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
 from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
-from seqform.structured.suit_classes import GameSize, ReductionSizes
+from seqform.structured.ordered_isomorphism import (
+    OrderedReduction,
+    OrderedStep,
+    reduce_by_ordered_isomorphism,
+)
+from seqform.structured.suit_classes import GameSize, ReductionSizes, canonical_boards
 from seqform.structured.suit_reduction import (
     SuitReduction,
     lift_plans,
@@ -72,6 +77,9 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     suit_reduction : when the LP solved was reduced by suit isomorphism
         (:mod:`seqform.structured.suit_reduction`), its sizes at each step; ``plans``,
         ``strategies`` and ``certificate`` are then the lifted answer on the game itself
+    ordered_isomorphism : when the LP solved was further merged by the ordered game
+        isomorphism (:mod:`seqform.structured.ordered_isomorphism`), its classes' sizes and
+        LP; ``suit_reduction.reduced`` are then the suit hand classes it started from
     """
 
     game: StructuredGame
@@ -80,6 +88,7 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     tree_nodes: int
     spot: SpotSummary | None = None
     suit_reduction: ReductionSizes | None = None
+    ordered_isomorphism: OrderedStep | None = None
 
     @property
     def route(self) -> str:
@@ -154,6 +163,7 @@ def solve_structured(
     progress: Callable[[str], None] | None = None,
     suit_isomorphism: bool = True,
     locks: ResolvedLocks | None = None,
+    ordered_isomorphism: bool = True,
 ) -> StructuredSolution:
     """Solve ``game`` by its structured sequence-form LP and certify it by best response.
 
@@ -171,6 +181,11 @@ def solve_structured(
     (:func:`~seqform.game.public.symmetry.game_symmetries`) is solved on canonical boards
     and hand classes, losslessly (:mod:`seqform.structured.suit_reduction`), and the lifted
     answer certified on the game itself; other games are solved unreduced.
+    ``ordered_isomorphism`` (default, with ``suit_isomorphism``): the hand classes are
+    merged further where a swap of two cards maps the rest of the game onto itself
+    (:mod:`seqform.structured.ordered_isomorphism`: games of one-card hands whose betting
+    after a card does not depend on the card, such as leduc and rhode_island), also
+    losslessly; in other games the suit classes alone are used.
 
     Raises
     ------
@@ -182,9 +197,9 @@ def solve_structured(
     """
     clock = PhaseClock(progress)
     with clock.phase("sequence_form", _announce(game)):
-        lp, reduction = _build(game, suit_isomorphism, locks)
+        lp, reduction, ordered = _build(game, suit_isomorphism, ordered_isomorphism, locks)
     if reduction is not None:
-        _say_reduction(clock, reduction)
+        _say_reduction(clock, reduction, ordered)
 
     def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
         return _lp_stages(game, lp, clock, choice, time_limit, verbose, reduction, locks)
@@ -199,7 +214,8 @@ def solve_structured(
         payoff_nonzeros=lp.payoff_nonzeros,
         matrix_nonzeros=payoff_nnz(game),
         tree_nodes=tree_nodes(game),
-        suit_reduction=None if reduction is None else reduction_sizes(reduction),
+        suit_reduction=None if reduction is None else _sizes(reduction, ordered),
+        ordered_isomorphism=None if ordered is None else ordered.step(),
         **parts,
     )
 
@@ -213,23 +229,47 @@ def _announce(game: StructuredGame) -> str:
 
 
 def _build(
-    game: StructuredGame, suit_isomorphism: bool, locks: ResolvedLocks | None
-) -> tuple[StructuredLP, SuitReduction | None]:
-    """The LP to solve: reduced by suit isomorphism when asked and the game allows it, with
-    the locks' rows and columns when there are locks (a lock breaks the suit symmetry the
+    game: StructuredGame,
+    suit_isomorphism: bool,
+    ordered_isomorphism: bool,
+    locks: ResolvedLocks | None,
+) -> tuple[StructuredLP, SuitReduction | None, OrderedReduction | None]:
+    """The LP to solve: reduced by suit isomorphism when asked and the game allows it, then
+    by the ordered isomorphism when asked and the game is one it applies to, with the
+    locks' rows and columns when there are locks (a lock breaks the suit symmetry the
     reduction relies on, so a locked game is not reduced)."""
     if locks is not None:
-        return locked_lp(build_structured_lp(game), sequence_tables(game), locks.fixed), None
-    reduction = reduce_by_suits(game) if suit_isomorphism else None
-    return (build_structured_lp(game) if reduction is None else reduction.lp), reduction
+        locked = locked_lp(build_structured_lp(game), sequence_tables(game), locks.fixed)
+        return locked, None, None
+    boards = canonical_boards(game) if suit_isomorphism else None
+    if boards is None:
+        return build_structured_lp(game), None, None
+    ordered = reduce_by_ordered_isomorphism(game, boards) if ordered_isomorphism else None
+    if ordered is not None:
+        return ordered.reduction.lp, ordered.reduction, ordered
+    reduction = reduce_by_suits(game, boards)
+    assert reduction is not None  # the boards were found
+    return reduction.lp, reduction, None
 
 
-def _say_reduction(clock: PhaseClock, reduction: SuitReduction) -> None:
+def _sizes(reduction: SuitReduction, ordered: OrderedReduction | None) -> ReductionSizes:
+    """The suit reduction's sizes; after the ordered step, its ``reduced`` are the suit
+    hand classes (counted, their LP not built) and the LP solved is the ordered step's."""
     sizes = reduction_sizes(reduction)
+    if ordered is None:
+        return sizes
+    return replace(sizes, reduced=ordered.suits, reduced_lp=None)
+
+
+def _say_reduction(
+    clock: PhaseClock, reduction: SuitReduction, ordered: OrderedReduction | None
+) -> None:
+    sizes = _sizes(reduction, ordered)
+    merged = "" if ordered is None else f", {_sequences(ordered.ordered)} in ordered classes"
     clock.say(
         f"suit isomorphism ({sizes.group_order} suit permutations): "
         f"{_sequences(sizes.full)} sequences, {_sequences(sizes.canonical)} on canonical "
-        f"boards, {_sequences(sizes.reduced)} in hand classes"
+        f"boards, {_sequences(sizes.reduced)} in hand classes{merged}"
     )
 
 

@@ -65,8 +65,8 @@ from seqform.holdem import SpotSummary
 from seqform.io.documents import STRUCTURED
 from seqform.routes.result import Result
 from seqform.routes.structured import StructuredSolution
-from seqform.structured.responses import sequence_tables
 from seqform.structured.ordered_isomorphism import OrderedStep
+from seqform.structured.responses import sequence_tables
 from seqform.structured.suit_classes import ReductionSizes
 
 __all__ = [

@@ -302,17 +302,8 @@ def solve_on_route(
     options are those :func:`solve` checked when choosing the route; ``locks``, resolved
     against the game, are solved as the locked game alone (:func:`solve_locked` compares)."""
     if isinstance(game, StructuredGame):
-        return _structured(
-            game,
-            route,
-            exact,
-            time_limit,
-            verbose,
-            progress,
-            suit_isomorphism,
-            locks,
-            ordered_isomorphism,
-        )
+        reductions = (suit_isomorphism, ordered_isomorphism)
+        return _structured(game, route, exact, time_limit, verbose, progress, reductions, locks)
     if locks is not None:
         from seqform.routes.locked import lock_bounds
 
@@ -363,10 +354,11 @@ def _structured(
     time_limit: float | None,
     verbose: bool,
     progress: Callable[[str], None] | None,
-    suit_isomorphism: bool = True,
+    reductions: tuple[bool, bool] = (True, True),
     locks: ResolvedLocks | None = None,
-    ordered_isomorphism: bool = True,
 ) -> AnySolution:
+    """The structured route; ``reductions`` are :func:`solve`'s ``suit_isomorphism`` and
+    ``ordered_isomorphism``."""
     if exact:
         from seqform.routes.structured_exact import solve_structured_exact
 
@@ -382,9 +374,9 @@ def _structured(
         time_limit=time_limit,
         verbose=verbose,
         progress=progress,
-        suit_isomorphism=suit_isomorphism,
+        suit_isomorphism=reductions[0],
         locks=locks,
-        ordered_isomorphism=ordered_isomorphism,
+        ordered_isomorphism=reductions[1],
     )
     if route.spot is None:
         return solution

@@ -8,6 +8,10 @@ strategies on the tree-free sequence tables (:func:`seqform.structured.responses
 As on the tree route (:mod:`seqform.routes.solve`), no answer is returned unverified: the
 certificate is computed from the behavioural strategies by the one backward induction
 (:func:`seqform.certify.respond`), not read off the LP.
+
+Size: a little over 400 lines: the LP to solve (unreduced, locked, reduced by suits and by
+the ordered isomorphism), the default solver and its fallback, and the stages from plans to
+the certificate are one route's policy, each part short.
 """
 
 from __future__ import annotations
@@ -28,13 +32,13 @@ from seqform.routes.result import Certified, PhaseClock, lp_stages
 from seqform.structured.lp_locks import locked_lp
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
-from seqform.structured.payoff_matrix import payoff_nnz
-from seqform.structured.responses import certify, sequence_tables
 from seqform.structured.ordered_isomorphism import (
     OrderedReduction,
     OrderedStep,
     reduce_by_ordered_isomorphism,
 )
+from seqform.structured.payoff_matrix import payoff_nnz
+from seqform.structured.responses import certify, sequence_tables
 from seqform.structured.suit_classes import GameSize, ReductionSizes, canonical_boards
 from seqform.structured.suit_reduction import (
     SuitReduction,
@@ -180,12 +184,9 @@ def solve_structured(
     ``suit_isomorphism`` (default): a game proven invariant under suit permutations
     (:func:`~seqform.game.public.symmetry.game_symmetries`) is solved on canonical boards
     and hand classes, losslessly (:mod:`seqform.structured.suit_reduction`), and the lifted
-    answer certified on the game itself; other games are solved unreduced.
-    ``ordered_isomorphism`` (default, with ``suit_isomorphism``): the hand classes are
-    merged further where a swap of two cards maps the rest of the game onto itself
-    (:mod:`seqform.structured.ordered_isomorphism`: games of one-card hands whose betting
-    after a card does not depend on the card, such as leduc and rhode_island), also
-    losslessly; in other games the suit classes alone are used.
+    answer certified on the game itself; other games are solved unreduced.  With
+    ``ordered_isomorphism`` (default) the classes are merged further where
+    :mod:`seqform.structured.ordered_isomorphism` applies (leduc, rhode_island).
 
     Raises
     ------
@@ -198,8 +199,7 @@ def solve_structured(
     clock = PhaseClock(progress)
     with clock.phase("sequence_form", _announce(game)):
         lp, reduction, ordered = _build(game, suit_isomorphism, ordered_isomorphism, locks)
-    if reduction is not None:
-        _say_reduction(clock, reduction, ordered)
+    _say_reduction(clock, reduction, ordered)
 
     def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
         return _lp_stages(game, lp, clock, choice, time_limit, verbose, reduction, locks)
@@ -262,8 +262,10 @@ def _sizes(reduction: SuitReduction, ordered: OrderedReduction | None) -> Reduct
 
 
 def _say_reduction(
-    clock: PhaseClock, reduction: SuitReduction, ordered: OrderedReduction | None
+    clock: PhaseClock, reduction: SuitReduction | None, ordered: OrderedReduction | None
 ) -> None:
+    if reduction is None:
+        return
     sizes = _sizes(reduction, ordered)
     merged = "" if ordered is None else f", {_sequences(ordered.ordered)} in ordered classes"
     clock.say(

@@ -481,10 +481,10 @@ class OrderedReduction:
     def ordered(self) -> GameSize:
         return self.reduction.reduced
 
-
     def step(self) -> OrderedStep:
         """What a result reports of this step (:class:`OrderedStep`)."""
-        return OrderedStep(self.ordered, (*self.reduction.lp.shape, int(self.reduction.lp.matrix.nnz)))
+        lp = self.reduction.lp
+        return OrderedStep(self.ordered, (*lp.shape, int(lp.matrix.nnz)))
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,11 @@ import pytest
 from seqform.certify import is_certified
 from seqform.cli.main import main
 from seqform.documents.build import document
+from seqform.documents.text.compare_sizes import sizes_text
 from seqform.documents.text.structured import suit_lines
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.rhode_island import rhode_island_structured
+from seqform.game.builtin.rhode_island_sizes import rhode_island_suit_reduced_sizes
 from seqform.game.public.tree import Constant, PublicChance, PublicDecision, PublicLeaf, PublicNode
 from seqform.io.documents import validate_document
 from seqform.routes.solve import solve
@@ -111,3 +113,37 @@ def test_a_game_it_does_not_apply_to_is_solved_on_the_suit_classes() -> None:
     unreduced = solve(game, suit_isomorphism=False)
     assert solution.value == pytest.approx(unreduced.value, abs=1e-9)
     assert len(document(solution)["suit_isomorphism"]["steps"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("ranks", "suits", "max_bets"),
+    [(2, 2, 1), (2, 3, 1), (3, 2, 1), (3, 3, 1), (4, 4, 1)],
+)
+def test_the_ordered_formula_counts_what_the_reduction_counts(ranks, suits, max_bets) -> None:
+    formula = rhode_island_suit_reduced_sizes(ranks=ranks, suits=suits, max_bets=max_bets)
+    counted = ordered_sizes(rhode_island_structured(ranks=ranks, suits=suits, max_bets=max_bets))
+    assert counted is not None and formula.ordered is not None
+    assert formula.ordered.sequences == counted.ordered.sequences
+    assert formula.ordered.infosets == counted.ordered.infosets
+    assert formula.reduced.sequences == counted.suits.sequences
+
+
+def test_compare_prints_the_ordered_rows_beside_gilpin_and_sandholms(capsys) -> None:
+    assert main(["compare", "rhode_island", "--no-solve", "--format", "json"]) == 0
+    written = json.loads(capsys.readouterr().out)
+    text = sizes_text(written)
+    # 13 ranks: signals per round 13, 13 × 25 and 13 × (12 × 24 + 13 × 25) = 7,969 classes
+    # (the ordered classes of _ordered_signals, counted by ordered_sizes on small decks in
+    # the test above); 3 bets a round give 1,571,076 information sets and 3,927,691
+    # sequences per player, rows 3,927,691 + 1,571,076 + 1
+    assert "  ordered classes                              5,498,768      5,498,768" in text
+    # Gilpin and Sandholm (JACM 2007): 91,224,226 rows unabstracted, 1,237,238 by GameShrink
+    assert "91,224,226" in text and "1,237,238" in text
+    validate_document(written)
+    steps = written["lossless_abstraction"]["steps"]
+    assert steps[-1] == {
+        "step": "ordered classes",
+        "infosets": [1_571_076, 1_571_076],
+        "sequences": [3_927_691, 3_927_691],
+        "lp_rows": [5_498_768, 5_498_768],
+    }

@@ -116,6 +116,16 @@ def _add_solve(commands: Commands) -> None:
         "solve the full LP, not the smaller one on canonical boards and hand classes",
     )
     solve.add_argument(
+        "--no-ordered-isomorphism",
+        dest="ordered_isomorphism",
+        action="store_false",
+        help=(
+            "structured route: stay at the suit isomorphism's hand classes, without merging "
+            "them further by the ordered game isomorphism (leduc, rhode_island: one-card "
+            "hands); the answer is the same, certified on the full game either way"
+        ),
+    )
+    solve.add_argument(
         "--hand",
         action="append",
         default=[],

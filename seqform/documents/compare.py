@@ -52,7 +52,8 @@ Schema ``seqform.compare-sizes/2`` (``compare_sizes.schema.json``)::
                        "lp": {"variables": int, "constraints": int, "nonzeros": int}},
      "structured_payoff_nonzeros": int | null,      # null when counted by formula
      "lossless_abstraction": null | {               # by formula only
-         "steps": [{"step": "unabstracted" | "canonical boards" | "hand classes",
+         "steps": [{"step": "unabstracted" | "canonical boards" | "hand classes"
+                            | "ordered classes",
                     "infosets": [int, int], "sequences": [int, int],
                     "lp_rows": [int, int]}],        # sequences + other's infosets + 1
          "published_lp_rows": [{"step": str, "rows": int}]}}
@@ -255,22 +256,21 @@ def _step_json(step: str, infosets: tuple[int, int], sequences: tuple[int, int])
 
 
 def _lossless_json(sizes: FormulaSizes) -> dict[str, Any] | None:
-    """The sizes at each step of the lossless suit reduction, and the published rows."""
+    """The sizes at each step of the lossless suit reduction and of the ordered game
+    isomorphism after it, and the published rows."""
     reduction = sizes.suit_reduction
     if reduction is None and not sizes.published_rows:
         return None
-    steps = (
-        []
-        if reduction is None
-        else [
-            _step_json(step, size.infosets, size.sequences)
-            for step, size in (
-                ("unabstracted", reduction.full),
-                ("canonical boards", reduction.canonical),
-                ("hand classes", reduction.reduced),
-            )
+    steps = []
+    if reduction is not None:
+        named = [
+            ("unabstracted", reduction.full),
+            ("canonical boards", reduction.canonical),
+            ("hand classes", reduction.reduced),
         ]
-    )
+        if reduction.ordered is not None:
+            named.append(("ordered classes", reduction.ordered))
+        steps = [_step_json(step, size.infosets, size.sequences) for step, size in named]
     return {
         "steps": steps,
         "published_lp_rows": [{"step": step, "rows": rows} for step, rows in sizes.published_rows],

@@ -24,17 +24,20 @@ be added, none removed or renamed)::
       "strategies": [...as in seqform.solve/2...],
       "suit_isomorphism": null | {"permutations": int,
                                   "steps": [{"step": "game" | "canonical boards"
-                                                     | "hand classes",
+                                                     | "hand classes" | "ordered classes",
                                              "sequences": [int, int],
                                              "infosets": [int, int],
                                              "lp": {"rows", "columns", "nonzeros"} | null},
-                                            ×3]},
+                                            ×3 or ×4]},
       "spot": {...}                                # a hold'em spot file only
     }
 
 ``"suit_isomorphism"`` says how the float route reduced the LP by suit permutations
-(:mod:`seqform.structured.suit_reduction`); ``"sizes"``, the strategies and the certificate
-are the game's own either way.
+(:mod:`seqform.structured.suit_reduction`), and its fourth step, when there is one, how the
+hand classes were merged further by the ordered game isomorphism
+(:mod:`seqform.structured.ordered_isomorphism`; the LP solved is then that step's and the
+suit classes' LP is not built); ``"sizes"``, the strategies and the certificate are the
+game's own either way.
 
 The ``"spot"`` object is :func:`seqform.documents.spots.spot.spot_json`'s.
 """
@@ -62,6 +65,7 @@ from seqform.holdem import SpotSummary
 from seqform.io.documents import STRUCTURED
 from seqform.routes.result import Result
 from seqform.routes.structured import StructuredSolution
+from seqform.structured.ordered_isomorphism import OrderedStep
 from seqform.structured.responses import sequence_tables
 from seqform.structured.suit_classes import ReductionSizes
 
@@ -96,21 +100,29 @@ def auxiliary_variables(solution: StructuredResult) -> int:
     sets and the value: the level sums standing for ``Aᵀ x`` (of the LP solved: the
     reduced one under suit isomorphism)."""
     reduction: ReductionSizes | None = getattr(solution, "suit_reduction", None)
+    ordered: OrderedStep | None = getattr(solution, "ordered_isomorphism", None)
+    if ordered is not None:
+        return ordered.lp[1] - ordered.sizes.columns
     if reduction is not None and reduction.reduced_lp is not None:
         return reduction.reduced_lp[1] - reduction.reduced.columns
     first, second = sequence_tables(solution.game)
     return solution.stats.variables - first.num_sequences - second.num_infosets - 1
 
 
-def suit_isomorphism_json(reduction: ReductionSizes | None) -> dict[str, Any] | None:
-    """The ``"suit_isomorphism"`` object (module docstring), None when not reduced."""
+def suit_isomorphism_json(
+    reduction: ReductionSizes | None, ordered: OrderedStep | None = None
+) -> dict[str, Any] | None:
+    """The ``"suit_isomorphism"`` object (module docstring), None when not reduced; with
+    ``ordered``, its fourth step."""
     if reduction is None:
         return None
-    steps = (
+    steps = [
         ("game", reduction.full, None),
         ("canonical boards", reduction.canonical, reduction.canonical_lp),
         ("hand classes", reduction.reduced, reduction.reduced_lp),
-    )
+    ]
+    if ordered is not None:
+        steps.append(("ordered classes", ordered.sizes, ordered.lp))
     return {
         "permutations": reduction.group_order,
         "steps": [
@@ -170,7 +182,9 @@ def structured_document(solution: StructuredResult) -> dict[str, Any]:
             strategy_json(solution.strategies[p].to_float(), names[p], words) for p in (0, 1)
         ],
     }
-    document["suit_isomorphism"] = suit_isomorphism_json(getattr(solution, "suit_reduction", None))
+    document["suit_isomorphism"] = suit_isomorphism_json(
+        getattr(solution, "suit_reduction", None), getattr(solution, "ordered_isomorphism", None)
+    )
     spot: SpotSummary | None = getattr(solution, "spot", None)  # an exact one has none
     if spot is not None:
         document["spot"] = spot_json(spot)

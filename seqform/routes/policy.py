@@ -259,7 +259,9 @@ def _checked_structured(
 ) -> StructuredGame:
     """The structured description of ``game``, refused (unless ``force``) beyond memory and,
     for the LP (``lp``), a spot whose LP will not finish (:func:`refuse_slow_lp`); ``reduced``:
-    the route runs suit-reduced, so it is sized by the reduced size where that is known.
+    the route runs suit-reduced, so it is sized by the reduced size where that is known (the
+    suit classes' LP also where ``solve`` merges them further by the ordered game
+    isomorphism: that LP is reduced from the same canonical-board LP and is smaller).
     Without the LP (vector CFR) the memory is vector CFR's own estimate, on canonical boards
     when it runs there."""
     if not force and size is not None and size.sequences is not None:

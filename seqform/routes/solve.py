@@ -102,6 +102,7 @@ def solve(
     progress: Callable[[str], None] | None = None,
     form: Any = None,
     suit_isomorphism: bool = True,
+    ordered_isomorphism: bool = True,
 ) -> AnySolution:
     """Solve ``game`` and certify the answer by best response, on the route the policy
     chooses (module docstring).
@@ -154,6 +155,11 @@ def solve(
         when the game is invariant under suit permutations (leduc), then certify the lifted
         answer on the game (:mod:`seqform.structured.suit_reduction`); False solves the
         full LP.  The exact structured route always solves the full LP.
+    ordered_isomorphism
+        With ``suit_isomorphism``: merge the hand classes further by the ordered game
+        isomorphism where it applies (games of one-card hands such as leduc and
+        rhode_island, :mod:`seqform.structured.ordered_isomorphism`), also lossless and
+        certified on the game; False stays at the suit classes.
 
     Raises
     ------
@@ -221,6 +227,7 @@ def solve(
         progress=progress,
         form=form,
         suit_isomorphism=suit_isomorphism,
+        ordered_isomorphism=ordered_isomorphism,
     )
 
 
@@ -288,15 +295,15 @@ def solve_on_route(
     progress: Callable[[str], None] | None = None,
     form: Any = None,
     suit_isomorphism: bool = True,
+    ordered_isomorphism: bool = True,
 ) -> AnySolution:
     """Run the pipeline of ``route`` (from :func:`~seqform.routes.policy.choose_route`) on
     ``game``: its structured description on the structured route, else its tree.  The
     options are those :func:`solve` checked when choosing the route; ``locks``, resolved
     against the game, are solved as the locked game alone (:func:`solve_locked` compares)."""
     if isinstance(game, StructuredGame):
-        return _structured(
-            game, route, exact, time_limit, verbose, progress, suit_isomorphism, locks
-        )
+        reductions = (suit_isomorphism, ordered_isomorphism)
+        return _structured(game, route, exact, time_limit, verbose, progress, reductions, locks)
     if locks is not None:
         from seqform.routes.locked import lock_bounds
 
@@ -347,9 +354,11 @@ def _structured(
     time_limit: float | None,
     verbose: bool,
     progress: Callable[[str], None] | None,
-    suit_isomorphism: bool = True,
+    reductions: tuple[bool, bool] = (True, True),
     locks: ResolvedLocks | None = None,
 ) -> AnySolution:
+    """The structured route; ``reductions`` are :func:`solve`'s ``suit_isomorphism`` and
+    ``ordered_isomorphism``."""
     if exact:
         from seqform.routes.structured_exact import solve_structured_exact
 
@@ -365,8 +374,9 @@ def _structured(
         time_limit=time_limit,
         verbose=verbose,
         progress=progress,
-        suit_isomorphism=suit_isomorphism,
+        suit_isomorphism=reductions[0],
         locks=locks,
+        ordered_isomorphism=reductions[1],
     )
     if route.spot is None:
         return solution

@@ -8,12 +8,16 @@ strategies on the tree-free sequence tables (:func:`seqform.structured.responses
 As on the tree route (:mod:`seqform.routes.solve`), no answer is returned unverified: the
 certificate is computed from the behavioural strategies by the one backward induction
 (:func:`seqform.certify.respond`), not read off the LP.
+
+Size: a little over 400 lines: the LP to solve (unreduced, locked, reduced by suits and by
+the ordered isomorphism), the default solver and its fallback, and the stages from plans to
+the certificate are one route's policy, each part short.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,9 +33,14 @@ from seqform.routes.result import Certified, PhaseClock, lp_stages
 from seqform.structured.lp_locks import locked_lp
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp, structured_problem
+from seqform.structured.ordered_isomorphism import (
+    OrderedReduction,
+    OrderedStep,
+    reduce_by_ordered_isomorphism,
+)
 from seqform.structured.payoff_matrix import payoff_nnz
 from seqform.structured.responses import certify, sequence_tables
-from seqform.structured.suit_classes import GameSize, ReductionSizes
+from seqform.structured.suit_classes import GameSize, ReductionSizes, canonical_boards
 from seqform.structured.suit_reduction import (
     SuitReduction,
     lift_plans,
@@ -73,6 +82,9 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     suit_reduction : when the LP solved was reduced by suit isomorphism
         (:mod:`seqform.structured.suit_reduction`), its sizes at each step; ``plans``,
         ``strategies`` and ``certificate`` are then the lifted answer on the game itself
+    ordered_isomorphism : when the LP solved was further merged by the ordered game
+        isomorphism (:mod:`seqform.structured.ordered_isomorphism`), its classes' sizes and
+        LP; ``suit_reduction.reduced`` are then the suit hand classes it started from
     """
 
     game: StructuredGame
@@ -81,6 +93,7 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     tree_nodes: int
     spot: SpotSummary | None = None
     suit_reduction: ReductionSizes | None = None
+    ordered_isomorphism: OrderedStep | None = None
 
     @property
     def route(self) -> str:
@@ -155,6 +168,7 @@ def solve_structured(
     progress: Callable[[str], None] | None = None,
     suit_isomorphism: bool = True,
     locks: ResolvedLocks | None = None,
+    ordered_isomorphism: bool = True,
 ) -> StructuredSolution:
     """Solve ``game`` by its structured sequence-form LP and certify it by best response.
 
@@ -171,7 +185,9 @@ def solve_structured(
     ``suit_isomorphism`` (default): a game proven invariant under suit permutations
     (:func:`~seqform.game.public.symmetry.game_symmetries`) is solved on canonical boards
     and hand classes, losslessly (:mod:`seqform.structured.suit_reduction`), and the lifted
-    answer certified on the game itself; other games are solved unreduced.
+    answer certified on the game itself; other games are solved unreduced.  With
+    ``ordered_isomorphism`` (default) the classes are merged further where
+    :mod:`seqform.structured.ordered_isomorphism` applies (leduc, rhode_island).
 
     Raises
     ------
@@ -183,9 +199,8 @@ def solve_structured(
     """
     clock = PhaseClock(progress)
     with clock.phase("sequence_form", _announce(game)):
-        lp, reduction = _build(game, suit_isomorphism, locks)
-    if reduction is not None:
-        _say_reduction(clock, reduction)
+        lp, reduction, ordered = _build(game, suit_isomorphism, ordered_isomorphism, locks)
+    _say_reduction(clock, reduction, ordered)
 
     def run(choice: LPChoice) -> Certified[BehaviouralStrategy]:
         return _lp_stages(game, lp, clock, choice, time_limit, verbose, reduction, locks)
@@ -200,7 +215,8 @@ def solve_structured(
         payoff_nonzeros=lp.payoff_nonzeros,
         matrix_nonzeros=payoff_nnz(game),
         tree_nodes=tree_nodes(game),
-        suit_reduction=None if reduction is None else reduction_sizes(reduction),
+        suit_reduction=None if reduction is None else _sizes(reduction, ordered),
+        ordered_isomorphism=None if ordered is None else ordered.step(),
         **parts,
     )
 
@@ -214,23 +230,49 @@ def _announce(game: StructuredGame) -> str:
 
 
 def _build(
-    game: StructuredGame, suit_isomorphism: bool, locks: ResolvedLocks | None
-) -> tuple[StructuredLP, SuitReduction | None]:
-    """The LP to solve: reduced by suit isomorphism when asked and the game allows it, with
-    the locks' rows and columns when there are locks (a lock breaks the suit symmetry the
+    game: StructuredGame,
+    suit_isomorphism: bool,
+    ordered_isomorphism: bool,
+    locks: ResolvedLocks | None,
+) -> tuple[StructuredLP, SuitReduction | None, OrderedReduction | None]:
+    """The LP to solve: reduced by suit isomorphism when asked and the game allows it, then
+    by the ordered isomorphism when asked and the game is one it applies to, with the
+    locks' rows and columns when there are locks (a lock breaks the suit symmetry the
     reduction relies on, so a locked game is not reduced)."""
     if locks is not None:
-        return locked_lp(build_structured_lp(game), sequence_tables(game), locks.fixed), None
-    reduction = reduce_by_suits(game) if suit_isomorphism else None
-    return (build_structured_lp(game) if reduction is None else reduction.lp), reduction
+        locked = locked_lp(build_structured_lp(game), sequence_tables(game), locks.fixed)
+        return locked, None, None
+    boards = canonical_boards(game) if suit_isomorphism else None
+    if boards is None:
+        return build_structured_lp(game), None, None
+    ordered = reduce_by_ordered_isomorphism(game, boards) if ordered_isomorphism else None
+    if ordered is not None:
+        return ordered.reduction.lp, ordered.reduction, ordered
+    reduction = reduce_by_suits(game, boards)
+    assert reduction is not None  # the boards were found
+    return reduction.lp, reduction, None
 
 
-def _say_reduction(clock: PhaseClock, reduction: SuitReduction) -> None:
+def _sizes(reduction: SuitReduction, ordered: OrderedReduction | None) -> ReductionSizes:
+    """The suit reduction's sizes; after the ordered step, its ``reduced`` are the suit
+    hand classes (counted, their LP not built) and the LP solved is the ordered step's."""
     sizes = reduction_sizes(reduction)
+    if ordered is None:
+        return sizes
+    return replace(sizes, reduced=ordered.suits, reduced_lp=None)
+
+
+def _say_reduction(
+    clock: PhaseClock, reduction: SuitReduction | None, ordered: OrderedReduction | None
+) -> None:
+    if reduction is None:
+        return
+    sizes = _sizes(reduction, ordered)
+    merged = "" if ordered is None else f", {_sequences(ordered.ordered)} in ordered classes"
     clock.say(
         f"suit isomorphism ({sizes.group_order} suit permutations): "
         f"{_sequences(sizes.full)} sequences, {_sequences(sizes.canonical)} on canonical "
-        f"boards, {_sequences(sizes.reduced)} in hand classes"
+        f"boards, {_sequences(sizes.reduced)} in hand classes{merged}"
     )
 
 

@@ -14,7 +14,10 @@ A game solved suit-reduced (:mod:`seqform.structured.suit_reduction`) solves a s
 the LP of its canonical boards ``G'`` with player 0's sequences and player 1's information
 sets merged into their hand classes, the level-sum chains kept as ``G'`` has them.
 :func:`estimate_reduced_lp_size` counts that one from the reduction's own sizes
-(:func:`~seqform.structured.suit_classes.canonical_sizes`), still without an LP.
+(:func:`~seqform.structured.suit_classes.canonical_sizes`), still without an LP.  The
+ordered game isomorphism's further merge (:mod:`seqform.structured.ordered_isomorphism`)
+applies to one-card hands only, never to the hold'em spots this estimate sizes; where it
+applies its LP keeps the same chains with fewer classes, so this count bounds it.
 """
 
 from __future__ import annotations

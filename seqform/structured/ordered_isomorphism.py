@@ -87,6 +87,7 @@ from seqform.game.public.tree import (
 )
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.suit_classes import (
+    CanonicalBoards,
     GameSize,
     HandClasses,
     canonical_boards,
@@ -100,9 +101,11 @@ __all__ = [
     "MergedLP",
     "OrderedReduction",
     "OrderedSizes",
+    "OrderedStep",
     "SignalClass",
     "card_partitions",
     "merge_by_signals",
+    "ordered_class_size",
     "ordered_sizes",
     "reduce_by_ordered_isomorphism",
 ]
@@ -390,6 +393,16 @@ def ordered_sizes(game: StructuredGame) -> OrderedSizes | None:
     )
 
 
+def ordered_class_size(boards: CanonicalBoards) -> GameSize | None:
+    """The sizes in the ordered classes on ``boards``' canonical game, counted as
+    :func:`ordered_sizes` counts them (no hand tables, no LP); None when
+    :func:`card_partitions` does not apply."""
+    parts = card_partitions(boards.game, boards.symmetries)
+    if parts is None:
+        return None
+    return _walked_size(parts, _public_counts(boards.canonical), parts.of)
+
+
 def _dealt(game: StructuredGame) -> dict[str, tuple[tuple[int, ...], tuple[str, ...]]]:
     """Per public decision node's history, its public cards in the order dealt (the
     numbering keys them as sets, and a swap depends on which card came first) and the
@@ -468,11 +481,33 @@ class OrderedReduction:
     def ordered(self) -> GameSize:
         return self.reduction.reduced
 
+    def step(self) -> OrderedStep:
+        """What a result reports of this step (:class:`OrderedStep`)."""
+        lp = self.reduction.lp
+        return OrderedStep(self.ordered, (*lp.shape, int(lp.matrix.nnz)))
 
-def reduce_by_ordered_isomorphism(game: StructuredGame) -> OrderedReduction | None:
+
+@dataclass(frozen=True)
+class OrderedStep:
+    """What a result reports of the ordered step, after the suit reduction's
+    (:class:`~seqform.structured.suit_classes.ReductionSizes`, whose ``reduced`` are then
+    the suit hand classes and ``reduced_lp`` None: that LP is not built).
+
+    sizes : sequences and information sets in the ordered classes
+    lp : the structured LP solved, on those classes: (rows, columns, non-zeros)
+    """
+
+    sizes: GameSize
+    lp: tuple[int, int, int]
+
+
+def reduce_by_ordered_isomorphism(
+    game: StructuredGame, boards: CanonicalBoards | None = None
+) -> OrderedReduction | None:
     """The suit reduction with the ordered isomorphism's classes (module docstring); None
-    when the game has no suit symmetry or :func:`card_partitions` does not apply."""
-    boards = canonical_boards(game)
+    when the game has no suit symmetry or :func:`card_partitions` does not apply.
+    ``boards``: :func:`canonical_boards` of ``game``, when already found."""
+    boards = canonical_boards(game) if boards is None else boards
     if boards is None:
         return None
     parts = card_partitions(game, boards.symmetries)

@@ -173,10 +173,13 @@ def _moved(bounds: np.ndarray, source: np.ndarray, target: np.ndarray, size: int
     return out
 
 
-def reduce_by_suits(game: StructuredGame) -> SuitReduction | None:
+def reduce_by_suits(
+    game: StructuredGame, boards: CanonicalBoards | None = None
+) -> SuitReduction | None:
     """The reduction of the module docstring, or None when ``game`` is invariant under no
-    suit permutation but the identity (no suits declared, or asymmetric hands or payoffs)."""
-    boards = canonical_boards(game)
+    suit permutation but the identity (no suits declared, or asymmetric hands or payoffs).
+    ``boards``: :func:`canonical_boards` of ``game``, when already found."""
+    boards = canonical_boards(game) if boards is None else boards
     if boards is None:
         return None
     symmetries, canonical, classes = boards.symmetries, boards.canonical, boards.classes

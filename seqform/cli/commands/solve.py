@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 verbose=args.verbose,
                 progress=progress,
                 suit_isomorphism=args.suit_isomorphism,
+                ordered_isomorphism=args.ordered_isomorphism,
             )
     except ArithmeticError as exc:  # ExactSolveError included
         raise CommandError(f"exact computation failed: {exc}") from exc

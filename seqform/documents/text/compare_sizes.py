@@ -46,7 +46,8 @@ def _sequence_lines(document: Document) -> list[str]:
 
 
 def _lossless_lines(lossless: Document | None) -> list[str]:
-    """The LP rows at each step of the lossless suit reduction, beside the published ones."""
+    """The LP rows at each step of the lossless suit reduction and the ordered game
+    isomorphism after it, beside the published ones."""
     if lossless is None:
         return []
     rows = [

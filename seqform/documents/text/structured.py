@@ -34,8 +34,8 @@ def route_line(document: dict[str, Any]) -> str:
 
 
 def suit_lines(reduction: dict[str, Any] | None) -> list[str]:
-    """The sizes of the reduction by suit isomorphism, step by step (none when not
-    reduced)."""
+    """The sizes of the reduction by suit isomorphism, step by step, and by the ordered
+    game isomorphism after it when it ran (none when not reduced)."""
     if reduction is None:
         return []
     steps = []
@@ -48,8 +48,9 @@ def suit_lines(reduction: dict[str, Any] | None) -> list[str]:
             else f", LP {count_text(lp['rows'])} rows, {count_text(lp['nonzeros'])} non-zeros"
         )
         steps.append(f"    {step['step']}: {sequences} sequences{built}")
+    merged = " merged by the ordered game isomorphism" if len(reduction["steps"]) > 3 else ""
     return [
-        f"  suit isomorphism: the LP solved on canonical boards and hand classes "
+        f"  suit isomorphism: the LP solved on canonical boards and hand classes{merged} "
         f"({reduction['permutations']} suit permutations), its answer certified on the game:",
         *steps,
     ]

@@ -5,6 +5,10 @@ The rules are the module docstring of :mod:`seqform.game.builtin.rhode_island`. 
 in all three (:func:`_round_shape` counts it), and the deck: the full game's 91,224,226 LP
 rows (Gilpin and Sandholm 2007) and 6.7 billion tree nodes are counted here without the
 minutes that numbering its public tree takes.
+
+Size: a little over 400 lines: the game, its strategies, its non-zeros and its lossless
+abstractions (suits, ordered classes) are formulas over the one round shape, kept together
+so that they change together.
 """
 
 from __future__ import annotations
@@ -306,11 +310,14 @@ def rhode_island_counts(
 class SuitReducedSizes:
     """The sequence form's size at each step of the lossless suit reduction
     (:mod:`seqform.structured.suit_reduction`): the game, on canonical boards, then on
-    hand classes.  Each is a :class:`RhodeIslandSizes` without tree nodes (0)."""
+    hand classes, and the hand classes merged by the ordered game isomorphism
+    (:mod:`seqform.structured.ordered_isomorphism`; None where it is not counted).  Each is
+    a :class:`RhodeIslandSizes` without tree nodes (0)."""
 
     full: RhodeIslandSizes
     canonical: RhodeIslandSizes
     reduced: RhodeIslandSizes
+    ordered: RhodeIslandSizes | None = None
 
 
 def _views_sizes(shape: _RoundShape, views: int) -> RhodeIslandSizes:
@@ -354,7 +361,25 @@ def rhode_island_suit_reduced_sizes(
     two_suits = r * (2 + (suits > 2)) - 2  # hand classes on a board of two suits
     last_classes = (r - 1) * (2 * r - 2) + r * two_suits  # over one first card's boards
     reduced = _views_sizes(shape, r + k * r * (2 * r - 1) + k * k * r * last_classes)
-    return SuitReducedSizes(full=full, canonical=canonical, reduced=reduced)
+    ordered = rhode_island_signal_sizes(_ordered_signals(ranks, suits), max_bets)
+    return SuitReducedSizes(full=full, canonical=canonical, reduced=reduced, ordered=ordered)
+
+
+def _ordered_signals(ranks: int, suits: int) -> tuple[int, int, int]:
+    """A player's signal classes per round after the ordered game isomorphism (module
+    docstring of :mod:`seqform.structured.ordered_isomorphism`), summed over the canonical
+    boards: one per rank before the public cards and ``2r - 1`` per first card after one,
+    as by suits.  After the second card, over one first card's boards: with three suits or
+    more the cards of a rank off the first card's suit are one class, ``(r - 1)(2r - 2) +
+    r (2r - 1)``; with two suits nothing merges beyond the suits, ``(r - 1)(2r - 2) +
+    r (2r - 2)``.  With two ranks no flush or straight exists and a hand is its rank from
+    the first card on: ``r`` classes per first card, and ``r`` per board after the second
+    (``2r - 1`` boards), one fewer on the pair of two suits."""
+    r = ranks
+    if r == 2:
+        return r, r * r, r * ((2 * r - 1) * r - (suits == 2))
+    last = (r - 1) * (2 * r - 2) + r * (2 * r - 1 if suits > 2 else 2 * r - 2)
+    return r, r * (2 * r - 1), r * last
 
 
 PUBLISHED_LP_ROWS = 91_224_226

@@ -64,7 +64,12 @@ from seqform.game.sequences import PlayerSequences
 from seqform.io.atomic import write_atomically
 from seqform.io.json_input import StrategyFileError
 from seqform.structured.responses import sequence_tables
-from seqform.structured.suit_classes import CanonicalBoards, canonical_boards, class_tables
+from seqform.structured.suit_classes import (
+    CanonicalBoards,
+    canonical_boards,
+    class_strategy_on_boards,
+    class_tables,
+)
 
 __all__ = [
     "FORMAT",
@@ -384,13 +389,5 @@ def read_strategy_arrays(path: str | os.PathLike[str]) -> StoredProfile:
                 raise
             raise StrategyFileError(f"{where}: an array cannot be read: {exc}") from None
     if boards is not None:
-        canonical = sequence_tables(boards.canonical)
-        stored = [
-            BehaviouralStrategy(
-                canonical[i],
-                strategy.probabilities[boards.classes[i].sequences],
-                strategy.unreached[boards.classes[i].infosets],
-            )
-            for i, strategy in enumerate(stored)
-        ]
+        stored = [class_strategy_on_boards(boards, i, s) for i, s in enumerate(stored)]
     return StoredProfile(where, meta["game"], game, boards, (stored[0], stored[1]), provenance)

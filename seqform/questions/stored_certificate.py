@@ -48,6 +48,7 @@ from seqform.structured.responses import certify, sequence_tables
 from seqform.structured.suit_classes import (
     CanonicalBoards,
     certify_on_classes,
+    class_strategy_on_boards,
     lift_behaviour,
 )
 from seqform.version import __version__
@@ -251,15 +252,7 @@ def save_strategy_arrays(
         for table, p, u in zip(tables, probabilities, unreached, strict=True)
     ]
     if boards is not None:
-        canonical = sequence_tables(boards.canonical)
-        read_back = [
-            BehaviouralStrategy(
-                canonical[i],
-                strategy.probabilities[boards.classes[i].sequences],
-                strategy.unreached[boards.classes[i].infosets],
-            )
-            for i, strategy in enumerate(read_back)
-        ]
+        read_back = [class_strategy_on_boards(boards, i, s) for i, s in enumerate(read_back)]
     certificate, where = certify_profile(game, boards, (read_back[0], read_back[1]))
     provenance = Provenance(
         algorithm=algorithm,

@@ -92,9 +92,8 @@ from seqform.structured.suit_classes import (
     HandClasses,
     canonical_boards,
     class_of,
-    game_size,
 )
-from seqform.structured.suit_reduction import SuitReduction, reduce_lp
+from seqform.structured.suit_reduction import SuitReduction, reduce_lp, reduce_on_classes
 
 __all__ = [
     "CardPartitions",
@@ -519,26 +518,8 @@ def reduce_by_ordered_isomorphism(
         _ordered_classes(numbering, parts, dealt, 0),
         _ordered_classes(numbering, parts, dealt, 1),
     )
-    canonical_lp = build_structured_lp(boards.canonical)
-    lp = reduce_lp(canonical_lp, classes)
     suit_classes = boards.classes
-    reduction = SuitReduction(
-        game=game,
-        canonical=boards.canonical,
-        group_order=boards.group_order,
-        full=game_size(game),
-        canonical_size=game_size(boards.canonical),
-        reduced=GameSize(
-            (classes[0].num_sequences, classes[1].num_sequences),
-            (classes[0].num_infosets, classes[1].num_infosets),
-        ),
-        lp=lp,
-        canonical_lp_shape=canonical_lp.shape,
-        canonical_lp_nonzeros=int(canonical_lp.matrix.nnz),
-        classes=classes,
-        nodes=boards.nodes,
-        symmetries=boards.symmetries,
-    )
+    reduction = reduce_on_classes(game, boards, classes)
     suits = GameSize(
         (suit_classes[0].num_sequences, suit_classes[1].num_sequences),
         (suit_classes[0].num_infosets, suit_classes[1].num_infosets),

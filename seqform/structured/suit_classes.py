@@ -59,6 +59,7 @@ __all__ = [
     "canonical_sizes",
     "certify_on_classes",
     "class_of",
+    "class_strategy_on_boards",
     "class_tables",
     "first_members",
     "game_size",
@@ -287,6 +288,19 @@ def _class_table(table: PlayerSequences, classes: HandClasses) -> PlayerSequence
         first_sequence=classes.sequences[table.first_sequence[infoset_member]],
         sequence_infoset=sequence_infoset,
         sequence_action=PickedLabels(table.sequence_action, sequence_member),
+    )
+
+
+def class_strategy_on_boards(
+    boards: CanonicalBoards, player: int, strategy: BehaviouralStrategy
+) -> BehaviouralStrategy:
+    """A strategy of ``player``'s hand classes (on :func:`class_tables`) as one of ``G'``:
+    each sequence and information set of ``G'`` plays as its class."""
+    classes = boards.classes[player]
+    return BehaviouralStrategy(
+        sequence_tables(boards.canonical)[player],
+        strategy.probabilities[classes.sequences],
+        strategy.unreached[classes.infosets],
     )
 
 

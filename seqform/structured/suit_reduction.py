@@ -57,6 +57,7 @@ __all__ = [
     "lift_plans",
     "reduce_by_suits",
     "reduce_lp",
+    "reduce_on_classes",
     "reduction_sizes",
 ]
 
@@ -182,25 +183,32 @@ def reduce_by_suits(
     boards = canonical_boards(game) if boards is None else boards
     if boards is None:
         return None
-    symmetries, canonical, classes = boards.symmetries, boards.canonical, boards.classes
-    canonical_lp = build_structured_lp(canonical)
-    reduced_lp = reduce_lp(canonical_lp, classes)
+    return reduce_on_classes(game, boards, boards.classes)
+
+
+def reduce_on_classes(
+    game: StructuredGame, boards: CanonicalBoards, classes: tuple[HandClasses, HandClasses]
+) -> SuitReduction:
+    """The LP of ``G'`` with each player's plans merged on ``classes`` (module docstring,
+    step 2): the hand classes, or a coarser partition of them whose merge is as lossless
+    (:mod:`seqform.structured.ordered_isomorphism`), with the sizes at each step."""
+    canonical_lp = build_structured_lp(boards.canonical)
     return SuitReduction(
         game=game,
-        canonical=canonical,
-        group_order=symmetries.group.order,
+        canonical=boards.canonical,
+        group_order=boards.group_order,
         full=game_size(game),
-        canonical_size=game_size(canonical),
+        canonical_size=game_size(boards.canonical),
         reduced=GameSize(
             (classes[0].num_sequences, classes[1].num_sequences),
             (classes[0].num_infosets, classes[1].num_infosets),
         ),
-        lp=reduced_lp,
+        lp=reduce_lp(canonical_lp, classes),
         canonical_lp_shape=canonical_lp.shape,
         canonical_lp_nonzeros=int(canonical_lp.matrix.nnz),
         classes=classes,
         nodes=boards.nodes,
-        symmetries=symmetries,
+        symmetries=boards.symmetries,
     )
 
 

@@ -1,0 +1,118 @@
+"""Exact simplex pivots from a basis that is not exactly optimal (seqform.lp.exact.pivots)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from seqform.lp.exact.basis import resolve_basis
+from seqform.lp.exact.pivots import RepairError, repair_basis
+from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
+from seqform.lp.exact.rational import RationalMatrix
+from seqform.lp.solvers import InfeasibleError
+
+ZERO = Fraction(0)
+
+
+def _small_lp() -> LinearProgram:
+    # max 3a + 2b  s.t.  a + b <= 4,  a + 3b <= 6,  0 <= a <= 3,  b >= 0: optimum (3, 1) -> 11
+    # (by hand: the vertex where a = 3 and a + b = 4; it also has a + 3b = 6, degenerate).
+    matrix = RationalMatrix.from_triples((2, 2), [0, 0, 1, 1], [0, 1, 0, 1], [1, 1, 1, 3])
+    return LinearProgram(
+        matrix=matrix,
+        objective=(Fraction(3), Fraction(2)),
+        col_lower=(ZERO, ZERO),
+        col_upper=(Fraction(3), None),
+        row_lower=(None, None),
+        row_upper=(Fraction(4), Fraction(6)),
+    )
+
+
+def _basis(cols, rows) -> Basis:
+    return Basis(col_status=np.asarray(cols), row_status=np.asarray(rows))
+
+
+def test_a_primal_feasible_basis_one_pivot_from_optimal_is_repaired():
+    # a = 0 non-basic, b basic on the tight row a + 3b = 6: (0, 2), objective 4; a's reduced
+    # cost 3 - 2/3 > 0 makes it not dual feasible; a rises to its bound 3 and b falls to 1.
+    program = _small_lp()
+    start = _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER])
+    before = resolve_basis(program, start)
+    assert before.primal_feasible and not before.dual_feasible
+    repaired = repair_basis(program, start)
+    assert repaired.solution.optimal and repaired.pivots == 1
+    assert repaired.solution.objective == 11 and repaired.solution.values == (3, 1)
+
+
+def test_a_dual_feasible_basis_one_pivot_from_optimal_is_repaired():
+    # a basic on the tight row a + b = 4 with b = 0: a = 4 breaks a <= 3, while the duals
+    # (pi = 3, b's reduced cost 2 - 3 < 0 at its lower bound) are feasible.
+    program = _small_lp()
+    start = _basis([BASIC, AT_LOWER], [AT_UPPER, BASIC])
+    before = resolve_basis(program, start)
+    assert before.dual_feasible and not before.primal_feasible
+    repaired = repair_basis(program, start)
+    assert repaired.solution.optimal and repaired.pivots == 1
+    assert repaired.solution.objective == 11
+
+
+def test_an_optimal_basis_takes_no_pivot():
+    program = _small_lp()
+    start = HighsModel(program).maximise().basis
+    repaired = repair_basis(program, start)
+    assert repaired.pivots == 0 and repaired.solution.objective == 11
+
+
+def test_a_basis_neither_primal_nor_dual_feasible_is_refused():
+    # b basic on a + b = 4 with a = 0: b = 4 gives a + 3b = 12 > 6, and a's reduced cost
+    # 3 - 2 > 0 at its lower bound.
+    program = _small_lp()
+    with pytest.raises(RepairError, match="neither exactly primal nor exactly dual"):
+        repair_basis(program, _basis([AT_LOWER, BASIC], [AT_UPPER, BASIC]))
+
+
+def _random_lp(seed: int, rows: int, cols: int, *, dual: bool) -> LinearProgram:
+    """Random LP whose all-slack basis (columns at 0, rows basic) is primal feasible
+    (``dual`` False: rows ``M v <= b`` with ``b > 0``, objective of both signs) or dual
+    feasible (``dual`` True: objective ``<= 0``, rows ``M v >= b`` with some ``b > 0``)."""
+    rng = np.random.default_rng(seed)
+    dense = rng.integers(0, 6, size=(rows, cols)) * (rng.random((rows, cols)) < 0.6)
+    r, c = np.nonzero(dense)
+    values = [
+        Fraction(int(dense[i, j]), int(rng.integers(1, 4))) for i, j in zip(r, c, strict=True)
+    ]
+    matrix = RationalMatrix.from_triples((rows, cols), r, c, values)
+    bounds = tuple(Fraction(int(rng.integers(1, 20)), int(rng.integers(1, 5))) for _ in range(rows))
+    uppers = tuple(
+        Fraction(int(rng.integers(1, 9))) if rng.random() < 0.3 else None for _ in range(cols)
+    )
+    if dual:
+        objective = tuple(
+            Fraction(-int(rng.integers(1, 9)), int(rng.integers(1, 4))) for _ in range(cols)
+        )
+        row_lower, row_upper = bounds, (None,) * rows
+    else:
+        objective = tuple(
+            Fraction(int(rng.integers(-3, 9)), int(rng.integers(1, 4))) for _ in range(cols)
+        )
+        row_lower, row_upper = (None,) * rows, bounds
+    return LinearProgram(matrix, objective, (ZERO,) * cols, uppers, row_lower, row_upper)
+
+
+@pytest.mark.parametrize("dual", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_pivots_from_the_slack_basis_reach_highs_optimum(seed, dual):
+    # Many pivots from the all-slack basis: the exact optimum must match HiGHS's float one.
+    program = _random_lp(seed, 8, 10, dual=dual)
+    try:
+        reference = HighsModel(program).maximise().objective
+    except InfeasibleError:  # an infeasible random LP (dual case): then so must the pivots say
+        with pytest.raises(RepairError):
+            repair_basis(program, _basis([AT_LOWER] * 10, [BASIC] * 8))
+        return
+    start = _basis([AT_LOWER] * 10, [BASIC] * 8)
+    repaired = repair_basis(program, start)
+    assert repaired.solution.optimal and repaired.pivots > 0
+    assert float(repaired.solution.objective) == pytest.approx(reference, abs=1e-9)

@@ -29,6 +29,7 @@ which cannot cycle.  Each pivot re-solves the new basis exactly; the answer is e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -271,7 +272,9 @@ def _dual_pivot(
     return _with_status(_with_status(basis, leaving, status), entering, BASIC)
 
 
-def _rates(program: LinearProgram, system: BasisSystem, leaving: _Variable):
+def _rates(
+    program: LinearProgram, system: BasisSystem, leaving: _Variable
+) -> Callable[[_Variable], Fraction]:
     """``g(variable)``: the leaving basic variable's rate as a non-basic one moves up.
 
     With ``x_r = h @ v`` (``h`` the unit vector of a basic column, or row ``r`` of ``M``)

@@ -95,6 +95,7 @@ def _rows(
     unit: float,
     limit: float,
     write: Callable[[str], None],
+    gadgets: list[str],
 ) -> None:
     for name, make in blueprints.items():
         start = time.perf_counter()
@@ -105,7 +106,7 @@ def _rows(
             f"| {label} | {name} | none (blueprint) | "
             f"{1000 * float(measured.exploitability) / unit:.2f} | | - | - | {seconds:.0f} | |"
         )
-        for gadget in GADGETS:
+        for gadget in gadgets:
             start = time.perf_counter()
             result = resolve_structured(game, blueprint, round_number=rnd, gadget=gadget)
             seconds = time.perf_counter() - start
@@ -122,14 +123,17 @@ def _rows(
             )
 
 
-def _blueprints(game: StructuredGame, buckets: list[str], iterations: int) -> dict[str, Any]:
-    made: dict[str, Callable[[], Any]] = {
-        f"abstraction {spec}": (lambda spec=spec: abstract(game, spec).strategies)
-        for spec in buckets
-    }
-    made[f"CFR+, {iterations} iterations"] = lambda: (
-        vector_cfr(game, "cfr+", Stopping(iterations=iterations, every=iterations)).strategies
-    )
+def _blueprints(
+    game: StructuredGame, buckets: list[str], iterations: int, kinds: list[str]
+) -> dict[str, Any]:
+    made: dict[str, Callable[[], Any]] = {}
+    if "abstraction" in kinds:
+        for spec in buckets:
+            made[f"abstraction {spec}"] = lambda spec=spec: abstract(game, spec).strategies
+    if "cfr+" in kinds:
+        made[f"CFR+, {iterations} iterations"] = lambda: (
+            vector_cfr(game, "cfr+", Stopping(iterations=iterations, every=iterations)).strategies
+        )
     return made
 
 
@@ -143,6 +147,16 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--exact-seconds", type=float, default=300.0, help="0: no exact run")
     parser.add_argument("--skip", nargs="*", default=[], choices=["leduc", "rhode_island"])
+    parser.add_argument(
+        "--gadgets", nargs="*", default=list(GADGETS), choices=GADGETS, help="rows to run"
+    )
+    parser.add_argument(
+        "--kinds",
+        nargs="*",
+        default=["abstraction", "cfr+"],
+        choices=["abstraction", "cfr+"],
+        help="blueprints to run: the card abstractions, vector CFR+",
+    )
     args = parser.parse_args()
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
 
@@ -158,13 +172,13 @@ def main() -> None:
     for deck in [] if "leduc" in args.skip else args.leduc_decks:
         ranks, suits = (int(part) for part in deck.split("x"))
         game = leduc_structured(ranks, suits)
-        made = _blueprints(game, args.leduc_buckets, args.iterations)
-        _rows(f"Leduc {ranks}×{suits}", game, made, 2, 1.0, args.exact_seconds, write)
+        made = _blueprints(game, args.leduc_buckets, args.iterations, args.kinds)
+        _rows(f"Leduc {ranks}×{suits}", game, made, 2, 1.0, args.exact_seconds, write, args.gadgets)
     if "rhode_island" not in args.skip:
         game = rhode_island_structured(args.ri_ranks, 4, max_bets=2)
-        made = _blueprints(game, args.ri_buckets, args.iterations)
+        made = _blueprints(game, args.ri_buckets, args.iterations, args.kinds)
         label = f"Rhode Island {args.ri_ranks}×4, 2 bets"
-        _rows(label, game, made, 3, 10.0, args.exact_seconds, write)
+        _rows(label, game, made, 3, 10.0, args.exact_seconds, write, args.gadgets)
     write(LIBRATUS)
     if out is not sys.stdout:
         out.close()

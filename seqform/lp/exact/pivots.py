@@ -36,7 +36,7 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.base.limits import LIMITS
-from seqform.lp.exact.basis import BasisSystem, ExactBasicSolution, resolve_basis
+from seqform.lp.exact.basis import BasisSystem, ExactBasicSolution, solve_system
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, Bound, LinearProgram
 
 __all__ = ["BLAND_AFTER", "RepairError", "RepairedBasis", "repair_basis"]
@@ -94,22 +94,24 @@ def repair_basis(
         If a basis is not square or puts a variable at an infinite bound.
     """
     limit = LIMITS.exact_pivots if max_pivots is None else max_pivots
-    solution = resolve_basis(program, basis)
+    system = BasisSystem(program, basis)
+    solution = solve_system(system)
     pivots = 0
     while not solution.optimal:
         if pivots >= limit:
             raise RepairError(f"no exactly optimal basis after {limit} exact simplex pivots")
         if solution.dual_feasible:
-            basis = _dual_pivot(program, basis, solution, bland=pivots >= BLAND_AFTER)
+            basis = _dual_pivot(system, solution, bland=pivots >= BLAND_AFTER)
         elif solution.primal_feasible:
-            basis = _primal_pivot(program, basis, solution, bland=pivots >= BLAND_AFTER)
+            basis = _primal_pivot(system, solution, bland=pivots >= BLAND_AFTER)
         else:
             raise RepairError(
                 "the basis is neither exactly primal nor exactly dual feasible"
                 + (f" after {pivots} exact pivots" if pivots else "")
             )
         pivots += 1
-        solution = resolve_basis(program, basis)
+        system = BasisSystem(program, basis)
+        solution = solve_system(system)
     return RepairedBasis(basis, solution, pivots)
 
 
@@ -193,10 +195,9 @@ def _direction(
     return change, program.matrix.matvec(change)
 
 
-def _primal_pivot(
-    program: LinearProgram, basis: Basis, solution: ExactBasicSolution, *, bland: bool
-) -> Basis:
+def _primal_pivot(system: BasisSystem, solution: ExactBasicSolution, *, bland: bool) -> Basis:
     """One primal simplex pivot (or bound flip) of a primal feasible basis."""
+    program, basis = system.program, system.basis
     candidates: list[tuple[Fraction, _Variable]] = []
     for variable in _nonbasic(basis):
         cost = _reduced_cost(solution, variable)
@@ -207,7 +208,6 @@ def _primal_pivot(
         raise RepairError("no improving variable, yet the basis is not dual feasible")
     entering = _order(candidates, bland)
     sign = 1 if _reduced_cost(solution, entering) > 0 else -1
-    system = BasisSystem(program, basis)
     change, row_change = _direction(program, system, entering, sign)
     lower, upper = _bounds(program, entering)
     own = upper if sign > 0 else lower
@@ -235,10 +235,9 @@ def _primal_pivot(
     return _with_status(_with_status(basis, leaving, status), entering, BASIC)
 
 
-def _dual_pivot(
-    program: LinearProgram, basis: Basis, solution: ExactBasicSolution, *, bland: bool
-) -> Basis:
+def _dual_pivot(system: BasisSystem, solution: ExactBasicSolution, *, bland: bool) -> Basis:
     """One dual simplex pivot of a dual feasible basis."""
+    program, basis = system.program, system.basis
     violations: list[tuple[Fraction, _Variable]] = []
     for variable in _basic(basis):
         low, high = _bounds(program, variable)
@@ -252,7 +251,7 @@ def _dual_pivot(
     level = _level(solution, leaving)
     raise_it = low is not None and level < low
     status = AT_LOWER if raise_it else AT_UPPER
-    rates = _rates(program, BasisSystem(program, basis), leaving)
+    rates = _rates(program, system, leaving)
     best: tuple[Fraction, tuple[int, int], _Variable] | None = None
     for variable in _nonbasic(basis):
         rate = rates(variable)

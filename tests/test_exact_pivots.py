@@ -7,8 +7,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from seqform.lp.exact.basis import resolve_basis
-from seqform.lp.exact.pivots import RepairError, repair_basis
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.builtin.leduc import leduc_poker
+from seqform.lp.exact.basis import BasisSystem, resolve_basis, solve_system
+from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
+from seqform.lp.exact.pivots import RepairError, _primal_pivot, repair_basis
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.solvers import InfeasibleError
@@ -116,3 +120,36 @@ def test_pivots_from_the_slack_basis_reach_highs_optimum(seed, dual):
     repaired = repair_basis(program, start)
     assert repaired.solution.optimal and repaired.pivots > 0
     assert float(repaired.solution.objective) == pytest.approx(reference, abs=1e-9)
+
+
+def _pushed_off(program: LinearProgram, optimal: Basis) -> Basis:
+    """One primal pivot from ``optimal`` that raises a non-basic column at 0 (the first
+    whose pivot moves the vertex off the optimum): the pivot that maximises that column."""
+    for column in np.flatnonzero(optimal.col_status != BASIC):
+        if program.col_lower[column] != 0:
+            continue
+        goal = [ZERO] * program.num_cols
+        goal[column] = Fraction(1)
+        system = BasisSystem(program.with_objective(goal), optimal)
+        pushed = _primal_pivot(system, solve_system(system), bland=False)
+        if not resolve_basis(program, pushed).optimal:
+            return pushed
+    raise AssertionError("every pivot from the optimum is degenerate")
+
+
+@pytest.mark.parametrize("game", ["kuhn", pytest.param("leduc", marks=pytest.mark.slow)])
+def test_a_game_lp_basis_pushed_one_pivot_off_its_optimum_is_repaired(game):
+    # The sequence-form LP of Kuhn poker and of Leduc 2x2: HiGHS's optimal basis, moved by
+    # one primal pivot that raises a plan entry at 0, is primal feasible but not optimal;
+    # exact pivots bring it back to the exact optimum.
+    tree = kuhn_poker() if game == "kuhn" else leduc_poker(2, 2)
+    minmax = minmax_program(build_sequence_form(tree))
+    program = minmax.program
+    optimal = solve_minmax_program(minmax).basis
+    optimum = resolve_basis(program, optimal)
+    assert optimum.optimal
+    pushed = _pushed_off(program, optimal)
+    assert resolve_basis(program, pushed).primal_feasible
+    repaired = repair_basis(program, pushed)
+    assert repaired.solution.optimal and repaired.pivots >= 1
+    assert repaired.solution.objective == optimum.objective

@@ -69,18 +69,28 @@ def test_an_optimal_basis_takes_no_pivot():
     assert repaired.pivots == 0 and repaired.solution.objective == 11
 
 
-def test_a_basis_neither_primal_nor_dual_feasible_is_refused():
+def test_a_basis_neither_primal_nor_dual_feasible_is_repaired():
     # b basic on a + b = 4 with a = 0: b = 4 gives a + 3b = 12 > 6, and a's reduced cost
-    # 3 - 2 > 0 at its lower bound.
+    # 3 - 2 > 0 at its lower bound: dual pivots for a shifted objective, then primal ones.
     program = _small_lp()
-    with pytest.raises(RepairError, match="neither exactly primal nor exactly dual"):
-        repair_basis(program, _basis([AT_LOWER, BASIC], [AT_UPPER, BASIC]))
+    start = _basis([AT_LOWER, BASIC], [AT_UPPER, BASIC])
+    before = resolve_basis(program, start)
+    assert not before.primal_feasible and not before.dual_feasible
+    repaired = repair_basis(program, start)
+    assert repaired.solution.optimal and repaired.solution.objective == 11
 
 
-def _random_lp(seed: int, rows: int, cols: int, *, dual: bool) -> LinearProgram:
-    """Random LP whose all-slack basis (columns at 0, rows basic) is primal feasible
-    (``dual`` False: rows ``M v <= b`` with ``b > 0``, objective of both signs) or dual
-    feasible (``dual`` True: objective ``<= 0``, rows ``M v >= b`` with some ``b > 0``)."""
+def test_too_few_pivots_are_refused():
+    program = _small_lp()
+    with pytest.raises(RepairError, match="after 0 exact simplex pivots"):
+        repair_basis(program, _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER]), max_pivots=0)
+
+
+def _random_lp(seed: int, rows: int, cols: int, *, start: str) -> LinearProgram:
+    """Random LP whose all-slack basis (columns at 0, rows basic) is ``start``: "primal"
+    feasible (rows ``M v <= b`` with ``b > 0``, objective of both signs), "dual" feasible
+    (objective ``<= 0``, rows ``M v >= b``) or "neither" (rows ``M v >= b``, objective of
+    both signs, every column bounded so that the LP is)."""
     rng = np.random.default_rng(seed)
     dense = rng.integers(0, 6, size=(rows, cols)) * (rng.random((rows, cols)) < 0.6)
     r, c = np.nonzero(dense)
@@ -89,35 +99,35 @@ def _random_lp(seed: int, rows: int, cols: int, *, dual: bool) -> LinearProgram:
     ]
     matrix = RationalMatrix.from_triples((rows, cols), r, c, values)
     bounds = tuple(Fraction(int(rng.integers(1, 20)), int(rng.integers(1, 5))) for _ in range(rows))
+    share = 1.0 if start == "neither" else 0.3
     uppers = tuple(
-        Fraction(int(rng.integers(1, 9))) if rng.random() < 0.3 else None for _ in range(cols)
+        Fraction(int(rng.integers(1, 9))) if rng.random() < share else None for _ in range(cols)
     )
-    if dual:
-        objective = tuple(
-            Fraction(-int(rng.integers(1, 9)), int(rng.integers(1, 4))) for _ in range(cols)
-        )
-        row_lower, row_upper = bounds, (None,) * rows
-    else:
-        objective = tuple(
-            Fraction(int(rng.integers(-3, 9)), int(rng.integers(1, 4))) for _ in range(cols)
-        )
+    low = 1 if start == "dual" else -3
+    signs = -1 if start == "dual" else 1
+    objective = tuple(
+        Fraction(signs * int(rng.integers(low, 9)), int(rng.integers(1, 4))) for _ in range(cols)
+    )
+    if start == "primal":
         row_lower, row_upper = (None,) * rows, bounds
+    else:
+        row_lower, row_upper = bounds, (None,) * rows
     return LinearProgram(matrix, objective, (ZERO,) * cols, uppers, row_lower, row_upper)
 
 
-@pytest.mark.parametrize("dual", [False, True])
+@pytest.mark.parametrize("start", ["primal", "dual", "neither"])
 @pytest.mark.parametrize("seed", range(4))
-def test_pivots_from_the_slack_basis_reach_highs_optimum(seed, dual):
+def test_pivots_from_the_slack_basis_reach_highs_optimum(seed, start):
     # Many pivots from the all-slack basis: the exact optimum must match HiGHS's float one.
-    program = _random_lp(seed, 8, 10, dual=dual)
+    program = _random_lp(seed, 8, 10, start=start)
+    slack = _basis([AT_LOWER] * 10, [BASIC] * 8)
     try:
         reference = HighsModel(program).maximise().objective
-    except InfeasibleError:  # an infeasible random LP (dual case): then so must the pivots say
-        with pytest.raises(RepairError):
-            repair_basis(program, _basis([AT_LOWER] * 10, [BASIC] * 8))
+    except InfeasibleError:  # an infeasible random LP: then so must the pivots say
+        with pytest.raises(RepairError, match="infeasible"):
+            repair_basis(program, slack)
         return
-    start = _basis([AT_LOWER] * 10, [BASIC] * 8)
-    repaired = repair_basis(program, start)
+    repaired = repair_basis(program, slack)
     assert repaired.solution.optimal and repaired.pivots > 0
     assert float(repaired.solution.objective) == pytest.approx(reference, abs=1e-9)
 

@@ -20,7 +20,9 @@ a basis is the basic columns ``B`` and the tight rows ``T`` with ``M[T, B]`` squ
   pivots (a non-basic variable whose reduced cost improves the objective enters; the
   leaving one is chosen by the exact ratio test, so primal feasibility is kept, and an
   entering variable that reaches its own other bound first just moves there).
-* A basis that is neither is refused (:class:`RepairError`).
+* A basis that is neither first takes dual pivots for an objective shifted to make it dual
+  feasible (cost shifting), which reach a primal feasible basis; then primal pivots for
+  the true objective.
 
 Entering variables are chosen by the largest reduced cost (Dantzig) and ties broken by the
 smallest index; after :data:`BLAND_AFTER` pivots by the smallest index only (Bland 1977),
@@ -88,8 +90,8 @@ def repair_basis(
     Raises
     ------
     RepairError
-        If the basis is neither exactly primal nor exactly dual feasible, the LP is found
-        unbounded or infeasible, or ``max_pivots`` pivots do not reach an optimal basis.
+        If the LP is found unbounded or infeasible, or ``max_pivots`` pivots do not reach
+        an optimal basis.
     seqform.lp.exact.basis.InvalidBasisError
         If a basis is not square or puts a variable at an infinite bound.
     """
@@ -97,6 +99,27 @@ def repair_basis(
     system = BasisSystem(program, basis)
     solution = solve_system(system)
     pivots = 0
+    if not solution.primal_feasible and not solution.dual_feasible:
+        shifted = program.with_objective(_shifted_objective(system, solution))
+        basis, _, pivots = _optimise(shifted, BasisSystem(shifted, basis), limit, 0)
+        system = BasisSystem(program, basis)
+        solution = solve_system(system)
+    basis, solution, pivots = _optimise(program, system, limit, pivots, solution)
+    return RepairedBasis(basis, solution, pivots)
+
+
+def _optimise(
+    program: LinearProgram,
+    system: BasisSystem,
+    limit: int,
+    pivots: int,
+    solution: ExactBasicSolution | None = None,
+) -> tuple[Basis, ExactBasicSolution, int]:
+    """Dual or primal pivots from ``system``'s basis, primal or dual feasible, to an
+    optimal one; the basis, its solution and the pivots counted so far."""
+    basis = system.basis
+    if solution is None:
+        solution = solve_system(system)
     while not solution.optimal:
         if pivots >= limit:
             raise RepairError(f"no exactly optimal basis after {limit} exact simplex pivots")
@@ -106,13 +129,34 @@ def repair_basis(
             basis = _primal_pivot(system, solution, bland=pivots >= BLAND_AFTER)
         else:
             raise RepairError(
-                "the basis is neither exactly primal nor exactly dual feasible"
-                + (f" after {pivots} exact pivots" if pivots else "")
+                f"the basis lost both primal and dual feasibility after {pivots} exact pivots"
             )
         pivots += 1
         system = BasisSystem(program, basis)
         solution = solve_system(system)
-    return RepairedBasis(basis, solution, pivots)
+    return basis, solution, pivots
+
+
+def _shifted_objective(system: BasisSystem, solution: ExactBasicSolution) -> list[Fraction]:
+    """The objective shifted so that the basis is dual feasible (cost shifting, as SoPlex
+    and HiGHS do): each non-basic column's reduced cost of the wrong sign is taken off its
+    objective coefficient, and a tight row's dual ``π_i`` of the wrong sign off the row's
+    activity ``M_i v``, i.e. ``−π_i M_i`` added to the objective (which moves ``π_i`` by
+    that amount and leaves every column's reduced cost as it was)."""
+    program = system.program
+    objective = [Fraction(c) for c in program.objective]
+    for variable in _nonbasic(system.basis):
+        cost = _reduced_cost(solution, variable)
+        up, down = _moves(program, solution, variable)
+        if not ((cost > 0 and up) or (cost < 0 and down)):
+            continue
+        if not variable.row:
+            objective[variable.index] -= cost
+            continue
+        row = program.matrix.select(np.asarray([variable.index]), np.arange(program.num_cols))
+        for column, value in zip(row.cols.tolist(), row.values, strict=True):
+            objective[column] -= cost * value
+    return objective
 
 
 def _bounds(program: LinearProgram, variable: _Variable) -> tuple[Bound, Bound]:

@@ -184,6 +184,30 @@ def test_exact_solver_refines_a_system_whose_integer_rows_exceed_int64(monkeypat
     assert matrix.rmatvec(solver.solve_transpose(rhs)) == rhs
 
 
+def test_exact_solver_refines_rows_of_2_to_the_60_beside_rows_of_small_integers(monkeypatch):
+    # A gadget LP's margin row s W_J m - sum q_I with a 60-bit dyadic reach W_J scales to
+    # integer entries near 2^60 (still int64) beside rows of small integers: the float LU of
+    # the unscaled integer rows is accurate only at the big rows' scale, and the int64
+    # product has no room left, so refinement failed on a 338-row Leduc 3x2 gadget basis.
+    monkeypatch.setattr("seqform.lp.exact.linear_solver.DENSE_LIMIT", 0)
+    matrix, rhs = _random_system(0, 40)
+    rng = np.random.default_rng(1)
+    rows, cols, values = list(matrix.rows), list(matrix.cols), list(matrix.values)
+    for row in range(0, 40, 5):  # every fifth row becomes a margin row
+        keep = [k for k, r in enumerate(rows) if r != row]
+        rows, cols = [rows[k] for k in keep], [cols[k] for k in keep]
+        values = [values[k] for k in keep]
+        weight = Fraction(int(rng.integers(2**58, 2**59)) * 2 + 1, 2**60)
+        rows += [row, row, row]
+        cols += [row, (row + 1) % 40, (row + 3) % 40]
+        values += [weight, Fraction(-1), Fraction(-1)]
+    matrix = RationalMatrix.from_triples((40, 40), rows, cols, values)
+    assert isinstance(matrix.integer_rows[0], sp.csr_array)  # int64 entries, up to 2^61
+    solver = ExactLinearSolver(matrix)
+    assert matrix.matvec(solver.solve(rhs)) == rhs
+    assert matrix.rmatvec(solver.solve_transpose(rhs)) == rhs
+
+
 def test_exact_solver_rejects_a_singular_matrix():
     matrix = RationalMatrix.from_triples((2, 2), [0, 0, 1, 1], [0, 1, 0, 1], [1, 2, 2, 4])
     with pytest.raises(ExactSolveError):

@@ -89,6 +89,13 @@ class Limits:
     exact_bits: int = 1 << 20
     """Bits of an exact answer after which iterative refinement gives up (the answer is then
     not exact and the exact route says so)."""
+    exact_pivots: int = 30
+    """Exact simplex pivots from a float basis before giving up
+    (:func:`seqform.lp.exact.pivots.repair_basis`): a float-optimal basis is usually a
+    handful of pivots from an exactly optimal one (Rhode Island 4×4's gadget bases: at most
+    10), and each pivot re-solves a basis of thousands of rows in rationals (seconds); a
+    degenerate basis that needs many more stalls for minutes, and a dual feasible one has
+    an exact bound without them."""
     ranges_seconds: float = 300.0
     """``ranges``: work estimated above five minutes is refused before the first LP unless
     forced."""

@@ -12,12 +12,15 @@ optimal basis is a basis of the exact program;
 primal and dual feasibility, which proves the basis optimal (the route of ``solve --exact``
 on a structured game, :mod:`seqform.routes.structured_exact`).
 
-A degenerate gadget LP's basis, optimal to HiGHS's tolerances, can be exactly dual feasible
-but not primal feasible (plan entries of −1e-17).  Dual feasibility alone proves its
-objective an upper bound on the gadget's optimum; the plan's negative entries are set to 0,
-and the strategy's own exact value in the gadget (its smallest margin per unit of weight,
-or ``−Σ_J max(cbv(J), T_J)``) is measured: the difference is the answer's proven *gap*
-to the optimum, 0 when the basis was exactly optimal.
+A degenerate gadget LP's basis, optimal to HiGHS's tolerances, can miss exact optimality
+(plan entries of −1e-17, or reduced costs of the wrong sign by as little): it then takes
+exact simplex pivots to an exactly optimal basis (:func:`seqform.lp.exact.pivots.repair_basis`,
+the method of QSopt_ex and SoPlex).  Should that fail while the basis is exactly dual
+feasible, dual feasibility alone proves its objective an upper bound on the gadget's
+optimum; the plan's negative entries are set to 0, and the strategy's own exact value in
+the gadget (its smallest margin per unit of weight, or ``−Σ_J max(cbv(J), T_J)``) is
+measured: the difference is the answer's proven *gap* to the optimum, 0 when the basis
+was exactly optimal.
 
 The re-solving player's plan is read from the exact columns, its strategy is exact, and the
 answer's margins ``T_J − cbv(J)`` are computed exactly from it by the structured best
@@ -38,6 +41,7 @@ from seqform.game.public.numbering import structured_tables
 from seqform.game.public.tree import StructuredGame
 from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
 from seqform.lp.exact.linear_solver import ExactSolveError
+from seqform.lp.exact.pivots import RepairError, repair_basis
 from seqform.lp.exact.program import Bound, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.run import run_lp
@@ -147,12 +151,15 @@ class ExactGadgetAnswer:
     optimal : the exact re-solve passed the exact primal and dual feasibility checks (the
         objective is then the LP's optimum and ``strategy`` attains it)
     scale : the LP's payoff scale, exactly (:class:`~seqform.structured.lp_model.ExactStructuredLP`)
+    pivots : exact simplex pivots taken from HiGHS's basis to an exactly optimal one
+        (:func:`seqform.lp.exact.pivots.repair_basis`; 0 when it was optimal already)
     """
 
     strategy: BehaviouralStrategy
     objective: Fraction
     optimal: bool
     scale: Fraction
+    pivots: int = 0
 
 
 def solve_exact_gadget(
@@ -175,16 +182,23 @@ def solve_exact_gadget(
     solution = run_lp(structured_problem(built.lp), solver=chosen, basis=True)
     if solution.basis is None:
         raise ExactSolveError("HiGHS returned no basis to re-solve exactly")
+    pivots = 0
     try:
-        exact = resolve_basis(program, solution.basis)
+        repaired = repair_basis(program, solution.basis)
+        exact, pivots = repaired.solution, repaired.pivots
     except InvalidBasisError as exc:
         raise ExactSolveError(f"the optimal basis could not be re-solved exactly: {exc}") from None
-    if not exact.dual_feasible:
-        raise ExactSolveError("the optimal basis is not exactly dual feasible: no exact bound")
+    except RepairError as exc:
+        exact = resolve_basis(program, solution.basis)
+        if not exact.dual_feasible:
+            raise ExactSolveError(
+                f"the optimal basis is not exactly dual feasible and exact pivots did not "
+                f"repair it ({exc}): no exact bound"
+            ) from None
     plan = [max(value, Fraction(0)) for value in exact.values[x_columns]]
     strategy = _normalised(behaviour_from_plan(structured_tables(built.sub)[0], plan))
     objective = exact.values[built.lp.objective]
-    return ExactGadgetAnswer(strategy, objective, exact.optimal, scale)
+    return ExactGadgetAnswer(strategy, objective, exact.optimal, scale, pivots)
 
 
 def _normalised(strategy: BehaviouralStrategy) -> BehaviouralStrategy:

@@ -26,7 +26,13 @@ import numpy as np
 from seqform.lp.exact.linear_solver import ExactLinearSolver
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, Bound, LinearProgram
 
-__all__ = ["BasisSystem", "ExactBasicSolution", "InvalidBasisError", "resolve_basis"]
+__all__ = [
+    "BasisSystem",
+    "ExactBasicSolution",
+    "InvalidBasisError",
+    "resolve_basis",
+    "solve_system",
+]
 
 
 class InvalidBasisError(ArithmeticError):
@@ -176,7 +182,13 @@ def resolve_basis(program: LinearProgram, basis: Basis) -> ExactBasicSolution:
     seqform.lp.exact.linear_solver.ExactSolveError
         If the basis matrix is singular.
     """
-    system = BasisSystem(program, basis)
+    return solve_system(BasisSystem(program, basis))
+
+
+def solve_system(system: BasisSystem) -> ExactBasicSolution:
+    """:func:`resolve_basis` for a basis whose :class:`BasisSystem` is built already (its
+    factorisation is then reused, as the exact simplex pivots do)."""
+    program = system.program
     values = system.primal(system.nonbasic_values(), system.tight_row_values())
     activity = program.matrix.matvec(values)
     duals, reduced = system.duals(program.objective)

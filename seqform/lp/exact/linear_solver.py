@@ -5,11 +5,14 @@
 
 Method: numeric–symbolic iterative refinement (Wan 2006, "An algorithm to solve integer
 linear systems exactly using numerical methods", J. Symbolic Comput. 41, 621–632).  Each
-row of ``B`` is scaled to integers, ``B_int = R B``.  A floating-point sparse LU of ``B_int``
-(SuperLU, through ``scipy.sparse.linalg.splu``) is computed once.  Starting from the
-integer residual ``r = b_int``, each step solves ``B_int d ≈ r`` in floats, keeps
-``round(2^k d)`` as ``k`` more bits of the answer, and updates the residual exactly in
-integers, ``r ← 2^k r − B_int round(2^k d)``; so after steps worth ``K`` bits
+row of ``B`` is scaled to integers, ``B_int = R B``.  A floating-point sparse LU of
+``B_int`` with each row scaled by a power of two to a largest entry in ``[1, 2)`` (SuperLU,
+through ``scipy.sparse.linalg.splu``) is computed once: the integer rows of a gadget LP's
+basis differ by 2^60 (a 60-bit dyadic reach weight scaled to integers beside rows of small
+integers), and an LU of the unscaled rows is accurate only at the largest rows' scale.
+Starting from the integer residual ``r = b_int``, each step solves ``B_int d ≈ r`` in
+floats, keeps ``round(2^k d)`` as ``k`` more bits of the answer, and updates the residual
+exactly in integers, ``r ← 2^k r − B_int round(2^k d)``; so after steps worth ``K`` bits
 
     B_int (2^K z − N) = r,        |z − N / 2^K| ≲ |d_next| / 2^K,
 
@@ -18,12 +21,13 @@ from ``N / 2^K`` by rational reconstruction — continued fractions, the best ap
 with bounded denominator (Wang 1981) — with a shared denominator grown one component
 at a time, and accepted only after the exact check ``B_int z = b_int`` in integers.
 The step ``k`` adapts to what the float solve actually delivers, and the integer product
-``B_int round(2^k d)`` is kept below ``2^62`` so that it runs in ``int64``.  A row whose
-integer entries do not fit in ``int64`` (a gadget LP's row ``s W_J m − Σ q_I`` with a
-blueprint's dyadic reach of 65 bits beside a 1) would leave no such room: then ``B_int``
-is factorised as floats all the same (they reach 2^1023) and the product is computed in
-Python integers, slower per step but with the same bits per step; progress is then judged by
-the residual measured against each row's own scale (the rows differ by 2^60 and more).
+``B_int round(2^k d)`` is kept below ``2^62`` so that it runs in ``int64`` when the rows'
+sums leave room for it (else in Python integers).  A row whose integer entries do not fit
+in ``int64`` (a gadget LP's row ``s W_J m − Σ q_I`` with a blueprint's dyadic reach of 65
+bits beside a 1) leaves no such room: then ``B_int`` is factorised as floats all the same
+(row-scaled, from each entry's leading bits) and the product is computed in Python
+integers, slower per step but with the same bits per step; progress is then judged by the
+residual measured against each row's own scale (the rows differ by 2^60 and more).
 
 When the float factorisation fails (numerically singular ``B``) or the refinement stops
 gaining bits, systems of at most :data:`DENSE_LIMIT` rows are solved by python-flint's
@@ -55,6 +59,9 @@ __all__ = ["DENSE_LIMIT", "ExactLinearSolver", "ExactSolveError"]
 
 DENSE_LIMIT = LIMITS.exact_dense_size  # why: seqform.base.limits
 MAX_BITS = LIMITS.exact_bits  # why: seqform.base.limits
+# The int64 residual update needs room for the step's bits beside the largest row sum of
+# B_int; rows whose sums come closer to 2^62 than this are refined in Python integers.
+MIN_INT64_STEP_BITS = 12
 _ZERO = Fraction(0)
 
 
@@ -64,12 +71,14 @@ class ExactSolveError(ArithmeticError):
 
 @dataclass
 class _Orientation:
-    """One of ``B`` or ``B.T``, prepared for refinement: integer rows and a float LU."""
+    """One of ``B`` or ``B.T``, prepared for refinement: integer rows ``B_int``, and the
+    float LU of ``2^-shifts B_int`` (:func:`_equilibrated_float`)."""
 
     integer: IntegerMatrix
     scales: np.ndarray
     float_lu: spla.SuperLU | None
     row_sum_bits: float
+    shifts: np.ndarray
     source: RationalMatrix
 
 
@@ -113,20 +122,14 @@ class ExactLinearSolver:
             integer, scales = source.integer_rows
             lu = None
             row_sum_bits = 0.0
-            as_float: sp.csr_array | None = None
+            shifts = np.zeros(self.size, dtype=np.int64)
             if self.size:
+                equilibrated, shifts, row_sum_bits = _equilibrated_float(integer)
                 try:
-                    as_float = _as_float(integer)
-                except OverflowError:  # entries beyond the doubles: the dense solver's
-                    as_float = None
-            if as_float is not None:
-                row_sum = float(np.max(abs(as_float).sum(axis=1)))
-                row_sum_bits = math.log2(max(row_sum, 1.0))
-                try:
-                    lu = spla.splu(as_float.tocsc())
+                    lu = spla.splu(equilibrated.tocsc())
                 except RuntimeError:  # "Factor is exactly singular" in floats
                     lu = None
-            prepared = _Orientation(integer, scales, lu, row_sum_bits, source)
+            prepared = _Orientation(integer, scales, lu, row_sum_bits, shifts, source)
             self._prepared[transpose] = prepared
         return prepared
 
@@ -149,12 +152,55 @@ class ExactLinearSolver:
         return [value / denominator if value else _ZERO for value in solution]
 
 
-def _as_float(integer: IntegerMatrix) -> sp.csr_array:
-    """``B_int`` in floats (entries of Python ints rounded to the nearest double)."""
+def _equilibrated_float(integer: IntegerMatrix) -> tuple[sp.csr_array, np.ndarray, float]:
+    """``(2^-e B_int, e, log2 of B_int's largest row sum)`` in floats, ``e_i`` the exponent
+    of row ``i``'s largest entry, so that every row's largest entry lies in ``[1, 2)``.
+
+    Scaling rows to integers multiplies a row with a 60-bit dyadic denominator by 2^60,
+    beside rows of small integers; a float LU of ``B_int`` itself is then accurate only
+    relative to its largest rows (a 338-row gadget basis of Leduc 3×2: condition number
+    1.8e21, but 1.1e3 after this scaling), and the refinement's residual in the small rows
+    never shrinks.  Powers of two scale the floats exactly, and entries beyond the doubles'
+    range (2^1024) are read from their leading bits.
+    """
+    n = integer.shape[0]
+    lengths = np.diff(integer.indptr)
+    rows = np.repeat(np.arange(n), lengths)
     if isinstance(integer, sp.csr_array):
-        return integer.astype(float)
-    data = np.asarray([float(v) for v in integer.data], dtype=float)
-    return sp.csr_array((data, integer.indices, integer.indptr), shape=integer.shape)
+        magnitudes = np.abs(integer.data).astype(float)
+        exponents = np.zeros(len(magnitudes), dtype=np.int64)
+        nonzero = magnitudes > 0
+        exponents[nonzero] = np.floor(np.log2(magnitudes[nonzero])).astype(np.int64)
+        data = integer.data.astype(float)
+    else:
+        exponents = np.asarray([abs(int(v)).bit_length() - 1 for v in integer.data], np.int64)
+        data = None
+    shifts = np.full(n, np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(shifts, rows, exponents)
+    shifts[shifts == np.iinfo(np.int64).min] = 0
+    if data is None:
+        data = np.asarray(
+            [_scaled(int(v), int(shifts[r])) for v, r in zip(integer.data, rows, strict=True)],
+            dtype=float,
+        )
+    else:
+        data = np.ldexp(data, -shifts[rows])
+    equilibrated = sp.csr_array((data, integer.indices, integer.indptr), shape=integer.shape)
+    sums = np.zeros(n)
+    np.add.at(sums, rows, np.abs(data))
+    with np.errstate(divide="ignore"):
+        bits = np.log2(sums) + shifts
+    row_sum_bits = float(max(np.max(bits, initial=0.0), 0.0))
+    return equilibrated, shifts, row_sum_bits
+
+
+def _scaled(value: int, shift: int) -> float:
+    """``value · 2^-shift`` as a float, for integers of any size (no overflow)."""
+    size = abs(value).bit_length()
+    if size <= 1000:
+        return math.ldexp(float(value), -shift)
+    cut = size - 64
+    return math.ldexp(float(value >> cut), cut - shift)
 
 
 def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None:
@@ -168,9 +214,12 @@ def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None
     updates; split, the pieces would pass that state back and forth.
     """
     lu = prepared.float_lu
-    integer = prepared.integer
+    integer, shifts = prepared.integer, prepared.shifts
     assert lu is not None
-    fast = isinstance(integer, sp.csr_array)
+    fast = (
+        isinstance(integer, sp.csr_array)
+        and prepared.row_sum_bits <= INT64_HEADROOM_BITS - MIN_INT64_STEP_BITS
+    )
     if not fast:
         row_bits = np.asarray(
             [
@@ -187,9 +236,8 @@ def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None
     while total_bits < MAX_BITS:
         if not any(residual):
             return [Fraction(int(v), 1 << total_bits) for v in accumulated]
-        as_float = np.array([float(v) for v in residual])
-        if not np.all(np.isfinite(as_float)):
-            return None
+        scaled = [_scaled(int(v), int(e)) for v, e in zip(residual, shifts, strict=True)]
+        as_float = np.asarray(scaled, dtype=float)
         direction = lu.solve(as_float)
         if not np.all(np.isfinite(direction)):
             return None
@@ -199,15 +247,11 @@ def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None
             candidate = _reconstruct(accumulated, total_bits, error)
             if candidate is not None and _satisfies(integer, candidate, target):
                 return candidate
-        if fast:
-            room = INT64_HEADROOM_BITS - prepared.row_sum_bits - math.log2(largest + 1.0) - 1
-            bits = min(step, int(room))
-        else:
-            bits = step
-        if bits < 1:
-            return None
+        room = INT64_HEADROOM_BITS - prepared.row_sum_bits - math.log2(largest + 1.0) - 1
+        in_int64 = fast and room >= 1  # else this step's product in Python ints
+        bits = min(step, int(room)) if in_int64 else step
         scale = 1 << bits
-        if fast:
+        if in_int64:
             rounded = np.rint(direction * scale).astype(np.int64)
             product = (integer @ rounded).astype(object)
         else:

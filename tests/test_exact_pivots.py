@@ -1,0 +1,165 @@
+"""Exact simplex pivots from a basis that is not exactly optimal (seqform.lp.exact.pivots)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.builtin.leduc import leduc_poker
+from seqform.lp.exact.basis import BasisSystem, resolve_basis, solve_system
+from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
+from seqform.lp.exact.pivots import RepairError, _primal_pivot, repair_basis
+from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
+from seqform.lp.exact.rational import RationalMatrix
+from seqform.lp.solvers import InfeasibleError
+
+ZERO = Fraction(0)
+
+
+def _small_lp() -> LinearProgram:
+    # max 3a + 2b  s.t.  a + b <= 4,  a + 3b <= 6,  0 <= a <= 3,  b >= 0: optimum (3, 1) -> 11
+    # (by hand: the vertex where a = 3 and a + b = 4; it also has a + 3b = 6, degenerate).
+    matrix = RationalMatrix.from_triples((2, 2), [0, 0, 1, 1], [0, 1, 0, 1], [1, 1, 1, 3])
+    return LinearProgram(
+        matrix=matrix,
+        objective=(Fraction(3), Fraction(2)),
+        col_lower=(ZERO, ZERO),
+        col_upper=(Fraction(3), None),
+        row_lower=(None, None),
+        row_upper=(Fraction(4), Fraction(6)),
+    )
+
+
+def _basis(cols, rows) -> Basis:
+    return Basis(col_status=np.asarray(cols), row_status=np.asarray(rows))
+
+
+def test_a_primal_feasible_basis_one_pivot_from_optimal_is_repaired():
+    # a = 0 non-basic, b basic on the tight row a + 3b = 6: (0, 2), objective 4; a's reduced
+    # cost 3 - 2/3 > 0 makes it not dual feasible; a rises to its bound 3 and b falls to 1.
+    program = _small_lp()
+    start = _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER])
+    before = resolve_basis(program, start)
+    assert before.primal_feasible and not before.dual_feasible
+    repaired = repair_basis(program, start)
+    assert repaired.solution.optimal and repaired.pivots == 1
+    assert repaired.solution.objective == 11 and repaired.solution.values == (3, 1)
+
+
+def test_a_dual_feasible_basis_one_pivot_from_optimal_is_repaired():
+    # a basic on the tight row a + b = 4 with b = 0: a = 4 breaks a <= 3, while the duals
+    # (pi = 3, b's reduced cost 2 - 3 < 0 at its lower bound) are feasible.
+    program = _small_lp()
+    start = _basis([BASIC, AT_LOWER], [AT_UPPER, BASIC])
+    before = resolve_basis(program, start)
+    assert before.dual_feasible and not before.primal_feasible
+    repaired = repair_basis(program, start)
+    assert repaired.solution.optimal and repaired.pivots == 1
+    assert repaired.solution.objective == 11
+
+
+def test_an_optimal_basis_takes_no_pivot():
+    program = _small_lp()
+    start = HighsModel(program).maximise().basis
+    repaired = repair_basis(program, start)
+    assert repaired.pivots == 0 and repaired.solution.objective == 11
+
+
+def test_a_basis_neither_primal_nor_dual_feasible_is_repaired():
+    # b basic on a + b = 4 with a = 0: b = 4 gives a + 3b = 12 > 6, and a's reduced cost
+    # 3 - 2 > 0 at its lower bound: dual pivots for a shifted objective, then primal ones.
+    program = _small_lp()
+    start = _basis([AT_LOWER, BASIC], [AT_UPPER, BASIC])
+    before = resolve_basis(program, start)
+    assert not before.primal_feasible and not before.dual_feasible
+    repaired = repair_basis(program, start)
+    assert repaired.solution.optimal and repaired.solution.objective == 11
+
+
+def test_too_few_pivots_are_refused():
+    program = _small_lp()
+    with pytest.raises(RepairError, match="after 0 exact simplex pivots"):
+        repair_basis(program, _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER]), max_pivots=0)
+
+
+def _random_lp(seed: int, rows: int, cols: int, *, start: str) -> LinearProgram:
+    """Random LP whose all-slack basis (columns at 0, rows basic) is ``start``: "primal"
+    feasible (rows ``M v <= b`` with ``b > 0``, objective of both signs), "dual" feasible
+    (objective ``<= 0``, rows ``M v >= b``) or "neither" (rows ``M v >= b``, objective of
+    both signs, every column bounded so that the LP is)."""
+    rng = np.random.default_rng(seed)
+    dense = rng.integers(0, 6, size=(rows, cols)) * (rng.random((rows, cols)) < 0.6)
+    r, c = np.nonzero(dense)
+    values = [
+        Fraction(int(dense[i, j]), int(rng.integers(1, 4))) for i, j in zip(r, c, strict=True)
+    ]
+    matrix = RationalMatrix.from_triples((rows, cols), r, c, values)
+    bounds = tuple(Fraction(int(rng.integers(1, 20)), int(rng.integers(1, 5))) for _ in range(rows))
+    share = 1.0 if start == "neither" else 0.3
+    uppers = tuple(
+        Fraction(int(rng.integers(1, 9))) if rng.random() < share else None for _ in range(cols)
+    )
+    low = 1 if start == "dual" else -3
+    signs = -1 if start == "dual" else 1
+    objective = tuple(
+        Fraction(signs * int(rng.integers(low, 9)), int(rng.integers(1, 4))) for _ in range(cols)
+    )
+    if start == "primal":
+        row_lower, row_upper = (None,) * rows, bounds
+    else:
+        row_lower, row_upper = bounds, (None,) * rows
+    return LinearProgram(matrix, objective, (ZERO,) * cols, uppers, row_lower, row_upper)
+
+
+@pytest.mark.parametrize("start", ["primal", "dual", "neither"])
+@pytest.mark.parametrize("seed", range(4))
+def test_pivots_from_the_slack_basis_reach_highs_optimum(seed, start):
+    # Many pivots from the all-slack basis: the exact optimum must match HiGHS's float one.
+    program = _random_lp(seed, 8, 10, start=start)
+    slack = _basis([AT_LOWER] * 10, [BASIC] * 8)
+    try:
+        reference = HighsModel(program).maximise().objective
+    except InfeasibleError:  # an infeasible random LP: then so must the pivots say
+        with pytest.raises(RepairError, match="infeasible"):
+            repair_basis(program, slack)
+        return
+    repaired = repair_basis(program, slack)
+    assert repaired.solution.optimal and repaired.pivots > 0
+    assert float(repaired.solution.objective) == pytest.approx(reference, abs=1e-9)
+
+
+def _pushed_off(program: LinearProgram, optimal: Basis) -> Basis:
+    """One primal pivot from ``optimal`` that raises a non-basic column at 0 (the first
+    whose pivot moves the vertex off the optimum): the pivot that maximises that column."""
+    for column in np.flatnonzero(optimal.col_status != BASIC):
+        if program.col_lower[column] != 0:
+            continue
+        goal = [ZERO] * program.num_cols
+        goal[column] = Fraction(1)
+        system = BasisSystem(program.with_objective(goal), optimal)
+        pushed = _primal_pivot(system, solve_system(system), bland=False)
+        if not resolve_basis(program, pushed).optimal:
+            return pushed
+    raise AssertionError("every pivot from the optimum is degenerate")
+
+
+@pytest.mark.parametrize("game", ["kuhn", pytest.param("leduc", marks=pytest.mark.slow)])
+def test_a_game_lp_basis_pushed_one_pivot_off_its_optimum_is_repaired(game):
+    # The sequence-form LP of Kuhn poker and of Leduc 2x2: HiGHS's optimal basis, moved by
+    # one primal pivot that raises a plan entry at 0, is primal feasible but not optimal;
+    # exact pivots bring it back to the exact optimum.
+    tree = kuhn_poker() if game == "kuhn" else leduc_poker(2, 2)
+    minmax = minmax_program(build_sequence_form(tree))
+    program = minmax.program
+    optimal = solve_minmax_program(minmax).basis
+    optimum = resolve_basis(program, optimal)
+    assert optimum.optimal
+    pushed = _pushed_off(program, optimal)
+    assert resolve_basis(program, pushed).primal_feasible
+    repaired = repair_basis(program, pushed)
+    assert repaired.solution.optimal and repaired.pivots >= 1
+    assert repaired.solution.objective == optimum.objective

@@ -150,7 +150,6 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
     """Solve ``game`` as ``seqform.solve(game, method="structured")`` does (in this process)
     and say what it took; progress goes to stderr as the CLI's does."""
     import seqform
-    from seqform.certify import is_certified
 
     ranks, suits = deck_of(game)
     report: dict[str, Any] = {"game": game, "ranks": ranks, "suits": suits}
@@ -169,8 +168,15 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
     except MemoryRefusedError as exc:
         report["refusal"] = str(exc)
     try:
+        # the ladder is measured and extrapolated on the suit classes it was first run on; the
+        # ordered step's gain (solve's default) is benchmarks/ordered_lp.py's measurement
         result = seqform.solve(
-            game, method="structured", time_limit=time_limit, force=force, progress=progress
+            game,
+            method="structured",
+            time_limit=time_limit,
+            force=force,
+            progress=progress,
+            ordered_isomorphism=False,
         )
     except Exception as exc:  # each failure is a row of the table, not a traceback
         status = "refused" if isinstance(exc, MemoryRefusedError) else "error"
@@ -178,11 +184,18 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
         report.update(status=status, detail=str(exc).splitlines()[0] if str(exc) else "")
         report["seconds"] = time.perf_counter() - start
         return report
+    return _solved(report, result, time.perf_counter() - start)
+
+
+def _solved(report: dict[str, Any], result: Any, seconds: float) -> dict[str, Any]:
+    """``report`` with what a rung's solve gave: its certificate, phases, solver and sizes."""
+    from seqform.certify import is_certified
+
     certificate = result.certificate
     sizes = result.suit_reduction
     report.update(
         status="certified" if is_certified(certificate) else "not certified",
-        seconds=time.perf_counter() - start,
+        seconds=seconds,
         phases={phase.name: phase.seconds for phase in result.timings.phases},
         value=float(result.value),
         nash_conv=float(certificate.nash_conv),

@@ -229,6 +229,7 @@ def test_exploit_refuses_another_game_or_a_player(
 def test_the_cfr_benchmark_saves_a_file_that_certifies_as_its_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    pytest.importorskip("numba")  # the benchmark runs the compiled engine (the fast extra)
     from benchmarks.rhode_island_cfr import main as cfr_main
 
     saved = tmp_path / "average.npz"

@@ -5,6 +5,7 @@ re-solving and off-tree reports, and written into their JSON documents."""
 
 from __future__ import annotations
 
+import tomllib
 from fractions import Fraction
 
 import pytest
@@ -20,7 +21,9 @@ from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.rhode_island import rhode_island_structured
 from seqform.game.public.explicit import explicit_game
 from seqform.holdem import load_spot_game
+from seqform.holdem.spot import spot_from_mapping
 from seqform.holdem.units import ReportUnit, report_unit
+from seqform.resolving.sized import leduc_sized, spot_sized
 
 
 def test_each_game_has_its_unit(tmp_path):
@@ -39,6 +42,15 @@ def test_each_game_has_its_unit(tmp_path):
         report_unit(spot) == report_unit(explicit_game(spot)) == ReportUnit("mpot/g", Fraction(10))
     )
     assert report_unit(kuhn_poker()) == ReportUnit("mchip/g", Fraction(1))
+
+
+def test_a_sized_game_reports_in_the_units_of_its_game():
+    # Leduc's ante is 1 chip (Southey et al. 2005); the river spot's pot is 10
+    # (tests/spot_files.py).  A spot built in Python has no file name to read it by, and is
+    # still measured in its pot.
+    assert leduc_sized(2, 2).report == ReportUnit("mbb/g", Fraction(1))
+    spot = spot_sized(spot_from_mapping(tomllib.loads(RIVER), "river in memory"))
+    assert (spot.unit, spot.unit_chips) == ("mpot/g", Fraction(10))
 
 
 def _report(unit: str, chips: float, milli: float) -> dict:

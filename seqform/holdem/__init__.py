@@ -57,11 +57,12 @@ if TYPE_CHECKING:
     )
     from seqform.holdem.strength import hand_name
     from seqform.holdem.texture import BoardTexture, board_texture
-    from seqform.holdem.units import ReportUnit, report_unit, unit_meaning
+    from seqform.holdem.units import ReportUnit, report_unit, spot_unit, unit_meaning
 
 _DOOR = {
     "ReportUnit": "units",
     "report_unit": "units",
+    "spot_unit": "units",
     "unit_meaning": "units",
     "BoardTexture": "texture",
     "RootAction": "aggregate",
@@ -156,6 +157,7 @@ __all__ = [
     "spot_report",
     "spot_size",
     "spot_summary",
+    "spot_unit",
     "unit_meaning",
 ]
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from seqform.game.builtin.leduc import ANTE as LEDUC_ANTE
 from seqform.game.builtin.rhode_island_sizes import BET_SIZES as RHODE_ISLAND_BETS
@@ -31,7 +32,10 @@ from seqform.game.nodes import Chance, Decision, Node, Terminal
 from seqform.game.public.tree import PublicChance, PublicLeaf, PublicNode, Sign, StructuredGame
 from seqform.holdem.game import is_spot_file
 
-__all__ = ["RHODE_ISLAND_BIG_BLIND", "ReportUnit", "report_unit", "unit_meaning"]
+if TYPE_CHECKING:
+    from seqform.holdem.spot import Spot
+
+__all__ = ["RHODE_ISLAND_BIG_BLIND", "ReportUnit", "report_unit", "spot_unit", "unit_meaning"]
 
 RHODE_ISLAND_BIG_BLIND = Fraction(RHODE_ISLAND_BETS[0])
 """Rhode Island hold'em's first-round bet, taken as its big blind (Gilpin and Sandholm 2007:
@@ -71,6 +75,16 @@ def report_unit(game: Game | StructuredGame) -> ReportUnit:
         if pot is not None:
             return ReportUnit("mpot/g", pot)
     return ReportUnit("mchip/g", Fraction(1))
+
+
+def spot_unit(spot: Spot) -> ReportUnit:
+    """The unit a spot's exploitability is reported in: mpot/g, thousandths of its pot.
+
+    :func:`report_unit` knows a spot's game only by its file name (``*.toml``); a spot built
+    in Python (:func:`~seqform.holdem.spot.spot_from_mapping`) may have any name, so code
+    that holds the :class:`~seqform.holdem.spot.Spot` asks here.
+    """
+    return ReportUnit("mpot/g", spot.pot)
 
 
 def unit_meaning(name: str, chips: float) -> str:

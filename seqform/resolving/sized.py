@@ -32,7 +32,15 @@ from seqform.game.builtin.registry import parse_game_spec
 from seqform.game.model import Game
 from seqform.game.public.explicit import explicit_game
 from seqform.game.public.tree import PublicDecision, StructuredGame
-from seqform.holdem import Spot, is_spot_file, read_spot, spot_game
+from seqform.holdem import (
+    ReportUnit,
+    Spot,
+    is_spot_file,
+    read_spot,
+    report_unit,
+    spot_game,
+    spot_unit,
+)
 from seqform.resolving.subgames import ResolveError
 
 __all__ = ["SizeReader", "SizedGame", "leduc_sized", "load_sized_game", "spot_sized"]
@@ -45,15 +53,13 @@ SizeReader = Callable[[PublicDecision], tuple[Fraction | None, ...]]
 class SizedGame:
     """A structured game and the sizes of its bets (module docstring).
 
-    unit : the unit exploitability is reported in per thousand (``"mbb/g"``: milli big
-        blinds per game, ``"mpot/g"``: thousandths of the starting pot per game)
-    unit_chips : chips in one unit (the big blind, or the spot's pot)
+    report : the unit exploitability is reported in per thousand
+        (:mod:`seqform.holdem.units`: mbb/g for Leduc, mpot/g for a spot)
     """
 
     structured: StructuredGame
     sizes: SizeReader = field(repr=False)
-    unit: str
-    unit_chips: Fraction
+    report: ReportUnit
 
     @cached_property
     def game(self) -> Game:
@@ -64,6 +70,16 @@ class SizedGame:
     def name(self) -> str:
         """The game's name."""
         return self.structured.name
+
+    @property
+    def unit(self) -> str:
+        """The unit's name (``"mbb/g"``, ``"mpot/g"``)."""
+        return self.report.name
+
+    @property
+    def unit_chips(self) -> Fraction:
+        """Chips in one unit (the big blind, or the spot's pot)."""
+        return self.report.chips
 
 
 def _token_amount(token: str) -> Fraction:
@@ -94,7 +110,7 @@ def spot_sized(spot: Spot) -> SizedGame:
                 found.append(None)
         return tuple(found)
 
-    return SizedGame(spot_game(spot), sizes, "mpot/g", spot.pot)
+    return SizedGame(spot_game(spot), sizes, spot_unit(spot))
 
 
 def _spot_put_in(street: str) -> list[Fraction]:
@@ -150,7 +166,8 @@ def leduc_sized(
                 found.append(None)
         return tuple(found)
 
-    return SizedGame(leduc_structured(ranks, suits, bets), sizes, "mbb/g", Fraction(ANTE))
+    structured = leduc_structured(ranks, suits, bets)
+    return SizedGame(structured, sizes, report_unit(structured))
 
 
 def load_sized_game(spec: str | os.PathLike[str]) -> SizedGame:

@@ -14,7 +14,8 @@
   spot's canonical boards with the hand classes' shared regrets where it is suit-symmetric
   (:func:`~seqform.structured.vector_cfr.canonical_vector_cfr`'s run; ``--no-suit-isomorphism``:
   every board), measured by the certificate (on the hand classes, from the run's own arrays:
-  :func:`~seqform.structured.class_certificate.certify_run_on_classes`, which is the lifted
+  :func:`~seqform.structured.reductions.class_certificate.certify_run_on_classes`, which is the
+  lifted
   profile's NashConv on the full spot) after iterations 1, then each about ``--ratio``
   times the last, and after the last, until ``--time-limit`` solver seconds or ``--target``
   % of the pot.  After each measurement the curve so far (iterations, solver seconds,
@@ -197,9 +198,9 @@ def _run(args: argparse.Namespace, path: Path) -> None:
     """
     from seqform.game.public.numbering import release_numbering
     from seqform.iterative.rules import RULES
-    from seqform.structured.class_certificate import certify_run_on_classes
     from seqform.structured.compiled_cfr import CompiledRegrets
-    from seqform.structured.suit_classes import canonical_boards
+    from seqform.structured.reductions.class_certificate import certify_run_on_classes
+    from seqform.structured.reductions.suit_classes import canonical_boards
     from seqform.structured.vector_cfr import structured_nash_conv
 
     spot = read_spot(path)

@@ -11,9 +11,9 @@ counted for each game, per round and as the sequence-form LP's rows (one player'
 the other's information sets, and 1):
 
 * *suits*: the hand classes of the lossless suit isomorphism
-  (:mod:`seqform.structured.suit_reduction`);
+  (:mod:`seqform.structured.reductions.suit_reduction`);
 * *ordered*: those merged further by the swaps of
-  :mod:`seqform.structured.ordered_isomorphism` (exact: the LP keeps its value and its
+  :mod:`seqform.structured.reductions.ordered_isomorphism` (exact: the LP keeps its value and its
   answer lifts to an equilibrium, proven there and certified in its tests);
 * *GameShrink*: Gilpin and Sandholm's bottom-up merge on the signal tree as reconstructed
   here (:func:`signal_tree`): a player's last-round signal is labelled by how many of the
@@ -34,7 +34,8 @@ with it, so the subgames after them are not isomorphic with their entry ranges.
 The page goes to ``benchmarks/results/gameshrink.md``.  Counting the full deck's GameShrink
 signals takes about 20 s (132,600 leaves of the signal tree); building the full game to count
 the suit and ordered merges would take minutes, so those two use the formulas of
-:mod:`seqform.structured.ordered_isomorphism`'s docstring, checked here against the walk on
+:mod:`seqform.structured.reductions.ordered_isomorphism`'s docstring, checked here against the walk
+on
 every small deck.
 """
 
@@ -135,7 +136,8 @@ def leduc_showdown(ranks: int, suits: int) -> Showdown:
 
 def rhode_island_formula_signals(ranks: int, suits: int) -> dict[str, tuple[int, int, int]]:
     """Signals per round of the suit and the ordered merges, by the formulas of
-    :mod:`seqform.structured.ordered_isomorphism` (three ranks or more, two suits or more)."""
+    :mod:`seqform.structured.reductions.ordered_isomorphism` (three ranks or more, two suits or
+    more)."""
     r, s = ranks, suits
     one_suit_board = (r - 1) * (2 * r - 2)
     two_suits = r * (2 + (s > 2)) - 2
@@ -158,7 +160,7 @@ class SizeRow:
 def _walked(game: object) -> dict[str, tuple[tuple[int, ...], int]]:
     """Signals per round and LP rows of the game, canonical boards, suit and ordered
     classes, counted on the built game."""
-    from seqform.structured.ordered_isomorphism import ordered_sizes
+    from seqform.structured.reductions.ordered_sizes import ordered_sizes
 
     sizes = ordered_sizes(game)  # type: ignore[arg-type]
     assert sizes is not None
@@ -220,7 +222,7 @@ def leduc_row(ranks: int, suits: int) -> SizeRow:
     """Sizes of ``leduc(ranks, suits)``, walked on the built game; GameShrink's rows from
     its merged LP."""
     from seqform.game.builtin.leduc import leduc_structured
-    from seqform.structured.ordered_isomorphism import merge_by_signals
+    from seqform.structured.reductions.signal_merge import merge_by_signals
 
     game = leduc_structured(ranks, suits)
     walked = _walked(game)
@@ -252,12 +254,10 @@ def merged_check(game: object, merge: str) -> MergedCheck:
     from seqform.forms.strategies import behaviour_from_plan
     from seqform.game.public.tree import StructuredGame
     from seqform.structured.lp_solve import solve_structured_lp
-    from seqform.structured.ordered_isomorphism import (
-        merge_by_signals,
-        reduce_by_ordered_isomorphism,
-    )
+    from seqform.structured.reductions.ordered_isomorphism import reduce_by_ordered_isomorphism
+    from seqform.structured.reductions.signal_merge import merge_by_signals
+    from seqform.structured.reductions.suit_reduction import lift_plans, reduce_by_suits
     from seqform.structured.responses import certify, payoff_range, sequence_tables
-    from seqform.structured.suit_reduction import lift_plans, reduce_by_suits
 
     assert isinstance(game, StructuredGame)
     if merge == "GameShrink":
@@ -288,7 +288,7 @@ def merged_check(game: object, merge: str) -> MergedCheck:
 
 def _boards(game: object) -> list[tuple[int, ...]]:
     from seqform.game.public.symmetry import game_symmetries
-    from seqform.structured.ordered_isomorphism import card_partitions
+    from seqform.structured.reductions.ordered_isomorphism import card_partitions
 
     parts = card_partitions(game, game_symmetries(game))  # type: ignore[arg-type]
     assert parts is not None
@@ -297,7 +297,7 @@ def _boards(game: object) -> list[tuple[int, ...]]:
 
 def _game_showdown(game: object) -> Showdown:
     from seqform.game.public.symmetry import game_symmetries
-    from seqform.structured.ordered_isomorphism import card_partitions
+    from seqform.structured.reductions.ordered_isomorphism import card_partitions
 
     parts = card_partitions(game, game_symmetries(game))  # type: ignore[arg-type]
     assert parts is not None

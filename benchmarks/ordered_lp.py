@@ -8,7 +8,7 @@ Run from the checkout::
 Each game is solved twice by ``seqform.solve(GAME, method="structured")``: at the suit
 isomorphism's hand classes alone (``ordered_isomorphism=False``), then with the ordered
 game isomorphism's merge after them (the default,
-:mod:`seqform.structured.ordered_isomorphism`).  Both answers are lifted to the game and
+:mod:`seqform.structured.reductions.ordered_isomorphism`).  Both answers are lifted to the game and
 certified there; the page gives each run's LP (rows, non-zeros), Clarabel's iterations,
 the phases (build and reduce, LP, certificate), the value and the exploitability, and the
 ratio of the LP times measured in this one run (the machine is shared: a ratio from one

@@ -98,7 +98,7 @@ def _orbits(ranks: int, suits: int) -> tuple[int, int, int]:
 
 def reduced_sizes(ranks: int = 13, suits: int = 4) -> ReducedSizes:
     """Sizes of ``rhode_island(ranks, suits)`` (default betting) by formula, before and after
-    the lossless suit reduction of :mod:`seqform.structured.suit_reduction`.
+    the lossless suit reduction of :mod:`seqform.structured.reductions.suit_reduction`.
 
     A player's information set is its card, the public cards and the betting: per round the
     deals ``D1 = n``, ``D2 = n (n-1)``, ``D3 = n (n-1) (n-2)`` (ordered) times the betting

@@ -91,7 +91,7 @@ def load_saved(args: argparse.Namespace, path: Path) -> LoadedAverage | None:
 
     from seqform.game.builtin.registry import load_structured_game
     from seqform.io.strategy_arrays import FORMAT, read_strategy_arrays
-    from seqform.structured.suit_classes import canonical_boards
+    from seqform.structured.reductions.suit_classes import canonical_boards
 
     with np.load(path) as archive:
         legacy = "meta" not in archive.files
@@ -124,7 +124,7 @@ def certify_loaded(loaded: LoadedAverage) -> Any:
     """The certificate on ``G'`` of ``loaded``; a document's is compared with the one it
     states, and the comparison printed."""
     from seqform.questions.stored_certificate import certify_stored
-    from seqform.structured.suit_classes import certify_on_classes
+    from seqform.structured.reductions.suit_classes import certify_on_classes
 
     if loaded.stored is None:
         return certify_on_classes(loaded.boards, *loaded.strategies)

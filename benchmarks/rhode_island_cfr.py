@@ -16,13 +16,13 @@ the stored arrays), which ``seqform exploit rhode_island --strategy avg.npz`` ch
 with ``--save-average`` it rewrites as a document.
 
 The game ``G`` is reduced to its canonical boards ``G'``
-(:func:`seqform.structured.suit_classes.canonical_boards`) and stepped by the compiled
+(:func:`seqform.structured.reductions.suit_classes.canonical_boards`) and stepped by the compiled
 vector CFR with one regret per hand class
 (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`, the stepper of
 :func:`seqform.structured.vector_cfr.canonical_vector_cfr`): the iterates of CFR on ``G``, at
 ``G'``'s size.  At iterations ``first · ratio^k`` (a geometric schedule) the average is
 measured by best responses over hand-class plans
-(:func:`~seqform.structured.suit_classes.certify_on_classes`), which equal the lifted
+(:func:`~seqform.structured.reductions.suit_classes.certify_on_classes`), which equal the lifted
 average's on ``G`` (tests/test_canonical_cfr.py): NashConv/2 in chips and in % of the ante,
 and the game value's bounds ``[u1(x̄, BR2), u1(BR1, ȳ)]`` (player 1's average against player
 2's best response, and player 1's best response against player 2's average; the value lies
@@ -197,8 +197,8 @@ def _stop_on_term(signum: int, frame: object) -> None:
 
 def _certify_on_game(boards: Any, strategies: Sequence[Any], wanted: str) -> str:
     """The lifted average certified on ``G``, or why not."""
+    from seqform.structured.reductions.suit_classes import lift_behaviour
     from seqform.structured.responses import certify, sequence_tables
-    from seqform.structured.suit_classes import lift_behaviour
 
     if wanted == "no":
         return "not asked (--certify-on-game no); the certificate on G' stands for it"
@@ -237,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
     from seqform.game.builtin.registry import load_structured_game
     from seqform.iterative.rules import RULES
     from seqform.structured.compiled_cfr import CompiledRegrets
-    from seqform.structured.suit_classes import canonical_boards, certify_on_classes
+    from seqform.structured.reductions.suit_classes import canonical_boards, certify_on_classes
 
     start = time.perf_counter()
     game = load_structured_game(args.game)

@@ -31,8 +31,8 @@ from seqform.io.documents import validate_document
 from seqform.io.loader import load_game
 from seqform.iterative.run import Stopping
 from seqform.questions.iterate import iterate
+from seqform.structured.reductions.suit_classes import canonical_boards, certify_on_classes
 from seqform.structured.responses import certify as structured_certify
-from seqform.structured.suit_classes import canonical_boards, certify_on_classes
 from seqform.structured.vector_cfr import canonical_vector_cfr, vector_cfr
 
 ITERATIONS = 20  # few enough that round-off does not grow between the runs (test_vector_cfr)

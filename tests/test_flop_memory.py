@@ -105,7 +105,7 @@ def test_a_compiled_run_is_certified_on_classes_without_the_numpy_leaf_index(
     pytest.importorskip("numba")
     from seqform.iterative.run import Stopping
     from seqform.structured import products
-    from seqform.structured.suit_classes import certify_on_classes
+    from seqform.structured.reductions.suit_classes import certify_on_classes
     from seqform.structured.vector_cfr import canonical_vector_cfr
 
     game = load_structured_game("leduc(ranks=4, suits=2)")
@@ -140,7 +140,7 @@ def test_the_plan_is_built_without_table_long_temporaries(monkeypatch) -> None:
 def test_the_hand_classes_are_int32() -> None:
     # a flop run keeps these, one number per sequence of G' (135 million) and a copy in
     # the run's order: in int64 they were 2.2 GB of its resident memory
-    from seqform.structured.suit_classes import canonical_boards
+    from seqform.structured.reductions.suit_classes import canonical_boards
 
     boards = canonical_boards(load_structured_game("leduc(ranks=3, suits=2)"))
     assert boards is not None
@@ -171,9 +171,9 @@ def test_a_compiled_run_is_certified_from_its_own_arrays() -> None:
     # as if it had not been measured
     pytest.importorskip("numba")
     from seqform.iterative.rules import RULES
-    from seqform.structured.class_certificate import certify_run_on_classes
     from seqform.structured.compiled_cfr import CompiledRegrets
-    from seqform.structured.suit_classes import canonical_boards, certify_on_classes
+    from seqform.structured.reductions.class_certificate import certify_run_on_classes
+    from seqform.structured.reductions.suit_classes import canonical_boards, certify_on_classes
 
     boards = canonical_boards(load_structured_game("leduc(ranks=6, suits=4)"))
     assert boards is not None
@@ -205,8 +205,8 @@ def test_a_compiled_run_is_certified_from_its_own_arrays() -> None:
 
 
 def test_a_run_on_other_boards_is_refused() -> None:
-    from seqform.structured.class_certificate import certify_run_on_classes
-    from seqform.structured.suit_classes import canonical_boards
+    from seqform.structured.reductions.class_certificate import certify_run_on_classes
+    from seqform.structured.reductions.suit_classes import canonical_boards
 
     pytest.importorskip("numba")
     from seqform.iterative.rules import RULES
@@ -226,7 +226,7 @@ def test_a_compiled_canonical_run_measures_itself_from_its_arrays(monkeypatch) -
     pytest.importorskip("numba")
     from seqform.iterative.run import Stopping
     from seqform.structured import vector_cfr
-    from seqform.structured.suit_classes import certify_on_classes
+    from seqform.structured.reductions.suit_classes import certify_on_classes
 
     def refused(*_):
         raise AssertionError("the average was certified in the table's order")

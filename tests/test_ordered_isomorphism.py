@@ -1,4 +1,4 @@
-"""Ordered game isomorphism beyond suits (seqform/structured/ordered_isomorphism.py): the
+"""Ordered game isomorphism beyond suits (seqform/structured/reductions/ordered_isomorphism.py): the
 classes' sizes by formula, and the merged LP lifted back and certified on the game."""
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from seqform.game.public.tree import (
 )
 from seqform.structured.lp_model import build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
-from seqform.structured.ordered_isomorphism import (
+from seqform.structured.reductions.ordered_isomorphism import (
     card_partitions,
-    ordered_sizes,
     reduce_by_ordered_isomorphism,
 )
+from seqform.structured.reductions.ordered_sizes import ordered_sizes
+from seqform.structured.reductions.suit_reduction import lift_plans, reduce_by_suits
 from seqform.structured.responses import certify, payoff_range, sequence_tables
-from seqform.structured.suit_reduction import lift_plans, reduce_by_suits
 
 
 def test_leduc_merges_suited_and_unsuited_hands_after_the_public_card():

@@ -1,5 +1,6 @@
 """``solve`` with the ordered game isomorphism after the suits (seqform/routes/structured.py,
-seqform/structured/ordered_isomorphism.py): on by default where it applies, the same value
+seqform/structured/reductions/ordered_isomorphism.py): on by default where it applies, the same
+value
 as the suit classes alone, certified on the unreduced game, its sizes in the reports."""
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from seqform.game.builtin.rhode_island_sizes import rhode_island_suit_reduced_si
 from seqform.game.public.tree import Constant, PublicChance, PublicDecision, PublicLeaf, PublicNode
 from seqform.io.documents import validate_document
 from seqform.routes.solve import solve
-from seqform.structured.ordered_isomorphism import ordered_sizes
+from seqform.structured.reductions.ordered_sizes import ordered_sizes
 
 # Leduc's value to player 1: -0.085606424078 (OpenSpiel's leduc_poker, its tests' reference
 # value; tests/test_ordered_isomorphism.py, docs/games.md)

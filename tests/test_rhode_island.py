@@ -34,7 +34,7 @@ from seqform.io.documents import validate_document
 from seqform.io.loader import load_game
 from seqform.routes.sizing.planned import planned_size
 from seqform.routes.solve import solve
-from seqform.structured.suit_reduction import reduce_by_suits
+from seqform.structured.reductions.suit_reduction import reduce_by_suits
 
 SMALLEST = "rhode_island(ranks=2, suits=2, max_bets=1)"  # 4 cards: every card is dealt
 

@@ -20,7 +20,7 @@ from seqform.routes import structured
 from seqform.routes.policy import choose_route
 from seqform.structured.lp_model import build_structured_lp
 from seqform.structured.lp_size import estimate_lp_size, estimate_reduced_lp_size
-from seqform.structured.suit_reduction import reduce_by_suits
+from seqform.structured.reductions.suit_reduction import reduce_by_suits
 
 TURN = """\
 board = "Ks7h2d9c"

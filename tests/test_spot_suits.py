@@ -12,7 +12,7 @@ from seqform.game.public.tree import PublicChance, PublicDecision, PublicNode, S
 from seqform.holdem.game import spot_game
 from seqform.holdem.spot import spot_from_mapping
 from seqform.routes.structured import solve_structured
-from seqform.structured.suit_reduction import reduce_by_suits
+from seqform.structured.reductions.suit_reduction import reduce_by_suits
 
 IDENTITY = (0, 1, 2, 3)  # suits c d h s (seqform.holdem.cards)
 

@@ -23,8 +23,8 @@ from seqform.questions.stored_certificate import (
     certify_stored,
     save_strategy_arrays,
 )
+from seqform.structured.reductions.suit_classes import canonical_boards, class_tables
 from seqform.structured.responses import sequence_tables
-from seqform.structured.suit_classes import canonical_boards, class_tables
 
 LEDUC = "leduc(ranks=3, suits=2)"
 

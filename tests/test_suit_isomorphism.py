@@ -23,7 +23,7 @@ from seqform.routes.solve import solve
 from seqform.routes.structured import solve_structured
 from seqform.routes.tree import solve_tree
 from seqform.structured.lp_model import build_structured_lp
-from seqform.structured.suit_reduction import reduce_by_suits
+from seqform.structured.reductions.suit_reduction import reduce_by_suits
 
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017); OpenSpiel's sequence_form_lp_test.py
 

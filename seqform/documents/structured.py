@@ -33,9 +33,10 @@ be added, none removed or renamed)::
     }
 
 ``"suit_isomorphism"`` says how the float route reduced the LP by suit permutations
-(:mod:`seqform.structured.suit_reduction`), and its fourth step, when there is one, how the
+(:mod:`seqform.structured.reductions.suit_reduction`), and its fourth step, when there is one, how
+the
 hand classes were merged further by the ordered game isomorphism
-(:mod:`seqform.structured.ordered_isomorphism`; the LP solved is then that step's and the
+(:mod:`seqform.structured.reductions.ordered_isomorphism`; the LP solved is then that step's and the
 suit classes' LP is not built); ``"sizes"``, the strategies and the certificate are the
 game's own either way.
 
@@ -65,9 +66,9 @@ from seqform.holdem import SpotSummary
 from seqform.io.documents import STRUCTURED
 from seqform.routes.result import Result
 from seqform.routes.structured import StructuredSolution
-from seqform.structured.ordered_isomorphism import OrderedStep
+from seqform.structured.reductions.ordered_isomorphism import OrderedStep
+from seqform.structured.reductions.suit_classes import ReductionSizes
 from seqform.structured.responses import sequence_tables
-from seqform.structured.suit_classes import ReductionSizes
 
 __all__ = [
     "StructuredResult",

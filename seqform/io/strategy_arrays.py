@@ -27,12 +27,13 @@ Format ``seqform.strategy-arrays``, version 1: a NumPy ``.npz`` archive (read wi
 ``indexed_by`` names the tables:
 
 * ``"hand_classes"``: for a game invariant under suit permutations, the hand classes of its
-  game on canonical boards ``G'`` (:func:`~seqform.structured.suit_classes.class_tables`, in
-  the order :func:`~seqform.structured.suit_classes.canonical_boards` numbers them).  A
+  game on canonical boards ``G'``
+  (:func:`~seqform.structured.reductions.suit_classes.class_tables`, in
+  the order :func:`~seqform.structured.reductions.suit_classes.canonical_boards` numbers them).  A
   profile that is the same on every member of a hand class (vector CFR's average on ``G'``,
   the reduced LP's answer) is stored once per class; the reader gives it back on ``G'``,
   which lifts to the game ``G``
-  (:func:`~seqform.structured.suit_classes.lift_behaviour`);
+  (:func:`~seqform.structured.reductions.suit_classes.lift_behaviour`);
 * ``"sequences"``: the game's own sequence tables
   (:func:`~seqform.game.public.numbering.structured_tables`).
 
@@ -63,13 +64,13 @@ from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.io.atomic import write_atomically
 from seqform.io.json_input import StrategyFileError
-from seqform.structured.responses import sequence_tables
-from seqform.structured.suit_classes import (
+from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     canonical_boards,
     class_strategy_on_boards,
     class_tables,
 )
+from seqform.structured.responses import sequence_tables
 
 __all__ = [
     "FORMAT",

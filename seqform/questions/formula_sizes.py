@@ -36,7 +36,7 @@ class FormulaSizes:
     tree_nodes : the tree's nodes, exact
     max_entries : the normal-form size limit used
     suit_reduction : the sizes at each step of the lossless suit reduction
-        (:mod:`seqform.structured.suit_reduction`), by formula
+        (:mod:`seqform.structured.reductions.suit_reduction`), by formula
     published_rows : the LP rows a paper gives for this game, named by its step
         (Gilpin and Sandholm's for the full game), else empty
     """

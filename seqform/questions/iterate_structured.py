@@ -22,8 +22,12 @@ from seqform.questions.iterative_run import IterativeRun, kept_reference, two_pl
 from seqform.questions.lp_reference import LpReference, structured_reference
 from seqform.routes.locked import resolve_for
 from seqform.routes.policy import OptionsError, Route, choose_route
+from seqform.structured.reductions.suit_classes import (
+    canonical_boards,
+    canonical_sizes,
+    lift_behaviour,
+)
 from seqform.structured.responses import certify as structured_certify
-from seqform.structured.suit_classes import canonical_boards, canonical_sizes, lift_behaviour
 from seqform.structured.vector_cfr import (
     VECTOR_ALGORITHMS,
     CanonicalRun,

@@ -20,7 +20,7 @@ from seqform.game.model import Game
 from seqform.iterative.run import IterativeResult, Stopping, interrupt_armed
 from seqform.lp.solvers import SolverError
 from seqform.questions.lp_reference import LpReference
-from seqform.structured.suit_classes import ReductionSizes
+from seqform.structured.reductions.suit_classes import ReductionSizes
 
 if TYPE_CHECKING:
     from seqform.holdem import SpotSummary

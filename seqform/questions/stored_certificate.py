@@ -8,7 +8,7 @@ exploitability (NashConv / 2) and the value's bounds ``[u1(x, BR2), u1(BR1, y)]`
 
 A document indexed by hand classes is certified on the game on canonical boards ``G'`` by
 best responses over hand-class plans
-(:func:`~seqform.structured.suit_classes.certify_on_classes`), which give the lifted
+(:func:`~seqform.structured.reductions.suit_classes.certify_on_classes`), which give the lifted
 profile's values on the game ``G`` at ``G'``'s size; ``on_game=True`` lifts it and
 certifies it on ``G`` too (14.6 GB for the full Rhode Island hold'em).
 
@@ -44,13 +44,13 @@ from seqform.io.strategy_arrays import (
     stored_tables,
     write_strategy_arrays,
 )
-from seqform.structured.responses import certify, sequence_tables
-from seqform.structured.suit_classes import (
+from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     certify_on_classes,
     class_strategy_on_boards,
     lift_behaviour,
 )
+from seqform.structured.responses import certify, sequence_tables
 from seqform.version import __version__
 
 __all__ = [

@@ -153,12 +153,12 @@ def solve(
     suit_isomorphism
         Structured route, float: solve the smaller LP on canonical boards and hand classes
         when the game is invariant under suit permutations (leduc), then certify the lifted
-        answer on the game (:mod:`seqform.structured.suit_reduction`); False solves the
+        answer on the game (:mod:`seqform.structured.reductions.suit_reduction`); False solves the
         full LP.  The exact structured route always solves the full LP.
     ordered_isomorphism
         With ``suit_isomorphism``: merge the hand classes further by the ordered game
         isomorphism where it applies (games of one-card hands such as leduc and
-        rhode_island, :mod:`seqform.structured.ordered_isomorphism`), also lossless and
+        rhode_island, :mod:`seqform.structured.reductions.ordered_isomorphism`), also lossless and
         certified on the game; False stays at the suit classes.
 
     Raises

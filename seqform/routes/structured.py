@@ -33,20 +33,20 @@ from seqform.routes.result import Certified, PhaseClock, lp_stages
 from seqform.structured.lp_locks import locked_lp
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp, structured_problem
-from seqform.structured.ordered_isomorphism import (
+from seqform.structured.payoff_matrix import payoff_nnz
+from seqform.structured.reductions.ordered_isomorphism import (
     OrderedReduction,
     OrderedStep,
     reduce_by_ordered_isomorphism,
 )
-from seqform.structured.payoff_matrix import payoff_nnz
-from seqform.structured.responses import certify, sequence_tables
-from seqform.structured.suit_classes import GameSize, ReductionSizes, canonical_boards
-from seqform.structured.suit_reduction import (
+from seqform.structured.reductions.suit_classes import GameSize, ReductionSizes, canonical_boards
+from seqform.structured.reductions.suit_reduction import (
     SuitReduction,
     lift_plans,
     reduce_by_suits,
     reduction_sizes,
 )
+from seqform.structured.responses import certify, sequence_tables
 
 if TYPE_CHECKING:
     from seqform.holdem import SpotSummary
@@ -80,10 +80,11 @@ class StructuredSolution(Certified[BehaviouralStrategy]):
     spot : for a hold'em spot file, the players' summary (EVs, shares of the pot, main
         frequencies and OOP's opening grid, :mod:`seqform.holdem.report`); None otherwise
     suit_reduction : when the LP solved was reduced by suit isomorphism
-        (:mod:`seqform.structured.suit_reduction`), its sizes at each step; ``plans``,
+        (:mod:`seqform.structured.reductions.suit_reduction`), its sizes at each step; ``plans``,
         ``strategies`` and ``certificate`` are then the lifted answer on the game itself
     ordered_isomorphism : when the LP solved was further merged by the ordered game
-        isomorphism (:mod:`seqform.structured.ordered_isomorphism`), its classes' sizes and
+        isomorphism (:mod:`seqform.structured.reductions.ordered_isomorphism`), its classes' sizes
+        and
         LP; ``suit_reduction.reduced`` are then the suit hand classes it started from
     """
 
@@ -184,10 +185,10 @@ def solve_structured(
 
     ``suit_isomorphism`` (default): a game proven invariant under suit permutations
     (:func:`~seqform.game.public.symmetry.game_symmetries`) is solved on canonical boards
-    and hand classes, losslessly (:mod:`seqform.structured.suit_reduction`), and the lifted
-    answer certified on the game itself; other games are solved unreduced.  With
+    and hand classes, losslessly (:mod:`seqform.structured.reductions.suit_reduction`), the
+    lifted answer certified on the game itself; other games are solved unreduced.  With
     ``ordered_isomorphism`` (default) the classes are merged further where
-    :mod:`seqform.structured.ordered_isomorphism` applies (leduc, rhode_island).
+    :mod:`seqform.structured.reductions.ordered_isomorphism` applies (leduc, rhode_island).
 
     Raises
     ------

@@ -25,7 +25,7 @@ loops:
 * :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down.
 * :func:`best_response_value` — the value of a best response (the backward induction of
   :func:`seqform.certify.respond` without its strategy), in place on the leaf payoffs: the
-  certificate of a run on hand classes (:mod:`seqform.structured.suit_classes`).
+  certificate of a run on hand classes (:mod:`seqform.structured.reductions.suit_classes`).
 
 Sums are accumulated in float64 whatever the storage (float32 storage halves the memory of
 the regrets, the average and the behaviour; the certificate reads the average in float64).

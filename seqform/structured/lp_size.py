@@ -10,12 +10,13 @@ builder drops zero weights and sums duplicates; 1.2 to 1.5 times the built LP's 
 Kuhn, Leduc and Liar's Dice); the route policy (:mod:`seqform.routes.policy`) reads them
 to refuse an LP that will not finish, before anything is built.
 
-A game solved suit-reduced (:mod:`seqform.structured.suit_reduction`) solves a smaller LP:
+A game solved suit-reduced (:mod:`seqform.structured.reductions.suit_reduction`) solves a smaller
+LP:
 the LP of its canonical boards ``G'`` with player 0's sequences and player 1's information
 sets merged into their hand classes, the level-sum chains kept as ``G'`` has them.
 :func:`estimate_reduced_lp_size` counts that one from the reduction's own sizes
-(:func:`~seqform.structured.suit_classes.canonical_sizes`), still without an LP.  The
-ordered game isomorphism's further merge (:mod:`seqform.structured.ordered_isomorphism`)
+(:func:`~seqform.structured.reductions.suit_classes.canonical_sizes`), still without an LP.  The
+ordered game isomorphism's further merge (:mod:`seqform.structured.reductions.ordered_isomorphism`)
 applies to one-card hands only, never to the hold'em spots this estimate sizes; where it
 applies its LP keeps the same chains with fewer classes, so this count bounds it.
 """
@@ -29,7 +30,7 @@ import numpy as np
 from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import Constant, PayoffRule, Sign, StructuredGame
 from seqform.structured.lp_parts import UNBLOCKED_LEVELS, level_chain
-from seqform.structured.suit_classes import canonical_boards, canonical_sizes
+from seqform.structured.reductions.suit_classes import canonical_boards, canonical_sizes
 
 __all__ = ["LPSize", "estimate_lp_size", "estimate_reduced_lp_size"]
 

@@ -22,11 +22,12 @@ dcfr+, pdcfr+ and the hyperparameter schedules hs-*); XFP, RCFR and MCCFR run on
 only.
 
 A game invariant under suit permutations runs on its canonical boards ``G'``
-(:func:`canonical_vector_cfr`; :mod:`seqform.structured.suit_reduction`), a structured game
+(:func:`canonical_vector_cfr`; :mod:`seqform.structured.reductions.suit_reduction`), a structured
+game
 itself, and its average is lifted to ``G``.  Why the lift is ``G``'s answer:
 
 * ``G'`` alone is not ``G`` (the members of a hand class see different canonical boards:
-  :mod:`~seqform.structured.suit_reduction`), so plain CFR on ``G'`` would solve another
+  :mod:`~seqform.structured.reductions.suit_reduction`), so plain CFR on ``G'`` would solve another
   game.  The members of each hand class therefore share one regret, the class's sum (the
   regret of the quotient game whose information sets are the classes, which the reduced
   LP solves), and so one behaviour.
@@ -43,7 +44,8 @@ itself, and its average is lifted to ``G``.  Why the lift is ``G``'s answer:
 * For class-symmetric plans ``x' A' y'`` on ``G'`` is ``x A y`` of their lifts on ``G``;
   a best response on ``G`` to a lifted strategy can be averaged over the suit
   permutations, so it is the lift of a class plan.  The run is measured on ``G'`` by best
-  responses over class plans (:func:`~seqform.structured.suit_classes.certify_on_classes`),
+  responses over class plans
+  (:func:`~seqform.structured.reductions.suit_classes.certify_on_classes`),
   which give the lift's values and NashConv on ``G``, at ``G'``'s size.
 """
 
@@ -70,14 +72,14 @@ from seqform.iterative.passes import (
 )
 from seqform.iterative.rules import LAST_ITERATE, RULES
 from seqform.iterative.run import IterativeResult, OnSample, Stopping, run_iterations
-from seqform.structured.class_certificate import certify_run_on_classes
-from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
-from seqform.structured.suit_classes import (
+from seqform.structured.reductions.class_certificate import certify_run_on_classes
+from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     canonical_boards,
     certify_on_classes,
     lift_behaviour,
 )
+from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
 
 if TYPE_CHECKING:
     from seqform.structured.compiled_cfr import CompiledRegrets
@@ -289,7 +291,7 @@ def canonical_vector_cfr(
 ) -> CanonicalRun | None:
     """:func:`vector_cfr` on ``game``'s canonical boards ``G'``, or None when ``game`` is
     invariant under no suit permutation but the identity (then run :func:`vector_cfr` on
-    it).  ``game`` may be :func:`~seqform.structured.suit_classes.canonical_boards`'
+    it).  ``game`` may be :func:`~seqform.structured.reductions.suit_classes.canonical_boards`'
     answer, built once.  Node locks are not taken: a lock breaks the suit symmetry the
     reduction relies on, so a locked game runs unreduced (:func:`vector_cfr`).
 

@@ -309,9 +309,10 @@ def rhode_island_counts(
 @dataclass(frozen=True)
 class SuitReducedSizes:
     """The sequence form's size at each step of the lossless suit reduction
-    (:mod:`seqform.structured.suit_reduction`): the game, on canonical boards, then on
+    (:mod:`seqform.structured.reductions.suit_reduction`): the game, on canonical boards, then on
     hand classes, and the hand classes merged by the ordered game isomorphism
-    (:mod:`seqform.structured.ordered_isomorphism`; None where it is not counted).  Each is
+    (:mod:`seqform.structured.reductions.ordered_isomorphism`; None where it is not counted).  Each
+    is
     a :class:`RhodeIslandSizes` without tree nodes (0)."""
 
     full: RhodeIslandSizes
@@ -367,7 +368,8 @@ def rhode_island_suit_reduced_sizes(
 
 def _ordered_signals(ranks: int, suits: int) -> tuple[int, int, int]:
     """A player's signal classes per round after the ordered game isomorphism (module
-    docstring of :mod:`seqform.structured.ordered_isomorphism`), summed over the canonical
+    docstring of :mod:`seqform.structured.reductions.ordered_isomorphism`), summed over the
+    canonical
     boards: one per rank before the public cards and ``2r - 1`` per first card after one,
     as by suits.  After the second card, over one first card's boards: with three suits or
     more the cards of a rank off the first card's suit are one class, ``(r - 1)(2r - 2) +

@@ -15,7 +15,7 @@ group (the automorphisms of the hands and of the tree).
 chance node one card per orbit of the stabilizer of the cards before it, with that orbit's
 size as its multiplicity.  ``G'`` alone is not the game (a strategy that differs between
 ``Ks`` and ``Kh`` before the board has no counterpart); it is equivalent for strategies that
-are the same on each hand class (:mod:`seqform.structured.suit_reduction`).
+are the same on each hand class (:mod:`seqform.structured.reductions.suit_reduction`).
 :func:`node_map` sends each public decision node of the game to its node of ``G'`` and the
 permutation that maps it there.
 """

@@ -49,7 +49,7 @@ class PlannedSize:
         the lossless suit reduction, where a formula says it without building the game
         (Rhode Island hold'em); None where unknown
     canonical_sequences : both players' sequences on canonical boards, the game vector CFR
-        steps when it runs suit-reduced (:func:`~seqform.structured.suit_reduction.
+        steps when it runs suit-reduced (:func:`~seqform.structured.reductions.suit_reduction.
         canonical_boards`), where a formula says it; None where unknown
     game : the structured description that was numbered to count ``sequences``, kept so
         that the route solves that one object rather than building and numbering a second

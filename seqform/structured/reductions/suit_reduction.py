@@ -23,7 +23,7 @@ players to such plans loses nothing.  Two steps reduce the LP to those plans:
    cards is inside the stabilizer of its parent sequence's cards (fewer cards are fixed).
 
 The canonical boards, the hand classes and the lifts are
-:mod:`seqform.structured.suit_classes`'s, shared with vector CFR on ``G'``.
+:mod:`seqform.structured.reductions.suit_classes`'s, shared with vector CFR on ``G'``.
 
 The answer ``(x̄, ȳ)`` is lifted to ``G'`` by ``P``, then to ``G``: the sequence ``(h, s)``
 of ``G`` takes the value of ``(σh, s')`` in ``G'``, where ``σ`` maps ``s``'s board to its
@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from seqform.game.public.symmetry import NodeMap, Symmetries
 from seqform.game.public.tree import StructuredGame
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
-from seqform.structured.suit_classes import (
+from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     GameSize,
     HandClasses,
@@ -191,7 +191,7 @@ def reduce_on_classes(
 ) -> SuitReduction:
     """The LP of ``G'`` with each player's plans merged on ``classes`` (module docstring,
     step 2): the hand classes, or a coarser partition of them whose merge is as lossless
-    (:mod:`seqform.structured.ordered_isomorphism`), with the sizes at each step."""
+    (:mod:`seqform.structured.reductions.ordered_isomorphism`), with the sizes at each step."""
     canonical_lp = build_structured_lp(boards.canonical)
     return SuitReduction(
         game=game,

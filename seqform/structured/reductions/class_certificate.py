@@ -1,6 +1,6 @@
 """The certificate of a compiled vector CFR run on hand classes, from the run's own arrays.
 
-:func:`~seqform.structured.suit_classes.certify_on_classes` certifies a class-symmetric
+:func:`~seqform.structured.reductions.suit_classes.certify_on_classes` certifies a class-symmetric
 profile of ``G'`` given as behavioural strategies: their plans in the table's order, the
 leaf products (the compiled one copies each plan into the run's internal order and each
 product back), then a best response on each player's class table.  On a flop each of those
@@ -19,8 +19,8 @@ import numpy as np
 
 from seqform.certify import Certificate
 from seqform.iterative.passes import average_plan
+from seqform.structured.reductions.suit_classes import CanonicalBoards, first_members
 from seqform.structured.responses import payoff_range, sequence_tables
-from seqform.structured.suit_classes import CanonicalBoards, first_members
 
 if TYPE_CHECKING:
     from seqform.structured.compiled_cfr import CompiledRegrets
@@ -29,7 +29,7 @@ __all__ = ["certify_run_on_classes"]
 
 
 def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Certificate:
-    """:func:`~seqform.structured.suit_classes.certify_on_classes` of a compiled run's
+    """:func:`~seqform.structured.reductions.suit_classes.certify_on_classes` of a compiled run's
     average on ``G'``, from the run's own arrays: equal to it up to the order of the sums,
     in less memory.
 

@@ -42,7 +42,8 @@ response may be taken constant on them, and the LP's optimum meets every best re
 
 Which ``τ``.  The swaps used are transpositions ``(c c')`` that pass 1–3 (tested on every
 board of the unreduced game that extends ``B``), with the suit permutations fixing the board
-(:mod:`seqform.structured.suit_reduction`); a hand's class under public cards ``K`` is its
+(:mod:`seqform.structured.reductions.suit_reduction`); a hand's class under public cards ``K`` is
+its
 orbit under those of ``K``'s chance nodes that fix all of ``K``.  Any subset of the sound
 swaps gives a sound, if coarser-than-possible, reduction; the lift is certified anyway.
 
@@ -59,17 +60,18 @@ the first round (a 7 and an 8 bet differently), so by 2 no later merge can map o
 other.  GameShrink's abstraction of Rhode Island (1,237,238 LP rows, reproduced by the
 reconstruction in ``benchmarks/gameshrink.py``) merges signals that win and lose as often
 against *different* opponent cards, which 2 forbids; its restricted LP has another value on
-small decks (docs/games.md, "Ordered game isomorphism").  :func:`merge_by_signals` builds
+small decks (docs/games.md, "Ordered game isomorphism").
+:func:`~seqform.structured.reductions.signal_merge.merge_by_signals` builds
 the LP of any such merge by signals, to be certified on the game.
 
-Size: about 590 lines, a sixth of them the docstring's argument: the swaps, the classes they
+Size: about 440 lines, a sixth of them the docstring's argument: the swaps, the classes they
 give, their count without the LP and the LPs built from them (by swaps, or by any merge of
 signals) share one card partition and one walk of the public tree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -77,7 +79,7 @@ import numpy as np
 
 from seqform.game.public.numbering import PublicNumbering, number_public_tree
 from seqform.game.public.suits import permute_card
-from seqform.game.public.symmetry import Symmetries, canonical_game, game_symmetries
+from seqform.game.public.symmetry import Symmetries
 from seqform.game.public.tree import (
     PublicChance,
     PublicDecision,
@@ -85,27 +87,21 @@ from seqform.game.public.tree import (
     Sign,
     StructuredGame,
 )
-from seqform.structured.lp_model import StructuredLP, build_structured_lp
-from seqform.structured.suit_classes import (
+from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     GameSize,
     HandClasses,
     canonical_boards,
     class_of,
 )
-from seqform.structured.suit_reduction import SuitReduction, reduce_lp, reduce_on_classes
+from seqform.structured.reductions.suit_reduction import SuitReduction, reduce_on_classes
 
 __all__ = [
     "CardPartitions",
-    "MergedLP",
     "OrderedReduction",
-    "OrderedSizes",
     "OrderedStep",
-    "SignalClass",
     "card_partitions",
-    "merge_by_signals",
-    "ordered_class_size",
-    "ordered_sizes",
+    "dealt_paths",
     "reduce_by_ordered_isomorphism",
 ]
 
@@ -306,103 +302,7 @@ def _kept_order(
     return bool(np.array_equal(target[np.ix_(swap, swap)], signs[public]))
 
 
-@dataclass(frozen=True)
-class OrderedSizes:
-    """A game's sizes at each step: unreduced, on canonical boards, in suit hand classes,
-    and in the classes of the ordered isomorphism (:class:`GameSize` each: sequences and
-    information sets per player, the LP rows ``1 + infosets[0] + sequences[1]``).
-
-    classes_per_round : per number of public cards, per player, the distinct hand classes
-        summed over the canonical boards of that many cards (suits, then ordered)
-    """
-
-    full: GameSize
-    canonical: GameSize
-    suits: GameSize
-    ordered: GameSize
-    classes_per_round: tuple[tuple[int, int], ...]
-
-
-def _public_counts(game: StructuredGame) -> dict[tuple[int, int, tuple[int, ...]], list[int]]:
-    """Per (player, key): [decision nodes, actions] of the public tree of ``game``."""
-    out: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
-    stack: list[tuple[PublicNode, tuple[int, ...]]] = [(game.root, ())]
-    while stack:
-        node, public = stack.pop()
-        if isinstance(node, PublicDecision):
-            entry = out.setdefault((node.player, 0, public), [0, 0])
-            entry[0] += 1
-            entry[1] += len(node.actions)
-            stack.extend((child, public) for child in node.children)
-        elif isinstance(node, PublicChance):
-            stack.extend(
-                (child, (*public, card))
-                for card, child in zip(node.cards, node.children, strict=True)
-                if card not in public
-            )
-    return out
-
-
-def _count(parts: CardPartitions, key: tuple[int, ...], labels: np.ndarray, player: int) -> int:
-    valid = parts.hand_of_card[player] >= 0
-    valid[list(key)] = False
-    return len(np.unique(labels[valid]))
-
-
-def _walked_size(
-    parts: CardPartitions,
-    counts: dict[tuple[int, int, tuple[int, ...]], list[int]],
-    labels: Callable[[tuple[int, ...]], np.ndarray],
-) -> GameSize:
-    """Sequences and information sets when the hands under public cards ``key`` fall in the
-    classes ``labels(key)``, from the public tree's nodes and actions per key."""
-    sequences, infosets = [1, 1], [0, 0]
-    for (player, _, key), (nodes, actions) in counts.items():
-        classes = _count(parts, key, labels(key), player)
-        sequences[player] += actions * classes
-        infosets[player] += nodes * classes
-    return GameSize((sequences[0], sequences[1]), (infosets[0], infosets[1]))
-
-
-def ordered_sizes(game: StructuredGame) -> OrderedSizes | None:
-    """The sizes of :class:`OrderedSizes`, counted on the public trees of the game and of
-    its canonical boards with the classes per key: no hand tables and no LP, so the full
-    Rhode Island deck is counted in minutes (numbering it would take gigabytes).  None when
-    the game has no suit symmetry or :func:`card_partitions` does not apply."""
-    symmetries = game_symmetries(game)
-    if symmetries.group.trivial:
-        return None
-    parts = card_partitions(game, symmetries)
-    if parts is None:
-        return None
-    canonical = canonical_game(game, symmetries)
-    counts = _public_counts(canonical)
-    identity = np.arange(parts.cards)
-    rounds: dict[int, list[int]] = {}
-    for key in {key for (_, _, key) in counts}:
-        entry = rounds.setdefault(len(key), [0, 0])
-        entry[0] += _count(parts, key, parts.suit_classes(key), 0)
-        entry[1] += _count(parts, key, parts.of(key), 0)
-    return OrderedSizes(
-        full=_walked_size(parts, _public_counts(game), lambda key: identity),
-        canonical=_walked_size(parts, counts, lambda key: identity),
-        suits=_walked_size(parts, counts, parts.suit_classes),
-        ordered=_walked_size(parts, counts, parts.of),
-        classes_per_round=tuple((a, b) for _, (a, b) in sorted(rounds.items())),
-    )
-
-
-def ordered_class_size(boards: CanonicalBoards) -> GameSize | None:
-    """The sizes in the ordered classes on ``boards``' canonical game, counted as
-    :func:`ordered_sizes` counts them (no hand tables, no LP); None when
-    :func:`card_partitions` does not apply."""
-    parts = card_partitions(boards.game, boards.symmetries)
-    if parts is None:
-        return None
-    return _walked_size(parts, _public_counts(boards.canonical), parts.of)
-
-
-def _dealt(game: StructuredGame) -> dict[str, tuple[tuple[int, ...], tuple[str, ...]]]:
+def dealt_paths(game: StructuredGame) -> dict[str, tuple[tuple[int, ...], tuple[str, ...]]]:
     """Per public decision node's history, its public cards in the order dealt (the
     numbering keys them as sets, and a swap depends on which card came first) and the
     actions on its path."""
@@ -467,8 +367,9 @@ def _ordered_classes(
 class OrderedReduction:
     """The LP on canonical boards with the ordered isomorphism's classes.
 
-    reduction : a :class:`~seqform.structured.suit_reduction.SuitReduction` whose classes
-        and LP are the ordered ones, so :func:`~seqform.structured.suit_reduction.lift_plans`
+    reduction : a :class:`~seqform.structured.reductions.suit_reduction.SuitReduction` whose classes
+        and LP are the ordered ones, so
+        :func:`~seqform.structured.reductions.suit_reduction.lift_plans`
         lifts its answer to the game
     suits : the sizes in the suit hand classes alone, for comparison
     """
@@ -489,7 +390,7 @@ class OrderedReduction:
 @dataclass(frozen=True)
 class OrderedStep:
     """What a result reports of the ordered step, after the suit reduction's
-    (:class:`~seqform.structured.suit_classes.ReductionSizes`, whose ``reduced`` are then
+    (:class:`~seqform.structured.reductions.suit_classes.ReductionSizes`, whose ``reduced`` are then
     the suit hand classes and ``reduced_lp`` None: that LP is not built).
 
     sizes : sequences and information sets in the ordered classes
@@ -513,7 +414,7 @@ def reduce_by_ordered_isomorphism(
     if parts is None:
         return None
     numbering = number_public_tree(boards.canonical)
-    dealt = _dealt(boards.canonical)
+    dealt = dealt_paths(boards.canonical)
     classes = (
         _ordered_classes(numbering, parts, dealt, 0),
         _ordered_classes(numbering, parts, dealt, 1),
@@ -525,79 +426,3 @@ def reduce_by_ordered_isomorphism(
         (suit_classes[0].num_infosets, suit_classes[1].num_infosets),
     )
     return OrderedReduction(reduction, suits)
-
-
-SignalClass = Callable[[int, int, tuple[int, ...]], Hashable]
-"""``(player, hand, public cards in the order dealt) -> label``: hands whose signals share a
-label at the same betting are merged by :func:`merge_by_signals`."""
-
-
-@dataclass(frozen=True)
-class MergedLP:
-    """A game's structured LP with each player's (hand, public sequence) pairs merged by a
-    :data:`SignalClass` (same label and same betting); :meth:`lift` gives the plans of the
-    game.  Nothing here says the merge is lossless: certify the lifted plans on the game.
-
-    classes : per player, each sequence's and information set's class
-    size : the merged sequences and information sets (LP rows ``1 + infosets[0] +
-        sequences[1]``)
-    """
-
-    lp: StructuredLP
-    classes: tuple[HandClasses, HandClasses]
-    size: GameSize
-
-    def lift(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The merged LP's plans as plans of the game: each sequence its class's value."""
-        return x[self.classes[0].sequences], y[self.classes[1].sequences]
-
-
-def _signal_classes(
-    numbering: PublicNumbering,
-    dealt: dict[str, tuple[tuple[int, ...], tuple[str, ...]]],
-    label: SignalClass,
-    player: int,
-) -> HandClasses:
-    histories = numbering.node_histories[player]
-    paths = [dealt[history] for history in histories]
-    hands = numbering.sequence_index[player].shape[0]
-    sequences = np.zeros(numbering.num_sequences(player), dtype=np.int64)
-    names: dict[Hashable, int] = {(): 0}
-    for public in range(1, numbering.num_public_sequences(player)):
-        cards, actions = paths[int(numbering.sequence_node[player][public])]
-        betting = (*actions, numbering.sequence_action[player][public])
-        for hand in range(hands):
-            index = int(numbering.sequence_index[player][hand, public])
-            if index >= 0:
-                name = (label(player, hand, cards), betting)
-                sequences[index] = names.setdefault(name, len(names))
-    infosets = np.zeros(numbering.num_infosets(player), dtype=np.int64)
-    node_names: dict[Hashable, int] = {}
-    for node, (cards, actions) in enumerate(paths):
-        for hand in range(hands):
-            index = int(numbering.infoset_index[player][hand, node])
-            if index >= 0:
-                name = (label(player, hand, cards), actions)
-                infosets[index] = node_names.setdefault(name, len(node_names))
-    return HandClasses(sequences, infosets, len(names), len(node_names))
-
-
-def merge_by_signals(game: StructuredGame, label: SignalClass) -> MergedLP:
-    """The structured LP of ``game`` with the merge ``label`` (:class:`MergedLP`).
-
-    The merge must keep perfect recall: two hands merged at a node must have been merged
-    at their previous node of the player (the LP's rows of one class are kept once).
-    GameShrink's merges as ``benchmarks/gameshrink.py`` reconstructs them are of this kind.
-    """
-    numbering = number_public_tree(game)
-    dealt = _dealt(game)
-    classes = (
-        _signal_classes(numbering, dealt, label, 0),
-        _signal_classes(numbering, dealt, label, 1),
-    )
-    lp = reduce_lp(build_structured_lp(game), classes)
-    size = GameSize(
-        (classes[0].num_sequences, classes[1].num_sequences),
-        (classes[0].num_infosets, classes[1].num_infosets),
-    )
-    return MergedLP(lp, classes, size)

@@ -4,7 +4,7 @@ them back to the game.
 Let ``S`` be the suit permutations the game ``G`` is invariant under
 (:func:`seqform.game.public.symmetry.game_symmetries`); optima averaged over ``S`` are the
 same on each orbit of sequences, so nothing is lost by restricting both players to such
-plans (:mod:`seqform.structured.suit_reduction` for the LP argument).  Two steps:
+plans (:mod:`seqform.structured.reductions.suit_reduction` for the LP argument).  Two steps:
 
 1. *canonical boards* ``G'`` (:func:`~seqform.game.public.symmetry.canonical_game`): one
    public card per orbit of the stabilizer of the cards before it, its probability times the
@@ -24,7 +24,7 @@ sum is ``G``'s.  Best responses and regrets on ``G'`` are therefore taken on the
 (:func:`class_tables`, :func:`certify_on_classes`): for a class-symmetric profile they give
 the lifted profile's values and NashConv on ``G``.  Vector CFR runs on ``G'`` this way
 (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`), the LP on its hand classes
-(:func:`seqform.structured.suit_reduction.reduce_by_suits`).
+(:func:`seqform.structured.reductions.suit_reduction.reduce_by_suits`).
 """
 
 from __future__ import annotations

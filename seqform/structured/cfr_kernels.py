@@ -54,6 +54,7 @@ def leaf_product(
     player,
     plan,
     out,
+    batches,
     batch_start,
     batch_kind,
     batch_key,
@@ -80,10 +81,12 @@ def leaf_product(
 ):
     """Add player ``player``'s payoff per own sequence against the opponent's ``plan`` onto
     ``out`` (to player 0: ``A y`` for player 0, ``Aᵀ x`` for player 1), a batch of leaves at
-    a time (module docstring).  A batch (``batch_start[b]`` to ``batch_start[b + 1]`` of the
-    leaves, at most ``width``) shares the rule kind, the public cards ``batch_key``, the level
-    set and a threshold's quantity, so one walk over the hands in level order serves all its
-    leaves, whose sums sit side by side (the inner loops run over the batch's leaves).
+    a time (module docstring), the batches numbered in ``batches`` (two calls whose batches
+    write disjoint own sequences may run at once: the kernel releases the GIL).  A batch
+    (``batch_start[b]`` to ``batch_start[b + 1]`` of the leaves, at most ``width``) shares
+    the rule kind, the public cards ``batch_key``, the level set and a threshold's
+    quantity, so one walk over the hands in level order serves all its leaves, whose sums
+    sit side by side (the inner loops run over the batch's leaves).
     ``leaf_sequences``: per leaf (in batch order) its public sequences; ``leaf_first``:
     ``chance_z`` times a constant's payoff, a sign's stake or a threshold's ``if_reached``;
     ``leaf_step``: ``chance_z (if_reached − otherwise)``.  ``*_index``: (public sequences,
@@ -102,7 +105,8 @@ def leaf_product(
     own_hands = own_index.shape[1]
     total, low_total, high_total = sides[0], sides[1], sides[2]
     card_total, card_low, card_high = cards[0], cards[1], cards[2]
-    for b in range(len(batch_kind)):
+    for chosen in range(len(batches)):
+        b = batches[chosen]
         start = batch_start[b]
         n = batch_start[b + 1] - start
         kind, key = batch_kind[b], batch_key[b]

@@ -54,6 +54,7 @@ from seqform.iterative.layout import (
 from seqform.iterative.passes import TIE_TOLERANCE
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
 from seqform.structured.leaf_groups import THRESHOLD, rule_numbers, twin_hands
+from seqform.structured.leaf_threads import BatchParts, batch_parts, default_threads, run_parts
 
 __all__ = [
     "BATCH",
@@ -215,6 +216,22 @@ def _level_sets(
     return level_set, pairs
 
 
+def _hub_leaves(leaf_sequences: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Per leaf, 1 where a player's public sequence at it also ends leaves under other
+    public cards (an all-in's runouts, say), else 0.
+
+    Such leaves are batched apart from the other leaves of their cards: a batch holding
+    both would tie every card's subtree to the shared sequence, and the threads of
+    :mod:`seqform.structured.leaf_threads` need subtrees that write apart."""
+    hub = np.zeros(len(keys), dtype=np.int64)
+    for player in (0, 1):
+        sequences = leaf_sequences[:, player].astype(np.int64)
+        pairs = np.unique(np.stack([sequences, keys], axis=1), axis=0)
+        spread = np.bincount(pairs[:, 0], minlength=int(sequences.max(initial=-1)) + 1)
+        hub |= spread[sequences] > 1
+    return hub
+
+
 def _flat_game(game: StructuredGame) -> FlatGame:
     numbering = number_public_tree(game)
     layout = _node_major(game)
@@ -239,8 +256,9 @@ def _flat_game(game: StructuredGame) -> FlatGame:
             )
         )
     keys = numbering.leaf_cards.astype(np.int64)
-    leaves = np.lexsort((quantity, keys, level_set, kinds))  # batch order
-    same = np.stack([kinds, level_set, keys, quantity], axis=1)[leaves]
+    hub = _hub_leaves(numbering.leaf_sequences, keys)
+    leaves = np.lexsort((quantity, keys, level_set, hub, kinds))  # batch order
+    same = np.stack([kinds, hub, level_set, keys, quantity], axis=1)[leaves]
     starts = np.flatnonzero(np.any(same[1:] != same[:-1], axis=1)) + 1
     bounds = [0, *starts.tolist(), len(leaves)]
     cuts = sorted(
@@ -290,24 +308,54 @@ def _scratch(flat: FlatGame, player: int) -> Scratch:
     )
 
 
+@dataclass(frozen=True)
+class ThreadedProduct:
+    """What one player's product needs to run on several threads: the batches cut into
+    parts that write disjoint sequences (:func:`~seqform.structured.leaf_threads.
+    batch_parts`) and a scratch per part."""
+
+    parts: BatchParts
+    scratch: tuple[Scratch, ...]
+
+
+def threaded_product(flat: FlatGame, player: int, threads: int | None = None) -> ThreadedProduct:
+    """Player ``player``'s product cut for ``threads`` threads (default: the cores this
+    process may use, :func:`~seqform.structured.leaf_threads.default_threads`)."""
+    hands = sum(len(side.twin) for side in flat.players)
+    sizes = np.diff(flat.batch_start)
+    parts = batch_parts(
+        flat.batch_start,
+        flat.sequences[:, player],
+        (sizes + 1.0) * hands,
+        default_threads() if threads is None else threads,
+    )
+    return ThreadedProduct(parts, tuple(_scratch(flat, player) for _ in parts.parts))
+
+
 def _leaf_product(
     kernels: ModuleType,
     flat: FlatGame,
     player: int,
     plan: np.ndarray,
     out: np.ndarray,
-    scratch: Scratch,
+    threaded: ThreadedProduct,
 ) -> np.ndarray:
     """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both in
-    the internal order (the compiled :func:`~seqform.structured.cfr_kernels.leaf_product`)."""
+    the internal order (the compiled :func:`~seqform.structured.cfr_kernels.leaf_product`),
+    a thread per part of ``threaded``: the same sums as one thread, bit for bit."""
     mine, theirs = flat.players[player], flat.players[1 - player]
     out[:] = 0.0
-    kernels.leaf_product(
-        player, plan, out, flat.batch_start, flat.batch_kind, flat.batch_key,
-        flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first, flat.step,
-        mine.index, theirs.index, mine.factor, theirs.factor, mine.levels, theirs.levels,
-        mine.order, theirs.order, mine.cards, theirs.cards, mine.twin, *scratch,
-    )  # fmt: skip
+
+    def part(p: int) -> None:
+        kernels.leaf_product(
+            player, plan, out, threaded.parts.parts[p], flat.batch_start, flat.batch_kind,
+            flat.batch_key, flat.batch_levels, flat.batch_quantity, flat.sequences, flat.first,
+            flat.step, mine.index, theirs.index, mine.factor, theirs.factor, mine.levels,
+            theirs.levels, mine.order, theirs.order, mine.cards, theirs.cards, mine.twin,
+            *threaded.scratch[p],
+        )  # fmt: skip
+
+    run_parts(part, len(threaded.parts.parts))
     return out
 
 
@@ -328,7 +376,7 @@ def compiled_leaf_payoffs(
     own, other = flat.layout.players[player], flat.layout.players[1 - player]
     plan = np.take(np.asarray(opponent_plan, dtype=float), other.order)
     payoffs = _leaf_product(
-        cfr_kernels, flat, player, plan, np.zeros(own.num_sequences), _scratch(flat, player)
+        cfr_kernels, flat, player, plan, np.zeros(own.num_sequences), threaded_product(flat, player)
     )
     if player == 1:
         np.negative(payoffs, out=payoffs)
@@ -386,7 +434,10 @@ class CompiledRegrets(FullTreeRegrets):
     :data:`STORAGE`; ``classes``: per player, each sequence's hand class (table order) when
     the members of a class share one regret (canonical boards,
     :func:`~seqform.structured.vector_cfr.canonical_vector_cfr`), kept as :attr:`classes`
-    in the internal order.
+    in the internal order.  ``threads``: how many threads run the leaf product (default the
+    cores this process may use, :func:`~seqform.structured.leaf_threads.default_threads`);
+    the iterates are the same bit for bit whatever the count
+    (:mod:`seqform.structured.leaf_threads`).
 
     Raises
     ------
@@ -403,6 +454,7 @@ class CompiledRegrets(FullTreeRegrets):
         horizon: int | None = None,
         storage: str = "float64",
         classes: tuple[np.ndarray, np.ndarray] | None = None,
+        threads: int | None = None,
     ) -> None:
         if storage not in STORAGE:
             raise ValueError(f"storage is one of {', '.join(STORAGE)}, not {storage!r}")
@@ -435,7 +487,7 @@ class CompiledRegrets(FullTreeRegrets):
                 for player, table in zip(layout.players, classes, strict=True)
             ]
             self.classes = (self._classes[0][0], self._classes[1][0])
-        self._scratch = [_scratch(flat, player) for player in (0, 1)]
+        self._threaded = [threaded_product(flat, player, threads) for player in (0, 1)]
         self._tables = [
             (
                 player.sequence_infoset,
@@ -456,7 +508,7 @@ class CompiledRegrets(FullTreeRegrets):
         """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both
         in the internal order (the compiled :func:`~seqform.structured.cfr_kernels.
         leaf_product`)."""
-        return _leaf_product(self._kernels, self.flat, player, plan, out, self._scratch[player])
+        return _leaf_product(self._kernels, self.flat, player, plan, out, self._threaded[player])
 
     def _half_step(self, player: int, iteration: int) -> None:
         """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""

@@ -89,6 +89,7 @@ __all__ = [
     "StrategyFile",
     "StrategyFileError",
     "check_document_game",
+    "check_strategy_file_game",
     "parse_probability",
     "read_restriction_file",
     "read_strategy_file",
@@ -236,6 +237,26 @@ def read_strategy_file(
     chosen = _owner(game, given, where)
     probabilities = _checked(game, chosen, given.mapping, where)
     return StrategyFile(source=str(path), player=chosen, probabilities=probabilities)
+
+
+def check_strategy_file_game(path: str | Path, game: Game | StructuredGame) -> None:
+    """Raise unless the strategy file ``path`` may be read as a strategy of ``game``
+    (:func:`check_document_game`; a Gambit profile and a bare mapping name no game and pass),
+    without reading the strategy: the check ``read_strategy_file(..., same_game=True)``
+    makes, asked on its own before a game is solved so that a document of another game is
+    refused at once, with the same message.
+
+    Raises
+    ------
+    StrategyFileError
+        If the file is not JSON, or is a document of another game (naming both).
+    OSError
+        If the file cannot be read.
+    """
+    where = f"strategy file {str(path)!r}"
+    text = read_text(path, where)
+    if not is_gambit_profile(text):
+        check_document_game(parse_json(text, where), game, where)
 
 
 def check_document_game(document: Any, game: Game | StructuredGame, where: str) -> None:

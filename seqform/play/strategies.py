@@ -106,7 +106,7 @@ def check_auto_game(spec: str, game: Game | StructuredGame) -> None:
     """
     if spec in STRATEGY_NAMES or spec in SPOT_STRATEGY_NAMES or not Path(spec).is_file():
         return
-    check_strategy_file_game(spec, game)
+    check_strategy_file_game(spec, game, "played")
 
 
 def named_strategy(
@@ -163,7 +163,7 @@ def behaviour_from_file(path: str | Path, game: Game, table: PlayerSequences) ->
     OSError
         If the file cannot be read.
     """
-    read = read_strategy_file(path, game, table.player, same_game=True)
+    read = read_strategy_file(path, game, table.player, same_game="played")
     return {
         name: tuple(float(p) for p in read.probabilities[name].values()) for name in table.infosets
     }
@@ -224,7 +224,7 @@ def spot_strategy(
     check_spot_strategy(spec)
     name = spec
     if name not in SPOT_STRATEGY_NAMES:
-        read = read_strategy_file(spec, game, table.player, same_game=True)
+        read = read_strategy_file(spec, game, table.player, same_game="played")
         return behaviour_from_mapping(
             table,
             {

@@ -11,7 +11,10 @@ exact rational strategies whose equilibrium property is *proven*:
    system is solved in rationals (:mod:`seqform.lp.exact.linear_solver`: numeric–symbolic
    refinement, Wan 2006, or python-flint), giving ``x``, ``q`` and the duals ``y`` exactly,
    with primal and dual feasibility checked exactly
-   (:func:`seqform.lp.exact.basis.resolve_basis`).
+   (:func:`seqform.lp.exact.basis.resolve_basis`).  A basis that misses exact optimality
+   (a reduced cost of 1e-17 on a degenerate LP) is continued by exact simplex pivots to an
+   exactly optimal one, at most ``LIMITS.exact_pivots`` of them
+   (:func:`seqform.lp.exact.pivots.repair_basis`), as the exact re-solving's gadgets are.
    No assumption is made on the size of denominators (Leduc's value has 32 digits).
 
 Certificate.  For a candidate profile, both best responses are computed by the one best
@@ -43,9 +46,10 @@ from seqform.forms.strategies import (
     round_strategy,
 )
 from seqform.game.model import Game
-from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
+from seqform.lp.exact.basis import InvalidBasisError
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_program
+from seqform.lp.exact.pivots import repair_or_resolve
 from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import SolverStats
 from seqform.routes.restrict import (
@@ -222,24 +226,32 @@ def _try_basis(
     float_solution: FloatSolution,
     notes: list[str],
 ) -> bool | None:
-    """Step 2: re-solve HiGHS's optimal basis exactly and certify its strategies.
+    """Step 2: re-solve HiGHS's optimal basis exactly, continued by exact pivots where it
+    is not exactly optimal, and certify its strategies.
 
-    Returns whether the exact re-solve passed the LP optimality checks (None if there was
-    no basis to re-solve); what went wrong is appended to ``notes``.
+    Returns whether the exact basis passed the LP optimality checks (None if there was
+    no basis to re-solve); what went wrong, or the pivots taken, is appended to ``notes``.
     """
     basis = float_solution.basis
     if basis is None:
         notes.append("the LP solver returned no basis to re-solve exactly")
         return None
     try:
-        exact = resolve_basis(minmax.program, basis)
+        outcome = repair_or_resolve(minmax.program, basis)
     except (InvalidBasisError, ExactSolveError) as exc:
         notes.append(f"the optimal basis could not be re-solved exactly: {exc}")
         return None
+    exact = outcome.solution
+    if outcome.pivots:
+        notes.append(
+            f"HiGHS's basis was not exactly optimal; {outcome.pivots} exact simplex pivot"
+            f"{'s' if outcome.pivots != 1 else ''} reached an exactly optimal one"
+        )
     if not exact.optimal:
         notes.append(
             "the exact re-solve of HiGHS's basis is not exactly optimal "
             f"(primal feasible: {exact.primal_feasible}, dual feasible: {exact.dual_feasible})"
+            f" and exact pivots did not repair it: {outcome.failure}"
         )
     x_plan, y_plan = minmax.exact_plans(exact.values, exact.row_duals)
     if min(x_plan) >= 0 and min(y_plan) >= 0:

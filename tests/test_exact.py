@@ -117,7 +117,7 @@ def test_failed_certification_reports_exact_bounds(monkeypatch):
         raise InvalidBasisError("simulated failure")
 
     monkeypatch.setattr(exact_module, "round_strategy", uniform)
-    monkeypatch.setattr(exact_module, "resolve_basis", broken)
+    monkeypatch.setattr(exact_module, "repair_or_resolve", broken)
     solution = solve_exact(kuhn_poker())
     assert not solution.certified and solution.value == solution.float_value
     assert solution.found_by == "none"

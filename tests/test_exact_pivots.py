@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -12,7 +13,7 @@ from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.leduc import leduc_poker
 from seqform.lp.exact.basis import BasisSystem, resolve_basis, solve_system
 from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
-from seqform.lp.exact.pivots import RepairError, _primal_pivot, repair_basis
+from seqform.lp.exact.pivots import RepairError, _primal_pivot, repair_basis, repair_or_resolve
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.solvers import InfeasibleError
@@ -163,3 +164,33 @@ def test_a_game_lp_basis_pushed_one_pivot_off_its_optimum_is_repaired(game):
     repaired = repair_basis(program, pushed)
     assert repaired.solution.optimal and repaired.pivots >= 1
     assert repaired.solution.objective == optimum.objective
+
+
+def test_solve_exact_repairs_a_float_basis_that_is_not_exactly_optimal(monkeypatch):
+    # No game was found whose HiGHS basis misses exact optimality (Kuhn 3-13 cards, Leduc
+    # 2x2 to 3x2, Liar's Dice 2 sides, simplex and ipm), so the exact route is handed Kuhn's
+    # optimal basis pushed one pivot off its optimum: exact pivots bring it back, and the
+    # basis gives the exact equilibrium, value -1/18 (Kuhn 1950).
+    from seqform.routes import exact as exact_route
+
+    real = exact_route.solve_minmax_program
+
+    def pushed_off(minmax, **options):
+        solution = real(minmax, **options)
+        return replace(solution, basis=_pushed_off(minmax.program, solution.basis))
+
+    monkeypatch.setattr(exact_route, "solve_minmax_program", pushed_off)
+    solution = exact_route.solve_exact(kuhn_poker(), try_rounding=False)
+    assert (solution.found_by, solution.basis_verified) == ("basis", True)
+    assert solution.value == Fraction(-1, 18) and solution.certificate.nash_conv == 0
+    assert "exact simplex pivot" in solution.notes[0]
+
+
+def test_a_failed_repair_gives_the_basis_as_it_is_and_why():
+    program = _small_lp()
+    start = _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER])  # one primal pivot from optimal
+    outcome = repair_or_resolve(program, start, max_pivots=0)
+    assert outcome.solution == resolve_basis(program, start) and outcome.pivots == 0
+    assert "after 0 exact simplex pivots" in (outcome.failure or "")
+    repaired = repair_or_resolve(program, start)
+    assert repaired.solution.optimal and repaired.pivots == 1 and repaired.failure is None

@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from seqform.base.numbers import value_text
+from seqform.cli.main import main
 from seqform.cli.play.console import SessionEnded, parse_choice
 from seqform.cli.play.session import play_session
+from seqform.io.json_input import StrategyFileError
 from seqform.play.kuhn import card_of_infoset, deal_cards, hand_expectation
-from seqform.play.start import start_session
+from seqform.play.start import check_playable, start_session
 from seqform.play.state import sample_index
 from seqform.play.strategies import (
     behaviour_from_file,
@@ -458,3 +460,33 @@ def test_the_docs_session_is_what_play_prints():
     result = run_play("kuhn", "--seat", "1", "--seed", "3", "--hands", "3", stdin="b\nx\nc\nb\n")
     assert result.returncode == 0
     assert result.stdout == shown
+
+
+def _never_solved(*args, **kwargs):
+    raise AssertionError("the game was solved before the strategy file was checked")
+
+
+@pytest.fixture
+def kuhn4_document(tmp_path):
+    """The head of a ``solve kuhn(cards=4) --format json`` document: it names its game."""
+    path = tmp_path / "kuhn4.json"
+    game = {"name": "kuhn(cards=4)", "description": "Kuhn poker (Kuhn 1950) with 4 cards"}
+    path.write_text(json.dumps({"schema": "seqform.solve/2", "game": game, "strategies": []}))
+    return path
+
+
+def test_auto_file_of_another_game_is_refused_before_the_solve(kuhn4_document, monkeypatch):
+    monkeypatch.setattr("seqform.routes.tree.solve_tree", _never_solved)
+    with pytest.raises(StrategyFileError, match=r"not of the game being played, 'kuhn'"):
+        check_playable("kuhn", auto=str(kuhn4_document))
+    with pytest.raises(StrategyFileError, match=r"is a strategy of 'kuhn\(cards=4\)'"):
+        start_session("kuhn", 0, seed=1, auto=str(kuhn4_document))
+
+
+def test_play_refuses_another_games_file_before_the_solve(kuhn4_document, monkeypatch, capsys):
+    monkeypatch.setattr("seqform.routes.tree.solve_tree", _never_solved)
+    arguments = ["play", "kuhn", "--auto", str(kuhn4_document), "--hands", "2"]
+    assert main(arguments) == 1  # a file's error, as when it was refused after the solve
+    err = capsys.readouterr().err
+    assert "not of the game being played, 'kuhn'" in err
+    assert err.count("\n") == 1

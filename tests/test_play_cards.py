@@ -22,7 +22,7 @@ from seqform.cli.play.run import run_play
 from seqform.game.public.tree import PublicDecision
 from seqform.io.json_input import StrategyFileError
 from seqform.play.cards import CardGameTable, put_in
-from seqform.play.start import start_session
+from seqform.play.start import check_playable, start_session
 from seqform.play.strategies import behaviour_table
 
 LEDUC_VALUE = -0.085606424078  # to player 1: OpenSpiel's leduc_poker (module docstring)
@@ -171,3 +171,15 @@ def test_auto_refuses_a_document_of_another_game(small_leduc_documents):
     # Leduc with 3 ranks is another game; its document must not be read as this one's.
     with pytest.raises(StrategyFileError, match="not of the game being played, 'leduc'"):
         start_session("leduc", 0, seed=1, auto=str(small_leduc_documents["solve"]))
+
+
+def test_auto_refuses_another_games_document_before_the_solve(small_leduc_documents, monkeypatch):
+    def never_solved(*args, **kwargs):
+        raise AssertionError("leduc was solved before the strategy file was checked")
+
+    monkeypatch.setattr("seqform.routes.solve.solve_on_route", never_solved)
+    path = str(small_leduc_documents["solve"])
+    with pytest.raises(StrategyFileError, match="not of the game being played, 'leduc'"):
+        check_playable("leduc", auto=path)
+    with pytest.raises(StrategyFileError, match="not of the game being played, 'leduc'"):
+        start_session("leduc", 0, seed=1, auto=path)

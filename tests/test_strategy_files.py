@@ -415,3 +415,38 @@ def test_a_strategy_file_too_large_is_refused_before_it_is_read(tmp_path, capsys
     assert f"is {MAX_JSON_BYTES + 1:,} bytes; seqform reads files of at most" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        pytest.param(
+            ("exploit", "kuhn", "--strategy"), "the game being exploited, 'kuhn'", id="exploit"
+        ),
+        pytest.param(
+            ("resolve", "leduc", "--blueprint"), "the game being re-solved, 'leduc'", id="resolve"
+        ),
+        pytest.param(
+            (
+                "resolve",
+                "leduc(bets=((1, 2), (4,)))",
+                "--abstract",
+                "leduc",
+                "--off-tree",
+                "translate",
+                "--blueprint",
+            ),
+            "the abstract game, 'leduc'",
+            id="off-tree",
+        ),
+    ],
+)
+def test_another_games_document_is_refused_in_the_commands_words(command, words, tmp_path, capsys):
+    # The refusal said "the game being played" for every command; each caller now names its use.
+    path = tmp_path / "kuhn4.json"
+    game = {"name": "kuhn(cards=4)", "description": "Kuhn poker (Kuhn 1950) with 4 cards"}
+    path.write_text(json.dumps({"schema": "seqform.solve/2", "game": game, "strategies": []}))
+    assert main([*command, str(path)]) != 0
+    error = capsys.readouterr().err
+    assert "is a strategy of 'kuhn(cards=4)' (" in error and f"not of {words} (" in error
+    assert "being played" not in error and "Traceback" not in error

@@ -30,6 +30,7 @@ from seqform.routes.structured_exact import solve_structured_exact
 from seqform.structured.lp_model import build_exact_structured_lp, build_structured_lp
 from seqform.structured.responses import sequence_tables
 from tests.structured_helpers import SMALL, tree_to_structured
+from tests.test_exact_pivots import _pushed_off
 
 # (structured game, its explicit tree): the small instances of the brief.
 PAIRS = {
@@ -118,14 +119,16 @@ def test_exact_strategies_are_an_exact_equilibrium_of_the_tree(name):
 def _perturbed_basis(monkeypatch, game):
     """Make the re-solved basis give player 0 the uniform plan and fail its checks."""
     uniform = plan_from_behaviour(_uniform(sequence_tables(game)[0]))
-    real = structured_exact.resolve_basis
+    real = structured_exact.repair_or_resolve
 
     def resolve(program, basis):
-        exact = real(program, basis)
+        outcome = real(program, basis)
+        exact = outcome.solution
         values = (*uniform.tolist(), *exact.values[len(uniform) :])
-        return replace(exact, values=values, primal_feasible=False)
+        perturbed = replace(exact, values=values, primal_feasible=False)
+        return replace(outcome, solution=perturbed, failure="simulated")
 
-    monkeypatch.setattr(structured_exact, "resolve_basis", resolve)
+    monkeypatch.setattr(structured_exact, "repair_or_resolve", resolve)
 
 
 def _uniform(table) -> BehaviouralStrategy:
@@ -153,7 +156,7 @@ def test_an_unsolvable_basis_falls_back_to_rounding(monkeypatch):
     def fail(program, basis):
         raise ExactSolveError("singular")
 
-    monkeypatch.setattr(structured_exact, "resolve_basis", fail)
+    monkeypatch.setattr(structured_exact, "repair_or_resolve", fail)
     solution = solve_structured_exact(kuhn_structured(3))
     assert solution.certified and solution.found_by == "rounding"
     assert solution.value == Fraction(-1, 18)  # Kuhn (1950)
@@ -240,3 +243,26 @@ def test_auto_exact_takes_the_structured_route_when_the_tree_is_large(capsys):
     assert auto["schema"] == forced["schema"] == "seqform.structured/2"
     assert auto["exact"]["value"] == forced["exact"]["value"]
     assert auto["exact"]["certificate"]["nash_conv"] == "0"
+
+
+def test_a_float_basis_off_its_optimum_is_repaired_by_exact_pivots(monkeypatch):
+    # As on the tree's exact route (tests/test_exact_pivots.py): no game was found whose HiGHS
+    # basis misses exact optimality, so the route is handed Kuhn's structured LP's optimal
+    # basis pushed one pivot off its optimum; exact pivots bring it back to -1/18 (Kuhn 1950).
+    built = []
+    real_build, real_run = structured_exact.build_exact_structured_lp, structured_exact.run_lp
+
+    def build(game):
+        built.append(real_build(game))
+        return built[-1]
+
+    def pushed_off(problem, **options):
+        solved = real_run(problem, **options)
+        return replace(solved, basis=_pushed_off(built[-1].program, solved.basis))
+
+    monkeypatch.setattr(structured_exact, "build_exact_structured_lp", build)
+    monkeypatch.setattr(structured_exact, "run_lp", pushed_off)
+    solution = solve_structured_exact(kuhn_structured(3))
+    assert (solution.found_by, solution.basis_verified) == ("basis", True)
+    assert solution.value == Fraction(-1, 18) and solution.certificate.nash_conv == 0
+    assert "exact simplex pivot" in solution.notes[0]

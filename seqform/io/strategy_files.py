@@ -64,7 +64,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from seqform.game.model import Game
 from seqform.game.public.numbering import structured_tables
@@ -82,13 +82,16 @@ from seqform.io.json_input import (
 )
 
 __all__ = [
+    "GAME_USES",
     "SOLUTION_SCHEMA",
     "STRATEGY_SCHEMAS",
     "SUM_TOLERANCE",
+    "GameUse",
     "ProbabilityRange",
     "StrategyFile",
     "StrategyFileError",
     "check_document_game",
+    "check_strategy_file_game",
     "parse_probability",
     "read_restriction_file",
     "read_strategy_file",
@@ -103,6 +106,15 @@ _READ_SCHEMAS = (
     *(old for old, new in PREVIOUS.items() if new in STRATEGY_SCHEMAS),
 )
 """The same documents' earlier versions too: their strategies did not change."""
+GameUse = Literal["played", "exploited", "re-solved", "abstract"]
+"""What a caller does with the game a strategy document must be of, for the refusal's words."""
+GAME_USES: dict[str, str] = {
+    "played": "the game being played",
+    "exploited": "the game being exploited",
+    "re-solved": "the game being re-solved",
+    "abstract": "the abstract game",
+}
+"""How a refusal (:func:`check_document_game`) names the game of each :data:`GameUse`."""
 SUM_TOLERANCE = Fraction(1, 10**6)
 """How far the probabilities at one information set may be from summing to 1."""
 
@@ -200,13 +212,15 @@ def read_strategy_file(
     game: Game | StructuredGame,
     player: int | None = None,
     *,
-    same_game: bool = False,
+    same_game: GameUse | None = None,
 ) -> StrategyFile:
     """Read a strategy of ``player`` of ``game`` (module docstring; None: the file says).
 
-    ``same_game``: a seqform document must be of ``game`` (:func:`check_document_game`), as a
-    strategy played at a table must; without it a document of another game whose information
-    sets match is read (a Kuhn solve applied to Kuhn read from its ``.efg``, say).
+    ``same_game``: what the caller does with ``game`` (``"played"``, ``"exploited"``, ...):
+    a seqform document must be of ``game`` (:func:`check_document_game`, whose refusal says
+    what the game is for), as a strategy played at a table must; None reads a document of
+    another game whose information sets match (a Kuhn solve applied to Kuhn read from its
+    ``.efg``, say).
 
     Raises
     ------
@@ -230,19 +244,43 @@ def read_strategy_file(
         given = _Given(profile_mapping(text, game, chosen, where), chosen)
     else:
         document = parse_json(text, where)
-        if same_game:
-            check_document_game(document, game, where)
+        if same_game is not None:
+            check_document_game(document, game, where, same_game)
         given = _given(document, player, where)
     chosen = _owner(game, given, where)
     probabilities = _checked(game, chosen, given.mapping, where)
     return StrategyFile(source=str(path), player=chosen, probabilities=probabilities)
 
 
-def check_document_game(document: Any, game: Game | StructuredGame, where: str) -> None:
+def check_strategy_file_game(path: str | Path, game: Game | StructuredGame, use: GameUse) -> None:
+    """Raise unless the strategy file ``path`` may be read as a strategy of ``game``
+    (:func:`check_document_game`, ``use`` saying what ``game`` is for; a Gambit profile and a
+    bare mapping name no game and pass), without reading the strategy: the check
+    ``read_strategy_file(..., same_game=use)`` makes, asked on its own before a game is
+    solved so that a document of another game is refused at once, with the same message.
+
+    Raises
+    ------
+    StrategyFileError
+        If the file is not JSON, or is a document of another game (naming both).
+    OSError
+        If the file cannot be read.
+    """
+    where = f"strategy file {str(path)!r}"
+    text = read_text(path, where)
+    if not is_gambit_profile(text):
+        check_document_game(parse_json(text, where), game, where, use)
+
+
+def check_document_game(
+    document: Any, game: Game | StructuredGame, where: str, use: GameUse
+) -> None:
     """Raise unless a seqform document's ``"game"`` is ``game``: the same name (a file's by
     its base name: a spot is named by its path as given) and the same description, which
     holds the parameters (``leduc`` and ``leduc(ranks=2)`` differ there).  A document without
-    ``"game"`` (``{infoset: {action: probability}}``, one strategies entry) passes.
+    ``"game"`` (``{infoset: {action: probability}}``, one strategies entry) passes.  The one
+    place the refusal is worded: ``use``, the caller's, says what ``game`` is for
+    (:data:`GAME_USES`: "not of the game being exploited, 'kuhn' (...)").
 
     Raises
     ------
@@ -257,8 +295,8 @@ def check_document_game(document: Any, game: Game | StructuredGame, where: str) 
     same_description = description is None or description == game.description
     if not (same_name and same_description):
         raise StrategyFileError(
-            f"{where} is a strategy of {shown(name)} ({shown(description, 120)}), not of the game "
-            f"being played, {game.name!r} ({game.description!r})"
+            f"{where} is a strategy of {shown(name)} ({shown(description, 120)}), not of "
+            f"{GAME_USES[use]}, {game.name!r} ({game.description!r})"
         )
 
 

@@ -12,8 +12,12 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from seqform.play.state import PlaySession
+
+if TYPE_CHECKING:
+    from seqform.routes.structured import StructuredSolution
 
 __all__ = ["check_playable", "is_card_game", "start_session"]
 
@@ -29,10 +33,11 @@ def is_card_game(game: str | os.PathLike[str]) -> bool:
 def check_playable(
     game: str | os.PathLike[str], *, auto: str | None = None, force: bool = False
 ) -> None:
-    """Check, without solving, that ``game`` can be played with ``auto``, and that its solve
-    is not refused (:func:`seqform.routes.policy.choose_route`, the refusals of ``solve``):
-    what a front end asks before it asks the human anything (:func:`start_session` checks
-    it again).
+    """Check, without solving, that ``game`` can be played with ``auto`` (a name it has, or
+    a strategy file that is not a document of another game), and that its solve is not
+    refused (:func:`seqform.routes.policy.choose_route`, the refusals of ``solve``): what a
+    front end asks before it asks the human anything (:func:`start_session` checks it
+    again).
 
     Raises
     ------
@@ -40,11 +45,13 @@ def check_playable(
         (usage errors) For a game other than Kuhn poker or a spot, or an unknown strategy.
     MemoryRefusedError, LPWorkRefusedError
         When ``solve`` would refuse the game (unless ``force``).
+    StrategyFileError
+        For a strategy file that is not JSON, or a document of another game.
     SpotFileError, CardError, OSError, UnknownGameError, GameParameterError
         For a game or a file that cannot be read.
     """
     from seqform.holdem import is_spot_file
-    from seqform.play.strategies import check_spot_strategy, check_strategy
+    from seqform.play.strategies import check_auto_game, check_spot_strategy, check_strategy
     from seqform.routes.policy import choose_route
 
     if is_spot_file(os.fspath(game)) or is_card_game(game):
@@ -54,15 +61,19 @@ def check_playable(
             read_spot(os.fspath(game))
         if auto is not None:
             check_spot_strategy(auto)
-        choose_route(game, "structured", force=force)
+        route = choose_route(game, "structured", force=force)
+        if auto is not None and route.structured is not None:
+            check_auto_game(auto, route.structured)
         return
     from seqform.io.loader import load_game
     from seqform.play.kuhn import check_kuhn
 
     choose_route(str(game), "tree", force=force)  # the memory refusal, before the tree
-    check_kuhn(load_game(str(game)))
+    tree = load_game(str(game))
+    check_kuhn(tree)
     if auto is not None:
         check_strategy(auto)
+        check_auto_game(auto, tree)
 
 
 def start_session(
@@ -89,8 +100,8 @@ def start_session(
         A strategy that plays for the human: a name (:data:`~seqform.play.strategies.
         STRATEGY_NAMES` on Kuhn poker; :data:`~seqform.play.strategies.SPOT_STRATEGY_NAMES`
         on a spot, Leduc and Rhode Island) or a strategy file, any strategy document seqform
-        writes of the same game (:mod:`seqform.io.strategy_files`); a name is checked before
-        solving, a file once the game is solved.
+        writes of the same game (:mod:`seqform.io.strategy_files`); a name, and a file's
+        game, are checked before solving, the file's strategy once the game is solved.
     force
         Solve past the memory estimate and a spot's LP size limit, as ``solve`` does.
 
@@ -123,13 +134,15 @@ def _kuhn_session(
 ) -> PlaySession:
     from seqform.io.loader import load_game
     from seqform.play.kuhn import KuhnTable, check_kuhn
-    from seqform.play.strategies import behaviour_table, load_strategy
+    from seqform.play.strategies import behaviour_table, check_auto_game, load_strategy
     from seqform.routes.policy import choose_route
     from seqform.routes.tree import solve_tree
 
     choose_route(spec, "tree", force=force)  # the memory refusal, before the tree is built
     game = load_game(spec)
     check_kuhn(game)
+    if auto is not None:
+        check_auto_game(auto, game)  # another game's document, refused before the solve
     solution = solve_tree(game)
     equilibria = tuple(behaviour_table(strategy) for strategy in solution.strategies)
     automatic = None
@@ -145,15 +158,10 @@ def _spot_session(
 ) -> PlaySession:
     from seqform.holdem import read_spot, seat_ev
     from seqform.play.spot import SpotTable
-    from seqform.play.strategies import check_spot_strategy, spot_strategy
-    from seqform.routes.solve import solve
-    from seqform.routes.structured import StructuredSolution
+    from seqform.play.strategies import spot_strategy
 
     spot = read_spot(path)
-    if auto is not None:
-        check_spot_strategy(auto)
-    solution = solve(path, method="structured", force=force)  # solve's route and refusals
-    assert isinstance(solution, StructuredSolution)
+    solution = _solve_structured(path, auto, force)
     first, second = (strategy.to_float() for strategy in solution.strategies)
     strategies = (first, second)
     automatic = None
@@ -168,14 +176,9 @@ def _card_session(
     spec: str, seat: int, auto: str | None, rng: random.Random, force: bool
 ) -> PlaySession:
     from seqform.play.cards import CardGameTable
-    from seqform.play.strategies import check_spot_strategy, spot_strategy
-    from seqform.routes.solve import solve
-    from seqform.routes.structured import StructuredSolution
+    from seqform.play.strategies import spot_strategy
 
-    if auto is not None:
-        check_spot_strategy(auto)
-    solution = solve(spec, method="structured", force=force)  # solve's route and refusals
-    assert isinstance(solution, StructuredSolution)
+    solution = _solve_structured(spec, auto, force)
     strategies = tuple(strategy.to_float() for strategy in solution.strategies)
     automatic = None
     if auto is not None:
@@ -183,6 +186,26 @@ def _card_session(
     table = CardGameTable(solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
     value = float(solution.value) if seat == 0 else -float(solution.value)
     return PlaySession(table, seat, value, None, _auto_name(auto), rng)
+
+
+def _solve_structured(spec: str, auto: str | None, force: bool) -> StructuredSolution:
+    """Solve a spot, Leduc or Rhode Island as ``solve`` does (its route and refusals, then
+    :func:`~seqform.routes.solve.solve_on_route`), ``auto`` checked in between: its name, or
+    its file's game against the game the route built, before the LP starts."""
+    from seqform.play.strategies import check_auto_game, check_spot_strategy
+    from seqform.routes.policy import choose_route
+    from seqform.routes.solve import solve_on_route
+    from seqform.routes.structured import StructuredSolution
+
+    if auto is not None:
+        check_spot_strategy(auto)
+    route = choose_route(spec, "structured", force=force)
+    assert route.structured is not None  # the structured route builds the structured game
+    if auto is not None:
+        check_auto_game(auto, route.structured)
+    solution = solve_on_route(route.structured, route)
+    assert isinstance(solution, StructuredSolution)
+    return solution
 
 
 def _auto_name(auto: str | None) -> str:

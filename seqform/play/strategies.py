@@ -20,7 +20,7 @@ from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
-from seqform.io.strategy_files import read_strategy_file
+from seqform.io.strategy_files import check_strategy_file_game, read_strategy_file
 from seqform.routes.options import OptionsError
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "UnknownStrategyError",
     "behaviour_from_file",
     "behaviour_table",
+    "check_auto_game",
     "check_spot_strategy",
     "check_strategy",
     "load_strategy",
@@ -90,6 +91,24 @@ def _unknown(name: str) -> UnknownStrategyError:
     )
 
 
+def check_auto_game(spec: str, game: Game | StructuredGame) -> None:
+    """Refuse a strategy file ``spec`` that is a document of another game than ``game``
+    (:func:`~seqform.io.strategy_files.check_strategy_file_game`), before the game is
+    solved; a strategy's name passes (it is checked by :func:`check_strategy` or
+    :func:`check_spot_strategy`), and the file is read in full once the game is solved.
+
+    Raises
+    ------
+    StrategyFileError
+        (a ``ValueError``) If the file is not JSON, or is a document of another game.
+    OSError
+        If the file cannot be read.
+    """
+    if spec in STRATEGY_NAMES or spec in SPOT_STRATEGY_NAMES or not Path(spec).is_file():
+        return
+    check_strategy_file_game(spec, game, "played")
+
+
 def named_strategy(
     name: str, game: Game, table: PlayerSequences, equilibrium: Behaviour
 ) -> Behaviour:
@@ -144,7 +163,7 @@ def behaviour_from_file(path: str | Path, game: Game, table: PlayerSequences) ->
     OSError
         If the file cannot be read.
     """
-    read = read_strategy_file(path, game, table.player, same_game=True)
+    read = read_strategy_file(path, game, table.player, same_game="played")
     return {
         name: tuple(float(p) for p in read.probabilities[name].values()) for name in table.infosets
     }
@@ -205,7 +224,7 @@ def spot_strategy(
     check_spot_strategy(spec)
     name = spec
     if name not in SPOT_STRATEGY_NAMES:
-        read = read_strategy_file(spec, game, table.player, same_game=True)
+        read = read_strategy_file(spec, game, table.player, same_game="played")
         return behaviour_from_mapping(
             table,
             {

@@ -11,7 +11,9 @@ exact rational strategies whose equilibrium property is *proven*:
    system is solved in rationals (:mod:`seqform.lp.exact.linear_solver`: numeric–symbolic
    refinement, Wan 2006, or python-flint), giving ``x``, ``q`` and the duals ``y`` exactly,
    with primal and dual feasibility checked exactly
-   (:func:`seqform.lp.exact.basis.resolve_basis`).
+   (:func:`seqform.lp.exact.basis.resolve_basis`); a basis that misses exact optimality is
+   continued by at most ``LIMITS.exact_pivots`` exact simplex pivots
+   (:func:`seqform.lp.exact.pivots.repair_basis`), as the re-solving's gadgets are.
    No assumption is made on the size of denominators (Leduc's value has 32 digits).
 
 Certificate.  For a candidate profile, both best responses are computed by the one best
@@ -43,9 +45,10 @@ from seqform.forms.strategies import (
     round_strategy,
 )
 from seqform.game.model import Game
-from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
+from seqform.lp.exact.basis import InvalidBasisError
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_program
+from seqform.lp.exact.pivots import ExactBasisOutcome, repair_or_resolve
 from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import SolverStats
 from seqform.routes.restrict import (
@@ -59,7 +62,7 @@ from seqform.routes.restrict import (
 )
 from seqform.routes.result import ExactOutcome, PhaseClock, Timings, Value
 
-__all__ = ["ExactSolution", "ValueBounds", "exact_certificate", "solve_exact"]
+__all__ = ["ExactSolution", "ValueBounds", "basis_notes", "exact_certificate", "solve_exact"]
 
 logger = logging.getLogger(__name__)
 
@@ -222,25 +225,23 @@ def _try_basis(
     float_solution: FloatSolution,
     notes: list[str],
 ) -> bool | None:
-    """Step 2: re-solve HiGHS's optimal basis exactly and certify its strategies.
+    """Step 2: re-solve HiGHS's optimal basis exactly, continued by exact pivots where it
+    is not exactly optimal, and certify its strategies.
 
-    Returns whether the exact re-solve passed the LP optimality checks (None if there was
-    no basis to re-solve); what went wrong is appended to ``notes``.
+    Returns whether the exact basis passed the LP optimality checks (None if there was
+    no basis to re-solve); what went wrong, or the pivots taken, is appended to ``notes``.
     """
     basis = float_solution.basis
     if basis is None:
         notes.append("the LP solver returned no basis to re-solve exactly")
         return None
     try:
-        exact = resolve_basis(minmax.program, basis)
+        outcome = repair_or_resolve(minmax.program, basis)
     except (InvalidBasisError, ExactSolveError) as exc:
         notes.append(f"the optimal basis could not be re-solved exactly: {exc}")
         return None
-    if not exact.optimal:
-        notes.append(
-            "the exact re-solve of HiGHS's basis is not exactly optimal "
-            f"(primal feasible: {exact.primal_feasible}, dual feasible: {exact.dual_feasible})"
-        )
+    exact = outcome.solution
+    notes += basis_notes(outcome)
     x_plan, y_plan = minmax.exact_plans(exact.values, exact.row_duals)
     if min(x_plan) >= 0 and min(y_plan) >= 0:
         candidates.consider(
@@ -251,6 +252,20 @@ def _try_basis(
     else:
         notes.append("the exact basic solution has negative plan entries")
     return exact.optimal
+
+
+def basis_notes(outcome: ExactBasisOutcome) -> list[str]:
+    """What an exact route notes of HiGHS's basis re-solved exactly (nothing if optimal)."""
+    exact, pivots = outcome.solution, outcome.pivots
+    if pivots:
+        return [f"HiGHS's basis was not exactly optimal; {pivots} exact simplex pivot(s) fixed it"]
+    if exact.optimal:
+        return []
+    return [
+        "the exact re-solve of HiGHS's basis is not exactly optimal "
+        f"(primal feasible: {exact.primal_feasible}, dual feasible: {exact.dual_feasible}) "
+        f"and exact pivots did not repair it: {outcome.failure}"
+    ]
 
 
 def _resolved(

@@ -13,7 +13,10 @@ one of :mod:`seqform.structured.lp_model` (Zhang and Sandholm 2020; Farina and S
    (:func:`seqform.lp.exact.basis.resolve_basis`): player 0's plan ``x`` is read from the
    columns, player 1's ``y`` from the exact duals of the payoff rows
    ``Fᵀ q − scale Aᵀ x <= 0`` (the auxiliary level sums are free columns and leave ``y`` a
-   plan of player 1: ``F y = f``).  Their behavioural strategies are exact.
+   plan of player 1: ``F y = f``).  Their behavioural strategies are exact.  A basis that
+   misses exact optimality is continued by exact simplex pivots, at most
+   ``LIMITS.exact_pivots`` of them (:func:`seqform.lp.exact.pivots.repair_or_resolve`), as
+   on the tree's exact route.
 3. Should the basis give no exact strategies (singular, negative plan entries), the float
    strategies rounded to nearby fractions (:func:`seqform.forms.strategies.round_strategy`)
    are tried instead.
@@ -39,13 +42,14 @@ from seqform.forms.strategies import (
 )
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.tree import StructuredGame
-from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
+from seqform.lp.exact.basis import InvalidBasisError
 from seqform.lp.exact.linear_solver import ExactSolveError
+from seqform.lp.exact.pivots import repair_or_resolve
 from seqform.lp.exact.program import float_problem
 from seqform.lp.problem import FloatSolution, PlanLayout
 from seqform.lp.run import run_lp
 from seqform.lp.solvers import SolverStats
-from seqform.routes.exact import ValueBounds
+from seqform.routes.exact import ValueBounds, basis_notes
 from seqform.routes.result import ExactOutcome, PhaseClock, Timings, Value
 from seqform.structured.lp_model import ExactStructuredLP, build_exact_structured_lp
 from seqform.structured.payoff_matrix import payoff_nnz
@@ -106,15 +110,12 @@ def _from_basis(
         notes.append("the LP solver returned no basis to re-solve exactly")
         return None, None
     try:
-        exact = resolve_basis(lp.program, result.basis)
+        outcome = repair_or_resolve(lp.program, result.basis)
     except (InvalidBasisError, ExactSolveError) as exc:
         notes.append(f"the optimal basis could not be re-solved exactly: {exc}")
         return None, None
-    if not exact.optimal:
-        notes.append(
-            "the exact re-solve of HiGHS's basis is not exactly optimal "
-            f"(primal feasible: {exact.primal_feasible}, dual feasible: {exact.dual_feasible})"
-        )
+    exact = outcome.solution
+    notes += basis_notes(outcome)
     x, y = lp.exact_plans(exact.values, exact.row_duals)
     if min(x) < 0 or min(y) < 0:
         notes.append("the exact basic solution has negative plan entries")

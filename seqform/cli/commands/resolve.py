@@ -21,7 +21,7 @@ from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
-from seqform.io.strategy_files import StrategyFileError
+from seqform.io.strategy_files import GameUse, StrategyFileError
 from seqform.questions.exploit import load_strategy
 from seqform.resolving.paths import choose_path, resolve
 from seqform.resolving.subgames import ResolveError
@@ -63,11 +63,12 @@ def _game(args: argparse.Namespace) -> Game | StructuredGame:
 
 
 def _blueprint(
-    game: Game | StructuredGame, path: str
+    game: Game | StructuredGame, path: str, use: GameUse
 ) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-    """Both players' strategies of ``game`` from the ``--blueprint`` file."""
+    """Both players' strategies of ``game`` from the ``--blueprint`` file (``use``: what
+    ``game`` is, for the refusal of another game's document)."""
     try:
-        first, second = (load_strategy(game, path, player) for player in (0, 1))
+        first, second = (load_strategy(game, path, player, use=use) for player in (0, 1))
     except (StrategyFileError, KeyError) as exc:
         raise CommandError(f"--blueprint: {exc}", EXIT_USAGE) from exc
     except OSError as exc:
@@ -120,7 +121,7 @@ def _off_tree(args: argparse.Namespace) -> int:
             abstract = load_sized_game(args.abstract)
         except ResolveError as exc:
             raise _usage(f"--abstract: {exc}") from exc
-        blueprint = _blueprint(abstract.game, args.blueprint)
+        blueprint = _blueprint(abstract.game, args.blueprint, "abstract")
         options = {
             name: getattr(args, name)
             for name in ("mapping", "gadget", "alternative")
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     from seqform.documents.text.road.resolve import resolve_text
 
     game = _game(args)
-    blueprint = _blueprint(game, args.blueprint)
+    blueprint = _blueprint(game, args.blueprint, "re-solved")
     if isinstance(game, StructuredGame):  # its gadget LPs and certificates run in floats
         blueprint = (blueprint[0].to_float(), blueprint[1].to_float())
     try:

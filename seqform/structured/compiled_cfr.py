@@ -54,7 +54,13 @@ from seqform.iterative.layout import (
 from seqform.iterative.passes import TIE_TOLERANCE
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
 from seqform.structured.leaf_groups import THRESHOLD, rule_numbers, twin_hands
-from seqform.structured.leaf_threads import BatchParts, batch_parts, default_threads, run_parts
+from seqform.structured.leaf_threads import (
+    THREADED_PAIRS,
+    BatchParts,
+    batch_parts,
+    default_threads,
+    run_parts,
+)
 
 __all__ = [
     "BATCH",
@@ -319,16 +325,16 @@ class ThreadedProduct:
 
 
 def threaded_product(flat: FlatGame, player: int, threads: int | None = None) -> ThreadedProduct:
-    """Player ``player``'s product cut for ``threads`` threads (default: the cores this
-    process may use, :func:`~seqform.structured.leaf_threads.default_threads`)."""
+    """Player ``player``'s product cut for ``threads`` threads; by default the cores this
+    process may use (:func:`~seqform.structured.leaf_threads.default_threads`) when the
+    product visits at least :data:`~seqform.structured.leaf_threads.THREADED_PAIRS`
+    (leaf, hand) pairs, else one."""
     hands = sum(len(side.twin) for side in flat.players)
     sizes = np.diff(flat.batch_start)
-    parts = batch_parts(
-        flat.batch_start,
-        flat.sequences[:, player],
-        (sizes + 1.0) * hands,
-        default_threads() if threads is None else threads,
-    )
+    if threads is None:
+        pairs = len(flat.sequences) * hands
+        threads = default_threads() if pairs >= THREADED_PAIRS else 1
+    parts = batch_parts(flat.batch_start, flat.sequences[:, player], (sizes + 1.0) * hands, threads)
     return ThreadedProduct(parts, tuple(_scratch(flat, player) for _ in parts.parts))
 
 

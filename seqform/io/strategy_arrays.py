@@ -369,6 +369,8 @@ def read_strategy_arrays(path: str | os.PathLike[str]) -> StoredProfile:
         :data:`SUM_TOLERANCE`.
     """
     where = os.fspath(path)
+    if not zipfile.is_zipfile(path):  # numpy would read it as a pickle and say so
+        raise StrategyFileError(f"{where}: not a {FORMAT} (.npz) document: not a zip archive")
     try:
         archive = np.load(Path(path), allow_pickle=False)
     except (ValueError, zipfile.BadZipFile, EOFError) as exc:

@@ -195,12 +195,17 @@ def _equilibrated_float(integer: IntegerMatrix) -> tuple[sp.csr_array, np.ndarra
 
 
 def _scaled(value: int, shift: int) -> float:
-    """``value · 2^-shift`` as a float, for integers of any size (no overflow)."""
+    """``value · 2^-shift`` as a float, for integers of any size; ``±inf`` past float's
+    range (a residual that large ends the refinement: :func:`_refine` gives up on a
+    direction that is not finite, and the dense exact solve takes over)."""
     size = abs(value).bit_length()
-    if size <= 1000:
-        return math.ldexp(float(value), -shift)
-    cut = size - 64
-    return math.ldexp(float(value >> cut), cut - shift)
+    try:
+        if size <= 1000:
+            return math.ldexp(float(value), -shift)
+        cut = size - 64
+        return math.ldexp(float(value >> cut), cut - shift)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None:

@@ -86,6 +86,43 @@ def test_too_few_pivots_are_refused():
         repair_basis(program, _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER]), max_pivots=0)
 
 
+def _beale_lp() -> LinearProgram:
+    # Beale's LP (E. M. L. Beale, "Cycling in the dual simplex algorithm", Naval Research
+    # Logistics Quarterly 2 (1955) 269-275), on which the simplex method with Dantzig's rule
+    # cycles through six degenerate bases from the slack basis:
+    #   max 3/4 a - 20 b + 1/2 c - 6 d  s.t.  1/4 a - 8 b - c + 9 d <= 0,
+    #   1/2 a - 12 b - 1/2 c + 3 d <= 0,  c <= 1,  all >= 0.
+    # Optimum 5/4 at a = c = 1 (by hand: the third row binds c, then a = 1 makes the second
+    # row tight).
+    rows = [
+        [Fraction(1, 4), Fraction(-8), Fraction(-1), Fraction(9)],
+        [Fraction(1, 2), Fraction(-12), Fraction(-1, 2), Fraction(3)],
+        [ZERO, ZERO, Fraction(1), ZERO],
+    ]
+    triples = [(i, j, x) for i, row in enumerate(rows) for j, x in enumerate(row) if x]
+    r, c, values = (list(part) for part in zip(*triples, strict=True))
+    return LinearProgram(
+        matrix=RationalMatrix.from_triples((3, 4), r, c, values),
+        objective=(Fraction(3, 4), Fraction(-20), Fraction(1, 2), Fraction(-6)),
+        col_lower=(ZERO,) * 4,
+        col_upper=(None,) * 4,
+        row_lower=(None,) * 3,
+        row_upper=(ZERO, ZERO, Fraction(1)),
+    )
+
+
+def test_a_cycling_lp_is_repaired_within_the_default_pivot_limit():
+    # Dantzig's rule cycles here from the slack basis (every pivot of the cycle degenerate);
+    # Bland's rule must take over within LIMITS.exact_pivots, however few pivots that is.
+    program = _beale_lp()
+    slack = _basis([AT_LOWER] * 4, [BASIC] * 3)
+    assert resolve_basis(program, slack).primal_feasible
+    repaired = repair_basis(program, slack)
+    assert repaired.solution.optimal
+    assert repaired.solution.objective == Fraction(5, 4)
+    assert repaired.solution.values == (1, 0, 1, 0)
+
+
 def _random_lp(seed: int, rows: int, cols: int, *, start: str) -> LinearProgram:
     """Random LP whose all-slack basis (columns at 0, rows basic) is ``start``: "primal"
     feasible (rows ``M v <= b`` with ``b > 0``, objective of both signs), "dual" feasible

@@ -25,8 +25,14 @@ a basis is the basic columns ``B`` and the tight rows ``T`` with ``M[T, B]`` squ
   the true objective.
 
 Entering variables are chosen by the largest reduced cost (Dantzig) and ties broken by the
-smallest index; after :data:`BLAND_AFTER` pivots by the smallest index only (Bland 1977),
-which cannot cycle.  Each pivot re-solves the new basis exactly; the answer is exact.
+smallest index.  Dantzig's rule can cycle on a degenerate LP: a sequence of pivots that
+leave the objective unchanged and return to an earlier basis (Beale 1955).  After
+:data:`BLAND_AFTER` degenerate pivots in a row, pivots are chosen by the smallest index
+only (Bland 1977), which cannot cycle, until a pivot changes the objective; a basis seen
+before has the same objective, so no cycle can pass through a pivot that changes it.
+Counting the degenerate pivots in a row, not all pivots, makes the rule start within the
+pivot limit however degenerate the start is.  Each pivot re-solves the new basis exactly;
+the answer is exact.
 """
 
 from __future__ import annotations
@@ -43,7 +49,8 @@ from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, Bound, Li
 
 __all__ = ["BLAND_AFTER", "RepairError", "RepairedBasis", "repair_basis"]
 
-BLAND_AFTER = 50
+BLAND_AFTER = 3
+"""Degenerate pivots in a row (the objective unchanged) after which Bland's rule is used."""
 _ZERO = Fraction(0)
 
 
@@ -120,20 +127,24 @@ def _optimise(
     basis = system.basis
     if solution is None:
         solution = solve_system(system)
+    degenerate = 0  # pivots in a row that left the objective where it was
     while not solution.optimal:
         if pivots >= limit:
             raise RepairError(f"no exactly optimal basis after {limit} exact simplex pivots")
+        bland = degenerate >= BLAND_AFTER
         if solution.dual_feasible:
-            basis = _dual_pivot(system, solution, bland=pivots >= BLAND_AFTER)
+            basis = _dual_pivot(system, solution, bland=bland)
         elif solution.primal_feasible:
-            basis = _primal_pivot(system, solution, bland=pivots >= BLAND_AFTER)
+            basis = _primal_pivot(system, solution, bland=bland)
         else:
             raise RepairError(
                 f"the basis lost both primal and dual feasibility after {pivots} exact pivots"
             )
         pivots += 1
+        before = solution.objective
         system = BasisSystem(program, basis)
         solution = solve_system(system)
+        degenerate = degenerate + 1 if solution.objective == before else 0
     return basis, solution, pivots
 
 

@@ -9,6 +9,11 @@ Cook, Dash and Espinoza, "Exact solutions to linear programming problems", Opera
 Research Letters 35 (2007) 693–699 (QSopt_ex); Gleixner, Steffy and Wolter, "Iterative
 refinement for linear programming", INFORMS J. Computing 28 (2016) 449–464 (SoPlex).
 
+A primal infeasible basis is first handed back to HiGHS at a scale where its violations
+are visible (iterative refinement, :mod:`seqform.lp.exact.refinement`): on a degenerate
+LP the exact dual simplex below can take hundreds of pivots where HiGHS takes a hundred
+float iterations in a fraction of a second.  The pivots then finish from HiGHS's basis.
+
 :func:`repair_basis` does so in the basis's own terms (:mod:`seqform.lp.exact.basis`): the
 variables are the columns ``v`` and the rows' activities ``M v``, each between its bounds;
 a basis is the basic columns ``B`` and the tight rows ``T`` with ``M[T, B]`` square.
@@ -46,6 +51,7 @@ import numpy as np
 from seqform.base.limits import LIMITS
 from seqform.lp.exact.basis import BasisSystem, ExactBasicSolution, solve_system
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, Bound, LinearProgram
+from seqform.lp.exact.refinement import refine_basis
 
 __all__ = ["BLAND_AFTER", "RepairError", "RepairedBasis", "repair_basis"]
 
@@ -65,11 +71,14 @@ class RepairedBasis:
     basis : the final basis (HiGHS status codes)
     solution : its exact basic solution, optimal (:attr:`ExactBasicSolution.optimal`)
     pivots : the exact pivots taken (0 when the given basis was already optimal)
+    refinements : HiGHS solves of a refinement LP before the pivots
+        (:func:`seqform.lp.exact.refinement.refine_basis`)
     """
 
     basis: Basis
     solution: ExactBasicSolution
     pivots: int
+    refinements: int = 0
 
 
 @dataclass(frozen=True)
@@ -81,9 +90,10 @@ class _Variable:
 
 
 def repair_basis(
-    program: LinearProgram, basis: Basis, *, max_pivots: int | None = None
+    program: LinearProgram, basis: Basis, *, max_pivots: int | None = None, refine: bool = True
 ) -> RepairedBasis:
-    """Exact simplex pivots from ``basis`` until it is exactly optimal (module docstring).
+    """Iterative refinement, then exact simplex pivots from ``basis`` until it is exactly
+    optimal (module docstring).
 
     Parameters
     ----------
@@ -93,6 +103,9 @@ def repair_basis(
         A basis of it, usually HiGHS's optimal one.
     max_pivots
         Pivots after which to give up; default ``LIMITS.exact_pivots``.
+    refine
+        Start with iterative refinement of a primal infeasible basis
+        (:func:`seqform.lp.exact.refinement.refine_basis`); without it, pivots only.
 
     Raises
     ------
@@ -105,14 +118,35 @@ def repair_basis(
     limit = LIMITS.exact_pivots if max_pivots is None else max_pivots
     system = BasisSystem(program, basis)
     solution = solve_system(system)
-    pivots = 0
+    pivots, rounds = 0, 0
+    if refine and not solution.optimal:
+        basis, solution, rounds = _refined(program, system, solution)
+        system = BasisSystem(program, basis)
     if not solution.primal_feasible and not solution.dual_feasible:
         shifted = program.with_objective(_shifted_objective(system, solution))
         basis, _, pivots = _optimise(shifted, BasisSystem(shifted, basis), limit, 0)
         system = BasisSystem(program, basis)
         solution = solve_system(system)
     basis, solution, pivots = _optimise(program, system, limit, pivots, solution)
-    return RepairedBasis(basis, solution, pivots)
+    return RepairedBasis(basis, solution, pivots, rounds)
+
+
+def _refined(
+    program: LinearProgram, system: BasisSystem, solution: ExactBasicSolution
+) -> tuple[Basis, ExactBasicSolution, int]:
+    """Iterative refinement first (:mod:`seqform.lp.exact.refinement`), for the objective
+    shifted to make the basis dual feasible if it is not: HiGHS's basis for it is then
+    usually optimal for the true objective too, or a few primal pivots from it.  The basis,
+    its exact solution for ``program`` and the refinement rounds."""
+    if solution.primal_feasible:
+        return system.basis, solution, 0
+    work = program
+    if not solution.dual_feasible:
+        work = program.with_objective(_shifted_objective(system, solution))
+    refined = refine_basis(work, system.basis)
+    if refined.basis is system.basis:
+        return system.basis, solution, refined.rounds
+    return refined.basis, solve_system(BasisSystem(program, refined.basis)), refined.rounds
 
 
 def _optimise(

@@ -151,17 +151,44 @@ def _blueprints(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog=(
+            "The filters combine: e.g. only Rhode Island's CFR+ blueprint re-solved by the safe "
+            "gadgets: --skip leduc --kinds cfr+ --gadgets resolve maxmargin reach.  Each "
+            "blueprint's own row is always written."
+        ),
+    )
     parser.add_argument("--output", help="the Markdown file (default stdout)")
-    parser.add_argument("--leduc-decks", nargs="*", default=["6x4", "13x4"])
-    parser.add_argument("--leduc-buckets", nargs="*", default=["3,9", "5,15"])
-    parser.add_argument("--ri-ranks", type=int, default=4)
-    parser.add_argument("--ri-buckets", nargs="*", default=["3,6,9"])
-    parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument(
+        "--leduc-decks", nargs="*", default=["6x4", "13x4"], help="Leduc decks, RANKSxSUITS"
+    )
+    parser.add_argument(
+        "--leduc-buckets",
+        nargs="*",
+        default=["3,9", "5,15"],
+        help="the Leduc abstraction blueprints' buckets per round",
+    )
+    parser.add_argument("--ri-ranks", type=int, default=4, help="Rhode Island's ranks (4 suits)")
+    parser.add_argument(
+        "--ri-buckets",
+        nargs="*",
+        default=["3,6,9"],
+        help="the Rhode Island abstraction blueprints' buckets per round",
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=100, help="CFR+ iterations of the CFR+ blueprint"
+    )
     parser.add_argument(
         "--exact-seconds", type=float, default=300.0, help="CPU seconds; 0: no exact run"
     )
-    parser.add_argument("--skip", nargs="*", default=[], choices=["leduc", "rhode_island"])
+    parser.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        choices=["leduc", "rhode_island"],
+        help="games not to run",
+    )
     parser.add_argument(
         "--gadgets", nargs="*", default=list(GADGETS), choices=GADGETS, help="rows to run"
     )

@@ -16,6 +16,7 @@ from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
 from seqform.lp.exact.pivots import RepairError, _primal_pivot, repair_basis, repair_or_resolve
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
+from seqform.lp.exact.refinement import largest_violation, refine_basis
 from seqform.lp.solvers import InfeasibleError
 
 ZERO = Fraction(0)
@@ -58,7 +59,7 @@ def test_a_dual_feasible_basis_one_pivot_from_optimal_is_repaired():
     start = _basis([BASIC, AT_LOWER], [AT_UPPER, BASIC])
     before = resolve_basis(program, start)
     assert before.dual_feasible and not before.primal_feasible
-    repaired = repair_basis(program, start)
+    repaired = repair_basis(program, start, refine=False)
     assert repaired.solution.optimal and repaired.pivots == 1
     assert repaired.solution.objective == 11
 
@@ -77,14 +78,84 @@ def test_a_basis_neither_primal_nor_dual_feasible_is_repaired():
     start = _basis([AT_LOWER, BASIC], [AT_UPPER, BASIC])
     before = resolve_basis(program, start)
     assert not before.primal_feasible and not before.dual_feasible
-    repaired = repair_basis(program, start)
+    repaired = repair_basis(program, start, refine=False)
     assert repaired.solution.optimal and repaired.solution.objective == 11
+
+
+def test_a_primal_infeasible_basis_is_repaired_by_refinement_without_pivots():
+    # The dual feasible start above (a = 4 > 3): HiGHS, warm-started from it on the
+    # refinement LP, reaches the optimum, which the exact re-solve then proves.
+    program = _small_lp()
+    start = _basis([BASIC, AT_LOWER], [AT_UPPER, BASIC])
+    repaired = repair_basis(program, start, max_pivots=0)
+    assert repaired.solution.optimal and repaired.solution.objective == 11
+    assert repaired.pivots == 0 and repaired.refinements == 1
+
+
+def test_refinement_sees_a_violation_below_float_resolution():
+    # max a  s.t.  a + b = 1,  0 <= a <= 1 - 2^-70,  b >= 0.  With a basic and b at 0 the
+    # basis puts a at 1, above its bound by 2^-70: in floats 1 - 2^-70 is 1.0, so HiGHS on
+    # the LP itself sees an optimal basis; scaled by 2^50 it sees the violation.  Optimum (by
+    # hand): a at its bound, b = 2^-70 basic.
+    tiny = Fraction(1, 2**70)
+    program = LinearProgram(
+        matrix=RationalMatrix.from_triples((1, 2), [0, 0], [0, 1], [Fraction(1), Fraction(1)]),
+        objective=(Fraction(1), ZERO),
+        col_lower=(ZERO, ZERO),
+        col_upper=(1 - tiny, None),
+        row_lower=(Fraction(1),),
+        row_upper=(Fraction(1),),
+    )
+    start = _basis([BASIC, AT_LOWER], [AT_LOWER])
+    before = resolve_basis(program, start)
+    assert before.dual_feasible and not before.primal_feasible
+    assert largest_violation(program, before) == tiny
+    refined = refine_basis(program, start)
+    assert refined.rounds == 1 and refined.solution.optimal
+    assert refined.solution.values == (1 - tiny, tiny)
 
 
 def test_too_few_pivots_are_refused():
     program = _small_lp()
     with pytest.raises(RepairError, match="after 0 exact simplex pivots"):
         repair_basis(program, _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER]), max_pivots=0)
+
+
+def _beale_lp() -> LinearProgram:
+    # Beale's LP (E. M. L. Beale, "Cycling in the dual simplex algorithm", Naval Research
+    # Logistics Quarterly 2 (1955) 269-275), on which the simplex method with Dantzig's rule
+    # cycles through six degenerate bases from the slack basis:
+    #   max 3/4 a - 20 b + 1/2 c - 6 d  s.t.  1/4 a - 8 b - c + 9 d <= 0,
+    #   1/2 a - 12 b - 1/2 c + 3 d <= 0,  c <= 1,  all >= 0.
+    # Optimum 5/4 at a = c = 1 (by hand: the third row binds c, then a = 1 makes the second
+    # row tight).
+    rows = [
+        [Fraction(1, 4), Fraction(-8), Fraction(-1), Fraction(9)],
+        [Fraction(1, 2), Fraction(-12), Fraction(-1, 2), Fraction(3)],
+        [ZERO, ZERO, Fraction(1), ZERO],
+    ]
+    triples = [(i, j, x) for i, row in enumerate(rows) for j, x in enumerate(row) if x]
+    r, c, values = (list(part) for part in zip(*triples, strict=True))
+    return LinearProgram(
+        matrix=RationalMatrix.from_triples((3, 4), r, c, values),
+        objective=(Fraction(3, 4), Fraction(-20), Fraction(1, 2), Fraction(-6)),
+        col_lower=(ZERO,) * 4,
+        col_upper=(None,) * 4,
+        row_lower=(None,) * 3,
+        row_upper=(ZERO, ZERO, Fraction(1)),
+    )
+
+
+def test_a_cycling_lp_is_repaired_within_the_default_pivot_limit():
+    # Dantzig's rule cycles here from the slack basis (every pivot of the cycle degenerate);
+    # Bland's rule must take over within LIMITS.exact_pivots, however few pivots that is.
+    program = _beale_lp()
+    slack = _basis([AT_LOWER] * 4, [BASIC] * 3)
+    assert resolve_basis(program, slack).primal_feasible
+    repaired = repair_basis(program, slack, refine=False)
+    assert repaired.solution.optimal
+    assert repaired.solution.objective == Fraction(5, 4)
+    assert repaired.solution.values == (1, 0, 1, 0)
 
 
 def _random_lp(seed: int, rows: int, cols: int, *, start: str) -> LinearProgram:
@@ -126,9 +197,9 @@ def test_pivots_from_the_slack_basis_reach_highs_optimum(seed, start):
         reference = HighsModel(program).maximise().objective
     except InfeasibleError:  # an infeasible random LP: then so must the pivots say
         with pytest.raises(RepairError, match="infeasible"):
-            repair_basis(program, slack)
+            repair_basis(program, slack, refine=False)
         return
-    repaired = repair_basis(program, slack)
+    repaired = repair_basis(program, slack, refine=False)
     assert repaired.solution.optimal and repaired.pivots > 0
     assert float(repaired.solution.objective) == pytest.approx(reference, abs=1e-9)
 

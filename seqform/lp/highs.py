@@ -201,6 +201,24 @@ class HighsSession:
         )
         self._building = time.perf_counter() - start  # counted in the first solve's seconds
 
+    def set_basis(self, basis: Basis) -> None:
+        """Start the next solve from ``basis`` (HiGHS status codes per column and row), as
+        iterative refinement does (:mod:`seqform.lp.exact.refinement`).
+
+        Raises
+        ------
+        SolverError
+            If HiGHS refuses the basis (its shape is not the problem's).
+        """
+        import highspy
+
+        warm = highspy.HighsBasis()
+        warm.col_status = [highspy.HighsBasisStatus(int(s)) for s in basis.col_status]
+        warm.row_status = [highspy.HighsBasisStatus(int(s)) for s in basis.row_status]
+        warm.valid = True
+        if self.highs.setBasis(warm) == highspy.HighsStatus.kError:
+            raise SolverError("HiGHS refused the basis to start from")
+
     def solve(self, *, basis: bool = False) -> FloatSolution:
         """Run HiGHS; the proven optimum, with the optimal basis if ``basis`` (and HiGHS
         has one).

@@ -9,6 +9,11 @@ Cook, Dash and Espinoza, "Exact solutions to linear programming problems", Opera
 Research Letters 35 (2007) 693–699 (QSopt_ex); Gleixner, Steffy and Wolter, "Iterative
 refinement for linear programming", INFORMS J. Computing 28 (2016) 449–464 (SoPlex).
 
+A primal infeasible basis is first handed back to HiGHS at a scale where its violations
+are visible (iterative refinement, :mod:`seqform.lp.exact.refinement`): on a degenerate
+LP the exact dual simplex below can take hundreds of pivots where HiGHS takes a hundred
+float iterations in a fraction of a second.  The pivots then finish from HiGHS's basis.
+
 :func:`repair_basis` does so in the basis's own terms (:mod:`seqform.lp.exact.basis`): the
 variables are the columns ``v`` and the rows' activities ``M v``, each between its bounds;
 a basis is the basic columns ``B`` and the tight rows ``T`` with ``M[T, B]`` square.
@@ -25,8 +30,14 @@ a basis is the basic columns ``B`` and the tight rows ``T`` with ``M[T, B]`` squ
   the true objective.
 
 Entering variables are chosen by the largest reduced cost (Dantzig) and ties broken by the
-smallest index; after :data:`BLAND_AFTER` pivots by the smallest index only (Bland 1977),
-which cannot cycle.  Each pivot re-solves the new basis exactly; the answer is exact.
+smallest index.  Dantzig's rule can cycle on a degenerate LP: a sequence of pivots that
+leave the objective unchanged and return to an earlier basis (Beale 1955).  After
+:data:`BLAND_AFTER` degenerate pivots in a row, pivots are chosen by the smallest index
+only (Bland 1977), which cannot cycle, until a pivot changes the objective; a basis seen
+before has the same objective, so no cycle can pass through a pivot that changes it.
+Counting the degenerate pivots in a row, not all pivots, makes the rule start within the
+pivot limit however degenerate the start is.  Each pivot re-solves the new basis exactly;
+the answer is exact.
 
 :func:`repair_or_resolve` is what the exact routes call: the repaired basis, or, when the
 pivots do not reach an optimal one within :data:`~seqform.base.limits.Limits.exact_pivots`,
@@ -44,6 +55,7 @@ import numpy as np
 from seqform.base.limits import LIMITS
 from seqform.lp.exact.basis import BasisSystem, ExactBasicSolution, resolve_basis, solve_system
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, Bound, LinearProgram
+from seqform.lp.exact.refinement import refine_basis
 
 __all__ = [
     "BLAND_AFTER",
@@ -54,7 +66,8 @@ __all__ = [
     "repair_or_resolve",
 ]
 
-BLAND_AFTER = 50
+BLAND_AFTER = 3
+"""Degenerate pivots in a row (the objective unchanged) after which Bland's rule is used."""
 _ZERO = Fraction(0)
 
 
@@ -69,11 +82,14 @@ class RepairedBasis:
     basis : the final basis (HiGHS status codes)
     solution : its exact basic solution, optimal (:attr:`ExactBasicSolution.optimal`)
     pivots : the exact pivots taken (0 when the given basis was already optimal)
+    refinements : HiGHS solves of a refinement LP before the pivots
+        (:func:`seqform.lp.exact.refinement.refine_basis`)
     """
 
     basis: Basis
     solution: ExactBasicSolution
     pivots: int
+    refinements: int = 0
 
 
 @dataclass(frozen=True)
@@ -101,9 +117,10 @@ class _Variable:
 
 
 def repair_basis(
-    program: LinearProgram, basis: Basis, *, max_pivots: int | None = None
+    program: LinearProgram, basis: Basis, *, max_pivots: int | None = None, refine: bool = True
 ) -> RepairedBasis:
-    """Exact simplex pivots from ``basis`` until it is exactly optimal (module docstring).
+    """Iterative refinement, then exact simplex pivots from ``basis`` until it is exactly
+    optimal (module docstring).
 
     Parameters
     ----------
@@ -113,6 +130,9 @@ def repair_basis(
         A basis of it, usually HiGHS's optimal one.
     max_pivots
         Pivots after which to give up; default ``LIMITS.exact_pivots``.
+    refine
+        Start with iterative refinement of a primal infeasible basis
+        (:func:`seqform.lp.exact.refinement.refine_basis`); without it, pivots only.
 
     Raises
     ------
@@ -125,14 +145,35 @@ def repair_basis(
     limit = LIMITS.exact_pivots if max_pivots is None else max_pivots
     system = BasisSystem(program, basis)
     solution = solve_system(system)
-    pivots = 0
+    pivots, rounds = 0, 0
+    if refine and not solution.optimal:
+        basis, solution, rounds = _refined(program, system, solution)
+        system = BasisSystem(program, basis)
     if not solution.primal_feasible and not solution.dual_feasible:
         shifted = program.with_objective(_shifted_objective(system, solution))
         basis, _, pivots = _optimise(shifted, BasisSystem(shifted, basis), limit, 0)
         system = BasisSystem(program, basis)
         solution = solve_system(system)
     basis, solution, pivots = _optimise(program, system, limit, pivots, solution)
-    return RepairedBasis(basis, solution, pivots)
+    return RepairedBasis(basis, solution, pivots, rounds)
+
+
+def _refined(
+    program: LinearProgram, system: BasisSystem, solution: ExactBasicSolution
+) -> tuple[Basis, ExactBasicSolution, int]:
+    """Iterative refinement first (:mod:`seqform.lp.exact.refinement`), for the objective
+    shifted to make the basis dual feasible if it is not: HiGHS's basis for it is then
+    usually optimal for the true objective too, or a few primal pivots from it.  The basis,
+    its exact solution for ``program`` and the refinement rounds."""
+    if solution.primal_feasible:
+        return system.basis, solution, 0
+    work = program
+    if not solution.dual_feasible:
+        work = program.with_objective(_shifted_objective(system, solution))
+    refined = refine_basis(work, system.basis)
+    if refined.basis is system.basis:
+        return system.basis, solution, refined.rounds
+    return refined.basis, solve_system(BasisSystem(program, refined.basis)), refined.rounds
 
 
 def repair_or_resolve(
@@ -167,20 +208,24 @@ def _optimise(
     basis = system.basis
     if solution is None:
         solution = solve_system(system)
+    degenerate = 0  # pivots in a row that left the objective where it was
     while not solution.optimal:
         if pivots >= limit:
             raise RepairError(f"no exactly optimal basis after {limit} exact simplex pivots")
+        bland = degenerate >= BLAND_AFTER
         if solution.dual_feasible:
-            basis = _dual_pivot(system, solution, bland=pivots >= BLAND_AFTER)
+            basis = _dual_pivot(system, solution, bland=bland)
         elif solution.primal_feasible:
-            basis = _primal_pivot(system, solution, bland=pivots >= BLAND_AFTER)
+            basis = _primal_pivot(system, solution, bland=bland)
         else:
             raise RepairError(
                 f"the basis lost both primal and dual feasibility after {pivots} exact pivots"
             )
         pivots += 1
+        before = solution.objective
         system = BasisSystem(program, basis)
         solution = solve_system(system)
+        degenerate = degenerate + 1 if solution.objective == before else 0
     return basis, solution, pivots
 
 

@@ -150,7 +150,7 @@ def _blueprints(
     return made
 
 
-def main() -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
         epilog=(
@@ -199,7 +199,11 @@ def main() -> None:
         choices=["abstraction", "cfr+"],
         help="blueprints to run: the card abstractions, vector CFR+",
     )
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = _parser().parse_args()
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
 
     def write(line: str) -> None:

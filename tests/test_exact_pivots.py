@@ -13,10 +13,11 @@ from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.leduc import leduc_poker
 from seqform.lp.exact.basis import BasisSystem, resolve_basis, solve_system
 from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
-from seqform.lp.exact.pivots import RepairError, _primal_pivot, repair_basis, repair_or_resolve
+from seqform.lp.exact.pivots import RepairError, _primal_pivot, repair_basis
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.exact.refinement import largest_violation, refine_basis
+from seqform.lp.exact.repair import repair_or_resolve
 from seqform.lp.solvers import InfeasibleError
 
 ZERO = Fraction(0)

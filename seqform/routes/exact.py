@@ -48,7 +48,7 @@ from seqform.game.model import Game
 from seqform.lp.exact.basis import InvalidBasisError
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_program
-from seqform.lp.exact.pivots import ExactBasisOutcome, repair_or_resolve
+from seqform.lp.exact.repair import ExactBasisOutcome, repair_or_resolve
 from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import SolverStats
 from seqform.routes.restrict import (

@@ -15,7 +15,7 @@ one of :mod:`seqform.structured.lp_model` (Zhang and Sandholm 2020; Farina and S
    ``Fᵀ q − scale Aᵀ x <= 0`` (the auxiliary level sums are free columns and leave ``y`` a
    plan of player 1: ``F y = f``).  Their behavioural strategies are exact.  A basis that
    misses exact optimality is continued by exact simplex pivots, at most
-   ``LIMITS.exact_pivots`` of them (:func:`seqform.lp.exact.pivots.repair_or_resolve`), as
+   ``LIMITS.exact_pivots`` of them (:func:`seqform.lp.exact.repair.repair_or_resolve`), as
    on the tree's exact route.
 3. Should the basis give no exact strategies (singular, negative plan entries), the float
    strategies rounded to nearby fractions (:func:`seqform.forms.strategies.round_strategy`)
@@ -44,8 +44,8 @@ from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.tree import StructuredGame
 from seqform.lp.exact.basis import InvalidBasisError
 from seqform.lp.exact.linear_solver import ExactSolveError
-from seqform.lp.exact.pivots import repair_or_resolve
 from seqform.lp.exact.program import float_problem
+from seqform.lp.exact.repair import repair_or_resolve
 from seqform.lp.problem import FloatSolution, PlanLayout
 from seqform.lp.run import run_lp
 from seqform.lp.solvers import SolverStats

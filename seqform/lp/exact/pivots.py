@@ -39,9 +39,7 @@ Counting the degenerate pivots in a row, not all pivots, makes the rule start wi
 pivot limit however degenerate the start is.  Each pivot re-solves the new basis exactly;
 the answer is exact.
 
-:func:`repair_or_resolve` is what the exact routes call: the repaired basis, or, when the
-pivots do not reach an optimal one within :data:`~seqform.base.limits.Limits.exact_pivots`,
-the given basis re-solved as it is, with the reason, for the caller to report.
+The exact routes call it through :func:`seqform.lp.exact.repair.repair_or_resolve`.
 """
 
 from __future__ import annotations
@@ -53,17 +51,15 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.base.limits import LIMITS
-from seqform.lp.exact.basis import BasisSystem, ExactBasicSolution, resolve_basis, solve_system
+from seqform.lp.exact.basis import BasisSystem, ExactBasicSolution, solve_system
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, Bound, LinearProgram
 from seqform.lp.exact.refinement import refine_basis
 
 __all__ = [
     "BLAND_AFTER",
-    "ExactBasisOutcome",
     "RepairError",
     "RepairedBasis",
     "repair_basis",
-    "repair_or_resolve",
 ]
 
 BLAND_AFTER = 3
@@ -90,22 +86,6 @@ class RepairedBasis:
     solution: ExactBasicSolution
     pivots: int
     refinements: int = 0
-
-
-@dataclass(frozen=True)
-class ExactBasisOutcome:
-    """A float basis re-solved exactly, after exact pivots where it was not optimal.
-
-    solution : the exact basic solution of the repaired basis, or of the given one when the
-        pivots did not reach an optimal basis (its feasibility flags then say what fails)
-    pivots : the exact pivots that reached an optimal basis (0 when the given one was
-        optimal, or when the repair failed)
-    failure : why the pivots did not reach an optimal basis; None when they did
-    """
-
-    solution: ExactBasicSolution
-    pivots: int
-    failure: str | None = None
 
 
 @dataclass(frozen=True)
@@ -174,26 +154,6 @@ def _refined(
     if refined.basis is system.basis:
         return system.basis, solution, refined.rounds
     return refined.basis, solve_system(BasisSystem(program, refined.basis)), refined.rounds
-
-
-def repair_or_resolve(
-    program: LinearProgram, basis: Basis, *, max_pivots: int | None = None
-) -> ExactBasisOutcome:
-    """:func:`repair_basis` from ``basis``; if it fails, ``basis`` re-solved exactly as it
-    is (:func:`~seqform.lp.exact.basis.resolve_basis`), with the reason.
-
-    Raises
-    ------
-    seqform.lp.exact.basis.InvalidBasisError
-        If a basis is not square or puts a variable at an infinite bound.
-    seqform.lp.exact.linear_solver.ExactSolveError
-        If the given basis's matrix is singular.
-    """
-    try:
-        repaired = repair_basis(program, basis, max_pivots=max_pivots)
-    except RepairError as exc:
-        return ExactBasisOutcome(resolve_basis(program, basis), 0, str(exc))
-    return ExactBasisOutcome(repaired.solution, repaired.pivots)
 
 
 def _optimise(

@@ -121,7 +121,7 @@ def _profile(path: Path, storage: str, iterations: int) -> None:
         for player in (0, 1):
             stepper._kernels.own_plan(
                 stepper.behaviour[1 - player],
-                stepper._tables[1 - player][1],
+                stepper.layout.players[1 - player].sequence_parent,
                 stepper.plans[1 - player],
             )
         middle, middle_cpu = time.perf_counter(), time.process_time()

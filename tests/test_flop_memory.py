@@ -262,3 +262,29 @@ def test_a_released_numbering_is_freed_and_the_tables_stay() -> None:
     assert numbering() is None
     assert structured_tables(game) is tables
     assert number_public_tree(game).num_sequences(0) == tables[0].num_sequences
+
+
+def _run_bytes(run) -> int:
+    """The bytes of every per-sequence or per-information-set array a compiled run keeps
+    beside its layout and flat tables (its own state and scratch)."""
+    arrays = [*run.regrets, *run.cumulative, *run.behaviour, *run.instant, *run.work]
+    arrays += [*run.values, *run.plans, *vars(run).get("infoset_values", [])]
+    arrays += [array for pair in run._classes for array in pair]
+    return sum(array.nbytes for array in arrays)
+
+
+def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values() -> None:
+    # the kernel writes each regret over its sequence's value and what is matched over
+    # the behaviour it has read: on a flop the matching scratch (float32 per sequence)
+    # and the information sets' values (float64) were 7.4 of the 85 bytes a sequence
+    # that python -m benchmarks.flop_bytes counts
+    pytest.importorskip("numba")
+    from seqform.iterative.rules import RULES
+    from seqform.structured.compiled_cfr import CompiledRegrets
+
+    run = CompiledRegrets(load_structured_game("leduc(ranks=3, suits=2)"), RULES["dcfr"])
+    sequences = sum(player.num_sequences for player in run.layout.players)
+    assert all(len(array) == 0 for array in (*run.instant, *run.work))
+    assert not hasattr(run, "infoset_values")
+    # float64 storage: regrets, the average's weights, the behaviour, values and plans
+    assert _run_bytes(run) == 5 * 8 * sequences

@@ -211,11 +211,8 @@ def update_player(
     values,
     behaviour,
     regrets,
-    matching,
     cumulative,
     plan,
-    infoset_values,
-    sequence_infoset,
     sequence_parent,
     infoset_first,
     infoset_parent,
@@ -227,11 +224,18 @@ def update_player(
     class_regret,
 ):
     """One player's half-iteration after its sequence payoffs ``values`` (internal order,
-    added to in place): counterfactual values bottom up, then in one pass over the
+    overwritten: scratch): counterfactual values bottom up, then in one pass over the
     sequences the instantaneous regrets (ties within ``tolerance`` × the largest value
     cleared), ``S += w x`` with the current behaviour's plan (into ``plan``) and the rule's
-    steps (the positive part of what is matched into ``matching``), and regret matching
-    into ``behaviour``; three passes over the arrays, where the numpy path makes a dozen.
+    steps, and regret matching into ``behaviour``; three passes over the arrays, where the
+    numpy path makes a dozen.
+
+    No array but the arguments: once an information set's value ``v(h)`` is summed, its
+    sequences' values are read by nothing but their regrets, so ``values[s]`` becomes the
+    instantaneous regret ``v(s) − v(h)`` in place (no array of information-set values); and
+    ``behaviour[s]`` is read once, for the plan, before the positive part of what is matched
+    is written over it, which the last pass normalises (no matching scratch).  The numbers
+    and their order of operations are those of the arrays they replace, bit for bit.
 
     ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
     of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
@@ -258,11 +262,13 @@ def update_player(
     scale = 0.0
     for i in range(infosets - 1, -1, -1):  # deeper information sets have larger numbers
         first = infoset_first[i]
+        stop = first + action_count[first]
         total = 0.0
-        for s in range(first, first + action_count[first]):  # final: the children are done
+        for s in range(first, stop):  # final: the children are done
             total += behaviour[s] * values[s]
             scale = max(scale, abs(values[s]))
-        infoset_values[i] = total
+        for s in range(first, stop):  # v(s) − v(h): no later step reads v(s)
+            values[s] -= total
         values[infoset_parent[i]] += total
     scale = max(scale, abs(values[0]))
     bound = tolerance * scale
@@ -270,14 +276,11 @@ def update_player(
     if tied:
         class_regret[:] = 0.0
         for s in range(1, len(values)):
-            class_regret[sequence_class[s]] += values[s] - infoset_values[sequence_infoset[s]]
+            class_regret[sequence_class[s]] += values[s]
     plan[0] = 1.0
     cumulative[0] += weight
     for s in range(1, len(values)):  # one pass: regret, the average, the rule
-        if tied:
-            r = class_regret[sequence_class[s]]
-        else:
-            r = values[s] - infoset_values[sequence_infoset[s]]
+        r = class_regret[sequence_class[s]] if tied else values[s]
         if -bound <= r <= bound:
             r = 0.0
         reach = plan[sequence_parent[s]] * behaviour[s]
@@ -301,16 +304,16 @@ def update_player(
             matched += r
             if -bound <= matched <= bound:
                 matched = 0.0
-        matching[s] = matched if matched > 0.0 else 0.0
+        behaviour[s] = matched if matched > 0.0 else 0.0  # read above, normalised below
     behaviour[0] = 1.0
     for i in range(infosets):
         first = infoset_first[i]
         count = action_count[first]
         total = 0.0
         for s in range(first, first + count):
-            total += matching[s]
+            total += behaviour[s]
         for s in range(first, first + count):
-            behaviour[s] = matching[s] / total if total > 0.0 else 1.0 / count
+            behaviour[s] = behaviour[s] / total if total > 0.0 else 1.0 / count
 
 
 @njit(cache=True, nogil=True)

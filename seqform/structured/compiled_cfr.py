@@ -477,14 +477,13 @@ class CompiledRegrets(FullTreeRegrets):
             tie_tolerance=TIE_TOLERANCE,
             horizon=horizon,
             storage=storage,
-            scratch=False,  # the kernels keep their scratch in `instant` and `plans`
+            scratch=False,  # the kernels' scratch is `values` and `plans`
         )
         dtype = np.dtype(storage)
         self.game = game
         self.flat = flat
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
         self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
-        self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
         self._classes = [(np.zeros(0, np.int32), np.zeros(0))] * 2
         self.classes: tuple[np.ndarray, np.ndarray] | None = None
         if classes is not None:  # internal order, and one scratch entry per class
@@ -496,7 +495,6 @@ class CompiledRegrets(FullTreeRegrets):
         self._threaded = [threaded_product(flat, player, threads) for player in (0, 1)]
         self._tables = [
             (
-                player.sequence_infoset,
                 player.sequence_parent,
                 player.infoset_first,
                 player.infoset_parent,
@@ -520,23 +518,18 @@ class CompiledRegrets(FullTreeRegrets):
         """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""
         kernels, other = self._kernels, 1 - player
         plan = self.plans[other]
-        kernels.own_plan(self.behaviour[other], self._tables[other][1], plan)
+        kernels.own_plan(self.behaviour[other], self._tables[other][0], plan)
         values = self.product(player, plan, self.values[player])
         if player == 1:  # Aᵀ x is player 0's payoff: player 1's own is its negation
             np.negative(values, out=values)
         step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]
-        sequence_infoset, sequence_parent, infoset_first, infoset_parent, counts = self._tables[
-            player
-        ]
+        sequence_parent, infoset_first, infoset_parent, counts = self._tables[player]
         kernels.update_player(
             values,
             self.behaviour[player],
             self.regrets[player],
-            self.instant[player],  # scratch: what regret matching reads
             self.cumulative[player],
             self.plans[player],
-            self.infoset_values[player],
-            sequence_infoset,
             sequence_parent,
             infoset_first,
             infoset_parent,

@@ -269,7 +269,7 @@ def _run_bytes(run) -> int:
     beside its layout and flat tables (its own state and scratch)."""
     arrays = [*run.regrets, *run.cumulative, *run.behaviour, *run.instant, *run.work]
     arrays += [*run.values, *run.plans, *vars(run).get("infoset_values", [])]
-    arrays += [array for pair in run._classes for array in pair]
+    arrays += [*run._class_first]
     return sum(array.nbytes for array in arrays)
 
 
@@ -288,3 +288,31 @@ def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values() -> None:
     assert not hasattr(run, "infoset_values")
     # float64 storage: regrets, the average's weights, the behaviour, values and plans
     assert _run_bytes(run) == 5 * 8 * sequences
+
+
+def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
+    # on a flop the classes in the run's order (int32 per sequence) beside the boards'
+    # own in the table's order, and a float64 regret per class as scratch, were 11 of the
+    # 85 bytes a sequence of python -m benchmarks.flop_bytes; the run now keeps the
+    # boards' arrays as they are and, per sequence, its class's first member (int32)
+    pytest.importorskip("numba")
+    from seqform.iterative.rules import RULES
+    from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.reductions.suit_classes import canonical_boards
+
+    boards = canonical_boards(load_structured_game("leduc(ranks=3, suits=2)"))
+    assert boards is not None
+    classes = boards.sequence_classes()
+    run = CompiledRegrets(boards.canonical, RULES["dcfr"], storage="float32", classes=classes)
+    assert run.classes is not None
+    assert all(mine is given for mine, given in zip(run.classes, classes, strict=True))
+    sequences = sum(player.num_sequences for player in run.layout.players)
+    # float32 regrets, average's weights, behaviour and plans, float64 values, int32 firsts
+    assert _run_bytes(run) == (4 * 4 + 8 + 4) * sequences
+    for player, table, first in zip(run.layout.players, classes, run._class_first, strict=True):
+        internal = table[player.order]
+        positions = np.arange(player.num_sequences)
+        assert (first <= positions).all()
+        assert np.array_equal(internal[first], internal)
+        # the first member: no member of the class comes before it
+        assert np.array_equal(first, np.unique(internal, return_index=True)[1][internal])

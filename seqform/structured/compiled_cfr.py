@@ -435,12 +435,24 @@ def rule_step(rule: RegretRule | ScheduledRule, iteration: int) -> RuleStep:
     return RuleStep(numbers=numbers, flags=flags)
 
 
+def _class_first(kernels: ModuleType, layout: PlayerLayout, classes: np.ndarray) -> np.ndarray:
+    """Per internal sequence, the first internal sequence of its hand class (``classes``:
+    per table sequence), in the order's integer type: what the update reads to share one
+    regret per class (:func:`~seqform.structured.cfr_kernels.update_player`)."""
+    first = np.empty(layout.num_sequences, dtype=layout.order.dtype)
+    count = int(classes.max(initial=0)) + 1
+    kernels.class_first_members(classes, layout.order, count, first)
+    return first
+
+
 class CompiledRegrets(FullTreeRegrets):
     """Vector CFR stepped by the compiled kernels (module docstring); ``storage`` one of
     :data:`STORAGE`; ``classes``: per player, each sequence's hand class (table order) when
     the members of a class share one regret (canonical boards,
     :func:`~seqform.structured.vector_cfr.canonical_vector_cfr`), kept as :attr:`classes`
-    in the internal order.  ``threads``: how many threads run the leaf product (default the
+    as given (the boards' own arrays, not copied into the internal order: the update reads
+    per sequence its class's first member instead, and the certificate reads the classes
+    through the order).  ``threads``: how many threads run the leaf product (default the
     cores this process may use, :func:`~seqform.structured.leaf_threads.default_threads`);
     the iterates are the same bit for bit whatever the count
     (:mod:`seqform.structured.leaf_threads`).
@@ -484,14 +496,13 @@ class CompiledRegrets(FullTreeRegrets):
         self.flat = flat
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
         self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
-        self._classes = [(np.zeros(0, np.int32), np.zeros(0))] * 2
-        self.classes: tuple[np.ndarray, np.ndarray] | None = None
-        if classes is not None:  # internal order, and one scratch entry per class
-            self._classes = [
-                (np.ascontiguousarray(table[player.order]), np.zeros(int(table.max()) + 1))
+        self.classes = classes
+        self._class_first = [np.zeros(0, np.int32)] * 2
+        if classes is not None:
+            self._class_first = [
+                _class_first(cfr_kernels, player, table)
                 for player, table in zip(layout.players, classes, strict=True)
             ]
-            self.classes = (self._classes[0][0], self._classes[1][0])
         self._threaded = [threaded_product(flat, player, threads) for player in (0, 1)]
         self._tables = [
             (
@@ -537,5 +548,5 @@ class CompiledRegrets(FullTreeRegrets):
             step.numbers,
             step.flags,
             self.tie_tolerance,
-            *self._classes[player],
+            self._class_first[player],
         )

@@ -316,3 +316,15 @@ def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
         assert np.array_equal(internal[first], internal)
         # the first member: no member of the class comes before it
         assert np.array_equal(first, np.unique(internal, return_index=True)[1][internal])
+
+
+def test_the_action_counts_are_one_byte_a_sequence() -> None:
+    # one number per sequence of the layout: int32 on a flop it was 4 bytes a sequence
+    # (0.5 GB); no information set of a spot has 256 actions
+    table = sequence_tables(load_structured_game("leduc(ranks=3, suits=2)"))[0]
+    layout = sequence_layout(table)
+    assert layout.action_count.dtype == np.uint8
+    per_infoset = layout.action_count[layout.infoset_first]
+    assert np.array_equal(np.sort(per_infoset), np.sort(table.action_counts()))
+    # a game with wider information sets keeps them whole
+    assert layout_module._count_type(np.array([2, 300])) == np.uint16

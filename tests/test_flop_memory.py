@@ -270,10 +270,11 @@ def _run_bytes(run) -> int:
     arrays = [*run.regrets, *run.cumulative, *run.behaviour, *run.instant, *run.work]
     arrays += [*run.values, *run.plans, *vars(run).get("infoset_values", [])]
     arrays += [*run._class_first]
-    return sum(array.nbytes for array in arrays)
+    buffers = {id(a if a.base is None else a.base): a if a.base is None else a.base for a in arrays}
+    return sum(array.nbytes for array in buffers.values())
 
 
-def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values() -> None:
+def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values_and_one_plan() -> None:
     # the kernel writes each regret over its sequence's value and what is matched over
     # the behaviour it has read: on a flop the matching scratch (float32 per sequence)
     # and the information sets' values (float64) were 7.4 of the 85 bytes a sequence
@@ -286,8 +287,11 @@ def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values() -> None:
     sequences = sum(player.num_sequences for player in run.layout.players)
     assert all(len(array) == 0 for array in (*run.instant, *run.work))
     assert not hasattr(run, "infoset_values")
-    # float64 storage: regrets, the average's weights, the behaviour, values and plans
-    assert _run_bytes(run) == 5 * 8 * sequences
+    longest = max(player.num_sequences for player in run.layout.players)
+    # float64 storage: regrets, the average's weights, the behaviour and values, and one
+    # plan as long as the longer player's (both players' plans are views of it)
+    assert _run_bytes(run) == 4 * 8 * sequences + 8 * longest
+    assert run.plans[0].base is run.plans[1].base is not None
 
 
 def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
@@ -307,8 +311,10 @@ def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
     assert run.classes is not None
     assert all(mine is given for mine, given in zip(run.classes, classes, strict=True))
     sequences = sum(player.num_sequences for player in run.layout.players)
-    # float32 regrets, average's weights, behaviour and plans, float64 values, int32 firsts
-    assert _run_bytes(run) == (4 * 4 + 8 + 4) * sequences
+    longest = max(player.num_sequences for player in run.layout.players)
+    # float32 regrets, average's weights, behaviour and the shared plan, float64 values,
+    # int32 first members
+    assert _run_bytes(run) == (3 * 4 + 8 + 4) * sequences + 4 * longest
     for player, table, first in zip(run.layout.players, classes, run._class_first, strict=True):
         internal = table[player.order]
         positions = np.arange(player.num_sequences)

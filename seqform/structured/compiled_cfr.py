@@ -495,7 +495,10 @@ class CompiledRegrets(FullTreeRegrets):
         self.game = game
         self.flat = flat
         self.values = [np.zeros(player.num_sequences) for player in layout.players]
-        self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
+        # one scratch for both players' plans: a half-step's opponent plan is read by its
+        # product before its update writes the own plan (on a flop, 2 bytes a sequence)
+        shared = np.zeros(max(player.num_sequences for player in layout.players), dtype=dtype)
+        self.plans = [shared[: player.num_sequences] for player in layout.players]
         self.classes = classes
         self._class_first = [np.zeros(0, np.int32)] * 2
         if classes is not None:

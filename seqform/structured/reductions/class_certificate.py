@@ -53,23 +53,30 @@ def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Cer
     layout, values = run.layout.players, run.values
     y = average_plan(layout[1], run.cumulative[1])
     to_first = run.product(0, y, values[0])  # A ȳ
-    best_first = _class_response(boards, 0, run, to_first)
+    classes = run.classes
+    best_first = _class_response(boards, 0, classes[0], layout[0].order, to_first)
     x = average_plan(layout[0], run.cumulative[0], out=values[0])  # A ȳ is no longer read
     to_second = run.product(1, x, values[1])  # Aᵀ x̄, player 1's payoff negated
     value = float(y @ to_second)
     del y
-    best_second = _class_response(boards, 1, run, np.negative(to_second, out=to_second))
+    payoffs = np.negative(to_second, out=to_second)
+    best_second = _class_response(boards, 1, classes[1], layout[1].order, payoffs)
     return Certificate.from_best_responses(
         value, best_first, best_second, float(payoff_range(boards.game))
     )
 
 
 def _class_response(
-    boards: CanonicalBoards, player: int, run: CompiledRegrets, payoffs: np.ndarray
+    boards: CanonicalBoards,
+    player: int,
+    classes: np.ndarray,
+    order: np.ndarray,
+    payoffs: np.ndarray,
 ) -> float:
     """The value of ``player``'s best response over class plans, given the leaf payoff of
-    each sequence of ``G'`` in ``run``'s internal order (summed per class through the
-    order, onto the run's classes in the table's order: no copy of either): the
+    each sequence of ``G'`` in a run's internal order (``order``: per internal sequence its
+    table sequence; ``classes``: per table sequence its class; summed per class through
+    the order, with no copy of either): the
     backward induction of :func:`~seqform.certify.respond` on :func:`class_tables`' table,
     compiled and for the value alone, so that no strategy, level index or per-level
     temporary is as long as the classes (on a flop these were four times the payoffs).
@@ -80,7 +87,7 @@ def _class_response(
     table = sequence_tables(boards.canonical)[player]
     own = boards.classes[player]
     totals = np.zeros(own.num_sequences)
-    cfr_kernels.class_sums(payoffs, run.classes[player], run.layout.players[player].order, totals)
+    cfr_kernels.class_sums(payoffs, classes, order, totals)
     member = first_members(own.infosets, own.num_infosets)
     first = own.sequences[table.first_sequence[member]]
     parent = own.sequences[table.parent_sequence[member]]

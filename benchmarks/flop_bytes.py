@@ -10,7 +10,9 @@ its scratch exists, and walks what it holds: the stepper's own arrays, its layou
 game and the hand classes of the boards.  Every array is counted once (by its buffer, so a
 view is not counted twice), under the first path that reaches it; the table is printed in
 Markdown, largest first, in bytes per canonical sequence (both players' sequences summed),
-with the resident and peak memory of the process after the step.
+with the resident and peak memory of the process after the step, then the peak after one
+certificate on the hand classes (what ``python -m benchmarks.flop`` measures each curve
+point by).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     from seqform.game.public.numbering import release_numbering
     from seqform.iterative.rules import RULES
     from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.reductions.class_certificate import certify_run_on_classes
     from seqform.structured.reductions.suit_classes import canonical_boards
     from seqform.structured.responses import sequence_tables
 
@@ -118,6 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     for path, array in rows:
         if array.nbytes >= sequences / 100:
             print(f"| {path} | {array.dtype} | {array.size:,} | {array.nbytes / sequences:.2f} |")
+    certify_run_on_classes(boards, stepper)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(
+        f"\nthe certificate on classes: peak {_gb(peak)} GB "
+        f"({peak * 1024 / sequences:.1f} bytes a sequence)"
+    )
     return 0
 
 

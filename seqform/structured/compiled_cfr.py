@@ -494,11 +494,13 @@ class CompiledRegrets(FullTreeRegrets):
         dtype = np.dtype(storage)
         self.game = game
         self.flat = flat
-        self.values = [np.zeros(player.num_sequences) for player in layout.players]
-        # one scratch for both players' plans: a half-step's opponent plan is read by its
-        # product before its update writes the own plan (on a flop, 2 bytes a sequence)
-        shared = np.zeros(max(player.num_sequences for player in layout.players), dtype=dtype)
-        self.plans = [shared[: player.num_sequences] for player in layout.players]
+        # one scratch for both players' values and one for their plans: a half-step's
+        # opponent plan is read by its product before its update writes the own plan, and
+        # the product's values are read by that update alone (on a flop, 6 bytes a sequence)
+        longest = max(player.num_sequences for player in layout.players)
+        values, plans = np.zeros(longest), np.zeros(longest, dtype=dtype)
+        self.values = [values[: player.num_sequences] for player in layout.players]
+        self.plans = [plans[: player.num_sequences] for player in layout.players]
         self.classes = classes
         self._class_first = [np.zeros(0, np.int32)] * 2
         if classes is not None:

@@ -36,11 +36,13 @@ def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Cer
     The average plans are computed on the run's internal order from its cumulative weights
     (:func:`~seqform.iterative.passes.average_plan`, the same plans bit for bit), the leaf
     products read them there and write into the run's ``values`` (scratch that each step
-    overwrites), and the class sums are taken there with the run's own class numbers: no
-    behaviour, plan or payoff in the table's order and no copy between the orders.  One
-    array as long as player 2's sequences is added (the plan ``ȳ``, kept for the value
-    ``x̄ A ȳ = ȳ · Aᵀ x̄``); each player's best response over class plans is taken in
-    turn, for its value alone (:func:`_class_response`).
+    overwrites; both players' are views of one array), and the class sums are taken there
+    with the run's own class numbers: no behaviour, plan or payoff in the table's order and
+    no copy between the orders.  One array as long as player 2's sequences is added (the
+    plan ``ȳ``, then ``x̄`` in its place where it fits: ``ȳ`` is read by ``A ȳ`` alone, and
+    the value ``x̄ A ȳ`` is read off ``A ȳ`` before ``Aᵀ x̄`` takes its place); each
+    player's best response over class plans is taken in turn, for its value alone
+    (:func:`_class_response`).
 
     Raises
     ------
@@ -55,10 +57,11 @@ def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Cer
     to_first = run.product(0, y, values[0])  # A ȳ
     classes = run.classes
     best_first = _class_response(boards, 0, classes[0], layout[0].order, to_first)
-    x = average_plan(layout[0], run.cumulative[0], out=values[0])  # A ȳ is no longer read
-    to_second = run.product(1, x, values[1])  # Aᵀ x̄, player 1's payoff negated
-    value = float(y @ to_second)
+    fits = layout[0].num_sequences <= len(y)  # ȳ is no longer read: x̄ in its place
+    x = average_plan(layout[0], run.cumulative[0], out=y[: len(values[0])] if fits else None)
+    value = float(x @ to_first)  # x̄ A ȳ, before Aᵀ x̄ is written over A ȳ
     del y
+    to_second = run.product(1, x, values[1])  # Aᵀ x̄, player 1's payoff negated
     payoffs = np.negative(to_second, out=to_second)
     best_second = _class_response(boards, 1, classes[1], layout[1].order, payoffs)
     return Certificate.from_best_responses(

@@ -38,11 +38,10 @@ def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Cer
     products read them there and write into the run's ``values`` (scratch that each step
     overwrites; both players' are views of one array), and the class sums are taken there
     with the run's own class numbers: no behaviour, plan or payoff in the table's order and
-    no copy between the orders.  One array as long as player 2's sequences is added (the
-    plan ``ȳ``, then ``x̄`` in its place where it fits: ``ȳ`` is read by ``A ȳ`` alone, and
-    the value ``x̄ A ȳ`` is read off ``A ȳ`` before ``Aᵀ x̄`` takes its place); each
-    player's best response over class plans is taken in turn, for its value alone
-    (:func:`_class_response`).
+    no copy between the orders.  One plan is added at a time, during the products alone
+    (``ȳ`` is read by ``A ȳ`` alone, and the value ``x̄ A ȳ`` is read off ``A ȳ`` before
+    ``Aᵀ x̄`` is written over it), so the best responses, taken in turn over class plans
+    for their values alone (:func:`_class_response`), run beside no plan.
 
     Raises
     ------
@@ -53,15 +52,15 @@ def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Cer
     if run.game is not boards.canonical or run.classes is None:
         raise ValueError("the run is not one on these canonical boards' hand classes")
     layout, values = run.layout.players, run.values
+    classes = run.classes
     y = average_plan(layout[1], run.cumulative[1])
     to_first = run.product(0, y, values[0])  # A ȳ
-    classes = run.classes
+    del y  # freed before each best response, whose class sums are the peak
     best_first = _class_response(boards, 0, classes[0], layout[0].order, to_first)
-    fits = layout[0].num_sequences <= len(y)  # ȳ is no longer read: x̄ in its place
-    x = average_plan(layout[0], run.cumulative[0], out=y[: len(values[0])] if fits else None)
+    x = average_plan(layout[0], run.cumulative[0])
     value = float(x @ to_first)  # x̄ A ȳ, before Aᵀ x̄ is written over A ȳ
-    del y
     to_second = run.product(1, x, values[1])  # Aᵀ x̄, player 1's payoff negated
+    del x
     payoffs = np.negative(to_second, out=to_second)
     best_second = _class_response(boards, 1, classes[1], layout[1].order, payoffs)
     return Certificate.from_best_responses(

@@ -117,20 +117,21 @@ def _profile(path: Path, storage: str, iterations: int) -> None:
     stages.mark("first iteration")
     plan_s = product_s = whole = plan_cpu = product_cpu = whole_cpu = 0.0
     for iteration in range(2, iterations + 2):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        for player in (0, 1):
+        for player in (0, 1):  # the players' plans share one scratch: a plan, its product
+            start, start_cpu = time.perf_counter(), time.process_time()
             stepper._kernels.own_plan(
                 stepper.behaviour[1 - player],
-                stepper._tables[1 - player][1],
+                stepper.layout.players[1 - player].sequence_parent,
                 stepper.plans[1 - player],
             )
-        middle, middle_cpu = time.perf_counter(), time.process_time()
-        for player in (0, 1):
+            middle, middle_cpu = time.perf_counter(), time.process_time()
             stepper.product(player, stepper.plans[1 - player], stepper.values[player])
+            end, end_cpu = time.perf_counter(), time.process_time()
+            plan_s, plan_cpu = plan_s + middle - start, plan_cpu + middle_cpu - start_cpu
+            product_s += end - middle
+            product_cpu += end_cpu - middle_cpu
         end, end_cpu = time.perf_counter(), time.process_time()
         stepper.step(iteration)
-        plan_s, plan_cpu = plan_s + middle - start, plan_cpu + middle_cpu - start_cpu
-        product_s, product_cpu = product_s + end - middle, product_cpu + end_cpu - middle_cpu
         whole += time.perf_counter() - end
         whole_cpu += time.process_time() - end_cpu
     mean = f"(mean of {iterations})"

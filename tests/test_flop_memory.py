@@ -262,3 +262,93 @@ def test_a_released_numbering_is_freed_and_the_tables_stay() -> None:
     assert numbering() is None
     assert structured_tables(game) is tables
     assert number_public_tree(game).num_sequences(0) == tables[0].num_sequences
+
+
+def _run_bytes(run) -> int:
+    """The bytes of every per-sequence or per-information-set array a compiled run keeps
+    beside its layout and flat tables (its own state and scratch)."""
+    arrays = [*run.regrets, *run.cumulative, *run.behaviour, *run.instant, *run.work]
+    arrays += [*run.values, *run.plans, *vars(run).get("infoset_values", [])]
+    arrays += [*run._class_first]
+    buffers = {id(a if a.base is None else a.base): a if a.base is None else a.base for a in arrays}
+    return sum(array.nbytes for array in buffers.values())
+
+
+def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values_and_shares_plans() -> None:
+    # the kernel writes each regret over its sequence's value and what is matched over
+    # the behaviour it has read: on a flop the matching scratch (float32 per sequence)
+    # and the information sets' values (float64) were 7.4 of the 85 bytes a sequence
+    # that python -m benchmarks.flop_bytes counts
+    pytest.importorskip("numba")
+    from seqform.iterative.rules import RULES
+    from seqform.structured.compiled_cfr import CompiledRegrets
+
+    run = CompiledRegrets(load_structured_game("leduc(ranks=3, suits=2)"), RULES["dcfr"])
+    sequences = sum(player.num_sequences for player in run.layout.players)
+    assert all(len(array) == 0 for array in (*run.instant, *run.work))
+    assert not hasattr(run, "infoset_values")
+    longest = max(player.num_sequences for player in run.layout.players)
+    # float64 storage: regrets, the average's weights and the behaviour, and one value
+    # and one plan array as long as the longer player's (both players' are views of them)
+    assert _run_bytes(run) == 3 * 8 * sequences + 2 * 8 * longest
+    assert run.plans[0].base is run.plans[1].base is not None
+    assert run.values[0].base is run.values[1].base is not None
+
+
+def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
+    # on a flop the classes in the run's order (int32 per sequence) beside the boards'
+    # own in the table's order, and a float64 regret per class as scratch, were 11 of the
+    # 85 bytes a sequence of python -m benchmarks.flop_bytes; the run now keeps the
+    # boards' arrays as they are and, per sequence, its class's first member (int32)
+    pytest.importorskip("numba")
+    from seqform.iterative.rules import RULES
+    from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.reductions.suit_classes import canonical_boards
+
+    boards = canonical_boards(load_structured_game("leduc(ranks=3, suits=2)"))
+    assert boards is not None
+    classes = boards.sequence_classes()
+    run = CompiledRegrets(boards.canonical, RULES["dcfr"], storage="float32", classes=classes)
+    assert run.classes is not None
+    assert all(mine is given for mine, given in zip(run.classes, classes, strict=True))
+    sequences = sum(player.num_sequences for player in run.layout.players)
+    longest = max(player.num_sequences for player in run.layout.players)
+    # float32 regrets, average's weights, behaviour and the shared plan, the shared float64
+    # values, int32 first members
+    assert _run_bytes(run) == (3 * 4 + 4) * sequences + (4 + 8) * longest
+    for player, table, first in zip(run.layout.players, classes, run._class_first, strict=True):
+        internal = table[player.order]
+        positions = np.arange(player.num_sequences)
+        assert (first <= positions).all()
+        assert np.array_equal(internal[first], internal)
+        # the first member: no member of the class comes before it
+        assert np.array_equal(first, np.unique(internal, return_index=True)[1][internal])
+
+
+def test_the_action_counts_are_one_byte_a_sequence() -> None:
+    # one number per sequence of the layout: int32 on a flop it was 4 bytes a sequence
+    # (0.5 GB); no information set of a spot has 256 actions
+    table = sequence_tables(load_structured_game("leduc(ranks=3, suits=2)"))[0]
+    layout = sequence_layout(table)
+    assert layout.action_count.dtype == np.uint8
+    per_infoset = layout.action_count[layout.infoset_first]
+    assert np.array_equal(np.sort(per_infoset), np.sort(table.action_counts()))
+    # a game with wider information sets keeps them whole
+    assert layout_module._count_type(np.array([2, 300])) == np.uint16
+
+
+def test_the_average_plan_copies_no_float64_weights(monkeypatch) -> None:
+    # np.add.reduceat into float64 of a float32 run's weights copied them whole into
+    # float64 first: on a flop 8 bytes a sequence more at every certificate's peak
+    from seqform.iterative import passes
+    from seqform.iterative.passes import average_plan
+
+    monkeypatch.setattr(passes, "CHUNK", 256, raising=False)
+    table = sequence_tables(load_structured_game(GAME))[0]
+    layout = sequence_layout(table)
+    cumulative = np.random.default_rng(2).random(layout.num_sequences).astype(np.float32)
+    plan, kept, peak = _traced(lambda: average_plan(layout, cumulative))
+    # measured on this table (19,489 sequences, 8,352 information sets): 3.9 bytes a
+    # sequence beyond the plan, the information sets' float64 sums; with the copy, 16.6
+    assert plan.dtype == np.float64
+    assert peak - kept <= 8 * layout.num_sequences

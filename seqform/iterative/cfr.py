@@ -172,7 +172,8 @@ class FullTreeRegrets:
     (:func:`~seqform.iterative.rules.for_run`).  ``locks``: per player, information set →
     fixed action probabilities (node locks, :mod:`seqform.forms.locks`); there the current
     behaviour stays the locked mix and no regret is kept, so the average is the locked mix
-    too."""
+    too.  ``scratch=False``: no ``instant`` or ``work`` arrays, for a subclass whose
+    :meth:`step` keeps no per-sequence scratch of these passes (the compiled kernels)."""
 
     def __init__(
         self,
@@ -192,7 +193,7 @@ class FullTreeRegrets:
         self.iteration = 0  # iterations done
         sizes = [player.num_sequences if scratch else 0 for player in layout.players]
         self.regrets = [np.zeros(player.num_sequences, storage) for player in layout.players]
-        self.instant = [np.zeros(player.num_sequences, storage) for player in layout.players]
+        self.instant = [np.zeros(size, storage) for size in sizes]  # instantaneous regrets
         self.cumulative = [np.zeros(player.num_sequences, storage) for player in layout.players]
         self.scale = [0.0 for _ in layout.players]  # the largest sequence value, for ties
         self.work = [np.zeros(size, storage) for size in sizes]  # scratch of the numpy passes

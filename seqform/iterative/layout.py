@@ -66,7 +66,8 @@ class PlayerLayout:
         (0 at 0), so that ``x[s] = x[sequence_parent[s]] * b[s]``
     infoset_parent : per internal information set, its parent sequence (internal)
     infoset_first : per internal information set, its first sequence (internal)
-    action_count : per internal position, the number of actions of its information set
+    action_count : per internal position, the number of actions of its information set, in
+        the narrowest unsigned type that holds them (uint8 below 256 actions)
     levels : the depths of the information-set tree, shallowest first
     terminal_sequence : per terminal of the tree, the player's internal sequence there
     terminal_utility : per terminal, chance probability times the player's payoff
@@ -154,7 +155,7 @@ def _player_layout(
     infoset_parent = position[table.parent_sequence[infoset_order]]
     sequence_parent = np.zeros(table.num_sequences, dtype=index)
     np.take(infoset_parent, sequence_infoset[1:], out=sequence_parent[1:], mode="clip")
-    action_count = np.ones(table.num_sequences, dtype=index)
+    action_count = np.ones(table.num_sequences, dtype=_count_type(internal_counts))
     np.take(internal_counts, sequence_infoset[1:], out=action_count[1:], mode="clip")
 
     levels = _levels(sorted_depth, infoset_first, internal_counts)
@@ -170,6 +171,12 @@ def _player_layout(
         terminal_sequence=position[terminal_sequences].astype(np.int64),
         terminal_utility=utility,
     )
+
+
+def _count_type(counts: np.ndarray) -> np.dtype:
+    """The narrowest unsigned type that holds every action count (uint8 below 256 actions
+    an information set: on a flop ``action_count`` is then 1 byte a sequence, not 4)."""
+    return np.min_scalar_type(int(counts.max(initial=1)))
 
 
 def _positions(

@@ -225,6 +225,24 @@ def regret_matching(
     return normalise(layout, np.maximum(regrets, 0.0, out=out), out=out)
 
 
+def _infoset_mass(layout: PlayerLayout, cumulative: np.ndarray) -> np.ndarray:
+    """Per information set the float64 sum of its sequences' ``cumulative``, a slice of
+    information sets at a time: ``np.add.reduceat`` into float64 of a float32 array first
+    copies the whole array into float64 (on a flop 8 bytes a sequence, the peak of a
+    certificate), and a slice's sums are the same sums, bit for bit."""
+    first = layout.infoset_first
+    mass = np.empty(layout.num_infosets)
+    step = max(1, CHUNK // 4)
+    for low in range(0, layout.num_infosets, step):
+        high = min(low + step, layout.num_infosets)
+        start = int(first[low])
+        stop = int(first[high]) if high < layout.num_infosets else layout.num_sequences
+        np.add.reduceat(
+            cumulative[start:stop], first[low:high] - start, dtype=np.float64, out=mass[low:high]
+        )
+    return mass
+
+
 def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> BehaviouralStrategy:
     """The average behaviour ``S(h, a) / sum_b S(h, b)`` of cumulative weights ``S``.
 
@@ -243,7 +261,7 @@ def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> Behavioura
     probabilities = np.ones(layout.num_sequences)
     if not layout.num_infosets:
         return BehaviouralStrategy(table, probabilities, np.zeros(0, dtype=bool))
-    mass = np.add.reduceat(cumulative[1:], layout.infoset_first - 1, dtype=np.float64)
+    mass = _infoset_mass(layout, cumulative)
     for low in range(1, layout.num_sequences, CHUNK):
         high = min(low + CHUNK, layout.num_sequences)
         sums = mass[layout.sequence_infoset[low:high]]
@@ -276,7 +294,7 @@ def average_plan(
     if not layout.num_infosets:
         plan[1:] = 1.0
         return plan
-    mass = np.add.reduceat(cumulative[1:], layout.infoset_first - 1, dtype=np.float64)
+    mass = _infoset_mass(layout, cumulative)
     for low in range(1, layout.num_sequences, CHUNK):
         high = min(low + CHUNK, layout.num_sequences)
         sums = mass[layout.sequence_infoset[low:high]]

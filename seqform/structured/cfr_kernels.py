@@ -23,6 +23,10 @@ loops:
   caller), and regret matching; the order of
   :class:`~seqform.iterative.cfr.FullTreeRegrets`.
 * :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down.
+* :func:`class_first_members`, :func:`class_sums` — a run on hand classes: per sequence
+  its class's first member, which the update sums the class's regret in, and the
+  certificate's sums per class, both read through the internal order (no copy of the
+  classes in it).
 * :func:`best_response_value` — the value of a best response (the backward induction of
   :func:`seqform.certify.respond` without its strategy), in place on the leaf payoffs: the
   certificate of a run on hand classes (:mod:`seqform.structured.reductions.suit_classes`).
@@ -34,9 +38,17 @@ This module imports numba at import time: import it only where a run uses it.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-__all__ = ["best_response_value", "leaf_product", "own_plan", "update_player"]
+__all__ = [
+    "best_response_value",
+    "class_first_members",
+    "class_sums",
+    "leaf_product",
+    "own_plan",
+    "update_player",
+]
 
 CONSTANT, SIGN, THRESHOLD = 0, 1, 2  # as seqform.structured.leaf_groups
 
@@ -211,11 +223,8 @@ def update_player(
     values,
     behaviour,
     regrets,
-    matching,
     cumulative,
     plan,
-    infoset_values,
-    sequence_infoset,
     sequence_parent,
     infoset_first,
     infoset_parent,
@@ -223,25 +232,34 @@ def update_player(
     numbers,
     flags,
     tolerance,
-    sequence_class,
-    class_regret,
+    class_first,
 ):
     """One player's half-iteration after its sequence payoffs ``values`` (internal order,
-    added to in place): counterfactual values bottom up, then in one pass over the
+    overwritten: scratch): counterfactual values bottom up, then in one pass over the
     sequences the instantaneous regrets (ties within ``tolerance`` × the largest value
     cleared), ``S += w x`` with the current behaviour's plan (into ``plan``) and the rule's
-    steps (the positive part of what is matched into ``matching``), and regret matching
-    into ``behaviour``; three passes over the arrays, where the numpy path makes a dozen.
+    steps, and regret matching into ``behaviour``; three passes over the arrays, where the
+    numpy path makes a dozen.
+
+    No array but the arguments: once an information set's value ``v(h)`` is summed, its
+    sequences' values are read by nothing but their regrets, so ``values[s]`` becomes the
+    instantaneous regret ``v(s) − v(h)`` in place (no array of information-set values); and
+    ``behaviour[s]`` is read once, for the plan, before the positive part of what is matched
+    is written over it, which the last pass normalises (no matching scratch).  The numbers
+    and their order of operations are those of the arrays they replace, bit for bit.
 
     ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
     of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
     discount at ``t``; ``flags``: plus, predictive, and whether each of the three discounts
     applies (:func:`seqform.structured.compiled_cfr.rule_step`).
 
-    ``sequence_class`` (empty: none): per sequence its hand class on canonical boards; then
-    each sequence's instantaneous regret is its class's sum (into the scratch
-    ``class_regret``, one entry per class), so the members of a class keep one regret and
-    one behaviour (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).
+    ``class_first`` (empty: none): per sequence, the first member of its hand class on
+    canonical boards (:func:`class_first_members`); then each sequence's instantaneous
+    regret is its class's sum, so the members of a class keep one regret and one behaviour
+    (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).  The sum is taken in
+    place, in the first member's regret, which comes before the others: the members are
+    added in the order of the sequences, as into a scratch entry per class, with no such
+    scratch (float64 per class, on a flop 7 bytes a sequence).
 
     Length: the steps of one half-iteration, in the loop's order, read as one.
     """
@@ -258,26 +276,26 @@ def update_player(
     scale = 0.0
     for i in range(infosets - 1, -1, -1):  # deeper information sets have larger numbers
         first = infoset_first[i]
+        stop = first + action_count[first]
         total = 0.0
-        for s in range(first, first + action_count[first]):  # final: the children are done
+        for s in range(first, stop):  # final: the children are done
             total += behaviour[s] * values[s]
             scale = max(scale, abs(values[s]))
-        infoset_values[i] = total
+        for s in range(first, stop):  # v(s) − v(h): no later step reads v(s)
+            values[s] -= total
         values[infoset_parent[i]] += total
     scale = max(scale, abs(values[0]))
     bound = tolerance * scale
-    tied = len(sequence_class) > 0
+    tied = len(class_first) > 0
     if tied:
-        class_regret[:] = 0.0
         for s in range(1, len(values)):
-            class_regret[sequence_class[s]] += values[s] - infoset_values[sequence_infoset[s]]
+            first = class_first[s]
+            if first != s:  # first < s: its regret is done, and now sums the class
+                values[first] += values[s]
     plan[0] = 1.0
     cumulative[0] += weight
     for s in range(1, len(values)):  # one pass: regret, the average, the rule
-        if tied:
-            r = class_regret[sequence_class[s]]
-        else:
-            r = values[s] - infoset_values[sequence_infoset[s]]
+        r = values[class_first[s]] if tied else values[s]
         if -bound <= r <= bound:
             r = 0.0
         reach = plan[sequence_parent[s]] * behaviour[s]
@@ -301,16 +319,39 @@ def update_player(
             matched += r
             if -bound <= matched <= bound:
                 matched = 0.0
-        matching[s] = matched if matched > 0.0 else 0.0
+        behaviour[s] = matched if matched > 0.0 else 0.0  # read above, normalised below
     behaviour[0] = 1.0
     for i in range(infosets):
         first = infoset_first[i]
         count = action_count[first]
         total = 0.0
         for s in range(first, first + count):
-            total += matching[s]
+            total += behaviour[s]
         for s in range(first, first + count):
-            behaviour[s] = matching[s] / total if total > 0.0 else 1.0 / count
+            behaviour[s] = behaviour[s] / total if total > 0.0 else 1.0 / count
+
+
+@njit(cache=True, nogil=True)
+def class_first_members(classes, order, count, out):
+    """Per internal sequence ``s`` into ``out``, the first internal sequence of its class
+    (``classes``: per table sequence its class, ``0 .. count − 1``; ``order``: per internal
+    sequence its table sequence), so ``out[s] <= s``."""
+    first = np.full(count, -1, dtype=out.dtype)
+    for s in range(len(order)):
+        c = classes[order[s]]
+        if first[c] < 0:
+            first[c] = s
+        out[s] = first[c]
+
+
+@njit(cache=True, nogil=True)
+def class_sums(payoffs, classes, order, out):
+    """``out[c] += payoffs[s]`` for each internal sequence ``s`` of class ``c`` (``classes``
+    per table sequence, ``order`` per internal sequence its table sequence), in the order of
+    the sequences: :func:`numpy.bincount` of the classes in the internal order, without
+    that order's copy of them."""
+    for s in range(len(order)):
+        out[classes[order[s]]] += payoffs[s]
 
 
 @njit(cache=True, nogil=True)

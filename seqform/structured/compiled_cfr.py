@@ -435,12 +435,24 @@ def rule_step(rule: RegretRule | ScheduledRule, iteration: int) -> RuleStep:
     return RuleStep(numbers=numbers, flags=flags)
 
 
+def _class_first(kernels: ModuleType, layout: PlayerLayout, classes: np.ndarray) -> np.ndarray:
+    """Per internal sequence, the first internal sequence of its hand class (``classes``:
+    per table sequence), in the order's integer type: what the update reads to share one
+    regret per class (:func:`~seqform.structured.cfr_kernels.update_player`)."""
+    first = np.empty(layout.num_sequences, dtype=layout.order.dtype)
+    count = int(classes.max(initial=0)) + 1
+    kernels.class_first_members(classes, layout.order, count, first)
+    return first
+
+
 class CompiledRegrets(FullTreeRegrets):
     """Vector CFR stepped by the compiled kernels (module docstring); ``storage`` one of
     :data:`STORAGE`; ``classes``: per player, each sequence's hand class (table order) when
     the members of a class share one regret (canonical boards,
     :func:`~seqform.structured.vector_cfr.canonical_vector_cfr`), kept as :attr:`classes`
-    in the internal order.  ``threads``: how many threads run the leaf product (default the
+    as given (the boards' own arrays, not copied into the internal order: the update reads
+    per sequence its class's first member instead, and the certificate reads the classes
+    through the order).  ``threads``: how many threads run the leaf product (default the
     cores this process may use, :func:`~seqform.structured.leaf_threads.default_threads`);
     the iterates are the same bit for bit whatever the count
     (:mod:`seqform.structured.leaf_threads`).
@@ -477,26 +489,28 @@ class CompiledRegrets(FullTreeRegrets):
             tie_tolerance=TIE_TOLERANCE,
             horizon=horizon,
             storage=storage,
-            scratch=False,  # the kernels keep their scratch in `instant` and `plans`
+            scratch=False,  # the kernels' scratch is `values` and `plans`
         )
         dtype = np.dtype(storage)
         self.game = game
         self.flat = flat
-        self.values = [np.zeros(player.num_sequences) for player in layout.players]
-        self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
-        self.infoset_values = [np.zeros(player.num_infosets) for player in layout.players]
-        self._classes = [(np.zeros(0, np.int32), np.zeros(0))] * 2
-        self.classes: tuple[np.ndarray, np.ndarray] | None = None
-        if classes is not None:  # internal order, and one scratch entry per class
-            self._classes = [
-                (np.ascontiguousarray(table[player.order]), np.zeros(int(table.max()) + 1))
+        # one scratch for both players' values and one for their plans: a half-step's
+        # opponent plan is read by its product before its update writes the own plan, and
+        # the product's values are read by that update alone (on a flop, 6 bytes a sequence)
+        longest = max(player.num_sequences for player in layout.players)
+        values, plans = np.zeros(longest), np.zeros(longest, dtype=dtype)
+        self.values = [values[: player.num_sequences] for player in layout.players]
+        self.plans = [plans[: player.num_sequences] for player in layout.players]
+        self.classes = classes
+        self._class_first = [np.zeros(0, np.int32)] * 2
+        if classes is not None:
+            self._class_first = [
+                _class_first(cfr_kernels, player, table)
                 for player, table in zip(layout.players, classes, strict=True)
             ]
-            self.classes = (self._classes[0][0], self._classes[1][0])
         self._threaded = [threaded_product(flat, player, threads) for player in (0, 1)]
         self._tables = [
             (
-                player.sequence_infoset,
                 player.sequence_parent,
                 player.infoset_first,
                 player.infoset_parent,
@@ -520,23 +534,18 @@ class CompiledRegrets(FullTreeRegrets):
         """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""
         kernels, other = self._kernels, 1 - player
         plan = self.plans[other]
-        kernels.own_plan(self.behaviour[other], self._tables[other][1], plan)
+        kernels.own_plan(self.behaviour[other], self._tables[other][0], plan)
         values = self.product(player, plan, self.values[player])
         if player == 1:  # Aᵀ x is player 0's payoff: player 1's own is its negation
             np.negative(values, out=values)
         step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]
-        sequence_infoset, sequence_parent, infoset_first, infoset_parent, counts = self._tables[
-            player
-        ]
+        sequence_parent, infoset_first, infoset_parent, counts = self._tables[player]
         kernels.update_player(
             values,
             self.behaviour[player],
             self.regrets[player],
-            self.instant[player],  # scratch: what regret matching reads
             self.cumulative[player],
             self.plans[player],
-            self.infoset_values[player],
-            sequence_infoset,
             sequence_parent,
             infoset_first,
             infoset_parent,
@@ -544,5 +553,5 @@ class CompiledRegrets(FullTreeRegrets):
             step.numbers,
             step.flags,
             self.tie_tolerance,
-            *self._classes[player],
+            self._class_first[player],
         )

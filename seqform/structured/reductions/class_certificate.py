@@ -36,11 +36,12 @@ def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Cer
     The average plans are computed on the run's internal order from its cumulative weights
     (:func:`~seqform.iterative.passes.average_plan`, the same plans bit for bit), the leaf
     products read them there and write into the run's ``values`` (scratch that each step
-    overwrites), and the class sums are taken there with the run's own class numbers: no
-    behaviour, plan or payoff in the table's order and no copy between the orders.  One
-    array as long as player 2's sequences is added (the plan ``ȳ``, kept for the value
-    ``x̄ A ȳ = ȳ · Aᵀ x̄``); each player's best response over class plans is taken in
-    turn, for its value alone (:func:`_class_response`).
+    overwrites; both players' are views of one array), and the class sums are taken there
+    with the run's own class numbers: no behaviour, plan or payoff in the table's order and
+    no copy between the orders.  One plan is added at a time, during the products alone
+    (``ȳ`` is read by ``A ȳ`` alone, and the value ``x̄ A ȳ`` is read off ``A ȳ`` before
+    ``Aᵀ x̄`` is written over it), so the best responses, taken in turn over class plans
+    for their values alone (:func:`_class_response`), run beside no plan.
 
     Raises
     ------
@@ -51,24 +52,33 @@ def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Cer
     if run.game is not boards.canonical or run.classes is None:
         raise ValueError("the run is not one on these canonical boards' hand classes")
     layout, values = run.layout.players, run.values
+    classes = run.classes
     y = average_plan(layout[1], run.cumulative[1])
     to_first = run.product(0, y, values[0])  # A ȳ
-    best_first = _class_response(boards, 0, run.classes[0], to_first)
-    x = average_plan(layout[0], run.cumulative[0], out=values[0])  # A ȳ is no longer read
+    del y  # freed before each best response, whose class sums are the peak
+    best_first = _class_response(boards, 0, classes[0], layout[0].order, to_first)
+    x = average_plan(layout[0], run.cumulative[0])
+    value = float(x @ to_first)  # x̄ A ȳ, before Aᵀ x̄ is written over A ȳ
     to_second = run.product(1, x, values[1])  # Aᵀ x̄, player 1's payoff negated
-    value = float(y @ to_second)
-    del y
-    best_second = _class_response(boards, 1, run.classes[1], np.negative(to_second, out=to_second))
+    del x
+    payoffs = np.negative(to_second, out=to_second)
+    best_second = _class_response(boards, 1, classes[1], layout[1].order, payoffs)
     return Certificate.from_best_responses(
         value, best_first, best_second, float(payoff_range(boards.game))
     )
 
 
 def _class_response(
-    boards: CanonicalBoards, player: int, classes: np.ndarray, payoffs: np.ndarray
+    boards: CanonicalBoards,
+    player: int,
+    classes: np.ndarray,
+    order: np.ndarray,
+    payoffs: np.ndarray,
 ) -> float:
     """The value of ``player``'s best response over class plans, given the leaf payoff of
-    each sequence of ``G'`` (``classes``: their classes, in the payoffs' order): the
+    each sequence of ``G'`` in a run's internal order (``order``: per internal sequence its
+    table sequence; ``classes``: per table sequence its class; summed per class through
+    the order, with no copy of either): the
     backward induction of :func:`~seqform.certify.respond` on :func:`class_tables`' table,
     compiled and for the value alone, so that no strategy, level index or per-level
     temporary is as long as the classes (on a flop these were four times the payoffs).
@@ -78,7 +88,8 @@ def _class_response(
 
     table = sequence_tables(boards.canonical)[player]
     own = boards.classes[player]
-    totals = np.bincount(classes, weights=payoffs, minlength=own.num_sequences)
+    totals = np.zeros(own.num_sequences)
+    cfr_kernels.class_sums(payoffs, classes, order, totals)
     member = first_members(own.infosets, own.num_infosets)
     first = own.sequences[table.first_sequence[member]]
     parent = own.sequences[table.parent_sequence[member]]

@@ -97,7 +97,8 @@ def _profile(path: Path, storage: str, iterations: int) -> None:
     """The stage table (module docstring)."""
     from seqform.game.public.numbering import number_public_tree
     from seqform.iterative.rules import RULES
-    from seqform.structured.compiled_cfr import CompiledRegrets, flat_game
+    from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.flat_tables import flat_game
     from seqform.structured.responses import sequence_tables
     from seqform.structured.vector_cfr import structured_nash_conv
 

@@ -128,7 +128,7 @@ def test_the_flat_tables_do_not_build_the_leaf_index() -> None:
     # 2.8 GB on the flop, kept with the game) for the numpy products; the kernels read the
     # flat tables only.
     from seqform.structured import leaf_groups
-    from seqform.structured.compiled_cfr import flat_game
+    from seqform.structured.flat_tables import flat_game
 
     game = _game("river")
     flat_game(game)

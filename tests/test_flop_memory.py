@@ -18,7 +18,7 @@ from seqform.game.builtin.registry import load_structured_game
 from seqform.iterative import layout as layout_module
 from seqform.iterative.layout import sequence_layout
 from seqform.iterative.passes import average_strategy
-from seqform.structured import compiled_cfr
+from seqform.structured import flat_tables
 from seqform.structured.responses import sequence_tables
 
 GAME = "leduc(ranks=6, suits=4)"
@@ -40,7 +40,7 @@ def _traced(call):
 @pytest.fixture
 def small_chunks(monkeypatch):
     monkeypatch.setattr(layout_module, "CHUNK", 256, raising=False)
-    monkeypatch.setattr(compiled_cfr, "CHUNK", 256, raising=False)
+    monkeypatch.setattr(flat_tables, "CHUNK", 256, raising=False)
 
 
 def test_the_layout_is_built_in_int32_without_table_long_temporaries(small_chunks) -> None:
@@ -71,8 +71,8 @@ def test_the_layout_numbers_the_table_as_before() -> None:
 def test_the_flat_index_is_built_a_hand_at_a_time(small_chunks) -> None:
     game = load_structured_game(GAME)
     sequences = sum(table.num_sequences for table in sequence_tables(game))
-    layout = compiled_cfr._node_major(game)
-    _, kept, peak = _traced(lambda: compiled_cfr._flat_game(game))
+    layout = flat_tables._node_major(game)
+    _, kept, peak = _traced(lambda: flat_tables._flat_game(game))
     # measured on this game: 4.4 bytes a sequence beyond what is kept (the int32 index
     # and the layout built again inside); the gather of an int64 position per (hand,
     # public sequence), its mask and its transposed copy made it 27.5

@@ -144,3 +144,59 @@ def test_the_collector_is_paused_while_a_document_is_built(enabled):
         assert gc.isenabled() is enabled  # as it was before
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_when_a_builder_is_called_directly(enabled):
+    # The CLI's commands call their builders (iterate_document, ...) without document():
+    # the turn's CFR document took twice as long with the collector running.
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        assert _probe_document(_Probe())["collector"] is False
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def _infoset(*probabilities: Any, unreached: bool = False) -> dict[str, Any]:
+    actions = [
+        {"action": str(k), "words": str(k), "probability": p} for k, p in enumerate(probabilities)
+    ]
+    return {"name": "i", "unreached": unreached, "actions": actions}
+
+
+def _by_hand(infoset: dict[str, Any]) -> tuple[bool, float]:
+    """Mixed and entropy of one set, by their definitions (the module docstring)."""
+    floats = [layout._float(a["probability"]) for a in infoset["actions"]]
+    mixed = not max(floats) >= 1 - layout.MIXED_TOLERANCE or any(map(math.isnan, floats))
+    return mixed, -sum(p * math.log2(p) for p in floats if p > 0)
+
+
+@pytest.mark.parametrize(
+    "sets",
+    [
+        [(0.5, 0.5), (1.0, 0.0), (0.25, 0.75, 0.0), (0.0, 1 - 1e-12), (0.1, 0.2, 0.7)],
+        [("1/3", "2/3"), ("1", "0"), ("1/2", "1/4", "1/4")],  # an exact run's strings
+        [(None, 1.0), (1.0, None), (0.3, 0.7)],  # null: a run that overflowed, mixed
+    ],
+)
+def test_mixed_sets_match_the_definitions_set_by_set(sets):
+    reached = [_infoset(*probabilities) for probabilities in sets]
+    found = layout.mixed_sets(reached)
+    expected = [_by_hand(i) for i in reached]
+    assert found.positions.tolist() == [k for k, (mixed, _) in enumerate(expected) if mixed]
+    assert found.entropies == pytest.approx([h for mixed, h in expected if mixed], abs=1e-12)
+
+
+def test_the_summary_shows_the_most_mixed_in_table_order_ties_by_position():
+    # 30 sets: entropies 1 bit (halves) at even positions, less at odd ones; the summary
+    # keeps MOST_MIXED of the 1-bit ones, the first in table order, printed in table order.
+    sets = [_infoset(0.5, 0.5) if k % 2 == 0 else _infoset(0.9, 0.1) for k in range(30)]
+    for k, infoset in enumerate(sets):
+        infoset["name"] = f"set{k:02d}"
+    section = layout.StrategySection({"infosets": sets}, "P1")
+    lines = section.render(full=False).lines
+    shown = [line.split()[0] for line in lines[3:]]
+    assert shown == [f"set{k:02d}" for k in range(0, 2 * layout.MOST_MIXED, 2)]
+    assert "30 of them mixed" in lines[1]

@@ -41,14 +41,12 @@ subclass of a result, say) imports them all, then takes its nearest base's build
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
-from seqform.documents.registry import Builder, builder_of, registered_types
+from seqform.documents.registry import Builder, builder_of, collector_paused, registered_types
 from seqform.io.atomic import write_atomically
 from seqform.io.documents import document_text
 
@@ -142,28 +140,9 @@ def document(result: Any, **context: Any) -> dict[str, Any]:
             f"the document of a {type(result).__name__} takes no keyword "
             f"{', '.join(map(repr, unknown))} (it takes: {takes})"
         )
-    with _collector_paused():
+    with collector_paused():
         built: dict[str, Any] = found.build(result, **context)
     return built
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a document is built, as it was after.
-
-    A big game's document is a tree of hundreds of thousands of new dicts and lists (one
-    per information set and per action), none of them in a cycle; each allocation burst
-    would start a collection that walks every tracked object again, which on Liar's Dice
-    with 7 sides doubled the document's time.  Reference counting frees what is dropped
-    as usual; only the search for cycles waits until the document is built.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def write_document(result: Any, path: str | os.PathLike[str], **context: Any) -> dict[str, Any]:

@@ -16,12 +16,15 @@ disagree about it.
 
 from __future__ import annotations
 
+import functools
+import gc
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-__all__ = ["Builder", "builder_of", "builds", "registered_types"]
+__all__ = ["Builder", "builder_of", "builds", "collector_paused", "registered_types"]
 
 Build = Callable[..., dict[str, Any]]
 F = TypeVar("F", bound=Build)
@@ -55,12 +58,18 @@ def builds(*kinds: type) -> Callable[[F], F]:
     def register(build: F) -> F:
         parameters = inspect.signature(build).parameters.values()
         context = frozenset(p.name for p in parameters if p.kind is p.KEYWORD_ONLY)
+
+        @functools.wraps(build)
+        def paused(*args: Any, **kwargs: Any) -> dict[str, Any]:
+            with collector_paused():
+                return build(*args, **kwargs)
+
         for kind in kinds:
             found = _BUILDERS.get(kind)
-            if found is not None and found.build is not build:
+            if found is not None and found.build is not paused:
                 raise ValueError(f"{kind.__qualname__} already has a document builder")
-            _BUILDERS[kind] = Builder(build, context)
-        return build
+            _BUILDERS[kind] = Builder(paused, context)
+        return paused  # type: ignore[return-value]
 
     return register
 
@@ -78,3 +87,22 @@ def builder_of(kind: type) -> Builder | None:
 def registered_types() -> tuple[type, ...]:
     """Every result type registered so far."""
     return tuple(_BUILDERS)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a document is built, as it was after.
+
+    A big game's document is a tree of hundreds of thousands of new dicts and lists (one
+    per information set and per action), none of them in a cycle; each allocation burst
+    would start a collection that walks every tracked object again, which on Liar's Dice
+    with 7 sides doubled the document's time.  Reference counting frees what is dropped
+    as usual; only the search for cycles waits until the document is built.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

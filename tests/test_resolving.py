@@ -204,12 +204,17 @@ def test_cli_refuses_a_bad_gadget_or_round_with_exit_2(blueprint_file, argv):
     )
 
 
-def test_cli_refuses_a_bad_blueprint_file_with_exit_2(tmp_path):
+def test_cli_refuses_a_bad_blueprint_file_with_exit_1_as_exploit_does(tmp_path):
+    # A file that cannot be used is bad input (exit 1, EXIT_CODES_HELP), the same code
+    # exploit --strategy gives it; usage errors (exit 2) are the options themselves.
     bad = tmp_path / "bad.json"
     bad.write_text('{"x": {"c": 1}}')
     game = "leduc(ranks=2, suits=2)"
-    assert _cli("resolve", game, "--blueprint", str(bad)) == 2
-    assert _cli("resolve", game, "--blueprint", str(tmp_path / "missing.json")) == 2
+    missing = str(tmp_path / "missing.json")
+    assert _cli("resolve", game, "--blueprint", str(bad)) == 1
+    assert _cli("exploit", game, "--strategy", str(bad)) == 1
+    assert _cli("resolve", game, "--blueprint", missing) == 1
+    assert _cli("exploit", game, "--strategy", missing) == 1
 
 
 @pytest.fixture(scope="module")

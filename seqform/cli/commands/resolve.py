@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 
-from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
+from seqform.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.output import emit
 from seqform.cli.progress import Progress, load_reporting
 from seqform.forms.strategies import BehaviouralStrategy
@@ -69,11 +69,11 @@ def _blueprint(
     ``game`` is, for the refusal of another game's document)."""
     try:
         first, second = (load_strategy(game, path, player, use=use) for player in (0, 1))
-    except (StrategyFileError, KeyError) as exc:
-        raise CommandError(f"--blueprint: {exc}", EXIT_USAGE) from exc
+    except (StrategyFileError, KeyError) as exc:  # bad input, as exploit and play say it
+        raise CommandError(f"--blueprint: {exc}", EXIT_ERROR) from exc
     except OSError as exc:
         raise CommandError(
-            f"--blueprint: cannot read {path!r}: {exc.strerror or exc}", EXIT_USAGE
+            f"--blueprint: cannot read {path!r}: {exc.strerror or exc}", EXIT_ERROR
         ) from exc
     return first, second
 

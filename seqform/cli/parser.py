@@ -319,7 +319,11 @@ def _add_iterate(commands: Commands) -> None:
         type=whole_number(1),
         default=100,
         metavar="K",
-        help="measure NashConv every K iterations and after the last (default 100)",
+        help=(
+            "measure NashConv every K iterations and after the last (default 100); with "
+            "--target-exploitability also once where the last two measurements' trend "
+            "meets the target"
+        ),
     )
     iterate.add_argument(
         "--seed",

@@ -163,7 +163,9 @@ def iterate(
         (measurements not counted).  With none of the three,
         :data:`DEFAULT_ITERATIONS`.
     every
-        Measure NashConv every ``every`` iterations and after the last.
+        Measure NashConv every ``every`` iterations and after the last; with a target,
+        also once where the last two measurements' trend meets it
+        (:func:`seqform.iterative.run.trend_check`).
     seed
         For ``mccfr`` only (default :data:`DEFAULT_SEED`).
     on_sample

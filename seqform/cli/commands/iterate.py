@@ -6,10 +6,11 @@ with the exploitability, NashConv / 2: ``target_exploitability`` in Python), and
 ``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.  The
 options are passed to :func:`~seqform.questions.iterate.iterate` under its keywords, which
 check them.
-Progress on stderr, one line per NashConv sample (every ``--every K`` iterations and after
-the last), none with ``--quiet``; the LP reference follows the route ``solve`` takes (the
-structured route for a large built-in game), says its stage on stderr, and is skipped with
-``--no-reference`` or, with its reason, where ``solve`` would refuse the LP or it would be
+Progress on stderr, one line per NashConv sample (every ``--every K`` iterations, where a
+target's trend says it is met, and after the last), none with ``--quiet``; the LP reference
+follows the route ``solve`` takes (the structured route for a large built-in game), says its
+stage on stderr, and is skipped with ``--no-reference`` or, with its reason, where ``solve``
+would refuse the LP or it would be
 slow; MCCFR without ``--seed`` uses
 :data:`~seqform.questions.iterate.DEFAULT_SEED` and says so on stderr.  Ctrl-C (or SIGTERM,
 SIGHUP: :mod:`seqform.cli.signals`) stops at the next iteration boundary: the result so far

@@ -27,6 +27,7 @@ internal order, shallowest first (plans) or deepest first (values).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -243,6 +244,26 @@ def _infoset_mass(layout: PlayerLayout, cumulative: np.ndarray) -> np.ndarray:
     return mass
 
 
+def _sequence_mass(
+    layout: PlayerLayout, cumulative: np.ndarray
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """Per slice of information sets (:data:`~seqform.iterative.layout.CHUNK` / 16 at a
+    time: a slice's temporaries are some 12 MB), its sequences ``start:stop`` and each
+    one's information set's float64 sum of ``cumulative`` (:func:`_infoset_mass`'s sums,
+    bit for bit): no per-information-set array as long as the table's, and no per-sequence
+    index of the information sets (the sequences of a slice are its information sets' in
+    turn)."""
+    first = layout.infoset_first
+    step = max(1, CHUNK // 16)
+    for low in range(0, layout.num_infosets, step):
+        high = min(low + step, layout.num_infosets)
+        start = int(first[low])
+        stop = int(first[high]) if high < layout.num_infosets else layout.num_sequences
+        offsets = first[low:high] - start
+        mass = np.add.reduceat(cumulative[start:stop], offsets, dtype=np.float64)
+        yield start, stop, np.repeat(mass, np.diff(offsets, append=stop - start))
+
+
 def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> BehaviouralStrategy:
     """The average behaviour ``S(h, a) / sum_b S(h, b)`` of cumulative weights ``S``.
 
@@ -261,14 +282,13 @@ def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> Behavioura
     probabilities = np.ones(layout.num_sequences)
     if not layout.num_infosets:
         return BehaviouralStrategy(table, probabilities, np.zeros(0, dtype=bool))
-    mass = _infoset_mass(layout, cumulative)
-    for low in range(1, layout.num_sequences, CHUNK):
-        high = min(low + CHUNK, layout.num_sequences)
-        sums = mass[layout.sequence_infoset[low:high]]
+    for start, stop, sums in _sequence_mass(layout, cumulative):
         positive = sums > 0.0
-        part = np.divide(cumulative[low:high], sums, out=np.empty(high - low), where=positive)
-        np.divide(1.0, layout.action_count[low:high], out=part, where=~positive)
-        probabilities[layout.order[low:high]] = part
+        part = np.divide(cumulative[start:stop], sums, out=np.empty(stop - start), where=positive)
+        np.divide(1.0, layout.action_count[start:stop], out=part, where=~positive)
+        probabilities[layout.order[start:stop]] = part
+        del sums, positive, part
+    mass = _infoset_mass(layout, cumulative)
     # the average own reach of each information set, S[parent] / S[0], in float64
     reach = cumulative[layout.infoset_parent].astype(np.float64) / float(cumulative[0])
     unreached = np.zeros(table.num_infosets, dtype=bool)
@@ -294,18 +314,16 @@ def average_plan(
     if not layout.num_infosets:
         plan[1:] = 1.0
         return plan
-    mass = _infoset_mass(layout, cumulative)
-    for low in range(1, layout.num_sequences, CHUNK):
-        high = min(low + CHUNK, layout.num_sequences)
-        sums = mass[layout.sequence_infoset[low:high]]
+    for start, stop, sums in _sequence_mass(layout, cumulative):
         positive = sums > 0.0
-        part = plan[low:high]
-        np.divide(cumulative[low:high], sums, out=part, where=positive)
-        np.divide(1.0, layout.action_count[low:high], out=part, where=~positive)
-    del mass
+        part = plan[start:stop]
+        np.divide(cumulative[start:stop], sums, out=part, where=positive)
+        np.divide(1.0, layout.action_count[start:stop], out=part, where=~positive)
+        del sums, positive
+    step = max(1, CHUNK // 16)  # the parents' plans gathered: 8 bytes a sequence of a slice
     for level in layout.levels:
-        for low in range(level.sequences.start, level.sequences.stop, CHUNK):
-            high = min(low + CHUNK, level.sequences.stop)
+        for low in range(level.sequences.start, level.sequences.stop, step):
+            high = min(low + step, level.sequences.stop)
             part = plan[low:high]
             np.multiply(plan[layout.sequence_parent[low:high]], part, out=part)
     return plan

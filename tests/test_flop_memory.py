@@ -48,10 +48,12 @@ def test_the_layout_is_built_in_int32_without_table_long_temporaries(small_chunk
     layout, kept, peak = _traced(lambda: sequence_layout(table))
     assert layout.order.dtype == np.int32
     assert layout.sequence_parent.dtype == np.int32
-    # measured on this table (19,489 sequences, 8,352 information sets): 22 bytes a
+    # measured on this table (19,489 sequences, 8,352 information sets): 16 bytes a
     # sequence pass through memory beyond what is kept, most of them the information
-    # sets' depths; built in int64 and then narrowed, as before, 63
-    assert peak - kept <= 32 * table.num_sequences
+    # sets' depths; with each sequence's information set built whole, 22, and built in
+    # int64 and then narrowed, 63
+    assert peak - kept <= 20 * table.num_sequences
+    assert "sequence_infoset" not in vars(layout)  # built when a numpy pass reads it
 
 
 def test_the_layout_numbers_the_table_as_before() -> None:
@@ -364,3 +366,32 @@ def test_the_average_plan_copies_no_float64_weights(monkeypatch) -> None:
     # whole, 3.9, and with the copy, 16.6
     assert plan.dtype == np.float64
     assert peak - kept <= layout.num_sequences
+
+
+@pytest.mark.slow  # 2 s: numba's compilation
+def test_a_compiled_run_builds_no_per_sequence_index_of_the_information_sets() -> None:
+    # read by the numpy passes alone: on a flop 4 bytes a sequence of resident memory
+    # (0.5 GB) that a compiled run, its certificate, its average and its state never read
+    pytest.importorskip("numba")
+    from seqform.iterative.rules import RULES
+    from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.reductions.class_certificate import certify_run_on_classes
+    from seqform.structured.reductions.suit_classes import canonical_boards
+
+    boards = canonical_boards(load_structured_game("leduc(ranks=3, suits=2)"))
+    assert boards is not None
+    run = CompiledRegrets(
+        boards.canonical, RULES["dcfr"], storage="float32", classes=boards.sequence_classes()
+    )
+    for iteration in range(1, 4):
+        run.step(iteration)
+    certify_run_on_classes(boards, run)
+    run.average()
+    run.state()
+    for player in run.layout.players:
+        assert "sequence_infoset" not in vars(player)
+        # built when a numpy pass asks: each internal sequence's information set
+        infoset = player.sequence_infoset
+        assert infoset[0] == -1 and infoset.dtype == player.order.dtype
+        assert np.array_equal(player.infoset_first, np.flatnonzero(np.diff(infoset)) + 1)
+        assert np.array_equal(player.sequence_parent[1:], player.infoset_parent[infoset[1:]])

@@ -192,7 +192,9 @@ def normalise(
     if len(actions) == 1 and 0 not in actions:  # every information set has k actions
         return _normalise_blocks(weights, actions.pop(), behaviour)
     sums = np.add.reduceat(weights[1:], layout.infoset_first - 1)
-    per_sequence = sums[layout.sequence_infoset[1:]]
+    # each set's sum repeated over its actions, which sit side by side: no per-sequence
+    # index of the information sets (a compiled run's initial behaviour comes here)
+    per_sequence = np.repeat(sums, layout.action_count[layout.infoset_first])
     positive = per_sequence > 0.0
     np.divide(weights[1:], per_sequence, out=behaviour[1:], where=positive)
     np.divide(1.0, layout.action_count[1:], out=behaviour[1:], where=~positive)

@@ -282,7 +282,7 @@ def _run_bytes(run) -> int:
     beside its layout and flat tables (its own state and scratch)."""
     arrays = [*run.regrets, *run.cumulative, *run.behaviour, *run.instant, *run.work]
     arrays += [*run.values, *run.plans, *vars(run).get("infoset_values", [])]
-    arrays += [*run._class_first]
+    arrays += [*run.class_offset]
     buffers = {id(a if a.base is None else a.base): a if a.base is None else a.base for a in arrays}
     return sum(array.nbytes for array in buffers.values())
 
@@ -311,8 +311,10 @@ def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values_and_shares_p
 def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
     # on a flop the classes in the run's order (int32 per sequence) beside the boards'
     # own in the table's order, and a float64 regret per class as scratch, were 11 of the
-    # 85 bytes a sequence of python -m benchmarks.flop_bytes; the run now keeps the
-    # boards' arrays as they are and, per sequence, its class's first member (int32)
+    # 85 bytes a sequence of python -m benchmarks.flop_bytes, and then each sequence's
+    # class's first member (int32) 4; the run now keeps the boards' arrays as they are
+    # and, per sequence, how far before it its class's first member is, in the narrowest
+    # unsigned type (a class's members are the hands of one public node: uint16 on a flop)
     pytest.importorskip("numba")
     from seqform.iterative.rules import RULES
     from seqform.structured.compiled_cfr import CompiledRegrets
@@ -327,15 +329,29 @@ def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
     sequences = sum(player.num_sequences for player in run.layout.players)
     longest = max(player.num_sequences for player in run.layout.players)
     # float32 regrets, average's weights, behaviour and the shared plan, the shared float64
-    # values, int32 first members
-    assert _run_bytes(run) == (3 * 4 + 4) * sequences + (4 + 8) * longest
-    for player, table, first in zip(run.layout.players, classes, run._class_first, strict=True):
+    # values, one-byte distances (this game's classes are a few hands)
+    assert all(offset.dtype == np.uint8 for offset in run.class_offset)
+    assert _run_bytes(run) == (3 * 4 + 1) * sequences + (4 + 8) * longest
+    for player, table, offset in zip(run.layout.players, classes, run.class_offset, strict=True):
         internal = table[player.order]
         positions = np.arange(player.num_sequences)
-        assert (first <= positions).all()
+        first = positions - offset
+        assert (first >= 0).all()
         assert np.array_equal(internal[first], internal)
         # the first member: no member of the class comes before it
         assert np.array_equal(first, np.unique(internal, return_index=True)[1][internal])
+
+
+def test_the_class_offsets_take_the_narrowest_type_that_holds_them() -> None:
+    from seqform.structured.compiled_cfr import _offset_type
+
+    assert [_offset_type(n) for n in (0, 255, 256, 65_536, 2**32)] == [
+        np.uint8,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.int64,
+    ]
 
 
 def test_the_action_counts_are_one_byte_a_sequence() -> None:

@@ -38,7 +38,6 @@ This module imports numba at import time: import it only where a run uses it.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 __all__ = [
@@ -231,7 +230,7 @@ def update_player(
     numbers,
     flags,
     tolerance,
-    class_first,
+    class_offset,
 ):
     """One player's half-iteration after its sequence payoffs ``values`` (internal order,
     overwritten: scratch): counterfactual values bottom up, then in one pass over the
@@ -252,13 +251,13 @@ def update_player(
     discount at ``t``; ``flags``: plus, predictive, and whether each of the three discounts
     applies (:func:`seqform.structured.compiled_cfr.rule_step`).
 
-    ``class_first`` (empty: none): per sequence, the first member of its hand class on
-    canonical boards (:func:`class_first_members`); then each sequence's instantaneous
-    regret is its class's sum, so the members of a class keep one regret and one behaviour
-    (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).  The sum is taken in
-    place, in the first member's regret, which comes before the others: the members are
-    added in the order of the sequences, as into a scratch entry per class, with no such
-    scratch (float64 per class, on a flop 7 bytes a sequence).
+    ``class_offset`` (empty: none): per sequence, how far before it the first member of its
+    hand class on canonical boards is (:func:`class_first_members`); then each sequence's
+    instantaneous regret is its class's sum, so the members of a class keep one regret and
+    one behaviour (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).  The sum is
+    taken in place, in the first member's regret, which comes before the others: the
+    members are added in the order of the sequences, as into a scratch entry per class,
+    with no such scratch (float64 per class, on a flop 7 bytes a sequence).
 
     Length: the steps of one half-iteration, in the loop's order, read as one.
     """
@@ -285,16 +284,15 @@ def update_player(
         values[infoset_parent[i]] += total
     scale = max(scale, abs(values[0]))
     bound = tolerance * scale
-    tied = len(class_first) > 0
+    tied = len(class_offset) > 0
     if tied:
         for s in range(1, len(values)):
-            first = class_first[s]
-            if first != s:  # first < s: its regret is done, and now sums the class
-                values[first] += values[s]
+            if class_offset[s] != 0:  # first < s: its regret is done, and now sums the class
+                values[s - class_offset[s]] += values[s]
     plan[0] = 1.0
     cumulative[0] += weight
     for s in range(1, len(values)):  # one pass: regret, the average, the rule
-        r = values[class_first[s]] if tied else values[s]
+        r = values[s - class_offset[s]] if tied else values[s]
         if -bound <= r <= bound:
             r = 0.0
         reach = plan[sequence_parent[s]] * behaviour[s]
@@ -331,23 +329,31 @@ def update_player(
 
 
 @njit(cache=True, nogil=True)
-def class_first_members(classes, order, count, out):
-    """Per internal sequence ``s`` into ``out``, the first internal sequence of its class
-    (``classes``: per table sequence its class, ``0 .. count − 1``; ``order``: per internal
-    sequence its table sequence), so ``out[s] <= s``."""
-    first = np.full(count, -1, dtype=out.dtype)
+def class_first_members(classes, order, first, out):
+    """Per internal sequence ``s`` into ``out``, how far before it the first internal
+    sequence of its class is (``classes``: per table sequence its class, ``0 .. len(first)
+    − 1``; ``order``: per internal sequence its table sequence; ``first``: per class, -1,
+    scratch), so the first member is ``s − out[s]``; with no ``out`` (an empty array),
+    nothing is written.  Returns the largest distance, for the caller to choose ``out``'s
+    type by a first call."""
+    largest = 0
+    write = len(out) > 0
     for s in range(len(order)):
         c = classes[order[s]]
         if first[c] < 0:
             first[c] = s
-        out[s] = first[c]
+        largest = max(largest, s - first[c])
+        if write:
+            out[s] = s - first[c]
+    return largest
 
 
 @njit(cache=True, nogil=True)
-def class_response_value(payoffs, class_first, infoset_first, sequence_parent):
+def class_response_value(payoffs, class_offset, infoset_first, sequence_parent):
     """The value of a best response over hand-class plans, given the leaf payoff of each
     sequence in ``payoffs`` (internal order, overwritten): each member's payoff is added
-    onto its class's first member (``class_first``, :func:`class_first_members`), in the
+    onto its class's first member (``class_offset`` before it, :func:`class_first_members`),
+    in the
     order of the sequences as the update sums a class's regret, then the backward induction
     of :func:`seqform.certify.respond` without its strategy runs over the information sets
     whose sequences are their classes' first members, deepest first, each adding its best
@@ -361,19 +367,18 @@ def class_response_value(payoffs, class_first, infoset_first, sequence_parent):
     finite."""
     count = len(infoset_first)
     for s in range(1, len(payoffs)):
-        first = class_first[s]
-        if first != s:  # first < s: not written to until every member is added
-            payoffs[first] += payoffs[s]
+        if class_offset[s] != 0:  # the first member: not read until every member is added
+            payoffs[s - class_offset[s]] += payoffs[s]
     for infoset in range(count - 1, -1, -1):
         first = infoset_first[infoset]
-        if class_first[first] != first:
+        if class_offset[first] != 0:
             continue
         stop = len(payoffs) if infoset == count - 1 else infoset_first[infoset + 1]
         best = payoffs[first]
         for sequence in range(first + 1, stop):
             if payoffs[sequence] > best:
                 best = payoffs[sequence]
-        parent = class_first[sequence_parent[first]]
+        parent = sequence_parent[first] - class_offset[sequence_parent[first]]
         if parent >= first or not abs(best) < float("inf"):
             return float("nan")
         payoffs[parent] += best

@@ -82,7 +82,7 @@ def _class_response(run: CompiledRegrets, player: int, payoffs: np.ndarray) -> f
     own = run.layout.players[player]
     value = float(
         cfr_kernels.class_response_value(
-            payoffs, run._class_first[player], own.infoset_first, own.sequence_parent
+            payoffs, run.class_offset[player], own.infoset_first, own.sequence_parent
         )
     )
     if not np.isfinite(value):

@@ -387,7 +387,8 @@ def test_the_average_plan_copies_no_float64_weights(monkeypatch) -> None:
 @pytest.mark.slow  # 2 s: numba's compilation
 def test_a_compiled_run_builds_no_per_sequence_index_of_the_information_sets() -> None:
     # read by the numpy passes alone: on a flop 4 bytes a sequence of resident memory
-    # (0.5 GB) that a compiled run, its certificate, its average and its state never read
+    # (0.5 GB), and the levels' offsets of their information sets about 2 (0.25 GB), that
+    # a compiled run, its certificate, its average and its state never read
     pytest.importorskip("numba")
     from seqform.iterative.rules import RULES
     from seqform.structured.compiled_cfr import CompiledRegrets
@@ -406,8 +407,13 @@ def test_a_compiled_run_builds_no_per_sequence_index_of_the_information_sets() -
     run.state()
     for player in run.layout.players:
         assert "sequence_infoset" not in vars(player)
+        assert "level_starts" not in vars(player)
+        assert not any(hasattr(level, "starts") for level in player.levels)
         # built when a numpy pass asks: each internal sequence's information set
         infoset = player.sequence_infoset
         assert infoset[0] == -1 and infoset.dtype == player.order.dtype
         assert np.array_equal(player.infoset_first, np.flatnonzero(np.diff(infoset)) + 1)
         assert np.array_equal(player.sequence_parent[1:], player.infoset_parent[infoset[1:]])
+        for level, starts in zip(player.levels, player.level_starts, strict=True):
+            within = infoset[level.sequences] - level.infosets.start
+            assert np.array_equal(starts, np.flatnonzero(np.diff(within, prepend=-1)))

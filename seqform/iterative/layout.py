@@ -42,8 +42,6 @@ class Level:
 
     sequences : the slice of internal sequence positions at this depth
     infosets : the slice of internal information-set indices at this depth
-    starts : the first sequence of each of these information sets, relative to
-        ``sequences.start`` (the offsets ``np.add.reduceat`` needs)
     actions : the number of actions of each of these information sets when they all have
         the same number (Kuhn poker: 2), else 0; then a per-infoset sum is ``actions``
         strided additions (:func:`~seqform.iterative.passes.infoset_sums`), several times
@@ -52,7 +50,6 @@ class Level:
 
     sequences: slice
     infosets: slice
-    starts: np.ndarray
     actions: int = 0
 
 
@@ -72,9 +69,10 @@ class PlayerLayout:
     terminal_sequence : per terminal of the tree, the player's internal sequence there
     terminal_utility : per terminal, chance probability times the player's payoff
 
-    :attr:`sequence_infoset` (per internal position, its internal information set) is
-    built on first read and kept: the numpy passes read it, the compiled kernels and the
-    certificate on hand classes do not (on a flop it is 4 bytes a sequence, 0.5 GB).
+    :attr:`sequence_infoset` (per internal position, its internal information set) and
+    :attr:`level_starts` are built on first read and kept: the numpy passes read them, the
+    compiled kernels and the certificate on hand classes do not (on a flop they are 4 and
+    about 2 bytes a sequence, 0.5 and 0.25 GB).
     """
 
     table: PlayerSequences
@@ -94,6 +92,14 @@ class PlayerLayout:
     @property
     def num_infosets(self) -> int:
         return len(self.infoset_first)
+
+    @cached_property
+    def level_starts(self) -> tuple[np.ndarray, ...]:
+        """Per level, the first sequence of each of its information sets relative to
+        ``level.sequences.start`` (the offsets ``np.add.reduceat`` needs); built on first
+        read (the class docstring), then kept."""
+        first = self.infoset_first
+        return tuple(first[level.infosets] - level.sequences.start for level in self.levels)
 
     @cached_property
     def sequence_infoset(self) -> np.ndarray:
@@ -233,7 +239,6 @@ def _levels(
             Level(
                 sequences=slice(first, last),
                 infosets=slice(int(low), int(high)),
-                starts=infoset_first[low:high] - first,
                 actions=int(level_counts[0]) if len(level_counts) == 1 else 0,
             )
         )

@@ -123,10 +123,12 @@ def sequence_counterfactual_values(
     ``in_place`` (a float array the caller no longer needs) ``values`` itself."""
     values = values if in_place else np.array(values, dtype=float)
     infoset_values = np.zeros(layout.num_infosets)
-    for level in reversed(layout.levels):
+    starts = layout.level_starts if any(not level.actions for level in layout.levels) else None
+    for index in range(len(layout.levels) - 1, -1, -1):
+        level = layout.levels[index]
         part = level.sequences
         weighted = behaviour[part] * values[part]
-        totals = infoset_sums(weighted, level.starts, level.actions)
+        totals = infoset_sums(weighted, None if starts is None else starts[index], level.actions)
         infoset_values[level.infosets] = totals
         np.add.at(values, layout.infoset_parent[level.infosets], totals)
     return CounterfactualValues(sequences=values, infosets=infoset_values)

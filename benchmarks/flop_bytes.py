@@ -59,8 +59,9 @@ def arrays_of(root: object, path: str, seen: set[int]) -> Iterator[tuple[str, np
         return
     if isinstance(root, type) or not type(root).__module__.startswith("seqform"):
         return  # classes, modules, numba's functions: nothing a run allocates
-    if dataclasses.is_dataclass(root):
+    if dataclasses.is_dataclass(root):  # and what a cached_property has kept
         names = [field.name for field in dataclasses.fields(root)]
+        names += [n for n in getattr(root, "__dict__", {}) if n not in names]
     else:
         names = list(getattr(root, "__dict__", {}))
         names += [n for n in getattr(type(root), "__slots__", ()) if hasattr(root, n)]

@@ -116,7 +116,8 @@ def test_float32_storage_keeps_no_float64_copy_per_sequence() -> None:
 
 
 def test_the_layout_indices_are_int32() -> None:
-    # Six index arrays per sequence or information set: int64 would be 5 GB on the flop.
+    # Index arrays per sequence or information set: int64 would be 5 GB on the flop
+    # (sequence_infoset: built when a numpy pass reads it, in the same type).
     stepper = CompiledRegrets(_game("river"), RULES["dcfr"], storage="float32")
     for player in stepper.layout.players:
         for name in ("order", "sequence_infoset", "sequence_parent", "infoset_first"):

@@ -48,10 +48,12 @@ def test_the_layout_is_built_in_int32_without_table_long_temporaries(small_chunk
     layout, kept, peak = _traced(lambda: sequence_layout(table))
     assert layout.order.dtype == np.int32
     assert layout.sequence_parent.dtype == np.int32
-    # measured on this table (19,489 sequences, 8,352 information sets): 22 bytes a
+    # measured on this table (19,489 sequences, 8,352 information sets): 16 bytes a
     # sequence pass through memory beyond what is kept, most of them the information
-    # sets' depths; built in int64 and then narrowed, as before, 63
-    assert peak - kept <= 32 * table.num_sequences
+    # sets' depths; with each sequence's information set built whole, 22, and built in
+    # int64 and then narrowed, 63
+    assert peak - kept <= 20 * table.num_sequences
+    assert "sequence_infoset" not in vars(layout)  # built when a numpy pass reads it
 
 
 def test_the_layout_numbers_the_table_as_before() -> None:
@@ -164,7 +166,7 @@ def test_the_average_plan_is_the_plan_of_the_average_bit_for_bit(small_chunks) -
 
 
 @pytest.mark.slow  # 3 s: numba's compilation
-def test_a_compiled_run_is_certified_from_its_own_arrays() -> None:
+def test_a_compiled_run_is_certified_from_its_own_arrays(monkeypatch) -> None:
     # the certificate of a flop's run on hand classes ran out of a 20.5 GB cap in its
     # table-order copies (benchmarks/results/flop_memory.md); from the run's own arrays it
     # is the same certificate to rounding, in a quarter of the memory, and the run goes on
@@ -197,6 +199,17 @@ def test_a_compiled_run_is_certified_from_its_own_arrays() -> None:
     # the product's copies between the orders, and the class tables' best responses
     # with their strategies and level indices
     assert new_peak <= 24 * sequences < old_peak
+    # the average plans a slice at a time (as on a flop, where a slice is a few percent of
+    # a player's sequences) and the best responses in place: the one array added is A ȳ,
+    # float64 per sequence of player 1; measured 4.5 bytes a sequence against A ȳ's 4.0,
+    # where ȳ beside the information sets' sums whole, then the class sums and the class
+    # tables' indices, made it 6.7
+    from seqform.iterative import passes
+
+    monkeypatch.setattr(passes, "CHUNK", 256)
+    again, _, lean_peak = _traced(lambda: certify_run_on_classes(boards, runs[0]))
+    assert float(again.nash_conv) == float(new.nash_conv)
+    assert lean_peak <= 8 * runs[0].layout.players[0].num_sequences + sequences
     for iteration in range(6, 9):
         for run in runs:
             run.step(iteration)
@@ -269,7 +282,7 @@ def _run_bytes(run) -> int:
     beside its layout and flat tables (its own state and scratch)."""
     arrays = [*run.regrets, *run.cumulative, *run.behaviour, *run.instant, *run.work]
     arrays += [*run.values, *run.plans, *vars(run).get("infoset_values", [])]
-    arrays += [*run._class_first]
+    arrays += [*run.class_offset]
     buffers = {id(a if a.base is None else a.base): a if a.base is None else a.base for a in arrays}
     return sum(array.nbytes for array in buffers.values())
 
@@ -298,8 +311,10 @@ def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values_and_shares_p
 def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
     # on a flop the classes in the run's order (int32 per sequence) beside the boards'
     # own in the table's order, and a float64 regret per class as scratch, were 11 of the
-    # 85 bytes a sequence of python -m benchmarks.flop_bytes; the run now keeps the
-    # boards' arrays as they are and, per sequence, its class's first member (int32)
+    # 85 bytes a sequence of python -m benchmarks.flop_bytes, and then each sequence's
+    # class's first member (int32) 4; the run now keeps the boards' arrays as they are
+    # and, per sequence, how far before it its class's first member is, in the narrowest
+    # unsigned type (a class's members are the hands of one public node: uint16 on a flop)
     pytest.importorskip("numba")
     from seqform.iterative.rules import RULES
     from seqform.structured.compiled_cfr import CompiledRegrets
@@ -314,15 +329,29 @@ def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
     sequences = sum(player.num_sequences for player in run.layout.players)
     longest = max(player.num_sequences for player in run.layout.players)
     # float32 regrets, average's weights, behaviour and the shared plan, the shared float64
-    # values, int32 first members
-    assert _run_bytes(run) == (3 * 4 + 4) * sequences + (4 + 8) * longest
-    for player, table, first in zip(run.layout.players, classes, run._class_first, strict=True):
+    # values, one-byte distances (this game's classes are a few hands)
+    assert all(offset.dtype == np.uint8 for offset in run.class_offset)
+    assert _run_bytes(run) == (3 * 4 + 1) * sequences + (4 + 8) * longest
+    for player, table, offset in zip(run.layout.players, classes, run.class_offset, strict=True):
         internal = table[player.order]
         positions = np.arange(player.num_sequences)
-        assert (first <= positions).all()
+        first = positions - offset
+        assert (first >= 0).all()
         assert np.array_equal(internal[first], internal)
         # the first member: no member of the class comes before it
         assert np.array_equal(first, np.unique(internal, return_index=True)[1][internal])
+
+
+def test_the_class_offsets_take_the_narrowest_type_that_holds_them() -> None:
+    from seqform.structured.compiled_cfr import _offset_type
+
+    assert [_offset_type(n) for n in (0, 255, 256, 65_536, 2**32)] == [
+        np.uint8,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.int64,
+    ]
 
 
 def test_the_action_counts_are_one_byte_a_sequence() -> None:
@@ -348,7 +377,43 @@ def test_the_average_plan_copies_no_float64_weights(monkeypatch) -> None:
     layout = sequence_layout(table)
     cumulative = np.random.default_rng(2).random(layout.num_sequences).astype(np.float32)
     plan, kept, peak = _traced(lambda: average_plan(layout, cumulative))
-    # measured on this table (19,489 sequences, 8,352 information sets): 3.9 bytes a
-    # sequence beyond the plan, the information sets' float64 sums; with the copy, 16.6
+    # measured on this table (19,489 sequences, 8,352 information sets): 0.2 bytes a
+    # sequence beyond the plan, a slice's sums; with the information sets' float64 sums
+    # whole, 3.9, and with the copy, 16.6
     assert plan.dtype == np.float64
-    assert peak - kept <= 8 * layout.num_sequences
+    assert peak - kept <= layout.num_sequences
+
+
+@pytest.mark.slow  # 2 s: numba's compilation
+def test_a_compiled_run_builds_no_per_sequence_index_of_the_information_sets() -> None:
+    # read by the numpy passes alone: on a flop 4 bytes a sequence of resident memory
+    # (0.5 GB), and the levels' offsets of their information sets about 2 (0.25 GB), that
+    # a compiled run, its certificate, its average and its state never read
+    pytest.importorskip("numba")
+    from seqform.iterative.rules import RULES
+    from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.reductions.class_certificate import certify_run_on_classes
+    from seqform.structured.reductions.suit_classes import canonical_boards
+
+    boards = canonical_boards(load_structured_game("leduc(ranks=3, suits=2)"))
+    assert boards is not None
+    run = CompiledRegrets(
+        boards.canonical, RULES["dcfr"], storage="float32", classes=boards.sequence_classes()
+    )
+    for iteration in range(1, 4):
+        run.step(iteration)
+    certify_run_on_classes(boards, run)
+    run.average()
+    run.state()
+    for player in run.layout.players:
+        assert "sequence_infoset" not in vars(player)
+        assert "level_starts" not in vars(player)
+        assert not any(hasattr(level, "starts") for level in player.levels)
+        # built when a numpy pass asks: each internal sequence's information set
+        infoset = player.sequence_infoset
+        assert infoset[0] == -1 and infoset.dtype == player.order.dtype
+        assert np.array_equal(player.infoset_first, np.flatnonzero(np.diff(infoset)) + 1)
+        assert np.array_equal(player.sequence_parent[1:], player.infoset_parent[infoset[1:]])
+        for level, starts in zip(player.levels, player.level_starts, strict=True):
+            within = infoset[level.sequences] - level.infosets.start
+            assert np.array_equal(starts, np.flatnonzero(np.diff(within, prepend=-1)))

@@ -17,6 +17,7 @@ the sequence indices of :class:`~seqform.game.compiled.PlayerSequences`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -41,8 +42,6 @@ class Level:
 
     sequences : the slice of internal sequence positions at this depth
     infosets : the slice of internal information-set indices at this depth
-    starts : the first sequence of each of these information sets, relative to
-        ``sequences.start`` (the offsets ``np.add.reduceat`` needs)
     actions : the number of actions of each of these information sets when they all have
         the same number (Kuhn poker: 2), else 0; then a per-infoset sum is ``actions``
         strided additions (:func:`~seqform.iterative.passes.infoset_sums`), several times
@@ -51,7 +50,6 @@ class Level:
 
     sequences: slice
     infosets: slice
-    starts: np.ndarray
     actions: int = 0
 
 
@@ -61,7 +59,6 @@ class PlayerLayout:
 
     table : the player's label table, in the compiled tree's numbering
     order : per internal position, the table's sequence index (``order[0] == 0``)
-    sequence_infoset : per internal position, its internal information set (-1 at 0)
     sequence_parent : per internal position, the parent sequence of its information set
         (0 at 0), so that ``x[s] = x[sequence_parent[s]] * b[s]``
     infoset_parent : per internal information set, its parent sequence (internal)
@@ -71,11 +68,15 @@ class PlayerLayout:
     levels : the depths of the information-set tree, shallowest first
     terminal_sequence : per terminal of the tree, the player's internal sequence there
     terminal_utility : per terminal, chance probability times the player's payoff
+
+    :attr:`sequence_infoset` (per internal position, its internal information set) and
+    :attr:`level_starts` are built on first read and kept: the numpy passes read them, the
+    compiled kernels and the certificate on hand classes do not (on a flop they are 4 and
+    about 2 bytes a sequence, 0.5 and 0.25 GB).
     """
 
     table: PlayerSequences
     order: np.ndarray
-    sequence_infoset: np.ndarray
     sequence_parent: np.ndarray
     infoset_parent: np.ndarray
     infoset_first: np.ndarray
@@ -91,6 +92,27 @@ class PlayerLayout:
     @property
     def num_infosets(self) -> int:
         return len(self.infoset_first)
+
+    @cached_property
+    def level_starts(self) -> tuple[np.ndarray, ...]:
+        """Per level, the first sequence of each of its information sets relative to
+        ``level.sequences.start`` (the offsets ``np.add.reduceat`` needs); built on first
+        read (the class docstring), then kept."""
+        first = self.infoset_first
+        return tuple(first[level.infosets] - level.sequences.start for level in self.levels)
+
+    @cached_property
+    def sequence_infoset(self) -> np.ndarray:
+        """Per internal position, its internal information set (-1 at 0), in the index
+        arrays' integer type; built on first read (the class docstring), then kept
+        (``cached_property`` writes the instance's ``__dict__``, which a frozen dataclass
+        allows)."""
+        index = self.infoset_first.dtype
+        counts = np.diff(self.infoset_first, append=np.asarray(self.num_sequences, index))
+        return np.repeat(
+            np.arange(-1, self.num_infosets, dtype=index),
+            np.concatenate([np.ones(1, dtype=index), counts]),
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,21 +170,22 @@ def _player_layout(
     infoset_first = np.ones(table.num_infosets, dtype=index)
     infoset_first[1:] += np.cumsum(internal_counts, dtype=index)[:-1]
     position, order = _positions(table, infoset_order, infoset_first)
-    sequence_infoset = np.repeat(
-        np.arange(-1, table.num_infosets, dtype=index),
-        np.concatenate([np.ones(1, dtype=index), internal_counts]),
-    )
     infoset_parent = position[table.parent_sequence[infoset_order]]
     sequence_parent = np.zeros(table.num_sequences, dtype=index)
-    np.take(infoset_parent, sequence_infoset[1:], out=sequence_parent[1:], mode="clip")
     action_count = np.ones(table.num_sequences, dtype=_count_type(internal_counts))
-    np.take(internal_counts, sequence_infoset[1:], out=action_count[1:], mode="clip")
+    step = max(1, CHUNK // 4)  # information sets: each has a few sequences side by side
+    for low in range(0, table.num_infosets, step):
+        high = min(low + step, table.num_infosets)
+        start = int(infoset_first[low])
+        stop = start + int(internal_counts[low:high].sum())
+        repeats = internal_counts[low:high]
+        sequence_parent[start:stop] = np.repeat(infoset_parent[low:high], repeats)
+        action_count[start:stop] = np.repeat(internal_counts[low:high], repeats)
 
     levels = _levels(sorted_depth, infoset_first, internal_counts)
     return PlayerLayout(
         table=table,
         order=order,
-        sequence_infoset=sequence_infoset,
         sequence_parent=sequence_parent,
         infoset_parent=infoset_parent,
         infoset_first=infoset_first,
@@ -216,7 +239,6 @@ def _levels(
             Level(
                 sequences=slice(first, last),
                 infosets=slice(int(low), int(high)),
-                starts=infoset_first[low:high] - first,
                 actions=int(level_counts[0]) if len(level_counts) == 1 else 0,
             )
         )

@@ -27,6 +27,7 @@ internal order, shallowest first (plans) or deepest first (values).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -122,10 +123,12 @@ def sequence_counterfactual_values(
     ``in_place`` (a float array the caller no longer needs) ``values`` itself."""
     values = values if in_place else np.array(values, dtype=float)
     infoset_values = np.zeros(layout.num_infosets)
-    for level in reversed(layout.levels):
+    starts = layout.level_starts if any(not level.actions for level in layout.levels) else None
+    for index in range(len(layout.levels) - 1, -1, -1):
+        level = layout.levels[index]
         part = level.sequences
         weighted = behaviour[part] * values[part]
-        totals = infoset_sums(weighted, level.starts, level.actions)
+        totals = infoset_sums(weighted, None if starts is None else starts[index], level.actions)
         infoset_values[level.infosets] = totals
         np.add.at(values, layout.infoset_parent[level.infosets], totals)
     return CounterfactualValues(sequences=values, infosets=infoset_values)
@@ -191,7 +194,9 @@ def normalise(
     if len(actions) == 1 and 0 not in actions:  # every information set has k actions
         return _normalise_blocks(weights, actions.pop(), behaviour)
     sums = np.add.reduceat(weights[1:], layout.infoset_first - 1)
-    per_sequence = sums[layout.sequence_infoset[1:]]
+    # each set's sum repeated over its actions, which sit side by side: no per-sequence
+    # index of the information sets (a compiled run's initial behaviour comes here)
+    per_sequence = np.repeat(sums, layout.action_count[layout.infoset_first])
     positive = per_sequence > 0.0
     np.divide(weights[1:], per_sequence, out=behaviour[1:], where=positive)
     np.divide(1.0, layout.action_count[1:], out=behaviour[1:], where=~positive)
@@ -243,6 +248,26 @@ def _infoset_mass(layout: PlayerLayout, cumulative: np.ndarray) -> np.ndarray:
     return mass
 
 
+def _sequence_mass(
+    layout: PlayerLayout, cumulative: np.ndarray
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """Per slice of information sets (:data:`~seqform.iterative.layout.CHUNK` / 16 at a
+    time: a slice's temporaries are some 12 MB), its sequences ``start:stop`` and each
+    one's information set's float64 sum of ``cumulative`` (:func:`_infoset_mass`'s sums,
+    bit for bit): no per-information-set array as long as the table's, and no per-sequence
+    index of the information sets (the sequences of a slice are its information sets' in
+    turn)."""
+    first = layout.infoset_first
+    step = max(1, CHUNK // 16)
+    for low in range(0, layout.num_infosets, step):
+        high = min(low + step, layout.num_infosets)
+        start = int(first[low])
+        stop = int(first[high]) if high < layout.num_infosets else layout.num_sequences
+        offsets = first[low:high] - start
+        mass = np.add.reduceat(cumulative[start:stop], offsets, dtype=np.float64)
+        yield start, stop, np.repeat(mass, np.diff(offsets, append=stop - start))
+
+
 def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> BehaviouralStrategy:
     """The average behaviour ``S(h, a) / sum_b S(h, b)`` of cumulative weights ``S``.
 
@@ -261,14 +286,13 @@ def average_strategy(layout: PlayerLayout, cumulative: np.ndarray) -> Behavioura
     probabilities = np.ones(layout.num_sequences)
     if not layout.num_infosets:
         return BehaviouralStrategy(table, probabilities, np.zeros(0, dtype=bool))
-    mass = _infoset_mass(layout, cumulative)
-    for low in range(1, layout.num_sequences, CHUNK):
-        high = min(low + CHUNK, layout.num_sequences)
-        sums = mass[layout.sequence_infoset[low:high]]
+    for start, stop, sums in _sequence_mass(layout, cumulative):
         positive = sums > 0.0
-        part = np.divide(cumulative[low:high], sums, out=np.empty(high - low), where=positive)
-        np.divide(1.0, layout.action_count[low:high], out=part, where=~positive)
-        probabilities[layout.order[low:high]] = part
+        part = np.divide(cumulative[start:stop], sums, out=np.empty(stop - start), where=positive)
+        np.divide(1.0, layout.action_count[start:stop], out=part, where=~positive)
+        probabilities[layout.order[start:stop]] = part
+        del sums, positive, part
+    mass = _infoset_mass(layout, cumulative)
     # the average own reach of each information set, S[parent] / S[0], in float64
     reach = cumulative[layout.infoset_parent].astype(np.float64) / float(cumulative[0])
     unreached = np.zeros(table.num_infosets, dtype=bool)
@@ -294,18 +318,16 @@ def average_plan(
     if not layout.num_infosets:
         plan[1:] = 1.0
         return plan
-    mass = _infoset_mass(layout, cumulative)
-    for low in range(1, layout.num_sequences, CHUNK):
-        high = min(low + CHUNK, layout.num_sequences)
-        sums = mass[layout.sequence_infoset[low:high]]
+    for start, stop, sums in _sequence_mass(layout, cumulative):
         positive = sums > 0.0
-        part = plan[low:high]
-        np.divide(cumulative[low:high], sums, out=part, where=positive)
-        np.divide(1.0, layout.action_count[low:high], out=part, where=~positive)
-    del mass
+        part = plan[start:stop]
+        np.divide(cumulative[start:stop], sums, out=part, where=positive)
+        np.divide(1.0, layout.action_count[start:stop], out=part, where=~positive)
+        del sums, positive
+    step = max(1, CHUNK // 16)  # the parents' plans gathered: 8 bytes a sequence of a slice
     for level in layout.levels:
-        for low in range(level.sequences.start, level.sequences.stop, CHUNK):
-            high = min(low + CHUNK, level.sequences.stop)
+        for low in range(level.sequences.start, level.sequences.stop, step):
+            high = min(low + step, level.sequences.stop)
             part = plan[low:high]
             np.multiply(plan[layout.sequence_parent[low:high]], part, out=part)
     return plan

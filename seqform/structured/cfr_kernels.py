@@ -23,13 +23,13 @@ loops:
   caller), and regret matching; the order of
   :class:`~seqform.iterative.cfr.FullTreeRegrets`.
 * :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down.
-* :func:`class_first_members`, :func:`class_sums` — a run on hand classes: per sequence
-  its class's first member, which the update sums the class's regret in, and the
-  certificate's sums per class, both read through the internal order (no copy of the
-  classes in it).
-* :func:`best_response_value` — the value of a best response (the backward induction of
-  :func:`seqform.certify.respond` without its strategy), in place on the leaf payoffs: the
-  certificate of a run on hand classes (:mod:`seqform.structured.reductions.suit_classes`).
+* :func:`class_first_members` — a run on hand classes: per sequence its class's first
+  member, which the update sums the class's regret in (read through the internal order:
+  no copy of the classes in it).
+* :func:`class_response_value` — the value of a best response over the hand classes' plans
+  (the backward induction of :func:`seqform.certify.respond` without its strategy), in
+  place on the leaf payoffs, the class sums in the first members' entries: the certificate
+  of a run on hand classes (:mod:`seqform.structured.reductions.class_certificate`).
 
 Sums are accumulated in float64 whatever the storage (float32 storage halves the memory of
 the regrets, the average and the behaviour; the certificate reads the average in float64).
@@ -38,13 +38,11 @@ This module imports numba at import time: import it only where a run uses it.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 __all__ = [
-    "best_response_value",
     "class_first_members",
-    "class_sums",
+    "class_response_value",
     "leaf_product",
     "own_plan",
     "update_player",
@@ -232,7 +230,7 @@ def update_player(
     numbers,
     flags,
     tolerance,
-    class_first,
+    class_offset,
 ):
     """One player's half-iteration after its sequence payoffs ``values`` (internal order,
     overwritten: scratch): counterfactual values bottom up, then in one pass over the
@@ -253,13 +251,13 @@ def update_player(
     discount at ``t``; ``flags``: plus, predictive, and whether each of the three discounts
     applies (:func:`seqform.structured.compiled_cfr.rule_step`).
 
-    ``class_first`` (empty: none): per sequence, the first member of its hand class on
-    canonical boards (:func:`class_first_members`); then each sequence's instantaneous
-    regret is its class's sum, so the members of a class keep one regret and one behaviour
-    (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).  The sum is taken in
-    place, in the first member's regret, which comes before the others: the members are
-    added in the order of the sequences, as into a scratch entry per class, with no such
-    scratch (float64 per class, on a flop 7 bytes a sequence).
+    ``class_offset`` (empty: none): per sequence, how far before it the first member of its
+    hand class on canonical boards is (:func:`class_first_members`); then each sequence's
+    instantaneous regret is its class's sum, so the members of a class keep one regret and
+    one behaviour (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).  The sum is
+    taken in place, in the first member's regret, which comes before the others: the
+    members are added in the order of the sequences, as into a scratch entry per class,
+    with no such scratch (float64 per class, on a flop 7 bytes a sequence).
 
     Length: the steps of one half-iteration, in the loop's order, read as one.
     """
@@ -286,16 +284,15 @@ def update_player(
         values[infoset_parent[i]] += total
     scale = max(scale, abs(values[0]))
     bound = tolerance * scale
-    tied = len(class_first) > 0
+    tied = len(class_offset) > 0
     if tied:
         for s in range(1, len(values)):
-            first = class_first[s]
-            if first != s:  # first < s: its regret is done, and now sums the class
-                values[first] += values[s]
+            if class_offset[s] != 0:  # first < s: its regret is done, and now sums the class
+                values[s - class_offset[s]] += values[s]
     plan[0] = 1.0
     cumulative[0] += weight
     for s in range(1, len(values)):  # one pass: regret, the average, the rule
-        r = values[class_first[s]] if tied else values[s]
+        r = values[s - class_offset[s]] if tied else values[s]
         if -bound <= r <= bound:
             r = 0.0
         reach = plan[sequence_parent[s]] * behaviour[s]
@@ -332,48 +329,57 @@ def update_player(
 
 
 @njit(cache=True, nogil=True)
-def class_first_members(classes, order, count, out):
-    """Per internal sequence ``s`` into ``out``, the first internal sequence of its class
-    (``classes``: per table sequence its class, ``0 .. count − 1``; ``order``: per internal
-    sequence its table sequence), so ``out[s] <= s``."""
-    first = np.full(count, -1, dtype=out.dtype)
+def class_first_members(classes, order, first, out):
+    """Per internal sequence ``s`` into ``out``, how far before it the first internal
+    sequence of its class is (``classes``: per table sequence its class, ``0 .. len(first)
+    − 1``; ``order``: per internal sequence its table sequence; ``first``: per class, -1,
+    scratch), so the first member is ``s − out[s]``; with no ``out`` (an empty array),
+    nothing is written.  Returns the largest distance, for the caller to choose ``out``'s
+    type by a first call."""
+    largest = 0
+    write = len(out) > 0
     for s in range(len(order)):
         c = classes[order[s]]
         if first[c] < 0:
             first[c] = s
-        out[s] = first[c]
+        largest = max(largest, s - first[c])
+        if write:
+            out[s] = s - first[c]
+    return largest
 
 
 @njit(cache=True, nogil=True)
-def class_sums(payoffs, classes, order, out):
-    """``out[c] += payoffs[s]`` for each internal sequence ``s`` of class ``c`` (``classes``
-    per table sequence, ``order`` per internal sequence its table sequence), in the order of
-    the sequences: :func:`numpy.bincount` of the classes in the internal order, without
-    that order's copy of them."""
-    for s in range(len(order)):
-        out[classes[order[s]]] += payoffs[s]
+def class_response_value(payoffs, class_offset, infoset_first, sequence_parent):
+    """The value of a best response over hand-class plans, given the leaf payoff of each
+    sequence in ``payoffs`` (internal order, overwritten): each member's payoff is added
+    onto its class's first member (``class_offset`` before it, :func:`class_first_members`),
+    in the
+    order of the sequences as the update sums a class's regret, then the backward induction
+    of :func:`seqform.certify.respond` without its strategy runs over the information sets
+    whose sequences are their classes' first members, deepest first, each adding its best
+    total onto its parent sequence's first member; ``payoffs[0]`` ends as the value.
 
-
-@njit(cache=True, nogil=True)
-def best_response_value(totals, first_sequence, parent_sequence, order):
-    """The value of a best response of a sequence table (information sets ``h`` with their
-    ``first_sequence``, consecutive sequences, and ``parent_sequence``), given the leaf
-    payoff of each sequence in ``totals``, which it overwrites: in ``order`` (the
-    information sets by increasing first sequence) from the last, each information set's
-    best ``totals`` is added onto its parent sequence, so ``totals[0]`` ends as the value.
-    A child's sequences come after its parent sequence, so it is done before its parent's
-    information set is read; NaN where a table breaks that or a payoff is not finite."""
-    count = len(order)
-    for position in range(count - 1, -1, -1):
-        infoset = order[position]
-        first = first_sequence[infoset]
-        stop = len(totals) if position == count - 1 else first_sequence[order[position + 1]]
-        best = totals[first]
+    The members of a class of information sets hold the members of their actions'
+    classes, each set's actions side by side, so the first member's actions are their
+    classes' first members; a parent sequence (shallower) comes before the sequences below
+    it.  The class totals live in the first members' own
+    entries: no array per class.  NaN where a parent does not come first or a payoff is not
+    finite."""
+    count = len(infoset_first)
+    for s in range(1, len(payoffs)):
+        if class_offset[s] != 0:  # the first member: not read until every member is added
+            payoffs[s - class_offset[s]] += payoffs[s]
+    for infoset in range(count - 1, -1, -1):
+        first = infoset_first[infoset]
+        if class_offset[first] != 0:
+            continue
+        stop = len(payoffs) if infoset == count - 1 else infoset_first[infoset + 1]
+        best = payoffs[first]
         for sequence in range(first + 1, stop):
-            if totals[sequence] > best:
-                best = totals[sequence]
-        parent = parent_sequence[infoset]
+            if payoffs[sequence] > best:
+                best = payoffs[sequence]
+        parent = sequence_parent[first] - class_offset[sequence_parent[first]]
         if parent >= first or not abs(best) < float("inf"):
             return float("nan")
-        totals[parent] += best
-    return totals[0]
+        payoffs[parent] += best
+    return payoffs[0]

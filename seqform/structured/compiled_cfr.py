@@ -209,14 +209,30 @@ def rule_step(rule: RegretRule | ScheduledRule, iteration: int) -> RuleStep:
     return RuleStep(numbers=numbers, flags=flags)
 
 
-def _class_first(kernels: ModuleType, layout: PlayerLayout, classes: np.ndarray) -> np.ndarray:
-    """Per internal sequence, the first internal sequence of its hand class (``classes``:
-    per table sequence), in the order's integer type: what the update reads to share one
-    regret per class (:func:`~seqform.structured.cfr_kernels.update_player`)."""
-    first = np.empty(layout.num_sequences, dtype=layout.order.dtype)
+def _class_offset(kernels: ModuleType, layout: PlayerLayout, classes: np.ndarray) -> np.ndarray:
+    """Per internal sequence, how far before it the first internal sequence of its hand
+    class is (``classes``: per table sequence), in the narrowest unsigned type that holds
+    the largest distance: what the update reads to share one regret per class
+    (:func:`~seqform.structured.cfr_kernels.update_player`).  A class's members are the
+    hands of one public node, which sit side by side in the internal order, so the
+    distances are below a node's sequences (uint16 on a flop: 2 bytes a sequence, where
+    the first members' own numbers took 4)."""
     count = int(classes.max(initial=0)) + 1
-    kernels.class_first_members(classes, layout.order, count, first)
-    return first
+    scratch = np.full(count, -1, dtype=layout.order.dtype)
+    largest = kernels.class_first_members(classes, layout.order, scratch, np.zeros(0, np.uint8))
+    offset = np.empty(layout.num_sequences, dtype=_offset_type(int(largest)))
+    scratch.fill(-1)
+    kernels.class_first_members(classes, layout.order, scratch, offset)
+    return offset
+
+
+def _offset_type(largest: int) -> np.dtype:
+    """The narrowest of uint8, uint16 and uint32 that holds ``largest``, else int64 (which
+    a compiled index minus it stays: an unsigned 64-bit one would make it a float)."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if largest <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.int64)
 
 
 class CompiledRegrets(FullTreeRegrets):
@@ -224,9 +240,9 @@ class CompiledRegrets(FullTreeRegrets):
     :data:`STORAGE`; ``classes``: per player, each sequence's hand class (table order) when
     the members of a class share one regret (canonical boards,
     :func:`~seqform.structured.vector_cfr.canonical_vector_cfr`), kept as :attr:`classes`
-    as given (the boards' own arrays, not copied into the internal order: the update reads
-    per sequence its class's first member instead, and the certificate reads the classes
-    through the order).  ``threads``: how many threads run the leaf product (default the
+    as given (the boards' own arrays, not copied into the internal order: the update and the
+    certificate read per sequence how far before it its class's first member is,
+    :attr:`class_offset`).  ``threads``: how many threads run the leaf product (default the
     cores this process may use, :func:`~seqform.structured.leaf_threads.default_threads`);
     the iterates are the same bit for bit whatever the count
     (:mod:`seqform.structured.leaf_threads`).
@@ -276,10 +292,10 @@ class CompiledRegrets(FullTreeRegrets):
         self.values = [values[: player.num_sequences] for player in layout.players]
         self.plans = [plans[: player.num_sequences] for player in layout.players]
         self.classes = classes
-        self._class_first = [np.zeros(0, np.int32)] * 2
+        self.class_offset = [np.zeros(0, np.uint8)] * 2
         if classes is not None:
-            self._class_first = [
-                _class_first(cfr_kernels, player, table)
+            self.class_offset = [
+                _class_offset(cfr_kernels, player, table)
                 for player, table in zip(layout.players, classes, strict=True)
             ]
         self._threaded = [threaded_product(flat, player, threads) for player in (0, 1)]
@@ -327,5 +343,5 @@ class CompiledRegrets(FullTreeRegrets):
             step.numbers,
             step.flags,
             self.tie_tolerance,
-            self._class_first[player],
+            self.class_offset[player],
         )

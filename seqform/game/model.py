@@ -39,6 +39,12 @@ class Game:
         ``("Jpb", "b") -> "call"``); the default returns the action label unchanged.
     description
         One line on where the game comes from.
+    origin
+        What the game was built from when its name and description do not say all of it (a
+        hold'em spot's :class:`~seqform.holdem.spot.Spot`: its description names the board,
+        not the pot, stacks, sizes or range weights), so that a strategy document of the game
+        can be checked against it (:func:`seqform.io.strategy_files.check_document_game`);
+        None for the others.
 
     Attributes
     ----------
@@ -60,6 +66,7 @@ class Game:
     player_names: tuple[str, ...] = _TWO_NAMES
     describe_action: Callable[[str, str], str] = field(default=_no_words, compare=False)
     description: str = ""
+    origin: object | None = field(default=None, repr=False)
     flat: FlatTree = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

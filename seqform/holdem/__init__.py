@@ -1,8 +1,9 @@
 """Hold'em, in one home: cards and ranges in players' notation, spot files and the structured
-game a spot is (``spot``, ``game``, ``betting``, ``strength`` from a maintained evaluator,
-eval7), the toy games of *The Mathematics of Poker* (``toy_games``), and what a player reads
-off a solved spot (``report``, ``hands``, ``equity``), with the spot LP's work estimate
-(``lp_work``) and the unit poker reports give exploitability in (``units``: mbb/g).
+game a spot is (``spot``, ``spot_match``: where two spots differ, ``game``, ``betting``,
+``strength`` from a maintained evaluator, eval7), the toy games of *The Mathematics of Poker*
+(``toy_games``), and what a player reads off a solved spot (``report``, ``hands``,
+``equity``), with the spot LP's work estimate (``lp_work``) and the unit poker reports give
+exploitability in (``units``: mbb/g).
 
 This module is the door: the rest of the package imports hold'em only from here
 (``tests/test_architecture.py`` checks it), so the names below are all that the other rooms
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
         read_spot,
         spot_from_mapping,
     )
+    from seqform.holdem.spot_match import SpotDifference, spot_difference
     from seqform.holdem.strength import hand_name
     from seqform.holdem.texture import BoardTexture, board_texture
     from seqform.holdem.units import ReportUnit, report_unit, spot_unit, unit_meaning
@@ -108,6 +110,8 @@ _DOOR = {
     "spot_size": "lp_work",
     "spot_summary": "report",
     "spot_from_mapping": "spot",
+    "SpotDifference": "spot_match",
+    "spot_difference": "spot_match",
 }
 
 __all__ = [
@@ -126,6 +130,7 @@ __all__ = [
     "RootAction",
     "Spot",
     "SpotAggregate",
+    "SpotDifference",
     "SpotFileError",
     "SpotSize",
     "SpotSummary",
@@ -152,6 +157,7 @@ __all__ = [
     "seat_ev",
     "select_combos",
     "spot_aggregate",
+    "spot_difference",
     "spot_from_mapping",
     "spot_game",
     "spot_report",

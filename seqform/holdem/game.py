@@ -257,7 +257,9 @@ def spot_game(spot: Spot) -> StructuredGame:
     structured route merges suits where the whole spot is proven invariant
     (:func:`~seqform.game.public.symmetry.game_symmetries`: the board mapped onto itself as
     a set, each range onto itself weight for weight, the public tree and showdowns onto
-    themselves) and certifies the lifted answer on the spot itself."""
+    themselves) and certifies the lifted answer on the spot itself.  Its ``origin`` is
+    ``spot``, which its description (street and board) does not give in full: a strategy
+    document of another pot or other range weights is refused by it."""
     root = _Builder(spot).street(spot.board, Fraction(0), "|")
     return StructuredGame(
         name=spot.name,
@@ -268,6 +270,7 @@ def spot_game(spot: Spot) -> StructuredGame:
         description=f"{spot.street} spot on {''.join(card_text(c) for c in spot.board)}",
         suits=len(SUITS),
         fixed_cards=tuple(spot.board),
+        origin=spot,
     )
 
 

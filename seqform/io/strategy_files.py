@@ -278,14 +278,26 @@ def check_document_game(
     """Raise unless a seqform document's ``"game"`` is ``game``: the same name (a file's by
     its base name: a spot is named by its path as given) and the same description, which
     holds the parameters (``leduc`` and ``leduc(ranks=2)`` differ there).  A document without
-    ``"game"`` (``{infoset: {action: probability}}``, one strategies entry) passes.  The one
-    place the refusal is worded: ``use``, the caller's, says what ``game`` is for
+    ``"game"`` (``{infoset: {action: probability}}``, one strategies entry) passes.
+
+    A hold'em spot's description names its street and board only, so when ``game`` is a spot
+    (its ``origin``, :func:`seqform.holdem.spot_game`) and the document carries the spot it
+    was computed for (``"spot": {"definition": {...}}``, the keys of a spot file), the two
+    spots are compared as games (:func:`seqform.holdem.spot_difference`: board, pot, stack,
+    range weights, each street's sizes, ``max_raises``, ``all_in_threshold``), and the
+    first key that differs is named with both values.  A document without a definition (of
+    a seqform version before documents kept it, or written by another tool) is matched by
+    name and description alone, as are the other games' documents.
+
+    The one place the refusal is worded: ``use``, the caller's, says what ``game`` is for
     (:data:`GAME_USES`: "not of the game being exploited, 'kuhn' (...)").
 
     Raises
     ------
     StrategyFileError
-        For a document of another game, naming both.
+        For a document of another game, naming both; of another spot, naming the first key
+        in which the spots differ and its value in each; with a spot definition that is not
+        a spot, naming its key.
     """
     if not isinstance(document, dict) or not isinstance(document.get("game"), dict):
         return
@@ -297,6 +309,41 @@ def check_document_game(
         raise StrategyFileError(
             f"{where} is a strategy of {shown(name)} ({shown(description, 120)}), not of "
             f"{GAME_USES[use]}, {game.name!r} ({game.description!r})"
+        )
+    spot_object = document.get("spot")
+    if game.origin is None or not isinstance(spot_object, dict):
+        return
+    definition = spot_object.get("definition")
+    if definition is None:
+        return
+    _check_same_spot(definition, game, where, use)
+
+
+def _check_same_spot(
+    definition: Any, game: Game | StructuredGame, where: str, use: GameUse
+) -> None:
+    """Raise unless the spot ``definition`` of a document is the spot ``game`` was built
+    from (:func:`check_document_game`); a game built from something else passes."""
+    from seqform.holdem import CardError, Spot, SpotFileError, spot_difference, spot_from_mapping
+
+    spot = game.origin
+    if not isinstance(spot, Spot):
+        return
+    if not isinstance(definition, dict):
+        raise StrategyFileError(
+            f"{where}: spot/definition must be an object of a spot file's keys, got "
+            f"{shown(definition)}"
+        )
+    try:
+        saved = spot_from_mapping(definition, name=f"{where}: spot/definition")
+    except (SpotFileError, CardError) as exc:
+        raise StrategyFileError(str(exc)) from None
+    found = spot_difference(saved, spot)
+    if found is not None:
+        raise StrategyFileError(
+            f"{where} is a strategy of another spot, not of {GAME_USES[use]}, "
+            f"{game.name!r}: {found.key}: {found.item}{found.first} in the file, "
+            f"{found.second} in the spot"
         )
 
 

@@ -244,10 +244,11 @@ def explicit_game(
     number_public_tree(game)  # validates the public tree before any node is written
     root = game.write_deal(game, _reporting(game, _maker(game.root, game, (), _Terminals())))
     if game.describe_action is None:
-        return Game(name=game.name, root=root, description=game.description)
+        return Game(name=game.name, root=root, description=game.description, origin=game.origin)
     return Game(
         name=game.name,
         root=root,
         description=game.description,
         describe_action=game.describe_action,
+        origin=game.origin,
     )

@@ -229,9 +229,11 @@ def _canonical_node(node: PublicNode, group: SuitGroup, board: tuple[int, ...]) 
 
 
 def canonical_game(game: StructuredGame, symmetries: Symmetries) -> StructuredGame:
-    """``G'``: the game on canonical boards (module docstring), the same hands and deal."""
+    """``G'``: the game on canonical boards (module docstring), the same hands and deal;
+    no longer the game it was built from, so without its ``origin``."""
     root = _canonical_node(game.root, symmetries.group, ())
-    return replace(game, name=f"{game.name} on canonical boards", root=root, suits=None)
+    name = f"{game.name} on canonical boards"
+    return replace(game, name=name, root=root, suits=None, origin=None)
 
 
 @dataclass(frozen=True)

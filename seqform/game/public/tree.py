@@ -246,6 +246,8 @@ class StructuredGame:
         and solves the smaller game of canonical boards; None when the cards have no suits
     fixed_cards : public cards known before the public tree starts (a hold'em spot's board):
         only the suit permutations mapping this set onto itself can map the game onto itself
+    origin : what the game was built from, as :class:`~seqform.game.model.Game` has it (a
+        hold'em spot's :class:`~seqform.holdem.spot.Spot`), or None
     """
 
     name: str
@@ -257,6 +259,7 @@ class StructuredGame:
     describe_action: Callable[[str, str], str] | None = field(default=None, repr=False)
     suits: int | None = None
     fixed_cards: tuple[int, ...] = ()
+    origin: object | None = field(default=None, repr=False)
 
     @property
     def player_names(self) -> tuple[str, str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from seqform.cli.main import main
+from seqform.documents.spots.spot import definition_json
 from seqform.holdem import SpotDifference, spot_difference, spot_from_mapping
 from seqform.io.json_input import StrategyFileError
 from seqform.io.loader import load_game
@@ -93,6 +94,27 @@ def test_street_tables_are_compared_by_the_sizes_they_give() -> None:
     assert spot_difference(spot, tabled) is None
     donk = spot_from_mapping(turn | {"river": {"bet_sizes": [1], "donk_sizes": [0.5]}})
     assert spot_difference(spot, donk) == SpotDifference("[river] donk_sizes", "", "none", "[0.5]")
+
+
+def test_a_saved_definition_reads_back_to_the_same_spot() -> None:
+    # what the check relies on: a document's definition of the very spot is not refused
+    turn = RIVER | {
+        "board": "Ks7h2d9c",
+        "oop_range": "AA,QQ:0.3,AhKh:1/3",
+        "all_in_threshold": 0.67,
+        "donk_sizes": [0.33],
+        "river": {"oop_bet_sizes": [0.75], "ip_bet_sizes": [1], "ip_all_in": False},
+    }
+    spot = spot_from_mapping(turn)
+    saved = json.loads(json.dumps(definition_json(spot)))
+    assert spot_difference(spot_from_mapping(saved), spot) is None
+
+
+def test_a_spot_document_used_with_another_game_is_refused_by_name(
+    spots: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["exploit", "kuhn", "--strategy", str(spots["document"])]) == 1
+    assert "not of the game being exploited, 'kuhn'" in capsys.readouterr().err
 
 
 def test_exploit_refuses_a_document_of_other_weights(

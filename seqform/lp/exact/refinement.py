@@ -68,6 +68,7 @@ __all__ = [
     "refine_basis",
     "refine_dual",
     "refinement_problem",
+    "violation_count",
 ]
 
 REFINEMENT_ROUNDS = 3
@@ -115,6 +116,18 @@ def largest_dual_violation(program: LinearProgram, solution: ExactBasicSolution)
         if _wrong_sign(price, level, lower, upper):
             worst = max(worst, abs(price))
     return worst
+
+
+def violation_count(program: LinearProgram, solution: ExactBasicSolution) -> int:
+    """The bounds a basic solution breaks plus its reduced costs and row duals of the wrong
+    sign: 0 exactly when it is optimal."""
+    count = 0
+    for (lower, upper, level), price in zip(
+        _levels(program, solution), _prices(solution), strict=True
+    ):
+        broken = (lower is not None and level < lower) or (upper is not None and level > upper)
+        count += int(broken) + int(_wrong_sign(price, level, lower, upper))
+    return count
 
 
 def _prices(solution: ExactBasicSolution) -> list[Fraction]:

@@ -16,7 +16,12 @@ from seqform.lp.exact.minmax import minmax_program, solve_minmax_program
 from seqform.lp.exact.pivots import RepairError, _primal_pivot, repair_basis
 from seqform.lp.exact.program import AT_LOWER, AT_UPPER, BASIC, Basis, HighsModel, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
-from seqform.lp.exact.refinement import largest_violation, refine_basis
+from seqform.lp.exact.refinement import (
+    largest_dual_violation,
+    largest_violation,
+    refine_basis,
+    refine_dual,
+)
 from seqform.lp.exact.repair import repair_or_resolve
 from seqform.lp.solvers import InfeasibleError
 
@@ -48,7 +53,7 @@ def test_a_primal_feasible_basis_one_pivot_from_optimal_is_repaired():
     start = _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER])
     before = resolve_basis(program, start)
     assert before.primal_feasible and not before.dual_feasible
-    repaired = repair_basis(program, start)
+    repaired = repair_basis(program, start, refine=False)
     assert repaired.solution.optimal and repaired.pivots == 1
     assert repaired.solution.objective == 11 and repaired.solution.values == (3, 1)
 
@@ -116,10 +121,57 @@ def test_refinement_sees_a_violation_below_float_resolution():
     assert refined.solution.values == (1 - tiny, tiny)
 
 
+def test_dual_refinement_removes_a_reduced_cost_of_the_wrong_sign_below_float_resolution():
+    # max a + (1 + 2^-60) b  s.t.  a + b <= 1,  a, b >= 0.  With a basic on the tight row and
+    # b at 0, b's reduced cost is 2^-60 > 0 at its lower bound: in floats 1 + 2^-60 is 1.0,
+    # so HiGHS on the LP itself sees an optimal basis.  Optimum (by hand): b = 1, a = 0.
+    tiny = Fraction(1, 2**60)
+    program = LinearProgram(
+        matrix=RationalMatrix.from_triples((1, 2), [0, 0], [0, 1], [Fraction(1), Fraction(1)]),
+        objective=(Fraction(1), 1 + tiny),
+        col_lower=(ZERO, ZERO),
+        col_upper=(None, None),
+        row_lower=(None,),
+        row_upper=(Fraction(1),),
+    )
+    start = _basis([BASIC, AT_LOWER], [AT_UPPER])
+    before = resolve_basis(program, start)
+    assert before.primal_feasible and not before.dual_feasible
+    assert largest_dual_violation(program, before) == tiny
+    refined = refine_dual(program, start)
+    assert refined.rounds == 1 and refined.solution.optimal
+    assert refined.solution.values == (0, 1)
+    repaired = repair_basis(program, start, max_pivots=0)
+    assert repaired.solution.optimal and repaired.pivots == 0 and repaired.refinements == 1
+
+
+def test_dual_refinement_sees_a_row_dual_of_the_wrong_sign():
+    # max -2^-60 a  s.t.  0 <= a <= 1 (a row),  a free.  With the row tight at its upper
+    # bound and a basic, the row's dual is -2^-60 < 0 away from its lower bound: the
+    # activity must move down, which only an activity column in the refinement LP shows.
+    # Optimum (by hand): a = 0, the row at its lower bound.
+    tiny = Fraction(1, 2**60)
+    program = LinearProgram(
+        matrix=RationalMatrix.from_triples((1, 1), [0], [0], [Fraction(1)]),
+        objective=(-tiny,),
+        col_lower=(None,),
+        col_upper=(None,),
+        row_lower=(ZERO,),
+        row_upper=(Fraction(1),),
+    )
+    start = _basis([BASIC], [AT_UPPER])
+    before = resolve_basis(program, start)
+    assert before.primal_feasible and not before.dual_feasible
+    assert before.row_duals == (-tiny,)
+    refined = refine_dual(program, start)
+    assert refined.solution.optimal and refined.solution.values == (0,)
+
+
 def test_too_few_pivots_are_refused():
     program = _small_lp()
     with pytest.raises(RepairError, match="after 0 exact simplex pivots"):
-        repair_basis(program, _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER]), max_pivots=0)
+        start = _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER])
+        repair_basis(program, start, max_pivots=0, refine=False)
 
 
 def _beale_lp() -> LinearProgram:
@@ -233,7 +285,7 @@ def test_a_game_lp_basis_pushed_one_pivot_off_its_optimum_is_repaired(game):
     assert optimum.optimal
     pushed = _pushed_off(program, optimal)
     assert resolve_basis(program, pushed).primal_feasible
-    repaired = repair_basis(program, pushed)
+    repaired = repair_basis(program, pushed, refine=False)
     assert repaired.solution.optimal and repaired.pivots >= 1
     assert repaired.solution.objective == optimum.objective
 
@@ -243,8 +295,11 @@ def test_solve_exact_repairs_a_float_basis_that_is_not_exactly_optimal(monkeypat
     # 2x2 to 3x2, Liar's Dice 2 sides, simplex and ipm), so the exact route is handed Kuhn's
     # optimal basis pushed one pivot off its optimum: exact pivots bring it back, and the
     # basis gives the exact equilibrium, value -1/18 (Kuhn 1950).
+    # The dual refinement would repair this basis by HiGHS; the pivots are tested alone.
+    from seqform.lp.exact import pivots
     from seqform.routes import exact as exact_route
 
+    monkeypatch.setattr(pivots, "REFINEMENT_PASSES", 0)
     real = exact_route.solve_minmax_program
 
     def pushed_off(minmax, **options):
@@ -258,7 +313,10 @@ def test_solve_exact_repairs_a_float_basis_that_is_not_exactly_optimal(monkeypat
     assert "exact simplex pivot" in solution.notes[0]
 
 
-def test_a_failed_repair_gives_the_basis_as_it_is_and_why():
+def test_a_failed_repair_gives_the_basis_as_it_is_and_why(monkeypatch):
+    from seqform.lp.exact import pivots
+
+    monkeypatch.setattr(pivots, "REFINEMENT_PASSES", 0)  # the pivots alone, as above
     program = _small_lp()
     start = _basis([AT_LOWER, BASIC], [BASIC, AT_UPPER])  # one primal pivot from optimal
     outcome = repair_or_resolve(program, start, max_pivots=0)

@@ -20,8 +20,8 @@ The 52-card game is abstracted on canonical boards (``seqform.abstract(...,
 suit_isomorphism=True)``: one deal path per suit-orbit, buckets that are unions of hand
 classes, the same value as the abstraction on every deal path,
 ``tests/test_abstraction_suits.py``) and its lifted strategies are certified on hand classes
-of the game on canonical boards, which gives their exploitability on the 52-card game at a
-twenty-fourth of its size (the best response on the game itself needs about 15 GB).  Its
+of the game on canonical boards, which gives their exploitability on the 52-card game at an
+eighth of its size (the best response on the game itself needs about 15 GB).  Its
 value is not solved here: the "full value" is the interval the certified DCFR average
 proves (``benchmarks/results/rhode_island_cfr.md``: ``[-0.659337, -0.654373]``).  Peak RSS
 is the process's, so a row's is the largest of its own and the rows before it in the run.

@@ -10,6 +10,7 @@ import pytest
 
 from seqform.abstraction.buckets import card_abstraction
 from seqform.abstraction.solve import _abstract_certificate, abstract
+from seqform.documents.build import document
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.rhode_island import rhode_island_structured
@@ -86,3 +87,12 @@ def test_a_game_without_suit_symmetry_is_abstracted_as_it_is():
     assert reduced.boards is None
     assert reduced.game_strategies() is reduced.strategies
     assert reduced.exploitability == pytest.approx(unreduced.exploitability, abs=1e-12)
+
+
+def test_a_reduced_abstractions_document_names_the_games_information_sets():
+    game = leduc_structured(3, 2)
+    reduced = document(abstract(game, (2, 3), suit_isomorphism=True))
+    unreduced = document(abstract(game, (2, 3)))
+    assert reduced["full_game"]["sequences"] == unreduced["full_game"]["sequences"]
+    for mine, theirs in zip(reduced["strategies"], unreduced["strategies"], strict=True):
+        assert [i["name"] for i in mine["infosets"]] == [i["name"] for i in theirs["infosets"]]

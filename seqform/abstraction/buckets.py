@@ -28,12 +28,12 @@ the game on canonical boards ``G'`` (:mod:`seqform.structured.reductions.suit_cl
 paths), with the features of the game itself (not of ``G'``, whose boards stand for their
 orbits), and makes each bucket a union of hand classes: a hand takes the features and the
 bucket of its class's representative (the smallest hand of its orbit under the stabilizer of
-the path's cards).  Its buckets at a canonical path are then the ones the game's own buckets
-would be there, bit for bit (the representative's features stand for the class's, which
-are equal up to the order of their sums), except in the lossless limit, where the members of
-a class share a bucket instead of having one each (lossless too: the suit reduction loses
-nothing).  The abstract game built on ``G'`` from them is the one on the game restricted to
-suit-symmetric plans, which has its value.
+the path's cards; the members' features are its own up to the order of their sums).  Its
+buckets at a canonical path are then the game's own buckets there
+(``tests/test_abstraction_suits.py`` checks them equal on small decks), except in the
+lossless limit, where the members of a class share a bucket instead of having one each
+(lossless too: the suit reduction loses nothing).  The abstract game built on ``G'`` from
+them is the one on the game restricted to suit-symmetric plans, which has its value.
 """
 
 from __future__ import annotations

@@ -324,7 +324,11 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
         mine = [row for row in rows if row["game"] == game]
         sizes = [float(row["abstract_sequences"]) for row in mine]  # type: ignore[arg-type]
         values = [max(float(row["mbb_per_game"]), ZERO_AT) for row in mine]  # type: ignore[arg-type]
-        axes.plot(sizes, values, marker="o", label=game)
+        ladder = next((lad for lad in LADDERS.values() if lad.game == game), None)
+        reduced = ladder is not None and ladder.suit_isomorphism
+        axes.plot(
+            sizes, values, marker="o", label=f"{game} (canonical boards)" if reduced else game
+        )
         for size, value, row in zip(sizes, values, mine, strict=True):
             axes.annotate(
                 str(row["buckets"]).replace(" (full LP)", ""),
@@ -342,7 +346,7 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
         fontsize=10,
     )
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend()
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=8)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)

@@ -6,15 +6,25 @@ measured there by best response (Johanson, Burch, Valenzano and Bowling, AAMAS 2
 curve need not fall at every rung: Waugh et al. (AAMAS 2009) showed that a finer
 abstraction can give a more exploitable strategy (abstraction pathologies).
 
-Games: Leduc 13 × 4 (two rounds) and Rhode Island Hold'em on the 16-card deck
-``rhode_island(ranks=4)`` (three rounds: each count is the total over the round's parents).
-The deck is the largest whose rungs run in minutes here: the abstraction keeps every deal
-path's buckets apart (no suit isomorphism), so 2,4,8 buckets already make an abstract LP of
-663,061 sequences a player (Clarabel: minutes).  Counts cannot pass a player's hands (16,
-then 15 and 14 once public cards are turned), so the ladder stops at 3,6,12; its lossless
-end is the full game's own LP (suit-reduced, ``solve_structured``), which the lossless
-abstraction equals (``tests/test_abstraction_rhode_island.py``).  The full 52-card game is
-out of reach: its best response alone needs about 15 GB.
+Games: Leduc 13 × 4 (two rounds), Rhode Island Hold'em on the 16-card deck
+``rhode_island(ranks=4)`` (three rounds: each count is the total over the round's parents)
+and the full 52-card Rhode Island Hold'em (``--games rhode_island_52``).  On the 16-card
+deck the abstraction keeps every deal path's buckets apart (no suit isomorphism), so 2,4,8
+buckets already make an abstract LP of 663,061 sequences a player (Clarabel: minutes).
+Counts cannot pass a player's hands (16, then 15 and 14 once public cards are turned), so
+the ladder stops at 3,6,12; its lossless end is the full game's own LP (suit-reduced,
+``solve_structured``), which the lossless abstraction equals
+(``tests/test_abstraction_rhode_island.py``).
+
+The 52-card game is abstracted on canonical boards (``seqform.abstract(...,
+suit_isomorphism=True)``: one deal path per suit-orbit, buckets that are unions of hand
+classes, the same value as the abstraction on every deal path,
+``tests/test_abstraction_suits.py``) and its lifted strategies are certified on hand classes
+of the game on canonical boards, which gives their exploitability on the 52-card game at an
+eighth of its size (the best response on the game itself needs about 15 GB).  Its
+value is not solved here: the "full value" is the interval the certified DCFR average
+proves (``benchmarks/results/rhode_island_cfr.md``: ``[-0.659337, -0.654373]``).  Peak RSS
+is the process's, so a row's is the largest of its own and the rows before it in the run.
 
 Exploitability is written in chips per game, in mbb/game (thousandths of the big blind: as
 in docs/resolving.md, Leduc's big blind is its ante, one chip; Rhode Island's its first
@@ -24,7 +34,7 @@ Writes ``benchmarks/results/abstraction_ladder.md``, ``.csv`` and ``.png`` after
 a run of some games keeps the other games' rows from the CSV.  Run from the checkout, at
 low priority on a shared machine::
 
-    nice -n 19 python -m benchmarks.abstraction_ladder [--games leduc,rhode_island]
+    nice -n 19 python -m benchmarks.abstraction_ladder [--games leduc,rhode_island,rhode_island_52]
         [--features ehs|ehs2|histogram] [--quick] [--rungs '3,3,3;4,8,14']
 """
 
@@ -34,6 +44,7 @@ import argparse
 import csv
 import datetime
 import os
+import resource
 import shlex
 import sys
 import time
@@ -57,6 +68,8 @@ class Ladder:
     big_blind : chips of the big blind (mbb/game are its thousandths)
     ante : chips each player antes
     lossless_by_lp : add the full game's LP as the last (lossless) rung
+    suit_isomorphism : abstract on canonical boards (module docstring)
+    value_bounds : the full game's value as an interval proved elsewhere, instead of its LP
     """
 
     game: str
@@ -64,6 +77,8 @@ class Ladder:
     big_blind: float
     ante: float
     lossless_by_lp: bool = False
+    suit_isomorphism: bool = False
+    value_bounds: tuple[float, float] | None = None
 
 
 LADDERS = {
@@ -80,9 +95,18 @@ LADDERS = {
         ante=5.0,
         lossless_by_lp=True,
     ),
+    "rhode_island_52": Ladder(
+        "rhode_island",
+        ("1,1,1", "2,2,2", "3,3,3", "2,4,8", "3,6,12"),
+        big_blind=10.0,
+        ante=5.0,
+        suit_isomorphism=True,
+        # benchmarks/results/rhode_island_cfr.md: DCFR's average certified on G, 778 iterations
+        value_bounds=(-0.659337, -0.654373),
+    ),
 }
 """Leduc 13 × 4: from no card information to the ranks (13) and beyond; Rhode Island on 16
-cards (module docstring)."""
+cards; the 52-card Rhode Island on canonical boards (module docstring)."""
 
 FIELDS = (
     "game",
@@ -98,6 +122,7 @@ FIELDS = (
     "lp_seconds",
     "seconds",
     "load",
+    "peak_rss_gb",
 )
 
 
@@ -110,6 +135,10 @@ def _units(ladder: Ladder, exploitability: float) -> dict[str, float]:
 
 def _load() -> float:
     return os.getloadavg()[0]
+
+
+def _peak_rss_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # kB on Linux
 
 
 def run(
@@ -129,17 +158,21 @@ def run(
     for ladder in ladders:
         game = seqform.load_structured_game(ladder.game)
         start = time.perf_counter()
-        full = solve_structured(game)
+        full = None if ladder.value_bounds else solve_structured(game)
         full_seconds = time.perf_counter() - start
-        print(
-            f"{ladder.game}: full LP value {full.value:.9f} in {full_seconds:.1f} s",
-            file=sys.stderr,
-        )
+        if full is not None:
+            print(
+                f"{ladder.game}: full LP value {full.value:.9f} in {full_seconds:.1f} s",
+                file=sys.stderr,
+            )
+        full_value = "" if full is None else full.value
         rungs = ladder.rungs[:2] if quick else ladder.rungs
         for spec in [rung for rung in rungs if only is None or rung in only]:
             start = time.perf_counter()
             try:
-                result = seqform.abstract(game, spec, features=features)
+                result = seqform.abstract(
+                    game, spec, features=features, suit_isomorphism=ladder.suit_isomorphism
+                )
             except SolverError as error:  # a point its certificate rejects, say: no row
                 print(f"{ladder.game} {spec}: {error}", file=sys.stderr)
                 continue
@@ -149,18 +182,19 @@ def run(
                 "features": features,
                 "abstract_sequences": result.abstract.tables[0].num_sequences,
                 "abstract_value": result.value,
-                "full_value": full.value,
+                "full_value": full_value,
                 "abstract_exploitability": result.abstract_exploitability,
                 "exploitability": result.exploitability,
                 **_units(ladder, result.exploitability),
                 "lp_seconds": result.timings["lp"],
                 "seconds": time.perf_counter() - start,
                 "load": _load(),
+                "peak_rss_gb": _peak_rss_gb(),
             }
             print(row, file=sys.stderr)
             rows.append(row)
             _write(_ordered(rows))
-        if ladder.lossless_by_lp and not quick and only is None:
+        if full is not None and ladder.lossless_by_lp and not quick and only is None:
             exploitability = float(full.certificate.exploitability)
             rows.append(
                 {
@@ -176,6 +210,7 @@ def run(
                     "lp_seconds": full.timings["lp"],
                     "seconds": full_seconds,
                     "load": _load(),
+                    "peak_rss_gb": _peak_rss_gb(),
                 }
             )
             _write(_ordered(rows))
@@ -210,9 +245,10 @@ def kept_rows(games: set[str], only: tuple[str, ...] | None = None) -> list[dict
             if ladder is None or (rerun and (only is None or old["buckets"] in only)):
                 continue
             row: dict[str, object] = {field: old.get(field, "") or "" for field in FIELDS}
+            if old["full_value"]:  # empty where the value is an interval (value_bounds)
+                row["full_value"] = float(old["full_value"])
             for field in (
                 "abstract_value",
-                "full_value",
                 "abstract_exploitability",
                 "exploitability",
                 "seconds",
@@ -237,6 +273,15 @@ def _seconds(value: object) -> str:
     return "—" if value in ("", None) else f"{float(value):.1f}"  # type: ignore[arg-type]
 
 
+def _full_value(row: dict[str, object]) -> str:
+    """The LP's value, or the interval a ladder's ``value_bounds`` give."""
+    if row["full_value"] not in ("", None):
+        return f"{float(row['full_value']):.6f}"  # type: ignore[arg-type]
+    ladder = next(lad for lad in LADDERS.values() if lad.game == row["game"])
+    low, high = ladder.value_bounds or (float("nan"), float("nan"))
+    return f"[{low:.6f}, {high:.6f}] (DCFR)"
+
+
 def write_table(rows: list[dict[str, object]], stem: Path) -> None:
     """The rows as CSV and as a markdown table."""
     with stem.with_suffix(".csv").open("w", newline="") as handle:
@@ -246,17 +291,17 @@ def write_table(rows: list[dict[str, object]], stem: Path) -> None:
     lines = [
         "| game | buckets | abstract sequences a player | abstract value | full value | "
         "exploitability in the abstract game | full-game exploitability (chips) | mbb/game | "
-        "% of ante | abstract LP, s | all, s | load |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "% of ante | abstract LP, s | all, s | load | peak RSS, GB |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row['game']} | {row['buckets']} | {row['abstract_sequences']:,} | "
-            f"{row['abstract_value']:.6f} | {row['full_value']:.6f} | "
+            f"{row['abstract_value']:.6f} | {_full_value(row)} | "
             f"{row['abstract_exploitability']:.1e} | {row['exploitability']:.6f} | "
             f"{row['mbb_per_game']:.1f} | {row['percent_of_ante']:.2f} | "
             f"{_seconds(row['lp_seconds'])} | {_seconds(row['seconds'])} | "
-            f"{_seconds(row['load'])} |"
+            f"{_seconds(row['load'])} | {_seconds(row.get('peak_rss_gb', ''))} |"
         )
     stem.with_suffix(".md").write_text("\n".join([*_HEADER, *lines]) + "\n")
 
@@ -279,7 +324,11 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
         mine = [row for row in rows if row["game"] == game]
         sizes = [float(row["abstract_sequences"]) for row in mine]  # type: ignore[arg-type]
         values = [max(float(row["mbb_per_game"]), ZERO_AT) for row in mine]  # type: ignore[arg-type]
-        axes.plot(sizes, values, marker="o", label=game)
+        ladder = next((lad for lad in LADDERS.values() if lad.game == game), None)
+        reduced = ladder is not None and ladder.suit_isomorphism
+        axes.plot(
+            sizes, values, marker="o", label=f"{game} (canonical boards)" if reduced else game
+        )
         for size, value, row in zip(sizes, values, mine, strict=True):
             axes.annotate(
                 str(row["buckets"]).replace(" (full LP)", ""),
@@ -297,7 +346,7 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
         fontsize=10,
     )
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend()
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=8)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
@@ -306,7 +355,9 @@ def plot(rows: list[dict[str, object]], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--games", default=",".join(LADDERS), help="comma-separated: leduc, rhode_island"
+        "--games",
+        default="leduc,rhode_island",
+        help="comma-separated: leduc, rhode_island (16 cards), rhode_island_52 (the full game)",
     )
     parser.add_argument("--features", choices=("ehs", "ehs2", "histogram"), default="ehs")
     parser.add_argument("--quick", action="store_true", help="the first rungs only")
@@ -334,9 +385,11 @@ def main(argv: list[str] | None = None) -> int:
         "best response (Johanson et al., AAMAS 2013).  mbb/game are thousandths of the big "
         "blind (Leduc: the ante, 1 chip; Rhode Island: the first round's bet, 10 chips); % of "
         "ante: Leduc's is 1 chip, Rhode Island's 5.  Rhode Island's last rung is the full "
-        "game's LP (suit-reduced), the lossless abstraction.  `load` is the 1-minute load "
-        "average as the row ended; rows without LP seconds are from an earlier run that did "
-        "not record them.",
+        "game's LP (suit-reduced), the lossless abstraction.  The 52-card `rhode_island` is "
+        "abstracted on canonical boards and certified on hand classes; its full value is the "
+        "interval the certified DCFR average proves (rhode_island_cfr.md).  `load` is the "
+        "1-minute load average as the row ended, `peak RSS` the process's so far; rows "
+        "without them are from an earlier run that did not record them.",
         "",
         f"Rows of {', '.join(names)}: `{command.strip()}`, started "
         f"{datetime.datetime.now().isoformat(timespec='minutes')}, load {_load():.1f} at the "

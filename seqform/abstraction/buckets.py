@@ -19,6 +19,21 @@ hand is its own bucket: the lossless limit, the full game); a parent with no mor
 points than its share gets one bucket per point without k-means.  Buckets are numbered per
 deal path, parent by parent, weakest first (by their mean ``E[HS]`` or ``E[HS²]``, or for
 histograms the mass above the low bins).
+
+Suit isomorphism.  Every feature is invariant under the game's suit permutations ``σ``
+(``HS(σh | σB) = HS(h | B)``, and ``σ`` permutes the boards still to come), so the buckets
+are equivariant: hand ``σh`` at deal path ``σC`` is in the bucket of ``h`` at ``C``.  Given
+the game on canonical boards ``G'`` (:mod:`seqform.structured.reductions.suit_classes`),
+:func:`card_abstraction` buckets only ``G'``'s deal paths (one per suit-orbit of deal
+paths), with the features of the game itself (not of ``G'``, whose boards stand for their
+orbits), and makes each bucket a union of hand classes: a hand takes the features and the
+bucket of its class's representative (the smallest hand of its orbit under the stabilizer of
+the path's cards; the members' features are its own up to the order of their sums).  Its
+buckets at a canonical path are then the game's own buckets there
+(``tests/test_abstraction_suits.py`` checks them equal on small decks), except in the
+lossless limit, where the members of a class share a bucket instead of having one each
+(lossless too: the suit reduction loses nothing).  The abstract game built on ``G'`` from
+them is the one on the game restricted to suit-symmetric plans, which has its value.
 """
 
 from __future__ import annotations
@@ -29,7 +44,10 @@ import numpy as np
 
 from seqform.abstraction.features import Boards, final_boards, hand_features
 from seqform.abstraction.rounds import DealPath, Rounds, game_rounds
+from seqform.game.public.numbering import release_numbering
+from seqform.game.public.symmetry import Symmetries
 from seqform.game.public.tree import StructuredGame
+from seqform.structured.reductions.suit_classes import CanonicalBoards
 
 __all__ = ["KMEANS_INIT", "KMEANS_SEED", "CardAbstraction", "card_abstraction"]
 
@@ -72,21 +90,44 @@ class CardAbstraction:
 
 
 def card_abstraction(
-    game: StructuredGame, counts: tuple[int, ...], features: str = "ehs"
+    game: StructuredGame,
+    counts: tuple[int, ...],
+    features: str = "ehs",
+    canonical: CanonicalBoards | None = None,
 ) -> CardAbstraction:
     """Bucket both players' hands, round by round, each round inside the previous
     (module docstring).  ``counts`` are checked by
-    :func:`~seqform.abstraction.rounds.parse_card_buckets`."""
+    :func:`~seqform.abstraction.rounds.parse_card_buckets`.
+
+    With ``canonical`` (``game``'s canonical boards), the deal paths are those of ``G'``
+    (``canonical.canonical``) and every bucket a union of hand classes (module docstring,
+    "Suit isomorphism"); the abstraction is then one of ``G'``."""
     from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 
-    rounds = game_rounds(game)
-    boards = final_boards(game)
+    if canonical is not None and canonical.game is not game:
+        raise ValueError("the canonical boards are not this game's")
+    rounds = game_rounds(game if canonical is None else canonical.canonical)
+    boards = _game_boards(game, canonical)
+    symmetries = None if canonical is None else canonical.symmetries
     found: tuple[dict[DealPath, np.ndarray], dict[DealPath, np.ndarray]] = ({}, {})
     # one thread: k-means on a few dozen points spends ten times its work starting OpenMP
     with threadpool_limits(limits=1):
         for player in (0, 1):
-            _bucket_player(game, counts, features, rounds, boards, player, found[player])
+            _bucket_player(
+                game, counts, features, rounds, boards, player, found[player], symmetries
+            )
     return CardAbstraction(tuple(counts), features, rounds, found)
+
+
+def _game_boards(game: StructuredGame, canonical: CanonicalBoards | None) -> Boards:
+    """The game's final boards.  With ``canonical`` the game's own numbering, made for them
+    alone, is let go (nothing after the buckets numbers the game: the abstract game is
+    ``G'``'s), keeping only the boards' strengths: the full Rhode Island hold'em's
+    numbering is a gigabyte, its boards a megabyte."""
+    boards = final_boards(game)
+    if canonical is not None:
+        release_numbering(game)
+    return boards
 
 
 def _bucket_player(
@@ -97,8 +138,10 @@ def _bucket_player(
     boards: Boards,
     player: int,
     found: dict[DealPath, np.ndarray],
+    symmetries: Symmetries | None = None,
 ) -> None:
-    """Fill ``found`` with the player's buckets, deal path by deal path, round by round."""
+    """Fill ``found`` with the player's buckets, deal path by deal path, round by round;
+    with ``symmetries``, each hand as its class's representative (module docstring)."""
     cards = game.hands[player].card_matrix
     for round_index, count in enumerate(counts):
         for path in rounds.paths(player, round_index):
@@ -106,7 +149,32 @@ def _bucket_player(
             parent = rounds.parent(path)
             parents = np.zeros(len(cards), dtype=np.int64) if parent is None else found[parent]
             points = hand_features(boards, player, path, features)
-            found[path] = _refine(points, np.where(valid, parents, -1), count)
+            if symmetries is None:
+                found[path] = _refine(points, np.where(valid, parents, -1), count)
+                continue
+            representative = _representatives(symmetries, player, path)
+            labels = _refine(points[representative], np.where(valid, parents, -1), count)
+            found[path] = _renumbered(labels[representative])
+
+
+def _representatives(symmetries: Symmetries, player: int, path: DealPath) -> np.ndarray:
+    """Per hand, the smallest hand of its orbit under the suit permutations that fix each
+    card of ``path``: its hand class's representative in ``G'``."""
+    fixing = set(symmetries.group.stabilizer(path).elements)
+    maps = [
+        pair[player]
+        for element, pair in zip(symmetries.group.elements, symmetries.hand_maps, strict=True)
+        if element in fixing
+    ]
+    return np.stack(maps).min(axis=0)
+
+
+def _renumbered(labels: np.ndarray) -> np.ndarray:
+    """``labels`` with the buckets no hand is in removed, the order kept (-1 stays)."""
+    out = labels.copy()
+    used = labels >= 0
+    out[used] = np.unique(labels[used], return_inverse=True)[1].reshape(-1)
+    return out
 
 
 def _refine(points: np.ndarray, parents: np.ndarray, count: int) -> np.ndarray:

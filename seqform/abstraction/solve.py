@@ -19,6 +19,18 @@ judges it: within the equilibrium tolerance of the payoff range
 Refusing every such point stopped the Rhode Island ladder's larger rungs, whose tolerance is
 out of float's reach while the point is an equilibrium.
 
+Suit isomorphism.  ``abstract(game, card_buckets, suit_isomorphism=True)`` builds the
+abstraction on the game on canonical boards ``G'`` (one deal path per suit-orbit,
+:mod:`seqform.structured.reductions.suit_classes`) with buckets that are unions of hand
+classes (:mod:`seqform.abstraction.buckets`, "Suit isomorphism"): the abstract game is the
+game's abstract game restricted to suit-symmetric plans, with the same value, at a fraction
+of its size (the 52-card Rhode Island hold'em: 160,171 public sequences a player instead of
+1,303,131, an eighth: a two-card deal path's suit-orbit has 4 or 12 members, not 24).  Its
+strategies are lifted to ``G'`` (the same on each hand class) and certified there on hand classes
+(:func:`~seqform.structured.reductions.suit_classes.certify_on_classes`), which gives the
+certificate of their lift to the game at ``G'``'s size: what lets the 52-card Rhode Island
+hold'em be measured at all.  A game with no suit symmetry is abstracted as it is.
+
 Units.  Exploitability is in the game's chips (Leduc: antes of 1 chip); reports and
 documents give it per thousand in the unit of :func:`seqform.holdem.report_unit` (mbb/g).
 """
@@ -49,6 +61,12 @@ from seqform.lp.solvers import SolverError, SolverStats
 from seqform.routes.policy import choose_route
 from seqform.routes.result import PhaseClock, Timings
 from seqform.routes.structured import INTERIOR_REACH_TOLERANCE
+from seqform.structured.reductions.suit_classes import (
+    CanonicalBoards,
+    canonical_boards,
+    certify_on_classes,
+    lift_behaviour,
+)
 from seqform.structured.responses import certify, payoff_range
 
 __all__ = ["ABSTRACT_SOLVERS", "CLARABEL_TOLERANCE", "AbstractionResult", "abstract"]
@@ -78,10 +96,14 @@ class AbstractionResult:
     abstract_certificate : that equilibrium's certificate in the abstract game (NashConv 0
         up to the LP's tolerance)
     strategies : the abstract strategies lifted to the full game (every hand plays its
-        bucket's behaviour)
+        bucket's behaviour); with ``boards``, to ``G'`` (the same on each hand class;
+        :meth:`game_strategies` lifts them on to the game)
     certificate : the lifted strategies' certificate in the full game: its exploitability is
-        the abstraction's (Johanson et al. 2013)
+        the abstraction's (Johanson et al. 2013); with ``boards``, taken on hand classes of
+        ``G'`` (module docstring, "Suit isomorphism")
     stats : what the LP solver did; timings : seconds per phase
+    boards : the game on canonical boards the abstraction was built on, or None (built on
+        the game itself)
     """
 
     game: StructuredGame
@@ -94,6 +116,7 @@ class AbstractionResult:
     certificate: Certificate
     stats: SolverStats
     timings: Timings
+    boards: CanonicalBoards | None = None
 
     @property
     def route(self) -> str:
@@ -110,6 +133,17 @@ class AbstractionResult:
         """NashConv of the lifted strategies in the full game."""
         return float(self.certificate.nash_conv)
 
+    def game_strategies(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+        """The lifted strategies on the game's own tables (:attr:`strategies` lifted from
+        ``G'`` when the abstraction was built there; a table of the whole game, so for the
+        52-card Rhode Island hold'em gigabytes)."""
+        if self.boards is None:
+            return self.strategies
+        boards = self.boards
+        return lift_behaviour(boards, self.strategies[0]), lift_behaviour(
+            boards, self.strategies[1]
+        )
+
     @property
     def abstract_exploitability(self) -> float:
         """NashConv / 2 of the abstract equilibrium in the abstract game (about 0)."""
@@ -124,6 +158,7 @@ def abstract(
     solver: str = "clarabel",
     time_limit: float | None = None,
     progress: Callable[[str], None] | None = None,
+    suit_isomorphism: bool = False,
 ) -> AbstractionResult:
     """Solve the card abstraction of ``game`` with ``card_buckets`` buckets per round and
     measure its strategies in the full game (module docstring).
@@ -149,6 +184,10 @@ def abstract(
         Seconds for the LP solver.
     progress
         Called with a short message as each stage starts.
+    suit_isomorphism
+        Build the abstraction on canonical boards, its buckets unions of hand classes, and
+        certify it on hand classes (module docstring, "Suit isomorphism"); a game invariant
+        under no suit permutation is abstracted as it is (the result's ``boards`` is None).
 
     Raises
     ------
@@ -172,14 +211,19 @@ def abstract(
         raise CardBucketsError(
             f"the abstract LP is solved with {', '.join(ABSTRACT_SOLVERS)}, not {solver!r}"
         )
-    counts = parse_card_buckets(card_buckets, game)
     clock = PhaseClock(progress)
+    boards = None
+    if suit_isomorphism:
+        with clock.phase("canonical", "the game on canonical boards", stage="sequence_form"):
+            boards = canonical_boards(game)
+    played = game if boards is None else boards.canonical  # the game the abstraction is of
+    counts = parse_card_buckets(card_buckets, played)
     with clock.phase(
         "buckets", f"card buckets {counts} by {features} (k-means)", stage="sequence_form"
     ):
-        abstraction = card_abstraction(game, counts, features)
+        abstraction = card_abstraction(game, counts, features, boards)
     with clock.phase("abstract_game", "the abstract game's sequence form", stage="sequence_form"):
-        built = abstract_game(game, abstraction)
+        built = abstract_game(played, abstraction)
     sizes = " + ".join(f"{t.num_sequences:,}" for t in built.tables)
     with clock.phase("lp", f"solving the abstract LP with {solver}: {sizes} sequences"):
         solution = run_lp(
@@ -195,11 +239,13 @@ def abstract(
             behaviour_from_plan(built.tables[0], solution.x, tol=tol),
             behaviour_from_plan(built.tables[1], solution.y, tol=tol),
         )
-        lifted = (lift(game, built, found[0]), lift(game, built, found[1]))
+        lifted = (lift(played, built, found[0]), lift(played, built, found[1]))
     with clock.phase("certificate", "best responses in the abstract and the full game"):
         inside = _abstract_certificate(game, built, found)
         _refuse_uncertified_almost(solution.stats, inside)
-        outside = certify(game, *lifted)
+        outside = (  # on hand classes: the lift's certificate on the game, at G''s size
+            certify(game, *lifted) if boards is None else certify_on_classes(boards, *lifted)
+        )
     return AbstractionResult(
         game=game,
         abstraction=abstraction,
@@ -211,6 +257,7 @@ def abstract(
         certificate=outside,
         stats=solution.stats,
         timings=clock.timings(),
+        boards=boards,
     )
 
 

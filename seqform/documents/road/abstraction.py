@@ -53,7 +53,8 @@ def abstraction_document(result: AbstractionResult) -> dict[str, Any]:
     """The ``seqform.abstraction/1`` document of ``result`` (module docstring)."""
     abstraction = result.abstraction
     tables = result.abstract.tables
-    full = [strategy.table for strategy in result.strategies]
+    strategies = result.game_strategies()  # on the game's tables, also when built on G'
+    full = [strategy.table for strategy in strategies]
     rounds = range(len(abstraction.counts))
     words = action_words(result.game)
     unit = report_unit(result.game)
@@ -80,7 +81,7 @@ def abstraction_document(result: AbstractionResult) -> dict[str, Any]:
         },
         "strategies": [
             strategy_json(strategy, result.game.player_names[strategy.player], words)
-            for strategy in result.strategies
+            for strategy in strategies
         ],
         "solver": solver_json(result.stats),
         "timings": timings_json(result.timings),

@@ -4,11 +4,22 @@ structure is the same as a flop's."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
 from seqform.game.builtin.registry import load_structured_game
+from seqform.game.errors import InvalidGameError
 from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.tree import (
+    Hands,
+    PublicChance,
+    PublicDecision,
+    PublicLeaf,
+    Sign,
+    StructuredGame,
+)
 from seqform.structured.reductions import suit_classes
 from seqform.structured.reductions.suit_classes import canonical_boards, dense_ranks
 
@@ -71,3 +82,68 @@ def test_the_hand_classes_are_those_sorting_found(spec: str) -> None:
             expected = _class_of_by_sorting(index, representative, size, skip)
             assert np.array_equal(found, expected)
             assert int(found.max()) + 1 < len(found)  # some classes have several members
+
+
+def _leaf_chances_by_outcome(game: StructuredGame) -> list[Fraction]:
+    """Each public leaf's chance, preorder, as the walk first wrote it: the path's product
+    of :meth:`~seqform.game.public.tree.PublicChance.outcome_probability`, outcome by
+    outcome."""
+    found: list[Fraction] = []
+
+    def visit(node: object, chance: Fraction, cards: tuple[int, ...]) -> None:
+        if isinstance(node, PublicLeaf):
+            found.append(chance)
+        elif isinstance(node, PublicDecision):
+            for child in node.children:
+                visit(child, chance, cards)
+        else:
+            assert isinstance(node, PublicChance)
+            for i, child in enumerate(node.children):
+                if node.cards[i] not in cards:
+                    visit(child, chance * node.outcome_probability(i), (*cards, node.cards[i]))
+
+    visit(game.root, Fraction(game.deal_scale), ())
+    return found
+
+
+@pytest.mark.parametrize("spec", SYMMETRIC)
+def test_the_leaf_chances_are_the_products_outcome_by_outcome(spec: str) -> None:
+    # canonical boards weigh their outcomes by multiplicities: the walk's one product per
+    # chance node, scaled per outcome, must give the same exact Fractions
+    game = load_structured_game(spec)
+    boards = canonical_boards(game)
+    assert boards is not None
+    for numbered in (game, boards.canonical):
+        chances = number_public_tree(numbered).leaf_chance
+        assert list(chances) == _leaf_chances_by_outcome(numbered)
+    assert any(m > 1 for m in _multiplicities(boards.canonical.root))
+
+
+def _multiplicities(node: object) -> list[int]:
+    if isinstance(node, PublicLeaf):
+        return []
+    found = list(getattr(node, "multiplicity", None) or ())
+    for child in node.children:  # type: ignore[attr-defined]
+        found += _multiplicities(child)
+    return found
+
+
+def _toy(root: object, hands: int = 3) -> StructuredGame:
+    own = Hands(tuple(str(h) for h in range(hands)), (Fraction(1),) * hands, np.arange(hands))
+    return StructuredGame("toy", (own, own), Fraction(1, 6), root, lambda g, s: s(0, 1))
+
+
+def test_levels_shared_by_leaves_are_checked_for_each_player() -> None:
+    # the walk checks a level array once per player (ids): one array too short for a
+    # player is still refused, at the first leaf that gives it to that player
+    good, short = np.arange(3), np.arange(2)
+    first = PublicLeaf(Sign(Fraction(1)), (good, good))
+    second = PublicLeaf(Sign(Fraction(1)), (good, short))
+    game = _toy(PublicDecision(0, ("a", "b"), (first, second), ""))
+    with pytest.raises(InvalidGameError, match="levels of player 2 must be >= 0, one per hand"):
+        number_public_tree(game)
+    negative = np.array([0, -1, 2])
+    third = PublicLeaf(Sign(Fraction(1)), (negative, good))
+    game = _toy(PublicDecision(0, ("a", "b"), (first, third), ""))
+    with pytest.raises(InvalidGameError, match=r"public leaf after '.*b'"):
+        number_public_tree(game)

@@ -4,6 +4,7 @@ structure is the same as a flop's."""
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from fractions import Fraction
 
 import numpy as np
@@ -12,6 +13,8 @@ import pytest
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.errors import InvalidGameError
 from seqform.game.public.numbering import number_public_tree
+from seqform.game.public.suits import SuitGroup
+from seqform.game.public.symmetry import canonical_game, game_symmetries
 from seqform.game.public.tree import (
     Hands,
     PublicChance,
@@ -147,3 +150,54 @@ def test_levels_shared_by_leaves_are_checked_for_each_player() -> None:
     game = _toy(PublicDecision(0, ("a", "b"), (first, third), ""))
     with pytest.raises(InvalidGameError, match=r"public leaf after '.*b'"):
         number_public_tree(game)
+
+
+def _canonical_by_copy(node: object, group: SuitGroup, board: tuple[int, ...]) -> object:
+    """:func:`~seqform.game.public.symmetry.canonical_game`'s node as first written: every
+    decision copied, whether or not a chance node lies below it."""
+    if isinstance(node, PublicLeaf):
+        return node
+    if isinstance(node, PublicDecision):
+        children = tuple(_canonical_by_copy(child, group, board) for child in node.children)
+        return replace(node, children=children)
+    assert isinstance(node, PublicChance)
+    stabilizer = group.stabilizer(board)
+    kept = [
+        i
+        for i, card in enumerate(node.cards)
+        if card not in board and stabilizer.canonical(card) == card
+    ]
+    return PublicChance(
+        label=node.label,
+        outcomes=tuple(node.outcomes[i] for i in kept),
+        cards=tuple(node.cards[i] for i in kept),
+        probability=node.probability,
+        children=tuple(
+            _canonical_by_copy(node.children[i], group, (*board, node.cards[i])) for i in kept
+        ),
+        multiplicity=tuple(len(stabilizer.orbit(node.cards[i])) for i in kept),
+    )
+
+
+def _same_tree(first: object, second: object) -> bool:
+    """Equal public trees: the same kinds, fields and leaves (rules and levels the same
+    objects), child by child."""
+    if type(first) is not type(second):
+        return False
+    if isinstance(first, PublicLeaf):
+        return first.rule is second.rule and first.levels is second.levels  # type: ignore[attr-defined]
+    names = [f.name for f in fields(first) if f.name != "children"]  # type: ignore[arg-type]
+    if any(getattr(first, name) != getattr(second, name) for name in names):
+        return False
+    pairs = zip(first.children, second.children, strict=True)  # type: ignore[attr-defined]
+    return all(_same_tree(a, b) for a, b in pairs)
+
+
+@pytest.mark.parametrize("spec", SYMMETRIC)
+def test_the_canonical_tree_is_the_one_copied_node_by_node(spec: str) -> None:
+    game = load_structured_game(spec)
+    symmetries = game_symmetries(game)
+    canonical = canonical_game(game, symmetries)
+    expected = _canonical_by_copy(game.root, symmetries.group, ())
+    assert _same_tree(canonical.root, expected)
+    assert not _same_tree(canonical.root, game.root)  # some boards were merged

@@ -205,15 +205,12 @@ def action_frequencies(
 
 
 def _infosets_at(table: PlayerSequences, labels: Sequence[str], history: str) -> list[int | None]:
-    """Per hand, the index of its information set ``label|history`` in ``table``, None
-    where it has none: read off the public node where the table's names are a hand's label
-    and a public history (:class:`~seqform.game.public.table_labels.InfosetNames`), else
-    looked up by name."""
-    names = table.infosets
+    """Per hand, its set ``label|history``'s index or None: by public node, else by name."""
+    names, found = table.infosets, None
     if isinstance(names, InfosetNames) and tuple(names.labels) == tuple(labels):
         found = names.at_history(f"|{history}")
-        if found is not None:
-            return found
+    if found is not None:
+        return found
     index = table.index_of_infoset()
     return [index.get(f"{label}|{history}") for label in labels]
 

@@ -239,7 +239,7 @@ def dense_ranks(values: np.ndarray, bound: int, kind: type = np.int64) -> np.nda
     present = np.zeros(bound + shift, dtype=bool)
     where = values + shift if shift else values
     present[where] = True
-    rank = np.cumsum(present, dtype=kind)
+    rank: np.ndarray = np.cumsum(present, dtype=kind)
     rank -= 1
     return np.take(rank, where).astype(kind, copy=False)
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
+from spot_files import RIVER
 
+from seqform.forms.strategies import uniform_behaviour
 from seqform.game.builtin.registry import load_structured_game
 from seqform.game.errors import InvalidGameError
 from seqform.game.public.numbering import number_public_tree
@@ -23,10 +26,22 @@ from seqform.game.public.tree import (
     Sign,
     StructuredGame,
 )
+from seqform.holdem.game import spot_game
+from seqform.holdem.spot import read_spot
+from seqform.questions import iterate_structured
+from seqform.questions.iterate import iterate
 from seqform.structured.reductions import suit_classes
 from seqform.structured.reductions.suit_classes import canonical_boards, dense_ranks
+from seqform.structured.responses import sequence_tables
 
 SYMMETRIC = ["leduc(ranks=3, suits=2)", "leduc(ranks=4, suits=3)"]
+
+
+@pytest.fixture(scope="module")
+def river(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("spots") / "river.toml"
+    path.write_text(RIVER)  # all four suits on the board: no canonical boards
+    return path
 
 
 @pytest.mark.parametrize(
@@ -201,3 +216,43 @@ def test_the_canonical_tree_is_the_one_copied_node_by_node(spec: str) -> None:
     expected = _canonical_by_copy(game.root, symmetries.group, ())
     assert _same_tree(canonical.root, expected)
     assert not _same_tree(canonical.root, game.root)  # some boards were merged
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "every"),
+    [("dcfr", 7), ("pcfr+", 5)],  # pcfr+ also measures its last iterate
+)
+def test_the_report_s_certificate_is_the_run_s_last(
+    river: Path, monkeypatch: pytest.MonkeyPatch, algorithm: str, every: int
+) -> None:
+    calls = []
+    certify = iterate_structured.structured_certify
+
+    def counted(*arguments: object) -> object:
+        calls.append(arguments)
+        return certify(*arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(iterate_structured, "structured_certify", counted)
+    run = iterate(str(river), algorithm, iterations=12, every=every, reference=False)
+    measured = len(run.result.history) * (2 if algorithm == "pcfr+" else 1)
+    assert len(calls) == measured  # none after the run: its last is the report's
+    first, second = run.result.strategies
+    again = certify(run.game, first, second)
+    assert run.certificate == again  # the same numbers, bit for bit
+    assert run.result.history[-1].nash_conv == float(again.nash_conv)
+
+
+def test_a_certificate_of_another_profile_is_not_reused(river: Path) -> None:
+    game = spot_game(read_spot(river))
+    measured = iterate_structured._Measured(game)
+    tables = sequence_tables(game)
+    uniform = (uniform_behaviour(tables[0]), uniform_behaviour(tables[1]))
+    assert measured.of(uniform) is None  # nothing measured yet
+    measured(uniform)
+    copied = tuple(replace(s, probabilities=s.probabilities.copy()) for s in uniform)
+    assert measured.of(copied) is not None  # equal arrays: the same profile
+    moved = list(copied)
+    probabilities = moved[0].probabilities.copy()
+    probabilities[1:3] += np.array([0.25, -0.25])  # another mix at the first set
+    moved[0] = replace(moved[0], probabilities=probabilities)
+    assert measured.of(tuple(moved)) is None

@@ -12,12 +12,12 @@ reduction relies on).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import numpy as np
 
-from seqform.certify import Certificate
+from seqform.certify import Certificate, LocalBounds
 from seqform.forms.locks import Lock
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
@@ -107,9 +107,7 @@ def iterate_structured(
         sizes = canonical_sizes(boards)
     first, second = result.strategies
     bounds = None if resolved is None else resolved.bounds()
-    certificate = measured.of(result.strategies) if bounds is None else None
-    if certificate is None:
-        certificate = structured_certify(game, first, second, bounds)
+    certificate = measured.certify(result.strategies, bounds)
     value = float(certificate.value)
     profile = two_player_profile(certificate)
     if not wanted:
@@ -155,6 +153,18 @@ class _Measured:
         certificate = structured_certify(self.game, strategies[0], strategies[1])
         self.last = (strategies, certificate)
         return float(certificate.nash_conv)
+
+    def certify(
+        self,
+        strategies: tuple[BehaviouralStrategy, ...],
+        bounds: tuple[Mapping[int, LocalBounds], Mapping[int, LocalBounds]] | None,
+    ) -> Certificate:
+        """The certificate of ``strategies`` (best responses within ``bounds``): the kept one
+        where it is theirs and nothing is locked, else certified now."""
+        kept = self.of(strategies) if bounds is None else None
+        if kept is not None:
+            return kept
+        return structured_certify(self.game, strategies[0], strategies[1], bounds)
 
     def of(self, strategies: tuple[BehaviouralStrategy, ...]) -> Certificate | None:
         """The kept certificate where ``strategies`` equal its profile bit for bit, else None."""

@@ -7,10 +7,12 @@ from __future__ import annotations
 import gc
 import math
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from spot_files import RIVER
 
 from seqform.documents.build import document
 from seqform.documents.layout import strategies as layout
@@ -18,6 +20,8 @@ from seqform.documents.objects import action_words, strategy_json
 from seqform.documents.registry import builds
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.public import numbering
+from seqform.game.public.table_labels import InfosetNames
+from seqform.holdem import report
 from seqform.routes.policy import choose_route
 from seqform.routes.solve import solve
 
@@ -58,15 +62,26 @@ def _reference_json(
 
 
 @pytest.fixture(scope="module")
-def solved() -> dict[str, Any]:
+def river(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("spots") / "river.toml"
+    path.write_text(RIVER)
+    return path
+
+
+@pytest.fixture(scope="module")
+def solved(river: Path) -> dict[str, Any]:
     return {
         "liars_dice(sides=3) structured": solve("liars_dice(sides=3)", method="structured"),
         "kuhn exact": solve("kuhn", exact=True),
         "leduc tree": solve("leduc"),
+        "river spot": solve(str(river)),  # no words of its own: the labels stand
     }
 
 
-@pytest.mark.parametrize("case", ["liars_dice(sides=3) structured", "kuhn exact", "leduc tree"])
+CASES = ["liars_dice(sides=3) structured", "kuhn exact", "leduc tree", "river spot"]
+
+
+@pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("long_fractions", [True, False])
 def test_the_strategy_object_equals_the_one_built_item_by_item(solved, case, long_fractions):
     solution = solved[case]
@@ -77,6 +92,27 @@ def test_the_strategy_object_equals_the_one_built_item_by_item(solved, case, lon
         assert built == reference
         # the same types too (a float, a str fraction), not merely equal values
         assert _types(built) == _types(reference)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_decision_s_sets_are_found_as_by_their_names(solved, case):
+    # action_frequencies reads a spot's sets off the public node (InfosetNames.at_history)
+    # rather than a dictionary of every name: the same sets, found or not, as the names say
+    solution = solved[case]
+    for strategy in solution.strategies:
+        table = strategy.table
+        game = solution.game
+        labels = game.hands[strategy.player].labels if hasattr(game, "hands") else ("",)
+        by_name = table.index_of_infoset()
+        histories = {name.partition("|")[2] for name in table.infosets} | {"", "x", "nowhere"}
+        for history in sorted(histories):
+            expected = [by_name.get(f"{label}|{history}") for label in labels]
+            assert report._infosets_at(table, labels, history) == expected
+
+
+def test_sets_whose_names_split_two_ways_are_looked_up_by_name():
+    names = InfosetNames(["a|", "a"], ["|b", "||b"], np.array([0, 1]), np.array([0, 1]))
+    assert names.at_history("||b") is None  # "a|" + "|b" == "a" + "||b"
 
 
 def _types(strategy: dict[str, Any]) -> list[type]:

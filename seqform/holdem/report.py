@@ -25,13 +25,16 @@ and NashConv they are certified at (:func:`spot_report`), whatever found them: t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
+from seqform.game.public.table_labels import InfosetNames
 from seqform.game.public.tree import StructuredGame, hands_clash_free
+from seqform.game.sequences import PlayerSequences
 from seqform.holdem.hands import REACH_TOLERANCE
 from seqform.holdem.spot import Spot
 
@@ -180,8 +183,7 @@ def action_frequencies(
     """
     player = strategy.player
     table = strategy.table
-    index = table.index_of_infoset()
-    infosets = [index.get(f"{label}|{history}") for label in game.hands[player].labels]
+    infosets = _infosets_at(table, game.hands[player].labels, history)
     if all(infoset is None for infoset in infosets):
         return None
     deal = _deal_marginal(game, player)
@@ -200,6 +202,17 @@ def action_frequencies(
     mass = float(totals.sum())
     frequencies = totals / mass if mass > 0 else np.full(len(actions), np.nan)
     return ActionFrequencies(player, history, actions, tuple(float(f) for f in frequencies))
+
+
+def _infosets_at(table: PlayerSequences, labels: Sequence[str], history: str) -> list[int | None]:
+    """Per hand, its set ``label|history``'s index or None: by public node, else by name."""
+    names, found = table.infosets, None
+    if isinstance(names, InfosetNames) and tuple(names.labels) == tuple(labels):
+        found = names.at_history(f"|{history}")
+    if found is not None:
+        return found
+    index = table.index_of_infoset()
+    return [index.get(f"{label}|{history}") for label in labels]
 
 
 def _deal_marginal(game: StructuredGame, player: int) -> np.ndarray:

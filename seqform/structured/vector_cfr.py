@@ -198,6 +198,7 @@ def vector_cfr(
     *,
     engine: str = "auto",
     storage: str = "float64",
+    measure: Callable[[tuple[BehaviouralStrategy, ...]], float] | None = None,
 ) -> IterativeResult:
     """Run ``algorithm`` (a key of :data:`~seqform.iterative.rules.RULES`) on ``game``'s
     public tree × hands under ``stopping``, measured by the structured certificate; the
@@ -208,7 +209,9 @@ def vector_cfr(
     ``engine`` is one of :data:`ENGINES`; ``storage`` (``"float64"`` or ``"float32"``) the
     compiled engine's storage of the regrets, the average's weights and the behaviour
     (float32: half the memory, every sum still in float64; the certificate is float64
-    either way).
+    either way).  ``measure``: a profile's NashConv in place of the structured certificate
+    (a caller that keeps the certificate it measures, to report the last one unmeasured
+    again); without locks, where the certificate needs no bounds.
 
     Raises
     ------
@@ -217,7 +220,7 @@ def vector_cfr(
         engine not in :data:`ENGINES`, float32 storage on the numpy engine, or the compiled
         engine without numba (install the ``fast`` extra).
     """
-    return _run(game, algorithm, stopping, on_sample, locks, engine, storage)
+    return _run(game, algorithm, stopping, on_sample, locks, engine, storage, measure=measure)
 
 
 def _run(

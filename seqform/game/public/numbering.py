@@ -32,6 +32,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 
@@ -134,9 +135,9 @@ class PublicNumbering:
         return self.hand_valid[player][self.leaf_cards]
 
 
-@dataclass(frozen=True, slots=True)
-class _Pending:
-    """A public node on the walk's stack with what its path gives it."""
+class _Pending(NamedTuple):
+    """A public node on the walk's stack with what its path gives it (a named tuple: the
+    walk makes one per public node, a flop's hundreds of thousands)."""
 
     node: PublicNode
     where: str  # the path, to name the node in messages
@@ -164,6 +165,9 @@ class _Walk:
         self.leaf_cards: list[int] = []
         self.card_keys: dict[tuple[int, ...], int] = {(): 0}
         self.chance_nodes = 0
+        # the level arrays already checked, by id: a spot's leaves of one public-card set
+        # share theirs, and ``levels`` keeps every checked array alive (ids stay unique)
+        self.checked_levels: set[tuple[int, int]] = set()
 
     def key(self, cards: tuple[int, ...]) -> int:
         return self.card_keys.setdefault(cards, len(self.card_keys))
@@ -171,13 +175,14 @@ class _Walk:
     def decision(self, pending: _Pending, node: PublicDecision) -> list[_Pending]:
         """Number a decision and its actions; return its children, last first."""
         player = node.player
-        where = f"{self.game.name}: public history {node.history!r}"
         if player not in (0, 1):
-            raise InvalidGameError(f"{where}: player {player!r} acts; the players are 0 and 1")
+            raise InvalidGameError(
+                f"{self._at(node)}: player {player!r} acts; the players are 0 and 1"
+            )
         if not node.actions or len(node.actions) != len(node.children):
-            raise InvalidGameError(f"{where}: needs one child per action, and an action")
+            raise InvalidGameError(f"{self._at(node)}: needs one child per action, and an action")
         if len(set(node.actions)) != len(node.actions):
-            raise InvalidGameError(f"{where}: repeated action labels {node.actions}")
+            raise InvalidGameError(f"{self._at(node)}: repeated action labels {node.actions}")
         first = len(self.sequence_action[player])
         number = len(self.histories[player])
         self.histories[player].append(node.history)
@@ -198,6 +203,10 @@ class _Walk:
             )
         return children
 
+    def _at(self, node: PublicDecision) -> str:
+        """A decision named in a message (made only for one)."""
+        return f"{self.game.name}: public history {node.history!r}"
+
     def chance_node(self, pending: _Pending, node: PublicChance) -> list[_Pending]:
         """Check a public chance node; return its children, last first."""
         size = len(node.outcomes)
@@ -212,12 +221,17 @@ class _Walk:
                 "multiplicity per outcome"
             )
         self.chance_nodes += 1
+        # the path's chance times the outcome's (PublicChance.outcome_probability), the
+        # product taken once per node and scaled by each outcome's multiplicity: the same
+        # exact Fractions, with one Fraction product per node rather than two per outcome
+        reach = pending.chance * Fraction(node.probability)
+        multiplicity = node.multiplicity
         return [
             _Pending(
                 node.children[i],
                 f"{pending.where} {node.outcomes[i]}",
                 pending.last,
-                pending.chance * node.outcome_probability(i),
+                reach if multiplicity is None or multiplicity[i] == 1 else reach * multiplicity[i],
                 tuple(sorted((*pending.cards, node.cards[i]))),
             )
             for i in reversed(range(size))
@@ -226,17 +240,23 @@ class _Walk:
 
     def leaf(self, pending: _Pending, node: PublicLeaf) -> None:
         rule = node.rule
-        where = f"{self.game.name}: public leaf after {pending.where!r}"
+
+        def where() -> str:  # made only for a message
+            return f"{self.game.name}: public leaf after {pending.where!r}"
+
         if not isinstance(rule, Constant | Sign | Threshold):
-            raise InvalidGameError(f"{where}: {type(rule).__name__} is not a payoff rule")
+            raise InvalidGameError(f"{where()}: {type(rule).__name__} is not a payoff rule")
         if not isinstance(rule, Constant):
             if node.levels is None:
-                raise InvalidGameError(f"{where}: a {type(rule).__name__} rule needs levels")
+                raise InvalidGameError(f"{where()}: a {type(rule).__name__} rule needs levels")
             for player, levels in enumerate(node.levels):
+                if (player, id(levels)) in self.checked_levels:
+                    continue
                 if levels.shape != (self.game.num_hands(player),) or levels.min() < 0:
                     raise InvalidGameError(
-                        f"{where}: levels of player {player + 1} must be >= 0, one per hand"
+                        f"{where()}: levels of player {player + 1} must be >= 0, one per hand"
                     )
+                self.checked_levels.add((player, id(levels)))
         self.leaves.append(pending.last)
         self.chance.append(pending.chance)
         self.rules.append(rule)

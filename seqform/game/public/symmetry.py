@@ -209,6 +209,8 @@ def _canonical_node(node: PublicNode, group: SuitGroup, board: tuple[int, ...]) 
         return node
     if isinstance(node, PublicDecision):
         children = tuple(_canonical_node(child, group, board) for child in node.children)
+        if all(new is old for new, old in zip(children, node.children, strict=True)):
+            return node  # no chance below (a river's betting): shared, not copied
         return replace(node, children=children)
     stabilizer = group.stabilizer(board)
     kept = [

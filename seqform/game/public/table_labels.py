@@ -145,6 +145,24 @@ class InfosetNames(_LazyTable):
     def _item(self, index: int) -> str:
         return self.labels[self.hands[index]] + self.histories[self.nodes[index]]
 
+    def at_history(self, history: str) -> list[int | None] | None:
+        """Per label (hand), the index of the information set named ``label + history``, None
+        where there is none; found from the public node, without making the names (a turn
+        has millions).  None when a name might split another way (a label with a ``"|"`` or
+        a history without one first): then only the names themselves can say."""
+        if not history.startswith("|") or any("|" in label for label in self.labels):
+            return None
+        if not all(node.startswith("|") for node in self.histories):
+            return None
+        found: list[int | None] = [None] * len(self.labels)
+        for node in (j for j, name in enumerate(self.histories) if name == history):
+            positions = np.flatnonzero(self.nodes == node)
+            for hand, position in zip(
+                self.hands[positions].tolist(), positions.tolist(), strict=True
+            ):
+                found[hand] = position
+        return found
+
     def __iter__(self) -> Iterator[str]:
         # the arrays read once as Python ints: numpy's scalar indexing per item is slow
         labels, histories = self.labels, self.histories

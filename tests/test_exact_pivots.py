@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from fractions import Fraction
 
@@ -324,3 +325,23 @@ def test_a_failed_repair_gives_the_basis_as_it_is_and_why(monkeypatch):
     assert "after 0 exact simplex pivots" in (outcome.failure or "")
     repaired = repair_or_resolve(program, start)
     assert repaired.solution.optimal and repaired.pivots == 1 and repaired.failure is None
+
+
+@pytest.mark.parametrize(
+    "violation",
+    [Fraction(1, 3), Fraction(1, 4), Fraction(3, 4), Fraction(1), Fraction(7), Fraction(3, 2**41)],
+)
+def test_the_refinement_scale_is_minus_floor_log2_of_the_violation(violation):
+    from seqform.lp.exact.refinement import _LARGEST_SCALE_BITS, _scale_bits
+
+    expected = min(_LARGEST_SCALE_BITS, max(0, -math.floor(math.log2(violation))))
+    assert _scale_bits(violation) == expected
+
+
+def test_the_refinement_scale_of_a_violation_beyond_floats():
+    # payoffs of 1e400 (tests/test_inputs.py) give violations that are no float:
+    # math.log2 raised "math domain error" on one below 1e-308
+    from seqform.lp.exact.refinement import _LARGEST_SCALE_BITS, _scale_bits
+
+    assert _scale_bits(Fraction(1, 10**400)) == _LARGEST_SCALE_BITS
+    assert _scale_bits(Fraction(10**400)) == 0

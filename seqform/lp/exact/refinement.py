@@ -43,7 +43,6 @@ then take over (:func:`seqform.lp.exact.pivots.repair_basis`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -77,6 +76,18 @@ each round divides the violations by about ``2^50``)."""
 _LARGEST_SCALE_BITS = 50
 """``S`` at most ``2^50``: a bound of order 1 scaled stays far below HiGHS's 1e20, which it
 takes for infinite."""
+
+
+def _scale_bits(violation: Fraction) -> int:
+    """The refinement's scale ``2^bits`` for a positive ``violation``: ``-floor(log2 v)``
+    within ``[0, _LARGEST_SCALE_BITS]``, from the numerator's and denominator's bit lengths,
+    since a violation of a game with payoffs of 1e400 is no float (``math.log2`` converts
+    it, and one below 1e-308 becomes 0)."""
+    numerator, denominator = violation.numerator, violation.denominator
+    power = numerator.bit_length() - denominator.bit_length()  # 2^(power-1) < v < 2^(power+1)
+    if (numerator << max(0, -power)) < (denominator << max(0, power)):
+        power -= 1  # v < 2^power
+    return min(_LARGEST_SCALE_BITS, max(0, -power))
 
 
 @dataclass(frozen=True)
@@ -197,7 +208,7 @@ def refine_basis(
         violation = largest_violation(program, solution)
         if violation == 0:
             break
-        bits = min(_LARGEST_SCALE_BITS, max(0, -math.floor(math.log2(violation))))
+        bits = _scale_bits(violation)
         problem = refinement_problem(program, solution, Fraction(2) ** bits)
         session = HighsSession(problem, "simplex")
         session.set_basis(basis)
@@ -303,7 +314,7 @@ def refine_dual(
     violation = largest_dual_violation(program, solution)
     if violation == 0:
         return Refinement(basis, solution, 0)
-    bits = min(_LARGEST_SCALE_BITS, max(0, -math.floor(math.log2(violation))))
+    bits = _scale_bits(violation)
     refined = dual_refinement_problem(program, solution, Fraction(2) ** bits)
     session = HighsSession(refined.problem, "simplex")
     session.highs.setOptionValue("simplex_strategy", _PRIMAL_SIMPLEX)

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 RESULTS = Path(__file__).parent / "results"
+REPOSITORY = Path(__file__).resolve().parent.parent  # the child runs from here
 FULL_GAME = "rhode_island"
 LADDER = (
     "rhode_island(ranks=2, suits=4)",
@@ -235,6 +236,7 @@ def measure(game: str, time_limit: float, force: bool = False) -> dict[str, Any]
             command,
             stdout=subprocess.DEVNULL,
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+            cwd=REPOSITORY,  # `-m benchmarks...` resolves from any directory the parent ran in
         )
         deadline, stopped = start + MARGIN * time_limit + 120, ""
         while True:
@@ -253,7 +255,11 @@ def measure(game: str, time_limit: float, force: bool = False) -> dict[str, Any]
         report: dict[str, Any] = (
             json.loads(out.read_text(encoding="utf-8"))
             if out.exists()
-            else {"game": game, "status": "killed", "detail": stopped or "no report"}
+            else {
+                "game": game,
+                "status": "killed",
+                "detail": stopped or f"no report (exit {child.returncode})",
+            }
         )
     report.update(
         wall_seconds=wall,

@@ -4,7 +4,7 @@ A spot's description names its street and board only, and its information sets a
 combo and history, so a spot with the same labels and another pot or other range weights
 passed the wrong-game check: the document's ``"spot"``/``"definition"`` is now compared with
 the spot in use (:func:`seqform.holdem.spot_difference`), in
-:func:`seqform.io.strategy_files.check_document_game`, for ``exploit``, ``play --auto`` and
+:func:`seqform.io.document_game.check_document_game`, for ``exploit``, ``play --auto`` and
 ``resolve --blueprint`` alike, from the command line and from Python."""
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ class Game:
         What the game was built from when its name and description do not say all of it (a
         hold'em spot's :class:`~seqform.holdem.spot.Spot`: its description names the board,
         not the pot, stacks, sizes or range weights), so that a strategy document of the game
-        can be checked against it (:func:`seqform.io.strategy_files.check_document_game`);
+        can be checked against it (:func:`seqform.io.document_game.check_document_game`);
         None for the others.
 
     Attributes

@@ -1,5 +1,5 @@
 """Hold'em, in one home: cards and ranges in players' notation, spot files and the structured
-game a spot is (``spot``, ``spot_match``: where two spots differ, ``game``, ``betting``,
+game a spot is (``spot``, ``spot.match``: where two spots differ, ``game``, ``betting``,
 ``strength`` from a maintained evaluator, eval7), the toy games of *The Mathematics of Poker*
 (``toy_games``), and what a player reads off a solved spot (``report``, ``hands``,
 ``equity``), with the spot LP's work estimate (``lp_work``) and the unit poker reports give
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
         read_spot,
         spot_from_mapping,
     )
-    from seqform.holdem.spot_match import SpotDifference, spot_difference
+    from seqform.holdem.spot.match import SpotDifference, spot_difference
     from seqform.holdem.strength import hand_name
     from seqform.holdem.texture import BoardTexture, board_texture
     from seqform.holdem.units import ReportUnit, report_unit, spot_unit, unit_meaning
@@ -110,8 +110,8 @@ _DOOR = {
     "spot_size": "lp_work",
     "spot_summary": "report",
     "spot_from_mapping": "spot",
-    "SpotDifference": "spot_match",
-    "spot_difference": "spot_match",
+    "SpotDifference": "spot.match",
+    "spot_difference": "spot.match",
 }
 
 __all__ = [

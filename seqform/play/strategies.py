@@ -9,7 +9,7 @@ tree's information sets, and ``auto`` a name of :data:`SPOT_STRATEGY_NAMES` or a
 file.  A file is read by :mod:`seqform.io.strategy_files` (any strategy document seqform
 writes: solve, iterate, resolve, an abstraction's lifted strategies), and a document of
 another game than the one played is refused
-(:func:`~seqform.io.strategy_files.check_document_game`).
+(:func:`~seqform.io.document_game.check_document_game`).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _unknown(name: str) -> UnknownStrategyError:
 
 def check_auto_game(spec: str, game: Game | StructuredGame) -> None:
     """Refuse a strategy file ``spec`` that is a document of another game than ``game``
-    (:func:`~seqform.io.strategy_files.check_strategy_file_game`), before the game is
+    (:func:`~seqform.io.document_game.check_strategy_file_game`), before the game is
     solved; a strategy's name passes (it is checked by :func:`check_strategy` or
     :func:`check_spot_strategy`), and the file is read in full once the game is solved.
 

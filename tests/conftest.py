@@ -6,6 +6,7 @@ here, once, so the same game or form is not written (and built) again in each fi
 
 from __future__ import annotations
 
+import signal
 from types import ModuleType
 
 import pytest
@@ -13,6 +14,18 @@ import pytest
 from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.model import Game
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the children the tests start and interrupt (``test_interrupts``,
+    ``test_finished_runs``, ...), however pytest was started.  A run started in the
+    background of a shell (``nohup pytest &``, a CI job) inherits SIGINT ignored; an ignored
+    signal stays ignored across ``exec``, and Python then installs no KeyboardInterrupt in
+    the children, which finish their solve and exit 0 instead of 130.  A handled signal is
+    reset to its default at ``exec``, so Python's own handler here gives every child the
+    default disposition, as at a terminal."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from efg_chains import chain_lines, write_chain
 
 import seqform.game.formats.efg as efg
 from seqform.base.progress import Step, listening
+from seqform.cli.main import main
 from seqform.game.errors import GameFormatError
 from seqform.game.formats.efg import read_efg
 from seqform.game.formats.efg_depth import quick_depth
@@ -145,6 +147,29 @@ def test_a_deep_file_reports_its_progress_from_the_reading_thread(tmp_path):
     assert f"reading {path}" in phases and f"parsing {path} with pygambit" in phases
     converted = [step for step in steps if step.phase == "converting the tree"]
     assert converted[-1].finished and converted[-1].done == converted[-1].total == 4_001
+
+
+def test_a_deep_file_without_room_for_its_reader_is_a_memory_error(tmp_path, monkeypatch):
+    path = write_chain(tmp_path / "chain.efg", 2_000)
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    with pytest.raises(MemoryError, match=r"MiB stack to read a game tree 2,0\d\d levels deep"):
+        read_efg(path)
+
+
+def test_the_command_line_names_the_reader_s_stack_that_did_not_fit(tmp_path, monkeypatch, capsys):
+    path = write_chain(tmp_path / "chain.efg", 2_000)
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    assert main(["solve", str(path), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"seqform: error: out of memory: cannot start a thread with a \d+ MiB", err)
 
 
 @pytest.mark.slow

@@ -16,13 +16,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from seqform.base.interrupt import ThreadStartError, run_interruptibly
 from seqform.iterative.run import Sample, stop_on_interrupt
-from seqform.lp.interrupt import run_interruptibly
 
 ROOT = Path(__file__).resolve().parents[1]
 STOP_WITHIN_SECONDS = 3.0  # the brief's "within 1-2 s", with slack for a loaded machine
@@ -91,6 +92,36 @@ def test_run_interruptibly_returns_and_raises_like_the_call() -> None:
     assert run_interruptibly(lambda: 42) == 42
     with pytest.raises(ZeroDivisionError):
         run_interruptibly(lambda: 1 / 0)
+
+
+def test_work_that_needs_its_own_stack_runs_in_a_thread_from_any_thread() -> None:
+    # In the main thread any work runs in a worker thread (so Ctrl-C reaches the wait); in
+    # another thread only work that asks for its own stack does.
+    def name() -> str:
+        return threading.current_thread().name
+
+    assert run_interruptibly(name, name="seqform-test") == "seqform-test"
+    names: list[str] = []
+
+    def elsewhere() -> None:
+        names.append(run_interruptibly(name, name="seqform-test"))
+        names.append(run_interruptibly(name, stack_size=64 << 20, name="seqform-test"))
+
+    caller = threading.Thread(target=elsewhere, name="caller")
+    caller.start()
+    caller.join()
+    assert names == ["caller", "seqform-test"]
+
+
+def test_a_thread_that_cannot_start_is_a_thread_start_error(monkeypatch) -> None:
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    previous = threading.stack_size()
+    with pytest.raises(ThreadStartError, match="can't start new thread"):
+        run_interruptibly(lambda: 1, stack_size=64 << 20)
+    assert threading.stack_size() == previous  # the process's default is put back
 
 
 # --- iterate: its boundary handler is active only while the iterations run ------------------

@@ -24,6 +24,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from seqform.base.interrupt import work_left_running
 from seqform.cli.errors import EXIT_ERROR, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
@@ -33,7 +34,6 @@ from seqform.cli.streams import open_standard_streams, pipe_closed, terminal_tex
 from seqform.forms.locks import LockError
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.holdem import CardError, SpotFileError
-from seqform.lp.interrupt import solver_left_running
 from seqform.lp.solvers import SolverError
 from seqform.routes.options import OptionsError
 
@@ -82,17 +82,18 @@ def _error(message: str, code: int = EXIT_ERROR) -> int:
 
 def _interrupted() -> int:
     """Ctrl-C (or SIGTERM, SIGHUP: :mod:`seqform.cli.signals`): one line, exit 128 + the
-    signal (at once if a solver thread could not be stopped)."""
+    signal (at once if interrupted work could not be stopped)."""
     received = interrupting_signal()
     _say("seqform: interrupted" + ("" if received == signal.SIGINT else f" ({received.name})"))
-    return _end_unless_solver_left(interrupted_code())
+    return _end_unless_work_left(interrupted_code())
 
 
-def _end_unless_solver_left(code: int) -> int:
-    """``code``; but end the process at once when an interrupted solver thread could not be
-    stopped (a solver without an interrupt hook): the interpreter's shutdown under a running
-    HiGHS aborts the process (:func:`~seqform.lp.interrupt.solver_left_running`)."""
-    if solver_left_running():
+def _end_unless_work_left(code: int) -> int:
+    """``code``; but end the process at once when interrupted work could not be stopped (a
+    solver without an interrupt hook, a deep file being read): the interpreter's shutdown
+    under running C++ code aborts the process (:func:`~seqform.base.interrupt.work_left_running`).
+    """
+    if work_left_running():
         with contextlib.suppress(BrokenPipeError, CommandError, ValueError):  # nobody reads it
             sys.stdout.flush()
             sys.stderr.flush()
@@ -118,7 +119,7 @@ def _main(argv: Sequence[str] | None) -> int:
         with live_progress(args):
             code = run_command(args)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
-        return _end_unless_solver_left(code)
+        return _end_unless_work_left(code)
     except BrokenPipeError:  # the reader stopped reading: no error (cli/streams.py)
         return pipe_closed()
     except (
@@ -139,8 +140,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return _error(message)
     except KeyboardInterrupt:
         return _interrupted()
-    except MemoryError:
-        return _error("out of memory; try a smaller game")
+    except MemoryError as exc:  # with its reason where one was given (a reader's stack)
+        return _error(f"out of memory: {exc}" if str(exc) else "out of memory; try a smaller game")
     except ImportError as exc:
         if isinstance(exc.__cause__, KeyboardInterrupt):
             # Ctrl-C while a compiled module initialised (``import highspy`` on first use):

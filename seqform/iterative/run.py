@@ -26,7 +26,7 @@ iteration, measures, and returns with ``stopped == "interrupted"``.  A second SI
 KeyboardInterrupt at once.  Before the iterations and after them (building the game, the
 LP reference of :func:`seqform.questions.iterate.iterate`) Python's own handler is in place,
 so one Ctrl-C raises KeyboardInterrupt there (and a solver running in
-:func:`seqform.lp.interrupt.run_interruptibly` stops within about a second).
+:func:`seqform.base.interrupt.run_interruptibly` stops within about a second).
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.base.interrupt import run_interruptibly
 from seqform.base.progress import ProgressListener, Step, current_listener, report
-from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.presolve import Reduction, reduce_problem
 from seqform.lp.problem import FloatSolution, LPProblem
 from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats, optimal_stats
@@ -112,7 +112,7 @@ def run_clarabel(
     answer back to ``problem``'s rows and columns; Clarabel itself does no such presolve.
 
     Ctrl-C stops it within an iteration (its termination callback reads the flag that
-    :func:`~seqform.lp.interrupt.run_interruptibly` sets), and each iteration's gap is
+    :func:`~seqform.base.interrupt.run_interruptibly` sets), and each iteration's gap is
     reported to the current progress listener (:mod:`seqform.base.progress`).
 
     Raises

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.base.interrupt import run_interruptibly
 from seqform.lp.highs import highs_options, new_highs
-from seqform.lp.interrupt import run_interruptibly
 from seqform.lp.problem import FloatSolution, LPProblem
 from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError, optimal_stats
 

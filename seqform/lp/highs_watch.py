@@ -1,7 +1,7 @@
 """HiGHS runs that stop on Ctrl-C and report their progress.
 
 :func:`watched` hands back a function running a ``highspy.Highs`` so that Ctrl-C stops it
-(HiGHS's interrupt callbacks, :func:`~seqform.lp.interrupt.run_interruptibly`) and its
+(HiGHS's interrupt callbacks, :func:`~seqform.base.interrupt.run_interruptibly`) and its
 iterations reach the current progress listener (:mod:`seqform.base.progress`), read from
 the callbacks' counts and from HiGHS's iteration log (:func:`log_status`).
 """
@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from seqform.base.interrupt import run_interruptibly
 from seqform.base.progress import ProgressListener, Step, current_listener
-from seqform.lp.interrupt import run_interruptibly
 
 if TYPE_CHECKING:
     import highspy
@@ -95,7 +95,7 @@ def option(highs: highspy.Highs, name: str) -> bool | int | float | str:
 @contextmanager
 def watched(highs: highspy.Highs) -> Iterator[Callable[[], object]]:
     """A function running ``highs`` so that Ctrl-C stops it (HiGHS's interrupt callbacks,
-    :func:`~seqform.lp.interrupt.run_interruptibly`) and its progress reaches the current
+    :func:`~seqform.base.interrupt.run_interruptibly`) and its progress reaches the current
     listener (:mod:`seqform.base.progress`); the callbacks are removed afterwards.
 
     With a listener, HiGHS's log is turned on (into the callback only, unless it was

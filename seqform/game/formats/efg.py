@@ -21,13 +21,13 @@ import contextvars
 import io
 import os
 import re
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 import pygambit
 
+from seqform.base.interrupt import ThreadStartError, run_interruptibly
 from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
 from seqform.game.errors import GameFormatError, InvalidGameError
@@ -191,8 +191,9 @@ def _with_stack(depth: int, work: Callable[[], _T]) -> _T:
     """``work()``, run in a thread whose stack holds pygambit's recursion ``depth`` deep.
 
     The thread runs in a copy of the caller's context, so that its progress reaches the
-    caller's listener (:mod:`seqform.base.progress`).  The calling thread waits for it in
-    ``join``, where Ctrl-C interrupts it at once; the thread, a daemon, ends with the
+    caller's listener (:mod:`seqform.base.progress`).  The calling thread waits for it as
+    for a solver (:func:`~seqform.base.interrupt.run_interruptibly`), so Ctrl-C interrupts
+    the wait at once; the reader, which has no interrupt hook, is left to end with the
     process.
 
     Raises
@@ -203,29 +204,13 @@ def _with_stack(depth: int, work: Callable[[], _T]) -> _T:
     if depth <= _OWN_STACK_DEPTH:
         return work()
     size = _STACK_BASE + depth * _STACK_PER_LEVEL
-    outcome: list[_T] = []
-    failure: list[BaseException] = []
-
     context = contextvars.copy_context()
-
-    def run() -> None:
-        try:
-            outcome.append(context.run(work))
-        except BaseException as exc:  # handed to the calling thread
-            failure.append(exc)
-
-    previous = threading.stack_size(size)
     try:
-        thread = threading.Thread(target=run, name="seqform-efg-reader", daemon=True)
-        thread.start()
-    except RuntimeError as exc:
+        return run_interruptibly(
+            lambda: context.run(work), stack_size=size, name="seqform-efg-reader"
+        )
+    except ThreadStartError as exc:
         raise MemoryError(
             f"cannot start a thread with a {size >> 20} MiB stack to read a game tree "
             f"{depth:,} levels deep: {exc}"
         ) from exc
-    finally:
-        threading.stack_size(previous)
-    thread.join()
-    if failure:
-        raise failure[0]
-    return outcome[0]

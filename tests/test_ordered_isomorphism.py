@@ -115,11 +115,14 @@ def test_the_merged_lp_lifts_to_an_equilibrium_of_rhode_island():
     assert value == pytest.approx(reference, abs=1e-9 * float(payoff_range(game)))
 
 
-def test_rhode_island_of_two_ranks_merges_after_the_first_card_too():
-    # with two ranks no flush or straight exists: suits never matter after the deal
+def test_rhode_island_of_two_ranks_merges_in_the_last_round_only():
+    # With two ranks no flush or straight exists, so every swap of two cards of a rank keeps
+    # the showdowns' order from the first public card on; but a swap there moves cards still
+    # to be dealt, and merging by it let the LP's answer be exploited (condition 4 of the
+    # module's docstring): only the last round merges beyond suits.
     sizes = ordered_sizes(rhode_island_structured(ranks=2, suits=3, max_bets=1))
     assert sizes is not None
-    assert sizes.classes_per_round == ((2, 2), (6, 4), (20, 12))
+    assert sizes.classes_per_round == ((2, 2), (6, 6), (20, 16))
 
 
 @pytest.mark.slow
@@ -130,6 +133,16 @@ def test_the_merged_lp_of_two_ranks_lifts_to_an_equilibrium():
     assert solved.value == pytest.approx(solved.reference, abs=1e-9 * float(payoff_range(game)))
     # -1/64: docs/games.md, `solve "rhode_island(ranks=2, suits=3, max_bets=1)"` (exact)
     assert solved.value == pytest.approx(-1 / 64, abs=1e-12)
+
+
+def test_the_merged_lp_of_two_ranks_and_three_bets_lifts_to_an_equilibrium():
+    # The case that found condition 4: with the first public card's swaps merged, this LP
+    # had the game's value and a lifted answer exploitable by 2e-4 of the payoff range
+    # (the suit-reduced LP's value is the reference: lossless, tests/test_suit_isomorphism.py)
+    game = rhode_island_structured(ranks=2, suits=3)
+    solved = _solved(game)
+    assert solved.nash_conv < 1e-9
+    assert solved.value == pytest.approx(solved.reference, abs=1e-9 * float(payoff_range(game)))
 
 
 def _first_chance_changed(node: PublicNode) -> PublicNode:

@@ -374,12 +374,10 @@ def _ordered_signals(ranks: int, suits: int) -> tuple[int, int, int]:
     as by suits.  After the second card, over one first card's boards: with three suits or
     more the cards of a rank off the first card's suit are one class, ``(r - 1)(2r - 2) +
     r (2r - 1)``; with two suits nothing merges beyond the suits, ``(r - 1)(2r - 2) +
-    r (2r - 2)``.  With two ranks no flush or straight exists and a hand is its rank from
-    the first card on: ``r`` classes per first card, and ``r`` per board after the second
-    (``2r - 1`` boards), one fewer on the pair of two suits."""
+    r (2r - 2)``.  Two ranks, where no flush or straight exists, are no exception: a swap at
+    the first public card moves cards still to be dealt, which the isomorphism does not
+    merge by (its condition 4)."""
     r = ranks
-    if r == 2:
-        return r, r * r, r * ((2 * r - 1) * r - (suits == 2))
     last = (r - 1) * (2 * r - 2) + r * (2 * r - 1 if suits > 2 else 2 * r - 2)
     return r, r * (2 * r - 1), r * last
 

@@ -19,10 +19,13 @@ permutation of the cards such that
    and a hand of ``τc`` play alike up to ``C`` (same hand class before ``C``), for both
    players — so both enter ``C`` with the same probability under any reduced plan;
 3. ``τ`` keeps every later showdown's order: on every board ``P ⊇ B``,
-   ``sign(l0_P(h0) − l1_P(h1)) = sign(l0_τP(τh0) − l1_τP(τh1))`` for all valid hands.
+   ``sign(l0_P(h0) − l1_P(h1)) = sign(l0_τP(τh0) − l1_τP(τh1))`` for all valid hands;
+4. ``C`` is the last public chance node on its paths: no public card is dealt below
+   ``C·a``.
 
 Then ``τ`` maps the subgame below ``C`` (deals, public cards, betting, payoffs) onto itself
-with the same entry ranges, and the hands ``(h, C·a·t)`` and ``(τh, C·τa·t)`` may be merged.
+with the same entry ranges, and the hands ``(h, C·a·t)`` and ``(τh, C·τa·t)`` may be merged;
+the classes merge them where ``τa = a`` (within one public node).
 Proof (for a maximin plan; the minimax one is symmetric): take an equilibrium ``(x, y)``
 already constant on the coarser classes, and ``x'`` the average of ``x`` and its image under
 ``τ`` below ``C`` (the plan outside ``C`` unchanged; valid because of 2).  Player 2's best
@@ -37,18 +40,28 @@ classes, so the merged LP (both players' plans constant on the classes) has the 
 value.  Its optimum is an equilibrium of the game: against a plan constant on the classes
 the members of a class have equal counterfactual values (the same substitution), so a best
 response may be taken constant on them, and the LP's optimum meets every best response
-(Gilpin and Sandholm's Theorem in this setting).  Perfect recall is kept by 2: a merge below
-``C`` never ties two histories a player could already tell apart at ``C``.
+(Gilpin and Sandholm's Theorem in this setting).  That substitution needs condition 4: a
+plan constant on the classes is invariant under ``τ`` within a public node, but the classes
+do not tie the node ``K·c`` to ``K·τc`` where ``τ`` moves a card ``c`` still to be dealt,
+so below an earlier chance node the members of a class could be told apart by what the
+opponent's plan does after ``c`` and after ``τc``, and a best response exploit it.  This
+happened: on ``rhode_island(ranks=2)`` (no flush, no straight) every swap of two cards of a
+rank passed 1–3 at the first public card, and the LP's answer on those classes had the
+game's value but an exploitability of 2e-4 of the payoff range; on suit-rich decks such
+swaps break a flush somewhere and never passed, and Leduc deals one public card only.
+Perfect recall is kept by 2: a merge below ``C`` never ties two histories a player could
+already tell apart at ``C``.
 
-Which ``τ``.  The swaps used are transpositions ``(c c')`` that pass 1–3 (tested on every
+Which ``τ``.  The swaps used are transpositions ``(c c')`` that pass 1–4 (tested on every
 board of the unreduced game that extends ``B``), with the suit permutations fixing the board
-(:mod:`seqform.structured.reductions.suit_reduction`); a hand's class under public cards ``K`` is
-its
-orbit under those of ``K``'s chance nodes that fix all of ``K``.  Any subset of the sound
-swaps gives a sound, if coarser-than-possible, reduction; the lift is certified anyway.
+(:mod:`seqform.structured.reductions.suit_reduction`); a hand's class under public cards
+``K`` is its orbit under those of ``K``'s chance nodes that fix all of ``K``.  Any subset of
+the sound swaps gives a sound, if coarser-than-possible, reduction; the lift is certified
+anyway.
 
 What they merge.  Rhode Island (three-card hands): at the first public card nothing beyond
-suits (a swap of two suits of one rank breaks a flush somewhere); after the first public
+suits (by 4; and with three ranks or more a swap of two suits of one rank breaks a flush
+somewhere); after the first public
 card ``b1`` a flush needs all three cards in ``b1``'s suit, so the cards of the other suits
 of one rank are interchangeable, one rank at a time: on the board ``As Kh``, ``7h`` and
 ``7d`` become one class (suits alone keep "suited with ``Kh``" apart).  The last round's
@@ -113,7 +126,7 @@ class CardPartitions:
     classes : per key (public cards in the order dealt, on canonical boards), per card the
         smallest card of its class (the card itself on the board)
     swaps : per board ``B`` of a public chance node, the transpositions ``(c, c')`` that
-        pass the module docstring's conditions 1–3 there
+        pass the module docstring's conditions 1–4 there (none before the last one)
     """
 
     cards: int
@@ -270,13 +283,16 @@ def _sign_matrix(parts: CardPartitions, board: tuple[int, ...]) -> np.ndarray:
 
 
 def _swaps(parts: CardPartitions, board: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """The transpositions passing conditions 1–3 at a chance node after ``board``."""
+    """The transpositions passing conditions 1–4 at a chance node after ``board``."""
     found = parts.swaps.get(board)
     if found is not None:
         return found
-    tied = parts.of(board)
     inside = set(board)
     later = [b for b in parts.levels if inside <= set(b) and len(b) > len(board)]
+    if any(len(b) > len(board) + 1 for b in later):  # condition 4: a card is dealt below
+        parts.swaps[board] = ()
+        return ()
+    tied = parts.of(board)
     signs = {b: _sign_matrix(parts, b) for b in later}
     kept = []
     for a, b in combinations(range(parts.cards), 2):

@@ -324,11 +324,13 @@ def run_iterations(
     stopped = "iterations"
 
     failure: list[str] = []
+    averages: list[tuple[int, tuple[BehaviouralStrategy, ...]]] = []  # the last measured
 
     def measure() -> Sample:
         try:
             last = measured(_current(stepper)) if last_iterate else None
-            average = measured(stepper.average())
+            averages[:] = [(iteration, stepper.average())]
+            average = measured(averages[0][1])
         except CertificateOverflowError as exc:
             failure.append(str(exc))
             last, average = (math.nan if last_iterate else None), math.nan
@@ -364,9 +366,10 @@ def run_iterations(
                 on_sample(sample)
     if _INTERRUPTED.is_set():  # a Ctrl-C in the last iteration or measurement is not lost
         stopped = "interrupted"
+    kept = averages[0][1] if averages and averages[0][0] == iteration else None
     return IterativeResult(
         algorithm=algorithm,
-        strategies=stepper.average(),
+        strategies=kept if kept is not None else stepper.average(),  # one pass, not two
         iterations=iteration,
         seconds=seconds,
         history=tuple(history),

@@ -314,6 +314,24 @@ def test_solve_exact_repairs_a_float_basis_that_is_not_exactly_optimal(monkeypat
     assert "exact simplex pivot" in solution.notes[0]
 
 
+def test_a_basis_repaired_by_refinement_alone_is_noted(monkeypatch):
+    # The same pushed-off basis with the refinement on: HiGHS, warm-started on the
+    # refinement LP, repairs it before any exact pivot, and the note says so.
+    from seqform.routes import exact as exact_route
+
+    real = exact_route.solve_minmax_program
+
+    def pushed_off(minmax, **options):
+        solution = real(minmax, **options)
+        return replace(solution, basis=_pushed_off(minmax.program, solution.basis))
+
+    monkeypatch.setattr(exact_route, "solve_minmax_program", pushed_off)
+    solution = exact_route.solve_exact(kuhn_poker(), try_rounding=False)
+    assert solution.value == Fraction(-1, 18) and solution.certificate.nash_conv == 0
+    assert "HiGHS solve(s) of iterative refinement" in solution.notes[0]
+    assert "fixed it" in solution.notes[0]
+
+
 def test_a_failed_repair_gives_the_basis_as_it_is_and_why(monkeypatch):
     from seqform.lp.exact import pivots
 

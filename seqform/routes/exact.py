@@ -256,9 +256,12 @@ def _try_basis(
 
 def basis_notes(outcome: ExactBasisOutcome) -> list[str]:
     """What an exact route notes of HiGHS's basis re-solved exactly (nothing if optimal)."""
-    exact, pivots = outcome.solution, outcome.pivots
-    if pivots:
-        return [f"HiGHS's basis was not exactly optimal; {pivots} exact simplex pivot(s) fixed it"]
+    exact, pivots, refinements = outcome.solution, outcome.pivots, outcome.refinements
+    steps = [f"{pivots} exact simplex pivot(s)"] if pivots else []
+    if refinements:  # HiGHS re-solves of the refinement LP (seqform.lp.exact.refinement)
+        steps.insert(0, f"{refinements} HiGHS solve(s) of iterative refinement")
+    if steps and exact.optimal:
+        return [f"HiGHS's basis was not exactly optimal; {' and '.join(steps)} fixed it"]
     if exact.optimal:
         return []
     return [

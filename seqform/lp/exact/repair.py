@@ -25,11 +25,14 @@ class ExactBasisOutcome:
     pivots : the exact pivots that reached an optimal basis (0 when the given one was
         optimal, or when the repair failed)
     failure : why the pivots did not reach an optimal basis; None when they did
+    refinements : HiGHS solves of iterative refinement before the pivots (0 when the given
+        basis was optimal, or when the repair failed)
     """
 
     solution: ExactBasicSolution
     pivots: int
     failure: str | None = None
+    refinements: int = 0
 
 
 def repair_or_resolve(
@@ -49,4 +52,4 @@ def repair_or_resolve(
         repaired = repair_basis(program, basis, max_pivots=max_pivots)
     except RepairError as exc:
         return ExactBasisOutcome(resolve_basis(program, basis), 0, str(exc))
-    return ExactBasisOutcome(repaired.solution, repaired.pivots)
+    return ExactBasisOutcome(repaired.solution, repaired.pivots, refinements=repaired.refinements)

@@ -256,14 +256,9 @@ def _try_basis(
 
 def basis_notes(outcome: ExactBasisOutcome) -> list[str]:
     """What an exact route notes of HiGHS's basis re-solved exactly (nothing if optimal)."""
-    exact, pivots, refinements = outcome.solution, outcome.pivots, outcome.refinements
-    steps = [f"{pivots} exact simplex pivot(s)"] if pivots else []
-    if refinements:  # HiGHS re-solves of the refinement LP (seqform.lp.exact.refinement)
-        steps.insert(0, f"{refinements} HiGHS solve(s) of iterative refinement")
-    if steps and exact.optimal:
-        return [f"HiGHS's basis was not exactly optimal; {' and '.join(steps)} fixed it"]
+    exact, repair = outcome.solution, outcome.repair()
     if exact.optimal:
-        return []
+        return [f"HiGHS's basis was not exactly optimal; {repair} fixed it"] if repair else []
     return [
         "the exact re-solve of HiGHS's basis is not exactly optimal "
         f"(primal feasible: {exact.primal_feasible}, dual feasible: {exact.dual_feasible}) "

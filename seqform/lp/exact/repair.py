@@ -34,6 +34,16 @@ class ExactBasisOutcome:
     failure: str | None = None
     refinements: int = 0
 
+    def repair(self) -> str | None:
+        """What repaired the basis, in words ("2 HiGHS solve(s) of iterative refinement and
+        1 exact simplex pivot(s)"); None when nothing did."""
+        steps = []
+        if self.refinements:
+            steps.append(f"{self.refinements} HiGHS solve(s) of iterative refinement")
+        if self.pivots:
+            steps.append(f"{self.pivots} exact simplex pivot(s)")
+        return " and ".join(steps) or None
+
 
 def repair_or_resolve(
     program: LinearProgram, basis: Basis, *, max_pivots: int | None = None

@@ -291,16 +291,10 @@ def test_a_game_lp_basis_pushed_one_pivot_off_its_optimum_is_repaired(game):
     assert repaired.solution.objective == optimum.objective
 
 
-def test_solve_exact_repairs_a_float_basis_that_is_not_exactly_optimal(monkeypatch):
-    # No game was found whose HiGHS basis misses exact optimality (Kuhn 3-13 cards, Leduc
-    # 2x2 to 3x2, Liar's Dice 2 sides, simplex and ipm), so the exact route is handed Kuhn's
-    # optimal basis pushed one pivot off its optimum: exact pivots bring it back, and the
-    # basis gives the exact equilibrium, value -1/18 (Kuhn 1950).
-    # The dual refinement would repair this basis by HiGHS; the pivots are tested alone.
-    from seqform.lp.exact import pivots
+def _kuhn_from_a_pushed_off_basis(monkeypatch):
+    """Kuhn solved by the exact route from its optimal basis pushed one pivot off."""
     from seqform.routes import exact as exact_route
 
-    monkeypatch.setattr(pivots, "REFINEMENT_PASSES", 0)
     real = exact_route.solve_minmax_program
 
     def pushed_off(minmax, **options):
@@ -308,7 +302,19 @@ def test_solve_exact_repairs_a_float_basis_that_is_not_exactly_optimal(monkeypat
         return replace(solution, basis=_pushed_off(minmax.program, solution.basis))
 
     monkeypatch.setattr(exact_route, "solve_minmax_program", pushed_off)
-    solution = exact_route.solve_exact(kuhn_poker(), try_rounding=False)
+    return exact_route.solve_exact(kuhn_poker(), try_rounding=False)
+
+
+def test_solve_exact_repairs_a_float_basis_that_is_not_exactly_optimal(monkeypatch):
+    # No game was found whose HiGHS basis misses exact optimality (Kuhn 3-13 cards, Leduc
+    # 2x2 to 3x2, Liar's Dice 2 sides, simplex and ipm), so the exact route is handed Kuhn's
+    # optimal basis pushed one pivot off its optimum: exact pivots bring it back, and the
+    # basis gives the exact equilibrium, value -1/18 (Kuhn 1950).
+    # The dual refinement would repair this basis by HiGHS; the pivots are tested alone.
+    from seqform.lp.exact import pivots
+
+    monkeypatch.setattr(pivots, "REFINEMENT_PASSES", 0)
+    solution = _kuhn_from_a_pushed_off_basis(monkeypatch)
     assert (solution.found_by, solution.basis_verified) == ("basis", True)
     assert solution.value == Fraction(-1, 18) and solution.certificate.nash_conv == 0
     assert "exact simplex pivot" in solution.notes[0]
@@ -317,16 +323,7 @@ def test_solve_exact_repairs_a_float_basis_that_is_not_exactly_optimal(monkeypat
 def test_a_basis_repaired_by_refinement_alone_is_noted(monkeypatch):
     # The same pushed-off basis with the refinement on: HiGHS, warm-started on the
     # refinement LP, repairs it before any exact pivot, and the note says so.
-    from seqform.routes import exact as exact_route
-
-    real = exact_route.solve_minmax_program
-
-    def pushed_off(minmax, **options):
-        solution = real(minmax, **options)
-        return replace(solution, basis=_pushed_off(minmax.program, solution.basis))
-
-    monkeypatch.setattr(exact_route, "solve_minmax_program", pushed_off)
-    solution = exact_route.solve_exact(kuhn_poker(), try_rounding=False)
+    solution = _kuhn_from_a_pushed_off_basis(monkeypatch)
     assert solution.value == Fraction(-1, 18) and solution.certificate.nash_conv == 0
     assert "HiGHS solve(s) of iterative refinement" in solution.notes[0]
     assert "fixed it" in solution.notes[0]

@@ -77,7 +77,7 @@ small decks (docs/games.md, "Ordered game isomorphism").
 :func:`~seqform.structured.reductions.signal_merge.merge_by_signals` builds
 the LP of any such merge by signals, to be certified on the game.
 
-Size: about 440 lines, a sixth of them the docstring's argument: the swaps, the classes they
+Size: about 470 lines, a sixth of them the docstring's argument: the swaps, the classes they
 give, their count without the LP and the LPs built from them (by swaps, or by any merge of
 signals) share one card partition and one walk of the public tree.
 """
@@ -127,6 +127,8 @@ class CardPartitions:
         smallest card of its class (the card itself on the board)
     swaps : per board ``B`` of a public chance node, the transpositions ``(c, c')`` that
         pass the module docstring's conditions 1–4 there (none before the last one)
+    dealt_below : the boards (sorted) of the public chance nodes with another public chance
+        node below them: condition 4 fails there
     """
 
     cards: int
@@ -135,6 +137,7 @@ class CardPartitions:
     levels: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]
     classes: dict[tuple[int, ...], np.ndarray]
     swaps: dict[tuple[int, ...], tuple[tuple[int, int], ...]]
+    dealt_below: frozenset[tuple[int, ...]] = frozenset()
 
     def of(self, key: tuple[int, ...]) -> np.ndarray:
         """Per card, its class's smallest card under the public cards ``key``."""
@@ -226,7 +229,33 @@ def card_partitions(game: StructuredGame, symmetries: Symmetries) -> CardPartiti
         index = np.full(size, -1, dtype=np.int64)
         index[matrix[:, 0]] = np.arange(len(matrix))
         hand_of_card.append(index)
-    return CardPartitions(size, (hand_of_card[0], hand_of_card[1]), symmetries, levels, {}, {})
+    hands = (hand_of_card[0], hand_of_card[1])
+    return CardPartitions(size, hands, symmetries, levels, {}, {}, _dealt_below(game))
+
+
+def _dealt_below(game: StructuredGame) -> frozenset[tuple[int, ...]]:
+    """The boards (sorted public cards) of the public chance nodes that have another public
+    chance node below them (:attr:`CardPartitions.dealt_below`)."""
+    found: set[tuple[int, ...]] = set()
+
+    def walk(node: PublicNode, public: tuple[int, ...]) -> bool:
+        if isinstance(node, PublicDecision):
+            return any([walk(child, public) for child in node.children])
+        if not isinstance(node, PublicChance):
+            return False
+        inner = any(
+            [
+                walk(child, (*public, card))
+                for card, child in zip(node.cards, node.children, strict=True)
+                if card not in public
+            ]
+        )
+        if inner:
+            found.add(tuple(sorted(public)))
+        return True
+
+    walk(game.root, ())
+    return frozenset(found)
 
 
 def _components(size: int, pairs: list[tuple[int, int]]) -> np.ndarray:
@@ -288,10 +317,10 @@ def _swaps(parts: CardPartitions, board: tuple[int, ...]) -> tuple[tuple[int, in
     if found is not None:
         return found
     inside = set(board)
-    later = [b for b in parts.levels if inside <= set(b) and len(b) > len(board)]
-    if any(len(b) > len(board) + 1 for b in later):  # condition 4: a card is dealt below
+    if tuple(sorted(board)) in parts.dealt_below:  # condition 4: a card is dealt below
         parts.swaps[board] = ()
         return ()
+    later = [b for b in parts.levels if inside <= set(b) and len(b) > len(board)]
     tied = parts.of(board)
     signs = {b: _sign_matrix(parts, b) for b in later}
     kept = []

@@ -125,6 +125,17 @@ def test_rhode_island_of_two_ranks_merges_in_the_last_round_only():
     assert sizes.classes_per_round == ((2, 2), (6, 6), (20, 16))
 
 
+def test_only_the_last_public_card_is_a_place_for_swaps():
+    # Condition 4: Rhode Island deals two public cards, so the first chance node (no board
+    # yet) has another below it and takes no swap; Leduc's only public card is the last.
+    game = rhode_island_structured(ranks=2, suits=3, max_bets=1)
+    parts = card_partitions(game, game_symmetries(game))
+    assert parts is not None and parts.dealt_below == frozenset({()})
+    leduc = leduc_structured()
+    leduc_parts = card_partitions(leduc, game_symmetries(leduc))
+    assert leduc_parts is not None and leduc_parts.dealt_below == frozenset()
+
+
 @pytest.mark.slow
 def test_the_merged_lp_of_two_ranks_lifts_to_an_equilibrium():
     game = rhode_island_structured(ranks=2, suits=3, max_bets=1)

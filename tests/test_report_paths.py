@@ -16,7 +16,12 @@ from spot_files import RIVER
 
 from seqform.documents.build import document
 from seqform.documents.layout import strategies as layout
-from seqform.documents.objects import action_words, strategy_json
+from seqform.documents.objects import (
+    action_words,
+    strategies_for_text,
+    strategy_json,
+    strategy_summary_json,
+)
 from seqform.documents.registry import builds
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.public import numbering
@@ -236,3 +241,73 @@ def test_the_summary_shows_the_most_mixed_in_table_order_ties_by_position():
     shown = [line.split()[0] for line in lines[3:]]
     assert shown == [f"set{k:02d}" for k in range(0, 2 * layout.MOST_MIXED, 2)]
     assert "30 of them mixed" in lines[1]
+
+
+def _pure(strategy: BehaviouralStrategy) -> BehaviouralStrategy:
+    """``strategy`` with each information set's first action taken for sure."""
+    table = strategy.table
+    probabilities = np.zeros(table.num_sequences)
+    probabilities[0] = 1.0
+    probabilities[table.first_sequence] = 1.0
+    return replace(strategy, probabilities=probabilities)
+
+
+def _summary_variants(solved: dict[str, Any]) -> list[tuple[str, BehaviouralStrategy, Any]]:
+    variants = []
+    for case in CASES:
+        solution = solved[case]
+        words = action_words(solution.game)
+        for strategy in solution.strategies:
+            variants.append((case, strategy, words))
+        variants.append((f"{case}, pure", _pure(solution.strategies[0].to_float()), words))
+    strategy = solved["liars_dice(sides=3) structured"].strategies[1]
+    probabilities = strategy.probabilities.copy()
+    probabilities[1:4] = np.nan  # a run that overflowed: mixed, shown with nulls
+    variants.append(("overflowed", replace(strategy, probabilities=probabilities), words))
+    return variants
+
+
+@pytest.mark.parametrize("long_fractions", [True, False])
+def test_a_summary_from_the_arrays_prints_what_the_objects_summarise(solved, long_fractions):
+    # the text report's summary object (strategy_summary_json) against the summary of the
+    # complete object: the same counts, the same sets in the same order, the same legend
+    for case, strategy, words in _summary_variants(solved):
+        complete = strategy_json(strategy, "P", words, long_fractions)
+        summary = strategy_summary_json(strategy, "P", words, long_fractions)
+        for flag in (layout.UNREACHED_FLAG, "set by the refinement"):
+            expected = layout.StrategySection(complete, "P1", flag, long_fractions).render(False)
+            found = layout.StrategySection(summary, "P1", flag, long_fractions).render(False)
+            assert found == expected, case
+        assert layout.StrategySection(summary, "P1").infoset_count == len(complete["infosets"])
+        with pytest.raises(ValueError, match="cannot be printed in full"):
+            layout.StrategySection(summary, "P1").render(True)
+
+
+@pytest.mark.parametrize("choice", ["auto", "summary", "all"])
+@pytest.mark.parametrize("case", CASES)
+def test_a_document_built_for_text_prints_the_same_report(solved, case, choice):
+    from seqform.documents.text.render import document_report
+
+    solution = solved[case]
+    complete = document(solution)
+    with strategies_for_text(choice):
+        for_text = document(solution)
+    assert document_report(for_text, choice) == document_report(complete, choice)
+    summarised = [("summary" in s) for s in for_text["strategies"]]
+    infosets = [s.table.num_infosets for s in solution.strategies]
+    assert summarised == [choice == "summary" or (choice == "auto" and n > 40) for n in infosets]
+    assert document(solution) == complete  # the choice ends with the block
+
+
+def test_an_iterate_run_built_for_text_prints_the_same_report():
+    from seqform.documents.iterate import iterate_document
+    from seqform.documents.text.iterate import iterate_text
+    from seqform.questions.iterate import iterate
+
+    run = iterate("leduc", "cfr+", iterations=20, reference=False)
+    complete = iterate_document(run)
+    for choice in ("auto", "summary"):
+        with strategies_for_text(choice):
+            for_text = iterate_document(run)
+        assert all("summary" in s for s in for_text["strategies"])
+        assert iterate_text(for_text, choice) == iterate_text(complete, choice)

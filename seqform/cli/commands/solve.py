@@ -214,13 +214,20 @@ def _report(
     The document is built once (:func:`seqform.documents.build.document`: its builder
     follows the result's type) and the text is rendered from it
     (:func:`seqform.documents.text.render.document_report`), so the two say the same.
+    For text, strategies the report only summarises are built as their summaries
+    (:func:`seqform.documents.objects.strategies_for_text`); the text only when asked for.
     """
     from seqform.documents.build import document
+    from seqform.documents.objects import strategies_for_text
     from seqform.documents.text.render import document_report
 
-    built = document(solution)
-    text = document_report(built, args.strategies)
-    if hands:  # the structured route's, float or exact (checked before the solve)
+    if args.format == "json":
+        built, text = document(solution), ""
+    else:
+        with strategies_for_text(args.strategies):
+            built = document(solution)
+        text = document_report(built, args.strategies)
+    if hands and text:  # the structured route's, float or exact (checked before the solve)
         text = text.rstrip("\n") + "\n" + hand_text(solution.game, solution.strategies, hands)
     plain = not (args.exact or args.refine or args.fix or args.fix_file or args.lock)
     plain = plain and not args.lock_file

@@ -33,7 +33,15 @@ from typing import Any, Protocol
 import numpy as np
 
 from seqform.base.numbers import count_text, exact_probability_text, probability_text
-from seqform.documents.layout.summary import MOST_MIXED, SUMMARY_ABOVE
+from seqform.documents.layout.summary import (
+    MIXED_TOLERANCE,
+    MOST_MIXED,
+    SUMMARY_ABOVE,
+    MixedSets,
+    mixed_of,
+    most_mixed,
+    summarises,
+)
 from seqform.documents.layout.summary import STRATEGY_CHOICES as CHOICES
 from seqform.documents.layout.tables import left_table
 from seqform.game.builtin.labels import LABEL_GRAMMARS
@@ -60,7 +68,6 @@ Document = Mapping[str, Any]
 LABELS_HELP = "docs/output.md"  # where labels and 'unreached' are explained
 UNREACHED_FLAG = f"unreached by own play: {LABELS_HELP}"
 LINE_WIDTH = 100  # a longer legend is split after the label
-MIXED_TOLERANCE = 1e-9  # an information set is mixed when no action has probability above 1 - this
 
 
 @dataclass(frozen=True)
@@ -91,39 +98,17 @@ def _float(probability: Any) -> float:
     return float(probability)
 
 
-@dataclass(frozen=True)
-class MixedSets:
-    """The reached information sets of a strategy object that mix, with their entropies.
-
-    positions : indices into the reached information sets, in table order
-    entropies : per mixed set, ``-sum p log2 p`` over its actions (bits)
-    """
-
-    positions: np.ndarray
-    entropies: np.ndarray
-
-
 def mixed_sets(reached: Sequence[Document]) -> MixedSets:
-    """Which of ``reached`` mix (no action above ``1 -`` :data:`MIXED_TOLERANCE`) and their
-    entropies, in one pass over the actions and array sums per set: a CFR average on a
-    spot's turn has millions of sets, nearly all mixed, and per-set Python sums cost as
-    much as the run's last minute."""
+    """Which of ``reached`` (a document's information-set objects) mix, and their entropies
+    (:func:`seqform.documents.layout.summary.mixed_of`), reading the probabilities of all
+    their actions at once."""
     sizes = np.fromiter((len(i["actions"]) for i in reached), dtype=np.int64, count=len(reached))
     raw = [a["probability"] for i in reached for a in i["actions"]]
     try:  # floats and nulls (nan): numpy reads them at once
         probabilities = np.array(raw, dtype=np.float64)
     except (TypeError, ValueError):  # exact fractions as strings
         probabilities = np.array([_float(p) for p in raw], dtype=np.float64)
-    if not len(sizes):
-        return MixedSets(np.zeros(0, dtype=np.int64), np.zeros(0))
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    # the largest is nan where a set has a nan (a run that overflowed): mixed, not pure
-    mixed = ~(np.maximum.reduceat(probabilities, starts) >= 1 - MIXED_TOLERANCE)
-    positive = np.where(probabilities > 0, probabilities, 1.0)
-    terms = np.where(probabilities > 0, probabilities * np.log2(positive), 0.0)
-    entropies = -np.add.reduceat(terms, starts)
-    positions = np.flatnonzero(mixed)
-    return MixedSets(positions, entropies[positions])
+    return mixed_of(sizes, probabilities)
 
 
 def _rows(
@@ -160,9 +145,17 @@ class StrategySection:
 
     @property
     def infoset_count(self) -> int:
-        return len(self.strategy["infosets"])
+        summary = self.strategy.get("summary")
+        return len(self.strategy["infosets"]) if summary is None else summary["infosets"]
 
     def render(self, full: bool) -> Rendered:
+        summary = self.strategy.get("summary")
+        if summary is not None:  # a text report's summary object: already chosen
+            if full:
+                raise ValueError(
+                    f"{self.title}: a summarised strategy object cannot be printed in full"
+                )
+            return self._summary(summary)
         infosets = self.strategy["infosets"]
         if full:
             return Rendered(
@@ -171,18 +164,33 @@ class StrategySection:
             )
         reached = [i for i in infosets if not i["unreached"]]
         mixed = mixed_sets(reached)
-        ranked = np.argsort(-mixed.entropies, kind="stable")[:MOST_MIXED]
-        shown = [reached[k] for k in sorted(mixed.positions[ranked].tolist())]
+        longest = max((i["name"] for i in reached), key=len, default=None)
+        return self._summary(
+            {
+                "infosets": len(infosets),
+                "reached": len(reached),
+                "mixed": len(mixed.positions),
+                "most_mixed": [reached[k] for k in most_mixed(mixed)],
+                "longest_reached": longest,
+            }
+        )
+
+    def _summary(self, summary: Document) -> Rendered:
+        """The count line and the most mixed sets, from a summary object
+        (:func:`seqform.documents.objects.strategy_summary_json`'s ``"summary"``)."""
+        shown = summary["most_mixed"]
         counts = (
-            f"{count_text(len(infosets))} information sets, "
-            f"{count_text(len(reached))} reached by own play, "
-            f"{count_text(len(mixed.positions))} of them mixed"
+            f"{count_text(summary['infosets'])} information sets, "
+            f"{count_text(summary['reached'])} reached by own play, "
+            f"{count_text(summary['mixed'])} of them mixed"
         )
         title = f"{self.title} (summary)"
-        labels = [i["name"] for i in (shown or reached)]
         if not shown:
+            longest = summary["longest_reached"]
+            labels = [] if longest is None else [longest]
             return Rendered((title, f"  {counts}; pure wherever it is reached"), labels)
         rows = _rows(shown, title, self.flag, self.long_fractions)
+        labels = [i["name"] for i in shown]
         return Rendered((rows[0], f"  {counts}; the {len(shown)} most mixed:", *rows[1:]), labels)
 
 
@@ -259,7 +267,7 @@ def document_sections(
     """Every table (or summary) with its legend, each after a blank line, : ``choice`` is
     ``--strategies``; ``labels_name`` the document's ``"game"."labels"``."""
     total = sum(table.infoset_count for table in tables)
-    full = choice == "all" or (choice == "auto" and total <= SUMMARY_ABOVE)
+    full = not summarises(choice, total)
     lines: list[str] = []
     for table in tables:
         shown = table.render(full)

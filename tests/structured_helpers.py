@@ -3,7 +3,9 @@ structured numbering and the compiled tree's (by sequence label), random strateg
 
 from __future__ import annotations
 
+import tempfile
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
@@ -16,6 +18,22 @@ from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.structured.responses import sequence_tables
 
+
+def _river(oop: str, ip: str) -> StructuredGame:
+    """A river spot of a pot of 10, stacks 30 and a half-pot bet, on Ks7h2d9c4s."""
+    from seqform.holdem.game import spot_game
+    from seqform.holdem.spot import read_spot
+
+    text = (
+        f'board = "Ks7h2d9c4s"\npot = 10\neffective_stack = 30\noop_range = "{oop}"\n'
+        f'ip_range = "{ip}"\nbet_sizes = [0.5]\n'
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "river.toml"
+        path.write_text(text)
+        return spot_game(read_spot(path))
+
+
 SMALL = {
     "kuhn3": lambda: kuhn_structured(3),
     "kuhn5": lambda: kuhn_structured(5),
@@ -25,6 +43,9 @@ SMALL = {
     "liars-dice-3": lambda: liars_dice_structured(3),
     "liars-dice-4": lambda: liars_dice_structured(4),
     "liars-dice-2x2": lambda: liars_dice_structured(2, 2),
+    # a range inside the other, first in its order: the clash's mates are not the identity
+    "river-QQ-vs-QQ,AA": lambda: _river("QQ", "QQ,AA"),
+    "river-QQ,AA-vs-QQ": lambda: _river("QQ,AA", "QQ"),
 }
 
 

@@ -114,15 +114,21 @@ def _factors(
         scale=own_chance * (sign * first),
         step=own_chance * (first - second) if group.kind == THRESHOLD else None,
         removal=own_chance if two_cards else None,
-        clash=_clash(group, player, partner, two_cards, own),
+        clash=_clash(group, player, partner, two_cards, own, len(weights[1 - player])),
     )
 
 
 def _clash(
-    group: LeafGroup, player: int, partner: np.ndarray, two_cards: bool, own: np.ndarray
+    group: LeafGroup,
+    player: int,
+    partner: np.ndarray,
+    two_cards: bool,
+    own: np.ndarray,
+    opponents: int,
 ) -> Clash | None:
     """``group``'s :class:`Clash` for ``player`` (``own``: the own hands' weight times
-    validity), or None where it is 0 everywhere."""
+    validity; ``opponents``: the opponent's number of hands), or None where it is 0
+    everywhere."""
     rows = np.flatnonzero(partner >= 0)
     mates = partner[rows]
     rule = rule_values(
@@ -134,9 +140,12 @@ def _clash(
         return None
     rows, mates, coefficient = rows[keep], mates[keep], coefficient[keep]
     every = len(rows) == len(partner)  # then rows is 0, 1, ..., H - 1
+    # the mates are the opponent's hands in order only if it has no other hands: a range
+    # whose every hand is in the opponent's, first (QQ against QQ,AA), keeps its mates
+    same = every and len(partner) == opponents and np.array_equal(mates, rows)
     return Clash(
         rows=None if every else rows,
-        mates=None if every and np.array_equal(mates, rows) else mates,
+        mates=None if same else mates,
         coefficient=np.ascontiguousarray(coefficient),
     )
 

@@ -332,3 +332,72 @@ def test_a_probability_out_of_range_names_its_place(
         patch.setattr(spot_results, "_check_schema", lambda document, where: None)
         with pytest.raises(SpotResultError, match=r"strategies/1/infosets/2: a probability"):
             read_spot_result(bad)
+
+
+def _first_set(document: dict) -> dict:
+    return document["strategies"][0]["infosets"][0]
+
+
+def _set_first(document: dict, change) -> dict:
+    changed = json.loads(json.dumps(document))
+    change(_first_set(changed), changed)
+    return changed
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        pytest.param(
+            lambda s, d: s["actions"][0].update(probability=min(1.0, _p(s, 0) + 0.5)),
+            "probabilities sum to",
+            id="sum-above-1",
+        ),
+        pytest.param(
+            lambda s, d: [a.update(probability=0.0) for a in s["actions"]],
+            "probabilities sum to 0",
+            id="all-zero",
+        ),
+        pytest.param(
+            lambda s, d: s["actions"].remove(max(s["actions"], key=lambda a: a["probability"])),
+            "probabilities sum to",
+            id="dropped",
+        ),
+        pytest.param(
+            lambda s, d: s["actions"][0].update(action="q"), "unknown action 'q'", id="renamed"
+        ),
+        pytest.param(
+            lambda s, d: s["actions"].append(dict(s["actions"][0])),
+            "is given twice",
+            id="action-twice",
+        ),
+        pytest.param(
+            lambda s, d: d["strategies"][0]["infosets"].append(dict(s)),
+            "is given twice",
+            id="set-twice",
+        ),
+        pytest.param(
+            lambda s, d: d["strategies"].append(dict(d["strategies"][0])),
+            "a list of 3 breaks the rule maxItems 2",  # the schema's words, short
+            id="player-twice",
+        ),
+    ],
+)
+def test_show_refuses_a_corrupt_strategy_naming_the_set(
+    change, message: str, small: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # what exploit and play refuse in a strategy file, show refuses in a saved result: a
+    # report of frequencies that do not sum to 1 would be a wrong answer, not a view
+    document = _saved(["solve", str(small)], tmp_path / "good.json", capsys)
+    name = _first_set(document)["name"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(_set_first(document, change)))
+    code, out, err = _run(["show", str(bad), "--node", "root"], capsys)
+    assert code == 1 and out == ""
+    assert err.startswith("seqform: error: ") and err.count("\n") == 1
+    assert str(bad) in err and message in err
+    if "maxItems" not in message:  # the reader's own checks name the information set
+        assert name in err and "strategies/0/infosets/" in err
+
+
+def _p(infoset: dict, k: int) -> float:
+    return float(infoset["actions"][k]["probability"])

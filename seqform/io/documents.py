@@ -173,7 +173,22 @@ def validate_document(document: Any) -> None:
     error = next(iter(validator.iter_errors(document)), None)
     if error is not None:
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        raise DocumentError(f"{kind} document breaks its schema at {where}: {error.message}")
+        raise DocumentError(f"{kind} document breaks its schema at {where}: {_said(error)}")
+
+
+MESSAGE_LIMIT = 200
+"""The longest schema message quoted as it is: jsonschema's repeats the value it rejects,
+which for a strategy is megabytes of JSON."""
+
+
+def _said(error: Any) -> str:
+    """A jsonschema error's message, or for a long one the rule broken and the value's kind."""
+    if len(error.message) <= MESSAGE_LIMIT:
+        return str(error.message)
+    from seqform.io.json_input import shown
+
+    rule = f"{error.validator} {json.dumps(error.validator_value)}"[:MESSAGE_LIMIT]
+    return f"{shown(error.instance)} breaks the rule {rule}"
 
 
 @cache

@@ -16,6 +16,7 @@ from seqform.forms.locks import Lock, LockError
 from seqform.forms.pure_strategies import pure_strategies
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.holdem import report
 from seqform.io.documents import validate_document
 from seqform.io.lock_files import parse_lock, read_lock_file
 from seqform.iterative.cfr import solve_with_rule
@@ -112,6 +113,22 @@ def test_lock_for_chosen_hands_only(spot: Path):
     result = solve(str(spot), locks=["IP@x: b30=1; hands=KK"])
     assert result.locks.count == 3  # KK:0.25 has three combos off the board (Ks on it)
     assert result.seats[1].change <= 1e-9
+
+
+def test_a_locked_player_s_unlocked_nodes_are_compared_too(spot: Path):
+    # both players locked: OOP's first decision is not locked and moves (it gains from
+    # betting small into IP's locked check-back range), so it is listed; the locked
+    # nodes themselves (IP after x, OOP after x-b5) are not, their frequencies being
+    # the locks'
+    unlocked = solve(str(spot))
+    result = solve(str(spot), locks=["IP@x: b5=0.5,x=0.5; hands=KK,77", "OOP@x b5: c=1"])
+    listed = {(c.player, c.node) for c in result.changes}
+    assert (0, "") in listed
+    assert (1, "x") not in listed and (0, "x-b5") not in listed
+    root = next(c for c in result.changes if (c.player, c.node) == (0, ""))
+    frequencies = report.action_frequencies(result.game, unlocked.strategies[0], "")
+    assert root.before == pytest.approx(frequencies.frequencies, abs=1e-9)
+    assert max(abs(a - b) for a, b in zip(root.before, root.after, strict=True)) > 0.05
 
 
 def test_lp_and_cfr_agree_on_a_locked_kuhn():

@@ -279,13 +279,18 @@ def _spot_changes(
     before: BehaviouralStrategy,
     after: BehaviouralStrategy,
     reach: tuple[dict[str, float], dict[str, float]],
+    locked: set[str],
 ) -> list[NodeChange]:
+    """The frequencies of ``player``'s reached decisions before and after, but at the
+    ``locked`` nodes (a history, as in an information set's name after its combo)."""
     from seqform.game.public.numbering import number_public_tree
     from seqform.holdem import action_frequencies
 
     found = []
     for history in number_public_tree(game).node_histories[player]:
         node = history.lstrip("|")
+        if node in locked:
+            continue
         reached = reach[0].get(history, 0.0), reach[1].get(history, 0.0)
         if max(reached) <= REACH_TOLERANCE:
             continue
@@ -354,9 +359,11 @@ def compare_locked(
     for player in (0, 1):
         before, after = unlocked.strategies[player], locked.strategies[player]
         if spot:
-            if player in locks.players():
-                continue  # the locked player's own frequencies move by the locks themselves
-            changes += _spot_changes(game, player, before, after, reach)
+            # at a node where some of its combos are locked, the locked player's frequency
+            # moves by the locks themselves: its other nodes are compared as the opponent's
+            names = before.table.infosets
+            nodes = {names[index].partition("|")[2] for index in locks.fixed[player]}
+            changes += _spot_changes(game, player, before, after, reach, nodes)
         else:
             changes += _infoset_changes(player, before, after, set(locks.fixed[player]))
     changes = [change for change in changes if change.largest > CHANGE_TOLERANCE]

@@ -185,6 +185,20 @@ def test_cli_usage_errors(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("first", "second"), [("--output", "--csv"), ("--csv", "--plot"), ("--output", "--plot")]
+)
+def test_cli_two_outputs_in_one_file_are_refused_before_solving(
+    tmp_path: Path, first: str, second: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the folder does not exist: the refusal comes before anything is read or solved
+    same = str(tmp_path / "out.png")
+    assert main(["solve-many", str(tmp_path / "nowhere"), first, same, second, same]) == 2
+    err = capsys.readouterr().err
+    assert f"{first} and {second} both name" in err and err.count("\n") == 1
+    assert not Path(same).exists()
+
+
 def test_cli_not_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve-many", str(tmp_path / "nowhere")]) == 1
     assert capsys.readouterr().err == f"seqform: error: {tmp_path / 'nowhere'}: no such folder\n"

@@ -169,6 +169,8 @@ def test_hand_equity_is_the_showdown_equity(spot_file: Path, capsys):
         (["--hand", "8h8d"], "--hand '8h8d' is in neither range"),
         (["--hand", "AhXh"], "--hand 'AhXh': 'Xh' is not a card"),
         (["--hand", "AKs:0.5"], "without a weight"),
+        (["--hand", ""], "--hand '' has an empty item"),
+        (["--hand", "AhKh,,QQ"], "--hand 'AhKh,,QQ' has an empty item"),
         (["--hand", "AhKh", "--method", "tree"], "--hand needs the structured route"),
     ],
 )

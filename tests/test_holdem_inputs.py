@@ -75,6 +75,7 @@ def test_range_weights_are_exact_and_later_items_override():
         pytest.param("AKx", "'AKx' is not range notation", id="notation"),
         pytest.param("AK:2", "not between 0 and 1", id="weight-range"),
         pytest.param("AK:x", "'x' is not a number", id="weight-text"),
+        pytest.param("AK:", "a weight follows ':'", id="weight-missing"),
         pytest.param("AsAs", "As appears twice", id="same-card"),
         pytest.param("22+,,AK", "empty item", id="empty-item"),
         pytest.param("", "no combo", id="empty"),

@@ -162,6 +162,8 @@ def test_lp_and_vector_cfr_agree_on_a_locked_spot(spot: Path):
         pytest.param("P1@J: b=0.5", "add up to 1/2", id="sum"),
         pytest.param("P1@J: b=2", "between 0 and 1", id="probability"),
         pytest.param("P1@J: b", "not ACTION=P", id="no-probability"),
+        pytest.param("OOP@: x=1; hands=", "names no hand; leave it out", id="no-hands"),
+        pytest.param("OOP@: x=1; hands=AA,,KK", "has an empty item", id="empty-hand"),
     ],
 )
 def test_bad_lock_text(spec: str, message: str):
@@ -189,6 +191,8 @@ def test_bad_lock_on_kuhn(spec: str, message: str):
         pytest.param("IP@: x=1", "OOP acts at node 'root'", id="wrong-player"),
         pytest.param("OOP@x b7: c=1", "no node 'x-b7'", id="node"),
         pytest.param("OOP@: x=1; hands=22", "'22' is not in OOP's range", id="hand"),
+        # a hand that is no notation names the lock, as every other lock error does
+        pytest.param("OOP@: x=1; hands=ZZ", r"^--lock 'OOP@: x=1; hands=ZZ': hands 'ZZ'", id="ZZ"),
     ],
 )
 def test_bad_lock_on_a_spot(spot: Path, spec: str, message: str):
@@ -210,6 +214,12 @@ def test_lock_file_toml_and_json(tmp_path: Path):
     (tmp_path / "bad.toml").write_text('[[lock]]\nplayer = "IP"\nmix = { x = 1 }\nspeed = 2\n')
     with pytest.raises(LockError, match=r"bad.toml, lock 1: unknown key 'speed'"):
         read_lock_file(tmp_path / "bad.toml")
+    for hands in ('""', "[]", '["AA", " "]'):  # no hand is not every hand
+        (tmp_path / "none.toml").write_text(
+            f'[[lock]]\nplayer = "IP"\nnode = "x"\nhands = {hands}\nmix = {{ x = 1 }}\n'
+        )
+        with pytest.raises(LockError, match=r"none.toml, lock 1: hands"):
+            read_lock_file(tmp_path / "none.toml")
 
 
 @pytest.mark.slow

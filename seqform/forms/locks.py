@@ -234,7 +234,10 @@ def structured_targets(
         labels = game.hands[lock.player].labels
         chosen: list[str] = []
         for item in lock.hands or labels:
-            found = list(expand(item, lock.player)) if expand and lock.hands else [item]
+            try:
+                found = list(expand(item, lock.player)) if expand and lock.hands else [item]
+            except LockError as exc:
+                raise LockError(f"{lock.where}: {exc}") from None
             found = [label for label in found if label in labels]
             if not found:
                 raise LockError(

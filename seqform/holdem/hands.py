@@ -124,9 +124,10 @@ def select_combos(spot: Spot, items: Sequence[str]) -> tuple[tuple[int, int], ..
         combo in either range (the message names the item and the ranges).
     """
     chosen: list[tuple[int, int]] = []
+    for text in items:
+        if not all(part.strip() for part in text.split(",")):
+            raise HandSelectionError(f"--hand {text!r} has an empty item (give combos or classes)")
     for item in (part.strip() for text in items for part in text.split(",")):
-        if not item:
-            continue
         found = []
         for combo in _item_combos(item, spot):
             for player, hand_range in enumerate(spot.ranges):

@@ -139,8 +139,10 @@ def parse_range(text: str) -> HandRange:
             if text.strip():
                 raise RangeError(f"range {text!r} has an empty item (two commas in a row?)")
             break
-        hands, _, weight_text = item.partition(":")
-        weight = _weight(item, weight_text) if weight_text else Fraction(1)
+        hands, colon, weight_text = item.partition(":")
+        if colon and not weight_text.strip():
+            raise RangeError(f"range item {item!r}: a weight follows ':' (e.g. {hands}:0.5)")
+        weight = _weight(item, weight_text) if colon else Fraction(1)
         combos = _expand(hands.strip(), item)
         key = frozenset(combos)
         if key in items:

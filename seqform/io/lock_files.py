@@ -53,8 +53,14 @@ def _probability(value: object, where: str) -> Fraction:
         raise LockError(str(exc)) from None
 
 
-def _hands(text: str) -> tuple[str, ...]:
-    return tuple(item.strip() for item in text.split(",") if item.strip())
+def _hands(text: str, where: str) -> tuple[str, ...]:
+    """The hands of ``hands=AA,KK``; an empty one is refused (no hands is not all hands)."""
+    hands = tuple(item.strip() for item in text.split(","))
+    if not any(hands):
+        raise LockError(f"{where}: hands= names no hand; leave it out to lock every hand")
+    if not all(hands):
+        raise LockError(f"{where}: hands={text.strip()} has an empty item (two commas?)")
+    return hands
 
 
 def parse_lock(spec: str) -> Lock:
@@ -76,7 +82,7 @@ def parse_lock(spec: str) -> Lock:
     for part in (part.strip() for part in body.split(";")):
         key, equals, value = part.partition("=")
         if key.strip().lower() == "hands" and equals:
-            hands = _hands(value)
+            hands = _hands(value, where)
             continue
         for item in filter(None, (item.strip() for item in part.split(","))):
             action, equals, value = item.partition("=")
@@ -107,9 +113,11 @@ def lock_from_mapping(data: object, where: str) -> Lock:
         raise LockError(f'{where}: node must be text in quotes, such as "x-b5" ("" the root)')
     hands: Any = data.get("hands", ())
     if isinstance(hands, str):
-        hands = _hands(hands)
+        hands = _hands(hands, where)
     elif not isinstance(hands, list | tuple) or not all(isinstance(h, str) for h in hands):
         raise LockError(f'{where}: hands must be text such as "AA,KQs" or a list of it')
+    elif "hands" in data and not (hands and all(h.strip() for h in hands)):
+        raise LockError(f"{where}: hands names no hand, or an empty one; leave it out for all")
     mix = data["mix"]
     if not isinstance(mix, dict):
         raise LockError(f"{where}: mix must be a table of action = probability")

@@ -1,11 +1,12 @@
 """``seqform iterate GAME --algorithm cfr|cfr+|dcfr|...|xfp|rcfr|mccfr``: iterative solvers,
 measured.
 
-Stopping: ``--iterations N`` or ``--target-exploitability EPS`` (not both; EPS is compared
-with the exploitability, NashConv / 2: ``target_exploitability`` in Python), and/or
-``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.  The
-options are passed to :func:`~seqform.questions.iterate.iterate` under its keywords, which
-check them.
+Stopping: any of ``--iterations N``, ``--target-exploitability EPS`` (EPS is compared
+with the exploitability, NashConv / 2: ``target_exploitability`` in Python) and
+``--time-limit S`` of solver time, whichever fires first; with none of the three,
+:data:`DEFAULT_ITERATIONS`.  The options are passed to
+:func:`~seqform.questions.iterate.iterate` under its keywords, which check them (and refuse
+what they refuse from Python: a schedule, ``hs-*``, without ``--iterations``).
 Progress on stderr, one line per NashConv sample (every ``--every K`` iterations, where a
 target's trend says it is met, and after the last), none with ``--quiet``; the LP reference
 follows the route ``solve`` takes (the structured route for a large built-in game), says its

@@ -71,8 +71,9 @@ def _progress(quiet: bool) -> OnSample | None:
     return show
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``args.algorithm`` on ``args.game`` and write the measured result."""
+def _checked_hands_and_seed(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:
+    """The ``--hand`` combos, refused off vector CFR, and ``--seed``, refused for a
+    deterministic algorithm (and its default said on stderr for a sampling one)."""
     hands = hands_in_spot_file(args.game, args.hand)
     if hands and (args.method == "tree" or args.algorithm not in VECTOR_ALGORITHMS):
         raise CommandError(
@@ -88,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if sampling and args.seed is None and not args.quiet:
         _say(f"{args.algorithm}: seed {DEFAULT_SEED} (the default; choose one with --seed)")
+    return hands
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``args.algorithm`` on ``args.game`` and write the measured result."""
+    hands = _checked_hands_and_seed(args)
     with stop_on_interrupt():
         result = iterate(
             args.game,

@@ -226,3 +226,9 @@ def test_a_game_file_is_refused_saying_what_card_abstraction_takes(tmp_path, cap
     for game in (str(efg), "kuhn3", leduc_poker(2, 2)):  # a file, no structured form, a tree
         with pytest.raises(CardBucketsError, match="card abstraction needs a structured game"):
             abstract(game, "2")
+
+
+def test_features_without_card_buckets_is_a_usage_error(capsys):
+    # It was accepted and ignored: an ordinary solve, exit 0.
+    assert main(["solve", "kuhn", "--features", "histogram"]) == 2
+    assert capsys.readouterr().err == "seqform: error: --features belongs to --card-buckets\n"

@@ -252,8 +252,11 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--features",
         choices=("ehs", "ehs2", "histogram"),
-        default="ehs",
-        help="with --card-buckets: cluster hands by E[HS] (default), E[HS^2] or histograms",
+        default=None,
+        help=(
+            "with --card-buckets only (else a usage error): cluster hands by E[HS] "
+            "(default), E[HS^2] or histograms"
+        ),
     )
     add_lock_arguments(group)
 

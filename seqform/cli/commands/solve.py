@@ -62,7 +62,7 @@ def read_locks(args: argparse.Namespace) -> list[Any] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` on the route the library chooses and report it."""
-    if args.card_buckets is not None:
+    if args.card_buckets is not None or args.features is not None:
         return _abstracted(args)
     bounds = _bounds(args) if not args.refine else None
     locks = read_locks(args)
@@ -142,7 +142,8 @@ def _solve_locked(
 
 def _abstracted(args: argparse.Namespace) -> int:
     """``--card-buckets``: the library's card abstraction
-    (:func:`seqform.abstraction.solve.abstract`), reported.  It takes ``--features``,
+    (:func:`seqform.abstraction.solve.abstract`), reported (``--features`` alone is a usage
+    error: it belongs to ``--card-buckets``).  It takes ``--features``,
     ``--solver`` (its own: clarabel, simplex, ipm; the library refuses others),
     ``--time-limit``, ``--verbose`` and ``--quiet``, and the output options; every other
     option of ``solve`` is refused (:func:`_not_for_card_buckets`), not ignored."""
@@ -150,6 +151,8 @@ def _abstracted(args: argparse.Namespace) -> int:
     from seqform.documents.build import document
     from seqform.documents.text.road.abstraction import abstraction_text
 
+    if args.card_buckets is None:
+        raise CommandError("--features belongs to --card-buckets", EXIT_USAGE)
     given = _not_for_card_buckets(args)
     if given:
         raise CommandError(
@@ -158,11 +161,12 @@ def _abstracted(args: argparse.Namespace) -> int:
             "--time-limit and the output options)",
             EXIT_USAGE,
         )
+    features = {} if args.features is None else {"features": args.features}
     with solver_log_to_stderr(args.verbose):
         result = abstract(
             args.game,
             args.card_buckets,
-            features=args.features,
+            **features,
             solver=args.solver or "clarabel",
             time_limit=args.time_limit,
             progress=Progress(args),

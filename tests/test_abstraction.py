@@ -174,3 +174,61 @@ def test_an_almost_solved_point_the_certificate_rejects_is_refused(monkeypatch):
     monkeypatch.setattr(solve_module, "_abstract_certificate", lambda *args: far)
     with pytest.raises(SolverError, match=r"AlmostSolved .* not an equilibrium"):
         abstract(kuhn_structured(50), "50")
+
+
+# --- what --card-buckets takes and refuses ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (["--method", "normal", "--backend", "cvxpy", "--max-entries", "5"],
+         "--method normal, --backend cvxpy or --max-entries"),
+        (["--method", "tree"], "--method tree"),
+        (["--no-ordered-isomorphism"], "--no-ordered-isomorphism"),
+        (["--no-suit-isomorphism"], "--no-suit-isomorphism"),
+        (["--strategies", "all"], "--strategies all"),
+        (["--max-nodes", "10"], "--max-nodes"),
+        (["--force"], "--force"),
+        (["--exact"], "--exact"),
+        (["--lock", "P1@: x=1"], "--lock"),
+    ],
+    ids=["method-backend-entries", "tree", "ordered", "suits", "strategies", "max-nodes",
+         "force", "exact", "lock"],
+)  # fmt: skip
+def test_options_card_buckets_cannot_use_are_usage_errors(options, named, capsys):
+    # They were ignored: --method normal --backend cvxpy exited 0 with Clarabel's answer.
+    assert main(["solve", LEDUC_2X2, "--card-buckets", "1,2", *options]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith(f"seqform: error: --card-buckets takes no {named} (card abstraction")
+
+
+def test_card_buckets_take_the_solver_and_the_structured_method(capsys):
+    argv = ["solve", LEDUC_2X2, "--card-buckets", "1,2", "--method", "structured"]
+    assert main([*argv, "--solver", "simplex", "--format", "json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["solver"]["solver"] == "simplex"
+    assert main([*argv, "--solver", "pdlp", "--quiet"]) == 2  # the library's refusal
+    assert "the abstract LP is solved with clarabel, simplex, ipm" in capsys.readouterr().err
+
+
+def test_a_game_file_is_refused_saying_what_card_abstraction_takes(tmp_path, capsys):
+    # The message was the structured route's "...not files; use --method tree (or auto)",
+    # given even to --method tree, where it cannot help.
+    efg = tmp_path / "kuhn.efg"
+    assert main(["export", "kuhn", "--to", "efg", str(efg)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(efg), "--card-buckets", "2"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "card abstraction needs a structured game" in line
+    assert "hold'em spot file (.toml), not the file" in line and "--method" not in line
+    for game in (str(efg), "kuhn3", leduc_poker(2, 2)):  # a file, no structured form, a tree
+        with pytest.raises(CardBucketsError, match="card abstraction needs a structured game"):
+            abstract(game, "2")
+
+
+def test_features_without_card_buckets_is_a_usage_error(capsys):
+    # It was accepted and ignored: an ordinary solve, exit 0.
+    assert main(["solve", "kuhn", "--features", "histogram"]) == 2
+    assert capsys.readouterr().err == "seqform: error: --features belongs to --card-buckets\n"

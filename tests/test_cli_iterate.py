@@ -46,13 +46,51 @@ def test_bad_options_are_usage_errors(argv, option, message, capsys):
     assert "Traceback" not in err
 
 
-def test_missing_algorithm_and_both_stopping_rules_are_usage_errors(capsys):
-    for argv in (["kuhn"], ["kuhn", "--algorithm", "cfr", "--iterations", "5",
-                            "--target-exploitability", "0.1"]):  # fmt: skip
-        with pytest.raises(SystemExit) as stopped:
-            main(["iterate", *argv])
-        assert stopped.value.code == 2
-    assert "not allowed with argument --iterations" in capsys.readouterr().err
+def test_a_missing_algorithm_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["iterate", "kuhn"])
+    assert stopped.value.code == 2
+    assert "--algorithm" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("rules", "stopped"),
+    [
+        ({"iterations": 10, "target_exploitability": 1e-3}, "iterations"),
+        ({"iterations": 100_000, "target_exploitability": 1e-2}, "target"),
+        ({"iterations": 10, "target_exploitability": 1e-3, "time_limit": 60.0}, "iterations"),
+        ({"target_exploitability": 1e-2, "time_limit": 60.0}, "target"),
+    ],
+    ids=["iterations-first", "target-first", "three-rules", "target-and-time"],
+)
+def test_stopping_rules_combine_as_in_python(rules, stopped, capsys):
+    # The command line refused --iterations with --target-exploitability (argparse's
+    # "not allowed with"), while seqform.iterate took both, whichever fires first.
+    from seqform.questions.iterate import iterate
+
+    argv = ["kuhn", "--algorithm", "cfr+", "--every", "10", "--quiet", "--no-reference"]
+    for name, value in rules.items():
+        argv += [f"--{name.replace('_', '-')}", str(value)]
+    document = _json(capsys, *argv)
+    python = iterate("kuhn", "cfr+", every=10, reference=False, **rules).result
+    assert document["stopped"] == python.stopped == stopped
+    assert document["iterations"] == python.iterations
+    assert document["stopping"]["iterations"] == rules.get("iterations")
+    assert document["stopping"]["target_exploitability"] == rules["target_exploitability"]
+
+
+def test_a_time_limit_with_many_iterations_stops_at_the_time_limit(capsys):
+    argv = ["leduc", "--algorithm", "cfr", "--iterations", "1000000", "--time-limit", "0.05"]
+    document = _json(capsys, *argv, "--quiet", "--no-reference")
+    assert document["stopped"] == "time limit" and document["iterations"] < 1_000_000
+
+
+def test_a_schedule_with_a_target_runs_over_its_iterations(capsys):
+    # hs-* need --iterations (their schedule's length); with it a target may stop them early
+    argv = ["kuhn", "--algorithm", "hs-dcfr30", "--iterations", "10000"]
+    document = _json(capsys, *argv, "--target-exploitability", "1e-2", "--every", "10",
+                     "--quiet", "--no-reference")  # fmt: skip
+    assert document["stopped"] == "target" and document["iterations"] < 10_000
 
 
 def test_a_seed_for_a_deterministic_algorithm_is_one_line(capsys):

@@ -31,24 +31,11 @@ from seqform.cli.parser import build_parser
             "argument --verbose: not allowed with argument --quiet",
         ),
         (
-            [
-                "iterate",
-                "kuhn",
-                "--algorithm",
-                "cfr",
-                "--iterations",
-                "5",
-                "--target-exploitability",
-                "1e-3",
-            ],
-            "argument --target-exploitability: not allowed with argument --iterations",
-        ),
-        (
             ["exploit", "kuhn", "--opponent", "uniform", "--strategy", "x.json"],
             "argument --strategy: not allowed with argument --opponent",
         ),
     ],
-    ids=["quiet-verbose", "verbose-quiet", "exact-refine", "compare", "iterate", "exploit"],
+    ids=["quiet-verbose", "verbose-quiet", "exact-refine", "compare", "exploit"],
 )
 def test_contradictory_options_are_a_usage_error(argv, message, capsys):
     # One of the pair silently won; argparse must refuse the pair (exit 2).

@@ -54,6 +54,8 @@ from seqform.forms.strategies import (
     behaviour_from_plan,
     plan_from_behaviour,
 )
+from seqform.game.builtin.registry import STRUCTURED_GAMES, parse_game_spec
+from seqform.game.errors import UnknownGameError
 from seqform.game.public.tree import StructuredGame
 from seqform.lp.minmax import minmax_problem
 from seqform.lp.run import run_lp
@@ -159,6 +161,7 @@ def abstract(
     time_limit: float | None = None,
     progress: Callable[[str], None] | None = None,
     suit_isomorphism: bool = False,
+    verbose: bool = False,
 ) -> AbstractionResult:
     """Solve the card abstraction of ``game`` with ``card_buckets`` buckets per round and
     measure its strategies in the full game (module docstring).
@@ -188,23 +191,19 @@ def abstract(
         Build the abstraction on canonical boards, its buckets unions of hand classes, and
         certify it on hand classes (module docstring, "Suit isomorphism"); a game invariant
         under no suit permutation is abstracted as it is (the result's ``boards`` is None).
+    verbose
+        Let the LP solver write its log (the command line's ``--verbose``).
 
     Raises
     ------
     CardBucketsError
-        For a bad ``card_buckets`` (an ``OptionsError``: exit 2 on the command line).
-    OptionsError
-        For unknown ``features`` or ``solver``, or a game that is not structured.
+        For a bad ``card_buckets`` (an ``OptionsError``: exit 2 on the command line), unknown
+        ``features`` or ``solver``, or a game that is not structured (a ``.efg`` file, a
+        built tree, a game without a public tree × private hands description).
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality.
     """
-    if isinstance(game, str | os.PathLike):
-        game = choose_route(game, "structured", force=True).structured or game
-    if not isinstance(game, StructuredGame):
-        raise CardBucketsError(
-            f"card abstraction needs a structured game (public tree × private hands), "
-            f"not {game if isinstance(game, str) else type(game).__name__}: leduc, a spot file, ..."
-        )
+    game = _structured_game(game)
     if features not in FEATURES:
         raise CardBucketsError(f"unknown features {features!r}; choose from {', '.join(FEATURES)}")
     if solver not in ABSTRACT_SOLVERS:
@@ -230,6 +229,7 @@ def abstract(
             minmax_problem(built.E, built.e, built.F, built.f, built.A),
             solver=solver,
             time_limit=time_limit,
+            verbose=verbose,
             tolerance=CLARABEL_TOLERANCE if solver == "clarabel" else None,
             almost=True,
         )
@@ -258,6 +258,34 @@ def abstract(
         stats=solution.stats,
         timings=clock.timings(),
         boards=boards,
+    )
+
+
+def _structured_game(game: StructuredGame | str | os.PathLike[str]) -> StructuredGame:
+    """``game`` as a structured game: a built-in game with a public tree × private hands
+    description named by its spec, or a hold'em spot file; anything else (a ``.efg`` file, a
+    built tree, ``kuhn3``) is refused, saying what card abstraction takes."""
+    if isinstance(game, StructuredGame):
+        return game
+    if isinstance(game, str | os.PathLike):
+        text = os.fspath(game)
+        name = None
+        if not text.lower().endswith(".toml"):
+            try:
+                name = parse_game_spec(text)[0]
+            except UnknownGameError:  # not a name: a path
+                name = None
+        if text.lower().endswith(".toml") or name in STRUCTURED_GAMES:
+            structured = choose_route(game, "structured", force=True).structured
+            assert structured is not None  # the structured route's game, or raised
+            return structured
+        shown = f"the file {text!r}" if name is None or os.path.exists(text) else repr(text)
+    else:
+        shown = f"a built {type(game).__name__}"
+    raise CardBucketsError(
+        "card abstraction needs a structured game (public tree × private hands): one of the "
+        f"built-in {', '.join(sorted(STRUCTURED_GAMES))} by name (e.g. leduc(ranks=13, "
+        f"suits=4), kuhn(cards=13)) or a hold'em spot file (.toml), not {shown}"
     )
 
 

@@ -244,14 +244,19 @@ def add_analysis_arguments(solve: argparse.ArgumentParser) -> None:
         help=(
             "solve a card abstraction with K buckets per betting round (e.g. 3,9; each round's "
             "buckets split the previous round's) and report its strategies' exploitability "
-            "in the full game (structured games: leduc, spots)"
+            "in the full game (structured games: leduc, rhode_island, kuhn(cards=N), spots); "
+            "it takes --features, --solver clarabel|simplex|ipm, --time-limit and the output "
+            "options, and refuses the others (exit 2)"
         ),
     )
     group.add_argument(
         "--features",
         choices=("ehs", "ehs2", "histogram"),
-        default="ehs",
-        help="with --card-buckets: cluster hands by E[HS] (default), E[HS^2] or histograms",
+        default=None,
+        help=(
+            "with --card-buckets only (else a usage error): cluster hands by E[HS] "
+            "(default), E[HS^2] or histograms"
+        ),
     )
     add_lock_arguments(group)
 

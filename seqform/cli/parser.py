@@ -295,14 +295,16 @@ def _add_iterate(commands: Commands) -> None:
         required=True,
         help=ALGORITHM_HELP,
     )
-    stop = iterate.add_mutually_exclusive_group()
-    stop.add_argument(
+    iterate.add_argument(
         "--iterations",
         type=whole_number(1),
         metavar="N",
-        help="run N iterations (default 1000 if no other stopping rule is given)",
+        help=(
+            "run at most N iterations (default 1000 if no other stopping rule is given); "
+            "the stopping rules combine, whichever fires first"
+        ),
     )
-    stop.add_argument(
+    iterate.add_argument(
         "--target-exploitability",
         type=positive_number,
         metavar="EPS",

@@ -1,11 +1,12 @@
 """``seqform iterate GAME --algorithm cfr|cfr+|dcfr|...|xfp|rcfr|mccfr``: iterative solvers,
 measured.
 
-Stopping: ``--iterations N`` or ``--target-exploitability EPS`` (not both; EPS is compared
-with the exploitability, NashConv / 2: ``target_exploitability`` in Python), and/or
-``--time-limit S`` of solver time; with none of the three, :data:`DEFAULT_ITERATIONS`.  The
-options are passed to :func:`~seqform.questions.iterate.iterate` under its keywords, which
-check them.
+Stopping: any of ``--iterations N``, ``--target-exploitability EPS`` (EPS is compared
+with the exploitability, NashConv / 2: ``target_exploitability`` in Python) and
+``--time-limit S`` of solver time, whichever fires first; with none of the three,
+:data:`DEFAULT_ITERATIONS`.  The options are passed to
+:func:`~seqform.questions.iterate.iterate` under its keywords, which check them (and refuse
+what they refuse from Python: a schedule, ``hs-*``, without ``--iterations``).
 Progress on stderr, one line per NashConv sample (every ``--every K`` iterations, where a
 target's trend says it is met, and after the last), none with ``--quiet``; the LP reference
 follows the route ``solve`` takes (the structured route for a large built-in game), says its
@@ -70,8 +71,9 @@ def _progress(quiet: bool) -> OnSample | None:
     return show
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``args.algorithm`` on ``args.game`` and write the measured result."""
+def _checked_hands_and_seed(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:
+    """The ``--hand`` combos, refused off vector CFR, and ``--seed``, refused for a
+    deterministic algorithm (and its default said on stderr for a sampling one)."""
     hands = hands_in_spot_file(args.game, args.hand)
     if hands and (args.method == "tree" or args.algorithm not in VECTOR_ALGORITHMS):
         raise CommandError(
@@ -87,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if sampling and args.seed is None and not args.quiet:
         _say(f"{args.algorithm}: seed {DEFAULT_SEED} (the default; choose one with --seed)")
+    return hands
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``args.algorithm`` on ``args.game`` and write the measured result."""
+    hands = _checked_hands_and_seed(args)
     with stop_on_interrupt():
         result = iterate(
             args.game,

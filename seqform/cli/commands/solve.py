@@ -13,6 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from seqform.base.limits import LIMITS
 from seqform.base.numbers import value_text
 from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.hands import hand_text, hands_in_spot_file
@@ -61,7 +62,7 @@ def read_locks(args: argparse.Namespace) -> list[Any] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve ``args.game`` on the route the library chooses and report it."""
-    if args.card_buckets is not None:
+    if args.card_buckets is not None or args.features is not None:
         return _abstracted(args)
     bounds = _bounds(args) if not args.refine else None
     locks = read_locks(args)
@@ -141,31 +142,69 @@ def _solve_locked(
 
 def _abstracted(args: argparse.Namespace) -> int:
     """``--card-buckets``: the library's card abstraction
-    (:func:`seqform.abstraction.solve.abstract`), reported; it takes no other analysis
-    option."""
+    (:func:`seqform.abstraction.solve.abstract`), reported (``--features`` alone is a usage
+    error: it belongs to ``--card-buckets``).  It takes ``--features``,
+    ``--solver`` (its own: clarabel, simplex, ipm; the library refuses others),
+    ``--time-limit``, ``--verbose`` and ``--quiet``, and the output options; every other
+    option of ``solve`` is refused (:func:`_not_for_card_buckets`), not ignored."""
     from seqform.abstraction.solve import abstract
     from seqform.documents.build import document
     from seqform.documents.text.road.abstraction import abstraction_text
 
-    if args.exact or args.refine or args.fix or args.fix_file or args.hand or args.lock:
+    if args.card_buckets is None:
+        raise CommandError("--features belongs to --card-buckets", EXIT_USAGE)
+    given = _not_for_card_buckets(args)
+    if given:
         raise CommandError(
-            "--card-buckets takes no --exact, --refine, --fix, --fix-file, --hand or --lock",
+            f"--card-buckets takes no {_listed(given)} (card abstraction solves its own LP "
+            "on a structured game; it takes --features, --solver clarabel|simplex|ipm, "
+            "--time-limit and the output options)",
             EXIT_USAGE,
         )
-    if args.lock_file:
-        raise CommandError("--card-buckets takes no --lock-file", EXIT_USAGE)
-    solver = args.solver or "clarabel"
-    result = abstract(
-        args.game,
-        args.card_buckets,
-        features=args.features,
-        solver=solver,
-        time_limit=args.time_limit,
-        progress=Progress(args),
-    )
+    features = {} if args.features is None else {"features": args.features}
+    with solver_log_to_stderr(args.verbose):
+        result = abstract(
+            args.game,
+            args.card_buckets,
+            **features,
+            solver=args.solver or "clarabel",
+            time_limit=args.time_limit,
+            progress=Progress(args),
+            verbose=args.verbose,
+        )
     built = document(result)
     emit(built, abstraction_text(built), args)
     return 0
+
+
+def _not_for_card_buckets(args: argparse.Namespace) -> list[str]:
+    """The options given (not at their defaults) that ``--card-buckets`` has no use for:
+    :func:`~seqform.abstraction.solve.abstract` takes no route, no other LP path, no exact
+    or restricted solve, no locks and no suit reduction, and its text report has no
+    strategies (its JSON has every one)."""
+    given = {
+        "--exact": args.exact,
+        "--refine": args.refine,
+        "--fix": bool(args.fix),
+        "--fix-file": args.fix_file is not None,
+        "--hand": bool(args.hand),
+        "--lock": bool(args.lock),
+        "--lock-file": args.lock_file is not None,
+        f"--method {args.method}": args.method not in ("auto", "structured"),
+        f"--backend {args.backend}": args.backend != "highs",
+        "--max-entries": args.max_entries != LIMITS.normal_form_entries,
+        "--no-suit-isomorphism": not args.suit_isomorphism,
+        "--no-ordered-isomorphism": not args.ordered_isomorphism,
+        f"--strategies {args.strategies}": args.strategies != "auto",
+        "--max-nodes": args.max_nodes is not None,
+        "--force": args.force,
+    }
+    return [option for option, present in given.items() if present]
+
+
+def _listed(options: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
 
 
 def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from seqform.cli.errors import EXIT_USAGE, CommandError
 from seqform.cli.streams import terminal_text
@@ -27,6 +27,7 @@ from seqform.io.documents import document_text
 __all__ = [
     "LARGE_JSON_BYTES",
     "SUFFIX_FORMATS",
+    "built_for",
     "emit",
     "large_json_note",
     "output_format",
@@ -90,6 +91,22 @@ def write(text: str, output: str | None) -> None:
         write_atomically(output, text)
     except OSError as exc:
         raise CommandError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+
+
+T = TypeVar("T")
+
+
+def built_for(args: argparse.Namespace, build: Callable[[], T], choice: str = "summary") -> T:
+    """``build()``, the document of a result, as ``args.format`` needs it: complete for
+    JSON; for text, each strategy the report summarises or does not print as its summary
+    (:func:`seqform.documents.objects.strategies_for_text`; ``choice`` is the report's
+    ``--strategies``, ``"summary"`` for a report that prints none)."""
+    if args.format == "json":
+        return build()
+    from seqform.documents.objects import strategies_for_text
+
+    with strategies_for_text(choice):
+        return build()
 
 
 def emit(document: dict[str, Any], text: str, args: argparse.Namespace) -> None:

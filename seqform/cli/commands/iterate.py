@@ -38,11 +38,10 @@ from seqform.cli.errors import (
     CommandError,
 )
 from seqform.cli.hands import hand_text, hands_in_spot_file
-from seqform.cli.output import emit
+from seqform.cli.output import built_for, emit
 from seqform.cli.signals import interrupted_code
 from seqform.cli.streams import terminal_text
 from seqform.documents.iterate import iterate_document
-from seqform.documents.objects import strategies_for_text
 from seqform.documents.text.iterate import iterate_text
 from seqform.iterative.run import OnSample, Sample, stop_on_interrupt
 from seqform.questions.algorithms import SAMPLING
@@ -115,12 +114,8 @@ def run(args: argparse.Namespace) -> int:
         )
     # The text only when asked for: on liars_dice(sides=8) it costs seconds beside the JSON;
     # and for text, the strategies it only summarises are built as their summaries.
-    if args.format == "json":
-        document, text = iterate_document(result), ""
-    else:
-        with strategies_for_text(args.strategies):
-            document = iterate_document(result)
-        text = iterate_text(document, args.strategies)
+    document = built_for(args, lambda: iterate_document(result), args.strategies)
+    text = "" if args.format == "json" else iterate_text(document, args.strategies)
     if hands and text:
         game, strategies = result.game, result.result.strategies
         text = text.rstrip("\n") + "\n" + hand_text(game, strategies, hands)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 from seqform.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, CommandError
-from seqform.cli.output import emit
+from seqform.cli.output import built_for, emit
 from seqform.cli.progress import Progress, load_reporting
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
@@ -130,7 +130,7 @@ def _off_tree(args: argparse.Namespace) -> int:
         result = off_tree(full, abstract, blueprint, method=args.off_tree, **options)
     except ResolveError as exc:
         raise _usage(str(exc)) from exc
-    document = off_tree_document(result)
+    document = built_for(args, lambda: off_tree_document(result))
     emit(document, off_tree_text(document), args)
     return EXIT_OK
 
@@ -160,6 +160,6 @@ def run(args: argparse.Namespace) -> int:
         )
     except ResolveError as exc:
         raise _usage(str(exc)) from exc
-    document = resolve_document(result)
+    document = built_for(args, lambda: resolve_document(result))
     emit(document, resolve_text(document), args)
     return EXIT_OK

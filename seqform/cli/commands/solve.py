@@ -17,7 +17,7 @@ from seqform.base.limits import LIMITS
 from seqform.base.numbers import value_text
 from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.hands import hand_text, hands_in_spot_file
-from seqform.cli.output import emit
+from seqform.cli.output import built_for, emit
 from seqform.cli.progress import (
     LARGE_GAME_NODES,
     Progress,
@@ -172,7 +172,7 @@ def _abstracted(args: argparse.Namespace) -> int:
             progress=Progress(args),
             verbose=args.verbose,
         )
-    built = document(result)
+    built = built_for(args, lambda: document(result))
     emit(built, abstraction_text(built), args)
     return 0
 
@@ -257,15 +257,10 @@ def _report(
     (:func:`seqform.documents.objects.strategies_for_text`); the text only when asked for.
     """
     from seqform.documents.build import document
-    from seqform.documents.objects import strategies_for_text
     from seqform.documents.text.render import document_report
 
-    if args.format == "json":
-        built, text = document(solution), ""
-    else:
-        with strategies_for_text(args.strategies):
-            built = document(solution)
-        text = document_report(built, args.strategies)
+    built = built_for(args, lambda: document(solution), args.strategies)
+    text = "" if args.format == "json" else document_report(built, args.strategies)
     if hands and text:  # the structured route's, float or exact (checked before the solve)
         text = text.rstrip("\n") + "\n" + hand_text(solution.game, solution.strategies, hands)
     plain = not (args.exact or args.refine or args.fix or args.fix_file or args.lock)

@@ -7,8 +7,8 @@ name of :data:`STRATEGY_NAMES` or a strategy file.  On a hold'em spot, Leduc and
 hold'em it is a float :class:`~seqform.forms.strategies.BehaviouralStrategy` on the public
 tree's information sets, and ``auto`` a name of :data:`SPOT_STRATEGY_NAMES` or a strategy
 file.  A file is read by :mod:`seqform.io.strategy_files` (any strategy document seqform
-writes: solve, iterate, resolve, an abstraction's lifted strategies), and a document of
-another game than the one played is refused
+writes: solve, iterate, resolve with or without ``--off-tree``, an abstraction's lifted
+strategies), and a document of another game than the one played is refused
 (:func:`~seqform.io.document_game.check_document_game`).
 """
 

@@ -490,3 +490,43 @@ def test_play_refuses_another_games_file_before_the_solve(kuhn4_document, monkey
     err = capsys.readouterr().err
     assert "not of the game being played, 'kuhn'" in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc(ranks=2, suits=2)"])
+@pytest.mark.parametrize(
+    ("auto", "reason"),
+    [
+        pytest.param("missing.json", "No such file or directory", id="json-suffix"),
+        pytest.param("sub/strategy", "No such file or directory", id="separator"),
+        pytest.param("folder", "Is a directory", id="directory"),
+    ],
+)
+def test_an_auto_file_that_cannot_be_read_is_refused_as_exploit_refuses_it(
+    game, auto, reason, tmp_path, monkeypatch, capsys
+):
+    # It was "unknown strategy 'missing.json'; choose one of ...", exit 2, where exploit
+    # --strategy says "cannot read 'missing.json': ...", exit 1; the library decides.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    expected = f"seqform: error: cannot read {auto!r}: {reason}\n"
+    assert main(["play", game, "--seat", "1", "--hands", "2", "--auto", auto]) == 1
+    assert capsys.readouterr().err == expected
+    assert main(["exploit", "kuhn", "--strategy", auto]) == 1
+    assert capsys.readouterr().err == expected
+    for ask in (check_playable, lambda spec, auto: start_session(spec, 0, auto=auto)):
+        with pytest.raises(OSError) as raised:
+            ask(game, auto=auto)
+        assert raised.value.filename == auto and not isinstance(raised.value, ValueError)
+
+
+def test_a_bare_name_is_a_file_only_when_it_exists(tmp_path, monkeypatch, solution):
+    from seqform.play.strategies import UnknownStrategyError, names_a_file
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UnknownStrategyError, match="unknown strategy 'mine'"):
+        check_playable("kuhn", auto="mine")
+    table = solution.form.players[0]
+    (tmp_path / "mine").write_text(json.dumps({name: {"p": 1} for name in table.infosets}))
+    assert names_a_file("mine") and not names_a_file("maniac") and not names_a_file("")
+    check_playable("kuhn", auto="mine")
+    assert start_session("kuhn", 0, auto="mine").auto_name == "mine"

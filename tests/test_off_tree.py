@@ -225,3 +225,36 @@ def test_cli_off_tree_refuses_bad_options_with_exit_2(tmp_path, capsys, argv, me
     missing = str(tmp_path / "never-read.json")  # refused before the blueprint is read
     assert _cli("resolve", FULL, "--blueprint", missing, *argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_off_tree_document_is_a_strategy_file_of_the_full_game(tmp_path, capsys) -> None:
+    # `resolve --help` and docs/play.md promise any resolve output reads as a strategy file;
+    # the seqform.off-tree/1 document was refused by exploit --strategy and play --auto.
+    import json
+
+    from seqform.io.strategy_files import read_strategy_file
+
+    abstract, full = "leduc(ranks=2, suits=2)", "leduc(ranks=2, suits=2, bets=((1, 2), (4,)))"
+    blueprint, written = tmp_path / "abstract.json", tmp_path / "nested.json"
+    assert _cli("solve", abstract, "--format", "json", "--output", str(blueprint)) == 0
+    argv = ("--abstract", abstract, "--blueprint", str(blueprint), "--off-tree", "nested")
+    assert _cli("resolve", full, *argv, "--format", "json", "--output", str(written)) == 0
+    capsys.readouterr()
+    # the strategies are the full game's: every information set of each player, sizes
+    # the abstract game lacks (r1, a bet of 1) among their actions
+    game = leduc_poker(2, 2, bets=((1, 2), (4,)))
+    for player in (0, 1):
+        read = read_strategy_file(written, game, player, same_game="exploited")
+        assert list(read.probabilities) == list(game.flat.tables[player].infosets)
+        assert any("r1" in row for row in read.probabilities.values())
+    document = json.loads(written.read_text())
+    assert _cli("exploit", full, "--strategy", str(written), "--player", "1") == 0
+    gain = document["full_game"]["certificate"]["gains"][1]  # player 2's against player 1
+    shown = capsys.readouterr().out.split("Gain over the equilibrium:")[1].split()[0]
+    assert float(shown) == pytest.approx(gain, abs=1e-9)
+    argv = ("--seat", "2", "--seed", "1", "--hands", "3", "--summary-only")
+    assert _cli("play", full, *argv, "--auto", str(written)) == 0
+    assert "Session over after 3 hands" in capsys.readouterr().out
+    # and it is of the full game: exploiting the abstract game with it is refused
+    assert _cli("exploit", abstract, "--strategy", str(written)) == 1
+    assert "not of the game being exploited" in capsys.readouterr().err

@@ -2,9 +2,13 @@
 
 import io
 import json
+import os
+import random
 import re
+import signal
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -490,3 +494,112 @@ def test_play_refuses_another_games_file_before_the_solve(kuhn4_document, monkey
     err = capsys.readouterr().err
     assert "not of the game being played, 'kuhn'" in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc(ranks=2, suits=2)"])
+@pytest.mark.parametrize(
+    ("auto", "reason"),
+    [
+        pytest.param("missing.json", "No such file or directory", id="json-suffix"),
+        pytest.param("sub/strategy", "No such file or directory", id="separator"),
+        pytest.param("folder", "Is a directory", id="directory"),
+    ],
+)
+def test_an_auto_file_that_cannot_be_read_is_refused_as_exploit_refuses_it(
+    game, auto, reason, tmp_path, monkeypatch, capsys
+):
+    # It was "unknown strategy 'missing.json'; choose one of ...", exit 2, where exploit
+    # --strategy says "cannot read 'missing.json': ...", exit 1; the library decides.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    expected = f"seqform: error: cannot read {auto!r}: {reason}\n"
+    assert main(["play", game, "--seat", "1", "--hands", "2", "--auto", auto]) == 1
+    assert capsys.readouterr().err == expected
+    assert main(["exploit", "kuhn", "--strategy", auto]) == 1
+    assert capsys.readouterr().err == expected
+    for ask in (check_playable, lambda spec, auto: start_session(spec, 0, auto=auto)):
+        with pytest.raises(OSError) as raised:
+            ask(game, auto=auto)
+        assert raised.value.filename == auto and not isinstance(raised.value, ValueError)
+
+
+def test_a_bare_name_is_a_file_only_when_it_exists(tmp_path, monkeypatch, solution):
+    from seqform.play.strategies import UnknownStrategyError, names_a_file
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UnknownStrategyError, match="unknown strategy 'mine'"):
+        check_playable("kuhn", auto="mine")
+    table = solution.form.players[0]
+    (tmp_path / "mine").write_text(json.dumps({name: {"p": 1} for name in table.infosets}))
+    assert names_a_file("mine") and not names_a_file("maniac") and not names_a_file("")
+    check_playable("kuhn", auto="mine")
+    assert start_session("kuhn", 0, auto="mine").auto_name == "mine"
+
+
+# --- Ctrl-C keeps the finished hands ---------------------------------------------------------
+
+
+class InterruptedRandom(random.Random):
+    """A seeded random source that raises KeyboardInterrupt (Ctrl-C) at draw ``at``."""
+
+    def __init__(self, seed: int, at: int) -> None:
+        super().__init__(seed)
+        self.left = at
+
+    def random(self) -> float:
+        self.left -= 1
+        if self.left == 0:
+            raise KeyboardInterrupt
+        return super().random()
+
+
+def test_ctrl_c_writes_the_summary_of_the_finished_hands(kuhn):
+    # Ctrl-C in play dropped every finished hand ("seqform: interrupted" alone); now the
+    # summary is written, as at end of input, and the interrupt goes on to the command line.
+    session = start_session("kuhn", 1, auto="random", rng=InterruptedRandom(1, at=200))
+    out = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        play_session(session, None, out, hands=10**7, summary_only=True)
+    text = out.getvalue()
+    summary = re.search(r"^Session over after (\d+) hands \(interrupted\)\.$", text, re.M)
+    assert summary is not None, text
+    assert 10 < int(summary[1]) < 200  # each hand draws at least a deal and a move
+    assert "your total" in text and "Hand abandoned" not in text  # quiet: the summary only
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_during_play_prints_the_summary_and_exits_128_plus_it(number):
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    command = [sys.executable, "-m", "seqform", "play", "kuhn", "--seat", "1", "--seed", "1"]
+    process = subprocess.Popen(
+        [*command, "--hands", "10000000", "--auto", "random"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Python turns SIGINT into KeyboardInterrupt only if it is not ignored at start (a
+        # shell's background job ignores it)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert process.stdout is not None
+    seen = 0
+    for line in process.stdout:  # the running total after each hand, until a few are done
+        if found := re.match(r"  Total \S+ after (\d+) hands?;", line):
+            seen = int(found[1])
+            if seen >= 5:
+                break
+    assert process.poll() is None, "the session ended before it could be interrupted"
+    sent = time.perf_counter()
+    process.send_signal(number)
+    try:
+        rest, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail("the signal did not stop play within 60 s")
+    assert time.perf_counter() - sent < 3.0  # the house's "within a second or two", with slack
+    assert process.returncode == 128 + number, err
+    summary = re.search(r"^Session over after (\d+) hands \(interrupted\)\.$", rest, re.M)
+    assert summary is not None, rest[-500:]
+    assert int(summary[1]) >= seen and "your total" in rest
+    assert err.startswith("seqform: interrupted") and "Traceback" not in err

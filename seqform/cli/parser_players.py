@@ -51,7 +51,7 @@ def add_play(commands: Commands) -> None:
             "never-bluff, always-bluff, calling-station (Leduc, Rhode Island, a spot: "
             "equilibrium, always-bet, check-fold, calling-station, random), or a JSON file: "
             "{infoset: {action: probability}} or a solve/iterate/resolve document of the "
-            "same game"
+            "same game (a name with a path separator or a suffix such as .json is a file)"
         ),
     )
     play.add_argument(

@@ -12,8 +12,9 @@ A behavioural strategy of one player, ``b(a | h)`` for each of the player's info
 * ``{infoset: {action: probability}}``, e.g. ``{"J": {"p": "2/3", "b": "1/3"}, ...}``;
 * a whole ``seqform solve --format json`` or ``seqform iterate --format json`` document
   (schema ``seqform.solve/2``, ``seqform.structured/2``, ``seqform.iterate/2``,
-  ``seqform.resolve/1`` or ``seqform.abstraction/1``, whose strategy entries have the same
-  shape; an abstraction's are its strategies lifted to the full game): its entry of
+  ``seqform.resolve/1``, ``seqform.off-tree/1`` or ``seqform.abstraction/1``, whose strategy
+  entries have the same shape; an abstraction's are its strategies lifted to the full game,
+  an off-tree document's its profile of the full game, whose ``"game"`` it is): its entry of
   ``"strategies"`` for the player is read (player 1 when the caller names none);
 * one such entry, ``{"player": 1, "infosets": [{"name": "J", "actions": [{"action": "p",
   "probability": 0.5}, ...]}, ...]}``;
@@ -76,7 +77,15 @@ from seqform.io.document_game import (
     check_document_game,
     check_strategy_file_game,
 )
-from seqform.io.documents import ABSTRACTION, ITERATE, PREVIOUS, RESOLVE, SOLVE, STRUCTURED
+from seqform.io.documents import (
+    ABSTRACTION,
+    ITERATE,
+    OFF_TREE,
+    PREVIOUS,
+    RESOLVE,
+    SOLVE,
+    STRUCTURED,
+)
 from seqform.io.gambit_profile import is_gambit_profile, profile_mapping
 from seqform.io.json_input import (
     StrategyFileError,
@@ -105,8 +114,9 @@ __all__ = [
 ]
 
 SOLUTION_SCHEMA = SOLVE
-STRATEGY_SCHEMAS = (SOLVE, ITERATE, STRUCTURED, RESOLVE, ABSTRACTION)
-"""The documents whose ``"strategies"`` are read (an abstraction's: its lifted profile)."""
+STRATEGY_SCHEMAS = (SOLVE, ITERATE, STRUCTURED, RESOLVE, OFF_TREE, ABSTRACTION)
+"""The documents whose ``"strategies"`` are read (an abstraction's: its lifted profile; an
+off-tree document's: its profile of the full game, the one named on the command line)."""
 _READ_SCHEMAS = (
     *STRATEGY_SCHEMAS,
     *(old for old, new in PREVIOUS.items() if new in STRATEGY_SCHEMAS),

@@ -48,7 +48,9 @@ def check_playable(
     StrategyFileError
         For a strategy file that is not JSON, or a document of another game.
     SpotFileError, CardError, OSError, UnknownGameError, GameParameterError
-        For a game or a file that cannot be read.
+        For a game or a file that cannot be read; ``auto`` that looks like a file
+        (:func:`~seqform.play.strategies.names_a_file`: a path separator, a suffix, or
+        something that exists) and cannot be read is an ``OSError``, not an unknown name.
     """
     from seqform.holdem import is_spot_file
     from seqform.play.strategies import check_auto_game, check_spot_strategy, check_strategy
@@ -114,7 +116,9 @@ def start_session(
         When the solve would not fit in memory or not finish
         (:func:`seqform.routes.policy.choose_route`), before anything is built.
     StrategyFileError, SpotFileError, CardError, OSError
-        For a file that cannot be read, or a strategy document of another game.
+        For a file that cannot be read (``auto`` too, when it looks like a file:
+        :func:`~seqform.play.strategies.names_a_file`), or a strategy document of another
+        game.
     """
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")

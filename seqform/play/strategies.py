@@ -7,13 +7,22 @@ name of :data:`STRATEGY_NAMES` or a strategy file.  On a hold'em spot, Leduc and
 hold'em it is a float :class:`~seqform.forms.strategies.BehaviouralStrategy` on the public
 tree's information sets, and ``auto`` a name of :data:`SPOT_STRATEGY_NAMES` or a strategy
 file.  A file is read by :mod:`seqform.io.strategy_files` (any strategy document seqform
-writes: solve, iterate, resolve, an abstraction's lifted strategies), and a document of
-another game than the one played is refused
+writes: solve, iterate, resolve with or without ``--off-tree``, an abstraction's lifted
+strategies), and a document of another game than the one played is refused
 (:func:`~seqform.io.document_game.check_document_game`).
+
+Which ``auto`` is a file (:func:`names_a_file`): a strategy's name first; otherwise one with
+a path separator, a suffix (``.json``, ``.txt``) or naming something that exists is a file,
+and one that cannot be read (missing, a directory) is refused as a file is, with the
+``OSError`` that ``exploit --strategy`` meets (``cannot read 'x.json': No such file or
+directory``, exit 1); anything else is an unknown name (:class:`UnknownStrategyError`, a
+usage error).
 """
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
@@ -35,6 +44,7 @@ __all__ = [
     "check_strategy",
     "load_strategy",
     "named_strategy",
+    "names_a_file",
     "spot_strategy",
 ]
 
@@ -78,11 +88,44 @@ def behaviour_table(strategy: BehaviouralStrategy) -> Behaviour:
     }
 
 
+def names_a_file(spec: str) -> bool:
+    """Whether ``auto``, when it is no strategy's name, names a file: it has a path
+    separator (``/``, or the system's), a suffix (``x.json``, ``profile.txt``), or names
+    something that exists (a file; a directory, which cannot be read).  A strategy's name
+    has none of these, so such a ``spec`` that cannot be read is refused as a file, never
+    as an unknown name (module docstring)."""
+    if not spec:
+        return False
+    separators = {"/", os.sep} | ({os.altsep} if os.altsep else set())
+    path = Path(spec)
+    return any(mark in spec for mark in separators) or path.suffix != "" or path.exists()
+
+
+def _check_readable(path: str) -> None:
+    """Raise the ``OSError`` reading the file ``path`` meets (missing, a directory, not
+    permitted), naming ``path``; the file is read in full later."""
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    with open(path, "rb"):
+        pass
+
+
 def check_strategy(spec: str) -> None:
-    """Raise :class:`UnknownStrategyError` unless ``spec`` is one of :data:`STRATEGY_NAMES`
-    or an existing file (read later, by :func:`behaviour_from_file`)."""
-    if spec not in STRATEGY_NAMES and not Path(spec).is_file():
+    """Raise unless ``spec`` is one of :data:`STRATEGY_NAMES` or a file that can be opened
+    (:func:`names_a_file`; read later, by :func:`behaviour_from_file`).
+
+    Raises
+    ------
+    UnknownStrategyError
+        For a ``spec`` that is neither a name nor a file (a usage error).
+    OSError
+        For a file (:func:`names_a_file`) that cannot be read, naming it.
+    """
+    if spec in STRATEGY_NAMES:
+        return
+    if not names_a_file(spec):
         raise _unknown(spec)
+    _check_readable(spec)
 
 
 def _unknown(name: str) -> UnknownStrategyError:
@@ -104,7 +147,7 @@ def check_auto_game(spec: str, game: Game | StructuredGame) -> None:
     OSError
         If the file cannot be read.
     """
-    if spec in STRATEGY_NAMES or spec in SPOT_STRATEGY_NAMES or not Path(spec).is_file():
+    if spec in STRATEGY_NAMES or spec in SPOT_STRATEGY_NAMES or not names_a_file(spec):
         return
     check_strategy_file_game(spec, game, "played")
 
@@ -172,10 +215,11 @@ def behaviour_from_file(path: str | Path, game: Game, table: PlayerSequences) ->
 def load_strategy(
     spec: str, game: Game, table: PlayerSequences, equilibrium: Behaviour
 ) -> Behaviour:
-    """A strategy by name (:data:`STRATEGY_NAMES`) or, if ``spec`` is a file, from JSON."""
+    """A strategy by name (:data:`STRATEGY_NAMES`) or, if ``spec`` is a file
+    (:func:`names_a_file`), from JSON; an ``OSError`` when that file cannot be read."""
     if spec in STRATEGY_NAMES:
         return named_strategy(spec, game, table, equilibrium)
-    if Path(spec).is_file():
+    if names_a_file(spec):
         return behaviour_from_file(spec, game, table)
     return named_strategy(spec, game, table, equilibrium)  # raises, listing the names
 
@@ -195,9 +239,21 @@ def _named_row(name: str, actions: tuple[str, ...]) -> dict[str, float]:
 
 
 def check_spot_strategy(spec: str) -> None:
-    """Raise :class:`UnknownStrategyError` unless ``spec`` is one of
-    :data:`SPOT_STRATEGY_NAMES` or an existing file (read later, by :func:`spot_strategy`)."""
-    if spec not in SPOT_STRATEGY_NAMES and not Path(spec).is_file():
+    """Raise unless ``spec`` is one of :data:`SPOT_STRATEGY_NAMES` or a file that can be
+    opened (:func:`names_a_file`; read later, by :func:`spot_strategy`).
+
+    Raises
+    ------
+    UnknownStrategyError
+        For a ``spec`` that is neither a name nor a file (a usage error).
+    OSError
+        For a file (:func:`names_a_file`) that cannot be read, naming it.
+    """
+    if spec in SPOT_STRATEGY_NAMES:
+        return
+    if names_a_file(spec):
+        _check_readable(spec)
+    else:
         raise UnknownStrategyError(
             f"unknown strategy {spec!r} for a spot, Leduc or Rhode Island; choose one of "
             f"{', '.join(SPOT_STRATEGY_NAMES)} or give a strategy file"
@@ -215,6 +271,8 @@ def spot_strategy(
     ------
     UnknownStrategyError
         For another name (:func:`check_spot_strategy`).
+    OSError
+        For a file (:func:`names_a_file`) that cannot be read.
     StrategyFileError
         (a ``ValueError``) For a file that is not a complete strategy of ``table``'s player
         in ``game``, or a document of another game.

@@ -1,6 +1,11 @@
 """A ``play`` session on the console: the library's hands (:mod:`seqform.play`) played one
 after another, each shown by its view (:mod:`seqform.cli.play.views`), the running total
 after each, the summary at the end (the expectations are explained in :mod:`seqform.play`).
+
+Ctrl-C (and SIGTERM, SIGHUP, which the command line turns into it: :mod:`seqform.cli.signals`)
+ends the session as ``q`` does: the hand in play is abandoned, the summary of the finished
+hands is written, and the interrupt goes on to the command line (exit 130, or 128 + the
+signal).
 """
 
 from __future__ import annotations
@@ -22,8 +27,8 @@ __all__ = ["SessionSummary", "play_session", "running_line", "write_summary"]
 @dataclass
 class SessionSummary:
     """The hands played, the running score (:class:`seqform.play.session.Score`) and why the
-    session ended (``"quit"``, ``"end of input"`` or ``"hands"``: the hand count was
-    reached)."""
+    session ended (``"quit"``, ``"end of input"``, ``"interrupted"``: Ctrl-C or a
+    terminating signal, or ``"hands"``: the hand count was reached)."""
 
     score: Score
     hands: list[HandResult] = field(default_factory=list)
@@ -88,6 +93,11 @@ def play_session(
         Write each answer after its prompt (for input that is not a terminal).
     summary_only
         Write only the final summary.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, after the summary of the finished hands is written (module docstring).
     """
     console = Console(source, out, echo, quiet=summary_only)
     view = view_of(session, console)
@@ -95,21 +105,27 @@ def play_session(
         Score(session.seat_value), value_word="EV" if session.is_spot else "value"
     )
     view.header(console)
-    while hands is None or len(summary.hands) < hands:
-        console.say("")
-        number = len(summary.hands) + 1
-        try:
-            result = play_hand(session, view.choose, number=number, observe=view.step)
-        except SessionEnded as ended:
-            summary.ended_by = ended.reason
-            if ended.reason == "quit":
-                console.say("  Hand abandoned.")
-            break
-        view.result(result)
-        summary.add(result)
-        console.say(running_line(summary))
-    else:
-        summary.ended_by = "hands"
+    try:
+        while hands is None or len(summary.hands) < hands:
+            console.say("")
+            number = len(summary.hands) + 1
+            try:
+                result = play_hand(session, view.choose, number=number, observe=view.step)
+            except SessionEnded as ended:
+                summary.ended_by = ended.reason
+                if ended.reason == "quit":
+                    console.say("  Hand abandoned.")
+                break
+            summary.add(result)
+            view.result(result)
+            console.say(running_line(summary))
+        else:
+            summary.ended_by = "hands"
+    except KeyboardInterrupt:  # the finished hands are kept, then the command ends (130)
+        summary.ended_by = "interrupted"
+        console.say("\n  Hand abandoned.")
+        write_summary(summary, out)
+        raise
     write_summary(summary, out)
     return summary
 
@@ -126,7 +142,12 @@ def _cost(choices: float) -> float:
 
 def write_summary(summary: SessionSummary, out: TextIO) -> None:
     played = len(summary.hands)
-    reason = {"quit": "you quit", "end of input": "end of input", "hands": "all hands played"}
+    reason = {
+        "quit": "you quit",
+        "end of input": "end of input",
+        "interrupted": "interrupted",
+        "hands": "all hands played",
+    }
     lines = [
         "",
         f"Session over after {plural(played, 'hand')} ({reason.get(summary.ended_by, '')}).",

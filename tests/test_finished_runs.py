@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from spot_files import RIVER
 
 import seqform
 from seqform.certify import CertificateOverflowError, certify
@@ -162,6 +163,73 @@ def test_ctrl_c_in_the_reference_keeps_the_finished_run(
     assert document["iterations"] == 30
     assert document["reference"]["status"] == "interrupted"
     assert "interrupted during the LP reference" in capsys.readouterr().err
+
+
+def test_ctrl_c_in_the_certificate_keeps_the_finished_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a flop's certificate takes about a minute after its run: Ctrl-C there stops it
+    # and writes the run, unmeasured, rather than losing it
+    from seqform.questions import iterate as iterate_module
+
+    monkeypatch.setattr(iterate_module, "certify_profile", _interrupt)
+    output = tmp_path / "run.json"
+    assert main(_json_run("kuhn", 30, output)) == 130
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["iterations"] == 30 and document["certificate"] is None
+    assert document["reference"]["status"] == "interrupted"
+    assert "before its certificate" in capsys.readouterr().err
+    with pytest.raises(KeyboardInterrupt):  # outside stop_on_interrupt, Ctrl-C raises
+        seqform.iterate("kuhn", "cfr+", iterations=5)
+
+
+def test_ctrl_c_in_a_spot_s_report_keeps_the_finished_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import seqform.holdem
+
+    spot = tmp_path / "river.toml"
+    spot.write_text(RIVER)
+    monkeypatch.setattr(seqform.holdem, "spot_report", _interrupt)
+    output = tmp_path / "run.json"
+    assert main(_json_run(str(spot), 20, output, "--method", "structured")) == 130
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["iterations"] == 20 and "spot" not in document
+    assert "before its certificate" in capsys.readouterr().err
+    text_run = ["iterate", str(spot), "--algorithm", "cfr+", "--iterations", "20", "--quiet"]
+    assert main(text_run) == 130  # as text
+    assert "Player 1" in capsys.readouterr().out
+
+
+def test_ctrl_c_while_the_run_is_written_waits_for_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from seqform.cli.commands import iterate as command
+
+    build = command.iterate_document
+
+    def interrupted_build(run: object) -> dict:
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the document is built
+        return build(run)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(command, "iterate_document", interrupted_build)
+    output = tmp_path / "run.json"
+    assert main(_json_run("kuhn", 30, output)) == 130
+    validate_document(json.loads(output.read_text()))
+    assert "it is written whole" in capsys.readouterr().err
+
+
+def test_a_second_ctrl_c_while_the_run_is_written_raises() -> None:
+    from seqform.cli.signals import deferred_interrupt
+
+    with pytest.raises(KeyboardInterrupt), deferred_interrupt() as interrupted:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert interrupted()
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)  # the handler runs before this returns
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_ctrl_c_in_the_reference_still_raises_outside_stop_on_interrupt(

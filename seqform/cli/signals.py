@@ -23,7 +23,13 @@ import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 
-__all__ = ["TERMINATING", "interrupted_code", "interrupting_signal", "terminate_as_interrupt"]
+__all__ = [
+    "TERMINATING",
+    "deferred_interrupt",
+    "interrupted_code",
+    "interrupting_signal",
+    "terminate_as_interrupt",
+]
 
 TERMINATING: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -42,6 +48,29 @@ def interrupting_signal() -> signal.Signals:
 def interrupted_code() -> int:
     """``128 + n`` for the signal ``n`` that interrupted the command (130 for Ctrl-C)."""
     return 128 + int(interrupting_signal())
+
+
+@contextlib.contextmanager
+def deferred_interrupt() -> Iterator[Callable[[], bool]]:
+    """Within the block (a finished result being written), the first Ctrl-C, or a signal
+    handled as it, is noted and the block goes on, so that what is finished is written
+    whole; a second raises KeyboardInterrupt.  Yields whether one came.  In other threads
+    it changes nothing (only the main thread may handle signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    came = threading.Event()
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        if came.is_set():
+            raise KeyboardInterrupt
+        came.set()
+
+    previous = signal.signal(signal.SIGINT, note)
+    try:
+        yield came.is_set
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _handler(owner: int) -> Callable[[int, FrameType | None], None]:

@@ -73,7 +73,14 @@ from seqform.iterative.run import (
 )
 from seqform.questions.algorithms import ALGORITHMS, solver_options
 from seqform.questions.iterate_structured import iterate_structured, structured_route
-from seqform.questions.iterative_run import IterativeRun, kept_reference, two_player_profile
+from seqform.questions.iterative_run import (
+    CUT_SHORT,
+    NOT_MEASURED,
+    IterativeRun,
+    kept_measured,
+    kept_reference,
+    two_player_profile,
+)
 from seqform.questions.lp_reference import (
     LP_MAX_SEQUENCES,
     RANGES_MAX_SEQUENCES,
@@ -142,7 +149,9 @@ def iterate(
     The run is always returned once it has run: a certificate that cannot be measured (its
     sums leave the float range) is reported in ``certificate_failed``, and an LP reference
     that fails, or is interrupted by Ctrl-C inside
-    :func:`~seqform.iterative.run.stop_on_interrupt`, in ``reference``.
+    :func:`~seqform.iterative.run.stop_on_interrupt`, in ``reference``.  A Ctrl-C there
+    while the finished run is measured returns it unmeasured, ``certificate_failed`` and
+    ``reference`` saying so (:data:`~seqform.questions.iterative_run.CUT_SHORT`).
 
     Length: the docstring names every keyword; the body is short.
 
@@ -237,24 +246,31 @@ def iterate(
         )
     else:
         result = ALGORITHMS[algorithm](tree, stopping.iterations, **options)
-    strategies = result.strategies
-    certificate: Certificate | None
-    try:
-        _require_numbers(result)
-        if resolved is not None:
-            certificate = certify(tree, strategies[0], strategies[1], resolved.bounds())
-            profile = two_player_profile(certificate)
-        else:
-            profile = certify_profile(tree, strategies)
-            certificate = certify(tree, strategies[0], strategies[1]) if two_player else None
-    except CertificateOverflowError as exc:
-        return IterativeRun(
-            tree, result, stopping, None, None, LpReference(_NO_ESTIMATE), str(exc), locks=resolved
+
+    def measured() -> IterativeRun:
+        strategies = result.strategies
+        certificate: Certificate | None
+        try:
+            _require_numbers(result)
+            if resolved is not None:
+                certificate = certify(tree, strategies[0], strategies[1], resolved.bounds())
+                profile = two_player_profile(certificate)
+            else:
+                profile = certify_profile(tree, strategies)
+                certificate = certify(tree, strategies[0], strategies[1]) if two_player else None
+        except CertificateOverflowError as exc:
+            failed = LpReference(_NO_ESTIMATE)
+            return IterativeRun(
+                tree, result, stopping, None, None, failed, str(exc), locks=resolved
+            )
+        lp = kept_reference(
+            lambda: _reference_unless(tree, result, spec, progress, reference, force, resolved)
         )
-    lp = kept_reference(
-        lambda: _reference_unless(tree, result, spec, progress, reference, force, resolved)
-    )
-    return IterativeRun(tree, result, stopping, profile, certificate, lp, locks=resolved)
+        return IterativeRun(tree, result, stopping, profile, certificate, lp, locks=resolved)
+
+    interrupted = LpReference(NOT_MEASURED, status="interrupted")
+    cut = IterativeRun(tree, result, stopping, None, None, interrupted, CUT_SHORT, locks=resolved)
+    return kept_measured(measured, cut)
 
 
 def _wanted_locks(locks: object, algorithm: str) -> list[Lock] | None:

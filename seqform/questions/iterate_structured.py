@@ -13,21 +13,29 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from seqform.certify import Certificate, LocalBounds
-from seqform.forms.locks import Lock
+from seqform.forms.locks import Lock, ResolvedLocks
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.iterative.run import IterativeResult, OnSample, Stopping
-from seqform.questions.iterative_run import IterativeRun, kept_reference, two_player_profile
+from seqform.questions.iterative_run import (
+    CUT_SHORT,
+    NOT_MEASURED,
+    IterativeRun,
+    kept_measured,
+    kept_reference,
+    two_player_profile,
+)
 from seqform.questions.lp_reference import LpReference, structured_reference
 from seqform.routes.locked import resolve_for
 from seqform.routes.policy import OptionsError, Route, choose_route
 from seqform.structured.reductions.suit_classes import (
+    ReductionSizes,
     canonical_boards,
     canonical_sizes,
     lift_behaviour,
@@ -105,37 +113,74 @@ def iterate_structured(
     else:
         result = _lifted(canonical_vector_cfr(boards, algorithm, stopping, on_sample))
         sizes = canonical_sizes(boards)
-    first, second = result.strategies
     bounds = None if resolved is None else resolved.bounds()
-    certificate = measured.certify(result.strategies, bounds)
-    value = float(certificate.value)
-    profile = two_player_profile(certificate)
-    if not wanted:
-        lp = LpReference("not asked (--no-reference)")
-    elif result.stopped == "interrupted":
-        lp = LpReference("interrupted before the LP reference")
-    else:
-        strategies = result.strategies
-        lp = kept_reference(
-            lambda: structured_reference(game, strategies, value, progress, force, resolved)
-        )
-    spot = None
-    if route.spot is not None:
-        from seqform.holdem import spot_report
-
-        nash_conv = float(certificate.nash_conv)
-        spot = spot_report(game, route.spot, value, nash_conv, (first, second))
-    return IterativeRun(
+    run = _Finished(game, route, result, stopping, resolved, sizes)
+    cut = IterativeRun(
         game,  # type: ignore[arg-type]
         result,
         stopping,
-        profile,
-        certificate,
-        lp,
-        spot=spot,
+        None,
+        None,
+        LpReference(NOT_MEASURED, status="interrupted"),
+        CUT_SHORT,
         locks=resolved,
         suit_reduction=sizes,
     )
+    return kept_measured(
+        lambda: run.measured(measured.certify(result.strategies, bounds), wanted, progress, force),
+        cut,
+    )
+
+
+@dataclass(frozen=True)
+class _Finished:
+    """A finished vector CFR run, before its measurements."""
+
+    game: StructuredGame
+    route: Route
+    result: IterativeResult
+    stopping: Stopping
+    resolved: ResolvedLocks | None
+    sizes: ReductionSizes | None
+
+    def measured(
+        self,
+        certificate: Certificate,
+        wanted: bool,
+        progress: Callable[[str], None] | None,
+        force: bool,
+    ) -> IterativeRun:
+        """The run with its ``certificate``, the LP beside it (if ``wanted``) and a spot's
+        report."""
+        game, result, resolved = self.game, self.result, self.resolved
+        value = float(certificate.value)
+        if not wanted:
+            lp = LpReference("not asked (--no-reference)")
+        elif result.stopped == "interrupted":
+            lp = LpReference("interrupted before the LP reference")
+        else:
+            strategies = result.strategies
+            lp = kept_reference(
+                lambda: structured_reference(game, strategies, value, progress, force, resolved)
+            )
+        spot = None
+        if self.route.spot is not None:
+            from seqform.holdem import spot_report
+
+            nash_conv = float(certificate.nash_conv)
+            first, second = result.strategies
+            spot = spot_report(game, self.route.spot, value, nash_conv, (first, second))
+        return IterativeRun(
+            game,  # type: ignore[arg-type]
+            result,
+            self.stopping,
+            two_player_profile(certificate),
+            certificate,
+            lp,
+            spot=spot,
+            locks=resolved,
+            suit_reduction=self.sizes,
+        )
 
 
 class _Measured:

@@ -25,7 +25,22 @@ from seqform.structured.reductions.suit_classes import ReductionSizes
 if TYPE_CHECKING:
     from seqform.holdem import SpotSummary
 
-__all__ = ["IterativeRun", "kept_reference", "two_player_profile"]
+__all__ = [
+    "CUT_SHORT",
+    "NOT_MEASURED",
+    "IterativeRun",
+    "kept_measured",
+    "kept_reference",
+    "two_player_profile",
+]
+
+CUT_SHORT = (
+    "interrupted after the run, before its certificate: the run is written unmeasured "
+    "(seqform exploit GAME --strategy FILE measures it)"
+)
+"""Why a run has no certificate when Ctrl-C stopped the measurements after it."""
+NOT_MEASURED = "not run: interrupted after the run (Ctrl-C)"
+"""Why such a run has no LP reference."""
 
 
 @dataclass(frozen=True)
@@ -95,8 +110,25 @@ def kept_reference(compute: Callable[[], LpReference]) -> LpReference:
     except KeyboardInterrupt:
         if not interrupt_armed():
             raise
-        return LpReference("interrupted while the LP solved; the run is kept", status="interrupted")
+        return LpReference(
+            "interrupted during the LP reference; the finished run is written without it",
+            status="interrupted",
+        )
     except (SolverError, ValueError) as exc:
         return LpReference(f"the LP failed: {exc}", status="failed")
     except MemoryError:
         return LpReference("the LP failed: out of memory", status="failed")
+
+
+def kept_measured(measure: Callable[[], IterativeRun], cut_short: IterativeRun) -> IterativeRun:
+    """``measure()``, the finished run with its certificate (and a spot's report and the LP
+    beside it), or ``cut_short``, the run without them (:data:`CUT_SHORT`), when a Ctrl-C
+    inside :func:`~seqform.iterative.run.stop_on_interrupt` stops the measuring: a
+    flop's certificate takes about a minute, and the run before it is not to be lost to it
+    (outside that block, Ctrl-C raises as usual)."""
+    try:
+        return measure()
+    except KeyboardInterrupt:
+        if not interrupt_armed():
+            raise
+        return cut_short

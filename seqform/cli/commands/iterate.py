@@ -39,7 +39,7 @@ from seqform.cli.errors import (
 )
 from seqform.cli.hands import hand_text, hands_in_spot_file
 from seqform.cli.output import built_for, emit
-from seqform.cli.signals import interrupted_code
+from seqform.cli.signals import deferred_interrupt, interrupted_code
 from seqform.cli.streams import terminal_text
 from seqform.documents.iterate import iterate_document
 from seqform.documents.text.iterate import iterate_text
@@ -112,20 +112,25 @@ def run(args: argparse.Namespace) -> int:
             locks=read_locks(args),
             suit_isomorphism=args.suit_isomorphism,
         )
-    # The text only when asked for: on liars_dice(sides=8) it costs seconds beside the JSON;
-    # and for text, the strategies it only summarises are built as their summaries.
-    document = built_for(args, lambda: iterate_document(result), args.strategies)
-    text = "" if args.format == "json" else iterate_text(document, args.strategies)
-    if hands and text:
-        game, strategies = result.game, result.result.strategies
-        text = text.rstrip("\n") + "\n" + hand_text(game, strategies, hands)  # type: ignore[arg-type]
-    emit(document, text, args)
+    # The run is finished: a first Ctrl-C while it is written waits for the file.
+    with deferred_interrupt() as interrupted:
+        # The text only when asked for: on liars_dice(sides=8) it costs seconds beside the
+        # JSON; and for text, the strategies it only summarises are built as summaries.
+        document = built_for(args, lambda: iterate_document(result), args.strategies)
+        text = "" if args.format == "json" else iterate_text(document, args.strategies)
+        if hands and text:
+            game, strategies = result.game, result.result.strategies
+            text = text.rstrip("\n") + "\n" + hand_text(game, strategies, hands)  # type: ignore[arg-type]
+        emit(document, text, args)
     if result.result.stopped == "interrupted":
         done = count_text(result.result.iterations)
         _say(f"interrupted after {done} iterations; the result so far")
         return interrupted_code()
     if result.reference.status == "interrupted":
-        _say("interrupted during the LP reference; the finished run is written without it")
+        _say(str(result.certificate_failed or result.reference.skipped))
+        return interrupted_code()
+    if interrupted():
+        _say("interrupted while the finished run was written; it is written whole")
         return interrupted_code()
     if result.reference.status == "failed":
         _say(f"LP reference failed (the run is written): {result.reference.skipped}")

@@ -94,7 +94,7 @@ def _nearly_never_checks(game, tiny):
         mapping = {}
         for name, actions in zip(table.infosets, table.actions, strict=True):
             mapping[name] = {action: 1 / len(actions) for action in actions}
-            if player == 0 and name.count("|") == 1:  # a first decision: "Qs|"
+            if player == 0 and name.endswith("|"):  # a first decision: "Qs|"
                 mapping[name] = {"c": tiny, "r": 1 - tiny}
         blueprint.append(mapping)
     return blueprint

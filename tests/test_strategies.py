@@ -126,3 +126,39 @@ def test_infoset_lookup_by_name_is_built_once_and_read_only():
     assert index == {name: i for i, name in enumerate(table.infosets)}
     with pytest.raises(TypeError):
         index["new"] = 0  # type: ignore[index]
+
+
+def _kuhn_first(rows: dict) -> dict:
+    table = kuhn_poker().flat.tables[0]
+    return {name: rows for name in table.infosets}
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        pytest.param({"z": 1}, "names action 'z' at information set 'J'", id="unknown-action"),
+        pytest.param({"p": 5, "b": 5}, "gives 5 at information set 'J'", id="above-1"),
+        pytest.param({"p": -0.5, "b": 1.5}, "gives -0.5 at", id="negative"),
+        pytest.param({"p": float("nan"), "b": 1.0}, "gives nan at", id="nan"),
+        pytest.param({"p": 0.5, "b": 0.4}, "summing to 0.9, not 1", id="sum"),
+        pytest.param({"p": Fraction(1, 3), "b": Fraction(1, 3)}, "summing to 0.6666", id="exact"),
+        pytest.param(["x", 1], "gives 'x' as a probability", id="text"),
+    ],
+)
+def test_a_mapping_that_is_no_strategy_is_refused_not_certified(row, message):
+    # certify used to take {J: {z: 1}} as all-zero play and find it an equilibrium (NashConv
+    # 0); a strategy that is not one is refused, naming where
+    from seqform.certify import certify
+
+    game = kuhn_poker()
+    other = {name: {"p": 1} for name in game.flat.tables[1].infosets}
+    with pytest.raises(ValueError, match=message):
+        behaviour_from_mapping(game.flat.tables[0], _kuhn_first(row))
+    with pytest.raises(ValueError, match=message):
+        certify(game, _kuhn_first(row), other)
+
+
+def test_an_action_the_set_lacks_may_be_given_probability_zero():
+    # a tree's blueprint on a structured game, whose information set lacks a raise
+    strategy = behaviour_from_mapping(kuhn_poker().flat.tables[0], _kuhn_first({"p": 1, "r": 0}))
+    assert strategy.probabilities[1] == 1

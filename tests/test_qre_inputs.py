@@ -10,7 +10,8 @@ from seqform.cli import main as cli
 from seqform.io.loader import load_game
 from seqform.qre import trace as trace_module
 from seqform.qre.equations import logit_equations
-from seqform.qre.equilibria import trace_logit
+from seqform.qre.equilibria import logit_qre, trace_logit
+from seqform.qre.fit import fit_logit
 from seqform.qre.trace import TraceSettings, follow_branch
 
 
@@ -110,3 +111,69 @@ def test_cli_max_lambda_is_refused_as_the_library_refuses_it(value, capsys):
         cli.main(["qre", "kuhn", "--max-lambda", value, "--no-compare", "--quiet"])
     assert raised.value.code == 2
     assert "--max-lambda" in capsys.readouterr().err
+
+
+# -- fit_logit ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        pytest.param(-np.ones(24), "count -1 of player 1's action 'p' at 'J'", id="negative"),
+        pytest.param(np.zeros(24), "no observations", id="zero"),
+        pytest.param(np.full(24, 2.5), "count 2.5 .* not a whole number", id="fraction"),
+        pytest.param(np.full(24, np.inf), "count inf .* not a whole number", id="inf"),
+        pytest.param(np.ones(3), "expected 24 counts", id="short"),
+    ],
+)
+def test_fit_refuses_counts_the_cli_refuses(kuhn, counts, message):
+    with pytest.raises(ValueError, match=f"counts: {message}"):
+        fit_logit(kuhn, counts)
+
+
+def test_fit_refuses_counts_that_are_not_numbers(kuhn):
+    with pytest.raises(TypeError, match="counts must be numbers"):
+        fit_logit(kuhn, ["x"] * 24)
+
+
+def test_fit_refuses_a_max_lambda_that_is_not_positive(kuhn):
+    with pytest.raises(ValueError, match="max_lambda must be a number > 0"):
+        fit_logit(kuhn, np.ones(24), max_lambda=-1)
+
+
+@pytest.mark.parametrize(("count", "message"), [("-41", "'-41' is not a whole"), ("0", "every")])
+def test_cli_fit_refuses_the_same_counts_in_one_line(tmp_path, capsys, count, message):
+    data = tmp_path / "counts.csv"
+    data.write_text(f"player,infoset,action,count\n1,J,p,{count}\n")
+    assert cli.main(["qre", "kuhn", "--fit", str(data), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+# -- arguments that are not numbers -------------------------------------------------------
+
+
+def test_trace_refuses_a_tolerance_that_is_not_a_number(kuhn):
+    with pytest.raises(TypeError, match="tolerance must be a number, not 'x'"):
+        trace_logit(kuhn, tolerance="x")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="tolerance must be a finite number > 0"):
+        trace_logit(kuhn, tolerance=float("inf"))
+
+
+@pytest.mark.parametrize(
+    ("lambdas", "message"),
+    [(["x"], "lambdas: each λ must be a number, not 'x'"), (1.0, "lambdas must be a sequence")],
+)
+def test_points_refuse_lambdas_that_are_not_numbers(kuhn, lambdas, message):
+    with pytest.raises(TypeError, match=message):
+        logit_qre(kuhn, lambdas)
+
+
+def test_points_accept_any_iterable_of_lambdas(kuhn):
+    points = logit_qre(kuhn, (lam for lam in [1.0, 2.0]))
+    assert [point.lam for point in points.points] == [1.0, 2.0]
+
+
+def test_trace_refuses_settings_of_another_type(kuhn):
+    with pytest.raises(TypeError, match="settings must be a TraceSettings"):
+        trace_logit(kuhn, settings={"max_lambda": 5})  # type: ignore[arg-type]

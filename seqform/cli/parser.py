@@ -407,7 +407,7 @@ def _add_qre(commands: Commands) -> None:
         type=growth_factor,
         default=1.5,
         metavar="A",
-        help="largest growth of a step (default 1.5; Gambit uses 1.1)",
+        help="largest growth of a step, from 1.05 to 1e6 (default 1.5; Gambit uses 1.1)",
     )
     qre.add_argument(
         "--no-compare",

@@ -62,15 +62,18 @@ def positive_number(text: str) -> float:
 
 
 def growth_factor(text: str) -> float:
-    """Read ``qre --max-accel``: a finite number of at least
-    :data:`~seqform.qre.trace.MIN_ACCEL` (imported only when the option is given)."""
-    from seqform.qre.trace import MIN_ACCEL
+    """Read ``qre --max-accel``: a number from :data:`~seqform.qre.trace.MIN_ACCEL` to
+    :data:`~seqform.qre.trace.MAX_ACCEL`, the range
+    :class:`~seqform.qre.trace.TraceSettings` accepts (imported only when the option is
+    given)."""
+    from seqform.qre.trace import MAX_ACCEL, MIN_ACCEL
 
     value = positive_number(text)
-    if value < MIN_ACCEL:
+    if not MIN_ACCEL <= value <= MAX_ACCEL:
         raise argparse.ArgumentTypeError(
-            f"must be at least {MIN_ACCEL} (below it the trace takes too many steps to end), "
-            f"got {text!r}"
+            f"must be at least {MIN_ACCEL} (below it the trace takes too many steps to end) "
+            f"and at most {MAX_ACCEL:g} (beyond it steps overshoot and are halved back, "
+            f"which only costs time), got {text!r}"
         )
     return value
 

@@ -29,13 +29,17 @@ from the number of action probabilities) exceeds five minutes, or whose memory e
 exceeds what the process may have, is refused before its first step with the estimate,
 unless ``force=True`` (``--force``); a built-in game given by its spec is refused before its
 tree is built.
+
+Size: a little over 400 lines: points, trace and comparison share the stop rule and the
+certificate, and each entry point checks its arguments.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 
@@ -190,6 +194,8 @@ def logit_qre(
 
     Raises
     ------
+    TypeError
+        If ``lambdas`` is not a sequence of numbers.
     ValueError
         If a ``λ`` is negative or not finite, or ``branch`` was traced on another game.
     seqform.game.errors.InvalidGameError
@@ -198,7 +204,12 @@ def logit_qre(
         When the trace's estimate exceeds the work limit (module docstring).
     """
     start = time.perf_counter()
+    if isinstance(lambdas, str | bytes) or not isinstance(lambdas, Iterable):
+        raise TypeError(f"lambdas must be a sequence of numbers, not {lambdas!r:.80}")
+    lambdas = list(lambdas)
     for lam in lambdas:
+        if isinstance(lam, bool) or not isinstance(lam, Real):
+            raise TypeError(f"lambdas: each λ must be a number, not {lam!r:.80}")
         if not np.isfinite(lam) or lam < 0:
             raise ValueError(f"λ must be a finite number >= 0, not {lam}")
     game = traceable_game(game, force=force)
@@ -274,12 +285,16 @@ def trace_logit(
 
     Raises
     ------
+    TypeError, ValueError
+        If ``tolerance`` is not a finite number > 0.
     seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit, before its first step.
     """
     start = time.perf_counter()
-    if not tolerance > 0:
-        raise ValueError(f"tolerance must be positive, not {tolerance}")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, Real):
+        raise TypeError(f"tolerance must be a number, not {tolerance!r:.80}")
+    if not 0 < tolerance < np.inf:  # as qre --tolerance
+        raise ValueError(f"tolerance must be a finite number > 0, not {tolerance}")
     game = traceable_game(game, force=force)
     equations = logit_equations(game)
     threshold = tolerance * max(equations.payoff_range, np.finfo(float).tiny)

@@ -26,6 +26,7 @@ from seqform.qre.equilibria import (
     DEFAULT_TOLERANCE,
     LogitBranch,
     QREPoint,
+    action_labels,
     limit_reached,
     qre_point,
     require_same_game,
@@ -85,6 +86,29 @@ def _refine(
     return float(result.x), solve(float(result.x))
 
 
+def _checked_counts(game: Game, counts: object, size: int) -> np.ndarray:
+    """``counts`` as floats, refused as ``read_action_counts`` refuses a file's: one whole
+    number ``>= 0`` per action, not all 0 (a negative count made the likelihood grow without
+    bound, all zeros fitted ``λ = 0`` to no data)."""
+    array = np.asarray(counts)
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"counts must be numbers, one per action, not {counts!r:.80}")
+    array = array.astype(float)
+    if array.shape != (size,):
+        raise ValueError(f"counts: expected {size} counts (one per action), got {array.shape}")
+    bad = ~(np.isfinite(array) & (array >= 0)) | (np.isfinite(array) & (array != np.round(array)))
+    if bad.any():
+        index = int(np.argmax(bad))
+        player, infoset, action = action_labels(game)[index]
+        raise ValueError(
+            f"counts: count {array[index]:g} of player {player + 1}'s action {action!r} at "
+            f"{infoset!r} (entry {index}) is not a whole number >= 0"
+        )
+    if array.sum() <= 0:
+        raise ValueError("counts: no observations (every count is 0)")
+    return array
+
+
 def fit_logit(
     game: Game,
     counts: np.ndarray,
@@ -114,24 +138,28 @@ def fit_logit(
 
     Raises
     ------
+    TypeError
+        If ``counts`` are not numbers.
+    ValueError
+        If ``counts`` are not one whole number ``>= 0`` per action with at least one
+        observation (as :func:`seqform.io.action_counts.read_action_counts` requires of a
+        file), or ``max_lambda`` is not ``> 0``.
     seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit, before its first step.
     """
     start = time.perf_counter()
+    if settings is None:
+        settings = TraceSettings(max_lambda=max_lambda)
     traceable_game(game, force=force)
     require_same_game(branch, game)
     equations = logit_equations(game)
-    counts = np.asarray(counts, dtype=float)
-    if counts.shape != (equations.size,):
-        raise ValueError(f"expected {equations.size} counts (one per action), got {counts.shape}")
+    counts = _checked_counts(game, counts, equations.size)
     threshold = DEFAULT_TOLERANCE * max(equations.payoff_range, np.finfo(float).tiny)
 
     def converged(point: TracedPoint) -> bool:
         return limit_reached(equations, point, threshold)
 
-    trace = follow_branch(
-        equations, settings or TraceSettings(max_lambda=max_lambda), stop=converged
-    )
+    trace = follow_branch(equations, settings, stop=converged)
     points = trace.points
     likelihood = np.array([counts @ point.beta for point in points])
     best = int(np.argmax(likelihood))

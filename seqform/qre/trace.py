@@ -26,12 +26,16 @@ Turocy 2005).  It is followed in arc length as Gambit does (Turocy 2010; Allgowe
 
 Points at given ``λ`` are found where the branch first crosses them, by Newton's method in
 ``β`` alone from the interpolation between the two points around the crossing.
+
+Size: a little over 400 lines: predictor, corrector and step control are one algorithm,
+and :class:`TraceSettings` checks each of its fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,6 +44,7 @@ from scipy.sparse.linalg import splu
 from seqform.qre.equations import LogitEquations, evaluate
 
 __all__ = [
+    "MAX_ACCEL",
     "MAX_CORRECTIONS",
     "MIN_ACCEL",
     "BranchLostError",
@@ -56,6 +61,14 @@ MIN_ACCEL = 1.05
 of steps to reach a large λ (on Kuhn, 1.01 takes over three times as long as 1.05;
 ``benchmarks/results/measurements.md``), and at 1 or below it never grows and the
 trace does not end in any useful time."""
+MAX_ACCEL = 1e6
+"""The largest ``max_accel`` accepted.  A step that grows too far lands off the branch and
+is halved back until the corrector succeeds (a singular matrix there rejects it too): on
+Kuhn every growth from 10 to 1e12 takes 27 or 28 steps and about 2 s, but 1e100 takes
+4.8 s and 1e300 12 s, nearly all of it in rejected steps (``log2(max_accel)`` of them
+after an overshoot), and a step grown beyond the float range could never be halved back.
+Before singular matrices rejected steps, 1e8 and above ended Kuhn's trace in SciPy's
+``Factor is exactly singular``."""
 #: Newton stops once every coordinate's correction is below this times ``1 + |z_i|``: per
 #: coordinate, so that the log-probabilities near 0 of the actions that survive are solved
 #: to 1e-9 even where dying actions have ``β`` of order ``-λ`` (a tolerance scaled by
@@ -82,15 +95,17 @@ class BranchLostError(ArithmeticError):
 
 @dataclass(frozen=True)
 class TraceSettings:
-    """How the branch is followed.
+    """How the branch is followed; every field is checked (``ValueError`` naming it, or
+    ``TypeError`` for a value that is not a number).
 
-    first_step : arc length of the first step (Gambit's ``first_step``, 0.03)
+    first_step : arc length of the first step, a finite number > 0 (Gambit's
+        ``first_step``, 0.03)
     max_accel : largest factor by which a step may grow (Gambit's ``max_accel`` is 1.1;
-        larger is faster on long branches); at least :data:`MIN_ACCEL`
+        larger is faster on long branches), from :data:`MIN_ACCEL` to :data:`MAX_ACCEL`
     min_step : a step rejected below this arc length ends the trace with
-        :class:`BranchLostError`
-    max_lambda : the trace stops once ``λ`` exceeds it
-    max_steps : the trace stops after this many accepted steps
+        :class:`BranchLostError`; a finite number > 0
+    max_lambda : the trace stops once ``λ`` exceeds it; a number > 0 (``inf``: no limit)
+    max_steps : the trace stops after this many accepted steps; a whole number >= 1
     """
 
     first_step: float = 0.03
@@ -100,11 +115,29 @@ class TraceSettings:
     max_steps: int = 100_000
 
     def __post_init__(self) -> None:
-        if not MIN_ACCEL <= self.max_accel < float("inf"):
+        for name in ("first_step", "max_accel", "min_step", "max_lambda"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, Real):
+                raise TypeError(f"{name} must be a number, not {value!r}")
+        if isinstance(self.max_steps, bool) or not isinstance(self.max_steps, Integral):
+            raise TypeError(f"max_steps must be a whole number, not {self.max_steps!r}")
+        if not MIN_ACCEL <= self.max_accel <= MAX_ACCEL:
             raise ValueError(
-                f"max_accel must be a finite number of at least {MIN_ACCEL} (a step's largest "
-                f"growth; Gambit uses 1.1), not {self.max_accel}"
+                f"max_accel must be a number from {MIN_ACCEL} to {MAX_ACCEL:g} (a step's "
+                f"largest growth; Gambit uses 1.1), not {self.max_accel}"
             )
+        for name in ("first_step", "min_step"):
+            if not 0 < getattr(self, name) < float("inf"):
+                raise ValueError(
+                    f"{name} must be a finite number > 0 (an arc length), not {getattr(self, name)}"
+                )
+        if not self.max_lambda > 0:
+            raise ValueError(
+                f"max_lambda must be a number > 0 (inf: no limit; λ starts at 0), "
+                f"not {self.max_lambda}"
+            )
+        if self.max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {self.max_steps}")
 
 
 @dataclass(frozen=True)
@@ -114,6 +147,19 @@ class TracedPoint:
     lam: float
     beta: np.ndarray
     arc_length: float
+
+
+def _factor(matrix: sp.csc_array, lam: float):
+    """The sparse LU of ``matrix``; :class:`BranchLostError` where it is singular.
+
+    At points far along the branch (or far beyond it, where a long predictor step lands)
+    ``exp`` of the log-probabilities underflows and the matrix loses rank: SuperLU then
+    raises ``RuntimeError("Factor is exactly singular")``.
+    """
+    try:
+        return splu(matrix)
+    except RuntimeError as exc:  # SuperLU's only failure: a zero pivot
+        raise BranchLostError(f"the equations' matrix is singular at λ = {lam:g}") from exc
 
 
 def _augmented(equations: LogitEquations, beta: np.ndarray, lam: float, row: np.ndarray):
@@ -126,7 +172,7 @@ def _augmented(equations: LogitEquations, beta: np.ndarray, lam: float, row: np.
         ],
         format="csc",
     )
-    return splu(matrix)
+    return _factor(matrix, lam)
 
 
 def _tangent(factor, size: int, previous: np.ndarray) -> np.ndarray:
@@ -177,9 +223,14 @@ def _correct(equations: LogitEquations, z: np.ndarray, row: np.ndarray) -> _Corr
     older factor (chord steps from a predicted point far away) slow shrinking is the
     chord's own linear rate, and the matrix is factored again first.  A correction that
     grows from below the floor to above it diverges (its ratio is taken to the floor).
+    A matrix that is singular (:func:`_factor`) rejects the step too: a long predictor
+    step lands where ``exp(β)`` underflows, and a shorter one is tried.
     """
     size = equations.size
-    factor = _augmented(equations, z[:size], float(z[-1]), row)
+    try:
+        factor = _augmented(equations, z[:size], float(z[-1]), row)
+    except BranchLostError:  # a singular matrix: the predictor left the branch too far
+        return _Correction(None, np.inf, np.inf)
     factors = 1
     moved = 0.0  # how far z has gone since the matrix was factored (largest coordinate)
     first, previous, contraction = np.inf, np.inf, 0.0
@@ -207,7 +258,10 @@ def _correct(equations: LogitEquations, z: np.ndarray, row: np.ndarray) -> _Corr
         if stalled or (ratio > REFACTOR_CONTRACTION and factors < MAX_FACTORS):
             if factors > MAX_FACTORS:
                 return _Correction(None, first, np.inf)
-            factor = _augmented(equations, z[:size], float(z[-1]), row)
+            try:
+                factor = _augmented(equations, z[:size], float(z[-1]), row)
+            except BranchLostError:
+                return _Correction(None, first, np.inf)
             factors += 1
             moved, length = 0.0, np.inf
         previous = length
@@ -225,13 +279,14 @@ def correct_at(equations: LogitEquations, beta: np.ndarray, lam: float) -> np.nd
     Raises
     ------
     BranchLostError
-        If Newton's method does not converge in ``MAX_CORRECTIONS`` steps.
+        If Newton's method does not converge in ``MAX_CORRECTIONS`` steps, or its matrix
+        is singular.
     """
     previous = np.inf
     for _ in range(MAX_CORRECTIONS):
         point = evaluate(equations, beta, lam)
         assert point.jacobian is not None
-        step = splu(point.jacobian).solve(-point.residual)
+        step = _factor(point.jacobian, lam).solve(-point.residual)
         length = float(np.abs(step).max())
         noise = NOISE_FLOOR * CORRECTION_TOLERANCE * (1.0 + max(float(np.abs(beta).max()), lam))
         converged = _relative_size(step, beta) <= CORRECTION_TOLERANCE
@@ -270,23 +325,23 @@ def follow_branch(
     -------
     The accepted points, the targets' points and why the trace ended.
     """
+    if not isinstance(settings, TraceSettings):
+        raise TypeError(f"settings must be a TraceSettings, not {settings!r:.80}")
     size = equations.size
     pending = sorted(float(t) for t in targets)
     found: list[TracedPoint] = []
     z = np.append(equations.uniform(), 0.0)
     while pending and pending[0] <= 0.0:
         found.append(TracedPoint(pending.pop(0), z[:size].copy(), 0.0))
-    tangent = np.zeros(size + 1)
-    tangent[-1] = 1.0
-    tangent = _tangent(_augmented(equations, z[:size], 0.0, tangent), size, tangent)
     current = TracedPoint(0.0, z[:size].copy(), 0.0)
     points = [current]
-    step = settings.first_step
+    step, tangent = settings.first_step, None
     while True:
         reason = _finished(current, len(points), stop, pending, settings)
         if reason:
             return Trace(tuple(points), tuple(found), reason)
         try:
+            tangent = _first_tangent(equations, z) if tangent is None else tangent
             step, correction = _move(equations, z, tangent, step, settings)
         except BranchLostError as exc:
             return Trace(tuple(points), tuple(found), f"lost: {exc}")
@@ -304,6 +359,14 @@ def follow_branch(
         step = _next_step(step, correction, settings.max_accel)
 
 
+def _first_tangent(equations: LogitEquations, z: np.ndarray) -> np.ndarray:
+    """The tangent at ``λ = 0``, oriented so that ``λ`` grows (module docstring)."""
+    size = equations.size
+    direction = np.zeros(size + 1)
+    direction[-1] = 1.0
+    return _tangent(_augmented(equations, z[:size], 0.0, direction), size, direction)
+
+
 def _move(
     equations: LogitEquations,
     z: np.ndarray,
@@ -312,9 +375,11 @@ def _move(
     settings: TraceSettings,
 ) -> tuple[float, _Correction]:
     """Predict ``z + h d`` and correct, halving ``h`` until the corrector succeeds; the step
-    length used and the correction."""
+    length used and the correction.  A prediction far off the branch may overflow ``exp``:
+    its non-finite corrections reject the step, so numpy's warnings are silenced."""
     while True:
-        correction = _correct(equations, z + step * direction, direction)
+        with np.errstate(over="ignore", invalid="ignore"):
+            correction = _correct(equations, z + step * direction, direction)
         if correction.point is not None:
             return step, correction
         step *= 0.5

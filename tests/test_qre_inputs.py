@@ -1,0 +1,179 @@
+"""Bad input to the logit QRE: refused by the library with the argument named, and by the
+CLI as the same refusal, never a traceback (campaign C found each of these)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from seqform.cli import main as cli
+from seqform.io.loader import load_game
+from seqform.qre import trace as trace_module
+from seqform.qre.equations import logit_equations
+from seqform.qre.equilibria import logit_qre, trace_logit
+from seqform.qre.fit import fit_logit
+from seqform.qre.trace import TraceSettings, follow_branch
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return load_game("kuhn")
+
+
+# -- singular matrices during the trace ---------------------------------------------------
+
+
+def test_a_step_landing_where_the_matrix_is_singular_is_halved(kuhn):
+    # A first step of 1e10 predicts λ ~ 1e10, where exp(β) underflows and SuperLU raised
+    # "Factor is exactly singular" (as --max-accel 1e8 did after a few steps): now it is
+    # a rejected step, halved until the corrector succeeds.
+    branch = trace_logit(kuhn, settings=TraceSettings(first_step=1e10))
+    assert branch.converged
+
+
+def test_a_trace_that_cannot_get_past_a_singular_matrix_is_lost(kuhn):
+    # Halving stops at min_step: the trace ends "lost" at its last point, as other losses.
+    trace = follow_branch(
+        logit_equations(kuhn), TraceSettings(first_step=1e10, min_step=1e9), targets=[1.0]
+    )
+    assert trace.reason.startswith("lost: the corrector failed at λ = 0")
+    assert len(trace.points) == 1 and trace.found == ()
+
+
+def test_cli_reports_a_singular_matrix_as_a_lost_trace_with_exit_3(monkeypatch, capsys):
+    calls = 0
+    real = trace_module.splu
+
+    def singular_after_ten(matrix):
+        nonlocal calls
+        calls += 1
+        if calls > 10:
+            raise RuntimeError("Factor is exactly singular")
+        return real(matrix)
+
+    monkeypatch.setattr(trace_module, "splu", singular_after_ten)
+    assert cli.main(["qre", "kuhn", "--no-compare", "--quiet"]) == 3
+    captured = capsys.readouterr()
+    assert "not converged: lost: the corrector failed" in captured.out
+    assert "not certified: the trace ended at λ = " in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("accel", ["1e9", "1e7", "1e300"])
+def test_a_step_growth_beyond_the_bound_is_a_usage_error(accel, capsys):
+    with pytest.raises(SystemExit) as raised:
+        cli.main(["qre", "kuhn", "--max-accel", accel, "--no-compare", "--quiet"])
+    assert raised.value.code == 2
+    err = capsys.readouterr().err
+    assert "--max-accel: must be at least 1.05" in err and "at most 1e+06" in err
+
+
+# -- TraceSettings ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("first_step", -1.0, "first_step must be a finite number > 0"),
+        ("first_step", 0.0, "first_step must be a finite number > 0"),
+        ("first_step", float("nan"), "first_step must be a finite number > 0"),
+        ("min_step", 0.0, "min_step must be a finite number > 0"),
+        ("min_step", float("inf"), "min_step must be a finite number > 0"),
+        ("max_lambda", -1.0, "max_lambda must be a number > 0"),
+        ("max_lambda", 0.0, "max_lambda must be a number > 0"),
+        ("max_lambda", float("nan"), "max_lambda must be a number > 0"),
+        ("max_steps", 0, "max_steps must be at least 1"),
+        ("max_accel", 1e7, r"max_accel must be a number from 1\.05 to 1e\+06"),
+        ("max_accel", 1.0, r"max_accel must be a number from 1\.05 to 1e\+06"),
+    ],
+)
+def test_trace_settings_refuse_values_out_of_range(field, value, message):
+    with pytest.raises(ValueError, match=message):
+        TraceSettings(**{field: value})
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("first_step", "x"), ("max_lambda", None), ("max_steps", 1.5), ("max_accel", True)],
+)
+def test_trace_settings_refuse_values_that_are_not_numbers(field, value):
+    with pytest.raises(TypeError, match=f"{field} must be a "):
+        TraceSettings(**{field: value})
+
+
+def test_trace_settings_accept_an_unlimited_lambda():
+    assert TraceSettings(max_lambda=float("inf"), max_steps=np.int64(5)).max_steps == 5
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "inf", "nan"])
+def test_cli_max_lambda_is_refused_as_the_library_refuses_it(value, capsys):
+    with pytest.raises(SystemExit) as raised:
+        cli.main(["qre", "kuhn", "--max-lambda", value, "--no-compare", "--quiet"])
+    assert raised.value.code == 2
+    assert "--max-lambda" in capsys.readouterr().err
+
+
+# -- fit_logit ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        pytest.param(-np.ones(24), "count -1 of player 1's action 'p' at 'J'", id="negative"),
+        pytest.param(np.zeros(24), "no observations", id="zero"),
+        pytest.param(np.full(24, 2.5), "count 2.5 .* not a whole number", id="fraction"),
+        pytest.param(np.full(24, np.inf), "count inf .* not a whole number", id="inf"),
+        pytest.param(np.ones(3), "expected 24 counts", id="short"),
+    ],
+)
+def test_fit_refuses_counts_the_cli_refuses(kuhn, counts, message):
+    with pytest.raises(ValueError, match=f"counts: {message}"):
+        fit_logit(kuhn, counts)
+
+
+def test_fit_refuses_counts_that_are_not_numbers(kuhn):
+    with pytest.raises(TypeError, match="counts must be numbers"):
+        fit_logit(kuhn, ["x"] * 24)
+
+
+def test_fit_refuses_a_max_lambda_that_is_not_positive(kuhn):
+    with pytest.raises(ValueError, match="max_lambda must be a number > 0"):
+        fit_logit(kuhn, np.ones(24), max_lambda=-1)
+
+
+@pytest.mark.parametrize(("count", "message"), [("-41", "'-41' is not a whole"), ("0", "every")])
+def test_cli_fit_refuses_the_same_counts_in_one_line(tmp_path, capsys, count, message):
+    data = tmp_path / "counts.csv"
+    data.write_text(f"player,infoset,action,count\n1,J,p,{count}\n")
+    assert cli.main(["qre", "kuhn", "--fit", str(data), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+# -- arguments that are not numbers -------------------------------------------------------
+
+
+def test_trace_refuses_a_tolerance_that_is_not_a_number(kuhn):
+    with pytest.raises(TypeError, match="tolerance must be a number, not 'x'"):
+        trace_logit(kuhn, tolerance="x")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="tolerance must be a finite number > 0"):
+        trace_logit(kuhn, tolerance=float("inf"))
+
+
+@pytest.mark.parametrize(
+    ("lambdas", "message"),
+    [(["x"], "lambdas: each λ must be a number, not 'x'"), (1.0, "lambdas must be a sequence")],
+)
+def test_points_refuse_lambdas_that_are_not_numbers(kuhn, lambdas, message):
+    with pytest.raises(TypeError, match=message):
+        logit_qre(kuhn, lambdas)
+
+
+def test_points_accept_any_iterable_of_lambdas(kuhn):
+    points = logit_qre(kuhn, (lam for lam in [1.0, 2.0]))
+    assert [point.lam for point in points.points] == [1.0, 2.0]
+
+
+def test_trace_refuses_settings_of_another_type(kuhn):
+    with pytest.raises(TypeError, match="settings must be a TraceSettings"):
+        trace_logit(kuhn, settings={"max_lambda": 5})  # type: ignore[arg-type]

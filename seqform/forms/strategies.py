@@ -43,11 +43,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Rational, Real
+from numbers import Rational
 from typing import Any
 
 import numpy as np
 
+from seqform.forms.strategy_checks import check_actions, check_numbers, check_probabilities
 from seqform.game.sequences import PlayerSequences
 
 __all__ = [
@@ -307,7 +308,7 @@ def behaviour_from_mapping(
     ValueError
         If a list has the wrong length, a mapping gives a positive probability to an action
         the information set does not have, a probability is not a number in [0, 1], or an
-        information set's do not sum to 1 (:func:`_check_sums`).
+        information set's do not sum to 1 (:mod:`seqform.forms.strategy_checks`).
     """
     rows: list[Sequence[Any]] = []
     for index, name in enumerate(table.infosets):
@@ -319,14 +320,7 @@ def behaviour_from_mapping(
             ) from None
         actions = table.actions[index]
         if isinstance(given, Mapping):
-            # an action the set does not have may be given with probability 0 (a tree's
-            # blueprint on a structured game, whose information set lacks it), never more
-            unknown = [key for key in given if key not in actions and given[key] != 0]
-            if unknown:
-                raise ValueError(
-                    f"the strategy of player {table.player + 1} names action {unknown[0]!r} at "
-                    f"information set {name!r}, whose actions are {', '.join(actions)}"
-                )
+            check_actions(table, name, actions, given)
             rows.append([given.get(action, 0) for action in actions])
         elif len(given) != len(actions):
             raise ValueError(
@@ -340,62 +334,15 @@ def behaviour_from_mapping(
     if exact:
         probabilities = _exact_array([1, *flat])
     else:
-        numbers = all(isinstance(p, Real) and not isinstance(p, bool) for p in flat)
-        if not numbers:
-            wrong = next(p for p in flat if not isinstance(p, Real) or isinstance(p, bool))
-            raise ValueError(
-                f"the strategy of player {table.player + 1} gives {wrong!r} as a probability"
-            )
+        check_numbers(table, flat)
         probabilities = np.array([1.0, *flat], dtype=float)
-    _check_sums(table, probabilities)
+    check_probabilities(table, probabilities)
     as_given = BehaviouralStrategy(
         table=table, probabilities=probabilities, unreached=np.zeros(table.num_infosets, bool)
     )
     parent_mass = plan_from_behaviour(as_given)[table.parent_sequence]
     unreached = np.array([float(mass) <= REACH_TOLERANCE for mass in parent_mass], dtype=bool)
     return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
-
-
-MAPPING_SUM_TOLERANCE = 1e-6
-"""How far the probabilities given at one information set may be from summing to 1 (the
-tolerance of the strategy files ``exploit`` and ``play`` read)."""
-PROBABILITY_SLACK = 1e-9
-"""How far outside [0, 1] a given float probability may be (a solver's rounding)."""
-
-
-def _check_sums(table: PlayerSequences, probabilities: np.ndarray) -> None:
-    """Every given probability in [0, 1] and each information set's summing to 1
-    (:data:`MAPPING_SUM_TOLERANCE`, exactly 1 where they are exact), else ValueError naming
-    the information set: a strategy that is not one gives no certificate."""
-    if not table.num_infosets:
-        return
-    values = probabilities[1:].astype(float)
-    starts = table.first_sequence.astype(np.int64) - 1
-    sums = np.add.reduceat(values, starts)
-    outside = (
-        ~np.isfinite(values) | (values < -PROBABILITY_SLACK) | (values > 1 + PROBABILITY_SLACK)
-    )
-    if outside.any():
-        sequence = int(np.flatnonzero(outside)[0]) + 1
-        name = table.infosets[int(table.sequence_infoset[sequence])]
-        raise ValueError(
-            f"the strategy of player {table.player + 1} gives {float(values[sequence - 1]):g} at "
-            f"information set {name!r}: a probability is a number in [0, 1]"
-        )
-    if probabilities.dtype == object:
-        exact_sums = [
-            sum(probabilities[1:][start : start + count], Fraction(0))
-            for start, count in zip(starts.tolist(), table.action_counts().tolist(), strict=True)
-        ]
-        off = [k for k, total in enumerate(exact_sums) if total != 1]
-    else:
-        off = np.flatnonzero(np.abs(sums - 1.0) > MAPPING_SUM_TOLERANCE).tolist()
-    if off:
-        name = table.infosets[off[0]]
-        raise ValueError(
-            f"the strategy of player {table.player + 1} has probabilities summing to "
-            f"{sums[off[0]]:.12g}, not 1, at information set {name!r}"
-        )
 
 
 def round_strategy(

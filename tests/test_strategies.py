@@ -162,3 +162,29 @@ def test_an_action_the_set_lacks_may_be_given_probability_zero():
     # a tree's blueprint on a structured game, whose information set lacks a raise
     strategy = behaviour_from_mapping(kuhn_poker().flat.tables[0], _kuhn_first({"p": 1, "r": 0}))
     assert strategy.probabilities[1] == 1
+
+
+def test_the_question_functions_take_a_game_name_as_solve_does():
+    # equilibrium_ranges("kuhn") and the like raised AttributeError: 'str' object has no
+    # attribute 'flat'; they read a name as solve does, and refuse other things by name
+    from seqform.questions.exploit import exploit, named_opponent
+    from seqform.questions.ranges import equilibrium_ranges
+    from seqform.routes.refine import refine
+
+    game = kuhn_poker()
+    fixed = named_opponent("kuhn", "uniform", 0)
+    assert exploit("kuhn", fixed).gain == pytest.approx(exploit(game, fixed).gain)
+    assert refine("kuhn").value == pytest.approx(-1 / 18)  # Kuhn 1950: the game's value
+    assert equilibrium_ranges("kuhn").value == pytest.approx(-1 / 18)
+    with pytest.raises(TypeError, match="exploit\\(\\) takes a Game, a game name or a path"):
+        exploit(5, fixed)  # type: ignore[arg-type]
+
+
+def test_exploit_takes_a_mapping_as_its_message_says():
+    from seqform.questions.exploit import exploit
+
+    game = kuhn_poker()
+    always_check = {name: {"p": 1} for name in game.flat.tables[0].infosets}
+    found = exploit(game, always_check)  # type: ignore[arg-type]
+    expected = exploit(game, behaviour_from_mapping(game.flat.tables[0], always_check))
+    assert found.gain == pytest.approx(expected.gain)

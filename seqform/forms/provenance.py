@@ -17,11 +17,12 @@ passes at once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from seqform.forms.strategies import BehaviouralStrategy
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.model import Game
 from seqform.game.sequences import PlayerSequences
 
@@ -124,6 +125,8 @@ def require_strategy_of(
         If it is another player's strategy (players swapped) or its information sets or
         actions are not those of the player in ``game``.
     """
+    if isinstance(strategy, Mapping):
+        strategy = _from_mapping(game, strategy, argument, player)
     if not isinstance(strategy, BehaviouralStrategy):
         raise TypeError(
             f"{argument} must be a BehaviouralStrategy or a mapping "
@@ -151,3 +154,22 @@ def require_strategy_of(
             f"{argument} is not a strategy of player {wanted} in {game.name!r}: {difference}"
         )
     return strategy
+
+
+def _from_mapping(
+    game: Game, mapping: Mapping[Any, Any], argument: str, player: int | None
+) -> BehaviouralStrategy:
+    """A mapping ``{infoset: {action: probability}}`` as the strategy of ``player``, or of the
+    one player whose information sets it names."""
+    tables = game.flat.tables
+    if player is None:
+        owners = [
+            p
+            for p, table in enumerate(tables)
+            if any(k in table.index_of_infoset() for k in mapping)
+        ]
+        if len(owners) != 1:
+            whose = "no player's" if not owners else "more than one player's"
+            raise ValueError(f"{argument}: a mapping of {whose} information sets in {game.name!r}")
+        player = owners[0]
+    return behaviour_from_mapping(tables[player], mapping)

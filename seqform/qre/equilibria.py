@@ -36,6 +36,7 @@ certificate, and each entry point checks its arguments.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ import numpy as np
 from seqform.certify import NPlayerCertificate, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.model import Game
+from seqform.io.loader import as_game
 from seqform.qre.equations import LogitEquations, agent_regret, logit_equations
 from seqform.qre.trace import TracedPoint, TraceSettings, follow_branch
 from seqform.qre.work import traceable_game
@@ -353,7 +355,10 @@ class LimitComparison:
 
 
 def compare_limit(
-    game: Game, limit: QREPoint, *, max_seconds: float | None = DEFAULT_RANGES_SECONDS
+    game: Game | str | os.PathLike[str],
+    limit: QREPoint,
+    *,
+    max_seconds: float | None = DEFAULT_RANGES_SECONDS,
 ) -> LimitComparison:
     """Place a two-player zero-sum limit among all equilibria and beside ``refine``.
 
@@ -363,6 +368,7 @@ def compare_limit(
     it was nearly all of the time ``qre leduc`` took; ``benchmarks/results/measurements.md``).
     ``refine`` runs in any case.
     """
+    game = as_game(game, "compare_limit")
     from seqform.questions.ranges import (
         EquilibriumRanges,
         WorkRefusedError,

@@ -14,6 +14,7 @@ point, and the best point is refined by Brent's method on ``λ`` between its nei
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from seqform.game.model import Game
+from seqform.io.loader import as_game
 from seqform.qre.equations import LogitEquations, logit_equations
 from seqform.qre.equilibria import (
     DEFAULT_TOLERANCE,
@@ -110,7 +112,7 @@ def _checked_counts(game: Game, counts: object, size: int) -> np.ndarray:
 
 
 def fit_logit(
-    game: Game,
+    game: Game | str | os.PathLike[str],
     counts: np.ndarray,
     *,
     max_lambda: float = 1e6,
@@ -147,6 +149,7 @@ def fit_logit(
     seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit, before its first step.
     """
+    game = as_game(game, "fit_logit")
     start = time.perf_counter()
     if settings is None:
         settings = TraceSettings(max_lambda=max_lambda)

@@ -43,6 +43,7 @@ their progress reports belong to one computation over the same LPs.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -58,6 +59,7 @@ from seqform.forms.provenance import sequence_form_of
 from seqform.forms.sequence_form import SequenceForm
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
+from seqform.io.loader import as_game
 from seqform.lp.exact.face import (
     FLOAT_TOLERANCE,
     FaceOptimiser,
@@ -175,7 +177,7 @@ class EquilibriumRanges:
 
 
 def equilibrium_ranges(
-    game: Game,
+    game: Game | str | os.PathLike[str],
     *,
     exact: bool = False,
     form: SequenceForm | None = None,
@@ -214,6 +216,7 @@ def equilibrium_ranges(
     WorkRefusedError
         When the estimate exceeds ``max_seconds``.
     """
+    game = as_game(game, "equilibrium_ranges")
     seed = require_count("seed", seed)
     max_seconds = require_time_limit("max_seconds", max_seconds)
     start = time.perf_counter()

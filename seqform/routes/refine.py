@@ -52,6 +52,7 @@ proven quasi-perfect.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -66,6 +67,7 @@ from seqform.forms.sequence_form import SequenceForm
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
+from seqform.io.loader import as_game
 from seqform.lp.exact.minmax import MinmaxProgram
 from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import SolverError, SolverStats, optimal_stats
@@ -155,7 +157,7 @@ class _Limit:
 
 
 def refine(
-    game: Game,
+    game: Game | str | os.PathLike[str],
     *,
     form: SequenceForm | None = None,
     solver: str = "simplex",
@@ -184,6 +186,7 @@ def refine(
     seqform.lp.solvers.SolverError
         If HiGHS fails on every perturbed LP.
     """
+    game = as_game(game, "refine")
     time_limit = require_time_limit("time_limit", time_limit)
     max_pivots = require_count("max_pivots", max_pivots, minimum=1)
     max_seconds = require_seconds("max_seconds", max_seconds)

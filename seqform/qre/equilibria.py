@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from numbers import Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -52,6 +53,9 @@ from seqform.qre.equations import LogitEquations, agent_regret, logit_equations
 from seqform.qre.trace import TracedPoint, TraceSettings, follow_branch
 from seqform.qre.work import traceable_game
 from seqform.questions.ranges import DEFAULT_MAX_SECONDS as DEFAULT_RANGES_SECONDS
+
+if TYPE_CHECKING:
+    from seqform.questions.ranges import Parametrisation
 
 __all__ = [
     "DEFAULT_TOLERANCE",
@@ -382,31 +386,19 @@ def compare_limit(
         ranges = equilibrium_ranges(game, max_seconds=max_seconds)
     except WorkRefusedError as refused:
         skipped = str(refused)
-    refined = refine(game).strategies
-    parameters: list[tuple[str, float, float, float] | None] = []
-    distances: list[float | None] = []
-    for player, strategy in enumerate(limit.strategies[:2]):
-        parametrisation = None if ranges is None else ranges.players[player].parametrisation
-        if parametrisation is None:
-            parameters.append(None)
-            distances.append(None)
-            continue
-        table = strategy.table
-        plan = plan_from_behaviour(strategy)
-        labels = {label: index for index, label in enumerate(table.labels())}
-        t = float(plan[labels[parametrisation.parameter]])
-        parameters.append(
-            (parametrisation.parameter, t, float(parametrisation.low), float(parametrisation.high))
-        )
-        distances.append(
-            max(
-                (
-                    abs(float(plan[labels[e.label]]) - float(e.constant) - float(e.slope) * t)
-                    for e in parametrisation.entries
-                ),
-                default=0.0,
+    for strategy, table in zip(limit.strategies[:2], game.flat.tables, strict=False):
+        if strategy.table.infosets != table.infosets:
+            raise ValueError(
+                f"limit: a point of another game than {game.name!r} (player "
+                f"{strategy.player + 1}'s information sets differ); compare it on its own game"
             )
-        )
+    refined = refine(game).strategies
+    placed = [
+        _place(strategy, None if ranges is None else ranges.players[player].parametrisation)
+        for player, strategy in enumerate(limit.strategies[:2])
+    ]
+    parameters = [parameter for parameter, _ in placed]
+    distances = [distance for _, distance in placed]
     differences = tuple(
         float(np.abs(ours.probabilities - theirs.probabilities).max())
         for ours, theirs in zip(limit.strategies[:2], refined, strict=True)
@@ -415,3 +407,30 @@ def compare_limit(
         None if ranges is None else ranges.players[player].dimension for player in (0, 1)
     )
     return LimitComparison(tuple(parameters), tuple(distances), differences, skipped, dimensions)
+
+
+def _place(
+    strategy: BehaviouralStrategy, parametrisation: Parametrisation | None
+) -> tuple[tuple[str, float, float, float] | None, float | None]:
+    """Where ``strategy`` sits on the segment of equilibria ``parametrisation`` describes
+    (its parameter's value and range) and how far its plan is from that segment; None and
+    None without one."""
+    if parametrisation is None:
+        return None, None
+    plan = plan_from_behaviour(strategy)
+    labels = {label: index for index, label in enumerate(strategy.table.labels())}
+    t = float(plan[labels[parametrisation.parameter]])
+    parameter = (
+        parametrisation.parameter,
+        t,
+        float(parametrisation.low),
+        float(parametrisation.high),
+    )
+    distance = max(
+        (
+            abs(float(plan[labels[e.label]]) - float(e.constant) - float(e.slope) * t)
+            for e in parametrisation.entries
+        ),
+        default=0.0,
+    )
+    return parameter, distance

@@ -453,11 +453,12 @@ def test_not_a_game_file(tmp_path):
 
 
 def test_probabilities_not_summing_to_one_are_refused(tmp_path):
-    # pygambit's reader refuses them itself, without a line number.
+    # pygambit refuses them without a line; the pre-pass names the line and the node.
     path = write(tmp_path, CHANCE_BELOW_ROOT.replace("2/3", "1/2"))
-    with pytest.raises(GameFormatError, match=r"sum to exactly one") as error:
+    with pytest.raises(GameFormatError, match=r"sum to exactly 1") as error:
         read_efg(path)
-    assert error.value.line is None
+    assert error.value.line == 5
+    assert "chance node 'deal'" in error.value.reason
     assert str(path) in str(error.value)
 
 

@@ -1,5 +1,6 @@
 """The ``.efg`` pre-pass: players the header does not declare, UTF-8 and labels
-pygambit refuses, text after the tree, deep trees; and the linear ``.efg`` writer.
+pygambit refuses, text after the tree, nodes that contradict the file (chance probabilities,
+outcomes, information sets), deep trees; and the linear ``.efg`` writer.
 
 Reference values: pygambit's exact strategic-form LP (``lp_solve(rational=True,
 use_strategic=True)``) on the same game, or the ASCII twin of a file read by pygambit alone.
@@ -195,6 +196,102 @@ def test_blank_lines_after_the_tree_are_fine(tmp_path):
     path = tmp_path / "blank.efg"
     path.write_text(hide_and_seek() + "\n\n  \t\n")
     assert read_efg(path).name == "Hide and seek"
+
+
+# --- nodes that contradict the file: the node's own line --------------------------------------
+
+SHARED = """\
+EFG 2 R "shared" { "A" "B" }
+""
+
+c "deal" 1 "" { "H" 1/2 "T" 1/2 } 0
+p "" 1 1 "a" { "x" "y" } 0
+p "" 2 1 "b" { "l" "r" } 0
+t "" 1 "win" { 1, -1 }
+t "" 2 "lose" { -1, 1 }
+t "" 2
+p "" 1 2 "c" { "x" "y" } 0
+t "" 1
+p "" 2 1 "b" { "l" "r" } 0
+t "" 2
+t "" 1
+"""
+
+
+def shared(line: int, node: str) -> str:
+    """:data:`SHARED` with its ``line`` (one-based) replaced by ``node``."""
+    lines = SHARED.splitlines(keepends=True)
+    lines[line - 1] = node + "\n"
+    return "".join(lines)
+
+
+def test_the_shared_game_is_read(tmp_path):
+    path = tmp_path / "shared.efg"
+    path.write_text(shared(12, 'p "" 2 1 0'))  # a member may leave out the declaration
+    assert read_efg(path).name == "shared"
+
+
+@pytest.mark.parametrize(
+    ("odds", "problem"),
+    [
+        ('"H" 1/2 "T" 0.4', "sum to 9/10 (1/2 + 0.4); they must sum to exactly 1"),
+        ('"H" 0.7 "T" 0.7', "sum to 1.4 (0.7 + 0.7); they must sum to exactly 1"),
+        ('"H" 3/2 "T" -1/2', "gives action 'T' the probability -1/2; probabilities must not"),
+    ],
+)
+def test_bad_chance_probabilities_name_the_line_and_node(tmp_path, capsys, odds, problem):
+    # pygambit says only "Probabilities must sum to exactly one", with no line.
+    error = refused(tmp_path, capsys, shared(4, f'c "deal" 1 "" {{ {odds} }} 0'))
+    assert (error.line, error.column) == (4, 1)
+    assert "chance node 'deal' (chance information set 1)" in error.reason
+    assert problem in error.reason
+
+
+@pytest.mark.parametrize("line", [9, 14])
+def test_an_undefined_outcome_is_named_on_its_own_line(tmp_path, capsys, line):
+    # pygambit reports the line after (where its lookahead stopped), without the number.
+    error = refused(tmp_path, capsys, shared(line, 't "" 9'))
+    assert (error.line, error.column) == (line, 6)
+    assert error.reason.startswith("outcome 9 is not defined")
+
+
+@pytest.mark.parametrize(
+    ("node", "change"),
+    [
+        ('t "" 2 "lose" { -5, 5 }', "given the payoffs -5, 5 here but -1, 1 on line 8"),
+        ('t "" 2 "other" { -1, 1 }', "named 'other' here but 'lose' on line 8"),
+    ],
+)
+def test_a_redefined_outcome_is_named_on_its_own_line(tmp_path, capsys, node, change):
+    error = refused(tmp_path, capsys, shared(13, node))
+    assert (error.line, error.column) == (13, 6)
+    assert error.reason.startswith(f"outcome 2 is {change}")
+
+
+def test_an_outcome_name_without_payoffs_is_named_on_its_own_line(tmp_path, capsys):
+    # pygambit says "Expected '{'" on the next line.
+    error = refused(tmp_path, capsys, shared(9, 't "" 7 ""'))
+    assert (error.line, error.column) == (9, 6)
+    assert error.reason.startswith("outcome 7's name '' is not followed by its payoffs")
+
+
+@pytest.mark.parametrize(
+    ("node", "problem"),
+    [
+        (
+            'p "" 2 1 "b" { "l" "r" "m" } 0\nt "" 1',
+            "is given 3 actions here ('l', 'r', 'm') but 2 on line 6 ('l', 'r')",
+        ),
+        ('p "" 2 1 "b" { "r" "l" } 0', "is given the actions 'r', 'l' here but 'l', 'r' on line 6"),
+        ('p "" 2 1 "zz" { "l" "r" } 0', "is named 'zz' here but 'b' on line 6"),
+    ],
+)
+def test_an_information_set_whose_members_disagree_is_refused(tmp_path, capsys, node, problem):
+    # The pre-pass used to count the first declaration's children ("'t' after the end of
+    # the game tree"), pygambit named player 1, and a second name was dropped silently.
+    error = refused(tmp_path, capsys, shared(12, node))
+    assert (error.line, error.column) == (12, 10)
+    assert error.reason.startswith(f"player 2's information set 1 {problem}")
 
 
 # --- deep trees --------------------------------------------------------------------------------

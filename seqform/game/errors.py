@@ -61,11 +61,11 @@ class GameFormatError(ValueError):
     Attributes
     ----------
     path : the file
-    line, column : where pygambit's reader stopped (one-based), or ``None`` when its
-        message gives no position (e.g. chance probabilities that do not sum to one);
+    line, column : where the pre-pass or pygambit's reader stopped (one-based), or
+        ``None`` when pygambit's message gives no position;
         the line is the file's, pygambit's number corrected for line breaks inside
         quoted strings, which pygambit 16.7 does not count
-    reason : pygambit's description of the problem
+    reason : the pre-pass's or pygambit's description of the problem
     """
 
     def __init__(

@@ -1,8 +1,9 @@
 """Gambit ``.efg`` files read, through pygambit (the format's own library).
 
 Reading decodes the file as UTF-8 and runs a light pre-pass over its tokens
-(:mod:`seqform.game.formats.efg_scan`: an undeclared player, text after the tree, non-ASCII labels
-that pygambit refuses), parses it with pygambit and converts the game with
+(:mod:`seqform.game.formats.efg_scan`: an undeclared player, text after the tree, bad chance
+probabilities, undefined or redefined outcomes, information sets whose members disagree,
+non-ASCII labels that pygambit refuses), parses it with pygambit and converts the game with
 :func:`~seqform.game.formats.from_gambit.game_from_gambit` (whose module docstring gives the
 conventions: payoffs summed along the path, information-set names, labels); writing is
 :func:`seqform.io.export.write_efg` (atomic, like every file seqform writes).  Numbers stay
@@ -124,8 +125,8 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
         file large enough to be), not UTF-8,
         or the pre-pass (:func:`~seqform.game.formats.efg_scan.scan_efg`) or pygambit cannot
         parse it; the message gives the file, the reason and, when
-        known, the line and column.  pygambit itself refuses chance probabilities that
-        are negative or do not sum to exactly one.
+        known, the line and column.  Chance probabilities that are negative or do not sum
+        to exactly one are refused by the pre-pass, naming the line and the chance node.
     InvalidGameError
         If the game has fewer than two players, is a strategic-form game or lacks perfect
         recall; the message starts with the file name.

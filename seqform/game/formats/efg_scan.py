@@ -17,7 +17,12 @@ report well, each with the file's line and column:
 * a decision node's player must be one of the players declared in the header (pygambit
   says ``vector::_M_range_check``);
 * nothing may follow the last node of the tree (pygambit ignores it);
-* a character outside ASCII may appear only inside a quoted label.
+* a character outside ASCII may appear only inside a quoted label;
+* nodes must agree with the file and themselves (:mod:`seqform.game.formats.efg_checks`):
+  chance probabilities non-negative and summing to one, each outcome defined (name and
+  payoffs) at its first use and never differently after, the members of an information set
+  declaring the same name and actions (pygambit gives no line, a line late, or the wrong
+  player; and it never sees information-set names, blanked below).
 
 pygambit refuses labels that are not printable ASCII with single inner spaces ("Invalid
 label", without a line), and cannot return a non-ASCII title or description.  So every
@@ -45,6 +50,12 @@ from operator import itemgetter
 
 from seqform.base.progress import Step, report
 from seqform.game.errors import GameFormatError
+from seqform.game.formats.efg_checks import (
+    Declared,
+    chance_problem,
+    outcome_problem,
+    redeclared,
+)
 from seqform.game.formats.efg_tokens import Token, TokenKind, decode, position, tokenize
 
 __all__ = ["ScannedEfg", "scan_efg"]
@@ -109,7 +120,8 @@ class _Walk:
     """Gambit's grammar followed over the tokens, without building the tree.
 
     ``actions`` counts the actions of each information set, keyed by (player, number),
-    player 0 for chance, as given at the set's first node.
+    player 0 for chance, as given at the set's first node; ``declared`` keeps that
+    declaration, which every later one must repeat (:func:`~.efg_checks.redeclared`).
     """
 
     path: str
@@ -118,6 +130,7 @@ class _Walk:
     index: int = 0
     players: list[str] = field(default_factory=list)
     actions: dict[tuple[int, int], int] = field(default_factory=dict)
+    declared: dict[tuple[int, int], Declared] = field(default_factory=dict)
     depth: int = 0
     node_labels: list[Token] = field(default_factory=list)  # in pre-order
     infoset_labels: list[Token] = field(default_factory=list)  # every one given
@@ -126,6 +139,7 @@ class _Walk:
     outcomes: list[int] = field(default_factory=list)  # each node's, in pre-order
     outcome_spans: list[tuple[int, int, Token | None]] = field(default_factory=list)
     outcome_texts: dict[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    outcome_starts: dict[int, int] = field(default_factory=dict)  # each definition's offset
     plain_outcomes: bool = True  # every outcome as pygambit takes it: kept aside
 
     def take(self, kind: TokenKind, value: str | None = None) -> Token:
@@ -161,6 +175,19 @@ class _Walk:
     def error(self, reason: str, token: Token) -> GameFormatError:
         return GameFormatError(self.path, reason, *position(self.text, token.start))
 
+    def line(self, offset: int) -> int:
+        return position(self.text, offset)[0]
+
+    def declare(self, player: int, number: int, infoset: Token, labels: list[str]) -> None:
+        """Note an information set's declaration at ``infoset`` (its name); a later one
+        that contradicts the first is refused here, with the player and the set."""
+        again = Declared(infoset.value, tuple(labels), infoset.start)
+        first = self.declared.setdefault((player, number), again)
+        if first is not again:
+            reason = redeclared(player, number, first, again, self.line(first.offset))
+            if reason is not None:
+                raise self.error(reason, infoset)
+
     def header(self) -> None:
         self.take("symbol", "EFG")
         self.take("number", "2")
@@ -192,11 +219,12 @@ class _Walk:
             self.depth = max(self.depth, len(pending))
             if len(self.node_labels) & _REPORT_EVERY == 0:
                 report(Step(phase, self.index, total, "tokens"))
-            kind = self.take("symbol").value
+            node = self.take("symbol")
+            kind = node.value
             if kind == "p":
                 pending.append(self.decision())
             elif kind == "c":
-                pending.append(self.chance())
+                pending.append(self.chance(node))
             elif kind == "t":
                 self.node_labels.append(self.take("text"))
                 self.outcome()
@@ -214,32 +242,37 @@ class _Walk:
             infoset = self.take("text")
             self.infoset_labels.append(infoset)
             self.take("{")
-            labels = 0
+            labels = []
             while not self.peek("}"):
-                self.take("text")
-                labels += 1
+                labels.append(self.take("text").value)
             self.take("}")
+            self.declare(player, number, infoset, labels)
             if (player, number) not in self.actions:
-                self.actions[player, number] = labels
+                self.actions[player, number] = len(labels)
                 order = self.infoset_counts.get(player, 0)
                 self.infoset_counts[player] = order + 1
                 self.first_labels[player - 1, order] = infoset.value
         self.outcome()
         return self.children((player, number))
 
-    def chance(self) -> int:
-        self.node_labels.append(self.take("text"))
+    def chance(self, node: Token) -> int:
+        label = self.take("text")
+        self.node_labels.append(label)
         number, _ = self.integer("information set number")
         if self.peek("text"):
-            self.infoset_labels.append(self.take("text"))
+            infoset = self.take("text")
+            self.infoset_labels.append(infoset)
             self.take("{")
-            labels = 0
+            labels, odds = [], []
             while not self.peek("}"):
-                self.take("text")
-                self.rational("probability")
-                labels += 1
+                labels.append(self.take("text").value)
+                odds.append(self.rational("probability"))
             self.take("}")
-            self.actions.setdefault((0, number), labels)
+            reason = chance_problem(label.value, number, labels, odds)
+            if reason is not None:
+                raise self.error(reason, node)
+            self.declare(0, number, infoset, labels)
+            self.actions.setdefault((0, number), len(labels))
         self.outcome()
         return self.children((0, number))
 
@@ -253,10 +286,22 @@ class _Walk:
         self.outcomes.append(number)
         if not self.peek("text"):
             if number != 0:
+                if number not in self.outcome_texts:
+                    raise self.error(
+                        f"outcome {number} is not defined: the first node to use an outcome "
+                        f'gives its name and payoffs, e.g. {number} "name" {{ 1, -1 }}',
+                        token,
+                    )
                 self.outcome_spans.append((token.start, token.end, None))
-                self.plain_outcomes &= number in self.outcome_texts
             return
         label = self.take("text")
+        if not self.peek("{"):
+            raise self.error(
+                f"outcome {number}'s name {label.value!r} is not followed by its payoffs in "
+                "braces, e.g. { 1, -1 }; a node that uses an outcome defined earlier gives "
+                "only its number",
+                token,
+            )
         self.take("{")
         payoffs = []
         while not self.peek("}"):
@@ -265,18 +310,34 @@ class _Walk:
                 self.take(",")
         end = self.take("}").end
         self.outcome_spans.append((token.start, end, label))
-        self.define_outcome(number, label.value, tuple(payoffs))
+        self.define_outcome(number, label.value, tuple(payoffs), token)
 
-    def define_outcome(self, number: int, label: str, payoffs: tuple[str, ...]) -> None:
-        """Note an outcome's definition; any that pygambit would refuse (the null outcome
-        given payoffs, other than one payoff a player, a second definition that differs,
-        a spelling :data:`_PLAIN_NUMBER` does not cover) leaves all outcomes to it."""
+    def define_outcome(
+        self, number: int, label: str, payoffs: tuple[str, ...], token: Token
+    ) -> None:
+        """Note an outcome's definition; a second one that differs from a first that
+        pygambit takes is refused here (:func:`~.efg_checks.outcome_problem`), and any
+        other that pygambit would refuse (the null outcome given payoffs, other than one
+        payoff a player, a spelling :data:`_PLAIN_NUMBER` does not cover) leaves all
+        outcomes to it."""
+        start = self.outcome_starts.setdefault(number, token.start)
         known = self.outcome_texts.setdefault(number, (label, payoffs))
+        if number != 0 and known != (label, payoffs) and self.readable(known[1]):
+            first, again = Declared(*known, start), Declared(label, payoffs, token.start)
+            reason = outcome_problem(number, first, again, self.line(start))
+            if reason is not None:
+                raise self.error(reason, token)
         self.plain_outcomes &= (
             number != 0
             and known == (label, payoffs)
-            and len(payoffs) == len(self.players) == 2
-            and all(_PLAIN_NUMBER.fullmatch(payoff) for payoff in payoffs)
+            and len(self.players) == 2
+            and self.readable(payoffs)
+        )
+
+    def readable(self, payoffs: tuple[str, ...]) -> bool:
+        """Whether pygambit takes an outcome's payoffs: one a player, spelt plainly."""
+        return len(payoffs) == len(self.players) and all(
+            _PLAIN_NUMBER.fullmatch(payoff) for payoff in payoffs
         )
 
     def player_error(self, player: int, label: str, token: Token) -> GameFormatError:
@@ -298,8 +359,9 @@ def scan_efg(path: str, data: bytes) -> ScannedEfg:
     ------
     GameFormatError
         If the file is not UTF-8, holds non-ASCII text outside quoted labels, gives a
-        decision node to a player the header does not declare, or has anything after the
-        last node of its tree; the message gives the file, the line and the column.
+        decision node to a player the header does not declare, has a node that contradicts
+        the file (see the module docstring) or anything after the last node of its tree;
+        the message gives the file, the line and the column.
     """
     text = decode(path, data)
     tokens: list[Token] = []

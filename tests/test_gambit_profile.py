@@ -165,3 +165,15 @@ def test_a_profile_whose_information_set_does_not_sum_to_one_is_named(tmp_path):
 )
 def test_what_counts_as_a_profile_line(text, profile):
     assert is_gambit_profile(text) is profile
+
+
+def test_the_profile_s_note_names_a_command_that_writes_its_game(tmp_path, capsys):
+    # for a game read from a file, the note named the game's own name ("base"), which no
+    # command reads; it names the file as it was given, and that command works
+    game_file = tmp_path / "kuhn game.efg"
+    write_efg(load_game("kuhn"), game_file)
+    assert main(["export", str(game_file), "--to", "gambit-profile", str(tmp_path / "p")]) == 0
+    note = capsys.readouterr().err
+    command = note.split("its game is ")[1].strip().strip("'")
+    assert command == f"seqform export '{game_file}' --to efg"
+    assert main(["export", str(game_file), "--to", "efg", str(tmp_path / "again.efg")]) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from seqform.cli.errors import EXIT_OK, CommandError, certified_exit
@@ -22,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     """Write ``args.game`` in the format ``args.to`` to ``args.file``."""
     game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     if args.to == "gambit-profile":
-        return _export_profile(game, args.file)
+        return _export_profile(game, args.file, args.game)
     try:
         path = export_game(game, args.to, args.file)
     except OSError as exc:
@@ -31,16 +32,18 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _export_profile(game: Game, file: str) -> int:
+def _export_profile(game: Game, file: str, spec: str) -> int:
     """Solve ``game`` (the sequence-form LP, certified) and write both behavioural strategies
-    as a Gambit behaviour profile; exit as ``solve`` does when the certificate fails."""
+    as a Gambit behaviour profile; exit as ``solve`` does when the certificate fails.  The
+    note names the game as it was given (``spec``: a name or a file), so that its command
+    writes the profile's game."""
     solution = solve_tree(game)
     write(gambit_profile_text(solution.strategies), file)
     print(
         terminal_text(
             f"seqform: wrote the equilibrium of {game.name} (value {solution.value:+.10f}, "
             f"exploitability {solution.exploitability:.3g}) as a Gambit behaviour profile to "
-            f"{file}; its game is 'seqform export {game.name} --to efg'"
+            f"{file}; its game is 'seqform export {shlex.quote(spec)} --to efg'"
         ),
         file=sys.stderr,
     )

@@ -18,7 +18,7 @@ from seqform.qre.work import (
     trace_estimate,
     trace_unknowns,
 )
-from seqform.questions.ranges import DEFAULT_MAX_SECONDS, WorkRefusedError
+from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS, WorkRefusedError
 from seqform.routes.sizing import memory as memory_module
 from seqform.routes.sizing.memory import MemoryAvailable, MemoryRefusedError
 

@@ -160,8 +160,8 @@ def test_exact_vertices_are_exact_equilibria_on_random_games(seed):
 def test_work_is_estimated_and_refused_past_the_limit(monkeypatch):
     from seqform.forms.sequence_form import build_sequence_form
     from seqform.io.loader import load_game
-    from seqform.questions import ranges as ranges_module
-    from seqform.questions.ranges import WorkRefusedError, work_estimate
+    from seqform.questions import ranges_work as ranges_module
+    from seqform.questions.ranges_work import WorkRefusedError, work_estimate
 
     game = load_game("kuhn")
     # Kuhn: 12 non-empty sequences per player, so at most 4 × 24 = 96 LPs (module docstring:

@@ -52,7 +52,7 @@ from seqform.io.loader import as_game
 from seqform.qre.equations import LogitEquations, agent_regret, logit_equations
 from seqform.qre.trace import TracedPoint, TraceSettings, follow_branch
 from seqform.qre.work import traceable_game
-from seqform.questions.ranges import DEFAULT_MAX_SECONDS as DEFAULT_RANGES_SECONDS
+from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS as DEFAULT_RANGES_SECONDS
 
 if TYPE_CHECKING:
     from seqform.questions.ranges import Parametrisation
@@ -206,7 +206,7 @@ def logit_qre(
         If a ``λ`` is negative or not finite, or ``branch`` was traced on another game.
     seqform.game.errors.InvalidGameError
         If an information set is reached only with chance probability 0.
-    seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
+    seqform.questions.ranges_work.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit (module docstring).
     """
     start = time.perf_counter()
@@ -293,7 +293,7 @@ def trace_logit(
     ------
     TypeError, ValueError
         If ``tolerance`` is not a finite number > 0.
-    seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
+    seqform.questions.ranges_work.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit, before its first step.
     """
     start = time.perf_counter()
@@ -373,11 +373,8 @@ def compare_limit(
     ``refine`` runs in any case.
     """
     game = as_game(game, "compare_limit")
-    from seqform.questions.ranges import (
-        EquilibriumRanges,
-        WorkRefusedError,
-        equilibrium_ranges,
-    )
+    from seqform.questions.ranges import EquilibriumRanges, equilibrium_ranges
+    from seqform.questions.ranges_work import WorkRefusedError
     from seqform.routes.refine import refine
 
     ranges: EquilibriumRanges | None = None

@@ -146,7 +146,7 @@ def fit_logit(
         If ``counts`` are not one whole number ``>= 0`` per action with at least one
         observation (as :func:`seqform.io.action_counts.read_action_counts` requires of a
         file), or ``max_lambda`` is not ``> 0``.
-    seqform.questions.ranges.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
+    seqform.questions.ranges_work.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit, before its first step.
     """
     game = as_game(game, "fit_logit")

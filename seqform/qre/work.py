@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from seqform.game.model import Game
 from seqform.io.loader import load_game
-from seqform.questions.ranges import DEFAULT_MAX_SECONDS, WorkRefusedError
+from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS, WorkRefusedError
 from seqform.routes.sizing.memory import BASE_BYTES, MemoryEstimate, check_memory
 from seqform.routes.sizing.planned import planned_size
 
@@ -120,7 +120,7 @@ def refuse_large_trace(
     ------
     seqform.routes.sizing.memory.MemoryRefusedError
         When the memory estimate exceeds what the process may have.
-    seqform.questions.ranges.WorkRefusedError
+    seqform.questions.ranges_work.WorkRefusedError
         When the time estimate exceeds ``max_seconds``.
     """
     unknowns = trace_unknowns(game)

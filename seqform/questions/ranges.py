@@ -53,7 +53,6 @@ from typing import Any
 import numpy as np
 
 from seqform.base.arguments import require_count, require_time_limit
-from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
 from seqform.forms.provenance import sequence_form_of
 from seqform.forms.sequence_form import SequenceForm
@@ -71,21 +70,21 @@ from seqform.lp.exact.face import (
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_program
 from seqform.lp.exact.program import LinearProgram
+from seqform.questions.ranges_work import (
+    MAX_LPS,
+    WorkRefusedError,
+    check_work,
+    work_estimate,
+)
 
 __all__ = [
-    "ANNOUNCE_SECONDS",
-    "DEFAULT_MAX_SECONDS",
-    "MAX_LPS",
     "ActionRange",
     "AffineEntry",
     "EquilibriumRanges",
     "Parametrisation",
     "PlayerRanges",
     "Range",
-    "WorkEstimate",
-    "WorkRefusedError",
     "equilibrium_ranges",
-    "work_estimate",
 ]
 
 
@@ -202,10 +201,12 @@ def equilibrium_ranges(
         Seed of the random directions that check the dimension.
     max_seconds
         Refuse, after the value LP, work estimated beyond this many seconds
-        (:func:`work_estimate`; the CLI passes :data:`DEFAULT_MAX_SECONDS` unless
-        ``--force``); None: no limit.
+        (:func:`~seqform.questions.ranges_work.work_estimate`; the CLI passes
+        :data:`~seqform.questions.ranges_work.DEFAULT_MAX_SECONDS` unless ``--force``);
+        None: no limit.
     progress
-        Told the estimate once it is known, when it is :data:`ANNOUNCE_SECONDS` or more.
+        Told the estimate once it is known, when it is
+        :data:`~seqform.questions.ranges_work.ANNOUNCE_SECONDS` or more.
 
     Raises
     ------
@@ -230,7 +231,7 @@ def equilibrium_ranges(
         )
     lp_start = time.perf_counter()
     value = _value(game, form, exact)
-    _check_work(
+    check_work(
         game.name, work_estimate(form, time.perf_counter() - lp_start), max_seconds, progress
     )
     rng = np.random.default_rng(seed)
@@ -262,63 +263,6 @@ def _value(game: Game, form: SequenceForm, exact: bool) -> Number:
             f"{solution.bounds.upper}]); exact ranges need it"
         )
     return solution.value
-
-
-DEFAULT_MAX_SECONDS = LIMITS.ranges_seconds  # why: seqform.base.limits
-
-MAX_LPS = LIMITS.ranges_lps  # why: seqform.base.limits
-
-ANNOUNCE_SECONDS = 5.0
-"""Work estimated at this or more says one line that it started, even when piped."""
-
-
-class WorkRefusedError(ValueError):
-    """Work estimated beyond the limit, refused before it starts (the message has the
-    estimate)."""
-
-
-@dataclass(frozen=True)
-class WorkEstimate:
-    """How long the ranges will take: at most ``lps`` LPs like the value LP, which took
-    ``seconds_each`` (the sequence form's build included)."""
-
-    lps: int
-    seconds_each: float
-
-    @property
-    def seconds(self) -> float:
-        return self.lps * self.seconds_each
-
-    def __str__(self) -> str:
-        total = self.seconds
-        shown = f"{total:,.0f} s" if total < 120 else f"{total / 60:,.0f} min"
-        return (
-            f"up to {self.lps:,} LPs of about {self.seconds_each:.2g} s each (the value LP's "
-            f"time), about {shown}"
-        )
-
-
-def _check_work(
-    name: str,
-    estimate: WorkEstimate,
-    max_seconds: float | None,
-    progress: Callable[[str], None] | None,
-) -> None:
-    """Refuse work beyond ``max_seconds``; else say the estimate when it is long."""
-    if max_seconds is not None and estimate.seconds > max_seconds:
-        raise WorkRefusedError(
-            f"{name}: ranges would take {estimate}, more than the limit of "
-            f"{max_seconds:,.0f} s; --force (max_seconds=None) runs it anyway"
-        )
-    if progress is not None and estimate.seconds >= ANNOUNCE_SECONDS:
-        progress(f"ranges: started; {estimate}")
-
-
-def work_estimate(form: SequenceForm, seconds_each: float) -> WorkEstimate:
-    """At most two LPs per plan entry and two per action probability (module docstring),
-    each timed like the value LP."""
-    sequences = sum(player.num_sequences - 1 for player in form.players)
-    return WorkEstimate(lps=4 * sequences, seconds_each=seconds_each)
 
 
 def _plan_ranges(face_lp: FaceOptimiser, vertices: Vertices) -> dict[int, Range]:

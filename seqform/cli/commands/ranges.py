@@ -12,7 +12,8 @@ from seqform.cli.streams import terminal_text
 from seqform.documents.ranges import ranges_document
 from seqform.documents.text.ranges import ranges_text
 from seqform.lp.exact.linear_solver import ExactSolveError
-from seqform.questions.ranges import DEFAULT_MAX_SECONDS, equilibrium_ranges
+from seqform.questions.ranges import equilibrium_ranges
+from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS
 
 __all__ = ["run"]
 

@@ -17,10 +17,12 @@ from gametrees import games
 from hypothesis import HealthCheck, given, settings
 
 import seqform.game.formats.efg as efg
+import seqform.game.formats.efg_scan as efg_scan
 from seqform.cli.main import main
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.errors import GameFormatError
 from seqform.game.formats.efg import read_efg
+from seqform.game.formats.efg_tokens import position
 from seqform.game.formats.from_gambit import game_from_gambit
 from seqform.game.formats.to_gambit import game_to_gambit
 from seqform.game.nodes import Decision, Terminal, walk
@@ -292,6 +294,17 @@ def test_an_information_set_whose_members_disagree_is_refused(tmp_path, capsys, 
     error = refused(tmp_path, capsys, shared(12, node))
     assert (error.line, error.column) == (12, 10)
     assert error.reason.startswith(f"player 2's information set 1 {problem}")
+
+
+def test_the_line_of_a_first_declaration_is_found_without_recounting():
+    # `_Walk.line` (a binary search in the line breaks, found once) against `position`,
+    # which counts the breaks before the offset: the same line at every offset, blank
+    # lines, a carriage return and the last character included.
+    text = 'EFG 2 R "x" { "A" "B" }\r\n""\n\n\np "" 1 1 "a" { "l" "r" } 0\nt "" 1'
+    walk = efg_scan._Walk("x.efg", text, [])
+    assert [walk.line(offset) for offset in range(len(text) + 1)] == [
+        position(text, offset)[0] for offset in range(len(text) + 1)
+    ]
 
 
 # --- deep trees --------------------------------------------------------------------------------

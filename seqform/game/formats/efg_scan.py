@@ -39,6 +39,7 @@ kept aside) are one idea, what pygambit is handed, and split they would share ev
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import heapq
 import re
@@ -141,6 +142,7 @@ class _Walk:
     outcome_texts: dict[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     outcome_starts: dict[int, int] = field(default_factory=dict)  # each definition's offset
     plain_outcomes: bool = True  # every outcome as pygambit takes it: kept aside
+    breaks: list[int] | None = None  # the line breaks' offsets, found at the first `line`
 
     def take(self, kind: TokenKind, value: str | None = None) -> Token:
         if self.index >= len(self.tokens):
@@ -176,7 +178,13 @@ class _Walk:
         return GameFormatError(self.path, reason, *position(self.text, token.start))
 
     def line(self, offset: int) -> int:
-        return position(self.text, offset)[0]
+        """The one-based line of ``offset``, by a binary search in the line breaks, which
+        are found once: counting the breaks before each offset anew (``position``) made a
+        file with many information sets quadratic to read (every node of a set names its
+        first declaration's line; ``leduc(ranks=6)``'s 3.4 MB took 22 of its 35 s)."""
+        if self.breaks is None:
+            self.breaks = [match.start() for match in re.finditer("\n", self.text)]
+        return bisect.bisect_left(self.breaks, offset) + 1
 
     def declare(self, player: int, number: int, infoset: Token, labels: list[str]) -> None:
         """Note an information set's declaration at ``infoset`` (its name); a later one

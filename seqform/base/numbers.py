@@ -17,7 +17,8 @@ In text (every report and message):
   (:func:`count_product`), and written as any huge count is;
 * an exact number (a payoff, a scale): :func:`number_text`, exactly while its text is short;
 * a value (a game value, an expected payoff, a gain): :func:`value_text`, ten places and the
-  fraction it equals, ``-0.0555555556 (= -1/18)``;
+  fraction it equals, ``-0.0555555556 (= -1/18)``, or is near (``≈``: a float within
+  :data:`FRACTION_TOLERANCE` of it but not within :data:`EQUAL_TOLERANCE`);
 * a probability: :func:`probability_text`, four places and a small fraction
   (``0.6667 (2/3)``); in exact runs the fraction alone (:func:`exact_probability_text`).
 
@@ -52,6 +53,7 @@ from numbers import Rational
 from typing import Any, TypeAlias
 
 __all__ = [
+    "EQUAL_TOLERANCE",
     "EXACT_DIGITS",
     "FRACTION_TOLERANCE",
     "JSON_EXACT_DIGITS",
@@ -89,6 +91,11 @@ JSON_EXACT_DIGITS = 1000
 
 FRACTION_TOLERANCE = 1e-9
 """A float stands for a fraction when it is this close to it."""
+
+EQUAL_TOLERANCE = 1e-12
+"""A float is written as equal to its fraction (``=``, else ``≈``) when it is this close to
+it, relative to ``max(1, |value|)``: a simplex vertex is that accurate, an interior point
+or a file's ten decimals (``0.3333333333``) are not."""
 
 MAX_DENOMINATOR = 1000
 """The largest denominator of the fraction a float is taken to stand for."""
@@ -275,15 +282,28 @@ def value_text(value: Any, exact: bool = False) -> str:
     ``Fraction`` that is readable (:func:`~seqform.base.numbers.is_readable`) or the answer
     of an exact run (``exact``, however long), else the small fraction within
     :data:`~seqform.base.numbers.FRACTION_TOLERANCE` (a float, or a long fraction read from
-    a file's decimals); nothing for a whole number or when no small fraction matches.
+    a file's decimals), written ``≈`` unless the value is within :data:`EQUAL_TOLERANCE` of
+    it (``+0.3333333333 (≈ 1/3)`` for a file's decimals, which are not 1/3); nothing for a
+    whole number or when no small fraction matches.
     """
     fraction: Fraction | None
+    relation = "="
     if isinstance(value, Fraction | int) and (exact or is_readable(Fraction(value))):
         fraction = Fraction(value)
     else:
         fraction = matching_fraction(float(value))
+        if fraction is not None and not _equal_as_float(float(value), fraction):
+            relation = "≈"
     shown = _decimal_text(value)
-    return shown if fraction is None or fraction.denominator == 1 else f"{shown} (= {fraction})"
+    if fraction is None or fraction.denominator == 1:
+        return shown
+    return f"{shown} ({relation} {fraction})"
+
+
+def _equal_as_float(value: float, fraction: Fraction) -> bool:
+    """Whether ``value`` is within :data:`EQUAL_TOLERANCE` of ``fraction``, relative to
+    ``max(1, |value|)``: what a float can show of an equality."""
+    return abs(float(fraction) - value) <= EQUAL_TOLERANCE * max(1.0, abs(value))
 
 
 def _decimal_text(value: Any) -> str:

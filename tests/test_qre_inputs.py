@@ -141,6 +141,18 @@ def test_fit_refuses_a_max_lambda_that_is_not_positive(kuhn):
         fit_logit(kuhn, np.ones(24), max_lambda=-1)
 
 
+def test_fit_takes_max_lambda_beside_settings(kuhn):
+    # Counts all on one action rise along the branch to its end: the fit stops where the
+    # trace does, so its λ shows which limit the trace had.  max_lambda given with
+    # settings used to be ignored.
+    counts = np.zeros(24)
+    counts[0] = 100
+    alone = fit_logit(kuhn, counts, settings=TraceSettings(max_lambda=2.0))
+    both = fit_logit(kuhn, counts, settings=TraceSettings(max_lambda=2.0), max_lambda=3.0)
+    assert alone.at_end and both.at_end
+    assert 2.0 <= alone.lam < 3.0 <= both.lam
+
+
 @pytest.mark.parametrize(("count", "message"), [("-41", "'-41' is not a whole"), ("0", "every")])
 def test_cli_fit_refuses_the_same_counts_in_one_line(tmp_path, capsys, count, message):
     data = tmp_path / "counts.csv"

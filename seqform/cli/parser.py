@@ -400,7 +400,7 @@ def _add_qre(commands: Commands) -> None:
         type=positive_number,
         default=1e7,
         metavar="L",
-        help="stop the trace at λ = L (default 1e7)",
+        help="stop the trace and --fit's at λ = L (default 1e7; --lambda traces to its largest λ)",
     )
     qre.add_argument(
         "--max-accel",

@@ -14,6 +14,7 @@ point, and the best point is refined by Brent's method on ``λ`` between its nei
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass
@@ -115,7 +116,7 @@ def fit_logit(
     game: Game | str | os.PathLike[str],
     counts: np.ndarray,
     *,
-    max_lambda: float = 1e6,
+    max_lambda: float | None = None,
     settings: TraceSettings | None = None,
     force: bool = False,
     branch: LogitBranch | None = None,
@@ -131,7 +132,12 @@ def fit_logit(
     counts
         One count per action, in the order of :func:`seqform.qre.equilibria.action_labels`.
     max_lambda
-        The trace stops here if the limit is not reached first.
+        The trace stops here if the limit is not reached first (default that of
+        :class:`~seqform.qre.trace.TraceSettings`, as ``qre --fit``'s; given with
+        ``settings``, it replaces theirs).
+    settings
+        The trace's steps (:class:`~seqform.qre.trace.TraceSettings`: ``qre --fit`` gives
+        its ``--max-lambda`` and ``--max-accel`` here).
     force
         Trace even beyond the work limit of :mod:`seqform.qre.work`.
     branch
@@ -152,7 +158,9 @@ def fit_logit(
     game = as_game(game, "fit_logit")
     start = time.perf_counter()
     if settings is None:
-        settings = TraceSettings(max_lambda=max_lambda)
+        settings = TraceSettings() if max_lambda is None else TraceSettings(max_lambda=max_lambda)
+    elif max_lambda is not None:
+        settings = dataclasses.replace(settings, max_lambda=max_lambda)  # checked again
     traceable_game(game, force=force)
     require_same_game(branch, game)
     equations = logit_equations(game)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import math
 import sys
 import time
 
@@ -108,9 +110,11 @@ def _run(args: argparse.Namespace) -> int:
             _plot(branch, args.plot)
     result: LogitBranch | LogitPoints | LogitFit
     if counts is not None:
-        result = fit_logit(game, counts, max_lambda=args.max_lambda, force=force, branch=branch)
+        result = fit_logit(game, counts, settings=settings, force=force, branch=branch)
     elif lambdas:
-        result = logit_qre(game, lambdas, force=force, branch=branch)
+        # the trace ends at the last λ asked for: --max-accel applies, --max-lambda does not
+        to_lambdas = dataclasses.replace(settings, max_lambda=math.inf)
+        result = logit_qre(game, lambdas, settings=to_lambdas, force=force, branch=branch)
     else:
         assert branch is not None
         result = branch

@@ -328,8 +328,10 @@ def resolve(
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
     profile = _profile(game, blueprint)
-    if refine:
-        profile = _exact_profile(profile)
+    # the refinement computes in Fractions, from small denominators; the LPs in floats, so
+    # the blueprint is measured in floats too (a strategy file's decimals, read exactly,
+    # would otherwise carry a denominator per information set through every best response)
+    profile = _exact_profile(profile) if refine else (profile[0].to_float(), profile[1].to_float())
     subgames = find_subgames(game, profile, round_number)
     combined: tuple[Mapped, Mapped] = (profile[0].as_dict(), profile[1].as_dict())
     if gadget == "unsafe":

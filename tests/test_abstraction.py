@@ -176,6 +176,46 @@ def test_an_almost_solved_point_the_certificate_rejects_is_refused(monkeypatch):
         abstract(kuhn_structured(50), "50")
 
 
+def test_a_near_miss_of_clarabel_is_polished_as_the_structured_route_polishes(monkeypatch):
+    # Clarabel's point moved off the optimal face (each entry by up to 1e-6 of itself), so
+    # that its certificate in the abstract game fails: abstract() polishes it on its active
+    # set (seqform.lp.polish, the structured route's repair) and keeps the certified point,
+    # where it refused it before (the 52-card Rhode Island 3,6,12 rung stopped this way).
+    from dataclasses import replace
+
+    import seqform.abstraction.solve as solve_module
+    from seqform.game.builtin.kuhn import kuhn_structured
+
+    real = solve_module.run_lp
+    noise = np.random.default_rng(7)
+    missed = []
+
+    def near_miss(problem, **options):
+        solution = real(problem, **options)
+        moved = solution.primal * (1 + 1e-6 * noise.uniform(-1, 1, solution.primal.size))
+        stats = replace(solution.stats, status="almost solved")
+        missed.append(replace(solution, primal=moved, stats=stats))
+        return missed[-1]
+
+    monkeypatch.setattr(solve_module, "run_lp", near_miss)
+    game = kuhn_structured(50)
+    result = abstract(game, "50")
+    assert missed, "the LP was not run"
+    assert result.stats.status == "polished"
+    assert result.abstract_exploitability <= 1e-9 * 4  # certified: payoff range 4
+    assert any(phase.name == "repair" for phase in result.timings.phases)
+    # the unpolished point was not an equilibrium: the repair was needed
+    unpolished = solve_module._abstract_certificate(
+        game,
+        result.abstract,
+        (
+            solve_module.behaviour_from_plan(result.abstract.tables[0], missed[0].x, tol=1e-9),
+            solve_module.behaviour_from_plan(result.abstract.tables[1], missed[0].y, tol=1e-9),
+        ),
+    )
+    assert unpolished.relative_exploitability > 1e-9
+
+
 # --- what --card-buckets takes and refuses ------------------------------------------------
 
 

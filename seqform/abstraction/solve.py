@@ -15,7 +15,10 @@ Clarabel's "AlmostSolved".  The abstract LP's point is taken also when Clarabel 
 "AlmostSolved" (its reduced tolerances met, not the full ones), as the structured route takes
 it (:func:`seqform.routes.structured._lp_stages`), and the certificate in the abstract game
 judges it: within the equilibrium tolerance of the payoff range
-(:func:`seqform.certify.is_certified`) the answer stands, beyond it the solve is refused.
+(:func:`seqform.certify.is_certified`) the answer stands; beyond it the point is polished on
+its active set (:func:`seqform.lp.polish.polished_points`, the repair of a near miss the
+structured route makes), and the first polished point certified stands; without one the
+solve is refused.
 Refusing every such point stopped the Rhode Island ladder's larger rungs, whose tolerance is
 out of float's reach while the point is an equilibrium.
 
@@ -58,6 +61,7 @@ from seqform.game.builtin.registry import STRUCTURED_GAMES, parse_game_spec
 from seqform.game.errors import UnknownGameError
 from seqform.game.public.tree import StructuredGame
 from seqform.lp.minmax import minmax_problem
+from seqform.lp.polish import polished_points
 from seqform.lp.run import run_lp
 from seqform.lp.solvers import SolverError, SolverStats
 from seqform.routes.policy import choose_route
@@ -224,9 +228,10 @@ def abstract(
     with clock.phase("abstract_game", "the abstract game's sequence form", stage="sequence_form"):
         built = abstract_game(played, abstraction)
     sizes = " + ".join(f"{t.num_sequences:,}" for t in built.tables)
+    problem = minmax_problem(built.E, built.e, built.F, built.f, built.A)
     with clock.phase("lp", f"solving the abstract LP with {solver}: {sizes} sequences"):
         solution = run_lp(
-            minmax_problem(built.E, built.e, built.F, built.f, built.A),
+            problem,
             solver=solver,
             time_limit=time_limit,
             verbose=verbose,
@@ -234,15 +239,30 @@ def abstract(
             almost=True,
         )
     tol = INTERIOR_REACH_TOLERANCE if solver == "clarabel" else REACH_TOLERANCE
-    with clock.phase("behaviour", "abstract strategies, lifted to the full game"):
-        found = (
-            behaviour_from_plan(built.tables[0], solution.x, tol=tol),
-            behaviour_from_plan(built.tables[1], solution.y, tol=tol),
+
+    def strategies(x: np.ndarray, y: np.ndarray) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+        return (
+            behaviour_from_plan(built.tables[0], x, tol=tol),
+            behaviour_from_plan(built.tables[1], y, tol=tol),
         )
-        lifted = (lift(played, built, found[0]), lift(played, built, found[1]))
-    with clock.phase("certificate", "best responses in the abstract and the full game"):
+
+    with clock.phase("behaviour", "abstract strategies"):
+        found = strategies(solution.x, solution.y)
+    with clock.phase("certificate", "best responses in the abstract game"):
         inside = _abstract_certificate(game, built, found)
-        _refuse_uncertified_almost(solution.stats, inside)
+    if solver == "clarabel" and not is_certified(inside):  # a near miss, as the route polishes
+        message = "polishing the abstract LP's answer on its active set"
+        with clock.phase("repair", message, stage="lp"):
+            for polished in polished_points(problem, solution):
+                again = strategies(polished.x, polished.y)
+                measured = _abstract_certificate(game, built, again)
+                if is_certified(measured):
+                    solution, found, inside = polished, again, measured
+                    break
+    _refuse_uncertified_almost(solution.stats, inside)
+    with clock.phase("lift", "the strategies lifted to the full game", stage="behaviour"):
+        lifted = (lift(played, built, found[0]), lift(played, built, found[1]))
+    with clock.phase("full_certificate", "best responses in the full game", stage="certificate"):
         outside = (  # on hand classes: the lift's certificate on the game, at G''s size
             certify(game, *lifted) if boards is None else certify_on_classes(boards, *lifted)
         )

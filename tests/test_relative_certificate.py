@@ -22,8 +22,14 @@ from seqform.game.formats.efg import read_efg
 from seqform.game.model import Game
 from seqform.io.documents import validate_document
 
-SCALES = (Fraction(1, 10**300), Fraction(1), Fraction(10**9), Fraction(10**15))
-SCALE_IDS = ("1e-300", "1", "1e9", "1e15")
+SCALES = (
+    Fraction(1, 10**300),
+    Fraction(1, 10**9),
+    Fraction(1),
+    Fraction(10**9),
+    Fraction(10**15),
+)
+SCALE_IDS = ("1e-300", "1e-9", "1", "1e9", "1e15")
 
 # Kuhn poker as Gambit writes it: the payoffs are -2, -1, 1, 2 (Kuhn 1950), range 4.
 _TERMINAL = re.compile(r"\{ (-?\d+), (-?\d+) \}")
@@ -84,11 +90,13 @@ def test_the_verdict_does_not_depend_on_the_payoffs_scale(tmp_path, scale, kuhn_
     assert min(uniform.gains) >= 0 and min(equilibrium.gains) >= 0
 
 
-@pytest.mark.parametrize("scale", SCALES[1:], ids=SCALE_IDS[1:])
+@pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
 def test_solve_certifies_a_scaled_game_and_prints_the_range(tmp_path, scale, capsys):
     # An absolute tolerance of 1e-9 on NashConv failed a correct solve at 1e9 (NashConv
-    # 6e-8) and printed a negative gain at 1e15; at 1e-300 HiGHS drops the payoffs as
-    # below its matrix tolerance, and the certificate rightly refuses its answer.
+    # 6e-8) and printed a negative gain at 1e15.  At 1e-9 and 1e-300 HiGHS's absolute
+    # tolerances (1e-7, and 1e-9 for dropping entries) left an answer the certificate
+    # refused, until the LP's payoffs were brought to [1, 2) by a power of two
+    # (seqform.lp.minmax.payoff_normaliser).
     path = _scaled_kuhn(tmp_path, scale)
     assert main(["solve", str(path)]) == 0
     out = capsys.readouterr().out
@@ -120,6 +128,30 @@ def test_a_spot_s_payoff_range_follows_the_stacks():
     }
     assert payoff_range(spot_game(spot_from_mapping(spot))) == 70
     assert payoff_range(spot_game(spot_from_mapping({**spot, "pot": 1}))) == 61
+
+
+@pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
+def test_exploit_and_compare_judge_in_the_payoff_range(tmp_path, scale, capsys):
+    # 'exploit' called uniform play unexploitable at 1e-9 (its gain, 11/36 of a unit, was
+    # below an absolute 1e-9) and 'compare' said the formulations' values disagree at 1e9
+    # (5e-8 apart, under 1e-9 of the range 4e9).
+    path = _scaled_kuhn(tmp_path, scale)
+    game = read_efg(path)
+    uniform = tmp_path / "uniform.json"
+    uniform.write_text(json.dumps(_uniform(game, 0)))
+    assert main(["exploit", str(path), "--strategy", str(uniform), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    validate_document(document)
+    # OpenSpiel's exploitability test: player 2 gains 13/36 against uniform Kuhn play
+    # (NashConv 11/12 less player 1's gain 5/9), over the payoff range 4
+    assert document["gain_relative"] == pytest.approx(13 / 36 / 4, rel=1e-9)
+    assert not document["unexploitable"]
+    solved = tmp_path / "solved.json"
+    assert main(["solve", str(path), "--format", "json", "--output", str(solved)]) == 0
+    assert main(["exploit", str(path), "--strategy", str(solved), "--player", "1"]) == 0
+    assert "it is an equilibrium strategy" in capsys.readouterr().out
+    assert main(["compare", str(path), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["values_agree"] is True
 
 
 def test_a_gain_below_zero_from_round_off_is_reported_as_zero():

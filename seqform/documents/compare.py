@@ -32,7 +32,7 @@ has more than 1 000 digits (``log10`` is always given;
                         "backend": str | null, "solver": str | null,  # the LP's, if solved
                         "kuhn_theorem": {"constraint_residuals": [float, float],
                                          "payoff_gaps": [float, float]} | null}, ×3],
-      "values_agree": bool | null,          # all solved values within 1e-9
+      "values_agree": bool | null,          # all solved values within 1e-9 of the payoff range
       "strategies": {"sequence": [...], "normal": [...]},  # as in seqform.solve/2, if solved
       "structured_payoff_nonzeros": int     # a game with a structured description only
     }

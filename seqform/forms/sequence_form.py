@@ -51,6 +51,7 @@ from seqform.game.sequences import EMPTY, PlayerSequences
 __all__ = [
     "EMPTY",
     "FLOAT_LP_LARGEST",
+    "FLOAT_LP_SMALLEST",
     "PlayerSequences",
     "SequenceForm",
     "build_sequence_form",
@@ -59,6 +60,10 @@ __all__ = [
 
 FLOAT_LP_LARGEST = 2**40
 """Payoff-matrix entries from here up are scaled down for a float LP of the exact route."""
+
+FLOAT_LP_SMALLEST = Fraction(1, 16)
+"""Payoff matrices whose entries are all below this are scaled up for a float LP of the
+exact route (the lower end of :func:`seqform.lp.minmax.payoff_normaliser`'s window)."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +128,10 @@ class SequenceForm:
 
     def scaled_for_floats(self) -> SequenceForm:
         """This form with ``A`` divided by a power of two ``s`` when an entry is too large
-        for a float LP (:data:`FLOAT_LP_LARGEST`, ``2**40``, or more); else this form.
+        for a float LP (:data:`FLOAT_LP_LARGEST`, ``2**40``, or more) or every entry too
+        small (below :data:`FLOAT_LP_SMALLEST`, then brought to ``[1, 2)``: HiGHS's
+        tolerances are absolute, so a game in millionths was solved to a point its
+        certificate refused); else this form.
 
         ``s`` brings the largest entry just below ``2**40``, well inside HiGHS's range (it
         refuses entries of ``1e15`` or more and drops those below ``1e-9``), so the small
@@ -134,10 +142,15 @@ class SequenceForm:
         """
         rows, cols, exact = self.payoff_entries
         largest = max((abs(value) for value in exact), default=Fraction(0))
-        if largest < FLOAT_LP_LARGEST:
+        if largest == 0 or FLOAT_LP_SMALLEST <= largest < FLOAT_LP_LARGEST:
             return self
-        exponent = largest.numerator.bit_length() - largest.denominator.bit_length() - 39
-        scale = Fraction(2) ** exponent
+        if largest < FLOAT_LP_SMALLEST:  # up to [1, 2): HiGHS's tolerances are absolute
+            scale = Fraction(1)
+            while largest / scale < 1:
+                scale /= 2
+        else:
+            exponent = largest.numerator.bit_length() - largest.denominator.bit_length() - 39
+            scale = Fraction(2) ** exponent
         while largest / scale >= FLOAT_LP_LARGEST:
             scale *= 2
         scaled = tuple(value / scale for value in exact)

@@ -35,6 +35,8 @@ Both accept only a proven optimum; anything else raises :class:`SolverError`.
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,7 +51,21 @@ from seqform.lp.solvers import BACKENDS, HIGHS_SOLVERS, Backend, HighsSolver
 if TYPE_CHECKING:
     import highspy
 
-__all__ = ["float_merged_lp", "highs_model", "minmax_problem", "solve_minmax"]
+__all__ = [
+    "NORMAL_HIGH",
+    "NORMAL_LOW",
+    "float_merged_lp",
+    "highs_model",
+    "minmax_problem",
+    "payoff_normaliser",
+    "solve_minmax",
+]
+
+NORMAL_LOW = 2.0**-4
+"""Below this largest ``|A|`` the min-max LP is scaled up (:func:`payoff_normaliser`)."""
+
+NORMAL_HIGH = 2.0**20
+"""From this largest ``|A|`` on the min-max LP is scaled down (:func:`payoff_normaliser`)."""
 
 
 def float_merged_lp(
@@ -144,10 +160,29 @@ def solve_minmax(
         raise ValueError(
             f"A has shape {A.shape} but E and F have {E.shape[1]} and {F.shape[1]} columns"
         )
-    return run_lp(
-        minmax_problem(E, e, F, f, A),
-        solver=solver,
-        backend=backend,
-        time_limit=time_limit,
-        verbose=verbose,
-    )
+    scale = payoff_normaliser(A)
+    problem = minmax_problem(E, e, F, f, A if scale == 1 else A / scale)
+    if scale != 1 and problem.plans is not None:  # the optimum is the value over `scale`
+        problem = replace(problem, plans=replace(problem.plans, scale=1 / scale))
+    return run_lp(problem, solver=solver, backend=backend, time_limit=time_limit, verbose=verbose)
+
+
+def payoff_normaliser(A: sp.sparray) -> float:
+    """The power of two ``s`` that ``A`` is divided by for HiGHS: 1 while the largest
+    ``|A|`` lies in ``[NORMAL_LOW, NORMAL_HIGH)``; else the one that brings it into
+    ``[1, 2)``.
+
+    HiGHS's feasibility and optimality tolerances (``1e-7``) and its drop threshold
+    (``1e-9``) are absolute, so a game whose payoffs are all ``1e-6`` of Kuhn's (or ``1e9``
+    times) was solved to a point its certificate, relative to the payoff range, refused.
+    The LP of ``A / s`` has the same optimal plans, its optimum is the value divided by
+    ``s`` (:attr:`~seqform.lp.problem.PlanLayout.scale`), and a power of two changes no
+    digit of any entry, so a game and its copy with payoffs scaled by a power of two give
+    HiGHS the same LP.  Inside the window nothing is scaled, so that the usual games'
+    answers (and their vertices, where equilibria are many) stay as they were.
+    """
+    data = np.abs(sp.csr_array(A).data)
+    largest = float(data.max()) if data.size else 0.0
+    if largest == 0.0 or not np.isfinite(largest) or NORMAL_LOW <= largest < NORMAL_HIGH:
+        return 1.0
+    return math.ldexp(1.0, math.frexp(largest)[1] - 1)  # largest / s in [1, 2)

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 
 from seqform.base.arguments import require_count, require_time_limit
+from seqform.certify import payoff_range
 from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
     StrategyCounts,
@@ -51,6 +52,8 @@ __all__ = [
 ]
 
 VALUE_TOLERANCE = 1e-9
+"""The formulations' values agree when they are this close, relative to the payoff range
+(the certificate's units: a game's payoffs in millionths agree as the game does)."""
 
 
 FORMULATION_TITLES = {
@@ -117,11 +120,12 @@ class Comparison:
 
     @property
     def values_agree(self) -> bool | None:
-        """Whether every solved formulation has the same value (to 1e-9); None if < 2."""
+        """Whether every solved formulation has the same value (to :data:`VALUE_TOLERANCE`
+        of the payoff range); None if < 2."""
         values = [f.solution.value for f in self.formulations if f.solution is not None]
         if len(values) < 2:
             return None
-        return max(values) - min(values) <= VALUE_TOLERANCE
+        return max(values) - min(values) <= VALUE_TOLERANCE * float(payoff_range(self.game))
 
 
 def _normal_lp_size(rows: int, columns: int) -> tuple[int, int]:

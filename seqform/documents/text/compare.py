@@ -131,8 +131,8 @@ def _agreement_line(document: Document) -> list[str]:
         else f"some exploitability above {EQUILIBRIUM_TOLERANCE:g} of the payoff range"
     )
     return [
-        f"Values {verdict}: largest difference {spread:.1e} (tolerance {VALUE_TOLERANCE:g}); "
-        + exploitabilities
+        f"Values {verdict}: largest difference {spread:.1e} "
+        f"(tolerance {VALUE_TOLERANCE:g} of the payoff range); {exploitabilities}"
     ]
 
 

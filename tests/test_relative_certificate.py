@@ -154,6 +154,16 @@ def test_exploit_and_compare_judge_in_the_payoff_range(tmp_path, scale, capsys):
     assert json.loads(capsys.readouterr().out)["values_agree"] is True
 
 
+@pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
+def test_the_set_of_equilibria_does_not_depend_on_the_payoffs_scale(tmp_path, scale):
+    # Kuhn (1950): player 1's equilibria are a segment (alpha in [0, 1/3]), player 2's
+    # unique.  At 1e-9 the faces' value row, met within HiGHS's absolute 1e-7, let every
+    # plan in (a 6-dimensional set); at 1e9 its round-off made the face LP infeasible.
+    ranges = seqform.equilibrium_ranges(read_efg(_scaled_kuhn(tmp_path, scale)))
+    assert [player.dimension for player in ranges.players] == [1, 0]
+    assert float(ranges.value) == pytest.approx(float(-scale / 18), rel=1e-9)
+
+
 def test_a_gain_below_zero_from_round_off_is_reported_as_zero():
     # best responses a hair below the value, as floats leave them
     certificate = Certificate.from_best_responses(0.25, 0.25 - 1e-17, -0.25 - 1e-17, 4.0)

@@ -51,6 +51,7 @@ from seqform.game.sequences import EMPTY, PlayerSequences
 __all__ = [
     "EMPTY",
     "FLOAT_LP_LARGEST",
+    "FLOAT_LP_NORMAL_HIGH",
     "FLOAT_LP_SMALLEST",
     "PlayerSequences",
     "SequenceForm",
@@ -60,6 +61,10 @@ __all__ = [
 
 FLOAT_LP_LARGEST = 2**40
 """Payoff-matrix entries from here up are scaled down for a float LP of the exact route."""
+
+FLOAT_LP_NORMAL_HIGH = 2**20
+"""From this largest payoff-matrix entry on, :meth:`SequenceForm.normalised_for_floats`
+scales ``A`` down to ``[1, 2)``."""
 
 FLOAT_LP_SMALLEST = Fraction(1, 16)
 """Payoff matrices whose entries are all below this are scaled up for a float LP of the
@@ -140,7 +145,7 @@ class SequenceForm:
         variables ``q`` are divided by ``s``), so the exact route solves the scaled LP in
         floats, re-solves its basis exactly and certifies the plans on the game itself.
         """
-        rows, cols, exact = self.payoff_entries
+        exact = self.payoff_entries[2]
         largest = max((abs(value) for value in exact), default=Fraction(0))
         if largest == 0 or FLOAT_LP_SMALLEST <= largest < FLOAT_LP_LARGEST:
             return self
@@ -153,6 +158,33 @@ class SequenceForm:
             scale = Fraction(2) ** exponent
         while largest / scale >= FLOAT_LP_LARGEST:
             scale *= 2
+        return self._divided(scale)
+
+    def normalised_for_floats(self) -> SequenceForm:
+        """This form with ``A`` divided by the power of two that brings its largest entry
+        into ``[1, 2)`` when that entry is below :data:`FLOAT_LP_SMALLEST` or from
+        :data:`FLOAT_LP_NORMAL_HIGH` on; else this form.
+
+        For float LPs that compare a value with HiGHS's absolute tolerances (the faces of
+        :mod:`seqform.questions.ranges`, whose value row is met within ``1e-7``): at payoffs
+        of ``1e-9`` every plan met it, at ``1e9`` the value's round-off did not.  The
+        window is :func:`seqform.lp.minmax.payoff_normaliser`'s.
+        """
+        exact = self.payoff_entries[2]
+        largest = max((abs(value) for value in exact), default=Fraction(0))
+        if largest == 0 or FLOAT_LP_SMALLEST <= largest < FLOAT_LP_NORMAL_HIGH:
+            return self
+        scale = Fraction(2) ** (largest.numerator.bit_length() - largest.denominator.bit_length())
+        while largest / scale >= 2:
+            scale *= 2
+        while largest / scale < 1:
+            scale /= 2
+        return self._divided(scale)
+
+    def _divided(self, scale: Fraction) -> SequenceForm:
+        """This form with ``A`` divided by ``scale`` (exactly; a power of two keeps every
+        digit of the floats)."""
+        rows, cols, exact = self.payoff_entries
         scaled = tuple(value / scale for value in exact)
         data = np.fromiter((float(value) for value in scaled), dtype=float, count=len(scaled))
         A = sp.csr_array((data, (rows, cols)), shape=self.A.shape)

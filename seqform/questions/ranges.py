@@ -235,8 +235,15 @@ def equilibrium_ranges(
         game.name, work_estimate(form, time.perf_counter() - lp_start), max_seconds, progress
     )
     rng = np.random.default_rng(seed)
+    # the faces' LPs in payoffs of [1, 2) (the same plans): their value row is met within
+    # HiGHS's absolute tolerance, which payoffs of 1e-9 or 1e9 would swamp or miss
+    scaled = form.normalised_for_floats()
+    inner = value / (scaled.payoff_scale if exact else float(scaled.payoff_scale))
     players = tuple(
-        _player_ranges(game, form, player, value if player == 0 else -value, exact, rng)
+        replace(
+            _player_ranges(game, scaled, player, inner if player == 0 else -inner, exact, rng),
+            value=value if player == 0 else -value,
+        )
         for player in (0, 1)
     )
     return EquilibriumRanges(
@@ -253,7 +260,8 @@ def _value(game: Game, form: SequenceForm, exact: bool) -> Number:
     """The game's value: exact (certified by :func:`~seqform.routes.exact.solve_exact`) or
     float."""
     if not exact:
-        return solve_minmax_program(minmax_program(form)).value
+        scaled = form.normalised_for_floats()
+        return scaled.unscaled(solve_minmax_program(minmax_program(scaled)).value)
     from seqform.routes.exact import solve_exact
 
     solution = solve_exact(game, form=form)

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.forms.sequence_form import FLOAT_LP_NORMAL_HIGH, FLOAT_LP_SMALLEST
 from seqform.lp.highs import highs_lp
 from seqform.lp.merged import Coordinates, MergedLP, merged_lp
 from seqform.lp.problem import FloatSolution, LPProblem, PlanLayout
@@ -61,10 +62,11 @@ __all__ = [
     "solve_minmax",
 ]
 
-NORMAL_LOW = 2.0**-4
-"""Below this largest ``|A|`` the min-max LP is scaled up (:func:`payoff_normaliser`)."""
+NORMAL_LOW = float(FLOAT_LP_SMALLEST)
+"""Below this largest ``|A|`` the min-max LP is scaled up (:func:`payoff_normaliser`; the
+window of :meth:`~seqform.forms.sequence_form.SequenceForm.normalised_for_floats`)."""
 
-NORMAL_HIGH = 2.0**20
+NORMAL_HIGH = float(FLOAT_LP_NORMAL_HIGH)
 """From this largest ``|A|`` on the min-max LP is scaled down (:func:`payoff_normaliser`)."""
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pygambit
 import pytest
 
+import seqform
 from seqform.cli.main import main
 from seqform.game.errors import InvalidGameError
 from seqform.game.formats.efg import read_efg
@@ -378,6 +379,42 @@ def test_max_nodes_reaches_the_openspiel_loader(monkeypatch, capsys):
         main(["solve", "kuhn", "--max-nodes", "0"])
     assert usage.value.code == 2
     assert "--max-nodes: must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "kuhn", "--max-nodes", "10"],
+        ["solve", "leduc", "--method", "tree", "--max-nodes", "10"],
+        ["solve", "leduc(ranks=13)", "--max-nodes", "10"],  # the structured route
+        ["exploit", "kuhn", "--opponent", "uniform", "--max-nodes", "10"],
+        ["iterate", "kuhn", "--algorithm", "cfr", "--iterations", "5", "--max-nodes", "10"],
+        ["compare", "kuhn", "--max-nodes", "10"],
+        ["solve", "leduc(ranks=2, suits=2)", "--card-buckets", "1,2", "--max-nodes", "10"],
+    ],
+)
+def test_max_nodes_is_refused_where_it_would_not_limit(argv, capsys):
+    # Leduc's tree has 9,457 nodes (tests/test_games.py): a limit of 10 that let it be
+    # built and solved was accepted and ignored
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--max-nodes (max_nodes) limits the histories converted from an openspiel" in err
+    assert "Traceback" not in err
+
+
+def test_max_nodes_is_refused_by_the_library_too():
+    from seqform.game.builtin.kuhn import kuhn_poker
+    from seqform.game.errors import GameParameterError
+    from seqform.io.loader import load_game
+
+    for call in (
+        lambda: load_game("kuhn", max_nodes=10),
+        lambda: seqform.solve("kuhn", max_nodes=10),
+        lambda: seqform.solve(kuhn_poker(), max_nodes=10),
+        lambda: seqform.iterate("kuhn", "cfr", iterations=5, max_nodes=10),
+    ):
+        with pytest.raises(GameParameterError, match="is not one, and is built whole"):
+            call()
 
 
 def test_openspiel_limit_message_names_the_option():

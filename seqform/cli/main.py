@@ -34,6 +34,7 @@ from seqform.cli.streams import open_standard_streams, pipe_closed, terminal_tex
 from seqform.forms.locks import LockError
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.holdem import CardError, SpotFileError
+from seqform.io.loader import check_max_nodes
 from seqform.lp.solvers import SolverError
 from seqform.routes.options import OptionsError
 
@@ -116,6 +117,8 @@ def _main(argv: Sequence[str] | None) -> int:
         resolve_solver(args)
         resolve_export_file(args)
         resolve_output_format(args)
+        if hasattr(args, "max_nodes"):  # every command that takes a game, on every route
+            check_max_nodes(args.game, args.max_nodes)
         with live_progress(args):
             code = run_command(args)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit

@@ -91,7 +91,10 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
-        "--max-nodes", type=whole_number(1), metavar="N", help="openspiel: histories to convert"
+        "--max-nodes",
+        type=whole_number(1),
+        metavar="N",
+        help="openspiel:NAME only: the most histories to convert (refused with other games)",
     )
     parser.add_argument(
         "--force",

@@ -17,9 +17,31 @@ import os
 import os.path
 
 from seqform.game.builtin.registry import GAMES, build_builtin_game
+from seqform.game.errors import GameParameterError
 from seqform.game.model import Game
 
-__all__ = ["as_game", "load_game"]
+__all__ = ["as_game", "check_max_nodes", "load_game"]
+
+
+def check_max_nodes(spec: object, max_nodes: int | None) -> None:
+    """Refuse ``max_nodes`` (``--max-nodes``) for a game it would not limit.
+
+    It bounds the histories converted from an ``openspiel:`` game; a built-in game, a
+    ``.efg`` file or a spot is built whole whatever it says, so a limit given with one is a
+    mistake to name, not an option to drop in silence.
+
+    Raises
+    ------
+    GameParameterError
+        When ``max_nodes`` is given and ``spec`` is not an ``openspiel:`` name.
+    """
+    if max_nodes is None or (isinstance(spec, str) and spec.startswith("openspiel:")):
+        return
+    shown = os.fspath(spec) if isinstance(spec, (str, os.PathLike)) else type(spec).__name__
+    raise GameParameterError(
+        f"--max-nodes (max_nodes) limits the histories converted from an openspiel: game; "
+        f"{shown!r} is not one, and is built whole"
+    )
 
 
 def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> Game:
@@ -33,7 +55,8 @@ def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> 
         as a file.
     max_nodes
         For ``openspiel:`` games, the most histories to convert (default that of
-        :func:`seqform.game.formats.openspiel.load_openspiel_game`); ignored by the others.
+        :func:`seqform.game.formats.openspiel.load_openspiel_game`); refused with any other
+        game (:func:`check_max_nodes`), which it would not limit.
 
     Raises
     ------
@@ -43,12 +66,14 @@ def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> 
     UnknownGameError
         For an unknown name (the message lists the known ones).
     GameParameterError
-        For unknown or unreadable parameters.
+        For unknown or unreadable parameters, and ``max_nodes`` given with a game that is
+        not ``openspiel:``.
     ValueError
         For parameters out of range (e.g. ``kuhn(cards=1)``) and invalid games.
     OSError
         For a file that cannot be read; ``IsADirectoryError`` for a directory.
     """
+    check_max_nodes(spec, max_nodes)
     if isinstance(spec, os.PathLike) and os.fspath(spec).lower().endswith(".toml"):
         return load_game(os.fspath(spec), max_nodes=max_nodes)
     if isinstance(spec, os.PathLike):

@@ -61,7 +61,7 @@ from seqform.certify import (
 from seqform.forms.locks import Lock, ResolvedLocks
 from seqform.game.model import Game
 from seqform.game.requirements import is_two_player_zero_sum
-from seqform.io.loader import load_game
+from seqform.io.loader import check_max_nodes, load_game
 from seqform.iterative.cfr import solve_with_rule
 from seqform.iterative.mccfr import DEFAULT_SEED
 from seqform.iterative.rules import LAST_ITERATE, RULES
@@ -188,6 +188,8 @@ def iterate(
     force
         Build a tree beyond the memory estimate, and solve the reference's LP where ``solve``
         would refuse it, as ``solve``'s ``force``.
+    max_nodes
+        For ``openspiel:`` games, the most histories to convert; refused with any other.
     progress
         Hears the reference's stages.
     locks
@@ -214,6 +216,9 @@ def iterate(
         does not take them (xfp, rcfr, mccfr) or to a game that is not two-player zero-sum.
     LockError
         For a lock that does not fit the game (naming it), before anything runs.
+    GameParameterError
+        For ``max_nodes`` given with a game that is not ``openspiel:``
+        (:func:`~seqform.io.loader.check_max_nodes`).
     MemoryRefusedError
         For a tree that would not fit in memory (unless ``force``).
     """
@@ -221,6 +226,7 @@ def iterate(
     chosen = resolve_method(method, ITERATE_METHODS)
     options = solver_options(algorithm, stopping, seed, on_sample)
     wanted = _wanted_locks(locks, algorithm)
+    check_max_nodes(game, max_nodes)
     spec = game if isinstance(game, str) else None
     route = structured_route(game, chosen, algorithm, force, suit_isomorphism and wanted is None)
     if route is not None:

@@ -38,7 +38,7 @@ from seqform.base.arguments import require_count, require_time_limit
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeError
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
-from seqform.io.loader import as_game, load_game
+from seqform.io.loader import as_game, check_max_nodes, load_game
 from seqform.routes.policy import OptionsError, Route, choose_route
 from seqform.routes.tree import Solution, solve_tree
 
@@ -145,7 +145,8 @@ def solve(
         Build and solve past the memory estimate, and a hold'em spot's LP past its size
         limit (:mod:`seqform.holdem.lp_work`).
     max_nodes
-        For ``openspiel:`` games, the most histories to convert.
+        For ``openspiel:`` games, the most histories to convert; refused with any other
+        game (:func:`~seqform.io.loader.check_max_nodes`).
     progress
         Called with a short message as each stage starts.
     form
@@ -181,6 +182,7 @@ def solve(
     max_entries = require_count("max_entries", max_entries, minimum=1)
     if max_nodes is not None:
         max_nodes = require_count("max_nodes", max_nodes, minimum=1)
+        check_max_nodes(game, max_nodes)
     bounds = _bounds(fix)
     route = choose_route(
         game,

@@ -196,7 +196,6 @@ def _not_for_card_buckets(args: argparse.Namespace) -> list[str]:
         "--no-suit-isomorphism": not args.suit_isomorphism,
         "--no-ordered-isomorphism": not args.ordered_isomorphism,
         f"--strategies {args.strategies}": args.strategies != "auto",
-        "--max-nodes": args.max_nodes is not None,
         "--force": args.force,
     }
     return [option for option, present in given.items() if present]

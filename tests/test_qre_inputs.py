@@ -94,7 +94,7 @@ def test_trace_settings_refuse_values_out_of_range(field, value, message):
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("first_step", "x"), ("max_lambda", None), ("max_steps", 1.5), ("max_accel", True)],
+    [("first_step", "x"), ("max_lambda", "x"), ("max_steps", 1.5), ("max_accel", True)],
 )
 def test_trace_settings_refuse_values_that_are_not_numbers(field, value):
     with pytest.raises(TypeError, match=f"{field} must be a "):

@@ -183,3 +183,32 @@ def test_exploiting_solve_s_own_answer_gains_nothing(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     validate_document(document)
     assert document["gain"] >= 0
+
+
+# --- logit QRE: the trace's default λ limit follows the payoff unit -------------------------
+
+
+@pytest.mark.parametrize(
+    "scale", [Fraction(1, 10**9), Fraction(1), Fraction(10**9)], ids=["1e-9", "1", "1e9"]
+)
+def test_the_logit_trace_converges_in_any_payoff_unit(tmp_path, scale):
+    # λ multiplies payoffs (σ ∝ exp(λ U)), so Kuhn in units of 1e-9 needs λ 1e9 times
+    # Kuhn's.  A fixed default limit of λ = 1e7 ended Kuhn in millionths of a chip at
+    # NashConv 8e-3 of its payoff range, "not converged: max_lambda" (exit 3).
+    from seqform.qre.equilibria import trace_logit
+
+    kuhn = trace_logit("kuhn")
+    scaled = trace_logit(read_efg(_scaled_kuhn(tmp_path, scale)))
+    assert kuhn.converged and scaled.converged, scaled.shortfall
+    assert scaled.limit.nash_conv <= 1e-6 * scaled.payoff_range
+    assert scaled.payoff_range == pytest.approx(4 * float(scale))  # Kuhn's range is 4
+    # the same limit, up to where each trace stopped (both within 1e-6 of the range)
+    assert (
+        max(
+            abs(_mapping(a)[name][action] - _mapping(b)[name][action])
+            for a, b in zip(kuhn.limit.strategies, scaled.limit.strategies, strict=True)
+            for name in _mapping(a)
+            for action in _mapping(a)[name]
+        )
+        < 1e-3
+    )

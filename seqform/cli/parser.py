@@ -398,9 +398,10 @@ def _add_qre(commands: Commands) -> None:
     qre.add_argument(
         "--max-lambda",
         type=positive_number,
-        default=1e7,
+        default=None,
         metavar="L",
-        help="stop the trace and --fit's at λ = L (default 1e7; --lambda traces to its largest λ)",
+        help="stop the trace and --fit's at λ = L (default 1e8 / the payoff range: λ is in "
+        "1 / the payoff unit; --lambda traces to its largest λ)",
     )
     qre.add_argument(
         "--max-accel",

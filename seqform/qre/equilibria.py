@@ -276,7 +276,8 @@ def trace_logit(
     tolerance
         Stop once NashConv <= ``tolerance`` × payoff range.
     settings
-        Step sizes and ``max_lambda`` (default ``1e7``).
+        Step sizes and ``max_lambda`` (default ``1e8`` over the payoff range,
+        :func:`~seqform.qre.trace.lambda_limit`).
     progress
         Called with ``(λ, NashConv)`` at every accepted point.
     force

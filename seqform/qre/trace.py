@@ -46,6 +46,7 @@ from seqform.qre.equations import LogitEquations, evaluate
 __all__ = [
     "MAX_ACCEL",
     "MAX_CORRECTIONS",
+    "MAX_SCALED_LAMBDA",
     "MIN_ACCEL",
     "BranchLostError",
     "Trace",
@@ -53,6 +54,7 @@ __all__ = [
     "TracedPoint",
     "correct_at",
     "follow_branch",
+    "lambda_limit",
 ]
 
 MAX_CORRECTIONS = 20
@@ -89,6 +91,16 @@ REFACTOR_CONTRACTION = 0.1
 MAX_FACTORS = 3
 
 
+MAX_SCALED_LAMBDA = 1e8
+"""The default limit of ``λ`` times the game's payoff range.  ``λ`` is in the inverse of the
+payoff unit (the equations read ``λ U``), so a limit in ``λ`` alone would depend on the
+units: Kuhn poker with its payoffs in millionths of a chip reaches at ``λ = 10^7`` only
+what Kuhn reaches at ``λ = 10`` (and ended uncertified there).  Kuhn's trace meets its
+stop rule near ``λ × 4 = 3·10^5``, and floating point stops resolving branches near
+``10^6`` to ``10^7`` (module docstring): the limit is a guard against unbounded work, met
+only by a branch that neither converges nor is lost."""
+
+
 class BranchLostError(ArithmeticError):
     """The corrector failed even with the smallest step: the branch could not be followed."""
 
@@ -104,19 +116,23 @@ class TraceSettings:
         larger is faster on long branches), from :data:`MIN_ACCEL` to :data:`MAX_ACCEL`
     min_step : a step rejected below this arc length ends the trace with
         :class:`BranchLostError`; a finite number > 0
-    max_lambda : the trace stops once ``λ`` exceeds it; a number > 0 (``inf``: no limit)
+    max_lambda : the trace stops once ``λ`` exceeds it; a number > 0 (``inf``: no limit),
+        or None (the default): :data:`MAX_SCALED_LAMBDA` divided by the game's payoff
+        range (:func:`lambda_limit`)
     max_steps : the trace stops after this many accepted steps; a whole number >= 1
     """
 
     first_step: float = 0.03
     max_accel: float = 1.5
     min_step: float = 1e-10
-    max_lambda: float = 1e7
+    max_lambda: float | None = None
     max_steps: int = 100_000
 
     def __post_init__(self) -> None:
         for name in ("first_step", "max_accel", "min_step", "max_lambda"):
             value = getattr(self, name)
+            if name == "max_lambda" and value is None:
+                continue
             if isinstance(value, bool) or not isinstance(value, Real):
                 raise TypeError(f"{name} must be a number, not {value!r}")
         if isinstance(self.max_steps, bool) or not isinstance(self.max_steps, Integral):
@@ -131,13 +147,22 @@ class TraceSettings:
                 raise ValueError(
                     f"{name} must be a finite number > 0 (an arc length), not {getattr(self, name)}"
                 )
-        if not self.max_lambda > 0:
+        if self.max_lambda is not None and not self.max_lambda > 0:
             raise ValueError(
                 f"max_lambda must be a number > 0 (inf: no limit; λ starts at 0), "
                 f"not {self.max_lambda}"
             )
         if self.max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, not {self.max_steps}")
+
+
+def lambda_limit(settings: TraceSettings, payoff_range: float) -> float:
+    """The ``λ`` at which the trace stops: ``settings.max_lambda``, or by default
+    :data:`MAX_SCALED_LAMBDA` over the payoff range (over 1 for a game whose payoffs are
+    all equal)."""
+    if settings.max_lambda is not None:
+        return float(settings.max_lambda)
+    return MAX_SCALED_LAMBDA / (payoff_range if payoff_range > 0 else 1.0)
 
 
 @dataclass(frozen=True)
@@ -317,7 +342,7 @@ def follow_branch(
         ``λ`` values at which to return the branch's first crossing, in any order.
     stop
         Called at every accepted point; the trace ends when it returns True.  Without it
-        the trace ends once every target is crossed (or at ``settings.max_lambda``).
+        the trace ends once every target is crossed (or at :func:`lambda_limit`).
     on_point
         Called at every accepted point (progress).
 
@@ -337,7 +362,7 @@ def follow_branch(
     points = [current]
     step, tangent = settings.first_step, None
     while True:
-        reason = _finished(current, len(points), stop, pending, settings)
+        reason = _finished(current, len(points), stop, pending, settings, equations.payoff_range)
         if reason:
             return Trace(tuple(points), tuple(found), reason)
         try:
@@ -395,13 +420,14 @@ def _finished(
     stop: Callable[[TracedPoint], bool] | None,
     pending: list[float],
     settings: TraceSettings,
+    payoff_range: float,
 ) -> str:
     """Why the trace ends at ``current`` (see :class:`Trace`), or ``""`` to go on."""
     if stop is not None and stop(current):
         return "converged"
     if stop is None and not pending:
         return "targets"
-    if current.lam >= settings.max_lambda:
+    if current.lam >= lambda_limit(settings, payoff_range):
         return "max_lambda"
     if steps > settings.max_steps:
         return "max_steps"

@@ -81,3 +81,31 @@ def test_every_two_player_builtin_game_certifies_at_its_default_size(game, capsy
     # `python -m benchmarks.big_sizes` (minutes, up to 2 GiB: too long for the suite).
     assert main(["solve", game, "--quiet"]) == 0
     assert "equilibrium (≤ 1e-09)" in capsys.readouterr().out
+
+
+def test_a_small_value_keeps_its_digits(tmp_path, capsys):
+    # Kuhn poker (value -1/18, Kuhn 1950) with its payoffs in millionths of a chip has the
+    # value -1/18,000,000.  In ten fixed places it was written -0.0000000556 (three
+    # digits), and in billionths -0.0000000001 (none); round-off of 0 stays 0.
+    from fractions import Fraction
+
+    from seqform.base.numbers import value_text
+
+    assert value_text(-1 / 18 * 1e-6) == "-5.555555556e-08"
+    assert value_text(-1 / 18 * 1e-9) == "-5.555555556e-11"
+    assert value_text(Fraction(-1, 18_000_000), exact=True) == "-5.555555556e-08 (= -1/18000000)"
+    assert value_text(1e-17) == "+0.0000000000"
+    assert value_text(-1 / 18) == "-0.0555555556 (= -1/18)"
+    assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "k.efg")]) == 0
+    text = (tmp_path / "k.efg").read_text()
+    for payoff in ("2", "1"):
+        text = text.replace(
+            f"{{ -{payoff}, {payoff} }}", f"{{ -{payoff}/1000000, {payoff}/1000000 }}"
+        )
+        text = text.replace(
+            f"{{ {payoff}, -{payoff} }}", f"{{ {payoff}/1000000, -{payoff}/1000000 }}"
+        )
+    (tmp_path / "small.efg").write_text(text)
+    capsys.readouterr()
+    assert main(["solve", str(tmp_path / "small.efg"), "--exact"]) == 0
+    assert "Value to Player 1: -5.555555556e-08 (= -1/18000000)" in capsys.readouterr().out

@@ -16,7 +16,8 @@ In text (every report and message):
   ``10^(10^7)`` pure strategies): its base-10 logarithm, summed from its factors
   (:func:`count_product`), and written as any huge count is;
 * an exact number (a payoff, a scale): :func:`number_text`, exactly while its text is short;
-* a value (a game value, an expected payoff, a gain): :func:`value_text`, ten places and the
+* a value (a game value, an expected payoff, a gain): :func:`value_text`, ten places (ten
+  significant digits below :data:`SMALLEST_FIXED`) and the
   fraction it equals, ``-0.0555555556 (= -1/18)``, or is near (``≈``: a float within
   :data:`FRACTION_TOLERANCE` of it but not within :data:`EQUAL_TOLERANCE`);
 * a probability: :func:`probability_text`, four places and a small fraction
@@ -59,6 +60,7 @@ __all__ = [
     "JSON_EXACT_DIGITS",
     "MAX_DENOMINATOR",
     "READABLE_DENOMINATOR",
+    "SMALLEST_FIXED",
     "Count",
     "LogCount",
     "about_text",
@@ -96,6 +98,12 @@ EQUAL_TOLERANCE = 1e-12
 """A float is written as equal to its fraction (``=``, else ``≈``) when it is this close to
 it, relative to ``max(1, |value|)``: a simplex vertex is that accurate, an interior point
 or a file's ten decimals (``0.3333333333``) are not."""
+
+SMALLEST_FIXED = 1e-4
+"""Values smaller than this (and above :data:`EQUAL_TOLERANCE`, below which a float value is
+round-off of 0) are written with ten significant digits, ``-5.555555556e-08``: in ten fixed
+places Kuhn poker in millionths of a chip kept three digits of its value, and in billionths
+none (``-0.0000000001``)."""
 
 MAX_DENOMINATOR = 1000
 """The largest denominator of the fraction a float is taken to stand for."""
@@ -307,10 +315,14 @@ def _equal_as_float(value: float, fraction: Fraction) -> bool:
 
 
 def _decimal_text(value: Any) -> str:
-    """Ten places with a sign; an exact value beyond the floats (payoffs of 1e309 and more)
-    in scientific notation, computed in decimals."""
+    """Ten places with a sign; ten significant digits in scientific notation for a value
+    below :data:`SMALLEST_FIXED` that is not round-off (above :data:`EQUAL_TOLERANCE`), and
+    for an exact value beyond the floats (payoffs of 1e309 and more, computed in decimals)."""
     try:
-        return f"{float(value):+.10f}"
+        number = float(value)
+        if EQUAL_TOLERANCE < abs(number) < SMALLEST_FIXED:
+            return f"{number:+.9e}"
+        return f"{number:+.10f}"
     except OverflowError:
         exact = Fraction(value)
         with decimal.localcontext() as context:

@@ -424,3 +424,35 @@ def test_openspiel_limit_message_names_the_option():
     with pytest.raises(ValueError, match=r"more than 10 histories; .*--max-nodes N"):
         load_game("openspiel:kuhn_poker", max_nodes=10)
     assert load_game("openspiel:kuhn_poker", max_nodes=100).flat.num_nodes == 58
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["solve", "kuhn", "--no-suit-isomorphism"], "--no-suit-isomorphism"),
+        (["solve", "leduc", "--method", "tree", "--no-ordered-isomorphism"], "--no-ordered"),
+        (["solve", "kuhn", "--method", "normal", "--no-suit-isomorphism"], "--no-suit"),
+        (["iterate", "kuhn", "--algorithm", "cfr", "--iterations", "3", "--no-suit-isomorphism"],
+         "--no-suit-isomorphism"),
+        (["iterate", "leduc", "--algorithm", "xfp", "--iterations", "3", "--no-suit-isomorphism"],
+         "--no-suit-isomorphism"),
+    ],
+)  # fmt: skip
+def test_turning_off_a_reduction_the_route_lacks_is_a_usage_error(argv, named, capsys):
+    # The tree and the normal form have no suit or ordered isomorphism: the options were
+    # accepted and did nothing (exit 0).
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert named in err and "turns off a reduction of the structured route" in err
+
+
+def test_the_library_refuses_turning_off_a_reduction_the_route_lacks():
+    from seqform.routes.options import OptionsError
+
+    with pytest.raises(OptionsError, match="here the game is on the tree route"):
+        seqform.solve("kuhn", suit_isomorphism=False)
+    with pytest.raises(OptionsError, match="--no-suit-isomorphism"):
+        seqform.iterate("kuhn", "cfr", iterations=3, suit_isomorphism=False)
+    # the structured route takes both (the full LP, certified on the game either way)
+    solution = seqform.solve("leduc(ranks=2, suits=2)", method="structured", suit_isomorphism=False)
+    assert solution.certificate.relative_exploitability <= 1e-9

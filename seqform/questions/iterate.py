@@ -95,6 +95,8 @@ from seqform.routes.locked import as_locks, resolve_for
 from seqform.routes.policy import (
     ITERATE_METHODS,
     OptionsError,
+    Route,
+    check_reductions,
     refuse_tree_beyond_memory,
     resolve_method,
 )
@@ -199,8 +201,9 @@ def iterate(
     suit_isomorphism
         On the structured route, run on canonical boards and hand classes where the game
         is invariant under suit permutations, certified on the game (module docstring);
-        False runs on the game itself (the command line's ``--no-suit-isomorphism``).
-        Ignored with locks.
+        False runs on the game itself (the command line's ``--no-suit-isomorphism``);
+        refused on the tree (:func:`~seqform.routes.policy.check_reductions`).  Ignored with
+        locks.
 
     Raises
     ------
@@ -234,6 +237,7 @@ def iterate(
             route, algorithm, stopping, on_sample, reference, progress, force, wanted,
             suit_isomorphism,
         )  # fmt: skip
+    check_reductions(Route("tree", None), suit_isomorphism)  # the tree has no reduction
     tree = _load(game, force, max_nodes)
     two_player = is_two_player_zero_sum(tree)
     resolved = None

@@ -39,7 +39,7 @@ from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeE
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.io.loader import as_game, check_max_nodes, load_game
-from seqform.routes.policy import OptionsError, Route, choose_route
+from seqform.routes.policy import OptionsError, Route, check_reductions, choose_route
 from seqform.routes.tree import Solution, solve_tree
 
 if TYPE_CHECKING:
@@ -155,7 +155,9 @@ def solve(
         Structured route, float: solve the smaller LP on canonical boards and hand classes
         when the game is invariant under suit permutations (leduc), then certify the lifted
         answer on the game (:mod:`seqform.structured.reductions.suit_reduction`); False solves the
-        full LP.  The exact structured route always solves the full LP.
+        full LP, and is refused on the other routes, which have no reduction to turn off
+        (:func:`~seqform.routes.policy.check_reductions`, as ``ordered_isomorphism=False``).
+        The exact structured route always solves the full LP.
     ordered_isomorphism
         With ``suit_isomorphism``: merge the hand classes further by the ordered game
         isomorphism where it applies (games of one-card hands such as leduc and
@@ -195,6 +197,7 @@ def solve(
         force=force,
         suit_isomorphism=suit_isomorphism and locks is None,
     )
+    check_reductions(route, suit_isomorphism, ordered_isomorphism)
     loaded: Game | StructuredGame | None = None
     if locks is not None:
         from seqform.routes.locked import as_locks, check_locked_route

@@ -26,7 +26,7 @@ from seqform.cli.progress import (
     solver_log_to_stderr,
 )
 from seqform.documents.layout.blocks import uncertified_reason
-from seqform.routes.policy import AUTO_TREE_NODES, Route, choose_route
+from seqform.routes.policy import AUTO_TREE_NODES, Route, check_reductions, choose_route
 from seqform.routes.solve import solve_on_route
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         suit_isomorphism=args.suit_isomorphism and locks is None,
     )
+    check_reductions(route, args.suit_isomorphism, args.ordered_isomorphism)
     if locks is not None:
         from seqform.routes.locked import check_locked_route
 

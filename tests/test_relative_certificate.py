@@ -110,6 +110,21 @@ def test_solve_certifies_a_scaled_game_and_prints_the_range(tmp_path, scale, cap
     assert certificate["exploitability"] == certificate["nash_conv"] / 2
 
 
+@pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
+@pytest.mark.parametrize("option", ["--fix", "--lock"])
+def test_a_restricted_game_is_solved_in_any_payoff_unit(tmp_path, scale, option, capsys):
+    # Player 1 made to bet with the J (J:b=1): the restricted Kuhn game's value is -5/18
+    # (the exact locked LP and the restricted normal form agree, tests/test_locks.py).  In billionths of a chip the
+    # restricted LP was given A unscaled: its value came out 0 and its point was refused
+    # (exploitability 0.167 of the payoff range), the locked reference called 0 exact.
+    path = _scaled_kuhn(tmp_path, scale)
+    restriction = "J:b=1" if option == "--fix" else "P1@J: b=1"
+    assert main(["solve", str(path), option, restriction, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["certificate"]["equilibrium"]
+    assert document["value"] == pytest.approx(float(Fraction(-5, 18) * scale), rel=1e-9)
+
+
 def test_a_spot_s_payoff_range_follows_the_stacks():
     # A river spot with pot 10 and stacks 30: an all-in showdown pays +-(5 + 30), so the
     # range is 70, whatever the pot (seqform.holdem.game: payoffs net of half

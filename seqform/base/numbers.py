@@ -70,6 +70,7 @@ __all__ = [
     "count_power",
     "count_product",
     "count_text",
+    "decimal_text",
     "exact_probability_text",
     "float_of",
     "fraction_text",
@@ -302,7 +303,7 @@ def value_text(value: Any, exact: bool = False) -> str:
         fraction = matching_fraction(float(value))
         if fraction is not None and not _equal_as_float(float(value), fraction):
             relation = "≈"
-    shown = _decimal_text(value)
+    shown = decimal_text(value)
     if fraction is None or fraction.denominator == 1:
         return shown
     return f"{shown} ({relation} {fraction})"
@@ -314,7 +315,7 @@ def _equal_as_float(value: float, fraction: Fraction) -> bool:
     return abs(float(fraction) - value) <= EQUAL_TOLERANCE * max(1.0, abs(value))
 
 
-def _decimal_text(value: Any) -> str:
+def decimal_text(value: Any) -> str:
     """Ten places with a sign; ten significant digits in scientific notation for a value
     below :data:`SMALLEST_FIXED` that is not round-off (above :data:`EQUAL_TOLERANCE`), and
     for an exact value beyond the floats (payoffs of 1e309 and more, computed in decimals)."""

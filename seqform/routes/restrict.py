@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,7 @@ from seqform.game.model import Game
 from seqform.game.requirements import require_float_payoffs
 from seqform.io.strategy_files import parse_probability, read_restriction_file
 from seqform.lp.exact.minmax import PlanConstraint, minmax_program, solve_minmax_program
+from seqform.lp.problem import FloatSolution
 from seqform.routes.result import PhaseClock, lp_stages
 from seqform.routes.tree import Solution
 
@@ -306,11 +307,7 @@ def solve_restricted(
     x_rows, y_rows = plan_constraints(built, restrictions)
     result = lp_stages(
         clock,
-        lambda: solve_minmax_program(
-            minmax_program(built, x_constraints=x_rows, y_constraints=y_rows),
-            solver=solver,
-            time_limit=time_limit,
-        ),
+        lambda: _solved_in_game_units(built, x_rows, y_rows, solver, time_limit),
         lambda x, y: (
             obey_bounds_where_unreached(
                 behaviour_from_plan(built.players[0], x), restrictions.by_player[0]
@@ -322,6 +319,32 @@ def solve_restricted(
         lambda profile: restricted_certificate(game, profile, restrictions),
     )
     return RestrictedSolution(game=game, form=built, restrictions=restrictions, **result.parts())
+
+
+def _solved_in_game_units(
+    form: SequenceForm,
+    x_rows: list[PlanConstraint],
+    y_rows: list[PlanConstraint],
+    solver: str,
+    time_limit: float | None,
+) -> FloatSolution:
+    """HiGHS's optimum of the restricted LP of ``form.scaled_for_floats()`` (``A / s``, ``s`` a
+    power of two, when the payoffs are too small or too large for HiGHS's absolute
+    tolerances: the tree route's rule), its value read in the game's payoffs.
+
+    The plans are those of ``A`` (the constraints do not involve ``A``); only the optimum
+    is divided by ``s``.  Without it Kuhn poker in billionths of a chip with ``J:b=1``
+    fixed was solved to the value 0 (-5/18 · 1e-9) and a point its certificate refused."""
+    scaled = form.scaled_for_floats()
+    solution = solve_minmax_program(
+        minmax_program(scaled, x_constraints=x_rows, y_constraints=y_rows),
+        solver=solver,
+        time_limit=time_limit,
+    )
+    if scaled.payoff_scale == 1 or solution.plans is None:
+        return solution
+    layout = replace(solution.plans, scale=float(1 / scaled.payoff_scale))
+    return replace(solution, plans=layout)
 
 
 def obey_bounds_where_unreached(

@@ -6,6 +6,7 @@ import argparse
 import shlex
 import sys
 
+from seqform.base.numbers import decimal_text
 from seqform.cli.errors import EXIT_OK, CommandError, certified_exit
 from seqform.cli.output import write
 from seqform.cli.progress import load_reporting
@@ -41,7 +42,7 @@ def _export_profile(game: Game, file: str, spec: str) -> int:
     write(gambit_profile_text(solution.strategies), file)
     print(
         terminal_text(
-            f"seqform: wrote the equilibrium of {game.name} (value {solution.value:+.10f}, "
+            f"seqform: wrote the equilibrium of {game.name} (value {decimal_text(solution.value)}, "
             f"exploitability {solution.exploitability:.3g}) as a Gambit behaviour profile to "
             f"{file}; its game is 'seqform export {shlex.quote(spec)} --to efg'"
         ),

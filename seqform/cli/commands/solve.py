@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from seqform.base.limits import LIMITS
-from seqform.base.numbers import value_text
+from seqform.base.numbers import decimal_text, value_text
 from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.hands import hand_text, hands_in_spot_file
 from seqform.cli.output import built_for, emit
@@ -267,7 +267,8 @@ def _report(
     plain = plain and not args.lock_file
     if plain and route.method != "normal":
         progress(
-            f"done: value {solution.value:+.10f}, exploitability {solution.exploitability:.3g}"
+            f"done: value {decimal_text(solution.value)}, "
+            f"exploitability {solution.exploitability:.3g}"
         )
     emit(built, text, args)
     if args.exact:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from seqform.base.numbers import float_of, value_text
+from seqform.base.numbers import decimal_text, float_of, value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
 from seqform.documents.layout.tables import label_rows
 
@@ -124,7 +124,7 @@ def document_constant_sum_lines(document: dict[str, Any], names: Sequence[str]) 
     if shifted is None:
         return []
     total, exact = shifted["total"], shifted["value_to_player_2_exact"]
-    other = exact if exact is not None else f"{_json_number(shifted['value_to_player_2']):+.10f}"
+    other = exact if exact is not None else decimal_text(_json_number(shifted["value_to_player_2"]))
     return [
         *constant_sum_line(shifted, names),
         f"Value to {names[1]}: {total} - (value to {names[0]}) = {other}",

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from seqform.base.numbers import decimal_text
+
 __all__ = ["LARGEST_SHOWN", "lock_lines"]
 
 LARGEST_SHOWN = 10
@@ -35,7 +37,7 @@ def lock_lines(locks: dict[str, Any]) -> list[str]:
         f"Node locks ({locks['locked_infosets']:,} information sets locked):",
         *(f"  {lock}" for lock in locks["locks"]),
         f"  certificate above: {locks['certificate']}",
-        f"  without the locks: value {unlocked['value']:+.10f}, exploitability "
+        f"  without the locks: value {decimal_text(unlocked['value'])}, exploitability "
         f"{unlocked['exploitability']:.3g}",
         "",
         f"EV without and with the locks ({unit}):",

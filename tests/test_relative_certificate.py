@@ -227,3 +227,20 @@ def test_the_logit_trace_converges_in_any_payoff_unit(tmp_path, scale):
         )
         < 1e-3
     )
+
+
+def test_the_logit_trace_s_tolerance_is_player_one_s_payoff_range(tmp_path):
+    # Kuhn with 1000 added to player 1's payoffs and taken from player 2's is still
+    # zero-sum, with the same equilibria and NashConv; the trace measured its tolerance on
+    # both players' payoffs together (range 2004, not 4) and stopped 500 times too early.
+    from seqform.qre.equilibria import trace_logit
+
+    assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "kuhn.efg")]) == 0
+    shifted = _TERMINAL.sub(
+        lambda m: f"{{ {int(m.group(1)) + 1000}, {int(m.group(2)) - 1000} }}",
+        (tmp_path / "kuhn.efg").read_text(),
+    )
+    (tmp_path / "shifted.efg").write_text(shifted)
+    branch = trace_logit(read_efg(tmp_path / "shifted.efg"))
+    assert branch.payoff_range == 4  # Kuhn's payoffs -2 .. 2 (Kuhn 1950)
+    assert branch.converged and branch.limit.nash_conv <= 1e-6 * 4

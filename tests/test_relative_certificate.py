@@ -114,9 +114,10 @@ def test_solve_certifies_a_scaled_game_and_prints_the_range(tmp_path, scale, cap
 @pytest.mark.parametrize("option", ["--fix", "--lock"])
 def test_a_restricted_game_is_solved_in_any_payoff_unit(tmp_path, scale, option, capsys):
     # Player 1 made to bet with the J (J:b=1): the restricted Kuhn game's value is -5/18
-    # (the exact locked LP and the restricted normal form agree, tests/test_locks.py).  In billionths of a chip the
-    # restricted LP was given A unscaled: its value came out 0 and its point was refused
-    # (exploitability 0.167 of the payoff range), the locked reference called 0 exact.
+    # (the exact locked LP and the restricted normal form agree, tests/test_locks.py).
+    # In billionths of a chip the restricted LP was given A unscaled: its value came out 0
+    # and its point was refused (exploitability 0.167 of the payoff range), the locked
+    # reference called 0 exact.
     path = _scaled_kuhn(tmp_path, scale)
     restriction = "J:b=1" if option == "--fix" else "P1@J: b=1"
     assert main(["solve", str(path), option, restriction, "--format", "json"]) == 0

@@ -1,6 +1,8 @@
 """Every command writes a value one way: ten places, then the fraction it
 equals (base/numbers.value_text), in the certificate blocks as in the headline."""
 
+from fractions import Fraction
+
 import pytest
 
 from seqform.cli.main import main
@@ -109,3 +111,17 @@ def test_a_small_value_keeps_its_digits(tmp_path, capsys):
     capsys.readouterr()
     assert main(["solve", str(tmp_path / "small.efg"), "--exact"]) == 0
     assert "Value to Player 1: -5.555555556e-08 (= -1/18000000)" in capsys.readouterr().out
+
+
+def test_a_fraction_is_shown_only_where_the_float_can_support_it():
+    from seqform.base.numbers import matching_fraction
+
+    # Kuhn's value -1/18 (Kuhn 1950) in billionths: not 0, which it was shown as
+    assert matching_fraction(-1 / 18 * 1e-9) is None
+    assert matching_fraction(1e-17) == 0  # round-off of a zero value
+    # a CFR estimate of Kuhn in units of 1e12 was shown "(= -39056446220269/703)": at
+    # 5.6e10 a float's spacing (7.6e-6) cannot tell fractions of denominator <= 1000 apart
+    assert matching_fraction(-55556822503.938835) is None
+    assert matching_fraction(-1 / 18) == Fraction(-1, 18)
+    assert matching_fraction(-999.9444444444444) == Fraction(-17999, 18)
+    assert matching_fraction(2e12) == 2 * 10**12  # whole numbers need no spacing

@@ -222,10 +222,23 @@ def matching_fraction(
     value: float, max_denominator: int = MAX_DENOMINATOR, tol: float = FRACTION_TOLERANCE
 ) -> Fraction | None:
     """The fraction with denominator ``<= max_denominator`` within ``tol`` of ``value``, or
-    ``None`` when there is none (always for ``nan`` and infinities)."""
+    ``None`` when there is none (always for ``nan`` and infinities).
+
+    Two guards keep the match a claim the float can support, whatever the payoff unit:
+    a value that is not 0 matches 0 only at round-off's level (:data:`EQUAL_TOLERANCE`;
+    Kuhn poker in billionths of a chip, value ``-5.6e-11``, was written as ``0``); and a
+    fraction that is not whole is matched only where the float's spacing is finer than half
+    the distance between two such fractions (``1 / max_denominator²``), so below about
+    ``2·10^9`` for the default: beyond it any value has such a fraction among its neighbours
+    (a CFR estimate of ``-5.6e10`` was written as ``-39056446220269/703``).
+    """
     if not math.isfinite(value):
         return None
     candidate = Fraction(value).limit_denominator(max_denominator)
+    if candidate == 0 and abs(value) > EQUAL_TOLERANCE:
+        return None
+    if candidate.denominator > 1 and 2 * math.ulp(value) * max_denominator**2 > 1:
+        return None
     return candidate if abs(float(candidate) - value) <= tol else None
 
 

@@ -64,6 +64,36 @@ from seqform.base.arguments import (
             id="refine-seconds",
         ),
         pytest.param(
+            lambda g: seqform.solve(g, fix=3),
+            TypeError,
+            r"fix takes restrictions on behaviour: .*; not int 3",
+            id="solve-fix-int",
+        ),
+        pytest.param(
+            lambda g: seqform.solve(g, fix=["K:b=1", None]),
+            TypeError,
+            r"fix takes .*; not NoneType None among them",
+            id="solve-fix-none",
+        ),
+        pytest.param(
+            lambda g: seqform.solve(g, locks=5),
+            TypeError,
+            r"locks takes node locks: .*; not int 5",
+            id="solve-locks-int",
+        ),
+        pytest.param(
+            lambda g: seqform.solve(g, locks=[None]),
+            TypeError,
+            r"locks takes .*; not NoneType None among them",
+            id="solve-locks-none",
+        ),
+        pytest.param(
+            lambda g: seqform.iterate(g, "cfr", locks=5),
+            TypeError,
+            r"locks takes node locks",
+            id="iterate-locks-int",
+        ),
+        pytest.param(
             lambda g: seqform.named_opponent(g, "uniform", 5),
             ValueError,
             r"player .* got 5",

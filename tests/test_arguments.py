@@ -64,6 +64,12 @@ from seqform.base.arguments import (
             id="refine-seconds",
         ),
         pytest.param(
+            lambda g: seqform.refine(g, solver="clarabel"),
+            seqform.OptionsError,
+            r"need a simplex basis: use --solver simplex or ipm, not clarabel",
+            id="refine-clarabel",  # as solve(refine=True) and --refine say it
+        ),
+        pytest.param(
             lambda g: seqform.solve(g, fix=3),
             TypeError,
             r"fix takes restrictions on behaviour: .*; not int 3",

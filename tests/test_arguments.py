@@ -100,6 +100,18 @@ from seqform.base.arguments import (
             id="iterate-locks-int",
         ),
         pytest.param(
+            lambda g: seqform.trace_logit(None),
+            TypeError,
+            r"trace_logit\(\) takes a Game, a game name or a path .*, not NoneType None",
+            id="trace-logit-none",
+        ),
+        pytest.param(
+            lambda g: seqform.logit_qre(None, [1.0]),
+            TypeError,
+            r"logit_qre\(\) takes a Game, a game name or a path",
+            id="logit-qre-none",
+        ),
+        pytest.param(
             lambda g: seqform.named_opponent(g, "uniform", 5),
             ValueError,
             r"player .* got 5",

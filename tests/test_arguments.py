@@ -112,6 +112,12 @@ from seqform.base.arguments import (
             id="logit-qre-none",
         ),
         pytest.param(
+            lambda g: seqform.compare(None),
+            TypeError,
+            r"compare\(\) takes a Game, a game name or a path",
+            id="compare-none",
+        ),
+        pytest.param(
             lambda g: seqform.named_opponent(g, "uniform", 5),
             ValueError,
             r"player .* got 5",

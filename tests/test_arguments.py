@@ -118,6 +118,19 @@ from seqform.base.arguments import (
             id="compare-none",
         ),
         pytest.param(
+            lambda g: seqform.resolve(None, ()),
+            TypeError,
+            r"resolve\(\) takes a Game, a game name or a path",
+            id="resolve-none",
+        ),
+        pytest.param(
+            lambda g: seqform.resolve(g, 5),
+            TypeError,
+            r"blueprint must be both players' strategies .* or the path of a strategy "
+            r"document .*, not int 5",
+            id="resolve-blueprint-int",
+        ),
+        pytest.param(
             lambda g: seqform.named_opponent(g, "uniform", 5),
             ValueError,
             r"player .* got 5",

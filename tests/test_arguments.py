@@ -64,6 +64,73 @@ from seqform.base.arguments import (
             id="refine-seconds",
         ),
         pytest.param(
+            lambda g: seqform.refine(g, solver="clarabel"),
+            seqform.OptionsError,
+            r"need a simplex basis: use --solver simplex or ipm, not clarabel",
+            id="refine-clarabel",  # as solve(refine=True) and --refine say it
+        ),
+        pytest.param(
+            lambda g: seqform.solve(g, fix=3),
+            TypeError,
+            r"fix takes restrictions on behaviour: .*; not int 3",
+            id="solve-fix-int",
+        ),
+        pytest.param(
+            lambda g: seqform.solve(g, fix=["K:b=1", None]),
+            TypeError,
+            r"fix takes .*; not NoneType None among them",
+            id="solve-fix-none",
+        ),
+        pytest.param(
+            lambda g: seqform.solve(g, locks=5),
+            TypeError,
+            r"locks takes node locks: .*; not int 5",
+            id="solve-locks-int",
+        ),
+        pytest.param(
+            lambda g: seqform.solve(g, locks=[None]),
+            TypeError,
+            r"locks takes .*; not NoneType None among them",
+            id="solve-locks-none",
+        ),
+        pytest.param(
+            lambda g: seqform.iterate(g, "cfr", locks=5),
+            TypeError,
+            r"locks takes node locks",
+            id="iterate-locks-int",
+        ),
+        pytest.param(
+            lambda g: seqform.trace_logit(None),
+            TypeError,
+            r"trace_logit\(\) takes a Game, a game name or a path .*, not NoneType None",
+            id="trace-logit-none",
+        ),
+        pytest.param(
+            lambda g: seqform.logit_qre(None, [1.0]),
+            TypeError,
+            r"logit_qre\(\) takes a Game, a game name or a path",
+            id="logit-qre-none",
+        ),
+        pytest.param(
+            lambda g: seqform.compare(None),
+            TypeError,
+            r"compare\(\) takes a Game, a game name or a path",
+            id="compare-none",
+        ),
+        pytest.param(
+            lambda g: seqform.resolve(None, ()),
+            TypeError,
+            r"resolve\(\) takes a Game, a game name or a path",
+            id="resolve-none",
+        ),
+        pytest.param(
+            lambda g: seqform.resolve(g, 5),
+            TypeError,
+            r"blueprint must be both players' strategies .* or the path of a strategy "
+            r"document .*, not int 5",
+            id="resolve-blueprint-int",
+        ),
+        pytest.param(
             lambda g: seqform.named_opponent(g, "uniform", 5),
             ValueError,
             r"player .* got 5",

@@ -76,6 +76,15 @@ def test_compare_kuhn_json(capsys):
     assert set(document["strategies"]) == {"sequence", "normal"}
 
 
+def test_compare_takes_a_game_name_as_solve_does(kuhn_comparison):
+    # compare("kuhn") was refused ("the sequence-form LP needs a seqform Game, not str")
+    # where solve, exploit and ranges read the name with load_game.
+    named = compare("kuhn", solve_lps=False)
+    assert named.game.name == "kuhn"
+    assert named.counts == kuhn_comparison.counts
+    assert named.form.A.shape == kuhn_comparison.form.A.shape == (13, 13)  # as the JSON above
+
+
 def test_predicted_lp_sizes_are_the_solvers(kuhn_comparison):
     # The sizes in the table come from formulas; the solver counts its own LP.
     for formulation in kuhn_comparison.formulations:

@@ -189,3 +189,17 @@ def test_points_accept_any_iterable_of_lambdas(kuhn):
 def test_trace_refuses_settings_of_another_type(kuhn):
     with pytest.raises(TypeError, match="settings must be a TraceSettings"):
         trace_logit(kuhn, settings={"max_lambda": 5})  # type: ignore[arg-type]
+
+
+def test_points_take_a_game_file_given_as_a_path(kuhn, tmp_path):
+    # A pathlib.Path reached the built-in games' regex ("expected string or bytes-like
+    # object"); the file is read as load_game reads it, and gives the game's own points.
+    from seqform.io.export import write_efg
+
+    path = tmp_path / "kuhn.efg"
+    write_efg(kuhn, path)
+    from_file = logit_qre(path, [1.0]).points[0].strategies
+    built = logit_qre(kuhn, [1.0]).points[0].strategies
+    for ours, theirs in zip(from_file, built, strict=True):
+        assert ours.table.infosets == theirs.table.infosets
+        assert ours.probabilities == pytest.approx(theirs.probabilities, abs=1e-9)

@@ -7,6 +7,7 @@ targets, gifts and gadget values (the LP optimum is unique even where the answer
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -84,6 +85,27 @@ def test_progress_hears_each_gadget_lp(leduc22):
     assert len(heard) == len(result.runs) > 0
     assert heard[0].startswith("player 1 re-solves subgame 1 of ")
     assert any(line.startswith("player 2 ") for line in heard)
+
+
+@pytest.mark.slow  # 1.2 s each
+@pytest.mark.parametrize("path", ["tree", "structured"])
+def test_a_game_name_and_a_blueprint_file_are_read_as_the_command_line_reads_them(
+    leduc22, tmp_path, path
+):
+    # seqform.resolve("leduc", ...) failed ('str' object has no attribute 'hands') and a
+    # blueprint path was read as a sequence of characters ("need both players' strategies,
+    # got 11"), where `seqform resolve GAME --blueprint FILE` takes both.  The reference is
+    # the tree path on the built game with the strategies themselves.
+    tree, _, blueprint = leduc22
+    file = tmp_path / "bp.json"  # one mapping holding both players' information sets
+    file.write_text(json.dumps({**blueprint[0].as_dict(), **blueprint[1].as_dict()}))
+    reference = resolve_tree(tree, blueprint, gadget="unsafe")
+    result = resolve("leduc(ranks=2, suits=2)", file, gadget="unsafe", path=path)
+    assert result.path == path
+    assert result.blueprint_exploitability == pytest.approx(
+        reference.blueprint_exploitability, abs=1e-9
+    )
+    assert result.exploitability == pytest.approx(reference.exploitability, abs=1e-9)
 
 
 def _nearly_never_checks(game, tiny):

@@ -1,5 +1,6 @@
 """Strategy and restriction files: the one reader behind ``play --auto FILE``,
-``exploit --strategy FILE`` and ``solve --fix-file FILE``.
+``exploit --strategy FILE``, ``resolve --blueprint FILE`` (and ``seqform.resolve`` given a
+path) and ``solve --fix-file FILE``; :func:`load_strategy` returns the strategy read.
 
 Both kinds of file are JSON objects keyed by information set, then by action, read by one core
 (load the JSON, check the object shape, parse each probability exactly) with two front-ends.
@@ -67,6 +68,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.model import Game
 from seqform.game.public.numbering import structured_tables
 from seqform.game.public.tree import StructuredGame
@@ -107,6 +109,7 @@ __all__ = [
     "StrategyFileError",
     "check_document_game",
     "check_strategy_file_game",
+    "load_strategy",
     "parse_probability",
     "read_restriction_file",
     "read_strategy_file",
@@ -257,6 +260,36 @@ def read_strategy_file(
     chosen = _owner(game, given, where)
     probabilities = _checked(game, chosen, given.mapping, where)
     return StrategyFile(source=str(path), player=chosen, probabilities=probabilities)
+
+
+def load_strategy(
+    game: Game | StructuredGame,
+    path: str | Path,
+    player: int | None = None,
+    *,
+    use: GameUse = "exploited",
+) -> BehaviouralStrategy:
+    """Read a strategy file (module docstring) for ``player`` (None: the file says) as an
+    exact strategy, of the tree or of a structured game (its sequence tables, whose
+    information sets the tree's names name).
+
+    A seqform document must be of ``game`` (``read_strategy_file(..., same_game=use)``), so
+    a strategy of another game (or of Leduc with another deck or bets) is refused by naming
+    both games, not by the first information set or action that happens not to match;
+    ``use`` says in that refusal what ``game`` is for (``"re-solved"`` for a blueprint).  A
+    bare ``{infoset: {action: probability}}`` mapping and a Gambit profile name no game and
+    are read as given.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be read.
+    StrategyFileError
+        (a ``ValueError``) If it is not a complete, valid strategy of one player of ``game``,
+        or is a document of another game (naming both).
+    """
+    read = read_strategy_file(path, game, player, same_game=use)
+    return behaviour_from_mapping(strategy_tables(game)[read.player], read.probabilities)
 
 
 def _given(document: Any, player: int | None, where: str) -> _Given:

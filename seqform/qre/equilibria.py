@@ -183,7 +183,7 @@ def qre_point(equations: LogitEquations, point: TracedPoint) -> QREPoint:
 
 
 def logit_qre(
-    game: Game | str,
+    game: Game | str | os.PathLike[str],
     lambdas: Sequence[float],
     *,
     settings: TraceSettings | None = None,
@@ -201,7 +201,8 @@ def logit_qre(
     Raises
     ------
     TypeError
-        If ``lambdas`` is not a sequence of numbers.
+        If ``game`` is neither a game, a name nor a path, or ``lambdas`` is not a sequence
+        of numbers.
     ValueError
         If a ``λ`` is negative or not finite, or ``branch`` was traced on another game.
     seqform.game.errors.InvalidGameError
@@ -218,7 +219,7 @@ def logit_qre(
             raise TypeError(f"lambdas: each λ must be a number, not {lam!r:.80}")
         if not np.isfinite(lam) or lam < 0:
             raise ValueError(f"λ must be a finite number >= 0, not {lam}")
-    game = traceable_game(game, force=force)
+    game = traceable_game(game, force=force, caller="logit_qre")
     require_same_game(branch, game)
     equations = logit_equations(game)
     trace = follow_branch(equations, settings or TraceSettings(max_lambda=np.inf), targets=lambdas)
@@ -255,7 +256,7 @@ def limit_reached(
 
 
 def trace_logit(
-    game: Game | str,
+    game: Game | str | os.PathLike[str],
     *,
     tolerance: float = DEFAULT_TOLERANCE,
     settings: TraceSettings | None = None,
@@ -272,7 +273,7 @@ def trace_logit(
     ----------
     game
         Any game (n players, general sum) without information sets of chance probability 0,
-        or its spec (``"leduc"``, a file).
+        or its name (``"leduc"``) or path (:func:`~seqform.io.loader.load_game`).
     tolerance
         Stop once NashConv <= ``tolerance`` × payoff range.
     settings
@@ -292,7 +293,9 @@ def trace_logit(
 
     Raises
     ------
-    TypeError, ValueError
+    TypeError
+        If ``game`` is neither a game, a name nor a path, or ``tolerance`` is not a number.
+    ValueError
         If ``tolerance`` is not a finite number > 0.
     seqform.questions.ranges_work.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
         When the trace's estimate exceeds the work limit, before its first step.

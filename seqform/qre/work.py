@@ -34,10 +34,11 @@ plus every accepted point's ``β`` kept twice (the trace's points and
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from seqform.game.model import Game
-from seqform.io.loader import load_game
+from seqform.io.loader import as_game, load_game
 from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS, WorkRefusedError
 from seqform.routes.sizing.memory import BASE_BYTES, MemoryEstimate, check_memory
 from seqform.routes.sizing.planned import planned_size
@@ -140,10 +141,21 @@ def refuse_large_trace(
     return estimate
 
 
-def traceable_game(game: Game | str, *, force: bool = False) -> Game:
-    """``game``, loaded if it is a spec, its trace refused first unless ``force``
-    (:func:`refuse_large_trace`: before the tree is built where the spec says its size,
-    else once it is built)."""
+def traceable_game(
+    game: Game | str | os.PathLike[str], *, force: bool = False, caller: str = "trace_logit"
+) -> Game:
+    """``game``, loaded if it is a name or a path, its trace refused first unless ``force``
+    (:func:`refuse_large_trace`: before the tree is built where a built-in game's spec says
+    its size, else once it is built).
+
+    Raises
+    ------
+    TypeError
+        For a ``game`` that is neither a :class:`~seqform.game.model.Game`, a name nor a
+        path, naming ``caller`` (:func:`~seqform.io.loader.as_game`'s message).
+    """
+    if not isinstance(game, str):
+        game = as_game(game, caller)  # a Game as it is, a path read as a file
     if not force:
         refuse_large_trace(game)
     if isinstance(game, Game):

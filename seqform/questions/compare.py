@@ -21,6 +21,7 @@ The text and JSON (schema ``seqform.compare/2``) are written by
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ from seqform.forms.sequence_form import SequenceForm, build_sequence_form
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
+from seqform.io.loader import as_game
 from seqform.lp.solvers import Backend, HighsSolver
 from seqform.routes.normal import NormalFormDetails, NormalFormSolution, solve_normal_form
 from seqform.routes.tree import Solution, solve_tree
@@ -143,7 +145,7 @@ class _Options:
 
 
 def compare(
-    game: Game,
+    game: Game | str | os.PathLike[str],
     *,
     max_entries: int = DEFAULT_MAX_ENTRIES,
     solve_lps: bool = True,
@@ -156,10 +158,13 @@ def compare(
 
     The sequence form is built once and shared by every formulation.
 
+    Length: the docstring documents each option and refusal; the body is short.
+
     Parameters
     ----------
     game
-        The game.
+        The game: a :class:`~seqform.game.model.Game`, a name (``"kuhn"``) or a path to a
+        ``.efg`` file (:func:`~seqform.io.loader.load_game`).
     max_entries
         Normal-form matrices with more entries are sized (exactly) but not built.
     solve_lps
@@ -174,9 +179,12 @@ def compare(
 
     Raises
     ------
+    TypeError
+        For a ``game`` that is none of those.
     seqform.lp.solvers.SolverError
         If an LP solver does not prove optimality.
     """
+    game = as_game(game, "compare")
     max_entries = require_count("max_entries", max_entries, minimum=1)
     time_limit = require_time_limit("time_limit", time_limit)
     start = time.perf_counter()

@@ -9,29 +9,52 @@ nodes (the two agree there: the same targets, gifts and gadget values), and the 
 path above, where writing the tree and its gadget games would cost more than the LPs.  The
 refinement (``refine=True``) exists on the tree path only, the exact re-solve
 (``exact=True``, :mod:`seqform.resolving.exact_gadgets`) on the structured path only.
+
+A game given by name or path is read as ``seqform resolve GAME`` reads it
+(:func:`game_to_resolve`): a built-in game with a structured description (``leduc``,
+``rhode_island``, ...) as public tree × hands when that path is chosen, else its tree
+(:func:`~seqform.io.loader.load_game`), so the tree is built only when the tree path runs.
+A blueprint given as a path is read as ``--blueprint FILE`` is (:func:`read_blueprint`):
+both players' strategies from one strategy document of the game.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from seqform.forms.strategies import BehaviouralStrategy
+from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
 from seqform.game.model import Game
 from seqform.game.public.explicit import explicit_game, tree_nodes
 from seqform.game.public.tree import StructuredGame
+from seqform.io.loader import as_game
+from seqform.io.strategy_files import load_strategy
 from seqform.resolving.resolve import ResolveResult
 from seqform.resolving.resolve import resolve as resolve_tree
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.resolving.subgames import ResolveError
 
-__all__ = ["PATHS", "RESOLVE_TREE_NODES", "choose_path", "resolve"]
+__all__ = [
+    "PATHS",
+    "RESOLVE_TREE_NODES",
+    "Blueprint",
+    "choose_path",
+    "game_to_resolve",
+    "read_blueprint",
+    "resolve",
+]
 
 PATHS = ("auto", "tree", "structured")
 
 RESOLVE_TREE_NODES = 100_000
 """The largest tree a structured game is re-solved on by default: Leduc 5×2's (68,941
 nodes) re-solves in seconds on the tree path; Leduc 13×4's (10 million) is not written."""
+
+Blueprint = Sequence[BehaviouralStrategy | Mapping[str, Any]] | str | os.PathLike[str]
+"""Both players' strategies (``BehaviouralStrategy``\\ s or ``{infoset: {action:
+probability}}`` mappings), or the path of a strategy document holding both."""
 
 
 def choose_path(
@@ -82,9 +105,74 @@ def _exact_path(game: Game | StructuredGame, path: str, refine: bool) -> str:
     return "structured"
 
 
+def game_to_resolve(
+    game: Game | StructuredGame | str | os.PathLike[str],
+    path: str = "auto",
+    refine: bool = False,
+    exact: bool = False,
+) -> Game | StructuredGame:
+    """The game :func:`resolve` re-solves: ``game`` itself when built; for a name, the
+    structured description of a built-in game that has one where :func:`choose_path` takes
+    the structured path, else the game's tree (a name or a path,
+    :func:`~seqform.io.loader.load_game`).
+
+    Raises
+    ------
+    TypeError
+        For a ``game`` that is none of those.
+    ResolveError
+        As :func:`choose_path`, for the structured description.
+    """
+    if isinstance(game, Game | StructuredGame):
+        return game
+    structured = _structured_or_none(game) if isinstance(game, str) else None
+    if structured is not None and choose_path(structured, path, refine, exact) == "structured":
+        return structured
+    return as_game(game, "resolve")
+
+
+def _structured_or_none(spec: str) -> StructuredGame | None:
+    """The structured description of the built-in game ``spec``; None for a game without
+    one, or with parameters only its tree takes (the tree's loader then says what is wrong)."""
+    try:
+        name, _ = parse_game_spec(spec)
+        return load_structured_game(spec) if name in STRUCTURED_GAMES else None
+    except ValueError:
+        return None
+
+
+def read_blueprint(
+    game: Game | StructuredGame, blueprint: Blueprint
+) -> Sequence[BehaviouralStrategy | Mapping[str, Any]]:
+    """``blueprint`` as both players' strategies: a path read as ``--blueprint FILE`` is
+    (:func:`~seqform.io.strategy_files.load_strategy`, a document of ``game`` holding both),
+    a pair as given.
+
+    Raises
+    ------
+    TypeError
+        For anything but a path or a sequence of strategies (a mapping, a number).
+    OSError
+        If the file cannot be read.
+    StrategyFileError
+        (a ``ValueError``) If it does not hold a strategy of each player of ``game``.
+    """
+    if isinstance(blueprint, os.PathLike):
+        blueprint = os.fspath(blueprint)
+    if isinstance(blueprint, str):
+        return tuple(load_strategy(game, blueprint, player, use="re-solved") for player in (0, 1))
+    if isinstance(blueprint, Sequence) and not isinstance(blueprint, str | bytes):
+        return blueprint
+    raise TypeError(
+        "blueprint must be both players' strategies (a pair of BehaviouralStrategy or "
+        "{infoset: {action: probability}} mappings) or the path of a strategy document "
+        f"(str or os.PathLike), not {type(blueprint).__name__} {blueprint!r:.60}"
+    )
+
+
 def resolve(
-    game: Game | StructuredGame,
-    blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]],
+    game: Game | StructuredGame | str | os.PathLike[str],
+    blueprint: Blueprint,
     *,
     round_number: int = 2,
     gadget: str = "resolve",
@@ -100,21 +188,31 @@ def resolve(
     ``progress`` hears the structured path's gadget LPs one by one; ``exact`` solves every
     gadget LP exactly and certifies in Fractions (structured path only).
 
+    ``game`` is a built game, a name (``"leduc"``) or a path (:func:`game_to_resolve`);
+    ``blueprint`` both players' strategies or the path of a strategy document of the game
+    (:func:`read_blueprint`).
+
     Raises
     ------
+    TypeError
+        For a ``game`` or ``blueprint`` of another kind.
     ResolveError
         As both paths, and :func:`choose_path`.
+    OSError, StrategyFileError
+        For a blueprint file that cannot be read or is not a strategy document of the game.
     """
+    game = game_to_resolve(game, path, refine, exact)
     chosen = choose_path(game, path, refine, exact)
+    strategies = read_blueprint(game, blueprint)
     if chosen == "structured":
         assert isinstance(game, StructuredGame)
         return resolve_structured(
             game,
-            blueprint,
+            strategies,
             round_number=round_number,
             gadget=gadget,
             exact=exact,
             progress=progress,
         )
     tree = game if isinstance(game, Game) else explicit_game(game)
-    return resolve_tree(tree, blueprint, round_number=round_number, gadget=gadget, refine=refine)
+    return resolve_tree(tree, strategies, round_number=round_number, gadget=gadget, refine=refine)

@@ -25,7 +25,7 @@ information set reached by either solution; largest changes first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -167,11 +167,23 @@ class LockedSolution:
 
 def as_locks(locks: Any) -> list[Lock]:
     """``locks`` as :class:`Lock`\\ s: strings in the compact notation
-    (:func:`seqform.io.lock_files.parse_lock`) or locks; one string or lock alone."""
+    (:func:`seqform.io.lock_files.parse_lock`) or locks; one string or lock alone.
+
+    Raises
+    ------
+    TypeError
+        For anything but a lock string, a ``Lock`` or a sequence of them (``locks=5``,
+        ``locks=[None]``), naming ``locks``.
+    LockError
+        For a string that is not a lock.
+    """
     from seqform.io.lock_files import parse_lock
 
     if isinstance(locks, str | Lock):
         locks = [locks]
+    accepted = "locks takes node locks: text such as 'IP@x: b5=1', a Lock, or a sequence of them"
+    if isinstance(locks, bytes | Mapping) or not isinstance(locks, Iterable):
+        raise TypeError(f"{accepted}; not {type(locks).__name__} {locks!r:.60}")
     found = []
     for item in locks:
         if isinstance(item, str):
@@ -179,7 +191,7 @@ def as_locks(locks: Any) -> list[Lock]:
         elif isinstance(item, Lock):
             found.append(item)
         else:
-            raise LockError(f"a lock is text such as 'IP@x: b5=1' or a Lock, not {item!r}")
+            raise TypeError(f"{accepted}; not {type(item).__name__} {item!r:.60} among them")
     return found
 
 

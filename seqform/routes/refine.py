@@ -71,6 +71,7 @@ from seqform.io.loader import as_game
 from seqform.lp.exact.minmax import MinmaxProgram
 from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import SolverError, SolverStats, optimal_stats
+from seqform.routes.options import check_options
 from seqform.routes.perturbation import (
     PerturbedProblem,
     candidate_epsilons,
@@ -167,6 +168,8 @@ def refine(
 ) -> RefinedSolution:
     """Compute a quasi-perfect equilibrium by the perturbed LP (module docstring).
 
+    Length: the docstring documents each option and refusal; the body is short.
+
     Parameters
     ----------
     game
@@ -174,7 +177,8 @@ def refine(
     form
         Its sequence form, if already built.
     solver, time_limit
-        For HiGHS on the numeric perturbed LPs.
+        For HiGHS on the numeric perturbed LPs: ``"simplex"`` or ``"ipm"``, the solvers
+        that end at a simplex basis.
     max_pivots
         Exact simplex pivots allowed from each starting basis.
     max_seconds
@@ -183,9 +187,13 @@ def refine(
 
     Raises
     ------
+    OptionsError
+        For a solver without a simplex basis (``"pdlp"``, ``"clarabel"``) or unknown, as
+        :func:`~seqform.routes.options.check_options` says it for ``solve(refine=True)``.
     seqform.lp.solvers.SolverError
         If HiGHS fails on every perturbed LP.
     """
+    check_options("tree", solver=solver, refine=True)  # as solve(refine=True) and --refine
     game = as_game(game, "refine")
     time_limit = require_time_limit("time_limit", time_limit)
     max_pivots = require_count("max_pivots", max_pivots, minimum=1)

@@ -30,7 +30,7 @@ Size: the one entry point documents every option of every route, node locks incl
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -72,14 +72,31 @@ GameLike = Game | StructuredGame | str | os.PathLike[str]
 
 def _bounds(fix: Any) -> Any:
     """``fix`` as :class:`~seqform.routes.restrict.ActionBound`\\ s (strings are read as
-    ``--fix`` specs, ``"K:b=1"``), or the :class:`Restrictions` given; None for none."""
-    from seqform.routes.restrict import Restrictions, parse_fix
+    ``--fix`` specs, ``"K:b=1"``), or the :class:`Restrictions` given; None for none.
+
+    Raises
+    ------
+    TypeError
+        For anything but those: a spec, an ``ActionBound``, resolved ``Restrictions``, or a
+        sequence of specs and ``ActionBound``\\ s (``fix=3``, ``fix=[None]``).
+    """
+    from seqform.routes.restrict import ActionBound, Restrictions, parse_fix
 
     if fix is None or isinstance(fix, Restrictions):
         return fix
-    if isinstance(fix, str):
+    if isinstance(fix, str | ActionBound):
         fix = [fix]
-    bounds = [parse_fix(item) if isinstance(item, str) else item for item in fix]
+    accepted = (
+        "fix takes restrictions on behaviour: a spec such as 'K:b=1', an ActionBound, "
+        "resolved Restrictions, or a sequence of specs and ActionBounds"
+    )
+    if isinstance(fix, bytes | Mapping) or not isinstance(fix, Iterable):
+        raise TypeError(f"{accepted}; not {type(fix).__name__} {fix!r:.60}")
+    bounds = []
+    for item in fix:
+        if not isinstance(item, str | ActionBound):
+            raise TypeError(f"{accepted}; not {type(item).__name__} {item!r:.60} among them")
+        bounds.append(parse_fix(item) if isinstance(item, str) else item)
     return bounds or None
 
 

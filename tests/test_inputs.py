@@ -446,6 +446,19 @@ def test_turning_off_a_reduction_the_route_lacks_is_a_usage_error(argv, named, c
     assert named in err and "turns off a reduction of the structured route" in err
 
 
+def test_the_normal_form_s_options_are_refused_on_other_routes(capsys):
+    # --max-entries 5 on the tree route was accepted and did nothing (exit 0)
+    assert main(["solve", "kuhn", "--max-entries", "5"]) == 2
+    assert "--max-entries (max_entries) belongs to the normal form" in capsys.readouterr().err
+    assert main(["solve", "kuhn", "--method", "normal", "--max-entries", "10^4"]) == 0
+    from seqform.routes.options import OptionsError
+
+    with pytest.raises(OptionsError, match=r"reduced=True belongs to the normal form"):
+        seqform.solve("kuhn", reduced=True)
+    with pytest.raises(OptionsError, match=r"max_entries\) belongs to the normal form"):
+        seqform.solve("leduc(ranks=13)", max_entries=5)  # the structured route
+
+
 def test_the_library_refuses_turning_off_a_reduction_the_route_lacks():
     from seqform.routes.options import OptionsError
 

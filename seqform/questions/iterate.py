@@ -92,11 +92,11 @@ from seqform.questions.lp_reference import (
     tree_reference,
 )
 from seqform.routes.locked import as_locks, resolve_for
+from seqform.routes.options import check_reductions
 from seqform.routes.policy import (
     ITERATE_METHODS,
     OptionsError,
     Route,
-    check_reductions,
     refuse_tree_beyond_memory,
     resolve_method,
 )
@@ -202,7 +202,7 @@ def iterate(
         On the structured route, run on canonical boards and hand classes where the game
         is invariant under suit permutations, certified on the game (module docstring);
         False runs on the game itself (the command line's ``--no-suit-isomorphism``);
-        refused on the tree (:func:`~seqform.routes.policy.check_reductions`).  Ignored with
+        refused on the tree (:func:`~seqform.routes.options.check_reductions`).  Ignored with
         locks.
 
     Raises

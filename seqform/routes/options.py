@@ -6,10 +6,14 @@ needs these names and this check to build its parser, and reading them must not 
 scipy or a solver: ``seqform --help`` starts without them.
 
 :func:`check_options` raises :class:`OptionsError` (a ``ValueError``), which the command line
-reports as a usage error (exit 2).
+reports as a usage error (exit 2); so do :func:`check_route_options`'s checks of the options
+that belong to one route once the route is chosen (the suit and ordered isomorphisms to the
+structured route, the normal form's size limit to the normal form).
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from seqform.lp.solvers import BACKENDS, BASIS_SOLVERS, HIGHS_SOLVERS, STRUCTURED_SOLVERS
 
@@ -18,10 +22,26 @@ __all__ = [
     "ITERATE_METHODS",
     "METHODS",
     "SOLVERS",
+    "ChosenRoute",
     "OptionsError",
+    "check_normal_form_options",
     "check_options",
+    "check_reductions",
+    "check_route_options",
     "resolve_method",
 ]
+
+
+class ChosenRoute(Protocol):
+    """What the route checks read of a :class:`seqform.routes.policy.Route` (this module
+    must not import the policy, which imports it)."""
+
+    @property
+    def method(self) -> str: ...
+
+    @property
+    def structured(self) -> object | None: ...
+
 
 METHODS = ("auto", "tree", "structured", "normal")
 """The routes a caller may ask for (``auto`` chooses between ``tree`` and ``structured``)."""
@@ -133,4 +153,78 @@ def _check_structured(solver: str | None, backend: str, exact: bool) -> None:
         raise OptionsError(
             f"the structured route solves with {', '.join(STRUCTURED_SOLVERS[:-1])} or "
             f"{STRUCTURED_SOLVERS[-1]}, not {solver}"
+        )
+
+
+def check_route_options(
+    route: ChosenRoute,
+    *,
+    suit_isomorphism: bool = True,
+    ordered_isomorphism: bool = True,
+    max_entries_given: bool = False,
+    reduced: bool = False,
+) -> None:
+    """``solve``'s options that belong to one route, refused on another
+    (:func:`check_reductions`, :func:`check_normal_form_options`)."""
+    check_reductions(route, suit_isomorphism, ordered_isomorphism)
+    check_normal_form_options(route, max_entries_given, reduced)
+
+
+def check_normal_form_options(route: ChosenRoute, max_entries_given: bool, reduced: bool) -> None:
+    """Refuse the normal form's options on another route: ``max_entries`` (``--max-entries``,
+    the normal form's size limit) and ``reduced`` (its reduced strategies) would do nothing
+    on the tree or the structured route, and are named instead of ignored.
+
+    Raises
+    ------
+    OptionsError
+        When either is given and ``route`` is not the normal form's.
+    """
+    if route.method == "normal":
+        return
+    given = [
+        option
+        for option, present in (
+            ("--max-entries (max_entries)", max_entries_given),
+            ("reduced=True", reduced),
+        )
+        if present
+    ]
+    if given:
+        raise OptionsError(
+            f"{' and '.join(given)} belongs to the normal form (--method normal); here the "
+            f"game is on the {route.method} route"
+        )
+
+
+def check_reductions(
+    route: ChosenRoute, suit_isomorphism: bool = True, ordered_isomorphism: bool = True
+) -> None:
+    """Refuse turning off a structured route's lossless reduction on another route.
+
+    The suit and ordered game isomorphisms reduce the structured LP (and vector CFR); the
+    tree and the normal form have neither, so ``suit_isomorphism=False`` or
+    ``ordered_isomorphism=False`` there (``--no-suit-isomorphism``,
+    ``--no-ordered-isomorphism``) would do nothing, and is named instead of ignored.
+
+    Raises
+    ------
+    OptionsError
+        When either is False and ``route`` is not the structured one.
+    """
+    if route.structured is not None:
+        return
+    given = [
+        option
+        for option, off in (
+            ("--no-suit-isomorphism (suit_isomorphism=False)", not suit_isomorphism),
+            ("--no-ordered-isomorphism (ordered_isomorphism=False)", not ordered_isomorphism),
+        )
+        if off
+    ]
+    if given:
+        raise OptionsError(
+            f"{' and '.join(given)} turns off a reduction of the structured route; here the "
+            f"game is on the {route.method} route, which has none (--method structured "
+            "solves a structured game's full LP)"
         )

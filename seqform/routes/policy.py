@@ -58,6 +58,7 @@ from seqform.routes.options import (
     SOLVERS,
     OptionsError,
     check_options,
+    check_route_options,
     resolve_method,
 )
 from seqform.routes.sizing.memory import (
@@ -85,7 +86,7 @@ __all__ = [
     "OptionsError",
     "Route",
     "check_options",
-    "check_reductions",
+    "check_route_options",
     "choose_route",
     "refuse_slow_lp",
     "refuse_structured_beyond_memory",
@@ -129,39 +130,6 @@ class Route:
         if self.size is not None and self.size.tree_bound is not None:
             return self.size.tree_bound
         return None if self.structured is None else tree_nodes(self.structured)
-
-
-def check_reductions(
-    route: Route, suit_isomorphism: bool = True, ordered_isomorphism: bool = True
-) -> None:
-    """Refuse turning off a structured route's lossless reduction on another route.
-
-    The suit and ordered game isomorphisms reduce the structured LP (and vector CFR); the
-    tree and the normal form have neither, so ``suit_isomorphism=False`` or
-    ``ordered_isomorphism=False`` there (``--no-suit-isomorphism``,
-    ``--no-ordered-isomorphism``) would do nothing, and is named instead of ignored.
-
-    Raises
-    ------
-    OptionsError
-        When either is False and ``route`` is not the structured one.
-    """
-    if route.structured is not None:
-        return
-    given = [
-        option
-        for option, off in (
-            ("--no-suit-isomorphism (suit_isomorphism=False)", not suit_isomorphism),
-            ("--no-ordered-isomorphism (ordered_isomorphism=False)", not ordered_isomorphism),
-        )
-        if off
-    ]
-    if given:
-        raise OptionsError(
-            f"{' and '.join(given)} turns off a reduction of the structured route; here the "
-            f"game is on the {route.method} route, which has none (--method structured "
-            "solves a structured game's full LP)"
-        )
 
 
 def _spot_game(

@@ -39,7 +39,7 @@ from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeE
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.io.loader import as_game, check_max_nodes, load_game
-from seqform.routes.policy import OptionsError, Route, check_reductions, choose_route
+from seqform.routes.policy import OptionsError, Route, check_route_options, choose_route
 from seqform.routes.tree import Solution, solve_tree
 
 if TYPE_CHECKING:
@@ -157,7 +157,8 @@ def solve(
     time_limit, verbose
         For the LP solver.
     max_entries, reduced
-        The normal form's size limit, and whether to solve the reduced normal form.
+        The normal form's size limit, and whether to solve the reduced normal form; refused
+        on the other routes (:func:`~seqform.routes.options.check_normal_form_options`).
     force
         Build and solve past the memory estimate, and a hold'em spot's LP past its size
         limit (:mod:`seqform.holdem.lp_work`).
@@ -173,7 +174,7 @@ def solve(
         when the game is invariant under suit permutations (leduc), then certify the lifted
         answer on the game (:mod:`seqform.structured.reductions.suit_reduction`); False solves the
         full LP, and is refused on the other routes, which have no reduction to turn off
-        (:func:`~seqform.routes.policy.check_reductions`, as ``ordered_isomorphism=False``).
+        (:func:`~seqform.routes.options.check_reductions`, as ``ordered_isomorphism=False``).
         The exact structured route always solves the full LP.
     ordered_isomorphism
         With ``suit_isomorphism``: merge the hand classes further by the ordered game
@@ -214,7 +215,13 @@ def solve(
         force=force,
         suit_isomorphism=suit_isomorphism and locks is None,
     )
-    check_reductions(route, suit_isomorphism, ordered_isomorphism)
+    check_route_options(
+        route,
+        suit_isomorphism=suit_isomorphism,
+        ordered_isomorphism=ordered_isomorphism,
+        max_entries_given=max_entries != DEFAULT_MAX_ENTRIES,
+        reduced=reduced,
+    )
     loaded: Game | StructuredGame | None = None
     if locks is not None:
         from seqform.routes.locked import as_locks, check_locked_route

@@ -26,7 +26,7 @@ from seqform.cli.progress import (
     solver_log_to_stderr,
 )
 from seqform.documents.layout.blocks import uncertified_reason
-from seqform.routes.policy import AUTO_TREE_NODES, Route, check_reductions, choose_route
+from seqform.routes.policy import AUTO_TREE_NODES, Route, check_route_options, choose_route
 from seqform.routes.solve import solve_on_route
 
 if TYPE_CHECKING:
@@ -67,22 +67,7 @@ def run(args: argparse.Namespace) -> int:
     bounds = _bounds(args) if not args.refine else None
     locks = read_locks(args)
     hands = _chosen_hands(args)
-    route = choose_route(
-        args.game,
-        args.method,
-        solver=args.solver,
-        backend=args.backend,
-        exact=args.exact,
-        refine=args.refine,
-        fix=bool(args.fix or args.fix_file),
-        force=args.force,
-        suit_isomorphism=args.suit_isomorphism and locks is None,
-    )
-    check_reductions(route, args.suit_isomorphism, args.ordered_isomorphism)
-    if locks is not None:
-        from seqform.routes.locked import check_locked_route
-
-        check_locked_route(route, exact=args.exact, refine=args.refine, backend=args.backend)
+    route = _route(args, locks)
     progress = Progress(args)
     if hands and route.structured is None:
         raise CommandError("--hand needs the structured route (a spot's default)", EXIT_USAGE)
@@ -120,6 +105,33 @@ def run(args: argparse.Namespace) -> int:
     except ArithmeticError as exc:  # ExactSolveError included
         raise CommandError(f"exact computation failed: {exc}") from exc
     return _report(solution, route, progress, args, hands)
+
+
+def _route(args: argparse.Namespace, locks: list[Any] | None) -> Route:
+    """The library's route for ``args``, with the options that belong to another route and
+    the locks the route cannot take refused (usage errors)."""
+    route = choose_route(
+        args.game,
+        args.method,
+        solver=args.solver,
+        backend=args.backend,
+        exact=args.exact,
+        refine=args.refine,
+        fix=bool(args.fix or args.fix_file),
+        force=args.force,
+        suit_isomorphism=args.suit_isomorphism and locks is None,
+    )
+    check_route_options(
+        route,
+        suit_isomorphism=args.suit_isomorphism,
+        ordered_isomorphism=args.ordered_isomorphism,
+        max_entries_given=args.max_entries != LIMITS.normal_form_entries,
+    )
+    if locks is not None:
+        from seqform.routes.locked import check_locked_route
+
+        check_locked_route(route, exact=args.exact, refine=args.refine, backend=args.backend)
+    return route
 
 
 def _solve_locked(

@@ -85,7 +85,11 @@ class LogitEquations:
     path : ``R``, CSR, shape (pairs, N): the actions on the path to each pair's terminal
     terminal_path : CSR, shape (terminals kept, N): the same per terminal
     log_chance : per terminal kept, ``log c(z)``
-    payoff_range : largest minus smallest payoff over the terminals (for tolerances)
+    payoff_range : the largest of the players' payoff ranges (a player's largest payoff
+        over the terminals less its smallest), the scale of the tolerances: player 1's
+        range in a two-player zero-sum game, as every certificate of seqform reads it (a
+        range over both players' payoffs together was 2004 for Kuhn poker shifted by
+        +1000 to player 1, 500 times its range of 4)
     """
 
     game: Game
@@ -204,7 +208,7 @@ def logit_equations(game: Game) -> LogitEquations:
         path=sp.csr_array(terminal_path[pair_terminal]),
         terminal_path=terminal_path,
         log_chance=np.log(flat.terminal_reach[kept]),
-        payoff_range=float(payoff_values.max() - payoff_values.min()) if kept.size else 0.0,
+        payoff_range=float(np.ptp(payoff_values, axis=1).max()) if kept.size else 0.0,
     )
 
 

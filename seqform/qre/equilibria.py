@@ -12,8 +12,11 @@ Stop rule
 measured by best response (:func:`seqform.certify.certify_profile`), and its largest agent
 regret (:func:`~seqform.qre.equations.agent_regret`: the gain of the best action
 at an information set given it is reached, Gambit's ``logit_solve`` stop rule with
-``maxregret``) are at most ``tolerance`` times the game's payoff range (largest minus
-smallest payoff, Gambit's scale too), or ``λ`` exceeds ``max_lambda``.  NashConv alone
+``maxregret``) are at most ``tolerance`` times the game's payoff range (the largest of
+the players' ranges, each its largest payoff less its smallest: player 1's in a two-player
+zero-sum game, as every seqform certificate; Gambit takes the range of all players' payoffs
+together, which a constant added to one player's payoffs and taken from the other's
+widens, though it changes no equilibrium), or ``λ`` exceeds ``max_lambda``.  NashConv alone
 would stop where play at information sets that a player's own strategy (almost) never
 reaches is still far from its limit; the agent regret follows it there, where the branch's
 limit is a sequential equilibrium (Turocy 2010).  As ``λ → ∞`` the branch converges to a

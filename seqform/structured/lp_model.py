@@ -39,10 +39,12 @@ length ``sqrt(L)``.  Each live hand enters its group's chain once, so a group co
 
 Groups that share levels and public cards (a *family*) have the same chain, so the chain is
 laid out once and repeated per ``s0`` with numpy; the cost of building is linear in the LP's
-size.  Payoffs are multiplied by ``scale = 1 / (deal_scale · sum w1)`` (the probability of
-the opponent's hand, not of the deal, so coefficients stay near ``1 / H``); the optimum is
-``scale`` times the game's value and the plans are unchanged.  Solved by
-:mod:`seqform.structured.lp_solve`.
+size.  Payoffs are multiplied by ``scale = 1 / (deal_scale · sum w1 · unit)`` (the
+probability of the opponent's hand, not of the deal, so coefficients stay near ``1 / H``;
+``unit`` a power of two that brings payoffs outside ``[1/16, 2^20)`` into ``[1, 2)``,
+:func:`~seqform.structured.lp_parts.payoff_unit`, so the float solvers' absolute
+tolerances see the same numbers in any units); the optimum is ``scale`` times the game's
+value and the plans are unchanged.  Solved by :mod:`seqform.structured.lp_solve`.
 
 Numbers.  The one builder is generic in its numbers, as :mod:`seqform.lp.merged` is for the
 tree's LP: :func:`build_structured_lp` writes float64 arrays (numpy throughout) for the
@@ -79,6 +81,7 @@ from seqform.structured.lp_parts import (
     exact_value,
     level_chain,
     numbers,
+    payoff_unit,
     rule_values,
 )
 
@@ -196,7 +199,8 @@ class _Builder:
         self.numbering = number_public_tree(game)
         self.weights = tuple(numbers(game.hands[p].weights, exact) for p in (0, 1))
         total1 = sum((Fraction(w) for w in game.hands[1].weights), Fraction(0))
-        self.scale = 1 / (Fraction(game.deal_scale) * total1)
+        unit = payoff_unit(self.numbering.leaf_rules)
+        self.scale = 1 / (Fraction(game.deal_scale) * total1 * unit)
         self.partner = _partner(game)
         # one-card hands: take out the one clashing hand; two-card hands: the hands sharing
         # each card are taken out card by card (family), the twin twice, so it is put back

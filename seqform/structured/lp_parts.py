@@ -1,7 +1,7 @@
 """The pieces :mod:`seqform.structured.lp_model` assembles its LP from: the blocked chain
 of prefix sums over levels, the triplets of a block of rows, and a leaf's payoff rule read
 on levels (:func:`aggregate_rule` as slots of the chain, :func:`rule_values` pair by pair), in
-floats or Fractions.
+floats or Fractions, and the power of two the payoffs are divided by (:func:`payoff_unit`).
 
 Why the chain is blocked: a chain of ``L`` equalities ``P_m = P_{m-1} + u_{m-1}`` has a
 condition that grows with ``L`` (interior-point methods returned wrong values at
@@ -21,7 +21,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.game.public.numbering import PublicNumbering
-from seqform.game.public.tree import Constant, Sign
+from seqform.game.public.tree import Constant, PayoffRule, Sign
+from seqform.lp.minmax import payoff_normaliser
 
 __all__ = [
     "UNBLOCKED_LEVELS",
@@ -32,6 +33,7 @@ __all__ = [
     "exact_value",
     "level_chain",
     "numbers",
+    "payoff_unit",
     "rule_values",
 ]
 
@@ -206,3 +208,30 @@ def rule_values(
             high, low = numbers([rule.if_reached, rule.otherwise], exact)
             out[row] = np.where(reached, high, low)
     return out
+
+
+def payoff_unit(rules: Iterable[PayoffRule]) -> Fraction:
+    """The power of two the structured LP divides the payoffs of ``rules`` by: the one
+    :func:`~seqform.lp.minmax.payoff_normaliser` divides a payoff matrix with these
+    entries by (1 for the usual games; else the largest ``|payoff|`` is brought into
+    ``[1, 2)``).
+
+    The LP's coefficients are the payoffs times the chance of the deal and of the public
+    cards, which the LP's ``scale`` already brings near ``1 / H``; its solvers' tolerances
+    are absolute (Clarabel's and HiGHS's), so the same game in other units was a different
+    LP to them: ``rhode_island`` with ante 5·10^8 stopped Clarabel with a numerical error
+    and with ante 5·10^9 HiGHS called the LP unbounded.  A power of two changes no digit
+    of a float and keeps the exact LP exact.
+    """
+    payoffs = [
+        abs(float(value))
+        for rule in rules
+        for value in (
+            (rule.payoff,)
+            if isinstance(rule, Constant)
+            else (rule.stake,)
+            if isinstance(rule, Sign)
+            else (rule.if_reached, rule.otherwise)
+        )
+    ]
+    return Fraction(payoff_normaliser(sp.csr_array(np.asarray([payoffs], dtype=float))))

@@ -194,7 +194,7 @@ def test_exploiting_solve_s_own_answer_gains_nothing(tmp_path, capsys):
     assert document["gain"] >= 0
 
 
-# --- the structured route: its float LP sees the payoffs in [1, 2) ---------------------
+# --- the structured route and --refine: their float LPs see the payoffs in [1, 2) -------
 
 LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017), App. E.2: Leduc's value to player 1
 
@@ -237,6 +237,17 @@ def test_the_structured_route_solves_rhode_island_with_large_stakes(capsys):
     game = f"rhode_island(ranks=2, suits=2, ante={ante}, bets=({2 * ante}, {4 * ante}, {4 * ante}))"
     assert main(["solve", game, "--method", "structured", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["certificate"]["equilibrium"]
+
+
+@pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
+def test_refine_verifies_a_scaled_game(tmp_path, scale):
+    # The perturbed LP gave HiGHS A unscaled: in billionths of a chip no basis it found led
+    # to one optimal for all small ε, and in units of 1e-300 the exact solves overflowed;
+    # both fell back, unverified.  Kuhn's value is -1/18 (Kuhn 1950).
+    refined = seqform.refine(read_efg(_scaled_kuhn(tmp_path, scale)))
+    assert refined.verified
+    assert refined.value == Fraction(-1, 18) * scale
+    assert refined.certificate.nash_conv == 0
 
 
 # --- logit QRE: the trace's default λ limit follows the payoff unit -------------------------

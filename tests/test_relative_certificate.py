@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,6 +21,14 @@ from seqform.cli.main import main
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.formats.efg import read_efg
 from seqform.game.model import Game
+from seqform.game.public.tree import (
+    Constant,
+    PayoffRule,
+    PublicLeaf,
+    PublicNode,
+    Sign,
+    Threshold,
+)
 from seqform.io.documents import validate_document
 
 SCALES = (
@@ -199,6 +208,62 @@ def test_exploiting_solve_s_own_answer_gains_nothing(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     validate_document(document)
     assert document["gain"] >= 0
+
+
+# --- the structured route and --refine: their float LPs see the payoffs in [1, 2) -------
+
+LEDUC_VALUE = -0.085606424078  # Lanctot et al. (2017), App. E.2: Leduc's value to player 1
+
+
+def _scaled_rule(rule: PayoffRule, scale: Fraction) -> PayoffRule:
+    if isinstance(rule, Constant):
+        return Constant(rule.payoff * scale)
+    if isinstance(rule, Sign):
+        return Sign(rule.stake * scale)
+    return Threshold(rule.quantity, rule.if_reached * scale, rule.otherwise * scale)
+
+
+def _scaled_public(node: PublicNode, scale: Fraction) -> PublicNode:
+    """The public tree with every leaf's payoffs multiplied by ``scale`` (levels kept)."""
+    if isinstance(node, PublicLeaf):
+        return PublicLeaf(_scaled_rule(node.rule, scale), node.levels)
+    return replace(node, children=tuple(_scaled_public(child, scale) for child in node.children))
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "simplex"])
+@pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
+def test_the_structured_route_certifies_a_scaled_game(scale, solver):
+    # The structured LP normalised chance only: Leduc in billionths of a chip came back
+    # uncertified (exploitability 0.1 of the payoff range), in units of 1e9 Clarabel ran
+    # out of iterations and in units of 1e15 HiGHS called the LP empty.
+    from seqform.game.builtin.leduc import leduc_structured
+    from seqform.routes.structured import solve_structured
+
+    leduc = leduc_structured()
+    game = replace(leduc, root=_scaled_public(leduc.root, scale))
+    solution = solve_structured(game, solver=solver)
+    assert is_certified(solution.certificate)
+    assert solution.value == pytest.approx(LEDUC_VALUE * float(scale), rel=1e-9)
+
+
+def test_the_structured_route_solves_rhode_island_with_large_stakes(capsys):
+    # Rhode Island with antes of 5e9: Clarabel stopped with a numerical error and HiGHS,
+    # its fallback, called the LP of a finite game unbounded.
+    ante = 5 * 10**9
+    game = f"rhode_island(ranks=2, suits=2, ante={ante}, bets=({2 * ante}, {4 * ante}, {4 * ante}))"
+    assert main(["solve", game, "--method", "structured", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["certificate"]["equilibrium"]
+
+
+@pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
+def test_refine_verifies_a_scaled_game(tmp_path, scale):
+    # The perturbed LP gave HiGHS A unscaled: in billionths of a chip no basis it found led
+    # to one optimal for all small ε, and in units of 1e-300 the exact solves overflowed;
+    # both fell back, unverified.  Kuhn's value is -1/18 (Kuhn 1950).
+    refined = seqform.refine(read_efg(_scaled_kuhn(tmp_path, scale)))
+    assert refined.verified
+    assert refined.value == Fraction(-1, 18) * scale
+    assert refined.certificate.nash_conv == 0
 
 
 # --- logit QRE: the trace's default λ limit follows the payoff unit -------------------------

@@ -7,6 +7,17 @@ module builds the problem once with ``ε`` symbolic (:class:`PerturbedProblem`: 
 ``ε = 2^-k``), runs HiGHS and the exact lexicographic pivoting on it, and reads the limit
 strategies off a basis optimal for all small ``ε``: the behaviour at ``h`` is the limit of
 ``x_ε[h, a] / x_ε[parent(h)]``, the ratio of the lowest-order coefficients.
+
+Units.  HiGHS's tolerances are absolute, and the exact pivoting refines its solves in
+floats, so the problem is written on the payoffs divided by a power of two ``s`` into
+``[1, 2)`` where they lie outside ``[1/16, 2^20)``
+(:meth:`~seqform.forms.sequence_form.SequenceForm.normalised_for_floats`): Kuhn in
+billionths of a chip gave HiGHS a basis from which no exact pivoting reached one optimal for
+all small ``ε``, and in units of 1e-300 the exact solves overflowed, where Kuhn in chips was
+verified.  The LP of ``A / s`` is, exactly, that of ``A`` with its rows
+``Fᵀ q − Aᵀ x <= 0`` and its objective divided by ``s`` and ``q`` multiplied by it: the same
+bases, the same plans in every ``ε``, the value divided by ``s`` (multiplied back by
+:meth:`PerturbedProblem.limit`).  The limit strategies are certified on the game itself.
 """
 
 from __future__ import annotations
@@ -149,26 +160,33 @@ def _limit_strategy(table: PlayerSequences, plan: list[Polynomial]) -> Behaviour
 
 @dataclass(frozen=True)
 class PerturbedProblem:
-    """The problem of the module docstring, ``ε`` symbolic, and its numeric instances."""
+    """The problem of the module docstring, ``ε`` symbolic, and its numeric instances.
+
+    form : the game's sequence form
+    scaled : ``form`` with its payoffs divided by a power of two (module docstring,
+        Units; ``scaled.payoff_scale``), on which the problem is written
+    """
 
     game: Game
     form: SequenceForm
+    scaled: SequenceForm
     lengths: tuple[np.ndarray, np.ndarray]
     degree: int
     symbolic: MinmaxProgram
     parametric: ParametricLP
 
     def numeric(self, epsilon: Fraction) -> MinmaxProgram:
-        """The perturbed LP at one numeric ``ε``: bounds ``ε^|σ|`` on both plans."""
+        """The perturbed LP at one numeric ``ε``: bounds ``ε^|σ|`` on both plans (payoffs
+        divided by ``scaled.payoff_scale``, as the symbolic problem's)."""
         x_lower = [epsilon ** int(n) if n else Fraction(0) for n in self.lengths[0]]
         y_lower = [epsilon ** int(n) if n else Fraction(0) for n in self.lengths[1]]
-        return minmax_program(self.form, x_lower=x_lower, y_lower=y_lower)
+        return minmax_program(self.scaled, x_lower=x_lower, y_lower=y_lower)
 
     def limit(
         self, found: ParametricSolution
     ) -> tuple[Fraction, BehaviouralStrategy, BehaviouralStrategy] | None:
-        """The value and limit strategies of a basis optimal for all small ``ε``, or None
-        when its plans are not strategies in the limit."""
+        """The value (in the game's payoffs) and limit strategies of a basis optimal for
+        all small ``ε``, or None when its plans are not strategies in the limit."""
         x_poly, y_poly = _limit_plans(self.symbolic, found, self.lengths[1])
         if any(lex_sign(p) < 0 for p in y_poly):
             return None
@@ -176,14 +194,16 @@ class PerturbedProblem:
         second = _limit_strategy(self.form.players[1], y_poly)
         if first is None or second is None:
             return None
-        return found.values[self.symbolic.q_columns.start][0], first, second
+        value = found.values[self.symbolic.q_columns.start][0] * self.scaled.payoff_scale
+        return value, first, second
 
 
 def perturbed_problem(game: Game, form: SequenceForm) -> PerturbedProblem:
     lengths = (sequence_lengths(form.players[0]), sequence_lengths(form.players[1]))
     degree = int(max(lengths[0].max(), lengths[1].max()))
-    symbolic, parametric = _perturbed_lp(form, lengths, degree)
-    return PerturbedProblem(game, form, lengths, degree, symbolic, parametric)
+    scaled = form.normalised_for_floats()
+    symbolic, parametric = _perturbed_lp(scaled, lengths, degree)
+    return PerturbedProblem(game, form, scaled, lengths, degree, symbolic, parametric)
 
 
 def solve_numeric(

@@ -67,6 +67,56 @@ def test_plot_writes_an_image(tmp_path, capsys):
     assert picture.read_bytes().startswith(b"\x89PNG")
 
 
+@pytest.mark.parametrize("mode", [[], ["--lambda", "1"]], ids=["trace", "points"])
+@pytest.mark.parametrize("name", ["branch.xyz", "branch"], ids=["unknown-suffix", "no-suffix"])
+def test_a_plot_name_matplotlib_cannot_write_is_refused_before_the_trace(
+    mode, name, monkeypatch, capsys
+):
+    # it was refused by matplotlib after the whole trace, in words that did not name --plot
+    pytest.importorskip("matplotlib")
+
+    def no_trace(*args, **kwargs):
+        raise AssertionError("traced before the --plot name was checked")
+
+    monkeypatch.setattr(qre_command, "trace_logit", no_trace)
+    monkeypatch.setattr(qre_command, "logit_qre", no_trace)
+    assert cli.main(["qre", "kuhn", *mode, "--plot", name]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"seqform: error: --plot {name}: name a file ending in a format ")
+    assert ".png, " in err and ".svg" in err and len(err.strip().splitlines()) == 1
+
+
+def test_plot_formats_are_matplotlibs_by_suffix():
+    pytest.importorskip("matplotlib")
+    from seqform.cli.plot_files import plot_format
+
+    assert plot_format("branch.SVG", "qre") == "svg"
+    assert plot_format("branch.jpg", "qre") == "jpg"  # not only .png, .svg, .pdf
+
+
+@pytest.mark.slow
+def test_a_plot_that_cannot_be_written_names_the_file_after_the_report(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "branch.png"
+    picture.write_bytes(b"kept")
+    picture.chmod(0o444)  # refused, not replaced, by seqform.io.atomic (also as root)
+    argv = ["qre", "kuhn", "--lambda", "1", "--plot", str(picture), "--max-lambda", "1"]
+    assert cli.main([*argv, "--quiet"]) == 1
+    captured = capsys.readouterr()
+    assert "Logit QRE at λ = 1" in captured.out  # the answer is not lost with the picture
+    assert captured.err.startswith(f"seqform: error: --plot: cannot write {str(picture)!r}: ")
+    assert picture.read_bytes() == b"kept"
+
+
+@pytest.mark.slow
+def test_a_plot_into_a_missing_folder_names_the_file_not_a_temporary_one(capsys):
+    pytest.importorskip("matplotlib")
+    argv = ["qre", "kuhn", "--lambda", "1", "--max-lambda", "1", "--quiet"]
+    assert cli.main([*argv, "--plot", "/nonexistent/folder/q.png"]) != 0
+    err = capsys.readouterr().err
+    assert "'/nonexistent/folder/q.png'" in err and ".tmp" not in err  # was .q.png.<hex>.tmp.png
+
+
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [

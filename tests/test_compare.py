@@ -1,5 +1,6 @@
 """`seqform compare` and `seqform solve --method normal`, called as functions."""
 
+import dataclasses
 import json
 import math
 
@@ -109,6 +110,65 @@ def test_compare_sizes_only(capsys):
     assert main(["compare", "kuhn", "--no-solve"]) == 0
     out = capsys.readouterr().out
     assert "not solved" in out and "Values agree" not in out
+
+
+def test_a_comparison_whose_answers_are_not_certified_is_written_and_exits_3(capsys):
+    # HiGHS's PDLP stops at its own tolerance, about 1e-7 here: above the certificate's 1e-9
+    # of the payoff range, as `solve kuhn --solver pdlp` (tests/test_cli.py) exits 3 for it.
+    assert main(["compare", "kuhn", "--solver", "pdlp"]) == 3
+    captured = capsys.readouterr()
+    assert "Player 1 (sequence-form LP) — behavioural strategy" in captured.out  # the report
+    assert captured.err.startswith("seqform: error: the comparison is not certified: ")
+    assert "exploitability (NashConv / 2) above 1e-09 of the payoff range: " in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+
+
+def test_a_comparison_holds_when_its_values_agree_and_its_answers_are_certified(
+    kuhn_comparison,
+):
+    assert kuhn_comparison.shortfall is None
+    sizes_only = compare(kuhn_poker(), solve_lps=False)
+    assert sizes_only.shortfall is None  # nothing solved: nothing to hold
+
+
+def test_values_that_disagree_are_the_comparisons_shortfall(kuhn_comparison):
+    # each answer still certified, but the normal form's value moved by 1e-6: more than
+    # 1e-9 of Kuhn's payoff range 4 (payoffs -2 to 2)
+    normal = kuhn_comparison.formulations[1]
+    moved = dataclasses.replace(normal.solution, value=normal.solution.value + 1e-6)
+    formulations = (
+        kuhn_comparison.formulations[0],
+        dataclasses.replace(normal, solution=moved),
+        kuhn_comparison.formulations[2],
+    )
+    disagreeing = dataclasses.replace(kuhn_comparison, formulations=formulations)
+    assert disagreeing.values_agree is False
+    assert disagreeing.shortfall == (
+        "the values differ by 1e-06 (more than 1e-09 of the payoff range 4)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        pytest.param(["--solver", "pdlp"], "--solver pdlp", id="solver"),
+        pytest.param(["--backend", "cvxpy"], "--backend cvxpy", id="backend"),
+        pytest.param(["--time-limit", "1"], "--time-limit", id="time-limit"),
+        pytest.param(["--strategies", "all"], "--strategies all", id="strategies"),
+        pytest.param(
+            ["--solver", "pdlp", "--time-limit", "1", "--backend", "cvxpy", "--strategies", "all"],
+            "--backend cvxpy, --solver pdlp, --time-limit or --strategies all",
+            id="all-four",
+        ),
+    ],
+)
+@pytest.mark.parametrize("game", ["kuhn", "leduc(ranks=13)"], ids=["tree", "too-large"])
+def test_no_solve_refuses_the_options_of_the_lps_it_does_not_solve(game, options, named, capsys):
+    # leduc(ranks=13) is sized without its tree: refused before anything is built
+    assert main(["compare", game, "--no-solve", *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"seqform: error: --no-solve takes no {named} (it gives the sizes")
+    assert len(err.strip().splitlines()) == 1
 
 
 @needs_leduc

@@ -358,6 +358,15 @@ def test_write_to_a_missing_folder_says_cannot_write(capsys):
     assert "cannot write '/nonexistent/folder/x.npz'" in capsys.readouterr().err
 
 
+def test_a_failed_atomic_write_names_the_file_asked_for_not_the_temporary_one():
+    # the temporary file beside it (.x.png.<hex>.tmp.png) is seqform's; qre --plot named it
+    from seqform.io.atomic import write_atomically
+
+    with pytest.raises(FileNotFoundError) as raised:
+        write_atomically("/nonexistent/folder/x.png", b"picture")
+    assert raised.value.filename == "/nonexistent/folder/x.png"
+
+
 # --- OpenSpiel's size limit ----------------------------------------------------------------
 
 

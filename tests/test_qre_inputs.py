@@ -3,6 +3,8 @@ CLI as the same refusal, never a traceback (campaign C found each of these)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -203,3 +205,59 @@ def test_points_take_a_game_file_given_as_a_path(kuhn, tmp_path):
     for ours, theirs in zip(from_file, built, strict=True):
         assert ours.table.infosets == theirs.table.infosets
         assert ours.probabilities == pytest.approx(theirs.probabilities, abs=1e-9)
+
+
+# -- options the mode does not use ----------------------------------------------------------
+# The trace to the limit uses every option; --lambda traces to its largest λ with --max-accel
+# only, --fit stops its trace at --max-lambda or the default tolerance's limit
+# (seqform/qre/fit.py); neither is compared with all equilibria.  With --plot both also trace
+# the branch it draws, which --tolerance and --max-lambda stop.  Each was accepted and ignored.
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(
+            ["--lambda", "2", "--max-lambda", "1"], "--lambda takes no --max-lambda (", id="points"
+        ),
+        pytest.param(
+            ["--lambda", "2", "--tolerance", "0.9", "--no-compare", "--max-lambda", "1"],
+            "--lambda takes no --tolerance, --max-lambda or --no-compare (the points are traced",
+            id="points-three",
+        ),
+        pytest.param(
+            ["--lambda", "2", "--plot", "{tmp}/p.png", "--no-compare"],
+            "--lambda takes no --no-compare (",
+            id="points-plot",
+        ),
+        pytest.param(
+            ["--fit", "f.csv", "--tolerance", "0.5"], "--fit takes no --tolerance (", id="fit"
+        ),
+        pytest.param(
+            ["--fit", "f.csv", "--max-lambda", "9", "--no-compare"],
+            "--fit takes no --no-compare (the fit's trace stops at --max-lambda",
+            id="fit-compare",
+        ),
+    ],
+)
+def test_options_the_mode_does_not_use_are_refused(argv, message, tmp_path, capsys):
+    # refused before the data are read (f.csv does not exist) and before any trace
+    argv = [option.format(tmp=tmp_path) for option in argv]
+    assert cli.main(["qre", "kuhn", *argv]) == 2
+    assert not list(tmp_path.iterdir())
+    err = capsys.readouterr().err
+    assert err.startswith(f"seqform: error: {message}")
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_the_branch_plot_draws_beside_points_takes_tolerance_and_max_lambda(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "branch.png"
+    argv = ["qre", "kuhn", "--lambda", "2", "--plot", str(picture), "--tolerance", "1e-3"]
+    assert cli.main([*argv, "--max-lambda", "3", "--quiet", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert [point["lambda"] for point in document["points"]] == [2]
+    trace = document["trace"]  # the drawn branch, stopped at λ = 3 before NashConv <= 1e-3
+    assert trace["tolerance"] == 1e-3 and trace["reason"] == "max_lambda"
+    assert picture.read_bytes().startswith(b"\x89PNG")

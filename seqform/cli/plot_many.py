@@ -8,18 +8,17 @@ right each board's bet frequency against its high card, coloured by group.  Freq
 in % (the document's fractions × 100).
 
 matplotlib is imported inside :func:`plot_bet_frequency` (an optional, heavy package); the
-file is written atomically (:func:`seqform.io.atomic.write_atomically`), in the format its
-suffix names (``.png``, ``.svg``, ``.pdf``).
+file is written by :func:`seqform.cli.plot_files.write_figure`, in the format its suffix
+names (``.png``, ``.svg``, ``.pdf``, ...: ``solve-many`` checks it before solving with
+:func:`~seqform.cli.plot_files.plot_format`).
 """
 
 from __future__ import annotations
 
-import io
-import os
 from typing import Any
 
+from seqform.cli.plot_files import write_figure
 from seqform.holdem import RANKS
-from seqform.io.atomic import write_atomically
 
 __all__ = ["GROUPS", "plot_bet_frequency"]
 
@@ -29,7 +28,7 @@ GROUPS = ("rainbow", "two-tone", "monotone", "three-flush", "four-flush", "paire
 LABELLED_BOARDS = 40  # up to this many boards, each dot of the scatter is named
 
 
-def plot_bet_frequency(document: dict[str, Any], path: str | os.PathLike[str]) -> int:
+def plot_bet_frequency(document: dict[str, Any], path: str) -> int:
     """Draw the ``seqform.solve-many/2`` ``document``'s bet frequencies to ``path`` (module
     docstring); the number of boards drawn (the spots solved).
 
@@ -39,6 +38,8 @@ def plot_bet_frequency(document: dict[str, Any], path: str | os.PathLike[str]) -
         If matplotlib is not installed (``pip install matplotlib``).
     ValueError
         When no spot of the document was solved (nothing to draw).
+    seqform.cli.errors.CommandError
+        If the file cannot be written (:func:`~seqform.cli.plot_files.write_figure`).
     """
     boards = [
         (row["board"], row["aggregate"])
@@ -59,11 +60,7 @@ def plot_bet_frequency(document: dict[str, Any], path: str | os.PathLike[str]) -
     _scatter(scatter, boards)
     figure.suptitle(f"OOP's bet frequency at its first decision: {len(boards)} boards")
     figure.tight_layout()
-    buffer = io.BytesIO()
-    name = os.fspath(path)
-    figure.savefig(buffer, format=name.rsplit(".", 1)[-1].lower() if "." in name else "png")
-    plt.close(figure)
-    write_atomically(path, buffer.getvalue())
+    write_figure(figure, path)
     return len(boards)
 
 

@@ -2,18 +2,16 @@
 probability against ``λ`` on a logarithmic axis, one panel per player.
 
 matplotlib is imported inside :func:`plot_branch` (it is an optional, heavy package); the
-file is written atomically (:func:`seqform.io.atomic.write_atomically`), in the format its
-suffix names (``.png``, ``.svg``, ``.pdf``).
+file is written by :func:`seqform.cli.plot_files.write_figure`, in the format its suffix
+names (``.png``, ``.svg``, ``.pdf``, ...: ``qre`` checks it before the trace with
+:func:`~seqform.cli.plot_files.plot_format`).
 """
 
 from __future__ import annotations
 
-import io
-import os
-
 import numpy as np
 
-from seqform.io.atomic import write_atomically
+from seqform.cli.plot_files import write_figure
 from seqform.qre.equilibria import LogitBranch, action_labels
 
 __all__ = ["MAX_LINES", "plot_branch"]
@@ -21,13 +19,15 @@ __all__ = ["MAX_LINES", "plot_branch"]
 MAX_LINES = 24  # per player: the actions whose probability varies most along the branch
 
 
-def plot_branch(branch: LogitBranch, path: str | os.PathLike[str]) -> None:
+def plot_branch(branch: LogitBranch, path: str) -> None:
     """Draw ``branch`` to ``path`` (module docstring).
 
     Raises
     ------
     ImportError
         If matplotlib is not installed (``pip install matplotlib``).
+    seqform.cli.errors.CommandError
+        If the file cannot be written (:func:`~seqform.cli.plot_files.write_figure`).
     """
     try:
         import matplotlib
@@ -58,8 +58,4 @@ def plot_branch(branch: LogitBranch, path: str | os.PathLike[str]) -> None:
     np.atleast_1d(axes)[-1].set_xlabel("λ (logit precision)")
     figure.suptitle(f"Principal logit QRE branch of {branch.game.name}")
     figure.tight_layout()
-    buffer = io.BytesIO()
-    suffix = os.fspath(path).rsplit(".", 1)[-1].lower() if "." in os.fspath(path) else "png"
-    figure.savefig(buffer, format=suffix)
-    plt.close(figure)
-    write_atomically(path, buffer.getvalue())
+    write_figure(figure, path)

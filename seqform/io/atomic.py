@@ -96,7 +96,8 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a fresh temporary path beside ``path``; once the block has written it, give it
     the mode of the file it replaces and rename it onto ``path`` (onto the file a symbolic
     link there points to).  If the block raises, the temporary file is removed and ``path``
-    is untouched.
+    is untouched; an ``OSError`` about the temporary file (its folder is missing) names
+    ``path`` instead.
 
     The temporary name keeps ``path``'s suffix (``.x.mps`` → ``.x.mps.<hex>.tmp.mps``), for
     writers that choose the format by it (HiGHS).  A ``path`` that exists and is not a
@@ -118,8 +119,10 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
         if mode is not None:
             os.chmod(temporary, mode)
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as exc:
         temporary.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename == str(temporary):
+            exc.filename = os.fspath(path)  # the file the caller named, not our temporary one
         raise
 
 

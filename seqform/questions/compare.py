@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 
 from seqform.base.arguments import require_count, require_time_limit
-from seqform.certify import payoff_range
+from seqform.certify import EQUILIBRIUM_TOLERANCE, is_certified, payoff_range
 from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
     StrategyCounts,
@@ -128,6 +128,33 @@ class Comparison:
         if len(values) < 2:
             return None
         return max(values) - min(values) <= VALUE_TOLERANCE * float(payoff_range(self.game))
+
+    @property
+    def shortfall(self) -> str | None:
+        """None when the comparison holds: every solved formulation's certificate holds
+        (:func:`~seqform.certify.is_certified`) and their values agree
+        (:attr:`values_agree`); else why not, in words (``compare`` exits 3 with it, as
+        ``solve`` does for an answer its certificate does not hold)."""
+        scale = float(payoff_range(self.game))
+        solved = [(f.title, f.solution) for f in self.formulations if f.solution is not None]
+        reasons = []
+        if self.values_agree is False:
+            values = [solution.value for _, solution in solved]
+            reasons.append(
+                f"the values differ by {max(values) - min(values):.2g} (more than "
+                f"{VALUE_TOLERANCE:g} of the payoff range {scale:g})"
+            )
+        uncertified = [
+            f"{title} {float(solution.certificate.exploitability):.3g}"
+            for title, solution in solved
+            if not is_certified(solution.certificate)
+        ]
+        if uncertified:
+            reasons.append(
+                f"exploitability (NashConv / 2) above {EQUILIBRIUM_TOLERANCE:g} of the payoff "
+                f"range: {', '.join(uncertified)}"
+            )
+        return "; ".join(reasons) or None
 
 
 def _normal_lp_size(rows: int, columns: int) -> tuple[int, int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from seqform.cli.errors import EXIT_OK, CommandError
+from seqform.cli.errors import EXIT_OK, CommandError, certified_exit, refuse_unused
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.documents.compare import comparison_document, sizes_document
@@ -25,7 +25,16 @@ __all__ = ["run"]
 def run(args: argparse.Namespace) -> int:
     """Size up both formulations of ``args.game`` and solve those within the limit; with
     ``--no-solve``, a built-in game too large for its tree is sized from its public tree ×
-    private hands instead, so that sizing a game never needs the tree it warns about."""
+    private hands instead, so that sizing a game never needs the tree it warns about.
+    Exit 3 once the report is written when the values disagree or an LP's answer is not
+    certified (:attr:`~seqform.questions.compare.Comparison.shortfall`), as ``solve``.
+    ``--no-solve`` refuses the options of the LPs it does not solve."""
+    if args.no_solve:
+        refuse_unused(
+            "--no-solve",
+            _not_for_sizes(args),
+            "it gives the sizes only: no LP is solved and no strategy is shown",
+        )
     try:
         game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     except (TreeTooLargeError, MemoryRefusedError) as refused:
@@ -52,7 +61,20 @@ def run(args: argparse.Namespace) -> int:
     )
     document = comparison_document(comparison)
     emit(document, comparison_text(document, args.strategies), args)
-    return EXIT_OK
+    return certified_exit(comparison.shortfall, "the comparison")
+
+
+def _not_for_sizes(args: argparse.Namespace) -> list[str]:
+    """The options given (not at their defaults) that ``--no-solve`` has no use for: those
+    of the LPs (:func:`~seqform.cli.options.add_solver_arguments`, ``--verbose`` and
+    ``--quiet`` aside) and ``--strategies``, whose strategies come from the LPs."""
+    given = {
+        f"--backend {args.backend}": args.backend != "highs",
+        f"--solver {args.solver}": args.solver not in (None, "simplex"),  # the default
+        "--time-limit": args.time_limit is not None,
+        f"--strategies {args.strategies}": args.strategies != "auto",
+    }
+    return [option for option, present in given.items() if present]
 
 
 def _has_structured(spec: str) -> bool:

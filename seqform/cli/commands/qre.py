@@ -8,13 +8,14 @@ import math
 import sys
 import time
 
-from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit
+from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit, refuse_unused
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
 from seqform.documents.qre import qre_result_document
 from seqform.documents.text.qre import qre_text
 from seqform.qre.equilibria import (
     DEFAULT_RANGES_SECONDS,
+    DEFAULT_TOLERANCE,
     LogitBranch,
     LogitPoints,
     logit_qre,
@@ -67,13 +68,42 @@ def _plot(branch: LogitBranch, path: str) -> None:
     plot_branch(branch, path)
 
 
+def _refuse_unused(args: argparse.Namespace, lambdas: list[float]) -> None:
+    """Refuse the options given (not at their defaults) that the mode does not use.
+
+    The trace to the limit (the default) uses them all.  ``--lambda`` follows the branch
+    to its largest ``λ`` with ``--max-accel`` only, and ``--fit`` stops its trace at the
+    limit of the default tolerance or at ``--max-lambda`` (:func:`~seqform.qre.fit.fit_logit`);
+    neither places a limit among all equilibria (``--no-compare``).  With ``--plot`` both
+    also trace the branch it draws, which ``--tolerance`` and ``--max-lambda`` stop."""
+    if not (lambdas or args.fit):
+        return
+    given = {
+        "--tolerance": args.tolerance != DEFAULT_TOLERANCE and not args.plot,
+        "--max-lambda": args.max_lambda is not None and bool(lambdas) and not args.plot,
+        "--no-compare": args.no_compare,
+    }
+    mode = "--lambda" if lambdas else "--fit"
+    why = (
+        "the points are traced to the largest λ asked for and not compared with all equilibria"
+        if lambdas
+        else f"the fit's trace stops at --max-lambda or at NashConv <= {DEFAULT_TOLERANCE:g} × "
+        "the payoff range, and the fit is not compared with all equilibria"
+    )
+    if not args.plot:
+        why += "; --tolerance and --max-lambda apply to the branch that --plot draws"
+    refuse_unused(mode, [option for option, present in given.items() if present], why)
+
+
 def run(args: argparse.Namespace) -> int:
     """The logit QRE of ``args.game``: traced to its limit, at ``--lambda`` points, or
     fitted to ``--fit`` data; a branch that floating point cannot follow to a requested
     ``λ`` is one error line (exit 1), not a traceback, and so is a trace beyond its work
     limit (:mod:`seqform.qre.work`, lifted by ``--force``), as ``ranges``'.  A
     trace that ends before its stop rule holds is written with its last point and exits 3
-    (not certified), as ``solve``'s answer above its tolerance does."""
+    (not certified), as ``solve``'s answer above its tolerance does.  Before any work, the
+    options the mode does not use are refused (:func:`_refuse_unused`) and so is a
+    ``--plot`` name matplotlib cannot write; the picture is written after the report."""
     try:
         return _run(args)
     except ArithmeticError as exc:  # BranchLostError, or a λ the trace did not reach
@@ -84,6 +114,11 @@ def _run(args: argparse.Namespace) -> int:
     lambdas = parse_lambdas(args.lambdas)
     if lambdas and args.fit:
         raise CommandError("--lambda and --fit cannot be combined", EXIT_USAGE)
+    _refuse_unused(args, lambdas)
+    if args.plot:  # before the trace: a format matplotlib writes
+        from seqform.cli.plot_files import plot_format
+
+        plot_format(args.plot, "qre")
     force = args.force
     if not force:  # a built-in game's trace is refused before its tree is built
         refuse_large_trace(args.game)
@@ -106,8 +141,6 @@ def _run(args: argparse.Namespace) -> int:
             compare=not (lambdas or args.fit or args.no_compare),
             ranges_seconds=None if force else DEFAULT_RANGES_SECONDS,
         )
-        if args.plot:
-            _plot(branch, args.plot)
     result: LogitBranch | LogitPoints | LogitFit
     if counts is not None:
         result = fit_logit(game, counts, settings=settings, force=force, branch=branch)
@@ -120,6 +153,9 @@ def _run(args: argparse.Namespace) -> int:
         result = branch
     document = qre_result_document(result)
     emit(document, qre_text(document, args.strategies), args)
+    if args.plot:  # after the report: a picture that cannot be written loses no answer
+        assert branch is not None
+        _plot(branch, args.plot)
     if isinstance(result, LogitBranch):  # the limit is the answer
         return certified_exit(result.shortfall)
     return EXIT_OK

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from seqform.base.limits import LIMITS
 from seqform.base.numbers import decimal_text, value_text
-from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit
+from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit, refuse_unused
 from seqform.cli.hands import hand_text, hands_in_spot_file
 from seqform.cli.output import built_for, emit
 from seqform.cli.progress import (
@@ -166,14 +166,12 @@ def _abstracted(args: argparse.Namespace) -> int:
 
     if args.card_buckets is None:
         raise CommandError("--features belongs to --card-buckets", EXIT_USAGE)
-    given = _not_for_card_buckets(args)
-    if given:
-        raise CommandError(
-            f"--card-buckets takes no {_listed(given)} (card abstraction solves its own LP "
-            "on a structured game; it takes --features, --solver clarabel|simplex|ipm, "
-            "--time-limit and the output options)",
-            EXIT_USAGE,
-        )
+    refuse_unused(
+        "--card-buckets",
+        _not_for_card_buckets(args),
+        "card abstraction solves its own LP on a structured game; it takes --features, "
+        "--solver clarabel|simplex|ipm, --time-limit and the output options",
+    )
     features = {} if args.features is None else {"features": args.features}
     with solver_log_to_stderr(args.verbose):
         result = abstract(
@@ -212,11 +210,6 @@ def _not_for_card_buckets(args: argparse.Namespace) -> list[str]:
         "--force": args.force,
     }
     return [option for option, present in given.items() if present]
-
-
-def _listed(options: list[str]) -> str:
-    """``a``, ``a or b``, ``a, b or c``."""
-    return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
 
 
 def _chosen_hands(args: argparse.Namespace) -> tuple[tuple[int, int], ...]:

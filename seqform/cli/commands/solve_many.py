@@ -20,19 +20,17 @@ from seqform.documents.text.spots.many import many_csv, many_text
 from seqform.io.atomic import write_atomically
 from seqform.routes.many import ManySpots, solve_many
 
-__all__ = ["PLOT_SUFFIXES", "run"]
-
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
-"""The files ``--plot`` writes, by suffix; any other is refused before solving."""
+__all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
     """Solve the folder where ``--dask``/``--ray`` say (locally by default); exit 1 if a
-    spot failed."""
-    if args.plot and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
-        raise CommandError(
-            f"--plot {args.plot}: name a {', '.join(PLOT_SUFFIXES)} file", EXIT_USAGE
-        )
+    spot failed.  ``--plot``'s suffix is checked before solving (a format matplotlib
+    writes: :func:`~seqform.cli.plot_files.plot_format`)."""
+    if args.plot:
+        from seqform.cli.plot_files import plot_format
+
+        plot_format(args.plot, "solve-many")
     _distinct_outputs(args)
     executor, address = "local", None
     if args.dask is not None:
@@ -107,6 +105,4 @@ def _plot(document: dict[str, Any], path: str) -> None:
         boards = plot_bet_frequency(document, path)
     except ValueError as exc:
         raise CommandError(f"--plot: {exc}") from None
-    except OSError as exc:
-        raise CommandError(f"cannot write {path!r}: {exc.strerror or exc}") from exc
     print(terminal_text(f"seqform: wrote {path} ({boards} boards)"), file=sys.stderr)

@@ -310,3 +310,20 @@ def test_the_logit_trace_s_tolerance_is_player_one_s_payoff_range(tmp_path):
     branch = trace_logit(read_efg(tmp_path / "shifted.efg"))
     assert branch.payoff_range == 4  # Kuhn's payoffs -2 .. 2 (Kuhn 1950)
     assert branch.converged and branch.limit.nash_conv <= 1e-6 * 4
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["normal", "reduced"])
+def test_the_normal_form_is_solved_whatever_constant_it_carries(tmp_path, reduced):
+    # Kuhn with 10,000 moved from player 2 to player 1: the same zero-sum game, value
+    # -1/18 + 10,000 (Kuhn 1950).  Its matrix entries near 10^4 met HiGHS's absolute
+    # tolerances instead of the range of 4: the reduced normal form ended 2.6e-9 of the
+    # range from an equilibrium at +1,000 and 2.5e-7 apart from the others at +10,000.
+    assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "kuhn.efg")]) == 0
+    shifted = _TERMINAL.sub(
+        lambda m: f"{{ {int(m.group(1)) + 10_000}, {int(m.group(2)) - 10_000} }}",
+        (tmp_path / "kuhn.efg").read_text(),
+    )
+    (tmp_path / "shifted.efg").write_text(shifted)
+    solution = seqform.solve(str(tmp_path / "shifted.efg"), method="normal", reduced=reduced)
+    assert solution.certificate.relative_exploitability <= 1e-12
+    assert solution.value == pytest.approx(10_000 - 1 / 18, abs=1e-9)

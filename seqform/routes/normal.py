@@ -54,14 +54,16 @@ def solve_matrix_game(
     ``F = (1 ... 1)``, ``f = (1)``: ``x`` and ``y`` of the result are the players' mixed
     strategies and ``value`` the value of the matrix game.
 
-    The LP is given ``M − c`` with ``c`` the midpoint of ``M``'s entries, and ``c`` added back
-    to the value: a constant changes no mixed strategy's payoff difference, and without it
-    the solver's absolute tolerances met the constant instead of the payoffs' range (Kuhn
-    with 10,000 moved from player 2 to player 1: entries near 10^4 against a range of 4, and
-    a reduced normal form 2.6e-9 of the range from an equilibrium).
+    Where the entries' midpoint ``c`` is larger than their range, the LP is given ``M − c``
+    and ``c`` is added back to the value: a constant changes no mixed strategy's payoff
+    difference, and without it the solver's absolute tolerances met the constant instead of
+    the payoffs' range (Kuhn with 10,000 moved from player 2 to player 1: entries near 10^4
+    against a range of 4, and a reduced normal form 2.6e-9 of the range from an
+    equilibrium).  A smaller midpoint is left, so that the LP keeps ``M``'s zeros.
     """
     rows, columns = matrix.shape
-    middle = float(matrix.max() + matrix.min()) / 2 if matrix.size else 0.0
+    high, low = (float(matrix.max()), float(matrix.min())) if matrix.size else (0.0, 0.0)
+    middle = (high + low) / 2 if abs(high + low) / 2 > high - low else 0.0
     solution = solve_minmax(
         sp.csr_array(np.ones((1, rows))),
         np.ones(1),

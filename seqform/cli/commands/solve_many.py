@@ -33,7 +33,6 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(
             f"--plot {args.plot}: name a {', '.join(PLOT_SUFFIXES)} file", EXIT_USAGE
         )
-    _distinct_outputs(args)
     executor, address = "local", None
     if args.dask is not None:
         executor, address = "dask", None if args.dask == "local" else args.dask
@@ -64,22 +63,6 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         _plot(document, args.plot)
     return EXIT_ERROR if report.failed else EXIT_OK
-
-
-def _distinct_outputs(args: argparse.Namespace) -> None:
-    """Refuse, before solving, two outputs that name one file: the later would overwrite
-    the earlier (``--output o.json --csv o.json`` left a CSV where the JSON was said to be)."""
-    named = [
-        (option, Path(path).resolve())
-        for option, path in (("--output", args.output), ("--csv", args.csv), ("--plot", args.plot))
-        if path is not None
-    ]
-    for k, (option, path) in enumerate(named):
-        for other, same in named[:k]:
-            if path == same:
-                raise CommandError(
-                    f"{other} and {option} both name {path}: give each its own file", EXIT_USAGE
-                )
 
 
 def _beside(output: str | None) -> str | None:

@@ -1,7 +1,8 @@
 """Where the command line writes, checked before any work: no output may replace one of the
 command's inputs or another output (``show r.json --output r.json`` replaced the saved result
 with its report), an output that cannot be written is refused before a long run rather than
-after it (seqform/cli/resolve.py's ``check_files``, seqform/io/atomic.py's ``check_writable``)."""
+after it, and ``show`` refuses a file whose suffix names a format it does not write
+(seqform/cli/resolve.py's ``check_files``, seqform/io/atomic.py's ``check_writable``)."""
 
 from __future__ import annotations
 
@@ -301,3 +302,22 @@ def test_a_read_only_file_is_refused_before_the_work(
     _never_run(monkeypatch)
     assert main(["solve", "kuhn", "--output", "old.json"]) == 1
     assert "the file is read-only" in capsys.readouterr().err
+
+
+# --- a suffix naming a format show does not write -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "written"), [("shown.csv", "csv"), ("shown.json", "json")], ids=["csv", "json"]
+)
+def test_show_refuses_an_output_it_cannot_write(
+    work: Path, name: str, written: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/cli.md: a suffix naming a format the command does not write is a usage error
+    assert main(["show", "r.json", "--output", name]) == 2
+    assert f"--output {name}: show writes text, not {written}; name a .txt file" in (
+        capsys.readouterr().err
+    )
+    assert not Path(name).exists()
+    assert main(["show", "r.json", "--output", "shown.txt"]) == 0
+    assert "river spot on Ks7h2d9c4s" in Path("shown.txt").read_text()

@@ -107,7 +107,8 @@ def resolve_output_format(args: argparse.Namespace) -> None:
     formats = getattr(args, "output_formats", None)
     if formats is None:
         return
-    args.format = output_format(args.format, args.output, formats, args.command)
+    given = getattr(args, "format", None)  # show writes text only and has no --format
+    args.format = output_format(given, args.output, formats, args.command)
 
 
 def check_files(args: argparse.Namespace) -> None:

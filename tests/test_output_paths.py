@@ -1,8 +1,10 @@
 """Where the command line writes, checked before any work: no output may replace one of the
 command's inputs or another output (``show r.json --output r.json`` replaced the saved result
 with its report), an output that cannot be written is refused before a long run rather than
-after it, and ``show`` refuses a file whose suffix names a format it does not write
-(seqform/cli/resolve.py's ``check_files``, seqform/io/atomic.py's ``check_writable``)."""
+after it, ``show`` and ``export`` refuse files whose suffix names another kind, and a file
+that is not a game is refused as ``GAME`` by what it is (seqform/cli/resolve.py's
+``check_files``, seqform/io/atomic.py's ``check_writable``, seqform/io/export.py's
+``check_export_file``, seqform/io/loader.py's ``NOT_GAMES``)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ import seqform.cli.main as cli
 from seqform.cli.main import main
 from seqform.cli.parser import build_parser
 from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.errors import UnknownGameError
 from seqform.io.export import export_game
+from seqform.io.loader import load_game
 
 SMALL = """\
 board = "Ks7h2d9c4s"
@@ -304,7 +308,7 @@ def test_a_read_only_file_is_refused_before_the_work(
     assert "the file is read-only" in capsys.readouterr().err
 
 
-# --- a suffix naming a format show does not write -----------------------------------------
+# --- suffixes naming another kind of file -------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -321,3 +325,73 @@ def test_show_refuses_an_output_it_cannot_write(
     assert not Path(name).exists()
     assert main(["show", "r.json", "--output", "shown.txt"]) == 0
     assert "river spot on Ks7h2d9c4s" in Path("shown.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    ("to", "name", "kind"),
+    [
+        ("npz", "a.efg", "a Gambit game"),
+        ("efg", "a.npz", "a sequence form"),
+        ("efg", "a.MPS", "an LP"),
+        ("npz", "a.json", "a JSON document"),
+        ("efg", "a.toml", "a spot file"),
+        ("gambit-profile", "a.efg", "a Gambit game"),
+        ("gambit-profile", "a.json", "a JSON document"),
+    ],
+)
+def test_export_refuses_a_file_whose_suffix_names_another_kind(
+    tmp_path: Path,
+    to: str,
+    name: str,
+    kind: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `export kuhn --to npz a.efg` wrote a ZIP archive into a.efg (exit 0)
+    target = tmp_path / name
+    assert main(["export", "kuhn", "--to", to, str(target)]) == 2
+    err = capsys.readouterr().err
+    assert f"--to {to} would write {str(target)!r}, whose suffix" in err and kind in err
+    assert not target.exists()
+
+
+@pytest.mark.parametrize(
+    ("to", "name"),
+    [("efg", "k.efg"), ("efg", "k.txt"), ("npz", "k.npz"), ("npz", "k"), ("gambit-profile", "k")],
+)
+def test_export_writes_its_own_suffix_or_one_naming_no_kind(
+    tmp_path: Path, to: str, name: str
+) -> None:
+    assert main(["export", "kuhn", "--to", to, str(tmp_path / name)]) == 0
+    assert (tmp_path / name).stat().st_size > 0
+
+
+def test_export_game_refuses_another_kind_before_building_anything(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"whose suffix \.efg is that of a Gambit game"):
+        export_game(kuhn_poker(), "npz", tmp_path / "a.efg")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("name", "holds"),
+    [
+        ("game.npz", "is a sequence form (export --to npz)"),
+        ("game.mps", "is an LP (export --to mps)"),
+        ("game.json", "is a JSON document"),
+    ],
+)
+def test_a_file_that_is_not_a_game_is_refused_by_what_it_is(
+    tmp_path: Path, name: str, holds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `solve r.npz` said it could not read r.npz "as a Gambit .efg file"
+    path = tmp_path / name
+    if name.endswith(".npz"):
+        export_game(kuhn_poker(), "npz", path)
+    else:
+        path.write_text("{}")
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"seqform: error: {str(path)!r} {holds}") and err.count("\n") == 1
+    assert "not a game: GAME is a built-in name, a Gambit .efg file" in err
+    with pytest.raises(UnknownGameError, match="not a game"):
+        load_game(path)  # a path object too

@@ -90,7 +90,7 @@ def test_cli_export_and_errors(tmp_path, capsys):
     assert main(["export", "kuhn", "--to", "efg", str(target)]) == 0
     assert target.read_text().startswith("EFG 2 R")
     assert "wrote kuhn as efg" in capsys.readouterr().err
-    assert main(["export", "kuhn", "--to", "mps", str(tmp_path / "k.lp")]) == 1
+    assert main(["export", "kuhn", "--to", "mps", str(tmp_path / "k.lp")]) == 2  # usage
     assert "must end in .mps" in capsys.readouterr().err
     assert main(["export", "kuhn", "--to", "npz", str(tmp_path / "no" / "k.npz")]) == 1
     err = capsys.readouterr().err

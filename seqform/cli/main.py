@@ -28,7 +28,12 @@ from seqform.base.interrupt import work_left_running
 from seqform.cli.errors import EXIT_ERROR, EXIT_USAGE, CommandError
 from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
-from seqform.cli.resolve import resolve_export_file, resolve_output_format, resolve_solver
+from seqform.cli.resolve import (
+    check_files,
+    resolve_export_file,
+    resolve_output_format,
+    resolve_solver,
+)
 from seqform.cli.signals import interrupted_code, interrupting_signal, terminate_as_interrupt
 from seqform.cli.streams import open_standard_streams, pipe_closed, terminal_text
 from seqform.forms.locks import LockError
@@ -116,6 +121,7 @@ def _main(argv: Sequence[str] | None) -> int:
         configure_logging(args)
         resolve_solver(args)
         resolve_export_file(args)
+        check_files(args)  # before any work: no output replaces an input, each can be written
         resolve_output_format(args)
         if hasattr(args, "max_nodes"):  # every command that takes a game, on every route
             check_max_nodes(args.game, args.max_nodes)

@@ -70,9 +70,10 @@ def output_format(
             EXIT_USAGE,
         )
     if named not in formats:
+        suffixes = [next(s for s, f in SUFFIX_FORMATS.items() if f == each) for each in formats]
         raise CommandError(
             f"--output {output}: {command} writes {' or '.join(formats)}, not {named}; "
-            "name a .txt or .json file",
+            f"name a {' or '.join(suffixes)} file",
             EXIT_USAGE,
         )
     return named

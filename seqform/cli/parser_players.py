@@ -104,7 +104,10 @@ def add_show(commands: Commands) -> None:
             "action (only the --node decisions when given)"
         ),
     )
-    show.add_argument("--output", metavar="FILE", help="write the text to FILE, not stdout")
+    show.add_argument(
+        "--output", metavar="FILE", help="write the text to FILE (not .json or .csv), not stdout"
+    )
+    show.set_defaults(output_formats=("text",))  # its suffix is checked as every command's
     add_strategies_argument(show)
 
 

@@ -1,6 +1,8 @@
 """What the parser cannot say alone, settled on the parsed arguments before a command runs:
-the tree-only commands' default solver, ``export``'s file given either way, and the output
-format taken from ``--output``'s suffix.
+the tree-only commands' default solver, ``export``'s file given either way, the output
+format taken from ``--output``'s suffix, and the files a command reads and writes
+(:func:`check_files`: no output may replace an input or another output, and every output
+must be writable, before any work).
 
 :mod:`seqform.cli.parser` builds the parser; :mod:`seqform.cli.main` calls these on its
 result, so that an error here is a usage error (exit 2) like the parser's own.
@@ -9,12 +11,49 @@ result, so that an error here is a usage error (exit 2) like the parser's own.
 from __future__ import annotations
 
 import argparse
+import os
+import os.path
+from pathlib import Path
 
-from seqform.cli.errors import EXIT_USAGE, CommandError
+from seqform.cli.errors import EXIT_ERROR, EXIT_USAGE, CommandError
 from seqform.cli.output import output_format
+from seqform.io.atomic import check_writable, written_directly
 from seqform.routes.options import check_options
 
-__all__ = ["resolve_export_file", "resolve_output_format", "resolve_solver"]
+__all__ = [
+    "INPUT_FILES",
+    "NAMES_OR_FILES",
+    "OUTPUT_FILES",
+    "check_files",
+    "resolve_export_file",
+    "resolve_output_format",
+    "resolve_solver",
+]
+
+INPUT_FILES: dict[str, str] = {
+    "result": "RESULT",
+    "strategy": "--strategy",
+    "blueprint": "--blueprint",
+    "fit": "--fit",
+    "lock_file": "--lock-file",
+    "fix_file": "--fix-file",
+}
+"""The options naming a file a command reads, by ``dest``: no output may be one of them."""
+
+NAMES_OR_FILES: dict[str, str] = {"game": "GAME", "abstract": "--abstract", "auto": "--auto"}
+"""The options naming a game (or ``play --auto``'s strategy) by its name or by a file, by
+``dest``: an input where a file of that name exists (:func:`seqform.io.loader.load_game`
+reads it), else a name."""
+
+OUTPUT_FILES: dict[str, str] = {
+    "output": "--output",
+    "csv": "--csv",
+    "plot": "--plot",
+    "html": "--html",
+    "file": "FILE",
+}
+"""The options naming a file a command writes, by ``dest`` (``export``'s ``FILE`` is
+``--output``'s when given so: :func:`resolve_export_file`)."""
 
 
 def resolve_solver(args: argparse.Namespace) -> None:
@@ -68,4 +107,89 @@ def resolve_output_format(args: argparse.Namespace) -> None:
     formats = getattr(args, "output_formats", None)
     if formats is None:
         return
-    args.format = output_format(args.format, args.output, formats, args.command)
+    given = getattr(args, "format", None)  # show writes text only and has no --format
+    args.format = output_format(given, args.output, formats, args.command)
+
+
+def check_files(args: argparse.Namespace) -> None:
+    """Refuse, before any work, an output that would destroy an input or another output, or
+    that cannot be written: a result thrown away after a long run, or a saved result or a
+    game replaced by a report (``show r.json --output r.json``), is lost work.
+
+    The inputs are :data:`INPUT_FILES`, a :data:`NAMES_OR_FILES` option naming an existing file,
+    and ``solve-many``'s spot files (``DIR/*.toml``); the outputs are :data:`OUTPUT_FILES`.
+    Two paths are the same file when their real paths (symbolic links followed) are equal
+    or, both existing, :func:`os.path.samefile` says so (hard links).  A path written
+    directly (``/dev/null``, ``/dev/stdout``, a pipe: :func:`seqform.io.atomic.written_directly`)
+    replaces nothing and is not compared.
+
+    Raises
+    ------
+    CommandError
+        (usage) for an output naming an input or an earlier output, naming both options;
+        (exit 1) for an output that cannot be written (:func:`seqform.io.atomic.check_writable`:
+        a folder, a folder that does not exist or is not writable, a read-only file).
+    """
+    outputs = _outputs(args)
+    named = _inputs(args)
+    for option, path in outputs:
+        for other, seen in named:
+            if written_directly(path) or not _same_file(path, seen):
+                continue
+            if other in OUTPUT_FILES.values():
+                raise CommandError(
+                    f"{other} and {option} both name {path}: give each its own file", EXIT_USAGE
+                )
+            raise CommandError(
+                f"{other} and {option} both name {path}: {args.command} reads {other}, and "
+                "its output would replace it; give the output its own file",
+                EXIT_USAGE,
+            )
+        named.append((option, path))
+    for option, path in outputs:
+        try:
+            check_writable(path)
+        except OSError as exc:
+            raise CommandError(
+                f"cannot write {path!r} ({option}): {exc.strerror or exc}", EXIT_ERROR
+            ) from None
+
+
+def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(option, path) of each file the command writes."""
+    if getattr(args, "command", None) == "export":  # one file, given as FILE or --output
+        return [("--output" if args.output is not None else "FILE", args.file)]
+    return [
+        (option, path)
+        for dest, option in OUTPUT_FILES.items()
+        if isinstance(path := getattr(args, dest, None), str)
+    ]
+
+
+def _inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(option, path) of each file the command reads (for ``solve-many``, DIR's spots)."""
+    found = [
+        (option, path)
+        for dest, option in INPUT_FILES.items()
+        if isinstance(path := getattr(args, dest, None), str)
+    ]
+    found += [
+        (option, path)
+        for dest, option in NAMES_OR_FILES.items()
+        if isinstance(path := getattr(args, dest, None), str) and os.path.isfile(path)
+    ]
+    folder = getattr(args, "directory", None)
+    if isinstance(folder, str) and os.path.isdir(folder):  # solve-many's DIR
+        found += [("a spot file of DIR", str(spot)) for spot in sorted(Path(folder).glob("*.toml"))]
+    return found
+
+
+def _same_file(first: str, second: str) -> bool:
+    """Whether the paths ``first`` and ``second`` name one file, as :func:`check_files`
+    compares them."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # either does not exist (or cannot be looked at): not the same
+        return False

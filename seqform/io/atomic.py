@@ -36,7 +36,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Literal
 
-__all__ = ["ReadOnlyTargetError", "file_target", "replacing", "write_atomically"]
+__all__ = [
+    "ReadOnlyTargetError",
+    "check_writable",
+    "file_target",
+    "replacing",
+    "write_atomically",
+    "written_directly",
+]
 
 
 class ReadOnlyTargetError(PermissionError):
@@ -61,7 +68,7 @@ def file_target(path: str | os.PathLike[str]) -> Path:
         raise NotADirectoryError(
             errno.ENOTDIR, "a file name cannot end in '/' (that names a folder)", name
         )
-    if _written_directly(name):
+    if written_directly(name):
         return Path(name)
     target = Path(os.path.realpath(name)) if os.path.islink(name) else Path(name)
     try:
@@ -78,7 +85,45 @@ def file_target(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def _written_directly(name: str) -> bool:
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise, before any work, what writing ``path`` later would raise for its name or its
+    folder, so that a long run is not thrown away at the end for a mistyped folder.
+
+    A path written directly (``/dev/null``, a named pipe: :func:`file_target`) is left to
+    its write.  The folder checks are those of the temporary file: it is created in the
+    folder of the file replaced (the file a symbolic link points to).
+
+    Raises
+    ------
+    NotADirectoryError, ReadOnlyTargetError
+        As :func:`file_target`: a name ending in ``/``, a read-only file.
+    IsADirectoryError
+        For a folder (``--output results``, meaning a file in it).
+    FileNotFoundError
+        When the folder to write in does not exist.
+    NotADirectoryError
+        When what should be the folder is a file.
+    PermissionError
+        When this process may not create files in the folder.
+    """
+    name = os.fspath(path)
+    if os.path.isdir(name):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder; name a file in it", name)
+    target = file_target(name)
+    if written_directly(str(target)):
+        return
+    folder = target.absolute().parent
+    if not folder.exists():
+        raise FileNotFoundError(errno.ENOENT, f"there is no folder {str(folder)!r}", name)
+    if not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"{str(folder)!r} is not a folder", name)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(
+            errno.EACCES, f"the folder {str(folder)!r} is not writable by this user", name
+        )
+
+
+def written_directly(name: str) -> bool:
     """True for a path that is not replaced but written in place: one that exists and is
     not a regular file, or one under ``/dev`` or ``/proc`` (``/dev/stdout`` links through
     ``/proc/self/fd/1`` to whatever stdout is, which only the process can open)."""
@@ -109,7 +154,7 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
         Before anything is written (:func:`file_target`).
     """
     target = file_target(path)
-    if _written_directly(str(target)):
+    if written_directly(str(target)):
         yield target
         return
     mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
@@ -147,7 +192,7 @@ def write_atomically(
         :class:`ReadOnlyTargetError` for a read-only file and :class:`NotADirectoryError`
         for a name ending in ``/``, before anything is written.
     """
-    mode: Literal["wb", "xb"] = "wb" if _written_directly(str(file_target(path))) else "xb"
+    mode: Literal["wb", "xb"] = "wb" if written_directly(str(file_target(path))) else "xb"
     with replacing(path) as temporary, open(temporary, mode) as handle:
         if isinstance(content, str):
             handle.write(content.encode("utf-8"))

@@ -21,6 +21,10 @@ appearance; labels made acceptable to Gambit
 * ``sequences_0, sequences_1``: the sequence labels (``"∅"``, ``"Kpb:b"``, ...);
 * ``infosets_0, infosets_1``: the information-set names, in index order.
 
+A file is refused, before the game is read, when its suffix names another kind of file
+(:func:`check_export_file`: ``--to npz a.efg`` would put a ZIP archive where a reader expects
+a Gambit game), or cannot be written (:func:`~seqform.io.atomic.check_writable`).
+
 The MPS file holds the LP of :mod:`seqform.lp.minmax` (maximise ``f @ q`` subject to
 ``F.T q - A.T x <= 0``, ``E x = e``, ``x >= 0``), written by HiGHS; columns ``x`` come
 first, then ``q``.
@@ -41,14 +45,48 @@ from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 from seqform.game.requirements import require_float_payoffs
-from seqform.io.atomic import file_target, replacing, write_atomically
+from seqform.io.atomic import check_writable, replacing, write_atomically
 from seqform.lp.highs import write_model
 from seqform.lp.minmax import highs_model
 
-__all__ = ["FORMATS", "efg_text", "export_game", "write_efg"]
+__all__ = ["FORMATS", "SUFFIXES", "check_export_file", "efg_text", "export_game", "write_efg"]
 
 Format = Literal["efg", "npz", "mps"]
 FORMATS: tuple[str, ...] = ("efg", "npz", "mps")
+
+SUFFIXES: dict[str, tuple[str | None, str]] = {
+    ".efg": ("efg", "a Gambit game"),
+    ".npz": ("npz", "a sequence form (or strategy arrays)"),
+    ".mps": ("mps", "an LP"),
+    ".json": (None, "a JSON document"),
+    ".toml": (None, "a spot file"),
+}
+"""The suffixes that name a kind of file (case ignored): the export format that writes it,
+if one does, and what it holds.  A file is written by an export format only if its suffix
+names that format or no kind at all (:func:`check_export_file`)."""
+
+
+def check_export_file(to: str, path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, a file ``to`` would write under another kind's suffix
+    (:data:`SUFFIXES`): ``--to npz a.efg`` wrote a ZIP archive that every reader of
+    ``a.efg`` then fails on.  An MPS file must end in ``.mps`` (HiGHS picks the format by
+    it); ``to`` may also be ``"gambit-profile"`` (a line of text, any other suffix).
+
+    Raises
+    ------
+    ValueError
+        Naming the file, its suffix and the suffix to give it.
+    """
+    suffix = Path(path).suffix.lower()
+    kind, holds = SUFFIXES.get(suffix, (to, ""))
+    if to == "mps" and suffix != ".mps":
+        raise ValueError(f"an MPS file must end in .mps (HiGHS picks the format by it): {path}")
+    if kind != to:
+        wanted = f".{to}" if to in FORMATS else ".profile or .txt"
+        raise ValueError(
+            f"--to {to} would write {os.fspath(path)!r}, whose suffix {suffix} is that of "
+            f"{holds}; name a {wanted} file"
+        )
 
 
 def write_efg(game: Game, path: str | os.PathLike[str]) -> None:
@@ -141,21 +179,25 @@ def export_game(game: Game, to: Format, path: str | os.PathLike[str]) -> Path:
     Raises
     ------
     ValueError
-        For an unknown format.
+        For an unknown format, and a file whose suffix names another kind
+        (:func:`check_export_file`), before any work.
     OSError
-        If the file cannot be written; every format is written atomically
-        (:mod:`seqform.io.atomic`), so an earlier file at ``path`` survives a failed write.
+        If the file cannot be written (a folder that is missing or not writable, a read-only
+        file: before any work, :func:`~seqform.io.atomic.check_writable`); every format is
+        written atomically (:mod:`seqform.io.atomic`), so an earlier file at ``path``
+        survives a failed write.
     """
-    file_target(path)  # refuses x.efg/ and a read-only file before any work
+    if to not in FORMATS:
+        raise ValueError(f"unknown export format {to!r}; choose one of {', '.join(FORMATS)}")
+    check_export_file(to, path)
+    check_writable(path)
     target = Path(path)
     if to == "efg":
         write_efg(game, target)
     elif to == "npz":
         _write_npz(game, target)
-    elif to == "mps":
-        _write_mps(game, target)
     else:
-        raise ValueError(f"unknown export format {to!r}; choose one of {', '.join(FORMATS)}")
+        _write_mps(game, target)
     return target
 
 
@@ -188,8 +230,6 @@ def _write_mps(game: Game, path: Path) -> None:
     require_float_payoffs(game, "an MPS file (floats)")
     form = build_sequence_form(game)
     model = highs_model(form.E, form.e, form.F, form.f, form.A)
-    if path.suffix.lower() != ".mps":
-        raise ValueError(f"an MPS file must end in .mps (HiGHS picks the format by it): {path}")
     with replacing(path) as temporary:
         # HiGHS reports success even when the write was cut short (a file-size limit, a
         # full disk): a complete MPS file ends with the ENDATA record.

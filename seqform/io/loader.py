@@ -7,7 +7,10 @@ file (:mod:`seqform.game.formats.efg`); ``openspiel:SPEC`` converts an OpenSpiel
 OpenSpiel are imported only when asked for, since they import pygambit or OpenSpiel.
 
 Any other existing file is read as ``.efg`` too; a directory is refused as one (unless its
-name is a built-in game's); a spec too long to be a file name is simply not a file.
+name is a built-in game's); a spec too long to be a file name is simply not a file.  A file
+whose suffix names what seqform writes but does not read as a game (:data:`NOT_GAMES`:
+``export --to npz``'s sequence form, an MPS LP, a JSON document) is refused by that name,
+not parsed as ``.efg``.
 """
 
 from __future__ import annotations
@@ -17,10 +20,18 @@ import os
 import os.path
 
 from seqform.game.builtin.registry import GAMES, build_builtin_game
-from seqform.game.errors import GameParameterError
+from seqform.game.errors import GameParameterError, UnknownGameError
 from seqform.game.model import Game
 
-__all__ = ["as_game", "check_max_nodes", "load_game"]
+__all__ = ["NOT_GAMES", "as_game", "check_max_nodes", "load_game"]
+
+NOT_GAMES: dict[str, str] = {
+    ".npz": "a sequence form (export --to npz) or a strategy-arrays document",
+    ".mps": "an LP (export --to mps)",
+    ".json": "a JSON document (a result or a strategy; show RESULT reopens a saved spot result)",
+}
+"""The suffixes (case ignored) of files seqform writes or reads that are not games, and what
+such a file holds: GAME is refused by it (:func:`load_game`)."""
 
 
 def check_max_nodes(spec: object, max_nodes: int | None) -> None:
@@ -64,7 +75,8 @@ def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> 
         For a ``spec`` that is neither a ``str`` nor a path (``None``, a number, a
         :class:`~seqform.game.model.Game`).
     UnknownGameError
-        For an unknown name (the message lists the known ones).
+        For an unknown name (the message lists the known ones), and a path whose suffix
+        names a file that is not a game (:data:`NOT_GAMES`).
     GameParameterError
         For unknown or unreadable parameters, and ``max_nodes`` given with a game that is
         not ``openspiel:``.
@@ -74,17 +86,13 @@ def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> 
         For a file that cannot be read; ``IsADirectoryError`` for a directory.
     """
     check_max_nodes(spec, max_nodes)
+    _check_spec(spec)
     if isinstance(spec, os.PathLike) and os.fspath(spec).lower().endswith(".toml"):
         return load_game(os.fspath(spec), max_nodes=max_nodes)
     if isinstance(spec, os.PathLike):
         from seqform.game.formats.efg import read_efg
 
         return read_efg(spec)
-    if not isinstance(spec, str):
-        raise TypeError(
-            f"load_game() takes a game name or a path (str or os.PathLike), not "
-            f"{type(spec).__name__} {_short_repr(spec)}"
-        )
     if spec.startswith("openspiel:"):
         from seqform.game.formats.openspiel import load_openspiel_game
 
@@ -104,6 +112,24 @@ def load_game(spec: str | os.PathLike[str], *, max_nodes: int | None = None) -> 
 
         return read_efg(spec)
     return build_builtin_game(spec)
+
+
+def _check_spec(spec: object) -> None:
+    """Refuse a ``spec`` that is neither a name nor a path (:class:`TypeError`), and a path
+    whose suffix names no game (:data:`NOT_GAMES`; :class:`UnknownGameError`): ``solve
+    r.npz`` said it could not read ``r.npz`` as a Gambit file."""
+    if not isinstance(spec, str | os.PathLike):
+        raise TypeError(
+            f"load_game() takes a game name or a path (str or os.PathLike), not "
+            f"{type(spec).__name__} {_short_repr(spec)}"
+        )
+    path = os.fspath(spec)
+    holds = NOT_GAMES.get(os.path.splitext(path)[1].lower())
+    if holds is not None and not path.startswith("openspiel:"):
+        raise UnknownGameError(
+            f"{path!r} is {holds}, not a game: GAME is a built-in name, a Gambit .efg file, "
+            "a spot file (.toml) or openspiel:NAME"
+        )
 
 
 def _short_repr(value: object) -> str:

@@ -7,13 +7,13 @@ import shlex
 import sys
 
 from seqform.base.numbers import decimal_text
-from seqform.cli.errors import EXIT_OK, CommandError, certified_exit
+from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import write
 from seqform.cli.progress import load_reporting
 from seqform.cli.streams import terminal_text
 from seqform.documents.layout.blocks import uncertified_reason
 from seqform.game.model import Game
-from seqform.io.export import export_game
+from seqform.io.export import check_export_file, export_game
 from seqform.io.gambit_profile import gambit_profile_text
 from seqform.routes.tree import solve_tree
 
@@ -21,7 +21,12 @@ __all__ = ["run"]
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write ``args.game`` in the format ``args.to`` to ``args.file``."""
+    """Write ``args.game`` in the format ``args.to`` to ``args.file``; a file whose suffix
+    names another kind (``--to npz a.efg``) is refused first (usage)."""
+    try:
+        check_export_file(args.to, args.file)
+    except ValueError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
     game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     if args.to == "gambit-profile":
         return _export_profile(game, args.file, args.game)

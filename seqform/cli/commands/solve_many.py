@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from seqform.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, CommandError
+from seqform.cli.errors import EXIT_ERROR, EXIT_OK, CommandError
 from seqform.cli.output import emit, write
 from seqform.cli.streams import terminal_text
 from seqform.documents.spots.many import many_document
@@ -31,7 +31,6 @@ def run(args: argparse.Namespace) -> int:
         from seqform.cli.plot_files import plot_format
 
         plot_format(args.plot, "solve-many")
-    _distinct_outputs(args)
     executor, address = "local", None
     if args.dask is not None:
         executor, address = "dask", None if args.dask == "local" else args.dask
@@ -62,22 +61,6 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         _plot(document, args.plot)
     return EXIT_ERROR if report.failed else EXIT_OK
-
-
-def _distinct_outputs(args: argparse.Namespace) -> None:
-    """Refuse, before solving, two outputs that name one file: the later would overwrite
-    the earlier (``--output o.json --csv o.json`` left a CSV where the JSON was said to be)."""
-    named = [
-        (option, Path(path).resolve())
-        for option, path in (("--output", args.output), ("--csv", args.csv), ("--plot", args.plot))
-        if path is not None
-    ]
-    for k, (option, path) in enumerate(named):
-        for other, same in named[:k]:
-            if path == same:
-                raise CommandError(
-                    f"{other} and {option} both name {path}: give each its own file", EXIT_USAGE
-                )
 
 
 def _beside(output: str | None) -> str | None:

@@ -164,6 +164,14 @@ def test_lp_and_vector_cfr_agree_on_a_locked_spot(spot: Path):
         pytest.param("P1@J: b", "not ACTION=P", id="no-probability"),
         pytest.param("OOP@: x=1; hands=", "names no hand; leave it out", id="no-hands"),
         pytest.param("OOP@: x=1; hands=AA,,KK", "has an empty item", id="empty-hand"),
+        # a second hands= used to replace the first silently (campaign: AA's lock dropped)
+        pytest.param(
+            "OOP@: x=1; hands=AA; hands=QQ",
+            r"^--lock 'OOP@: x=1; hands=AA; hands=QQ': hands= is given twice",
+            id="hands-twice",
+        ),
+        pytest.param("OOP@: x=1; Hands=AA; hands =QQ", "hands= is given twice", id="hands-case"),
+        pytest.param("OOP@: x=0.5; x=0.5", "action 'x' is given twice", id="action-twice"),
     ],
 )
 def test_bad_lock_text(spec: str, message: str):
@@ -178,6 +186,8 @@ def test_bad_lock_text(spec: str, message: str):
         pytest.param("P1@Z: b=1", "no information set 'Z'", id="node"),
         pytest.param("P1@J: x=1", "no action 'x'", id="action"),
         pytest.param("P1@J: b=1; hands=AA", "hands= needs", id="hands-on-a-tree"),
+        # "pass" is read as "p": both given used to add up silently
+        pytest.param("P1@J: p=0.5,pass=0.5", "'p' and 'pass' are the same action", id="synonym"),
     ],
 )
 def test_bad_lock_on_kuhn(spec: str, message: str):
@@ -246,6 +256,10 @@ def test_cli_lock_report_and_json(spot: Path, tmp_path: Path, capsys: pytest.Cap
         pytest.param(["solve", "kuhn", "--lock", "P2@J: b=1"], id="wrong-player"),
         pytest.param(["solve", "kuhn", "--lock", "P1@J: b=1", "--method", "normal"], id="normal"),
         pytest.param(["solve", "kuhn", "--lock", "P1@J: b=1", "--refine"], id="refine"),
+        pytest.param(
+            ["solve", "kuhn", "--method", "structured", "--lock", "P1@: b=1; hands=J; hands=Q"],
+            id="hands-twice",
+        ),
     ],
 )
 def test_cli_bad_locks_are_usage_errors(argv, capsys: pytest.CaptureFixture[str]):

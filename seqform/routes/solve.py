@@ -260,11 +260,14 @@ def solve_locked(
     Raises
     ------
     LockError
-        For a lock that does not fit the game, before anything is solved.
+        For a lock that does not fit the game, or a ``fix`` bound that excludes a lock's
+        probability, before anything is solved.
     """
-    from seqform.routes.locked import compare_locked, resolve_for
+    from seqform.routes.locked import compare_locked, refuse_conflicting_bounds, resolve_for
 
     resolved = resolve_for(game, route, locks)
+    if fix is not None and isinstance(game, Game):
+        refuse_conflicting_bounds(game, fix, resolved)
     options: dict[str, Any] = {
         "exact": exact,
         "fix": fix,

@@ -282,6 +282,11 @@ def test_cli_lock_refusals_name_the_options_given(options, says, capsys):
     assert not any(option in err for option in ("--exact", "--refine", "--fix"))
 
 
+def test_the_report_counts_one_locked_information_set_in_the_singular(capsys):
+    assert main(["solve", "kuhn", "--lock", "P1@J: b=1"]) == 0
+    assert "Node locks (1 information set locked):" in capsys.readouterr().out
+
+
 def test_option_refusals_name_every_option_given_and_no_other():
     with pytest.raises(OptionsError, match=r"^--exact and --lock need a simplex basis"):
         check_options("tree", solver="pdlp", exact=True, lock=True)

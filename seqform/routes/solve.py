@@ -278,7 +278,8 @@ def solve_locked(
     }
     _say(progress, "solving without the locks")
     unlocked = solve_on_route(game, route, **options)
-    _say(progress, f"solving with the locks ({resolved.count:,} information sets locked)")
+    count = f"{resolved.count:,} information set{'' if resolved.count == 1 else 's'}"
+    _say(progress, f"solving with the locks ({count} locked)")
     locked = solve_on_route(game, route, locks=resolved, **options)
     pot = route.spot.pot if route.spot is not None else None
     return compare_locked(unlocked, locked, resolved, pot)

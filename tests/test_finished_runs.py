@@ -23,12 +23,14 @@ import seqform
 from seqform.certify import CertificateOverflowError, certify
 from seqform.cli.main import main
 from seqform.cli.signals import interrupted_code, terminate_as_interrupt
+from seqform.documents.iterate import iterate_document
+from seqform.documents.text.iterate import iterate_text
 from seqform.forms.strategies import uniform_behaviour
 from seqform.holdem import lp_work
 from seqform.io.documents import validate_document
 from seqform.io.export import efg_text
 from seqform.io.loader import load_game
-from seqform.iterative.run import stop_on_interrupt
+from seqform.iterative.run import Sample, stop_on_interrupt
 from seqform.questions import lp_reference
 from seqform.routes import structured
 
@@ -302,6 +304,29 @@ def test_sigterm_and_sighup_act_as_ctrl_c_inside_the_command(number: signal.Sign
     assert signal.getsignal(number) is before
 
 
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=lambda n: n.name)
+def test_a_signalled_run_names_the_signal_it_received(number: signal.Signals) -> None:
+    # the report said "stopped by an interrupt (Ctrl-C)" after SIGTERM (campaign)
+    if signal.getsignal(number) is signal.SIG_IGN:
+        pytest.skip(f"{number.name} is ignored here (pytest under nohup)")
+
+    def signal_at(sample: Sample) -> None:
+        if sample.iteration == 4:
+            os.kill(os.getpid(), number)
+
+    with terminate_as_interrupt(), stop_on_interrupt():
+        run = seqform.iterate(
+            "kuhn", "cfr", time_limit=60.0, every=2, on_sample=signal_at, reference=False
+        )
+    assert run.result.stopped == "interrupted" and run.result.interrupted_by == number.name
+    document = iterate_document(run)
+    validate_document(document)
+    assert document["interrupted_by"] == number.name
+    text = iterate_text(document)
+    assert f"stopped by an interrupt ({number.name}), at an iteration boundary" in text
+    assert "Ctrl-C" not in text
+
+
 def _sleep(seconds: float) -> float:
     time.sleep(seconds)
     return seconds
@@ -360,4 +385,6 @@ def test_a_signalled_iterate_writes_the_run_so_far(number: signal.Signals, tmp_p
     assert process.returncode == 128 + number, err
     document = json.loads(output.read_text())
     assert document["stopped"] == "interrupted"
+    assert document["interrupted_by"] == number.name
+    assert f"seqform: interrupted ({number.name}) after" in err
     assert "Traceback" not in err

@@ -160,7 +160,7 @@ def test_ctrl_c_during_the_iterations_stops_at_the_boundary(
             load_game("kuhn"), iterations, time_limit=limit, every=4, on_sample=interrupt_at
         )
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
-    assert result.stopped == "interrupted"
+    assert result.stopped == "interrupted" and result.interrupted_by == "SIGINT"
     assert result.iterations == at
     assert result.history[-1].iteration == at  # measured at the boundary
 

@@ -23,7 +23,7 @@ from seqform.iterative.cfr import solve_with_rule
 from seqform.iterative.rules import RULES
 from seqform.iterative.run import Stopping
 from seqform.questions.iterate import iterate
-from seqform.routes.options import OptionsError
+from seqform.routes.options import OptionsError, check_options
 from seqform.routes.policy import choose_route
 from seqform.routes.solve import solve
 from seqform.structured.vector_cfr import vector_cfr
@@ -164,6 +164,14 @@ def test_lp_and_vector_cfr_agree_on_a_locked_spot(spot: Path):
         pytest.param("P1@J: b", "not ACTION=P", id="no-probability"),
         pytest.param("OOP@: x=1; hands=", "names no hand; leave it out", id="no-hands"),
         pytest.param("OOP@: x=1; hands=AA,,KK", "has an empty item", id="empty-hand"),
+        # a second hands= used to replace the first silently (campaign: AA's lock dropped)
+        pytest.param(
+            "OOP@: x=1; hands=AA; hands=QQ",
+            r"^--lock 'OOP@: x=1; hands=AA; hands=QQ': hands= is given twice",
+            id="hands-twice",
+        ),
+        pytest.param("OOP@: x=1; Hands=AA; hands =QQ", "hands= is given twice", id="hands-case"),
+        pytest.param("OOP@: x=0.5; x=0.5", "action 'x' is given twice", id="action-twice"),
     ],
 )
 def test_bad_lock_text(spec: str, message: str):
@@ -178,6 +186,8 @@ def test_bad_lock_text(spec: str, message: str):
         pytest.param("P1@Z: b=1", "no information set 'Z'", id="node"),
         pytest.param("P1@J: x=1", "no action 'x'", id="action"),
         pytest.param("P1@J: b=1; hands=AA", "hands= needs", id="hands-on-a-tree"),
+        # "pass" is read as "p": both given used to add up silently
+        pytest.param("P1@J: p=0.5,pass=0.5", "'p' and 'pass' are the same action", id="synonym"),
     ],
 )
 def test_bad_lock_on_kuhn(spec: str, message: str):
@@ -246,11 +256,66 @@ def test_cli_lock_report_and_json(spot: Path, tmp_path: Path, capsys: pytest.Cap
         pytest.param(["solve", "kuhn", "--lock", "P2@J: b=1"], id="wrong-player"),
         pytest.param(["solve", "kuhn", "--lock", "P1@J: b=1", "--method", "normal"], id="normal"),
         pytest.param(["solve", "kuhn", "--lock", "P1@J: b=1", "--refine"], id="refine"),
+        pytest.param(
+            ["solve", "kuhn", "--method", "structured", "--lock", "P1@: b=1; hands=J; hands=Q"],
+            id="hands-twice",
+        ),
     ],
 )
 def test_cli_bad_locks_are_usage_errors(argv, capsys: pytest.CaptureFixture[str]):
     assert main(argv) == 2
     assert "--lock" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        # the message named --exact, --refine and --fix, none of them given (campaign)
+        pytest.param(["--solver", "pdlp"], "--lock needs a simplex basis", id="pdlp"),
+        pytest.param(["--backend", "cvxpy"], "--lock uses HiGHS directly", id="backend"),
+    ],
+)
+def test_cli_lock_refusals_name_the_options_given(options, says, capsys):
+    assert main(["solve", "kuhn", "--lock", "P1@J: b=1", *options]) == 2
+    err = capsys.readouterr().err
+    assert says in err
+    assert not any(option in err for option in ("--exact", "--refine", "--fix"))
+
+
+def test_the_report_counts_one_locked_information_set_in_the_singular(capsys):
+    assert main(["solve", "kuhn", "--lock", "P1@J: b=1"]) == 0
+    assert "Node locks (1 information set locked):" in capsys.readouterr().out
+
+
+def test_option_refusals_name_every_option_given_and_no_other():
+    with pytest.raises(OptionsError, match=r"^--exact and --lock need a simplex basis"):
+        check_options("tree", solver="pdlp", exact=True, lock=True)
+    with pytest.raises(OptionsError, match=r"^--fix uses HiGHS directly"):
+        check_options("tree", backend="cvxpy", fix=True)
+    with pytest.raises(OptionsError, match=r"^--refine works on the game tree only"):
+        check_options("normal", refine=True)
+
+
+@pytest.mark.parametrize(
+    ("bound", "says"),
+    [
+        pytest.param("J:b=0", "--fix J:b = 0 disagree: the lock gives J:b probability 1", id="b"),
+        # the lock gives the other action 0, which a lower bound on it excludes too
+        pytest.param("J:p>=1/2", "--fix 1/2 <= J:p <= 1 disagree", id="other-action"),
+    ],
+)
+def test_cli_a_fix_bound_the_lock_excludes_is_a_usage_error(bound, says, capsys):
+    # it was exit 1, "the bounds on J:b leave no probability", the lock not named
+    assert main(["solve", "kuhn", "--lock", "P1@J: b=1", "--fix", bound]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("seqform: error: --lock 'P1@J: b=1' and ") and says in err
+
+
+def test_a_fix_bound_the_lock_keeps_is_solved_with_it():
+    # Kuhn with player 1 always betting the jack: -5/18, as without the bound (checked
+    # against the restricted normal form in test_kuhn_always_bluffing_jack_matches_...)
+    locked = solve(kuhn_poker(), locks=["P1@J: b=1"], fix=["J:b>=1/2"], exact=True)
+    assert locked.value == Fraction(-5, 18)
 
 
 def test_iterate_locked_kuhn_approaches_the_locked_lp():

@@ -4,11 +4,13 @@ CLI as the same refusal, never a traceback (campaign C found each of these)."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
 
 from seqform.cli import main as cli
+from seqform.io.action_counts import ActionCountsError, read_action_counts
 from seqform.io.loader import load_game
 from seqform.qre import trace as trace_module
 from seqform.qre.equations import logit_equations
@@ -162,6 +164,68 @@ def test_cli_fit_refuses_the_same_counts_in_one_line(tmp_path, capsys, count, me
     assert cli.main(["qre", "kuhn", "--fit", str(data), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+# -- counts files: each entry exactly once, in its place ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # the extra column was dropped and the row counted as 4 (campaign)
+        pytest.param("1,J,p,4,5\n", r"c\.csv, line 2: 5 fields, expected 4", id="extra-column"),
+        pytest.param("1,J,b,2\n1,J,p\n", r"c\.csv, line 3: 3 fields, expected 4", id="short-row"),
+        pytest.param("01,J,p,4\n", r"c\.csv, line 2: player '01' is not a player", id="01"),
+        pytest.param(
+            "1,J,p,4\n\n1,J,p,3\n",
+            r"line 4: .* 'p' at 'J' is given again \(first at line 2\)",
+            id="row-twice",
+        ),
+    ],
+)
+def test_csv_counts_refuse_rows_that_do_not_fit(tmp_path, text, message):
+    path = tmp_path / "c.csv"
+    path.write_text("player,infoset,action,count\n" + text)
+    with pytest.raises(ActionCountsError, match=message):
+        read_action_counts(load_game("kuhn"), path)
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        # "01" and " 1" were read as player 1, " 1" merged with "1" (campaign)
+        pytest.param({"01": {"J": {"p": 4}}}, "player '01' is not a player of kuhn", id="01"),
+        pytest.param(
+            {" 1": {"J": {"p": 4}}, "1": {"J": {"b": 4}}}, "player ' 1' is not a", id="space"
+        ),
+        pytest.param(
+            {"1": {" J": {"p": 4}}},
+            "player 1 has no action 'p' at information set ' J'",
+            id="infoset",
+        ),
+        pytest.param({"1": {"J": {"p": "4"}}}, "count '4' is not a number", id="text-count"),
+        pytest.param({"1": {"J": {"p": True}}}, "count True is not a number", id="bool-count"),
+    ],
+)
+def test_json_counts_refuse_keys_that_are_not_the_labels(tmp_path, counts, message):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"counts": counts}))
+    with pytest.raises(ActionCountsError, match=f"^{re.escape(str(path))}: {message}"):
+        read_action_counts(load_game("kuhn"), path)
+
+
+def test_json_counts_refuse_a_key_given_twice(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text('{"counts": {"1": {"J": {"p": 4, "p": 5}}}}')
+    with pytest.raises(ActionCountsError, match="'p' is given twice"):
+        read_action_counts(load_game("kuhn"), path)
+
+
+def test_cli_fit_names_the_line_of_a_row_with_an_extra_column(tmp_path, capsys):
+    data = tmp_path / "counts.csv"
+    data.write_text("player,infoset,action,count\n1,J,b,9\n1,J,p,4,5\n")
+    assert cli.main(["qre", "kuhn", "--fit", str(data), "--quiet"]) == 1
+    assert f"{data}, line 3: 5 fields" in capsys.readouterr().err
 
 
 # -- arguments that are not numbers -------------------------------------------------------

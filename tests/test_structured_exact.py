@@ -211,7 +211,7 @@ def test_uncertified_exact_exits_3_with_the_bounds(monkeypatch, capsys):
     ("argv", "says"),
     [
         (["--solver", "clarabel"], "--exact needs a simplex basis"),
-        (["--fix", "K:b=1"], "--fix work on the game tree only"),
+        (["--fix", "K:b=1"], "--fix works on the game tree only"),
         (["--backend", "cvxpy"], "drop --backend"),
     ],
 )

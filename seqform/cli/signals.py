@@ -5,9 +5,10 @@ SIGTERM, 129 for SIGHUP, 130 for Ctrl-C), as a shell reports a process its signa
 Python's own handling of SIGINT (:class:`KeyboardInterrupt`, or the iteration boundary
 handler of :func:`seqform.iterative.run.stop_on_interrupt`) already stops every stage
 cleanly, so the handler installed here records the signal and calls whatever handles SIGINT
-at that moment.  It is installed by the command line's ``main`` only, for the length of
-the command, and the previous handlers are restored after; a signal ignored when the command
-started (``nohup`` ignores SIGHUP) stays ignored.
+at that moment, with the signal's own number (so that an ``iterate`` run says it was
+stopped by SIGTERM, not by Ctrl-C).  It is installed by the command line's ``main`` only,
+for the length of the command, and the previous handlers are restored after; a signal
+ignored when the command started (``nohup`` ignores SIGHUP) stays ignored.
 
 A process forked while the handler is installed (a worker of ``solve-many``'s process pool)
 inherits it; there it restores the default action and re-sends the signal to itself, so a
@@ -83,7 +84,7 @@ def _handler(owner: int) -> Callable[[int, FrameType | None], None]:
         interrupt = signal.getsignal(signal.SIGINT)
         if not callable(interrupt):  # SIGINT ignored (a background job): stop all the same
             raise KeyboardInterrupt
-        interrupt(signal.SIGINT, frame)
+        interrupt(signum, frame)  # its own number: the boundary handler reports it
 
     return handle
 

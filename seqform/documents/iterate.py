@@ -16,6 +16,7 @@ added, none removed or renamed)::
                    "time_limit": float | null, "every": int},
       "stopped": "iterations" | "target" | "time limit" | "interrupted"
                  | "measurement failed",
+      "interrupted_by": "SIGINT" | "SIGTERM" | "SIGHUP" | null,  # the signal, if interrupted
       "iterations": int,                   # iterations run
       "seconds": float,                    # solver time, NashConv measurements excluded
       "nash_conv": float | null,           # of the average strategies (null: not measured)
@@ -135,6 +136,7 @@ def iterate_document(run: IterativeRun) -> dict[str, Any]:
             "every": stopping.every,
         },
         "stopped": result.stopped,
+        "interrupted_by": result.interrupted_by,
         "iterations": result.iterations,
         "seconds": result.seconds,
         "nash_conv": _measured(result.nash_conv),

@@ -270,8 +270,8 @@ def resolve_locks(
     Raises
     ------
     LockError
-        For an unknown node, hand or action, or a node where the other player acts; the
-        message names the lock.
+        For an unknown node, hand or action, an action given twice (``x`` and ``check``),
+        or a node where the other player acts; the message names the lock.
     """
     lookup = [table.index_of_infoset() for table in tables]
     fixed: tuple[dict[int, tuple[Fraction, ...]], dict[int, tuple[Fraction, ...]]] = ({}, {})
@@ -292,8 +292,16 @@ def resolve_locks(
             index = lookup[owner][name]
             offered = tables[owner].actions[index]
             mix = [Fraction(0)] * len(offered)
+            written: dict[int, str] = {}
             for action, probability in lock.mix:
-                mix[_action(lock, action, offered, lock.node.strip() or "root")] += probability
+                at = _action(lock, action, offered, lock.node.strip() or "root")
+                if at in written:  # "x" and "check": one action given twice
+                    raise LockError(
+                        f"{lock.where}: {written[at]!r} and {action!r} are the same action "
+                        f"{offered[at]!r}; give it once"
+                    )
+                written[at] = action
+                mix[at] = probability
             fixed[owner][index] = tuple(mix)
             covered += 1
         if not covered:

@@ -16,6 +16,7 @@ decision; on a game tree without private hands, an information set's name.  ``P`
 fraction or decimal (``1/3``, ``0.25``); actions left out get 0 and the probabilities must
 add up to 1.  ``hands`` takes the range notation of the spot files without weights
 (``AA,KQs,AhKh``) or, on other games, hand labels; without it the lock covers every hand.
+Each key is given once: a second ``hands=``, or an action named twice, is refused.
 
 Lock file: a TOML file with one ``[[lock]]`` table per lock, or a JSON file (``.json``) with
 the same objects in a list (or under ``"lock"``)::
@@ -78,10 +79,15 @@ def parse_lock(spec: str) -> Lock:
         raise LockError(f"{where}: write PLAYER@NODE: ACTION=P,... (e.g. IP@x: b5=0.5,x=0.5)")
     player = player_index(player_text, where)
     mix: list[tuple[str, Fraction]] = []
-    hands: tuple[str, ...] = ()
+    hands: tuple[str, ...] | None = None
     for part in (part.strip() for part in body.split(";")):
         key, equals, value = part.partition("=")
         if key.strip().lower() == "hands" and equals:
+            if hands is not None:  # a second hands= would silently replace the first
+                raise LockError(
+                    f"{where}: hands= is given twice; name every hand in one (hands=AA,QQ), "
+                    "or write a lock for each"
+                )
             hands = _hands(value, where)
             continue
         for item in filter(None, (item.strip() for item in part.split(","))):
@@ -89,7 +95,7 @@ def parse_lock(spec: str) -> Lock:
             if not equals or not action.strip():
                 raise LockError(f"{where}: {item!r} is not ACTION=P (e.g. x=1)")
             mix.append((action.strip(), _probability(value.strip(), where)))
-    return Lock(player, node.strip(), tuple(mix), hands, where, player_names(player_text))
+    return Lock(player, node.strip(), tuple(mix), hands or (), where, player_names(player_text))
 
 
 def lock_from_mapping(data: object, where: str) -> Lock:

@@ -22,7 +22,9 @@ regular ones, so a wrong forecast costs one measurement.
 
 Ctrl-C: inside :func:`stop_on_interrupt`, while :func:`run_iterations` iterates (and only
 then), the first SIGINT does not raise in the middle of an iteration; the loop finishes the
-iteration, measures, and returns with ``stopped == "interrupted"``.  A second SIGINT raises
+iteration, measures, and returns with ``stopped == "interrupted"`` and ``interrupted_by``
+naming the signal the handler was called for (a handler that turns SIGTERM into Ctrl-C,
+:mod:`seqform.cli.signals`, passes its own number).  A second SIGINT raises
 KeyboardInterrupt at once.  Before the iterations and after them (building the game, the
 LP reference of :func:`seqform.questions.iterate.iterate`) Python's own handler is in place,
 so one Ctrl-C raises KeyboardInterrupt there (and a solver running in
@@ -68,6 +70,7 @@ measurements reaches the target a little early; at 339, its bare forecast there,
 exploitability was still about 1.5 % above the target."""
 
 _INTERRUPTED = threading.Event()  # set by the boundary handler of _iteration_boundaries
+_INTERRUPTED_BY: list[int] = []  # the signal that handler was called for
 _ARMED = threading.Event()  # set inside stop_on_interrupt (main thread only)
 
 
@@ -109,12 +112,14 @@ def _iteration_boundaries() -> Iterator[None]:
     def handler(signum: int, frame: object) -> None:
         if _INTERRUPTED.is_set():
             raise KeyboardInterrupt
+        _INTERRUPTED_BY[:] = [signum]
         _INTERRUPTED.set()
 
     if not _ARMED.is_set() or threading.current_thread() is not threading.main_thread():
         yield
         return
     _INTERRUPTED.clear()
+    _INTERRUPTED_BY.clear()
     previous = signal.signal(signal.SIGINT, handler)
     try:
         yield
@@ -195,6 +200,8 @@ class IterativeResult:
         ``"measurement failed"`` (NashConv left the float range: ``failure`` says why;
         without a measurement no target can be reached, so the run stops there)
     seed : the random seed (sampling solvers), else None
+    interrupted_by : when ``stopped == "interrupted"``, the signal's name: ``"SIGINT"``
+        (Ctrl-C), or ``"SIGTERM"``, ``"SIGHUP"`` turned into it; else None
     last_strategies : the last iterate (current behaviours) when the run measured it,
         else None
     """
@@ -208,6 +215,7 @@ class IterativeResult:
     seed: int | None = None
     last_strategies: tuple[BehaviouralStrategy, ...] | None = None
     failure: str | None = None
+    interrupted_by: str | None = None
 
     @property
     def nash_conv(self) -> float:
@@ -377,4 +385,14 @@ def run_iterations(
         seed=seed,
         last_strategies=_current(stepper) if last_iterate else None,
         failure=failure[0] if failure else None,
+        interrupted_by=_signal_name() if stopped == "interrupted" else None,
     )
+
+
+def _signal_name() -> str:
+    """The name of the signal that stopped the iterations (SIGINT if none was noted)."""
+    number = _INTERRUPTED_BY[0] if _INTERRUPTED_BY else signal.SIGINT
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

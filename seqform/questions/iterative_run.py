@@ -38,8 +38,9 @@ CUT_SHORT = (
     "interrupted after the run, before its certificate: the run is written unmeasured "
     "(seqform exploit GAME --strategy FILE measures it)"
 )
-"""Why a run has no certificate when Ctrl-C stopped the measurements after it."""
-NOT_MEASURED = "not run: interrupted after the run (Ctrl-C)"
+"""Why a run has no certificate when Ctrl-C (or a signal handled as it) stopped the
+measurements after it."""
+NOT_MEASURED = "not run: interrupted after the run"
 """Why such a run has no LP reference."""
 
 

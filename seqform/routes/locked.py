@@ -55,6 +55,7 @@ __all__ = [
     "as_locks",
     "compare_locked",
     "lock_bounds",
+    "refuse_conflicting_bounds",
     "resolve_for",
 ]
 
@@ -214,7 +215,7 @@ def check_locked_route(route: Route, *, exact: bool, refine: bool, backend: str)
             "route's exact re-solve does not take locks"
         )
     if route.structured is None:
-        check_options("tree", solver=route.solver, backend=backend, exact=exact, fix=True)
+        check_options("tree", solver=route.solver, backend=backend, exact=exact, lock=True)
 
 
 def _spot_expander(route: Route) -> Callable[[str, int], Sequence[str]] | None:
@@ -263,6 +264,27 @@ def lock_bounds(game: Game, locks: ResolvedLocks) -> list[Any]:
             for action, probability in zip(table.actions[index], mix, strict=True):
                 bounds.append(ActionBound(table.infosets[index], action, probability, probability))
     return bounds
+
+
+def refuse_conflicting_bounds(game: Game, fix: Any, locks: ResolvedLocks) -> None:
+    """Refuse a ``fix`` bound (``ActionBound``\\ s, or ``Restrictions``) excluding the
+    probability a lock gives its action: both bound one restricted LP (:func:`lock_bounds`).
+
+    Raises
+    ------
+    LockError
+        Naming the lock and the bound, a usage error as any lock that does not fit.
+    """
+    locked = {(bound.infoset, bound.action): bound.lower for bound in lock_bounds(game, locks)}
+    for bound in getattr(fix, "bounds", fix) or ():
+        probability = locked.get((bound.infoset, bound.action))
+        if probability is None or bound.lower <= probability <= bound.upper:
+            continue
+        at = [lock.where for lock in locks.locks if lock.node.strip() == bound.infoset]
+        raise LockError(
+            f"{at[-1] if at else 'a lock'} and --fix {bound.text()} disagree: the lock gives "
+            f"{bound.infoset}:{bound.action} probability {probability}; drop one of them"
+        )
 
 
 def _seats(unlocked: Any, locked: Any, pot: float | None) -> tuple[SeatChange, SeatChange]:

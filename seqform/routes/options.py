@@ -100,17 +100,19 @@ def check_options(
     exact: bool = False,
     refine: bool = False,
     fix: bool = False,
+    lock: bool = False,
 ) -> None:
     """Refuse option combinations that cannot run (the one place they are checked).
 
     ``method`` is resolved first (:func:`resolve_method`); ``fix`` says whether restrictions
-    are given.  ``auto`` is checked for what holds on both of its routes; :func:`choose_route`
-    checks the route it takes once more.
+    are given, ``lock`` whether node locks are (on the tree they are solved as restrictions:
+    :func:`seqform.routes.locked.check_locked_route`).  ``auto`` is checked for what holds on
+    both of its routes; :func:`choose_route` checks the route it takes once more.
 
     Raises
     ------
     OptionsError
-        With a message naming the options and what to write instead.
+        With a message naming the options given (only those) and what to write instead.
     """
     method = resolve_method(method)
     if solver is not None and solver not in SOLVERS:
@@ -121,25 +123,37 @@ def check_options(
         raise OptionsError("--exact and --refine cannot be combined")
     if refine and fix:
         raise OptionsError("--refine cannot be combined with --fix or --fix-file")
-    beyond = exact or refine or fix
-    if ((refine or fix) and method not in ("tree", "auto")) or (exact and method == "normal"):
+    tree_only = _given(refine=refine, fix=fix)
+    if tree_only and method not in ("tree", "auto"):
+        raise OptionsError(f"{_they(tree_only, 'work')} on the game tree only (--method tree)")
+    if exact and method == "normal":
         raise OptionsError(
-            "--refine and --fix work on the game tree only (--method tree), --exact on the "
-            "tree or the structured route (--method tree or structured)"
+            "--exact works on the tree or the structured route (--method tree or structured)"
         )
     if method == "structured":
         _check_structured(solver, backend, exact)
+    beyond = _given(exact=exact, refine=refine, fix=fix, lock=lock)
     if beyond and backend != "highs":
-        raise OptionsError("--exact, --refine and --fix use HiGHS directly: drop --backend")
+        raise OptionsError(f"{_they(beyond, 'use')} HiGHS directly: drop --backend")
     if beyond and solver is not None and solver not in BASIS_SOLVERS:
         raise OptionsError(
-            f"--exact, --refine and --fix need a simplex basis: use --solver simplex or ipm, "
-            f"not {solver}"
+            f"{_they(beyond, 'need')} a simplex basis: use --solver simplex or ipm, not {solver}"
         )
     if solver == "clarabel" and method not in ("structured", "auto"):
         raise OptionsError(
             "--solver clarabel solves the structured LP only (with --method structured or auto)"
         )
+
+
+def _given(**options: bool) -> list[str]:
+    """The options given, spelt as on the command line (``fix=True``: ``--fix``)."""
+    return [f"--{name}" for name, given in options.items() if given]
+
+
+def _they(options: list[str], verb: str) -> str:
+    """``options`` as the subject of ``verb``: ``--lock needs``, ``--exact and --lock need``."""
+    named = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} and {options[-1]}"
+    return f"{named} {verb}{'s' if len(options) == 1 else ''}"
 
 
 def _check_structured(solver: str | None, backend: str, exact: bool) -> None:

@@ -287,11 +287,14 @@ def solve_locked(
     Raises
     ------
     LockError
-        For a lock that does not fit the game, before anything is solved.
+        For a lock that does not fit the game, or a ``fix`` bound that excludes a lock's
+        probability, before anything is solved.
     """
-    from seqform.routes.locked import compare_locked, resolve_for
+    from seqform.routes.locked import compare_locked, refuse_conflicting_bounds, resolve_for
 
     resolved = resolve_for(game, route, locks)
+    if fix is not None and isinstance(game, Game):
+        refuse_conflicting_bounds(game, fix, resolved)
     options: dict[str, Any] = {
         "exact": exact,
         "fix": fix,
@@ -302,7 +305,8 @@ def solve_locked(
     }
     _say(progress, "solving without the locks")
     unlocked = solve_on_route(game, route, **options)
-    _say(progress, f"solving with the locks ({resolved.count:,} information sets locked)")
+    count = f"{resolved.count:,} information set{'' if resolved.count == 1 else 's'}"
+    _say(progress, f"solving with the locks ({count} locked)")
     locked = solve_on_route(game, route, locks=resolved, **options)
     pot = route.spot.pot if route.spot is not None else None
     return compare_locked(unlocked, locked, resolved, pot)

@@ -124,7 +124,9 @@ def run(args: argparse.Namespace) -> int:
         emit(document, text, args)
     if result.result.stopped == "interrupted":
         done = count_text(result.result.iterations)
-        _say(f"interrupted after {done} iterations; the result so far")
+        received = result.result.interrupted_by
+        by = "" if received in (None, "SIGINT") else f" ({received})"
+        _say(f"interrupted{by} after {done} iterations; the result so far")
         return interrupted_code()
     if result.reference.status == "interrupted":
         _say(str(result.certificate_failed or result.reference.skipped))

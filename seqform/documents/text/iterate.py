@@ -60,6 +60,10 @@ def _on(document: Document, tree: str) -> str:
     return "the public tree × hands" if document["method"] == "structured" else tree
 
 
+_SIGNAL_WORDS = {"SIGINT": "Ctrl-C"}
+"""How the stop reason names a signal (``interrupted_by``); others by their names."""
+
+
 def stopped_text(document: Document) -> str:
     """Which rule stopped the run, in words."""
     stopped, stopping = document["stopped"], document["stopping"]
@@ -72,7 +76,8 @@ def stopped_text(document: Document) -> str:
     if stopped == "time limit":
         return f"the time limit of {stopping['time_limit']:g} s of solver time"
     if stopped == "interrupted":
-        return "an interrupt (Ctrl-C), at an iteration boundary"
+        received = document.get("interrupted_by") or "SIGINT"
+        return f"an interrupt ({_SIGNAL_WORDS.get(received, received)}), at an iteration boundary"
     if stopped == "iterations":
         return (
             f"the iteration limit of {count_text(stopping['iterations'] or document['iterations'])}"

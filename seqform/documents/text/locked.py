@@ -33,8 +33,9 @@ def lock_lines(locks: dict[str, Any]) -> list[str]:
     spot = locks["pot"] is not None
     unit = "chips, share of the pot" if spot else "the game's payoffs"
     unlocked = locks["unlocked"]
+    count = locks["locked_infosets"]
     lines = [
-        f"Node locks ({locks['locked_infosets']:,} information sets locked):",
+        f"Node locks ({count:,} information set{'' if count == 1 else 's'} locked):",
         *(f"  {lock}" for lock in locks["locks"]),
         f"  certificate above: {locks['certificate']}",
         f"  without the locks: value {decimal_text(unlocked['value'])}, exploitability "

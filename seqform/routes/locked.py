@@ -21,6 +21,10 @@ the value in the game's payoffs), and the strategy change at every node of the p
 are not locked there: on a spot the range's action frequencies at each public decision
 (:func:`seqform.holdem.report.action_frequencies`), elsewhere the behaviour at each
 information set reached by either solution; largest changes first.
+
+Size: a little over 400 lines: the locks' checks against the route and against ``--fix``
+bounds, and the comparison of the two solutions, read the same resolved locks and result
+types; the comparison is the next part to move out if the module grows.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+from seqform.base.collector import gc_paused
 from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.game.builtin.kuhn3 import kuhn3_poker
@@ -47,7 +48,6 @@ from seqform.game.builtin.liars_dice import (
 from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.builtin.rhode_island import rhode_island, rhode_island_structured
 from seqform.game.builtin.rhode_island_sizes import rhode_island_tree_nodes
-from seqform.game.compiled import gc_paused
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.game.model import Game
 from seqform.game.public.explicit import nodes_per_deal

@@ -234,6 +234,17 @@ def test_a_second_ctrl_c_while_the_run_is_written_raises() -> None:
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_after_a_ctrl_c_that_stopped_the_run_the_next_ends_the_writing() -> None:
+    # A turn spot's run stopped by Ctrl-C took 40 s to write its 262 MB document, and the
+    # user's second Ctrl-C was taken as the block's first: only a third ended it.
+    from seqform.cli.signals import deferred_interrupt
+
+    with pytest.raises(KeyboardInterrupt), deferred_interrupt(already=True):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)  # the handler runs before this returns
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_ctrl_c_in_the_reference_still_raises_outside_stop_on_interrupt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

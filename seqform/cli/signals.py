@@ -52,15 +52,20 @@ def interrupted_code() -> int:
 
 
 @contextlib.contextmanager
-def deferred_interrupt() -> Iterator[Callable[[], bool]]:
+def deferred_interrupt(already: bool = False) -> Iterator[Callable[[], bool]]:
     """Within the block (a finished result being written), the first Ctrl-C, or a signal
     handled as it, is noted and the block goes on, so that what is finished is written
-    whole; a second raises KeyboardInterrupt.  Yields whether one came.  In other threads
-    it changes nothing (only the main thread may handle signals)."""
+    whole; a second raises KeyboardInterrupt.  Yields whether one came.  ``already``: the
+    run being written was itself stopped by one, so the next is that second (a user
+    writing a large run's strategies pressed Ctrl-C again and had to press it a third
+    time).  In other threads it changes nothing (only the main thread may handle
+    signals)."""
     if threading.current_thread() is not threading.main_thread():
         yield lambda: False
         return
     came = threading.Event()
+    if already:
+        came.set()
 
     def note(signum: int, frame: FrameType | None) -> None:
         if came.is_set():

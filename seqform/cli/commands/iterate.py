@@ -112,8 +112,12 @@ def run(args: argparse.Namespace) -> int:
             locks=read_locks(args),
             suit_isomorphism=args.suit_isomorphism,
         )
-    # The run is finished: a first Ctrl-C while it is written waits for the file.
-    with deferred_interrupt() as interrupted:
+    # The run is finished: a first Ctrl-C while it is written waits for the file (one that
+    # already stopped the run was the first: the next ends the writing).
+    stopped = result.result.stopped == "interrupted"
+    if stopped and not args.quiet:
+        _say("stopped; writing the run so far (Ctrl-C again ends without it)")
+    with deferred_interrupt(stopped) as interrupted:
         # The text only when asked for: on liars_dice(sides=8) it costs seconds beside the
         # JSON; and for text, the strategies it only summarises are built as summaries.
         document = built_for(args, lambda: iterate_document(result), args.strategies)

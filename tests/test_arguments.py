@@ -66,7 +66,7 @@ from seqform.base.arguments import (
         pytest.param(
             lambda g: seqform.refine(g, solver="clarabel"),
             seqform.OptionsError,
-            r"need a simplex basis: use --solver simplex or ipm, not clarabel",
+            r"--refine needs a simplex basis: use --solver simplex or ipm, not clarabel",
             id="refine-clarabel",  # as solve(refine=True) and --refine say it
         ),
         pytest.param(

@@ -6,7 +6,9 @@ import math
 
 import pytest
 
+import seqform
 from seqform.cli.main import main
+from seqform.forms.normal_counts import NormalFormTooLargeError
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.builtin.registry import GAMES
@@ -366,3 +368,21 @@ def test_compare_no_solve_sizes_a_game_too_large_for_its_tree(capsys):
     assert [p["sequences"] for p in document["players"]] == [1 + 4 * 2000, 1 + 4 * 2000]
     assert main(["compare", "kuhn(cards=2000)"]) == 1
     assert "--no-solve` gives both formulations' sizes" in capsys.readouterr().err
+
+
+def test_a_built_in_game_s_normal_form_is_refused_before_its_tree(monkeypatch, capsys):
+    # leduc(ranks=13) built its 1,179,777-node tree (15 s) to refuse a matrix of about
+    # 10^7070.8 entries; its pure strategies are counted on its public tree × hands.
+    import seqform.cli.commands.solve as command
+
+    def no_tree(*args, **kwargs):
+        raise AssertionError("the tree was built")
+
+    monkeypatch.setattr(command, "load_reporting", no_tree)
+    assert main(["solve", "leduc(ranks=13)", "--method", "normal"]) == 1
+    assert "about 10^7070.8 payoff entries" in capsys.readouterr().err
+    import seqform.routes.solve as library
+
+    monkeypatch.setattr(library, "_tree", no_tree)
+    with pytest.raises(NormalFormTooLargeError, match=r"10\^7070\.8"):
+        seqform.solve("leduc(ranks=13)", method="normal")

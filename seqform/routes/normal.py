@@ -18,7 +18,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.certify import certify
-from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, StrategyCounts, strategy_counts
+from seqform.forms.normal_counts import (
+    DEFAULT_MAX_ENTRIES,
+    NormalFormTooLargeError,
+    StrategyCounts,
+    check_normal_form_size,
+    count_pure_strategies,
+    count_reduced_strategies,
+    strategy_counts,
+)
 from seqform.forms.normal_form import KuhnConversion, NormalForm, build_normal_form, kuhn_conversion
 from seqform.forms.provenance import sequence_form_of
 from seqform.forms.sequence_form import SequenceForm
@@ -35,9 +43,71 @@ __all__ = [
     "NormalFormDetails",
     "NormalFormSolution",
     "NormalFormSummary",
+    "refuse_large_normal_form",
     "solve_matrix_game",
     "solve_normal_form",
 ]
+
+
+SEQUENCE_FORM_POINTER = (
+    "the sequence form solves this game without the matrix: --method tree or auto "
+    "(method='tree' or 'auto')"
+)
+RAISE_LIMIT_FACTOR = 100
+"""A normal form within this factor of ``max_entries`` is also offered a higher limit."""
+
+
+def pointed_refusal(
+    name: str, refused: NormalFormTooLargeError, entries: int, max_entries: int
+) -> NormalFormTooLargeError:
+    """``refused`` said of the game ``name``, pointing to the sequence form (and to a higher
+    limit when ``entries`` is within :data:`RAISE_LIMIT_FACTOR` of ``max_entries``)."""
+    near = entries <= RAISE_LIMIT_FACTOR * max_entries
+    more = "; or raise the limit with --max-entries (max_entries=...)" if near else ""
+    return NormalFormTooLargeError(f"{name}: {refused}; {SEQUENCE_FORM_POINTER}{more}")
+
+
+def refuse_large_normal_form(
+    spec: object, *, reduced: bool = False, max_entries: int = DEFAULT_MAX_ENTRIES
+) -> None:
+    """Refuse a built-in game's normal form that exceeds ``max_entries`` before its tree is
+    built, counting its pure strategies on its public tree × hands description (the counts
+    of :func:`~seqform.forms.normal_counts.strategy_counts`, from the same sequence tables):
+    ``leduc(ranks=13)`` built its 1,179,777 nodes (15 s) to refuse ``10^7070`` entries.
+    Anything else (a file, a game without that description) is counted once built.
+
+    Raises
+    ------
+    NormalFormTooLargeError
+        As :func:`~seqform.forms.normal_form.build_normal_form` would.
+    """
+    from seqform.game.builtin.registry import (
+        STRUCTURED_GAMES,
+        load_structured_game,
+        parse_game_spec,
+    )
+    from seqform.game.errors import UnknownGameError
+
+    if not isinstance(spec, str):
+        return
+    try:
+        if parse_game_spec(spec)[0] not in STRUCTURED_GAMES:
+            return
+        structured = load_structured_game(spec)
+    except (UnknownGameError, ValueError):  # a path, or parameters the tree's loader names
+        return
+    from seqform.structured.responses import sequence_tables
+
+    tables = sequence_tables(structured)
+    counts = StrategyCounts(
+        pure=(count_pure_strategies(tables[0]), count_pure_strategies(tables[1])),
+        reduced=(count_reduced_strategies(tables[0]), count_reduced_strategies(tables[1])),
+    )
+    try:
+        check_normal_form_size(counts, reduced=reduced, max_entries=max_entries)
+    except NormalFormTooLargeError as exc:
+        rows, columns = counts.shape(reduced)
+        raise pointed_refusal(structured.name, exc, rows * columns, max_entries) from exc
 
 
 def solve_matrix_game(

@@ -39,6 +39,7 @@ from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeE
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.io.loader import as_game, check_max_nodes, load_game
+from seqform.routes.normal import pointed_refusal, refuse_large_normal_form
 from seqform.routes.policy import OptionsError, Route, check_route_options, choose_route
 from seqform.routes.tree import Solution, solve_tree
 
@@ -228,6 +229,8 @@ def solve(
 
         locks = as_locks(locks)
         check_locked_route(route, exact=exact, refine=refine, backend=backend)
+    if route.method == "normal":  # a built-in game's matrix counted before its tree
+        refuse_large_normal_form(game, reduced=reduced, max_entries=max_entries)
     if route.structured is None:
         loaded = _tree(game, max_nodes)
     if locks is not None:
@@ -431,14 +434,6 @@ def _restricted(
     return solve_restricted(game, restrictions, form=built, solver=solver, time_limit=time_limit)
 
 
-SEQUENCE_FORM_POINTER = (
-    "the sequence form solves this game without the matrix: --method tree or auto "
-    "(method='tree' or 'auto')"
-)
-RAISE_LIMIT_FACTOR = 100
-"""A normal form within this factor of ``max_entries`` is also offered a higher limit."""
-
-
 def _normal(
     game: Game,
     solver: str,
@@ -468,6 +463,4 @@ def _normal(
         )
     except NormalFormTooLargeError as exc:
         rows, columns = strategy_counts(built).shape(reduced)
-        near = rows * columns <= RAISE_LIMIT_FACTOR * max_entries
-        more = "; or raise the limit with --max-entries (max_entries=...)" if near else ""
-        raise NormalFormTooLargeError(f"{game.name}: {exc}; {SEQUENCE_FORM_POINTER}{more}") from exc
+        raise pointed_refusal(game.name, exc, rows * columns, max_entries) from exc

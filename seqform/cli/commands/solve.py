@@ -26,6 +26,7 @@ from seqform.cli.progress import (
     solver_log_to_stderr,
 )
 from seqform.documents.layout.blocks import uncertified_reason
+from seqform.routes.normal import refuse_large_normal_form
 from seqform.routes.policy import AUTO_TREE_NODES, Route, check_route_options, choose_route
 from seqform.routes.solve import solve_on_route
 
@@ -76,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         nodes = route.tree_bound or 0
         _announce_structured(progress, route)
     else:
+        if route.method == "normal":  # a built-in game's matrix counted before its tree
+            refuse_large_normal_form(args.game, max_entries=args.max_entries)
         game = load_reporting(args.game, progress, max_nodes=args.max_nodes, force=True)
         nodes = game.flat.num_nodes
         if route.method == "normal":

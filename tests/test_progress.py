@@ -134,3 +134,20 @@ def test_building_a_built_in_tree_reports_its_deals():
     assert building and building[-1].done == building[-1].total == 90
     assert building[-1].finished and len(building) <= 101
     assert [step.done for step in building] == sorted(step.done for step in building)
+
+
+def test_a_large_built_in_game_is_announced_before_it_is_built(monkeypatch, capsys):
+    # Piped, Leduc 13x4's 9,984,833-node tree (seqform.game.builtin.registry's count) was
+    # built for minutes in silence: the game was known to be large only once built.
+    import argparse
+
+    import seqform.cli.progress as progress_module
+
+    def stop(*args, **kwargs):
+        raise RuntimeError("stopped before the build")
+
+    monkeypatch.setattr(progress_module, "load_game", stop)
+    progress = progress_module.Progress(argparse.Namespace(verbose=False, quiet=False))
+    with pytest.raises(RuntimeError, match="before the build"):
+        progress_module.load_reporting("leduc(ranks=13, suits=4)", progress, force=True)
+    assert "building game leduc(ranks=13, suits=4) (9,984,833 nodes)" in capsys.readouterr().err

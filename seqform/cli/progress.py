@@ -26,6 +26,7 @@ from typing import Any
 
 from seqform.base.progress import Step, current_listener, listening, report
 from seqform.cli.streams import terminal_text
+from seqform.game.builtin.registry import builtin_tree_nodes
 from seqform.game.model import Game
 from seqform.io.loader import load_game
 from seqform.routes.policy import refuse_tree_beyond_memory
@@ -96,11 +97,15 @@ def load_reporting(
     """:func:`~seqform.io.loader.load_game`, telling ``progress`` (if any) how it went;
     from :data:`LARGE_GAME_NODES` nodes on, progress is shown by default.  Unless ``force``
     (``--force``), a built-in game's tree that would not fit in memory is refused first
-    (:func:`seqform.routes.policy.refuse_tree_beyond_memory`, the library's policy)."""
+    (:func:`seqform.routes.policy.refuse_tree_beyond_memory`, the library's policy).  A
+    built-in game whose parameters say it is large is announced as large before it is built
+    (piped, a 10-million-node build was silent for minutes)."""
     if not force:
         refuse_tree_beyond_memory(spec)
     if progress is not None:
-        progress(f"building game {spec}")
+        nodes = builtin_tree_nodes(spec)  # a built-in game's size, before it is built
+        progress.large = progress.large or (nodes or 0) >= LARGE_GAME_NODES
+        progress(f"building game {spec}" + (f" ({nodes:,} nodes)" if nodes else ""))
     game = load_game(spec, max_nodes=max_nodes)
     if progress is not None:
         progress.large = game.flat.num_nodes >= LARGE_GAME_NODES

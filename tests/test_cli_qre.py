@@ -95,7 +95,9 @@ def test_plot_formats_are_matplotlibs_by_suffix():
 
 
 @pytest.mark.slow
-def test_a_plot_that_cannot_be_written_names_the_file_after_the_report(tmp_path, capsys):
+def test_a_plot_that_cannot_be_written_is_refused_before_the_trace(tmp_path, capsys):
+    # Written after the trace, a picture that could not be written lost the trace's
+    # answer; every output is now checked before any work (seqform.cli.resolve.check_files).
     pytest.importorskip("matplotlib")
     picture = tmp_path / "branch.png"
     picture.write_bytes(b"kept")
@@ -103,8 +105,8 @@ def test_a_plot_that_cannot_be_written_names_the_file_after_the_report(tmp_path,
     argv = ["qre", "kuhn", "--lambda", "1", "--plot", str(picture), "--max-lambda", "1"]
     assert cli.main([*argv, "--quiet"]) == 1
     captured = capsys.readouterr()
-    assert "Logit QRE at λ = 1" in captured.out  # the answer is not lost with the picture
-    assert captured.err.startswith(f"seqform: error: --plot: cannot write {str(picture)!r}: ")
+    assert captured.out == ""
+    assert captured.err.startswith(f"seqform: error: cannot write {str(picture)!r} (--plot): ")
     assert picture.read_bytes() == b"kept"
 
 

@@ -88,7 +88,7 @@ def test_a_plot_name_matplotlib_cannot_write_is_refused_before_the_trace(
 
 def test_plot_formats_are_matplotlibs_by_suffix():
     pytest.importorskip("matplotlib")
-    from seqform.cli.plot_files import plot_format
+    from seqform.cli.plots.files import plot_format
 
     assert plot_format("branch.SVG", "qre") == "svg"
     assert plot_format("branch.jpg", "qre") == "jpg"  # not only .png, .svg, .pdf

@@ -63,7 +63,7 @@ def _reporter(quiet: bool):
 
 
 def _plot(branch: LogitBranch, path: str) -> None:
-    from seqform.cli.plot_qre import plot_branch
+    from seqform.cli.plots.qre import plot_branch
 
     plot_branch(branch, path)
 
@@ -116,7 +116,7 @@ def _run(args: argparse.Namespace) -> int:
         raise CommandError("--lambda and --fit cannot be combined", EXIT_USAGE)
     _refuse_unused(args, lambdas)
     if args.plot:  # before the trace: a format matplotlib writes
-        from seqform.cli.plot_files import plot_format
+        from seqform.cli.plots.files import plot_format
 
         plot_format(args.plot, "qre")
     force = args.force

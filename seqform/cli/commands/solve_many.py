@@ -26,9 +26,9 @@ __all__ = ["run"]
 def run(args: argparse.Namespace) -> int:
     """Solve the folder where ``--dask``/``--ray`` say (locally by default); exit 1 if a
     spot failed.  ``--plot``'s suffix is checked before solving (a format matplotlib
-    writes: :func:`~seqform.cli.plot_files.plot_format`)."""
+    writes: :func:`~seqform.cli.plots.files.plot_format`)."""
     if args.plot:
-        from seqform.cli.plot_files import plot_format
+        from seqform.cli.plots.files import plot_format
 
         plot_format(args.plot, "solve-many")
     executor, address = "local", None
@@ -82,7 +82,7 @@ def _write(path: str, content: str | bytes, what: str) -> None:
 
 
 def _plot(document: dict[str, Any], path: str) -> None:
-    from seqform.cli.plot_many import plot_bet_frequency
+    from seqform.cli.plots.many import plot_bet_frequency
 
     try:
         boards = plot_bet_frequency(document, path)

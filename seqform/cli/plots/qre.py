@@ -2,16 +2,16 @@
 probability against ``λ`` on a logarithmic axis, one panel per player.
 
 matplotlib is imported inside :func:`plot_branch` (it is an optional, heavy package); the
-file is written by :func:`seqform.cli.plot_files.write_figure`, in the format its suffix
+file is written by :func:`seqform.cli.plots.files.write_figure`, in the format its suffix
 names (``.png``, ``.svg``, ``.pdf``, ...: ``qre`` checks it before the trace with
-:func:`~seqform.cli.plot_files.plot_format`).
+:func:`~seqform.cli.plots.files.plot_format`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from seqform.cli.plot_files import write_figure
+from seqform.cli.plots.files import write_figure
 from seqform.qre.equilibria import LogitBranch, action_labels
 
 __all__ = ["MAX_LINES", "plot_branch"]
@@ -27,7 +27,7 @@ def plot_branch(branch: LogitBranch, path: str) -> None:
     ImportError
         If matplotlib is not installed (``pip install matplotlib``).
     seqform.cli.errors.CommandError
-        If the file cannot be written (:func:`~seqform.cli.plot_files.write_figure`).
+        If the file cannot be written (:func:`~seqform.cli.plots.files.write_figure`).
     """
     try:
         import matplotlib

@@ -8,16 +8,16 @@ right each board's bet frequency against its high card, coloured by group.  Freq
 in % (the document's fractions × 100).
 
 matplotlib is imported inside :func:`plot_bet_frequency` (an optional, heavy package); the
-file is written by :func:`seqform.cli.plot_files.write_figure`, in the format its suffix
+file is written by :func:`seqform.cli.plots.files.write_figure`, in the format its suffix
 names (``.png``, ``.svg``, ``.pdf``, ...: ``solve-many`` checks it before solving with
-:func:`~seqform.cli.plot_files.plot_format`).
+:func:`~seqform.cli.plots.files.plot_format`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from seqform.cli.plot_files import write_figure
+from seqform.cli.plots.files import write_figure
 from seqform.holdem import RANKS
 
 __all__ = ["GROUPS", "plot_bet_frequency"]
@@ -39,7 +39,7 @@ def plot_bet_frequency(document: dict[str, Any], path: str) -> int:
     ValueError
         When no spot of the document was solved (nothing to draw).
     seqform.cli.errors.CommandError
-        If the file cannot be written (:func:`~seqform.cli.plot_files.write_figure`).
+        If the file cannot be written (:func:`~seqform.cli.plots.files.write_figure`).
     """
     boards = [
         (row["board"], row["aggregate"])

@@ -23,17 +23,7 @@ from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.errors import UnknownGameError
 from seqform.io.export import export_game
 from seqform.io.loader import load_game
-
-SMALL = """\
-board = "Ks7h2d9c4s"
-pot = 10
-effective_stack = 30
-oop_range = "AA,JhTh,99"
-ip_range = "KK:0.25,QJs,77"
-bet_sizes = [0.5]
-max_raises = 0
-"""
-"""A river spot small enough to solve in a moment (tests/test_spot_show.py's)."""
+from tests.spot_files import SMALL
 
 
 @pytest.fixture(scope="module")

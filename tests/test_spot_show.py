@@ -23,17 +23,7 @@ from seqform.io.documents import validate_document
 from seqform.io.spot_results import SpotResultError, read_spot_result
 from seqform.routes.structured import solve_structured
 from seqform.structured.responses import sequence_tables
-
-SMALL = """\
-board = "Ks7h2d9c4s"
-pot = 10
-effective_stack = 30
-oop_range = "AA,JhTh,99"
-ip_range = "KK:0.25,QJs,77"
-bet_sizes = [0.5]
-max_raises = 0
-"""
-"""A spot of 30 OOP information sets, so that CFR runs in a moment."""
+from tests.spot_files import SMALL
 
 
 @pytest.fixture

@@ -173,6 +173,33 @@ def test_no_solve_refuses_the_options_of_the_lps_it_does_not_solve(game, options
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        pytest.param({"solver": "pdlp"}, "solver='pdlp'", id="solver"),
+        pytest.param({"backend": "cvxpy"}, "backend='cvxpy'", id="backend"),
+        pytest.param({"time_limit": 1}, "time_limit=1.0", id="time-limit"),
+        pytest.param(
+            {"solver": "ipm", "time_limit": 1, "backend": "cvxpy"},
+            "backend='cvxpy' or solver='ipm' or time_limit=1.0",
+            id="all-three",
+        ),
+    ],
+)
+def test_sizes_only_refuses_the_options_of_the_lps_it_does_not_solve(options, named):
+    # as `compare --no-solve --solver pdlp` is refused (above), not ignored
+    with pytest.raises(seqform.OptionsError) as refused:
+        compare("kuhn", solve_lps=False, **options)
+    assert str(refused.value) == (
+        f"solve_lps=False takes no {named} (it gives the sizes only: no LP)"
+    )
+
+
+def test_sizes_only_takes_the_lp_options_at_their_defaults():
+    sizes = compare("kuhn", solve_lps=False, backend="highs", solver="simplex", time_limit=None)
+    assert all(formulation.solution is None for formulation in sizes.formulations)
+
+
 @needs_leduc
 def test_compare_leduc_refuses_the_normal_form_but_solves_the_sequence_form(capsys):
     assert main(["compare", "leduc", "--format", "json"]) == 0

@@ -282,6 +282,33 @@ def test_cli_lock_refusals_name_the_options_given(options, says, capsys):
     assert not any(option in err for option in ("--exact", "--refine", "--fix"))
 
 
+@pytest.mark.parametrize("method", ["auto", "tree"])
+@pytest.mark.parametrize(
+    ("options", "keywords", "says"),
+    [
+        pytest.param(
+            ["--exact", "--solver", "pdlp"],
+            {"exact": True, "solver": "pdlp"},
+            "--exact and --lock need a simplex basis: use --solver simplex or ipm, not pdlp",
+            id="exact-pdlp",
+        ),
+        pytest.param(
+            ["--exact", "--backend", "cvxpy"],
+            {"exact": True, "backend": "cvxpy"},
+            "--exact and --lock use HiGHS directly: drop --backend",
+            id="exact-backend",
+        ),
+    ],
+)
+def test_lock_with_exact_refusals_name_both(method, options, keywords, says, capsys):
+    # the refusal named --exact alone, as if the locks were not given (campaign)
+    argv = ["solve", "kuhn", "--lock", "P1@J: b=1", "--method", method, *options]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"seqform: error: {says}\n"
+    with pytest.raises(OptionsError, match=f"^{says}$"):
+        solve("kuhn", method=method, locks=["P1@J: b=1"], **keywords)
+
+
 def test_the_report_counts_one_locked_information_set_in_the_singular(capsys):
     assert main(["solve", "kuhn", "--lock", "P1@J: b=1"]) == 0
     assert "Node locks (1 information set locked):" in capsys.readouterr().out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -145,6 +146,31 @@ def test_off_tree_refusals(spots: tuple) -> None:
         load_sized_game("kuhn")
     with pytest.raises(ResolveError, match="hands differ"):
         off_tree(full, leduc_sized(2, 2), blueprint)
+
+
+@pytest.mark.parametrize("as_path", [str, Path], ids=["str", "pathlike"])
+def test_a_blueprint_path_is_read_as_a_file(as_path, tmp_path: Path) -> None:
+    # a str was taken for a sequence of strategies: "blueprint: need both players'
+    # strategies, got 7" for 'ab.json' (its characters), and a Path had no len()
+    from seqform.cli.main import main
+
+    abstract, full = "leduc(ranks=2, suits=2)", "leduc(ranks=2, suits=2, bets=((1, 2), (4,)))"
+    saved = tmp_path / "ab.json"
+    assert main(["solve", abstract, "--quiet", "--format", "json", "--output", str(saved)]) == 0
+    strategies = solve_tree(load_sized_game(abstract).game).strategies  # what solve wrote
+    given = off_tree(full, abstract, [strategy.as_dict() for strategy in strategies])
+    read = off_tree(full, abstract, as_path(saved), method="translate")
+    for ours, theirs in zip(read.strategies, given.strategies, strict=True):
+        assert np.asarray(ours.probabilities, dtype=float) == pytest.approx(
+            np.asarray(theirs.probabilities, dtype=float), abs=1e-12
+        )
+    assert read.exploitability == pytest.approx(given.exploitability, abs=1e-12)
+
+
+def test_a_blueprint_of_another_kind_is_refused(spots: tuple) -> None:
+    full, abstract, blueprint = spots
+    with pytest.raises(TypeError, match="blueprint must be both players' strategies"):
+        off_tree(full, abstract, dict(enumerate(blueprint)))  # a mapping, not a pair
 
 
 # --- the command line: seqform resolve FULL --off-tree METHOD --abstract ABSTRACT -----------

@@ -9,6 +9,7 @@ that is not a game is refused as ``GAME`` by what it is (seqform/cli/resolve.py'
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import shutil
 from pathlib import Path
@@ -385,3 +386,32 @@ def test_a_file_that_is_not_a_game_is_refused_by_what_it_is(
     assert "not a game: GAME is a built-in name, a Gambit .efg file" in err
     with pytest.raises(UnknownGameError, match="not a game"):
         load_game(path)  # a path object too
+
+
+# --- an error about a file says whether it was read or written ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("failed", "says"),
+    [
+        pytest.param("out.json", "cannot write 'out.json'", id="output"),
+        pytest.param("other.json", "cannot read 'other.json'", id="any-other-file"),
+    ],
+)
+def test_a_file_error_says_read_or_write_by_the_file(
+    failed: str,
+    says: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a write that failed unwrapped (a disk full as the report is written) was reported as
+    # "cannot read 'out.json'"; the wrapped writes (seqform/cli/output.py) say it themselves
+    monkeypatch.chdir(tmp_path)
+
+    def run_command(args: argparse.Namespace) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device", failed)
+
+    monkeypatch.setattr(cli, "run_command", run_command)
+    assert main(["solve", "kuhn", "--quiet", "--output", "out.json"]) == 1
+    assert capsys.readouterr().err == f"seqform: error: {says}: No space left on device\n"

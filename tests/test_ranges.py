@@ -181,3 +181,22 @@ def test_cli_refuses_leduc_ranges_with_the_estimate_unless_forced(capsys):
     err = capsys.readouterr().err
     assert err.startswith("seqform: error: leduc: ranges would take up to 8,736 LPs of about ")
     assert err.count("\n") == 1 and "--force" in err
+
+
+@pytest.mark.slow  # about 1 s: Leduc's tree and its value LP, before the refusal
+def test_the_library_refuses_leduc_ranges_as_the_cli_does(monkeypatch):
+    # equilibrium_ranges had no limit by default where `seqform ranges leduc` is refused (the
+    # test above): Leduc's 8,736 LPs at about 0.2 s each are over the limit of 300 s
+    from seqform.base.limits import LIMITS
+    from seqform.questions import ranges as ranges_module
+    from seqform.questions.ranges_work import WorkRefusedError
+
+    def ran(*args, **kwargs):
+        raise AssertionError("the ranges' LPs started past the work limit")
+
+    monkeypatch.setattr(ranges_module, "_player_ranges", ran)
+    limit = rf"more than the limit of {LIMITS.ranges_seconds:,.0f} s; --force \(max_seconds=None\)"
+    with pytest.raises(
+        WorkRefusedError, match=rf"^leduc: ranges would take up to 8,736 LPs .*{limit}"
+    ):
+        equilibrium_ranges("leduc")

@@ -255,6 +255,21 @@ def test_the_html_report_has_a_grid_per_decision(
     assert "EV</b></td><td>OOP 5.2451 chips (52.45% of the pot)" in text
 
 
+@pytest.mark.parametrize("name", ["report.json", "report", "report.txt"])
+def test_an_html_report_must_be_named_html(
+    name: str, small: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--html report.json` wrote a web page where a reader of JSON would look
+    saved = tmp_path / "result.json"
+    _saved(["solve", str(small)], saved, capsys)
+    page = tmp_path / name
+    code, out, err = _run(["show", str(saved), "--html", str(page)], capsys)
+    assert code == 2 and out == "" and not page.exists()
+    assert err == (
+        f"seqform: error: --html {page}: the HTML report needs a file ending in .html or .htm\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -30,6 +30,7 @@ from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
 from seqform.cli.resolve import (
     check_files,
+    is_output,
     resolve_export_file,
     resolve_output_format,
     resolve_solver,
@@ -107,6 +108,16 @@ def _end_unless_work_left(code: int) -> int:
     return code
 
 
+def _failure(exc: Exception, args: argparse.Namespace | None) -> str:
+    """The line for a bad input or a failed solve or write: an ``OSError`` about a file names
+    the file and whether it was read or written (one of the command's outputs:
+    :func:`~seqform.cli.resolve.is_output`)."""
+    if isinstance(exc, OSError) and exc.filename is not None:
+        verb = "write" if is_output(exc.filename, args) else "read"
+        return f"cannot {verb} {exc.filename!r}: {exc.strerror or exc}"
+    return str(exc) or type(exc).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code.  SIGTERM and SIGHUP are handled as
     Ctrl-C for the length of the command (:mod:`seqform.cli.signals`)."""
@@ -116,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     open_standard_streams()
+    args = None
     try:
         args = build_parser().parse_args(argv)
         configure_logging(args)
@@ -143,10 +155,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except CommandError as exc:
         return _error(str(exc), exc.code)
     except (InvalidGameError, SolverError, ValueError, OSError) as exc:
-        message = str(exc) or type(exc).__name__
-        if isinstance(exc, OSError) and exc.filename is not None:
-            message = f"cannot read {exc.filename!r}: {exc.strerror or exc}"
-        return _error(message)
+        return _error(_failure(exc, args))
     except KeyboardInterrupt:
         return _interrupted()
     except MemoryError as exc:  # with its reason where one was given (a reader's stack)

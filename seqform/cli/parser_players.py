@@ -100,8 +100,8 @@ def add_show(commands: Commands) -> None:
         "--html",
         metavar="FILE",
         help=(
-            "also write a self-contained HTML report: every decision's range grid coloured by "
-            "action (only the --node decisions when given)"
+            "also write a self-contained HTML report to FILE (.html or .htm): every decision's "
+            "range grid coloured by action (only the --node decisions when given)"
         ),
     )
     show.add_argument(

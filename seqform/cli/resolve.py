@@ -25,6 +25,7 @@ __all__ = [
     "NAMES_OR_FILES",
     "OUTPUT_FILES",
     "check_files",
+    "is_output",
     "resolve_export_file",
     "resolve_output_format",
     "resolve_solver",
@@ -153,6 +154,16 @@ def check_files(args: argparse.Namespace) -> None:
             raise CommandError(
                 f"cannot write {path!r} ({option}): {exc.strerror or exc}", EXIT_ERROR
             ) from None
+
+
+def is_output(path: str | os.PathLike[str], args: argparse.Namespace | None) -> bool:
+    """Whether ``path`` (an ``OSError``'s file) names a file the command writes
+    (:data:`OUTPUT_FILES`), so that an error about it is one of writing, not of reading;
+    False without ``args`` (the command line not yet parsed)."""
+    if args is None:
+        return False
+    name = os.fspath(path)
+    return any(name == written or _same_file(name, written) for _, written in _outputs(args))
 
 
 def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:

@@ -41,6 +41,7 @@ from seqform.game.sequences import PlayerSequences
 from seqform.io.loader import as_game
 from seqform.lp.solvers import Backend, HighsSolver
 from seqform.routes.normal import NormalFormDetails, NormalFormSolution, solve_normal_form
+from seqform.routes.options import OptionsError
 from seqform.routes.tree import Solution, solve_tree
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "StructuredSizes",
     "compare",
     "compare_sizes",
+    "lp_options_given",
 ]
 
 VALUE_TOLERANCE = 1e-9
@@ -157,6 +159,16 @@ class Comparison:
         return "; ".join(reasons) or None
 
 
+def lp_options_given(
+    backend: str = "highs", solver: str | None = "simplex", time_limit: float | None = None
+) -> dict[str, object]:
+    """The LP options given at other than :func:`compare`'s defaults, by parameter name: those
+    a comparison of sizes only (``solve_lps=False``, ``compare --no-solve``) refuses."""
+    defaults = {"backend": "highs", "solver": "simplex", "time_limit": None}
+    given = {"backend": backend, "solver": solver, "time_limit": time_limit}
+    return {name: value for name, value in given.items() if value not in (None, defaults[name])}
+
+
 def _normal_lp_size(rows: int, columns: int) -> tuple[int, int]:
     """Variables and constraints of the matrix-game LP (``E = F = ones``)."""
     return rows + 1, columns + 1
@@ -195,7 +207,9 @@ def compare(
     max_entries
         Normal-form matrices with more entries are sized (exactly) but not built.
     solve_lps
-        Solve the LPs; if False only the sizes are computed (no enumeration at all).
+        Solve the LPs; if False only the sizes are computed (no enumeration at all), and
+        ``backend``, ``solver`` and ``time_limit`` given at other than their defaults are
+        refused rather than ignored.
     backend, solver, time_limit
         As for :func:`seqform.lp.minmax.solve_minmax`, used for every LP.
     structured
@@ -208,12 +222,18 @@ def compare(
     ------
     TypeError
         For a ``game`` that is none of those.
+    seqform.routes.options.OptionsError
+        For an LP option given with ``solve_lps=False`` (``compare --no-solve`` refuses
+        the same, exit 2).
     seqform.lp.solvers.SolverError
         If an LP solver does not prove optimality.
     """
     game = as_game(game, "compare")
     max_entries = require_count("max_entries", max_entries, minimum=1)
     time_limit = require_time_limit("time_limit", time_limit)
+    if not solve_lps and (given := lp_options_given(backend, solver, time_limit)):
+        listed = " or ".join(f"{name}={value!r}" for name, value in given.items())
+        raise OptionsError(f"solve_lps=False takes no {listed} (it gives the sizes only: no LP)")
     start = time.perf_counter()
     form = build_sequence_form(game)
     form_seconds = time.perf_counter() - start

@@ -235,7 +235,8 @@ def _dimensions(
     if method == "tree" and largest <= RANGES_MAX_SEQUENCES:
         if progress is not None:
             progress("LP reference: deciding uniqueness (ranges)")
-        ranges = equilibrium_ranges(game, form=build_sequence_form(game))
+        # bounded by RANGES_MAX_SEQUENCES, not by the time limit of `seqform ranges`
+        ranges = equilibrium_ranges(game, form=build_sequence_form(game), max_seconds=None)
         return tuple(player.dimension for player in ranges.players), None
     return (None, None), (
         f"{largest:,} sequences for one player, over the limit of {RANGES_MAX_SEQUENCES} "

@@ -71,6 +71,7 @@ from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_program
 from seqform.lp.exact.program import LinearProgram
 from seqform.questions.ranges_work import (
+    DEFAULT_MAX_SECONDS,
     MAX_LPS,
     WorkRefusedError,
     check_work,
@@ -181,7 +182,7 @@ def equilibrium_ranges(
     exact: bool = False,
     form: SequenceForm | None = None,
     seed: int = 0,
-    max_seconds: float | None = None,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
     progress: Callable[[str], None] | None = None,
 ) -> EquilibriumRanges:
     """Ranges of every plan entry and behaviour probability over all equilibria.
@@ -201,9 +202,10 @@ def equilibrium_ranges(
         Seed of the random directions that check the dimension.
     max_seconds
         Refuse, after the value LP, work estimated beyond this many seconds
-        (:func:`~seqform.questions.ranges_work.work_estimate`; the CLI passes
-        :data:`~seqform.questions.ranges_work.DEFAULT_MAX_SECONDS` unless ``--force``);
-        None: no limit.
+        (:func:`~seqform.questions.ranges_work.work_estimate`; by default
+        :data:`~seqform.questions.ranges_work.DEFAULT_MAX_SECONDS`, five minutes, as
+        ``seqform ranges``), and before it more than
+        :data:`~seqform.questions.ranges_work.MAX_LPS` LPs; None: no limit (``--force``).
     progress
         Told the estimate once it is known, when it is
         :data:`~seqform.questions.ranges_work.ANNOUNCE_SECONDS` or more.
@@ -215,7 +217,8 @@ def equilibrium_ranges(
     seqform.lp.solvers.SolverError
         If an LP is not solved.
     WorkRefusedError
-        When the estimate exceeds ``max_seconds``.
+        When the estimate exceeds ``max_seconds``, or the LPs
+        :data:`~seqform.questions.ranges_work.MAX_LPS`.
     """
     game = as_game(game, "equilibrium_ranges")
     seed = require_count("seed", seed)

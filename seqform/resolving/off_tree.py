@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -47,6 +47,7 @@ from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node
 from seqform.game.public.tree import PublicDecision, PublicLeaf, PublicNode
 from seqform.resolving.gadgets import gadget_game, measure_game, root_infosets
+from seqform.resolving.paths import Blueprint, blueprint_profile
 from seqform.resolving.resolve import GadgetRun, counterfactual_values
 from seqform.resolving.sized import SizedGame, load_sized_game
 from seqform.resolving.subgames import ResolveError, Subgame, SubgameRoot, subtree_infosets
@@ -115,23 +116,6 @@ class OffTreeResult:
 
 def _sized(game: SizedGame | str | os.PathLike[str]) -> SizedGame:
     return game if isinstance(game, SizedGame) else load_sized_game(game)
-
-
-def _blueprint(
-    abstract: SizedGame, blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]]
-) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-    if len(blueprint) != 2:
-        raise ResolveError(f"blueprint: need both players' strategies, got {len(blueprint)}")
-    found = []
-    for player, given in enumerate(blueprint):
-        mapping = given.as_dict() if isinstance(given, BehaviouralStrategy) else given
-        try:
-            found.append(behaviour_from_mapping(abstract.game.flat.tables[player], mapping))
-        except (KeyError, ValueError) as exc:
-            raise ResolveError(
-                f"blueprint of player {player + 1} for {abstract.name}: {exc}"
-            ) from None
-    return found[0], found[1]
 
 
 def _abstract_actions(game: Game) -> dict[str, tuple[str, ...]]:
@@ -321,7 +305,7 @@ def _nested(
 def off_tree(
     full: SizedGame | str | os.PathLike[str],
     abstract: SizedGame | str | os.PathLike[str],
-    blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]],
+    blueprint: Blueprint,
     *,
     method: str = "translate",
     mapping: str = "pseudo_harmonic",
@@ -340,7 +324,8 @@ def off_tree(
         :func:`~seqform.resolving.sized.load_sized_game` reads (a spot file,
         ``"leduc(ranks=2, suits=2, bets=((1, 2), (4, 8)))"``); the same game but for bet sizes.
     blueprint
-        Both players' strategies of ``abstract``, or ``{infoset: {action: probability}}``.
+        Both players' strategies of ``abstract``, or ``{infoset: {action: probability}}``,
+        or a strategy document's path (:func:`~seqform.resolving.paths.blueprint_profile`).
     method
         ``translate`` or ``nested``.
     mapping
@@ -356,6 +341,8 @@ def off_tree(
     ResolveError
         (a ``ValueError``) For an unknown method, mapping, gadget or alternative, games that
         differ in more than bet sizes, or a blueprint that is not a strategy of ``abstract``.
+    TypeError, OSError, StrategyFileError
+        For a blueprint as :func:`~seqform.resolving.paths.read_blueprint` refuses it.
     """
     start = time.perf_counter()
     for name, value, allowed in (
@@ -368,7 +355,7 @@ def off_tree(
             raise ResolveError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
     full, abstract = _sized(full), _sized(abstract)
     same_hands(full, abstract)
-    profile = _blueprint(abstract, blueprint)
+    profile = blueprint_profile(abstract.game, blueprint, use="abstract")
     translated = translate_strategies(
         full, abstract, (profile[0].as_dict(), profile[1].as_dict()), mapping
     )

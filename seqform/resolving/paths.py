@@ -24,13 +24,13 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from seqform.forms.strategies import BehaviouralStrategy
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
 from seqform.game.model import Game
 from seqform.game.public.explicit import explicit_game, tree_nodes
 from seqform.game.public.tree import StructuredGame
 from seqform.io.loader import as_game
-from seqform.io.strategy_files import load_strategy
+from seqform.io.strategy_files import GameUse, load_strategy
 from seqform.resolving.resolve import ResolveResult
 from seqform.resolving.resolve import resolve as resolve_tree
 from seqform.resolving.structured_resolve import resolve_structured
@@ -40,6 +40,7 @@ __all__ = [
     "PATHS",
     "RESOLVE_TREE_NODES",
     "Blueprint",
+    "blueprint_profile",
     "choose_path",
     "game_to_resolve",
     "read_blueprint",
@@ -142,11 +143,12 @@ def _structured_or_none(spec: str) -> StructuredGame | None:
 
 
 def read_blueprint(
-    game: Game | StructuredGame, blueprint: Blueprint
+    game: Game | StructuredGame, blueprint: Blueprint, use: GameUse = "re-solved"
 ) -> Sequence[BehaviouralStrategy | Mapping[str, Any]]:
-    """``blueprint`` as both players' strategies: a path read as ``--blueprint FILE`` is
-    (:func:`~seqform.io.strategy_files.load_strategy`, a document of ``game`` holding both),
-    a pair as given.
+    """``blueprint`` as both players' strategies: a path (``str`` or ``os.PathLike``) read as
+    ``--blueprint FILE`` is (:func:`~seqform.io.strategy_files.load_strategy`, a document of
+    ``game`` holding both; ``use`` says what ``game`` is, for the refusal of another game's
+    document), a pair as given.
 
     Raises
     ------
@@ -160,7 +162,7 @@ def read_blueprint(
     if isinstance(blueprint, os.PathLike):
         blueprint = os.fspath(blueprint)
     if isinstance(blueprint, str):
-        return tuple(load_strategy(game, blueprint, player, use="re-solved") for player in (0, 1))
+        return tuple(load_strategy(game, blueprint, player, use=use) for player in (0, 1))
     if isinstance(blueprint, Sequence) and not isinstance(blueprint, str | bytes):
         return blueprint
     raise TypeError(
@@ -168,6 +170,32 @@ def read_blueprint(
         "{infoset: {action: probability}} mappings) or the path of a strategy document "
         f"(str or os.PathLike), not {type(blueprint).__name__} {blueprint!r:.60}"
     )
+
+
+def blueprint_profile(
+    game: Game, blueprint: Blueprint, use: GameUse = "re-solved"
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """``blueprint`` (:func:`read_blueprint`) as strategies of ``game``'s tables, matched by
+    information-set name.
+
+    Raises
+    ------
+    ResolveError
+        For a blueprint that is not both players' strategies of ``game``.
+    TypeError, OSError, StrategyFileError
+        As :func:`read_blueprint`.
+    """
+    strategies = read_blueprint(game, blueprint, use)
+    if len(strategies) != 2:
+        raise ResolveError(f"blueprint: need both players' strategies, got {len(strategies)}")
+    found = []
+    for player, given in enumerate(strategies):
+        mapping = given.as_dict() if isinstance(given, BehaviouralStrategy) else given
+        try:
+            found.append(behaviour_from_mapping(game.flat.tables[player], mapping))
+        except (KeyError, ValueError) as exc:
+            raise ResolveError(f"blueprint of player {player + 1} for {game.name}: {exc}") from None
+    return found[0], found[1]
 
 
 def resolve(

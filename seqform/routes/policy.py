@@ -187,6 +187,7 @@ def choose_route(
     exact: bool = False,
     refine: bool = False,
     fix: bool = False,
+    lock: bool = False,
     force: bool = False,
     lp: bool = True,
     suit_isomorphism: bool = True,
@@ -203,6 +204,12 @@ def choose_route(
         or the normal form) or a :class:`StructuredGame` (always the structured route).
     method
         ``"auto"``, ``"tree"``, ``"structured"`` or ``"normal"`` (or an older spelling).
+    lock
+        Whether node locks are given: where they are on the tree (``method="tree"``, or
+        with ``exact``, which takes locks on the tree only) their options are checked with
+        the others, so that a refusal names every option it concerns (``--exact and --lock
+        need a simplex basis``); :func:`~seqform.routes.locked.check_locked_route` checks
+        the rest once the route is chosen.
     force, lp
         Skip the memory check and the LP's time check; whether the route is for the LP
         (``solve``; vector CFR passes False): a spot's LP is sized (:func:`refuse_slow_lp`).
@@ -224,7 +231,7 @@ def choose_route(
         For ``method="structured"`` on a game without a structured description.
     """
     method = resolve_method(method)
-    check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
+    _check(method, solver, backend, exact=exact, refine=refine, fix=fix, lock=lock)
     shown = _shown(game)
     spot, game = _spot_game(game, method)  # a hold'em spot file: public tree × combos
     spec = game if isinstance(game, str) and not _is_file(game) else None
@@ -232,7 +239,7 @@ def choose_route(
     size = None if spec is None else planned_size(spec, numbered=numbered)
     if method == "auto":
         method = _auto(game, size, tree_only=refine or fix)
-        check_options(method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix)
+        _check(method, solver, backend, exact=exact, refine=refine, fix=fix, lock=lock)
     if method == "structured":
         structured = _checked_structured(
             game, spec, size, shown, force=force, lp=lp, reduced=suit_isomorphism
@@ -247,6 +254,24 @@ def choose_route(
     if not force and spec is not None:
         refuse_tree_beyond_memory(spec, size)
     return Route(method, solver or "simplex", None, size)
+
+
+def _check(
+    method: str,
+    solver: str | None,
+    backend: str,
+    *,
+    exact: bool,
+    refine: bool,
+    fix: bool,
+    lock: bool,
+) -> None:
+    """:func:`check_options` for ``method``, with the locks where they are on the tree (on
+    ``method="tree"``, or with ``exact``: :func:`choose_route`'s ``lock``)."""
+    on_tree = lock and (exact or method == "tree")
+    check_options(
+        method, solver=solver, backend=backend, exact=exact, refine=refine, fix=fix, lock=on_tree
+    )
 
 
 def _checked_structured(

@@ -213,6 +213,7 @@ def solve(
         exact=exact,
         refine=refine,
         fix=bounds is not None,
+        lock=locks is not None,
         force=force,
         suit_isomorphism=suit_isomorphism and locks is None,
     )

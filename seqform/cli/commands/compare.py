@@ -15,7 +15,7 @@ from seqform.documents.text.compare_sizes import sizes_text
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
 from seqform.game.errors import TreeTooLargeError
 from seqform.game.public.tree import StructuredGame
-from seqform.questions.compare import compare
+from seqform.questions.compare import compare, lp_options_given
 from seqform.questions.formula_sizes import sizes_without_tree
 from seqform.routes.sizing.memory import MemoryRefusedError
 
@@ -66,15 +66,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _not_for_sizes(args: argparse.Namespace) -> list[str]:
     """The options given (not at their defaults) that ``--no-solve`` has no use for: those
-    of the LPs (:func:`~seqform.cli.options.add_solver_arguments`, ``--verbose`` and
-    ``--quiet`` aside) and ``--strategies``, whose strategies come from the LPs."""
-    given = {
-        f"--backend {args.backend}": args.backend != "highs",
-        f"--solver {args.solver}": args.solver not in (None, "simplex"),  # the default
-        "--time-limit": args.time_limit is not None,
-        f"--strategies {args.strategies}": args.strategies != "auto",
+    of the LPs, as the library refuses them (:func:`~seqform.questions.compare.lp_options_given`;
+    ``--verbose`` and ``--quiet`` aside), and ``--strategies``, whose strategies come from
+    the LPs."""
+    flags = {
+        "backend": f"--backend {args.backend}",
+        "solver": f"--solver {args.solver}",
+        "time_limit": "--time-limit",
     }
-    return [option for option, present in given.items() if present]
+    given = [flags[name] for name in lp_options_given(args.backend, args.solver, args.time_limit)]
+    if args.strategies != "auto":
+        given.append(f"--strategies {args.strategies}")
+    return given
 
 
 def _has_structured(spec: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 from seqform.cli.errors import EXIT_OK, CommandError
@@ -13,7 +14,6 @@ from seqform.documents.ranges import ranges_document
 from seqform.documents.text.ranges import ranges_text
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.questions.ranges import equilibrium_ranges
-from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS
 
 __all__ = ["run"]
 
@@ -24,16 +24,14 @@ def _started(line: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Every action probability's range over all equilibria of ``args.game``."""
+    """Every action probability's range over all equilibria of ``args.game``, within the
+    library's work limit (:func:`~seqform.questions.ranges.equilibrium_ranges`'
+    ``max_seconds``) unless ``--force``."""
     game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     logger.info("computing the ranges over all equilibria of %s", game.name)
+    compute = functools.partial(equilibrium_ranges, game, exact=args.exact, progress=_started)
     try:
-        ranges = equilibrium_ranges(
-            game,
-            exact=args.exact,
-            max_seconds=None if args.force else DEFAULT_MAX_SECONDS,
-            progress=_started,
-        )
+        ranges = compute(max_seconds=None) if args.force else compute()
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
     document = ranges_document(ranges)

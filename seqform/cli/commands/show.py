@@ -8,28 +8,36 @@ printed), then the ``--hand`` blocks and the list of decisions; with them, a two
 header, then each decision's frequencies and grid
 (:func:`seqform.documents.text.spots.spot.node_lines`) and the ``--hand`` blocks.  ``--html
 FILE`` also writes the static HTML report (:func:`seqform.documents.spots.html.saved_spot_html`),
-atomically.
+atomically, to a file named ``.html`` or ``.htm`` (another suffix is refused before any work:
+``--html r.json`` would leave a page where a reader of JSON looks).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.hands import hand_text, hands_in_spot
 from seqform.cli.output import write
 from seqform.cli.streams import terminal_text
+from seqform.io.atomic import written_directly
 
 if TYPE_CHECKING:
     from seqform.io.spot_results import SavedSpot
 
 __all__ = ["run"]
 
+HTML_SUFFIXES = (".html", ".htm")
+"""The suffixes ``--html FILE`` takes (case ignored)."""
+
 
 def run(args: argparse.Namespace) -> int:
     """Reopen ``args.result`` and print what the options ask for."""
+    if args.html:
+        _check_html_file(args.html)
     from seqform.documents.layout.parts import header_of
     from seqform.documents.spots.spot import node_json
     from seqform.documents.text.render import any_document_report
@@ -62,6 +70,17 @@ def run(args: argparse.Namespace) -> int:
         _write_html(saved, args.html, list(args.node))
     write(text, args.output)
     return EXIT_OK
+
+
+def _check_html_file(path: str) -> None:
+    """Refuse (exit 2) an ``--html`` file whose suffix is not :data:`HTML_SUFFIXES`; a path
+    written in place (``/dev/null``, a pipe: :func:`~seqform.io.atomic.written_directly`)
+    has no suffix to keep."""
+    if written_directly(path) or Path(path).suffix.lower() in HTML_SUFFIXES:
+        return
+    raise CommandError(
+        f"--html {path}: the HTML report needs a file ending in .html or .htm", EXIT_USAGE
+    )
 
 
 def _write_html(saved: SavedSpot, path: str, histories: list[str]) -> None:

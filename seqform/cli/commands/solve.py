@@ -121,6 +121,7 @@ def _route(args: argparse.Namespace, locks: list[Any] | None) -> Route:
         exact=args.exact,
         refine=args.refine,
         fix=bool(args.fix or args.fix_file),
+        lock=locks is not None,
         force=args.force,
         suit_isomorphism=args.suit_isomorphism and locks is None,
     )

@@ -174,6 +174,17 @@ def test_outputs_written_directly_replace_nothing(work: Path) -> None:
     assert main(["solve", "kuhn", "--quiet", "--output", "/dev/null"]) == 0
 
 
+def test_only_an_existing_device_or_proc_path_is_written_in_place(work: Path) -> None:
+    # `export kuhn --to npz /dev/full.npz` wrote a new regular file in /dev in place, not
+    # atomically: every path under /dev was taken for a device, existing or not
+    from seqform.io.atomic import written_directly
+
+    assert written_directly("/dev/null") and written_directly("/dev/stdout")
+    assert not written_directly("/dev/seqform-missing-file.npz")
+    assert not written_directly(str(work / "r.json"))  # a regular file: replaced
+    assert written_directly(str(work))  # a folder is not replaced (and refused elsewhere)
+
+
 def test_a_game_name_is_not_a_file_unless_one_exists(work: Path) -> None:
     # `solve kuhn --output kuhn` writes the report to a file named kuhn; once it exists,
     # GAME kuhn is still the built-in game (seqform/io/loader.py), whatever the file holds

@@ -125,15 +125,16 @@ def check_writable(path: str | os.PathLike[str]) -> None:
 
 def written_directly(name: str) -> bool:
     """True for a path that is not replaced but written in place: one that exists and is
-    not a regular file, or one under ``/dev`` or ``/proc`` (``/dev/stdout`` links through
-    ``/proc/self/fd/1`` to whatever stdout is, which only the process can open)."""
+    either not a regular file or under ``/dev`` or ``/proc`` (``/dev/stdout`` links through
+    ``/proc/self/fd/1`` to whatever stdout is, which only the process can open).  A missing
+    path is created, atomically, wherever it is (``/dev/full.npz`` is a new file, not a
+    device)."""
     absolute = os.path.abspath(name)
-    if absolute.startswith(("/dev/", "/proc/")):
-        return True
     try:
-        return not stat.S_ISREG(os.stat(absolute).st_mode)
+        mode = os.stat(absolute).st_mode
     except OSError:  # missing: created
         return False
+    return absolute.startswith(("/dev/", "/proc/")) or not stat.S_ISREG(mode)
 
 
 @contextmanager

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from seqform.cli.errors import EXIT_USAGE, CommandError
 from seqform.cli.streams import terminal_text
 from seqform.io.atomic import write_atomically
-from seqform.io.documents import document_text
+from seqform.io.documents import document_chunks
 
 __all__ = [
     "LARGE_JSON_BYTES",
@@ -85,27 +85,45 @@ def write(text: str, output: str | None) -> None:
     result reaches stdout here, so no renderer has to remember the escaping."""
     if not text.endswith("\n"):
         text += "\n"
+    _write_chunks([text], output)
+
+
+def _write_chunks(chunks: Iterable[str], output: str | None) -> int:
+    """Write the text ``chunks``, one after the other, as :func:`write` writes a text, and
+    return the number of bytes written: a gigabyte of JSON is never one string."""
     if output is None:
-        sys.stdout.write(terminal_text(text))
-        return
+        size = 0
+        for chunk in chunks:
+            size += len(chunk.encode("utf-8"))
+            sys.stdout.write(terminal_text(chunk))
+        return size
+
+    def written(handle: IO[bytes]) -> int:
+        return sum(handle.write(chunk.encode("utf-8")) for chunk in chunks)
+
+    sizes: list[int] = []
     try:
-        write_atomically(output, text)
+        write_atomically(output, lambda handle: sizes.append(written(handle)))
     except OSError as exc:
         raise CommandError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+    return sizes[0]
 
 
 T = TypeVar("T")
 
 
 def built_for(args: argparse.Namespace, build: Callable[[], T], choice: str = "summary") -> T:
-    """``build()``, the document of a result, as ``args.format`` needs it: complete for
-    JSON; for text, each strategy the report summarises or does not print as its summary
-    (:func:`seqform.documents.objects.strategies_for_text`; ``choice`` is the report's
-    ``--strategies``, ``"summary"`` for a report that prints none)."""
-    if args.format == "json":
-        return build()
-    from seqform.documents.objects import strategies_for_text
+    """``build()``, the document of a result, as ``args.format`` needs it: for JSON,
+    complete, each strategy's information sets written from its arrays rather than made
+    as objects (:func:`seqform.documents.objects.strategies_for_json`: a document for
+    :func:`emit` only); for text, each strategy the report summarises or does not print as
+    its summary (:func:`seqform.documents.objects.strategies_for_text`; ``choice`` is the
+    report's ``--strategies``, ``"summary"`` for a report that prints none)."""
+    from seqform.documents.objects import strategies_for_json, strategies_for_text
 
+    if args.format == "json":
+        with strategies_for_json():
+            return build()
     with strategies_for_text(choice):
         return build()
 
@@ -115,10 +133,9 @@ def emit(document: dict[str, Any], text: str, args: argparse.Namespace) -> None:
     :func:`seqform.cli.resolve.resolve_output_format`): the JSON ``document`` or the
     ``text``."""
     if args.format == "json":
-        text = document_text(document)
-        write(text, args.output)
+        size = _write_chunks(document_chunks(document), args.output)
         if args.output is None and sys.stdout.isatty():
-            note = large_json_note(len(text.encode("utf-8")))
+            note = large_json_note(size)
             if note is not None:
                 print(note, file=sys.stderr)
     else:

@@ -8,12 +8,18 @@ strategy the text will only summarise, its summary object instead of every infor
 sets, whose objects took 8 to 10 CPU seconds to build for a text that shows ten of them.
 Such a document is never written as JSON: ``--format json`` builds the complete one.
 
+A document built only to be written as JSON (inside :func:`strategies_for_json`: the
+command line's ``--format json``) carries each strategy's information sets as an
+:class:`~seqform.documents.infosets_json.InfosetObjects`, which the JSON writer writes from
+the strategy's arrays: the same text, without an object per information set and per action
+(on that turn, a minute and gigabytes).  Such a document is for
+:func:`seqform.io.documents.document_text`, not for ``json.dumps``.
+
 Players are numbered 1 and 2 in every document (index 0 and 1 in the library).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -22,8 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from seqform.base.numbers import JSON_EXACT_DIGITS, is_readable, is_short, json_float
+from seqform.base.numbers import JSON_EXACT_DIGITS, is_short, json_float
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
+from seqform.documents.infosets_json import (
+    InfosetObjects,
+    json_probabilities,
+    json_probability,
+    label_itself,
+)
 from seqform.documents.layout.summary import mixed_of, most_mixed, summarises
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
@@ -40,6 +52,7 @@ __all__ = [
     "float_strategies",
     "game_json",
     "solver_json",
+    "strategies_for_json",
     "strategies_for_text",
     "strategy_json",
     "strategy_summary_json",
@@ -51,6 +64,22 @@ Words = Callable[[str, str], str]
 
 _TEXT_CHOICE: ContextVar[str | None] = ContextVar("seqform_text_strategies", default=None)
 """``--strategies`` of the text report the documents being built are for (None: JSON)."""
+
+
+_JSON_ONLY: ContextVar[bool] = ContextVar("seqform_json_strategies", default=False)
+"""Whether the documents being built are only written as JSON (module docstring)."""
+
+
+@contextmanager
+def strategies_for_json() -> Iterator[None]:
+    """Build the documents inside only to write them as JSON
+    (:func:`seqform.io.documents.document_text`): each strategy's information sets are an
+    :class:`~seqform.documents.infosets_json.InfosetObjects` (module docstring)."""
+    token = _JSON_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _JSON_ONLY.reset(token)
 
 
 @contextmanager
@@ -67,7 +96,7 @@ def strategies_for_text(choice: str) -> Iterator[None]:
 def action_words(game: Any) -> Words:
     """The game's action words; a structured game may have none, and then the labels stand."""
     words: Words | None = game.describe_action
-    return words or (lambda _infoset, action: action)
+    return words or label_itself
 
 
 def game_json(name: str, description: str, **more: Any) -> dict[str, Any]:
@@ -84,13 +113,17 @@ def strategy_json(
     ``long_fractions`` (a strategy read from a file's decimals, outside an exact run) only
     readable fractions (:func:`~seqform.base.numbers.is_readable`) stay strings and the
     rest are floats.  Inside :func:`strategies_for_text`, a strategy the text report
-    summarises is :func:`strategy_summary_json` instead.
+    summarises is :func:`strategy_summary_json` instead; inside :func:`strategies_for_json`,
+    the information sets are an :class:`~seqform.documents.infosets_json.InfosetObjects`.
     """
     choice = _TEXT_CHOICE.get()
     if choice is not None and summarises(choice, strategy.table.num_infosets):
         return strategy_summary_json(strategy, name, words, long_fractions)
     table = strategy.table
-    numbers = _json_probabilities(strategy, long_fractions)
+    if _JSON_ONLY.get():
+        objects = InfosetObjects(strategy, words, long_fractions)
+        return {"player": table.player + 1, "name": name, "infosets": objects}
+    numbers = json_probabilities(strategy, long_fractions)
     # The tables read once as Python lists, not item by item: a big game's strategy has
     # hundreds of thousands of actions, and numpy's per-item indexing would dominate.
     infosets = []
@@ -135,7 +168,7 @@ def strategy_summary_json(
             {
                 "action": action,
                 "words": words(infoset, action),
-                "probability": _json_probability(strategy, first + k, long_fractions),
+                "probability": json_probability(strategy, first + k, long_fractions),
             }
             for k, action in enumerate(table.actions[index])
         ]
@@ -151,25 +184,6 @@ def strategy_summary_json(
         "longest_reached": longest,
     }
     return {"player": table.player + 1, "name": name, "summary": summary}
-
-
-def _json_probabilities(strategy: BehaviouralStrategy, long_fractions: bool) -> list[Any]:
-    """Per sequence, its probability as :func:`strategy_json` writes it: a float (None for
-    NaN, a run whose sums overflowed), or for an exact strategy a string fraction (only the
-    readable ones without ``long_fractions``, the rest floats)."""
-    if not strategy.exact:
-        return [None if math.isnan(p) else p for p in strategy.probabilities.tolist()]
-    return [
-        str(p) if long_fractions or is_readable(p) else float(p) for p in strategy.probabilities
-    ]
-
-
-def _json_probability(strategy: BehaviouralStrategy, sequence: int, long_fractions: bool) -> Any:
-    """One sequence's probability as :func:`_json_probabilities` writes it."""
-    probability = strategy.probabilities[sequence]
-    if not strategy.exact:
-        return None if math.isnan(probability) else float(probability)
-    return str(probability) if long_fractions or is_readable(probability) else float(probability)
 
 
 def float_strategies(strategies: Sequence[BehaviouralStrategy]) -> tuple[BehaviouralStrategy, ...]:

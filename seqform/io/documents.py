@@ -48,11 +48,12 @@ NashConv / 2.  :data:`PREVIOUS` names the version-1 kinds, whose strategies
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from seqform.io.json_text import indented_json
+from seqform.io.json_text import indented_parts
 
 __all__ = [
     "ABSTRACTION",
@@ -73,6 +74,7 @@ __all__ = [
     "STORED_CERTIFICATE",
     "STRUCTURED",
     "DocumentError",
+    "document_chunks",
     "document_text",
     "load_schema",
     "schema_id",
@@ -122,6 +124,7 @@ PREVIOUS: dict[str, str] = {
 """Each kind of version 1 that version 2 replaced, and its successor (module docstring)."""
 
 COMMON_ID = "urn:seqform:schema:common/2"
+CHUNK_PIECES = 1 << 16  # pieces of text joined per chunk of document_chunks
 _SCHEMA_FILES = (*DOCUMENTS.values(), "common")
 
 
@@ -205,4 +208,19 @@ def _registry() -> Any:
 def document_text(document: dict[str, Any]) -> str:
     """``document`` as seqform writes it: JSON indented by two spaces, ending in a newline
     (``--format json`` and :func:`seqform.documents.build.write_document` alike)."""
-    return indented_json(document) + "\n"  # json.dumps(document, indent=2), faster
+    return "".join(_document_parts(document))
+
+
+def document_chunks(document: dict[str, Any], pieces: int = CHUNK_PIECES) -> Iterator[str]:
+    """:func:`document_text` in consecutive chunks of at most ``pieces`` pieces of text
+    each, to be written one after the other: a big document (a turn spot's CFR run, a
+    gigabyte) is then never one string, nor one string of bytes."""
+    parts = _document_parts(document)
+    for start in range(0, len(parts), pieces):
+        yield "".join(parts[start : start + pieces])
+
+
+def _document_parts(document: dict[str, Any]) -> list[str]:
+    parts = indented_parts(document)  # json.dumps(document, indent=2), faster
+    parts.append("\n")
+    return parts

@@ -16,6 +16,11 @@ scalar, never ``}``).  A list of objects with the same keys whose values are sca
 lists (a strategy's information sets) goes column by column: each column one C call, the
 objects then put together by one ``%`` formatting each (:func:`_records`).
 
+A value that knows its own text (a :class:`Prewritten`: the information sets of a strategy,
+:class:`seqform.documents.infosets_json.InfosetObjects`) is written by its
+:meth:`~Prewritten.json_parts` at its level, which gives the text ``json.dumps`` would write
+for the plain value it stands for; such a value is for this writer only, not ``json.dumps``.
+
 :func:`seqform.io.documents.document_text` writes every JSON document through it.  The output
 equals ``json.dumps(document, indent=2)`` character for character (the tests
 compare them on random documents): same separators, ``ensure_ascii``, float ``repr``,
@@ -25,12 +30,13 @@ compare them on random documents): same separators, ``ensure_ascii``, float ``re
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from itertools import chain, repeat
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
-__all__ = ["indented_json"]
+__all__ = ["INDENT", "Prewritten", "indented_json", "indented_parts", "pad", "scalar_texts"]
 
 INDENT = 2
 _SCALARS = (str, int, float, bool, type(None))
@@ -39,8 +45,18 @@ _MARK = "\x01"  # never raw in the C encoder's output (module docstring)
 Encoder = Callable[[Any, int], Any]
 
 
-def _pad(level: int) -> str:
+def pad(level: int) -> str:
+    """The newline and indentation before an item at ``level`` (the document is level 0)."""
     return "\n" + " " * (INDENT * level)
+
+
+class Prewritten(ABC):
+    """A value of a document that writes its own indented JSON (module docstring)."""
+
+    @abstractmethod
+    def json_parts(self, level: int) -> list[str]:
+        """The pieces of this value's text at ``level``, in order: their concatenation is
+        ``json.dumps`` of the plain value it stands for, indented as at ``level``."""
 
 
 def _c_encoder(separator: str) -> Encoder:
@@ -64,18 +80,18 @@ def _encoder(separator: str) -> Encoder:
 
 def _flat(value: dict[Any, Any] | list[Any], level: int) -> str:
     """A non-empty container of scalars at ``level``, indented."""
-    text = "".join(_encoder("," + _pad(level + 1))(value, 0))
-    return text[0] + _pad(level + 1) + text[1:-1] + _pad(level) + text[-1]
+    text = "".join(_encoder("," + pad(level + 1))(value, 0))
+    return text[0] + pad(level + 1) + text[1:-1] + pad(level) + text[-1]
 
 
 def _flat_objects(items: list[dict[Any, Any]], level: int) -> str:
     """A non-empty list of non-empty flat objects at ``level``, in one C call (module
     docstring)."""
     text = "".join(_encoder("," + _MARK)(items, 0))
-    inner, item = _pad(level + 2), _pad(level + 1)
+    inner, item = pad(level + 2), pad(level + 1)
     body = text[2:-2].replace("}," + _MARK + "{", item + "}," + item + "{" + inner)
     body = body.replace("," + _MARK, "," + inner)
-    return "[" + item + "{" + inner + body + item + "}" + _pad(level) + "]"
+    return "[" + item + "{" + inner + body + item + "}" + pad(level) + "]"
 
 
 def _records(items: list[Any] | tuple[Any, ...], level: int) -> str | None:
@@ -104,11 +120,19 @@ def _records(items: list[Any] | tuple[Any, ...], level: int) -> str | None:
             columns.append(_object_lists(column, level + 2))
         else:
             return None
-    item, inner = _pad(level + 1), _pad(level + 2)
+    item, inner = pad(level + 1), pad(level + 2)
     fields = ("," + inner).join(_key(key).replace("%", "%%") + ": %s" for key in keys)
     template = "{" + inner + fields + item + "}"
     rows = [template % row for row in zip(*columns, strict=True)]
-    return "[" + item + ("," + item).join(rows) + _pad(level) + "]"
+    return "[" + item + ("," + item).join(rows) + pad(level) + "]"
+
+
+def scalar_texts(values: list[Any]) -> list[str]:
+    """Each scalar of ``values`` as ``json.dumps`` writes it, all in one C call."""
+    if not values:
+        return []
+    text = "".join(_encoder("," + _MARK)(values, 0))
+    return text[1:-1].split("," + _MARK)
 
 
 def _lists_of_flat_objects(column: list[Any]) -> bool:
@@ -127,11 +151,11 @@ def _object_lists(column: list[list[dict[Any, Any]]], level: int) -> list[str]:
     :func:`_flat_objects` writes it, all in one C call."""
     text = "".join(_encoder("," + _MARK)(column, 0))
     boundary = "\x02"  # never raw in the C encoder's output either
-    item, inner = _pad(level + 1), _pad(level + 2)
+    item, inner = pad(level + 1), pad(level + 2)
     body = text[3:-3].replace("}]," + _MARK + "[{", boundary)
     body = body.replace("}," + _MARK + "{", item + "}," + item + "{" + inner)
     body = body.replace("," + _MARK, "," + inner)
-    opening, closing = "[" + item + "{" + inner, item + "}" + _pad(level) + "]"
+    opening, closing = "[" + item + "{" + inner, item + "}" + pad(level) + "]"
     return [opening + one + closing for one in body.split(boundary)]
 
 
@@ -146,13 +170,15 @@ def _key(key: Any) -> str:
 
 
 def _encode(value: Any, level: int, parts: list[str]) -> None:
-    if isinstance(value, dict):
+    if isinstance(value, Prewritten):
+        parts.extend(value.json_parts(level))
+    elif isinstance(value, dict):
         if not value:
             parts.append("{}")
         elif _is_flat(value.values()):
             parts.append(_flat(value, level))
         else:
-            separator = _pad(level + 1)
+            separator = pad(level + 1)
             opening = "{" + separator
             for key, item in value.items():
                 parts.append(opening + _key(key) + ": ")
@@ -161,7 +187,7 @@ def _encode(value: Any, level: int, parts: list[str]) -> None:
                     parts.append(_scalar(item))
                 else:
                     _encode(item, level + 1, parts)
-            parts.append(_pad(level) + "}")
+            parts.append(pad(level) + "}")
     elif isinstance(value, list | tuple):
         if not value:
             parts.append("[]")
@@ -172,11 +198,11 @@ def _encode(value: Any, level: int, parts: list[str]) -> None:
         elif (records := _records(value, level)) is not None:
             parts.append(records)
         else:
-            separator = _pad(level + 1)
+            separator = pad(level + 1)
             for position, item in enumerate(value):
                 parts.append(("[" if position == 0 else ",") + separator)
                 _encode(item, level + 1, parts)
-            parts.append(_pad(level) + "]")
+            parts.append(pad(level) + "]")
     else:
         parts.append(_scalar(value))
 
@@ -190,8 +216,14 @@ def _scalar(value: Any) -> str:
     return json.dumps(value)
 
 
-def indented_json(document: Any) -> str:
-    """``json.dumps(document, indent=2)``, character for character (module docstring)."""
+def indented_parts(document: Any) -> list[str]:
+    """The pieces of :func:`indented_json`'s text, in order, not yet joined (a turn spot's
+    document is a gigabyte: written piece by piece, it is never one string)."""
     parts: list[str] = []
     _encode(document, 0, parts)
-    return "".join(parts)
+    return parts
+
+
+def indented_json(document: Any) -> str:
+    """``json.dumps(document, indent=2)``, character for character (module docstring)."""
+    return "".join(indented_parts(document))

@@ -358,3 +358,24 @@ def test_solve_many_writes_csv_to_a_csv_output(tmp_path):
     rows = list(csv.DictReader(report.open()))
     assert [row["file"] for row in rows] == ["broken.toml"]
     assert "missing pot" in rows[0]["error"]
+
+
+@pytest.mark.parametrize(
+    ("module", "renderer", "argv"),
+    [
+        ("exploit", "exploitation_text", ["exploit", "kuhn", "--opponent", "uniform"]),
+        ("ranges", "ranges_text", ["ranges", "kuhn"]),
+        ("compare", "comparison_text", ["compare", "kuhn"]),
+    ],
+)
+def test_json_output_renders_no_text_report(module, renderer, argv, monkeypatch, capsys):
+    # The text report reads every information set of the document's strategies: for
+    # --format json it is work thrown away (a turn spot's, seconds), so it is never made.
+    import importlib
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("the text report was rendered for --format json")
+
+    monkeypatch.setattr(importlib.import_module(f"seqform.cli.commands.{module}"), renderer, refuse)
+    assert main([*argv, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)

@@ -128,10 +128,11 @@ def built_for(args: argparse.Namespace, build: Callable[[], T], choice: str = "s
         return build()
 
 
-def emit(document: dict[str, Any], text: str, args: argparse.Namespace) -> None:
+def emit(document: dict[str, Any], text: str | Callable[[], str], args: argparse.Namespace) -> None:
     """Write the result as ``args.format`` asks (settled from ``--output`` by
     :func:`seqform.cli.resolve.resolve_output_format`): the JSON ``document`` or the
-    ``text``."""
+    ``text``, given as a function where rendering it costs work that JSON does not need
+    (a report reads every information set of the document's strategies)."""
     if args.format == "json":
         size = _write_chunks(document_chunks(document), args.output)
         if args.output is None and sys.stdout.isatty():
@@ -139,7 +140,7 @@ def emit(document: dict[str, Any], text: str, args: argparse.Namespace) -> None:
             if note is not None:
                 print(note, file=sys.stderr)
     else:
-        write(text, args.output)
+        write(text if isinstance(text, str) else text(), args.output)
 
 
 def large_json_note(size: int) -> str | None:

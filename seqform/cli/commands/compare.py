@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             ) from refused
         sizes = sizes_without_tree(args.game, max_entries=args.max_entries, force=args.force)
         document = sizes_document(sizes)
-        emit(document, sizes_text(document), args)
+        emit(document, lambda: sizes_text(document), args)
         return EXIT_OK
     logger.info("comparing the normal form and the sequence form of %s", game.name)
     comparison = compare(
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         structured=_structured_or_none(args.game),
     )
     document = comparison_document(comparison)
-    emit(document, comparison_text(document, args.strategies), args)
+    emit(document, lambda: comparison_text(document, args.strategies), args)
     return certified_exit(comparison.shortfall, "the comparison")
 
 

@@ -152,7 +152,7 @@ def _run(args: argparse.Namespace) -> int:
         assert branch is not None
         result = branch
     document = qre_result_document(result)
-    emit(document, qre_text(document, args.strategies), args)
+    emit(document, lambda: qre_text(document, args.strategies), args)
     if args.plot:  # after the report: a picture that cannot be written loses no answer
         assert branch is not None
         _plot(branch, args.plot)

@@ -35,5 +35,5 @@ def run(args: argparse.Namespace) -> int:
     except (ExactSolveError, ArithmeticError) as exc:
         raise CommandError(f"exact computation failed: {exc}") from exc
     document = ranges_document(ranges)
-    emit(document, ranges_text(document, args.strategies), args)
+    emit(document, lambda: ranges_text(document, args.strategies), args)
     return EXIT_OK

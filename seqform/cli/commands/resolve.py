@@ -131,7 +131,7 @@ def _off_tree(args: argparse.Namespace) -> int:
     except ResolveError as exc:
         raise _usage(str(exc)) from exc
     document = built_for(args, lambda: off_tree_document(result))
-    emit(document, off_tree_text(document), args)
+    emit(document, lambda: off_tree_text(document), args)
     return EXIT_OK
 
 
@@ -161,5 +161,5 @@ def run(args: argparse.Namespace) -> int:
     except ResolveError as exc:
         raise _usage(str(exc)) from exc
     document = built_for(args, lambda: resolve_document(result))
-    emit(document, resolve_text(document), args)
+    emit(document, lambda: resolve_text(document), args)
     return EXIT_OK

@@ -188,7 +188,7 @@ def _abstracted(args: argparse.Namespace) -> int:
             verbose=args.verbose,
         )
     built = built_for(args, lambda: document(result))
-    emit(built, abstraction_text(built), args)
+    emit(built, lambda: abstraction_text(built), args)
     return 0
 
 

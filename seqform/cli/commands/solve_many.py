@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         write(many_csv(document), args.output)
         csv_path = args.csv
     else:
-        emit(document, many_text(document), args)
+        emit(document, lambda: many_text(document), args)
         csv_path = args.csv or _beside(args.output)
     if csv_path is not None:
         _write(csv_path, many_csv(document), f"{len(document['spots'])} spots")

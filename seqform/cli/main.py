@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 from seqform.base.interrupt import work_left_running
 from seqform.cli.errors import EXIT_ERROR, EXIT_USAGE, CommandError
+from seqform.cli.output import stdout_failure
 from seqform.cli.parser import build_parser
 from seqform.cli.progress import configure_logging, live_progress
 from seqform.cli.resolve import (
@@ -118,6 +119,16 @@ def _failure(exc: Exception, args: argparse.Namespace | None) -> str:
     return str(exc) or type(exc).__name__
 
 
+def _flush_stdout() -> None:
+    """Flush stdout; a failure other than a closed pipe is an error naming stdout."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise stdout_failure(exc) from exc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code.  SIGTERM and SIGHUP are handled as
     Ctrl-C for the length of the command (:mod:`seqform.cli.signals`)."""
@@ -139,7 +150,7 @@ def _main(argv: Sequence[str] | None) -> int:
             check_max_nodes(args.game, args.max_nodes)
         with live_progress(args):
             code = run_command(args)
-        sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
+        _flush_stdout()  # a closed pipe or a full disk shows here, not at exit
         return _end_unless_work_left(code)
     except BrokenPipeError:  # the reader stopped reading: no error (cli/streams.py)
         return pipe_closed()

@@ -31,6 +31,7 @@ __all__ = [
     "emit",
     "large_json_note",
     "output_format",
+    "stdout_failure",
     "write",
 ]
 
@@ -93,9 +94,14 @@ def _write_chunks(chunks: Iterable[str], output: str | None) -> int:
     return the number of bytes written: a gigabyte of JSON is never one string."""
     if output is None:
         size = 0
-        for chunk in chunks:
-            size += len(chunk.encode("utf-8"))
-            sys.stdout.write(terminal_text(chunk))
+        try:
+            for chunk in chunks:
+                size += len(chunk.encode("utf-8"))
+                sys.stdout.write(terminal_text(chunk))
+        except BrokenPipeError:
+            raise  # the reader stopped reading: no error (seqform.cli.streams)
+        except OSError as exc:
+            raise stdout_failure(exc) from exc
         return size
 
     def written(handle: IO[bytes]) -> int:
@@ -107,6 +113,12 @@ def _write_chunks(chunks: Iterable[str], output: str | None) -> int:
     except OSError as exc:
         raise CommandError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
     return sizes[0]
+
+
+def stdout_failure(exc: OSError) -> CommandError:
+    """The error of a write to stdout that failed (``> /dev/full``: the disk is full),
+    naming stdout, since the ``OSError`` names no file."""
+    return CommandError(f"cannot write to standard output: {exc.strerror or exc}")
 
 
 T = TypeVar("T")

@@ -260,9 +260,37 @@ def test_parameters_as_separate_words_get_the_quoted_spelling(capsys):
         main(["solve", "kuhn", "cards=5"])
     assert stopped.value.code == 2
     assert _error_line(capsys) == (
-        "seqform: error: unrecognized arguments: cards=5; a game's parameters go inside its "
-        'name, quoted: "kuhn(cards=5)"'
+        "seqform solve: error: unrecognized arguments: cards=5; a game's parameters go inside "
+        'its name, quoted: "kuhn(cards=5)"'
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["solve", "kuhn", "--iterations", "5"],
+            "seqform solve: error: unrecognized arguments: --iterations 5 "
+            "(--iterations is an option of iterate)",
+        ),
+        (
+            ["export", "kuhn", "--to", "efg", "k.efg", "--strategies=all"],
+            "seqform export: error: unrecognized arguments: --strategies=all (--strategies is "
+            "an option of solve, compare, ranges, exploit, iterate, qre, show)",
+        ),
+        (["solve", "kuhn", "--bogus"], "seqform solve: error: unrecognized arguments: --bogus"),
+    ],
+)
+def test_an_option_of_another_command_is_refused_by_the_command_naming_its_owners(
+    argv, line, capsys
+):
+    # was the program's usage and "seqform: error: unrecognized arguments: --iterations 5"
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: seqform {argv[0]} ")  # the command's usage
+    assert err.splitlines()[-1] == line
 
 
 def test_a_directory_is_not_a_game(tmp_path, capsys):

@@ -58,7 +58,9 @@ def with_parameters(game: str, extras: Sequence[str]) -> str:
 
 
 class SeqformParser(argparse.ArgumentParser):
-    """argparse, whose ``solve kuhn cards=5`` says to write ``"kuhn(cards=5)"`` (exit 2)."""
+    """argparse, whose ``solve kuhn cards=5`` says to write ``"kuhn(cards=5)"`` (exit 2),
+    and whose ``solve kuhn --iterations 5`` is refused by ``seqform solve`` (its usage, not
+    the program's) naming the commands that take ``--iterations``."""
 
     def parse_args(  # type: ignore[override]  # one signature for typeshed's overloads
         self, args: Sequence[str] | None = None, namespace: None = None
@@ -72,8 +74,34 @@ class SeqformParser(argparse.ArgumentParser):
                     f"; a game's parameters go inside its name, quoted: "
                     f'"{with_parameters(game, extras)}"'
                 )
-            self.error(message)
+            command = self._commands().get(getattr(parsed, "command", None) or "")
+            if command is None:
+                self.error(message)
+            command.error(message + self._taken_by(extras))
         return parsed
+
+    def _commands(self) -> dict[str, argparse.ArgumentParser]:
+        """The parser of each command, by name (none for a command's own parser)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return {}
+
+    def _taken_by(self, extras: Sequence[str]) -> str:
+        """``" (--iterations is an option of iterate)"`` for the first unrecognised option
+        that other commands take; empty when none does."""
+        for extra in extras:
+            option = extra.split("=", 1)[0]
+            if not option.startswith("--"):
+                continue
+            owners = [
+                name
+                for name, parser in self._commands().items()
+                if option in parser._option_string_actions
+            ]
+            if owners:
+                return f" ({option} is an option of {', '.join(owners)})"
+        return ""
 
 
 # --- arguments shared by several commands ---------------------------------------------------

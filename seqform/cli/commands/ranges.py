@@ -13,7 +13,8 @@ from seqform.documents.ranges import ranges_document
 from seqform.documents.text.ranges import ranges_text
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.questions.ranges import equilibrium_ranges
-from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS
+from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS, refuse_planned_lps
+from seqform.routes.policy import refuse_tree_beyond_memory
 
 __all__ = ["run"]
 
@@ -25,7 +26,10 @@ def _started(line: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Every action probability's range over all equilibria of ``args.game``."""
-    game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
+    if not args.force:  # from a built-in game's parameters, before its tree: memory, LPs
+        refuse_tree_beyond_memory(args.game)
+        refuse_planned_lps(args.game)
+    game = load_reporting(args.game, max_nodes=args.max_nodes, force=True)  # checked above
     logger.info("computing the ranges over all equilibria of %s", game.name)
     try:
         ranges = equilibrium_ranges(

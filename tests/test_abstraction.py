@@ -228,12 +228,10 @@ def test_a_near_miss_of_clarabel_is_polished_as_the_structured_route_polishes(mo
         (["--no-ordered-isomorphism"], "--no-ordered-isomorphism"),
         (["--no-suit-isomorphism"], "--no-suit-isomorphism"),
         (["--strategies", "all"], "--strategies all"),
-        (["--force"], "--force"),
         (["--exact"], "--exact"),
         (["--lock", "P1@: x=1"], "--lock"),
     ],
-    ids=["method-backend-entries", "tree", "ordered", "suits", "strategies", "force", "exact",
-         "lock"],
+    ids=["method-backend-entries", "tree", "ordered", "suits", "strategies", "exact", "lock"],
 )  # fmt: skip
 def test_options_card_buckets_cannot_use_are_usage_errors(options, named, capsys):
     # They were ignored: --method normal --backend cvxpy exited 0 with Clarabel's answer.

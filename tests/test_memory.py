@@ -149,3 +149,86 @@ def test_every_command_refuses_a_tree_that_would_not_fit(command, monkeypatch, c
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "9,984,833 nodes" in err
     assert "--method structured" in err and "--force" in err
+
+
+# --- card abstraction: its estimate before the buckets, the abstract game and its LP -------
+
+
+def test_abstraction_sizes_bound_the_built_abstract_game() -> None:
+    # The bound of seqform.abstraction.sizes on Leduc 3x2 (6 cards): exact where every deal
+    # path gets the buckets asked (2,3; 2,6, capped at the 5 hands left after the public
+    # card), above where hands tie (2,4: Leduc's suits look alike); all 6 buckets are the
+    # game itself, its 2,186 sequences.
+    from seqform.abstraction.abstract_game import abstract_game
+    from seqform.abstraction.buckets import card_abstraction
+    from seqform.abstraction.sizes import counted_size
+    from seqform.game.builtin.leduc import leduc_structured
+
+    game = leduc_structured(3, 2)
+    for counts, made in (((2, 3), 1_290), ((2, 6), 2_130), ((2, 4), 1_290), ((6, 6), 2_186)):
+        built = abstract_game(game, card_abstraction(game, counts))
+        assert sum(table.num_sequences for table in built.tables) == made
+        bound = counted_size(game, counts)
+        assert bound.abstract == made if counts != (2, 4) else bound.abstract == 1_710
+        assert bound.sequences == 2_186
+
+
+@pytest.mark.parametrize("suit_isomorphism", [False, True], ids=["deal-paths", "canonical"])
+def test_rhode_islands_formula_is_the_count_on_its_public_tree(suit_isomorphism) -> None:
+    # planned_size (formula, nothing built) against counted_size on the built description
+    from seqform.abstraction.sizes import counted_size, planned_size
+    from seqform.game.builtin.registry import load_structured_game
+    from seqform.structured.reductions.suit_classes import canonical_boards
+
+    spec, counts = "rhode_island(ranks=3, suits=2)", (2, 3, 6)
+    game = load_structured_game(spec)
+    played = canonical_boards(game).canonical if suit_isomorphism else game
+    assert planned_size(spec, counts, suit_isomorphism) == counted_size(played, counts)
+
+
+def test_the_52_card_abstraction_sizes_are_the_ladders() -> None:
+    # docs/abstraction.md: 160,171 and 1,277,661 abstract sequences a player on canonical
+    # boards (1,1,1 and 2,4,8); 1,303,131 public sequences a player on every deal path
+    from seqform.abstraction.sizes import planned_size
+
+    for counts, each in (((1, 1, 1), 160_171), ((2, 4, 8), 1_277_661)):
+        assert planned_size("rhode_island", counts, True).abstract == 2 * each  # type: ignore[union-attr]
+    assert planned_size("rhode_island", (1, 1, 1)).abstract == 2 * 1_303_131  # type: ignore[union-attr]
+
+
+def test_card_buckets_on_the_52_card_game_are_refused_before_its_build(monkeypatch, capsys) -> None:
+    # `solve rhode_island --card-buckets 3,6,12` ran with no word of memory (its ladder's
+    # canonical-board run peaked at 9.5 GB, docs/abstraction.md); now the formula refuses it
+    # before the description (a minute to build) is made.
+    from seqform.abstraction import solve as abstraction_solve
+
+    def not_built(*args, **kwargs):
+        raise AssertionError("built before the refusal")
+
+    monkeypatch.setattr(abstraction_solve, "_structured_game", not_built)
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(2**32, "a test limit"))
+    assert main(["solve", "rhode_island", "--card-buckets", "3,6,12"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "31,231,262 abstract sequences" in err and "the game 130,320,322" in err
+    assert "(estimated), more than the 4.0 GB that a test limit leaves" in err
+    assert err.rstrip().endswith("--force (force=True) to try anyway")
+
+
+def test_card_buckets_are_refused_before_the_buckets_are_made(monkeypatch) -> None:
+    from seqform.abstraction import solve as abstraction_solve
+
+    def not_made(*args, **kwargs):
+        raise AssertionError("bucketed before the refusal")
+
+    monkeypatch.setattr(abstraction_solve, "card_abstraction", not_made)
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(2**20, "a test limit"))
+    with pytest.raises(MemoryRefusedError, match=r"^leduc\(ranks=13, suits=4\): the card abs"):
+        abstraction_solve.abstract("leduc(ranks=13, suits=4)", "3,9")
+
+
+def test_force_takes_card_buckets_past_the_estimate(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(memory, "available_memory", lambda: MemoryAvailable(0, "a test limit"))
+    argv = ["solve", "leduc(ranks=2, suits=2)", "--card-buckets", "1,2", "--quiet"]
+    assert main(argv) == 1
+    assert main([*argv, "--force"]) == 0

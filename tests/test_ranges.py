@@ -200,3 +200,32 @@ def test_the_library_refuses_leduc_ranges_as_the_cli_does(monkeypatch):
         WorkRefusedError, match=rf"^leduc: ranges would take up to 8,736 LPs .*{limit}"
     ):
         equilibrium_ranges("leduc")
+
+
+@pytest.mark.parametrize(
+    ("spec", "lps"),
+    [
+        # 4 LPs a non-empty sequence: 45,866 sequences (seqform compare "leduc(ranks=13)"
+        # --no-solve), 229,364 for Liar's Dice with 7 sides
+        pytest.param("leduc(ranks=13)", 183_456, id="leduc-13"),
+        pytest.param("liars_dice(sides=7)", 917_448, id="liars-dice-7"),
+    ],
+)
+def test_too_many_lps_are_refused_before_the_game_is_built(spec, lps, monkeypatch, capsys):
+    # The refusal came after the build: 1.2 million nodes for leduc(ranks=13), a minute for
+    # Liar's Dice with 7 sides; now the sequences its parameters give are counted first.
+    from seqform.questions.ranges_work import WorkRefusedError
+
+    def not_built(*args, **kwargs):
+        raise AssertionError("built before the refusal")
+
+    monkeypatch.setattr("seqform.cli.progress.load_game", not_built)
+    monkeypatch.setattr("seqform.questions.ranges.as_game", not_built)
+    assert main(["ranges", spec]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"seqform: error: {spec}: ranges would solve up to {lps:,} LPs, more than 20,000 "
+        "(hours of work); --force (max_seconds=None) runs it anyway\n"
+    )
+    with pytest.raises(WorkRefusedError, match=f"up to {lps:,} LPs"):
+        equilibrium_ranges(spec, max_seconds=300.0)

@@ -24,7 +24,13 @@ from seqform.game.public.numbering import number_public_tree
 from seqform.game.public.tree import PublicChance, PublicDecision, PublicNode, StructuredGame
 from seqform.routes.options import OptionsError
 
-__all__ = ["CardBucketsError", "Rounds", "game_rounds", "parse_card_buckets"]
+__all__ = [
+    "CardBucketsError",
+    "Rounds",
+    "game_rounds",
+    "parse_card_buckets",
+    "read_card_buckets",
+]
 
 DealPath = tuple[int, ...]
 
@@ -97,7 +103,7 @@ def parse_card_buckets(spec: str | Sequence[int], game: StructuredGame) -> tuple
     CardBucketsError
         Naming the count at fault and what the game has.
     """
-    what = f"card_buckets {spec!r}" if not isinstance(spec, str) else f"--card-buckets {spec!r}"
+    what = _shown(spec)
     counts = _integers(spec, what)
     rounds = game_rounds(game)
     hands = min(game.num_hands(0), game.num_hands(1))
@@ -123,6 +129,22 @@ def parse_card_buckets(spec: str | Sequence[int], game: StructuredGame) -> tuple
                 "round's, so the counts cannot decrease"
             )
     return counts
+
+
+def read_card_buckets(spec: str | Sequence[int]) -> tuple[int, ...]:
+    """The counts of ``spec`` as whole numbers, not yet checked against a game
+    (:func:`parse_card_buckets` checks them).
+
+    Raises
+    ------
+    CardBucketsError
+        For counts that are not whole numbers.
+    """
+    return _integers(spec, _shown(spec))
+
+
+def _shown(spec: str | Sequence[int]) -> str:
+    return f"card_buckets {spec!r}" if not isinstance(spec, str) else f"--card-buckets {spec!r}"
 
 
 def _integers(spec: str | Sequence[int], what: str) -> tuple[int, ...]:

@@ -34,6 +34,13 @@ strategies are lifted to ``G'`` (the same on each hand class) and certified ther
 certificate of their lift to the game at ``G'``'s size: what lets the 52-card Rhode Island
 hold'em be measured at all.  A game with no suit symmetry is abstracted as it is.
 
+Memory.  Before anything is built, the abstraction's size is counted
+(:mod:`seqform.abstraction.sizes`: Rhode Island hold'em by formula from its parameters,
+before its description is built; any other game on its public tree, before the buckets)
+and refused, with its estimate (:func:`~seqform.routes.sizing.memory.abstraction_estimate`),
+beyond what the process may have, unless ``force``: the 52-card Rhode Island hold'em with
+3,6,12 buckets peaked at 9.5 GB with no word before.
+
 Units.  Exploitability is in the game's chips (Leduc: antes of 1 chip); reports and
 documents give it per thousand in the unit of :func:`seqform.holdem.report_unit` (mbb/g).
 """
@@ -49,7 +56,13 @@ import numpy as np
 from seqform.abstraction.abstract_game import AbstractGame, abstract_game, lift
 from seqform.abstraction.buckets import CardAbstraction, card_abstraction
 from seqform.abstraction.features import FEATURES
-from seqform.abstraction.rounds import CardBucketsError, parse_card_buckets
+from seqform.abstraction.rounds import CardBucketsError, parse_card_buckets, read_card_buckets
+from seqform.abstraction.sizes import (
+    AbstractionSize,
+    counted_size,
+    planned_size,
+    refuse_beyond_memory,
+)
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified, respond
 from seqform.forms.strategies import (
     REACH_TOLERANCE,
@@ -166,6 +179,7 @@ def abstract(
     progress: Callable[[str], None] | None = None,
     suit_isomorphism: bool = False,
     verbose: bool = False,
+    force: bool = False,
 ) -> AbstractionResult:
     """Solve the card abstraction of ``game`` with ``card_buckets`` buckets per round and
     measure its strategies in the full game (module docstring).
@@ -197,6 +211,9 @@ def abstract(
         under no suit permutation is abstracted as it is (the result's ``boards`` is None).
     verbose
         Let the LP solver write its log (the command line's ``--verbose``).
+    force
+        Go on past the memory estimate (the command line's ``--force``; module docstring,
+        "Memory").
 
     Raises
     ------
@@ -204,9 +221,15 @@ def abstract(
         For a bad ``card_buckets`` (an ``OptionsError``: exit 2 on the command line), unknown
         ``features`` or ``solver``, or a game that is not structured (a ``.efg`` file, a
         built tree, a game without a public tree × private hands description).
+    seqform.routes.sizing.memory.MemoryRefusedError
+        Unless ``force``, when the estimate exceeds what the process may have, before
+        anything is built (Rhode Island hold'em) or before the buckets are made.
     seqform.lp.solvers.SolverError
         If the LP solver does not prove optimality.
     """
+    planned = None if force else _planned_size(game, card_buckets, suit_isomorphism)
+    if planned is not None:  # from the parameters: before the game's description is built
+        refuse_beyond_memory(planned, str(game))
     game = _structured_game(game)
     if features not in FEATURES:
         raise CardBucketsError(f"unknown features {features!r}; choose from {', '.join(FEATURES)}")
@@ -221,6 +244,8 @@ def abstract(
             boards = canonical_boards(game)
     played = game if boards is None else boards.canonical  # the game the abstraction is of
     counts = parse_card_buckets(card_buckets, played)
+    if not force and planned is None:
+        refuse_beyond_memory(counted_size(played, counts), game.name)
     with clock.phase(
         "buckets", f"card buckets {counts} by {features} (k-means)", stage="sequence_form"
     ):
@@ -279,6 +304,20 @@ def abstract(
         timings=clock.timings(),
         boards=boards,
     )
+
+
+def _planned_size(
+    game: StructuredGame | str | os.PathLike[str],
+    card_buckets: str | Sequence[int],
+    suit_isomorphism: bool,
+) -> AbstractionSize | None:
+    """:func:`~seqform.abstraction.sizes.planned_size` of a game named by its spec, its
+    counts read but not checked (a bad spec is refused by :func:`parse_card_buckets`)."""
+    try:
+        counts = read_card_buckets(card_buckets)
+    except CardBucketsError:
+        return None
+    return planned_size(game, counts, suit_isomorphism)
 
 
 def _structured_game(game: StructuredGame | str | os.PathLike[str]) -> StructuredGame:

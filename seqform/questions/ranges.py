@@ -72,9 +72,9 @@ from seqform.lp.exact.minmax import MinmaxProgram, minmax_program, solve_minmax_
 from seqform.lp.exact.program import LinearProgram
 from seqform.questions.ranges_work import (
     DEFAULT_MAX_SECONDS,
-    MAX_LPS,
-    WorkRefusedError,
+    check_lps,
     check_work,
+    refuse_planned_lps,
     work_estimate,
 )
 
@@ -217,21 +217,20 @@ def equilibrium_ranges(
     seqform.lp.solvers.SolverError
         If an LP is not solved.
     WorkRefusedError
-        When the estimate exceeds ``max_seconds``, or the LPs
-        :data:`~seqform.questions.ranges_work.MAX_LPS`.
+        When the estimate exceeds ``max_seconds``, or, unless ``max_seconds`` is None, the
+        LPs exceed :data:`~seqform.questions.ranges_work.MAX_LPS` (a built-in game named by
+        its spec: before it is built).
     """
-    game = as_game(game, "equilibrium_ranges")
     seed = require_count("seed", seed)
     max_seconds = require_time_limit("max_seconds", max_seconds)
+    if max_seconds is not None:  # a built-in game's LPs, before it is built
+        refuse_planned_lps(game)
+    game = as_game(game, "equilibrium_ranges")
     start = time.perf_counter()
     require_float_payoffs(game, "the LP of value ranges")
     form = sequence_form_of(game, form)
-    lps = work_estimate(form, 0.0).lps
-    if max_seconds is not None and lps > MAX_LPS:
-        raise WorkRefusedError(
-            f"{game.name}: ranges would solve up to {lps:,} LPs, more than {MAX_LPS:,} (hours "
-            "of work); --force (max_seconds=None) runs it anyway"
-        )
+    if max_seconds is not None:
+        check_lps(game.name, work_estimate(form, 0.0).lps)
     lp_start = time.perf_counter()
     value = _value(game, form, exact)
     check_work(

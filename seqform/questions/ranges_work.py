@@ -3,7 +3,11 @@
 :func:`seqform.questions.ranges.equilibrium_ranges` solves at most two LPs per plan entry
 and two per action probability; each is timed like the value LP it solves first.  Work
 estimated beyond a limit is refused with the estimate (:class:`WorkRefusedError`), and
-long work says it started.
+long work says it started.  More than :data:`MAX_LPS` LPs are refused before the first;
+for a built-in game whose parameters say its sequences
+(:func:`~seqform.routes.sizing.planned.planned_size`) before the game is built
+(:func:`refuse_planned_lps`): ``ranges "leduc(ranks=13)"`` built its 1.2 million nodes
+before saying 183,456 LPs were too many.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 
 from seqform.base.limits import LIMITS
 from seqform.forms.sequence_form import SequenceForm
+from seqform.routes.sizing.planned import planned_size
 
 __all__ = [
     "ANNOUNCE_SECONDS",
@@ -20,7 +25,9 @@ __all__ = [
     "MAX_LPS",
     "WorkEstimate",
     "WorkRefusedError",
+    "check_lps",
     "check_work",
+    "refuse_planned_lps",
     "work_estimate",
 ]
 
@@ -77,5 +84,36 @@ def check_work(
 def work_estimate(form: SequenceForm, seconds_each: float) -> WorkEstimate:
     """At most two LPs per plan entry and two per action probability (module docstring),
     each timed like the value LP."""
-    sequences = sum(player.num_sequences - 1 for player in form.players)
-    return WorkEstimate(lps=4 * sequences, seconds_each=seconds_each)
+    sequences = sum(player.num_sequences for player in form.players)
+    return WorkEstimate(lps=_lps(sequences), seconds_each=seconds_each)
+
+
+def _lps(sequences: int) -> int:
+    """The LPs for ``sequences`` of both players, their empty sequences included."""
+    return 4 * (sequences - 2)
+
+
+def check_lps(name: str, lps: int) -> None:
+    """Refuse more than :data:`MAX_LPS` LPs (the caller skips it when forced)."""
+    if lps > MAX_LPS:
+        raise WorkRefusedError(
+            f"{name}: ranges would solve up to {lps:,} LPs, more than {MAX_LPS:,} (hours "
+            "of work); --force (max_seconds=None) runs it anyway"
+        )
+
+
+def refuse_planned_lps(spec: object) -> None:
+    """:func:`check_lps` of a built-in game named by ``spec``, from the sequences its
+    parameters say, before it is built; other games (files, ``openspiel:``, games whose size
+    the parameters do not say) are checked once built.
+
+    Raises
+    ------
+    WorkRefusedError
+        With the count of LPs.
+    """
+    if not isinstance(spec, str):
+        return
+    size = planned_size(spec)
+    if size is not None and size.sequences is not None:
+        check_lps(spec, _lps(size.sequences))

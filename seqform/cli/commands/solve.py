@@ -162,8 +162,9 @@ def _abstracted(args: argparse.Namespace) -> int:
     (:func:`seqform.abstraction.solve.abstract`), reported (``--features`` alone is a usage
     error: it belongs to ``--card-buckets``).  It takes ``--features``,
     ``--solver`` (its own: clarabel, simplex, ipm; the library refuses others),
-    ``--time-limit``, ``--verbose`` and ``--quiet``, and the output options; every other
-    option of ``solve`` is refused (:func:`_not_for_card_buckets`), not ignored."""
+    ``--time-limit``, ``--force`` (past the memory estimate), ``--verbose`` and ``--quiet``,
+    and the output options; every other option of ``solve`` is refused
+    (:func:`_not_for_card_buckets`), not ignored."""
     from seqform.abstraction.solve import abstract
     from seqform.documents.build import document
     from seqform.documents.text.road.abstraction import abstraction_text
@@ -174,7 +175,7 @@ def _abstracted(args: argparse.Namespace) -> int:
         "--card-buckets",
         _not_for_card_buckets(args),
         "card abstraction solves its own LP on a structured game; it takes --features, "
-        "--solver clarabel|simplex|ipm, --time-limit and the output options",
+        "--solver clarabel|simplex|ipm, --time-limit, --force and the output options",
     )
     features = {} if args.features is None else {"features": args.features}
     with solver_log_to_stderr(args.verbose):
@@ -186,6 +187,7 @@ def _abstracted(args: argparse.Namespace) -> int:
             time_limit=args.time_limit,
             progress=Progress(args),
             verbose=args.verbose,
+            force=args.force,
         )
     built = built_for(args, lambda: document(result))
     emit(built, lambda: abstraction_text(built), args)
@@ -211,7 +213,6 @@ def _not_for_card_buckets(args: argparse.Namespace) -> list[str]:
         "--no-suit-isomorphism": not args.suit_isomorphism,
         "--no-ordered-isomorphism": not args.ordered_isomorphism,
         f"--strategies {args.strategies}": args.strategies != "auto",
-        "--force": args.force,
     }
     return [option for option, present in given.items() if present]
 

@@ -25,6 +25,12 @@ Estimates (bytes), each a measured slope on this project's runs plus a fixed bas
   the certificate's plans and best responses; the slope fitted on the peaks of one compiled
   iteration and its certificate on Rhode Island hold'em (``docs/benchmarks.md``).
 
+* card abstraction (``solve --card-buckets``, :func:`seqform.abstraction.solve.abstract`):
+  ``(sequences of both players of the game abstracted) x GAME_BYTES_PER_SEQUENCE + (abstract
+  sequences of both players) x ABSTRACT_LP_BYTES_PER_SEQUENCE``: the game's tables, buckets
+  and best responses, and the abstract LP in Clarabel (:data:`ABSTRACT_LP_BYTES_PER_SEQUENCE`
+  gives the measurements).
+
 What the process may have (:func:`available_memory`) is the least of: ``MemAvailable`` in
 ``/proc/meminfo``; the address-space and data limits (``RLIMIT_AS``, ``RLIMIT_DATA``, as
 ``ulimit -v`` sets) less what the process already maps; a cgroup's ``memory.max`` less its
@@ -38,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "ABSTRACT_LP_BYTES_PER_SEQUENCE",
     "BASE_BYTES",
     "GAME_BYTES_PER_SEQUENCE",
     "STRUCTURED_BYTES_PER_SEQUENCE",
@@ -46,6 +53,7 @@ __all__ = [
     "MemoryAvailable",
     "MemoryEstimate",
     "MemoryRefusedError",
+    "abstraction_estimate",
     "available_memory",
     "check_memory",
     "structured_estimate",
@@ -66,6 +74,26 @@ VECTOR_CFR_BYTES_PER_SEQUENCE = 300
 certificate peaked at about 225 bytes per sequence of both players, above the interpreter,
 on ``rhode_island_structured(ranks=8)`` and on the full game's suit-canonical game
 (``docs/benchmarks.md``); a third more is the estimate.  About 1/7 of the structured LP's."""
+ABSTRACT_LP_BYTES_PER_SEQUENCE = 2_500
+"""What an abstract sequence costs a card abstraction (module docstring): its share of the
+abstract game's build and of Clarabel's factorisation, beside the game's
+:data:`GAME_BYTES_PER_SEQUENCE`.  Measured peaks (resident, in GiB as the messages' GB),
+against the abstract sequences of both players (the bound of
+:mod:`seqform.abstraction.sizes`):
+
+* ``rhode_island(ranks=3, suits=4)`` (the game 1,312,322 sequences; ``VmHWM``, one run
+  each): buckets 1,1,1 (131,062 abstract sequences) 0.38, 3,6,12 (1,303,742; 1,302,062
+  made) 2.48: 1,920 bytes an abstract sequence between the two;
+* the 52-card ``rhode_island`` with ``suit_isomorphism=True`` (16,018,862 sequences on
+  canonical boards; ``ru_maxrss`` of ``benchmarks/abstraction_ladder.py``, rungs in one
+  process, ``docs/abstraction.md``): 1,1,1 (320,342) 2.29, 2,2,2 (640,682) 3.53, 3,3,3
+  (961,022) 3.72, 2,4,8 (2,555,322) 6.96, 3,6,12 (3,832,982) 9.06 alone and 10.78 in a
+  ladder: 2,240 bytes an abstract sequence from 1,1,1 to 2,4,8;
+* ``leduc(ranks=13, suits=4)`` (186,370 sequences): 1,1 (3,656) 0.19, 3,9 (32,804) 0.24.
+
+2,500 is the larger slope rounded up.  With the game at 120 bytes a sequence the estimates
+are 0.60 and 3.33 for the first two, 2.68, 3.43, 4.17, 7.89 and 10.86 for the 52-card rungs:
+over every peak but 2,2,2's, which its ladder's process reached after 1,1,1 (3% under)."""
 BASE_BYTES = 150 * 2**20  # the interpreter, numpy, scipy, HiGHS before any game
 
 
@@ -121,6 +149,17 @@ def vector_cfr_estimate(sequences: int) -> MemoryEstimate:
     return MemoryEstimate(
         BASE_BYTES + sequences * VECTOR_CFR_BYTES_PER_SEQUENCE,
         f"vector CFR ({sequences:,} sequences)",
+    )
+
+
+def abstraction_estimate(sequences: int, abstract: int) -> MemoryEstimate:
+    """A card abstraction's estimate (module docstring): ``sequences`` of the game
+    abstracted and ``abstract`` sequences of its abstract game, both players'."""
+    return MemoryEstimate(
+        BASE_BYTES
+        + sequences * GAME_BYTES_PER_SEQUENCE
+        + abstract * ABSTRACT_LP_BYTES_PER_SEQUENCE,
+        f"the card abstraction (at most {abstract:,} abstract sequences, the game {sequences:,})",
     )
 
 

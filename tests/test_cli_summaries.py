@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from seqform.base.numbers import value_text
 from seqform.cli.main import main
 
 
@@ -64,8 +65,13 @@ def test_exploit_on_leduc_is_a_summary(leduc_strategy_file, capsys):
     solved = json.loads(leduc_strategy_file.read_text())["strategies"][0]["infosets"]
     unreached = sum(i["unreached"] for i in solved)
     assert full.count("(unreached by own play: docs/output.md)") == unreached
-    # An equilibrium strategy cannot be exploited (Leduc value −0.0856064241, OpenSpiel).
-    assert "Gain over the equilibrium:               +0.0000000000" in summary
+    # An equilibrium strategy cannot be exploited (Leduc value −0.0856064241, OpenSpiel):
+    # the float gain is round-off, written with its digits (only 0 is written as 0).
+    gain = document["gain"]
+    assert gain < 1e-12
+    assert f"Gain over the equilibrium:               {value_text(gain)}" in summary
+    assert "cannot be exploited" in summary
+    assert ("cannot be exploited beyond round-off" in summary) == (gain != 0)
 
 
 # --- ranges ----------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ def test_every_two_player_builtin_game_certifies_at_its_default_size(game, capsy
 def test_a_small_value_keeps_its_digits(tmp_path, capsys):
     # Kuhn poker (value -1/18, Kuhn 1950) with its payoffs in millionths of a chip has the
     # value -1/18,000,000.  In ten fixed places it was written -0.0000000556 (three
-    # digits), and in billionths -0.0000000001 (none); round-off of 0 stays 0.
+    # digits), and in billionths -0.0000000001 (none); only 0 is written as 0.
     from fractions import Fraction
 
     from seqform.base.numbers import value_text
@@ -96,7 +96,7 @@ def test_a_small_value_keeps_its_digits(tmp_path, capsys):
     assert value_text(-1 / 18 * 1e-6) == "-5.555555556e-08"
     assert value_text(-1 / 18 * 1e-9) == "-5.555555556e-11"
     assert value_text(Fraction(-1, 18_000_000), exact=True) == "-5.555555556e-08 (= -1/18000000)"
-    assert value_text(1e-17) == "+0.0000000000"
+    assert value_text(0.0) == value_text(-0.0) == value_text(Fraction(0)) == "+0.0000000000"
     assert value_text(-1 / 18) == "-0.0555555556 (= -1/18)"
     assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "k.efg")]) == 0
     text = (tmp_path / "k.efg").read_text()
@@ -111,6 +111,61 @@ def test_a_small_value_keeps_its_digits(tmp_path, capsys):
     capsys.readouterr()
     assert main(["solve", str(tmp_path / "small.efg"), "--exact"]) == 0
     assert "Value to Player 1: -5.555555556e-08 (= -1/18000000)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        # Kuhn's value -1/18 (Kuhn 1950) in 1e-15 chips: below 1e-12 it was written as 0
+        pytest.param(-1 / 18 * 1e-15, "-5.555555556e-17", id="kuhn-in-1e-15"),
+        pytest.param(1e-300, "+1.000000000e-300", id="tiny-float"),
+        pytest.param(5e-324, "+4.940656458e-324", id="subnormal"),
+        # an exact value below the floats was float() = 0 and written as 0
+        pytest.param(Fraction(-1, 18 * 10**400), "-5.555555556e-402", id="below-the-floats"),
+    ],
+)
+def test_only_zero_is_written_as_zero(value, text):
+    from seqform.base.numbers import decimal_text
+
+    assert decimal_text(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        pytest.param(-1 / 18, "-0.0555555556", id="kuhn"),  # Kuhn (1950): ten places
+        pytest.param(12345.678, "+12345.6780000000", id="below-1e5"),
+        # Kuhn's value in units of 1e-12 chips (-1e12/18): ten places were
+        # -55555555555.5555572510, the last six digits float noise
+        pytest.param(-1e12 / 18, "-55555555555.5556", id="kuhn-in-1e-12"),
+        pytest.param(1e9 / 3, "+333333333.333333", id="third-of-1e9"),
+        pytest.param(2e12, "+2000000000000.00", id="whole"),
+        pytest.param(1e14, "+100000000000000", id="fifteen-digits"),
+        # from 1e15 the integer part alone outruns a float: 33333333333333331968
+        pytest.param(1e20 / 3, "+3.33333333333333e+19", id="third-of-1e20"),
+        pytest.param(-1e18 / 18, "-5.55555555555556e+16", id="kuhn-in-1e-18"),
+    ],
+)
+def test_a_large_value_has_no_more_digits_than_a_float_carries(value, text):
+    from seqform.base.numbers import decimal_text
+
+    assert decimal_text(value) == text
+    float_digits = sum(c.isdigit() for c in text.split("e")[0].lstrip("+-0.")) or 1
+    assert float_digits <= 16  # sys.float_info.dig is 15; 10 places below 1e5
+
+
+def test_a_game_scaled_to_femtochips_has_a_nonzero_value(tmp_path, capsys):
+    # Kuhn poker (value -1/18, Kuhn 1950) with payoffs in 1e-15 chips: the float route's
+    # value -5.6e-17 was written -0.0000000000
+    assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "k.efg")]) == 0
+    text = (tmp_path / "k.efg").read_text()
+    for payoff in ("2", "1"):
+        text = text.replace(f"{{ -{payoff}, {payoff} }}", f"{{ -{payoff}e-15, {payoff}e-15 }}")
+        text = text.replace(f"{{ {payoff}, -{payoff} }}", f"{{ {payoff}e-15, -{payoff}e-15 }}")
+    (tmp_path / "tiny.efg").write_text(text)
+    capsys.readouterr()
+    assert main(["solve", str(tmp_path / "tiny.efg")]) == 0
+    assert "Value to Player 1: -5.555555556e-17" in capsys.readouterr().out
 
 
 def test_a_fraction_is_shown_only_where_the_float_can_support_it():

@@ -16,11 +16,13 @@ import pygambit
 import pytest
 from gametrees import MAX_PURE_STRATEGIES, most_pure_strategies, random_game, small_games
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
 from seqform.game.errors import GameFormatError, InvalidGameError
 from seqform.game.formats.efg import read_efg
+from seqform.game.formats.efg_labels import gambit_label, label_from_gambit
 from seqform.game.formats.from_gambit import game_from_gambit
 from seqform.game.formats.to_gambit import game_to_gambit
 from seqform.game.model import Game
@@ -115,27 +117,43 @@ def test_random_games_survive_the_round_trip_and_agree_with_gambit(game):
     assert solve(back).value == pytest.approx(float(gambit_value(gambit_game)), abs=TOLERANCE)
 
 
-def test_labels_gambit_refuses_are_made_acceptable(tmp_path):
+def test_labels_gambit_refuses_are_written_acceptably_and_read_back(tmp_path):
     # pygambit 16.7 takes only printable ASCII labels with single spaces, and its writer
-    # does not escape a trailing backslash; node labels must be unique.
+    # does not escape a trailing backslash; node labels must be unique.  Such labels came
+    # back changed ("U+2660", "bet/", "check twice"), so the file was another game.
     win, lose = Terminal((Fraction(1), Fraction(-1)), "end"), Terminal((-1, 1), "end")
     root = Decision(
         0,
         "P1:[Round 1]\n  ∅ seen",
-        ("bet\\", "check  twice", "fold é"),
-        (win, lose, Terminal((Fraction(0), Fraction(0)), "end")),
+        ("bet\\", "check  twice", "fold é", "U+00E9"),
+        (win, lose, Terminal((Fraction(0), Fraction(0)), "end"), Terminal((-1, 1), "")),
         label="start",
     )
-    game = Game(name="odd labels ♠", root=root)
+    game = Game(name="odd labels ♠", root=root, description="3 ranks × 2 suits")
     path = tmp_path / "odd.efg"
     write_efg(game, path)
+    text = path.read_text()
+    assert text.isascii()
+    assert '"3 ranks U+00D7 2 suits"' in text
+    assert '"betU+005C" "check U+0020twice" "fold U+00E9" "U+0055+00E9"' in text
+    gambit_game = pygambit.read_efg(str(path))  # Gambit reads it
+    assert gambit_game.title == "odd labels U+2660"
     back = read_efg(path)
     node = back.root
     assert isinstance(node, Decision)
-    assert node.infoset == "P1:[Round 1] U+2205 seen"
-    assert node.actions == ("bet/", "check twice", "fold U+00E9")
-    assert [child.label for child in node.children] == ["end#1", "end#2", "end#3"]
-    assert back.name == "odd labels U+2660"
+    assert (node.infoset, node.actions) == (root.infoset, root.actions)
+    assert [child.label for child in node.children] == ["end#1", "end#2", "end#3", ""]
+    assert (back.name, back.description) == (game.name, game.description)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(text=st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=12))
+def test_every_label_is_written_for_gambit_and_read_back(text):
+    written = gambit_label(text)
+    # what pygambit 16.7 accepts (seqform.game.formats.efg_labels)
+    assert written.isascii() and written.isprintable() and "\\" not in written
+    assert written == written.strip(" ") and "  " not in written
+    assert label_from_gambit(written) == text
 
 
 def test_a_deep_tree_needs_no_recursion(tmp_path):

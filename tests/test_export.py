@@ -55,6 +55,29 @@ def test_efg_round_trip_keeps_the_sequence_form(tmp_path):
     assert solve(back).value == pytest.approx(solve(game).value, abs=1e-9)
 
 
+def test_a_strategy_of_a_game_is_one_of_its_exported_file(tmp_path, capsys):
+    # Leduc's description says "2 ranks × 2 suits"; the exported file read back said
+    # "2 ranks U+00D7 2 suits", so a blueprint solved on the built-in game was refused as
+    # a strategy of another game by resolve on the exported one, and the other way round.
+    game = "leduc(ranks=2)"
+    efg, blueprint = tmp_path / "leduc.efg", tmp_path / "blueprint.json"
+    assert main(["export", game, "--to", "efg", "--output", str(efg)]) == 0
+    assert "×" not in efg.read_text(encoding="utf-8")  # ASCII, for Gambit
+    original, back = load_game(game), read_efg(efg)
+    assert "×" in original.description
+    assert (back.name, back.description, back.player_names) == (
+        original.name,
+        original.description,
+        original.player_names,
+    )
+    assert main(["solve", game, "--format", "json", "--output", str(blueprint)]) == 0
+    capsys.readouterr()
+    assert main(["resolve", str(efg), "--blueprint", str(blueprint)]) == 0
+    assert main(["solve", str(efg), "--format", "json", "--output", str(blueprint)]) == 0
+    assert main(["exploit", game, "--strategy", str(blueprint), "--player", "1"]) == 0
+    assert "cannot be exploited" in capsys.readouterr().out
+
+
 def test_npz_holds_the_sequence_form(tmp_path):
     game = kuhn_poker()
     path = export_game(game, "npz", tmp_path / "kuhn.npz")

@@ -20,6 +20,7 @@ import pytest
 from spot_files import RIVER
 
 import seqform
+from seqform.base.interrupt import stop_on_interrupt
 from seqform.certify import CertificateOverflowError, certify
 from seqform.cli.main import main
 from seqform.cli.signals import interrupted_code, terminate_as_interrupt
@@ -30,7 +31,7 @@ from seqform.holdem import lp_work
 from seqform.io.documents import validate_document
 from seqform.io.export import efg_text
 from seqform.io.loader import load_game
-from seqform.iterative.run import Sample, stop_on_interrupt
+from seqform.iterative.run import Sample
 from seqform.questions import lp_reference
 from seqform.routes import structured
 

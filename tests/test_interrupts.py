@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from seqform.base.interrupt import ThreadStartError, run_interruptibly
-from seqform.iterative.run import Sample, stop_on_interrupt
+from seqform.base.interrupt import ThreadStartError, run_interruptibly, stop_on_interrupt
+from seqform.iterative.run import Sample
 
 ROOT = Path(__file__).resolve().parents[1]
 STOP_WITHIN_SECONDS = 3.0  # the brief's "within 1-2 s", with slack for a loaded machine
@@ -165,10 +165,12 @@ def test_ctrl_c_during_the_iterations_stops_at_the_boundary(
     assert result.history[-1].iteration == at  # measured at the boundary
 
 
-def _sigint_after(command: list[str], started: str, wait: float) -> tuple[int, float, str]:
+def _sigint_after(
+    command: list[str], started: str, wait: float, signum: int = signal.SIGINT
+) -> tuple[int, float, str]:
     """Run ``python -m seqform COMMAND``; once a stderr line contains ``started``, wait
-    ``wait`` seconds and send one SIGINT; the exit code, the seconds from SIGINT to exit,
-    and stderr."""
+    ``wait`` seconds and send one SIGINT (or ``signum``); the exit code, the seconds from
+    the signal to exit, and stderr."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
         [sys.executable, "-m", "seqform", *command],
@@ -187,13 +189,13 @@ def _sigint_after(command: list[str], started: str, wait: float) -> tuple[int, f
     time.sleep(wait)
     assert process.poll() is None, "the stage ended before it could be interrupted"
     sent = time.perf_counter()
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signum)
     try:
         _, rest = process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        pytest.fail("one SIGINT did not stop the command within 60 s")
+        pytest.fail("one signal did not stop the command within 60 s")
     return process.returncode, time.perf_counter() - sent, "".join(lines) + rest
 
 
@@ -245,8 +247,71 @@ def test_ctrl_c_during_iterate_s_iterations_writes_the_result_without_the_lp(
     assert document["reference"]["skipped"] == "interrupted before the LP reference"
 
 
+# --- qre: the trace's steps are boundaries too ----------------------------------------------
+
+
+PICTURE_SECONDS = 5.0  # matplotlib's import and Leduc's picture: 2 s measured, 4 s loaded
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("signum", "code", "by", "plot"),
+    [
+        pytest.param(signal.SIGINT, 130, "", False, id="ctrl-c"),
+        pytest.param(signal.SIGTERM, 143, " (SIGTERM)", True, id="sigterm-with-plot"),
+    ],
+)
+def test_a_signal_during_qre_s_trace_writes_the_branch_so_far(
+    tmp_path: Path, signum: int, code: int, by: str, plot: bool
+) -> None:
+    # qre's house rule as iterate's: stop within a second or two, keep what is finished.
+    # Leduc's trace takes minutes (160 s measured, 2026); before the fix a Ctrl-C wrote
+    # nothing.  The first progress line comes about a second in.
+    output, picture = tmp_path / "qre.json", tmp_path / "qre.png"
+    command = ["qre", "leduc", "--no-compare", "--format", "json", "--output", str(output)]
+    if plot:
+        command += ["--plot", str(picture)]
+    returned, seconds, stderr = _sigint_after(command, "qre: λ", wait=0.5, signum=signum)
+    assert returned == code, stderr
+    allowed = STOP_WITHIN_SECONDS + (PICTURE_SECONDS if plot else 0.0)
+    assert seconds < allowed, f"exited {seconds:.1f} s after the signal"
+    assert "Traceback" not in stderr
+    assert f"seqform: interrupted{by} after " in stderr and "the trace so far" in stderr
+    document = json.loads(output.read_text())
+    trace = document["trace"]
+    assert (trace["reason"], trace["converged"]) == ("interrupted", False)
+    assert trace["interrupted_by"] == signal.Signals(signum).name
+    assert trace["steps"] >= 1 and trace["final_lambda"] > 0
+    assert document["points"][0]["lambda"] == trace["final_lambda"]  # the last point
+    assert picture.exists() == plot and (not plot or picture.stat().st_size > 0)
+
+
+def test_a_ctrl_c_during_a_qre_trace_ends_it_after_the_step_under_way() -> None:
+    from seqform.qre.equilibria import trace_logit
+
+    steps: list[float] = []
+
+    def interrupt_at_the_third(lam: float, nash_conv: float) -> None:
+        steps.append(lam)
+        if len(steps) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    with stop_on_interrupt():
+        branch = trace_logit("kuhn", progress=interrupt_at_the_third, compare=True)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+    # the handler noted it at the third point; the step under way was finished, and the
+    # trace ended at its point (λ = 0, three points, one more), not compared
+    assert (branch.reason, branch.interrupted_by) == ("interrupted", "SIGINT")
+    assert len(branch.lambdas) == 5 and branch.lambdas[-2] == steps[-1]
+    assert branch.comparison is None and branch.shortfall is not None
+    steps.clear()
+    with pytest.raises(KeyboardInterrupt):  # outside stop_on_interrupt, Ctrl-C raises
+        trace_logit("kuhn", progress=interrupt_at_the_third)
+
+
 def test_only_known_modules_install_signal_handlers() -> None:
-    # Every module that installs its own signal handler has its stages tested (run.py above;
+    # Every module that installs its own signal handler has its stages tested (base/interrupt.py's
+    # boundaries: iterate and qre above;
     # cli/signals.py, SIGTERM and SIGHUP as Ctrl-C, in tests/test_finished_runs.py; the
     # solve-many workers that leave Ctrl-C to their parent, in tests/test_many.py); a new one
     # must add its cases.
@@ -256,8 +321,8 @@ def test_only_known_modules_install_signal_handlers() -> None:
         if "signal.signal(" in path.read_text(encoding="utf-8")
     )
     assert installing == [
+        "seqform/base/interrupt.py",
         "seqform/cli/signals.py",
-        "seqform/iterative/run.py",
         "seqform/routes/many.py",
     ]
 

@@ -20,19 +20,36 @@ killed by SIGINT (exit -2) instead of with its code 130.
 Outside the main thread (a solve inside a worker of the caller's own) the work simply runs
 in place, signals never reach such a thread anyway; unless it needs a stack of its own
 size (``stack_size``), when it runs in a thread and is waited for.
+
+Work that keeps what it has done (the iterations of
+:func:`seqform.iterative.run.run_iterations`, the steps of a logit QRE trace,
+:func:`seqform.qre.trace.follow_branch`) stops at a boundary instead: inside
+:func:`stop_on_interrupt`, while such work runs in :func:`interrupt_boundaries` (and only
+then), the first SIGINT does not raise in the middle of a step; the work reads it at its
+next boundary, stops, and returns what it has, with the name of the signal the handler was
+called for (a handler that turns SIGTERM into Ctrl-C, :mod:`seqform.cli.signals`, passes its
+own number).  A second SIGINT raises KeyboardInterrupt at once.  Elsewhere in the block
+(building the game, the LP after a run) Python's own handler is in place, so one Ctrl-C
+raises KeyboardInterrupt there, which work that keeps a finished result catches where
+:func:`interrupt_armed`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 __all__ = [
     "GRACE_SECONDS",
     "ThreadStartError",
+    "interrupt_armed",
+    "interrupt_boundaries",
     "run_interruptibly",
+    "stop_on_interrupt",
     "work_left_running",
 ]
 
@@ -138,3 +155,75 @@ def _start(thread: threading.Thread, stack_size: int | None) -> None:
     finally:
         if previous is not None:
             threading.stack_size(previous)
+
+
+# --- work that stops at its boundaries -----------------------------------------------------
+
+_NOTED = threading.Event()  # set by the boundary handler of interrupt_boundaries
+_NOTED_BY: list[int] = []  # the signal that handler was called for
+_ARMED = threading.Event()  # set inside stop_on_interrupt (main thread only)
+
+
+@contextlib.contextmanager
+def stop_on_interrupt() -> Iterator[None]:
+    """Within the block, Ctrl-C during work in :func:`interrupt_boundaries` stops it at its
+    next boundary instead of raising inside a step; a second Ctrl-C raises
+    KeyboardInterrupt (module docstring).  Anywhere else in the block the first Ctrl-C
+    raises KeyboardInterrupt as usual, which work that keeps a finished result catches
+    where :func:`interrupt_armed`.  In other threads it changes nothing (only the main
+    thread may handle signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may handle signals; Ctrl-C then acts as usual
+        return
+    _ARMED.set()
+    try:
+        yield
+    finally:
+        _ARMED.clear()
+        _NOTED.clear()
+
+
+def interrupt_armed() -> bool:
+    """Whether a Ctrl-C here is to stop the work and keep what is done: inside
+    :func:`stop_on_interrupt`, on the main thread (the LP reference after a run, say, is
+    then reported as interrupted and the run kept)."""
+    return _ARMED.is_set() and threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def interrupt_boundaries() -> Iterator[Callable[[], str | None]]:
+    """Inside :func:`stop_on_interrupt` on the main thread: the first SIGINT is noted, for
+    the work to read at its next boundary, and a second raises KeyboardInterrupt; the
+    previous handler is back when the block ends.  Yields ``interrupted()``: the name of
+    the signal noted (``"SIGINT"``, or ``"SIGTERM"``, ``"SIGHUP"`` turned into it), else
+    None; it still answers after the block (a Ctrl-C in the last step is not lost), until
+    the next such block or the end of :func:`stop_on_interrupt`.  Elsewhere it installs
+    nothing and ``interrupted()`` is None."""
+
+    def handler(signum: int, frame: object) -> None:
+        if _NOTED.is_set():
+            raise KeyboardInterrupt
+        _NOTED_BY[:] = [signum]
+        _NOTED.set()
+
+    if not interrupt_armed():
+        yield lambda: None
+        return
+    _NOTED.clear()
+    _NOTED_BY.clear()
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield _noted_signal
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _noted_signal() -> str | None:
+    """The name of the signal the boundary handler noted, or None."""
+    if not _NOTED.is_set():
+        return None
+    number = _NOTED_BY[0] if _NOTED_BY else signal.SIGINT
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

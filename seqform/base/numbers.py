@@ -17,7 +17,8 @@ In text (every report and message):
   (:func:`count_product`), and written as any huge count is;
 * an exact number (a payoff, a scale): :func:`number_text`, exactly while its text is short;
 * a value (a game value, an expected payoff, a gain): :func:`value_text`, ten places (ten
-  significant digits below :data:`SMALLEST_FIXED`) and the
+  significant digits below :data:`SMALLEST_FIXED`, however small, so that only 0 is written
+  as 0; fifteen from :data:`LARGEST_FIXED` up, the digits a float carries) and the
   fraction it equals, ``-0.0555555556 (= -1/18)``, or is near (``≈``: a float within
   :data:`FRACTION_TOLERANCE` of it but not within :data:`EQUAL_TOLERANCE`);
 * a probability: :func:`probability_text`, four places and a small fraction
@@ -48,6 +49,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational
@@ -58,6 +60,7 @@ __all__ = [
     "EXACT_DIGITS",
     "FRACTION_TOLERANCE",
     "JSON_EXACT_DIGITS",
+    "LARGEST_FIXED",
     "MAX_DENOMINATOR",
     "READABLE_DENOMINATOR",
     "SMALLEST_FIXED",
@@ -101,10 +104,20 @@ it, relative to ``max(1, |value|)``: a simplex vertex is that accurate, an inter
 or a file's ten decimals (``0.3333333333``) are not."""
 
 SMALLEST_FIXED = 1e-4
-"""Values smaller than this (and above :data:`EQUAL_TOLERANCE`, below which a float value is
-round-off of 0) are written with ten significant digits, ``-5.555555556e-08``: in ten fixed
-places Kuhn poker in millionths of a chip kept three digits of its value, and in billionths
-none (``-0.0000000001``)."""
+"""Values smaller than this, and not 0, are written with ten significant digits,
+``-5.555555556e-08``: in ten fixed places Kuhn poker in millionths of a chip kept three
+digits of its value, and in billionths none (``-0.0000000001``).  There is no floor: what is
+round-off depends on the game's payoffs, which a value does not know (Kuhn poker in
+``1e-15`` chips has the value ``-5.555555556e-17``), so only 0 is written as 0."""
+
+LARGEST_FIXED = 1e5
+"""Values from this size up are written with :data:`FLOAT_DIGITS` significant digits, not
+ten places: a float carries 15 to 17 significant digits, so ten places of ``1e9 / 3`` were
+float noise (``333333333.3333333135``); from ``10^15`` in scientific notation
+(``+3.33333333333333e+19``, not ``33333333333333331968``)."""
+
+FLOAT_DIGITS = 15
+"""The significant digits every float carries (``sys.float_info.dig``)."""
 
 MAX_DENOMINATOR = 1000
 """The largest denominator of the fraction a float is taken to stand for."""
@@ -329,19 +342,33 @@ def _equal_as_float(value: float, fraction: Fraction) -> bool:
 
 
 def decimal_text(value: Any) -> str:
-    """Ten places with a sign; ten significant digits in scientific notation for a value
-    below :data:`SMALLEST_FIXED` that is not round-off (above :data:`EQUAL_TOLERANCE`), and
-    for an exact value beyond the floats (payoffs of 1e309 and more, computed in decimals)."""
+    """A value in decimals, with a sign: ten places (``-0.0555555556``); ten significant digits
+    in scientific notation below :data:`SMALLEST_FIXED` however small, so that only 0 is
+    written as 0 (``-5.555555556e-17``); :data:`FLOAT_DIGITS` significant digits from
+    :data:`LARGEST_FIXED` up (``+333333333.333333``, ``+3.33333333333333e+19``); and an
+    exact value beyond the floats (payoffs of 1e309 and more) computed in decimals."""
     try:
         number = float(value)
-        if EQUAL_TOLERANCE < abs(number) < SMALLEST_FIXED:
-            return f"{number:+.9e}"
+    except OverflowError:  # an exact value above the floats
+        return _exact_scientific(Fraction(value), 11)
+    magnitude = abs(number)
+    if magnitude < sys.float_info.min and isinstance(value, Rational) and value != 0:
+        return _exact_scientific(Fraction(value), 10)  # an exact value below the floats
+    if magnitude == 0:
+        return f"{0.0:+.10f}"  # -0.0 too: a sign on 0 says nothing
+    if SMALLEST_FIXED <= magnitude < LARGEST_FIXED:
         return f"{number:+.10f}"
-    except OverflowError:
-        exact = Fraction(value)
-        with decimal.localcontext() as context:
-            context.prec = 11
-            return f"{decimal.Decimal(exact.numerator) / exact.denominator:+.10e}"
+    if magnitude < SMALLEST_FIXED:
+        return f"{number:+.9e}"
+    return f"{number:+#.{FLOAT_DIGITS}g}".removesuffix(".")  # '#' keeps the trailing zeros
+
+
+def _exact_scientific(value: Fraction, digits: int) -> str:
+    """``value`` in scientific notation with ``digits`` significant digits, computed in
+    decimals (for exact values the floats cannot hold)."""
+    with decimal.localcontext() as context:
+        context.prec = digits
+        return f"{decimal.Decimal(value.numerator) / value.denominator:+.{digits - 1}e}"
 
 
 # --- in JSON ------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 SIGTERM, 129 for SIGHUP, 130 for Ctrl-C), as a shell reports a process its signal killed.
 
 Python's own handling of SIGINT (:class:`KeyboardInterrupt`, or the iteration boundary
-handler of :func:`seqform.iterative.run.stop_on_interrupt`) already stops every stage
+handler of :func:`seqform.base.interrupt.stop_on_interrupt`) already stops every stage
 cleanly, so the handler installed here records the signal and calls whatever handles SIGINT
 at that moment, with the signal's own number (so that an ``iterate`` run says it was
 stopped by SIGTERM, not by Ctrl-C).  It is installed by the command line's ``main`` only,

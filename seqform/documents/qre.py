@@ -13,7 +13,8 @@ Schema ``seqform.qre/2`` (``seqform/io/schemas/qre.schema.json``)::
                  "strategies": [STRATEGY]}],          # the QREs asked for, or the limit/fit
      "trace": null | {"reason": str, "converged": bool, "tolerance": float,
                       "payoff_range": float, "steps": int, "final_lambda": float,
-                      "agent_regret": float, "nash_conv": float},
+                      "agent_regret": float, "nash_conv": float,
+                      "interrupted_by": "SIGINT" | "SIGTERM" | "SIGHUP" | null},
      "comparison": null | {"players": [{"player": int, "parameter": str | null,
                            "t": float | null, "low": float | null, "high": float | null,
                            "segment_distance": float | null,
@@ -120,6 +121,7 @@ def qre_document(
             "final_lambda": float(branch.lambdas[-1]),
             "agent_regret": branch.agent_regret,
             "nash_conv": branch.limit.nash_conv,
+            "interrupted_by": branch.interrupted_by,
         },
         "comparison": _comparison_json(comparison),
         "fit": None

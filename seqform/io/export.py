@@ -9,8 +9,9 @@ with 40 cards; see ``benchmarks/results/measurements.md``), the text linear time
 Conventions: each chance node its own information set; decision information sets numbered
 per player in order of first appearance, each node repeating its set's label and actions;
 one outcome per distinct payoff vector, labelled by it and numbered in order of first
-appearance; labels made acceptable to Gambit
-(:func:`~seqform.game.formats.to_gambit.gambit_label`), node labels distinct.
+appearance; labels made acceptable to Gambit in a form :func:`~seqform.game.formats.efg.read_efg`
+reads back to the game's own (:func:`~seqform.game.formats.efg_labels.gambit_label`:
+``3 ranks U+00D7 2 suits``), node labels distinct.
 
 ``.npz`` layout (``numpy.load(path)``), sparse matrices in coordinate form:
 
@@ -42,6 +43,7 @@ import numpy as np
 
 from seqform.base.numbers import float_of
 from seqform.forms.sequence_form import build_sequence_form
+from seqform.game.formats.efg_labels import gambit_label
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Decision, Node, Terminal
 from seqform.game.requirements import require_float_payoffs
@@ -92,10 +94,12 @@ def check_export_file(to: str, path: str | os.PathLike[str]) -> None:
 def write_efg(game: Game, path: str | os.PathLike[str]) -> None:
     """Write ``game`` as a Gambit ``.efg`` file (:func:`efg_text`), atomically.
 
-    Reading the file
-    back with :func:`~seqform.game.formats.efg.read_efg` gives the same tree when every label is
-    already acceptable to Gambit (printable ASCII, single spaces, no backslash) and node
-    labels are unique; otherwise labels come back in their Gambit-safe form.
+    Reading the file back with :func:`~seqform.game.formats.efg.read_efg` gives the same
+    name, description, players, information sets, actions and chance outcomes, whatever
+    their characters (:mod:`seqform.game.formats.efg_labels`), so a strategy document of
+    the game is one of the file's game; but as from any file, the first line of the
+    description alone and labels without leading and trailing blanks, node labels distinct
+    (``end#2``), blank actions and chance outcomes named (``#3``).
 
     Raises
     ------
@@ -114,7 +118,7 @@ def efg_text(game: Game) -> str:
     # Gambit's label rules live beside the pygambit conversions, which import pygambit (and
     # pandas, scipy.stats): loaded here, when an .efg is written, not with this module.
     from seqform.game.formats.from_gambit import distinct_labels
-    from seqform.game.formats.to_gambit import gambit_label, gambit_labels, payoff_label
+    from seqform.game.formats.to_gambit import gambit_labels, payoff_label
 
     nodes = _preorder(game.root)
     node_labels = iter(distinct_labels([gambit_label(node.label) for node in nodes if node.label]))

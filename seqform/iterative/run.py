@@ -20,28 +20,26 @@ of docs/spots.md (DCFR, every 100) the target of 0.1 % of the pot is met near it
 340, which the regular checks see only at 400.  At most one such check is made between two
 regular ones, so a wrong forecast costs one measurement.
 
-Ctrl-C: inside :func:`stop_on_interrupt`, while :func:`run_iterations` iterates (and only
-then), the first SIGINT does not raise in the middle of an iteration; the loop finishes the
-iteration, measures, and returns with ``stopped == "interrupted"`` and ``interrupted_by``
-naming the signal the handler was called for (a handler that turns SIGTERM into Ctrl-C,
-:mod:`seqform.cli.signals`, passes its own number).  A second SIGINT raises
-KeyboardInterrupt at once.  Before the iterations and after them (building the game, the
-LP reference of :func:`seqform.questions.iterate.iterate`) Python's own handler is in place,
-so one Ctrl-C raises KeyboardInterrupt there (and a solver running in
+Ctrl-C: inside :func:`~seqform.base.interrupt.stop_on_interrupt`, while
+:func:`run_iterations` iterates (and only then: its iterations are
+:func:`~seqform.base.interrupt.interrupt_boundaries`), the first SIGINT does not raise in
+the middle of an iteration; the loop finishes the iteration, measures, and returns with
+``stopped == "interrupted"`` and ``interrupted_by`` naming the signal.  A second SIGINT
+raises KeyboardInterrupt at once.  Before the iterations and after them (building the game,
+the LP reference of :func:`seqform.questions.iterate.iterate`) Python's own handler is in
+place, so one Ctrl-C raises KeyboardInterrupt there (and a solver running in
 :func:`seqform.base.interrupt.run_interruptibly` stops within about a second).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from seqform.base.interrupt import interrupt_boundaries
 from seqform.base.progress import Step, report
 from seqform.certify import CertificateOverflowError, certify, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy
@@ -54,9 +52,7 @@ __all__ = [
     "Sample",
     "Stepper",
     "Stopping",
-    "interrupt_armed",
     "run_iterations",
-    "stop_on_interrupt",
     "trend_check",
 ]
 
@@ -68,63 +64,6 @@ averages' power law shrinks as a run goes on (DCFR on the full-range turn: -1.71
 -1.57 over iterations 100-200, 200-300, 300-400), so the line through the last two
 measurements reaches the target a little early; at 339, its bare forecast there, the
 exploitability was still about 1.5 % above the target."""
-
-_INTERRUPTED = threading.Event()  # set by the boundary handler of _iteration_boundaries
-_INTERRUPTED_BY: list[int] = []  # the signal that handler was called for
-_ARMED = threading.Event()  # set inside stop_on_interrupt (main thread only)
-
-
-@contextlib.contextmanager
-def stop_on_interrupt() -> Iterator[None]:
-    """Within the block, Ctrl-C during :func:`run_iterations` stops it at the next
-    iteration boundary (``stopped == "interrupted"``) instead of raising inside an
-    iteration; a second Ctrl-C raises KeyboardInterrupt.
-
-    The boundary handler is installed only while the iterations run: anywhere else in the
-    block the first Ctrl-C raises KeyboardInterrupt as usual, which work that keeps the run
-    (the LP reference after it, :func:`seqform.questions.iterate.iterate`) catches where
-    :func:`interrupt_armed`.  In other threads it changes nothing (only the main thread may handle
-    signals)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may handle signals; Ctrl-C then acts as usual
-        return
-    _ARMED.set()
-    try:
-        yield
-    finally:
-        _ARMED.clear()
-        _INTERRUPTED.clear()
-
-
-def interrupt_armed() -> bool:
-    """Whether a Ctrl-C here is to stop the work and keep what is done: inside
-    :func:`stop_on_interrupt`, on the main thread (the LP reference after a run, say, is
-    then reported as interrupted and the run kept)."""
-    return _ARMED.is_set() and threading.current_thread() is threading.main_thread()
-
-
-@contextlib.contextmanager
-def _iteration_boundaries() -> Iterator[None]:
-    """Inside :func:`stop_on_interrupt` on the main thread: the first SIGINT sets
-    ``_INTERRUPTED`` (read at each boundary), a second raises KeyboardInterrupt; the
-    previous handler is back when the block ends."""
-
-    def handler(signum: int, frame: object) -> None:
-        if _INTERRUPTED.is_set():
-            raise KeyboardInterrupt
-        _INTERRUPTED_BY[:] = [signum]
-        _INTERRUPTED.set()
-
-    if not _ARMED.is_set() or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    _INTERRUPTED.clear()
-    _INTERRUPTED_BY.clear()
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 @dataclass(frozen=True)
@@ -196,7 +135,8 @@ class IterativeResult:
         after the last (a sample
         that could not be measured holds ``nan``, and is the last)
     stopped : why it stopped: ``"iterations"``, ``"target"``, ``"time limit"``,
-        ``"callback"``, ``"interrupted"`` (Ctrl-C, see :func:`stop_on_interrupt`) or
+        ``"callback"``, ``"interrupted"`` (Ctrl-C, see
+        :func:`~seqform.base.interrupt.stop_on_interrupt`) or
         ``"measurement failed"`` (NashConv left the float range: ``failure`` says why;
         without a measurement no target can be reached, so the run stops there)
     seed : the random seed (sampling solvers), else None
@@ -243,9 +183,11 @@ OnSample = Callable[[Sample], bool | None]
 """Called with each sample; returning True stops the solver (e.g. to print progress)."""
 
 
-def _rule_fired(stopping: Stopping, seconds: float, sample: Sample | None) -> str | None:
+def _rule_fired(
+    stopping: Stopping, seconds: float, sample: Sample | None, interrupted: bool
+) -> str | None:
     """The rule that stops the run after an iteration (``sample``: its measurement, if it
-    was measured), or None."""
+    was measured; ``interrupted``: a Ctrl-C came), or None."""
     if (
         sample is not None
         and stopping.target is not None
@@ -254,7 +196,7 @@ def _rule_fired(stopping: Stopping, seconds: float, sample: Sample | None) -> st
         return "target"
     if stopping.time_limit is not None and seconds >= stopping.time_limit:
         return "time limit"
-    if _INTERRUPTED.is_set():
+    if interrupted:
         return "interrupted"
     return None
 
@@ -318,8 +260,9 @@ def run_iterations(
 ) -> IterativeResult:
     """Step until a rule of ``stopping`` fires or ``on_sample`` returns True; with
     ``last_iterate``, also measure a :class:`LastIterateStepper`'s ``current()``.  After a
-    Ctrl-C (see :func:`stop_on_interrupt`) ``stopped`` is ``"interrupted"``, whatever else
-    fired in the same iteration, so that the caller skips what it would do next.
+    Ctrl-C (see :func:`~seqform.base.interrupt.stop_on_interrupt`) ``stopped`` is
+    ``"interrupted"``, whatever else fired in the same iteration, so that the caller skips
+    what it would do next.
     ``nash_conv`` measures a profile where ``game`` is not a tree (the structured route's
     certificate, :mod:`seqform.structured.vector_cfr`); by default the tree's.
 
@@ -347,7 +290,7 @@ def run_iterations(
         return sample
 
     forecast: int | None = None
-    with _iteration_boundaries():
+    with interrupt_boundaries() as interrupted:
         while stopping.iterations is None or iteration < stopping.iterations:
             start = time.perf_counter()
             iteration += 1
@@ -362,7 +305,7 @@ def run_iterations(
                 if on_sample is not None and on_sample(sample):
                     stopped = "callback"
                     break
-            fired = _rule_fired(stopping, seconds, sample)
+            fired = _rule_fired(stopping, seconds, sample, interrupted() is not None)
             if fired is None and failure and iteration != stopping.iterations:
                 fired = "measurement failed"
             if fired is not None:
@@ -372,7 +315,8 @@ def run_iterations(
             sample = measure()
             if on_sample is not None:
                 on_sample(sample)
-    if _INTERRUPTED.is_set():  # a Ctrl-C in the last iteration or measurement is not lost
+    received = interrupted()
+    if received is not None:  # a Ctrl-C in the last iteration or measurement is not lost
         stopped = "interrupted"
     kept = averages[0][1] if averages and averages[0][0] == iteration else None
     return IterativeResult(
@@ -385,14 +329,5 @@ def run_iterations(
         seed=seed,
         last_strategies=_current(stepper) if last_iterate else None,
         failure=failure[0] if failure else None,
-        interrupted_by=_signal_name() if stopped == "interrupted" else None,
+        interrupted_by=received,
     )
-
-
-def _signal_name() -> str:
-    """The name of the signal that stopped the iterations (SIGINT if none was noted)."""
-    number = _INTERRUPTED_BY[0] if _INTERRUPTED_BY else signal.SIGINT
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"

@@ -121,11 +121,16 @@ class LogitBranch:
         actions in the order of :func:`action_labels`
     limit : the QRE at the last point, with its certificate
     agent_regret : the largest agent regret there (module docstring)
-    reason : why the trace ended (``"converged"``: the stop rule of the module docstring)
+    reason : why the trace ended (``"converged"``: the stop rule of the module docstring;
+        ``"interrupted"``: a Ctrl-C inside :func:`~seqform.base.interrupt.stop_on_interrupt`,
+        the branch so far and its last point, not compared)
     tolerance : the stop rule's factor; ``payoff_range`` its scale
     seconds : the trace's time, and the comparison's when there is one
     comparison : where the limit lies among all equilibria (:func:`compare_limit`), when
-        :func:`trace_logit` was asked to compare it; else None
+        :func:`trace_logit` was asked to compare it and the trace was not interrupted; else
+        None
+    interrupted_by : the signal that interrupted the trace (``"SIGINT"``, ``"SIGTERM"``,
+        ``"SIGHUP"``), else None
     """
 
     game: Game
@@ -138,6 +143,7 @@ class LogitBranch:
     payoff_range: float
     seconds: float
     comparison: LimitComparison | None = None
+    interrupted_by: str | None = None
 
     @property
     def converged(self) -> bool:
@@ -270,6 +276,10 @@ def trace_logit(
 ) -> LogitBranch:
     """Follow the principal branch to its limit (stop rule in the module docstring).
 
+    Inside :func:`~seqform.base.interrupt.stop_on_interrupt` a Ctrl-C ends the trace after
+    the step under way: the branch so far is returned, ``reason`` ``"interrupted"``, its
+    last point certified and not compared.
+
     Length: the docstring documents each option; the body is short.
 
     Parameters
@@ -322,7 +332,8 @@ def trace_logit(
     limit = qre_point(equations, last)
     flat = game.flat
     comparison = None
-    if compare and flat.num_players == 2 and flat.not_zero_sum < 0:
+    interrupted = trace.reason == "interrupted"
+    if compare and flat.num_players == 2 and flat.not_zero_sum < 0 and not interrupted:
         comparison = compare_limit(game, limit, max_seconds=ranges_seconds)
     return LogitBranch(
         game=game,
@@ -335,6 +346,7 @@ def trace_logit(
         payoff_range=equations.payoff_range,
         seconds=time.perf_counter() - start,
         comparison=comparison,
+        interrupted_by=trace.interrupted_by,
     )
 
 

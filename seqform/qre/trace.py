@@ -27,8 +27,12 @@ Turocy 2005).  It is followed in arc length as Gambit does (Turocy 2010; Allgowe
 Points at given ``λ`` are found where the branch first crosses them, by Newton's method in
 ``β`` alone from the interpolation between the two points around the crossing.
 
-Size: a little over 400 lines: predictor, corrector and step control are one algorithm,
-and :class:`TraceSettings` checks each of its fields.
+Inside :func:`~seqform.base.interrupt.stop_on_interrupt` (``qre`` on the command line), a
+Ctrl-C, or a signal handled as it, ends the trace after the step under way, with the points
+accepted so far (:func:`~seqform.base.interrupt.interrupt_boundaries`).
+
+Size: under 500 lines: predictor, corrector, step control and where the trace stops are
+one algorithm, and :class:`TraceSettings` checks each of its fields.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import splu
 
+from seqform.base.interrupt import interrupt_boundaries
 from seqform.qre.equations import LogitEquations, evaluate
 
 __all__ = [
@@ -215,14 +220,19 @@ class Trace:
     points : the accepted points, from ``λ = 0``
     found : one point per target crossed, in ascending ``λ``
     reason : why it ended: ``"converged"`` (the stop rule held), ``"targets"`` (every
-        target crossed), ``"max_lambda"``, ``"max_steps"``, or ``"lost: ..."`` (the
-        corrector failed with the smallest step: floating point no longer resolves the
+        target crossed), ``"max_lambda"``, ``"max_steps"``, ``"interrupted"`` (Ctrl-C, or
+        a signal handled as it, inside :func:`~seqform.base.interrupt.stop_on_interrupt`;
+        it takes precedence over any other reason at the same point), or ``"lost: ..."``
+        (the corrector failed with the smallest step: floating point no longer resolves the
         equations, which happens at very large ``λ``)
+    interrupted_by : when ``reason == "interrupted"``, the signal's name (``"SIGINT"``,
+        ``"SIGTERM"``, ``"SIGHUP"``); else None
     """
 
     points: tuple[TracedPoint, ...]
     found: tuple[TracedPoint, ...]
     reason: str
+    interrupted_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -348,10 +358,30 @@ def follow_branch(
 
     Returns
     -------
-    The accepted points, the targets' points and why the trace ended.
+    The accepted points, the targets' points and why the trace ended (after a Ctrl-C
+    inside :func:`~seqform.base.interrupt.stop_on_interrupt`: ``"interrupted"``, the
+    points accepted so far).
     """
     if not isinstance(settings, TraceSettings):
         raise TypeError(f"settings must be a TraceSettings, not {settings!r:.80}")
+    with interrupt_boundaries() as interrupted:
+        trace = _follow(equations, settings, targets, stop, on_point, interrupted)
+    received = interrupted()
+    if received is None:
+        return trace
+    return Trace(trace.points, trace.found, "interrupted", received)
+
+
+def _follow(
+    equations: LogitEquations,
+    settings: TraceSettings,
+    targets: Sequence[float],
+    stop: Callable[[TracedPoint], bool] | None,
+    on_point: Callable[[TracedPoint], None] | None,
+    interrupted: Callable[[], str | None],
+) -> Trace:
+    """:func:`follow_branch`'s loop; ``interrupted()``, read at every accepted point, ends
+    it there once a Ctrl-C is noted."""
     size = equations.size
     pending = sorted(float(t) for t in targets)
     found: list[TracedPoint] = []
@@ -362,6 +392,8 @@ def follow_branch(
     points = [current]
     step, tangent = settings.first_step, None
     while True:
+        if interrupted() is not None:
+            return Trace(tuple(points), tuple(found), "interrupted")
         reason = _finished(current, len(points), stop, pending, settings, equations.payoff_range)
         if reason:
             return Trace(tuple(points), tuple(found), reason)

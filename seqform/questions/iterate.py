@@ -151,7 +151,7 @@ def iterate(
     The run is always returned once it has run: a certificate that cannot be measured (its
     sums leave the float range) is reported in ``certificate_failed``, and an LP reference
     that fails, or is interrupted by Ctrl-C inside
-    :func:`~seqform.iterative.run.stop_on_interrupt`, in ``reference``.  A Ctrl-C there
+    :func:`~seqform.base.interrupt.stop_on_interrupt`, in ``reference``.  A Ctrl-C there
     while the finished run is measured returns it unmeasured, ``certificate_failed`` and
     ``reference`` saying so (:data:`~seqform.questions.iterative_run.CUT_SHORT`).
 

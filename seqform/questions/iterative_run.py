@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from seqform.base.interrupt import interrupt_armed
 from seqform.certify import Certificate, NPlayerCertificate
 from seqform.forms.locks import ResolvedLocks
 from seqform.game.model import Game
-from seqform.iterative.run import IterativeResult, Stopping, interrupt_armed
+from seqform.iterative.run import IterativeResult, Stopping
 from seqform.lp.solvers import SolverError
 from seqform.questions.lp_reference import LpReference
 from seqform.structured.reductions.suit_classes import ReductionSizes
@@ -104,7 +105,7 @@ def two_player_profile(certificate: Certificate) -> NPlayerCertificate:
 def kept_reference(compute: Callable[[], LpReference]) -> LpReference:
     """The LP reference, or why there is none: the run before it is never lost to it.  A
     failure (the solver, payoffs the LP refuses, memory) is reported as ``"failed"``; a
-    Ctrl-C inside :func:`~seqform.iterative.run.stop_on_interrupt` as ``"interrupted"``
+    Ctrl-C inside :func:`~seqform.base.interrupt.stop_on_interrupt` as ``"interrupted"``
     (outside it, Ctrl-C raises as usual)."""
     try:
         return compute()
@@ -124,7 +125,7 @@ def kept_reference(compute: Callable[[], LpReference]) -> LpReference:
 def kept_measured(measure: Callable[[], IterativeRun], cut_short: IterativeRun) -> IterativeRun:
     """``measure()``, the finished run with its certificate (and a spot's report and the LP
     beside it), or ``cut_short``, the run without them (:data:`CUT_SHORT`), when a Ctrl-C
-    inside :func:`~seqform.iterative.run.stop_on_interrupt` stops the measuring: a
+    inside :func:`~seqform.base.interrupt.stop_on_interrupt` stops the measuring: a
     flop's certificate takes about a minute, and the run before it is not to be lost to it
     (outside that block, Ctrl-C raises as usual)."""
     try:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from seqform.base.interrupt import stop_on_interrupt
 from seqform.base.numbers import count_text
 from seqform.cli.commands.solve import read_locks
 from seqform.cli.errors import (
@@ -43,7 +44,7 @@ from seqform.cli.signals import deferred_interrupt, interrupted_code
 from seqform.cli.streams import terminal_text
 from seqform.documents.iterate import iterate_document
 from seqform.documents.text.iterate import iterate_text
-from seqform.iterative.run import OnSample, Sample, stop_on_interrupt
+from seqform.iterative.run import OnSample, Sample
 from seqform.questions.algorithms import SAMPLING
 from seqform.questions.iterate import DEFAULT_ITERATIONS, DEFAULT_SEED, iterate
 from seqform.structured.vector_cfr import VECTOR_ALGORITHMS

@@ -1,4 +1,13 @@
-"""``seqform qre GAME``: logit quantal response equilibria (trace, points, fit, picture)."""
+"""``seqform qre GAME``: logit quantal response equilibria (trace, points, fit, picture).
+
+Ctrl-C (or SIGTERM, SIGHUP: :mod:`seqform.cli.signals`) during the trace of the branch
+stops it after the step under way: the branch so far is written (``--output``, and
+``--plot``), its trace's ``reason`` ``"interrupted"`` with the signal, its last point in
+place of the limit, in every mode (``--lambda`` and ``--fit`` are not computed), and the
+exit code is 128 + the signal (130 for Ctrl-C), as ``iterate``'s.  Elsewhere (loading the
+game, the comparison with all equilibria, the points of ``--lambda`` and the fit) Ctrl-C
+stops the command at once with nothing written.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +17,12 @@ import math
 import sys
 import time
 
+from seqform.base.interrupt import stop_on_interrupt
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit, refuse_unused
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
+from seqform.cli.signals import deferred_interrupt, interrupted_code
+from seqform.cli.streams import terminal_text
 from seqform.documents.qre import qre_result_document
 from seqform.documents.text.qre import qre_text
 from seqform.qre.equilibria import (
@@ -95,6 +107,27 @@ def _refuse_unused(args: argparse.Namespace, lambdas: list[float]) -> None:
     refuse_unused(mode, [option for option, present in given.items() if present], why)
 
 
+def _write_interrupted(branch: LogitBranch, args: argparse.Namespace) -> int:
+    """Write the branch an interrupt stopped (module docstring); its exit code.  A first
+    Ctrl-C while it is written is the second: it ends the writing."""
+    if not args.quiet:
+        _say("stopped; writing the trace so far (Ctrl-C again ends without it)")
+    with deferred_interrupt(True):
+        document = qre_result_document(branch)
+        emit(document, qre_text(document, args.strategies), args)
+        if args.plot:
+            _plot(branch, args.plot)
+    received = branch.interrupted_by
+    by = "" if received == "SIGINT" else f" ({received})"
+    steps = len(branch.lambdas) - 1
+    _say(f"interrupted{by} after {steps} steps, at λ = {branch.lambdas[-1]:.6g}; the trace so far")
+    return interrupted_code()
+
+
+def _say(message: str) -> None:
+    print(terminal_text(f"seqform: {message}"), file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     """The logit QRE of ``args.game``: traced to its limit, at ``--lambda`` points, or
     fitted to ``--fit`` data; a branch that floating point cannot follow to a requested
@@ -131,16 +164,19 @@ def _run(args: argparse.Namespace) -> int:
     settings = TraceSettings(max_lambda=args.max_lambda, max_accel=args.max_accel)
     branch = None
     if args.plot or not (lambdas or args.fit):
-        branch = trace_logit(
-            game,
-            tolerance=args.tolerance,
-            settings=settings,
-            progress=_reporter(args.quiet),
-            force=force,
-            # as `ranges --force`: no limit on the work of the place among all equilibria
-            compare=not (lambdas or args.fit or args.no_compare),
-            ranges_seconds=None if force else DEFAULT_RANGES_SECONDS,
-        )
+        with stop_on_interrupt():  # the trace's steps: Ctrl-C keeps the branch so far
+            branch = trace_logit(
+                game,
+                tolerance=args.tolerance,
+                settings=settings,
+                progress=_reporter(args.quiet),
+                force=force,
+                # as `ranges --force`: no limit on the work of the place among all equilibria
+                compare=not (lambdas or args.fit or args.no_compare),
+                ranges_seconds=None if force else DEFAULT_RANGES_SECONDS,
+            )
+        if branch.interrupted_by is not None:
+            return _write_interrupted(branch, args)
     result: LogitBranch | LogitPoints | LogitFit
     if counts is not None:
         result = fit_logit(game, counts, settings=settings, force=force, branch=branch)

@@ -50,6 +50,15 @@ def _comparison_lines(names: Sequence[str], comparison: Document) -> list[str]:
     return lines
 
 
+def _reason(trace: Document) -> str:
+    """Why a trace ended before its stop rule: an interrupted one names its signal."""
+    received = trace.get("interrupted_by")
+    if trace["reason"] != "interrupted" or received is None:
+        return str(trace["reason"])
+    by = "Ctrl-C" if received == "SIGINT" else received
+    return f"interrupted ({by}): the branch so far, its last point not the limit"
+
+
 def qre_text(document: Document, strategies: str = "auto") -> str:
     """The report of a ``seqform.qre/2`` document: what was computed, each point's values
     and strategies; ``strategies`` is ``--strategies``."""
@@ -71,7 +80,7 @@ def qre_text(document: Document, strategies: str = "auto") -> str:
             f"NashConv {trace['nash_conv']:.3g} and agent regret {trace['agent_regret']:.3g} "
             f"<= {trace['tolerance']:g} × payoff range {trace['payoff_range']:g}"
             if trace["converged"]
-            else f"not converged: {trace['reason']}; NashConv {trace['nash_conv']:.3g}"
+            else f"not converged: {_reason(trace)}; NashConv {trace['nash_conv']:.3g}"
         )
         lines.append(
             f"Principal logit branch traced to λ = {trace['final_lambda']:.6g} in "

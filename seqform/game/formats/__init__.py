@@ -1,3 +1,3 @@
 """Games from other tools' formats: Gambit ``.efg`` read (``efg_tokens`` → ``efg_scan`` →
-``efg``, and ``from_gambit`` through pygambit) and written (``to_gambit``), and OpenSpiel
-games (``openspiel``)."""
+``efg``, and ``from_gambit`` through pygambit) and written (``to_gambit``; ``efg_labels``
+both ways), and OpenSpiel games (``openspiel``)."""

@@ -26,9 +26,11 @@ report well, each with the file's line and column:
 
 pygambit refuses labels that are not printable ASCII with single inner spaces ("Invalid
 label", without a line), and cannot return a non-ASCII title or description.  So every
-quoted string it would refuse is swapped for an ASCII placeholder in the text handed to
-pygambit, and :meth:`ScannedEfg.restore` turns the labels pygambit returns back into the
-file's own (including pygambit's renamings of repeated labels, ``placeholder_1``).
+quoted string it would refuse, or that holds the ``U+XXXX`` codes seqform writes for such
+text (read by :func:`~seqform.game.formats.efg_tokens.tokenize`, returned unread by
+pygambit), is swapped for an ASCII placeholder in the text handed to pygambit, and
+:meth:`ScannedEfg.restore` turns the labels pygambit returns back into the file's own
+(including pygambit's renamings of repeated labels, ``placeholder_1``).
 
 When the file does not follow the grammar, the pass stops quietly and leaves the report
 to pygambit, whose messages give the line of the fault.
@@ -459,7 +461,11 @@ def _prepare(
         for token in tokens
         if token.kind == "text"
         and token.start not in inside
-        and (token.start in blanked or not _acceptable(token.value))
+        and (
+            token.start in blanked
+            or not _acceptable(token.value)
+            or "U+" in text[token.start : token.end]  # codes pygambit would return unread
+        )
     ]
     if not changed and not outcomes and text.isascii():
         return ScannedEfg(text.encode("ascii"), depth)

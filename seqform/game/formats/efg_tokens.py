@@ -3,8 +3,10 @@
 Gambit's lexer (``src/games/file.cc``) knows numbers (``1``, ``-1/3``, ``2.5e-3``), quoted
 labels with ``\\"`` escapes, ``{``, ``}``, ``,`` and bare symbols (``EFG``, ``R``, ``p``,
 ``c``, ``t``) separated by blanks.  :func:`tokenize` gives the same tokens with their offsets,
-for the pre-pass of :mod:`seqform.game.formats.efg_scan`; :func:`decode` reads the bytes as UTF-8
-and :func:`position` turns an offset into the line and column of an error message.
+for the pre-pass of :mod:`seqform.game.formats.efg_scan`, a label's text read back from the
+``U+XXXX`` codes seqform writes for what Gambit refuses
+(:func:`~seqform.game.formats.efg_labels.label_from_gambit`); :func:`decode` reads the bytes
+as UTF-8 and :func:`position` turns an offset into the line and column of an error message.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterator
 from typing import Literal, NamedTuple
 
 from seqform.game.errors import GameFormatError
+from seqform.game.formats.efg_labels import label_from_gambit
 
 __all__ = ["Token", "TokenKind", "decode", "position", "tokenize"]
 
@@ -44,7 +47,8 @@ _KINDS: dict[str, TokenKind] = {
 
 
 class Token(NamedTuple):
-    """One token of the file; ``value`` is a label's text with Gambit's escapes applied.
+    """One token of the file; ``value`` is a label's text with Gambit's escapes applied and
+    seqform's ``U+XXXX`` codes read (:func:`~seqform.game.formats.efg_labels.label_from_gambit`).
 
     ``start`` and ``end`` are offsets into the decoded text (:func:`position` gives the
     line and column of an offset).  A named tuple, not a frozen dataclass: a file has
@@ -99,7 +103,8 @@ def tokenize(text: str, path: str = "") -> Iterator[Token]:
         start, index = match.start(kind), match.end()
         if kind == "text":
             raw = match["text"]
-            yield Token("text", _unescape(raw) if "\\" in raw else raw, start - 1, index)
+            value = _unescape(raw) if "\\" in raw else raw
+            yield Token("text", label_from_gambit(value), start - 1, index)
             continue
         value = match[kind]
         if kind == "symbol" and not value.isascii():

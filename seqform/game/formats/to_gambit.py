@@ -3,14 +3,14 @@
 Each chance node becomes its own chance information set with rational probabilities;
 decision nodes that share an information-set name share one Gambit information set; each
 distinct payoff vector becomes one outcome.  Labels are made acceptable to Gambit
-(printable ASCII, single spaces, no backslash; :func:`gambit_label`, also used by
+(printable ASCII, single spaces, no backslash), in a form a file reads back from
+(:func:`~seqform.game.formats.efg_labels.gambit_label`, also used by
 :func:`seqform.io.export.efg_text`, which writes the same game as ``.efg`` text without
 pygambit); the other direction is :mod:`seqform.game.formats.from_gambit`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,35 +18,17 @@ from fractions import Fraction
 import numpy as np
 import pygambit
 
+from seqform.game.formats.efg_labels import gambit_label
 from seqform.game.formats.from_gambit import distinct_labels
 from seqform.game.model import Game
 from seqform.game.nodes import Chance, Node, Terminal
 
 __all__ = [
-    "gambit_label",
     "gambit_labels",
     "game_to_gambit",
     "payoff_label",
     "sequence_probabilities",
 ]
-
-_WHITESPACE = re.compile(r"\s+")
-
-
-def gambit_label(text: str) -> str:
-    """Make ``text`` a label pygambit accepts and writes back faithfully.
-
-    pygambit 16.7 accepts only printable ASCII without leading, trailing or doubled
-    spaces, and its writer does not escape backslashes (a label ending in ``\\`` makes an
-    unreadable file).  So whitespace runs become one space, a backslash becomes ``/``
-    and any other character outside printable ASCII becomes ``U+XXXX``.
-    """
-    text = _WHITESPACE.sub(" ", text).strip().replace("\\", "/")
-    if text.isascii() and text.isprintable():
-        return text
-    return "".join(
-        char if char.isascii() and char.isprintable() else f"U+{ord(char):04X}" for char in text
-    )
 
 
 def gambit_labels(labels: Iterable[str]) -> list[str]:
@@ -72,7 +54,8 @@ def game_to_gambit(game: Game) -> pygambit.Game:
     set with exact rational probabilities; decision nodes sharing an information-set name
     share one Gambit information set, labelled by that name.  Terminal payoffs become
     outcomes, one per distinct payoff vector, labelled by the payoffs (``"(1, -1)"``).
-    Labels are made acceptable to Gambit (printable ASCII, see :func:`gambit_label`).
+    Labels are made acceptable to Gambit (printable ASCII,
+    :func:`~seqform.game.formats.efg_labels.gambit_label`).
 
     Parameters
     ----------
@@ -164,8 +147,9 @@ def sequence_probabilities(
 ) -> np.ndarray:
     """A pygambit behaviour profile (indexed by action, in ``gambit_game.actions``' order) in
     the order of ``game``'s sequences, both players' empty sequences left out: each action
-    matched by player, information-set label (:func:`gambit_label`) and position, so it
-    does not rest on the two programs numbering information sets alike."""
+    matched by player, information-set label
+    (:func:`~seqform.game.formats.efg_labels.gambit_label`) and position, so it does not
+    rest on the two programs numbering information sets alike."""
     position = {}
     for index, action in enumerate(gambit_game.actions):
         infoset = action.infoset

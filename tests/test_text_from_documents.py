@@ -44,9 +44,13 @@ def _printed(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str
     command = argv[0].replace("-", "_")
     module = importlib.import_module(f"seqform.cli.commands.{command}")
     seen: list[tuple[dict[str, Any], str, Any]] = []
-    monkeypatch.setattr(
-        module, "emit", lambda document, text, args: seen.append((document, text, args))
-    )
+
+    def emit(document: dict[str, Any], text: Any, args: Any) -> None:
+        seen.append(
+            (document, text if isinstance(text, str) else text(), args)
+        )  # text or its maker
+
+    monkeypatch.setattr(module, "emit", emit)
     main(argv)
     ((document, text, args),) = seen
     return document, text, args

@@ -274,15 +274,12 @@ def test_an_html_report_must_be_named_html(
     ("change", "message"),
     [
         pytest.param(lambda d: "not json", "not JSON", id="not-json"),
-        pytest.param(lambda d: {**d, "schema": "seqform.solve/2"}, "'schema' is", id="kind"),
+        pytest.param(lambda d: {**d, "schema": "seqform.nothing/9"}, "'schema' is", id="kind"),
         pytest.param(lambda d: [d], "not a seqform document", id="list"),
         pytest.param(
             lambda d: {**d, "spot": {k: v for k, v in d["spot"].items() if k != "definition"}},
             "'spot' has no 'definition'",
             id="no-definition",
-        ),
-        pytest.param(
-            lambda d: {k: v for k, v in d.items() if k != "spot"}, "not a hold'em spot's", id="spot"
         ),
         pytest.param(
             lambda d: {**d, "spot": {**d["spot"], "ev": "lots"}}, "at spot/ev", id="schema"
@@ -406,3 +403,22 @@ def test_show_refuses_a_corrupt_strategy_naming_the_set(
 
 def _p(infoset: dict, k: int) -> float:
     return float(infoset["actions"][k]["probability"])
+
+
+def test_a_structured_result_without_its_spot_is_shown_as_its_report(
+    small: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # show reopens any result (tests/test_show_results.py); a spot's options need a spot's
+    document = _saved(["solve", str(small)], tmp_path / "good.json", capsys)
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps({k: v for k, v in document.items() if k != "spot"}))
+    code, out, err = _run(["show", str(bare)], capsys)
+    assert code == 0 and out.startswith("Game: ") and err == ""
+    code, out, err = _run(["show", str(bare), "--node", "x"], capsys)
+    assert code == 2 and out == ""
+    assert err == (
+        f"seqform: error: --node: {bare} is a seqform.structured/2 document, not a hold'em "
+        "spot's result; without it show prints its report\n"
+    )
+    with pytest.raises(SpotResultError, match="not a hold'em spot's"):
+        read_spot_result(bare)

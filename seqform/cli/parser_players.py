@@ -67,17 +67,20 @@ def add_play(commands: Commands) -> None:
 def add_show(commands: Commands) -> None:
     show = commands.add_parser(
         "show",
-        help="reopen a saved spot result (solve or iterate SPOT.toml --output): no solving",
+        help="reopen a saved result (a command's --format json --output): no solving",
         description=(
-            "Reopen the JSON result of a hold'em spot that solve or iterate wrote (--format "
-            "json --output FILE), without the spot file and without solving: the same text "
+            "Reopen a JSON result that a command wrote (--format json --output FILE) and "
+            "print the report the command printed, without solving. A hold'em spot's result "
+            "(solve or iterate SPOT.toml) is reopened without the spot file: the same text "
             "report, a combo's strategy (--hand), the frequencies and the 13 × 13 grid of "
             "hand classes at any decision (--node, --grid), and a static HTML report of every "
-            "decision (--html). See docs/spots.md."
+            "decision (--html). See docs/cli.md and docs/spots.md."
         ),
     )
     show.add_argument(
-        "result", metavar="RESULT", help="a spot result: solve/iterate SPOT.toml --format json"
+        "result",
+        metavar="RESULT",
+        help="a result: any command's --format json (a spot's for --hand, --node, --grid, --html)",
     )
     add_hand_argument(show)
     show.add_argument(

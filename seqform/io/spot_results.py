@@ -35,12 +35,27 @@ from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.holdem import Spot, SpotFileError, spot_from_mapping, spot_game
-from seqform.io.documents import ITERATE, STRUCTURED, DocumentError, validate_document
+from seqform.io.documents import (
+    DOCUMENTS,
+    ITERATE,
+    PREVIOUS,
+    STRUCTURED,
+    DocumentError,
+    validate_document,
+)
 from seqform.io.json_input import load_json, shown
 from seqform.io.strategy_files import SUM_TOLERANCE
 from seqform.structured.responses import sequence_tables
 
-__all__ = ["SPOT_RESULT_SCHEMAS", "SavedSpot", "SpotResultError", "read_spot_result"]
+__all__ = [
+    "SPOT_RESULT_SCHEMAS",
+    "SavedSpot",
+    "SpotResultError",
+    "is_spot_result",
+    "read_result_document",
+    "read_spot_result",
+    "saved_spot",
+]
 
 SPOT_RESULT_SCHEMAS = (STRUCTURED, ITERATE)
 """The documents a spot's result is saved in: the LP's (``solve``) and CFR's (``iterate``)."""
@@ -84,12 +99,67 @@ def read_spot_result(path: str | Path) -> SavedSpot:
         For a file that cannot be read.
     """
     where = f"{str(path)!r}"
-    try:
-        document = load_json(path, where)
-    except ValueError as exc:  # StrategyFileError: the strict reader's message names the file
-        raise SpotResultError(str(exc)) from None
+    document = _read(path, where)
     _check_kind(document, where)
     _check_schema(document, where)
+    return saved_spot(path, document)
+
+
+def read_result_document(path: str | Path) -> dict[str, Any]:
+    """Read any saved seqform result document (``solve``, ``iterate``, ``ranges``,
+    ``compare``, ``qre``, ``exploit``, ``resolve``, ``solve-many``, ... ``--format json``),
+    checked against its schema as a spot's result is; :func:`is_spot_result` tells whether
+    :func:`saved_spot` reopens it as a spot.
+
+    Raises
+    ------
+    SpotResultError
+        For a file that is not a seqform document of a kind this version writes, or that
+        breaks its schema, naming the file and the field.
+    OSError
+        For a file that cannot be read.
+    """
+    where = f"{str(path)!r}"
+    document = _read(path, where)
+    if not isinstance(document, dict):
+        raise SpotResultError(f"{where} holds {shown(document)}, not a seqform document")
+    kind = document.get("schema")
+    if kind in PREVIOUS:
+        raise SpotResultError(
+            f"{where}: a {kind} document, written by an earlier seqform; this one reads "
+            f"{PREVIOUS[kind]}: run the command again with --format json"
+        )
+    if kind not in DOCUMENTS:
+        raise SpotResultError(
+            f"{where}: 'schema' is {shown(kind)}; show reopens a seqform result document "
+            "(a command's --format json --output FILE)"
+        )
+    _check_schema(document, where)
+    return document
+
+
+def is_spot_result(document: dict[str, Any]) -> bool:
+    """Whether a result document is a hold'em spot's (``solve`` or ``iterate SPOT.toml``)."""
+    return document.get("schema") in SPOT_RESULT_SCHEMAS and isinstance(document.get("spot"), dict)
+
+
+def _read(path: str | Path, where: str) -> Any:
+    try:
+        return load_json(path, where)
+    except ValueError as exc:  # StrategyFileError: the strict reader's message names the file
+        raise SpotResultError(str(exc)) from None
+
+
+def saved_spot(path: str | Path, document: dict[str, Any]) -> SavedSpot:
+    """A spot's result document, already read and checked, with its game rebuilt from the
+    saved definition and its strategies read onto that game (module docstring).
+
+    Raises
+    ------
+    SpotResultError
+        For a definition or strategies that do not make a spot's result.
+    """
+    where = f"{str(path)!r}"
     spot_object = document.get("spot")
     if not isinstance(spot_object, dict):
         raise SpotResultError(

@@ -1,7 +1,12 @@
-"""``seqform show RESULT.json``: reopen a saved spot result without solving.
+"""``seqform show RESULT.json``: reopen a saved result without solving.
 
-The file is read and checked by :func:`seqform.io.spot_results.read_spot_result` (a wrong
-or corrupt file is one line naming the file and the field, exit 1).  Without ``--node`` or
+The file is read and checked by :func:`seqform.io.spot_results.read_result_document` (a
+wrong or corrupt file is one line naming the file and the field, exit 1).  A result that is
+not a hold'em spot's (``solve leduc``, ``ranges``, ``qre``, ``compare``, ... ``--format
+json``) prints the report the command printed
+(:func:`seqform.documents.text.render.any_document_report`); the spot's options are
+refused there (exit 2).  A spot's result is rebuilt on its game
+(:func:`seqform.io.spot_results.saved_spot`).  Without ``--node`` or
 ``--grid`` the text is the report the saved document renders to
 (:func:`seqform.documents.text.render.any_document_report`: what ``solve`` or ``iterate``
 printed), then the ``--hand`` blocks and the list of decisions; with them, a two-line
@@ -17,7 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError
 from seqform.cli.hands import hand_text, hands_in_spot
@@ -43,9 +48,13 @@ def run(args: argparse.Namespace) -> int:
     from seqform.documents.text.render import any_document_report
     from seqform.documents.text.spots.spot import decisions_line, ev_text, node_lines
     from seqform.holdem import WHO, decision_histories, decision_mix
-    from seqform.io.spot_results import read_spot_result
+    from seqform.io.spot_results import is_spot_result, read_result_document, saved_spot
 
-    saved = read_spot_result(args.result)
+    document = read_result_document(args.result)
+    if not is_spot_result(document):
+        write(_report(args, document), args.output)
+        return EXIT_OK
+    saved = saved_spot(args.result, document)
     hands = hands_in_spot(saved.spot, args.hand)
     nodes = list(args.node) or ([""] if args.grid else [])
     views = []
@@ -70,6 +79,35 @@ def run(args: argparse.Namespace) -> int:
         _write_html(saved, args.html, list(args.node))
     write(text, args.output)
     return EXIT_OK
+
+
+SPOT_OPTIONS = ("hand", "node", "grid", "html")
+"""The options of a spot's result only (``--hand``, ``--node``, ``--grid``, ``--html``)."""
+
+
+def _report(args: argparse.Namespace, document: dict[str, Any]) -> str:
+    """The text report of a result that is not a spot's, as the command that wrote it
+    printed it; the spot's options are refused (exit 2), since it has no combos nor
+    decisions by public history."""
+    from seqform.documents.text.render import any_document_report
+
+    kind = document["schema"]
+    given = [f"--{name}" for name in SPOT_OPTIONS if getattr(args, name)]
+    if given:
+        raise CommandError(
+            f"{' and '.join(given)}: {args.result} is a {kind} document, not a hold'em "
+            f"spot's result; without {'them' if len(given) > 1 else 'it'} show prints its "
+            "report",
+            EXIT_USAGE,
+        )
+    try:
+        text: str = any_document_report(document, args.strategies)
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        # a document edited by hand, read without the jsonschema check (the dev extra)
+        raise CommandError(
+            f"{args.result!r}: the {kind} document lacks what its report needs ({exc!r})"
+        ) from None
+    return text
 
 
 def _check_html_file(path: str) -> None:

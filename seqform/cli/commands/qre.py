@@ -26,7 +26,6 @@ from seqform.cli.streams import terminal_text
 from seqform.documents.qre import qre_result_document
 from seqform.documents.text.qre import qre_text
 from seqform.qre.equilibria import (
-    DEFAULT_RANGES_SECONDS,
     DEFAULT_TOLERANCE,
     LogitBranch,
     LogitPoints,
@@ -171,9 +170,10 @@ def _run(args: argparse.Namespace) -> int:
                 settings=settings,
                 progress=_reporter(args.quiet),
                 force=force,
-                # as `ranges --force`: no limit on the work of the place among all equilibria
                 compare=not (lambdas or args.fit or args.no_compare),
-                ranges_seconds=None if force else DEFAULT_RANGES_SECONDS,
+                # the library's work limit on the place among all equilibria; as `ranges
+                # --force`, none with --force
+                **({"ranges_seconds": None} if force else {}),
             )
         if branch.interrupted_by is not None:
             return _write_interrupted(branch, args)

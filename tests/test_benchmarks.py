@@ -20,7 +20,7 @@ import json
 import shutil
 import subprocess
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -74,23 +74,29 @@ def peer_results(document: dict, game: str) -> dict[str, dict]:
     return {peer["peer"]: peer for peer in entry["peers"]}
 
 
-@pytest.mark.slow
-def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(tmp_path):
-    # The LP peers only: the iterative ones, half of this run's time, have their own quick
-    # run below (test_the_iterative_peers_write_well_formed_records_on_kuhn_in_quick_mode).
-    assert set(PEERS) == {*LP_PEERS, *ITERATIVE_PEERS, SPEED_PEER}  # --peers' default
-    finished = run_command(
-        "--quick",
-        "--games",
-        "kuhn",
-        "--peers",
-        ",".join(LP_PEERS),
-        "--repeat",
-        "1",
-        "--out",
-        str(tmp_path),
-    )
+@dataclass(frozen=True)
+class QuickRun:
+    """A quick run of the harness on Kuhn and the folder it wrote."""
 
+    finished: subprocess.CompletedProcess[str]
+    folder: Path
+
+
+@pytest.fixture(scope="module")
+def quick_kuhn(tmp_path_factory: pytest.TempPathFactory) -> QuickRun:
+    """One quick run on Kuhn with the LP peers, for the tests of what it writes: the
+    iterative peers, half of such a run's time, have their own quick run below
+    (test_the_iterative_peers_write_well_formed_records_on_kuhn_in_quick_mode)."""
+    folder = tmp_path_factory.mktemp("quick")
+    peers = ",".join(LP_PEERS)
+    arguments = ["--quick", "--games", "kuhn", "--peers", peers, "--repeat", "1"]
+    return QuickRun(run_command(*arguments, "--out", str(folder)), folder)
+
+
+@pytest.mark.slow
+def test_quick_run_on_kuhn_writes_table_json_and_plot_and_the_peers_agree(quick_kuhn):
+    assert set(PEERS) == {*LP_PEERS, *ITERATIVE_PEERS, SPEED_PEER}  # --peers' default
+    finished, tmp_path = quick_kuhn.finished, quick_kuhn.folder
     assert finished.returncode == 0, finished.stderr
     assert finished.stdout.strip() == str(tmp_path / "results.md")
     assert (tmp_path / "scaling.png").stat().st_size > 0
@@ -165,17 +171,15 @@ def test_scratch_folders_of_one_second_do_not_collide(monkeypatch, tmp_path):
 
 
 @pytest.mark.slow
-def test_results_render_again_from_their_json(tmp_path):
-    measured = run_command(
-        "--games", "kuhn", "--peers", "seqform-highs", "--repeat", "1", "--out", str(tmp_path)
-    )
-    assert measured.returncode == 0, measured.stderr
+def test_results_render_again_from_their_json(quick_kuhn, tmp_path):
+    measured = quick_kuhn.folder
+    assert quick_kuhn.finished.returncode == 0, quick_kuhn.finished.stderr
     again = tmp_path / "again"
-    rendered = run_command("--from-json", str(tmp_path / "results.json"), "--out", str(again))
+    rendered = run_command("--from-json", str(measured / "results.json"), "--out", str(again))
 
     assert rendered.returncode == 0, rendered.stderr
     assert (again / "results.md").read_text(encoding="utf-8") == (
-        tmp_path / "results.md"
+        measured / "results.md"
     ).read_text(encoding="utf-8")
 
 

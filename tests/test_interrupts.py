@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from seqform.base.interrupt import ThreadStartError, run_interruptibly, stop_on_interrupt
+from seqform.cli.main import main
 from seqform.iterative.run import Sample
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -230,13 +231,17 @@ def test_one_ctrl_c_stops_iterate_during_its_lp_reference(leduc6_efg: Path, tmp_
 
 @pytest.mark.slow
 def test_ctrl_c_during_iterate_s_iterations_writes_the_result_without_the_lp(
-    leduc6_efg: Path, tmp_path: Path
+    tmp_path: Path,
 ) -> None:
     # The contract of `iterate` (its --help and tests/test_cli_iterate.py): Ctrl-C during
     # the iterations ends at the boundary, writes the result so far and exits 130; the LP
-    # reference after it is skipped rather than run for seconds under a Ctrl-C.
+    # reference after it is skipped rather than run for seconds under a Ctrl-C.  Leduc as a
+    # file (its LP on the tree, as the test above), of 3 ranks: 100,000 iterations outlast
+    # the test, and the file is read in a fraction of leduc(ranks=6)'s 5 s.
+    game = tmp_path / "leduc.efg"
+    assert main(["export", "leduc", "--to", "efg", str(game)]) == 0
     output = tmp_path / "run.json"
-    command = ["iterate", str(leduc6_efg), "--algorithm", "cfr+", "--iterations", "100000",
+    command = ["iterate", str(game), "--algorithm", "cfr+", "--iterations", "100000",
                "--every", "1", "--format", "json", "--output", str(output)]  # fmt: skip
     code, seconds, stderr = _sigint_after(command, "seqform: iteration", wait=0.5)
     assert code == 130, stderr

@@ -22,6 +22,7 @@ import importlib
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 
 from seqform.base.interrupt import work_left_running
@@ -68,10 +69,19 @@ COMMANDS: dict[str, str] = {
 }
 
 
+FLOAT_WARNINGS = r"(invalid value|overflow|divide by zero|underflow) encountered"
+"""numpy's warnings of float arithmetic, which the command line does not print: a result
+that they concern is judged by its certificate, whose verdict is said in words (``iterate``
+on payoffs near the float range: "its certificate failed: ... overflows the float range")."""
+
+
 def run_command(args: argparse.Namespace) -> int:
-    """Import the module of ``args.command`` and run it; return its exit code."""
+    """Import the module of ``args.command`` and run it, without numpy's float warnings
+    (:data:`FLOAT_WARNINGS`); return its exit code."""
     module = importlib.import_module(COMMANDS[args.command])
-    code: int = module.run(args)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", FLOAT_WARNINGS, RuntimeWarning)
+        code: int = module.run(args)
     return code
 
 

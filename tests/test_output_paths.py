@@ -426,3 +426,33 @@ def test_a_file_error_says_read_or_write_by_the_file(
     monkeypatch.setattr(cli, "run_command", run_command)
     assert main(["solve", "kuhn", "--quiet", "--output", "out.json"]) == 1
     assert capsys.readouterr().err == f"seqform: error: {says}: No space left on device\n"
+
+
+def test_solve_many_writes_no_csv_beside_an_output_written_in_place(tmp_path: Path) -> None:
+    # `solve-many DIR --output /dev/null` wrote a regular file /dev/null.csv beside it
+    from seqform.cli.resolve import csv_beside
+
+    def beside(*argv: str) -> str | None:
+        return csv_beside(build_parser().parse_args(["solve-many", str(tmp_path), *argv]))
+
+    assert beside("--output", "/dev/null") is None
+    assert beside("--output", "/dev/stdout") is None
+    assert beside("--output", "r.json") == "r.csv"
+    assert (
+        beside("--output", "r.csv") is None and beside("--output", "r.json", "--csv", "c") is None
+    )
+
+
+def test_solve_many_refuses_a_csv_beside_it_cannot_write_before_solving(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the spots were solved and r.json written before "cannot write 'r.csv': Is a directory"
+    spots = tmp_path / "spots"
+    spots.mkdir()
+    (spots / "river.toml").write_text(RIVER)
+    (tmp_path / "r.csv").mkdir()
+    monkeypatch.chdir(tmp_path)
+    _never_run(monkeypatch)
+    assert main(["solve-many", "spots", "--quiet", "--output", "r.json"]) == 1
+    assert "'r.csv' (the CSV beside --output): it is a folder" in capsys.readouterr().err
+    assert not (tmp_path / "r.json").exists()

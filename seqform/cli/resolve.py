@@ -25,6 +25,7 @@ __all__ = [
     "NAMES_OR_FILES",
     "OUTPUT_FILES",
     "check_files",
+    "csv_beside",
     "is_output",
     "resolve_export_file",
     "resolve_output_format",
@@ -166,15 +167,30 @@ def is_output(path: str | os.PathLike[str], args: argparse.Namespace | None) -> 
     return any(name == written or _same_file(name, written) for _, written in _outputs(args))
 
 
+def csv_beside(args: argparse.Namespace) -> str | None:
+    """The CSV that ``solve-many`` writes beside ``--output FILE`` (without ``--csv``): FILE
+    with the suffix ``.csv``; none when FILE is itself the CSV report (``.csv`` or
+    ``--format csv``) or is written in place (``/dev/null``, ``/dev/stdout``, a pipe: no
+    ``/dev/null.csv`` beside it)."""
+    output = getattr(args, "output", None)
+    if args.command != "solve-many" or args.csv or output is None or args.format == "csv":
+        return None
+    beside = Path(output).with_suffix(".csv")
+    return None if beside == Path(output) or written_directly(output) else str(beside)
+
+
 def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """(option, path) of each file the command writes."""
+    """(option, path) of each file the command writes, ``solve-many``'s CSV beside
+    ``--output`` included (:func:`csv_beside`)."""
     if getattr(args, "command", None) == "export":  # one file, given as FILE or --output
         return [("--output" if args.output is not None else "FILE", args.file)]
-    return [
+    found = [
         (option, path)
         for dest, option in OUTPUT_FILES.items()
         if isinstance(path := getattr(args, dest, None), str)
     ]
+    beside = csv_beside(args)
+    return found if beside is None else [*found, ("the CSV beside --output", beside)]
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, str]]:

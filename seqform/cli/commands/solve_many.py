@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from seqform.cli.errors import EXIT_ERROR, EXIT_OK, CommandError
 from seqform.cli.output import emit, write
+from seqform.cli.resolve import csv_beside
 from seqform.cli.streams import terminal_text
 from seqform.documents.spots.many import many_document
 from seqform.documents.text.spots.many import many_csv, many_text
@@ -55,22 +55,12 @@ def run(args: argparse.Namespace) -> int:
         csv_path = args.csv
     else:
         emit(document, lambda: many_text(document), args)
-        csv_path = args.csv or _beside(args.output)
+        csv_path = args.csv or csv_beside(args)
     if csv_path is not None:
         _write(csv_path, many_csv(document), f"{len(document['spots'])} spots")
     if args.plot:
         _plot(document, args.plot)
     return EXIT_ERROR if report.failed else EXIT_OK
-
-
-def _beside(output: str | None) -> str | None:
-    """The CSV file beside ``--output FILE``: FILE with the suffix ``.csv`` (none when FILE
-    is itself a ``.csv``: the report would be overwritten)."""
-    if output is None:
-        return None
-    path = Path(output)
-    beside = path.with_suffix(".csv")
-    return None if beside == path else str(beside)
 
 
 def _write(path: str, content: str | bytes, what: str) -> None:

@@ -3,6 +3,7 @@ a reader that stops reading (``| head -1``) is not an error (:mod:`seqform.cli.s
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -48,3 +49,21 @@ def test_a_reader_that_stops_reading_is_not_an_error() -> None:
     process.stdout.close()
     assert process.wait(timeout=120) == EXIT_PIPE_CLOSED
     assert process.stderr.read() == b""
+
+
+def test_a_reader_of_stderr_that_leaves_loses_no_result(tmp_path: Path) -> None:
+    # `iterate ... --output it.json 2>&1 | head -1` ended with exit 141 at the second
+    # progress line and never wrote it.json: the log's reader had left, not the result's
+    output = tmp_path / "it.json"
+    command = ["iterate", "leduc", "--algorithm", "cfr+", "--iterations", "300", "--every", "10"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "seqform", *command, "--output", str(output)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stderr.close()  # before the first progress line
+    assert process.wait(timeout=120) == 0
+    assert process.stdout.read() == b""
+    assert json.loads(output.read_text())["iterations"] == 300

@@ -38,7 +38,12 @@ from seqform.cli.resolve import (
     resolve_solver,
 )
 from seqform.cli.signals import interrupted_code, interrupting_signal, terminate_as_interrupt
-from seqform.cli.streams import open_standard_streams, pipe_closed, terminal_text
+from seqform.cli.streams import (
+    open_standard_streams,
+    pipe_closed,
+    stderr_quiet_when_unread,
+    terminal_text,
+)
 from seqform.forms.locks import LockError
 from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
 from seqform.holdem import CardError, SpotFileError
@@ -143,11 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code.  SIGTERM and SIGHUP are handled as
     Ctrl-C for the length of the command (:mod:`seqform.cli.signals`)."""
     with terminate_as_interrupt():
-        return _main(argv)
+        open_standard_streams()
+        with stderr_quiet_when_unread():  # the log's reader may leave; the run goes on
+            return _main(argv)
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    open_standard_streams()
     args = None
     try:
         args = build_parser().parse_args(argv)

@@ -22,6 +22,13 @@ A pipe closed by its reader (``seqform solve leduc | head -1``)
     signal's default action is not restored, since it would end the process in the middle
     of an ``--output`` file, where the atomic writer now removes its temporary file.
 
+A reader of stderr that stops reading (``seqform iterate leduc --output r.json 2>&1 | head -1``)
+    The messages on stderr are the log, not the result: a run whose result goes to
+    ``--output`` must not be lost because the log's reader left.  For the length of a
+    command, ``sys.stderr`` is a :class:`QuietWhenUnread`, which at its first
+    :class:`BrokenPipeError` points descriptor 2 at ``/dev/null`` and goes on; exit 141 is
+    left to a broken stdout, where the result goes.
+
 Text from a file shown on a terminal (:func:`terminal_text`)
     A game's title and labels are the file's: an ``.efg`` label may hold ``ESC]0;…BEL``
     (which sets the terminal's title) or ``ESC[2J`` (which clears the screen).  Every line of
@@ -37,10 +44,20 @@ import io
 import os
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
 
 from seqform.cli.errors import EXIT_PIPE_CLOSED, CommandError
 
-__all__ = ["ClosedStdout", "open_standard_streams", "pipe_closed", "terminal_text"]
+__all__ = [
+    "ClosedStdout",
+    "QuietWhenUnread",
+    "open_standard_streams",
+    "pipe_closed",
+    "stderr_quiet_when_unread",
+    "terminal_text",
+]
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """The C0 controls but tab and newline, DEL, and the C1 controls (``\x9b`` is a CSI)."""
@@ -84,6 +101,61 @@ def _descriptor_open(descriptor: int) -> bool:
     except OSError:
         return False
     return True
+
+
+class QuietWhenUnread:
+    """A text stream (``sys.stderr``) whose reader may leave: writes and flushes after the
+    pipe breaks go to ``/dev/null`` instead of raising (module docstring).  Everything else
+    is the wrapped stream's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.unread = False
+
+    def write(self, text: str) -> int:
+        if not self.unread:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                self._to_null()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.unread:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._to_null()
+
+    def _to_null(self) -> None:
+        """Point the stream's descriptor at ``/dev/null``, so that what its buffer still
+        holds and C code's writes to descriptor 2 go nowhere; a stream without one (a
+        test's capture) is just no longer written."""
+        self.unread = True
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+        except OSError:
+            return
+        try:
+            os.dup2(null, self.stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass
+        finally:
+            os.close(null)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def stderr_quiet_when_unread() -> Iterator[None]:
+    """``sys.stderr`` as a :class:`QuietWhenUnread` inside the block (module docstring)."""
+    saved = sys.stderr
+    sys.stderr = QuietWhenUnread(saved)
+    try:
+        yield
+    finally:
+        sys.stderr = saved
 
 
 def open_standard_streams() -> None:

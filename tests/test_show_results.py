@@ -97,3 +97,50 @@ def test_a_document_show_cannot_read_is_one_line(
     assert main(["show", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "x.json" in err and message in err, err
+
+
+def test_strategies_are_refused_for_a_report_that_prints_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    # `games` takes no --strategies; show took `--strategies all` for its document silently
+    saved = tmp_path / "games.json"
+    assert main(["games", "--format", "json", "--output", str(saved)]) == 0
+    capsys.readouterr()
+    assert main(["show", str(saved), "--strategies", "all"]) == 2
+    assert capsys.readouterr().err == (
+        "seqform: error: --strategies all: the report of a seqform.games/1 document prints "
+        "no strategies\n"
+    )
+    assert main(["show", str(saved)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        pytest.param(
+            "new.json",
+            '{"schema": "seqform.solve/3"}',
+            "a seqform.solve/3 document, written by a newer seqform; this one reads "
+            "seqform.solve/2",
+            id="newer",
+        ),
+        pytest.param(
+            "strategy.json",
+            '{"J": {"b": 1}}',
+            "it has no 'schema' field: a strategy file",
+            id="no-kind",
+        ),
+        pytest.param(
+            "arrays.npz", "PK", "is a strategy-arrays document (.npz), not a result", id="npz"
+        ),
+    ],
+)
+def test_a_file_that_is_no_result_says_what_it_is(
+    name: str, content: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    # were "'schema' is 'seqform.solve/3'", "'schema' is None" and "not UTF-8 text ..."
+    path = tmp_path / name
+    path.write_text(content)
+    assert main(["show", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err

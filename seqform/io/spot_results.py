@@ -120,6 +120,11 @@ def read_result_document(path: str | Path) -> dict[str, Any]:
         For a file that cannot be read.
     """
     where = f"{str(path)!r}"
+    if str(path).lower().endswith(".npz"):
+        raise SpotResultError(
+            f"{where} is a strategy-arrays document (.npz), not a result: "
+            f"`seqform exploit GAME --strategy {path}` reads it"
+        )
     document = _read(path, where)
     if not isinstance(document, dict):
         raise SpotResultError(f"{where} holds {shown(document)}, not a seqform document")
@@ -130,12 +135,30 @@ def read_result_document(path: str | Path) -> dict[str, Any]:
             f"{PREVIOUS[kind]}: run the command again with --format json"
         )
     if kind not in DOCUMENTS:
-        raise SpotResultError(
-            f"{where}: 'schema' is {shown(kind)}; show reopens a seqform result document "
-            "(a command's --format json --output FILE)"
-        )
+        raise SpotResultError(f"{where}: {_not_a_result(kind)}")
     _check_schema(document, where)
     return document
+
+
+def _not_a_result(kind: Any) -> str:
+    """Why a document of ``kind`` is not a result this version reads: a newer version of a
+    kind it knows, a file without ``schema`` (a strategy file), or another kind."""
+    if kind is None:
+        return (
+            "it has no 'schema' field: a strategy file or another program's JSON, not a "
+            "seqform result (a command's --format json --output FILE)"
+        )
+    name, _, version = str(kind).rpartition("/")
+    known = [each for each in DOCUMENTS if each.rpartition("/")[0] == name]
+    if known and version.isdigit() and int(version) > int(known[0].rpartition("/")[2]):
+        return (
+            f"a {kind} document, written by a newer seqform; this one reads {known[0]}: "
+            "upgrade seqform to read it"
+        )
+    return (
+        f"'schema' is {shown(kind)}; show reopens a seqform result document (a command's "
+        "--format json --output FILE)"
+    )
 
 
 def is_spot_result(document: dict[str, Any]) -> bool:

@@ -89,9 +89,14 @@ def _report(args: argparse.Namespace, document: dict[str, Any]) -> str:
     """The text report of a result that is not a spot's, as the command that wrote it
     printed it; the spot's options are refused (exit 2), since it has no combos nor
     decisions by public history."""
-    from seqform.documents.text.render import any_document_report
+    from seqform.documents.text.render import any_document_report, takes_strategies
 
     kind = document["schema"]
+    if args.strategies != "auto" and not takes_strategies(kind):
+        raise CommandError(
+            f"--strategies {args.strategies}: the report of a {kind} document prints no strategies",
+            EXIT_USAGE,
+        )
     given = [f"--{name}" for name in SPOT_OPTIONS if getattr(args, name)]
     if given:
         raise CommandError(

@@ -29,7 +29,7 @@ from seqform.io.documents import (
     STRUCTURED,
 )
 
-__all__ = ["any_document_report", "document_report", "render_text"]
+__all__ = ["any_document_report", "document_report", "render_text", "takes_strategies"]
 
 _FROM_DOCUMENT = {
     COMPARE: ("compare", "comparison_text", True),
@@ -114,6 +114,13 @@ def render_text(result: Any, strategies: str = "auto") -> str:
         return any_document_report(built, strategies)
     except ValueError:
         raise TypeError(f"no text report of a {type(result).__name__} here") from None
+
+
+def takes_strategies(kind: str) -> bool:
+    """Whether the report of a document of ``kind`` prints strategies (and so takes
+    ``--strategies``): the solve family's, and those :data:`_FROM_DOCUMENT` marks."""
+    found = _FROM_DOCUMENT.get(kind)
+    return kind in (SOLVE, STRUCTURED) or (found is not None and found[2])
 
 
 def any_document_report(built: dict[str, Any], strategies: str = "auto") -> str:

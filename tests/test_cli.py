@@ -265,6 +265,17 @@ def test_parameters_as_separate_words_get_the_quoted_spelling(capsys):
     )
 
 
+def test_a_commands_option_before_the_command_says_where_it_goes(capsys):
+    # was "argument COMMAND: invalid choice: '5'"
+    with pytest.raises(SystemExit) as stopped:
+        main(["--iterations", "5", "iterate", "kuhn"])
+    assert stopped.value.code == 2
+    assert _error_line(capsys) == (
+        "seqform: error: --iterations comes before the command; a command's options go after "
+        "it (seqform COMMAND ... --iterations) (--iterations is an option of iterate)"
+    )
+
+
 @pytest.mark.parametrize(
     ("argv", "line"),
     [

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Sequence
 
 from seqform.base.limits import LIMITS
@@ -65,6 +66,14 @@ class SeqformParser(argparse.ArgumentParser):
     def parse_args(  # type: ignore[override]  # one signature for typeshed's overloads
         self, args: Sequence[str] | None = None, namespace: None = None
     ) -> argparse.Namespace:
+        words = list(sys.argv[1:] if args is None else args)
+        if self._commands() and words and words[0].startswith("-"):
+            option, owners = words[0].split("=", 1)[0], self._taken_by(words[:1])
+            if option not in self._option_string_actions and owners:  # before the command
+                self.error(
+                    f"{option} comes before the command; a command's options go after it "
+                    f"(seqform COMMAND ... {option}){owners}"
+                )
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             message = f"unrecognized arguments: {' '.join(extras)}"

@@ -1,5 +1,5 @@
 """A strategy's information sets written from its arrays (``--format json``:
-:class:`seqform.documents.infosets_json.InfosetObjects`) are the text the objects made one
+:class:`seqform.documents.layout.infosets_json.InfosetObjects`) are the text the objects made one
 by one were written as, character for character.
 
 The reference is the document built as before (:func:`seqform.documents.objects.strategy_json`'s
@@ -20,8 +20,8 @@ import pytest
 
 import seqform
 from seqform.cli.main import main
-from seqform.documents.infosets_json import DISTINCT_SHARE, InfosetObjects
 from seqform.documents.iterate import iterate_document
+from seqform.documents.layout.infosets_json import DISTINCT_SHARE, InfosetObjects
 from seqform.documents.objects import action_words, strategies_for_json, strategy_json
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.leduc import leduc_structured

@@ -10,7 +10,7 @@ Such a document is never written as JSON: ``--format json`` builds the complete 
 
 A document built only to be written as JSON (inside :func:`strategies_for_json`: the
 command line's ``--format json``) carries each strategy's information sets as an
-:class:`~seqform.documents.infosets_json.InfosetObjects`, which the JSON writer writes from
+:class:`~seqform.documents.layout.infosets_json.InfosetObjects`, which the JSON writer writes from
 the strategy's arrays: the same text, without an object per information set and per action
 (on that turn, a minute and gigabytes).  Such a document is for
 :func:`seqform.io.documents.document_text`, not for ``json.dumps``.
@@ -30,7 +30,7 @@ import numpy as np
 
 from seqform.base.numbers import JSON_EXACT_DIGITS, is_short, json_float
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
-from seqform.documents.infosets_json import (
+from seqform.documents.layout.infosets_json import (
     InfosetObjects,
     json_probabilities,
     json_probability,
@@ -74,7 +74,7 @@ _JSON_ONLY: ContextVar[bool] = ContextVar("seqform_json_strategies", default=Fal
 def strategies_for_json() -> Iterator[None]:
     """Build the documents inside only to write them as JSON
     (:func:`seqform.io.documents.document_text`): each strategy's information sets are an
-    :class:`~seqform.documents.infosets_json.InfosetObjects` (module docstring)."""
+    :class:`~seqform.documents.layout.infosets_json.InfosetObjects` (module docstring)."""
     token = _JSON_ONLY.set(True)
     try:
         yield
@@ -114,7 +114,7 @@ def strategy_json(
     readable fractions (:func:`~seqform.base.numbers.is_readable`) stay strings and the
     rest are floats.  Inside :func:`strategies_for_text`, a strategy the text report
     summarises is :func:`strategy_summary_json` instead; inside :func:`strategies_for_json`,
-    the information sets are an :class:`~seqform.documents.infosets_json.InfosetObjects`.
+    the information sets are an :class:`~seqform.documents.layout.infosets_json.InfosetObjects`.
     """
     choice = _TEXT_CHOICE.get()
     if choice is not None and summarises(choice, strategy.table.num_infosets):

@@ -17,7 +17,7 @@ lists (a strategy's information sets) goes column by column: each column one C c
 objects then put together by one ``%`` formatting each (:func:`_records`).
 
 A value that knows its own text (a :class:`Prewritten`: the information sets of a strategy,
-:class:`seqform.documents.infosets_json.InfosetObjects`) is written by its
+:class:`seqform.documents.layout.infosets_json.InfosetObjects`) is written by its
 :meth:`~Prewritten.json_parts` at its level, which gives the text ``json.dumps`` would write
 for the plain value it stands for; such a value is for this writer only, not ``json.dumps``.
 

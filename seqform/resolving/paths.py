@@ -24,14 +24,14 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
+from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
 from seqform.game.model import Game
 from seqform.game.public.explicit import explicit_game, tree_nodes
 from seqform.game.public.tree import StructuredGame
 from seqform.io.loader import as_game
 from seqform.io.strategy_files import GameUse, load_strategy
-from seqform.resolving.resolve import ResolveResult
+from seqform.resolving.resolve import ResolveResult, blueprint_on
 from seqform.resolving.resolve import resolve as resolve_tree
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.resolving.subgames import ResolveError
@@ -185,17 +185,7 @@ def blueprint_profile(
     TypeError, OSError, StrategyFileError
         As :func:`read_blueprint`.
     """
-    strategies = read_blueprint(game, blueprint, use)
-    if len(strategies) != 2:
-        raise ResolveError(f"blueprint: need both players' strategies, got {len(strategies)}")
-    found = []
-    for player, given in enumerate(strategies):
-        mapping = given.as_dict() if isinstance(given, BehaviouralStrategy) else given
-        try:
-            found.append(behaviour_from_mapping(game.flat.tables[player], mapping))
-        except (KeyError, ValueError) as exc:
-            raise ResolveError(f"blueprint of player {player + 1} for {game.name}: {exc}") from None
-    return found[0], found[1]
+    return blueprint_on(game, read_blueprint(game, blueprint, use))
 
 
 def resolve(

@@ -53,7 +53,7 @@ from seqform.resolving.subgames import ResolveError, Subgame, find_subgames
 from seqform.routes.refine import refine as refine_game
 from seqform.routes.tree import solve_tree
 
-__all__ = ["GADGETS", "GadgetRun", "ResolveResult", "resolve"]
+__all__ = ["GADGETS", "GadgetRun", "ResolveResult", "blueprint_on", "resolve"]
 
 GADGETS = ("unsafe", "resolve", "maxmargin", "reach")
 """The re-solving gadgets, the unsafe one first (module docstring)."""
@@ -151,10 +151,16 @@ class ResolveResult:
         return min(found) if found else None
 
 
-def _profile(
+def blueprint_on(
     game: Game, blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]]
 ) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-    """The blueprint as strategies of ``game``'s tables, matched by information-set name."""
+    """The blueprint as strategies of ``game``'s tables, matched by information-set name.
+
+    Raises
+    ------
+    ResolveError
+        For a blueprint that is not both players' strategies of ``game``, naming the player.
+    """
     if len(blueprint) != 2:
         raise ResolveError(f"blueprint: need both players' strategies, got {len(blueprint)}")
     strategies = []
@@ -163,7 +169,7 @@ def _profile(
         try:
             strategies.append(behaviour_from_mapping(game.flat.tables[player], mapping))
         except (KeyError, ValueError) as exc:
-            raise ResolveError(f"blueprint of player {player + 1}: {exc}") from None
+            raise ResolveError(f"blueprint of player {player + 1} for {game.name}: {exc}") from None
     return strategies[0], strategies[1]
 
 
@@ -327,7 +333,7 @@ def resolve(
         raise ResolveError(f"gadget: {gadget!r} is not one of {', '.join(GADGETS)}")
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
-    profile = _profile(game, blueprint)
+    profile = blueprint_on(game, blueprint)
     # the refinement computes in Fractions, from small denominators; the LPs in floats, so
     # the blueprint is measured in floats too (a strategy file's decimals, read exactly,
     # would otherwise carry a denominator per information set through every best response)

@@ -162,3 +162,21 @@ def test_play_writes_a_total_beside_the_pot(tmp_path, capsys):
     assert "  Total +1.000e-11 after 2 hands;" in out
     assert re.search(r"your total\s+\+1\.000e-11\n", out)
     assert not re.search(r"\+0\.000\b", out)  # three places of nothing
+
+
+def test_exploit_writes_round_off_as_round_off(tmp_path, capsys):
+    # Kuhn poker with payoffs of 1e15: the LP's own equilibrium for player 2, exploited,
+    # gains a float's round-off (1/32 of a chip, 8e-18 of the payoff range), which was
+    # written +0.0312500000 (= 1/32).
+    path = _scaled_kuhn(tmp_path, Fraction(10**15))
+    solved = tmp_path / "solved.json"
+    assert main(["solve", str(path), "--format", "json", "--output", str(solved)]) == 0
+    argv = ["exploit", str(path), "--strategy", str(solved), "--player", "2"]
+    assert main([*argv, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["payoff_range"] == 4e15
+    assert 0 < document["gain"] <= 1e-12 * document["payoff_range"]  # round-off, not 0
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Gain over the equilibrium:               ≈ 0\n" in out
+    assert "1/32" not in out

@@ -66,10 +66,12 @@ def test_exploit_on_leduc_is_a_summary(leduc_strategy_file, capsys):
     unreached = sum(i["unreached"] for i in solved)
     assert full.count("(unreached by own play: docs/output.md)") == unreached
     # An equilibrium strategy cannot be exploited (Leduc value −0.0856064241, OpenSpiel):
-    # the float gain is round-off, written with its digits (only 0 is written as 0).
+    # the float gain is round-off beside the payoff range, written as such ("≈ 0", or 0).
     gain = document["gain"]
     assert gain < 1e-12
-    assert f"Gain over the equilibrium:               {value_text(gain)}" in summary
+    shown = value_text(gain, scale=document["payoff_range"])
+    assert shown == ("≈ 0" if gain else "+0.0000000000")
+    assert f"Gain over the equilibrium:               {shown}" in summary
     assert "cannot be exploited" in summary
     assert ("cannot be exploited beyond round-off" in summary) == (gain != 0)
 

@@ -21,6 +21,14 @@ In text (every report and message):
   as 0; fifteen from :data:`LARGEST_FIXED` up, the digits a float carries) and the
   fraction it equals, ``-0.0555555556 (= -1/18)``, or is near (``≈``: a float within
   :data:`FRACTION_TOLERANCE` of it but not within :data:`EQUAL_TOLERANCE`);
+* a value beside its scale (the game's payoff range, a spot's pot), in a report that writes
+  values to a fixed number of places (a lock table, a spot's EV, ``play``'s totals):
+  :func:`scaled_text`, those places while the scale is ordinary (``7.5818``), else significant
+  digits down to ``10^-places`` of the scale (``7.582e-12`` for a pot of ``1e-11``), and a
+  value within :data:`SCALE_ROUND_OFF` of the scale (:func:`is_round_off`) as 0; a value
+  with a fraction beside its scale: :func:`value_text` with ``scale``, round-off as ``≈ 0``
+  and no fraction the scale's round-off could fake (``+0.03125 (= 1/32)`` for a gain of
+  round-off in a game of payoffs ``10^15``);
 * a probability: :func:`probability_text`, four places and a small fraction
   (``0.6667 (2/3)``); in exact runs the fraction alone (:func:`exact_probability_text`).
 
@@ -43,6 +51,10 @@ In JSON (every document):
   :data:`JSON_EXACT_DIGITS` digits;
 * a count (:func:`count_json`): ``{"exact": str | null, "log10": float}``, ``"exact"``
   null for a :class:`LogCount`.
+
+Size: the rules for every kind of number, in text and in JSON, are read side by side (a
+value's text and its JSON, a count's and its logarithm's, share their limits); split by
+kind they would import each other's constants both ways.
 """
 
 from __future__ import annotations
@@ -63,6 +75,7 @@ __all__ = [
     "LARGEST_FIXED",
     "MAX_DENOMINATOR",
     "READABLE_DENOMINATOR",
+    "SCALE_ROUND_OFF",
     "SMALLEST_FIXED",
     "Count",
     "LogCount",
@@ -78,6 +91,7 @@ __all__ = [
     "float_of",
     "fraction_text",
     "is_readable",
+    "is_round_off",
     "is_short",
     "json_float",
     "json_int",
@@ -85,6 +99,7 @@ __all__ = [
     "matching_fraction",
     "number_text",
     "probability_text",
+    "scaled_text",
     "short_number",
     "value_text",
 ]
@@ -118,6 +133,16 @@ float noise (``333333333.3333333135``); from ``10^15`` in scientific notation
 
 FLOAT_DIGITS = 15
 """The significant digits every float carries (``sys.float_info.dig``)."""
+
+SCALE_ROUND_OFF = EQUAL_TOLERANCE
+"""A float within this share of its scale (the game's payoff range, a spot's pot) of 0 is
+round-off (:func:`is_round_off`): the certificate, whose tolerance is 1e-9 of the payoff
+range, never tells such a value from 0, and a float computation in that game is no closer."""
+
+COARSEST_PLACE = 1e-2
+"""Fixed places are written while their last place is at most this share of the scale
+(:func:`scaled_text`): four places show a pot of 0.01 to 1 % of it, and a pot of ``1e-11``
+not at all (``0.0000``)."""
 
 MAX_DENOMINATOR = 1000
 """The largest denominator of the fraction a float is taken to stand for."""
@@ -310,7 +335,7 @@ def exact_probability_text(probability: Fraction, long_fractions: bool = True) -
     return probability_text(float(probability))
 
 
-def value_text(value: Any, exact: bool = False) -> str:
+def value_text(value: Any, exact: bool = False, scale: Rational | float | None = None) -> str:
     """The one way to write a value: ``-0.0555555556 (= -1/18)``.
 
     Ten places with a sign, then the fraction it equals: the value itself when it is a
@@ -320,19 +345,112 @@ def value_text(value: Any, exact: bool = False) -> str:
     a file's decimals), written ``≈`` unless the value is within :data:`EQUAL_TOLERANCE` of
     it (``+0.3333333333 (≈ 1/3)`` for a file's decimals, which are not 1/3); nothing for a
     whole number or when no small fraction matches.
+
+    Given the ``scale`` of the value (the game's payoff range), a float is also judged by
+    it: within :data:`SCALE_ROUND_OFF` of it from 0 it is round-off, written ``≈ 0``
+    (:func:`is_round_off`), and a fraction that is not whole is shown only where the
+    scale's round-off is finer than half the distance between two such fractions
+    (``1 / MAX_DENOMINATOR²``), so below payoff ranges of about ``5·10^5``: in a game of
+    payoffs ``10^15`` a gain of round-off, ``0.03125``, is not ``1/32``.  An exact value
+    (a ``Fraction``) is what it is at any scale.
     """
     fraction: Fraction | None
     relation = "="
     if isinstance(value, Fraction | int) and (exact or is_readable(Fraction(value))):
         fraction = Fraction(value)
     else:
-        fraction = matching_fraction(float(value))
-        if fraction is not None and not _equal_as_float(float(value), fraction):
+        number = float(value)
+        if number != 0 and scale is not None and is_round_off(number, scale):
+            return "≈ 0"
+        fraction = matching_fraction(number)
+        if fraction is not None and fraction.denominator > 1 and not _fraction_fits(scale):
+            fraction = None
+        if fraction is not None and not _equal_as_float(number, fraction):
             relation = "≈"
     shown = decimal_text(value)
     if fraction is None or fraction.denominator == 1:
         return shown
     return f"{shown} ({relation} {fraction})"
+
+
+def _usable_scale(scale: Rational | float | None) -> float | None:
+    """``scale`` as a positive finite float, or None when there is none to judge by."""
+    if scale is None:
+        return None
+    number = float_of(scale) if isinstance(scale, Rational) else float(scale)
+    return number if math.isfinite(number) and number > 0 else None
+
+
+def is_round_off(value: float, scale: Rational | float | None) -> bool:
+    """Whether ``value`` is round-off beside ``scale`` (the game's payoff range, a spot's
+    pot): at most :data:`SCALE_ROUND_OFF` of it from 0.  Nothing is round-off without a
+    scale (None, 0, not finite)."""
+    size = _usable_scale(scale)
+    return size is not None and abs(value) <= SCALE_ROUND_OFF * size
+
+
+def _fraction_fits(scale: Rational | float | None) -> bool:
+    """Whether the round-off of ``scale`` is finer than half the distance between two
+    fractions of denominators up to :data:`MAX_DENOMINATOR` (no scale: nothing to judge)."""
+    size = _usable_scale(scale)
+    return size is None or 2 * SCALE_ROUND_OFF * size * MAX_DENOMINATOR**2 <= 1
+
+
+def _fixed_fits(places: int, scale: float) -> bool:
+    """Whether ``places`` fixed places suit ``scale``: their last place at most
+    :data:`COARSEST_PLACE` of it, and not below its round-off (:data:`SCALE_ROUND_OFF`)."""
+    last = 10.0**-places
+    return SCALE_ROUND_OFF * scale <= last <= COARSEST_PLACE * scale
+
+
+def scaled_text(
+    value: Rational | float,
+    scale: Rational | float | None,
+    places: int = 4,
+    sign: bool = False,
+) -> str:
+    """A value of a report that writes values to ``places`` fixed places, beside its
+    ``scale`` (the game's payoff range, a spot's pot): the same text in any unit.
+
+    * While the places suit the scale (their last place at most :data:`COARSEST_PLACE` of
+      it and not below its round-off), or without a scale, the fixed places
+      (``7.5818``, ``-0.2778``): a report in ordinary units reads as it always has.
+    * Otherwise significant digits down to ``10^-places`` of the scale's power of ten (at
+      least one, at most :data:`FLOAT_DIGITS`): Kuhn poker's ``-0.2778`` in payoffs of
+      ``10^15`` is ``-2.778e+14``, not ``-277777777777777.7500``, and in payoffs of
+      ``10^-15`` ``-2.778e-16``, not ``-0.0000``.
+    * A float that is round-off beside the scale (:func:`is_round_off`) is 0: the fixed
+      places' zero, or ``≈ 0`` (``0`` when it is 0).  An exact value (a ``Fraction``) is
+      never round-off.
+
+    Parameters
+    ----------
+    value
+        The number to write.
+    scale
+        What the value is measured against: the payoff range, or a spot's pot; None for
+        the fixed places whatever the value.
+    places
+        The fixed places the report writes in ordinary units.
+    sign
+        Write ``+`` before a positive value (and before 0).
+    """
+    number = float_of(value) if isinstance(value, Rational) else float(value)
+    plus = "+" if sign else ""
+    size = _usable_scale(scale)
+    if not math.isfinite(number):
+        return f"{number:{plus}}"
+    round_off = not isinstance(value, Rational) and number != 0 and is_round_off(number, size)
+    if round_off:
+        number = 0.0
+    if size is None or _fixed_fits(places, size):
+        text = f"{number:{plus}.{places}f}"
+        return f"{0.0:{plus}.{places}f}" if float(text) == 0 else text  # no "-0.0000"
+    if number == 0:
+        return "≈ 0" if round_off else f"{plus}0"
+    last = math.floor(math.log10(size)) - places
+    digits = min(max(math.floor(math.log10(abs(number))) - last + 1, 1), FLOAT_DIGITS)
+    return f"{number:{plus}.{digits - 1}e}"
 
 
 def _equal_as_float(value: float, fraction: Fraction) -> bool:

@@ -6,13 +6,16 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TextIO
 
+from seqform.base.numbers import is_round_off, scaled_text
 from seqform.game.model import Game
 
 __all__ = [
     "QUIT_KEYS",
+    "ROUND_OFF",
     "Console",
     "SessionEnded",
     "ask_seat",
+    "below_round_off",
     "choose_seat",
     "move_menu",
     "parse_choice",
@@ -58,12 +61,24 @@ class Console:
         return line
 
 
-def signed(number: float | Fraction) -> str:
-    """``+2`` for whole numbers (a total of chips), ``-0.167`` otherwise."""
+def signed(number: float | Fraction, scale: Fraction | None = None) -> str:
+    """``+2`` for whole numbers (a total of chips), else three places beside ``scale`` (a
+    spot's pot; :func:`~seqform.base.numbers.scaled_text`): ``-0.167``, and ``+1.000e-11``
+    in a pot of ``1e-11``, where three places wrote ``+0.000``."""
     if isinstance(number, Fraction) and number.denominator == 1:
         return f"{int(number):+d}"
-    shown = round(float(number), 3)
-    return f"{shown if shown else 0.0:+.3f}"  # no "-0.000"
+    return scaled_text(number, scale, 3, sign=True)
+
+
+ROUND_OFF = 1e-9
+"""Expectations from a float LP's strategies, in the built-in games' chips: a difference this
+small is round-off.  On a spot, round-off is judged beside the pot."""
+
+
+def below_round_off(value: float, pot: Fraction | None) -> bool:
+    """Whether the expectation ``value`` is round-off: beside a spot's ``pot``
+    (:func:`~seqform.base.numbers.is_round_off`), else under :data:`ROUND_OFF`."""
+    return is_round_off(value, pot) if pot is not None else abs(value) <= ROUND_OFF
 
 
 def plural(count: int, word: str) -> str:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import TextIO
 
 from seqform.base.numbers import value_text
-from seqform.cli.play.console import Console, SessionEnded, plural, signed
+from seqform.cli.play.console import Console, SessionEnded, below_round_off, plural, signed
 from seqform.cli.play.views import view_of
 from seqform.documents.layout.tables import label_rows
 from seqform.play.session import HandResult, Score, play_hand
@@ -34,6 +34,7 @@ class SessionSummary:
     hands: list[HandResult] = field(default_factory=list)
     ended_by: str = ""
     value_word: str = "value"  # what the seat expects a hand is called: a spot's is its EV
+    pot: Fraction | None = None  # a spot's: what the totals are written beside
 
     def add(self, result: HandResult) -> None:
         self.hands.append(result)
@@ -63,7 +64,7 @@ class SessionSummary:
 def running_line(summary: SessionSummary) -> str:
     """``Total -2 after 1 hand; equilibrium expectation -0.0555555556 (= -1/18).``"""
     return (
-        f"  Total {signed(summary.total)} after {plural(len(summary.hands), 'hand')}; "
+        f"  Total {signed(summary.total, summary.pot)} after {plural(len(summary.hands), 'hand')}; "
         f"equilibrium expectation {value_text(summary.equilibrium_expectation)}."
     )
 
@@ -101,9 +102,8 @@ def play_session(
     """
     console = Console(source, out, echo, quiet=summary_only)
     view = view_of(session, console)
-    summary = SessionSummary(
-        Score(session.seat_value), value_word="EV" if session.is_spot else "value"
-    )
+    word = "EV" if session.is_spot else "value"
+    summary = SessionSummary(Score(session.seat_value), value_word=word, pot=session.pot)
     view.header(console)
     try:
         while hands is None or len(summary.hands) < hands:
@@ -130,14 +130,11 @@ def play_session(
     return summary
 
 
-ROUND_OFF = 1e-9
-"""Expectations from a float LP's strategies: a difference this small is round-off."""
-
-
-def _cost(choices: float) -> float:
+def _cost(choices: float, pot: Fraction | None) -> float:
     """The choices' expectation less equilibrium play's: never positive (the equilibrium is
-    a best response to the bot), 0 where the difference is round-off."""
-    return choices if choices < -ROUND_OFF else 0.0
+    a best response to the bot), 0 where the difference is round-off (beside a spot's pot:
+    :func:`~seqform.cli.play.console.below_round_off`)."""
+    return choices if choices < 0 and not below_round_off(choices, pot) else 0.0
 
 
 def write_summary(summary: SessionSummary, out: TextIO) -> None:
@@ -157,7 +154,7 @@ def write_summary(summary: SessionSummary, out: TextIO) -> None:
         choices = summary.choices_expectation - summary.cards_expectation
         other_luck = float(summary.total) - summary.choices_expectation
         rows = [
-            ("your total", signed(summary.total)),
+            ("your total", signed(summary.total, summary.pot)),
             (
                 f"equilibrium expectation ({summary.value_word} × hands)",
                 value_text(summary.equilibrium_expectation),
@@ -172,7 +169,7 @@ def write_summary(summary: SessionSummary, out: TextIO) -> None:
             ),
             ("", ""),
             ("luck of your cards", value_text(card_luck)),
-            ("your choices against equilibrium play", value_text(_cost(choices))),
+            ("your choices against equilibrium play", value_text(_cost(choices, summary.pot))),
             ("luck of the bot's cards and coin flips", value_text(other_luck)),
         ]
         lines += [line.rstrip() for line in label_rows(rows)]

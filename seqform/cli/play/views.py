@@ -15,7 +15,14 @@ from fractions import Fraction
 from typing import Protocol
 
 from seqform.base.numbers import value_text
-from seqform.cli.play.console import Console, move_menu, parse_choice, parse_spot_choice, signed
+from seqform.cli.play.console import (
+    Console,
+    below_round_off,
+    move_menu,
+    parse_choice,
+    parse_spot_choice,
+    signed,
+)
 from seqform.holdem import amount_text, card_text, hand_name
 from seqform.play.cards import CardGameTable
 from seqform.play.kuhn import KuhnTable
@@ -99,7 +106,7 @@ class KuhnView:
         else:
             relation = "beats" if payoff > 0 else "loses to"
             self.console.say(f"  Showdown: your {mine} {relation} the bot's {theirs}. {said}")
-        if not self.table.has_auto and result.cost > 1e-9:
+        if not self.table.has_auto and _costly(self.session, result):
             self.console.say(
                 f"  Those choices expect {value_text(-result.cost)} compared with equilibrium "
                 f"play with a {mine}."
@@ -177,11 +184,17 @@ class CardGameView:
                 f"  Showdown with public cards {self._public(state)}: your {mine} {relation} "
                 f"the bot's {theirs}. {said}"
             )
-        if not self.table.has_auto and result.cost > 1e-9:
+        if not self.table.has_auto and _costly(self.session, result):
             self.console.say(
                 f"  Those choices expect {value_text(-result.cost)} compared with equilibrium "
                 f"play with {mine}."
             )
+
+
+def _costly(session: PlaySession, result: HandResult) -> bool:
+    """Whether the human's choices gave up more than round-off against equilibrium play
+    (beside a spot's pot: :func:`~seqform.cli.play.console.below_round_off`)."""
+    return result.cost > 0 and not below_round_off(result.cost, session.pot)
 
 
 def _third_person(word: str) -> str:
@@ -259,7 +272,7 @@ class SpotView:
     def result(self, result: HandResult) -> None:
         seat, state = self.session.seat, result.state
         mine, theirs = state.deal.cards[seat], state.deal.cards[1 - seat]
-        said = f"Your net: {signed(result.payoff)}."
+        said = f"Your net: {signed(result.payoff, self.session.pot)}."
         if result.folded is not None:
             self.console.say(f"  No showdown (the bot held {cards_text(theirs)}). {said}")
         else:
@@ -271,7 +284,7 @@ class SpotView:
                 f"  Showdown on {cards_text(board)}: your {cards_text(mine)} ({names[0]}) "
                 f"{relation} the bot's {cards_text(theirs)} ({names[1]}). {said}"
             )
-        if not self.table.has_auto and result.cost > 1e-9:
+        if not self.table.has_auto and _costly(self.session, result):
             self.console.say(
                 f"  Those choices expect {value_text(-result.cost)} chips compared with "
                 f"equilibrium play with {cards_text(mine)}."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.base.numbers import decimal_text
+from seqform.base.numbers import decimal_text, scaled_text
 
 __all__ = ["LARGEST_SHOWN", "lock_lines"]
 
@@ -20,17 +20,22 @@ def _who(player: int, spot: bool) -> str:
     return _WHO[player - 1] if spot else f"Player {player}"
 
 
-def _ev(value: float, share: float | None, sign: bool = False) -> str:
-    text = f"{value:+.4f}" if sign else f"{value:.4f}"
+def _ev(value: float, share: float | None, scale: float | None, sign: bool = False) -> str:
+    """An EV to four places beside its scale (:func:`scaled_text`), and its share of the pot
+    on a spot."""
+    text = scaled_text(value, scale, 4, sign)
     if share is None:
         return text
     return f"{text} ({share * 100:+.2f}%)" if sign else f"{text} ({share * 100:.2f}%)"
 
 
-def lock_lines(locks: dict[str, Any]) -> list[str]:
+def lock_lines(locks: dict[str, Any], payoff_range: float | None = None) -> list[str]:
     """The locks, the unlocked solution beside, the EV changes and the largest strategy
-    changes, from a document's ``"locks"`` object."""
+    changes, from a document's ``"locks"`` object; the EVs are written beside the spot's pot,
+    or else the game's ``payoff_range`` (the document's certificate's), so that they read
+    alike in any unit."""
     spot = locks["pot"] is not None
+    scale = locks["pot"] if spot else payoff_range
     unit = "chips, share of the pot" if spot else "the game's payoffs"
     unlocked = locks["unlocked"]
     count = locks["locked_infosets"]
@@ -45,9 +50,9 @@ def lock_lines(locks: dict[str, Any]) -> list[str]:
     ]
     for seat in locks["seats"]:
         who = _who(seat["player"], spot)
-        before = _ev(seat["ev_before"], seat.get("share_before"))
-        after = _ev(seat["ev_after"], seat.get("share_after"))
-        change = _ev(seat["ev_change"], seat.get("share_change"), sign=True)
+        before = _ev(seat["ev_before"], seat.get("share_before"), scale)
+        after = _ev(seat["ev_after"], seat.get("share_after"), scale)
+        change = _ev(seat["ev_change"], seat.get("share_change"), scale, sign=True)
         lines.append(f"  {who:<9} {before}  ->  {after}   change {change}")
     changes = locks["changes"]
     lines.append("")

@@ -65,7 +65,8 @@ def document_report(built: dict[str, Any], strategies: str = "auto") -> str:
 
         rest = {key: value for key, value in built.items() if key != "locks"}
         base = document_report(rest, strategies).rstrip("\n")
-        return base + "\n\n" + "\n".join(lock_lines(built["locks"])) + "\n"
+        scale = built["certificate"].get("payoff_range")
+        return base + "\n\n" + "\n".join(lock_lines(built["locks"], scale)) + "\n"
     if "exact" in built:
         from seqform.documents.text.exact import exact_text
 

@@ -20,6 +20,7 @@ import csv
 import io
 from typing import Any
 
+from seqform.base.numbers import scaled_text
 from seqform.documents.layout.parts import Document
 from seqform.documents.layout.tables import aligned_table
 
@@ -33,8 +34,8 @@ def _row_text(row: Document) -> list[str]:
     ev, share, combos = row["ev"], row["ev_share"], row["combos"]
     lines = [
         f"{name}  board {row['board']}  pot {row['pot']:g}  combos {combos[0]}/{combos[1]}  "
-        f"EV OOP {ev['oop']:.4f} ({100 * share['oop']:.2f}%)  "
-        f"IP {ev['ip']:.4f} ({100 * share['ip']:.2f}%)  "
+        f"EV OOP {scaled_text(ev['oop'], row['pot'])} ({100 * share['oop']:.2f}%)  "
+        f"IP {scaled_text(ev['ip'], row['pot'])} ({100 * share['ip']:.2f}%)  "
         f"exploitability {row['exploitability']:.2e} "
         f"({100 * row['exploitability_pot']:.4f}% pot)  {row['seconds']:.1f} s"
     ]
@@ -110,8 +111,8 @@ def _aggregate_lines(rows: list[Document]) -> list[str]:
         table.append(
             [
                 f"{row['board']:<{width}}  {_texture_text(found['texture'])}",
-                f"{ev['oop']:.2f} ({_percent(share['oop'])}%)",
-                f"{ev['ip']:.2f} ({_percent(share['ip'])}%)",
+                f"{_chips(ev['oop'], row['pot'])} ({_percent(share['oop'])}%)",
+                f"{_chips(ev['ip'], row['pot'])} ({_percent(share['ip'])}%)",
                 _percent(found["equity"]["oop"]),
                 _percent(found["equity"]["ip"]),
                 _percent(found["eqr"]["oop"]),
@@ -123,7 +124,8 @@ def _aggregate_lines(rows: list[Document]) -> list[str]:
     actions = [["board", *names]]
     for row in rows:
         by_name = {action["name"]: action for action in row["aggregate"]["actions"]}
-        actions.append([row["board"], *(_action_cell(by_name.get(name)) for name in names)])
+        cells = (_action_cell(by_name.get(name), row["pot"]) for name in names)
+        actions.append([row["board"], *cells])
     return [
         "Aggregate report: EV in chips (% of the pot); equity, EQR = EV / (equity × pot) "
         "and OOP's bet frequency in %",
@@ -134,12 +136,19 @@ def _aggregate_lines(rows: list[Document]) -> list[str]:
     ]
 
 
-def _action_cell(action: Document | None) -> str:
+def _chips(value: float, pot: float) -> str:
+    """Chips in the aggregate tables: two places beside the pot (``7.58``; ``7.6e-12`` in a
+    pot of ``1e-11``: :func:`~seqform.base.numbers.scaled_text`)."""
+    return scaled_text(value, pot, 2)
+
+
+def _action_cell(action: Document | None, pot: float) -> str:
     if action is None:
         return ""
     if action["ev"] is None:
         return f"{_percent(action['frequency'])}%"
-    return f"{_percent(action['frequency'])}% EV {action['ev']:.2f} ({_percent(action['ev_pot'])}%)"
+    ev = _chips(action["ev"], pot)
+    return f"{_percent(action['frequency'])}% EV {ev} ({_percent(action['ev_pot'])}%)"
 
 
 def _slug(name: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from seqform.base.numbers import scaled_text
 from seqform.holdem import WHO, ActionFrequencies, ComboStrategy, amount_text
 
 __all__ = [
@@ -39,11 +40,13 @@ def _frequency_line(found: dict[str, Any]) -> str:
 
 def ev_text(spot: dict[str, Any]) -> str:
     """``"EV OOP 7.5818 chips (75.82% of the pot), IP 2.4182 (24.18%)"`` from a document's
-    ``"spot"`` object: the shares, fractions there, as percentages."""
-    ev, share = spot["ev"], spot["ev_share"]
+    ``"spot"`` object: the shares, fractions there, as percentages; the chips to four places
+    beside the pot (:func:`~seqform.base.numbers.scaled_text`: ``7.582e-12`` in a pot of
+    ``1e-11``)."""
+    ev, share, pot = spot["ev"], spot["ev_share"], spot["pot"]
     return (
-        f"EV OOP {ev['oop']:.4f} chips ({100 * share['oop']:.2f}% of the pot), "
-        f"IP {ev['ip']:.4f} ({100 * share['ip']:.2f}%)"
+        f"EV OOP {scaled_text(ev['oop'], pot)} chips ({100 * share['oop']:.2f}% of the pot), "
+        f"IP {scaled_text(ev['ip'], pot)} ({100 * share['ip']:.2f}%)"
     )
 
 

@@ -50,14 +50,17 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.certify import respond
-from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan, plan_from_behaviour
 from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import StructuredGame, hands_clash_free
 from seqform.lp.problem import FloatSolution
 from seqform.lp.solvers import StructuredSolver
+from seqform.resolving.subgame_classes import SubgameClasses
 from seqform.resolving.subgames import ResolveError
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
+from seqform.structured.reductions.suit_classes import certify_on_classes
+from seqform.structured.reductions.suit_reduction import reduce_lp
 from seqform.structured.responses import best_response, certify, leaf_payoffs
 
 __all__ = [
@@ -118,15 +121,53 @@ def _first_infosets(sub: StructuredGame) -> np.ndarray:
     return numbering.infoset_index[1][:, nodes]
 
 
-def counterfactual_values(sub: StructuredGame, strategy: BehaviouralStrategy) -> np.ndarray:
+def counterfactual_values(
+    sub: StructuredGame, strategy: BehaviouralStrategy, classes: SubgameClasses | None = None
+) -> np.ndarray:
     """Per hand of player 1, ``cbv(J)``: its best-response value against player 0's
     ``strategy`` in ``sub``, counterfactual (the full game's units); Fractions for an exact
-    ``strategy``."""
+    ``strategy``.  With ``classes`` (a subgame of the game on canonical boards), per root
+    class: the sum of its hands' values, the best response taken on hand classes
+    (:mod:`seqform.resolving.subgame_classes`)."""
+    if classes is not None:
+        payoffs = leaf_payoffs(sub, 1, plan_from_behaviour(strategy.to_float()))
+        values = respond(classes.tables[1], classes.on_classes(1, payoffs)).infoset_values
+        owner, infosets = _root_infosets(sub, classes)
+        total = np.asarray(values, dtype=float)[infosets]
+        return np.bincount(owner, weights=total, minlength=len(classes.root_sizes))
     kind = object if strategy.exact else float
     values = np.asarray(best_response(sub, 1, strategy).infoset_values, dtype=kind)
     first = _first_infosets(sub)
     zero = np.asarray(Fraction(0) if strategy.exact else 0.0, dtype=kind)
     return np.where(first >= 0, values[np.maximum(first, 0)], zero).sum(axis=1)
+
+
+def _root_infosets(sub: StructuredGame, classes: SubgameClasses) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair (root class, class of player 1's first information sets) once: a class of
+    first information sets belongs to one root class (its stabilizer fixes the path's
+    cards and more)."""
+    first = _first_infosets(sub)
+    hands, _ = np.nonzero(first >= 0)
+    infosets = classes.hand_classes[1].infosets[first[first >= 0]]
+    count = classes.hand_classes[1].num_infosets
+    pairs = np.unique(classes.root[hands].astype(np.int64) * count + infosets)
+    return pairs // count, pairs % count
+
+
+def _gadget_infosets(
+    sub: StructuredGame, hands: np.ndarray, classes: SubgameClasses | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per first information set of player 1 (or class of them) in the gadget, the index in
+    ``hands`` of its hand (or root class) and its column among the ``q``."""
+    if classes is None:
+        first = _first_infosets(sub)[hands]
+        owner = np.repeat(np.arange(len(hands)), first.shape[1])[first.ravel() >= 0]
+        return owner, first.ravel()[first.ravel() >= 0]
+    owner, infosets = _root_infosets(sub, classes)
+    position = np.full(len(classes.root_sizes), -1, dtype=np.int64)
+    position[hands] = np.arange(len(hands))
+    inside = position[owner] >= 0
+    return position[owner[inside]], infosets[inside]
 
 
 @dataclass(frozen=True)
@@ -139,6 +180,9 @@ class GadgetLP:
         its take row (``resolve`` only, else empty)
     first_columns, first_owners : the columns ``q_I`` of ``O``'s first information sets and
         the hand (index into ``hands``) of each: the entries ``−q_I`` of the hand's row
+    classes : for a subgame of the game on canonical boards, its hand classes: the LP is
+        on classes (:func:`~seqform.structured.reductions.suit_reduction.reduce_lp`),
+        ``hands`` are root classes and ``q_I`` are classes of first information sets
     """
 
     sub: StructuredGame
@@ -151,6 +195,7 @@ class GadgetLP:
     take_rows: np.ndarray
     first_columns: np.ndarray
     first_owners: np.ndarray
+    classes: SubgameClasses | None = None
 
 
 def gadget_lp(
@@ -159,16 +204,20 @@ def gadget_lp(
     hands: np.ndarray,
     weights: np.ndarray,
     alternatives: np.ndarray,
+    classes: SubgameClasses | None = None,
 ) -> GadgetLP:
     """The ``resolve``, ``maxmargin`` or ``reach`` gadget LP of ``sub`` (module docstring);
-    ``weights`` and ``alternatives`` per hand of ``hands``, in the full game's units."""
+    ``weights`` and ``alternatives`` per hand of ``hands``, in the full game's units.  With
+    ``classes``, on hand classes: ``hands`` are root classes, with their hands' summed
+    weights and targets (:mod:`seqform.resolving.subgame_classes`)."""
     base = build_structured_lp(sub)
+    if classes is not None:
+        base = reduce_lp(base, classes.hand_classes)
     n_x, scale = base.x_columns.stop, base.scale
     empty = base.payoff_rows.start
-    first = _first_infosets(sub)[hands]
     count = len(hands)
-    owner = np.repeat(np.arange(count), first.shape[1])[first.ravel() >= 0]
-    q = n_x + 1 + first.ravel()[first.ravel() >= 0]
+    owner, infosets = _gadget_infosets(sub, hands, classes)
+    q = n_x + 1 + infosets
     matrix = base.matrix.tocoo()
     keep = ~((matrix.row == empty) & np.isin(matrix.col, q))
     if gadget != "resolve":
@@ -208,7 +257,7 @@ def gadget_lp(
         payoff_nonzeros=base.payoff_nonzeros,
         auxiliaries=base.auxiliaries,
     )
-    return GadgetLP(sub, gadget, lp, hands, weights, alternatives, own, take, q, owner)
+    return GadgetLP(sub, gadget, lp, hands, weights, alternatives, own, take, q, owner, classes)
 
 
 @dataclass(frozen=True)
@@ -232,28 +281,48 @@ def solve_gadget(built: GadgetLP, solver: StructuredSolver | None = None) -> Gad
     """Solve the gadget LP and certify its answer by both players' best responses in the
     gadget game; ``solver`` None lets :func:`gadget_solver` choose by the LP's size."""
     solution = solve_structured_lp(built.lp, solver=solver or gadget_solver(built.lp))
-    lp, sub = built.lp, built.sub
+    lp, sub, classes = built.lp, built.sub, built.classes
     tables = structured_tables(sub)
-    x = np.maximum(solution.primal[lp.x_columns], 0.0)
+    x, y = _plans(lp, solution, classes)
     strategy = behaviour_from_plan(tables[0], x)
-    y = np.maximum(solution.duals[lp.payoff_rows], 0.0)
     rows = np.maximum(solution.duals[built.rows], 0.0)
-    cbv = counterfactual_values(sub, strategy)[built.hands]
+    cbv = counterfactual_values(sub, strategy, classes)[built.hands]
     alternatives, weights = built.alternatives, built.weights
     if built.gadget == "resolve":
         total = float(weights.sum())
         value = solution.objective / lp.scale / total
         takes = np.maximum(solution.duals[built.take_rows], 0.0)
-        against_o = float(respond(tables[0], leaf_payoffs(sub, 0, y)).value)
+        against_o = _best_first(sub, y, classes)
         best_p = (against_o - float(takes @ alternatives)) / total
         best_o = float(np.maximum(cbv, alternatives).sum()) / total
     else:
         value = solution.objective
         scaled = lp.scale * y
-        best_p = float(respond(tables[0], leaf_payoffs(sub, 0, scaled)).value)
+        best_p = _best_first(sub, scaled, classes)
         best_p += lp.scale * float(rows @ alternatives)
         best_o = float(((cbv - alternatives) / weights).max())
     return GadgetAnswer(strategy, value, best_p + best_o, lp.shape[1], solution)
+
+
+def _plans(
+    lp: StructuredLP, solution: FloatSolution, classes: SubgameClasses | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Player 0's plan (the LP's columns) and player 1's (its payoff rows' multipliers) in
+    ``sub``: on classes, each member of a class takes the class's value."""
+    x = np.maximum(solution.primal[lp.x_columns], 0.0)
+    y = np.maximum(solution.duals[lp.payoff_rows], 0.0)
+    if classes is None:
+        return x, y
+    return classes.lift(0, x), classes.lift(1, y)
+
+
+def _best_first(sub: StructuredGame, plan: np.ndarray, classes: SubgameClasses | None) -> float:
+    """Player 0's best-response value in ``sub`` against player 1's ``plan`` (on hand
+    classes with ``classes``)."""
+    payoffs = leaf_payoffs(sub, 0, plan)
+    if classes is None:
+        return float(respond(structured_tables(sub)[0], payoffs).value)
+    return float(respond(classes.tables[0], classes.on_classes(0, payoffs)).value)
 
 
 @dataclass(frozen=True)
@@ -268,15 +337,25 @@ class UnsafeAnswer:
     columns: int
 
 
-def solve_unsafe(sub: StructuredGame, solver: StructuredSolver | None = None) -> UnsafeAnswer:
+def solve_unsafe(
+    sub: StructuredGame,
+    solver: StructuredSolver | None = None,
+    classes: SubgameClasses | None = None,
+) -> UnsafeAnswer:
     """Solve ``sub`` (both players' ranges in its weights) by its structured LP (``solver``
-    None: :func:`gadget_solver`'s choice)."""
+    None: :func:`gadget_solver`'s choice); with ``classes``, on hand classes, certified
+    there (:func:`~seqform.structured.reductions.suit_classes.certify_on_classes`)."""
     lp = build_structured_lp(sub)
+    if classes is not None:
+        lp = reduce_lp(lp, classes.hand_classes)
     solution = solve_structured_lp(lp, solver=solver or gadget_solver(lp))
     tables = structured_tables(sub)
-    x = np.maximum(solution.primal[lp.x_columns], 0.0)
-    y = np.maximum(solution.duals[lp.payoff_rows], 0.0)
+    x, y = _plans(lp, solution, classes)
     strategies = (behaviour_from_plan(tables[0], x), behaviour_from_plan(tables[1], y))
     total = float(root_weights(sub).sum())
-    nash_conv = float(certify(sub, *strategies).nash_conv) / total
+    if classes is None:
+        certificate = certify(sub, *strategies)
+    else:
+        certificate = certify_on_classes(classes.boards, *strategies)
+    nash_conv = float(certificate.nash_conv) / total
     return UnsafeAnswer(strategies, solution.objective / lp.scale / total, nash_conv, lp.shape[1])

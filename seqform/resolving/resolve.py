@@ -52,6 +52,7 @@ from seqform.resolving.gifts import gifts
 from seqform.resolving.subgames import ResolveError, Subgame, find_subgames
 from seqform.routes.refine import refine as refine_game
 from seqform.routes.tree import solve_tree
+from seqform.structured.reductions.suit_classes import CanonicalBoards, lift_behaviour
 
 __all__ = ["GADGETS", "GadgetRun", "ResolveResult", "blueprint_on", "resolve"]
 
@@ -107,6 +108,10 @@ class ResolveResult:
         structured game)
     exact : every gadget LP solved exactly and both certificates in Fractions (structured
         path, :mod:`seqform.resolving.exact_gadgets`)
+    boards : the canonical boards the structured path re-solved on, or None (on the game
+        itself): ``blueprint`` and ``strategies`` are then ``G'``'s, the same on each hand
+        class, and both certificates taken on hand classes are their lifts' in ``game``
+        (:meth:`game_strategies`)
     """
 
     game: Game | StructuredGame
@@ -123,6 +128,15 @@ class ResolveResult:
     seconds: float
     path: str = "tree"
     exact: bool = False
+    boards: CanonicalBoards | None = None
+
+    def game_strategies(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+        """The combined profile on ``game``'s own tables (lifted from ``G'`` when re-solved
+        on canonical boards: a table of the whole game)."""
+        if self.boards is None:
+            return self.strategies
+        first, second = self.strategies
+        return lift_behaviour(self.boards, first), lift_behaviour(self.boards, second)
 
     @property
     def value(self) -> Any:

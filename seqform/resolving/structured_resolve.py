@@ -11,7 +11,39 @@ profiles are certified in the full game by the structured best responses
 (:func:`seqform.structured.responses.certify`), without the tree.  With ``exact=True`` the
 same stages run on Fractions (:mod:`seqform.resolving.exact_gadgets`).
 
-Size: one pipeline (prepare, gifts, gadget LP, combine, certify) for floats and Fractions.
+Canonical boards.  With ``boards`` the same pipeline runs on the game on canonical boards
+``G'`` (:mod:`seqform.structured.reductions.suit_classes`), whose tables fit where the
+game's do not (the 52-card Rhode Island hold'em), from a blueprint on ``G'`` that is the
+same on each hand class.  The argument: such a blueprint is its lift's, and the lift is
+invariant under every suit permutation ``σ`` of the game, so the game's subgames at boards
+``b`` and ``σb`` are one subgame up to renaming, with the same targets ``T_J`` and the same
+gadget optimum; ``G'`` keeps one per orbit, the canonical board ``b'``, with its chance
+weight times the orbit's size.  Inside, the subgame of ``G'`` is the game's subgame at
+``b'`` on canonical boards again (the later cards canonical under the stabilizer of
+``b'``), which is the game only for plans that are the same on each hand class: a hand
+meets only the canonical cards it does not block, so its best response alone is not the
+game's, only its class's sum is.  Each gadget LP is therefore the subgame's structured LP
+on hand classes (:func:`~seqform.structured.reductions.suit_reduction.reduce_lp`: the LP of
+the game's subgame restricted to plans invariant under the stabilizer of ``b'``), with one
+gadget row per *root class* (the opponent's hands at ``b'`` up to that stabilizer; its
+weight, target and counterfactual value the sums over its hands, each best response taken
+on classes: :mod:`seqform.resolving.subgame_classes`).  The gadget LP of the game's
+subgame is invariant under the stabilizer, so the average of an optimum over it is an
+optimum, and that average is a plan of classes: the LP on classes has the game's optimum
+value, and every answer is class-symmetric by construction, not averaged afterwards.  A
+root class's margin is the sum of its hands' (all equal), so every margin ``>= 0`` on
+classes is every margin ``>= 0`` in the game, and Theorem 1 of Burch et al. holds for
+the lifted profile; the runs report targets and margins per hand of the game (sums divided
+by the class's hands and the orbit's boards).  The combined profile keeps the blueprint's
+trunk and is class-symmetric, and
+:func:`~seqform.structured.reductions.suit_classes.certify_on_classes` gives its lift's
+exploitability in the game.  ``reach`` is refused: its gifts share the opponent's trunk
+best response among root information sets, and on classes both the gifts and their
+sharing count would have to be taken class by class, which is not written; so is ``exact``
+(floats only).
+
+Size: one pipeline (prepare, gifts, gadget LP, combine, certify) for floats and Fractions,
+on the game or on its canonical boards.
 """
 
 from __future__ import annotations
@@ -21,6 +53,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -57,7 +90,13 @@ from seqform.resolving.public_subgames import (
     subgame_game,
 )
 from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult
+from seqform.resolving.subgame_classes import SubgameClasses, subgame_classes
 from seqform.resolving.subgames import ResolveError
+from seqform.structured.reductions.suit_classes import (
+    CanonicalBoards,
+    certify_on_classes,
+    first_members,
+)
 from seqform.structured.responses import best_response, certify, leaf_payoffs
 
 __all__ = ["resolve_structured"]
@@ -157,6 +196,9 @@ class _Prepared:
 
     factor : the re-solving player's range in ``sub`` is its blueprint's divided by this
         (:func:`_normalised`); ``weights`` and ``targets`` are ``sub``'s, so divided too
+    classes : on canonical boards, ``sub``'s hand classes; ``hands`` are then root classes
+        and ``members`` the hands of the game each stands for (its hands times the orbit
+        of the path's boards), by which its sums are divided in the report
     """
 
     subgame: PublicSubgame
@@ -167,6 +209,13 @@ class _Prepared:
     targets: np.ndarray
     keys: list[str]
     factor: Any
+    classes: SubgameClasses | None = None
+    members: np.ndarray | None = None
+
+    def per_hand(self, values: np.ndarray) -> tuple[float, ...]:
+        """Values of the LP's units per hand of the game (class sums divided)."""
+        scaled = self.factor * values
+        return _floats(scaled if self.members is None else scaled / self.members)
 
 
 def _prepare(
@@ -175,9 +224,11 @@ def _prepare(
     player: int,
     profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
     plan: np.ndarray,
+    boards: CanonicalBoards | None = None,
 ) -> _Prepared | None:
     """The subgame with ``player``'s blueprint ranges (``player`` is the LP's player 0),
-    ``O``'s root hands and targets; None when ``player``'s blueprint never reaches it."""
+    ``O``'s root hands (root classes with ``boards``) and targets; None when ``player``'s
+    blueprint never reaches it."""
     opponent = 1 - player
     weights: list[np.ndarray] = [np.zeros(0), np.zeros(0)]
     weights[player], factor = _normalised(root_reach(game, subgame, player, plan))
@@ -185,16 +236,22 @@ def _prepare(
     weights[opponent] = root_reach(game, subgame, opponent, everything)  # 1 where valid
     sub = subgame_game(game, subgame, (weights[0], weights[1]), mirror=player == 1, kind="gadget")
     all_weights = root_weights(sub, exact=plan.dtype == object)
+    classes = None if boards is None else subgame_classes(boards, subgame, sub, player)
+    if classes is not None:
+        all_weights = classes.root_sums(all_weights)
     hands = np.flatnonzero(all_weights > 0)
     if not len(hands):
         return None
     tables = structured_tables(game)
     where = _sequence_map(tables[player], structured_tables(sub)[0])
     blueprint = _restricted(structured_tables(sub)[0], where, profile[player].probabilities)
-    targets = counterfactual_values(sub, blueprint)[hands]
-    labels = game.hands[opponent].labels
+    targets = counterfactual_values(sub, blueprint, classes)[hands]
+    labels = game.hands[opponent].labels if classes is None else classes.root_labels()
     keys = [f"[{labels[h]} | {subgame.name}]" for h in hands.tolist()]
-    return _Prepared(subgame, sub, where, hands, all_weights[hands], targets, keys, factor)
+    members = None if classes is None else classes.root_sizes[hands] * classes.orbit
+    return _Prepared(
+        subgame, sub, where, hands, all_weights[hands], targets, keys, factor, classes, members
+    )
 
 
 def _gifts(
@@ -225,14 +282,18 @@ def _safe(
     solver: StructuredSolver | None,
     combined: list[np.ndarray],
     progress: Callable[[str], None] | None = None,
+    boards: CanonicalBoards | None = None,
 ) -> tuple[list[GadgetRun], list[str]]:
-    """Each player in turn: every subgame's targets, the gifts, the gadget LPs, margins."""
+    """Each player in turn: every subgame's targets, the gifts, the gadget LPs, margins.
+
+    Length: one loop over players and subgames, the gadget LP's answer recorded as it comes.
+    """
     runs, skipped = [], []
     for player in (0, 1):
         plan = plan_from_behaviour(profile[player])
         prepared = []
         for subgame in subgames:
-            item = _prepare(game, subgame, player, profile, plan)
+            item = _prepare(game, subgame, player, profile, plan, boards)
             if item is None:
                 skipped.append(f"{subgame.name} (player {player + 1})")
             else:
@@ -253,7 +314,7 @@ def _safe(
                     f"no exact answer ({exc}); the float re-solve (without --exact) runs"
                 ) from exc
             combined[player][item.where.full] = answer.strategy.probabilities[item.where.sub]
-            after = counterfactual_values(item.sub, answer.strategy)[item.hands]
+            after = counterfactual_values(item.sub, answer.strategy, item.classes)[item.hands]
             value = answer.value if player == 0 else -answer.value
             runs.append(
                 GadgetRun(
@@ -263,8 +324,8 @@ def _safe(
                     value=value,
                     nash_conv=answer.nash_conv,
                     verified=True,
-                    targets=_floats(item.factor * item.targets),
-                    margins=_floats(item.factor * (item.targets - after)),
+                    targets=item.per_hand(item.targets),
+                    margins=item.per_hand(item.targets - after),
                     gifts=tuple(given.tolist()),
                 )
             )
@@ -299,6 +360,7 @@ def _answer(
         item.hands,
         np.asarray(item.weights, dtype=float),
         np.asarray(alternatives, dtype=float),
+        item.classes,
     )
     if not exact:
         answer = solve_gadget(built, solver)
@@ -321,6 +383,7 @@ def _unsafe(
     profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
     solver: StructuredSolver | None,
     combined: list[np.ndarray],
+    boards: CanonicalBoards | None = None,
 ) -> tuple[list[GadgetRun], list[str]]:
     runs, skipped = [], []
     plans = [plan_from_behaviour(strategy) for strategy in profile]
@@ -337,7 +400,8 @@ def _unsafe(
             total = sum(root_weights(sub, exact=True), Fraction(0))
             answer = UnsafeAnswer(strategies, float(value / total), float(gap / total), nodes)
         else:
-            answer = solve_unsafe(sub, solver)
+            classes = None if boards is None else subgame_classes(boards, subgame, sub, 0)
+            answer = solve_unsafe(sub, solver, classes)
         for player in (0, 1):
             where = _sequence_map(tables[player], structured_tables(sub)[player])
             combined[player][where.full] = answer.strategies[player].probabilities[where.sub]
@@ -358,10 +422,12 @@ def resolve_structured(
     solver: StructuredSolver | None = None,
     exact: bool = False,
     progress: Callable[[str], None] | None = None,
+    boards: CanonicalBoards | None = None,
 ) -> ResolveResult:
     """Re-solve every public subgame of round ``round_number`` of ``game`` from
     ``blueprint`` with ``gadget`` on the structured LPs (module docstring), and certify
-    blueprint and result in the full game without its tree.
+    blueprint and result in the full game without its tree; with ``boards``, on the game's
+    canonical boards (module docstring, "Canonical boards").
 
     Length: the entry point documents each option; the body checks them and runs the stages.
 
@@ -388,12 +454,23 @@ def resolve_structured(
         are the float ones taken as exact numbers.  ``solver`` is then the size's choice.
     progress
         Hears which gadget LP is being solved (each takes seconds to minutes at Leduc 13×4).
+    boards
+        ``game``'s canonical boards
+        (:func:`~seqform.structured.reductions.suit_classes.canonical_boards`): the
+        blueprint is then a class-symmetric profile of ``G' = boards.canonical`` (such as
+        ``abstract(..., suit_isomorphism=True)``'s strategies), every subgame of
+        ``G'``'s round is re-solved on hand classes, and the combined profile, on ``G'``
+        and class-symmetric, is certified on hand classes: its exploitability in ``game``
+        (``result.boards``; :meth:`ResolveResult.game_strategies` lifts it to ``game``).
+        Floats only: ``exact`` and ``reach`` are refused.
 
     Raises
     ------
     ResolveError
         For an unknown gadget, a round the game does not have, a subgame that can end
-        before the opponent acts in it, or a blueprint that is not a strategy of the game.
+        before the opponent acts in it, or a blueprint that is not a strategy of the game;
+        with ``boards``, for boards of another game, ``exact`` or ``reach``, or a blueprint
+        that is not the same on each hand class.
     seqform.lp.exact.linear_solver.ExactSolveError
         With ``exact``, for a gadget LP whose basis gives no exactly optimal answer.
     """
@@ -402,17 +479,21 @@ def resolve_structured(
         raise ResolveError(f"gadget: {gadget!r} is not one of {', '.join(GADGETS)}")
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
-    profile = _profile(game, blueprint)
+    played = game if boards is None else _on_boards(game, boards, gadget, exact)
+    profile = _profile(played, blueprint)
+    if boards is not None:
+        _check_symmetric(boards, profile)
     if exact:
         profile = (exact_blueprint(profile[0]), exact_blueprint(profile[1]))
-    subgames = find_public_subgames(game, round_number)
+    subgames = find_public_subgames(played, round_number)
     combined = [profile[0].probabilities.copy(), profile[1].probabilities.copy()]
     if gadget == "unsafe":
-        runs, skipped = _unsafe(game, subgames, profile, solver, combined)
+        runs, skipped = _unsafe(played, subgames, profile, solver, combined, boards)
     else:
-        runs, skipped = _safe(game, subgames, profile, gadget, solver, combined, progress)
-    tables = structured_tables(game)
+        runs, skipped = _safe(played, subgames, profile, gadget, solver, combined, progress, boards)
+    tables = structured_tables(played)
     strategies = (_strategy(tables[0], combined[0]), _strategy(tables[1], combined[1]))
+    measure = partial(certify, game) if boards is None else partial(certify_on_classes, boards)
     return ResolveResult(
         game=game,
         gadget=gadget,
@@ -420,12 +501,59 @@ def resolve_structured(
         refined=False,
         blueprint=profile,
         strategies=strategies,
-        certificate=certify(game, *strategies),
-        blueprint_certificate=certify(game, *profile),
+        certificate=measure(*strategies),
+        blueprint_certificate=measure(*profile),
         runs=tuple(runs),
         subgames=tuple(subgame.name for subgame in subgames),
         skipped=tuple(skipped),
         seconds=time.perf_counter() - start,
         path="structured",
         exact=exact,
+        boards=boards,
     )
+
+
+SYMMETRY_TOLERANCE = 1e-9
+"""The largest difference of a blueprint's realization plans within a hand class taken as
+rounding (a CFR average on ``G'`` is the same on each class up to float sums)."""
+
+
+def _on_boards(
+    game: StructuredGame, boards: CanonicalBoards, gadget: str, exact: bool
+) -> StructuredGame:
+    """``G'`` of ``boards`` after the refusals of the re-solve on canonical boards."""
+    if boards.game is not game:
+        raise ResolveError(
+            f"boards: the canonical boards of {boards.game.name}, not of {game.name}"
+        )
+    if exact:
+        raise ResolveError(
+            "exact: the re-solve on canonical boards is in floats; re-solve the game itself "
+            "(without its canonical boards) for the exact one"
+        )
+    if gadget == "reach":
+        raise ResolveError(
+            "gadget: reach's gifts on canonical boards would need the opponent's best "
+            "response shared among hand classes, which is not written; use resolve or "
+            "maxmargin, or re-solve the game itself"
+        )
+    return boards.canonical
+
+
+def _check_symmetric(
+    boards: CanonicalBoards, profile: tuple[BehaviouralStrategy, BehaviouralStrategy]
+) -> None:
+    """Refuse a blueprint whose plan differs within a hand class of ``G'`` (beyond
+    :data:`SYMMETRY_TOLERANCE`): the subgames of ``G'`` are the game's only for such plans."""
+    for player, strategy in enumerate(profile):
+        classes = boards.classes[player]
+        plan = plan_from_behaviour(strategy)
+        first = first_members(classes.sequences, classes.num_sequences)
+        spread = float(np.abs(plan - plan[first[classes.sequences]]).max(initial=0.0))
+        if spread > SYMMETRY_TOLERANCE:
+            raise ResolveError(
+                f"blueprint of player {player + 1}: its realization plan differs by "
+                f"{spread:.3g} within a hand class of {boards.canonical.name}; re-solving on "
+                "canonical boards needs a blueprint that is the same on each class (as "
+                "abstract(..., suit_isomorphism=True) and vector CFR on canonical boards give)"
+            )

@@ -25,12 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from seqform.forms.strategies import (
-    REACH_TOLERANCE,
-    BehaviouralStrategy,
-    behaviour_from_mapping,
-    plan_from_behaviour,
-)
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_with_reach, plan_from_behaviour
 from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
@@ -56,7 +51,7 @@ from seqform.resolving.public_subgames import (
     root_reach,
     subgame_game,
 )
-from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult
+from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult, blueprint_on
 from seqform.resolving.subgames import ResolveError
 from seqform.structured.responses import best_response, certify, leaf_payoffs
 
@@ -99,38 +94,6 @@ def _restricted(
         mine[1:] = 1.0 / counts[table.sequence_infoset[1:]]
     mine[where.sub] = probabilities[where.full]
     return BehaviouralStrategy(table, mine, np.zeros(table.num_infosets, dtype=bool))
-
-
-def _strategy(table: PlayerSequences, probabilities: np.ndarray) -> BehaviouralStrategy:
-    """A full-game strategy, with its information sets its own plan does not reach marked."""
-    plan = plan_from_behaviour(
-        BehaviouralStrategy(table, probabilities, np.zeros(table.num_infosets, dtype=bool))
-    )
-    unreached = plan[table.parent_sequence] <= REACH_TOLERANCE
-    return BehaviouralStrategy(table, probabilities, unreached)
-
-
-def _profile(
-    game: StructuredGame, blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]]
-) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-    if len(blueprint) != 2:
-        raise ResolveError(f"blueprint: need both players' strategies, got {len(blueprint)}")
-    tables = structured_tables(game)
-    found = []
-    for player, given in enumerate(blueprint):
-        if (
-            isinstance(given, BehaviouralStrategy)
-            and given.table.infosets == tables[player].infosets
-        ):
-            found.append(_strategy(tables[player], given.to_float().probabilities))
-            continue
-        mapping = given.as_dict() if isinstance(given, BehaviouralStrategy) else given
-        try:
-            strategy = behaviour_from_mapping(tables[player], mapping).to_float()
-        except (KeyError, ValueError) as exc:
-            raise ResolveError(f"blueprint of player {player + 1}: {exc}") from None
-        found.append(strategy)
-    return found[0], found[1]
 
 
 def _normalised(reach: np.ndarray) -> tuple[np.ndarray, Any]:
@@ -402,7 +365,8 @@ def resolve_structured(
         raise ResolveError(f"gadget: {gadget!r} is not one of {', '.join(GADGETS)}")
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
-    profile = _profile(game, blueprint)
+    first, second = blueprint_on(game, blueprint)
+    profile = (first.to_float(), second.to_float())
     if exact:
         profile = (exact_blueprint(profile[0]), exact_blueprint(profile[1]))
     subgames = find_public_subgames(game, round_number)
@@ -412,7 +376,10 @@ def resolve_structured(
     else:
         runs, skipped = _safe(game, subgames, profile, gadget, solver, combined, progress)
     tables = structured_tables(game)
-    strategies = (_strategy(tables[0], combined[0]), _strategy(tables[1], combined[1]))
+    strategies = (
+        behaviour_with_reach(tables[0], combined[0]),
+        behaviour_with_reach(tables[1], combined[1]),
+    )
     return ResolveResult(
         game=game,
         gadget=gadget,

@@ -455,3 +455,22 @@ def test_a_built_in_game_s_normal_form_is_refused_before_its_tree(monkeypatch, c
     monkeypatch.setattr(library, "_tree", no_tree)
     with pytest.raises(NormalFormTooLargeError, match=r"10\^7070\.8"):
         seqform.solve("leduc(ranks=13)", method="normal")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["compare"], id="compare"),
+        pytest.param(["ranges", "--force"], id="ranges"),
+        pytest.param(["solve", "--method", "tree"], id="solve"),
+        pytest.param(["exploit", "--opponent", "uniform"], id="exploit"),
+    ],
+)
+def test_the_bids_limit_is_a_usage_error_in_every_command(argv, capsys):
+    # compare exited 1 where ranges, solve and exploit exit 2: Liar's Dice's tree takes at
+    # most 14 bids (2 * dice * sides), a game parameter out of range (docs/cli.md, exit codes)
+    # (50 dice: beyond the public tree's bids too, so nothing is numbered before the refusal)
+    command, *options = argv
+    assert main([command, "liars_dice(dice=50)", *options]) == 2
+    err = capsys.readouterr().err
+    assert "600 bids and 2**600 nodes per roll; seqform builds at most 14 bids" in err

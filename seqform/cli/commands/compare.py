@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import argparse
 
-from seqform.cli.errors import EXIT_OK, CommandError, certified_exit, refuse_unused
+from seqform.cli.errors import (
+    EXIT_ERROR,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    certified_exit,
+    refuse_unused,
+)
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.documents.compare import comparison_document, sizes_document
 from seqform.documents.text.compare import comparison_text
 from seqform.documents.text.compare_sizes import sizes_text
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
-from seqform.game.errors import TreeTooLargeError
+from seqform.game.errors import GameParameterError, TreeTooLargeError
 from seqform.game.public.tree import StructuredGame
 from seqform.questions.compare import compare, lp_options_given
 from seqform.questions.formula_sizes import known_sizes
@@ -47,9 +54,13 @@ def run(args: argparse.Namespace) -> int:
     except (TreeTooLargeError, MemoryRefusedError) as refused:
         if args.no_solve or not _has_structured(args.game):
             raise
+        # a limit of the parameters (Liar's Dice's bids) is a usage error in every command,
+        # an estimate's refusal (nodes, memory) exit 1
+        code = EXIT_USAGE if isinstance(refused, GameParameterError) else EXIT_ERROR
         raise CommandError(
             f"{refused}; `compare {args.game} --no-solve` gives both formulations' sizes "
-            "without the tree"
+            "without the tree",
+            code,
         ) from refused
     logger.info("comparing the normal form and the sequence form of %s", game.name)
     comparison = compare(

@@ -111,7 +111,48 @@ def test_compare_limit_skips_only_what_does_not_fit(capsys):
 def test_compare_sizes_only(capsys):
     assert main(["compare", "kuhn", "--no-solve"]) == 0
     out = capsys.readouterr().out
+    assert "the tree (at most 61 nodes) is not built" in out and "Values agree" not in out
+
+
+def test_compare_sizes_only_of_a_file_builds_its_tree_and_solves_nothing(tmp_path, capsys):
+    # a game with no structured description is sized from its tree, as before
+    file = tmp_path / "kuhn.efg"
+    assert main(["export", "kuhn", "--to", "efg", "--output", str(file)]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(file), "--no-solve"]) == 0
+    out = capsys.readouterr().out
+    assert "30 terminal histories" in out  # Kuhn (1950): 6 deals × 5 betting lines
     assert "not solved" in out and "Values agree" not in out
+
+
+@pytest.mark.parametrize("spec", ["kuhn", "leduc(ranks=13, suits=4)", "liars_dice(sides=7)"])
+def test_compare_sizes_only_never_builds_a_tree_its_public_tree_sizes(spec, monkeypatch, capsys):
+    # compare --no-solve built the tree of a game that fits only to count its sizes: 2 min 26 s
+    # and 3.4 GB for Leduc 13×4, 33 s for Liar's Dice with 7 sides (/usr/bin/time -v), against
+    # 4 s and 5 s from the public tree × hands (test_sizes_without_the_tree_equal_the_trees)
+    def not_built(*args, **kwargs):
+        raise AssertionError("the tree was built")
+
+    monkeypatch.setattr("seqform.cli.progress.load_game", not_built)
+    monkeypatch.setattr("seqform.questions.compare.build_sequence_form", not_built)
+    if spec != "kuhn":  # the numbering is what is measured; here only the route is checked
+        monkeypatch.setattr("seqform.questions.formula_sizes.sizes_without_tree", _sizes_of_kuhn)
+    assert main(["compare", spec, "--no-solve", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["schema"].startswith("seqform.compare-sizes/")
+
+
+def _sizes_of_kuhn(spec, *, max_entries, force):
+    """Kuhn's sizes, standing in for a large game's numbering (4 s; measured above)."""
+    from seqform.game.builtin.registry import load_structured_game
+    from seqform.questions.compare import compare_sizes
+
+    return compare_sizes(load_structured_game("kuhn"), max_entries=max_entries)
+
+
+def test_compare_sizes_only_with_parameters_only_the_tree_takes_builds_the_tree(capsys):
+    # leduc(suit_isomorphism=True) has no structured description: its tree is sized
+    assert main(["compare", "leduc(suit_isomorphism=True)", "--no-solve"]) == 0
+    assert "terminal histories" in capsys.readouterr().out
 
 
 def test_a_comparison_whose_answers_are_not_certified_is_written_and_exits_3(capsys):
@@ -217,7 +258,7 @@ def test_compare_leduc_refuses_the_normal_form_but_solves_the_sequence_form(caps
 def test_compare_leduc_text_prints_powers_of_ten(capsys):
     assert main(["compare", "leduc", "--no-solve"]) == 0
     out = capsys.readouterr().out
-    assert "≈ 10^336.7 pure strategy profiles (10^168.4 × 10^168.4)" in out
+    assert "pure strategies          ≈ 10^168.4  ≈ 10^168.4  ≈ 10^336.7" in out
     assert "over the limit, not built" in out
 
 
@@ -414,3 +455,22 @@ def test_a_built_in_game_s_normal_form_is_refused_before_its_tree(monkeypatch, c
     monkeypatch.setattr(library, "_tree", no_tree)
     with pytest.raises(NormalFormTooLargeError, match=r"10\^7070\.8"):
         seqform.solve("leduc(ranks=13)", method="normal")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["compare"], id="compare"),
+        pytest.param(["ranges", "--force"], id="ranges"),
+        pytest.param(["solve", "--method", "tree"], id="solve"),
+        pytest.param(["exploit", "--opponent", "uniform"], id="exploit"),
+    ],
+)
+def test_the_bids_limit_is_a_usage_error_in_every_command(argv, capsys):
+    # compare exited 1 where ranges, solve and exploit exit 2: Liar's Dice's tree takes at
+    # most 14 bids (2 * dice * sides), a game parameter out of range (docs/cli.md, exit codes)
+    # (50 dice: beyond the public tree's bids too, so nothing is numbered before the refusal)
+    command, *options = argv
+    assert main([command, "liars_dice(dice=50)", *options]) == 2
+    err = capsys.readouterr().err
+    assert "600 bids and 2**600 nodes per roll; seqform builds at most 14 bids" in err

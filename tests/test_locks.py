@@ -2,6 +2,7 @@
 locked certificate, CFR with locks, and the command line."""
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -307,6 +308,43 @@ def test_lock_with_exact_refusals_name_both(method, options, keywords, says, cap
     assert capsys.readouterr().err == f"seqform: error: {says}\n"
     with pytest.raises(OptionsError, match=f"^{says}$"):
         solve("kuhn", method=method, locks=["P1@J: b=1"], **keywords)
+
+
+OFF_TREE = (
+    "--lock with --exact runs on the game tree (--method tree); the structured route's "
+    "exact re-solve does not take locks"
+)
+
+
+@pytest.mark.parametrize(
+    ("options", "keywords", "says"),
+    [
+        pytest.param(
+            ["--solver", "pdlp"],
+            {"solver": "pdlp"},
+            f"{OFF_TREE}; there --exact and --lock need HiGHS's simplex basis: "
+            "use --solver simplex or ipm, not pdlp",
+            id="pdlp",
+        ),
+        pytest.param(
+            ["--backend", "cvxpy"],
+            {"backend": "cvxpy"},
+            f"{OFF_TREE}; there --exact and --lock need HiGHS's simplex basis: drop --backend",
+            id="backend",
+        ),
+        pytest.param([], {}, OFF_TREE, id="alone"),
+    ],
+)
+def test_lock_with_exact_on_the_structured_route_names_every_conflict(
+    options, keywords, says, capsys
+):
+    # --method structured --lock --exact --solver pdlp named --exact alone ('--exact needs a
+    # simplex basis'), and once the solver was mended the locks were refused (campaign)
+    argv = ["solve", "kuhn", "--lock", "P1@J: b=1", "--method", "structured", "--exact"]
+    assert main([*argv, *options]) == 2
+    assert capsys.readouterr().err == f"seqform: error: {says}\n"
+    with pytest.raises(OptionsError, match=f"^{re.escape(says)}$"):
+        solve("kuhn", method="structured", locks=["P1@J: b=1"], exact=True, **keywords)
 
 
 def test_the_report_counts_one_locked_information_set_in_the_singular(capsys):

@@ -1,6 +1,7 @@
 """The set of all equilibria: ranges of every probability, dimension, parametrisation."""
 
 import json
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -229,3 +230,41 @@ def test_too_many_lps_are_refused_before_the_game_is_built(spec, lps, monkeypatc
     )
     with pytest.raises(WorkRefusedError, match=f"up to {lps:,} LPs"):
         equilibrium_ranges(spec, max_seconds=300.0)
+
+
+def test_work_beyond_the_time_limit_is_refused_from_the_counts_before_the_build(
+    monkeypatch, capsys
+):
+    # ranges "kuhn(cards=500)" built its tree and solved its value LP (55 s) before its
+    # estimate of hours was refused; 16,000 LPs (4 a non-empty sequence: 1 + 4 × 500 per
+    # player), each at least 3e-7 s per non-zero: 1,247,500 of A (5 a deal: 500 × 499 deals;
+    # Kuhn 1950's 5 betting lines) and 4,002 sequences
+    from seqform.questions.ranges_work import WorkRefusedError
+
+    def not_built(*args, **kwargs):
+        raise AssertionError("built before the refusal")
+
+    monkeypatch.setattr("seqform.cli.progress.load_game", not_built)
+    monkeypatch.setattr("seqform.questions.ranges.as_game", not_built)
+    says = (
+        "kuhn(cards=500): ranges would take up to 16,000 LPs of at least 0.38 s each (their "
+        "1,251,502 non-zeros at 3e-07 s each), at least 100 min, more than the limit of 300 s"
+    )
+    assert main(["ranges", "kuhn(cards=500)"]) == 1
+    assert capsys.readouterr().err.startswith(f"seqform: error: {says}; --force")
+    with pytest.raises(WorkRefusedError, match=f"^{re.escape(says)}"):
+        equilibrium_ranges("kuhn(cards=500)")
+
+
+def test_a_built_game_s_work_is_refused_from_its_counts_before_the_value_lp(monkeypatch):
+    # a game the parameters do not size (here: built) is refused from its sequence form's
+    # counts, before its value LP: Kuhn's 96 LPs of 68 non-zeros take at least 2 ms
+    from seqform.questions import ranges as ranges_module
+    from seqform.questions.ranges_work import WorkRefusedError
+
+    def solved(*args, **kwargs):
+        raise AssertionError("the value LP was solved before the refusal")
+
+    monkeypatch.setattr(ranges_module, "_value", solved)
+    with pytest.raises(WorkRefusedError, match=r"^kuhn: .* 96 LPs of at least .* 68 non-zeros"):
+        equilibrium_ranges(kuhn_poker(), max_seconds=1e-3)

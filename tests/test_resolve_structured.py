@@ -8,16 +8,18 @@ targets, gifts and gadget values (the LP optimum is unique even where the answer
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
 
 from seqform.cli.main import main
+from seqform.forms.strategies import uniform_behaviour
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.public.numbering import structured_tables
 from seqform.questions.iterate import iterate
 from seqform.resolving.paths import choose_path, resolve
-from seqform.resolving.resolve import GADGETS
+from seqform.resolving.resolve import GADGETS, blueprint_on
 from seqform.resolving.resolve import resolve as resolve_tree
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.resolving.subgames import ResolveError
@@ -55,6 +57,55 @@ def test_structured_gadget_equals_tree_gadget_certified_and_safe(leduc22, gadget
     if gadget != "unsafe":  # safe gadgets: every margin >= 0, never worse than the blueprint
         assert result.min_margin >= -1e-9
         assert result.exploitability <= result.blueprint_exploitability + 1e-9
+
+
+@pytest.mark.parametrize(
+    ("blueprint", "says"),
+    [
+        pytest.param(
+            "kuhn",
+            "blueprint of player 1 for leduc(ranks=2, suits=2): the strategy of player 1 has "
+            "no information set 'Qs|'",
+            id="another-game",
+        ),
+        pytest.param(
+            [{}, {}],
+            "blueprint of player 1 for leduc(ranks=2, suits=2): the strategy of player 1 has "
+            "no information set 'Qs|'",
+            id="empty",
+        ),
+        pytest.param([{}], "blueprint: need both players' strategies, got 1", id="one"),
+    ],
+)
+def test_a_blueprint_not_of_the_game_is_refused_alike_on_both_paths(leduc22, blueprint, says):
+    # the structured path had its own copy of the check, whose message did not name the
+    # game ("blueprint of player 1: ..."); both now go through blueprint_on
+    tree, structured, _ = leduc22
+    if blueprint == "kuhn":
+        blueprint = iterate("kuhn", algorithm="cfr", iterations=2).result.strategies
+    with pytest.raises(ResolveError, match=f"^{re.escape(says)}$"):
+        resolve_tree(tree, blueprint)
+    with pytest.raises(ResolveError, match=f"^{re.escape(says)}$"):
+        resolve_structured(structured, blueprint)
+
+
+def test_a_strategy_on_the_game_s_own_tables_is_not_read_by_name(leduc22, monkeypatch):
+    # a structured game's blueprint can have millions of information sets: one on the
+    # game's own tables is taken as its arrays (the tables compare as arrays), on both paths
+    tree, structured, blueprint = leduc22
+
+    def by_name(*_: object) -> None:
+        raise AssertionError("read by name")
+
+    monkeypatch.setattr("seqform.resolving.resolve.behaviour_from_mapping", by_name)
+    on_tree = blueprint_on(tree, blueprint)
+    assert [s.probabilities.tolist() for s in on_tree] == [
+        s.probabilities.tolist() for s in blueprint
+    ]
+    uniform = [uniform_behaviour(table) for table in structured_tables(structured)]
+    on_lp = blueprint_on(structured, uniform)
+    assert [s.probabilities.tolist() for s in on_lp] == [s.probabilities.tolist() for s in uniform]
+    assert not any(s.unreached.any() for s in on_lp)  # uniform play reaches everything
 
 
 def test_the_path_is_chosen_by_the_tree_size():

@@ -65,7 +65,9 @@ def _options(document: dict[str, Any], args: Any) -> dict[str, Any]:
 
 KINDS = [
     pytest.param(["compare", "kuhn"], "compare", id="compare"),
-    pytest.param(["compare", "kuhn", "--no-solve"], "compare", id="compare-no-solve"),
+    pytest.param(["compare", "{folder}/seats.efg", "--no-solve"], "compare",
+                 id="compare-no-solve"),
+    pytest.param(["compare", "kuhn", "--no-solve"], "compare-sizes", id="compare-sizes-kuhn"),
     pytest.param(["compare", "kuhn", "--strategies", "summary"], "compare", id="compare-summary"),
     pytest.param(["compare", "--no-solve", "kuhn(cards=5000)"], "compare-sizes",
                  id="compare-sizes"),
@@ -129,10 +131,10 @@ CHANGES = [
     pytest.param(["exploit", "kuhn", "--opponent", "always-bluff"],
                  ("fixed", "strategy", "infosets", 0, "actions", 0, "probability"), "3/7",
                  id="exploit-strategy"),
-    pytest.param(["compare", "kuhn", "--no-solve"],
+    pytest.param(["compare", "kuhn"],
                  ("overall", "pure_strategy_profiles", "exact"), "123456789",
                  id="compare-profiles"),
-    pytest.param(["compare", "kuhn", "--no-solve"], ("structured_payoff_nonzeros",), 4321,
+    pytest.param(["compare", "kuhn"], ("structured_payoff_nonzeros",), 4321,
                  id="compare-structured"),
     pytest.param(["qre", "kuhn", "--lambda", "1"], ("points", 0, "nash_conv"), 0.123456,
                  id="qre-nash-conv"),

@@ -2,7 +2,9 @@
 
 0 success; 1 bad input (an unreadable or invalid game file, a strategy file that does not
 fit) or a solver that did not prove optimality; 2 usage errors: an option value out of range,
-an unknown game, an unknown, unreadable or out-of-range game parameter; 3 an answer written
+an unknown game, an unknown, unreadable or out-of-range game parameter (Liar's Dice's bids
+limit too: :class:`~seqform.game.errors.ParameterLimitError`; a game refused by its size is
+1); 3 an answer written
 but not certified (``solve`` whose best-response certificate fails: exploitability above the
 tolerance of the payoff range, or ``--exact`` giving bounds instead of a value; ``compare``
 whose formulations' values disagree or one of whose LP answers is not certified;

@@ -55,6 +55,7 @@ __all__ = [
     "BehaviouralStrategy",
     "behaviour_from_mapping",
     "behaviour_from_plan",
+    "behaviour_with_reach",
     "infoset_depths",
     "plan_from_behaviour",
     "round_strategy",
@@ -337,11 +338,18 @@ def behaviour_from_mapping(
         check_numbers(table, flat)
         probabilities = np.array([1.0, *flat], dtype=float)
     check_probabilities(table, probabilities)
+    return behaviour_with_reach(table, probabilities)
+
+
+def behaviour_with_reach(table: PlayerSequences, probabilities: np.ndarray) -> BehaviouralStrategy:
+    """The strategy of ``probabilities`` (float or exact, not checked), with the information
+    sets its own plan does not reach flagged unreached: parent sequence at most
+    :data:`REACH_TOLERANCE` (:func:`plan_from_behaviour`), compared as arrays."""
     as_given = BehaviouralStrategy(
         table=table, probabilities=probabilities, unreached=np.zeros(table.num_infosets, bool)
     )
     parent_mass = plan_from_behaviour(as_given)[table.parent_sequence]
-    unreached = np.array([float(mass) <= REACH_TOLERANCE for mass in parent_mass], dtype=bool)
+    unreached = np.asarray(parent_mass.astype(float) <= REACH_TOLERANCE, dtype=bool)
     return BehaviouralStrategy(table=table, probabilities=probabilities, unreached=unreached)
 
 

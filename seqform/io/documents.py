@@ -20,7 +20,7 @@ document               written by                                         schema
 ``seqform.iterate/2``  ``iterate``                                        ``iterate``
 ``seqform.games/1``    ``games``                                          ``games``
 ``seqform.solve-many/2``  ``solve-many``                                  ``many``
-``seqform.compare-sizes/2``  ``compare --no-solve``, tree too large           ``compare_sizes``
+``seqform.compare-sizes/2``  ``compare --no-solve``, a structured game       ``compare_sizes``
 ``seqform.qre/2``      ``qre`` (trace, ``--lambda``, ``--fit``)            ``qre``
 ``seqform.resolve/1``  ``resolve``                                        ``resolve``
 ``seqform.off-tree/1``  ``resolve --off-tree``                             ``off_tree``

@@ -319,7 +319,7 @@ def _normal(
 
 @dataclass(frozen=True)
 class StructuredSizes:
-    """Both formulations' sizes of a game too large for its tree, counted from its public tree
+    """Both formulations' sizes of a game, counted from its public tree
     × private hands (:mod:`seqform.game.public.numbering`) without building the tree.
 
     tables : both players' sequence tables (as the tree would number them)
@@ -374,7 +374,7 @@ def compare_sizes(
     game: StructuredGame, *, max_entries: int = DEFAULT_MAX_ENTRIES
 ) -> StructuredSizes:
     """:class:`StructuredSizes` of ``game``: its sizes without its tree (``compare
-    --no-solve`` on a game whose tree is too large to build)."""
+    --no-solve`` on a built-in game with a structured description)."""
     from seqform.game.public.explicit import tree_nodes
     from seqform.structured.lp_model import build_structured_lp
     from seqform.structured.payoff_matrix import payoff_nnz

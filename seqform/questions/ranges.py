@@ -74,7 +74,8 @@ from seqform.questions.ranges_work import (
     DEFAULT_MAX_SECONDS,
     check_lps,
     check_work,
-    refuse_planned_lps,
+    least_work,
+    refuse_planned_work,
     work_estimate,
 )
 
@@ -201,8 +202,9 @@ def equilibrium_ranges(
     seed
         Seed of the random directions that check the dimension.
     max_seconds
-        Refuse, after the value LP, work estimated beyond this many seconds
-        (:func:`~seqform.questions.ranges_work.work_estimate`; by default
+        Refuse work estimated beyond this many seconds: from the counts before the value
+        LP (:func:`~seqform.questions.ranges_work.least_work`), then from the value LP's
+        time (:func:`~seqform.questions.ranges_work.work_estimate`; by default
         :data:`~seqform.questions.ranges_work.DEFAULT_MAX_SECONDS`, five minutes, as
         ``seqform ranges``), and before it more than
         :data:`~seqform.questions.ranges_work.MAX_LPS` LPs; None: no limit (``--force``).
@@ -223,14 +225,15 @@ def equilibrium_ranges(
     """
     seed = require_count("seed", seed)
     max_seconds = require_time_limit("max_seconds", max_seconds)
-    if max_seconds is not None:  # a built-in game's LPs, before it is built
-        refuse_planned_lps(game)
+    if max_seconds is not None:  # a built-in game's LPs and their least time, before it is built
+        refuse_planned_work(game, max_seconds)
     game = as_game(game, "equilibrium_ranges")
     start = time.perf_counter()
     require_float_payoffs(game, "the LP of value ranges")
     form = sequence_form_of(game, form)
-    if max_seconds is not None:
+    if max_seconds is not None:  # the counts before the value LP
         check_lps(game.name, work_estimate(form, 0.0).lps)
+        check_work(game.name, least_work(form), max_seconds, None)
     lp_start = time.perf_counter()
     value = _value(game, form, exact)
     check_work(

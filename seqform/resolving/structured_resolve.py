@@ -58,12 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from seqform.forms.strategies import (
-    REACH_TOLERANCE,
-    BehaviouralStrategy,
-    behaviour_from_mapping,
-    plan_from_behaviour,
-)
+from seqform.forms.strategies import BehaviouralStrategy, behaviour_with_reach, plan_from_behaviour
 from seqform.game.public.numbering import number_public_tree, structured_tables
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
@@ -89,7 +84,7 @@ from seqform.resolving.public_subgames import (
     root_reach,
     subgame_game,
 )
-from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult
+from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult, blueprint_on
 from seqform.resolving.subgame_classes import SubgameClasses, subgame_classes
 from seqform.resolving.subgames import ResolveError
 from seqform.structured.reductions.suit_classes import (
@@ -138,38 +133,6 @@ def _restricted(
         mine[1:] = 1.0 / counts[table.sequence_infoset[1:]]
     mine[where.sub] = probabilities[where.full]
     return BehaviouralStrategy(table, mine, np.zeros(table.num_infosets, dtype=bool))
-
-
-def _strategy(table: PlayerSequences, probabilities: np.ndarray) -> BehaviouralStrategy:
-    """A full-game strategy, with its information sets its own plan does not reach marked."""
-    plan = plan_from_behaviour(
-        BehaviouralStrategy(table, probabilities, np.zeros(table.num_infosets, dtype=bool))
-    )
-    unreached = plan[table.parent_sequence] <= REACH_TOLERANCE
-    return BehaviouralStrategy(table, probabilities, unreached)
-
-
-def _profile(
-    game: StructuredGame, blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]]
-) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-    if len(blueprint) != 2:
-        raise ResolveError(f"blueprint: need both players' strategies, got {len(blueprint)}")
-    tables = structured_tables(game)
-    found = []
-    for player, given in enumerate(blueprint):
-        if (
-            isinstance(given, BehaviouralStrategy)
-            and given.table.infosets == tables[player].infosets
-        ):
-            found.append(_strategy(tables[player], given.to_float().probabilities))
-            continue
-        mapping = given.as_dict() if isinstance(given, BehaviouralStrategy) else given
-        try:
-            strategy = behaviour_from_mapping(tables[player], mapping).to_float()
-        except (KeyError, ValueError) as exc:
-            raise ResolveError(f"blueprint of player {player + 1}: {exc}") from None
-        found.append(strategy)
-    return found[0], found[1]
 
 
 def _normalised(reach: np.ndarray) -> tuple[np.ndarray, Any]:
@@ -480,7 +443,8 @@ def resolve_structured(
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
     played = game if boards is None else _on_boards(game, boards, gadget, exact)
-    profile = _profile(played, blueprint)
+    first, second = blueprint_on(played, blueprint)
+    profile = (first.to_float(), second.to_float())
     if boards is not None:
         _check_symmetric(boards, profile)
     if exact:
@@ -492,7 +456,10 @@ def resolve_structured(
     else:
         runs, skipped = _safe(played, subgames, profile, gadget, solver, combined, progress, boards)
     tables = structured_tables(played)
-    strategies = (_strategy(tables[0], combined[0]), _strategy(tables[1], combined[1]))
+    strategies = (
+        behaviour_with_reach(tables[0], combined[0]),
+        behaviour_with_reach(tables[1], combined[1]),
+    )
     measure = partial(certify, game) if boards is None else partial(certify_on_classes, boards)
     return ResolveResult(
         game=game,

@@ -47,7 +47,7 @@ from seqform.forms.locks import (
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
-from seqform.routes.options import OptionsError, check_options
+from seqform.routes.options import OptionsError, check_options, refuse_exact_locks_off_tree
 
 if TYPE_CHECKING:
     from seqform.routes.policy import Route
@@ -214,10 +214,7 @@ def check_locked_route(route: Route, *, exact: bool, refine: bool, backend: str)
     if route.method == "normal":
         raise OptionsError("--lock solves the sequence form: drop --method normal")
     if route.structured is not None and exact:
-        raise OptionsError(
-            "--lock with --exact runs on the game tree (--method tree); the structured "
-            "route's exact re-solve does not take locks"
-        )
+        refuse_exact_locks_off_tree(route.solver, backend)
     if route.structured is None:
         check_options("tree", solver=route.solver, backend=backend, exact=exact, lock=True)
 

@@ -28,6 +28,7 @@ __all__ = [
     "check_options",
     "check_reductions",
     "check_route_options",
+    "refuse_exact_locks_off_tree",
     "resolve_method",
 ]
 
@@ -130,6 +131,8 @@ def check_options(
         raise OptionsError(
             "--exact works on the tree or the structured route (--method tree or structured)"
         )
+    if method == "structured" and exact and lock:
+        refuse_exact_locks_off_tree(solver, backend)
     if method == "structured":
         _check_structured(solver, backend, exact)
     beyond = _given(exact=exact, refine=refine, fix=fix, lock=lock)
@@ -154,6 +157,28 @@ def _they(options: list[str], verb: str) -> str:
     """``options`` as the subject of ``verb``: ``--lock needs``, ``--exact and --lock need``."""
     named = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} and {options[-1]}"
     return f"{named} {verb}{'s' if len(options) == 1 else ''}"
+
+
+def refuse_exact_locks_off_tree(solver: str | None, backend: str) -> None:
+    """Refuse locks with ``exact`` on the structured route, naming with them the solver and
+    backend the tree's exact LP would refuse too, so that one refusal names every option
+    that conflicts.
+
+    Raises
+    ------
+    OptionsError
+        Always: the structured route's exact re-solve does not take locks.
+    """
+    ways = []
+    if solver is not None and solver not in BASIS_SOLVERS:
+        ways.append(f"use --solver simplex or ipm, not {solver}")
+    if backend != "highs":
+        ways.append("drop --backend")
+    there = f"; there --exact and --lock need HiGHS's simplex basis: {' and '.join(ways)}"
+    raise OptionsError(
+        "--lock with --exact runs on the game tree (--method tree); the structured route's "
+        f"exact re-solve does not take locks{there if ways else ''}"
+    )
 
 
 def _check_structured(solver: str | None, backend: str, exact: bool) -> None:

@@ -6,17 +6,24 @@ from __future__ import annotations
 
 import argparse
 
-from seqform.cli.errors import EXIT_OK, CommandError, certified_exit, refuse_unused
+from seqform.cli.errors import (
+    EXIT_ERROR,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    certified_exit,
+    refuse_unused,
+)
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting, logger
 from seqform.documents.compare import comparison_document, sizes_document
 from seqform.documents.text.compare import comparison_text
 from seqform.documents.text.compare_sizes import sizes_text
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
-from seqform.game.errors import TreeTooLargeError
+from seqform.game.errors import GameParameterError, TreeTooLargeError
 from seqform.game.public.tree import StructuredGame
 from seqform.questions.compare import compare, lp_options_given
-from seqform.questions.formula_sizes import sizes_without_tree
+from seqform.questions.formula_sizes import known_sizes
 from seqform.routes.sizing.memory import MemoryRefusedError
 
 __all__ = ["run"]
@@ -24,10 +31,11 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace) -> int:
     """Size up both formulations of ``args.game`` and solve those within the limit; with
-    ``--no-solve``, a built-in game too large for its tree is sized from its public tree ×
-    private hands instead, so that sizing a game never needs the tree it warns about.
-    Exit 3 once the report is written when the values disagree or an LP's answer is not
-    certified (:attr:`~seqform.questions.compare.Comparison.shortfall`), as ``solve``.
+    ``--no-solve``, a built-in game with a structured description is sized from its public
+    tree × private hands (or its formulas) without its tree, whatever the tree's size
+    (:func:`~seqform.questions.formula_sizes.known_sizes`).  Exit 3 once the report is
+    written when the values disagree or an LP's answer is not certified
+    (:attr:`~seqform.questions.compare.Comparison.shortfall`), as ``solve``.
     ``--no-solve`` refuses the options of the LPs it does not solve."""
     if args.no_solve:
         refuse_unused(
@@ -35,20 +43,25 @@ def run(args: argparse.Namespace) -> int:
             _not_for_sizes(args),
             "it gives the sizes only: no LP is solved and no strategy is shown",
         )
+        if args.max_nodes is None:  # --max-nodes: openspiel:NAME's, refused by the build
+            sizes = known_sizes(args.game, max_entries=args.max_entries, force=args.force)
+            if sizes is not None:
+                document = sizes_document(sizes)
+                emit(document, lambda: sizes_text(document), args)
+                return EXIT_OK
     try:
         game = load_reporting(args.game, max_nodes=args.max_nodes, force=args.force)
     except (TreeTooLargeError, MemoryRefusedError) as refused:
-        if not _has_structured(args.game):
+        if args.no_solve or not _has_structured(args.game):
             raise
-        if not args.no_solve:
-            raise CommandError(
-                f"{refused}; `compare {args.game} --no-solve` gives both formulations' sizes "
-                "without the tree"
-            ) from refused
-        sizes = sizes_without_tree(args.game, max_entries=args.max_entries, force=args.force)
-        document = sizes_document(sizes)
-        emit(document, lambda: sizes_text(document), args)
-        return EXIT_OK
+        # a limit of the parameters (Liar's Dice's bids) is a usage error in every command,
+        # an estimate's refusal (nodes, memory) exit 1
+        code = EXIT_USAGE if isinstance(refused, GameParameterError) else EXIT_ERROR
+        raise CommandError(
+            f"{refused}; `compare {args.game} --no-solve` gives both formulations' sizes "
+            "without the tree",
+            code,
+        ) from refused
     logger.info("comparing the normal form and the sequence form of %s", game.name)
     comparison = compare(
         game,

@@ -14,7 +14,7 @@ from seqform.documents.ranges import ranges_document
 from seqform.documents.text.ranges import ranges_text
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.questions.ranges import equilibrium_ranges
-from seqform.questions.ranges_work import refuse_planned_lps
+from seqform.questions.ranges_work import refuse_planned_work
 from seqform.routes.policy import refuse_tree_beyond_memory
 
 __all__ = ["run"]
@@ -29,9 +29,9 @@ def run(args: argparse.Namespace) -> int:
     """Every action probability's range over all equilibria of ``args.game``, within the
     library's work limit (:func:`~seqform.questions.ranges.equilibrium_ranges`'
     ``max_seconds``) unless ``--force``."""
-    if not args.force:  # from a built-in game's parameters, before its tree: memory, LPs
+    if not args.force:  # from a built-in game's parameters, before its tree: memory, work
         refuse_tree_beyond_memory(args.game)
-        refuse_planned_lps(args.game)
+        refuse_planned_work(args.game)
     game = load_reporting(args.game, max_nodes=args.max_nodes, force=True)  # checked above
     logger.info("computing the ranges over all equilibria of %s", game.name)
     compute = functools.partial(equilibrium_ranges, game, exact=args.exact, progress=_started)

@@ -1,5 +1,6 @@
-"""``compare --no-solve`` on a game too large for its tree: both formulations' sizes counted
-from the public tree × private hands, as text, read from the ``seqform.compare-sizes/2``
+"""``compare --no-solve`` on a built-in game with a structured description: both
+formulations' sizes counted from the public tree × private hands (or by formula), without
+the tree, as text, read from the ``seqform.compare-sizes/2``
 document (:func:`seqform.documents.compare.sizes_document`)."""
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ def test_compare_limit_skips_only_what_does_not_fit(capsys):
 def test_compare_sizes_only(capsys):
     assert main(["compare", "kuhn", "--no-solve"]) == 0
     out = capsys.readouterr().out
-    assert "the tree (at most 61 nodes) is not built" in out and "Values agree" not in out
+    assert "not solved" in out and "Values agree" not in out
 
 
 def test_compare_sizes_only_of_a_file_builds_its_tree_and_solves_nothing(tmp_path, capsys):
@@ -125,7 +125,9 @@ def test_compare_sizes_only_of_a_file_builds_its_tree_and_solves_nothing(tmp_pat
     assert "not solved" in out and "Values agree" not in out
 
 
-@pytest.mark.parametrize("spec", ["kuhn", "leduc(ranks=13, suits=4)", "liars_dice(sides=7)"])
+@pytest.mark.parametrize(
+    "spec", ["kuhn(cards=300)", "leduc(ranks=13, suits=4)", "liars_dice(sides=7)"]
+)
 def test_compare_sizes_only_never_builds_a_tree_its_public_tree_sizes(spec, monkeypatch, capsys):
     # compare --no-solve built the tree of a game that fits only to count its sizes: 2 min 26 s
     # and 3.4 GB for Leduc 13×4, 33 s for Liar's Dice with 7 sides (/usr/bin/time -v), against
@@ -135,7 +137,7 @@ def test_compare_sizes_only_never_builds_a_tree_its_public_tree_sizes(spec, monk
 
     monkeypatch.setattr("seqform.cli.progress.load_game", not_built)
     monkeypatch.setattr("seqform.questions.compare.build_sequence_form", not_built)
-    if spec != "kuhn":  # the numbering is what is measured; here only the route is checked
+    if spec != "kuhn(cards=300)":  # the numbering is measured above; here the route is checked
         monkeypatch.setattr("seqform.questions.formula_sizes.sizes_without_tree", _sizes_of_kuhn)
     assert main(["compare", spec, "--no-solve", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["schema"].startswith("seqform.compare-sizes/")
@@ -147,6 +149,14 @@ def _sizes_of_kuhn(spec, *, max_entries, force):
     from seqform.questions.compare import compare_sizes
 
     return compare_sizes(load_structured_game("kuhn"), max_entries=max_entries)
+
+
+def test_compare_sizes_only_of_a_small_game_reports_its_tree(capsys):
+    # Kuhn's tree (55 nodes by its formula, at most SMALL_TREE_NODES) builds at once, and its
+    # report says more than the public tree's: the terminal histories (30, KUHN_FACTS.md)
+    assert main(["compare", "kuhn", "--no-solve"]) == 0
+    out = capsys.readouterr().out
+    assert "Summary: 30 terminal histories" in out and "not built" not in out
 
 
 def test_compare_sizes_only_with_parameters_only_the_tree_takes_builds_the_tree(capsys):

@@ -18,8 +18,9 @@ from seqform.forms.strategies import uniform_behaviour
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.public.numbering import structured_tables
 from seqform.questions.iterate import iterate
+from seqform.resolving.blueprints import blueprint_on
 from seqform.resolving.paths import choose_path, resolve
-from seqform.resolving.resolve import GADGETS, blueprint_on
+from seqform.resolving.resolve import GADGETS
 from seqform.resolving.resolve import resolve as resolve_tree
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.resolving.subgames import ResolveError

@@ -67,7 +67,7 @@ KINDS = [
     pytest.param(["compare", "kuhn"], "compare", id="compare"),
     pytest.param(["compare", "{folder}/seats.efg", "--no-solve"], "compare",
                  id="compare-no-solve"),
-    pytest.param(["compare", "kuhn", "--no-solve"], "compare-sizes", id="compare-sizes-kuhn"),
+    pytest.param(["compare", "kuhn", "--no-solve"], "compare", id="compare-no-solve-kuhn"),
     pytest.param(["compare", "kuhn", "--strategies", "summary"], "compare", id="compare-summary"),
     pytest.param(["compare", "--no-solve", "kuhn(cards=5000)"], "compare-sizes",
                  id="compare-sizes"),

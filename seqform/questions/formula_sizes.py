@@ -19,7 +19,14 @@ from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES
 from seqform.game.builtin.rhode_island_sizes import SuitReducedSizes
 from seqform.questions.compare import StructuredSizes, compare_sizes
 
-__all__ = ["FormulaSizes", "known_sizes", "sizes_without_tree"]
+__all__ = ["SMALL_TREE_NODES", "FormulaSizes", "known_sizes", "sizes_without_tree"]
+
+SMALL_TREE_NODES = 50_000
+"""A built-in game whose tree has at most this many nodes (by its formula,
+:func:`~seqform.game.builtin.registry.builtin_tree_nodes`) is sized from its tree by
+``compare --no-solve``: it builds in well under a second (``leduc(ranks=4)``, 26,049 nodes,
+0.25 s), and the tree's report has what the public tree's has not (its terminal histories,
+the build's time): Kuhn and Leduc as a course shows them."""
 
 
 @dataclass(frozen=True)
@@ -144,19 +151,23 @@ def sizes_without_tree(
 def known_sizes(
     spec: str, *, max_entries: int = DEFAULT_MAX_ENTRIES, force: bool = False
 ) -> StructuredSizes | FormulaSizes | None:
-    """The sizes of ``spec`` without its tree where they are known (``compare --no-solve``,
-    whatever the tree's size): a built-in game with a structured description that takes
-    its parameters, by :func:`sizes_without_tree` (Leduc 13×4 in 4 s and 130 MB, where its
-    tree takes minutes and 3.4 GB); None for any other game (a file, a game with a tree
-    only, parameters only its tree takes: ``leduc(suit_isomorphism=True)``), whose sizes
-    need its tree.
+    """The sizes of ``spec`` without its tree where they are known (``compare --no-solve``):
+    a built-in game with a structured description that takes its parameters, by
+    :func:`sizes_without_tree` (Leduc 13×4 in 4 s and 130 MB, where its tree takes minutes
+    and 3.4 GB); None for any other game (a file, a game with a tree only, parameters only
+    its tree takes: ``leduc(suit_isomorphism=True)``), whose sizes need its tree, and for a
+    game whose tree is small (:data:`SMALL_TREE_NODES`), whose tree's report says more.
 
     Raises
     ------
     seqform.routes.sizing.memory.MemoryRefusedError
         As :func:`sizes_without_tree`.
     """
-    from seqform.game.builtin.registry import STRUCTURED_GAMES, parse_game_spec
+    from seqform.game.builtin.registry import (
+        STRUCTURED_GAMES,
+        builtin_tree_nodes,
+        parse_game_spec,
+    )
     from seqform.game.errors import GameParameterError, UnknownGameError
 
     max_entries = require_count("max_entries", max_entries, minimum=1)
@@ -165,6 +176,9 @@ def known_sizes(
     except ValueError:  # not a built-in game's name: a file, or a spec the tree reads
         return None
     if name not in STRUCTURED_GAMES:
+        return None
+    nodes = builtin_tree_nodes(spec)
+    if nodes is not None and nodes <= SMALL_TREE_NODES:
         return None
     try:
         return sizes_without_tree(spec, max_entries=max_entries, force=force)

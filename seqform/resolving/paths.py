@@ -31,7 +31,8 @@ from seqform.game.public.explicit import explicit_game, tree_nodes
 from seqform.game.public.tree import StructuredGame
 from seqform.io.loader import as_game
 from seqform.io.strategy_files import GameUse, load_strategy
-from seqform.resolving.resolve import ResolveResult, blueprint_on
+from seqform.resolving.blueprints import blueprint_on
+from seqform.resolving.resolve import ResolveResult
 from seqform.resolving.resolve import resolve as resolve_tree
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.resolving.subgames import ResolveError

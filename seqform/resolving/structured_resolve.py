@@ -64,6 +64,7 @@ from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.solvers import StructuredSolver
+from seqform.resolving.blueprints import blueprint_on
 from seqform.resolving.exact_gadgets import (
     exact_blueprint,
     solve_exact_gadget,
@@ -84,7 +85,7 @@ from seqform.resolving.public_subgames import (
     root_reach,
     subgame_game,
 )
-from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult, blueprint_on
+from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult
 from seqform.resolving.subgame_classes import SubgameClasses, subgame_classes
 from seqform.resolving.subgames import ResolveError
 from seqform.structured.reductions.suit_classes import (

@@ -12,9 +12,15 @@ CPU time is stopped and shown as "--" with that reason.  Times are CPU seconds (
 machine is shared; wall-clock time at nice 19 measures the other jobs).
 
 Games: Leduc on a middle deck (6×4: the gadget LPs take seconds) and 13×4 (a safe
-gadget's LPs take minutes each there), and Rhode Island hold'em on a reduced deck
-(``--ri-ranks`` ranks × 4 suits, two bets a round; the full 52-card game has 6.7 billion
-nodes and does not fit).
+gadget's LPs take minutes each there), Rhode Island hold'em on a reduced deck
+(``--ri-ranks`` ranks × 4 suits, two bets a round), and the full 52-card Rhode Island
+hold'em (``rhode_island_52``, not run unless named in ``--games``: about an hour and 6 GB
+a gadget): its tables do not fit (65 million sequences a player), so its abstraction
+blueprints (``--ri52-buckets``) are built on canonical boards, its subgames re-solved there
+on hand classes (``resolve_structured(..., boards=...)``, docs/resolving.md "On canonical
+boards") and every profile certified on hand classes, which is its exploitability in the
+52-card game; floats only (the exact re-solve is not offered on canonical boards) and no
+``reach`` (refused there).
 
 Units: mbb/g is thousandths of the big blind per game.  Leduc's big blind is taken as its
 ante (one chip), Rhode Island's as its first round's bet (10 chips, twice the ante of 5),
@@ -34,6 +40,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from seqform.abstraction.solve import abstract
@@ -43,6 +50,7 @@ from seqform.game.public.tree import StructuredGame
 from seqform.iterative.run import Stopping
 from seqform.resolving.resolve import GADGETS
 from seqform.resolving.structured_resolve import resolve_structured
+from seqform.structured.reductions.suit_classes import CanonicalBoards, certify_on_classes
 from seqform.structured.responses import certify
 from seqform.structured.vector_cfr import vector_cfr
 
@@ -102,30 +110,52 @@ def _exact(
     return (f"{value:.17g}" if status == "ok" else f"-- ({value})"), seconds
 
 
+@dataclass(frozen=True)
+class Blueprint:
+    """A blueprint profile, on the game's tables or (``boards``) on its canonical boards."""
+
+    strategies: Any
+    boards: CanonicalBoards | None = None
+
+
 def _rows(
     label: str,
     game: StructuredGame,
-    blueprints: dict[str, Callable[[], Any]],
+    blueprints: dict[str, Callable[[], Blueprint]],
     rnd: int,
     unit: float,
     limit: float,
     write: Callable[[str], None],
     gadgets: list[str],
 ) -> None:
+    """Length: per blueprint, its own row, then one row per gadget with its exact cell."""
     for name, make in blueprints.items():
         start = time.process_time()
-        blueprint = make()
-        measured = certify(game, *blueprint)
+        made = make()
+        blueprint, boards = made.strategies, made.boards
+        measured = (
+            certify(game, *blueprint) if boards is None else certify_on_classes(boards, *blueprint)
+        )
         seconds = time.process_time() - start
         write(
             f"| {label} | {name} | none (blueprint) | "
             f"{1000 * float(measured.exploitability) / unit:.2f} | | - | - | {seconds:.0f} | |"
         )
         for gadget in gadgets:
+            if boards is not None and gadget == "reach":
+                write(
+                    f"| {label} | {name} | reach | -- (not offered on canonical boards) | | | | | |"
+                )
+                continue
             start = time.process_time()
-            result = resolve_structured(game, blueprint, round_number=rnd, gadget=gadget)
+            result = resolve_structured(
+                game, blueprint, round_number=rnd, gadget=gadget, boards=boards
+            )
             seconds = time.process_time() - start
-            exact, exact_seconds = _exact(game, blueprint, gadget, rnd, limit)
+            if boards is None:
+                exact, exact_seconds = _exact(game, blueprint, gadget, rnd, limit)
+            else:
+                exact, exact_seconds = "-- (floats only on canonical boards)", 0.0
             if not exact.startswith("--"):
                 exact = f"{1000 * float(exact) / unit:.2f}"
             margin = "-" if result.min_margin is None else f"{result.min_margin:.2g}"
@@ -139,14 +169,29 @@ def _rows(
 def _blueprints(
     game: StructuredGame, buckets: list[str], iterations: int, kinds: list[str]
 ) -> dict[str, Any]:
-    made: dict[str, Callable[[], Any]] = {}
+    made: dict[str, Callable[[], Blueprint]] = {}
     if "abstraction" in kinds:
         for spec in buckets:
-            made[f"abstraction {spec}"] = lambda spec=spec: abstract(game, spec).strategies
+            made[f"abstraction {spec}"] = lambda spec=spec: Blueprint(
+                abstract(game, spec).strategies
+            )
     if "cfr+" in kinds:
-        made[f"CFR+, {iterations} iterations"] = lambda: (
+        made[f"CFR+, {iterations} iterations"] = lambda: Blueprint(
             vector_cfr(game, "cfr+", Stopping(iterations=iterations, every=iterations)).strategies
         )
+    return made
+
+
+def _canonical_blueprints(game: StructuredGame, buckets: list[str]) -> dict[str, Any]:
+    """The abstraction blueprints of a game too large for its tables, on canonical boards."""
+    made: dict[str, Callable[[], Blueprint]] = {}
+    for spec in buckets:
+
+        def make(spec: str = spec) -> Blueprint:
+            result = abstract(game, spec, suit_isomorphism=True)
+            return Blueprint(result.strategies, result.boards)
+
+        made[f"abstraction {spec}, canonical boards"] = make
     return made
 
 
@@ -177,6 +222,18 @@ def _parser() -> argparse.ArgumentParser:
         help="the Rhode Island abstraction blueprints' buckets per round",
     )
     parser.add_argument(
+        "--ri52-buckets",
+        nargs="*",
+        default=["2,2,2"],
+        help="the 52-card Rhode Island's abstraction blueprints (on canonical boards)",
+    )
+    parser.add_argument(
+        "--ri52-round",
+        type=int,
+        default=3,
+        help="the 52-card Rhode Island's round re-solved (3: from the first public card on)",
+    )
+    parser.add_argument(
         "--iterations", type=int, default=100, help="CFR+ iterations of the CFR+ blueprint"
     )
     parser.add_argument(
@@ -188,6 +245,13 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         choices=["leduc", "rhode_island"],
         help="games not to run",
+    )
+    parser.add_argument(
+        "--games",
+        nargs="*",
+        default=[],
+        choices=["rhode_island_52"],
+        help="games run only when named: the full 52-card Rhode Island (about an hour a gadget)",
     )
     parser.add_argument(
         "--gadgets", nargs="*", default=list(GADGETS), choices=GADGETS, help="rows to run"
@@ -225,6 +289,11 @@ def main() -> None:
         made = _blueprints(game, args.ri_buckets, args.iterations, args.kinds)
         label = f"Rhode Island {args.ri_ranks}×4, 2 bets"
         _rows(label, game, made, 3, 10.0, args.exact_seconds, write, args.gadgets)
+    if "rhode_island_52" in args.games:
+        game = rhode_island_structured(13, 4)
+        made = _canonical_blueprints(game, args.ri52_buckets)
+        label = "Rhode Island, 52 cards, 3 bets"
+        _rows(label, game, made, args.ri52_round, 10.0, 0.0, write, args.gadgets)
     write(LIBRATUS)
     if out is not sys.stdout:
         out.close()

@@ -110,6 +110,11 @@ def _exact(
     return (f"{value:.17g}" if status == "ok" else f"-- ({value})"), seconds
 
 
+def _heard(message: str) -> None:
+    """The re-solve's progress on stderr, with the process's CPU seconds so far."""
+    print(f"[{time.process_time():.0f} CPU s] {message}", file=sys.stderr, flush=True)
+
+
 @dataclass(frozen=True)
 class Blueprint:
     """A blueprint profile, on the game's tables or (``boards``) on its canonical boards."""
@@ -149,7 +154,7 @@ def _rows(
                 continue
             start = time.process_time()
             result = resolve_structured(
-                game, blueprint, round_number=rnd, gadget=gadget, boards=boards
+                game, blueprint, round_number=rnd, gadget=gadget, boards=boards, progress=_heard
             )
             seconds = time.process_time() - start
             if boards is None:

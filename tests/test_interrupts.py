@@ -24,6 +24,7 @@ import pytest
 
 from seqform.base.interrupt import ThreadStartError, run_interruptibly, stop_on_interrupt
 from seqform.cli.main import main
+from seqform.io.documents import validate_document
 from seqform.iterative.run import Sample
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -289,6 +290,69 @@ def test_a_signal_during_qre_s_trace_writes_the_branch_so_far(
     assert trace["steps"] >= 1 and trace["final_lambda"] > 0
     assert document["points"][0]["lambda"] == trace["final_lambda"]  # the last point
     assert picture.exists() == plot and (not plot or picture.stat().st_size > 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("mode", "during"),
+    [
+        pytest.param(["--lambda", "0,1e6"], "points", id="lambda"),
+        pytest.param(["--fit", "counts.csv"], "fit", id="fit"),
+    ],
+)
+def test_a_ctrl_c_during_the_trace_of_points_or_a_fit_writes_what_is_finished(
+    tmp_path: Path, mode: list[str], during: str
+) -> None:
+    # Before the fix these traces (without --plot) ran outside the boundary handler: one
+    # Ctrl-C ended the command with nothing written.  kuhn(cards=64)'s trace to its limit
+    # (the fit's) takes about 10 s, to λ = 1e6 longer (12 s measured to 3.5e4, 2026); the
+    # first progress line comes about a second in, after the point at λ = 0 is found.
+    counts = tmp_path / "counts.csv"
+    counts.write_text("player,infoset,action,count\n1,1,b,9\n1,1,p,41\n1,64,b,30\n")
+    output = tmp_path / "qre.json"
+    mode = [str(counts) if part == "counts.csv" else part for part in mode]
+    command = ["qre", "kuhn(cards=64)", *mode, "--format", "json", "--output", str(output)]
+    code, seconds, stderr = _sigint_after(command, "qre: λ", wait=0.0)
+    assert code == 130, stderr
+    assert seconds < STOP_WITHIN_SECONDS, f"exited {seconds:.1f} s after SIGINT"
+    assert "seqform: interrupted during the trace" in stderr and "Traceback" not in stderr
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["interrupted"] == {"during": during, "signal": "SIGINT"}
+    assert document["trace"] is None  # no --plot: no branch beside them
+    if during == "points":
+        assert [point["lambda"] for point in document["points"]] == [0.0]  # 1e6 not reached
+    else:
+        assert document["fit"]["observations"] == 80 and len(document["points"]) == 1
+
+
+def test_a_ctrl_c_during_qre_s_comparison_writes_the_finished_trace(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The comparison after a finished trace (ranges, then refine: 15 s on kuhn(cards=32),
+    # minutes on Leduc) ran under Python's own handler: Ctrl-C there wrote nothing.  The
+    # signal is sent from inside it, so that it is certainly in that phase.
+    from seqform.qre import equilibria
+
+    def interrupted_comparison(*args: object, **kwargs: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)  # the signal arrives during the sleep, which it ends
+        pytest.fail("SIGINT did not interrupt the comparison")
+
+    monkeypatch.setattr(equilibria, "compare_limit", interrupted_comparison)
+    output = tmp_path / "qre.json"
+    assert main(["qre", "kuhn", "--quiet", "--format", "json", "--output", str(output)]) == 130
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(
+        "seqform: interrupted during the comparison with all equilibria; the finished trace "
+        "without it"
+    )
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["interrupted"] == {"during": "comparison", "signal": "SIGINT"}
+    assert document["trace"]["converged"] and document["comparison"] is None
+    with pytest.raises(KeyboardInterrupt):  # outside stop_on_interrupt, Ctrl-C raises
+        equilibria.trace_logit("kuhn", compare=True)
 
 
 def test_a_ctrl_c_during_a_qre_trace_ends_it_after_the_step_under_way() -> None:

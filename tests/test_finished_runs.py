@@ -285,10 +285,33 @@ def test_the_certificate_refuses_sums_beyond_the_float_range(tmp_path: Path) -> 
         certify(game, first, second)
 
 
+def _one_good_move(folder: Path) -> Path:
+    """Payoffs of ±1.7e308, each a float, whose certificate passes the float range: of player
+    1's three moves only the first wins, so at the uniform start its value is -1.7e308 / 3
+    and its gain by best response 4 / 3 × 1.7e308 = 2.3e308."""
+    big = 17 * 10**307
+    path = folder / "one_good_move.efg"
+    path.write_text(
+        f"""EFG 2 R "one good move" {{ "Player 1" "Player 2" }}
+""
+
+p "" 1 1 "a" {{ "good" "bad" "worse" }} 0
+t "" 1 "" {{ {big}, {-big} }}
+t "" 2 "" {{ {-big}, {big} }}
+p "" 2 1 "b" {{ "h" "t" }} 0
+t "" 3 "" {{ {-big}, {big} }}
+t "" 4 "" {{ {-big}, {big} }}
+"""
+    )
+    return path
+
+
 def test_a_run_whose_certificate_overflows_is_written_with_the_reason(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = _scaled_kuhn(tmp_path, 17 * 10**307)
+    # Every payoff a float (payoffs beyond the float range are refused before the run,
+    # below); the sums of the certificate are not.
+    game = _one_good_move(tmp_path)
     output = tmp_path / "run.json"
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
@@ -302,6 +325,42 @@ def test_a_run_whose_certificate_overflows_is_written_with_the_reason(
     assert "float range" in document["certificate_failed"]
     assert document["players"] == [] and document["certificate"] is None
     assert "its certificate failed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("algorithm", ["cfr+", "xfp", "mccfr"])
+def test_payoffs_beyond_the_float_range_are_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], algorithm: str
+) -> None:
+    # ±1.7e308 × 2 is read exactly, and is inf as a float (the largest is 1.797e308): the
+    # run iterated inf and nan and only its certificate failed (exit 3); now it is refused
+    # before the first iteration, as `solve` refuses the float LP (exit 1).
+    game = _scaled_kuhn(tmp_path, 17 * 10**307)
+    output = tmp_path / "run.json"
+    code = main(["iterate", str(game), "--algorithm", algorithm, "--iterations", "5",
+                 "--output", str(output)])  # fmt: skip
+    assert code == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 + (algorithm == "mccfr")  # the default seed's line
+    assert "error: terminal node 'JQ p b b' has payoffs (" in err
+    assert "floating point cannot represent (the largest float is about 1.8e308)" in err
+    assert f"{algorithm} computes in floats" in err and "solve GAME --exact" in err
+    assert not output.exists()
+
+
+def test_the_library_refuses_them_before_the_first_iteration(tmp_path: Path) -> None:
+    from seqform.game.errors import InvalidGameError
+    from seqform.iterative.cfr import cfr_plus
+    from seqform.qre.equilibria import trace_logit
+
+    game = load_game(str(_scaled_kuhn(tmp_path, 17 * 10**307)))
+    samples: list[Sample] = []
+    with pytest.raises(InvalidGameError, match="cfr\\+ computes in floats"):
+        cfr_plus(game, 5, every=1, on_sample=samples.append)
+    assert samples == []
+    steps: list[float] = []
+    with pytest.raises(InvalidGameError, match="the logit QRE trace computes in floats"):
+        trace_logit(game, progress=lambda lam, nash_conv: steps.append(lam))
+    assert steps == []
 
 
 # --- SIGTERM and SIGHUP ----------------------------------------------------------------------

@@ -24,6 +24,7 @@ import pytest
 
 from seqform.base.interrupt import ThreadStartError, run_interruptibly, stop_on_interrupt
 from seqform.cli.main import main
+from seqform.io.documents import validate_document
 from seqform.iterative.run import Sample
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -291,6 +292,69 @@ def test_a_signal_during_qre_s_trace_writes_the_branch_so_far(
     assert picture.exists() == plot and (not plot or picture.stat().st_size > 0)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("mode", "during"),
+    [
+        pytest.param(["--lambda", "0,1e6"], "points", id="lambda"),
+        pytest.param(["--fit", "counts.csv"], "fit", id="fit"),
+    ],
+)
+def test_a_ctrl_c_during_the_trace_of_points_or_a_fit_writes_what_is_finished(
+    tmp_path: Path, mode: list[str], during: str
+) -> None:
+    # Before the fix these traces (without --plot) ran outside the boundary handler: one
+    # Ctrl-C ended the command with nothing written.  kuhn(cards=64)'s trace to its limit
+    # (the fit's) takes about 10 s, to λ = 1e6 longer (12 s measured to 3.5e4, 2026); the
+    # first progress line comes about a second in, after the point at λ = 0 is found.
+    counts = tmp_path / "counts.csv"
+    counts.write_text("player,infoset,action,count\n1,1,b,9\n1,1,p,41\n1,64,b,30\n")
+    output = tmp_path / "qre.json"
+    mode = [str(counts) if part == "counts.csv" else part for part in mode]
+    command = ["qre", "kuhn(cards=64)", *mode, "--format", "json", "--output", str(output)]
+    code, seconds, stderr = _sigint_after(command, "qre: λ", wait=0.0)
+    assert code == 130, stderr
+    assert seconds < STOP_WITHIN_SECONDS, f"exited {seconds:.1f} s after SIGINT"
+    assert "seqform: interrupted during the trace" in stderr and "Traceback" not in stderr
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["interrupted"] == {"during": during, "signal": "SIGINT"}
+    assert document["trace"] is None  # no --plot: no branch beside them
+    if during == "points":
+        assert [point["lambda"] for point in document["points"]] == [0.0]  # 1e6 not reached
+    else:
+        assert document["fit"]["observations"] == 80 and len(document["points"]) == 1
+
+
+def test_a_ctrl_c_during_qre_s_comparison_writes_the_finished_trace(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The comparison after a finished trace (ranges, then refine: 15 s on kuhn(cards=32),
+    # minutes on Leduc) ran under Python's own handler: Ctrl-C there wrote nothing.  The
+    # signal is sent from inside it, so that it is certainly in that phase.
+    from seqform.qre import equilibria
+
+    def interrupted_comparison(*args: object, **kwargs: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)  # the signal arrives during the sleep, which it ends
+        pytest.fail("SIGINT did not interrupt the comparison")
+
+    monkeypatch.setattr(equilibria, "compare_limit", interrupted_comparison)
+    output = tmp_path / "qre.json"
+    assert main(["qre", "kuhn", "--quiet", "--format", "json", "--output", str(output)]) == 130
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(
+        "seqform: interrupted during the comparison with all equilibria; the finished trace "
+        "without it"
+    )
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert document["interrupted"] == {"during": "comparison", "signal": "SIGINT"}
+    assert document["trace"]["converged"] and document["comparison"] is None
+    with pytest.raises(KeyboardInterrupt):  # outside stop_on_interrupt, Ctrl-C raises
+        equilibria.trace_logit("kuhn", compare=True)
+
+
 def test_a_ctrl_c_during_a_qre_trace_ends_it_after_the_step_under_way() -> None:
     from seqform.qre.equilibria import trace_logit
 
@@ -312,6 +376,74 @@ def test_a_ctrl_c_during_a_qre_trace_ends_it_after_the_step_under_way() -> None:
     steps.clear()
     with pytest.raises(KeyboardInterrupt):  # outside stop_on_interrupt, Ctrl-C raises
         trace_logit("kuhn", progress=interrupt_at_the_third)
+
+
+# --- an ignored SIGINT stays ignored --------------------------------------------------------
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_an_ignored_sigint_stays_ignored_where_handlers_are_installed() -> None:
+    # A background job of a script (`cmd &`) starts with SIGINT ignored; the boundary
+    # handler (iterate, qre) and the handler that defers it while a result is written
+    # replaced SIG_IGN, so that such a job could be killed by SIGINT.
+    from seqform.base.interrupt import interrupt_boundaries, interrupt_handler
+    from seqform.cli.signals import deferred_interrupt
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with stop_on_interrupt(), interrupt_boundaries() as interrupted:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGINT)  # ignored: not even noted
+            time.sleep(0.1)
+            assert interrupted() is None
+            stand_in = interrupt_handler()  # what SIGTERM, handled as Ctrl-C, calls
+            assert stand_in is not None
+            stand_in(signal.SIGTERM, None)
+            assert interrupted() == "SIGTERM"
+        with deferred_interrupt() as came:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            assert interrupt_handler() is not None and not came()
+        assert interrupt_handler() is None  # nothing stands in outside the blocks
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.slow
+def test_a_background_qre_ignores_sigint_and_keeps_its_trace_on_sigterm(tmp_path: Path) -> None:
+    # kuhn(cards=64)'s trace takes about 10 s (12 s measured, 2026); its first progress line
+    # comes about a second in.  Started with SIGINT ignored, as `cmd &` in a script.
+    output = tmp_path / "qre.json"
+    command = [sys.executable, "-m", "seqform", "qre", "kuhn(cards=64)", "--no-compare",
+               "--format", "json", "--output", str(output)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        preexec_fn=_ignore_sigint,
+    )  # fmt: skip
+    assert process.stderr is not None
+    lines = []
+    for line in process.stderr:
+        lines.append(line)
+        if "qre: λ" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.5)  # a SIGINT handled here would be named in the trace below in any case
+    assert process.poll() is None, "the ignored SIGINT ended the command"
+    process.send_signal(signal.SIGTERM)
+    try:
+        _, rest = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail("SIGTERM did not stop the command within 60 s")
+    stderr = "".join(lines) + rest
+    assert process.returncode == 143, stderr
+    assert "seqform: interrupted (SIGTERM) after " in stderr and "Traceback" not in stderr
+    trace = json.loads(output.read_text())["trace"]
+    assert (trace["reason"], trace["interrupted_by"]) == ("interrupted", "SIGTERM")
 
 
 def test_only_known_modules_install_signal_handlers() -> None:

@@ -32,6 +32,13 @@ own number).  A second SIGINT raises KeyboardInterrupt at once.  Elsewhere in th
 (building the game, the LP after a run) Python's own handler is in place, so one Ctrl-C
 raises KeyboardInterrupt there, which work that keeps a finished result catches where
 :func:`interrupt_armed`.
+
+A SIGINT ignored when a handler would be installed (``SIG_IGN``: a command started with
+``cmd &`` from a script, whose parent asked it to ignore Ctrl-C) stays ignored: every
+handler of SIGINT is installed through :func:`sigint_handler`, which then installs
+nothing and lets the handler stand in for SIGINT only for the signals handled as Ctrl-C
+(SIGTERM, SIGHUP: :func:`interrupt_handler`), so that such a job still keeps its work when
+terminated.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Generic, TypeVar
 
 __all__ = [
@@ -48,7 +56,9 @@ __all__ = [
     "ThreadStartError",
     "interrupt_armed",
     "interrupt_boundaries",
+    "interrupt_handler",
     "run_interruptibly",
+    "sigint_handler",
     "stop_on_interrupt",
     "work_left_running",
 ]
@@ -200,7 +210,7 @@ def interrupt_boundaries() -> Iterator[Callable[[], str | None]]:
     the next such block or the end of :func:`stop_on_interrupt`.  Elsewhere it installs
     nothing and ``interrupted()`` is None."""
 
-    def handler(signum: int, frame: object) -> None:
+    def handler(signum: int, frame: FrameType | None) -> None:
         if _NOTED.is_set():
             raise KeyboardInterrupt
         _NOTED_BY[:] = [signum]
@@ -211,11 +221,45 @@ def interrupt_boundaries() -> Iterator[Callable[[], str | None]]:
         return
     _NOTED.clear()
     _NOTED_BY.clear()
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
+    with sigint_handler(handler):
         yield _noted_signal
+
+
+SignalHandler = Callable[[int, FrameType | None], object]
+
+_STANDING_IN: list[SignalHandler] = []
+"""Handlers of :func:`sigint_handler` blocks entered while SIGINT was ignored, innermost
+last."""
+
+
+@contextlib.contextmanager
+def sigint_handler(handler: SignalHandler) -> Iterator[None]:
+    """Within the block, ``handler`` handles SIGINT, and the previous handler is back after
+    it; but a SIGINT ignored when the block starts stays ignored, and ``handler`` then only
+    stands in for it (:func:`interrupt_handler`; module docstring).  Main thread only."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        _STANDING_IN.append(handler)
+        try:
+            yield
+        finally:
+            _STANDING_IN.remove(handler)
+        return
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def interrupt_handler() -> SignalHandler | None:
+    """What a signal handled as Ctrl-C calls (:mod:`seqform.cli.signals`): SIGINT's handler,
+    or where SIGINT is ignored, the handler of the innermost :func:`sigint_handler` block
+    standing in for it; None where there is neither."""
+    current = signal.getsignal(signal.SIGINT)
+    if callable(current):
+        return current
+    return _STANDING_IN[-1] if _STANDING_IN else None
 
 
 def _noted_signal() -> str | None:

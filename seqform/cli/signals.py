@@ -6,7 +6,9 @@ Python's own handling of SIGINT (:class:`KeyboardInterrupt`, or the iteration bo
 handler of :func:`seqform.base.interrupt.stop_on_interrupt`) already stops every stage
 cleanly, so the handler installed here records the signal and calls whatever handles SIGINT
 at that moment, with the signal's own number (so that an ``iterate`` run says it was
-stopped by SIGTERM, not by Ctrl-C).  It is installed by the command line's ``main`` only,
+stopped by SIGTERM, not by Ctrl-C); where SIGINT is ignored (a background job), the handler
+that stands in for it (:func:`seqform.base.interrupt.interrupt_handler`), else it raises
+KeyboardInterrupt.  It is installed by the command line's ``main`` only,
 for the length of the command, and the previous handlers are restored after; a signal
 ignored when the command started (``nohup`` ignores SIGHUP) stays ignored.
 
@@ -23,6 +25,8 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
+
+from seqform.base.interrupt import interrupt_handler, sigint_handler
 
 __all__ = [
     "TERMINATING",
@@ -72,11 +76,8 @@ def deferred_interrupt(already: bool = False) -> Iterator[Callable[[], bool]]:
             raise KeyboardInterrupt
         came.set()
 
-    previous = signal.signal(signal.SIGINT, note)
-    try:
+    with sigint_handler(note):  # an ignored SIGINT stays ignored
         yield came.is_set
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _handler(owner: int) -> Callable[[int, FrameType | None], None]:
@@ -86,8 +87,8 @@ def _handler(owner: int) -> Callable[[int, FrameType | None], None]:
             os.kill(os.getpid(), signum)
             return
         _RECEIVED.append(signum)
-        interrupt = signal.getsignal(signal.SIGINT)
-        if not callable(interrupt):  # SIGINT ignored (a background job): stop all the same
+        interrupt = interrupt_handler()
+        if interrupt is None:  # SIGINT ignored (a background job): stop all the same
             raise KeyboardInterrupt
         interrupt(signum, frame)  # its own number: the boundary handler reports it
 

@@ -23,7 +23,13 @@ Schema ``seqform.qre/2`` (``seqform/io/schemas/qre.schema.json``)::
                     "ranges_skipped": str | null},
      "fit": null | {"lambda": float, "log_likelihood": float, "observations": int,
                     "at_end": bool},
+     "interrupted": null | {"during": "trace" | "comparison" | "points" | "fit",
+                            "signal": "SIGINT" | "SIGTERM" | "SIGHUP" | null},
      "seconds": float}
+
+``interrupted`` (optional: documents written before it have none) says what a Ctrl-C, or
+a signal handled as it, cut short (:class:`~seqform.qre.equilibria.Interruption`); the
+document holds what was finished before it.
 
 where STRATEGY is a player's behaviour as in ``seqform.solve/2`` (``player``, ``name``,
 ``infosets`` with their ``actions`` and ``probability``).
@@ -38,7 +44,13 @@ from seqform.documents.registry import builds
 from seqform.game.builtin.labels import grammar_name
 from seqform.game.model import Game
 from seqform.io.documents import QRE
-from seqform.qre.equilibria import LimitComparison, LogitBranch, LogitPoints, QREPoint
+from seqform.qre.equilibria import (
+    Interruption,
+    LimitComparison,
+    LogitBranch,
+    LogitPoints,
+    QREPoint,
+)
 from seqform.qre.fit import LogitFit
 
 __all__ = ["qre_document", "qre_result_document"]
@@ -94,11 +106,12 @@ def qre_document(
     branch: LogitBranch | None = None,
     comparison: LimitComparison | None = None,
     fit: LogitFit | None = None,
+    interrupted: Interruption | None = None,
 ) -> dict[str, Any]:
     """The ``seqform.qre/2`` document (module docstring) of ``points`` and what the run found
     beside them: the traced ``branch``, the ``comparison`` of its limit with all
-    equilibria, the ``fit``; ``seconds`` is the run's time.  The mode is ``"fit"`` with a
-    fit, else ``"trace"`` with a branch, else ``"points"``."""
+    equilibria, the ``fit``, what an interrupt cut short; ``seconds`` is the run's time.
+    The mode is ``"fit"`` with a fit, else ``"trace"`` with a branch, else ``"points"``."""
     mode = "fit" if fit is not None else "trace" if branch is not None else "points"
     return {
         "schema": QRE,
@@ -132,6 +145,9 @@ def qre_document(
             "observations": fit.observations,
             "at_end": fit.at_end,
         },
+        "interrupted": None
+        if interrupted is None
+        else {"during": interrupted.during, "signal": interrupted.signal},
         "seconds": seconds,
     }
 
@@ -163,4 +179,5 @@ def qre_result_document(result: LogitBranch | LogitPoints | LogitFit) -> dict[st
         branch=branch,
         comparison=branch.comparison if branch is result else None,
         fit=fit,
+        interrupted=result.interrupted,
     )

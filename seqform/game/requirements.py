@@ -25,6 +25,9 @@ below ``1e15`` in absolute value (HiGHS's ``large_matrix_value``: larger entries
 stop with model status "Not Set").  :func:`require_float_payoffs` refuses other games,
 naming the terminal, and points to the exact route, which scales the payoffs for its float
 step (:meth:`seqform.forms.sequence_form.SequenceForm.scaled_for_floats`).
+The iterative solvers (the CFR family, XFP, RCFR, MCCFR) and the logit QRE compute in floats
+with every player's payoffs: :func:`require_finite_payoffs` refuses a game with a payoff
+beyond the float range before they start, which would otherwise iterate ``inf`` and ``nan``.
 """
 
 from __future__ import annotations
@@ -45,10 +48,14 @@ __all__ = [
     "constant_sum",
     "is_two_player_zero_sum",
     "number_text",
+    "require_finite_payoffs",
     "require_float_payoffs",
     "require_two_player_zero_sum",
     "second_player_value",
 ]
+
+_LARGEST_FLOAT = "about 1.8e308"
+"""The largest float, as messages name it."""
 
 HIGHS_LARGEST_ENTRY = 1e15
 """HiGHS's ``large_matrix_value``: it refuses an LP with an entry this large or larger."""
@@ -143,7 +150,7 @@ def require_float_payoffs(game: Game, purpose: str = "the float LP") -> None:
     position = int(np.argmax(bad))
     where, payoffs = _terminal_text(game, position)
     if not np.isfinite(flat.terminal_payoff[position]):
-        why = "which floating point cannot represent (the largest float is about 1.8e308)"
+        why = f"which floating point cannot represent (the largest float is {_LARGEST_FLOAT})"
     else:
         why = (
             f"and an entry of the payoff matrix of {entries[position]:.3g} (chance × payoff); "
@@ -153,4 +160,31 @@ def require_float_payoffs(game: Game, purpose: str = "the float LP") -> None:
         f"terminal node {where!r} has payoffs ({payoffs}), {why}: {purpose} cannot solve "
         f"{game.name}; the exact route can (python -m seqform solve GAME --exact, or "
         "seqform.routes.exact.solve_exact), scaling the payoffs for its float step"
+    )
+
+
+def require_finite_payoffs(game: Game, purpose: str) -> None:
+    """Refuse a game with a payoff (of any player) that is not a finite float, before
+    ``purpose``, computing in floats, starts (module docstring).
+
+    Raises
+    ------
+    InvalidGameError
+        Naming the first such terminal, its payoffs and the float limit, with the ways out:
+        payoffs scaled down, or, for a two-player zero-sum game, the exact route.
+    """
+    flat = game.flat
+    bad = ~np.isfinite(flat.terminal_payoffs).all(axis=0)
+    if not bad.any():
+        return
+    where, payoffs = _terminal_text(game, int(np.argmax(bad)))
+    exact = (
+        " or solve it exactly (python -m seqform solve GAME --exact)"
+        if is_two_player_zero_sum(game)
+        else ""
+    )
+    raise InvalidGameError(
+        f"terminal node {where!r} has payoffs ({payoffs}), which floating point cannot "
+        f"represent (the largest float is {_LARGEST_FLOAT}): {purpose} computes in floats and "
+        f"cannot run on {game.name}; scale the payoffs down{exact}"
     )

@@ -44,7 +44,7 @@ from seqform.base.progress import Step, report
 from seqform.certify import CertificateOverflowError, certify, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
-from seqform.game.requirements import is_two_player_zero_sum
+from seqform.game.requirements import is_two_player_zero_sum, require_finite_payoffs
 
 __all__ = [
     "IterativeResult",
@@ -265,9 +265,13 @@ def run_iterations(
     what it would do next.
     ``nash_conv`` measures a profile where ``game`` is not a tree (the structured route's
     certificate, :mod:`seqform.structured.vector_cfr`); by default the tree's.
+    A tree with a payoff beyond the float range is refused before the first iteration
+    (:func:`~seqform.game.requirements.require_finite_payoffs`: ``InvalidGameError``).
 
     Length: one loop with its stopping rules, measurements and Ctrl-C boundary, read as one.
     """
+    if game is not None:  # inf payoffs would be iterated as inf and nan to the certificate
+        require_finite_payoffs(game, algorithm)
     measured = nash_conv if nash_conv is not None else _tree_nash_conv(game)
     history: list[Sample] = []
     seconds = 0.0

@@ -33,8 +33,16 @@ exceeds what the process may have, is refused before its first step with the est
 unless ``force=True`` (``--force``); a built-in game given by its spec is refused before its
 tree is built.
 
-Size: a little over 400 lines: points, trace and comparison share the stop rule and the
-certificate, and each entry point checks its arguments.
+Interrupts
+----------
+Inside :func:`~seqform.base.interrupt.stop_on_interrupt` (``qre`` on the command line) a
+Ctrl-C, or a signal handled as it, keeps what is finished and says what it cut short
+(:class:`Interruption`): during a trace, the branch so far (:func:`trace_logit`), the points
+crossed so far (:func:`logit_qre`) or the fit along it (:func:`seqform.qre.fit.fit_logit`);
+during the comparison after a finished trace, the branch without it.
+
+Size: about 500 lines: points, trace and comparison share the stop rule, the certificate and
+what an interrupt keeps, and each entry point checks its arguments.
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from seqform.base.interrupt import interrupt_armed
 from seqform.certify import NPlayerCertificate, certify_profile
 from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.model import Game
@@ -62,6 +71,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TOLERANCE",
+    "Interruption",
     "LimitComparison",
     "LogitBranch",
     "LogitPoints",
@@ -77,6 +87,21 @@ __all__ = [
 
 #: Default stop rule: NashConv at most this times the payoff range.
 DEFAULT_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class Interruption:
+    """What a Ctrl-C, or a signal handled as it, cut short (module docstring).
+
+    during : ``"trace"`` (the branch so far is kept), ``"comparison"`` (the finished branch
+        without it), ``"points"`` (the points crossed so far), ``"fit"`` (the fit along the
+        branch so far)
+    signal : its name (``"SIGINT"``, ``"SIGTERM"``, ``"SIGHUP"``), or None where it arrived as
+        a :class:`KeyboardInterrupt`, which does not say (the command line names it)
+    """
+
+    during: str
+    signal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +128,8 @@ class LogitPoints:
 
     branch : the principal branch traced beside the points (``qre --lambda L --plot FILE``
         draws it), reported with them; None when none was asked for
+    interrupted : what an interrupt cut short (``"points"``: ``points`` holds those crossed
+        before it, maybe none), else None
     """
 
     game: Game
@@ -110,6 +137,7 @@ class LogitPoints:
     steps: int
     seconds: float
     branch: LogitBranch | None = None
+    interrupted: Interruption | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +159,8 @@ class LogitBranch:
         None
     interrupted_by : the signal that interrupted the trace (``"SIGINT"``, ``"SIGTERM"``,
         ``"SIGHUP"``), else None
+    interrupted : what an interrupt cut short: the trace (``reason`` ``"interrupted"``) or
+        the comparison after it (``comparison`` is then None), else None
     """
 
     game: Game
@@ -144,6 +174,7 @@ class LogitBranch:
     seconds: float
     comparison: LimitComparison | None = None
     interrupted_by: str | None = None
+    interrupted: Interruption | None = None
 
     @property
     def converged(self) -> bool:
@@ -198,6 +229,7 @@ def logit_qre(
     settings: TraceSettings | None = None,
     force: bool = False,
     branch: LogitBranch | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> LogitPoints:
     """The logit QRE on the principal branch at each of ``lambdas``.
 
@@ -205,7 +237,10 @@ def logit_qre(
     from ``λ = 0`` is returned, as Gambit's ``logit_solve_lambda`` does.  ``game`` is a
     game or its spec; ``force`` lifts the work limit (module docstring).  ``branch``, a
     principal branch :func:`trace_logit` traced on the same game object, is kept in the
-    result to be reported beside the points.
+    result to be reported beside the points.  ``progress`` is told the ``λ`` of every
+    accepted point of the trace.  Inside :func:`~seqform.base.interrupt.stop_on_interrupt`
+    a Ctrl-C ends the trace after the step under way, with the points crossed so far
+    (:attr:`LogitPoints.interrupted`).
 
     Raises
     ------
@@ -231,11 +266,20 @@ def logit_qre(
     game = traceable_game(game, force=force, caller="logit_qre")
     require_same_game(branch, game)
     equations = logit_equations(game)
-    trace = follow_branch(equations, settings or TraceSettings(max_lambda=np.inf), targets=lambdas)
-    if len(trace.found) < len(lambdas):
+    trace = follow_branch(
+        equations,
+        settings or TraceSettings(max_lambda=np.inf),
+        targets=lambdas,
+        on_point=None if progress is None else lambda point: progress(point.lam),
+    )
+    interrupted = None
+    if trace.reason == "interrupted":
+        interrupted = Interruption("points", trace.interrupted_by)
+    elif len(trace.found) < len(lambdas):
         raise ArithmeticError(f"the branch was not followed to every λ ({trace.reason})")
     points = tuple(qre_point(equations, point) for point in trace.found)
-    return LogitPoints(game, points, len(trace.points), time.perf_counter() - start, branch)
+    seconds = time.perf_counter() - start
+    return LogitPoints(game, points, len(trace.points), seconds, branch, interrupted)
 
 
 def require_same_game(branch: LogitBranch | None, game: Game) -> None:
@@ -278,7 +322,8 @@ def trace_logit(
 
     Inside :func:`~seqform.base.interrupt.stop_on_interrupt` a Ctrl-C ends the trace after
     the step under way: the branch so far is returned, ``reason`` ``"interrupted"``, its
-    last point certified and not compared.
+    last point certified and not compared; during the comparison, it returns the finished
+    branch without one (:attr:`LogitBranch.interrupted`).
 
     Length: the docstring documents each option; the body is short.
 
@@ -332,9 +377,16 @@ def trace_logit(
     limit = qre_point(equations, last)
     flat = game.flat
     comparison = None
-    interrupted = trace.reason == "interrupted"
-    if compare and flat.num_players == 2 and flat.not_zero_sum < 0 and not interrupted:
-        comparison = compare_limit(game, limit, max_seconds=ranges_seconds)
+    interrupted = None
+    if trace.reason == "interrupted":
+        interrupted = Interruption("trace", trace.interrupted_by)
+    elif compare and flat.num_players == 2 and flat.not_zero_sum < 0:
+        try:
+            comparison = compare_limit(game, limit, max_seconds=ranges_seconds)
+        except KeyboardInterrupt:  # the finished branch is kept without it
+            if not interrupt_armed():
+                raise
+            interrupted = Interruption("comparison")
     return LogitBranch(
         game=game,
         lambdas=lambdas,
@@ -347,6 +399,7 @@ def trace_logit(
         seconds=time.perf_counter() - start,
         comparison=comparison,
         interrupted_by=trace.interrupted_by,
+        interrupted=interrupted,
     )
 
 

@@ -10,6 +10,10 @@ As Gambit's ``logit_estimate`` does, the branch is traced from ``λ = 0`` (to th
 :func:`seqform.qre.equilibria.trace_logit`, or ``max_lambda``), ``L`` is evaluated at every
 point, and the best point is refined by Brent's method on ``λ`` between its neighbours
 (each evaluation a Newton solve at fixed ``λ``): the global maximiser along the branch.
+
+Inside :func:`~seqform.base.interrupt.stop_on_interrupt` (``qre --fit`` on the command
+line) a Ctrl-C ends the trace after the step under way, and the fit is the best point of
+the branch so far, not refined (:attr:`LogitFit.interrupted`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +32,7 @@ from seqform.io.loader import as_game
 from seqform.qre.equations import LogitEquations, logit_equations
 from seqform.qre.equilibria import (
     DEFAULT_TOLERANCE,
+    Interruption,
     LogitBranch,
     QREPoint,
     action_labels,
@@ -52,6 +58,8 @@ class LogitFit:
         best by play closer to equilibrium than the trace reached: ``λ`` is a lower bound)
     branch : the principal branch traced beside the fit (``qre --fit DATA --plot FILE``
         draws it), reported with it; None when none was asked for
+    interrupted : ``"fit"`` with the signal when an interrupt ended its trace (module
+        docstring): the best point of the branch so far, ``at_end`` if it is the last
     """
 
     game: Game
@@ -62,6 +70,7 @@ class LogitFit:
     at_end: bool
     seconds: float
     branch: LogitBranch | None = None
+    interrupted: Interruption | None = None
 
 
 def _refine(
@@ -120,6 +129,7 @@ def fit_logit(
     settings: TraceSettings | None = None,
     force: bool = False,
     branch: LogitBranch | None = None,
+    progress: Callable[[float, float], None] | None = None,
 ) -> LogitFit:
     """Maximum-likelihood ``λ`` along the principal branch (module docstring).
 
@@ -143,6 +153,8 @@ def fit_logit(
     branch
         A principal branch :func:`~seqform.qre.equilibria.trace_logit` traced on the same
         game object, kept in the result to be reported beside the fit.
+    progress
+        Called with ``(λ, NashConv)`` at every accepted point of the trace.
 
     Raises
     ------
@@ -168,15 +180,18 @@ def fit_logit(
     threshold = DEFAULT_TOLERANCE * max(equations.payoff_range, np.finfo(float).tiny)
 
     def converged(point: TracedPoint) -> bool:
-        return limit_reached(equations, point, threshold)
+        return limit_reached(equations, point, threshold, progress)
 
     trace = follow_branch(equations, settings, stop=converged)
+    interrupted = None
+    if trace.reason == "interrupted":
+        interrupted = Interruption("fit", trace.interrupted_by)
     points = trace.points
     likelihood = np.array([counts @ point.beta for point in points])
     best = int(np.argmax(likelihood))
     at_end = best == len(points) - 1
     lam, beta = points[best].lam, points[best].beta
-    if 0 < best < len(points) - 1:
+    if 0 < best < len(points) - 1 and interrupted is None:
         lam, beta = _refine(equations, counts, points[best - 1], points[best + 1], points[best])
     point = qre_point(equations, TracedPoint(lam, beta, 0.0))
     return LogitFit(
@@ -188,4 +203,5 @@ def fit_logit(
         at_end=at_end,
         seconds=time.perf_counter() - start,
         branch=branch,
+        interrupted=interrupted,
     )

@@ -38,6 +38,7 @@ import os
 from dataclasses import dataclass
 
 from seqform.game.model import Game
+from seqform.game.requirements import require_finite_payoffs
 from seqform.io.loader import as_game, load_game
 from seqform.questions.ranges_work import DEFAULT_MAX_SECONDS, WorkRefusedError
 from seqform.routes.sizing.memory import BASE_BYTES, MemoryEstimate, check_memory
@@ -146,21 +147,24 @@ def traceable_game(
 ) -> Game:
     """``game``, loaded if it is a name or a path, its trace refused first unless ``force``
     (:func:`refuse_large_trace`: before the tree is built where a built-in game's spec says
-    its size, else once it is built).
+    its size, else once it is built), and a game with a payoff beyond the float range
+    refused in any case (the trace computes in floats).
 
     Raises
     ------
     TypeError
         For a ``game`` that is neither a :class:`~seqform.game.model.Game`, a name nor a
         path, naming ``caller`` (:func:`~seqform.io.loader.as_game`'s message).
+    seqform.game.errors.InvalidGameError
+        For a payoff beyond the float range
+        (:func:`~seqform.game.requirements.require_finite_payoffs`).
     """
     if not isinstance(game, str):
         game = as_game(game, caller)  # a Game as it is, a path read as a file
     if not force:
         refuse_large_trace(game)
-    if isinstance(game, Game):
-        return game
-    loaded = load_game(game)
-    if not force:
+    loaded = game if isinstance(game, Game) else load_game(game)
+    if not force and loaded is not game:
         refuse_large_trace(loaded)
+    require_finite_payoffs(loaded, "the logit QRE trace")
     return loaded

@@ -1,12 +1,15 @@
 """``seqform qre GAME``: logit quantal response equilibria (trace, points, fit, picture).
 
-Ctrl-C (or SIGTERM, SIGHUP: :mod:`seqform.cli.signals`) during the trace of the branch
-stops it after the step under way: the branch so far is written (``--output``, and
-``--plot``), its trace's ``reason`` ``"interrupted"`` with the signal, its last point in
-place of the limit, in every mode (``--lambda`` and ``--fit`` are not computed), and the
-exit code is 128 + the signal (130 for Ctrl-C), as ``iterate``'s.  Elsewhere (loading the
-game, the comparison with all equilibria, the points of ``--lambda`` and the fit) Ctrl-C
-stops the command at once with nothing written.
+Ctrl-C (or SIGTERM, SIGHUP: :mod:`seqform.cli.signals`) keeps what is finished, as
+``iterate``'s: during the trace of the branch it stops after the step under way and the
+branch so far is written (``--output``, and ``--plot``), its trace's ``reason``
+``"interrupted"`` with the signal, its last point in place of the limit (with ``--plot``,
+``--lambda`` and ``--fit`` are then not computed); during the comparison with all
+equilibria, the finished branch is written without it; during the trace of ``--lambda``,
+the points crossed so far (nothing if none was); during the trace of ``--fit``, the fit
+along the branch so far.  The document's ``interrupted`` says what was cut short, and the
+exit code is 128 + the signal (130 for Ctrl-C).  While the game is loaded, Ctrl-C stops
+the command at once with nothing written.
 """
 
 from __future__ import annotations
@@ -17,16 +20,20 @@ import math
 import sys
 import time
 
+import numpy as np
+
 from seqform.base.interrupt import stop_on_interrupt
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit, refuse_unused
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
-from seqform.cli.signals import deferred_interrupt, interrupted_code
+from seqform.cli.signals import deferred_interrupt, interrupted_code, interrupting_signal
 from seqform.cli.streams import terminal_text
 from seqform.documents.qre import qre_result_document
 from seqform.documents.text.qre import qre_text
+from seqform.game.model import Game
 from seqform.qre.equilibria import (
     DEFAULT_TOLERANCE,
+    Interruption,
     LogitBranch,
     LogitPoints,
     logit_qre,
@@ -59,16 +66,14 @@ def parse_lambdas(values: list[str] | None) -> list[float]:
 def _reporter(quiet: bool):
     start = last = time.perf_counter()
 
-    def report(lam: float, nash_conv: float) -> None:
+    def report(lam: float, nash_conv: float | None = None) -> None:
         nonlocal last
         now = time.perf_counter()
         if quiet or now - last < PROGRESS_EVERY:
             return
         last = now
-        print(
-            f"seqform: [{now - start:6.1f} s] qre: λ = {lam:.4g}, NashConv {nash_conv:.3g}",
-            file=sys.stderr,
-        )
+        measured = "" if nash_conv is None else f", NashConv {nash_conv:.3g}"
+        print(f"seqform: [{now - start:6.1f} s] qre: λ = {lam:.4g}{measured}", file=sys.stderr)
 
     return report
 
@@ -106,21 +111,44 @@ def _refuse_unused(args: argparse.Namespace, lambdas: list[float]) -> None:
     refuse_unused(mode, [option for option, present in given.items() if present], why)
 
 
-def _write_interrupted(branch: LogitBranch, args: argparse.Namespace) -> int:
-    """Write the branch an interrupt stopped (module docstring); its exit code.  A first
+Result = LogitBranch | LogitPoints | LogitFit
+
+
+def _write_interrupted(result: Result, interruption: Interruption, args: argparse.Namespace) -> int:
+    """Write what an interrupt left finished (module docstring); its exit code.  A first
     Ctrl-C while it is written is the second: it ends the writing."""
-    if not args.quiet:
-        _say("stopped; writing the trace so far (Ctrl-C again ends without it)")
-    with deferred_interrupt(True):
-        document = qre_result_document(branch)
-        emit(document, qre_text(document, args.strategies), args)
-        if args.plot:
-            _plot(branch, args.plot)
-    received = branch.interrupted_by
+    received = interruption.signal or interrupting_signal().name  # a KeyboardInterrupt's
+    result = dataclasses.replace(result, interrupted=Interruption(interruption.during, received))
     by = "" if received == "SIGINT" else f" ({received})"
-    steps = len(branch.lambdas) - 1
-    _say(f"interrupted{by} after {steps} steps, at λ = {branch.lambdas[-1]:.6g}; the trace so far")
+    branch = result if isinstance(result, LogitBranch) else result.branch
+    if isinstance(result, LogitPoints) and not result.points:
+        _say(f"interrupted{by} before the trace reached the first λ asked for; nothing written")
+        return interrupted_code()
+    if not args.quiet:
+        _say("stopped; writing what is finished (Ctrl-C again ends without it)")
+    with deferred_interrupt(True):
+        document = qre_result_document(result)
+        emit(document, qre_text(document, args.strategies), args)
+        if args.plot and branch is not None:
+            _plot(branch, args.plot)
+    _say(f"interrupted{by} {_cut_short(result, interruption.during, args)}")
     return interrupted_code()
+
+
+def _cut_short(result: Result, during: str, args: argparse.Namespace) -> str:
+    """What the interrupt cut short and what is written, for stderr."""
+    if during == "comparison":
+        return "during the comparison with all equilibria; the finished trace without it"
+    if isinstance(result, LogitBranch):
+        steps, reached = len(result.lambdas) - 1, result.lambdas[-1]
+        return f"after {steps} steps, at λ = {reached:.6g}; the trace so far"
+    if isinstance(result, LogitPoints):
+        asked = len(parse_lambdas(args.lambdas))
+        return (
+            f"during the trace, after {result.steps} steps; the {len(result.points)} of the "
+            f"{asked} points asked for that it crossed"
+        )
+    return "during the trace; the fit along the branch so far (not refined)"
 
 
 def _say(message: str) -> None:
@@ -155,43 +183,55 @@ def _run(args: argparse.Namespace) -> int:
     if not force:  # a built-in game's trace is refused before its tree is built
         refuse_large_trace(args.game)
     game = load_reporting(args.game, max_nodes=args.max_nodes, force=force)
-    counts = None
+    counts: np.ndarray | None = None
     if args.fit:
         from seqform.io.action_counts import read_action_counts
 
         counts = read_action_counts(game, args.fit)
-    settings = TraceSettings(max_lambda=args.max_lambda, max_accel=args.max_accel)
-    branch = None
-    if args.plot or not (lambdas or args.fit):
-        with stop_on_interrupt():  # the trace's steps: Ctrl-C keeps the branch so far
-            branch = trace_logit(
-                game,
-                tolerance=args.tolerance,
-                settings=settings,
-                progress=_reporter(args.quiet),
-                force=force,
-                compare=not (lambdas or args.fit or args.no_compare),
-                # the library's work limit on the place among all equilibria; as `ranges
-                # --force`, none with --force
-                **({"ranges_seconds": None} if force else {}),
-            )
-        if branch.interrupted_by is not None:
-            return _write_interrupted(branch, args)
-    result: LogitBranch | LogitPoints | LogitFit
-    if counts is not None:
-        result = fit_logit(game, counts, settings=settings, force=force, branch=branch)
-    elif lambdas:
-        # the trace ends at the last λ asked for: --max-accel applies, --max-lambda does not
-        to_lambdas = dataclasses.replace(settings, max_lambda=math.inf)
-        result = logit_qre(game, lambdas, settings=to_lambdas, force=force, branch=branch)
-    else:
-        assert branch is not None
-        result = branch
+    with stop_on_interrupt():  # Ctrl-C keeps what is finished (module docstring)
+        result = _computed(args, game, lambdas, counts)
+    if result.interrupted is not None:
+        return _write_interrupted(result, result.interrupted, args)
     document = qre_result_document(result)
     emit(document, lambda: qre_text(document, args.strategies), args)
     if args.plot:  # after the report: a picture that cannot be written loses no answer
+        branch = result if isinstance(result, LogitBranch) else result.branch
         assert branch is not None
         _plot(branch, args.plot)
     if isinstance(result, LogitBranch):  # the limit is the answer
         return certified_exit(result.shortfall)
     return EXIT_OK
+
+
+def _computed(
+    args: argparse.Namespace, game: Game, lambdas: list[float], counts: np.ndarray | None
+) -> Result:
+    """The branch traced to its limit, the points or the fit; with ``--plot`` the branch it
+    draws first, which alone is returned if an interrupt cut its trace short."""
+    settings = TraceSettings(max_lambda=args.max_lambda, max_accel=args.max_accel)
+    force = args.force
+    report = _reporter(args.quiet)
+    branch = None
+    if args.plot or not (lambdas or args.fit):
+        branch = trace_logit(
+            game,
+            tolerance=args.tolerance,
+            settings=settings,
+            progress=report,
+            force=force,
+            compare=not (lambdas or args.fit or args.no_compare),
+            # the library's work limit on the place among all equilibria; as `ranges
+            # --force`, none with --force
+            **({"ranges_seconds": None} if force else {}),
+        )
+        if branch.interrupted is not None or not (lambdas or args.fit):
+            return branch
+    if counts is not None:
+        return fit_logit(
+            game, counts, settings=settings, force=force, branch=branch, progress=report
+        )
+    # the trace ends at the last λ asked for: --max-accel applies, --max-lambda does not
+    to_lambdas = dataclasses.replace(settings, max_lambda=math.inf)
+    return logit_qre(
+        game, lambdas, settings=to_lambdas, force=force, branch=branch, progress=report
+    )

@@ -59,6 +59,23 @@ def _reason(trace: Document) -> str:
     return f"interrupted ({by}): the branch so far, its last point not the limit"
 
 
+_CUT_SHORT = {
+    "comparison": "during the comparison with all equilibria: the finished branch without it",
+    "points": "during the trace: the points at the λ it crossed before",
+    "fit": "during the trace: the best point of the branch so far, not refined",
+}
+
+
+def _interrupted_line(document: Document) -> str | None:
+    """What an interrupt cut short, where the trace's own line does not say it."""
+    interrupted = document.get("interrupted")
+    if interrupted is None or interrupted["during"] not in _CUT_SHORT:
+        return None
+    received = interrupted["signal"]
+    by = "" if received is None else f" ({'Ctrl-C' if received == 'SIGINT' else received})"
+    return f"Interrupted{by} {_CUT_SHORT[interrupted['during']]}"
+
+
 def qre_text(document: Document, strategies: str = "auto") -> str:
     """The report of a ``seqform.qre/2`` document: what was computed, each point's values
     and strategies; ``strategies`` is ``--strategies``."""
@@ -86,6 +103,9 @@ def qre_text(document: Document, strategies: str = "auto") -> str:
             f"Principal logit branch traced to λ = {trace['final_lambda']:.6g} in "
             f"{trace['steps']} steps ({state})"
         )
+    cut_short = _interrupted_line(document)
+    if cut_short is not None:
+        lines.append(cut_short)
     if document["comparison"] is not None:
         lines += [
             "",

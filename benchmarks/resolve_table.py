@@ -201,6 +201,10 @@ def _canonical_blueprints(game: StructuredGame, buckets: list[str]) -> dict[str,
 
 
 def _parser() -> argparse.ArgumentParser:
+    """The command's options.
+
+    Length: one call per option, each with its help text; a list of options does not split.
+    """
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
         epilog=(

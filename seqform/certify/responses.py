@@ -347,12 +347,14 @@ def certify(
     require_two_player_zero_sum(game, "the two-player certificate")
     first, second = _profile(game, first, second)
     bounds = bounds or (None, None)
-    value = expected_value(game, first, second)
-    best_first = best_response(game, 0, second, bounds[0]).value
-    best_second = best_response(game, 1, first, bounds[1]).value
+    # a float sum that leaves the float range is refused below by name, without numpy's
+    # RuntimeWarnings on the way (inf - inf in a sum of payoffs)
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = expected_value(game, first, second)
+        best_first = best_response(game, 0, second, bounds[0]).value
+        best_second = best_response(game, 1, first, bounds[1]).value
+        numbers = [value, best_first, best_second, best_first + best_second]
     if not first.exact:
-        with np.errstate(over="ignore", invalid="ignore"):
-            numbers = [value, best_first, best_second, best_first + best_second]
         require_finite(numbers, "the certificate")
     scale = payoff_range(game, exact=first.exact)
     return Certificate.from_best_responses(value, best_first, best_second, scale)

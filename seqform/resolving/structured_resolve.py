@@ -86,12 +86,16 @@ from seqform.resolving.public_subgames import (
     subgame_game,
 )
 from seqform.resolving.resolve import GADGETS, GadgetRun, ResolveResult
-from seqform.resolving.subgame_classes import SubgameClasses, subgame_classes
+from seqform.resolving.subgame_classes import (
+    SubgameClasses,
+    canonical_game_for,
+    require_class_symmetric,
+    subgame_classes,
+)
 from seqform.resolving.subgames import ResolveError
 from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     certify_on_classes,
-    first_members,
 )
 from seqform.structured.responses import best_response, certify, leaf_payoffs
 
@@ -443,11 +447,11 @@ def resolve_structured(
         raise ResolveError(f"gadget: {gadget!r} is not one of {', '.join(GADGETS)}")
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
-    played = game if boards is None else _on_boards(game, boards, gadget, exact)
+    played = game if boards is None else canonical_game_for(game, boards, gadget, exact)
     first, second = blueprint_on(played, blueprint)
     profile = (first.to_float(), second.to_float())
     if boards is not None:
-        _check_symmetric(boards, profile)
+        require_class_symmetric(boards, profile)
     if exact:
         profile = (exact_blueprint(profile[0]), exact_blueprint(profile[1]))
     subgames = find_public_subgames(played, round_number)
@@ -479,49 +483,3 @@ def resolve_structured(
         exact=exact,
         boards=boards,
     )
-
-
-SYMMETRY_TOLERANCE = 1e-9
-"""The largest difference of a blueprint's realization plans within a hand class taken as
-rounding (a CFR average on ``G'`` is the same on each class up to float sums)."""
-
-
-def _on_boards(
-    game: StructuredGame, boards: CanonicalBoards, gadget: str, exact: bool
-) -> StructuredGame:
-    """``G'`` of ``boards`` after the refusals of the re-solve on canonical boards."""
-    if boards.game is not game:
-        raise ResolveError(
-            f"boards: the canonical boards of {boards.game.name}, not of {game.name}"
-        )
-    if exact:
-        raise ResolveError(
-            "exact: the re-solve on canonical boards is in floats; re-solve the game itself "
-            "(without its canonical boards) for the exact one"
-        )
-    if gadget == "reach":
-        raise ResolveError(
-            "gadget: reach's gifts on canonical boards would need the opponent's best "
-            "response shared among hand classes, which is not written; use resolve or "
-            "maxmargin, or re-solve the game itself"
-        )
-    return boards.canonical
-
-
-def _check_symmetric(
-    boards: CanonicalBoards, profile: tuple[BehaviouralStrategy, BehaviouralStrategy]
-) -> None:
-    """Refuse a blueprint whose plan differs within a hand class of ``G'`` (beyond
-    :data:`SYMMETRY_TOLERANCE`): the subgames of ``G'`` are the game's only for such plans."""
-    for player, strategy in enumerate(profile):
-        classes = boards.classes[player]
-        plan = plan_from_behaviour(strategy)
-        first = first_members(classes.sequences, classes.num_sequences)
-        spread = float(np.abs(plan - plan[first[classes.sequences]]).max(initial=0.0))
-        if spread > SYMMETRY_TOLERANCE:
-            raise ResolveError(
-                f"blueprint of player {player + 1}: its realization plan differs by "
-                f"{spread:.3g} within a hand class of {boards.canonical.name}; re-solving on "
-                "canonical boards needs a blueprint that is the same on each class (as "
-                "abstract(..., suit_isomorphism=True) and vector CFR on canonical boards give)"
-            )

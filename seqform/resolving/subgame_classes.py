@@ -22,6 +22,10 @@ counterfactual values are therefore taken on classes:
 classes, so that :func:`~seqform.structured.reductions.suit_classes.class_tables`,
 :func:`~seqform.structured.reductions.suit_classes.certify_on_classes` and
 :func:`~seqform.structured.reductions.suit_reduction.reduce_lp` apply to it unchanged.
+
+What the re-solve asks of its input on canonical boards is here too: :func:`canonical_game_for`
+(the boards of this game, floats, not ``reach``) and :func:`require_class_symmetric` (a
+blueprint that is the same on each hand class).
 """
 
 from __future__ import annotations
@@ -30,11 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
 from seqform.game.public.numbering import structured_tables
 from seqform.game.public.symmetry import Symmetries
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.resolving.public_subgames import PublicSubgame
+from seqform.resolving.subgames import ResolveError
 from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     HandClasses,
@@ -43,7 +49,13 @@ from seqform.structured.reductions.suit_classes import (
     first_members,
 )
 
-__all__ = ["SubgameClasses", "subgame_classes"]
+__all__ = [
+    "SYMMETRY_TOLERANCE",
+    "SubgameClasses",
+    "canonical_game_for",
+    "require_class_symmetric",
+    "subgame_classes",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,3 +167,50 @@ def subgame_classes(
         root_sizes=np.bincount(root),
         orbit=group.order // len(fixing),
     )
+
+
+SYMMETRY_TOLERANCE = 1e-9
+"""The largest difference of a blueprint's realization plans within a hand class taken as
+rounding (a CFR average on ``G'`` is the same on each class up to float sums)."""
+
+
+def canonical_game_for(
+    game: StructuredGame, boards: CanonicalBoards, gadget: str, exact: bool
+) -> StructuredGame:
+    """``G'`` of ``boards``, after the refusals of the re-solve on canonical boards: boards
+    of another game, ``exact``, and ``reach``'s gifts, none of which is written on classes."""
+    if boards.game is not game:
+        raise ResolveError(
+            f"boards: the canonical boards of {boards.game.name}, not of {game.name}"
+        )
+    if exact:
+        raise ResolveError(
+            "exact: the re-solve on canonical boards is in floats; re-solve the game itself "
+            "(without its canonical boards) for the exact one"
+        )
+    if gadget == "reach":
+        raise ResolveError(
+            "gadget: reach's gifts on canonical boards would need the opponent's best "
+            "response shared among hand classes, which is not written; use resolve or "
+            "maxmargin, or re-solve the game itself"
+        )
+    return boards.canonical
+
+
+def require_class_symmetric(
+    boards: CanonicalBoards, profile: tuple[BehaviouralStrategy, BehaviouralStrategy]
+) -> None:
+    """Refuse a blueprint whose plan differs within a hand class of ``G'`` (beyond
+    :data:`SYMMETRY_TOLERANCE`): the subgames of ``G'`` are the game's only for such plans."""
+    for player, strategy in enumerate(profile):
+        classes = boards.classes[player]
+        plan = plan_from_behaviour(strategy)
+        first = first_members(classes.sequences, classes.num_sequences)
+        spread = float(np.abs(plan - plan[first[classes.sequences]]).max(initial=0.0))
+        if spread > SYMMETRY_TOLERANCE:
+            raise ResolveError(
+                f"blueprint of player {player + 1}: its realization plan differs by "
+                f"{spread:.3g} within a hand class of {boards.canonical.name}; re-solving on "
+                "canonical boards needs a blueprint that is the same on each class (as "
+                "abstract(..., suit_isomorphism=True) and vector CFR on canonical boards give)"
+            )

@@ -38,15 +38,14 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.lp.problem import FloatSolution
     from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
     from seqform.qre.equilibria import (
-        LimitComparison,
         LogitBranch,
         LogitPoints,
         QREPoint,
-        compare_limit,
         logit_qre,
         trace_logit,
     )
     from seqform.qre.fit import LogitFit, fit_logit
+    from seqform.qre.limit import LimitComparison, compare_limit
     from seqform.qre.trace import TraceSettings
     from seqform.questions.compare import Comparison, compare
     from seqform.questions.exploit import Exploitation, exploit, named_opponent
@@ -118,11 +117,11 @@ _LAZY = {
     "SolverError": "seqform.lp.solvers",
     "SolverLimitError": "seqform.lp.solvers",
     "SolverStats": "seqform.lp.solvers",
-    "LimitComparison": "seqform.qre.equilibria",
+    "LimitComparison": "seqform.qre.limit",
     "LogitBranch": "seqform.qre.equilibria",
     "LogitPoints": "seqform.qre.equilibria",
     "QREPoint": "seqform.qre.equilibria",
-    "compare_limit": "seqform.qre.equilibria",
+    "compare_limit": "seqform.qre.limit",
     "logit_qre": "seqform.qre.equilibria",
     "trace_logit": "seqform.qre.equilibria",
     "LogitFit": "seqform.qre.fit",

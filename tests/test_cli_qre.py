@@ -178,7 +178,8 @@ def test_comparison_says_what_ranges_found_without_a_segment(dimension, said):
     from seqform.documents.qre import qre_document
     from seqform.documents.text.qre import qre_text
     from seqform.io.loader import load_game
-    from seqform.qre.equilibria import LimitComparison, logit_qre
+    from seqform.qre.equilibria import logit_qre
+    from seqform.qre.limit import LimitComparison
 
     game = load_game("kuhn")
     point = logit_qre(game, [1.0]).points[0]

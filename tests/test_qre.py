@@ -29,8 +29,9 @@ from seqform.game.nodes import Chance, Decision, Terminal
 from seqform.io.action_counts import ActionCountsError, read_action_counts
 from seqform.io.loader import load_game
 from seqform.qre.equations import evaluate, logit_equations
-from seqform.qre.equilibria import action_labels, compare_limit, logit_qre, trace_logit
+from seqform.qre.equilibria import action_labels, logit_qre, trace_logit
 from seqform.qre.fit import fit_logit
+from seqform.qre.limit import compare_limit
 from seqform.qre.trace import TraceSettings
 
 AGREEMENT = 1e-6  # both tracers solve the equations to ~1e-9; Gambit's output has 1e-8 noise

@@ -44,14 +44,9 @@ from seqform.documents.registry import builds
 from seqform.game.builtin.labels import grammar_name
 from seqform.game.model import Game
 from seqform.io.documents import QRE
-from seqform.qre.equilibria import (
-    Interruption,
-    LimitComparison,
-    LogitBranch,
-    LogitPoints,
-    QREPoint,
-)
+from seqform.qre.equilibria import Interruption, LogitBranch, LogitPoints, QREPoint
 from seqform.qre.fit import LogitFit
+from seqform.qre.limit import LimitComparison
 
 __all__ = ["qre_document", "qre_result_document"]
 

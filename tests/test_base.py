@@ -7,8 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from seqform.base.node_counts import dealt_tree_nodes
-from seqform.base.numbers import (
+from seqform.base.counts import (
     LogCount,
     about_text,
     count_at_most,
@@ -18,6 +17,7 @@ from seqform.base.numbers import (
     count_text,
     number_text,
 )
+from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.public.explicit import tree_nodes

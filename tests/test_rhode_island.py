@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from seqform.base.numbers import count_log10
+from seqform.base.counts import count_log10
 from seqform.cli.main import main
 from seqform.forms.normal_counts import strategy_counts
 from seqform.forms.sequence_form import build_sequence_form

@@ -6,7 +6,7 @@ large for its tree both formulations' sizes counted from the public tree × priv
 Schema ``seqform.compare/2`` (``seqform/io/schemas/compare.schema.json``).  A COUNT is
 ``{"exact": str | null, "log10": float}``: the exact integer as a string, ``null`` when it
 has more than 1 000 digits (``log10`` is always given;
-:func:`seqform.base.numbers.count_json`)::
+:func:`seqform.base.counts.count_json`)::
 
     {
       "schema": "seqform.compare/2",
@@ -63,7 +63,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.base.numbers import count_json, count_log10, fraction_text, json_int
+from seqform.base.counts import count_json, count_log10
+from seqform.base.numbers import fraction_text, json_int
 from seqform.certify import is_certified
 from seqform.documents.exploit import constant_sum_total
 from seqform.documents.objects import game_json, strategy_json

@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from seqform.base.numbers import JSON_EXACT_DIGITS, is_short, json_float
+from seqform.base.counts import JSON_EXACT_DIGITS, is_short
+from seqform.base.numbers import json_float
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
 from seqform.documents.layout.infosets_json import (
     InfosetObjects,
@@ -242,7 +243,7 @@ def exact_certificate_json(certificate: Certificate) -> dict[str, Any]:
 
 def _fraction_or_none(value: Any) -> str | None:
     """A Fraction as its string, or None when a part has more than
-    :data:`~seqform.base.numbers.JSON_EXACT_DIGITS` digits (Python refuses to write an
+    :data:`~seqform.base.counts.JSON_EXACT_DIGITS` digits (Python refuses to write an
     integer of over 4 300; a payoff range of 10^5000 is the game's, not the answer's)."""
     number = Fraction(value)
     if is_short(number.numerator, JSON_EXACT_DIGITS) and is_short(

@@ -57,7 +57,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Protocol
 
-from seqform.base.numbers import count_json, fraction_text, json_float
+from seqform.base.counts import count_json
+from seqform.base.numbers import fraction_text, json_float
 from seqform.documents.objects import (
     certificate_json,
     constant_sum_json,

@@ -25,10 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from seqform.base.limits import LIMITS
-
 # The one way a count is written (seqform.base.numbers); re-exported here for callers of old.
-from seqform.base.numbers import (
+from seqform.base.counts import (
     EXACT_DIGITS,
     JSON_EXACT_DIGITS,
     count_json,
@@ -36,6 +34,7 @@ from seqform.base.numbers import (
     count_text,
     is_short,
 )
+from seqform.base.limits import LIMITS
 from seqform.forms.sequence_form import SequenceForm
 from seqform.game.sequences import PlayerSequences
 

@@ -37,7 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from seqform.base.numbers import float_of, number_text
+from seqform.base.counts import number_text
+from seqform.base.numbers import float_of
 from seqform.game.checks import count_word
 from seqform.game.errors import InvalidGameError
 from seqform.game.model import Game

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from seqform.base.arguments import require_count
-from seqform.base.numbers import Count, count_at_most, count_product
+from seqform.base.counts import Count, count_at_most, count_product
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES
 from seqform.game.builtin.rhode_island_sizes import SuitReducedSizes
 from seqform.questions.compare import StructuredSizes, compare_sizes
@@ -38,7 +38,7 @@ class FormulaSizes:
     name, description, player_names : the game's, as its structured description has them
     infosets, sequences : per player, exact
     pure, reduced : per player, pure and reduced pure strategies, exact up to 1,000 digits,
-        else by their logarithm (:class:`~seqform.base.numbers.LogCount`)
+        else by their logarithm (:class:`~seqform.base.counts.LogCount`)
     payoff_nonzeros : ``nnz(A)``, exact
     tree_nodes : the tree's nodes, exact
     max_entries : the normal-form size limit used

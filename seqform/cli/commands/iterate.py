@@ -29,8 +29,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from seqform.base.counts import count_text
 from seqform.base.interrupt import stop_on_interrupt
-from seqform.base.numbers import count_text
 from seqform.cli.commands.solve import read_locks
 from seqform.cli.errors import (
     EXIT_NOT_CERTIFIED,

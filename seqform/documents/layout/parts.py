@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from seqform.base.numbers import about_text, count_text
+from seqform.base.counts import about_text, count_text
 from seqform.documents.layout.blocks import header
 from seqform.holdem import unit_meaning
 
@@ -35,12 +35,12 @@ def unit_of(document: Document) -> tuple[str, str]:
 
 def count_of(count: Document) -> str:
     """A COUNT object (``{"exact": str | null, "log10": float}``) as
-    :func:`~seqform.base.numbers.count_text` writes the count."""
+    :func:`~seqform.base.counts.count_text` writes the count."""
     exact = count["exact"]
     return about_text(count["log10"]) if exact is None else count_text(int(exact))
 
 
 def limit_of(value: int | None, log10: float) -> str:
     """An integer limit written as ``json_int`` with its ``log10`` beside it (``null`` when
-    over 1 000 digits), as :func:`~seqform.base.numbers.count_text` writes it."""
+    over 1 000 digits), as :func:`~seqform.base.counts.count_text` writes it."""
     return about_text(log10) if value is None else count_text(value)

@@ -32,7 +32,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from seqform.base.numbers import count_text, exact_probability_text, probability_text
+from seqform.base.counts import count_text
+from seqform.base.numbers import exact_probability_text, probability_text
 from seqform.documents.layout.summary import (
     MIXED_TOLERANCE,
     MOST_MIXED,

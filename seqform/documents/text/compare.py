@@ -5,7 +5,8 @@ that the text shows what the JSON holds.
 
 from __future__ import annotations
 
-from seqform.base.numbers import count_text, value_text
+from seqform.base.counts import count_text
+from seqform.base.numbers import value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE
 from seqform.documents.layout.blocks import constant_sum_line
 from seqform.documents.layout.parts import Document, count_of, header_of, limit_of

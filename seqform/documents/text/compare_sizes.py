@@ -5,7 +5,7 @@ document (:func:`seqform.documents.compare.sizes_document`)."""
 
 from __future__ import annotations
 
-from seqform.base.numbers import count_text
+from seqform.base.counts import count_text
 from seqform.documents.layout.parts import Document, count_of, header_of, limit_of
 from seqform.documents.layout.tables import aligned_table
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from seqform.base.numbers import count_text, value_text
+from seqform.base.counts import count_text
+from seqform.base.numbers import value_text
 from seqform.documents.layout.blocks import document_constant_sum_lines, header
 from seqform.documents.layout.strategies import document_strategy_sections, document_tables
 from seqform.documents.layout.tables import label_rows

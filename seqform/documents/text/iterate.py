@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from seqform.base.numbers import count_text, value_text
+from seqform.base.counts import count_text
+from seqform.base.numbers import value_text
 from seqform.documents.layout.blocks import document_certificate_lines
 from seqform.documents.layout.parts import Document, header_of
 from seqform.documents.layout.strategies import (

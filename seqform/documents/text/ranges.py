@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from seqform.base.numbers import count_text, short_number, value_text
+from seqform.base.counts import count_text
+from seqform.base.numbers import short_number, value_text
 from seqform.documents.layout.blocks import document_constant_sum_lines
 from seqform.documents.layout.parts import Document, header_of
 from seqform.documents.layout.strategies import (

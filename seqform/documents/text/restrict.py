@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from seqform.base.numbers import count_text, value_text
+from seqform.base.counts import count_text
+from seqform.base.numbers import value_text
 from seqform.documents.layout.blocks import (
     document_constant_sum_lines,
     document_exploitability_row,

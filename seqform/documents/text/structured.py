@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.base.numbers import count_text
+from seqform.base.counts import count_text
 from seqform.documents.layout.blocks import (
     document_certificate_lines,
     document_value_lines,

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from seqform.base.counts import Count, count_power, count_product
 from seqform.base.limits import LIMITS
 from seqform.base.node_counts import dealt_tree_nodes
-from seqform.base.numbers import Count, count_power, count_product
 from seqform.game.builtin.three_card_hands import FACES, hand_levels
 
 __all__ = [
@@ -188,7 +188,7 @@ class RhodeIslandCounts:
 
     sizes : information sets, sequences and tree nodes (:func:`rhode_island_sizes`)
     pure, reduced : per player, pure and reduced pure strategies: exact while at most 1,000
-        digits, else by their logarithm (:class:`~seqform.base.numbers.LogCount`)
+        digits, else by their logarithm (:class:`~seqform.base.counts.LogCount`)
     payoff_nonzeros : ``nnz(A)``: the leaves that pay something (one per pair of sequences)
     """
 

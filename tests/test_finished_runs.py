@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from scaled_games import scaled_kuhn
 from spot_files import RIVER
 
 import seqform
@@ -30,7 +30,6 @@ from seqform.documents.text.iterate import iterate_text
 from seqform.forms.strategies import uniform_behaviour
 from seqform.holdem import lp_work
 from seqform.io.documents import validate_document
-from seqform.io.export import efg_text
 from seqform.io.loader import load_game
 from seqform.iterative.run import Sample
 from seqform.questions import lp_reference
@@ -55,21 +54,6 @@ class BuiltError(AssertionError):
 
 def _no_build(*args: object, **kwargs: object) -> None:
     raise BuiltError("the LP was built")
-
-
-def _scaled_kuhn(folder: Path, scale: int) -> Path:
-    """Kuhn poker as a .efg file with every payoff multiplied by ``scale`` (written as
-    integers: the reader takes them exactly)."""
-    text = efg_text(load_game("kuhn"))
-    scaled = re.sub(
-        r"\{ (-?\d+), (-?\d+) \}",
-        lambda m: f"{{ {int(m.group(1)) * scale}, {int(m.group(2)) * scale} }}",
-        text,
-    )
-    assert scaled != text
-    path = folder / f"kuhn_{len(str(scale))}.efg"
-    path.write_text(scaled)
-    return path
 
 
 def _json_run(game: str, iterations: int, output: Path, *options: str) -> list[str]:
@@ -262,7 +246,7 @@ def test_a_reference_that_refuses_the_payoffs_is_reported_beside_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # payoffs of 1e300: the float LP refuses entries of 1e15 or more (its message)
-    game = _scaled_kuhn(tmp_path, 10**300)
+    game = scaled_kuhn(tmp_path, 10**300)
     output = tmp_path / "run.json"
     code = main(_json_run(str(game), 20, output))
     assert code == 0
@@ -281,7 +265,7 @@ def test_a_reference_that_refuses_the_payoffs_is_reported_beside_the_run(
 def test_the_certificate_refuses_sums_beyond_the_float_range(tmp_path: Path) -> None:
     # payoffs of ±1.7e308 and ±3.4e308 (beyond the largest float, 1.797e308: read as inf);
     # refused by name, with no numpy RuntimeWarning (inf - inf) printed on the way
-    game = load_game(str(_scaled_kuhn(tmp_path, 17 * 10**307)))
+    game = load_game(str(scaled_kuhn(tmp_path, 17 * 10**307)))
     first, second = (uniform_behaviour(table) for table in game.flat.tables)
     with pytest.raises(CertificateOverflowError, match="overflows the float range"):
         certify(game, first, second)
@@ -336,7 +320,7 @@ def test_payoffs_beyond_the_float_range_are_refused_before_the_run(
     # ±1.7e308 × 2 is read exactly, and is inf as a float (the largest is 1.797e308): the
     # run iterated inf and nan and only its certificate failed (exit 3); now it is refused
     # before the first iteration, as `solve` refuses the float LP (exit 1).
-    game = _scaled_kuhn(tmp_path, 17 * 10**307)
+    game = scaled_kuhn(tmp_path, 17 * 10**307)
     output = tmp_path / "run.json"
     code = main(["iterate", str(game), "--algorithm", algorithm, "--iterations", "5",
                  "--output", str(output)])  # fmt: skip
@@ -354,7 +338,7 @@ def test_the_library_refuses_them_before_the_first_iteration(tmp_path: Path) -> 
     from seqform.iterative.cfr import cfr_plus
     from seqform.qre.equilibria import trace_logit
 
-    game = load_game(str(_scaled_kuhn(tmp_path, 17 * 10**307)))
+    game = load_game(str(scaled_kuhn(tmp_path, 17 * 10**307)))
     samples: list[Sample] = []
     with pytest.raises(InvalidGameError, match="cfr\\+ computes in floats"):
         cfr_plus(game, 5, every=1, on_sample=samples.append)

@@ -8,12 +8,11 @@ as it was; a gain that round-off makes negative is reported as 0.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from scaled_games import TERMINAL, scaled_kuhn
 
 import seqform
 from seqform.certify import Certificate, certify, is_certified
@@ -39,20 +38,6 @@ SCALES = (
     Fraction(10**15),
 )
 SCALE_IDS = ("1e-300", "1e-9", "1", "1e9", "1e15")
-
-# Kuhn poker as Gambit writes it: the payoffs are -2, -1, 1, 2 (Kuhn 1950), range 4.
-_TERMINAL = re.compile(r"\{ (-?\d+), (-?\d+) \}")
-
-
-def _scaled_kuhn(tmp_path: Path, scale: Fraction) -> Path:
-    assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "kuhn.efg")]) == 0
-    text = (tmp_path / "kuhn.efg").read_text()
-    scaled = _TERMINAL.sub(
-        lambda m: f"{{ {Fraction(m.group(1)) * scale}, {Fraction(m.group(2)) * scale} }}", text
-    )
-    path = tmp_path / "scaled.efg"
-    path.write_text(scaled)
-    return path
 
 
 def _mapping(strategy: BehaviouralStrategy) -> dict[str, dict[str, float]]:
@@ -87,7 +72,7 @@ def kuhn_equilibrium() -> tuple[dict[str, dict[str, float]], dict[str, dict[str,
 
 @pytest.mark.parametrize("scale", SCALES, ids=SCALE_IDS)
 def test_the_verdict_does_not_depend_on_the_payoffs_scale(tmp_path, scale, kuhn_equilibrium):
-    game = read_efg(_scaled_kuhn(tmp_path, scale))
+    game = read_efg(scaled_kuhn(tmp_path, scale))
     equilibrium = certify(game, *kuhn_equilibrium)
     assert equilibrium.payoff_range == pytest.approx(4 * float(scale), rel=1e-12)
     assert is_certified(equilibrium)
@@ -106,7 +91,7 @@ def test_solve_certifies_a_scaled_game_and_prints_the_range(tmp_path, scale, cap
     # tolerances (1e-7, and 1e-9 for dropping entries) left an answer the certificate
     # refused, until the LP's payoffs were brought to [1, 2) by a power of two
     # (seqform.lp.minmax.payoff_normaliser).
-    path = _scaled_kuhn(tmp_path, scale)
+    path = scaled_kuhn(tmp_path, scale)
     assert main(["solve", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"relative to the payoff range {float(4 * scale):g}: " in out
@@ -127,7 +112,7 @@ def test_a_restricted_game_is_solved_in_any_payoff_unit(tmp_path, scale, option,
     # In billionths of a chip the restricted LP was given A unscaled: its value came out 0
     # and its point was refused (exploitability 0.167 of the payoff range), the locked
     # reference called 0 exact.
-    path = _scaled_kuhn(tmp_path, scale)
+    path = scaled_kuhn(tmp_path, scale)
     restriction = "J:b=1" if option == "--fix" else "P1@J: b=1"
     assert main(["solve", str(path), option, restriction, "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
@@ -160,7 +145,7 @@ def test_exploit_and_compare_judge_in_the_payoff_range(tmp_path, scale, capsys):
     # 'exploit' called uniform play unexploitable at 1e-9 (its gain, 11/36 of a unit, was
     # below an absolute 1e-9) and 'compare' said the formulations' values disagree at 1e9
     # (5e-8 apart, under 1e-9 of the range 4e9).
-    path = _scaled_kuhn(tmp_path, scale)
+    path = scaled_kuhn(tmp_path, scale)
     game = read_efg(path)
     uniform = tmp_path / "uniform.json"
     uniform.write_text(json.dumps(_uniform(game, 0)))
@@ -184,7 +169,7 @@ def test_the_set_of_equilibria_does_not_depend_on_the_payoffs_scale(tmp_path, sc
     # Kuhn (1950): player 1's equilibria are a segment (alpha in [0, 1/3]), player 2's
     # unique.  At 1e-9 the faces' value row, met within HiGHS's absolute 1e-7, let every
     # plan in (a 6-dimensional set); at 1e9 its round-off made the face LP infeasible.
-    ranges = seqform.equilibrium_ranges(read_efg(_scaled_kuhn(tmp_path, scale)))
+    ranges = seqform.equilibrium_ranges(read_efg(scaled_kuhn(tmp_path, scale)))
     assert [player.dimension for player in ranges.players] == [1, 0]
     assert float(ranges.value) == pytest.approx(float(-scale / 18), rel=1e-9)
 
@@ -260,7 +245,7 @@ def test_refine_verifies_a_scaled_game(tmp_path, scale):
     # The perturbed LP gave HiGHS A unscaled: in billionths of a chip no basis it found led
     # to one optimal for all small ε, and in units of 1e-300 the exact solves overflowed;
     # both fell back, unverified.  Kuhn's value is -1/18 (Kuhn 1950).
-    refined = seqform.refine(read_efg(_scaled_kuhn(tmp_path, scale)))
+    refined = seqform.refine(read_efg(scaled_kuhn(tmp_path, scale)))
     assert refined.verified
     assert refined.value == Fraction(-1, 18) * scale
     assert refined.certificate.nash_conv == 0
@@ -279,7 +264,7 @@ def test_the_logit_trace_converges_in_any_payoff_unit(tmp_path, scale):
     from seqform.qre.equilibria import trace_logit
 
     kuhn = trace_logit("kuhn")
-    scaled = trace_logit(read_efg(_scaled_kuhn(tmp_path, scale)))
+    scaled = trace_logit(read_efg(scaled_kuhn(tmp_path, scale)))
     assert kuhn.converged and scaled.converged, scaled.shortfall
     assert scaled.limit.nash_conv <= 1e-6 * scaled.payoff_range
     assert scaled.payoff_range == pytest.approx(4 * float(scale))  # Kuhn's range is 4
@@ -302,7 +287,7 @@ def test_the_logit_trace_s_tolerance_is_player_one_s_payoff_range(tmp_path):
     from seqform.qre.equilibria import trace_logit
 
     assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "kuhn.efg")]) == 0
-    shifted = _TERMINAL.sub(
+    shifted = TERMINAL.sub(
         lambda m: f"{{ {int(m.group(1)) + 1000}, {int(m.group(2)) - 1000} }}",
         (tmp_path / "kuhn.efg").read_text(),
     )
@@ -319,7 +304,7 @@ def test_the_normal_form_is_solved_whatever_constant_it_carries(tmp_path, reduce
     # tolerances instead of the range of 4: the reduced normal form ended 2.6e-9 of the
     # range from an equilibrium at +1,000 and 2.5e-7 apart from the others at +10,000.
     assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "kuhn.efg")]) == 0
-    shifted = _TERMINAL.sub(
+    shifted = TERMINAL.sub(
         lambda m: f"{{ {int(m.group(1)) + 10_000}, {int(m.group(2)) - 10_000} }}",
         (tmp_path / "kuhn.efg").read_text(),
     )

@@ -12,24 +12,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from scaled_games import scaled_kuhn
 from spot_files import RIVER
 
 from seqform.base.numbers import is_round_off, scaled_text, value_text
 from seqform.cli.main import main
-
-# Kuhn poker as Gambit writes it: the payoffs are -2, -1, 1, 2 (Kuhn 1950), range 4.
-_TERMINAL = re.compile(r"\{ (-?\d+), (-?\d+) \}")
-
-
-def _scaled_kuhn(tmp_path: Path, scale: Fraction) -> Path:
-    assert main(["export", "kuhn", "--to", "efg", "--output", str(tmp_path / "kuhn.efg")]) == 0
-    text = (tmp_path / "kuhn.efg").read_text()
-    scaled = _TERMINAL.sub(
-        lambda m: f"{{ {Fraction(m.group(1)) * scale}, {Fraction(m.group(2)) * scale} }}", text
-    )
-    path = tmp_path / f"kuhn_{scale}.efg".replace("/", "_")
-    path.write_text(scaled)
-    return path
 
 
 def _scaled_spot(tmp_path: Path, scale: str) -> Path:
@@ -91,7 +78,7 @@ def test_round_off_is_judged_beside_the_scale():
 
 
 def _lock_rows(tmp_path: Path, scale: Fraction, capsys) -> list[list[str]]:
-    path = _scaled_kuhn(tmp_path, scale)
+    path = scaled_kuhn(tmp_path, scale)
     assert main(["solve", str(path), "--lock", "P1@J: b=1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     start = lines.index("EV without and with the locks (the game's payoffs):")
@@ -168,7 +155,7 @@ def test_exploit_writes_round_off_as_round_off(tmp_path, capsys):
     # Kuhn poker with payoffs of 1e15: the LP's own equilibrium for player 2, exploited,
     # gains a float's round-off (1/32 of a chip, 8e-18 of the payoff range), which was
     # written +0.0312500000 (= 1/32).
-    path = _scaled_kuhn(tmp_path, Fraction(10**15))
+    path = scaled_kuhn(tmp_path, Fraction(10**15))
     solved = tmp_path / "solved.json"
     assert main(["solve", str(path), "--format", "json", "--output", str(solved)]) == 0
     argv = ["exploit", str(path), "--strategy", str(solved), "--player", "2"]

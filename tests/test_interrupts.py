@@ -31,6 +31,18 @@ ROOT = Path(__file__).resolve().parents[1]
 STOP_WITHIN_SECONDS = 3.0  # the brief's "within 1-2 s", with slack for a loaded machine
 
 
+def _rest_of_stderr(process: subprocess.Popen[str], failure: str) -> str:
+    """The rest of ``process``'s stderr once it has exited; killed, and the test failed with
+    ``failure``, if it has not within 60 s."""
+    try:
+        _, rest = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(failure)
+    return rest
+
+
 def _solve_and_interrupt(args: list[str], started: str, output: Path) -> tuple[int, float, str]:
     """Run ``seqform solve ARGS --output OUTPUT``; SIGINT once a stderr line contains
     ``started``; the exit code, the seconds from SIGINT to exit, and stderr."""
@@ -49,12 +61,7 @@ def _solve_and_interrupt(args: list[str], started: str, output: Path) -> tuple[i
     assert process.poll() is None, "the solve ended before it could be interrupted"
     sent = time.perf_counter()
     process.send_signal(signal.SIGINT)
-    try:
-        _, rest = process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        pytest.fail("the solve ignored SIGINT for 60 s")
+    rest = _rest_of_stderr(process, "the solve ignored SIGINT for 60 s")
     return process.returncode, time.perf_counter() - sent, "".join(lines) + rest
 
 
@@ -192,12 +199,7 @@ def _sigint_after(
     assert process.poll() is None, "the stage ended before it could be interrupted"
     sent = time.perf_counter()
     process.send_signal(signum)
-    try:
-        _, rest = process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        pytest.fail("one signal did not stop the command within 60 s")
+    rest = _rest_of_stderr(process, "one signal did not stop the command within 60 s")
     return process.returncode, time.perf_counter() - sent, "".join(lines) + rest
 
 
@@ -433,12 +435,7 @@ def test_a_background_qre_ignores_sigint_and_keeps_its_trace_on_sigterm(tmp_path
     time.sleep(0.5)  # a SIGINT handled here would be named in the trace below in any case
     assert process.poll() is None, "the ignored SIGINT ended the command"
     process.send_signal(signal.SIGTERM)
-    try:
-        _, rest = process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        pytest.fail("SIGTERM did not stop the command within 60 s")
+    rest = _rest_of_stderr(process, "SIGTERM did not stop the command within 60 s")
     stderr = "".join(lines) + rest
     assert process.returncode == 143, stderr
     assert "seqform: interrupted (SIGTERM) after " in stderr and "Traceback" not in stderr

@@ -262,3 +262,77 @@ def test_a_spot_too_big_to_number_is_refused_on_the_walks_count(monkeypatch):
     monkeypatch.setattr(lp_work, "SPOT_LP_VARIABLES", 10)
     with pytest.raises(lp_work.LPWorkRefusedError, match=r"at least [0-9,]+ variables \("):
         lp_work.refuse_slow_lp(game, "turn.toml")
+
+
+@pytest.mark.parametrize(
+    "mapping",
+    [
+        pytest.param({**TINY, "board": "Ks7h2d9c4s", "max_raises": 1}, id="river"),
+        pytest.param({**TINY, "board": "Ks7h2d9c", "all_in": True}, id="turn"),
+        pytest.param({**TINY, "effective_stack": 2}, id="flop-all-in-runouts"),
+        pytest.param(
+            {**TINY, "effective_stack": 4, "turn": {"donk_sizes": [0.25]}},
+            id="flop-donk",
+            marks=pytest.mark.slow,
+        ),
+    ],
+)
+def test_the_counted_public_tree_is_the_built_one(mapping):
+    """public_counts and spot_tree_nodes (from the betting and ranges, nothing built)
+    against the built public tree's numbering and tree_nodes on it."""
+    from seqform.game.public.explicit import tree_nodes
+    from seqform.game.public.numbering import number_public_tree
+    from seqform.holdem.game import public_counts, spot_tree_nodes
+
+    spot = spot_from_mapping(mapping, "counted")
+    game = spot_game(spot)
+    numbering = number_public_tree(game)
+    counted = public_counts(spot)
+    assert (counted.decisions, counted.chances, counted.leaves) == (
+        numbering.num_public_nodes(0) + numbering.num_public_nodes(1),
+        numbering.num_public_chance,
+        numbering.num_leaves,
+    )
+    assert spot_tree_nodes(spot) == tree_nodes(game)
+
+
+def _texassolver_flop() -> str:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    return str(root / "benchmarks" / "spots" / "texassolver_flop.toml")
+
+
+def _refuse_to_build(monkeypatch) -> None:
+    """Building the spot's public tree raises: a refusal must come before it."""
+    from seqform.holdem import game as holdem_game
+
+    def built(*_args, **_kwargs):
+        raise AssertionError("the spot's public tree was built before the refusal")
+
+    monkeypatch.setattr(holdem_game, "spot_game", built)
+    monkeypatch.setattr(holdem_game._Builder, "street", built)
+
+
+def test_the_texassolver_flop_is_counted_without_building_it(monkeypatch):
+    """Its public tree as docs/spots.md and lp_work's walk count it (379,031 decisions)."""
+    from seqform.holdem.game import public_counts, spot_tree_nodes
+    from seqform.holdem.spot import read_spot
+
+    _refuse_to_build(monkeypatch)
+    spot = read_spot(_texassolver_flop())
+    counted = public_counts(spot)
+    assert (counted.decisions, counted.chances, counted.leaves) == (379_031, 2_759, 651_175)
+    assert spot_tree_nodes(spot) == 65_367_121_447
+
+
+@pytest.mark.parametrize("command", ["compare", "ranges"])
+def test_the_texassolver_flop_is_refused_before_its_tree_is_built(command, monkeypatch, capsys):
+    """compare and ranges on the flop built its public tree and numbered it (40 s) before
+    the 5,000,000-node refusal; the count now comes from its betting and ranges."""
+    from seqform.cli.main import main
+
+    _refuse_to_build(monkeypatch)
+    assert main([command, _texassolver_flop()]) == 1
+    error = capsys.readouterr().err
+    assert "65,367,121,447 nodes, more than the 5,000,000 seqform builds" in error

@@ -207,6 +207,32 @@ def test_invalid_parameters(parameters, message):
         liars_dice(**parameters)
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["compare", "liars_dice(sides=8)"], id="compare"),
+        pytest.param(["solve", "liars_dice(sides=8)", "--method", "tree"], id="solve-tree"),
+        pytest.param(["exploit", "liars_dice(sides=8)", "--opponent", "uniform"], id="exploit"),
+        pytest.param(["ranges", "liars_dice(sides=8)"], id="ranges"),
+    ],
+)
+def test_the_bids_limit_refuses_before_the_game_is_sized(argv, monkeypatch, capsys):
+    """The tree's bids limit is a usage error (exit 2) from the parameters alone: these
+    commands built and numbered the 2**16-node public tree (2 s) for the memory check
+    before the tree's own check refused it."""
+    from seqform.cli.main import main
+    from seqform.game.builtin import registry
+
+    def built(sides: int = 6, dice: int = 1):  # the parameters read as the real one's
+        raise AssertionError("the public tree was built before the bids limit refused it")
+
+    monkeypatch.setitem(registry.STRUCTURED_GAMES, "liars_dice", built)
+    assert main(argv) == 2
+    assert f"give 16 bids and 2**16 nodes per roll; seqform builds at most {MAX_BIDS}" in (
+        capsys.readouterr().err
+    )
+
+
 @pytest.fixture
 def openspiel_lp_value(monkeypatch):
     """Player 1's value from OpenSpiel's sequence_form_lp.solve_zero_sum_game, with HiGHS.

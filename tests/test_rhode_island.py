@@ -125,6 +125,32 @@ def test_formula_sizes_are_the_built_trees(parameters):
     assert (numbering.num_infosets(0), numbering.num_infosets(1)) == sizes.infosets
 
 
+def test_the_public_walk_skips_the_card_already_dealt():
+    """spot_size's walk (seqform.holdem.lp_work) counts the public tree the game reaches, as
+    the numbering does.  By hand, with 4 cards and one bet a round: round one ends without a
+    fold 3 ways (cc, crc, rc), each dealing the first card of 4, and each of those 12 rounds
+    ends without a fold 3 ways: 3 + 36 public chance nodes.  Each of the 36 second-card
+    chance nodes lists the first card again, with a leaf standing for a round never reached
+    (rhode_island's _Betting.round): the walk counted those 36 leaves (602, the numbering
+    566); on 3 ranks of 2 suits, 32,067 public nodes against the numbering's 31,773."""
+    from seqform.game.public.explicit import nodes_per_deal
+    from seqform.holdem.lp_work import spot_size
+
+    game = rhode_island_structured(ranks=2, suits=2, max_bets=1)
+    numbering = number_public_tree(game)
+    counted = spot_size(game)
+    assert counted.public_chances == numbering.num_public_chance == 3 + 36
+    assert counted.public_leaves == numbering.num_leaves
+    assert counted.public_decisions == sum(numbering.num_public_nodes(p) for p in (0, 1))
+    for player in (0, 1):
+        assert counted.sequences[player] + 1 == numbering.num_sequences(player)
+        assert counted.infosets[player] == numbering.num_infosets(player)
+    larger = rhode_island_structured(ranks=3, suits=2)
+    walked = spot_size(larger)
+    nodes = walked.public_decisions + walked.public_chances + walked.public_leaves
+    assert nodes == nodes_per_deal(larger) == 31_773
+
+
 def test_information_sets_and_words():
     game = load_game(SMALLEST)
     names = set(game.flat.tables[0].infosets) | set(game.flat.tables[1].infosets)

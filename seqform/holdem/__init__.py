@@ -17,7 +17,15 @@ if TYPE_CHECKING:
     from seqform.holdem.aggregate import RootAction, SpotAggregate, spot_aggregate
     from seqform.holdem.betting import amount_text
     from seqform.holdem.cards import RANKS, CardError, card_text
-    from seqform.holdem.game import is_spot_file, load_spot_game, load_spot_tree, spot_game
+    from seqform.holdem.game import (
+        PublicCounts,
+        is_spot_file,
+        load_spot_game,
+        load_spot_tree,
+        public_counts,
+        spot_game,
+        spot_tree_nodes,
+    )
     from seqform.holdem.hands import (
         ComboStrategy,
         HandSelectionError,
@@ -100,6 +108,8 @@ _DOOR = {
     "load_spot_game": "game",
     "load_spot_tree": "game",
     "opening_grid": "report",
+    "PublicCounts": "game",
+    "public_counts": "game",
     "public_reach": "reach",
     "read_spot": "spot",
     "refuse_slow_lp": "lp_work",
@@ -109,6 +119,7 @@ _DOOR = {
     "spot_report": "report",
     "spot_size": "lp_work",
     "spot_summary": "report",
+    "spot_tree_nodes": "game",
     "spot_from_mapping": "spot",
     "SpotDifference": "spot.match",
     "spot_difference": "spot.match",
@@ -126,6 +137,7 @@ __all__ = [
     "ComboStrategy",
     "HandSelectionError",
     "LPWorkRefusedError",
+    "PublicCounts",
     "ReportUnit",
     "RootAction",
     "Spot",
@@ -150,6 +162,7 @@ __all__ = [
     "load_spot_tree",
     "lock_hand_labels",
     "opening_grid",
+    "public_counts",
     "public_reach",
     "read_spot",
     "refuse_slow_lp",
@@ -163,6 +176,7 @@ __all__ = [
     "spot_report",
     "spot_size",
     "spot_summary",
+    "spot_tree_nodes",
     "spot_unit",
     "unit_meaning",
 ]

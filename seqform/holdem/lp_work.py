@@ -93,7 +93,13 @@ class SpotSize:
 
 def spot_size(game: StructuredGame) -> SpotSize:
     """:class:`SpotSize` of ``game``, in one iterative walk of the public tree, counting the
-    combos without a public card under each set of public cards once."""
+    combos without a public card under each set of public cards once.
+
+    A chance outcome whose card is already public is not walked: the game never deals it
+    (:class:`~seqform.game.public.tree.PublicChance`), and the numbering and the explicit
+    tree skip it.  A spot's public tree has none; Rhode Island hold'em's lists the first
+    public card again at the second, with a leaf standing for it, which the walk counted
+    (32,067 public nodes on ``rhode_island(ranks=3, suits=2)``, the numbering 31,773)."""
     cards = [hands.card_matrix for hands in game.hands]
     valid: dict[frozenset[int], tuple[int, int]] = {}
     counts = {"decision": 0, "chance": 0, "leaf": 0}
@@ -118,7 +124,7 @@ def spot_size(game: StructuredGame) -> SpotSize:
         elif isinstance(node, PublicChance):
             counts["chance"] += 1
             dealt = zip(node.cards, node.children, strict=True)
-            stack.extend((child, seen | {card}) for card, child in dealt)
+            stack.extend((child, seen | {card}) for card, child in dealt if card not in seen)
         else:
             counts["leaf"] += 1
     return SpotSize(

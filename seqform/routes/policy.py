@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 from seqform.game.builtin.registry import (
     GAMES,
     STRUCTURED_GAMES,
+    check_tree_parameters,
     load_structured_game,
     parse_game_spec,
 )
@@ -346,13 +347,19 @@ def refuse_tree_beyond_memory(spec: str, size: PlannedSize | None = None) -> Non
     (:func:`~seqform.routes.sizing.memory.tree_estimate` of the node count its parameters give,
     :func:`planned_size`) exceeds what the process may have, naming the way out: the
     structured route where the game has one, or ``force``.  Games that cannot say their
-    size beforehand (``.efg``, OpenSpiel) are not estimated.
+    size beforehand (``.efg``, OpenSpiel) are not estimated.  First, before any sizing, a
+    game whose parameters its tree refuses whatever the memory (Liar's Dice beyond its
+    bids: :func:`~seqform.game.builtin.registry.check_tree_parameters`) is refused with the
+    build's message.
 
     Raises
     ------
+    ParameterLimitError
+        For parameters beyond the tree's limit.
     MemoryRefusedError
         With the estimate, what is available and the way out.
     """
+    check_tree_parameters(spec)
     size = planned_size(spec, numbered=False) if size is None else size
     if size is None or size.tree_nodes is None:
         return

@@ -22,8 +22,9 @@ OpenSpiel's parameters that seqform's games take at its default only (``players=
 are accepted at that value; another value is refused with the ``openspiel:`` spelling that
 loads OpenSpiel's own game.
 
-Size: a little over 400 lines: the games' tables and the one reader of their names, whose
-every message about a mistake is kept beside the grammar it explains.
+Size: a little over 400 lines: the games' tables (their trees' node counts and limits among
+them) and the one reader of their names, whose every message about a mistake is kept beside
+the grammar it explains.
 """
 
 from __future__ import annotations
@@ -42,13 +43,18 @@ from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.game.builtin.kuhn3 import kuhn3_poker
 from seqform.game.builtin.leduc import leduc_poker, leduc_structured, leduc_tree_nodes
+from seqform.game.builtin.liars_dice import check_tree_bids, liars_dice_structured
 from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
 )
-from seqform.game.builtin.liars_dice import liars_dice_structured
 from seqform.game.builtin.rhode_island import rhode_island, rhode_island_structured
 from seqform.game.builtin.rhode_island_sizes import rhode_island_tree_nodes
-from seqform.game.errors import GameParameterError, InvalidGameError, UnknownGameError
+from seqform.game.errors import (
+    GameParameterError,
+    InvalidGameError,
+    ParameterLimitError,
+    UnknownGameError,
+)
 from seqform.game.model import Game
 from seqform.game.public.explicit import nodes_per_deal
 from seqform.game.public.tree import StructuredGame
@@ -59,6 +65,7 @@ __all__ = [
     "STRUCTURED_GAMES",
     "build_builtin_game",
     "builtin_tree_nodes",
+    "check_tree_parameters",
     "known_names",
     "load_structured_game",
     "parse_game_spec",
@@ -365,6 +372,34 @@ def _kuhn_tree_nodes(cards: int) -> int:
         deals=cards * (cards - 1),
         nodes_per_deal=nodes_per_deal(kuhn_structured(cards)),
     )
+
+
+TREE_LIMITS: dict[str, Callable[..., None]] = {"liars_dice": check_tree_bids}
+"""Built-in games whose trees are limited by their parameters, whatever the memory: the
+check each one's tree builder makes first."""
+
+
+def check_tree_parameters(spec: str) -> None:
+    """Refuse, from its parameters alone, a built-in game whose tree they ask more of than
+    seqform builds (Liar's Dice beyond its bids, :data:`TREE_LIMITS`), with the build's own
+    message; any other spec passes, the build saying what is wrong with it.
+
+    Raises
+    ------
+    ParameterLimitError
+        For parameters beyond the tree's limit.
+    """
+    try:
+        written = _read(spec)
+        check = TREE_LIMITS.get(written.name)
+        if check is None:
+            return
+        parameters = _parameters(written, GAMES[written.name])
+        check(**parameters)
+    except ParameterLimitError:
+        raise
+    except (ValueError, TypeError):  # the build reports a bad spec with its own message
+        return
 
 
 def builtin_tree_nodes(spec: str) -> int | None:

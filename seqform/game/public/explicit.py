@@ -28,6 +28,7 @@ from seqform.game.public.numbering import number_public_tree
 from seqform.game.public.tree import (
     Constant,
     DealWriter,
+    Hands,
     PublicChance,
     PublicLeaf,
     PublicNode,
@@ -43,7 +44,9 @@ __all__ = [
     "explicit_game",
     "nodes_per_deal",
     "ordered_deal",
+    "refuse_tree_nodes",
     "tree_nodes",
+    "tree_nodes_of",
 ]
 
 Maker = Callable[[int, int], Node]
@@ -77,12 +80,39 @@ def nodes_per_deal(game: StructuredGame) -> int:
 
 
 def tree_nodes(game: StructuredGame) -> int:
-    """An upper bound on the explicit tree's nodes (:func:`~seqform.base.node_counts.
-    dealt_tree_nodes`): the deals are the pairs of hands sharing no card, and the deal
-    takes at most one chance node per pair plus the root (a card-by-card deal has
-    ``1 + hands of player 1``)."""
-    pairs = compatible_pairs(*game.hands)  # two-card hands clash on either card
-    return dealt_tree_nodes(deal_nodes=1 + pairs, deals=pairs, nodes_per_deal=nodes_per_deal(game))
+    """An upper bound on the explicit tree's nodes (:func:`tree_nodes_of` its hands and
+    :func:`nodes_per_deal`)."""
+    return tree_nodes_of(game.hands, nodes_per_deal(game))
+
+
+def tree_nodes_of(hands: tuple[Hands, Hands], public_nodes: int) -> int:
+    """An upper bound on the nodes of the explicit tree of a game with these hands and
+    ``public_nodes`` nodes in its public tree (:func:`~seqform.base.node_counts.
+    dealt_tree_nodes`): the deals are the pairs of hands sharing no card, each with the
+    whole public tree below it (an outcome whose card a hand holds is written once per
+    deal less), and the deal takes at most one chance node per pair plus the root (a
+    card-by-card deal has ``1 + hands of player 1``).  A hold'em spot is sized by it from
+    its betting and ranges, before its public tree is built
+    (:func:`~seqform.holdem.game.spot_tree_nodes`)."""
+    pairs = compatible_pairs(*hands)  # two-card hands clash on either card
+    return dealt_tree_nodes(deal_nodes=1 + pairs, deals=pairs, nodes_per_deal=public_nodes)
+
+
+def refuse_tree_nodes(name: str, nodes: int, max_nodes: int, instead: str) -> None:
+    """Refuse a tree of ``nodes`` nodes (at most) beyond ``max_nodes``, naming the method
+    (``instead``) that never builds the tree.
+
+    Raises
+    ------
+    TreeTooLargeError
+        When ``nodes > max_nodes``.
+    """
+    if nodes > max_nodes:
+        raise TreeTooLargeError(
+            f"{name}: the game tree would have up to {nodes:,} nodes, more than the "
+            f"{max_nodes:,} seqform builds; solve it with {instead}, which never builds "
+            "the tree"
+        )
 
 
 def ordered_deal(label: str = "deal", separator: str = ",") -> DealWriter:
@@ -234,13 +264,7 @@ def explicit_game(
         the game and the method (``instead``) that never builds the tree.
     """
     if max_nodes is not None:
-        nodes = tree_nodes(game)
-        if nodes > max_nodes:
-            raise TreeTooLargeError(
-                f"{game.name}: the game tree would have up to {nodes:,} nodes, more than the "
-                f"{max_nodes:,} seqform builds; solve it with {instead}, which never builds "
-                "the tree"
-            )
+        refuse_tree_nodes(game.name, tree_nodes(game), max_nodes, instead)
     number_public_tree(game)  # validates the public tree before any node is written
     root = game.write_deal(game, _reporting(game, _maker(game.root, game, (), _Terminals())))
     if game.describe_action is None:

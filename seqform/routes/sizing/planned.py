@@ -18,6 +18,7 @@ from seqform.game.builtin.registry import (
     GAMES,
     STRUCTURED_GAMES,
     builtin_tree_nodes,
+    check_tree_parameters,
     load_structured_game,
     parse_game_spec,
 )
@@ -25,6 +26,7 @@ from seqform.game.builtin.rhode_island_sizes import (
     rhode_island_sizes,
     rhode_island_suit_reduced_sizes,
 )
+from seqform.game.errors import ParameterLimitError
 from seqform.game.public.explicit import tree_nodes
 from seqform.game.public.numbering import number_public_tree
 from seqform.game.public.tree import StructuredGame
@@ -96,14 +98,22 @@ def _rhode_island_size(parameters: dict[str, object]) -> PlannedSize:
 def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
     """What a built-in game's parameters say of its size (:class:`PlannedSize`); None for a
     spec that is not a built-in game (a file, ``openspiel:``) or that the build will refuse
-    with its own message.  ``numbered=False`` skips numbering the structured description
-    (``tree_bound`` and ``sequences`` are then None) where the node count is known without."""
+    with its own message.  ``numbered=False`` (the tree's size, for the tree route) skips
+    numbering the structured description (``tree_bound`` and ``sequences`` are then None)
+    where the node count is known without, and is None at once for parameters the tree
+    refuses (:func:`~seqform.game.builtin.registry.check_tree_parameters`: Liar's Dice
+    beyond its bids, whose public tree took 2 s to number first)."""
     try:
         name, parameters = parse_game_spec(spec)
     except ValueError:
         return None
     if name not in GAMES:
         return None
+    if not numbered:
+        try:
+            check_tree_parameters(spec)
+        except ParameterLimitError:
+            return None
     try:
         if name == "kuhn" and set(parameters) <= {"cards"}:
             return _kuhn_size(parameters.get("cards", 3))  # type: ignore[arg-type]

@@ -1,11 +1,13 @@
 """The commands' reports read alike in any payoff unit: Kuhn poker with its payoffs scaled by
-1e-6 and by 1e6 (tests/scaled_games.py) prints the same certificate, lock line, comparison
-and run up to the scale factor, and round-off beside the payoff range as round-off (the brief: a certificate is judged relative to the game's payoff range, never in
+1e-6 and by 1e6 (tests/scaled_games.py) prints the same certificate, lock line, comparison,
+run and play summary up to the scale factor, and round-off beside the payoff range as
+round-off (the brief: a certificate is judged relative to the game's payoff range, never in
 absolute units; base/numbers.scaled_text and value_text with a scale).
 
 Before, the exploitability of the LP's answer was written ``2.65e-23`` in the game of payoffs
 1e-6 and ``2.91e-11`` in the game of 1e6 (round-off both), the value ``-55555.5555555556
-(= -500000/9)`` only in the latter (a fraction the range's round-off can fake).
+(= -500000/9)`` only in the latter (a fraction the range's round-off can fake), and ``play``
+wrote a loss of 3e-10 chips as ``+0.000`` and hid a costly choice under 1e-9 chips.
 """
 
 from __future__ import annotations
@@ -128,3 +130,20 @@ def test_iterate_reads_alike_in_any_unit(tmp_path, capsys):
     large = _iterate_lines(scaled_kuhn(tmp_path, LARGE), capsys)
     _same_up_to_scale(small, SMALL, large, LARGE)
     assert "(= " not in "".join(large)
+
+
+def _play_summary(path: Path, capsys) -> list[str]:
+    argv = ["play", str(path), "--auto", "always-bet", "--seed", "3", "--hands", "5"]
+    return _block(_run(argv, capsys), "  your total", 9)
+
+
+def test_play_s_summary_reads_alike_in_any_unit(tmp_path, capsys):
+    # The always-bet strategy for seat 1 against the equilibrium bot, five seeded hands: a loss
+    # of 4 antes, and always betting costs 1/6 of a chip over them against equilibrium play
+    # (payoffs of 1e-10 wrote "+0.000" for the total and hid that cost below 1e-9 chips).
+    tiny = Fraction(1, 10**10)
+    lines = _play_summary(scaled_kuhn(tmp_path, tiny), capsys)
+    large = _play_summary(scaled_kuhn(tmp_path, LARGE), capsys)
+    _same_up_to_scale(lines, tiny, large, LARGE)
+    assert lines[0] == "  your total                                       -4.000e-10"
+    assert lines[6] == "  your choices against equilibrium play            -1.666666667e-11"

@@ -43,7 +43,8 @@ def test_no_value_is_written_the_old_ways(capsys):
     ):
         assert main(argv) == 0
         out = capsys.readouterr().out
-        assert "≈" not in out, argv
+        # "≈ 0" is round-off beside the payoff range (base/numbers.scaled_text), not a style
+        assert "≈" not in out.replace("≈ 0", ""), argv
         assert " = -1/18" not in out.replace("(= -1/18)", ""), argv
 
 

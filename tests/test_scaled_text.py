@@ -167,3 +167,16 @@ def test_exploit_writes_round_off_as_round_off(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Gain over the equilibrium:               ≈ 0\n" in out
     assert "1/32" not in out
+
+
+def test_a_gap_is_written_to_its_digits_beside_its_scale():
+    # Kuhn poker, CFR+ after 1,000 iterations: exploitability 8.74e-05 (docs/cfr.md)
+    assert scaled_text(8.74e-05, 4, digits=3) == "8.74e-05"
+    assert scaled_text(8.74e-05 * 1e6, 4e6, digits=3) == "8.74e+01"
+    # the LP's answer: round-off, 2.78e-17 in payoffs of range 4 and 2.91e-11 at 4e6
+    assert scaled_text(2.78e-17, 4, digits=3) == scaled_text(2.91e-11, 4e6, digits=3) == "≈ 0"
+    # 1e-7 is round-off in payoffs of 1e6, and a gap in payoffs of 1e-6
+    assert scaled_text(1e-7, 4e6, digits=3) == "≈ 0"
+    assert scaled_text(1e-7, 4e-6, digits=3) == "1.00e-07"
+    assert scaled_text(0.0, 4, digits=3) == "0"
+    assert scaled_text(Fraction(1, 10**30), 4e6, digits=3) == "1.00e-30"  # exact: no round-off

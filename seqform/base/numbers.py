@@ -16,7 +16,9 @@ In text (every report and message):
   value within :data:`SCALE_ROUND_OFF` of the scale (:func:`is_round_off`) as 0; a value
   with a fraction beside its scale: :func:`value_text` with ``scale``, round-off as ``≈ 0``
   and no fraction the scale's round-off could fake (``+0.03125 (= 1/32)`` for a gain of
-  round-off in a game of payoffs ``10^15``);
+  round-off in a game of payoffs ``10^15``); a small number whose size is the news (an
+  exploitability, a NashConv, a gap): :func:`scaled_text` with ``digits``, significant
+  digits in scientific notation (``8.74e-05``) and round-off beside the scale as ``≈ 0``;
 * a probability: :func:`probability_text`, four places and a small fraction
   (``0.6667 (2/3)``); in exact runs the fraction alone (:func:`exact_probability_text`).
 
@@ -267,6 +269,7 @@ def scaled_text(
     scale: Rational | float | None,
     places: int = 4,
     sign: bool = False,
+    digits: int | None = None,
 ) -> str:
     """A value of a report that writes values to ``places`` fixed places, beside its
     ``scale`` (the game's payoff range, a spot's pot): the same text in any unit.
@@ -281,6 +284,9 @@ def scaled_text(
     * A float that is round-off beside the scale (:func:`is_round_off`) is 0: the fixed
       places' zero, or ``≈ 0`` (``0`` when it is 0).  An exact value (a ``Fraction``) is
       never round-off.
+    * With ``digits``, for a number whose size is the news (an exploitability, a gap), that
+      many significant digits in scientific notation (``8.74e-05``), round-off ``≈ 0``:
+      not ``2.78e-17`` for Kuhn poker in chips and ``2.91e-11`` in millionths of a chip.
 
     Parameters
     ----------
@@ -293,6 +299,9 @@ def scaled_text(
         The fixed places the report writes in ordinary units.
     sign
         Write ``+`` before a positive value (and before 0).
+    digits
+        Significant digits in scientific notation instead of ``places`` (None: the
+        places).
     """
     number = float_of(value) if isinstance(value, Rational) else float(value)
     plus = "+" if sign else ""
@@ -300,6 +309,10 @@ def scaled_text(
     if not math.isfinite(number):
         return f"{number:{plus}}"
     round_off = not isinstance(value, Rational) and number != 0 and is_round_off(number, size)
+    if digits is not None and (round_off or number == 0):
+        return "≈ 0" if round_off else f"{plus}0"
+    if digits is not None:
+        return f"{number:{plus}.{digits - 1}e}"
     if round_off:
         number = 0.0
     if size is None or _fixed_fits(places, size):

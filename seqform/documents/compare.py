@@ -33,6 +33,7 @@ has more than 1 000 digits (``log10`` is always given;
                         "kuhn_theorem": {"constraint_residuals": [float, float],
                                          "payoff_gaps": [float, float]} | null}, ×3],
       "values_agree": bool | null,          # all solved values within 1e-9 of the payoff range
+      "payoff_range": float | null,         # what the text judges values and gaps by
       "strategies": {"sequence": [...], "normal": [...]},  # as in seqform.solve/2, if solved
       "structured_payoff_nonzeros": int     # a game with a structured description only
     }
@@ -64,8 +65,8 @@ from __future__ import annotations
 from typing import Any
 
 from seqform.base.counts import count_json, count_log10
-from seqform.base.numbers import fraction_text, json_int
-from seqform.certify import is_certified
+from seqform.base.numbers import fraction_text, json_float, json_int
+from seqform.certify import is_certified, payoff_range
 from seqform.documents.exploit import constant_sum_total
 from seqform.documents.objects import game_json, strategy_json
 from seqform.documents.registry import builds
@@ -179,6 +180,7 @@ def comparison_document(comparison: Comparison) -> dict[str, Any]:
         "normal_form": _normal_form_json(comparison),
         "formulations": [_formulation_json(f) for f in comparison.formulations],
         "values_agree": comparison.values_agree,
+        "payoff_range": json_float(payoff_range(comparison.game)),
         "strategies": _strategies_json(comparison),
     }
     if comparison.structured_payoff_nonzeros is not None:

@@ -154,7 +154,8 @@ def _kuhn_session(
         automatic = load_strategy(auto, game, solution.form.players[seat], equilibria[seat])
     table = KuhnTable(game, seat, equilibria[1 - seat], equilibria[seat], automatic)
     value = solution.value if seat == 0 else -solution.value
-    return PlaySession(table, seat, value, None, _auto_name(auto), rng)
+    scale = solution.certificate.payoff_range
+    return PlaySession(table, seat, value, None, scale, _auto_name(auto), rng)
 
 
 def _spot_session(
@@ -173,7 +174,7 @@ def _spot_session(
         automatic = spot_strategy(auto, solution.game, strategies[seat].table, strategies[seat])
     table = SpotTable(spot, solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
     value = seat_ev(solution.value, spot.pot, seat)
-    return PlaySession(table, seat, value, spot.pot, _auto_name(auto), rng)
+    return PlaySession(table, seat, value, spot.pot, spot.pot, _auto_name(auto), rng)
 
 
 def _card_session(
@@ -189,7 +190,8 @@ def _card_session(
         automatic = spot_strategy(auto, solution.game, strategies[seat].table, strategies[seat])
     table = CardGameTable(solution.game, seat, strategies[1 - seat], strategies[seat], automatic)
     value = float(solution.value) if seat == 0 else -float(solution.value)
-    return PlaySession(table, seat, value, None, _auto_name(auto), rng)
+    scale = solution.certificate.payoff_range
+    return PlaySession(table, seat, value, None, scale, _auto_name(auto), rng)
 
 
 def _solve_structured(spec: str, auto: str | None, force: bool) -> StructuredSolution:

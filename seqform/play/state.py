@@ -150,6 +150,9 @@ class PlaySession:
         game's value to the seat (−1/18 in seat 1, Kuhn 1950), on a spot the seat's EV in
         chips (:func:`seqform.holdem.report.seat_ev`)
     pot : the spot's starting pot (None for Kuhn poker), for the EV's share of the pot
+    scale : what the session's chips are judged beside, so that they read alike in any unit
+        (:func:`~seqform.base.numbers.scaled_text`): a spot's pot, else the game's payoff
+        range (:func:`seqform.certify.payoff_range`)
     auto_name : the strategy that plays for the human, or ``""`` when the human plays
     rng : every draw of the session — deals, the bot's moves, ``auto``'s moves, river cards —
         in the order of play, so that a seed replays a session.  It is the one mutable part
@@ -160,6 +163,7 @@ class PlaySession:
     seat: int
     seat_value: float
     pot: Fraction | None
+    scale: Fraction | float
     auto_name: str
     rng: random.Random
 

@@ -6,7 +6,7 @@ import argparse
 import shlex
 import sys
 
-from seqform.base.numbers import decimal_text
+from seqform.base.numbers import decimal_text, scaled_text
 from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit
 from seqform.cli.output import write
 from seqform.cli.progress import load_reporting
@@ -44,11 +44,14 @@ def _export_profile(game: Game, file: str, spec: str) -> int:
     note names the game as it was given (``spec``: a name or a file), so that its command
     writes the profile's game."""
     solution = solve_tree(game)
+    exploitability = scaled_text(
+        solution.exploitability, solution.certificate.payoff_range, digits=3
+    )
     write(gambit_profile_text(solution.strategies), file)
     print(
         terminal_text(
             f"seqform: wrote the equilibrium of {game.name} (value {decimal_text(solution.value)}, "
-            f"exploitability {solution.exploitability:.3g}) as a Gambit behaviour profile to "
+            f"exploitability {exploitability}) as a Gambit behaviour profile to "
             f"{file}; its game is 'seqform export {shlex.quote(spec)} --to efg'"
         ),
         file=sys.stderr,

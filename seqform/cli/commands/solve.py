@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from seqform.base.limits import LIMITS
-from seqform.base.numbers import decimal_text, value_text
+from seqform.base.numbers import decimal_text, scaled_text, value_text
 from seqform.cli.errors import EXIT_USAGE, CommandError, certified_exit, refuse_unused
 from seqform.cli.hands import hand_text, hands_in_spot_file
 from seqform.cli.output import built_for, emit
@@ -278,7 +278,8 @@ def _report(
     if plain and route.method != "normal":
         progress(
             f"done: value {decimal_text(solution.value)}, "
-            f"exploitability {solution.exploitability:.3g}"
+            "exploitability "
+            f"{scaled_text(solution.exploitability, solution.certificate.payoff_range, digits=3)}"
         )
     emit(built, text, args)
     if args.exact:

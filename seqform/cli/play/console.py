@@ -11,7 +11,6 @@ from seqform.game.model import Game
 
 __all__ = [
     "QUIT_KEYS",
-    "ROUND_OFF",
     "Console",
     "SessionEnded",
     "ask_seat",
@@ -61,24 +60,21 @@ class Console:
         return line
 
 
-def signed(number: float | Fraction, scale: Fraction | None = None) -> str:
+def signed(number: float | Fraction, scale: Fraction | float | None = None) -> str:
     """``+2`` for whole numbers (a total of chips), else three places beside ``scale`` (a
-    spot's pot; :func:`~seqform.base.numbers.scaled_text`): ``-0.167``, and ``+1.000e-11``
-    in a pot of ``1e-11``, where three places wrote ``+0.000``."""
+    spot's pot, a game's payoff range; :func:`~seqform.base.numbers.scaled_text`):
+    ``-0.167``, and ``+1.000e-11`` in a pot of ``1e-11``, where three places wrote
+    ``+0.000``."""
     if isinstance(number, Fraction) and number.denominator == 1:
         return f"{int(number):+d}"
     return scaled_text(number, scale, 3, sign=True)
 
 
-ROUND_OFF = 1e-9
-"""Expectations from a float LP's strategies, in the built-in games' chips: a difference this
-small is round-off.  On a spot, round-off is judged beside the pot."""
-
-
-def below_round_off(value: float, pot: Fraction | None) -> bool:
-    """Whether the expectation ``value`` is round-off: beside a spot's ``pot``
-    (:func:`~seqform.base.numbers.is_round_off`), else under :data:`ROUND_OFF`."""
-    return is_round_off(value, pot) if pot is not None else abs(value) <= ROUND_OFF
+def below_round_off(value: float, scale: Fraction | float | None) -> bool:
+    """Whether the expectation ``value`` is round-off beside the session's ``scale`` (a
+    spot's pot, a game's payoff range: :func:`~seqform.base.numbers.is_round_off`), in any
+    unit: a fixed 1e-9 chips was every cost in a game of payoffs in millionths."""
+    return is_round_off(value, scale)
 
 
 def plural(count: int, word: str) -> str:

@@ -34,7 +34,7 @@ class SessionSummary:
     hands: list[HandResult] = field(default_factory=list)
     ended_by: str = ""
     value_word: str = "value"  # what the seat expects a hand is called: a spot's is its EV
-    pot: Fraction | None = None  # a spot's: what the totals are written beside
+    scale: Fraction | float | None = None  # the session's: what its chips are written beside
 
     def add(self, result: HandResult) -> None:
         self.hands.append(result)
@@ -63,9 +63,10 @@ class SessionSummary:
 
 def running_line(summary: SessionSummary) -> str:
     """``Total -2 after 1 hand; equilibrium expectation -0.0555555556 (= -1/18).``"""
+    total, expectation = summary.total, summary.equilibrium_expectation
     return (
-        f"  Total {signed(summary.total, summary.pot)} after {plural(len(summary.hands), 'hand')}; "
-        f"equilibrium expectation {value_text(summary.equilibrium_expectation)}."
+        f"  Total {signed(total, summary.scale)} after {plural(len(summary.hands), 'hand')}; "
+        f"equilibrium expectation {value_text(expectation, scale=summary.scale)}."
     )
 
 
@@ -103,7 +104,7 @@ def play_session(
     console = Console(source, out, echo, quiet=summary_only)
     view = view_of(session, console)
     word = "EV" if session.is_spot else "value"
-    summary = SessionSummary(Score(session.seat_value), value_word=word, pot=session.pot)
+    summary = SessionSummary(Score(session.seat_value), value_word=word, scale=session.scale)
     view.header(console)
     try:
         while hands is None or len(summary.hands) < hands:
@@ -130,11 +131,11 @@ def play_session(
     return summary
 
 
-def _cost(choices: float, pot: Fraction | None) -> float:
+def _cost(choices: float, scale: Fraction | float | None) -> float:
     """The choices' expectation less equilibrium play's: never positive (the equilibrium is
-    a best response to the bot), 0 where the difference is round-off (beside a spot's pot:
-    :func:`~seqform.cli.play.console.below_round_off`)."""
-    return choices if choices < 0 and not below_round_off(choices, pot) else 0.0
+    a best response to the bot), 0 where the difference is round-off (beside the session's
+    scale: :func:`~seqform.cli.play.console.below_round_off`)."""
+    return choices if choices < 0 and not below_round_off(choices, scale) else 0.0
 
 
 def write_summary(summary: SessionSummary, out: TextIO) -> None:
@@ -153,24 +154,28 @@ def write_summary(summary: SessionSummary, out: TextIO) -> None:
         card_luck = summary.cards_expectation - summary.equilibrium_expectation
         choices = summary.choices_expectation - summary.cards_expectation
         other_luck = float(summary.total) - summary.choices_expectation
+        scale = summary.scale
         rows = [
-            ("your total", signed(summary.total, summary.pot)),
+            ("your total", signed(summary.total, scale)),
             (
                 f"equilibrium expectation ({summary.value_word} × hands)",
-                value_text(summary.equilibrium_expectation),
+                value_text(summary.equilibrium_expectation, scale=scale),
             ),
             (
                 "expectation of equilibrium play with your cards",
-                value_text(summary.cards_expectation),
+                value_text(summary.cards_expectation, scale=scale),
             ),
             (
                 "expectation of your choices with your cards",
-                value_text(summary.choices_expectation),
+                value_text(summary.choices_expectation, scale=scale),
             ),
             ("", ""),
-            ("luck of your cards", value_text(card_luck)),
-            ("your choices against equilibrium play", value_text(_cost(choices, summary.pot))),
-            ("luck of the bot's cards and coin flips", value_text(other_luck)),
+            ("luck of your cards", value_text(card_luck, scale=scale)),
+            (
+                "your choices against equilibrium play",
+                value_text(_cost(choices, scale), scale=scale),
+            ),
+            ("luck of the bot's cards and coin flips", value_text(other_luck, scale=scale)),
         ]
         lines += [line.rstrip() for line in label_rows(rows)]
         lines.append("  (the last three and the equilibrium expectation add up to your total)")

@@ -65,7 +65,7 @@ class KuhnView:
         )
         console.say(f"Both ante 1; a bet or a call puts in 1 more; {order}. Type q to quit.")
         console.say(
-            f"The game is worth {value_text(session.seat_value)} a hand to seat {seat + 1}: "
+            f"The game is worth {_value(session, session.seat_value)} a hand to seat {seat + 1}: "
             "that is what good play expects against the bot."
         )
 
@@ -108,8 +108,8 @@ class KuhnView:
             self.console.say(f"  Showdown: your {mine} {relation} the bot's {theirs}. {said}")
         if not self.table.has_auto and _costly(self.session, result):
             self.console.say(
-                f"  Those choices expect {value_text(-result.cost)} compared with equilibrium "
-                f"play with a {mine}."
+                f"  Those choices expect {_value(self.session, -result.cost)} compared with "
+                f"equilibrium play with a {mine}."
             )
 
 
@@ -132,7 +132,7 @@ class CardGameView:
             "letter); q quits."
         )
         console.say(
-            f"The game is worth {value_text(session.seat_value)} a hand to seat {seat + 1}: "
+            f"The game is worth {_value(session, session.seat_value)} a hand to seat {seat + 1}: "
             "that is what good play expects against the bot."
         )
 
@@ -186,15 +186,21 @@ class CardGameView:
             )
         if not self.table.has_auto and _costly(self.session, result):
             self.console.say(
-                f"  Those choices expect {value_text(-result.cost)} compared with equilibrium "
-                f"play with {mine}."
+                f"  Those choices expect {_value(self.session, -result.cost)} compared with "
+                f"equilibrium play with {mine}."
             )
+
+
+def _value(session: PlaySession, value: float) -> str:
+    """A value of the session (:func:`value_text`) beside its scale: the same text in any
+    unit of chips."""
+    return value_text(value, scale=session.scale)
 
 
 def _costly(session: PlaySession, result: HandResult) -> bool:
     """Whether the human's choices gave up more than round-off against equilibrium play
-    (beside a spot's pot: :func:`~seqform.cli.play.console.below_round_off`)."""
-    return result.cost > 0 and not below_round_off(result.cost, session.pot)
+    (beside the session's scale: :func:`~seqform.cli.play.console.below_round_off`)."""
+    return result.cost > 0 and not below_round_off(result.cost, session.scale)
 
 
 def _third_person(word: str) -> str:
@@ -223,7 +229,7 @@ class SpotView:
             "Type an action as the menu writes it, or check, call, fold; q quits."
         )
         console.say(
-            f"EV of seat {seat + 1}: {value_text(session.seat_value)} chips a hand "
+            f"EV of seat {seat + 1}: {_value(session, session.seat_value)} chips a hand "
             f"({pot_share(session.seat_value, spot.pot)} of the pot): the pot share it expects "
             "to win less the chips it expects to put in."
         )
@@ -272,7 +278,7 @@ class SpotView:
     def result(self, result: HandResult) -> None:
         seat, state = self.session.seat, result.state
         mine, theirs = state.deal.cards[seat], state.deal.cards[1 - seat]
-        said = f"Your net: {signed(result.payoff, self.session.pot)}."
+        said = f"Your net: {signed(result.payoff, self.session.scale)}."
         if result.folded is not None:
             self.console.say(f"  No showdown (the bot held {cards_text(theirs)}). {said}")
         else:
@@ -286,7 +292,7 @@ class SpotView:
             )
         if not self.table.has_auto and _costly(self.session, result):
             self.console.say(
-                f"  Those choices expect {value_text(-result.cost)} chips compared with "
+                f"  Those choices expect {_value(self.session, -result.cost)} chips compared with "
                 f"equilibrium play with {cards_text(mine)}."
             )
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from seqform.base.numbers import decimal_text, float_of, value_text
+from seqform.base.numbers import decimal_text, float_of, scaled_text, value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE, Certificate, is_certified
 from seqform.documents.layout.tables import label_rows
 
@@ -23,6 +23,7 @@ __all__ = [
     "document_constant_sum_lines",
     "document_exploitability_row",
     "document_value_lines",
+    "document_value_text",
     "header",
     "uncertified_reason",
 ]
@@ -44,7 +45,8 @@ def uncertified_reason(certificate: Certificate) -> str | None:
     if is_certified(certificate):
         return None
     return (
-        f"exploitability (NashConv / 2) {float(certificate.exploitability):.3g} is "
+        f"exploitability (NashConv / 2) "
+        f"{scaled_text(float(certificate.exploitability), _range(certificate), digits=3)} is "
         f"{float(certificate.relative_exploitability):.3g} of the payoff range "
         f"{_range(certificate):g}, above {EQUILIBRIUM_TOLERANCE:g}; the value line "
         "gives the bounds the certificate proves"
@@ -54,6 +56,12 @@ def uncertified_reason(certificate: Certificate) -> str | None:
 def _json_number(value: float | None) -> float:
     """A document's number as a float: ``null`` stands for a number beyond the floats."""
     return math.inf if value is None else float(value)
+
+
+def document_value_text(value: float | None, certificate: dict[str, Any]) -> str:
+    """A document's value as :func:`value_text` writes it beside the certificate's payoff
+    range: round-off as ``≈ 0``, no fraction the range's round-off could fake."""
+    return value_text(_json_number(value), scale=_json_number(certificate.get("payoff_range")))
 
 
 def document_value_lines(
@@ -69,13 +77,14 @@ def document_value_lines(
           -0.0555556493 <= value <= -0.0555554554  (LP float optimum -0.0555555611)
     """
     if certificate["equilibrium"]:
-        return [f"{what}: {shown or value_text(_json_number(value))}"]
+        return [f"{what}: {shown or document_value_text(value, certificate)}"]
     lower = -_json_number(certificate["best_response_values"][1])
     upper = _json_number(certificate["best_response_values"][0])
     return [
         f"{what}: NOT certified; the certificate bounds it by",
-        f"  {value_text(lower)} <= value <= {value_text(upper)}  "
-        f"(LP float optimum {value_text(_json_number(value))})",
+        f"  {document_value_text(lower, certificate)} <= value <= "
+        f"{document_value_text(upper, certificate)}  "
+        f"(LP float optimum {document_value_text(value, certificate)})",
     ]
 
 
@@ -83,10 +92,13 @@ def document_exploitability_row(
     certificate: dict[str, Any], what: str = "equilibrium", failure: str | None = None
 ) -> tuple[str, str]:
     """The certificate's last row, from a document's ``"certificate"`` object: the
-    exploitability, the payoff range, the exploitability relative to it and the verdict::
+    exploitability, the payoff range, the exploitability relative to it and the verdict,
+    round-off beside the range (relative: beside 1) as ``≈ 0`` (:func:`scaled_text`)::
 
-        exploitability (NashConv / 2)  2.78e-17; relative to the payoff range 4: 6.94e-18: ...
+        exploitability (NashConv / 2)  ≈ 0; relative to the payoff range 4: ≈ 0: ...
+        exploitability (NashConv / 2)  8.74e-05; relative to the payoff range 4: 2.18e-05: ...
     """
+    scale = _json_number(certificate["payoff_range"])
     tolerance = certificate["tolerance"]
     if certificate["equilibrium"]:
         verdict = f"{what} (≤ {tolerance:g})"
@@ -94,9 +106,10 @@ def document_exploitability_row(
         verdict = failure or f"NOT an equilibrium within {tolerance:g}"
     return (
         "exploitability (NashConv / 2)",
-        f"{_json_number(certificate['exploitability']):.3g}; relative to the payoff range "
-        f"{_json_number(certificate['payoff_range']):g}: "
-        f"{_json_number(certificate['relative_exploitability']):.3g}: {verdict}",
+        f"{scaled_text(_json_number(certificate['exploitability']), scale, digits=3)}; "
+        f"relative to the payoff range {scale:g}: "
+        f"{scaled_text(_json_number(certificate['relative_exploitability']), 1, digits=3)}: "
+        f"{verdict}",
     )
 
 
@@ -109,9 +122,9 @@ def document_certificate_lines(
     tree"``)."""
     responses = certificate["best_response_values"]
     rows = [
-        ("expected value", value_text(_json_number(certificate["expected_value"]))),
-        (f"best response of {names[0]}", value_text(_json_number(responses[0]))),
-        (f"best response of {names[1]}", value_text(_json_number(responses[1]))),
+        ("expected value", document_value_text(certificate["expected_value"], certificate)),
+        (f"best response of {names[0]}", document_value_text(responses[0], certificate)),
+        (f"best response of {names[1]}", document_value_text(responses[1], certificate)),
         document_exploitability_row(certificate, failure=failure),
     ]
     return [f"Certificate ({how}, independent of the LP):", *label_rows(rows)]

@@ -6,7 +6,7 @@ that the text shows what the JSON holds.
 from __future__ import annotations
 
 from seqform.base.counts import count_text
-from seqform.base.numbers import value_text
+from seqform.base.numbers import scaled_text, value_text
 from seqform.certify import EQUILIBRIUM_TOLERANCE
 from seqform.documents.layout.blocks import constant_sum_line
 from seqform.documents.layout.parts import Document, count_of, header_of, limit_of
@@ -97,15 +97,17 @@ def _matrix_lines(document: Document) -> list[str]:
     ]
 
 
-def _lp_row(formulation: Document) -> tuple[str, ...]:
+def _lp_row(formulation: Document, scale: float | None) -> tuple[str, ...]:
+    """A formulation's row; its value and exploitability judged beside the payoff range
+    ``scale`` (round-off as ``≈ 0``; None in documents written before it was added)."""
     if not formulation["solved"]:
         value = "not solved" if formulation["fits"] else "over the limit"
         timing = ("", "")
         exploitability = ""
     else:
-        value = value_text(formulation["value"])
+        value = value_text(formulation["value"], scale=scale)
         timing = (f"{formulation['build_seconds']:.4f}", f"{formulation['lp_seconds']:.4f}")
-        exploitability = f"{formulation['exploitability']:.1e}"
+        exploitability = scaled_text(formulation["exploitability"], scale, digits=2)
     nonzeros = formulation["nonzeros"]
     return (
         FORMULATION_TITLES[formulation["name"]],
@@ -132,7 +134,8 @@ def _agreement_line(document: Document) -> list[str]:
         else f"some exploitability above {EQUILIBRIUM_TOLERANCE:g} of the payoff range"
     )
     return [
-        f"Values {verdict}: largest difference {spread:.1e} "
+        f"Values {verdict}: largest difference "
+        f"{scaled_text(spread, document.get('payoff_range'), digits=2)} "
         f"(tolerance {VALUE_TOLERANCE:g} of the payoff range); {exploitabilities}"
     ]
 
@@ -149,7 +152,8 @@ def _lp_lines(document: Document) -> list[str]:
         "exploitability",
     )
     formulations = document["formulations"]
-    lines = aligned_table([header_row, *(_lp_row(f) for f in formulations)], indent="")
+    scale = document.get("payoff_range")
+    lines = aligned_table([header_row, *(_lp_row(f, scale) for f in formulations)], indent="")
     solved = [f for f in formulations if f["solved"]]
     if solved:
         lines.append(
@@ -171,7 +175,7 @@ def _kuhn_lines(document: Document) -> list[str]:
                 FORMULATION_TITLES[formulation["name"]],
                 f"{residuals[0]:.1e}",
                 f"{residuals[1]:.1e}",
-                f"{max(checks['payoff_gaps']):.1e}",
+                scaled_text(max(checks["payoff_gaps"]), document.get("payoff_range"), digits=2),
             )
         )
     if len(rows) == 1:

@@ -3,7 +3,9 @@
 holds.
 
 Players are numbered from 1 in every output (index 0 in the library).  A NashConv the run
-could not measure is ``null`` in the document and ``nan`` in the text.
+could not measure is ``null`` in the document and ``nan`` in the text.  Values, gains and
+NashConvs are judged beside the game's payoff range (the certificate's, in a two-player
+zero-sum game): round-off as ``≈ 0`` (:func:`~seqform.base.numbers.scaled_text`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from seqform.base.counts import count_text
-from seqform.base.numbers import value_text
+from seqform.base.numbers import scaled_text, value_text
 from seqform.documents.layout.blocks import document_certificate_lines
 from seqform.documents.layout.parts import Document, header_of
 from seqform.documents.layout.strategies import (
@@ -51,6 +53,12 @@ def _measured(number: float | None) -> float:
     return math.nan if number is None else number
 
 
+def _scale(document: Document) -> float | None:
+    """The game's payoff range, from the certificate (None without one: more players)."""
+    certificate = document["certificate"]
+    return None if certificate is None else certificate["payoff_range"]
+
+
 def _names(document: Document) -> list[str]:
     """The players' names, in order, from the average strategies (one per player)."""
     return [s["name"] for s in sorted(document["strategies"], key=lambda s: s["player"])]
@@ -71,7 +79,7 @@ def stopped_text(document: Document) -> str:
     if stopped == "target":
         return (
             f"the target: exploitability (NashConv / 2) "
-            f"{_measured(document['nash_conv']) / 2:.3g} "
+            f"{scaled_text(_measured(document['nash_conv']) / 2, _scale(document), digits=3)} "
             f"≤ {stopping['target_exploitability']:g}"
         )
     if stopped == "time limit":
@@ -94,13 +102,14 @@ def _measurement_lines(document: Document, names: list[str]) -> list[str]:
     if not players:
         failed = document["certificate_failed"] or document["measurement_failed"]
         return [f"Average strategies: certificate failed: {failed}"]
+    scale = _scale(document)
     rows = [("", "value estimate", "best response", "gain")]
     rows += [
         (
             player["name"],
-            value_text(player["value"]),
-            value_text(player["best_response_value"]),
-            f"{player['gain']:.3e}",
+            value_text(player["value"], scale=scale),
+            value_text(player["best_response_value"], scale=scale),
+            scaled_text(player["gain"], scale, digits=4),
         )
         for player in players
     ]
@@ -115,14 +124,16 @@ def _measurement_lines(document: Document, names: list[str]) -> list[str]:
     return [*lines, "", *document_certificate_lines(certificate, names, how)]
 
 
-def _reference_lines(reference: Document, names: list[str]) -> list[str]:
+def _reference_lines(reference: Document, names: list[str], scale: float | None) -> list[str]:
+    """The LP's value beside the estimate, and each player's distance to a unique
+    equilibrium strategy; values judged beside the payoff range ``scale``."""
     if reference["skipped"] is not None:
         return [f"LP reference {reference['status']}: {reference['skipped']}"]
-    exact = value_text(reference["value"])
+    exact = value_text(reference["value"], scale=scale)
     lines = [
         "Against the sequence-form LP",
         f"  exact value to {names[0]} {exact}; the estimate is "
-        f"{reference['value_distance']:.3g} away",
+        f"{scaled_text(reference['value_distance'], scale, digits=3)} away",
     ]
     if reference["uniqueness_skipped"] is not None:
         lines.append(f"  equilibrium strategies: not compared ({reference['uniqueness_skipped']})")
@@ -166,7 +177,7 @@ def _history_lines(document: Document) -> list[str]:
             "",
             f"{count_text(sample['iteration'])}",
             f"{sample['seconds']:.3f}",
-            f"{_measured(sample['nash_conv']):.3e}",
+            scaled_text(_measured(sample["nash_conv"]), _scale(document), digits=4),
         )
         for sample in (history[i] for i in shown)
     ]
@@ -179,8 +190,11 @@ def _history_lines(document: Document) -> list[str]:
 def _last_iterate_lines(document: Document) -> list[str]:
     if not document["measures_last_iterate"]:
         return []
-    last, average = (_measured(document[key]) for key in ("last_iterate_nash_conv", "nash_conv"))
-    return [f"Last iterate: NashConv {last:.3e} (the average's: {average:.3e})"]
+    last, average = (
+        scaled_text(_measured(document[key]), _scale(document), digits=4)
+        for key in ("last_iterate_nash_conv", "nash_conv")
+    )
+    return [f"Last iterate: NashConv {last} (the average's: {average})"]
 
 
 def _lock_lines(document: Document) -> list[str]:
@@ -232,7 +246,7 @@ def iterate_text(document: dict[str, Any], strategies: str = "auto") -> str:
         "",
         *_measurement_lines(document, names),
         "",
-        *_reference_lines(document["reference"], names),
+        *_reference_lines(document["reference"], names, _scale(document)),
         "",
         *_history_lines(document),
     ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from seqform.base.numbers import decimal_text, scaled_text
+from seqform.base.numbers import scaled_text, value_text
 
 __all__ = ["LARGEST_SHOWN", "lock_lines"]
 
@@ -33,7 +33,8 @@ def lock_lines(locks: dict[str, Any], payoff_range: float | None = None) -> list
     """The locks, the unlocked solution beside, the EV changes and the largest strategy
     changes, from a document's ``"locks"`` object; the EVs are written beside the spot's pot,
     or else the game's ``payoff_range`` (the document's certificate's), so that they read
-    alike in any unit."""
+    alike in any unit; the unlocked solution's value and exploitability, certificate
+    quantities, beside the payoff range (round-off as ``≈ 0``)."""
     spot = locks["pot"] is not None
     scale = locks["pot"] if spot else payoff_range
     unit = "chips, share of the pot" if spot else "the game's payoffs"
@@ -43,8 +44,8 @@ def lock_lines(locks: dict[str, Any], payoff_range: float | None = None) -> list
         f"Node locks ({count:,} information set{'' if count == 1 else 's'} locked):",
         *(f"  {lock}" for lock in locks["locks"]),
         f"  certificate above: {locks['certificate']}",
-        f"  without the locks: value {decimal_text(unlocked['value'])}, exploitability "
-        f"{unlocked['exploitability']:.3g}",
+        f"  without the locks: value {value_text(unlocked['value'], scale=payoff_range)}, "
+        f"exploitability {scaled_text(unlocked['exploitability'], payoff_range, digits=3)}",
         "",
         f"EV without and with the locks ({unit}):",
     ]

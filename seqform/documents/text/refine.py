@@ -9,10 +9,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from seqform.base.numbers import value_text
+from seqform.base.numbers import scaled_text, value_text
 from seqform.documents.layout.blocks import (
     document_constant_sum_lines,
     document_value_lines,
+    document_value_text,
     header,
 )
 from seqform.documents.layout.strategies import StrategySection, document_strategy_sections
@@ -48,18 +49,23 @@ def _refinement_lines(refinement: dict[str, Any]) -> list[str]:
 
 
 def _certificate_lines(document: dict[str, Any], names: tuple[str, str]) -> list[str]:
+    """The certificate rows: the exact one's fractions as they are, or the float one's
+    values judged beside the game's payoff range (round-off as ``≈ 0``)."""
     exact = document["refinement"]["certificate"]
+    certificate = document["certificate"]
+    scale = certificate["payoff_range"]
     if exact is not None:  # computed in exact arithmetic: the fractions as they are
-        responses = [Fraction(v) for v in exact["best_response_values"]]
+        responses = [value_text(Fraction(v)) for v in exact["best_response_values"]]
         exploitability = Fraction(exact["exploitability"])
-        shown = "exactly 0" if exploitability == 0 else f"{float(exploitability):.3g}"
+        shown = "exactly 0" if exploitability == 0 else scaled_text(exploitability, scale, digits=3)
     else:
-        certificate = document["certificate"]
-        responses = certificate["best_response_values"]
-        shown = f"{float(certificate['exploitability']):.3g}"
+        responses = [
+            document_value_text(value, certificate) for value in certificate["best_response_values"]
+        ]
+        shown = scaled_text(float(certificate["exploitability"]), scale, digits=3)
     rows = [
-        (f"best response of {names[0]}", value_text(responses[0])),
-        (f"best response of {names[1]}", value_text(responses[1])),
+        (f"best response of {names[0]}", responses[0]),
+        (f"best response of {names[1]}", responses[1]),
         ("exploitability (NashConv / 2)", shown),
     ]
     return [
@@ -83,7 +89,7 @@ def refined_text(document: dict[str, Any], strategies: str = "auto") -> str:
     names = player_names(document)
     exact_value = refinement["value_exact"]
     value = (
-        value_text(document["value"])
+        document_value_text(document["value"], document["certificate"])
         if exact_value is None
         else value_text(Fraction(exact_value), exact=True)
     )

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from seqform.base.counts import count_text
-from seqform.base.numbers import value_text
 from seqform.documents.layout.blocks import (
     document_constant_sum_lines,
     document_exploitability_row,
     document_value_lines,
+    document_value_text,
     header,
 )
 from seqform.documents.layout.strategies import document_strategy_sections, document_tables
@@ -57,17 +57,15 @@ def restricted_text(document: dict[str, Any], strategies: str = "auto") -> str:
     certificate = document["certificate"]
     responses = certificate["best_response_values"]
     rows = [
-        ("expected value", value_text(certificate["expected_value"])),
-        (f"best response of {names[0]}", value_text(responses[0])),
-        (f"best response of {names[1]}", value_text(responses[1])),
+        ("expected value", document_value_text(certificate["expected_value"], certificate)),
+        (f"best response of {names[0]}", document_value_text(responses[0], certificate)),
+        (f"best response of {names[1]}", document_value_text(responses[1], certificate)),
         document_exploitability_row(certificate, what="equilibrium of the restricted game"),
     ]
     value = document["value"]
     lines = [
         header(game["name"], game["description"]),
-        *document_value_lines(
-            f"Value of the restricted game to {names[0]}", value, certificate, value_text(value)
-        ),
+        *document_value_lines(f"Value of the restricted game to {names[0]}", value, certificate),
         *document_constant_sum_lines(document, names),
         "",
         *restriction_lines(restrictions, names),

@@ -24,7 +24,7 @@ classes, so that :func:`~seqform.structured.reductions.suit_classes.class_tables
 :func:`~seqform.structured.reductions.suit_reduction.reduce_lp` apply to it unchanged.
 
 What the re-solve asks of its input on canonical boards is here too: :func:`canonical_game_for`
-(the boards of this game, floats, not ``reach``) and :func:`require_class_symmetric` (a
+(the boards of this game, floats) and :func:`require_class_symmetric` (a
 blueprint that is the same on each hand class).
 """
 
@@ -93,10 +93,14 @@ class SubgameClasses:
         """Per root class, the sum of the per-hand ``values`` over its hands."""
         return np.bincount(self.root, weights=values, minlength=len(self.root_sizes))
 
+    def root_hands(self) -> np.ndarray:
+        """Per root class, its first hand."""
+        return first_members(self.root, len(self.root_sizes))
+
     def root_labels(self) -> list[str]:
         """Per root class, the label of its first hand."""
         labels = self.boards.game.hands[1].labels
-        return [labels[h] for h in first_members(self.root, len(self.root_sizes)).tolist()]
+        return [labels[h] for h in self.root_hands().tolist()]
 
 
 def _player_classes(
@@ -175,10 +179,10 @@ rounding (a CFR average on ``G'`` is the same on each class up to float sums).""
 
 
 def canonical_game_for(
-    game: StructuredGame, boards: CanonicalBoards, gadget: str, exact: bool
+    game: StructuredGame, boards: CanonicalBoards, exact: bool
 ) -> StructuredGame:
     """``G'`` of ``boards``, after the refusals of the re-solve on canonical boards: boards
-    of another game, ``exact``, and ``reach``'s gifts, none of which is written on classes."""
+    of another game, and ``exact``, which is not written on classes."""
     if boards.game is not game:
         raise ResolveError(
             f"boards: the canonical boards of {boards.game.name}, not of {game.name}"
@@ -187,12 +191,6 @@ def canonical_game_for(
         raise ResolveError(
             "exact: the re-solve on canonical boards is in floats; re-solve the game itself "
             "(without its canonical boards) for the exact one"
-        )
-    if gadget == "reach":
-        raise ResolveError(
-            "gadget: reach's gifts on canonical boards would need the opponent's best "
-            "response shared among hand classes, which is not written; use resolve or "
-            "maxmargin, or re-solve the game itself"
         )
     return boards.canonical
 

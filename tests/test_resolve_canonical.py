@@ -171,3 +171,131 @@ def test_refusals_name_what_canonical_boards_do_not_re_solve(blueprint):
         resolve_structured(leduc_structured(3, 2), strategies, boards=boards)
     with pytest.raises(ResolveError, match=r"blueprint of player 1: .* within a hand class"):
         resolve_structured(game, _broken(boards, strategies), boards=boards)
+
+
+# --- the command line: seqform resolve GAME --blueprint FILE [--no-suit-isomorphism] ----------
+
+LEDUC_3X3 = "leduc(ranks=3, suits=3)"
+
+
+def _cli(*argv):
+    from seqform.cli.main import main
+
+    try:
+        return main(list(argv))
+    except SystemExit as stop:  # argparse's usage errors
+        return int(stop.code or 0)
+
+
+@pytest.fixture(scope="module")
+def blueprint_file(tmp_path_factory):
+    """CFR+ on canonical boards lifted to the game: a blueprint of the game, unchanged by its
+    suit permutations, in a file as ``--blueprint`` reads it (both players' information sets
+    in one mapping)."""
+    import json
+
+    boards, strategies = _cfr(leduc_structured(3, 3), 30)
+    first, second = (lift_behaviour(boards, strategy).as_dict() for strategy in strategies)
+    path = tmp_path_factory.mktemp("canonical") / "blueprint.json"
+    path.write_text(json.dumps({**first, **second}))
+    return path
+
+
+def _resolved(tmp_path, blueprint, *argv):
+    import json
+
+    from seqform.io.documents import validate_document
+
+    written = tmp_path / f"resolved{len(list(tmp_path.iterdir()))}.json"
+    options = ("--path", "structured", "--format", "json", "--output", str(written))
+    assert _cli("resolve", LEDUC_3X3, "--blueprint", str(blueprint), *options, *argv) == 0
+    built = json.loads(written.read_text())
+    validate_document(built)
+    return built, written
+
+
+def _gadget_values(built):
+    return {(run["subgame"], run["player"]): run["value"] for run in built["gadgets"]}
+
+
+@pytest.mark.parametrize("gadget", ["maxmargin", "reach"])
+def test_cli_re_solves_on_canonical_boards_unless_told_and_writes_the_games_strategies(
+    blueprint_file, tmp_path, gadget
+):
+    from seqform.questions.exploit import load_strategy
+
+    reduced, written = _resolved(tmp_path, blueprint_file, "--gadget", gadget)
+    unreduced, _ = _resolved(tmp_path, blueprint_file, "--gadget", gadget, "--no-suit-isomorphism")
+    assert reduced["suit_isomorphism"] == {"permutations": 6, "subgames": 5}
+    assert unreduced["suit_isomorphism"] is None
+    assert reduced["notes"] == unreduced["notes"] == []
+    theirs = _gadget_values(unreduced)
+    for key, value in _gadget_values(reduced).items():
+        assert value == pytest.approx(theirs[key], rel=AGREE, abs=AGREE), key
+    # the same exploitability both ways: the gadgets' optima are the game's, and for this
+    # blueprint both routes' optimal answers leave the profile equally exploitable (not so
+    # in general: where a gadget has many optima the routes may keep different ones)
+    for measured in ("blueprint", "resolved"):
+        assert reduced[measured]["exploitability"] == pytest.approx(
+            unreduced[measured]["exploitability"], rel=AGREE
+        )
+    # the strategies written are the game's, lifted: the game's best responses measure them
+    game = leduc_structured(3, 3)
+    lifted = [load_strategy(game, str(written), player) for player in (0, 1)]
+    assert float(certify(game, *lifted).exploitability) == pytest.approx(
+        reduced["resolved"]["exploitability"], abs=AGREE
+    )
+
+
+def test_cli_re_solves_the_game_itself_for_a_blueprint_a_suit_permutation_changes(
+    blueprint_file, tmp_path, capsys
+):
+    import json
+
+    changed = json.loads(blueprint_file.read_text())
+    name = "Qs|"  # player 1's first decision with the queen of spades, not with Qh or Qc
+    least = min(changed[name], key=changed[name].__getitem__)
+    changed[name] = {action: float(action == least) for action in changed[name]}
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(changed))
+    built, _ = _resolved(tmp_path, path, "--gadget", "maxmargin")
+    assert built["suit_isomorphism"] is None
+    (note,) = built["notes"]
+    assert note.startswith("suit isomorphism: blueprint of player 1: its realization plan differs")
+    assert note.endswith("; the game itself is re-solved")
+    assert _cli("resolve", LEDUC_3X3, "--blueprint", str(path), "--path", "structured") == 0
+    assert f"note: {note}" in capsys.readouterr().out
+
+
+def test_the_exact_re_solve_runs_on_the_game_itself_saying_so(blueprint_file):
+    from seqform.resolving.paths import canonical_route, read_blueprint
+
+    game = leduc_structured(3, 3)
+    blueprint = read_blueprint(game, blueprint_file)
+    assert canonical_route(game, blueprint).boards is not None
+    route = canonical_route(game, blueprint, exact=True)
+    assert route.boards is None and route.blueprint is blueprint
+    assert route.notes == (
+        "suit isomorphism: the exact re-solve is not on canonical boards; the game itself is "
+        "re-solved",
+    )
+    assert canonical_route(game, blueprint, suit_isomorphism=False) == type(route)(None, blueprint)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(("--path", "tree"), "is re-solved on its tree, which has none", id="tree"),
+        pytest.param(
+            ("--off-tree", "translate", "--abstract", "leduc"),
+            "--no-suit-isomorphism belongs to re-solving a round",
+            id="off-tree",
+        ),
+    ],
+)
+def test_cli_refuses_no_suit_isomorphism_where_it_does_nothing(
+    blueprint_file, capsys, argv, message
+):
+    blueprint = ("--blueprint", str(blueprint_file))
+    assert _cli("resolve", LEDUC_3X3, *blueprint, "--no-suit-isomorphism", *argv) == 2
+    assert message in capsys.readouterr().err

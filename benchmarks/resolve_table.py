@@ -19,8 +19,7 @@ a gadget): its tables do not fit (65 million sequences a player), so its abstrac
 blueprints (``--ri52-buckets``) are built on canonical boards, its subgames re-solved there
 on hand classes (``resolve_structured(..., boards=...)``, docs/resolving.md "On canonical
 boards") and every profile certified on hand classes, which is its exploitability in the
-52-card game; floats only (the exact re-solve is not offered on canonical boards) and no
-``reach`` (refused there).
+52-card game; floats only (the exact re-solve is not offered on canonical boards).
 
 Units: mbb/g is thousandths of the big blind per game.  Leduc's big blind is taken as its
 ante (one chip), Rhode Island's as its first round's bet (10 chips, twice the ante of 5),
@@ -147,11 +146,6 @@ def _rows(
             f"{1000 * float(measured.exploitability) / unit:.2f} | | - | - | {seconds:.0f} | |"
         )
         for gadget in gadgets:
-            if boards is not None and gadget == "reach":
-                write(
-                    f"| {label} | {name} | reach | -- (not offered on canonical boards) | | | | | |"
-                )
-                continue
             start = time.process_time()
             result = resolve_structured(
                 game, blueprint, round_number=rnd, gadget=gadget, boards=boards, progress=_heard

@@ -44,6 +44,43 @@ def _add_off_tree(resolve: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_paths(resolve: argparse.ArgumentParser) -> None:
+    """``resolve``'s options of how a round is re-solved: ``--refine``, ``--exact``,
+    ``--path`` and ``--no-suit-isomorphism``."""
+    resolve.add_argument(
+        "--refine",
+        action="store_true",
+        help="keep each gadget game's quasi-perfect equilibrium (Miltersen and Sorensen 2010) "
+        "instead of the LP's vertex; a float blueprint is rounded to exact first (tree path "
+        "only)",
+    )
+    resolve.add_argument(
+        "--exact",
+        action="store_true",
+        help="solve every gadget LP exactly (HiGHS's basis re-solved in rationals) and certify "
+        "the blueprint and the re-solved profile in the full game in fractions (structured "
+        "path only)",
+    )
+    resolve.add_argument(
+        "--path",
+        choices=("auto", "tree", "structured"),
+        default="auto",
+        help="re-solve on the game's tree (gadget games as trees) or on its public tree x "
+        "hands (gadget LPs, no tree); default auto: the structured path for a built-in game "
+        "whose tree has more than 100,000 nodes, else the tree",
+    )
+    resolve.add_argument(
+        "--no-suit-isomorphism",
+        dest="suit_isomorphism",
+        action="store_false",
+        help="structured path: re-solve every subgame of the game itself, not one per orbit "
+        "of boards on canonical boards and hand classes, which a game symmetric under suit "
+        "permutations (leduc, rhode_island) gets by default when the blueprint is unchanged "
+        "by them (the same gadget values, certified on the full game either way; a blueprint "
+        "they change, and --exact, re-solve the game itself, saying so)",
+    )
+
+
 def add_resolve(commands: Commands) -> None:
     resolve = commands.add_parser(
         "resolve",
@@ -77,28 +114,7 @@ def add_resolve(commands: Commands) -> None:
         help="the gadget (default resolve); resolve, maxmargin and reach never make the "
         "blueprint more exploitable",
     )
-    resolve.add_argument(
-        "--refine",
-        action="store_true",
-        help="keep each gadget game's quasi-perfect equilibrium (Miltersen and Sorensen 2010) "
-        "instead of the LP's vertex; a float blueprint is rounded to exact first (tree path "
-        "only)",
-    )
-    resolve.add_argument(
-        "--exact",
-        action="store_true",
-        help="solve every gadget LP exactly (HiGHS's basis re-solved in rationals) and certify "
-        "the blueprint and the re-solved profile in the full game in fractions (structured "
-        "path only)",
-    )
-    resolve.add_argument(
-        "--path",
-        choices=("auto", "tree", "structured"),
-        default="auto",
-        help="re-solve on the game's tree (gadget games as trees) or on its public tree x "
-        "hands (gadget LPs, no tree); default auto: the structured path for a built-in game "
-        "whose tree has more than 100,000 nodes, else the tree",
-    )
+    _add_paths(resolve)
     _add_off_tree(resolve)
     resolve.add_argument("--verbose", action="store_true", help="show progress on stderr")
     add_output_arguments(resolve, summarises=False)

@@ -16,12 +16,24 @@ A game given by name or path is read as ``seqform resolve GAME`` reads it
 (:func:`~seqform.io.loader.load_game`), so the tree is built only when the tree path runs.
 A blueprint given as a path is read as ``--blueprint FILE`` is (:func:`read_blueprint`):
 both players' strategies from one strategy document of the game.
+
+Canonical boards (:func:`canonical_route`).  On the structured path a game invariant under
+suit permutations (Leduc, Rhode Island) is re-solved on its canonical boards by default
+(``suit_isomorphism=True``, as ``solve`` and ``iterate`` reduce it; docs/resolving.md "On
+canonical boards"): one subgame per orbit of boards, on hand classes, the same answer up to
+the LPs' choice among optima, certified in the game.  That is the game's re-solve only for
+a blueprint the suit permutations leave unchanged (an abstraction or CFR on canonical boards,
+CFR on the game from the uniform strategy); any other blueprint (Monte Carlo CFR's, one
+changed by hand), and ``exact=True`` (floats only on canonical boards), re-solve the game
+itself, and the result's ``notes`` say why.  ``suit_isomorphism=False`` re-solves the game
+itself always, and is refused on the tree path, which has no such reduction.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from seqform.forms.strategies import BehaviouralStrategy
@@ -35,13 +47,17 @@ from seqform.resolving.blueprints import blueprint_on
 from seqform.resolving.resolve import ResolveResult
 from seqform.resolving.resolve import resolve as resolve_tree
 from seqform.resolving.structured_resolve import resolve_structured
+from seqform.resolving.subgame_classes import blueprint_on_boards
 from seqform.resolving.subgames import ResolveError
+from seqform.structured.reductions.suit_classes import CanonicalBoards, canonical_boards
 
 __all__ = [
     "PATHS",
     "RESOLVE_TREE_NODES",
     "Blueprint",
+    "CanonicalRoute",
     "blueprint_profile",
+    "canonical_route",
     "choose_path",
     "game_to_resolve",
     "read_blueprint",
@@ -189,6 +205,56 @@ def blueprint_profile(
     return blueprint_on(game, read_blueprint(game, blueprint, use))
 
 
+@dataclass(frozen=True)
+class CanonicalRoute:
+    """Where the structured path re-solves (module docstring, "Canonical boards").
+
+    boards : the game's canonical boards, or None to re-solve the game itself
+    blueprint : the blueprint to re-solve from: ``G'``'s with ``boards``, else as given
+    notes : why the game itself is re-solved where its canonical boards were asked for
+    """
+
+    boards: CanonicalBoards | None
+    blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]]
+    notes: tuple[str, ...] = ()
+
+
+def canonical_route(
+    game: StructuredGame,
+    blueprint: Sequence[BehaviouralStrategy | Mapping[str, Any]],
+    *,
+    exact: bool = False,
+    suit_isomorphism: bool = True,
+) -> CanonicalRoute:
+    """Re-solve ``game`` on its canonical boards or on itself (module docstring): on its
+    canonical boards when ``suit_isomorphism``, the game has suit permutations, the re-solve
+    is in floats and the blueprint is unchanged by them (projected to ``G'``,
+    :func:`~seqform.resolving.subgame_classes.blueprint_on_boards`); else on the game, with
+    a note where the boards were asked for and the game has them.
+
+    Raises
+    ------
+    ResolveError
+        For a blueprint that is not both players' strategies of ``game``.
+    """
+    boards = canonical_boards(game) if suit_isomorphism else None
+    if boards is None:
+        return CanonicalRoute(None, blueprint)
+    itself = "; the game itself is re-solved"
+    if exact:
+        return CanonicalRoute(
+            None,
+            blueprint,
+            (f"suit isomorphism: the exact re-solve is not on canonical boards{itself}",),
+        )
+    first, second = blueprint_on(game, blueprint)
+    try:
+        projected = blueprint_on_boards(boards, (first.to_float(), second.to_float()))
+    except ResolveError as exc:
+        return CanonicalRoute(None, blueprint, (f"suit isomorphism: {exc}{itself}",))
+    return CanonicalRoute(boards, projected)
+
+
 def resolve(
     game: Game | StructuredGame | str | os.PathLike[str],
     blueprint: Blueprint,
@@ -198,6 +264,7 @@ def resolve(
     refine: bool = False,
     path: str = "auto",
     exact: bool = False,
+    suit_isomorphism: bool = True,
     progress: Callable[[str], None] | None = None,
 ) -> ResolveResult:
     """Re-solve every subgame of round ``round_number`` of ``game`` from ``blueprint`` with
@@ -209,14 +276,21 @@ def resolve(
 
     ``game`` is a built game, a name (``"leduc"``) or a path (:func:`game_to_resolve`);
     ``blueprint`` both players' strategies or the path of a strategy document of the game
-    (:func:`read_blueprint`).
+    (:func:`read_blueprint`).  On the structured path ``suit_isomorphism`` re-solves on the
+    game's canonical boards where that is the game's re-solve (:func:`canonical_route`):
+    ``result.boards`` is then set, ``result.strategies`` are ``G'``'s and
+    ``result.game_strategies()`` the game's; ``result.notes`` say why the game itself was
+    re-solved instead.
+
+    Length: the entry point documents each option; the body picks the path and runs it.
 
     Raises
     ------
     TypeError
         For a ``game`` or ``blueprint`` of another kind.
     ResolveError
-        As both paths, and :func:`choose_path`.
+        As both paths, and :func:`choose_path`; for ``suit_isomorphism=False`` on the tree
+        path (no reduction to turn off there).
     OSError, StrategyFileError
         For a blueprint file that cannot be read or is not a strategy document of the game.
     """
@@ -225,13 +299,23 @@ def resolve(
     strategies = read_blueprint(game, blueprint)
     if chosen == "structured":
         assert isinstance(game, StructuredGame)
-        return resolve_structured(
+        route = canonical_route(game, strategies, exact=exact, suit_isomorphism=suit_isomorphism)
+        result = resolve_structured(
             game,
-            strategies,
+            route.blueprint,
             round_number=round_number,
             gadget=gadget,
             exact=exact,
             progress=progress,
+            boards=route.boards,
+        )
+        return replace(result, notes=route.notes) if route.notes else result
+    if not suit_isomorphism:
+        raise ResolveError(
+            "suit_isomorphism: --no-suit-isomorphism (suit_isomorphism=False) turns off the "
+            f"structured path's re-solve on canonical boards; {game.name} is re-solved on its "
+            "tree, which has none (--path structured re-solves a built-in game on its public "
+            "tree × hands)"
         )
     tree = game if isinstance(game, Game) else explicit_game(game)
     return resolve_tree(tree, strategies, round_number=round_number, gadget=gadget, refine=refine)

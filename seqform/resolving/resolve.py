@@ -113,6 +113,8 @@ class ResolveResult:
         itself): ``blueprint`` and ``strategies`` are then ``G'``'s, the same on each hand
         class, and both certificates taken on hand classes are their lifts' in ``game``
         (:meth:`game_strategies`)
+    notes : what the re-solve says of its route: why the game itself was re-solved where
+        its canonical boards were asked for (:func:`seqform.resolving.paths.canonical_route`)
     """
 
     game: Game | StructuredGame
@@ -130,6 +132,7 @@ class ResolveResult:
     path: str = "tree"
     exact: bool = False
     boards: CanonicalBoards | None = None
+    notes: tuple[str, ...] = ()
 
     def game_strategies(self) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
         """The combined profile on ``game``'s own tables (lifted from ``G'`` when re-solved

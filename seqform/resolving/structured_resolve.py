@@ -3,7 +3,7 @@
 The structured path of :func:`seqform.resolving.resolve.resolve`, for games whose tree is
 too large to write (Leduc 13×4, Rhode Island hold'em): the same gadgets with the same
 targets ``T_J`` (counterfactual best-response values against the re-solving player's
-blueprint), gifts (:func:`seqform.resolving.gifts.shared_gifts`) and margins, but each
+blueprint), gifts (:func:`seqform.resolving.gifts.structured_gifts`) and margins, but each
 subgame is a public subtree × hands (:mod:`seqform.resolving.public_subgames`) and each
 gadget a structured LP (:mod:`seqform.resolving.public_gadgets`).  The blueprint is kept
 for the trunk, each player's re-solved subgames replace its blueprint there, and both
@@ -37,10 +37,9 @@ the lifted profile; the runs report targets and margins per hand of the game (su
 by the class's hands and the orbit's boards).  The combined profile keeps the blueprint's
 trunk and is class-symmetric, and
 :func:`~seqform.structured.reductions.suit_classes.certify_on_classes` gives its lift's
-exploitability in the game.  ``reach`` is refused: its gifts share the opponent's trunk
-best response among root information sets, and on classes both the gifts and their
-sharing count would have to be taken class by class, which is not written; so is ``exact``
-(floats only).
+exploitability in the game.  ``reach``'s gifts are taken on classes too
+(:func:`seqform.resolving.gifts.class_gifts`: a root class's are its members' in the game,
+summed).  ``exact`` is refused (floats only).
 
 Size: one pipeline (prepare, gifts, gadget LP, combine, certify) for floats and Fractions,
 on the game or on its canonical boards.
@@ -70,7 +69,7 @@ from seqform.resolving.exact_gadgets import (
     solve_exact_gadget,
     solve_exact_unsafe,
 )
-from seqform.resolving.gifts import shared_gifts
+from seqform.resolving.gifts import class_gifts, structured_gifts
 from seqform.resolving.public_gadgets import (
     UnsafeAnswer,
     counterfactual_values,
@@ -97,7 +96,7 @@ from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     certify_on_classes,
 )
-from seqform.structured.responses import best_response, certify, leaf_payoffs
+from seqform.structured.responses import certify
 
 __all__ = ["resolve_structured"]
 
@@ -225,21 +224,24 @@ def _prepare(
 def _gifts(
     game: StructuredGame,
     player: int,
-    profile: tuple[BehaviouralStrategy, BehaviouralStrategy],
+    strategy: BehaviouralStrategy,
     prepared: Sequence[_Prepared],
+    boards: CanonicalBoards | None,
 ) -> dict[str, float]:
-    """Reach-Maxmargin's gifts (:func:`~seqform.resolving.gifts.shared_gifts`) of every
-    root hand of ``O`` over the subgames ``player`` re-solves."""
-    opponent = 1 - player
+    """Reach-Maxmargin's gifts (:mod:`seqform.resolving.gifts`) of every root hand of ``O``
+    (root class, with ``boards``) over the subgames ``player`` re-solves."""
     numbering = number_public_tree(game)
-    response = best_response(game, opponent, profile[player])
-    leaf = leaf_payoffs(game, opponent, plan_from_behaviour(profile[player]))
     sequences: dict[str, int] = {}
+    members: dict[str, float] = {}
     for item in prepared:
-        last = numbering.sequence_index[opponent][item.hands, item.subgame.last[opponent]]
+        hands = item.hands if item.classes is None else item.classes.root_hands()[item.hands]
+        last = numbering.sequence_index[1 - player][hands, item.subgame.last[1 - player]]
         sequences.update(zip(item.keys, last.tolist(), strict=True))
-    table = structured_tables(game)[opponent]
-    return shared_gifts(table, response.infoset_values, leaf, sequences)
+        if item.members is not None:
+            members.update(zip(item.keys, item.members.tolist(), strict=True))
+    if boards is None:
+        return structured_gifts(game, player, strategy, sequences)
+    return class_gifts(boards, player, strategy, sequences, members)
 
 
 def _safe(
@@ -266,7 +268,7 @@ def _safe(
                 skipped.append(f"{subgame.name} (player {player + 1})")
             else:
                 prepared.append(item)
-        gift = _gifts(game, player, profile, prepared) if gadget == "reach" else {}
+        gift = _gifts(game, player, profile[player], prepared, boards) if gadget == "reach" else {}
         for number, item in enumerate(prepared, start=1):
             if progress is not None:
                 progress(
@@ -294,7 +296,7 @@ def _safe(
                     verified=True,
                     targets=item.per_hand(item.targets),
                     margins=item.per_hand(item.targets - after),
-                    gifts=tuple(given.tolist()),
+                    gifts=_floats(given if item.members is None else given / item.members),
                 )
             )
     return runs, skipped
@@ -430,14 +432,14 @@ def resolve_structured(
         ``G'``'s round is re-solved on hand classes, and the combined profile, on ``G'``
         and class-symmetric, is certified on hand classes: its exploitability in ``game``
         (``result.boards``; :meth:`ResolveResult.game_strategies` lifts it to ``game``).
-        Floats only: ``exact`` and ``reach`` are refused.
+        Floats only: ``exact`` is refused.
 
     Raises
     ------
     ResolveError
         For an unknown gadget, a round the game does not have, a subgame that can end
         before the opponent acts in it, or a blueprint that is not a strategy of the game;
-        with ``boards``, for boards of another game, ``exact`` or ``reach``, or a blueprint
+        with ``boards``, for boards of another game, ``exact``, or a blueprint
         that is not the same on each hand class.
     seqform.lp.exact.linear_solver.ExactSolveError
         With ``exact``, for a gadget LP whose basis gives no exactly optimal answer.
@@ -447,7 +449,7 @@ def resolve_structured(
         raise ResolveError(f"gadget: {gadget!r} is not one of {', '.join(GADGETS)}")
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
-    played = game if boards is None else canonical_game_for(game, boards, gadget, exact)
+    played = game if boards is None else canonical_game_for(game, boards, exact)
     first, second = blueprint_on(played, blueprint)
     profile = (first.to_float(), second.to_float())
     if boards is not None:

@@ -24,7 +24,8 @@ classes, so that :func:`~seqform.structured.reductions.suit_classes.class_tables
 :func:`~seqform.structured.reductions.suit_reduction.reduce_lp` apply to it unchanged.
 
 What the re-solve asks of its input on canonical boards is here too: :func:`canonical_game_for`
-(the boards of this game, floats, not ``reach``) and :func:`require_class_symmetric` (a
+(the boards of this game, floats), :func:`blueprint_on_boards` (a blueprint of the game,
+invariant under its suit permutations, as one of ``G'``) and :func:`require_class_symmetric` (a
 blueprint that is the same on each hand class).
 """
 
@@ -34,7 +35,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seqform.forms.strategies import BehaviouralStrategy, plan_from_behaviour
+from seqform.forms.strategies import (
+    BehaviouralStrategy,
+    behaviour_with_reach,
+    plan_from_behaviour,
+)
 from seqform.game.public.numbering import structured_tables
 from seqform.game.public.symmetry import Symmetries
 from seqform.game.public.tree import StructuredGame
@@ -47,11 +52,13 @@ from seqform.structured.reductions.suit_classes import (
     class_tables,
     dense_ranks,
     first_members,
+    sequence_images,
 )
 
 __all__ = [
     "SYMMETRY_TOLERANCE",
     "SubgameClasses",
+    "blueprint_on_boards",
     "canonical_game_for",
     "require_class_symmetric",
     "subgame_classes",
@@ -93,10 +100,14 @@ class SubgameClasses:
         """Per root class, the sum of the per-hand ``values`` over its hands."""
         return np.bincount(self.root, weights=values, minlength=len(self.root_sizes))
 
+    def root_hands(self) -> np.ndarray:
+        """Per root class, its first hand."""
+        return first_members(self.root, len(self.root_sizes))
+
     def root_labels(self) -> list[str]:
         """Per root class, the label of its first hand."""
         labels = self.boards.game.hands[1].labels
-        return [labels[h] for h in first_members(self.root, len(self.root_sizes)).tolist()]
+        return [labels[h] for h in self.root_hands().tolist()]
 
 
 def _player_classes(
@@ -175,10 +186,10 @@ rounding (a CFR average on ``G'`` is the same on each class up to float sums).""
 
 
 def canonical_game_for(
-    game: StructuredGame, boards: CanonicalBoards, gadget: str, exact: bool
+    game: StructuredGame, boards: CanonicalBoards, exact: bool
 ) -> StructuredGame:
     """``G'`` of ``boards``, after the refusals of the re-solve on canonical boards: boards
-    of another game, ``exact``, and ``reach``'s gifts, none of which is written on classes."""
+    of another game, and ``exact``, which is not written on classes."""
     if boards.game is not game:
         raise ResolveError(
             f"boards: the canonical boards of {boards.game.name}, not of {game.name}"
@@ -187,12 +198,6 @@ def canonical_game_for(
         raise ResolveError(
             "exact: the re-solve on canonical boards is in floats; re-solve the game itself "
             "(without its canonical boards) for the exact one"
-        )
-    if gadget == "reach":
-        raise ResolveError(
-            "gadget: reach's gifts on canonical boards would need the opponent's best "
-            "response shared among hand classes, which is not written; use resolve or "
-            "maxmargin, or re-solve the game itself"
         )
     return boards.canonical
 
@@ -214,3 +219,39 @@ def require_class_symmetric(
                 "canonical boards needs a blueprint that is the same on each class (as "
                 "abstract(..., suit_isomorphism=True) and vector CFR on canonical boards give)"
             )
+
+
+def blueprint_on_boards(
+    boards: CanonicalBoards, profile: tuple[BehaviouralStrategy, BehaviouralStrategy]
+) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
+    """A float blueprint of the game (``boards.game``'s tables) as one of ``G'``: each
+    sequence of ``G'`` plays as the game's sequences it is the image of
+    (:func:`~seqform.structured.reductions.suit_classes.sequence_images`), which is the
+    game's blueprint again when that is invariant under the suit permutations: its
+    realization plan equals its projection's lifted (within :data:`SYMMETRY_TOLERANCE`), and
+    the projection is the same on each hand class (:func:`require_class_symmetric`).
+
+    Raises
+    ------
+    ResolveError
+        For a blueprint that a suit permutation changes, naming the player and how much.
+    """
+    tables = structured_tables(boards.canonical)
+    found = []
+    for player, strategy in enumerate(profile):
+        images = sequence_images(boards, player)
+        probabilities = np.ones(tables[player].num_sequences)
+        probabilities[images] = strategy.probabilities
+        projected = behaviour_with_reach(tables[player], probabilities)
+        lifted = plan_from_behaviour(projected)[images]
+        spread = float(np.abs(plan_from_behaviour(strategy) - lifted).max(initial=0.0))
+        if spread > SYMMETRY_TOLERANCE:
+            raise ResolveError(
+                f"blueprint of player {player + 1}: its realization plan differs by "
+                f"{spread:.3g} between sequences of {boards.game.name} that a suit "
+                "permutation maps onto each other"
+            )
+        found.append(projected)
+    first, second = found
+    require_class_symmetric(boards, (first, second))
+    return first, second

@@ -4,10 +4,12 @@ or, with ``--off-tree``, play a blueprint of an abstract game in GAME.
 The game is read as :func:`seqform.resolving.paths.resolve` takes it: a built-in game with a
 structured description (``leduc``, ``rhode_island``, ...) as public tree × hands, and the
 path the library chooses for it (:func:`~seqform.resolving.paths.choose_path`); the tree is
-built only when the tree path runs.  Every other game is read as a tree.  With
-``--off-tree``, GAME and ``--abstract`` are read as games with bet sizes
-(:func:`seqform.resolving.sized.load_sized_game`) and :func:`seqform.resolving.off_tree.off_tree`
-runs.
+built only when the tree path runs.  Every other game is read as a tree.  On the structured
+path the library also chooses whether to re-solve on canonical boards
+(:func:`~seqform.resolving.paths.canonical_route`; ``--no-suit-isomorphism`` turns it off);
+the report says which ran.  With ``--off-tree``, GAME and ``--abstract`` are read as games
+with bet sizes (:func:`seqform.resolving.sized.load_sized_game`) and
+:func:`seqform.resolving.off_tree.off_tree` runs.
 """
 
 from __future__ import annotations
@@ -91,16 +93,21 @@ def _check_options(args: argparse.Namespace) -> None:
         return
     if args.abstract is None:
         raise _usage("--off-tree needs --abstract GAME: the game the blueprint is a strategy of")
-    if args.refine or args.exact or args.path != "auto" or args.round is not None:
-        given = (
-            "--refine"
-            if args.refine
-            else "--exact"
-            if args.exact
-            else "--path"
-            if args.path != "auto"
-            else "--round"
-        )
+    given = next(
+        (
+            option
+            for option, on in (
+                ("--refine", args.refine),
+                ("--exact", args.exact),
+                ("--path", args.path != "auto"),
+                ("--round", args.round is not None),
+                ("--no-suit-isomorphism", not args.suit_isomorphism),
+            )
+            if on
+        ),
+        None,
+    )
+    if given is not None:
         raise _usage(
             f"{given} belongs to re-solving a round; --off-tree re-solves after each "
             "off-tree bet, on the tree"
@@ -156,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
             refine=args.refine,
             path=args.path,
             exact=args.exact,
+            suit_isomorphism=args.suit_isomorphism,
             progress=Progress(args),
         )
     except ResolveError as exc:

@@ -9,6 +9,8 @@ Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
       "unit": "mbb/g" | "mpot/g" | "mchip/g", "unit_chips": float,
       "gadget": "unsafe" | "resolve" | "maxmargin" | "reach", "round": int, "refined": bool,
       "path": "tree" | "structured", "exact": bool,
+      "suit_isomorphism": null | {"permutations": int, "subgames": int},
+      "notes": [str, ...],
       "blueprint": {"exploitability": float, "milli_exploitability": float,
                     "certificate": {...}},
       "resolved": {"exploitability": float, "milli_exploitability": float,
@@ -23,7 +25,11 @@ Schema ``seqform.resolve/1`` (``seqform/io/schemas/resolve.schema.json``)::
     }
 
 ``strategies`` has the shape of ``seqform.solve/2``'s, so ``exploit --strategy`` and
-``play --auto`` read the file.  Exploitability is in chips per game, ``milli_exploitability``
+``play --auto`` read the file; they are the game's, lifted from its canonical boards when the
+re-solve ran there (``"suit_isomorphism"``: the suit permutations and the subgames of ``G'``,
+one per orbit of boards, which ``"subgames"`` and ``"gadgets"`` list; null on the game
+itself).  ``"notes"`` say why the game itself was re-solved where its canonical boards were
+asked for.  Exploitability is in chips per game, ``milli_exploitability``
 in thousandths of ``unit`` per game (:func:`seqform.holdem.units.report_unit`: mbb/g with
 Leduc's ante, 1 chip, or Rhode Island's first bet, 10 chips, as the big blind; mpot/g, a
 spot's starting pot).  With ``"exact"`` the
@@ -91,6 +97,10 @@ def resolve_document(result: ResolveResult) -> dict[str, Any]:
         "refined": result.refined,
         "path": result.path,
         "exact": result.exact,
+        "suit_isomorphism": None
+        if result.boards is None
+        else {"permutations": result.boards.group_order, "subgames": len(result.subgames)},
+        "notes": list(result.notes),
         "blueprint": _measured(result.blueprint_certificate, unit),
         "resolved": _measured(result.certificate, unit),
         "min_margin": None if low is None else json_float(low),
@@ -100,7 +110,7 @@ def resolve_document(result: ResolveResult) -> dict[str, Any]:
         "gadgets": [gadget_json(run) for run in result.runs],
         "strategies": [
             strategy_json(strategy, result.game.player_names[strategy.player], words)
-            for strategy in result.strategies
+            for strategy in result.game_strategies()
         ],
         "seconds": json_float(result.seconds),
     }

@@ -20,6 +20,21 @@ def _number(value: float | None, digits: str = ".6g") -> str:
     return "-" if value is None else format(value, digits)
 
 
+def _suit_lines(built: dict[str, Any]) -> list[str]:
+    """Whether the re-solve ran on canonical boards, or why not (documents without either
+    ran on the game itself)."""
+    reduction = built.get("suit_isomorphism")
+    lines = [f"note: {note}" for note in built.get("notes", [])]
+    if reduction is None:
+        return lines
+    return [
+        f"suit isomorphism: on canonical boards and hand classes, {reduction['subgames']} "
+        f"subgames (one per orbit of boards under {reduction['permutations']} suit "
+        "permutations); certified and written as the game's",
+        *lines,
+    ]
+
+
 def resolve_text(built: dict[str, Any]) -> str:
     """The report ``seqform resolve GAME --blueprint FILE`` prints."""
     blueprint, resolved = built["blueprint"], built["resolved"]
@@ -30,6 +45,7 @@ def resolve_text(built: dict[str, Any]) -> str:
         f"{built['game']['name']}: the {built['gadget']} gadget on the "
         f"{len(built['subgames'])} subgames of round {built['round']}{refined}",
         f"path: {path}",
+        *_suit_lines(built),
         *(
             [
                 "exact: every gadget LP's basis re-solved in fractions, both profiles certified "

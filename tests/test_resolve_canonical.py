@@ -138,8 +138,6 @@ def test_refusals_name_what_canonical_boards_do_not_re_solve(blueprint):
     game = boards.game
     with pytest.raises(ResolveError, match="reach's gifts on canonical boards"):
         resolve_structured(game, strategies, gadget="reach", boards=boards)
-    with pytest.raises(ResolveError, match="exact: the re-solve on canonical boards"):
-        resolve_structured(game, strategies, exact=True, boards=boards)
     with pytest.raises(ResolveError, match="boards: the canonical boards of"):
         resolve_structured(leduc_structured(3, 2), strategies, boards=boards)
     with pytest.raises(ResolveError, match=r"blueprint of player 1: .* within a hand class"):

@@ -24,7 +24,7 @@ classes, so that :func:`~seqform.structured.reductions.suit_classes.class_tables
 :func:`~seqform.structured.reductions.suit_reduction.reduce_lp` apply to it unchanged.
 
 What the re-solve asks of its input on canonical boards is here too: :func:`canonical_game_for`
-(the boards of this game, floats, not ``reach``) and :func:`require_class_symmetric` (a
+(the boards of this game, not ``reach``) and :func:`require_class_symmetric` (a
 blueprint that is the same on each hand class).
 """
 
@@ -44,6 +44,7 @@ from seqform.resolving.subgames import ResolveError
 from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     HandClasses,
+    class_sums,
     class_tables,
     dense_ranks,
     first_members,
@@ -87,11 +88,11 @@ class SubgameClasses:
     def on_classes(self, player: int, values: np.ndarray) -> np.ndarray:
         """Per class of ``player``'s sequences, the sum of ``values`` over its members."""
         classes = self.hand_classes[player]
-        return np.bincount(classes.sequences, weights=values, minlength=classes.num_sequences)
+        return class_sums(classes.sequences, values, classes.num_sequences)
 
     def root_sums(self, values: np.ndarray) -> np.ndarray:
         """Per root class, the sum of the per-hand ``values`` over its hands."""
-        return np.bincount(self.root, weights=values, minlength=len(self.root_sizes))
+        return class_sums(self.root, values, len(self.root_sizes))
 
     def root_labels(self) -> list[str]:
         """Per root class, the label of its first hand."""
@@ -175,18 +176,13 @@ rounding (a CFR average on ``G'`` is the same on each class up to float sums).""
 
 
 def canonical_game_for(
-    game: StructuredGame, boards: CanonicalBoards, gadget: str, exact: bool
+    game: StructuredGame, boards: CanonicalBoards, gadget: str
 ) -> StructuredGame:
     """``G'`` of ``boards``, after the refusals of the re-solve on canonical boards: boards
-    of another game, ``exact``, and ``reach``'s gifts, none of which is written on classes."""
+    of another game, and ``reach``'s gifts, which are not written on classes."""
     if boards.game is not game:
         raise ResolveError(
             f"boards: the canonical boards of {boards.game.name}, not of {game.name}"
-        )
-    if exact:
-        raise ResolveError(
-            "exact: the re-solve on canonical boards is in floats; re-solve the game itself "
-            "(without its canonical boards) for the exact one"
         )
     if gadget == "reach":
         raise ResolveError(

@@ -19,8 +19,15 @@ a gadget): its tables do not fit (65 million sequences a player), so its abstrac
 blueprints (``--ri52-buckets``) are built on canonical boards, its subgames re-solved there
 on hand classes (``resolve_structured(..., boards=...)``, docs/resolving.md "On canonical
 boards") and every profile certified on hand classes, which is its exploitability in the
-52-card game; floats only (the exact re-solve is not offered on canonical boards) and no
-``reach`` (refused there).
+52-card game; no exact cell (``--exact-seconds`` is not used there) and no ``reach``
+(refused on canonical boards, and the 52-card tables for its lift do not fit).
+
+The abstraction blueprints of the other games are made on canonical boards too
+(``abstract(..., suit_isomorphism=True)``: an equilibrium of the abstraction that is the
+same on each hand class, not always the unreduced abstraction's, whose LP has many optima),
+and re-solved there, in floats and exactly (``exact=True`` with ``boards``: the gadget LPs on
+hand classes, the certificate on classes in Fractions); ``reach``, refused on canonical
+boards, re-solves the same blueprint lifted to the game.
 
 Units: mbb/g is thousandths of the big blind per game.  Leduc's big blind is taken as its
 ante (one chip), Rhode Island's as its first round's bet (10 chips, twice the ante of 5),
@@ -50,7 +57,11 @@ from seqform.game.public.tree import StructuredGame
 from seqform.iterative.run import Stopping
 from seqform.resolving.resolve import GADGETS
 from seqform.resolving.structured_resolve import resolve_structured
-from seqform.structured.reductions.suit_classes import CanonicalBoards, certify_on_classes
+from seqform.structured.reductions.suit_classes import (
+    CanonicalBoards,
+    certify_on_classes,
+    lift_behaviour,
+)
 from seqform.structured.responses import certify
 from seqform.structured.vector_cfr import vector_cfr
 
@@ -69,14 +80,35 @@ Brown and Sandholm (Science 2018, Table 1), mbb/g, their games (hold'em variants
 """
 
 
+@dataclass(frozen=True)
+class Blueprint:
+    """A blueprint profile, on the game's tables or (``boards``) on its canonical boards;
+    ``lifts``: whether the game's tables fit, for the lift ``reach`` re-solves."""
+
+    strategies: Any
+    boards: CanonicalBoards | None = None
+    lifts: bool = True
+
+
+def _on_game(made: Blueprint) -> Blueprint:
+    """The blueprint lifted to the game's tables (for ``reach``, not offered on canonical
+    boards: the lift is the same profile of the game)."""
+    if made.boards is None:
+        return made
+    boards = made.boards
+    return Blueprint(tuple(lift_behaviour(boards, strategy) for strategy in made.strategies))
+
+
 def _exact_run(
-    queue: Any, game: StructuredGame, blueprint: Any, gadget: str, rnd: int, limit: float
+    queue: Any, game: StructuredGame, made: Blueprint, gadget: str, rnd: int, limit: float
 ) -> None:
     # a CPU-time limit, not a wall-clock one: on a shared machine at nice 19 the wall
     # clock measures the other jobs (SIGXCPU ends the child at the limit)
     resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(limit), math.ceil(limit) + 5))
     try:
-        result = resolve_structured(game, blueprint, round_number=rnd, gadget=gadget, exact=True)
+        result = resolve_structured(
+            game, made.strategies, round_number=rnd, gadget=gadget, exact=True, boards=made.boards
+        )
         queue.put(("ok", float(result.certificate.exploitability)))
     except Exception as exc:  # reported in the table as the reason for "--"
         queue.put(("error", f"{type(exc).__name__}: {exc}"[:80]))
@@ -88,7 +120,7 @@ def _children_cpu() -> float:
 
 
 def _exact(
-    game: StructuredGame, blueprint: Any, gadget: str, rnd: int, limit: float
+    game: StructuredGame, made: Blueprint, gadget: str, rnd: int, limit: float
 ) -> tuple[str, float]:
     """The exact re-solve's exploitability and CPU seconds, in a child process stopped
     after ``limit`` CPU seconds (none with ``limit`` 0)."""
@@ -96,7 +128,7 @@ def _exact(
         return "-- (not run)", 0.0
     queue: Any = multiprocessing.get_context("fork").Queue()
     child = multiprocessing.get_context("fork").Process(
-        target=_exact_run, args=(queue, game, blueprint, gadget, rnd, limit)
+        target=_exact_run, args=(queue, game, made, gadget, rnd, limit)
     )
     before = _children_cpu()
     child.start()
@@ -115,14 +147,6 @@ def _heard(message: str) -> None:
     print(f"[{time.process_time():.0f} CPU s] {message}", file=sys.stderr, flush=True)
 
 
-@dataclass(frozen=True)
-class Blueprint:
-    """A blueprint profile, on the game's tables or (``boards``) on its canonical boards."""
-
-    strategies: Any
-    boards: CanonicalBoards | None = None
-
-
 def _rows(
     label: str,
     game: StructuredGame,
@@ -137,7 +161,7 @@ def _rows(
     for name, make in blueprints.items():
         start = time.process_time()
         made = make()
-        blueprint, boards = made.strategies, made.boards
+        blueprint, boards = made.strategies, made.boards  # the blueprint's own row
         measured = (
             certify(game, *blueprint) if boards is None else certify_on_classes(boards, *blueprint)
         )
@@ -147,20 +171,23 @@ def _rows(
             f"{1000 * float(measured.exploitability) / unit:.2f} | | - | - | {seconds:.0f} | |"
         )
         for gadget in gadgets:
-            if boards is not None and gadget == "reach":
+            if boards is not None and gadget == "reach" and not made.lifts:
                 write(
                     f"| {label} | {name} | reach | -- (not offered on canonical boards) | | | | | |"
                 )
                 continue
+            run = _on_game(made) if gadget == "reach" else made
             start = time.process_time()
             result = resolve_structured(
-                game, blueprint, round_number=rnd, gadget=gadget, boards=boards, progress=_heard
+                game,
+                run.strategies,
+                round_number=rnd,
+                gadget=gadget,
+                boards=run.boards,
+                progress=_heard,
             )
             seconds = time.process_time() - start
-            if boards is None:
-                exact, exact_seconds = _exact(game, blueprint, gadget, rnd, limit)
-            else:
-                exact, exact_seconds = "-- (floats only on canonical boards)", 0.0
+            exact, exact_seconds = _exact(game, run, gadget, rnd, limit)
             if not exact.startswith("--"):
                 exact = f"{1000 * float(exact) / unit:.2f}"
             margin = "-" if result.min_margin is None else f"{result.min_margin:.2g}"
@@ -177,9 +204,12 @@ def _blueprints(
     made: dict[str, Callable[[], Blueprint]] = {}
     if "abstraction" in kinds:
         for spec in buckets:
-            made[f"abstraction {spec}"] = lambda spec=spec: Blueprint(
-                abstract(game, spec).strategies
-            )
+
+            def make(spec: str = spec) -> Blueprint:
+                result = abstract(game, spec, suit_isomorphism=True)
+                return Blueprint(result.strategies, result.boards)
+
+            made[f"abstraction {spec}, canonical boards"] = make
     if "cfr+" in kinds:
         made[f"CFR+, {iterations} iterations"] = lambda: Blueprint(
             vector_cfr(game, "cfr+", Stopping(iterations=iterations, every=iterations)).strategies
@@ -194,7 +224,7 @@ def _canonical_blueprints(game: StructuredGame, buckets: list[str]) -> dict[str,
 
         def make(spec: str = spec) -> Blueprint:
             result = abstract(game, spec, suit_isomorphism=True)
-            return Blueprint(result.strategies, result.boards)
+            return Blueprint(result.strategies, result.boards, lifts=False)
 
         made[f"abstraction {spec}, canonical boards"] = make
     return made

@@ -19,7 +19,14 @@ a gadget): its tables do not fit (65 million sequences a player), so its abstrac
 blueprints (``--ri52-buckets``) are built on canonical boards, its subgames re-solved there
 on hand classes (``resolve_structured(..., boards=...)``, docs/resolving.md "On canonical
 boards") and every profile certified on hand classes, which is its exploitability in the
-52-card game; floats only (the exact re-solve is not offered on canonical boards).
+52-card game; no exact cell there (``--exact-seconds`` is not used: 637 subgames).
+
+The abstraction blueprints of the other games are made on canonical boards too
+(``abstract(..., suit_isomorphism=True)``: an equilibrium of the abstraction that is the
+same on each hand class, not always the unreduced abstraction's, whose LP has many optima),
+and re-solved there with every gadget (``reach``'s gifts taken on classes), in floats and
+exactly (``exact=True`` with ``boards``: the gadget LPs on hand classes, the certificate on
+classes in Fractions).
 
 Units: mbb/g is thousandths of the big blind per game.  Leduc's big blind is taken as its
 ante (one chip), Rhode Island's as its first round's bet (10 chips, twice the ante of 5),
@@ -49,7 +56,10 @@ from seqform.game.public.tree import StructuredGame
 from seqform.iterative.run import Stopping
 from seqform.resolving.resolve import GADGETS
 from seqform.resolving.structured_resolve import resolve_structured
-from seqform.structured.reductions.suit_classes import CanonicalBoards, certify_on_classes
+from seqform.structured.reductions.suit_classes import (
+    CanonicalBoards,
+    certify_on_classes,
+)
 from seqform.structured.responses import certify
 from seqform.structured.vector_cfr import vector_cfr
 
@@ -68,14 +78,24 @@ Brown and Sandholm (Science 2018, Table 1), mbb/g, their games (hold'em variants
 """
 
 
+@dataclass(frozen=True)
+class Blueprint:
+    """A blueprint profile, on the game's tables or (``boards``) on its canonical boards."""
+
+    strategies: Any
+    boards: CanonicalBoards | None = None
+
+
 def _exact_run(
-    queue: Any, game: StructuredGame, blueprint: Any, gadget: str, rnd: int, limit: float
+    queue: Any, game: StructuredGame, made: Blueprint, gadget: str, rnd: int, limit: float
 ) -> None:
     # a CPU-time limit, not a wall-clock one: on a shared machine at nice 19 the wall
     # clock measures the other jobs (SIGXCPU ends the child at the limit)
     resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(limit), math.ceil(limit) + 5))
     try:
-        result = resolve_structured(game, blueprint, round_number=rnd, gadget=gadget, exact=True)
+        result = resolve_structured(
+            game, made.strategies, round_number=rnd, gadget=gadget, exact=True, boards=made.boards
+        )
         queue.put(("ok", float(result.certificate.exploitability)))
     except Exception as exc:  # reported in the table as the reason for "--"
         queue.put(("error", f"{type(exc).__name__}: {exc}"[:80]))
@@ -87,7 +107,7 @@ def _children_cpu() -> float:
 
 
 def _exact(
-    game: StructuredGame, blueprint: Any, gadget: str, rnd: int, limit: float
+    game: StructuredGame, made: Blueprint, gadget: str, rnd: int, limit: float
 ) -> tuple[str, float]:
     """The exact re-solve's exploitability and CPU seconds, in a child process stopped
     after ``limit`` CPU seconds (none with ``limit`` 0)."""
@@ -95,7 +115,7 @@ def _exact(
         return "-- (not run)", 0.0
     queue: Any = multiprocessing.get_context("fork").Queue()
     child = multiprocessing.get_context("fork").Process(
-        target=_exact_run, args=(queue, game, blueprint, gadget, rnd, limit)
+        target=_exact_run, args=(queue, game, made, gadget, rnd, limit)
     )
     before = _children_cpu()
     child.start()
@@ -114,14 +134,6 @@ def _heard(message: str) -> None:
     print(f"[{time.process_time():.0f} CPU s] {message}", file=sys.stderr, flush=True)
 
 
-@dataclass(frozen=True)
-class Blueprint:
-    """A blueprint profile, on the game's tables or (``boards``) on its canonical boards."""
-
-    strategies: Any
-    boards: CanonicalBoards | None = None
-
-
 def _rows(
     label: str,
     game: StructuredGame,
@@ -136,7 +148,7 @@ def _rows(
     for name, make in blueprints.items():
         start = time.process_time()
         made = make()
-        blueprint, boards = made.strategies, made.boards
+        blueprint, boards = made.strategies, made.boards  # the blueprint's own row
         measured = (
             certify(game, *blueprint) if boards is None else certify_on_classes(boards, *blueprint)
         )
@@ -146,15 +158,18 @@ def _rows(
             f"{1000 * float(measured.exploitability) / unit:.2f} | | - | - | {seconds:.0f} | |"
         )
         for gadget in gadgets:
+            run = made
             start = time.process_time()
             result = resolve_structured(
-                game, blueprint, round_number=rnd, gadget=gadget, boards=boards, progress=_heard
+                game,
+                run.strategies,
+                round_number=rnd,
+                gadget=gadget,
+                boards=run.boards,
+                progress=_heard,
             )
             seconds = time.process_time() - start
-            if boards is None:
-                exact, exact_seconds = _exact(game, blueprint, gadget, rnd, limit)
-            else:
-                exact, exact_seconds = "-- (floats only on canonical boards)", 0.0
+            exact, exact_seconds = _exact(game, run, gadget, rnd, limit)
             if not exact.startswith("--"):
                 exact = f"{1000 * float(exact) / unit:.2f}"
             margin = "-" if result.min_margin is None else f"{result.min_margin:.2g}"
@@ -171,9 +186,12 @@ def _blueprints(
     made: dict[str, Callable[[], Blueprint]] = {}
     if "abstraction" in kinds:
         for spec in buckets:
-            made[f"abstraction {spec}"] = lambda spec=spec: Blueprint(
-                abstract(game, spec).strategies
-            )
+
+            def make(spec: str = spec) -> Blueprint:
+                result = abstract(game, spec, suit_isomorphism=True)
+                return Blueprint(result.strategies, result.boards)
+
+            made[f"abstraction {spec}, canonical boards"] = make
     if "cfr+" in kinds:
         made[f"CFR+, {iterations} iterations"] = lambda: Blueprint(
             vector_cfr(game, "cfr+", Stopping(iterations=iterations, every=iterations)).strategies

@@ -165,8 +165,6 @@ def _broken(boards, strategies):
 def test_refusals_name_what_canonical_boards_do_not_re_solve(blueprint):
     boards, strategies = blueprint
     game = boards.game
-    with pytest.raises(ResolveError, match="exact: the re-solve on canonical boards"):
-        resolve_structured(game, strategies, exact=True, boards=boards)
     with pytest.raises(ResolveError, match="boards: the canonical boards of"):
         resolve_structured(leduc_structured(3, 2), strategies, boards=boards)
     with pytest.raises(ResolveError, match=r"blueprint of player 1: .* within a hand class"):
@@ -267,19 +265,49 @@ def test_cli_re_solves_the_game_itself_for_a_blueprint_a_suit_permutation_change
     assert f"note: {note}" in capsys.readouterr().out
 
 
-def test_the_exact_re_solve_runs_on_the_game_itself_saying_so(blueprint_file):
+def test_the_exact_re_solve_projects_a_fraction_blueprint_exactly(blueprint_file):
+    from fractions import Fraction
+
+    from seqform.resolving.blueprints import blueprint_on
     from seqform.resolving.paths import canonical_route, read_blueprint
 
     game = leduc_structured(3, 3)
     blueprint = read_blueprint(game, blueprint_file)
-    assert canonical_route(game, blueprint).boards is not None
-    route = canonical_route(game, blueprint, exact=True)
-    assert route.boards is None and route.blueprint is blueprint
-    assert route.notes == (
-        "suit isomorphism: the exact re-solve is not on canonical boards; the game itself is "
-        "re-solved",
-    )
+    # a blueprint with probabilities no float holds (1/3), the same in every suit
+    first, second = blueprint_on(game, blueprint)
+    thirds = first.probabilities.copy()
+    for name in ("Js|", "Jh|", "Jd|"):  # the jacks' first decisions, one orbit
+        start = first.table.first_sequence[first.table.infosets.index(name)]
+        thirds[start : start + 2] = [Fraction(1, 3), Fraction(2, 3)]
+    fractions = (type(first)(first.table, thirds, first.unreached), second)
+    route = canonical_route(game, fractions, exact=True)
+    assert route.boards is not None and route.notes == ()
+    projected = route.blueprint[0]
+    start = projected.table.first_sequence[projected.table.infosets.index("Js|")]
+    assert list(projected.probabilities[start : start + 2]) == [Fraction(1, 3), Fraction(2, 3)]
+    # the float re-solve projects the same blueprint in floats
+    assert not canonical_route(game, fractions).blueprint[0].exact
     assert canonical_route(game, blueprint, suit_isomorphism=False) == type(route)(None, blueprint)
+
+
+def test_exact_re_solve_of_a_file_runs_on_canonical_boards(blueprint_file, tmp_path):
+    from fractions import Fraction
+
+    from seqform.resolving.paths import resolve
+
+    built, _ = _resolved(tmp_path, blueprint_file, "--gadget", "maxmargin", "--exact")
+    assert built["suit_isomorphism"] == {"permutations": 6, "subgames": 5}
+    assert built["notes"] == []
+    result = resolve(LEDUC_3X3, blueprint_file, gadget="maxmargin", exact=True, path="structured")
+    assert result.boards is not None and result.notes == ()
+    resolved, blueprint = (
+        result.certificate.exploitability,
+        result.blueprint_certificate.exploitability,
+    )
+    assert isinstance(resolved, Fraction) and isinstance(blueprint, Fraction)
+    # the safety theorem, exactly (Moravcik et al. 2016): no worse than the blueprint
+    assert resolved <= blueprint
+    assert float(resolved) == pytest.approx(built["resolved"]["exploitability"], rel=1e-12)
 
 
 @pytest.mark.parametrize(

@@ -76,8 +76,8 @@ def _add_paths(resolve: argparse.ArgumentParser) -> None:
         help="structured path: re-solve every subgame of the game itself, not one per orbit "
         "of boards on canonical boards and hand classes, which a game symmetric under suit "
         "permutations (leduc, rhode_island) gets by default when the blueprint is unchanged "
-        "by them (the same gadget values, certified on the full game either way; a blueprint "
-        "they change, and --exact, re-solve the game itself, saying so)",
+        "by them (the same gadget values, certified on the full game either way, with --exact "
+        "too; a blueprint they change re-solves the game itself, saying so)",
     )
 
 

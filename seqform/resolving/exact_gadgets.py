@@ -27,10 +27,19 @@ answer's margins ``T_J − cbv(J)`` are computed exactly from it by the structur
 response (:func:`seqform.resolving.public_gadgets.counterfactual_values`), independently of
 the LP.  ``unsafe`` needs no gadget: the subgame with both ranges is a structured game,
 solved by :func:`seqform.routes.structured_exact.solve_structured_exact` itself.
+
+On canonical boards (:mod:`seqform.resolving.subgame_classes`) the gadget LP is on hand
+classes: its exact program is the subgame's exact LP merged on classes by
+:func:`~seqform.structured.reductions.suit_reduction.reduce_exact_lp` (the float merge's rows
+and columns in the same order), the basis's class plan is lifted to the subgame's hands,
+and ``unsafe`` re-solves the subgame's LP on classes the same way, its answer certified on
+classes in Fractions.  The blueprint is made exactly the same on each class first
+(:func:`exact_class_blueprint`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -39,22 +48,35 @@ import numpy as np
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_plan
 from seqform.game.public.numbering import structured_tables
 from seqform.game.public.tree import StructuredGame
-from seqform.lp.exact.basis import InvalidBasisError, resolve_basis
+from seqform.lp.exact.basis import ExactBasicSolution, InvalidBasisError, resolve_basis
 from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.exact.pivots import RepairError, repair_basis
 from seqform.lp.exact.program import Bound, LinearProgram
 from seqform.lp.exact.rational import RationalMatrix
 from seqform.lp.run import run_lp
 from seqform.resolving.public_gadgets import GadgetLP, gadget_solver
+from seqform.resolving.subgame_classes import SubgameClasses
 from seqform.resolving.subgames import ResolveError
 from seqform.routes.structured_exact import solve_structured_exact
-from seqform.structured.lp_model import build_exact_structured_lp, build_structured_lp
+from seqform.structured.lp_model import (
+    StructuredLP,
+    build_exact_structured_lp,
+    build_structured_lp,
+)
 from seqform.structured.lp_solve import structured_problem
+from seqform.structured.reductions.suit_classes import (
+    CanonicalBoards,
+    certify_on_classes,
+    first_members,
+)
+from seqform.structured.reductions.suit_reduction import reduce_exact_lp, reduce_lp
 
 __all__ = [
     "ExactGadgetAnswer",
     "exact_blueprint",
+    "exact_class_blueprint",
     "exact_gadget_program",
+    "exact_gadget_value",
     "solve_exact_gadget",
     "solve_exact_unsafe",
 ]
@@ -83,9 +105,11 @@ def exact_gadget_program(
     built: GadgetLP, weights: np.ndarray, alternatives: np.ndarray
 ) -> tuple[LinearProgram, slice, Fraction]:
     """The gadget LP ``built`` with exact coefficients, row for row and column for column
-    (module docstring), where player 0's plan is in its columns, and its exact ``scale``;
-    ``weights`` and ``alternatives`` are ``built``'s, as Fractions."""
+    (module docstring; on hand classes for a ``built`` on classes), where player 0's plan
+    is in its columns, and its ``scale``; ``weights``, ``alternatives``: ``built``'s, exact."""
     base = build_exact_structured_lp(built.sub)
+    if built.classes is not None:
+        base = reduce_exact_lp(base, built.classes.hand_classes)
     program = base.program
     rows, columns = program.matrix.shape
     scale, empty, objective = base.scale, base.payoff_rows.start, base.objective
@@ -177,15 +201,49 @@ def solve_exact_gadget(
         If HiGHS does not prove the float LP optimal.
     """
     program, x_columns, scale = exact_gadget_program(built, weights, alternatives)
+    exact, pivots = _exact_vertex(program, built.lp)
+    plan = _clamped(exact.values[x_columns], built.classes, 0)
+    strategy = _normalised(behaviour_from_plan(structured_tables(built.sub)[0], plan))
+    objective = exact.values[built.lp.objective]
+    return ExactGadgetAnswer(strategy, objective, exact.optimal, scale, pivots)
+
+
+def exact_gadget_value(
+    solved: ExactGadgetAnswer,
+    gadget: str,
+    cbv: np.ndarray,
+    weights: np.ndarray,
+    alternatives: np.ndarray,
+) -> tuple[Fraction, Fraction]:
+    """The exact strategy's own value in the gadget (``−Σ_J max(cbv(J), T_J) / W`` for
+    ``resolve``, ``min_J (T_J − cbv(J)) / W_J`` for the others, from its counterfactual
+    values ``cbv``) and the basis's proven bound on the optimum, in the tree gadget's units
+    (:mod:`seqform.resolving.public_gadgets`); their difference is the answer's gap."""
+    if gadget == "resolve":
+        total = sum(weights, Fraction(0))
+        bound = solved.objective / solved.scale / total
+        return -sum(map(max, cbv, alternatives), Fraction(0)) / total, bound
+    achieved = min((a - c) / w for a, c, w in zip(alternatives, cbv, weights, strict=True))
+    return achieved, solved.objective
+
+
+def _exact_vertex(program: LinearProgram, lp: StructuredLP) -> tuple[ExactBasicSolution, int]:
+    """HiGHS's optimal basis of ``lp`` (``program`` rounded; the float path's own solver)
+    re-solved in rationals, after exact pivots where it is not exactly optimal, and the
+    pivots taken (module docstring).
+
+    Raises
+    ------
+    seqform.lp.exact.linear_solver.ExactSolveError
+        If the basis cannot be re-solved, or is not exactly dual feasible after the pivots.
+    """
     # the float path's own LP and solver, so that both paths stand on the same vertex
-    chosen = gadget_solver(built.lp)
-    solution = run_lp(structured_problem(built.lp), solver=chosen, basis=True)
+    solution = run_lp(structured_problem(lp), solver=gadget_solver(lp), basis=True)
     if solution.basis is None:
         raise ExactSolveError("HiGHS returned no basis to re-solve exactly")
-    pivots = 0
     try:
         repaired = repair_basis(program, solution.basis)
-        exact, pivots = repaired.solution, repaired.pivots
+        return repaired.solution, repaired.pivots
     except InvalidBasisError as exc:
         raise ExactSolveError(f"the optimal basis could not be re-solved exactly: {exc}") from None
     except RepairError as exc:
@@ -195,10 +253,14 @@ def solve_exact_gadget(
                 f"the optimal basis is not exactly dual feasible and exact pivots did not "
                 f"repair it ({exc}): no exact bound"
             ) from None
-    plan = [max(value, Fraction(0)) for value in exact.values[x_columns]]
-    strategy = _normalised(behaviour_from_plan(structured_tables(built.sub)[0], plan))
-    objective = exact.values[built.lp.objective]
-    return ExactGadgetAnswer(strategy, objective, exact.optimal, scale, pivots)
+        return exact, 0
+
+
+def _clamped(values: Sequence[Fraction], classes: SubgameClasses | None, player: int) -> np.ndarray:
+    """A basis's plan of ``player`` with its negative entries set to 0; on hand classes, each
+    member of a class takes the class's value."""
+    plan = np.asarray([max(value, Fraction(0)) for value in values], dtype=object)
+    return plan if classes is None else classes.lift(player, plan)
 
 
 def _normalised(strategy: BehaviouralStrategy) -> BehaviouralStrategy:
@@ -215,19 +277,54 @@ def _normalised(strategy: BehaviouralStrategy) -> BehaviouralStrategy:
 
 
 def solve_exact_unsafe(
-    sub: StructuredGame,
+    sub: StructuredGame, classes: SubgameClasses | None = None
 ) -> tuple[tuple[BehaviouralStrategy, BehaviouralStrategy], Fraction, Fraction, int]:
     """The subgame with both ranges solved exactly: both exact strategies, their exact
     value to player 0 and exact NashConv in the subgame (unnormalised; 0 when certified an
     equilibrium, else the proven gap of the basis's or the rounded strategies) and the
-    subgame's tree nodes.
+    subgame's tree nodes.  With ``classes`` (a subgame of the game on canonical boards), on
+    hand classes: the reduced LP's basis re-solved exactly (:func:`_exact_vertex`), its
+    plans lifted to ``sub`` and certified on classes, and the LP's columns for the nodes.
 
     Raises
     ------
     seqform.lp.exact.linear_solver.ExactSolveError
         If no exact strategy can be formed.
     """
-    solved = solve_structured_exact(sub, solver=gadget_solver(build_structured_lp(sub)))
-    value = Fraction(solved.certificate.value)
-    gap = Fraction(solved.certificate.nash_conv)
-    return solved.strategies, value, gap, solved.tree_nodes
+    if classes is None:
+        solved = solve_structured_exact(sub, solver=gadget_solver(build_structured_lp(sub)))
+        value = Fraction(solved.certificate.value)
+        gap = Fraction(solved.certificate.nash_conv)
+        return solved.strategies, value, gap, solved.tree_nodes
+    lp = reduce_exact_lp(build_exact_structured_lp(sub), classes.hand_classes)
+    float_lp = reduce_lp(build_structured_lp(sub), classes.hand_classes)
+    exact, _ = _exact_vertex(lp.program, float_lp)
+    tables = structured_tables(sub)
+    plans = lp.exact_plans(exact.values, exact.row_duals)
+    strategies = tuple(
+        _normalised(behaviour_from_plan(tables[p], _clamped(plans[p], classes, p))) for p in (0, 1)
+    )
+    certificate = certify_on_classes(classes.boards, strategies[0], strategies[1])
+    value, gap = Fraction(certificate.value), Fraction(certificate.nash_conv)
+    return (strategies[0], strategies[1]), value, gap, float_lp.shape[1]
+
+
+def exact_class_blueprint(
+    boards: CanonicalBoards | None, player: int, strategy: BehaviouralStrategy
+) -> BehaviouralStrategy:
+    """:func:`exact_blueprint` of ``player``'s ``strategy``; on canonical ``boards``, of a
+    strategy of ``boards.canonical`` that is the same on each hand class up to rounding,
+    made exactly the same: each information set plays as the first member of its class.
+    The re-solve on canonical boards is the game's only for such a blueprint
+    (:mod:`seqform.resolving.subgame_classes`)."""
+    exact = exact_blueprint(strategy)
+    if boards is None:
+        return exact
+    table, classes = exact.table, boards.classes[player]
+    lead = first_members(classes.infosets, classes.num_infosets)[classes.infosets]
+    infosets = table.sequence_infoset[1:]
+    offsets = np.arange(1, table.num_sequences) - table.first_sequence[infosets]
+    source = table.first_sequence[lead[infosets]] + offsets
+    probabilities = exact.probabilities.copy()
+    probabilities[1:] = exact.probabilities[source]
+    return BehaviouralStrategy(table, probabilities, exact.unreached[lead])

@@ -24,9 +24,9 @@ canonical boards"): one subgame per orbit of boards, on hand classes, the same a
 the LPs' choice among optima, certified in the game.  That is the game's re-solve only for
 a blueprint the suit permutations leave unchanged (an abstraction or CFR on canonical boards,
 CFR on the game from the uniform strategy); any other blueprint (Monte Carlo CFR's, one
-changed by hand), and ``exact=True`` (floats only on canonical boards), re-solve the game
-itself, and the result's ``notes`` say why.  ``suit_isomorphism=False`` re-solves the game
-itself always, and is refused on the tree path, which has no such reduction.
+changed by hand) re-solves the game itself, and the result's ``notes`` say why.
+``suit_isomorphism=False`` re-solves the game itself always, and is refused on the tree
+path, which has no such reduction.
 """
 
 from __future__ import annotations
@@ -227,8 +227,8 @@ def canonical_route(
     suit_isomorphism: bool = True,
 ) -> CanonicalRoute:
     """Re-solve ``game`` on its canonical boards or on itself (module docstring): on its
-    canonical boards when ``suit_isomorphism``, the game has suit permutations, the re-solve
-    is in floats and the blueprint is unchanged by them (projected to ``G'``,
+    canonical boards when ``suit_isomorphism``, the game has suit permutations, the
+    blueprint is unchanged by them (projected in Fractions for ``exact``) (projected to ``G'``,
     :func:`~seqform.resolving.subgame_classes.blueprint_on_boards`); else on the game, with
     a note where the boards were asked for and the game has them.
 
@@ -241,15 +241,10 @@ def canonical_route(
     if boards is None:
         return CanonicalRoute(None, blueprint)
     itself = "; the game itself is re-solved"
-    if exact:
-        return CanonicalRoute(
-            None,
-            blueprint,
-            (f"suit isomorphism: the exact re-solve is not on canonical boards{itself}",),
-        )
     first, second = blueprint_on(game, blueprint)
     try:
-        projected = blueprint_on_boards(boards, (first.to_float(), second.to_float()))
+        floats = (first.to_float(), second.to_float())
+        projected = blueprint_on_boards(boards, (first, second) if exact else floats)
     except ResolveError as exc:
         return CanonicalRoute(None, blueprint, (f"suit isomorphism: {exc}{itself}",))
     return CanonicalRoute(boards, projected)

@@ -59,7 +59,7 @@ from seqform.resolving.subgame_classes import SubgameClasses
 from seqform.resolving.subgames import ResolveError
 from seqform.structured.lp_model import StructuredLP, build_structured_lp
 from seqform.structured.lp_solve import solve_structured_lp
-from seqform.structured.reductions.suit_classes import certify_on_classes
+from seqform.structured.reductions.suit_classes import certify_on_classes, class_sums
 from seqform.structured.reductions.suit_reduction import reduce_lp
 from seqform.structured.responses import best_response, certify, leaf_payoffs
 
@@ -129,13 +129,12 @@ def counterfactual_values(
     ``strategy``.  With ``classes`` (a subgame of the game on canonical boards), per root
     class: the sum of its hands' values, the best response taken on hand classes
     (:mod:`seqform.resolving.subgame_classes`)."""
+    kind = object if strategy.exact else float
     if classes is not None:
-        payoffs = leaf_payoffs(sub, 1, plan_from_behaviour(strategy.to_float()))
+        payoffs = leaf_payoffs(sub, 1, plan_from_behaviour(strategy))
         values = respond(classes.tables[1], classes.on_classes(1, payoffs)).infoset_values
         owner, infosets = _root_infosets(sub, classes)
-        total = np.asarray(values, dtype=float)[infosets]
-        return np.bincount(owner, weights=total, minlength=len(classes.root_sizes))
-    kind = object if strategy.exact else float
+        return class_sums(owner, np.asarray(values, dtype=kind)[infosets], len(classes.root_sizes))
     values = np.asarray(best_response(sub, 1, strategy).infoset_values, dtype=kind)
     first = _first_infosets(sub)
     zero = np.asarray(Fraction(0) if strategy.exact else 0.0, dtype=kind)

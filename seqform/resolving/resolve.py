@@ -76,6 +76,8 @@ class GadgetRun:
     margins : per ``J``, ``T_J − cbv(J)`` of the answer (``>= 0``: no better for the
         opponent to enter than against the blueprint)
     gifts : per ``J``, the gift ``g_J`` (zeros unless ``reach``)
+    exact_value, exact_margin : for an exact re-solve (structured path), ``value`` and
+        (safe gadgets) the smallest margin per hand as Fractions; None otherwise
     """
 
     subgame: str
@@ -87,6 +89,8 @@ class GadgetRun:
     targets: tuple[float, ...]
     margins: tuple[float, ...]
     gifts: tuple[float, ...]
+    exact_value: Fraction | None = None
+    exact_margin: Fraction | None = None
 
     @property
     def min_margin(self) -> float | None:

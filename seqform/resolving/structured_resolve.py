@@ -39,7 +39,9 @@ trunk and is class-symmetric, and
 :func:`~seqform.structured.reductions.suit_classes.certify_on_classes` gives its lift's
 exploitability in the game.  ``reach``'s gifts are taken on classes too
 (:func:`seqform.resolving.gifts.class_gifts`: a root class's are its members' in the game,
-summed).  ``exact`` is refused (floats only).
+summed).  With ``exact`` each LP on classes is solved exactly
+(:mod:`seqform.resolving.exact_gadgets`) from the blueprint made exactly the same on each
+class, and the certificate on classes is exact: it is its lift's in the game, in Fractions.
 
 Size: one pipeline (prepare, gifts, gadget LP, combine, certify) for floats and Fractions,
 on the game or on its canonical boards.
@@ -65,7 +67,8 @@ from seqform.lp.exact.linear_solver import ExactSolveError
 from seqform.lp.solvers import StructuredSolver
 from seqform.resolving.blueprints import blueprint_on
 from seqform.resolving.exact_gadgets import (
-    exact_blueprint,
+    exact_class_blueprint,
+    exact_gadget_value,
     solve_exact_gadget,
     solve_exact_unsafe,
 )
@@ -179,10 +182,10 @@ class _Prepared:
     classes: SubgameClasses | None = None
     members: np.ndarray | None = None
 
-    def per_hand(self, values: np.ndarray) -> tuple[float, ...]:
+    def per_hand(self, values: np.ndarray) -> np.ndarray:
         """Values of the LP's units per hand of the game (class sums divided)."""
         scaled = self.factor * values
-        return _floats(scaled if self.members is None else scaled / self.members)
+        return scaled if self.members is None else scaled / self.members
 
 
 def _prepare(
@@ -286,6 +289,8 @@ def _safe(
             combined[player][item.where.full] = answer.strategy.probabilities[item.where.sub]
             after = counterfactual_values(item.sub, answer.strategy, item.classes)[item.hands]
             value = answer.value if player == 0 else -answer.value
+            margins = item.per_hand(item.targets - after)
+            sign = 1 if player == 0 else -1
             runs.append(
                 GadgetRun(
                     subgame=item.subgame.name,
@@ -294,9 +299,11 @@ def _safe(
                     value=value,
                     nash_conv=answer.nash_conv,
                     verified=True,
-                    targets=item.per_hand(item.targets),
-                    margins=item.per_hand(item.targets - after),
+                    targets=_floats(item.per_hand(item.targets)),
+                    margins=_floats(margins),
                     gifts=_floats(given if item.members is None else given / item.members),
+                    exact_value=None if answer.exact is None else sign * answer.exact,
+                    exact_margin=None if answer.exact is None else min(margins),
                 )
             )
     return runs, skipped
@@ -312,6 +319,7 @@ class _Answer:
     value: float
     nash_conv: float
     columns: int
+    exact: Fraction | None = None  # ``value`` as a Fraction, for an exact answer
 
 
 def _answer(
@@ -336,15 +344,10 @@ def _answer(
         answer = solve_gadget(built, solver)
         return _Answer(answer.strategy, answer.value, answer.nash_conv, answer.columns)
     solved = solve_exact_gadget(built, item.weights, alternatives)
-    cbv = counterfactual_values(item.sub, solved.strategy)[item.hands]
-    if gadget == "resolve":
-        total = sum(item.weights, Fraction(0))
-        bound = solved.objective / solved.scale / total
-        achieved = -sum(map(max, cbv, alternatives), Fraction(0)) / total
-    else:
-        bound = solved.objective
-        achieved = min((a - c) / w for a, c, w in zip(alternatives, cbv, item.weights, strict=True))
-    return _Answer(solved.strategy, float(achieved), float(bound - achieved), built.lp.shape[1])
+    cbv = counterfactual_values(item.sub, solved.strategy, item.classes)[item.hands]
+    achieved, bound = exact_gadget_value(solved, gadget, cbv, item.weights, alternatives)
+    gap = float(bound - achieved)
+    return _Answer(solved.strategy, float(achieved), gap, built.lp.shape[1], achieved)
 
 
 def _unsafe(
@@ -365,19 +368,23 @@ def _unsafe(
         if not root_weights(sub).any():
             skipped.append(subgame.name)
             continue
+        classes = None if boards is None else subgame_classes(boards, subgame, sub, 0)
+        value = None
         if exact:
-            strategies, value, gap, nodes = solve_exact_unsafe(sub)
+            strategies, value, gap, nodes = solve_exact_unsafe(sub, classes)
             total = sum(root_weights(sub, exact=True), Fraction(0))
-            answer = UnsafeAnswer(strategies, float(value / total), float(gap / total), nodes)
+            value, gap = value / total, gap / total
+            answer = UnsafeAnswer(strategies, float(value), float(gap), nodes)
         else:
-            classes = None if boards is None else subgame_classes(boards, subgame, sub, 0)
             answer = solve_unsafe(sub, solver, classes)
         for player in (0, 1):
             where = _sequence_map(tables[player], structured_tables(sub)[player])
             combined[player][where.full] = answer.strategies[player].probabilities[where.sub]
         runs.append(
             GadgetRun(
-                subgame.name, None, answer.columns, answer.value, answer.nash_conv, True, (), (), ()
+                *(subgame.name, None, answer.columns, answer.value, answer.nash_conv, True),
+                *((), (), ()),
+                exact_value=value,
             )
         )
     return runs, skipped
@@ -431,16 +438,16 @@ def resolve_structured(
         ``abstract(..., suit_isomorphism=True)``'s strategies), every subgame of
         ``G'``'s round is re-solved on hand classes, and the combined profile, on ``G'``
         and class-symmetric, is certified on hand classes: its exploitability in ``game``
-        (``result.boards``; :meth:`ResolveResult.game_strategies` lifts it to ``game``).
-        Floats only: ``exact`` is refused.
+        (``result.boards``; :meth:`ResolveResult.game_strategies` lifts it to ``game``);
+        exactly with ``exact``.
 
     Raises
     ------
     ResolveError
         For an unknown gadget, a round the game does not have, a subgame that can end
         before the opponent acts in it, or a blueprint that is not a strategy of the game;
-        with ``boards``, for boards of another game, ``exact``, or a blueprint
-        that is not the same on each hand class.
+        with ``boards``, for boards of another game, or a blueprint that is not the same on
+        each hand class.
     seqform.lp.exact.linear_solver.ExactSolveError
         With ``exact``, for a gadget LP whose basis gives no exactly optimal answer.
     """
@@ -449,13 +456,16 @@ def resolve_structured(
         raise ResolveError(f"gadget: {gadget!r} is not one of {', '.join(GADGETS)}")
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ResolveError(f"round: {round_number!r} is not a whole number")
-    played = game if boards is None else canonical_game_for(game, boards, exact)
+    played = game if boards is None else canonical_game_for(game, boards)
     first, second = blueprint_on(played, blueprint)
     profile = (first.to_float(), second.to_float())
     if boards is not None:
         require_class_symmetric(boards, profile)
-    if exact:
-        profile = (exact_blueprint(profile[0]), exact_blueprint(profile[1]))
+    if exact:  # on canonical boards, the same on each class exactly
+        profile = (
+            exact_class_blueprint(boards, 0, profile[0]),
+            exact_class_blueprint(boards, 1, profile[1]),
+        )
     subgames = find_public_subgames(played, round_number)
     combined = [profile[0].probabilities.copy(), profile[1].probabilities.copy()]
     if gadget == "unsafe":

@@ -24,7 +24,7 @@ classes, so that :func:`~seqform.structured.reductions.suit_classes.class_tables
 :func:`~seqform.structured.reductions.suit_reduction.reduce_lp` apply to it unchanged.
 
 What the re-solve asks of its input on canonical boards is here too: :func:`canonical_game_for`
-(the boards of this game, floats), :func:`blueprint_on_boards` (a blueprint of the game,
+(the boards of this game), :func:`blueprint_on_boards` (a blueprint of the game,
 invariant under its suit permutations, as one of ``G'``) and :func:`require_class_symmetric` (a
 blueprint that is the same on each hand class).
 """
@@ -32,6 +32,7 @@ blueprint that is the same on each hand class).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -49,6 +50,7 @@ from seqform.resolving.subgames import ResolveError
 from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     HandClasses,
+    class_sums,
     class_tables,
     dense_ranks,
     first_members,
@@ -94,11 +96,11 @@ class SubgameClasses:
     def on_classes(self, player: int, values: np.ndarray) -> np.ndarray:
         """Per class of ``player``'s sequences, the sum of ``values`` over its members."""
         classes = self.hand_classes[player]
-        return np.bincount(classes.sequences, weights=values, minlength=classes.num_sequences)
+        return class_sums(classes.sequences, values, classes.num_sequences)
 
     def root_sums(self, values: np.ndarray) -> np.ndarray:
         """Per root class, the sum of the per-hand ``values`` over its hands."""
-        return np.bincount(self.root, weights=values, minlength=len(self.root_sizes))
+        return class_sums(self.root, values, len(self.root_sizes))
 
     def root_hands(self) -> np.ndarray:
         """Per root class, its first hand."""
@@ -185,19 +187,12 @@ SYMMETRY_TOLERANCE = 1e-9
 rounding (a CFR average on ``G'`` is the same on each class up to float sums)."""
 
 
-def canonical_game_for(
-    game: StructuredGame, boards: CanonicalBoards, exact: bool
-) -> StructuredGame:
-    """``G'`` of ``boards``, after the refusals of the re-solve on canonical boards: boards
-    of another game, and ``exact``, which is not written on classes."""
+def canonical_game_for(game: StructuredGame, boards: CanonicalBoards) -> StructuredGame:
+    """``G'`` of ``boards``, after the one refusal of the re-solve on canonical boards:
+    boards of another game."""
     if boards.game is not game:
         raise ResolveError(
             f"boards: the canonical boards of {boards.game.name}, not of {game.name}"
-        )
-    if exact:
-        raise ResolveError(
-            "exact: the re-solve on canonical boards is in floats; re-solve the game itself "
-            "(without its canonical boards) for the exact one"
         )
     return boards.canonical
 
@@ -224,7 +219,7 @@ def require_class_symmetric(
 def blueprint_on_boards(
     boards: CanonicalBoards, profile: tuple[BehaviouralStrategy, BehaviouralStrategy]
 ) -> tuple[BehaviouralStrategy, BehaviouralStrategy]:
-    """A float blueprint of the game (``boards.game``'s tables) as one of ``G'``: each
+    """A blueprint of the game (``boards.game``'s tables; float or exact) as one of ``G'``: each
     sequence of ``G'`` plays as the game's sequences it is the image of
     (:func:`~seqform.structured.reductions.suit_classes.sequence_images`), which is the
     game's blueprint again when that is invariant under the suit permutations: its
@@ -240,7 +235,9 @@ def blueprint_on_boards(
     found = []
     for player, strategy in enumerate(profile):
         images = sequence_images(boards, player)
-        probabilities = np.ones(tables[player].num_sequences)
+        size = tables[player].num_sequences
+        exact = strategy.exact
+        probabilities = np.full(size, Fraction(1), dtype=object) if exact else np.ones(size)
         probabilities[images] = strategy.probabilities
         projected = behaviour_with_reach(tables[player], probabilities)
         lifted = plan_from_behaviour(projected)[images]

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -60,6 +61,7 @@ __all__ = [
     "certify_on_classes",
     "class_of",
     "class_strategy_on_boards",
+    "class_sums",
     "class_tables",
     "dense_ranks",
     "first_members",
@@ -318,27 +320,40 @@ def class_strategy_on_boards(
     )
 
 
+def class_sums(classes: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """Per class (numbered ``0 .. count - 1``), the sum of ``values`` over its members:
+    ``np.bincount``'s, in Fractions for an object array."""
+    if values.dtype != object:
+        return np.bincount(classes, weights=values, minlength=count)
+    sums = np.full(count, Fraction(0), dtype=object)
+    np.add.at(sums, classes, values)
+    return sums
+
+
 def certify_on_classes(
     boards: CanonicalBoards, first: BehaviouralStrategy, second: BehaviouralStrategy
 ) -> Certificate:
     """The certificate of a class-symmetric profile of ``G'`` (module docstring): its value,
     and each player's best response over the plans of hand classes, whose leaf payoffs are
     the class sums of ``G'``'s ``A' y'`` and ``−A'ᵀ x'``.  Equal, up to rounding, to the
-    certificate of the lifted profile on ``G`` (:func:`lift_behaviour`), at ``G'``'s size."""
+    certificate of the lifted profile on ``G`` (:func:`lift_behaviour`), at ``G'``'s size;
+    exact (Fractions), and then equal to it exactly, when both strategies are exact."""
     game = boards.canonical
-    x, y = plan_from_behaviour(first.to_float()), plan_from_behaviour(second.to_float())
+    if not (first.exact and second.exact):
+        first, second = first.to_float(), second.to_float()
+    x, y = plan_from_behaviour(first), plan_from_behaviour(second)
     tables = class_tables(boards)
     to_first = certified_payoffs(game, 0, y)
     to_second = certified_payoffs(game, 1, x)
     best = [
-        respond(table, np.bincount(classes.sequences, weights=payoffs)).value
+        respond(table, class_sums(classes.sequences, payoffs, classes.num_sequences)).value
         for table, classes, payoffs in zip(
             tables, boards.classes, (to_first, to_second), strict=True
         )
     ]
-    return Certificate.from_best_responses(
-        float(x @ to_first), best[0], best[1], float(payoff_range(boards.game))
-    )
+    exact = Fraction if first.exact else float
+    scale = exact(payoff_range(boards.game))
+    return Certificate.from_best_responses(exact(x @ to_first), best[0], best[1], scale)
 
 
 def sequence_images(boards: CanonicalBoards, player: int) -> np.ndarray:

@@ -33,14 +33,18 @@ the same class).  The route certifies that lifted pair on ``G`` itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sp
 
 from seqform.game.public.symmetry import NodeMap, Symmetries
 from seqform.game.public.tree import StructuredGame
-from seqform.structured.lp_model import StructuredLP, build_structured_lp
+from seqform.lp.exact.program import Bound, LinearProgram
+from seqform.lp.exact.rational import RationalMatrix
+from seqform.structured.lp_model import ExactStructuredLP, StructuredLP, build_structured_lp
 from seqform.structured.reductions.suit_classes import (
     CanonicalBoards,
     GameSize,
@@ -56,6 +60,7 @@ __all__ = [
     "SuitReduction",
     "lift_plans",
     "reduce_by_suits",
+    "reduce_exact_lp",
     "reduce_lp",
     "reduce_on_classes",
     "reduction_sizes",
@@ -105,15 +110,32 @@ def reduction_sizes(reduction: SuitReduction) -> ReductionSizes:
     )
 
 
-def reduce_lp(lp: StructuredLP, classes: tuple[HandClasses, HandClasses]) -> StructuredLP:
-    """The LP of hand classes (module docstring, step 2), from the LP of ``G'``."""
+@dataclass(frozen=True)
+class _Merge:
+    """Where the LP of ``G'``'s rows and columns go in the LP of hand classes: row
+    ``row_source[i]`` is added into ``row_target[i]`` (rows not in ``row_source`` are
+    dropped), column ``c`` into ``column_map[c]`` times ``column_weight[c]`` (1, or one over
+    its class's size for the merged ``q``)."""
+
+    row_source: np.ndarray
+    row_target: np.ndarray
+    column_map: np.ndarray
+    column_weight: np.ndarray
+    shape: tuple[int, int]
+    e_rows: int
+    auxiliaries: int
+
+
+def _merge(
+    shape: tuple[int, int], n_x: int, payoff_rows: slice, classes: tuple[HandClasses, HandClasses]
+) -> _Merge:
+    """The merge of the module docstring's step 2 for an LP of ``G'`` of ``shape``."""
     first, second = classes
-    rows, columns = lp.shape
-    n_x = lp.x_columns.stop
+    rows, columns = shape
     n_q = 1 + len(second.infosets)
     n_aux = columns - n_x - n_q
-    e_rows = lp.payoff_rows.start
-    n_y = lp.payoff_rows.stop - e_rows
+    e_rows = payoff_rows.start
+    n_y = payoff_rows.stop - e_rows
     n_def = rows - e_rows - n_y
     column_map = np.concatenate(
         [
@@ -138,16 +160,30 @@ def reduce_lp(lp: StructuredLP, classes: tuple[HandClasses, HandClasses]) -> Str
         ]
     )
     new_rows = new_e + second.num_sequences + n_def
-    select = sp.csr_array(
-        (np.ones(len(row_source)), (row_target, row_source)), shape=(new_rows, rows)
-    )
     # x' = P0 x̄ adds a class's columns; q's columns of a class are equal, so one is kept
     # (each weighted by 1 / class size)
-    weights = np.ones(columns)
+    sizes = np.ones(columns, dtype=np.int64)
     q_classes = column_map[n_x : n_x + n_q]
-    weights[n_x : n_x + n_q] = 1.0 / np.bincount(q_classes)[q_classes]
-    merge = sp.csr_array((weights, (np.arange(columns), column_map)), shape=(columns, new_columns))
-    matrix = sp.csc_array(select @ lp.matrix @ merge)
+    sizes[n_x : n_x + n_q] = np.bincount(q_classes)[q_classes]
+    return _Merge(row_source, row_target, column_map, sizes, (new_rows, new_columns), new_e, n_aux)
+
+
+def reduce_lp(lp: StructuredLP, classes: tuple[HandClasses, HandClasses]) -> StructuredLP:
+    """The LP of hand classes (module docstring, step 2), from the LP of ``G'``."""
+    first, second = classes
+    rows, columns = lp.shape
+    merge = _merge(lp.shape, lp.x_columns.stop, lp.payoff_rows, classes)
+    new_rows, new_columns = merge.shape
+    new_e = merge.e_rows
+    select = sp.csr_array(
+        (np.ones(len(merge.row_source)), (merge.row_target, merge.row_source)),
+        shape=(new_rows, rows),
+    )
+    weights = 1.0 / merge.column_weight
+    merged = sp.csr_array(
+        (weights, (np.arange(columns), merge.column_map)), shape=(columns, new_columns)
+    )
+    matrix = sp.csc_array(select @ lp.matrix @ merged)
     matrix.eliminate_zeros()
     payoff = sp.csr_array(matrix)[new_e:, :]
     payoff_nonzeros = int(payoff.nnz) - int(
@@ -155,16 +191,73 @@ def reduce_lp(lp: StructuredLP, classes: tuple[HandClasses, HandClasses]) -> Str
     )
     return StructuredLP(
         matrix=matrix,
-        row_lower=_moved(lp.row_lower, row_source, row_target, new_rows),
-        row_upper=_moved(lp.row_upper, row_source, row_target, new_rows),
-        col_lower=_moved(lp.col_lower, np.arange(columns), column_map, new_columns),
+        row_lower=_moved(lp.row_lower, merge.row_source, merge.row_target, new_rows),
+        row_upper=_moved(lp.row_upper, merge.row_source, merge.row_target, new_rows),
+        col_lower=_moved(lp.col_lower, np.arange(columns), merge.column_map, new_columns),
         objective=first.num_sequences,
         x_columns=slice(0, first.num_sequences),
         payoff_rows=slice(new_e, new_e + second.num_sequences),
         scale=lp.scale,
         payoff_nonzeros=payoff_nonzeros,
-        auxiliaries=n_aux,
+        auxiliaries=merge.auxiliaries,
     )
+
+
+def reduce_exact_lp(
+    lp: ExactStructuredLP, classes: tuple[HandClasses, HandClasses]
+) -> ExactStructuredLP:
+    """:func:`reduce_lp` with exact coefficients: the same merge of rows and columns, in
+    the same order, on the exact LP of ``G'`` (so HiGHS's basis of the float reduced LP is
+    a basis of this one).  ``payoff_nonzeros`` is kept as ``G'``'s (a size, not data)."""
+    first, second = classes
+    program = lp.program
+    merge = _merge((program.num_rows, program.num_cols), lp.x_columns.stop, lp.payoff_rows, classes)
+    target = np.full(program.num_rows, -1, dtype=np.int64)
+    target[merge.row_source] = merge.row_target
+    matrix = program.matrix
+    rows = target[matrix.rows]
+    kept = np.flatnonzero(rows >= 0)
+    sizes = merge.column_weight[matrix.cols[kept]].tolist()
+    values = [matrix.values[i] / size for i, size in zip(kept.tolist(), sizes, strict=True)]
+    new_rows, new_columns = merge.shape
+    objective = [Fraction(0)] * new_columns
+    objective[first.num_sequences] = Fraction(1)
+    reduced = LinearProgram(
+        matrix=RationalMatrix.from_triples(
+            merge.shape, rows[kept], merge.column_map[matrix.cols[kept]], values
+        ),
+        objective=tuple(objective),
+        col_lower=tuple(
+            _moved_bounds(
+                program.col_lower, np.arange(program.num_cols), merge.column_map, new_columns
+            )
+        ),
+        col_upper=(None,) * new_columns,
+        row_lower=tuple(
+            _moved_bounds(program.row_lower, merge.row_source, merge.row_target, new_rows)
+        ),
+        row_upper=tuple(
+            _moved_bounds(program.row_upper, merge.row_source, merge.row_target, new_rows)
+        ),
+    )
+    return ExactStructuredLP(
+        program=reduced,
+        objective=first.num_sequences,
+        x_columns=slice(0, first.num_sequences),
+        payoff_rows=slice(merge.e_rows, merge.e_rows + second.num_sequences),
+        scale=lp.scale,
+        payoff_nonzeros=lp.payoff_nonzeros,
+    )
+
+
+def _moved_bounds(
+    bounds: Sequence[Bound], source: np.ndarray, target: np.ndarray, size: int
+) -> list[Bound]:
+    """:func:`_moved` for exact bounds (None infinite)."""
+    out: list[Bound] = [None] * size
+    for s, t in zip(source.tolist(), target.tolist(), strict=True):
+        out[t] = bounds[s]
+    return out
 
 
 def _moved(bounds: np.ndarray, source: np.ndarray, target: np.ndarray, size: int) -> np.ndarray:

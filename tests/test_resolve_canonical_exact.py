@@ -1,0 +1,125 @@
+"""The exact re-solve on canonical boards (``resolve_structured(..., boards=..., exact=True)``):
+each gadget LP on hand classes solved exactly, the combined profile certified exactly on
+classes, and every number equal, as a Fraction, to the game's own exact re-solve.
+
+The reference is the unreduced exact re-solve (:mod:`seqform.resolving.exact_gadgets`,
+itself checked against the float one in tests/test_resolve_structured.py) of the same
+blueprint lifted to the game (:func:`~seqform.structured.reductions.suit_classes.lift_behaviour`),
+and the exact structured certificate (:func:`seqform.structured.responses.certify`) of the
+lifted combined profile.  A gadget LP's optimum value is unique where its answer need not be,
+so the comparison is subgame by subgame where both answers are proven optimal (gap 0); an
+unreduced basis that is not (RI 2×4 has one) still bounds the optimum, within its gap.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from seqform.abstraction.solve import abstract
+from seqform.game.builtin.leduc import leduc_structured
+from seqform.game.builtin.rhode_island import rhode_island_structured
+from seqform.resolving import structured_resolve
+from seqform.resolving.structured_resolve import resolve_structured
+from seqform.structured.reductions.suit_classes import lift_behaviour
+from seqform.structured.responses import certify
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    # Leduc 3×3 with the abstraction blueprint of tests/test_resolve_canonical.py: G' keeps
+    # 3 of the 9 board cards of round 2, its hands in classes
+    return abstract(leduc_structured(3, 3), (2, 3), suit_isomorphism=True)
+
+
+def _reduced(abstraction, gadget, round_number=2):
+    return resolve_structured(
+        abstraction.boards.game,
+        abstraction.strategies,
+        gadget=gadget,
+        boards=abstraction.boards,
+        exact=True,
+        round_number=round_number,
+    )
+
+
+def _lifted(reduced):
+    """The exact blueprint the re-solve on classes used, lifted to the game."""
+    return [lift_behaviour(reduced.boards, strategy) for strategy in reduced.blueprint]
+
+
+def _same_exact_gadgets(reduced, unreduced):
+    """Each subgame of ``G'``: the game's exact gadget value at its canonical board."""
+    theirs = {(run.subgame, run.player): run for run in unreduced.runs}
+    assert reduced.runs and all(run.nash_conv == 0 for run in reduced.runs)  # all proven
+    for run in reduced.runs:
+        other = theirs[(run.subgame, run.player)]  # the game's subgame at the canonical board
+        assert isinstance(run.exact_value, Fraction)
+        if other.nash_conv == 0:
+            assert run.exact_value == other.exact_value, run.subgame
+        else:  # the game's basis was not exactly optimal: its answer is within its gap
+            assert abs(run.exact_value - other.exact_value) <= Fraction(other.nash_conv)
+        if run.exact_margin is not None:  # safe gadgets: safe exactly, not within a tolerance
+            assert run.exact_margin >= 0
+
+
+@pytest.mark.slow  # the unreduced exact re-solve: 4 to 9 CPU s
+@pytest.mark.parametrize("gadget", ["unsafe", "resolve", "maxmargin"])
+def test_each_exact_gadget_on_classes_has_the_games_exact_value(leduc, gadget):
+    reduced = _reduced(leduc, gadget)
+    unreduced = resolve_structured(leduc.boards.game, _lifted(reduced), gadget=gadget, exact=True)
+    assert reduced.blueprint_certificate == unreduced.blueprint_certificate  # the same blueprint
+    _same_exact_gadgets(reduced, unreduced)
+    if gadget == "maxmargin":  # the smallest margin per hand (resolve's are not unique)
+        theirs = {(run.subgame, run.player): run for run in unreduced.runs}
+        for run in reduced.runs:
+            assert run.exact_margin == theirs[(run.subgame, run.player)].exact_margin
+
+
+@pytest.mark.parametrize("gadget", ["unsafe", "resolve", "maxmargin"])
+def test_the_exact_class_certificate_is_its_lifts_in_the_game(leduc, gadget):
+    reduced = _reduced(leduc, gadget)
+    assert reduced.exact and isinstance(reduced.certificate.nash_conv, Fraction)
+    on_game = certify(leduc.boards.game, *reduced.game_strategies())
+    assert reduced.certificate == on_game  # value, best responses, NashConv: exactly
+    blueprint = certify(leduc.boards.game, *_lifted(reduced))
+    assert reduced.blueprint_certificate == blueprint
+    if gadget != "unsafe":  # the safe gadgets: never worse than the blueprint, exactly
+        assert reduced.certificate.nash_conv <= reduced.blueprint_certificate.nash_conv
+        assert reduced.min_margin >= 0
+
+
+def test_the_exact_blueprint_on_classes_is_the_same_on_each_class(leduc):
+    # the float blueprint is class-symmetric to rounding only; the exact one exactly, so
+    # that the LP on classes is the game's (tests/test_resolve_canonical.py, "_broken")
+    reduced = _reduced(leduc, "maxmargin")
+    for strategy, classes in zip(reduced.blueprint, leduc.boards.classes, strict=True):
+        assert strategy.exact
+        first = {}
+        for sequence, number in enumerate(classes.sequences.tolist()):
+            value = strategy.probabilities[sequence]
+            assert first.setdefault(number, value) == value
+
+
+@pytest.mark.slow  # 30 CPU s: the unreduced exact gadgets of 18 subgames
+def test_rhode_islands_last_round_exactly_on_classes(monkeypatch):
+    # round 3 of RI 2×4 (tests/test_resolve_canonical.py): 18 subgames of G' for the game's
+    # 72; the game's exact re-solve is run on those 18 (at their canonical boards) alone
+    game = rhode_island_structured(2, 4, max_bets=1)
+    abstraction = abstract(game, (1, 2, 3), suit_isomorphism=True)
+    reduced = _reduced(abstraction, "maxmargin", round_number=3)
+    names = set(reduced.subgames)
+    find = structured_resolve.find_public_subgames
+
+    def canonical_only(played, round_number):
+        return [subgame for subgame in find(played, round_number) if subgame.name in names]
+
+    monkeypatch.setattr(structured_resolve, "find_public_subgames", canonical_only)
+    unreduced = resolve_structured(
+        game, _lifted(reduced), gadget="maxmargin", exact=True, round_number=3
+    )
+    assert len(unreduced.subgames) == len(reduced.subgames) == 18
+    _same_exact_gadgets(reduced, unreduced)
+    assert reduced.certificate == certify(game, *reduced.game_strategies())
+    assert reduced.certificate.nash_conv <= reduced.blueprint_certificate.nash_conv

@@ -16,6 +16,7 @@ from seqform.resolving.sized import leduc_sized, load_sized_game, spot_sized
 from seqform.resolving.subgames import ResolveError
 from seqform.resolving.translation import map_size, pseudo_harmonic
 from seqform.routes.tree import solve_tree
+from tests.cli_runs import run_main
 
 F = Fraction
 
@@ -179,15 +180,6 @@ ABSTRACT = "leduc(ranks=3, suits=2)"
 FULL = "leduc(ranks=3, suits=2, bets=((1, 2), (4,)))"  # docs/resolving.md's example
 
 
-def _cli(*argv: str) -> int:
-    from seqform.cli.main import main
-
-    try:
-        return main(list(argv))
-    except SystemExit as stop:  # argparse's usage errors
-        return int(stop.code or 0)
-
-
 @pytest.mark.slow
 def test_cli_off_tree_writes_documents_its_schema_accepts(tmp_path, capsys) -> None:
     import json
@@ -195,12 +187,12 @@ def test_cli_off_tree_writes_documents_its_schema_accepts(tmp_path, capsys) -> N
     from seqform.io.documents import validate_document
 
     blueprint = tmp_path / "abstract.json"
-    assert _cli("solve", ABSTRACT, "--format", "json", "--output", str(blueprint)) == 0
+    assert run_main("solve", ABSTRACT, "--format", "json", "--output", str(blueprint)) == 0
     built = {}
     for method in ("translate", "nested"):
         written = tmp_path / f"{method}.json"
         argv = ("--abstract", ABSTRACT, "--blueprint", str(blueprint), "--off-tree", method)
-        assert _cli("resolve", FULL, *argv, "--format", "json", "--output", str(written)) == 0
+        assert run_main("resolve", FULL, *argv, "--format", "json", "--output", str(written)) == 0
         built[method] = json.loads(written.read_text())
         validate_document(built[method])
         assert built[method]["method"] == method and built[method]["unit"] == "mbb/g"
@@ -211,7 +203,7 @@ def test_cli_off_tree_writes_documents_its_schema_accepts(tmp_path, capsys) -> N
     nested = built["nested"]["full_game"]["exploitability"]
     assert nested <= built["translate"]["full_game"]["exploitability"]
     argv = ("--abstract", ABSTRACT, "--blueprint", str(blueprint), "--off-tree", "translate")
-    assert _cli("resolve", FULL, *argv) == 0
+    assert run_main("resolve", FULL, *argv) == 0
     report = capsys.readouterr().out
     assert "abstract game:" in report and "mbb/g" in report and "untranslated" in report
 
@@ -249,7 +241,7 @@ def test_cli_off_tree_writes_documents_its_schema_accepts(tmp_path, capsys) -> N
 )
 def test_cli_off_tree_refuses_bad_options_with_exit_2(tmp_path, capsys, argv, message) -> None:
     missing = str(tmp_path / "never-read.json")  # refused before the blueprint is read
-    assert _cli("resolve", FULL, "--blueprint", missing, *argv) == 2
+    assert run_main("resolve", FULL, "--blueprint", missing, *argv) == 2
     assert message in capsys.readouterr().err
 
 
@@ -262,9 +254,9 @@ def test_cli_off_tree_document_is_a_strategy_file_of_the_full_game(tmp_path, cap
 
     abstract, full = "leduc(ranks=2, suits=2)", "leduc(ranks=2, suits=2, bets=((1, 2), (4,)))"
     blueprint, written = tmp_path / "abstract.json", tmp_path / "nested.json"
-    assert _cli("solve", abstract, "--format", "json", "--output", str(blueprint)) == 0
+    assert run_main("solve", abstract, "--format", "json", "--output", str(blueprint)) == 0
     argv = ("--abstract", abstract, "--blueprint", str(blueprint), "--off-tree", "nested")
-    assert _cli("resolve", full, *argv, "--format", "json", "--output", str(written)) == 0
+    assert run_main("resolve", full, *argv, "--format", "json", "--output", str(written)) == 0
     capsys.readouterr()
     # the strategies are the full game's: every information set of each player, sizes
     # the abstract game lacks (r1, a bet of 1) among their actions
@@ -274,14 +266,14 @@ def test_cli_off_tree_document_is_a_strategy_file_of_the_full_game(tmp_path, cap
         assert list(read.probabilities) == list(game.flat.tables[player].infosets)
         assert any("r1" in row for row in read.probabilities.values())
     document = json.loads(written.read_text())
-    assert _cli("exploit", full, "--strategy", str(written), "--player", "1") == 0
+    assert run_main("exploit", full, "--strategy", str(written), "--player", "1") == 0
     gain = document["full_game"]["certificate"]["gains"][1]  # player 2's against player 1
     shown = capsys.readouterr().out.split("Gain over the equilibrium:")[1].split("\n")[0]
     # a gain of round-off beside the payoff range is written "≈ 0" (base/numbers.value_text)
     assert float(shown.replace("≈ 0", "0")) == pytest.approx(gain, abs=1e-9)
     argv = ("--seat", "2", "--seed", "1", "--hands", "3", "--summary-only")
-    assert _cli("play", full, *argv, "--auto", str(written)) == 0
+    assert run_main("play", full, *argv, "--auto", str(written)) == 0
     assert "Session over after 3 hands" in capsys.readouterr().out
     # and it is of the full game: exploiting the abstract game with it is refused
-    assert _cli("exploit", abstract, "--strategy", str(written)) == 1
+    assert run_main("exploit", abstract, "--strategy", str(written)) == 1
     assert "not of the game being exploited" in capsys.readouterr().err

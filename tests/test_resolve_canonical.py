@@ -26,6 +26,7 @@ from seqform.resolving.subgames import ResolveError
 from seqform.structured.reductions.suit_classes import lift_behaviour
 from seqform.structured.responses import certify
 from seqform.structured.vector_cfr import canonical_vector_cfr
+from tests.cli_runs import run_main
 
 AGREE = 1e-9  # two HiGHS solves of LPs with one optimum value, certified to ~1e-10
 
@@ -176,15 +177,6 @@ def test_refusals_name_what_canonical_boards_do_not_re_solve(blueprint):
 LEDUC_3X3 = "leduc(ranks=3, suits=3)"
 
 
-def _cli(*argv):
-    from seqform.cli.main import main
-
-    try:
-        return main(list(argv))
-    except SystemExit as stop:  # argparse's usage errors
-        return int(stop.code or 0)
-
-
 @pytest.fixture(scope="module")
 def blueprint_file(tmp_path_factory):
     """CFR+ on canonical boards lifted to the game: a blueprint of the game, unchanged by its
@@ -206,7 +198,7 @@ def _resolved(tmp_path, blueprint, *argv):
 
     written = tmp_path / f"resolved{len(list(tmp_path.iterdir()))}.json"
     options = ("--path", "structured", "--format", "json", "--output", str(written))
-    assert _cli("resolve", LEDUC_3X3, "--blueprint", str(blueprint), *options, *argv) == 0
+    assert run_main("resolve", LEDUC_3X3, "--blueprint", str(blueprint), *options, *argv) == 0
     built = json.loads(written.read_text())
     validate_document(built)
     return built, written
@@ -261,7 +253,7 @@ def test_cli_re_solves_the_game_itself_for_a_blueprint_a_suit_permutation_change
     (note,) = built["notes"]
     assert note.startswith("suit isomorphism: blueprint of player 1: its realization plan differs")
     assert note.endswith("; the game itself is re-solved")
-    assert _cli("resolve", LEDUC_3X3, "--blueprint", str(path), "--path", "structured") == 0
+    assert run_main("resolve", LEDUC_3X3, "--blueprint", str(path), "--path", "structured") == 0
     assert f"note: {note}" in capsys.readouterr().out
 
 
@@ -325,5 +317,5 @@ def test_cli_refuses_no_suit_isomorphism_where_it_does_nothing(
     blueprint_file, capsys, argv, message
 ):
     blueprint = ("--blueprint", str(blueprint_file))
-    assert _cli("resolve", LEDUC_3X3, *blueprint, "--no-suit-isomorphism", *argv) == 2
+    assert run_main("resolve", LEDUC_3X3, *blueprint, "--no-suit-isomorphism", *argv) == 2
     assert message in capsys.readouterr().err

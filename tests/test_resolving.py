@@ -23,6 +23,7 @@ from seqform.questions.iterate import iterate
 from seqform.resolving.resolve import GADGETS, resolve
 from seqform.resolving.subgames import ResolveError, find_subgames
 from seqform.routes.tree import solve_tree
+from tests.cli_runs import run_main
 
 CERTIFICATE_TOLERANCE = 1e-9  # NashConv of a float LP's answer, and the safety slack
 
@@ -158,20 +159,11 @@ def test_refined_gadget_equilibria_are_certified_exactly_and_stay_safe():
     assert not np.isclose(result.exploitability, plain.exploitability)
 
 
-def _cli(*argv: str) -> int:
-    from seqform.cli.main import main
-
-    try:
-        return main(list(argv))
-    except SystemExit as stop:  # argparse's usage errors
-        return int(stop.code or 0)
-
-
 @pytest.fixture(scope="module")
 def blueprint_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("resolve") / "blueprint.json"
     assert (
-        _cli(
+        run_main(
             "iterate",
             "leduc(ranks=2, suits=2)",
             "--algorithm",
@@ -195,7 +187,7 @@ def test_cli_writes_a_combined_strategy_that_exploit_reads(blueprint_file, tmp_p
     written = tmp_path / "resolved.json"
     game = "leduc(ranks=2, suits=2)"
     assert (
-        _cli(
+        run_main(
             "resolve",
             game,
             "--blueprint",
@@ -214,7 +206,7 @@ def test_cli_writes_a_combined_strategy_that_exploit_reads(blueprint_file, tmp_p
     built = json.loads(written.read_text())
     validate_document(built)
     assert built["resolved"]["exploitability"] <= built["blueprint"]["exploitability"]
-    assert _cli("exploit", game, "--strategy", str(written), "--player", "2") == 0
+    assert run_main("exploit", game, "--strategy", str(written), "--player", "2") == 0
 
 
 @pytest.mark.parametrize(
@@ -227,7 +219,8 @@ def test_cli_writes_a_combined_strategy_that_exploit_reads(blueprint_file, tmp_p
 )
 def test_cli_refuses_a_bad_gadget_or_round_with_exit_2(blueprint_file, argv):
     assert (
-        _cli("resolve", "leduc(ranks=2, suits=2)", "--blueprint", str(blueprint_file), *argv) == 2
+        run_main("resolve", "leduc(ranks=2, suits=2)", "--blueprint", str(blueprint_file), *argv)
+        == 2
     )
 
 
@@ -238,17 +231,17 @@ def test_cli_refuses_a_bad_blueprint_file_with_exit_1_as_exploit_does(tmp_path):
     bad.write_text('{"x": {"c": 1}}')
     game = "leduc(ranks=2, suits=2)"
     missing = str(tmp_path / "missing.json")
-    assert _cli("resolve", game, "--blueprint", str(bad)) == 1
-    assert _cli("exploit", game, "--strategy", str(bad)) == 1
-    assert _cli("resolve", game, "--blueprint", missing) == 1
-    assert _cli("exploit", game, "--strategy", missing) == 1
+    assert run_main("resolve", game, "--blueprint", str(bad)) == 1
+    assert run_main("exploit", game, "--strategy", str(bad)) == 1
+    assert run_main("resolve", game, "--blueprint", missing) == 1
+    assert run_main("exploit", game, "--strategy", missing) == 1
 
 
 @pytest.fixture(scope="module")
 def leduc32_blueprint(tmp_path_factory):
     path = tmp_path_factory.mktemp("resolve32") / "blueprint.json"
     argv = ("--algorithm", "cfr", "--iterations", "10", "--format", "json", "--quiet")
-    assert _cli("iterate", "leduc(ranks=3, suits=2)", *argv, "--output", str(path)) == 0
+    assert run_main("iterate", "leduc(ranks=3, suits=2)", *argv, "--output", str(path)) == 0
     return path
 
 
@@ -263,7 +256,7 @@ def test_cli_structured_path_measures_the_blueprint_as_the_tree_path(leduc32_blu
         written = tmp_path / f"{path}.json"
         argv = ("--blueprint", str(leduc32_blueprint), "--gadget", "maxmargin", "--path", path)
         options = ("--format", "json", "--output", str(written))
-        assert _cli("resolve", "leduc(ranks=3, suits=2)", *argv, *options) == 0
+        assert run_main("resolve", "leduc(ranks=3, suits=2)", *argv, *options) == 0
         built[path] = json.loads(written.read_text())
         validate_document(built[path])
         assert built[path]["path"] == path
@@ -276,7 +269,7 @@ def test_cli_structured_path_measures_the_blueprint_as_the_tree_path(leduc32_blu
 
 def test_cli_resolve_reports_its_path(blueprint_file, capsys):
     game = "leduc(ranks=2, suits=2)"
-    assert _cli("resolve", game, "--blueprint", str(blueprint_file), "--gadget", "unsafe") == 0
+    assert run_main("resolve", game, "--blueprint", str(blueprint_file), "--gadget", "unsafe") == 0
     assert "path: tree" in capsys.readouterr().out
 
 
@@ -290,5 +283,5 @@ def test_cli_resolve_reports_its_path(blueprint_file, capsys):
 )
 def test_cli_refuses_a_path_it_cannot_take_with_exit_2(tmp_path, capsys, game, argv, message):
     missing = str(tmp_path / "never-read.json")  # refused before the blueprint is read
-    assert _cli("resolve", game, "--blueprint", missing, *argv) == 2
+    assert run_main("resolve", game, "--blueprint", missing, *argv) == 2
     assert message in capsys.readouterr().err

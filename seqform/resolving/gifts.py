@@ -47,7 +47,7 @@ from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
 from seqform.resolving.gadgets import RootInfoset
 from seqform.structured import responses
-from seqform.structured.reductions.suit_classes import CanonicalBoards, class_tables
+from seqform.structured.reductions.suit_classes import CanonicalBoards, class_sums, class_tables
 
 __all__ = ["class_gifts", "gifts", "shared_gifts", "structured_gifts"]
 
@@ -92,7 +92,7 @@ def class_gifts(
     classes = boards.classes[opponent]
     table = class_tables(boards)[opponent]
     payoffs = responses.leaf_payoffs(boards.canonical, opponent, plan_from_behaviour(strategy))
-    leaf = np.bincount(classes.sequences, weights=payoffs, minlength=classes.num_sequences)
+    leaf = class_sums(classes.sequences, payoffs, classes.num_sequences)
     values = respond(table, leaf).infoset_values
     on_classes = {key: int(classes.sequences[s]) for key, s in sequences.items()}
     shared = shared_gifts(table, values, leaf, on_classes, members)

@@ -242,9 +242,10 @@ def canonical_route(
         return CanonicalRoute(None, blueprint)
     itself = "; the game itself is re-solved"
     first, second = blueprint_on(game, blueprint)
+    if not exact:
+        first, second = first.to_float(), second.to_float()
     try:
-        floats = (first.to_float(), second.to_float())
-        projected = blueprint_on_boards(boards, (first, second) if exact else floats)
+        projected = blueprint_on_boards(boards, (first, second))
     except ResolveError as exc:
         return CanonicalRoute(None, blueprint, (f"suit isomorphism: {exc}{itself}",))
     return CanonicalRoute(boards, projected)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks.algorithms import SEEDS_RANKING, ranking
+from benchmarks.algorithms import SEEDS_RANKING, RankingRow, _rank_key, ranking
 
 
 def test_ranking_rows_read_the_runs_history():
@@ -14,9 +14,19 @@ def test_ranking_rows_read_the_runs_history():
             if reached is not None:
                 first = next(s for s in row.history if s[2] <= target)
                 assert reached == (first[0], first[1])
-    # Measured: PDCFR+ reaches NashConv 1e-3 on Kuhn after 26 iterations, XFP not in 0.05 s.
-    assert rows[0].algorithm == "pdcfr+" and rows[-1].algorithm == "xfp"
+    # Which algorithm comes first depends on the machine's load: only the order is checked.
+    assert rows == sorted(rows, key=_rank_key)
     assert set(SEEDS_RANKING) <= {"dcfr", "cfr+", "rcfr", "cfr", "xfp"}
+
+
+def test_ranking_puts_the_first_to_reach_1e_3_first_then_the_lowest_nash_conv():
+    def row(name: str, reached: tuple[int, float] | None, nash_conv: float) -> RankingRow:
+        return RankingRow("kuhn", name, (reached, None), 10, 1.0, nash_conv, None, ())
+
+    rows = [row("slow", (90, 0.9), 1e-7), row("never-b", None, 2e-3), row("fast", (5, 0.1), 1e-4)]
+    rows.append(row("never-a", None, 1e-3))
+    ordered = [r.algorithm for r in sorted(rows, key=_rank_key)]
+    assert ordered == ["fast", "slow", "never-a", "never-b"]
 
 
 def test_roundoff_spread_perturbs_only_when_asked():

@@ -20,10 +20,10 @@ import pytest
 from seqform.abstraction.solve import abstract
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.game.builtin.rhode_island import rhode_island_structured
-from seqform.resolving import structured_resolve
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.structured.reductions.suit_classes import lift_behaviour
 from seqform.structured.responses import certify
+from tests.subgames_named import subgames_named
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +82,7 @@ def _same_exact_gadgets(reduced, unreduced, names=None):
 @pytest.mark.slow  # the unreduced exact re-solve: 4 to 9 CPU s
 @pytest.mark.parametrize("gadget", ["unsafe", "resolve", "maxmargin"])
 def test_each_exact_gadget_on_classes_has_the_games_exact_value(leduc, gadget):
+    # round 2 starts before its board card: G' has the game's 5 subgames, none to leave out
     reduced = _reduced(leduc, gadget)
     unreduced = resolve_structured(leduc.boards.game, _lifted(reduced), gadget=gadget, exact=True)
     assert reduced.blueprint_certificate == unreduced.blueprint_certificate  # the same blueprint
@@ -117,26 +118,22 @@ def test_the_exact_blueprint_on_classes_is_the_same_on_each_class(leduc):
             assert first.setdefault(number, value) == value
 
 
-@pytest.mark.slow  # 19 CPU s: the blueprint, G's 18 exact gadgets, the game's for 6 of them
-def test_rhode_islands_last_round_exactly_on_classes(monkeypatch):
+@pytest.mark.slow  # 14 CPU s: the blueprint, G's 18 exact gadgets, the game's for 3 of them
+def test_rhode_islands_last_round_exactly_on_classes():
     # round 3 of RI 2×4 (tests/test_resolve_canonical.py): 18 subgames of G' for the game's
-    # 72; the game's exact re-solve is run on every third of the 18 (at their canonical
-    # boards) alone, as it costs about 1.5 CPU s a subgame (all 18 were compared once)
+    # 72; the game's exact re-solve is run on every sixth of the 18 (at their canonical
+    # boards) alone, as it costs about 1.6 CPU s a subgame (all 18 were compared once, and
+    # every third until the suite grew past its time budget)
     game = rhode_island_structured(2, 4, max_bets=1)
     abstraction = abstract(game, (1, 2, 3), suit_isomorphism=True)
     reduced = _reduced(abstraction, "maxmargin", round_number=3)
     assert len(reduced.subgames) == 18
-    names = set(sorted(reduced.subgames)[::3])
-    find = structured_resolve.find_public_subgames
-
-    def canonical_only(played, round_number):
-        return [subgame for subgame in find(played, round_number) if subgame.name in names]
-
-    monkeypatch.setattr(structured_resolve, "find_public_subgames", canonical_only)
-    unreduced = resolve_structured(
-        game, _lifted(reduced), gadget="maxmargin", exact=True, round_number=3
-    )
-    assert len(unreduced.subgames) == len(names) == 6
+    names = set(sorted(reduced.subgames)[::6])
+    with subgames_named(names):
+        unreduced = resolve_structured(
+            game, _lifted(reduced), gadget="maxmargin", exact=True, round_number=3
+        )
+    assert len(unreduced.subgames) == len(names) == 3
     _same_exact_gadgets(reduced, unreduced, names)
     assert reduced.certificate == certify(game, *reduced.game_strategies())
     assert reduced.certificate.nash_conv <= reduced.blueprint_certificate.nash_conv

@@ -282,7 +282,8 @@ def test_the_counted_public_tree_is_the_built_one(mapping):
     against the built public tree's numbering and tree_nodes on it."""
     from seqform.game.public.explicit import tree_nodes
     from seqform.game.public.numbering import number_public_tree
-    from seqform.holdem.game import public_counts, spot_tree_nodes
+    from seqform.holdem.game import public_counts, spot_combos, spot_tree_nodes
+    from seqform.holdem.lp_work import spot_size
 
     spot = spot_from_mapping(mapping, "counted")
     game = spot_game(spot)
@@ -294,6 +295,9 @@ def test_the_counted_public_tree_is_the_built_one(mapping):
         numbering.num_leaves,
     )
     assert spot_tree_nodes(spot) == tree_nodes(game)
+    walked = spot_size(game)  # what the numbering's memory estimate is made of
+    assert counted.sequences == walked.public_sequences
+    assert spot_combos(spot) == walked.combos
 
 
 def _texassolver_flop() -> str:
@@ -324,6 +328,31 @@ def test_the_texassolver_flop_is_counted_without_building_it(monkeypatch):
     counted = public_counts(spot)
     assert (counted.decisions, counted.chances, counted.leaves) == (379_031, 2_759, 651_175)
     assert spot_tree_nodes(spot) == 65_367_121_447
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["solve"], ["solve", "--method", "structured"], ["iterate", "--algorithm", "dcfr"]],
+    ids=["solve", "solve-structured", "iterate"],
+)
+def test_a_flop_whose_numbering_will_not_fit_is_refused_before_its_tree_is_built(
+    argv, monkeypatch, capsys
+):
+    """solve and iterate built the flop's public tree (17 s; iterate twice) before the
+    numbering's memory refusal; its counts now come from the betting and ranges."""
+    from seqform.cli.main import main
+    from seqform.routes.sizing import memory
+
+    room = memory.MemoryAvailable(8 * 2**30, "a test limit")
+    monkeypatch.setattr(memory, "available_memory", lambda: room)
+    _refuse_to_build(monkeypatch)
+    assert main([argv[0], _texassolver_flop(), *argv[1:]]) == 1
+    error = capsys.readouterr().err
+    # 56 bytes × (225 × (450,038 + 379,031) + 310 × (450,479 + 379,031)) + 150 MiB, in GiB;
+    # the public sequences as spot_size's walk of the built tree counted them (2026-11-28)
+    assert "the public numbering (379,031 public decisions × 225 and 310 combos)" in error
+    assert "needs about 23.3 GB (estimated), more than the 8.0 GB" in error
+    assert "use narrower ranges or fewer sizes, or --force" in error
 
 
 @pytest.mark.parametrize("command", ["compare", "ranges"])

@@ -75,6 +75,7 @@ __all__ = [
     "load_spot_game",
     "load_spot_tree",
     "public_counts",
+    "spot_combos",
     "spot_game",
     "spot_tree_nodes",
 ]
@@ -278,11 +279,14 @@ class PublicCounts:
     (:func:`public_counts`).
 
     decisions, chances, leaves : its public decisions, public chance nodes and leaves
+    sequences : per player, its public sequences (an action at one of the player's public
+        decisions), as :attr:`seqform.holdem.lp_work.SpotSize.public_sequences` counts them
     """
 
     decisions: int
     chances: int
     leaves: int
+    sequences: tuple[int, int] = (0, 0)
 
     @property
     def nodes(self) -> int:
@@ -293,11 +297,18 @@ class PublicCounts:
             self.decisions + other.decisions,
             self.chances + other.chances,
             self.leaves + other.leaves,
+            (self.sequences[0] + other.sequences[0], self.sequences[1] + other.sequences[1]),
         )
 
     def dealt(self, cards: int) -> PublicCounts:
         """One chance node over ``cards`` cards, each followed by these counts."""
-        return PublicCounts(cards * self.decisions, 1 + cards * self.chances, cards * self.leaves)
+        first, second = self.sequences
+        return PublicCounts(
+            cards * self.decisions,
+            1 + cards * self.chances,
+            cards * self.leaves,
+            (cards * first, cards * second),
+        )
 
 
 _LEAF = PublicCounts(0, 0, 1)
@@ -321,7 +332,8 @@ class _Counter:
         return self.streets[key]
 
     def _line(self, line: _Line, board: int) -> PublicCounts:
-        counted = PublicCounts(1, 0, 0)
+        actions = len(line.actions)
+        counted = PublicCounts(1, 0, 0, (0, actions) if line.player else (actions, 0))
         for child in line.children:
             if isinstance(child, _Line):
                 counted += self._line(child, board)
@@ -356,6 +368,11 @@ def spot_tree_nodes(spot: Spot) -> int:
     :func:`public_counts` and the ranges, before the public tree is built."""
     hands = (_hands(spot.ranges[0]), _hands(spot.ranges[1]))
     return tree_nodes_of(hands, public_counts(spot).nodes)
+
+
+def spot_combos(spot: Spot) -> tuple[int, int]:
+    """Each player's combos in the spot's range, as :func:`spot_game`'s hands hold them."""
+    return (len(spot.ranges[0].combos), len(spot.ranges[1].combos))
 
 
 def spot_game(spot: Spot) -> StructuredGame:

@@ -37,6 +37,7 @@ __all__ = [
     "SPOT_LP_VARIABLES",
     "LPWorkRefusedError",
     "SpotSize",
+    "numbering_bytes",
     "refuse_slow_lp",
     "spot_size",
 ]
@@ -82,13 +83,21 @@ class SpotSize:
 
     @property
     def numbering_bytes(self) -> int:
-        """The public numbering's dense tables while they are built (:data:`NUMBERING_BYTES`
-        per combo and public sequence or decision, both players)."""
-        decisions = self.public_decisions
-        return NUMBERING_BYTES * sum(
-            hands * (sequences + decisions)
-            for hands, sequences in zip(self.combos, self.public_sequences, strict=True)
-        )
+        """The public numbering's dense tables while they are built (:func:`numbering_bytes`)."""
+        return numbering_bytes(self.combos, self.public_sequences, self.public_decisions)
+
+
+def numbering_bytes(
+    combos: tuple[int, int], public_sequences: tuple[int, int], public_decisions: int
+) -> int:
+    """The public numbering's dense tables of a spot while they are built:
+    :data:`NUMBERING_BYTES` per combo and public sequence or decision, both players; from
+    :func:`spot_size`'s walk or, before the public tree is built, from
+    :func:`seqform.holdem.game.public_counts`."""
+    return NUMBERING_BYTES * sum(
+        hands * (sequences + public_decisions)
+        for hands, sequences in zip(combos, public_sequences, strict=True)
+    )
 
 
 def spot_size(game: StructuredGame) -> SpotSize:

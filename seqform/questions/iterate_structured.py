@@ -22,6 +22,7 @@ from seqform.forms.locks import Lock, ResolvedLocks
 from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
+from seqform.holdem import is_spot_file
 from seqform.iterative.run import IterativeResult, OnSample, Stopping
 from seqform.questions.iterative_run import (
     CUT_SHORT,
@@ -71,8 +72,8 @@ def structured_route(
     if method == "auto":
         if algorithm not in VECTOR_ALGORITHMS:
             return None
-        route = choose_route(game, "auto", force=True)
-        if route.structured is None:
+        # a spot's auto route is the structured one: not built twice to find it out
+        if not is_spot_file(game) and choose_route(game, "auto", force=True).structured is None:
             return None
     elif algorithm not in VECTOR_ALGORITHMS:
         raise OptionsError(

@@ -63,7 +63,6 @@ from seqform.routes.options import (
     resolve_method,
 )
 from seqform.routes.sizing.memory import (
-    BASE_BYTES,
     MemoryEstimate,
     MemoryRefusedError,
     check_memory,
@@ -72,6 +71,7 @@ from seqform.routes.sizing.memory import (
     vector_cfr_estimate,
 )
 from seqform.routes.sizing.planned import PlannedSize, planned_size
+from seqform.routes.sizing.spots import numbering_estimate, spot_numbering_estimate
 
 if TYPE_CHECKING:
     from seqform.holdem import Spot
@@ -103,6 +103,7 @@ Leduc 3×2 (9,457 nodes) is as fast on the tree and keeps its exact routes (meas
 ``benchmarks/results/measurements.md``)."""
 
 FORCE = "--force (force=True) to try anyway"
+NUMBERING_WAY_OUT = "use narrower ranges or fewer sizes, or " + FORCE
 
 
 @dataclass(frozen=True)
@@ -134,11 +135,14 @@ class Route:
 
 
 def _spot_game(
-    game: Game | StructuredGame | str | os.PathLike[str], method: str
+    game: Game | StructuredGame | str | os.PathLike[str], method: str, *, force: bool
 ) -> tuple[Spot | None, Game | StructuredGame | str | os.PathLike[str]]:
     """The hold'em spot file (``*.toml``, :mod:`seqform.holdem.spot`) that ``game`` names,
     read, and its structured game, on the auto and structured routes; ``(None, game)`` for
-    any other ``game``."""
+    any other ``game``.  Unless ``force``, a spot whose public numbering would not fit is
+    refused from its betting's counts, before its public tree is built (TexasSolver's
+    benchmark flop: in 2 s, where building the tree took 17 s and more); the count equals
+    :func:`~seqform.holdem.lp_work.spot_size`'s, which :func:`_checked_structured` takes."""
     if method not in ("auto", "structured") or not isinstance(game, str | os.PathLike):
         return None, game
     if not os.fspath(game).lower().endswith(".toml"):
@@ -146,6 +150,8 @@ def _spot_game(
     from seqform.holdem import read_spot, spot_game
 
     spot = read_spot(game)
+    if not force:
+        _refuse(_shown(game), spot_numbering_estimate(spot), NUMBERING_WAY_OUT)
     return spot, spot_game(spot)
 
 
@@ -234,7 +240,7 @@ def choose_route(
     method = resolve_method(method)
     _check(method, solver, backend, exact=exact, refine=refine, fix=fix, lock=lock)
     shown = _shown(game)
-    spot, game = _spot_game(game, method)  # a hold'em spot file: public tree × combos
+    spot, game = _spot_game(game, method, force=force)  # a hold'em spot file: public tree × combos
     spec = game if isinstance(game, str) and not _is_file(game) else None
     numbered = method in ("auto", "structured") and not (refine or fix)
     size = None if spec is None else planned_size(spec, numbered=numbered)
@@ -306,12 +312,10 @@ def _checked_structured(
     if force or any(hands.card_matrix.shape[1] != 2 for hands in structured.hands):
         return structured
     counted = spot_size(structured)  # a hold'em spot: its numbering's tables are dense
-    public = f"{counted.public_decisions:,} public decisions"
-    estimate = MemoryEstimate(
-        BASE_BYTES + counted.numbering_bytes,
-        f"the public numbering ({public} × {counted.combos[0]:,} and {counted.combos[1]:,} combos)",
+    estimate = numbering_estimate(
+        counted.combos, counted.public_sequences, counted.public_decisions
     )
-    _refuse(shown, estimate, "use narrower ranges or fewer sizes, or " + FORCE)
+    _refuse(shown, estimate, NUMBERING_WAY_OUT)
     if lp:
         refuse_slow_lp(structured, shown, counted, reduced=reduced)
     return structured

@@ -71,6 +71,28 @@ def test_a_dual_feasible_basis_one_pivot_from_optimal_is_repaired():
     assert repaired.solution.objective == 11
 
 
+def test_a_basis_forty_pivots_from_optimal_is_repaired_within_the_default_limit():
+    # max sum x_i  s.t.  x_i <= 1 as 40 rows, x >= 0: from the slack basis (x = 0, feasible)
+    # each x_i enters once, so 40 pivots (more than the 30 that used to be the limit: a
+    # degenerate gadget basis on hand classes took 69, seqform.base.limits.exact_pivots)
+    n = 40
+    identity = RationalMatrix.from_triples((n, n), list(range(n)), list(range(n)), [1] * n)
+    program = LinearProgram(
+        matrix=identity,
+        objective=(Fraction(1),) * n,
+        col_lower=(ZERO,) * n,
+        col_upper=(None,) * n,
+        row_lower=(None,) * n,
+        row_upper=(Fraction(1),) * n,
+    )
+    start = _basis([AT_LOWER] * n, [BASIC] * n)
+    repaired = repair_basis(program, start, refine=False)
+    assert repaired.solution.optimal and repaired.pivots == n
+    assert repaired.solution.objective == n
+    with pytest.raises(RepairError, match="after 30 exact simplex pivots"):
+        repair_basis(program, start, refine=False, max_pivots=30)
+
+
 def test_an_optimal_basis_takes_no_pivot():
     program = _small_lp()
     start = HighsModel(program).maximise().basis

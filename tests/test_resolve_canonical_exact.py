@@ -9,6 +9,8 @@ and the exact structured certificate (:func:`seqform.structured.responses.certif
 lifted combined profile.  A gadget LP's optimum value is unique where its answer need not be,
 so the comparison is subgame by subgame where both answers are proven optimal (gap 0); an
 unreduced basis that is not (RI 2×4 has one) still bounds the optimum, within its gap.
+Rhode Island 2×4's last round, exactly on classes, is a big case in
+benchmarks/checks/test_big_cases.py (run by ``pytest benchmarks/checks`` and ``.ci/run``).
 """
 
 from __future__ import annotations
@@ -19,11 +21,9 @@ import pytest
 
 from seqform.abstraction.solve import abstract
 from seqform.game.builtin.leduc import leduc_structured
-from seqform.game.builtin.rhode_island import rhode_island_structured
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.structured.reductions.suit_classes import lift_behaviour
 from seqform.structured.responses import certify
-from tests.subgames_named import subgames_named
 
 
 @pytest.fixture(scope="module")
@@ -116,24 +116,3 @@ def test_the_exact_blueprint_on_classes_is_the_same_on_each_class(leduc):
         for sequence, number in enumerate(classes.sequences.tolist()):
             value = strategy.probabilities[sequence]
             assert first.setdefault(number, value) == value
-
-
-@pytest.mark.slow  # 14 CPU s: the blueprint, G's 18 exact gadgets, the game's for 3 of them
-def test_rhode_islands_last_round_exactly_on_classes():
-    # round 3 of RI 2×4 (tests/test_resolve_canonical.py): 18 subgames of G' for the game's
-    # 72; the game's exact re-solve is run on every sixth of the 18 (at their canonical
-    # boards) alone, as it costs about 1.6 CPU s a subgame (all 18 were compared once, and
-    # every third until the suite grew past its time budget)
-    game = rhode_island_structured(2, 4, max_bets=1)
-    abstraction = abstract(game, (1, 2, 3), suit_isomorphism=True)
-    reduced = _reduced(abstraction, "maxmargin", round_number=3)
-    assert len(reduced.subgames) == 18
-    names = set(sorted(reduced.subgames)[::6])
-    with subgames_named(names):
-        unreduced = resolve_structured(
-            game, _lifted(reduced), gadget="maxmargin", exact=True, round_number=3
-        )
-    assert len(unreduced.subgames) == len(names) == 3
-    _same_exact_gadgets(reduced, unreduced, names)
-    assert reduced.certificate == certify(game, *reduced.game_strategies())
-    assert reduced.certificate.nash_conv <= reduced.blueprint_certificate.nash_conv

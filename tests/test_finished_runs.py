@@ -209,6 +209,29 @@ def test_ctrl_c_while_the_run_is_written_waits_for_the_file(
     assert "it is written whole" in capsys.readouterr().err
 
 
+def test_ctrl_c_while_qre_s_answer_is_written_waits_for_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # qre's trace was finished, but a Ctrl-C while its document was built ended the command
+    # with nothing written
+    from seqform.cli.commands import qre as command
+
+    build = command.qre_result_document
+
+    def interrupted_build(result: object) -> dict:
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the document is built
+        return build(result)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(command, "qre_result_document", interrupted_build)
+    output = tmp_path / "qre.json"
+    arguments = ["qre", "kuhn", "--lambda", "1", "--quiet", "--format", "json"]
+    assert main([*arguments, "--output", str(output)]) == 130
+    document = json.loads(output.read_text())
+    validate_document(document)
+    assert [point["lambda"] for point in document["points"]] == [1.0]
+    assert "it is written whole" in capsys.readouterr().err
+
+
 def test_a_second_ctrl_c_while_the_run_is_written_raises() -> None:
     from seqform.cli.signals import deferred_interrupt
 

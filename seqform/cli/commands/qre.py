@@ -192,12 +192,18 @@ def _run(args: argparse.Namespace) -> int:
         result = _computed(args, game, lambdas, counts)
     if result.interrupted is not None:
         return _write_interrupted(result, result.interrupted, args)
-    document = qre_result_document(result)
-    emit(document, lambda: qre_text(document, args.strategies), args)
-    if args.plot:  # after the report: a picture that cannot be written loses no answer
-        branch = result if isinstance(result, LogitBranch) else result.branch
-        assert branch is not None
-        _plot(branch, args.plot)
+    # The work is finished: a first Ctrl-C while it is written waits for the files (as
+    # iterate's); it used to end the command with nothing written.
+    with deferred_interrupt() as interrupted:
+        document = qre_result_document(result)
+        emit(document, lambda: qre_text(document, args.strategies), args)
+        if args.plot:  # after the report: a picture that cannot be written loses no answer
+            branch = result if isinstance(result, LogitBranch) else result.branch
+            assert branch is not None
+            _plot(branch, args.plot)
+    if interrupted():
+        _say("interrupted while the finished answer was written; it is written whole")
+        return interrupted_code()
     if isinstance(result, LogitBranch):  # the limit is the answer
         return certified_exit(result.shortfall)
     return EXIT_OK

@@ -191,18 +191,24 @@ def test_ctrl_c_in_a_spot_s_report_keeps_the_finished_run(
     assert "Player 1" in capsys.readouterr().out
 
 
+def _ctrl_c_as_built(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> None:
+    """``module.name``, a command's document builder, sends this process a Ctrl-C as it
+    starts: the answer is finished and being written."""
+    build = getattr(module, name)
+
+    def interrupted_build(result: object) -> dict:
+        os.kill(os.getpid(), signal.SIGINT)
+        return build(result)
+
+    monkeypatch.setattr(module, name, interrupted_build)
+
+
 def test_ctrl_c_while_the_run_is_written_waits_for_the_file(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from seqform.cli.commands import iterate as command
 
-    build = command.iterate_document
-
-    def interrupted_build(run: object) -> dict:
-        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the document is built
-        return build(run)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(command, "iterate_document", interrupted_build)
+    _ctrl_c_as_built(monkeypatch, command, "iterate_document")
     output = tmp_path / "run.json"
     assert main(_json_run("kuhn", 30, output)) == 130
     validate_document(json.loads(output.read_text()))
@@ -216,13 +222,7 @@ def test_ctrl_c_while_qre_s_answer_is_written_waits_for_the_file(
     # with nothing written
     from seqform.cli.commands import qre as command
 
-    build = command.qre_result_document
-
-    def interrupted_build(result: object) -> dict:
-        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the document is built
-        return build(result)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(command, "qre_result_document", interrupted_build)
+    _ctrl_c_as_built(monkeypatch, command, "qre_result_document")
     output = tmp_path / "qre.json"
     arguments = ["qre", "kuhn", "--lambda", "1", "--quiet", "--format", "json"]
     assert main([*arguments, "--output", str(output)]) == 130

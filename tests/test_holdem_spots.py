@@ -11,7 +11,7 @@ from structured_helpers import tree_to_structured
 
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import behaviour_from_mapping
-from seqform.game.public.explicit import explicit_game
+from seqform.game.public.explicit import deal_probabilities, explicit_game
 from seqform.game.public.tree import compatible_pairs
 from seqform.holdem.game import deal_total, spot_game
 from seqform.holdem.ranges import parse_range
@@ -96,6 +96,18 @@ def test_deal_weights_with_card_removal():
         1 for c0 in spot.ranges[0].combos for c1 in spot.ranges[1].combos if not set(c0) & set(c1)
     )
     assert compatible_pairs(*game.hands) == pairs
+    # the explicit tree's deal: each pair's probability by brute force, the product taken
+    # pair by pair where deal_probabilities takes it once per pair of distinct weights
+    joint = deal_probabilities(game)
+    cards = [[set(row[row >= 0].tolist()) for row in hands.card_matrix] for hands in game.hands]
+    assert joint == [
+        [
+            0 if cards[0][h0] & cards[1][h1] else Fraction(game.deal_scale) * w0 * w1
+            for h1, w1 in enumerate(game.hands[1].weights)
+        ]
+        for h0, w0 in enumerate(game.hands[0].weights)
+    ]
+    assert len(set(game.hands[1].weights)) == 2 and any(map(any, joint))  # 1 and 1/2, not all 0
 
 
 SPOTS = {

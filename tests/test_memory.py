@@ -126,7 +126,7 @@ def test_a_million_cards_under_a_6_gb_limit_is_refused_not_aborted() -> None:
 def test_memory_error_is_one_line_and_exit_1() -> None:
     # --force past the estimate: kuhn(cards=800)'s tree (5.7 million nodes) does not fit in
     # 768 MB of address space (numpy, scipy and HiGHS take about 0.4 GB of it before the
-    # build; the smaller the room left, the sooner the build runs out: 1 GB took 30 s)
+    # build; the smaller the room left, the sooner the build runs out: about 8 s here)
     done = _limited(
         ["solve", "kuhn(cards=800)", "--method", "tree", "--force", "--quiet"], 768 * 2**20
     )

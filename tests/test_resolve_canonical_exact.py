@@ -9,8 +9,9 @@ and the exact structured certificate (:func:`seqform.structured.responses.certif
 lifted combined profile.  A gadget LP's optimum value is unique where its answer need not be,
 so the comparison is subgame by subgame where both answers are proven optimal (gap 0); an
 unreduced basis that is not (RI 2×4 has one) still bounds the optimum, within its gap.
-Rhode Island 2×4's last round, exactly on classes, is a big case in
-benchmarks/checks/test_big_cases.py (run by ``pytest benchmarks/checks`` and ``.ci/run``).
+Rhode Island 2×4's last round, exactly on classes, and this comparison for the ``unsafe`` and
+``resolve`` gadgets are big cases in benchmarks/checks/test_big_cases.py (run by ``pytest
+benchmarks/checks`` and ``.ci/run``).
 """
 
 from __future__ import annotations
@@ -26,11 +27,15 @@ from seqform.structured.reductions.suit_classes import lift_behaviour
 from seqform.structured.responses import certify
 
 
+def leduc_blueprint():
+    """Leduc 3×3 with the abstraction blueprint of tests/test_resolve_canonical.py: G' keeps
+    3 of the 9 board cards of round 2, its hands in classes."""
+    return abstract(leduc_structured(3, 3), (2, 3), suit_isomorphism=True)
+
+
 @pytest.fixture(scope="module")
 def leduc():
-    # Leduc 3×3 with the abstraction blueprint of tests/test_resolve_canonical.py: G' keeps
-    # 3 of the 9 board cards of round 2, its hands in classes
-    return abstract(leduc_structured(3, 3), (2, 3), suit_isomorphism=True)
+    return leduc_blueprint()
 
 
 _REDUCED: dict = {}
@@ -79,18 +84,26 @@ def _same_exact_gadgets(reduced, unreduced, names=None):
             assert run.exact_margin >= 0
 
 
-@pytest.mark.slow  # the unreduced exact re-solve: 4 to 9 CPU s
-@pytest.mark.parametrize("gadget", ["unsafe", "resolve", "maxmargin"])
-def test_each_exact_gadget_on_classes_has_the_games_exact_value(leduc, gadget):
-    # round 2 starts before its board card: G' has the game's 5 subgames, none to leave out
-    reduced = _reduced(leduc, gadget)
-    unreduced = resolve_structured(leduc.boards.game, _lifted(reduced), gadget=gadget, exact=True)
+def same_as_the_games_exact_re_solve(abstraction, gadget):
+    """The exact re-solve on classes of Leduc 3×3's round 2 against the game's own exact
+    re-solve of the lifted blueprint, subgame by subgame (round 2 starts before its board
+    card: G' has the game's 5 subgames, none to leave out)."""
+    reduced = _reduced(abstraction, gadget)
+    game = abstraction.boards.game
+    unreduced = resolve_structured(game, _lifted(reduced), gadget=gadget, exact=True)
     assert reduced.blueprint_certificate == unreduced.blueprint_certificate  # the same blueprint
     _same_exact_gadgets(reduced, unreduced)
     if gadget == "maxmargin":  # the smallest margin per hand (resolve's are not unique)
         theirs = {(run.subgame, run.player): run for run in unreduced.runs}
         for run in reduced.runs:
             assert run.exact_margin == theirs[(run.subgame, run.player)].exact_margin
+
+
+@pytest.mark.slow  # the unreduced exact re-solve: 4 to 9 CPU s a gadget
+def test_the_exact_maxmargin_gadget_on_classes_has_the_games_exact_value(leduc):
+    # maxmargin, whose margins are unique too; unsafe and resolve, the same check, are big
+    # cases in benchmarks/checks/test_big_cases.py (18 s together, for plain pytest's budget)
+    same_as_the_games_exact_re_solve(leduc, "maxmargin")
 
 
 @pytest.mark.parametrize("gadget", ["unsafe", "resolve", "maxmargin"])

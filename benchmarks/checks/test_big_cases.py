@@ -6,6 +6,7 @@ tests/ checks on a small game, or runs a benchmark end to end.
   exact re-solve (tests/test_resolve_canonical_exact.py checks the same on Leduc 3×3, whose
   round starts before its public card; here the round starts after one, and the turn cards
   are canonical under the flop card's stabilizer).
+- That Leduc 3×3 check for the ``unsafe`` and ``resolve`` gadgets (tests/ runs ``maxmargin``).
 - ``benchmarks.lp_vs_cfr`` on one small game end to end (tests/test_lp_vs_cfr_benchmark.py
   checks how it reads its samples).
 """
@@ -22,7 +23,13 @@ from seqform.game.builtin.rhode_island import rhode_island_structured
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.structured.responses import certify
 from tests.subgames_named import subgames_named
-from tests.test_resolve_canonical_exact import _lifted, _reduced, _same_exact_gadgets
+from tests.test_resolve_canonical_exact import (
+    _lifted,
+    _reduced,
+    _same_exact_gadgets,
+    leduc_blueprint,
+    same_as_the_games_exact_re_solve,
+)
 
 
 @pytest.mark.slow  # 19 CPU s: the blueprint, G's 18 exact gadgets, the game's for 6 of them
@@ -43,6 +50,12 @@ def test_rhode_islands_last_round_exactly_on_classes():
     _same_exact_gadgets(reduced, unreduced, names)
     assert reduced.certificate == certify(game, *reduced.game_strategies())
     assert reduced.certificate.nash_conv <= reduced.blueprint_certificate.nash_conv
+
+
+@pytest.mark.slow  # the unreduced exact re-solve: 4 to 9 CPU s a gadget
+@pytest.mark.parametrize("gadget", ["unsafe", "resolve"])
+def test_each_exact_gadget_on_leducs_classes_has_the_games_exact_value(gadget):
+    same_as_the_games_exact_re_solve(leduc_blueprint(), gadget)
 
 
 @pytest.mark.slow

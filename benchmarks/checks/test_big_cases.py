@@ -7,6 +7,9 @@ tests/ checks on a small game, or runs a benchmark end to end.
   round starts before its public card; here the round starts after one, and the turn cards
   are canonical under the flop card's stabilizer).
 - That Leduc 3×3 check for the ``unsafe`` and ``resolve`` gadgets (tests/ runs ``maxmargin``).
+- Rhode Island 2×4's last round on canonical boards with the ``reach`` gadget, whose gifts come
+  from the trunk there, against the game's float re-solve (tests/test_resolve_canonical.py runs
+  ``unsafe`` and ``maxmargin``).
 - ``benchmarks.lp_vs_cfr`` on one small game end to end (tests/test_lp_vs_cfr_benchmark.py
   checks how it reads its samples).
 """
@@ -23,6 +26,7 @@ from seqform.game.builtin.rhode_island import rhode_island_structured
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.structured.responses import certify
 from tests.subgames_named import subgames_named
+from tests.test_resolve_canonical import re_solved_one_board_orbit_at_a_time
 from tests.test_resolve_canonical_exact import (
     _lifted,
     _reduced,
@@ -56,6 +60,11 @@ def test_rhode_islands_last_round_exactly_on_classes():
 @pytest.mark.parametrize("gadget", ["unsafe", "resolve"])
 def test_each_exact_gadget_on_leducs_classes_has_the_games_exact_value(gadget):
     same_as_the_games_exact_re_solve(leduc_blueprint(), gadget)
+
+
+@pytest.mark.slow  # 9 s: the game's re-solve has all 144 gadget LPs (reach's gifts need them)
+def test_rhode_islands_last_round_with_reach_one_board_orbit_at_a_time():
+    re_solved_one_board_orbit_at_a_time("reach")
 
 
 @pytest.mark.slow

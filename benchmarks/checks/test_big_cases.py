@@ -7,6 +7,8 @@ tests/ checks on a small game, or runs a benchmark end to end.
   round starts before its public card; here the round starts after one, and the turn cards
   are canonical under the flop card's stabilizer).
 - That Leduc 3×3 check for the ``unsafe`` and ``resolve`` gadgets (tests/ runs ``maxmargin``).
+- Rhode Island 2×3's abstraction on canonical boards against the game's own abstraction
+  (tests/test_abstraction_suits.py checks the same on Leduc).
 - Rhode Island 2×4's last round on canonical boards with the ``reach`` gadget, whose gifts come
   from the trunk there, against the game's float re-solve (tests/test_resolve_canonical.py runs
   ``unsafe`` and ``maxmargin``).
@@ -26,6 +28,7 @@ from seqform.game.builtin.rhode_island import rhode_island_structured
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.structured.responses import certify
 from tests.subgames_named import subgames_named
+from tests.test_abstraction_suits import answers_the_games_abstraction
 from tests.test_resolve_canonical import re_solved_one_board_orbit_at_a_time
 from tests.test_resolve_canonical_exact import (
     _lifted,
@@ -60,6 +63,11 @@ def test_rhode_islands_last_round_exactly_on_classes():
 @pytest.mark.parametrize("gadget", ["unsafe", "resolve"])
 def test_each_exact_gadget_on_leducs_classes_has_the_games_exact_value(gadget):
     same_as_the_games_exact_re_solve(leduc_blueprint(), gadget)
+
+
+@pytest.mark.slow  # 7 s: the unreduced abstraction
+def test_rhode_islands_abstraction_on_canonical_boards_answers_the_games():
+    answers_the_games_abstraction(rhode_island_structured(ranks=2, suits=3), (1, 2, 3))
 
 
 @pytest.mark.slow  # 9 s: the game's re-solve has all 144 gadget LPs (reach's gifts need them)

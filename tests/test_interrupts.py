@@ -468,6 +468,29 @@ def test_ctrl_c_while_a_compiled_module_initialises_exits_130(monkeypatch, capsy
     assert capsys.readouterr().err == "seqform: interrupted\n"
 
 
+def test_a_caught_ctrl_c_that_left_an_exec_exits_130_not_by_sigint(tmp_path: Path) -> None:
+    # Measured (CI, 2026-11-28): Ctrl-C while `solve FILE.efg` imported pygambit (scipy's
+    # import under it) said "seqform: interrupted" and returned 130, and the process then
+    # died by SIGINT (exit -2): the KeyboardInterrupt had left code run by exec of a string,
+    # which CPython marks as unhandled for the whole process (cli/signals.py's
+    # forget_caught_interrupts).  Here it leaves such code at once.
+    package = tmp_path / "ctrl_c_in_exec"
+    package.mkdir()
+    (package / "__main__.py").write_text(
+        "from seqform.cli import main as cli_main\n"
+        "def run_command(args):\n"
+        "    exec('raise KeyboardInterrupt')  # as in a dataclass made during an import\n"
+        "cli_main.run_command = run_command\n"
+        "raise SystemExit(cli_main.main(['solve', 'kuhn']))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "ctrl_c_in_exec"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (130, "seqform: interrupted\n")
+
+
 def test_a_broken_install_is_still_an_error_line(monkeypatch, capsys) -> None:
     from seqform.cli import main as cli_main
 

@@ -37,7 +37,12 @@ from seqform.cli.resolve import (
     resolve_output_format,
     resolve_solver,
 )
-from seqform.cli.signals import interrupted_code, interrupting_signal, terminate_as_interrupt
+from seqform.cli.signals import (
+    forget_caught_interrupts,
+    interrupted_code,
+    interrupting_signal,
+    terminate_as_interrupt,
+)
 from seqform.cli.streams import (
     open_standard_streams,
     pipe_closed,
@@ -150,7 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with terminate_as_interrupt():
         open_standard_streams()
         with stderr_quiet_when_unread():  # the log's reader may leave; the run goes on
-            return _main(argv)
+            code = _main(argv)
+    forget_caught_interrupts()  # a caught Ctrl-C must not end the process by SIGINT
+    return code
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -31,6 +31,7 @@ from seqform.base.interrupt import interrupt_handler, sigint_handler
 __all__ = [
     "TERMINATING",
     "deferred_interrupt",
+    "forget_caught_interrupts",
     "interrupted_code",
     "interrupting_signal",
     "terminate_as_interrupt",
@@ -78,6 +79,23 @@ def deferred_interrupt(already: bool = False) -> Iterator[Callable[[], bool]]:
 
     with sigint_handler(note):  # an ignored SIGINT stays ignored
         yield came.is_set
+
+
+def forget_caught_interrupts() -> None:
+    """Clear CPython's mark that a KeyboardInterrupt went unhandled, which one caught can
+    leave, so that the process ends with the command's exit code.
+
+    CPython ends a process by SIGINT after its main module returns whenever a
+    KeyboardInterrupt went unhandled, as a shell expects of a program killed by Ctrl-C
+    (bpo-1054041).  It marks one as unhandled when it leaves code run by ``exec`` of a
+    string (``run_eval_code_obj`` in CPython's Python/pythonrun.c), even if a caller then
+    catches it.  Libraries run such code while they are imported (:mod:`dataclasses` and
+    :func:`collections.namedtuple` make their methods so), so a Ctrl-C during a lazy import
+    left the mark, and ``python -m seqform`` died by SIGINT (exit -2 to its parent) after
+    saying "seqform: interrupted" and returning 130.  Each ``exec`` of a string clears the
+    mark as it starts: an empty one is all it takes.
+    """
+    exec("")
 
 
 def _handler(owner: int) -> Callable[[int, FrameType | None], None]:

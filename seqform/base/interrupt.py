@@ -33,6 +33,18 @@ own number).  A second SIGINT raises KeyboardInterrupt at once.  Elsewhere in th
 raises KeyboardInterrupt there, which work that keeps a finished result catches where
 :func:`interrupt_armed`.
 
+Compiled libraries are imported so that Ctrl-C is neither lost nor breaks them.  A
+KeyboardInterrupt raised inside a pybind11 or PyO3 module's initialisation comes out as an
+ImportError ("initialization failed") and leaves a module that cannot be imported again in
+the process ("generic_type: type ... is already registered!"): HiGHS, OpenSpiel and
+Clarabel, which import in a fraction of a second, are imported with Ctrl-C held until the
+import returns (:func:`interrupt_held`).  cvxpy's import takes seconds and imports every
+solver it knows, taking such an ImportError for a solver not installed (and JAX, which it
+imports, ignores one raised in its garbage-collector callback): there Ctrl-C acts at once,
+and one that the import swallowed is raised when it returns
+(:func:`interrupt_not_swallowed`).  pygambit's interrupted import raises KeyboardInterrupt
+and can be imported again (measured), so it needs neither.
+
 A SIGINT ignored when a handler would be installed (``SIG_IGN``: a command started with
 ``cmd &`` from a script, whose parent asked it to ignore Ctrl-C) stays ignored: every
 handler of SIGINT is installed through :func:`sigint_handler`, which then installs
@@ -57,6 +69,8 @@ __all__ = [
     "interrupt_armed",
     "interrupt_boundaries",
     "interrupt_handler",
+    "interrupt_held",
+    "interrupt_not_swallowed",
     "run_interruptibly",
     "sigint_handler",
     "stop_on_interrupt",
@@ -260,6 +274,70 @@ def interrupt_handler() -> SignalHandler | None:
     if callable(current):
         return current
     return _STANDING_IN[-1] if _STANDING_IN else None
+
+
+@contextlib.contextmanager
+def interrupt_held() -> Iterator[None]:
+    """Within the block (the short import of a compiled library: module docstring), Ctrl-C, or a
+    signal handled as it (:mod:`seqform.cli.signals`), is held: the block runs to its end,
+    and then the handler the signal was held from is called with its number, as if it had
+    come just after the block (Python's own handler raises KeyboardInterrupt there).  Later
+    signals within the block are held with the first.  Where SIGINT is ignored, a signal
+    handled as Ctrl-C is held all the same and then raises KeyboardInterrupt, as the
+    command line's handler does without one (:func:`interrupt_handler`).  In other
+    threads it changes nothing (only the main thread may handle signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    release = interrupt_handler()
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    try:
+        with sigint_handler(hold):
+            yield
+    finally:  # a failed import (not installed, say) that was interrupted is interrupted
+        if held:
+            if release is None:
+                raise KeyboardInterrupt
+            release(held[0], None)
+
+
+@contextlib.contextmanager
+def interrupt_not_swallowed() -> Iterator[None]:
+    """Within the block (cvxpy's import: module docstring), Ctrl-C, or a signal handled as
+    it, acts as it would outside the block; but a KeyboardInterrupt it raised is not lost:
+    if code in the block caught it and the block ends otherwise (returning, or raising
+    something else), KeyboardInterrupt is raised as the block ends.  In other threads it
+    changes nothing (only the main thread may handle signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised: list[int] = []
+    handler = interrupt_handler()
+
+    def watch(signum: int, frame: FrameType | None) -> None:
+        try:
+            if handler is None:  # as the command line's handler does without one
+                raise KeyboardInterrupt
+            handler(signum, frame)
+        except KeyboardInterrupt:
+            raised.append(signum)
+            raise
+
+    try:
+        with sigint_handler(watch):
+            yield
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        if raised:
+            raise KeyboardInterrupt from None  # the error came of the interrupted import
+        raise
+    if raised:
+        raise KeyboardInterrupt
 
 
 def _noted_signal() -> str | None:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.base.interrupt import run_interruptibly
+from seqform.base.interrupt import interrupt_held, run_interruptibly
 from seqform.base.progress import ProgressListener, Step, current_listener, report
 from seqform.lp.presolve import Reduction, reduce_problem
 from seqform.lp.problem import FloatSolution, LPProblem
@@ -46,7 +46,8 @@ class _ConicForm:
     signed_columns: int
 
     def cones(self) -> list[object]:
-        import clarabel
+        with interrupt_held():
+            import clarabel
 
         return [
             clarabel.ZeroConeT(self.equality_rows.size),
@@ -163,7 +164,8 @@ def _answer(
 
 def _solver(problem: LPProblem, form: _ConicForm, settings: object) -> Any:
     """Clarabel's solver for ``max c @ v`` written as ``min -c @ v`` in conic form."""
-    import clarabel
+    with interrupt_held():
+        import clarabel
 
     return clarabel.DefaultSolver(
         sp.csc_matrix((problem.shape[1], problem.shape[1])),
@@ -205,7 +207,8 @@ class _Termination:
 def _settings(
     time_limit: float | None, verbose: bool, tolerance: float, refinement: bool = True
 ) -> object:
-    import clarabel
+    with interrupt_held():
+        import clarabel
 
     settings = clarabel.DefaultSettings()
     settings.verbose = verbose

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.base.interrupt import run_interruptibly
+from seqform.base.interrupt import interrupt_not_swallowed, run_interruptibly
 from seqform.lp.highs import highs_options, new_highs
 from seqform.lp.problem import FloatSolution, LPProblem
 from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError, optimal_stats
@@ -46,9 +46,12 @@ def run_cvxpy(
     SolverError
         For any other status than optimal, or a failure inside cvxpy.
     """
-    import cvxpy as cp
+    # highspy first, with Ctrl-C held (it cannot be imported again after an interrupted
+    # import), which also spends its stdout banner (once per process) before cvxpy's Highs
+    new_highs()
+    with interrupt_not_swallowed():
+        import cvxpy as cp
 
-    new_highs()  # spends highspy 1.16's stdout banner (once per process) before cvxpy's Highs
     start = time.perf_counter()
     columns = _Columns(problem)
     rows = _Rows.of(problem)
@@ -94,7 +97,8 @@ class _Columns:
     """
 
     def __init__(self, problem: LPProblem) -> None:
-        import cvxpy as cp
+        with interrupt_not_swallowed():
+            import cvxpy as cp
 
         free = np.isneginf(problem.col_lower) & np.isposinf(problem.col_upper)
         self.free, self.bounded = np.flatnonzero(free), np.flatnonzero(~free)
@@ -158,7 +162,8 @@ class _Rows:
 
 
 def _raise_unless_optimal(status: str, name: str, seconds: float) -> None:
-    import cvxpy as cp
+    with interrupt_not_swallowed():
+        import cvxpy as cp
 
     if status == cp.USER_LIMIT:
         # cvxpy reports a HiGHS time limit as "user_limit" with values that are not a
@@ -177,7 +182,8 @@ def _raise_unless_optimal(status: str, name: str, seconds: float) -> None:
 def _solve(problem: Any, verbose: bool, options: dict[str, Any]) -> None:
     """``problem.solve`` by HiGHS, without cvxpy's "Solution may be inaccurate" warning:
     the status it warns about (a limit) is reported as :class:`SolverLimitError`."""
-    import cvxpy as cp
+    with interrupt_not_swallowed():
+        import cvxpy as cp
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Solution may be inaccurate")

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from seqform.base.interrupt import interrupt_held
 from seqform.lp.highs_watch import log_status, watched
 from seqform.lp.problem import Basis, FloatSolution, LPProblem
 from seqform.lp.solvers import InfeasibleError, SolverError, SolverLimitError, optimal_stats
@@ -55,7 +56,8 @@ HighsOption = bool | int | float | str
 
 def highs_lp(problem: LPProblem) -> highspy.HighsLp:
     """``problem`` as a ``highspy.HighsLp`` (a maximisation, the matrix column-wise)."""
-    import highspy
+    with interrupt_held():
+        import highspy
 
     matrix = problem.matrix
     rows, columns = problem.shape
@@ -139,7 +141,8 @@ def new_highs() -> highspy.Highs:
     flushed before it is restored).  As HiGHS prints the banner once per process, the
     first ``Highs`` made here also spends it for cvxpy's own.
     """
-    import highspy
+    with interrupt_held():
+        import highspy
 
     sys.stdout.flush()
     saved = os.dup(1)
@@ -158,7 +161,8 @@ def new_highs() -> highspy.Highs:
 
 def write_model(model: highspy.HighsLp, path: str) -> bool:
     """Write ``model`` to ``path`` (HiGHS picks the format by the suffix); False on error."""
-    import highspy
+    with interrupt_held():
+        import highspy
 
     highs = new_highs()
     highs.setOptionValue("output_flag", False)
@@ -210,7 +214,8 @@ class HighsSession:
         SolverError
             If HiGHS refuses the basis (its shape is not the problem's).
         """
-        import highspy
+        with interrupt_held():
+            import highspy
 
         warm = highspy.HighsBasis()
         warm.col_status = [highspy.HighsBasisStatus(int(s)) for s in basis.col_status]
@@ -236,7 +241,8 @@ class HighsSession:
             For any other status, or an "optimal" whose solutions HiGHS does not call
             feasible.
         """
-        import highspy
+        with interrupt_held():
+            import highspy
 
         highs = self.highs
         start = time.perf_counter()
@@ -292,7 +298,8 @@ def _retry(
     highs: highspy.Highs, solver: str, run: Callable[[], object]
 ) -> highspy.HighsModelStatus:
     """Solve again cold, then (for simplex) by interior point; the new model status."""
-    import highspy
+    with interrupt_held():
+        import highspy
 
     logger.info("HiGHS returned status unknown; retrying without the warm start")
     highs.clearSolver()
@@ -318,7 +325,8 @@ def _raise_unless_optimal(
 ) -> None:
     """Raise unless HiGHS proved an optimum with feasible primal and dual solutions; the
     one place HiGHS's statuses become errors (``name`` opens the messages)."""
-    import highspy
+    with interrupt_held():
+        import highspy
 
     statuses = highspy.HighsModelStatus
     text = highs.modelStatusToString(status)

@@ -39,6 +39,7 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
+from seqform.base.interrupt import interrupt_held
 from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
 from seqform.game.errors import InvalidGameError, UnknownGameError
@@ -85,7 +86,8 @@ def _stderr_silenced() -> Iterator[None]:
 def import_pyspiel() -> ModuleType:
     """The pyspiel module, or :class:`OpenSpielUnavailableError` if it is not installed."""
     try:
-        import pyspiel
+        with interrupt_held():
+            import pyspiel
     except ImportError as exc:
         raise OpenSpielUnavailableError(
             "OpenSpiel games need the open_spiel package; install it with "

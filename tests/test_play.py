@@ -445,6 +445,20 @@ def test_play_errors_are_one_line(arguments, code, message):
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("spec", ["liars_dice", " Liars_Dice(sides=6) ", "kuhn3"])
+def test_another_built_in_game_is_refused_before_its_tree_is_built(spec, monkeypatch):
+    # `play liars_dice` built Liar's Dice's 294,883-node tree (3 s) to say it does not play it
+    from seqform.io import loader
+    from seqform.play.kuhn import NotPlayableError
+
+    def built(spec: str) -> None:
+        raise AssertionError(f"{spec} was built")
+
+    monkeypatch.setattr(loader, "build_builtin_game", built)
+    with pytest.raises(NotPlayableError, match=r"are playable, not '(?i:liars_dice|kuhn3)"):
+        check_playable(spec)
+
+
 @pytest.mark.parametrize("hands", ["0", "-1", "two"])
 def test_a_bad_hand_count_is_a_usage_error(hands):
     # exit 2 as every usage error; it was 1, after the solve

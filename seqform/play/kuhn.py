@@ -30,6 +30,7 @@ __all__ = [
     "check_kuhn",
     "deal_cards",
     "hand_expectation",
+    "not_playable",
 ]
 
 
@@ -73,11 +74,16 @@ def check_kuhn(game: Game) -> None:
     """Raise :class:`NotPlayableError` unless ``game`` is Kuhn poker (``kuhn`` or
     ``kuhn(cards=N)``)."""
     if game.name != "kuhn" and not game.name.startswith("kuhn("):
-        raise NotPlayableError(
-            "play: only Kuhn poker (kuhn or kuhn(cards=N)), Leduc and Rhode Island hold'em "
-            f"(leduc(...), rhode_island(...)) and hold'em spot files (*.toml) are playable, "
-            f"not {game.name!r}"
-        )
+        raise not_playable(game.name)
+
+
+def not_playable(name: str) -> NotPlayableError:
+    """The error for the game ``name``, which ``play`` does not play."""
+    return NotPlayableError(
+        "play: only Kuhn poker (kuhn or kuhn(cards=N)), Leduc and Rhode Island hold'em "
+        f"(leduc(...), rhode_island(...)) and hold'em spot files (*.toml) are playable, "
+        f"not {name!r}"
+    )
 
 
 def actions_by_infoset(game: Game) -> dict[str, tuple[str, ...]]:

@@ -18,7 +18,10 @@ def _uses() -> dict[str, list[str]]:
     """Each ``LIMITS.field`` read in the package, with the modules that read it."""
     uses: dict[str, list[str]] = {}
     for path in PACKAGE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        text = path.read_text(encoding="utf-8")
+        if "LIMITS" not in text:  # parsed only where it can be read (2 s for the package)
+            continue
+        for node in ast.walk(ast.parse(text)):
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)

@@ -49,6 +49,9 @@ gains (0 exactly at a Nash equilibrium; for two players zero-sum it equals
 :func:`certify`'s ``nash_conv``).  Exploitability, a two-player zero-sum notion, is not
 defined there.
 
+Size: the two-player certificate and the n-player one (:func:`certify_profile`) are one
+walk over the same terminal arrays, plans and backward induction; split, each would
+import the other's private helpers.
 """
 
 from __future__ import annotations
@@ -192,11 +195,17 @@ def expected_value(game: Game, first: StrategyLike, second: StrategyLike) -> Num
     ``sum_z chance(z) · x[s0(z)] · y[s1(z)] · u0(z)``; a Fraction for exact strategies.
     """
     first, second = _profile(game, first, second)
-    x, y = plan_from_behaviour(first), plan_from_behaviour(second)
+    return _plans_value(game, plan_from_behaviour(first), plan_from_behaviour(second))
+
+
+def _plans_value(game: Game, x: np.ndarray, y: np.ndarray) -> Number:
+    """:func:`expected_value` of the realization plans ``x`` and ``y`` (exact when they
+    are object arrays of Fractions)."""
     flat = game.flat
     s0, s1 = flat.terminal_sequences
-    weights = _terminal_weights(flat, first.exact)
-    if not first.exact:
+    exact = x.dtype == object
+    weights = _terminal_weights(flat, exact)
+    if not exact:
         return float(np.sum(weights * x[s0] * y[s1]))
     keep = _nonzero(weights, x[s0], y[s1])
     return Fraction(sum(weights[keep] * x[s0[keep]] * y[s1[keep]], Fraction(0)))
@@ -349,10 +358,13 @@ def certify(
     bounds = bounds or (None, None)
     # a float sum that leaves the float range is refused below by name, without numpy's
     # RuntimeWarnings on the way (inf - inf in a sum of payoffs)
+    tables = game.flat.tables
     with np.errstate(over="ignore", invalid="ignore"):
-        value = expected_value(game, first, second)
-        best_first = best_response(game, 0, second, bounds[0]).value
-        best_second = best_response(game, 1, first, bounds[1]).value
+        # each plan once: the value and the other player's best response read it
+        x, y = plan_from_behaviour(first), plan_from_behaviour(second)
+        value = _plans_value(game, x, y)
+        best_first = respond(tables[0], leaf_payoffs(game, 0, y), bounds[0]).value
+        best_second = respond(tables[1], leaf_payoffs(game, 1, x), bounds[1]).value
         numbers = [value, best_first, best_second, best_first + best_second]
     if not first.exact:
         require_finite(numbers, "the certificate")

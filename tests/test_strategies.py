@@ -128,6 +128,26 @@ def test_infoset_lookup_by_name_is_built_once_and_read_only():
         index["new"] = 0  # type: ignore[index]
 
 
+def test_infoset_depths_are_kept_read_only_by_a_small_table_only(monkeypatch):
+    # An iterative run certifies the same table at every sample; making its depths again
+    # each time was a sixth of a Leduc certificate.  A flop's table makes them again.
+    from seqform.game import sequences
+
+    table = kuhn_poker().flat.tables[0]
+    depths = table.infoset_depths()
+    assert table.infoset_depths() is depths
+    # Kuhn's player 1 (KMvS 1996): J, Q, K at the root, then Jpb, Qpb, Kpb after check-bet
+    assert dict(zip(table.infosets, depths.tolist(), strict=True)) == {
+        "J": 0, "Q": 0, "K": 0, "Jpb": 1, "Qpb": 1, "Kpb": 1,
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="read-only"):
+        depths[0] = 5
+    monkeypatch.setattr(sequences, "DEPTHS_KEPT_UP_TO", table.num_infosets - 1)
+    large = kuhn_poker().flat.tables[0]
+    assert large.infoset_depths() is not large.infoset_depths()
+    assert np.array_equal(large.infoset_depths(), depths)
+
+
 def _kuhn_first(rows: dict) -> dict:
     table = kuhn_poker().flat.tables[0]
     return {name: rows for name in table.infosets}

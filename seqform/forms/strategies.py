@@ -222,19 +222,9 @@ def _exact_behaviour_from_plan(
 
 
 def infoset_depths(table: PlayerSequences) -> np.ndarray:
-    """Depth of each information set in the player's own information-set tree (roots 0)."""
-    depth = np.zeros(table.num_infosets, dtype=np.int64)
-    if not table.num_infosets:
-        return depth
-    parent_infoset = table.sequence_infoset[table.parent_sequence]  # -1 below the root
-    has_parent = parent_infoset >= 0
-    # Parents have smaller indices, so repeating "depth = depth(parent) + 1" settles in
-    # as many rounds as the tree is deep.
-    while True:
-        updated = np.where(has_parent, depth[np.maximum(parent_infoset, 0)] + 1, 0)
-        if np.array_equal(updated, depth):
-            return depth
-        depth = updated
+    """Depth of each information set in the player's own information-set tree (roots 0),
+    read-only (:meth:`~seqform.game.sequences.PlayerSequences.infoset_depths`)."""
+    return table.infoset_depths()
 
 
 def plan_from_behaviour(strategy: BehaviouralStrategy) -> np.ndarray:

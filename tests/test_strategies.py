@@ -11,12 +11,14 @@ from seqform.documents.solve import solution_document
 from seqform.documents.text.solve import solution_text
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.forms.strategies import (
+    _first_largest,
     behaviour_from_mapping,
     behaviour_from_plan,
     plan_from_behaviour,
     round_strategy,
 )
 from seqform.game.builtin.kuhn import kuhn_poker
+from seqform.game.builtin.leduc import leduc_poker
 from seqform.routes.solve import solve
 
 
@@ -71,6 +73,27 @@ def test_rounding_keeps_each_infoset_summing_to_one():
         assert rounded.to_float().at("K" if strategy.player == 0 else "Kb") == pytest.approx(
             strategy.at("K" if strategy.player == 0 else "Kb"), abs=1e-9
         )
+
+
+def test_rounding_sets_the_first_of_tied_largest_probabilities():
+    # By hand: at denominator 2, 0.35 and 0.3 both round to 1/2, so the first of the two
+    # largest takes 1 - 1/2 - 1/2 = 0 and the second keeps its 1/2.
+    table = build_sequence_form(leduc_poker()).players[1]
+    given = {
+        name: [0.35, 0.35, 0.3] if len(actions) == 3 else [0.5, 0.5]
+        for name, actions in zip(table.infosets, table.actions, strict=True)
+    }
+    rounded = round_strategy(behaviour_from_mapping(table, given), max_denominator=2)
+    assert rounded is not None
+    facing = next(name for name, actions in given.items() if len(actions) == 3)
+    assert list(rounded.at(facing).values()) == [0, Fraction(1, 2), Fraction(1, 2)]
+
+
+def test_the_largest_of_each_set_is_found_whatever_the_order_of_the_sets():
+    # Sets numbered out of the order of their sequences (a structured table may): the
+    # sequences 1-2, 3-5 and 6 belong to sets 1, 2 and 0.
+    values = np.array([1.0, 0.2, 0.8, 0.3, 0.3, 0.1, 1.0])
+    assert _first_largest(values, np.array([6, 1, 3])).tolist() == [6, 2, 3]
 
 
 def test_unreached_infoset_is_flagged_and_uniform():

@@ -346,20 +346,50 @@ def behaviour_with_reach(table: PlayerSequences, probabilities: np.ndarray) -> B
 def round_strategy(
     strategy: BehaviouralStrategy, max_denominator: int = ROUNDING_DENOMINATOR
 ) -> BehaviouralStrategy | None:
-    """A nearby exact strategy (module docstring), or None if rounding breaks a sum."""
+    """A nearby exact strategy (module docstring), or None if rounding breaks a sum.
+
+    Each distinct probability is rounded once (an LP's strategy repeats 0 and 1 at most of
+    its sequences), and the largest of each information set, the first if tied, found by
+    segment (``reduceat``) over the sets' contiguous sequences.
+    """
     table = strategy.table
-    probabilities = _exact_array([1] * table.num_sequences)
-    for infoset in range(table.num_infosets):
-        sequences = table.sequences_of(infoset)
-        floats = [float(strategy.probabilities[s]) for s in sequences]
-        largest = max(range(len(floats)), key=floats.__getitem__)
-        rounded = [
-            Fraction(min(max(p, 0.0), 1.0)).limit_denominator(max_denominator) for p in floats
-        ]
-        rounded[largest] = 1 - sum((r for k, r in enumerate(rounded) if k != largest), Fraction(0))
-        if rounded[largest] < 0:
+    floats = np.asarray(strategy.probabilities, dtype=float)
+    known = {0.0: Fraction(0), 1.0: Fraction(1)}
+    rounded: list[Fraction] = [Fraction(1)]  # the empty sequence
+    for p in np.clip(floats[1:], 0.0, 1.0).tolist():
+        value = known.get(p)
+        if value is None:
+            value = known[p] = Fraction(p).limit_denominator(max_denominator)
+        rounded.append(value)
+    first = table.first_sequence.astype(np.int64)
+    stop = first + table.action_counts()
+    for start, end, big in zip(
+        first.tolist(), stop.tolist(), _first_largest(floats, first).tolist(), strict=True
+    ):
+        rest = sum(rounded[start:big], Fraction(0)) + sum(rounded[big + 1 : end], Fraction(0))
+        rounded[big] = 1 - rest
+        if rounded[big] < 0:
             return None
-        probabilities[sequences.start : sequences.stop] = rounded
+    probabilities = np.empty(len(rounded), dtype=object)
+    probabilities[:] = rounded
     return BehaviouralStrategy(
         table=table, probabilities=probabilities, unreached=strategy.unreached.astype(bool)
     )
+
+
+def _first_largest(values: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Per information set, the index of its largest value, the first if tied: the sets'
+    sequences are contiguous from ``first[i]`` and cover ``values[1:]`` (index 0 is the
+    empty sequence), in any order of the sets."""
+    if len(first) == 0:
+        return first
+    order = np.argsort(first, kind="stable")
+    starts = first[order]
+    ends = np.append(starts[1:], len(values))
+    largest = np.maximum.reduceat(values, starts)
+    owner = np.repeat(np.arange(len(starts)), ends - starts)
+    index = np.arange(starts[0], len(values))
+    at_max = np.where(values[starts[0] :] == largest[owner], index, len(values))
+    found = np.empty(len(first), dtype=np.int64)
+    found[order] = np.minimum.reduceat(at_max, starts - starts[0])
+    return found

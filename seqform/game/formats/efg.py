@@ -28,6 +28,7 @@ from typing import TypeVar
 
 import pygambit
 
+from seqform.base.collector import gc_paused
 from seqform.base.interrupt import ThreadStartError, run_interruptibly
 from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
@@ -149,13 +150,14 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
         if depth is not None and depth > MAX_DEPTH:
             raise _too_deep(name, depth)
     report(Step(f"reading {name}"))
-    scanned = scan_efg(name, data)
-    depth = scanned.depth
-    if scanned.node_labels is None:  # the pre-pass stopped early: depth is a bound
-        depth = min(depth, MAX_DEPTH)
-    elif depth > MAX_DEPTH:
-        raise _too_deep(name, depth)
-    return _with_stack(depth, lambda: _convert(name, data, scanned))
+    with gc_paused():  # a million tokens and labels, none in a cycle (measurements.md)
+        scanned = scan_efg(name, data)
+        depth = scanned.depth
+        if scanned.node_labels is None:  # the pre-pass stopped early: depth is a bound
+            depth = min(depth, MAX_DEPTH)
+        elif depth > MAX_DEPTH:
+            raise _too_deep(name, depth)
+        return _with_stack(depth, lambda: _convert(name, data, scanned))
 
 
 def _too_deep(name: str, depth: int) -> GameFormatError:

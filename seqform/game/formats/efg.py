@@ -149,15 +149,20 @@ def read_efg(path: str | os.PathLike[str]) -> Game:
         depth = quick_depth(decode(name, data))
         if depth is not None and depth > MAX_DEPTH:
             raise _too_deep(name, depth)
-    report(Step(f"reading {name}"))
     with gc_paused():  # a million tokens and labels, none in a cycle (measurements.md)
-        scanned = scan_efg(name, data)
-        depth = scanned.depth
-        if scanned.node_labels is None:  # the pre-pass stopped early: depth is a bound
-            depth = min(depth, MAX_DEPTH)
-        elif depth > MAX_DEPTH:
-            raise _too_deep(name, depth)
-        return _with_stack(depth, lambda: _convert(name, data, scanned))
+        return _read(name, data)
+
+
+def _read(name: str, data: bytes) -> Game:
+    """The pre-pass, then pygambit's parse and the conversion on a stack deep enough."""
+    report(Step(f"reading {name}"))
+    scanned = scan_efg(name, data)
+    depth = scanned.depth
+    if scanned.node_labels is None:  # the pre-pass stopped early: depth is a bound
+        depth = min(depth, MAX_DEPTH)
+    elif depth > MAX_DEPTH:
+        raise _too_deep(name, depth)
+    return _with_stack(depth, lambda: _convert(name, data, scanned))
 
 
 def _too_deep(name: str, depth: int) -> GameFormatError:

@@ -10,6 +10,7 @@ from gametrees import games, random_game
 from hypothesis import HealthCheck, assume, given, settings
 
 import seqform.forms.normal_form as normal_form_module
+from seqform.base.counts import LogCount
 from seqform.certify import expected_value
 from seqform.forms.normal_counts import (
     JSON_EXACT_DIGITS,
@@ -24,9 +25,10 @@ from seqform.forms.normal_form import build_normal_form, kuhn_conversion
 from seqform.forms.pure_strategies import pure_strategies
 from seqform.forms.sequence_form import build_sequence_form
 from seqform.game.builtin.kuhn import kuhn_poker
-from seqform.game.builtin.registry import GAMES
+from seqform.game.builtin.registry import GAMES, load_structured_game
 from seqform.routes.normal import solve_matrix_game, solve_normal_form
 from seqform.routes.solve import solve
+from seqform.structured.responses import sequence_tables
 
 KUHN_VALUE = -1 / 18  # Kuhn (1950); Wikipedia "Kuhn poker"
 TOL = 1e-9
@@ -353,3 +355,34 @@ def test_mixture_is_realization_equivalent_on_the_tree(seed):
     for column in range(len(second)):
         walked = expected_value(game, behaviour, second.behaviour(column))
         assert float(walked) == pytest.approx(mixture_payoffs[column], abs=1e-12)
+
+
+def _exact_reduced(table):
+    """The recursion of seqform.forms.normal_counts in integers, however long (the test's
+    own, for the counts the library gives by their logarithm)."""
+    ways = [1] * table.num_sequences
+    for infoset in reversed(range(table.num_infosets)):
+        total = sum(ways[sequence] for sequence in table.sequences_of(infoset))
+        ways[int(table.parent_sequence[infoset])] *= total
+    return ways[0]
+
+
+@pytest.mark.parametrize("spec", ["kuhn(cards=2000)", "liars_dice(sides=6)"])
+def test_counts_beyond_a_thousand_digits_are_their_logarithms(spec):
+    # Kuhn with 2,000 cards: 4,000 sets of two actions a player, 2^4000 pure strategies
+    # (1,205 digits); Liar's Dice with six sides: sets of one to twelve actions, 10^2709.9
+    # pure strategies and reduced counts short enough to be exact.  The long counts are
+    # their logarithms, checked against the exact integers made here.
+    for table in sequence_tables(load_structured_game(spec)):
+        pure = math.prod(len(actions) for actions in table.actions)
+        reduced = _exact_reduced(table)
+        for counted, exact in (
+            (count_pure_strategies(table), pure),
+            (count_reduced_strategies(table), reduced),
+        ):
+            if math.log10(exact) < JSON_EXACT_DIGITS:
+                assert counted == exact
+            else:
+                assert isinstance(counted, LogCount)
+                assert counted.log10 == pytest.approx(math.log10(exact), rel=1e-12)
+    assert isinstance(count_pure_strategies(table), LogCount)

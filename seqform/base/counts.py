@@ -36,6 +36,7 @@ __all__ = [
     "count_at_most",
     "count_json",
     "count_log10",
+    "count_plus",
     "count_power",
     "count_product",
     "count_text",
@@ -101,6 +102,15 @@ def count_power(base: Count, exponent: int, max_digits: int = JSON_EXACT_DIGITS)
     ):
         return base**exponent
     return LogCount(exponent * count_log10(base))
+
+
+def count_plus(count: Count, more: Count) -> Count:
+    """``count + more``, exact when both are, else by its logarithm
+    (``h + log10(1 + 10^(l - h))`` for the larger logarithm ``h`` and the smaller ``l``)."""
+    if isinstance(count, int) and isinstance(more, int):
+        return count + more
+    high, low = sorted((count_log10(count), count_log10(more)), reverse=True)
+    return LogCount(high + math.log10(1 + 10 ** (low - high)))
 
 
 def count_at_most(count: Count, limit: int) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.base.counts import count_at_most
 from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
     NormalFormTooLargeError,
@@ -157,7 +158,7 @@ def pure_strategies(
         If the exact count exceeds ``max_strategies``.
     """
     count = count_reduced_strategies(table) if reduced else count_pure_strategies(table)
-    if count > max_strategies:
+    if not count_at_most(count, max_strategies):
         kind = "reduced pure strategies" if reduced else "pure strategies"
         raise NormalFormTooLargeError(
             f"player {table.player + 1} has {count_text(count)} {kind}, more than the limit "

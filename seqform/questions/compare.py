@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 
 from seqform.base.arguments import require_count, require_time_limit
+from seqform.base.counts import Count, count_at_most, count_plus, count_product
 from seqform.certify import EQUILIBRIUM_TOLERANCE, is_certified, payoff_range
 from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
@@ -83,9 +84,9 @@ class Formulation:
     """
 
     name: str
-    variables: int
-    constraints: int
-    nonzeros: int | None
+    variables: Count
+    constraints: Count
+    nonzeros: Count | None
     fits: bool
     build_seconds: float | None = None
     solution: Solution | None = None
@@ -169,9 +170,9 @@ def lp_options_given(
     return {name: value for name, value in given.items() if value not in (None, defaults[name])}
 
 
-def _normal_lp_size(rows: int, columns: int) -> tuple[int, int]:
+def _normal_lp_size(rows: Count, columns: Count) -> tuple[Count, Count]:
     """Variables and constraints of the matrix-game LP (``E = F = ones``)."""
-    return rows + 1, columns + 1
+    return count_plus(rows, 1), count_plus(columns, 1)
 
 
 @dataclass(frozen=True)
@@ -293,7 +294,7 @@ def _normal(
     """The full or reduced normal-form formulation, solved when it fits."""
     rows, columns = counts.shape(reduced)
     variables, constraints = _normal_lp_size(rows, columns)
-    fits = rows * columns <= max_entries
+    fits = count_at_most(count_product(rows, columns), max_entries)
     solution = None
     if fits and options is not None:
         solution = solve_normal_form(
@@ -310,7 +311,9 @@ def _normal(
         name="reduced_normal" if reduced else "normal",
         variables=variables,
         constraints=constraints,
-        nonzeros=None if summary is None else summary.nonzeros + rows + columns,
+        nonzeros=None
+        if summary is None
+        else count_plus(summary.nonzeros, count_plus(rows, columns)),
         fits=fits,
         build_seconds=None if summary is None else summary.build_seconds,
         solution=solution,
@@ -351,7 +354,7 @@ class StructuredSizes:
 
     def fits(self, reduced: bool) -> bool:
         """Whether the normal form, full or reduced, is within :attr:`max_entries`."""
-        return self.counts.entries(reduced) <= self.max_entries
+        return count_at_most(self.counts.entries(reduced), self.max_entries)
 
     def constraint_nonzeros(self, player: int) -> int:
         """``nnz(E)`` (player 0) or ``nnz(F)``: the root row's 1, and per information set its

@@ -17,6 +17,7 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.base.counts import Count, count_at_most, count_product
 from seqform.certify import certify
 from seqform.forms.normal_counts import (
     DEFAULT_MAX_ENTRIES,
@@ -58,11 +59,11 @@ RAISE_LIMIT_FACTOR = 100
 
 
 def pointed_refusal(
-    name: str, refused: NormalFormTooLargeError, entries: int, max_entries: int
+    name: str, refused: NormalFormTooLargeError, entries: Count, max_entries: int
 ) -> NormalFormTooLargeError:
     """``refused`` said of the game ``name``, pointing to the sequence form (and to a higher
     limit when ``entries`` is within :data:`RAISE_LIMIT_FACTOR` of ``max_entries``)."""
-    near = entries <= RAISE_LIMIT_FACTOR * max_entries
+    near = count_at_most(entries, RAISE_LIMIT_FACTOR * max_entries)
     more = "; or raise the limit with --max-entries (max_entries=...)" if near else ""
     return NormalFormTooLargeError(f"{name}: {refused}; {SEQUENCE_FORM_POINTER}{more}")
 
@@ -107,7 +108,9 @@ def refuse_large_normal_form(
         check_normal_form_size(counts, reduced=reduced, max_entries=max_entries)
     except NormalFormTooLargeError as exc:
         rows, columns = counts.shape(reduced)
-        raise pointed_refusal(structured.name, exc, rows * columns, max_entries) from exc
+        raise pointed_refusal(
+            structured.name, exc, count_product(rows, columns), max_entries
+        ) from exc
 
 
 def solve_matrix_game(

@@ -35,6 +35,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from seqform.base.arguments import require_count, require_time_limit
+from seqform.base.counts import count_product
 from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES, NormalFormTooLargeError
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
@@ -464,4 +465,4 @@ def _normal(
         )
     except NormalFormTooLargeError as exc:
         rows, columns = strategy_counts(built).shape(reduced)
-        raise pointed_refusal(game.name, exc, rows * columns, max_entries) from exc
+        raise pointed_refusal(game.name, exc, count_product(rows, columns), max_entries) from exc

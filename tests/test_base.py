@@ -12,6 +12,7 @@ from seqform.base.counts import (
     about_text,
     count_at_most,
     count_json,
+    count_plus,
     count_power,
     count_product,
     count_text,
@@ -61,6 +62,15 @@ def test_a_count_too_large_to_compute_is_written_by_its_logarithm() -> None:
     # while short enough to be written exactly, the count is exact
     assert count_power(36, 3) == count_product(36, 36, 36) == 46_656
     assert count_text(count_power(10, 9_999)) == "≈ 10^9999.0"
+
+
+def test_a_sum_of_counts_is_exact_while_both_are() -> None:
+    # 2 · 10^1200 has log10 1200 + log10 2; a small exact count added to it does not move
+    # its logarithm; exact counts add exactly
+    big = LogCount(1200.0)
+    assert count_plus(big, big).log10 == pytest.approx(1200 + math.log10(2))  # type: ignore[union-attr]
+    assert count_plus(big, 1).log10 == 1200.0  # type: ignore[union-attr]
+    assert count_plus(7, 10**40) == 10**40 + 7
 
 
 def test_dealt_tree_nodes_is_the_deal_plus_the_public_tree_per_deal() -> None:

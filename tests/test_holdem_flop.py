@@ -332,8 +332,13 @@ def test_the_texassolver_flop_is_counted_without_building_it(monkeypatch):
 
 @pytest.mark.parametrize(
     "argv",
-    [["solve"], ["solve", "--method", "structured"], ["iterate", "--algorithm", "dcfr"]],
-    ids=["solve", "solve-structured", "iterate"],
+    [
+        ["solve"],
+        ["solve", "--method", "structured"],
+        ["iterate", "--algorithm", "dcfr"],
+        ["compare", "--no-solve"],
+    ],
+    ids=["solve", "solve-structured", "iterate", "compare-sizes"],
 )
 def test_a_flop_whose_numbering_will_not_fit_is_refused_before_its_tree_is_built(
     argv, monkeypatch, capsys
@@ -365,3 +370,60 @@ def test_the_texassolver_flop_is_refused_before_its_tree_is_built(command, monke
     assert main([command, _texassolver_flop()]) == 1
     error = capsys.readouterr().err
     assert "65,367,121,447 nodes, more than the 5,000,000 seqform builds" in error
+
+
+# A turn spot of three combos a side, small enough to build its tree for the check.
+TURN_SPOT = """\
+board = "Ks7h2d3c"
+pot = 2
+effective_stack = 6
+oop_range = "AhAd,KhQh,JcTc"
+ip_range = "AsKd,QdQc,9s9h"
+bet_sizes = [1]
+max_raises = 0
+all_in = false
+"""
+
+
+def _turn_file(folder) -> str:
+    path = folder / "turn.toml"
+    path.write_text(TURN_SPOT, encoding="utf-8")
+    return str(path)
+
+
+def test_compare_no_solve_sizes_a_spot_as_its_tree_does(tmp_path):
+    """compare --no-solve on a spot file counted from its public tree × combos, checked
+    against the sequence form of its tree, built here (834 information sets a player)."""
+    from seqform.questions.compare import compare
+    from seqform.questions.formula_sizes import known_sizes
+
+    path = _turn_file(tmp_path)
+    sizes = known_sizes(path)
+    from_tree = compare(path, solve_lps=False)
+    assert sizes is not None
+    assert sizes.infosets == tuple(table.num_infosets for table in from_tree.form.players)
+    assert sizes.sequences == tuple(table.num_sequences for table in from_tree.form.players)
+    assert sizes.payoff_nonzeros == from_tree.form.A.nnz > 0
+    assert sizes.counts == from_tree.counts
+    assert sizes.structured_payoff_nonzeros is not None and sizes.structured_payoff_nonzeros > 0
+    assert sizes.tree_nodes >= from_tree.game.flat.num_nodes
+
+
+def test_compare_no_solve_leaves_a_spots_lp_unbuilt_past_the_limit(tmp_path, monkeypatch, capsys):
+    """A spot whose LP solve would refuse (here a limit of 10 variables) is sized without
+    its LP; the text says so and the JSON has null."""
+    import json
+
+    from seqform.cli.main import main
+    from seqform.holdem import lp_work
+
+    monkeypatch.setattr(lp_work, "SPOT_LP_VARIABLES", 10)
+    path = _turn_file(tmp_path)
+    assert main(["compare", path, "--no-solve"]) == 0
+    assert "its LP is larger than seqform solves for a spot" in capsys.readouterr().out
+    assert main(["compare", path, "--no-solve", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["structured_payoff_nonzeros"] is None
+    assert document["counted_by"] == "public tree"
+    assert main(["compare", path, "--no-solve", "--force", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["structured_payoff_nonzeros"] > 0

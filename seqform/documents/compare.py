@@ -51,7 +51,7 @@ Schema ``seqform.compare-sizes/2`` (``compare_sizes.schema.json``)::
                                                    #       "entries": COUNT, "fits": bool}
      "sequence_form": {"E_nonzeros": int, "F_nonzeros": int, "A_nonzeros": int,
                        "lp": {"variables": int, "constraints": int, "nonzeros": int}},
-     "structured_payoff_nonzeros": int | null,      # null when counted by formula
+     "structured_payoff_nonzeros": int | null,      # null: by formula, or a spot's LP too large
      "lossless_abstraction": null | {               # by formula only
          "steps": [{"step": "unabstracted" | "canonical boards" | "hand classes"
                             | "ordered classes",

@@ -329,7 +329,7 @@ class StructuredSizes:
     counts : exact pure and reduced pure strategy counts, from the tables
     payoff_nonzeros : ``nnz(A)``, counted from level histograms
         (:func:`~seqform.structured.payoff_matrix.payoff_nnz`), ``A`` not formed
-    structured_payoff_nonzeros : the non-zeros of the structured LP's payoff part
+    structured_payoff_nonzeros : the structured LP's payoff part's non-zeros, None unbuilt
     tree_nodes : at most the nodes of the tree that is not built
     max_entries : the normal-form size limit used
     """
@@ -338,7 +338,7 @@ class StructuredSizes:
     tables: tuple[PlayerSequences, PlayerSequences]
     counts: StrategyCounts
     payoff_nonzeros: int
-    structured_payoff_nonzeros: int
+    structured_payoff_nonzeros: int | None
     tree_nodes: int
     max_entries: int
 
@@ -374,16 +374,17 @@ class StructuredSizes:
 
 
 def compare_sizes(
-    game: StructuredGame, *, max_entries: int = DEFAULT_MAX_ENTRIES
+    game: StructuredGame, *, max_entries: int = DEFAULT_MAX_ENTRIES, structured_lp: bool = True
 ) -> StructuredSizes:
-    """:class:`StructuredSizes` of ``game``: its sizes without its tree (``compare
-    --no-solve`` on a built-in game with a structured description)."""
+    """:class:`StructuredSizes` of ``game`` without its tree (``compare --no-solve``), its
+    structured LP built for the payoff part's non-zeros only if ``structured_lp``."""
     from seqform.game.public.explicit import tree_nodes
     from seqform.structured.lp_model import build_structured_lp
     from seqform.structured.payoff_matrix import payoff_nnz
     from seqform.structured.responses import sequence_tables
 
     tables = sequence_tables(game)
+    payoffs = build_structured_lp(game).payoff_nonzeros if structured_lp else None
     counts = StrategyCounts(
         pure=(count_pure_strategies(tables[0]), count_pure_strategies(tables[1])),
         reduced=(count_reduced_strategies(tables[0]), count_reduced_strategies(tables[1])),
@@ -393,7 +394,7 @@ def compare_sizes(
         tables=(tables[0], tables[1]),
         counts=counts,
         payoff_nonzeros=payoff_nnz(game),
-        structured_payoff_nonzeros=build_structured_lp(game).payoff_nonzeros,
+        structured_payoff_nonzeros=payoffs,
         tree_nodes=tree_nodes(game),
         max_entries=max_entries,
     )

@@ -1,7 +1,7 @@
-"""A built-in game's sizes without its tree, for ``compare --no-solve`` (:func:`known_sizes`):
-by the game's formulas where it has them (Rhode Island hold'em, whose full deck's
-public tree takes minutes to number), else from its public tree × private hands
-(:func:`seqform.questions.compare.compare_sizes`).
+"""A built-in game's or a hold'em spot's sizes without its tree, for ``compare --no-solve``
+(:func:`known_sizes`): by the game's formulas where it has them (Rhode Island hold'em, whose
+full deck's public tree takes minutes to number), else from its public tree × private hands
+(:func:`seqform.questions.compare.compare_sizes`; a spot by :func:`spot_sizes`).
 
 The text and JSON (schema ``seqform.compare-sizes/2``) are written by
 :mod:`seqform.documents.compare` and :mod:`seqform.documents.text.compare_sizes`.
@@ -19,7 +19,7 @@ from seqform.forms.normal_counts import DEFAULT_MAX_ENTRIES
 from seqform.game.builtin.rhode_island_sizes import SuitReducedSizes
 from seqform.questions.compare import StructuredSizes, compare_sizes
 
-__all__ = ["SMALL_TREE_NODES", "FormulaSizes", "known_sizes", "sizes_without_tree"]
+__all__ = ["SMALL_TREE_NODES", "FormulaSizes", "known_sizes", "sizes_without_tree", "spot_sizes"]
 
 SMALL_TREE_NODES = 50_000
 """A built-in game whose tree has at most this many nodes (by its formula,
@@ -148,15 +148,56 @@ def sizes_without_tree(
     return compare_sizes(load_structured_game(spec), max_entries=max_entries)
 
 
+def spot_sizes(
+    path: str, *, max_entries: int = DEFAULT_MAX_ENTRIES, force: bool = False
+) -> StructuredSizes:
+    """The sizes of the hold'em spot file ``path`` from its public tree × combos, without
+    its tree (``compare --no-solve``; a flop's tree has billions of nodes).
+
+    As ``solve`` does, a spot whose public numbering would not fit is refused from its
+    betting's counts before its public tree is built, unless ``force``; and its structured
+    LP is built, for the non-zeros of its payoff part, only where ``solve`` would build it
+    (:func:`~seqform.structured.lp_size.estimate_lp_size` within
+    :data:`~seqform.holdem.lp_work.SPOT_LP_VARIABLES`, or ``force``): a narrow flop's took
+    over 150 s and 4.9 GB, the rest of its sizes about 30 s.  The counts are the
+    structured route's: equal to the tree's but where a turn and river leave one player no
+    live combo (ranges of two combos), whose opponent's sets there the tree does not have.
+
+    Raises
+    ------
+    SpotFileError, CardError
+        For a file that is not a spot, naming the file and the key.
+    seqform.routes.sizing.memory.MemoryRefusedError
+        If its public numbering would not fit in memory and not ``force``.
+    """
+    from seqform.holdem import SPOT_LP_VARIABLES, read_spot, spot_game
+    from seqform.routes.policy import NUMBERING_WAY_OUT
+    from seqform.routes.sizing.memory import MemoryRefusedError, check_memory
+    from seqform.routes.sizing.spots import spot_numbering_estimate
+    from seqform.structured.lp_size import estimate_lp_size
+
+    max_entries = require_count("max_entries", max_entries, minimum=1)
+    spot = read_spot(path)
+    if not force:
+        try:
+            check_memory(spot_numbering_estimate(spot), NUMBERING_WAY_OUT)
+        except MemoryRefusedError as refused:
+            raise MemoryRefusedError(f"{path}: {refused}") from None
+    game = spot_game(spot)
+    built = force or estimate_lp_size(game).variables <= SPOT_LP_VARIABLES
+    return compare_sizes(game, max_entries=max_entries, structured_lp=built)
+
+
 def known_sizes(
     spec: str, *, max_entries: int = DEFAULT_MAX_ENTRIES, force: bool = False
 ) -> StructuredSizes | FormulaSizes | None:
     """The sizes of ``spec`` without its tree where they are known (``compare --no-solve``):
-    a built-in game with a structured description that takes its parameters, by
-    :func:`sizes_without_tree` (Leduc 13×4 in 4 s and 130 MB, where its tree takes minutes
-    and 3.4 GB); None for any other game (a file, a game with a tree only, parameters only
-    its tree takes: ``leduc(suit_isomorphism=True)``), whose sizes need its tree, and for a
-    game whose tree is small (:data:`SMALL_TREE_NODES`), whose tree's report says more.
+    a hold'em spot file, by :func:`spot_sizes`; a built-in game with a structured
+    description that takes its parameters, by :func:`sizes_without_tree` (Leduc 13×4 in 4 s
+    and 130 MB, where its tree takes minutes and 3.4 GB); None for any other game (a file, a
+    game with a tree only, parameters only its tree takes: ``leduc(suit_isomorphism=True)``),
+    whose sizes need its tree, and for a game whose tree is small
+    (:data:`SMALL_TREE_NODES`), whose tree's report says more.
 
     Raises
     ------
@@ -169,8 +210,11 @@ def known_sizes(
         parse_game_spec,
     )
     from seqform.game.errors import GameParameterError, UnknownGameError
+    from seqform.holdem import is_spot_file
 
     max_entries = require_count("max_entries", max_entries, minimum=1)
+    if is_spot_file(spec):
+        return spot_sizes(spec, max_entries=max_entries, force=force)
     try:
         name, _ = parse_game_spec(spec)
     except ValueError:  # not a built-in game's name: a file, or a spec the tree reads

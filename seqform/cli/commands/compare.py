@@ -22,6 +22,7 @@ from seqform.documents.text.compare_sizes import sizes_text
 from seqform.game.builtin.registry import STRUCTURED_GAMES, load_structured_game, parse_game_spec
 from seqform.game.errors import GameParameterError, TreeTooLargeError
 from seqform.game.public.tree import StructuredGame
+from seqform.holdem import is_spot_file
 from seqform.questions.compare import compare, lp_options_given
 from seqform.questions.formula_sizes import known_sizes
 from seqform.routes.sizing.memory import MemoryRefusedError
@@ -94,8 +95,10 @@ def _not_for_sizes(args: argparse.Namespace) -> list[str]:
 
 
 def _has_structured(spec: str) -> bool:
-    """Whether ``spec`` is a built-in game with a structured description, without building
-    it (the full Rhode Island hold'em's takes 40 s)."""
+    """Whether ``spec`` is a hold'em spot file or a built-in game with a structured
+    description, without building it (the full Rhode Island hold'em's takes 40 s)."""
+    if is_spot_file(spec):
+        return True
     try:
         name, _ = parse_game_spec(spec)
     except ValueError:

@@ -43,6 +43,11 @@ def _sequence_lines(document: Document) -> list[str]:
             f"Structured route: the structured LP writes A's {count_text(payoffs)} "
             f"non-zeros as {count_text(structured)} (level sums, no tree)"
         )
+    elif document["counted_by"] == "public tree":
+        lines.append(
+            "Structured route: its LP is larger than seqform solves for a spot, so its "
+            "non-zeros are not counted (--force builds it to count them)"
+        )
     return lines
 
 

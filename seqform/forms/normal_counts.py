@@ -10,8 +10,11 @@ plans.  Their number is a recursion over the player's information-set tree:
     R(s) = prod over information sets h entered from sequence s of  sum_a R(h, a),
 
 with ``R(s) = 1`` for a sequence after which the player never moves again; the reduced
-count is ``R(empty)``.  Both counts are exact Python integers, so that Leduc's (about
-``10^168`` per player) are printed exactly or as ``10^k`` (:func:`count_text`).
+count is ``R(empty)``.  Both counts are exact Python integers up to
+:data:`JSON_EXACT_DIGITS` digits (Leduc's, about ``10^168`` per player, printed exactly or as
+``10^k`` by :func:`count_text`), and beyond them known by their logarithm
+(:class:`~seqform.base.counts.LogCount`), whose digits would take time quadratic in their
+number to compute.
 
 Size limit
 ----------
@@ -95,7 +98,7 @@ def count_reduced_strategies(table: PlayerSequences) -> Count:
     bottom up in logarithms (:func:`_log10_reduced`); where the count is short it is run
     again in exact integers: an information set is indexed after the one its parent
     sequence belongs to (see :mod:`seqform.forms.sequence_form`), so the reverse index
-    order meets children first, and every ``R(s)`` divides into the count's digits.
+    order meets children first, and every ``R(s)`` is at most the count.
     """
     log10 = _log10_reduced(table)
     if log10 >= JSON_EXACT_DIGITS:

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqform.game.public.numbering import number_public_tree, structured_tables
-from seqform.game.public.tree import PayoffRule, StructuredGame
+from seqform.game.public.tree import StructuredGame
 from seqform.iterative.layout import CHUNK, PlayerLayout, TreeLayout, sequence_layout
-from seqform.structured.leaf_groups import THRESHOLD, rule_numbers, twin_hands
+from seqform.structured.leaf_groups import THRESHOLD, rule_table, twin_hands
 
 __all__ = ["BATCH", "FlatGame", "FlatPlayer", "built_flat_game", "flat_game"]
 
@@ -126,28 +126,6 @@ def _node_major(game: StructuredGame) -> TreeLayout:
     return TreeLayout(players=tuple(players))
 
 
-def _leaf_numbers(
-    rules: tuple[PayoffRule, ...],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per leaf its rule kind, first and second number (floats) and quantity: converted
-    once per rule object (a spot's leaves share a few dozen), not per leaf, and without
-    :func:`~seqform.structured.leaf_groups.leaf_index`, whose per-group gathers of the
-    sequence index (leaves × hands, both players) the kernels never read."""
-    code: dict[int, int] = {}
-    distinct: list[tuple[int, float, float, int]] = []
-    which = np.empty(len(rules), dtype=np.int64)
-    for leaf, rule in enumerate(rules):
-        found = code.get(id(rule))
-        if found is None:
-            kind, first, second, quantity = rule_numbers(rule)
-            found = code[id(rule)] = len(distinct)
-            distinct.append((kind, float(first), float(second), quantity))
-        which[leaf] = found
-    table = np.asarray(distinct, dtype=float).reshape(-1, 4)
-    kinds, quantities = table[:, 0].astype(np.int64), table[:, 3].astype(np.int64)
-    return kinds[which], table[which, 1], table[which, 2], quantities[which]
-
-
 def _level_sets(
     game: StructuredGame, leaf_levels: tuple[tuple[np.ndarray, np.ndarray] | None, ...]
 ) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
@@ -187,7 +165,8 @@ def _hub_leaves(leaf_sequences: np.ndarray, keys: np.ndarray) -> np.ndarray:
 def _flat_game(game: StructuredGame) -> FlatGame:
     numbering = number_public_tree(game)
     layout = _node_major(game)
-    kinds, first, second, quantity = _leaf_numbers(numbering.leaf_rules)
+    rules = rule_table(numbering.leaf_rules)
+    kinds, first, second, quantity = rules.kind, rules.first, rules.second, rules.quantity
     level_set, pairs = _level_sets(game, numbering.leaf_levels)
     cards = [game.hands[p].card_matrix.astype(np.int64) for p in (0, 1)]
     num_cards = max(1, int(max(c.max(initial=-1) for c in cards)) + 1)

@@ -29,7 +29,7 @@ concatenation the ``np.bincount`` reads.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TypeVar
@@ -45,9 +45,11 @@ __all__ = [
     "THRESHOLD",
     "LeafGroup",
     "LeafIndex",
+    "RuleTable",
     "leaf_groups",
     "leaf_index",
     "rule_numbers",
+    "rule_table",
     "twin_hands",
 ]
 
@@ -151,19 +153,64 @@ def rule_numbers(rule: object) -> tuple[int, Fraction, Fraction, int]:
     return THRESHOLD, Fraction(rule.if_reached), Fraction(rule.otherwise), rule.quantity  # type: ignore[attr-defined]
 
 
+@dataclass(frozen=True, eq=False)
+class RuleTable:
+    """Every public leaf's payoff rule as numbers, each distinct rule object converted once.
+
+    A game's leaves share a few rule objects (a narrow flop's 521,564 leaves have 16), so
+    :func:`rule_numbers` per leaf made a million Fractions where a few dozen will do.
+
+    which : per leaf, its rule's row in ``exact``
+    exact : per distinct rule object, :func:`rule_numbers` (kind, first, second, quantity)
+    kind, quantity : per leaf, int64
+    first, second : per leaf, the rule's numbers as floats
+    """
+
+    which: np.ndarray
+    exact: tuple[tuple[int, Fraction, Fraction, int], ...]
+    kind: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    quantity: np.ndarray
+
+
+def rule_table(rules: Sequence[object]) -> RuleTable:
+    """The :class:`RuleTable` of the leaves' ``rules`` (a numbering's ``leaf_rules``)."""
+    code: dict[int, int] = {}
+    distinct: list[tuple[int, Fraction, Fraction, int]] = []
+    which = np.empty(len(rules), dtype=np.int64)
+    for leaf, rule in enumerate(rules):
+        found = code.get(id(rule))
+        if found is None:
+            found = code[id(rule)] = len(distinct)
+            distinct.append(rule_numbers(rule))
+        which[leaf] = found
+    kind = np.asarray([row[0] for row in distinct], dtype=np.int64)
+    first = np.asarray([float(row[1]) for row in distinct], dtype=float)
+    second = np.asarray([float(row[2]) for row in distinct], dtype=float)
+    quantity = np.asarray([row[3] for row in distinct], dtype=np.int64)
+    return RuleTable(
+        which=which,
+        exact=tuple(distinct),
+        kind=kind[which],
+        first=first[which],
+        second=second[which],
+        quantity=quantity[which],
+    )
+
+
 def _members(
-    game: StructuredGame, numbering: PublicNumbering
+    game: StructuredGame, numbering: PublicNumbering, kinds: np.ndarray
 ) -> list[tuple[int, int, tuple[np.ndarray, np.ndarray], list[int]]]:
     """``(kind, cards, levels, leaves)`` per group, in order of first appearance."""
     members: dict[tuple[int, int, int, int], list[int]] = {}
     levels_of: dict[tuple[int, int, int, int], tuple[np.ndarray, np.ndarray]] = {}
     zeros = (np.zeros(game.num_hands(0), np.int64), np.zeros(game.num_hands(1), np.int64))
-    for leaf, (rule, levels) in enumerate(
-        zip(numbering.leaf_rules, numbering.leaf_levels, strict=True)
+    for leaf, (kind, levels, cards) in enumerate(
+        zip(kinds.tolist(), numbering.leaf_levels, numbering.leaf_cards.tolist(), strict=True)
     ):
-        kind = rule_numbers(rule)[0]
         pair = zeros if levels is None else levels
-        key = (kind, id(pair[0]), id(pair[1]), int(numbering.leaf_cards[leaf]))
+        key = (kind, id(pair[0]), id(pair[1]), cards)
         members.setdefault(key, []).append(leaf)
         levels_of[key] = pair
     return [(key[0], key[3], levels_of[key], leaves) for key, leaves in members.items()]
@@ -214,10 +261,11 @@ def _reached_at(
 def _groups(game: StructuredGame, numbering: PublicNumbering) -> tuple[LeafGroup, ...]:
     groups = []
     dumps = [numbering.num_sequences(player) for player in (0, 1)]
-    for kind, cards, levels, leaves in _members(game, numbering):
-        numbers = [rule_numbers(numbering.leaf_rules[leaf]) for leaf in leaves]
-        quantity = np.asarray([n[3] for n in numbers], dtype=np.int64)
+    table = rule_table(numbering.leaf_rules)
+    for kind, cards, levels, leaves in _members(game, numbering, table.kind):
         index = np.asarray(leaves, dtype=np.int64)
+        numbers = [table.exact[rule] for rule in table.which[index].tolist()]
+        quantity = table.quantity[index]
         sequences = numbering.leaf_sequences[index]
         orders, starts = _level_index(levels)
         slots = []
@@ -236,8 +284,8 @@ def _groups(game: StructuredGame, numbering: PublicNumbering) -> tuple[LeafGroup
                 first=tuple(n[1] for n in numbers),
                 second=tuple(n[2] for n in numbers),
                 quantity=quantity,
-                first_float=np.asarray([float(n[1]) for n in numbers], dtype=float),
-                second_float=np.asarray([float(n[2]) for n in numbers], dtype=float),
+                first_float=table.first[index],
+                second_float=table.second[index],
                 level_order=(orders[0], orders[1]),
                 in_level_order=(_identity(orders[0]), _identity(orders[1])),
                 level_starts=(starts[0], starts[1]),

@@ -192,6 +192,16 @@ def test_structured_lp_equals_the_trees_value(spot_instance):
     assert payoff_nnz(game) == form.A.nnz
 
 
+CANCELLING_RIVERS = {
+    "board": "Ks7h2d9c",
+    "pot": 10,
+    "effective_stack": 10,
+    "oop_range": "3c2c,AhAd",
+    "ip_range": "4c2h",
+    "bet_sizes": [1],
+}
+
+
 def test_payoff_nnz_leaves_out_rivers_that_cancel():
     """On Ks7h2d9c, 3c2c and 4c2h both pair their deuce with K97 kickers: a three wins,
     a four loses, every other river ties, so after the turn's all-in is called the 44
@@ -201,19 +211,34 @@ def test_payoff_nnz_leaves_out_rivers_that_cancel():
     dropped: there the two cancelled entries (bet-call and check-bet-call) are 5.6e-17."""
     from seqform.structured.payoff_matrix import payoff_entries, payoff_nnz
 
-    spot = {
-        "board": "Ks7h2d9c",
-        "pot": 10,
-        "effective_stack": 10,
-        "oop_range": "3c2c,AhAd",
-        "ip_range": "4c2h",
-        "bet_sizes": [1],
-    }
-    game = spot_game(spot_from_mapping(spot, "cancel"))
+    game = spot_game(spot_from_mapping(CANCELLING_RIVERS, "cancel"))
     form = build_sequence_form(explicit_game(game))
     round_off = int(np.count_nonzero(np.abs(form.A.data) < 1e-12))
     assert round_off == 2
     assert payoff_nnz(game) == len(payoff_entries(game).values) == form.A.nnz - round_off
+
+
+@pytest.mark.parametrize("width", [np.int16, np.int32, np.int64, object])
+def test_payoff_nnz_sums_shared_leaves_alike_in_every_integer_width(monkeypatch, width):
+    """The leaves sharing ``(s0, s1)`` are summed in the narrowest integer type their sum
+    fits (int16 for the runouts of one stake); forced to any other width, the count is the
+    same, the cancelled entries left out as :func:`payoff_entries` leaves them out."""
+    from seqform.structured import payoff_matrix
+    from seqform.structured.payoff_matrix import payoff_entries, payoff_nnz
+
+    game = spot_game(spot_from_mapping(CANCELLING_RIVERS, "cancel"))
+    monkeypatch.setattr(payoff_matrix, "_sum_type", lambda bound: width)
+    assert payoff_nnz(game) == len(payoff_entries(game).values)
+
+
+def test_the_sum_type_is_the_narrowest_that_cannot_overflow():
+    from seqform.structured.payoff_matrix import _sum_type
+
+    assert _sum_type(0) is np.int16
+    assert _sum_type(2**15 - 2) is np.int16
+    assert _sum_type(2**15 - 1) is np.int32
+    assert _sum_type(2**62) is np.int64
+    assert _sum_type(2**63 - 1) is object
 
 
 def test_exact_solution_on_both_routes(spot_instance):

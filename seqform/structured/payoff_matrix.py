@@ -138,14 +138,6 @@ def _nonzero_at(rule: PayoffRule, levels0: np.ndarray, levels1: np.ndarray) -> n
     return np.where(reached, rule.if_reached != 0, rule.otherwise != 0)
 
 
-def _live_hands(game: StructuredGame, group: LeafGroup, player: int) -> np.ndarray:
-    """The player's hands that can reach the group's leaves: valid under its public cards
-    and of non-zero weight."""
-    valid = number_public_tree(game).hand_valid[player][group.cards]
-    weighted = np.asarray([w != 0 for w in game.hands[player].weights], dtype=bool)
-    return np.flatnonzero(valid & weighted)
-
-
 def _clashing_pairs(game: StructuredGame, live0: np.ndarray, live1: np.ndarray) -> np.ndarray:
     """Shape (k, 2): the pairs of live hands that hold a common card (one-card hands: each
     card is held by at most one hand of each player, so at most ``min(H0, H1)`` pairs;
@@ -180,14 +172,22 @@ def _clashing_two_card_pairs(
     return np.unique(np.concatenate(found), axis=0)
 
 
-def _leaf_nnz(game: StructuredGame, group: LeafGroup, rule: PayoffRule) -> int:
-    """``nnz(M_z)`` for one leaf of the group: the live pairs with a non-zero rule value
-    (:func:`_nonzero_pairs`) minus the clashing pairs among them."""
-    live0, live1 = _live_hands(game, group, 0), _live_hands(game, group, 1)
-    levels0, levels1 = group.levels[0][live0], group.levels[1][live1]
-    clashes = _clashing_pairs(game, live0, live1)
-    clashing = _nonzero_at(rule, group.levels[0][clashes[:, 0]], group.levels[1][clashes[:, 1]])
-    return _nonzero_pairs(rule, levels0, levels1) - int(clashing.sum())
+def _leaf_nnz(
+    rule: PayoffRule,
+    levels: tuple[np.ndarray, np.ndarray],
+    valid: tuple[np.ndarray, np.ndarray],
+    clashes: np.ndarray,
+) -> int:
+    """``nnz(M_z)`` of a leaf: the live pairs with a non-zero rule value
+    (:func:`_nonzero_pairs`) minus the clashing pairs among them.
+
+    valid : per player, the hands live at the leaf (valid under its public cards, non-zero
+        weight); clashes : the game's clashing pairs of weighted hands (:func:`_clashing_pairs`)
+    """
+    live0, live1 = np.flatnonzero(valid[0]), np.flatnonzero(valid[1])
+    pairs = clashes[valid[0][clashes[:, 0]] & valid[1][clashes[:, 1]]]
+    clashing = _nonzero_at(rule, levels[0][pairs[:, 0]], levels[1][pairs[:, 1]])
+    return _nonzero_pairs(rule, levels[0][live0], levels[1][live1]) - int(clashing.sum())
 
 
 def _integer_values(rule: PayoffRule, chance: Fraction) -> tuple[Fraction, ...]:
@@ -213,7 +213,8 @@ def _scaled_dense(
         return np.full((len(levels0), len(levels1)), numbers[0], dtype=dtype)
     if isinstance(rule, Sign):
         signs = np.sign(levels0[:, None] - levels1[None, :]).astype(dtype)
-        return signs * numbers[0]
+        signs *= numbers[0]
+        return signs
     reached = (levels0[:, None] + levels1[None, :]) >= rule.quantity
     return np.where(reached, numbers[0], numbers[1]).astype(dtype)
 
@@ -222,27 +223,46 @@ def _shared_nnz(game: StructuredGame, leaves: np.ndarray, live: np.ndarray) -> i
     """The non-zeros of ``A`` at the rows and columns of leaves sharing one ``(s0, s1)``:
     there ``A[h0, h1] = sum_z chance_z rule_z(l0(h0), l1(h1))`` over the leaves ``z`` where
     both hands are valid, which may cancel (a hand winning on one river card and losing on
-    another).  Summed exactly as integers (every payoff times the common denominator),
-    in int64 when the sum cannot overflow it, else Python integers; ``live`` is the
-    ``(H0, H1)`` mask of pairs that hold no common card and have non-zero weights."""
+    another).  Summed exactly as integers: every payoff times the common denominator, then
+    divided by the common factor of all (a bucket's runouts share their stake and chance,
+    so its numbers are mostly ±1), in the narrowest integer type the sum cannot overflow
+    (int16 for up to 32,767 runouts of ±1: a quarter of int64's memory traffic), else
+    Python integers; ``live`` is the ``(H0, H1)`` mask of pairs that hold no common card
+    and have non-zero weights."""
     numbering = number_public_tree(game)
     rules = [numbering.leaf_rules[leaf] for leaf in leaves.tolist()]
-    exact = [
-        _integer_values(rule, numbering.leaf_chance[leaf])
-        for rule, leaf in zip(rules, leaves.tolist(), strict=True)
-    ]
-    scale = math.lcm(*(value.denominator for values in exact for value in values))
-    numbers = [tuple(int(value * scale) for value in values) for values in exact]
-    largest = max((abs(n) for values in numbers for n in values), default=0)
-    dtype = np.int64 if largest * len(leaves) < 2**62 else object
-    total = np.zeros(live.shape, dtype=dtype)
+    exact: dict[tuple[int, Fraction], tuple[Fraction, ...]] = {}  # leaves share rule and chance
+    chances = [numbering.leaf_chance[leaf] for leaf in leaves.tolist()]
+    keys = [(id(rule), chance) for rule, chance in zip(rules, chances, strict=True)]
+    for rule, key in zip(rules, keys, strict=True):
+        if key not in exact:
+            exact[key] = _integer_values(rule, key[1])
+    scale = math.lcm(*(value.denominator for values in exact.values() for value in values))
+    scaled = {key: [int(value * scale) for value in values] for key, values in exact.items()}
+    common = math.gcd(*(n for values in scaled.values() for n in values)) or 1
+    numbers = {key: tuple(n // common for n in values) for key, values in scaled.items()}
+    largest = max((abs(n) for values in numbers.values() for n in values), default=0)
+    dtype = _sum_type(largest * len(leaves))
+    total: np.ndarray = np.zeros(live.shape, dtype=dtype)
     zeros = (np.zeros(game.num_hands(0), np.int64), np.zeros(game.num_hands(1), np.int64))
-    for rule, leaf, values in zip(rules, leaves.tolist(), numbers, strict=True):
+    for rule, leaf, key in zip(rules, leaves.tolist(), keys, strict=True):
+        values = numbers[key]
         levels = numbering.leaf_levels[leaf] or zeros
         valid0, valid1 = (numbering.hand_valid[p][numbering.leaf_cards[leaf]] for p in (0, 1))
         dense = _scaled_dense(rule, values, np.asarray(levels[0]), np.asarray(levels[1]), dtype)
-        total += np.where(valid0[:, None] & valid1[None, :], dense, 0)
+        dense *= valid0[:, None]
+        dense *= valid1[None, :]
+        total += dense
     return int(np.count_nonzero((total != 0) & live))
+
+
+def _sum_type(bound: int) -> type:
+    """The narrowest integer type holding sums up to ``bound`` in magnitude, else
+    ``object`` (Python integers)."""
+    for dtype in (np.int16, np.int32, np.int64):
+        if bound < np.iinfo(dtype).max:
+            return dtype
+    return object
 
 
 def _live_pairs(game: StructuredGame) -> np.ndarray:
@@ -250,6 +270,23 @@ def _live_pairs(game: StructuredGame) -> np.ndarray:
     weights0 = np.asarray([w != 0 for w in game.hands[0].weights], dtype=bool)
     weights1 = np.asarray([w != 0 for w in game.hands[1].weights], dtype=bool)
     return _clash_free(game) & weights0[:, None] & weights1[None, :]
+
+
+def _shared_buckets(pairs: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Per leaf whether another leaf has its ``(s0, s1)``, and those leaves in buckets of
+    one ``(s0, s1)`` each."""
+    shared = np.zeros(len(pairs), dtype=bool)
+    if not len(pairs):
+        return shared, []
+    _, inverse, counts = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
+    inverse = inverse.reshape(-1)
+    shared = counts[inverse] > 1
+    order = np.argsort(inverse[shared], kind="stable")
+    members = np.flatnonzero(shared)[order]
+    if not len(members):
+        return shared, []
+    _, starts = np.unique(inverse[members], return_index=True)
+    return shared, np.split(members, starts[1:])
 
 
 def payoff_nnz(game: StructuredGame) -> int:
@@ -265,29 +302,35 @@ def payoff_nnz(game: StructuredGame) -> int:
     over the ``H0 × H1`` pairs in integers (:func:`_shared_nnz`).
     """
     numbering = number_public_tree(game)
-    pairs = numbering.leaf_sequences
-    shared = np.zeros(len(pairs), dtype=bool)
-    buckets: list[np.ndarray] = []
-    if len(pairs):
-        _, inverse, counts = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
-        inverse = inverse.reshape(-1)
-        shared = counts[inverse] > 1
-        order = np.argsort(inverse[shared], kind="stable")
-        members = np.flatnonzero(shared)[order]
-        if len(members):
-            _, starts = np.unique(inverse[members], return_index=True)
-            buckets = np.split(members, starts[1:])
+    shared, buckets = _shared_buckets(numbering.leaf_sequences)
+    weighted = [np.asarray([w != 0 for w in game.hands[p].weights], dtype=bool) for p in (0, 1)]
+    clashes = _clashing_pairs(game, np.flatnonzero(weighted[0]), np.flatnonzero(weighted[1]))
+    zeros = (np.zeros(game.num_hands(0), np.int64), np.zeros(game.num_hands(1), np.int64))
+    patterns: dict[int, tuple[object, ...]] = {}  # per rule object (leaves share a few)
+    counted: dict[tuple[object, ...], int] = {}
     count = 0
-    for group in leaf_groups(game):
-        counted: dict[object, int] = {}
-        for position, leaf in enumerate(group.leaves.tolist()):
-            if group.chance_exact[position] == 0 or shared[leaf]:
-                continue
-            rule = numbering.leaf_rules[leaf]
-            key = _pattern_key(rule)
-            if key not in counted:
-                counted[key] = _leaf_nnz(game, group, rule)
-            count += counted[key]
+    for rule, levels, cards, chance, apart in zip(
+        numbering.leaf_rules,
+        numbering.leaf_levels,
+        numbering.leaf_cards.tolist(),
+        numbering.leaf_chance,
+        shared.tolist(),
+        strict=True,
+    ):
+        if apart or chance == 0:
+            continue
+        pattern = patterns.get(id(rule))
+        if pattern is None:
+            pattern = patterns[id(rule)] = _pattern_key(rule)
+        pair = zeros if levels is None else levels
+        key = (id(pair[0]), id(pair[1]), cards, pattern)
+        if key not in counted:
+            valid = (
+                numbering.hand_valid[0][cards] & weighted[0],
+                numbering.hand_valid[1][cards] & weighted[1],
+            )
+            counted[key] = _leaf_nnz(rule, pair, valid, clashes)
+        count += counted[key]
     if buckets:
         live = _live_pairs(game)
         count += sum(_shared_nnz(game, bucket, live) for bucket in buckets)

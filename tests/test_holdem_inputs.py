@@ -134,6 +134,7 @@ def test_spot_file_reads_exact_numbers(tmp_path):
         pytest.param({"oop_range": "AKx"}, "oop_range: range item 'AKx'", id="range"),
         pytest.param({"bet_size": [1]}, "did you mean 'bet_sizes'", id="unknown-key"),
         pytest.param({"max_raises": -1}, "max_raises must be a whole number", id="raises"),
+        pytest.param({"max_raises": 51}, "max_raises must be at most 50, not 51", id="raises-cap"),
         pytest.param({"ip_range": "KsQs"}, "ip_range: every combo", id="blocked"),
         pytest.param({"pot": float("inf")}, "pot must be a finite number", id="inf"),
         pytest.param({"effective_stack": float("nan")}, "effective_stack must be a fin", id="nan"),
@@ -204,6 +205,37 @@ def test_minimum_raise_and_raise_cap():
     reraise = after_bet.children[after_bet.actions.index("r20")]
     assert isinstance(reraise, Bet)
     assert reraise.actions == ("f", "c")  # max_raises = 1 reached
+
+
+def _decisions(node):
+    return isinstance(node, Bet) and 1 + sum(_decisions(child) for child in node.children)
+
+
+@pytest.mark.parametrize("limit", [15, 16])
+def test_a_street_is_counted_before_it_is_built_and_refused_past_the_limit(limit):
+    """The street's decisions are counted (seqform.holdem.betting._decisions) before the
+    tree is built: a street of exactly the limit is built, one above it is refused."""
+    from seqform.game.errors import TreeTooLargeError
+
+    shape = (Fraction(10), Fraction(100), (Fraction(1, 2), Fraction(1)), (Fraction(1),), 1)
+    if limit == 15:
+        with pytest.raises(TreeTooLargeError, match="more than 15 decisions"):
+            street_tree(*shape, max_decisions=limit)
+    else:
+        assert _decisions(street_tree(*shape, max_decisions=limit)) == 16
+
+
+def test_many_small_sizes_and_raises_are_refused_naming_the_street():
+    """Three bet and two raise sizes of 1 to 3 % of the pot with 50 raises: the river's tree
+    has more decisions than atoms in the universe, and building it ran until the machine's
+    memory was gone.  It is refused from the count, naming the spot and the street."""
+    from seqform.game.errors import TreeTooLargeError
+    from seqform.holdem.game import spot_game
+
+    data = {**RIVER, "bet_sizes": [0.01, 0.02, 0.03], "raise_sizes": [0.01, 0.02]}
+    spot = spot_from_mapping({**data, "max_raises": 50}, "small.toml")
+    with pytest.raises(TreeTooLargeError, match=r"small\.toml: the river: .* more than 100,000"):
+        spot_game(spot)
 
 
 def test_evaluator_orders_hands_like_an_independent_one():

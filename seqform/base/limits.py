@@ -70,6 +70,15 @@ class Limits:
     openspiel_histories: int = 5_000_000
     """Histories of an OpenSpiel game walked into a tree (Liar's Dice with one six-sided die
     each has 294,883)."""
+    spot_raises: int = 50
+    """A spot's ``max_raises``: solvers offer three to five; each raise is a level of the
+    street's tree, which the builders recurse on, and with small sizes each one multiplies
+    the exact amounts' denominators (a thousand raises of a thousandth of the pot did not
+    finish building)."""
+    street_decisions: int = 100_000
+    """Decisions in one street's betting of a spot: river and flop solvers' trees have tens
+    to a few hundred a street; many small sizes with many raises make trees of astronomical
+    size, which are counted up to this (one to three seconds) and refused."""
     spot_tree_nodes: int = 5_000_000
     """A spot's explicit tree, for the commands that run on a tree (``iterate``, ``exploit``,
     ``export``, ``play``); ``solve`` needs none."""

@@ -27,6 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from seqform.base.limits import LIMITS
+from seqform.game.errors import TreeTooLargeError
+
 __all__ = ["Bet", "StreetEnd", "amount_text", "street_tree"]
 
 
@@ -103,37 +106,54 @@ def _targets(sizes: _Sizes, put_in: tuple[Fraction, Fraction], player: int) -> l
     return sorted(amount for amount in amounts if amount > facing)
 
 
-def _node(
-    sizes: _Sizes,
-    player: int,
-    put_in: tuple[Fraction, Fraction],
-    raises: int,
-    history: tuple[str, ...],
-) -> Bet | StreetEnd:
+_State = tuple[int, tuple[Fraction, Fraction], int]  # who acts, what each put in, raises
+
+
+def _moves(sizes: _Sizes, state: _State) -> list[tuple[str, Fraction | None, _State | StreetEnd]]:
+    """The actions open in ``state`` (``f``, ``c``, ``x``, or ``b``/``r`` with its amount),
+    each with the state or street end it leads to."""
+    player, put_in, raises = state
     facing = put_in[1 - player]
-    actions: list[str] = []
-    children: list[Bet | StreetEnd] = []
+    moves: list[tuple[str, Fraction | None, _State | StreetEnd]] = []
     if facing > put_in[player]:
-        actions += ["f", "c"]
-        children.append(StreetEnd(player, put_in, False))
-        children.append(StreetEnd(None, (facing, facing), facing == sizes.stack))
+        moves.append(("f", None, StreetEnd(player, put_in, False)))
+        moves.append(("c", None, StreetEnd(None, (facing, facing), facing == sizes.stack)))
         open_to_raise = raises < sizes.max_raises and facing < sizes.stack
-    else:
-        actions.append("x")
-        if player == 1:  # check behind: the street is over
-            children.append(StreetEnd(None, put_in, False))
-        else:
-            children.append(_node(sizes, 1, put_in, raises, (*history, "x")))
+    else:  # check; behind (IP), the street is over
+        after_check = StreetEnd(None, put_in, False) if player == 1 else (1, put_in, raises)
+        moves.append(("x", None, after_check))
         open_to_raise = True
     if open_to_raise:
         kind = "r" if facing > put_in[player] else "b"
         for amount in _targets(sizes, put_in, player):
-            token = f"{kind}{amount_text(amount)}"
             after = (amount, put_in[1]) if player == 0 else (put_in[0], amount)
-            counted = raises + (kind == "r")
-            actions.append(token)
-            children.append(_node(sizes, 1 - player, after, counted, (*history, token)))
-    return Bet(player, tuple(actions), tuple(children), "-".join(history))
+            moves.append((kind, amount, (1 - player, after, raises + (kind == "r"))))
+    return moves
+
+
+def _node(sizes: _Sizes, state: _State, history: tuple[str, ...]) -> Bet:
+    actions: list[str] = []
+    children: list[Bet | StreetEnd] = []
+    for kind, amount, move in _moves(sizes, state):
+        token = kind if amount is None else f"{kind}{amount_text(amount)}"
+        actions.append(token)
+        if isinstance(move, StreetEnd):
+            children.append(move)
+        else:
+            children.append(_node(sizes, move, (*history, token)))
+    return Bet(state[0], tuple(actions), tuple(children), "-".join(history))
+
+
+def _decisions(sizes: _Sizes, limit: int) -> int:
+    """The street's decisions as :func:`_node` builds them, counted without building them
+    and at most ``limit + 1``: depth first with an explicit stack, so that a tree of
+    astronomical size (many small sizes and raises) is refused after ``limit`` steps."""
+    count, stack = 0, [(0, (Fraction(0), Fraction(0)), 0)]
+    while stack and count <= limit:
+        count += 1
+        moves = _moves(sizes, stack.pop())
+        stack.extend(move for _, _, move in moves if isinstance(move, tuple))
+    return count
 
 
 def street_tree(
@@ -145,13 +165,22 @@ def street_tree(
     *,
     all_in: bool | tuple[bool, bool] = True,
     all_in_threshold: Fraction | None = None,
+    max_decisions: int = LIMITS.street_decisions,
 ) -> Bet:
     """The betting of one street (module docstring), OOP first, from a pot of ``pot`` with
     ``stack`` chips behind each player.  ``bet_sizes`` and ``raise_sizes`` are one tuple of
     pot fractions for both players, or a pair (OOP's, IP's); ``all_in=False`` offers no
     all-in beyond the sizes (the toy games of *The Mathematics of Poker*), a pair per player;
     ``all_in_threshold`` turns a sized bet or raise past it into the all-in (module
-    docstring)."""
+    docstring).
+
+    Raises
+    ------
+    TreeTooLargeError
+        If the street would have more than ``max_decisions`` decisions (counted first, in
+        at most that many steps): small sizes with many raises make trees of astronomical
+        size.
+    """
     sizes = _Sizes(
         Fraction(pot),
         Fraction(stack),
@@ -161,6 +190,11 @@ def street_tree(
         (all_in, all_in) if isinstance(all_in, bool) else all_in,
         None if all_in_threshold is None else Fraction(all_in_threshold),
     )
-    root = _node(sizes, 0, (Fraction(0), Fraction(0)), 0, ())
-    assert isinstance(root, Bet)  # OOP always has a decision to start the street
-    return root
+    if _decisions(sizes, max_decisions) > max_decisions:
+        raise TreeTooLargeError(
+            f"the street's betting would have more than {max_decisions:,} decisions, more "
+            f"than seqform builds ({len(sizes.bets[0]) + len(sizes.bets[1])} bet and "
+            f"{len(sizes.raises[0]) + len(sizes.raises[1])} raise sizes of the two players, up "
+            f"to {max_raises:,} raises); fewer sizes or a lower max_raises make it smaller"
+        )
+    return _node(sizes, (0, (Fraction(0), Fraction(0)), 0), ())

@@ -44,6 +44,7 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.base.limits import LIMITS
+from seqform.game.errors import TreeTooLargeError
 from seqform.game.model import Game
 from seqform.game.public.explicit import (
     explicit_game,
@@ -164,15 +165,18 @@ class _Builder:
             bets = sizes.bet_sizes
             if donk and sizes.donk_sizes is not None:
                 bets = (sizes.donk_sizes, bets[1])
-            tree = street_tree(
-                spot.pot + 2 * before,
-                spot.effective_stack - before,
-                bets,
-                sizes.raise_sizes,
-                spot.max_raises,
-                all_in=sizes.all_in,
-                all_in_threshold=spot.all_in_threshold,
-            )
+            try:
+                tree = street_tree(
+                    spot.pot + 2 * before,
+                    spot.effective_stack - before,
+                    bets,
+                    sizes.raise_sizes,
+                    spot.max_raises,
+                    all_in=sizes.all_in,
+                    all_in_threshold=spot.all_in_threshold,
+                )
+            except TreeTooLargeError as error:
+                raise TreeTooLargeError(f"{spot.name}: the {street}: {error}") from None
             self.lines[key] = self._line(tree, before)
         return self.lines[key]
 

@@ -336,6 +336,10 @@ def spot_from_mapping(data: dict[str, Any], name: str = "spot") -> Spot:
     max_raises = data.get("max_raises", DEFAULT_MAX_RAISES)
     if isinstance(max_raises, bool) or not isinstance(max_raises, int) or max_raises < 0:
         raise SpotFileError(f"{prefix}max_raises must be a whole number >= 0, not {max_raises!r}")
+    if max_raises > LIMITS.spot_raises:
+        raise SpotFileError(
+            f"{prefix}max_raises must be at most {LIMITS.spot_raises}, not {max_raises:,}"
+        )
     tables = _tables(data, board, prefix)
     bet_sizes = _player_sizes(data, "bet", prefix)
     all_in = _flag(data.get("all_in", True), f"{prefix}all_in")

@@ -140,12 +140,22 @@ def test_spot_file_reads_exact_numbers(tmp_path):
         pytest.param({"effective_stack": float("nan")}, "effective_stack must be a fin", id="nan"),
         pytest.param({"bet_sizes": [float("inf")]}, r"bet_sizes\[0\] must be a fin", id="size-inf"),
         pytest.param({"pot": 1e308}, "pot must be at most 1e.15 chips", id="pot-huge"),
+        # a float LP certified within 1e-9 of the all-in's range was half a pot off here
+        pytest.param(
+            {"effective_stack": 1e10}, "at most 10,000 times the pot, not 1e.09 times", id="spr"
+        ),
+        pytest.param({"pot": 1e-12, "effective_stack": 30}, "not 3e.13 times", id="tiny-pot"),
     ],
 )
 def test_bad_spots_are_one_clear_line(change, words):
     data = {**RIVER, **change}
     with pytest.raises(SpotFileError, match=words):
         spot_from_mapping(data, "river.toml")
+
+
+def test_a_stack_of_ten_thousand_pots_is_a_spot():
+    spot = spot_from_mapping({**RIVER, "effective_stack": 100_000}, "deep.toml")
+    assert spot.effective_stack == 10_000 * spot.pot
 
 
 def test_spot_file_nested_too_deeply_is_one_line(tmp_path):

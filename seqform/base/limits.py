@@ -51,6 +51,12 @@ class Limits:
     chips: int = 10**15
     """A spot's pot or stack: beyond 2^53 ≈ 9·10^15 float payoffs are no longer exact in
     whole chips, and HiGHS treats 10^20 as infinite."""
+    stack_to_pot: int = 10_000
+    """A spot's effective stack over its pot (players' spots: up to a few hundred).  The
+    verdict judges the exploitability against the payoff range, which an all-in makes about
+    twice the stack; at a ratio of 10^9 a float LP's answer within 1e-9 of that range was
+    half the pot away from the exact one (+6.44 for +5).  At 10^4 the tolerance is
+    2·10^-5 of the pot."""
     limit_digits: int = 100_000
     """Digits of a size limit such as ``--max-entries 10^7``: a limit of over 10^100000 is a
     typo, and computing it would not end."""

@@ -344,10 +344,19 @@ def spot_from_mapping(data: dict[str, Any], name: str = "spot") -> Spot:
     bet_sizes = _player_sizes(data, "bet", prefix)
     all_in = _flag(data.get("all_in", True), f"{prefix}all_in")
     donk = data.get("donk_sizes")
+    pot = _chips(data["pot"], f"{prefix}pot")
+    stack = _chips(data["effective_stack"], f"{prefix}effective_stack")
+    if stack > LIMITS.stack_to_pot * pot:
+        raise SpotFileError(
+            f"{prefix}effective_stack must be at most {LIMITS.stack_to_pot:,} times the pot, "
+            f"not {float(stack / pot):,.4g} times: a float solver resolves the pot's share to "
+            "a fraction of the all-in's payoff, so past that a solve certified within its "
+            "tolerance can be wrong by much of the pot"
+        )
     return Spot(
         board=board,
-        pot=_chips(data["pot"], f"{prefix}pot"),
-        effective_stack=_chips(data["effective_stack"], f"{prefix}effective_stack"),
+        pot=pot,
+        effective_stack=stack,
         ranges=ranges,
         bet_sizes=bet_sizes,
         raise_sizes=_player_sizes(data, "raise", prefix),

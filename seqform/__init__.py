@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from seqform.lp.problem import FloatSolution
     from seqform.lp.solvers import SolverError, SolverLimitError, SolverStats
     from seqform.qre.equilibria import (
+        LambdaNotReachedError,
         LogitBranch,
         LogitPoints,
         QREPoint,
@@ -118,6 +119,7 @@ _LAZY = {
     "SolverLimitError": "seqform.lp.solvers",
     "SolverStats": "seqform.lp.solvers",
     "LimitComparison": "seqform.qre.limit",
+    "LambdaNotReachedError": "seqform.qre.equilibria",
     "LogitBranch": "seqform.qre.equilibria",
     "LogitPoints": "seqform.qre.equilibria",
     "QREPoint": "seqform.qre.equilibria",
@@ -198,6 +200,7 @@ __all__ = [
     "InvalidGameError",
     "IterativeRun",
     "LPWorkRefusedError",
+    "LambdaNotReachedError",
     "LimitComparison",
     "LockedSolution",
     "LogitBranch",

@@ -252,6 +252,28 @@ def test_points_accept_any_iterable_of_lambdas(kuhn):
     assert [point.lam for point in points.points] == [1.0, 2.0]
 
 
+def test_points_past_where_the_branch_is_lost_keep_the_points_reached(kuhn):
+    """Kuhn's branch is lost near λ = 1.2e10 (the corrector no longer resolves it): the
+    points before are finished work, kept in the error's result."""
+    from seqform.qre.equilibria import LambdaNotReachedError
+
+    with pytest.raises(LambdaNotReachedError, match=r"not reached: λ = 1e\+20") as raised:
+        logit_qre(kuhn, [1.0, 1e20])
+    reached = raised.value.result.points
+    assert [point.lam for point in reached] == [1.0]
+    alone = logit_qre(kuhn, [1.0]).points[0]
+    assert reached[0].certificate.values == pytest.approx(alone.certificate.values, abs=1e-12)
+
+
+def test_cli_writes_the_points_reached_and_exits_3(tmp_path, capsys):
+    path = tmp_path / "points.json"
+    argv = ["qre", "kuhn", "--lambda", "1,1e20", "--format", "json", "--output", str(path)]
+    assert cli.main([*argv, "--quiet"]) == 3
+    assert "not reached: λ = 1e+20; the 1 λ reached are written" in capsys.readouterr().err
+    assert [point["lambda"] for point in json.loads(path.read_text())["points"]] == [1.0]
+    assert cli.main(["qre", "kuhn", "--lambda", "1e20", "--quiet"]) == 1  # nothing reached
+
+
 def test_trace_refuses_settings_of_another_type(kuhn):
     with pytest.raises(TypeError, match="settings must be a TraceSettings"):
         trace_logit(kuhn, settings={"max_lambda": 5})  # type: ignore[arg-type]

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_TOLERANCE",
     "Interruption",
+    "LambdaNotReachedError",
     "LogitBranch",
     "LogitPoints",
     "QREPoint",
@@ -248,6 +249,9 @@ def logit_qre(
         of numbers.
     ValueError
         If a ``λ`` is negative or not finite, or ``branch`` was traced on another game.
+    LambdaNotReachedError
+        If the branch is lost before a requested ``λ`` (its ``result`` has the points
+        reached).
     seqform.game.errors.InvalidGameError
         If an information set is reached only with chance probability 0.
     seqform.questions.ranges_work.WorkRefusedError, seqform.routes.sizing.memory.MemoryRefusedError
@@ -274,11 +278,26 @@ def logit_qre(
     interrupted = None
     if trace.reason == "interrupted":
         interrupted = Interruption("points", trace.interrupted_by)
-    elif len(trace.found) < len(lambdas):
-        raise ArithmeticError(f"the branch was not followed to every λ ({trace.reason})")
     points = tuple(qre_point(equations, point) for point in trace.found)
     seconds = time.perf_counter() - start
-    return LogitPoints(game, points, len(trace.points), seconds, branch, interrupted)
+    result = LogitPoints(game, points, len(trace.points), seconds, branch, interrupted)
+    if interrupted is None and len(points) < len(lambdas):
+        missing = ", ".join(f"{lam:g}" for lam in sorted(lambdas)[len(points) :])
+        raise LambdaNotReachedError(
+            f"the branch was not followed to every λ ({trace.reason}); not reached: λ = {missing}",
+            result,
+        )
+    return result
+
+
+class LambdaNotReachedError(ArithmeticError):
+    """:func:`logit_qre` lost the branch before a requested ``λ``: floating point no longer
+    resolves it there.  ``result`` holds the points it did reach (the smaller ``λ``, maybe
+    none), which ``qre --lambda`` writes before it exits 3."""
+
+    def __init__(self, message: str, result: LogitPoints) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 def require_same_game(branch: LogitBranch | None, game: Game) -> None:

@@ -23,7 +23,14 @@ import time
 import numpy as np
 
 from seqform.base.interrupt import stop_on_interrupt
-from seqform.cli.errors import EXIT_OK, EXIT_USAGE, CommandError, certified_exit, refuse_unused
+from seqform.cli.errors import (
+    EXIT_NOT_CERTIFIED,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    certified_exit,
+    refuse_unused,
+)
 from seqform.cli.output import emit
 from seqform.cli.progress import load_reporting
 from seqform.cli.signals import deferred_interrupt, interrupted_code, interrupting_signal
@@ -34,6 +41,7 @@ from seqform.game.model import Game
 from seqform.qre.equilibria import (
     DEFAULT_TOLERANCE,
     Interruption,
+    LambdaNotReachedError,
     LogitBranch,
     LogitPoints,
     logit_qre,
@@ -157,16 +165,25 @@ def _say(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The logit QRE of ``args.game``: traced to its limit, at ``--lambda`` points, or
-    fitted to ``--fit`` data; a branch that floating point cannot follow to a requested
-    ``λ`` is one error line (exit 1), not a traceback, and so is a trace beyond its work
-    limit (:mod:`seqform.qre.work`, lifted by ``--force``), as ``ranges``'.  A
-    trace that ends before its stop rule holds is written with its last point and exits 3
-    (not certified), as ``solve``'s answer above its tolerance does.  Before any work, the
-    options the mode does not use are refused (:func:`_refuse_unused`) and so is a
-    ``--plot`` name matplotlib cannot write; the picture is written after the report."""
+    fitted to ``--fit`` data.  A branch that floating point cannot follow to a requested
+    ``λ`` writes the points it reached and exits 3 (one error line, exit 1, when it reached
+    none); a trace beyond its work limit (:mod:`seqform.qre.work`, lifted by ``--force``) is
+    one error line, as ``ranges``'.  A trace that ends before its stop rule holds is written
+    with its last point and exits 3 (not certified), as ``solve``'s answer above its
+    tolerance does.  Before any work, the options the mode does not use are refused
+    (:func:`_refuse_unused`) and so is a ``--plot`` name matplotlib cannot write; the
+    picture is written after the report."""
     try:
         return _run(args)
-    except ArithmeticError as exc:  # BranchLostError, or a λ the trace did not reach
+    except LambdaNotReachedError as exc:  # the points reached are finished work
+        if not exc.result.points:
+            raise CommandError(f"qre: {exc}") from exc
+        _written(exc.result, args)
+        raise CommandError(
+            f"qre: {exc}; the {len(exc.result.points)} λ reached are written",
+            EXIT_NOT_CERTIFIED,
+        ) from exc
+    except ArithmeticError as exc:  # BranchLostError
         raise CommandError(f"qre: {exc}") from exc
 
 
@@ -192,8 +209,17 @@ def _run(args: argparse.Namespace) -> int:
         result = _computed(args, game, lambdas, counts)
     if result.interrupted is not None:
         return _write_interrupted(result, result.interrupted, args)
-    # The work is finished: a first Ctrl-C while it is written waits for the files (as
-    # iterate's); it used to end the command with nothing written.
+    if interrupted := _written(result, args):
+        return interrupted
+    if isinstance(result, LogitBranch):  # the limit is the answer
+        return certified_exit(result.shortfall)
+    return EXIT_OK
+
+
+def _written(result: Result, args: argparse.Namespace) -> int:
+    """Write the finished ``result``'s report (and ``--plot``); 0, or the exit code of an
+    interrupt that came while it was written.  A first Ctrl-C then waits for the files (as
+    iterate's); it used to end the command with nothing written."""
     with deferred_interrupt() as interrupted:
         document = qre_result_document(result)
         emit(document, lambda: qre_text(document, args.strategies), args)
@@ -204,9 +230,7 @@ def _run(args: argparse.Namespace) -> int:
     if interrupted():
         _say("interrupted while the finished answer was written; it is written whole")
         return interrupted_code()
-    if isinstance(result, LogitBranch):  # the limit is the answer
-        return certified_exit(result.shortfall)
-    return EXIT_OK
+    return 0
 
 
 def _computed(

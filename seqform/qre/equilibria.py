@@ -258,14 +258,7 @@ def logit_qre(
         When the trace's estimate exceeds the work limit (module docstring).
     """
     start = time.perf_counter()
-    if isinstance(lambdas, str | bytes) or not isinstance(lambdas, Iterable):
-        raise TypeError(f"lambdas must be a sequence of numbers, not {lambdas!r:.80}")
-    lambdas = list(lambdas)
-    for lam in lambdas:
-        if isinstance(lam, bool) or not isinstance(lam, Real):
-            raise TypeError(f"lambdas: each λ must be a number, not {lam!r:.80}")
-        if not np.isfinite(lam) or lam < 0:
-            raise ValueError(f"λ must be a finite number >= 0, not {lam}")
+    lambdas = _checked_lambdas(lambdas)
     game = traceable_game(game, force=force, caller="logit_qre")
     require_same_game(branch, game)
     equations = logit_equations(game)
@@ -288,6 +281,19 @@ def logit_qre(
             result,
         )
     return result
+
+
+def _checked_lambdas(lambdas: Iterable[float]) -> list[float]:
+    """``lambdas`` as a list, each a finite number ``>= 0`` (``TypeError``, ``ValueError``)."""
+    if isinstance(lambdas, str | bytes) or not isinstance(lambdas, Iterable):
+        raise TypeError(f"lambdas must be a sequence of numbers, not {lambdas!r:.80}")
+    checked = list(lambdas)
+    for lam in checked:
+        if isinstance(lam, bool) or not isinstance(lam, Real):
+            raise TypeError(f"lambdas: each λ must be a number, not {lam!r:.80}")
+        if not np.isfinite(lam) or lam < 0:
+            raise ValueError(f"λ must be a finite number >= 0, not {lam}")
+    return checked
 
 
 class LambdaNotReachedError(ArithmeticError):

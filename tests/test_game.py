@@ -180,6 +180,17 @@ def test_game_spec_names_are_lower_case_and_values_literal():
         parse_game_spec("kuhn(cards={[1]: 2})")
 
 
+@pytest.mark.parametrize(
+    "spec",
+    ["kuhn(cards=7)()", "kuhn(cards=3)(cards=4)", "kuhn()(cards=7)", "kuhn(cards=3) (cards=7)"],
+)
+def test_a_call_of_a_call_is_not_a_game(spec):
+    """Read as Python, ``kuhn(cards=7)()`` is a call of a call: its inner parameters were
+    dropped and 3-card Kuhn solved (found by a bad-input campaign)."""
+    with pytest.raises(GameParameterError, match=r"cannot read game .*: write NAME or NAME\("):
+        parse_game_spec(spec)
+
+
 def test_builtin_game_messages():
     with pytest.raises(UnknownGameError, match=r"did you mean liars_dice\?"):
         build_builtin_game("liarsdice")

@@ -186,6 +186,10 @@ def _read(spec: str) -> _Written:
         reason = _huge_number(text) or exc.msg
         raise GameParameterError(f"game {name!r}: cannot read the parameters: {reason}") from exc
     assert isinstance(call, ast.Call)
+    if not isinstance(call.func, ast.Name):  # "kuhn(cards=7)()": one call of another
+        raise GameParameterError(
+            f"cannot read game {_shown(spec)}: write NAME or NAME(key=value, ...)"
+        )
     if call.args:
         raise GameParameterError(f"game {name!r}: parameters must be named (key=value)")
     return _from_openspiel(_Written(name, tuple(call.keywords), source))

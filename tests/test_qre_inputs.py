@@ -128,6 +128,7 @@ def test_cli_max_lambda_is_refused_as_the_library_refuses_it(value, capsys):
         pytest.param(np.full(24, 2.5), "count 2.5 .* not a whole number", id="fraction"),
         pytest.param(np.full(24, np.inf), "count inf .* not a whole number", id="inf"),
         pytest.param(np.ones(3), "expected 24 counts", id="short"),
+        pytest.param(np.r_[1e308, 1e308, np.zeros(22)], "they add up past the float", id="sum"),
     ],
 )
 def test_fit_refuses_counts_the_cli_refuses(kuhn, counts, message):
@@ -205,6 +206,10 @@ def test_csv_counts_refuse_rows_that_do_not_fit(tmp_path, text, message):
         ),
         pytest.param({"1": {"J": {"p": "4"}}}, "count '4' is not a number", id="text-count"),
         pytest.param({"1": {"J": {"p": True}}}, "count True is not a number", id="bool-count"),
+        # each count a float, their sum not: it was "cannot convert float infinity" (campaign)
+        pytest.param(
+            {"1": {"J": {"b": 1e308, "p": 1e308}}}, "the counts add up past the float", id="sum"
+        ),
     ],
 )
 def test_json_counts_refuse_keys_that_are_not_the_labels(tmp_path, counts, message):

@@ -159,6 +159,13 @@ def read_action_counts(game: Game, path: str | os.PathLike[str]) -> np.ndarray:
             )
         seen[key] = where
         counts[index[key]] = _count(where, count, key)
-    if counts.sum() <= 0:
+    with np.errstate(over="ignore"):
+        total = counts.sum()
+    if total <= 0:
         raise ActionCountsError(f"{name}: no observations (every count is 0)")
+    if not np.isfinite(total):
+        raise ActionCountsError(
+            f"{name}: the counts add up past the float range (±1.8e308); the fit's likelihood "
+            "needs their sum"
+        )
     return counts

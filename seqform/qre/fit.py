@@ -116,8 +116,12 @@ def _checked_counts(game: Game, counts: object, size: int) -> np.ndarray:
             f"counts: count {array[index]:g} of player {player + 1}'s action {action!r} at "
             f"{infoset!r} (entry {index}) is not a whole number >= 0"
         )
-    if array.sum() <= 0:
+    with np.errstate(over="ignore"):
+        total = array.sum()
+    if total <= 0:
         raise ValueError("counts: no observations (every count is 0)")
+    if not np.isfinite(total):
+        raise ValueError("counts: they add up past the float range (±1.8e308)")
     return array
 
 

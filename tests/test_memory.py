@@ -36,6 +36,23 @@ def test_node_count_from_parameters_matches_the_built_tree(spec: str) -> None:
     assert builtin_tree_nodes(spec) == load_game(spec).flat.num_nodes
 
 
+def test_kuhns_count_builds_no_hand_of_a_large_deck(monkeypatch) -> None:
+    """The betting is the same for every deck, so a billion cards are counted by formula:
+    1 + N (N - 1) · 9 (the deal, then nine public nodes per ordered deal, the count
+    checked on the built tree above).  Counted on the deck itself, ``compare
+    kuhn(cards=10**9) --no-solve`` took 19 GB before its refusal."""
+    from seqform.game.builtin import registry
+
+    built: list[int] = []
+    real = registry.kuhn_structured
+    monkeypatch.setattr(
+        registry, "kuhn_structured", lambda cards: built.append(cards) or real(cards)
+    )
+    n = 10**9
+    assert builtin_tree_nodes(f"kuhn(cards={n})") == 1 + n * (n - 1) * 9
+    assert max(built) == 3
+
+
 def test_games_that_cannot_tell_or_bad_specs_give_none() -> None:
     assert builtin_tree_nodes("liars_dice") is None
     assert builtin_tree_nodes("leduc(ranks=99)") is None  # the build reports it

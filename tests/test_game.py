@@ -191,6 +191,13 @@ def test_a_call_of_a_call_is_not_a_game(spec):
         parse_game_spec(spec)
 
 
+def test_a_tree_parameter_on_the_structured_route_says_whose_it_is():
+    """``seqform games`` lists ``leduc(..., suit_isomorphism=False, ...)``; on the
+    structured route the message said the game had no such parameter (campaign)."""
+    with pytest.raises(GameParameterError, match=r"'suit_isomorphism' is a parameter of its tree"):
+        load_structured_game("leduc(suit_isomorphism=False)")
+
+
 def test_builtin_game_messages():
     with pytest.raises(UnknownGameError, match=r"did you mean liars_dice\?"):
         build_builtin_game("liarsdice")

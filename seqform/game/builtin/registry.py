@@ -443,6 +443,19 @@ def load_structured_game(spec: str) -> StructuredGame:
             f"--method structured needs{_did_you_mean(written.name, names)}; those that do: "
             f"{', '.join(names)} (e.g. leduc(ranks=13, suits=4))"
         )
+    tree_only = set(inspect.signature(GAMES[written.name]).parameters) - set(
+        inspect.signature(constructor).parameters
+    )
+    for keyword in written.keywords:
+        if keyword.arg in tree_only:  # "has no parameter" contradicted `seqform games`
+            suits = (
+                "; the structured route merges suits itself where that is exact, unless "
+                "told --no-suit-isomorphism (suit_isomorphism=False from Python)"
+            )
+            raise GameParameterError(
+                f"game {written.name!r}: {keyword.arg!r} is a parameter of its tree only "
+                f"(method tree){suits if keyword.arg == 'suit_isomorphism' else ''}"
+            )
     parameters = _parameters(written, constructor)
     with _out_of_range():
         return constructor(**parameters)

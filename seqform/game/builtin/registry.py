@@ -42,7 +42,12 @@ from seqform.base.collector import gc_paused
 from seqform.base.node_counts import dealt_tree_nodes
 from seqform.game.builtin.kuhn import kuhn_poker, kuhn_structured
 from seqform.game.builtin.kuhn3 import kuhn3_poker
-from seqform.game.builtin.leduc import leduc_poker, leduc_structured, leduc_tree_nodes
+from seqform.game.builtin.leduc import (
+    leduc_poker,
+    leduc_sized_tree_nodes,
+    leduc_structured,
+    leduc_tree_nodes,
+)
 from seqform.game.builtin.liars_dice import check_tree_bids, liars_dice_structured
 from seqform.game.builtin.liars_dice import (
     liars_dice as liars_dice_game,  # keeps the module name free
@@ -362,7 +367,11 @@ def _out_of_range() -> Iterator[None]:
 
 TREE_NODES: dict[str, Callable[..., int]] = {
     "kuhn": lambda cards=3: _kuhn_tree_nodes(cards),
-    "leduc": leduc_tree_nodes,
+    "leduc": lambda ranks=3, suits=2, suit_isomorphism=False, bets=None: (
+        leduc_tree_nodes(ranks, suits, suit_isomorphism)
+        if bets is None
+        else leduc_sized_tree_nodes(ranks, suits, bets)
+    ),
     "rhode_island": rhode_island_tree_nodes,
 }
 """Built-in games that can say their tree's node count from their parameters alone."""

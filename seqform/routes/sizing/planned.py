@@ -79,6 +79,25 @@ def _kuhn_size(cards: int) -> PlannedSize:
     return PlannedSize(1 + pairs * public, True, 1 + pairs * per_pair, sequences)
 
 
+def _leduc_beyond_memory(spec: str, parameters: dict[str, object]) -> PlannedSize | None:
+    """Leduc's size by its formulas when its structured LP will not fit in memory, so that
+    the route refuses it without numbering its public tree (eight bet sizes a round: 167
+    million sequences, 78 s and 2.4 GB of building before the refusal); else None, and the
+    game is built and numbered as the others are."""
+    from seqform.game.builtin.leduc import leduc_sequences, leduc_sized_tree_nodes
+    from seqform.routes.sizing.memory import MemoryRefusedError, check_memory, structured_estimate
+
+    if "suit_isomorphism" in parameters:  # its tree's parameter: the tree's route
+        return None
+    sequences = leduc_sequences(**parameters)  # type: ignore[arg-type]
+    try:
+        check_memory(structured_estimate(sequences), "")
+    except MemoryRefusedError:
+        nodes = leduc_sized_tree_nodes(**parameters)  # type: ignore[arg-type]
+        return PlannedSize(nodes, True, nodes, sequences)
+    return None
+
+
 def _rhode_island_size(parameters: dict[str, object]) -> PlannedSize:
     """Rhode Island hold'em's sizes by formula, the suit-reduced LP's too: numbering the full
     game's public tree alone takes minutes (:mod:`seqform.game.builtin.rhode_island_sizes`)."""
@@ -119,6 +138,8 @@ def planned_size(spec: str, *, numbered: bool = True) -> PlannedSize | None:
             return _kuhn_size(parameters.get("cards", 3))  # type: ignore[arg-type]
         if name == "rhode_island":
             return _rhode_island_size(parameters)
+        if name == "leduc" and numbered and (beyond := _leduc_beyond_memory(spec, parameters)):
+            return beyond
         structured = load_structured_game(spec) if name in STRUCTURED_GAMES else None
     except (ValueError, TypeError):
         structured = None

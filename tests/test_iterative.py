@@ -208,3 +208,21 @@ def test_mccfr_runs_on_a_game_whose_root_is_terminal(tmp_path, capsys):
     path.write_text('EFG 2 R "terminal root" { "P1" "P2" } ""\nt "" 1 "end" { 1, -1 }\n')
     assert main(["iterate", str(path), "--algorithm", "mccfr", "--iterations", "3"]) == 0
     assert "P1   +1.0000000000" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("game", "method", "floor"),
+    [("kuhn", "tree", 4e-14), ("leduc(ranks=4)", "structured", 2.6e-13)],
+)
+def test_a_target_float_nash_conv_cannot_measure_is_refused(game, method, floor):
+    """``target_exploitability=1e-300`` alone ran until the process was killed (campaign):
+    below 1e-14 of the payoff range (Kuhn's 4, Leduc's 26) a float NashConv never meets it.
+    A target at the floor is a run like any other."""
+    import seqform
+
+    with pytest.raises(ValueError, match=f"smallest target is {floor:g}"):
+        seqform.iterate(game, "cfr+", target_exploitability=1e-300, method=method)
+    run = seqform.iterate(
+        game, "cfr+", iterations=3, target_exploitability=floor, method=method, reference=False
+    )
+    assert run.result.iterations == 3

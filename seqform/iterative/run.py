@@ -47,11 +47,13 @@ from seqform.game.model import Game
 from seqform.game.requirements import is_two_player_zero_sum, require_finite_payoffs
 
 __all__ = [
+    "TARGET_RESOLUTION",
     "IterativeResult",
     "LastIterateStepper",
     "Sample",
     "Stepper",
     "Stopping",
+    "require_reachable_target",
     "run_iterations",
     "trend_check",
 ]
@@ -80,6 +82,26 @@ class Sample:
     seconds: float
     nash_conv: float
     last_nash_conv: float | None = None
+
+
+TARGET_RESOLUTION = 1e-14
+"""The smallest exploitability target, as a fraction of the game's payoff range, that a
+run can meet: NashConv is computed in floats, whose round-off in a best response is of
+order 1e-16 of the payoffs times the terms summed, so a smaller target is never measured
+and a run with no other limit would not end (``--target-exploitability 1e-300`` ran until
+it was killed)."""
+
+
+def require_reachable_target(stopping: Stopping, payoff_range: float, name: str) -> None:
+    """Refuse (``ValueError``) a ``stopping.target`` below :data:`TARGET_RESOLUTION` of
+    ``payoff_range``, naming the game ``name`` and the smallest target it can meet."""
+    floor = TARGET_RESOLUTION * payoff_range
+    if stopping.target is not None and stopping.target < floor:
+        raise ValueError(
+            f"{name}: target_exploitability {stopping.target:g} can never be measured: float "
+            f"NashConv resolves {TARGET_RESOLUTION:g} of the payoff range {payoff_range:g}, "
+            f"so the smallest target is {floor:g}"
+        )
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ from seqform.iterative.run import (
     IterativeResult,
     OnSample,
     Stopping,
+    require_reachable_target,
 )
 from seqform.questions.algorithms import ALGORITHMS, solver_options
 from seqform.questions.iterate_structured import iterate_structured, structured_route
@@ -239,6 +240,7 @@ def iterate(
         )  # fmt: skip
     check_reductions(Route("tree", None), suit_isomorphism)  # the tree has no reduction
     tree = _load(game, force, max_nodes)
+    require_reachable_target(stopping, _widest_range(tree), tree.name)
     two_player = is_two_player_zero_sum(tree)
     resolved = None
     if wanted is not None:
@@ -281,6 +283,13 @@ def iterate(
     interrupted = LpReference(NOT_MEASURED, status="interrupted")
     cut = IterativeRun(tree, result, stopping, None, None, interrupted, CUT_SHORT, locks=resolved)
     return kept_measured(measured, cut)
+
+
+def _widest_range(tree: Game) -> float:
+    """The largest of the players' payoff ranges (each its largest terminal payoff less its
+    smallest): the scale of a NashConv, for any number of players."""
+    payoffs = tree.flat.terminal_payoffs  # (players, terminals)
+    return float(np.ptp(payoffs, axis=1).max()) if payoffs.size else 0.0
 
 
 def _wanted_locks(locks: object, algorithm: str) -> list[Lock] | None:

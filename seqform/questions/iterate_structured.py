@@ -23,7 +23,12 @@ from seqform.forms.strategies import BehaviouralStrategy
 from seqform.game.model import Game
 from seqform.game.public.tree import StructuredGame
 from seqform.holdem import is_spot_file
-from seqform.iterative.run import IterativeResult, OnSample, Stopping
+from seqform.iterative.run import (
+    IterativeResult,
+    OnSample,
+    Stopping,
+    require_reachable_target,
+)
 from seqform.questions.iterative_run import (
     CUT_SHORT,
     NOT_MEASURED,
@@ -42,6 +47,7 @@ from seqform.structured.reductions.suit_classes import (
     lift_behaviour,
 )
 from seqform.structured.responses import certify as structured_certify
+from seqform.structured.responses import payoff_range
 from seqform.structured.vector_cfr import (
     VECTOR_ALGORITHMS,
     CanonicalRun,
@@ -103,6 +109,7 @@ def iterate_structured(
     and kept by the numpy engine."""
     game = route.structured
     assert game is not None  # a structured route
+    require_reachable_target(stopping, float(payoff_range(game)), game.name)
     resolved = None if locks is None else resolve_for(game, route, locks)
     fixed = None if resolved is None else resolved.fixed
     boards = canonical_boards(game) if suit_isomorphism and locks is None else None

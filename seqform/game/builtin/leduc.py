@@ -299,10 +299,7 @@ def leduc_sequences(
     call: ``1 + D A1 + C D (D - 1) A2`` per player (every hand in round one; in round two
     the hands but the public card, under each of the ``D`` public cards).  Checked against
     the numbering in the tests."""
-    check_parameters(ranks, suits, False)
-    sizes = check_bets(bets)
-    deck = ranks * suits
-    first, second = _round_counts(len(sizes[0])), _round_counts(len(sizes[1]))
+    deck, first, second = _counted(ranks, suits, bets)
     return sum(
         1 + deck * first.actions[p] + first.calls * deck * (deck - 1) * second.actions[p]
         for p in (0, 1)
@@ -317,12 +314,18 @@ def leduc_sized_tree_nodes(
     """Nodes of :func:`leduc_poker`'s tree with bet sizes ``bets``, from its betting alone:
     :func:`leduc_tree_nodes`' count with each round's nodes per line counted
     (:func:`_round_counts`): ``1 + D + D (D - 1) (N1 + C (D - 2) N2)``."""
-    check_parameters(ranks, suits, False)
-    sizes = check_bets(bets)
-    deck = ranks * suits
-    first, second = _round_counts(len(sizes[0])), _round_counts(len(sizes[1]))
+    deck, first, second = _counted(ranks, suits, bets)
     per_deal = first.nodes + first.calls * (deck - 2) * second.nodes
     return dealt_tree_nodes(deal_nodes=1 + deck, deals=deck * (deck - 1), nodes_per_deal=per_deal)
+
+
+def _counted(
+    ranks: int, suits: int, bets: tuple[int | tuple[int, ...], int | tuple[int, ...]] | None
+) -> tuple[int, _RoundCounts, _RoundCounts]:
+    """The deck's cards and both rounds' :class:`_RoundCounts`, the parameters checked."""
+    check_parameters(ranks, suits, False)
+    sizes = check_bets(bets)
+    return ranks * suits, _round_counts(len(sizes[0])), _round_counts(len(sizes[1]))
 
 
 @dataclass(frozen=True)

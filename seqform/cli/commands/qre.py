@@ -178,7 +178,8 @@ def run(args: argparse.Namespace) -> int:
     except LambdaNotReachedError as exc:  # the points reached are finished work
         if not exc.result.points:
             raise CommandError(f"qre: {exc}") from exc
-        _written(exc.result, args)
+        if interrupted := _written(exc.result, args):
+            return interrupted
         raise CommandError(
             f"qre: {exc}; the {len(exc.result.points)} λ reached are written",
             EXIT_NOT_CERTIFIED,

@@ -235,16 +235,19 @@ def test_a_street_is_counted_before_it_is_built_and_refused_past_the_limit(limit
         assert _decisions(street_tree(*shape, max_decisions=limit)) == 16
 
 
-def test_many_small_sizes_and_raises_are_refused_naming_the_street():
+def test_many_small_sizes_and_raises_are_refused_naming_the_street(monkeypatch):
     """Three bet and two raise sizes of 1 to 3 % of the pot with 50 raises: the river's tree
     has more decisions than atoms in the universe, and building it ran until the machine's
-    memory was gone.  It is refused from the count, naming the spot and the street."""
+    memory was gone.  It is refused from the count, naming the spot and the street (the
+    limit lowered from LIMITS.street_decisions, whose count takes a few seconds)."""
     from seqform.game.errors import TreeTooLargeError
     from seqform.holdem.game import spot_game
 
+    assert street_tree.__kwdefaults__["max_decisions"] == 100_000
+    monkeypatch.setitem(street_tree.__kwdefaults__, "max_decisions", 1_000)
     data = {**RIVER, "bet_sizes": [0.01, 0.02, 0.03], "raise_sizes": [0.01, 0.02]}
     spot = spot_from_mapping({**data, "max_raises": 50}, "small.toml")
-    with pytest.raises(TreeTooLargeError, match=r"small\.toml: the river: .* more than 100,000"):
+    with pytest.raises(TreeTooLargeError, match=r"small\.toml: the river: .* more than 1,000"):
         spot_game(spot)
 
 

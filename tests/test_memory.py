@@ -55,7 +55,7 @@ def test_kuhns_count_builds_no_hand_of_a_large_deck(monkeypatch) -> None:
 
 @pytest.mark.parametrize(
     ("ranks", "suits", "bets"),
-    [(3, 2, None), (4, 3, None), (3, 2, ((1, 2), (4,))), (2, 3, ((1, 2, 3), (2, 5, 8)))],
+    [(3, 2, None), (4, 3, None), (3, 2, ((1, 2), (4,))), (2, 2, ((1, 2, 3), (2, 5, 8)))],
 )
 def test_leducs_formulas_with_bet_sizes_match_the_built_games(ranks, suits, bets) -> None:
     from seqform.game.builtin.leduc import leduc_poker, leduc_sequences, leduc_structured

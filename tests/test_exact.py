@@ -202,6 +202,47 @@ def test_exact_solver_refines_rows_of_2_to_the_60_beside_rows_of_small_integers(
     assert matrix.rmatvec(solver.solve_transpose(rhs)) == rhs
 
 
+def _integers_of(values: list[int]) -> np.ndarray:
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    return array
+
+
+# integers where a float's exponent is not the bit length (2^k - 1 rounds up to 2^k past 53
+# bits), exact powers, zero, signs, and sizes on both sides of 2^1000 (where the helpers
+# fall back to the integers one by one) and past float's range
+_EDGE_INTEGERS = [0, 1, -1, 2**53 - 1, 2**53, 2**53 + 1, 2**60 - 1, -(2**60 - 1), 2**64]
+_EDGE_INTEGERS += [2**62 - 1, 3**100, -(3**100), 2**999 - 1, 2**999, 2**1000 - 1]
+_LARGE_INTEGERS = [2**1000, -(2**1100) + 7, 2**1030 - 1]
+
+
+@pytest.mark.parametrize("values", [_EDGE_INTEGERS, _EDGE_INTEGERS + _LARGE_INTEGERS])
+def test_the_refinement_s_array_helpers_equal_their_integer_by_integer_forms(values):
+    # bit_lengths, scaled_floats and python_integers replaced loops over Python integers in the
+    # refinement (about half of an exact pivot's time); they must give the same numbers
+    from seqform.lp.exact import rational
+
+    array = _integers_of(values)
+    assert rational.bit_lengths(array).tolist() == [abs(v).bit_length() for v in values]
+    shifts = np.arange(len(values), dtype=np.int64) * 7
+    expected = [rational.scaled_float(v, int(e)) for v, e in zip(values, shifts, strict=True)]
+    assert rational.scaled_floats(array, shifts).tolist() == expected
+    whole = np.asarray([0.0, -3.0, 2.0**61, -(2.0**61), 12345.0])
+    assert rational.python_integers(whole).tolist() == [int(v) for v in whole]
+    huge = np.asarray([2.0**70, -(2.0**90), 1.0])
+    assert rational.python_integers(huge).tolist() == [int(v) for v in huge]
+
+
+def test_the_row_bits_skip_empty_rows():
+    from seqform.lp.exact.rational import ObjectCSR, row_bits_of
+
+    data = _integers_of([5, 2**70, -(2**65), 1])
+    rows = np.asarray([0, 0, 2, 4])
+    cols = np.asarray([0, 3, 1, 2])
+    matrix = ObjectCSR.build((5, 5), rows, cols, data)
+    assert row_bits_of(matrix).tolist() == [71, 0, 66, 0, 1]
+
+
 def test_exact_solver_rejects_a_singular_matrix():
     matrix = RationalMatrix.from_triples((2, 2), [0, 0, 1, 1], [0, 1, 0, 1], [1, 2, 2, 4])
     with pytest.raises(ExactSolveError):

@@ -19,7 +19,9 @@ exactly in integers, ``r ← 2^k r − B_int round(2^k d)``; so after steps wort
 with ``N`` an integer vector and ``r`` staying small.  The rational answer is recovered
 from ``N / 2^K`` by rational reconstruction — continued fractions, the best approximation
 with bounded denominator (Wang 1981) — with a shared denominator grown one component
-at a time, and accepted only after the exact check ``B_int z = b_int`` in integers.
+at a time, and accepted only after the exact check ``B_int z = b_int`` in integers; it is
+tried from 48 bits on, and after a failure again only once the bits have grown by a
+quarter (:data:`RECONSTRUCTION_GROWTH`).
 The step ``k`` adapts to what the float solve actually delivers, and the integer product
 ``B_int round(2^k d)`` is kept below ``2^62`` so that it runs in ``int64`` when the rows'
 sums leave room for it (else in Python integers).  A row whose integer entries do not fit
@@ -51,8 +53,12 @@ from seqform.lp.exact.rational import (
     INT64_HEADROOM_BITS,
     IntegerMatrix,
     RationalMatrix,
+    bit_lengths,
     common_denominator,
     integer_matvec,
+    python_integers,
+    row_bits_of,
+    scaled_floats,
 )
 
 __all__ = ["DENSE_LIMIT", "ExactLinearSolver", "ExactSolveError"]
@@ -62,6 +68,12 @@ MAX_BITS = LIMITS.exact_bits  # why: seqform.base.limits
 # The int64 residual update needs room for the step's bits beside the largest row sum of
 # B_int; rows whose sums come closer to 2^62 than this are refined in Python integers.
 MIN_INT64_STEP_BITS = 12
+RECONSTRUCTION_GROWTH = 4
+"""After a rational reconstruction fails at ``K`` bits, the next is tried at ``K + K / 4``
+bits: an attempt costs about what a refinement step does, and an answer of a gadget
+basis needs 1,000 bits and more (denominators of 500 bits), so trying after every step
+spent a third of the solve on attempts that fail; a quarter more bits at most is a few
+steps."""
 _ZERO = Fraction(0)
 
 
@@ -173,16 +185,13 @@ def _equilibrated_float(integer: IntegerMatrix) -> tuple[sp.csr_array, np.ndarra
         exponents[nonzero] = np.floor(np.log2(magnitudes[nonzero])).astype(np.int64)
         data = integer.data.astype(float)
     else:
-        exponents = np.asarray([abs(int(v)).bit_length() - 1 for v in integer.data], np.int64)
+        exponents = bit_lengths(integer.data) - 1
         data = None
     shifts = np.full(n, np.iinfo(np.int64).min, dtype=np.int64)
     np.maximum.at(shifts, rows, exponents)
     shifts[shifts == np.iinfo(np.int64).min] = 0
     if data is None:
-        data = np.asarray(
-            [_scaled(int(v), int(shifts[r])) for v, r in zip(integer.data, rows, strict=True)],
-            dtype=float,
-        )
+        data = scaled_floats(integer.data, shifts[rows])
     else:
         data = np.ldexp(data, -shifts[rows])
     equilibrated = sp.csr_array((data, integer.indices, integer.indptr), shape=integer.shape)
@@ -192,20 +201,6 @@ def _equilibrated_float(integer: IntegerMatrix) -> tuple[sp.csr_array, np.ndarra
         bits = np.log2(sums) + shifts
     row_sum_bits = float(max(np.max(bits, initial=0.0), 0.0))
     return equilibrated, shifts, row_sum_bits
-
-
-def _scaled(value: int, shift: int) -> float:
-    """``value · 2^-shift`` as a float, for integers of any size; ``±inf`` past float's
-    range (a residual that large ends the refinement: :func:`_refine` gives up on a
-    direction that is not finite, and the dense exact solve takes over)."""
-    size = abs(value).bit_length()
-    try:
-        if size <= 1000:
-            return math.ldexp(float(value), -shift)
-        cut = size - 64
-        return math.ldexp(float(value >> cut), cut - shift)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
 
 
 def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None:
@@ -226,32 +221,27 @@ def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None
         and prepared.row_sum_bits <= INT64_HEADROOM_BITS - MIN_INT64_STEP_BITS
     )
     if not fast:
-        row_bits = np.asarray(
-            [
-                max((abs(int(v)).bit_length() for v in integer.data[start:stop]), default=0)
-                for start, stop in zip(integer.indptr[:-1], integer.indptr[1:], strict=True)
-            ]
-        )
+        row_bits = row_bits_of(integer)
     n = integer.shape[0]
     residual = target.copy()
     accumulated = np.zeros(n, dtype=object)
     total_bits = 0
     step = 20
     failures = 0
+    next_attempt = 48  # bits at which the next rational reconstruction is tried
     while total_bits < MAX_BITS:
         if not any(residual):
             return [Fraction(int(v), 1 << total_bits) for v in accumulated]
-        scaled = [_scaled(int(v), int(e)) for v, e in zip(residual, shifts, strict=True)]
-        as_float = np.asarray(scaled, dtype=float)
-        direction = lu.solve(as_float)
+        direction = lu.solve(scaled_floats(residual, shifts))
         if not np.all(np.isfinite(direction)):
             return None
         largest = float(np.max(np.abs(direction)))
-        if total_bits >= 48:
+        if total_bits >= next_attempt:
             error = int(2 * largest) + 2
             candidate = _reconstruct(accumulated, total_bits, error)
             if candidate is not None and _satisfies(integer, candidate, target):
                 return candidate
+            next_attempt = total_bits + max(1, total_bits // RECONSTRUCTION_GROWTH)
         room = INT64_HEADROOM_BITS - prepared.row_sum_bits - math.log2(largest + 1.0) - 1
         in_int64 = fast and room >= 1  # else this step's product in Python ints
         bits = min(step, int(room)) if in_int64 else step
@@ -260,7 +250,7 @@ def _refine(prepared: _Orientation, target: np.ndarray) -> list[Fraction] | None
             rounded = np.rint(direction * scale).astype(np.int64)
             product = (integer @ rounded).astype(object)
         else:
-            rounded = np.asarray([int(v) for v in np.rint(direction * scale)], dtype=object)
+            rounded = python_integers(np.rint(direction * scale))
             product = integer_matvec(integer, rounded)
         new_residual = residual * scale - product
         if fast:
@@ -293,7 +283,7 @@ def _row_relative_bits(residual: np.ndarray, row_bits: np.ndarray) -> int:
     each row's own scale.  Rows scaled to integers differ by 2^60 and more when a
     blueprint's reach sits beside a 1, and the float solve's error shows in each row at the
     row's scale; the plain largest residual would read that as no progress."""
-    return max(abs(int(v)).bit_length() - int(b) for v, b in zip(residual, row_bits, strict=True))
+    return int(np.max(bit_lengths(residual) - row_bits))
 
 
 def _reconstruct(accumulated: np.ndarray, bits: int, error: int) -> list[Fraction] | None:
@@ -306,12 +296,14 @@ def _reconstruct(accumulated: np.ndarray, bits: int, error: int) -> list[Fractio
     """
     scale = 1 << bits
     denominator = 1
-    out: list[Fraction] = []
+    # (numerator, denominator) pairs, made Fractions only once every component is found:
+    # most attempts fail part of the way, and a Fraction's gcd is most of a pair's cost
+    found: list[tuple[int, int]] = []
     for value in accumulated:
         shifted = int(value) * denominator
         nearest = (2 * shifted + scale) // (2 * scale)
         if abs(shifted - nearest * scale) <= error * denominator:
-            out.append(Fraction(nearest, denominator))
+            found.append((nearest, denominator))
             continue
         room = scale // (2 * error * denominator + 1)
         bound = math.isqrt(room)
@@ -323,8 +315,8 @@ def _reconstruct(accumulated: np.ndarray, bits: int, error: int) -> list[Fractio
         ):
             return None
         denominator *= approximation.denominator
-        out.append(Fraction(approximation.numerator, denominator))
-    return out
+        found.append((approximation.numerator, denominator))
+    return [Fraction(numerator, below) for numerator, below in found]
 
 
 def _satisfies(integer: IntegerMatrix, candidate: list[Fraction], target: np.ndarray) -> bool:

@@ -74,7 +74,7 @@ def test_a_dual_feasible_basis_one_pivot_from_optimal_is_repaired():
 def test_a_basis_forty_pivots_from_optimal_is_repaired_within_the_default_limit():
     # max sum x_i  s.t.  x_i <= 1 as 40 rows, x >= 0: from the slack basis (x = 0, feasible)
     # each x_i enters once, so 40 pivots (more than the 30 that used to be the limit: a
-    # degenerate gadget basis on hand classes took 69, seqform.base.limits.exact_pivots)
+    # degenerate gadget basis on hand classes took up to 332, seqform.base.limits.exact_pivots)
     n = 40
     identity = RationalMatrix.from_triples((n, n), list(range(n)), list(range(n)), [1] * n)
     program = LinearProgram(

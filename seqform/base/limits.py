@@ -104,17 +104,19 @@ class Limits:
     exact_bits: int = 1 << 20
     """Bits of an exact answer after which iterative refinement gives up (the answer is then
     not exact and the exact route says so)."""
-    exact_pivots: int = 150
+    exact_pivots: int = 700
     """Exact simplex pivots from a float basis before giving up
     (:func:`seqform.lp.exact.pivots.repair_basis`): a float-optimal basis is usually a
     handful of pivots from an exactly optimal one (Rhode Island 4×4's unreduced gadget
     bases of 2,657 rows: at most 10), but a bucketed blueprint's gadget LPs on hand classes
-    are highly degenerate: of the 200 bases (857 rows) of Rhode Island 4×4's 3,6,9
-    abstraction blueprint re-solved by ``maxmargin`` on canonical boards, 17 took pivots and
-    three took 39, 59 and 69 (0.4 s each; 30, the limit until then, left that cell
-    unfilled).  Twice the most seen; each pivot re-solves the basis in rationals, so a
-    basis of thousands of rows that needs them all takes minutes, and a dual feasible one
-    has an exact bound without them."""
+    are highly degenerate, ``unsafe``'s most of all.  Measured with the limit lifted
+    (``benchmarks/results/resolve_table_large.md``): of Rhode Island 4×4's 3,6,9 abstraction
+    blueprint re-solved by ``unsafe`` on canonical boards, 100 bases of 850 rows, the most
+    pivots one took was 251; of Leduc 13×4's 3,9 blueprint, one ``unsafe`` basis of 4,149
+    rows took 332 (the other gadgets' none).  Twice the most seen, rounded up.  Each pivot
+    re-solves the basis in rationals, about 0.35 s at 850 rows and 0.7 s at 4,149, so a
+    basis that needs them all takes minutes; a dual feasible one has an exact bound without
+    them."""
     ranges_seconds: float = 300.0
     """``ranges``: work estimated above five minutes is refused before the first LP unless
     forced."""

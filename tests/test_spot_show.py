@@ -303,6 +303,9 @@ def test_an_html_report_must_be_named_html(
             "spot/definition",
             id="bad-definition",
         ),
+        # null stands for a number beyond the floats: the value was shown as +inf
+        pytest.param(lambda d: {**d, "value": None}, "'value' is null", id="value-null"),
+        pytest.param(lambda d: {**d, "value": 3.0}, "is not 'value_fraction'", id="value-edited"),
     ],
 )
 def test_show_refuses_a_wrong_file_in_one_line(
@@ -318,6 +321,29 @@ def test_show_refuses_a_wrong_file_in_one_line(
     assert str(bad) in err and message in err
     with pytest.raises(SpotResultError, match=r"bad\.json"):
         read_spot_result(bad)
+
+
+def test_a_value_beyond_the_floats_is_read_from_its_fraction(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a payoff of -10^400 (beyond the floats): the exact route writes the value as null and
+    # its fraction; show renders it, signed, and refuses a float put in its place
+    big = "1" + "0" * 400
+    game = tmp_path / "huge.efg"
+    game.write_text(
+        'EFG 2 R "huge" { "P1" "P2" } ""\n'
+        'p "" 1 1 "" { "a" "b" } 0\n'
+        f't "" 1 "o1" {{ -{big}, {big} }}\n'
+        f't "" 2 "o2" {{ -{big}0, {big}0 }}\n'
+    )
+    document = _saved(["solve", str(game), "--exact"], tmp_path / "good.json", capsys)
+    assert document["value"] is None and document["value_fraction"] == f"-{big}"
+    code, out, _ = _run(["show", str(tmp_path / "good.json")], capsys)
+    assert code == 0 and "Value to P1: -1.0000000000e+400" in out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**document, "value": -1e300}))
+    code, out, err = _run(["show", str(bad)], capsys)
+    assert code == 1 and out == "" and "is not 'value_fraction'" in err
 
 
 def test_a_probability_out_of_range_names_its_place(

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from seqform.base.numbers import FRACTION_TOLERANCE, float_of
 from seqform.forms.strategies import BehaviouralStrategy, behaviour_from_mapping
 from seqform.game.public.tree import StructuredGame
 from seqform.game.sequences import PlayerSequences
@@ -102,6 +104,7 @@ def read_spot_result(path: str | Path) -> SavedSpot:
     document = _read(path, where)
     _check_kind(document, where)
     _check_schema(document, where)
+    _check_value(document, where)
     return saved_spot(path, document)
 
 
@@ -137,6 +140,7 @@ def read_result_document(path: str | Path) -> dict[str, Any]:
     if kind not in DOCUMENTS:
         raise SpotResultError(f"{where}: {_not_a_result(kind)}")
     _check_schema(document, where)
+    _check_value(document, where)
     return document
 
 
@@ -243,6 +247,35 @@ def _check_schema(document: dict[str, Any], where: str) -> None:
         return
     except DocumentError as exc:
         raise SpotResultError(f"{where}: {exc}") from None
+
+
+def _check_value(document: dict[str, Any], where: str) -> None:
+    """A document's ``value`` beside its ``value_fraction``, where it has both: ``null``
+    stands for a number beyond the floats, which the fraction then holds
+    (``urn:seqform:schema:common/2#/$defs/number``), and a float is the fraction's to
+    :data:`~seqform.base.numbers.FRACTION_TOLERANCE` (a float solve's matching fraction) or
+    to ``1e-12`` of its size (an exact one's).  The schema cannot say either: a hand-edited
+    ``"value": null`` was shown as ``+inf``.
+    """
+    if "value_fraction" not in document or "value" not in document:
+        return
+    value, text = document["value"], document["value_fraction"]
+    if text is None:
+        if value is None:
+            raise SpotResultError(f"{where}: 'value' and 'value_fraction' are both null")
+        return
+    exact = float_of(Fraction(text))
+    if value is None:
+        if math.isfinite(exact):
+            raise SpotResultError(
+                f"{where}: 'value' is null (a number beyond the floats), but 'value_fraction' "
+                f"{shown(text)} is {exact!r}"
+            )
+        return
+    if not math.isfinite(exact) or abs(value - exact) > max(FRACTION_TOLERANCE, 1e-12 * abs(exact)):
+        raise SpotResultError(
+            f"{where}: 'value' {value!r} is not 'value_fraction' {shown(text)} ({exact!r})"
+        )
 
 
 def _strategies(

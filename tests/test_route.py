@@ -183,6 +183,10 @@ def test_choose_route_resolves_auto():
     assert choose_route("leduc(ranks=13)").method == "structured"  # 1,277,901 nodes at most
     assert choose_route("leduc").method == "tree"
     assert choose_route("leduc(ranks=13)", refine=True).method == "tree"  # refine: tree only
+    # the tree's parameter at its default is the same game: 13x4's tree (10 M nodes) took 32 s
+    # to build before a simplex that did not finish
+    assert choose_route("leduc(ranks=13, suits=4, suit_isomorphism=False)").method == "structured"
+    assert choose_route("leduc(ranks=13, suit_isomorphism=True)").method == "tree"  # ranks only
     assert choose_route("kuhn", "structured", exact=True).solver == "simplex"  # a basis
     with pytest.raises(OptionsError, match="clarabel"):
         choose_route("kuhn", solver="clarabel")  # auto takes the tree for Kuhn

@@ -441,7 +441,8 @@ def load_structured_game(spec: str) -> StructuredGame:
         For a name without a structured description (the message lists those with one).
     GameParameterError
         For unknown or unreadable parameters (``leduc(suit_isomorphism=True)`` has a tree
-        only) and values out of range.
+        only; ``suit_isomorphism=False``, the tree's default, is the same game and is taken)
+        and values out of range.
     """
     written = _read(spec)
     constructor = STRUCTURED_GAMES.get(written.name)
@@ -452,9 +453,15 @@ def load_structured_game(spec: str) -> StructuredGame:
             f"--method structured needs{_did_you_mean(written.name, names)}; those that do: "
             f"{', '.join(names)} (e.g. leduc(ranks=13, suits=4))"
         )
-    tree_only = set(inspect.signature(GAMES[written.name]).parameters) - set(
-        inspect.signature(constructor).parameters
-    )
+    tree_parameters = inspect.signature(GAMES[written.name]).parameters
+    tree_only = set(tree_parameters) - set(inspect.signature(constructor).parameters)
+    defaults = [  # the tree's default (suit_isomorphism=False) describes the same game
+        keyword
+        for keyword in written.keywords
+        if keyword.arg in tree_only
+        and _value(keyword.value) is tree_parameters[keyword.arg].default
+    ]
+    written = replace(written, keywords=tuple(k for k in written.keywords if k not in defaults))
     for keyword in written.keywords:
         if keyword.arg in tree_only:  # "has no parameter" contradicted `seqform games`
             suits = (

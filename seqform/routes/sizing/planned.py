@@ -87,7 +87,8 @@ def _leduc_beyond_memory(spec: str, parameters: dict[str, object]) -> PlannedSiz
     from seqform.game.builtin.leduc import leduc_sequences, leduc_sized_tree_nodes
     from seqform.routes.sizing.memory import MemoryRefusedError, check_memory, structured_estimate
 
-    if "suit_isomorphism" in parameters:  # its tree's parameter: the tree's route
+    parameters = dict(parameters)  # suit_isomorphism=False, the tree's default: the same game
+    if parameters.pop("suit_isomorphism", False) is not False:  # a tree only: its route
         return None
     sequences = leduc_sequences(**parameters)  # type: ignore[arg-type]
     try:

@@ -382,6 +382,13 @@ def release_numbering(game: StructuredGame) -> None:
     _NUMBERINGS.pop(game, None)
 
 
+TABLE_BLOCK = 1 << 20
+"""How many (hand, public sequence) entries :func:`player_sequences` reads at a time: a
+block of hands, so its temporaries stay a few megabytes (a flop's 362,761 public sequences:
+a hand a block) while a deck of many hands is not read one hand per numpy call (Kuhn poker
+with 10^6 cards, 5 public sequences: 8.8 CPU s a hand at a time, 0.3 s by blocks)."""
+
+
 def player_sequences(game: StructuredGame, player: int) -> PlayerSequences:
     """The sequence table of ``player`` in the game's hand-major numbering.
 
@@ -399,9 +406,11 @@ def player_sequences(game: StructuredGame, player: int) -> PlayerSequences:
     sequence_infoset = np.empty(num_sequences, dtype=infoset_index.dtype)
     sequence_infoset[0] = -1
     node_of = numbering.sequence_node[player]
-    for hand, row in enumerate(sequence_index):  # a row at a time: no (H, S) temporaries
-        public = np.flatnonzero(row > 0)
-        sequence_infoset[row[public]] = infoset_index[hand, node_of[public]]
+    rows = max(1, TABLE_BLOCK // max(1, sequence_index.shape[1]))
+    for start in range(0, sequence_index.shape[0], rows):  # no (H, S) temporaries
+        block = sequence_index[start : start + rows]
+        reached = block > 0  # node_of[0] is -1: column 0 (the empty sequence) is never read
+        sequence_infoset[block[reached]] = infoset_index[start : start + rows][:, node_of][reached]
     first_sequence = narrow_index(
         sequence_index[hands, numbering.node_first[player][nodes]], num_sequences
     )

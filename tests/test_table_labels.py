@@ -99,3 +99,30 @@ def test_the_grids_are_int32_where_the_counts_fit() -> None:
         assert array.dtype == np.int32
     assert index_dtype(2**31 - 1) == np.int32
     assert index_dtype(2**31) == np.int64
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("block", [1, 4, None])  # a hand a block, 4 + 2 hands, one block
+def test_each_sequence_s_information_set_is_read_alike_in_any_block(
+    name: str, block: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from seqform.game.public import numbering as module
+
+    game = GAMES[name]()
+    if block is not None:
+        monkeypatch.setattr(
+            module,
+            "TABLE_BLOCK",
+            block * module.number_public_tree(game).sequence_index[0].shape[1],
+        )
+    for player in (0, 1):
+        grids = number_public_tree(game)
+        sequence_index = grids.sequence_index[player]
+        expected = np.full(grids.num_sequences(player), -1)
+        for hand in range(sequence_index.shape[0]):  # plain loops, hand by hand
+            for public in range(1, sequence_index.shape[1]):
+                if sequence_index[hand, public] > 0:
+                    node = grids.sequence_node[player][public]
+                    expected[sequence_index[hand, public]] = grids.infoset_index[player][hand, node]
+        table = player_sequences(game, player)
+        assert np.array_equal(table.sequence_infoset, expected)

@@ -193,9 +193,12 @@ def test_a_call_of_a_call_is_not_a_game(spec):
 
 def test_a_tree_parameter_on_the_structured_route_says_whose_it_is():
     """``seqform games`` lists ``leduc(..., suit_isomorphism=False, ...)``; on the
-    structured route the message said the game had no such parameter (campaign)."""
+    structured route the message said the game had no such parameter (campaign).  At the
+    tree's default it is the same game, which the structured route describes."""
     with pytest.raises(GameParameterError, match=r"'suit_isomorphism' is a parameter of its tree"):
-        load_structured_game("leduc(suit_isomorphism=False)")
+        load_structured_game("leduc(suit_isomorphism=True)")
+    default = load_structured_game("leduc(ranks=4, suit_isomorphism=False)")
+    assert default.name == load_structured_game("leduc(ranks=4)").name
 
 
 def test_builtin_game_messages():

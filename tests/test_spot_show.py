@@ -306,6 +306,9 @@ def test_an_html_report_must_be_named_html(
         # null stands for a number beyond the floats: the value was shown as +inf
         pytest.param(lambda d: {**d, "value": None}, "'value' is null", id="value-null"),
         pytest.param(lambda d: {**d, "value": 3.0}, "is not 'value_fraction'", id="value-edited"),
+        pytest.param(
+            lambda d: {**d, "value_fraction": "1/0"}, "is not a fraction", id="fraction-over-0"
+        ),
     ],
 )
 def test_show_refuses_a_wrong_file_in_one_line(
@@ -321,6 +324,27 @@ def test_show_refuses_a_wrong_file_in_one_line(
     assert str(bad) in err and message in err
     with pytest.raises(SpotResultError, match=r"bad\.json"):
         read_spot_result(bad)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        pytest.param({"value_fraction": "a third"}, "is not a fraction", id="fraction-words"),
+        pytest.param({"value": "2.58"}, "'value' '2.58' is not a number", id="value-text"),
+    ],
+)
+def test_without_jsonschema_the_value_is_still_checked(
+    change: dict, message: str, small: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from seqform.io import spot_results
+
+    document = _saved(["solve", str(small)], tmp_path / "good.json", capsys)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**document, **change}))
+    with pytest.MonkeyPatch.context() as patch:  # jsonschema is optional (the dev extra)
+        patch.setattr(spot_results, "_check_schema", lambda document, where: None)
+        with pytest.raises(SpotResultError, match=message):
+            read_spot_result(bad)
 
 
 def test_a_value_beyond_the_floats_is_read_from_its_fraction(

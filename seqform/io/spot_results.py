@@ -264,7 +264,14 @@ def _check_value(document: dict[str, Any], where: str) -> None:
         if value is None:
             raise SpotResultError(f"{where}: 'value' and 'value_fraction' are both null")
         return
-    exact = float_of(Fraction(text))
+    try:  # the schema's pattern admits "1/0"; without jsonschema nothing was checked
+        exact = float_of(Fraction(text))
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise SpotResultError(
+            f"{where}: 'value_fraction' {shown(text)} is not a fraction such as '-1/18'"
+        ) from None
+    if value is not None and (not isinstance(value, int | float) or isinstance(value, bool)):
+        raise SpotResultError(f"{where}: 'value' {shown(value)} is not a number")
     if value is None:
         if math.isfinite(exact):
             raise SpotResultError(

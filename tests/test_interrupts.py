@@ -438,17 +438,17 @@ def test_only_known_modules_install_signal_handlers() -> None:
     # Every module that installs its own signal handler has its stages tested (base/interrupt.py's
     # boundaries: iterate and qre above;
     # cli/signals.py, SIGTERM and SIGHUP as Ctrl-C, in tests/test_finished_runs.py; the
-    # solve-many workers that leave Ctrl-C to their parent, in tests/test_many.py); a new one
-    # must add its cases.
+    # children that leave Ctrl-C to their parent, base/child.py's, in tests/test_child.py and,
+    # as solve-many's workers, tests/test_many.py); a new one must add its cases.
     installing = sorted(
         str(path.relative_to(ROOT))
         for path in (ROOT / "seqform").rglob("*.py")
         if "signal.signal(" in path.read_text(encoding="utf-8")
     )
     assert installing == [
+        "seqform/base/child.py",
         "seqform/base/interrupt.py",
         "seqform/cli/signals.py",
-        "seqform/routes/many.py",
     ]
 
 

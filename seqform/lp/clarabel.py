@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from seqform.base.child import child_processes, run_in_child
 from seqform.base.interrupt import interrupt_held, run_interruptibly
 from seqform.base.progress import ProgressListener, Step, current_listener, report
 from seqform.lp.presolve import Reduction, reduce_problem
@@ -113,8 +115,10 @@ def run_clarabel(
     answer back to ``problem``'s rows and columns; Clarabel itself does no such presolve.
 
     Ctrl-C stops it within an iteration (its termination callback reads the flag that
-    :func:`~seqform.base.interrupt.run_interruptibly` sets), and each iteration's gap is
-    reported to the current progress listener (:mod:`seqform.base.progress`).
+    :func:`~seqform.base.interrupt.run_interruptibly` sets), and on a large LP within a
+    fifth of a second, its set-up included, as it then runs in a child process
+    (:data:`CHILD_NONZEROS`); each iteration's gap is reported to the current progress
+    listener (:mod:`seqform.base.progress`).
 
     Raises
     ------
@@ -129,19 +133,16 @@ def run_clarabel(
     reduction = reduce_problem(problem) if presolve else None
     solved = problem if reduction is None else reduction.problem
     form = _conic_form(solved)
-    solver = _solver(solved, form, _settings(time_limit, verbose, tolerance, refinement))
-    stop = threading.Event()
-    solver.set_termination_callback(_Termination(stop, current_listener()))
-    result = run_interruptibly(solver.solve, stop)
+    result = _solve(solved, form, _settings(time_limit, verbose, tolerance, refinement))
     seconds = time.perf_counter() - start
-    iterations = int(result.iterations)
+    iterations = result.iterations
     report(Step("Clarabel", iterations, None, finished=True, solver=True))
     primal, duals = _answer(result, form, solved.shape[0], reduction)
-    status = str(result.status)
+    status = result.status
     if not (almost and status.endswith("AlmostSolved")):
         _raise_unless_solved(status, seconds, iterations, problem.point(primal, duals))
     return FloatSolution(
-        -float(result.obj_val),
+        result.objective,
         primal,
         duals,
         problem.matrix @ primal,
@@ -150,13 +151,74 @@ def run_clarabel(
     )
 
 
+CHILD_NONZEROS = 1_000_000
+"""From this many non-zeros in Clarabel's matrix on, it runs in a child process
+(:func:`~seqform.base.child.run_in_child`): its set-up is one call that holds the GIL,
+about a microsecond per non-zero (0.6 s on ``liars_dice(sides=7)``'s 620,000, 3 s on
+``sides=8``'s 2.8 million), and Ctrl-C is not seen until it returns.  In a child, Ctrl-C
+stops the solve within a fifth of a second; the fork and the answer's way back cost about
+a tenth of a second (measurements in ``benchmarks/results/measurements.md``)."""
+
+
+@dataclass(frozen=True)
+class _Result:
+    """What is kept of Clarabel's solution: its status name, ``c @ v`` (the LP's
+    maximum, Clarabel having minimised ``-c @ v``), ``x``, ``z`` and the iterations."""
+
+    status: str
+    objective: float
+    x: np.ndarray
+    z: np.ndarray
+    iterations: int
+
+
+def _solve(problem: LPProblem, form: _ConicForm, settings: object) -> _Result:
+    """Clarabel's solution, in a child process on a large LP (:data:`CHILD_NONZEROS`),
+    else here."""
+    if form.matrix.nnz >= CHILD_NONZEROS and child_processes():
+        return _solve_in_child(problem, form, settings)
+    return _solve_here(problem, form, settings)
+
+
+def _solve_here(problem: LPProblem, form: _ConicForm, settings: object) -> _Result:
+    """Clarabel in this process: its solve in a thread that Ctrl-C stops between
+    iterations (:func:`~seqform.base.interrupt.run_interruptibly`)."""
+    solver = _solver(problem, form, settings)
+    stop = threading.Event()
+    solver.set_termination_callback(_Termination(stop, current_listener()))
+    return _result(run_interruptibly(solver.solve, stop))
+
+
+def _solve_in_child(problem: LPProblem, form: _ConicForm, settings: object) -> _Result:
+    """Clarabel in a child process (:data:`CHILD_NONZEROS`), each iteration's gap sent
+    back to this process's progress listener."""
+    listener = current_listener()
+
+    def work(send: Callable[[Any], None]) -> _Result:
+        solver = _solver(problem, form, settings)
+        solver.set_termination_callback(_Termination(threading.Event(), send))
+        return _result(solver.solve())
+
+    return run_in_child(work, lambda step: listener(step) if listener is not None else None)
+
+
+def _result(result: Any) -> _Result:
+    return _Result(
+        str(result.status),
+        -float(result.obj_val),
+        np.asarray(result.x, dtype=float),
+        np.asarray(result.z, dtype=float),
+        int(result.iterations),
+    )
+
+
 def _answer(
-    result: Any, form: _ConicForm, rows: int, reduction: Reduction | None
+    result: _Result, form: _ConicForm, rows: int, reduction: Reduction | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(primal, row duals)`` of the LP Clarabel was given, mapped back through
     ``reduction`` to the LP before presolve when there was one."""
-    primal = np.asarray(result.x, dtype=float)
-    duals = form.row_duals(np.asarray(result.z, dtype=float), rows)
+    primal = result.x
+    duals = form.row_duals(result.z, rows)
     if reduction is None:
         return primal, duals
     return reduction.primal(primal), reduction.duals(duals)

@@ -46,11 +46,7 @@ policy they share.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
-import signal
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -59,6 +55,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from seqform.base.child import die_with_parent
 from seqform.base.limits import LIMITS
 from seqform.base.progress import Step, report
 from seqform.holdem import ActionFrequencies, SpotAggregate, action_frequencies, spot_summary
@@ -293,17 +290,9 @@ def solve_many(
     )
 
 
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-
-
 def _start_worker(parent: int) -> None:
     """A local worker ignores Ctrl-C (the parent stops it) and dies with its parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the prctl took effect
-        os._exit(1)
+    die_with_parent(parent)
 
 
 def _row(future: Future[SpotRow], path: str) -> SpotRow:

@@ -55,13 +55,13 @@ def _clarabel(problem, tolerance: float, refinement: bool, max_iter: int | None)
     settings = clarabel_lp._settings(None, False, tolerance, refinement)
     if max_iter is not None:
         settings.max_iter = max_iter
-    result = clarabel_lp._solver(reduction.problem, form, settings).solve()
+    result = clarabel_lp._solve_here(reduction.problem, form, settings)
     primal, duals = clarabel_lp._answer(result, form, reduction.problem.shape[0], reduction)
     stats = optimal_stats(
         "clarabel",
         "interior point",
         seconds=0.0,
-        iterations=int(result.iterations),
+        iterations=result.iterations,
         shape=problem.shape,
         nonzeros=problem.matrix.nnz,
     )

@@ -157,3 +157,14 @@ def test_a_daemonic_process_runs_the_work_itself() -> None:
     worker.start()
     assert answers.get(timeout=60) is False  # multiprocessing lets no daemon have children
     worker.join()
+
+
+def test_where_the_fork_is_refused_the_work_runs_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing.process
+
+    def refused(self) -> None:
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", refused)
+    seen: list[int] = []
+    assert run_in_child(_counted, seen.append) == "answered" and seen == [0, 1, 2]

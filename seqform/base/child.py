@@ -69,6 +69,7 @@ def run_in_child(
 ) -> T:
     """``work(send)`` in a forked child (module docstring); each ``send(message)`` there is
     ``on_message(message)`` here, in order, and the value ``work`` returns is returned.
+    Where the fork is refused, ``work(on_message)`` runs here instead.
 
     Raises
     ------
@@ -81,7 +82,12 @@ def run_in_child(
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(work, writer, os.getpid()), daemon=True)
-    child.start()
+    try:
+        child.start()
+    except OSError:  # fork refused (the memory's commit limit, say): the work runs here
+        reader.close()
+        writer.close()
+        return work(on_message)
     writer.close()
     try:
         while True:

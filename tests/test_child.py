@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from seqform.game.builtin.kuhn import kuhn_structured
 from seqform.lp import clarabel
 from seqform.structured.lp_model import build_structured_lp
 from seqform.structured.lp_solve import structured_problem
+from tests.processes import alive, gone
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="fork is not a start method")
 
@@ -79,15 +79,6 @@ run_in_child(work, lambda pid: print(pid, flush=True))
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/stat").read_text().split()[2] if sys.platform == "linux" else ""
-    return status != "Z"
-
-
 @pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
 def test_the_child_ignores_ctrl_c_and_dies_with_its_parent() -> None:
     parent = subprocess.Popen([sys.executable, "-c", _ORPHAN], stdout=subprocess.PIPE, text=True)
@@ -95,13 +86,10 @@ def test_the_child_ignores_ctrl_c_and_dies_with_its_parent() -> None:
     child = int(parent.stdout.readline())
     os.kill(child, signal.SIGINT)  # as a terminal's Ctrl-C reaches every process
     time.sleep(0.2)
-    assert _alive(child)  # the parent alone decides
+    assert alive(child)  # the parent alone decides
     parent.kill()  # as `kill -9` or an out-of-memory kill: no clean-up runs
     parent.wait()
-    deadline = time.monotonic() + 30  # a bound on waiting, not a timing claim
-    while _alive(child) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not _alive(child)
+    assert gone(child)
 
 
 # Clarabel's set-up stands for a call that never returns and never lets a signal in
@@ -136,10 +124,7 @@ def test_a_signal_stops_a_solve_whose_child_never_returns(stop: signal.Signals) 
     process.send_signal(stop)
     _, rest = process.communicate(timeout=60)  # a bound on waiting, not a timing claim
     assert process.returncode in (130, 143) and "interrupted" in rest and "Traceback" not in rest
-    deadline = time.monotonic() + 30
-    while _alive(child) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not _alive(child)
+    assert gone(child)
 
 
 def _daemonic_answer(answers) -> None:

@@ -34,6 +34,7 @@ from seqform.routes.many import (
     spot_files,
     worker_limit,
 )
+from tests.processes import alive, gone
 
 RIVER = """\
 board = "{board}"
@@ -299,15 +300,6 @@ time.sleep(600)
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/stat").read_text().split()[2] if sys.platform == "linux" else ""
-    return status != "Z"
-
-
 @pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
 def test_workers_die_with_their_parent_and_ignore_ctrl_c() -> None:
     parent = subprocess.Popen([sys.executable, "-c", _ORPHANS], stdout=subprocess.PIPE, text=True)
@@ -317,13 +309,10 @@ def test_workers_die_with_their_parent_and_ignore_ctrl_c() -> None:
     for pid in workers:
         os.kill(pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches every process
     time.sleep(0.2)
-    assert all(_alive(pid) for pid in workers)  # the parent alone decides
+    assert all(alive(pid) for pid in workers)  # the parent alone decides
     parent.kill()  # as `kill -9` or an out-of-memory kill: no clean-up runs
     parent.wait()
-    deadline = time.monotonic() + 30  # a bound on waiting, not a timing claim
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(_alive(pid) for pid in workers)
+    assert all(gone(pid) for pid in workers)
 
 
 @pytest.mark.slow

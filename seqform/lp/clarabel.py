@@ -156,8 +156,8 @@ CHILD_NONZEROS = 1_000_000
 (:func:`~seqform.base.child.run_in_child`): its set-up is one call that holds the GIL,
 about a microsecond per non-zero (0.6 s on ``liars_dice(sides=7)``'s 620,000, 3 s on
 ``sides=8``'s 2.8 million), and Ctrl-C is not seen until it returns.  In a child, Ctrl-C
-stops the solve within a fifth of a second; the fork and the answer's way back cost about
-a tenth of a second (measurements in ``benchmarks/results/measurements.md``)."""
+stops the solve within a fifth of a second; the fork and the answer's way back cost less
+than the solve's own spread between runs (``benchmarks/results/measurements.md``)."""
 
 
 @dataclass(frozen=True)

@@ -156,9 +156,12 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
     report: dict[str, Any] = {"game": game, "ranks": ranks, "suits": suits}
     report["formula"] = asdict(reduced_sizes(ranks, suits))
     start = time.perf_counter()
+    messages: list[str] = []
 
     def progress(message: str) -> None:
-        print(f"  [{time.perf_counter() - start:7.1f} s] {message}", file=sys.stderr, flush=True)
+        line = f"[{time.perf_counter() - start:7.1f} s] {message}"
+        messages.append(line)
+        print(f"  {line}", file=sys.stderr, flush=True)
 
     from seqform.lp.solvers import SolverLimitError
     from seqform.routes.policy import choose_route
@@ -184,6 +187,12 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
         status = "time limit" if isinstance(exc, SolverLimitError) else status
         report.update(status=status, detail=str(exc).splitlines()[0] if str(exc) else "")
         report["seconds"] = time.perf_counter() - start
+        return report
+    except KeyboardInterrupt:  # the parent's wall-clock limit: keep the phases finished
+        seconds = time.perf_counter() - start
+        last = messages[-1] if messages else "before the first phase"
+        report.update(status="stopped", detail=f"interrupted after {seconds:.0f} s; last: {last}")
+        report.update(seconds=seconds, progress=messages)
         return report
     return _solved(report, result, time.perf_counter() - start)
 

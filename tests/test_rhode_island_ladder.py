@@ -64,3 +64,20 @@ def test_a_power_law_is_recovered_and_the_verdict_follows_it():
 
 def _machine() -> dict:
     return {"cpu": "test", "usable_cores": 2, "memory_gb": 1.0, "commit": "test"}
+
+
+def test_a_rung_stopped_by_its_parent_keeps_the_phases_it_finished(monkeypatch):
+    # the parent interrupts a rung at its wall-clock limit as Ctrl-C would: the rung writes
+    # a row with the progress it had made, not a traceback and no row
+    import seqform
+
+    def interrupted(game, *, progress, **options):
+        progress("solving with clarabel: 10 variables")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(seqform, "solve", interrupted)
+    report = ladder.solve_rung("rhode_island(ranks=2, suits=2)", 60.0, force=False)
+    assert report["status"] == "stopped"
+    assert report["progress"][-1].endswith("solving with clarabel: 10 variables")
+    assert "last: [" in report["detail"]
+    assert report["game"] == "rhode_island(ranks=2, suits=2)"

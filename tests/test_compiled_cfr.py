@@ -26,6 +26,8 @@ from seqform.holdem.spot import spot_from_mapping
 from seqform.iterative.rules import RULES
 from seqform.iterative.run import Stopping
 from seqform.structured.compiled_cfr import CompiledRegrets, rule_step
+from seqform.structured.responses import certify, payoff_range
+from seqform.structured.run_certificate import certify_run
 from seqform.structured.vector_cfr import VectorRegrets, structured_nash_conv, vector_cfr
 from tests.spot_files import RIVER
 
@@ -79,7 +81,46 @@ def test_free_runs_end_with_the_same_average(spec: str) -> None:
     assert runs[1].nash_conv == pytest.approx(runs[0].nash_conv, abs=1e-9)
     single = vector_cfr(game, "cfr+", stopping, engine="compiled", storage="float32")
     assert single.nash_conv == pytest.approx(runs[0].nash_conv, abs=1e-5)
-    assert structured_nash_conv(game, single.strategies) == single.nash_conv
+    # the run measured its average from its arrays (certify_run): the sums in another order
+    assert structured_nash_conv(game, single.strategies) == pytest.approx(
+        single.nash_conv, rel=1e-12, abs=1e-13
+    )
+
+
+@pytest.mark.slow  # compiles the kernels once per machine (numba's cache)
+@pytest.mark.parametrize("spec", GAMES)
+def test_a_run_certifies_its_average_from_its_arrays(spec: str) -> None:
+    # certify_run (the run's internal order, compiled best responses) against the
+    # structured certificate of the average's strategies (table order, numpy best
+    # responses): the same numbers up to the order of the sums
+    game = _game(spec)
+    run = CompiledRegrets(game, RULES["dcfr"])
+    for iteration in range(1, 8):
+        run.step(iteration)
+    average = run.average()
+    ours = certify_run(run, float(payoff_range(game)))
+    theirs = certify(game, *average)
+    assert float(ours.value) == pytest.approx(float(theirs.value), rel=1e-12, abs=1e-13)
+    for mine, other in zip(ours.best_response_values, theirs.best_response_values, strict=True):
+        assert float(mine) == pytest.approx(float(other), rel=1e-12, abs=1e-13)
+    assert float(ours.nash_conv) > 1e-6  # seven iterations: far from an equilibrium
+    assert ours.payoff_range == float(payoff_range(game))
+    # a run measures by it, and builds its average's strategies once, at the end
+    calls = []
+    average_of = CompiledRegrets.average
+
+    def counted(self: CompiledRegrets) -> object:
+        calls.append(self.iteration)
+        return average_of(self)
+
+    stopping = Stopping(9, None, None, 3)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CompiledRegrets, "average", counted)
+        result = vector_cfr(game, "dcfr", stopping, engine="compiled")
+    assert calls == [9]
+    assert [sample.iteration for sample in result.history] == [3, 6, 9]
+    again = certify(game, *result.strategies)
+    assert result.nash_conv == pytest.approx(float(again.nash_conv), rel=1e-9, abs=1e-13)
 
 
 def test_a_rule_at_one_iteration_is_numbers() -> None:

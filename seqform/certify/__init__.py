@@ -28,6 +28,7 @@ from seqform.certify.verdict import (
     is_certified,
     payoff_range,
     relative_exploitability,
+    require_finite,
 )
 
 __all__ = [
@@ -47,5 +48,6 @@ __all__ = [
     "payoff_range",
     "profile_leaf_payoffs",
     "relative_exploitability",
+    "require_finite",
     "respond",
 ]

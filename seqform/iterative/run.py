@@ -279,6 +279,7 @@ def run_iterations(
     *,
     last_iterate: bool = False,
     nash_conv: Callable[[tuple[BehaviouralStrategy, ...]], float] | None = None,
+    average_nash_conv: Callable[[], float] | None = None,
 ) -> IterativeResult:
     """Step until a rule of ``stopping`` fires or ``on_sample`` returns True; with
     ``last_iterate``, also measure a :class:`LastIterateStepper`'s ``current()``.  After a
@@ -287,6 +288,10 @@ def run_iterations(
     what it would do next.
     ``nash_conv`` measures a profile where ``game`` is not a tree (the structured route's
     certificate, :mod:`seqform.structured.vector_cfr`); by default the tree's.
+    ``average_nash_conv`` measures the stepper's average as it stands, from the stepper's
+    own arrays (a compiled vector CFR run, :mod:`seqform.structured.run_certificate`): the
+    average's strategies are then built once, at the end, not at every measurement
+    (``nash_conv`` still measures a last iterate).
     A tree with a payoff beyond the float range is refused before the first iteration
     (:func:`~seqform.game.requirements.require_finite_payoffs`: ``InvalidGameError``).
 
@@ -306,8 +311,11 @@ def run_iterations(
     def measure() -> Sample:
         try:
             last = measured(_current(stepper)) if last_iterate else None
-            averages[:] = [(iteration, stepper.average())]
-            average = measured(averages[0][1])
+            if average_nash_conv is not None:
+                average = average_nash_conv()
+            else:
+                averages[:] = [(iteration, stepper.average())]
+                average = measured(averages[0][1])
         except CertificateOverflowError as exc:
             failure.append(str(exc))
             last, average = (math.nan if last_iterate else None), math.nan

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,12 +49,16 @@ from seqform.structured.reductions.suit_classes import (
 )
 from seqform.structured.responses import certify as structured_certify
 from seqform.structured.responses import payoff_range
+from seqform.structured.run_certificate import certify_run
 from seqform.structured.vector_cfr import (
     VECTOR_ALGORITHMS,
     CanonicalRun,
     canonical_vector_cfr,
     vector_cfr,
 )
+
+if TYPE_CHECKING:
+    from seqform.structured.compiled_cfr import CompiledRegrets
 
 __all__ = ["iterate_structured", "structured_route"]
 
@@ -117,7 +122,10 @@ def iterate_structured(
     measured = _Measured(game)
     if boards is None:
         kept = measured if fixed is None else None  # with locks the run keeps its bounds
-        result = vector_cfr(game, algorithm, stopping, on_sample, fixed, measure=kept)
+        by_run = None if kept is None else kept.of_run
+        result = vector_cfr(
+            game, algorithm, stopping, on_sample, fixed, measure=kept, measure_run=by_run
+        )
     else:
         result = _lifted(canonical_vector_cfr(boards, algorithm, stopping, on_sample))
         sizes = canonical_sizes(boards)
@@ -135,7 +143,7 @@ def iterate_structured(
         suit_reduction=sizes,
     )
     return kept_measured(
-        lambda: run.measured(measured.certify(result.strategies, bounds), wanted, progress, force),
+        lambda: run.measured(measured.certify(result, bounds), wanted, progress, force),
         cut,
     )
 
@@ -193,28 +201,45 @@ class _Finished:
 
 class _Measured:
     """The run's NashConv by the structured certificate (unlocked), keeping the last
-    certificate and its profile: the run measures its average after the last iteration,
-    and the report's certificate of that same average (equal arrays, recomputed by the
-    stepper) is then that one, not a second pass over the game (on a full-range turn,
-    1.5 CPU s each)."""
+    certificate and what it measured: the run measures its average after the last
+    iteration, and the report's certificate of that same average is then that one, not a
+    second pass over the game (on a full-range turn, 1.5 CPU s each).  A compiled run
+    measures its average from its own arrays (:meth:`of_run`), kept with the iteration it
+    measured; a profile measured as strategies (a last iterate, the numpy engine) is kept
+    with its strategies."""
 
     def __init__(self, game: StructuredGame) -> None:
         self.game = game
         self.last: tuple[tuple[BehaviouralStrategy, ...], Certificate] | None = None
+        self.last_run: tuple[int, Certificate] | None = None
 
     def __call__(self, strategies: tuple[BehaviouralStrategy, ...]) -> float:
         certificate = structured_certify(self.game, strategies[0], strategies[1])
         self.last = (strategies, certificate)
         return float(certificate.nash_conv)
 
+    def of_run(self, run: CompiledRegrets) -> float:
+        """NashConv of a compiled run's average as it stands, from the run's arrays
+        (:func:`~seqform.structured.run_certificate.certify_run`), kept with its iteration."""
+        certificate = certify_run(run, float(payoff_range(self.game)))
+        self.last_run = (run.iteration, certificate)
+        return float(certificate.nash_conv)
+
     def certify(
         self,
-        strategies: tuple[BehaviouralStrategy, ...],
+        result: IterativeResult,
         bounds: tuple[Mapping[int, LocalBounds], Mapping[int, LocalBounds]] | None,
     ) -> Certificate:
-        """The certificate of ``strategies`` (best responses within ``bounds``): the kept one
-        where it is theirs and nothing is locked, else certified now."""
-        kept = self.of(strategies) if bounds is None else None
+        """The certificate of ``result``'s average strategies (best responses within
+        ``bounds``): the kept one where it is theirs and nothing is locked, else certified
+        now."""
+        strategies = result.strategies
+        kept = None
+        if bounds is None:
+            kept = self.of(strategies)
+            if kept is None and self.last_run is not None and _measured_last(result):
+                iteration, certificate = self.last_run
+                kept = certificate if iteration == result.iterations else None
         if kept is not None:
             return kept
         return structured_certify(self.game, strategies[0], strategies[1], bounds)
@@ -232,6 +257,12 @@ class _Measured:
             for a, b in zip(kept, strategies, strict=True)
         )
         return certificate if same else None
+
+
+def _measured_last(result: IterativeResult) -> bool:
+    """Whether the run's last sample measured its average after its last iteration (the
+    strategies it returns: the run's arrays have not changed since)."""
+    return bool(result.history) and result.history[-1].iteration == result.iterations
 
 
 def _lifted(run: CanonicalRun | None) -> IterativeResult:

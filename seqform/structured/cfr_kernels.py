@@ -26,10 +26,11 @@ loops:
 * :func:`class_first_members` — a run on hand classes: per sequence its class's first
   member, which the update sums the class's regret in (read through the internal order:
   no copy of the classes in it).
-* :func:`class_response_value` — the value of a best response over the hand classes' plans
-  (the backward induction of :func:`seqform.certify.respond` without its strategy), in
-  place on the leaf payoffs, the class sums in the first members' entries: the certificate
-  of a run on hand classes (:mod:`seqform.structured.reductions.class_certificate`).
+* :func:`response_value` — the value of a best response (the backward induction of
+  :func:`seqform.certify.respond` without its strategy), in place on the leaf payoffs,
+  over the hand classes' plans where a run has them (the class sums in the first
+  members' entries): the certificate of a run from its own arrays
+  (:mod:`seqform.structured.run_certificate`).
 
 Sums are accumulated in float64 whatever the storage (float32 storage halves the memory of
 the regrets, the average and the behaviour; the certificate reads the average in float64).
@@ -42,9 +43,9 @@ from numba import njit
 
 __all__ = [
     "class_first_members",
-    "class_response_value",
     "leaf_product",
     "own_plan",
+    "response_value",
     "update_player",
 ]
 
@@ -349,36 +350,42 @@ def class_first_members(classes, order, first, out):
 
 
 @njit(cache=True, nogil=True)
-def class_response_value(payoffs, class_offset, infoset_first, sequence_parent):
-    """The value of a best response over hand-class plans, given the leaf payoff of each
-    sequence in ``payoffs`` (internal order, overwritten): each member's payoff is added
-    onto its class's first member (``class_offset`` before it, :func:`class_first_members`),
-    in the
-    order of the sequences as the update sums a class's regret, then the backward induction
-    of :func:`seqform.certify.respond` without its strategy runs over the information sets
-    whose sequences are their classes' first members, deepest first, each adding its best
-    total onto its parent sequence's first member; ``payoffs[0]`` ends as the value.
+def response_value(payoffs, class_offset, infoset_first, sequence_parent):
+    """The value of a best response given the leaf payoff of each sequence in ``payoffs``
+    (internal order, overwritten): the backward induction of
+    :func:`seqform.certify.respond` without its strategy, over the information sets
+    deepest first, each adding its best action's total onto its parent sequence;
+    ``payoffs[0]`` ends as the value.
 
-    The members of a class of information sets hold the members of their actions'
-    classes, each set's actions side by side, so the first member's actions are their
-    classes' first members; a parent sequence (shallower) comes before the sequences below
-    it.  The class totals live in the first members' own
+    ``class_offset`` (empty: none) makes it a best response over hand-class plans (a run
+    on hand classes, :mod:`seqform.structured.reductions.class_certificate`): each
+    member's payoff is first added onto its class's first member (``class_offset`` before
+    it, :func:`class_first_members`), in the order of the sequences as the update sums a
+    class's regret, and only the information sets whose sequences are their classes'
+    first members are walked.  The members of a class of information sets hold the
+    members of their actions' classes, each set's actions side by side, so the first
+    member's actions are their classes' first members; a parent sequence (shallower)
+    comes before the sequences below it.  The class totals live in the first members' own
     entries: no array per class.  NaN where a parent does not come first or a payoff is not
     finite."""
     count = len(infoset_first)
-    for s in range(1, len(payoffs)):
-        if class_offset[s] != 0:  # the first member: not read until every member is added
-            payoffs[s - class_offset[s]] += payoffs[s]
+    tied = len(class_offset) > 0
+    if tied:
+        for s in range(1, len(payoffs)):
+            if class_offset[s] != 0:  # the first member: not read until every member is added
+                payoffs[s - class_offset[s]] += payoffs[s]
     for infoset in range(count - 1, -1, -1):
         first = infoset_first[infoset]
-        if class_offset[first] != 0:
+        if tied and class_offset[first] != 0:
             continue
         stop = len(payoffs) if infoset == count - 1 else infoset_first[infoset + 1]
         best = payoffs[first]
         for sequence in range(first + 1, stop):
             if payoffs[sequence] > best:
                 best = payoffs[sequence]
-        parent = sequence_parent[first] - class_offset[sequence_parent[first]]
+        parent = sequence_parent[first]
+        if tied:
+            parent -= class_offset[parent]
         if parent >= first or not abs(best) < float("inf"):
             return float("nan")
         payoffs[parent] += best

@@ -79,7 +79,8 @@ from seqform.structured.reductions.suit_classes import (
     certify_on_classes,
     lift_behaviour,
 )
-from seqform.structured.responses import certify, leaf_payoffs, sequence_tables
+from seqform.structured.responses import certify, leaf_payoffs, payoff_range, sequence_tables
+from seqform.structured.run_certificate import certify_run
 
 if TYPE_CHECKING:
     from seqform.structured.compiled_cfr import CompiledRegrets
@@ -199,6 +200,7 @@ def vector_cfr(
     engine: str = "auto",
     storage: str = "float64",
     measure: Callable[[tuple[BehaviouralStrategy, ...]], float] | None = None,
+    measure_run: Callable[[CompiledRegrets], float] | None = None,
 ) -> IterativeResult:
     """Run ``algorithm`` (a key of :data:`~seqform.iterative.rules.RULES`) on ``game``'s
     public tree × hands under ``stopping``, measured by the structured certificate; the
@@ -211,7 +213,13 @@ def vector_cfr(
     (float32: half the memory, every sum still in float64; the certificate is float64
     either way).  ``measure``: a profile's NashConv in place of the structured certificate
     (a caller that keeps the certificate it measures, to report the last one unmeasured
-    again); without locks, where the certificate needs no bounds.
+    again); without locks, where the certificate needs no bounds.  A compiled run without
+    locks measures its average from its own arrays
+    (:func:`~seqform.structured.run_certificate.certify_run`: the same certificate up to
+    the order of the sums, without building the strategies at every measurement), by
+    ``measure_run`` where it is given, else by that certificate unless ``measure`` is
+    given; ``measure`` (by default the structured certificate) still measures the last
+    iterate of the predictive rules.
 
     Raises
     ------
@@ -220,7 +228,17 @@ def vector_cfr(
         engine not in :data:`ENGINES`, float32 storage on the numpy engine, or the compiled
         engine without numba (install the ``fast`` extra).
     """
-    return _run(game, algorithm, stopping, on_sample, locks, engine, storage, measure=measure)
+    return _run(
+        game,
+        algorithm,
+        stopping,
+        on_sample,
+        locks,
+        engine,
+        storage,
+        measure=measure,
+        measure_run=measure_run,
+    )
 
 
 def _run(
@@ -237,7 +255,8 @@ def _run(
 ) -> IterativeResult:
     """:func:`vector_cfr`, the members of each of ``classes`` sharing one regret, NashConv
     measured by ``measure`` (default: the structured certificate of ``game``), or on a
-    compiled run by ``measure_run`` from the run's own arrays where it is given."""
+    compiled run by ``measure_run`` from the run's own arrays (the last iterate of a
+    predictive rule by ``measure`` all the same)."""
     if algorithm not in RULES:
         raise ValueError(
             f"{algorithm} runs on the game tree only; on the public tree (--method "
@@ -247,11 +266,7 @@ def _run(
     bounds = None
     if locks is not None:
         bounds = tuple({i: tuple((p, p) for p in mix) for i, mix in own.items()} for own in locks)
-    from seqform.structured.compiled_cfr import CompiledRegrets
-
-    if measure_run is not None and isinstance(stepper, CompiledRegrets):
-        compiled, by_run = stepper, measure_run
-        measure = lambda _strategies: by_run(compiled)  # noqa: E731
+    average = _average_measure(game, stepper, locks is None, measure, measure_run)
     if measure is None:
         measure = lambda strategies: structured_nash_conv(game, strategies, bounds)  # type: ignore[arg-type]  # noqa: E731
     return run_iterations(
@@ -262,7 +277,31 @@ def _run(
         on_sample,
         last_iterate=algorithm in LAST_ITERATE,
         nash_conv=measure,
+        average_nash_conv=average,
     )
+
+
+def _average_measure(
+    game: StructuredGame,
+    stepper: FullTreeRegrets,
+    unlocked: bool,
+    measure: Callable[[tuple[BehaviouralStrategy, ...]], float] | None,
+    measure_run: Callable[[CompiledRegrets], float] | None,
+) -> Callable[[], float] | None:
+    """How a compiled, unlocked run measures its average from its own arrays: by
+    ``measure_run``, else by :func:`~seqform.structured.run_certificate.certify_run` where
+    no ``measure`` is given; None (the average measured as strategies) otherwise."""
+    from seqform.structured.compiled_cfr import CompiledRegrets
+
+    if not (unlocked and isinstance(stepper, CompiledRegrets)):
+        return None
+    if measure_run is None:
+        if measure is not None:
+            return None
+        scale = float(payoff_range(game))
+        measure_run = lambda run: float(certify_run(run, scale).nash_conv)  # noqa: E731
+    compiled, by_run = stepper, measure_run
+    return lambda: by_run(compiled)
 
 
 @dataclass(frozen=True)

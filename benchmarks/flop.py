@@ -120,11 +120,7 @@ def _profile(path: Path, storage: str, iterations: int) -> None:
     for iteration in range(2, iterations + 2):
         for player in (0, 1):  # the players' plans share one scratch: a plan, its product
             start, start_cpu = time.perf_counter(), time.process_time()
-            stepper._kernels.own_plan(
-                stepper.behaviour[1 - player],
-                stepper.layout.players[1 - player].sequence_parent,
-                stepper.plans[1 - player],
-            )
+            stepper.plan_of(1 - player)
             middle, middle_cpu = time.perf_counter(), time.process_time()
             stepper.product(player, stepper.plans[1 - player], stepper.values[player])
             end, end_cpu = time.perf_counter(), time.process_time()

@@ -1,11 +1,15 @@
-"""The compiled leaf product on several threads: parts that write apart, the same iterates.
+"""The compiled leaf product and update on several threads: parts that write apart, the
+same iterates.
 
 Claims: :func:`~seqform.structured.leaf_threads.batch_parts` keeps batches that share a
 public sequence in one part and packs the parts by work; on a turn spot (an all-in's
 runouts share one public sequence across every river card) the batches split into more
-than one part, no two parts write the same public sequence, and a run on two threads has
-the one-thread run's regrets and average bit for bit (each entry summed by one thread in
-the same order: the module's claim, checked with ``array_equal``, no tolerance).
+than one part, no two parts write the same public sequence;
+:func:`~seqform.structured.compiled_cfr.depth_parts` cuts each depth's information sets
+and sequences into consecutive ranges that cover the depth; and a run on two threads has
+the one-thread run's regrets and average bit for bit, in float64 and float32, on the game
+and on canonical boards' hand classes (each entry computed by one thread in the same
+order: the module's claim, checked with ``array_equal``, no tolerance).
 """
 
 from __future__ import annotations
@@ -50,13 +54,18 @@ def test_one_thread_is_one_part_in_order() -> None:
 
 
 @pytest.mark.slow  # compiles the kernels once per machine (numba's cache)
-def test_two_threads_step_as_one_bit_for_bit() -> None:
+@pytest.mark.parametrize("storage", ["float64", "float32"])
+def test_two_threads_step_as_one_bit_for_bit(storage: str) -> None:
     pytest.importorskip("numba")  # the fast extra
     from seqform.structured.compiled_cfr import CompiledRegrets
 
     game = spot_game(spot_from_mapping(TURN, "turn"))
-    runs = [CompiledRegrets(game, RULES["dcfr"], threads=threads) for threads in (1, 2)]
-    for player in (0, 1):
+    runs = [
+        CompiledRegrets(game, RULES["dcfr"], storage=storage, threads=threads) for threads in (1, 2)
+    ]
+    for player in (0, 1):  # the update's second half is cut at some depth into two ranges
+        cut = [c for c in runs[1]._depths[player].infosets if c[0] < c[1] < c[2]]
+        assert cut, "no depth was cut for two threads"
         threaded = runs[1]._threaded[player]
         assert len(threaded.parts.parts) == 2
         written = [
@@ -76,3 +85,47 @@ def _leaf_sequences(run, batches: np.ndarray, player: int) -> np.ndarray:  # typ
     start = run.flat.batch_start
     leaves = np.concatenate([np.arange(start[b], start[b + 1]) for b in batches])
     return run.flat.sequences[leaves, player]
+
+
+def test_each_depth_is_cut_into_consecutive_ranges() -> None:
+    from seqform.structured.compiled_cfr import depth_parts
+    from seqform.structured.flat_tables import flat_game
+
+    game = spot_game(spot_from_mapping(TURN, "turn"))
+    for layout in flat_game(game).layout.players:
+        one = depth_parts(layout, 1)
+        assert one.infosets == ((0, layout.num_infosets),)
+        assert one.sequences == ((1, layout.num_sequences),)  # the root's is the caller's
+        three = depth_parts(layout, 3)
+        assert len(three.infosets) == len(layout.levels)
+        for level, sets, sequences in zip(
+            layout.levels, three.infosets, three.sequences, strict=True
+        ):
+            assert (sets[0], sets[-1]) == (level.infosets.start, level.infosets.stop)
+            assert (sequences[0], sequences[-1]) == (level.sequences.start, level.sequences.stop)
+            assert list(sets) == sorted(sets) and list(sequences) == sorted(sequences)
+            for boundary in sets[1:-1]:  # a cut falls between two sets: a set's first sequence
+                if boundary < level.infosets.stop:
+                    assert layout.infoset_first[boundary] >= sequences[0]
+
+
+@pytest.mark.slow  # compiles the kernels once per machine (numba's cache)
+def test_two_threads_step_as_one_on_hand_classes() -> None:
+    pytest.importorskip("numba")  # the fast extra
+    from seqform.game.builtin.registry import load_structured_game
+    from seqform.structured.compiled_cfr import CompiledRegrets
+    from seqform.structured.reductions.suit_classes import canonical_boards
+
+    boards = canonical_boards(load_structured_game("leduc(ranks=4, suits=2)"))
+    assert boards is not None
+    classes = boards.sequence_classes()
+    runs = [
+        CompiledRegrets(boards.canonical, RULES["pcfr+"], classes=classes, threads=threads)
+        for threads in (1, 2)
+    ]
+    for iteration in range(1, 6):
+        for run in runs:
+            run.step(iteration)
+    for name in ("regrets", "cumulative", "behaviour"):
+        for one, two in zip(getattr(runs[0], name), getattr(runs[1], name), strict=True):
+            assert np.array_equal(one, two), name

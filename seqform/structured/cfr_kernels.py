@@ -17,12 +17,16 @@ loops:
   ``a T − (a − b) P[q − l]`` (Johanson et al. IJCAI 2011 §4.2; the formulas of
   :mod:`seqform.structured.products`).  ``O(H)`` per leaf with no sorting: the level orders
   are built once per game.
-* :func:`update_player` — the bottom-up counterfactual values, the instantaneous regrets with
-  ties cleared, the average's ``S += w_t x``, the rule's steps 1–5 of
+* :func:`counterfactual_regrets` and :func:`update_infosets` — the update: the bottom-up
+  counterfactual values and the instantaneous regrets, then per information set, top
+  down, the ties cleared, the average's ``S += w_t x``, the rule's steps 1–5 of
   :mod:`seqform.iterative.rules` given as numbers for this ``t`` (:class:`RuleStep` of the
   caller), and regret matching; the order of
-  :class:`~seqform.iterative.cfr.FullTreeRegrets`.
-* :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down.
+  :class:`~seqform.iterative.cfr.FullTreeRegrets`.  The second half (most of the time)
+  runs over a range of information sets, so that a large game cuts each depth into parts
+  on threads (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`).
+* :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down, over a
+  range of sequences (the same cut by depth).
 * :func:`class_first_members` — a run on hand classes: per sequence its class's first
   member, which the update sums the class's regret in (read through the internal order:
   no copy of the classes in it).
@@ -35,6 +39,10 @@ loops:
 Sums are accumulated in float64 whatever the storage (float32 storage halves the memory of
 the regrets, the average and the behaviour; the certificate reads the average in float64).
 This module imports numba at import time: import it only where a run uses it.
+
+Size: the kernels of an iteration and of its certificate read the same flat tables in the
+same internal order (the batches' scratch, the class offsets, the ranges cut for threads);
+apart, each module would restate those conventions.
 """
 
 from __future__ import annotations
@@ -43,20 +51,22 @@ from numba import njit
 
 __all__ = [
     "class_first_members",
+    "counterfactual_regrets",
     "leaf_product",
     "own_plan",
     "response_value",
-    "update_player",
+    "update_infosets",
 ]
 
 CONSTANT, SIGN, THRESHOLD = 0, 1, 2  # as seqform.structured.leaf_groups
 
 
 @njit(cache=True, nogil=True)
-def own_plan(behaviour, sequence_parent, out):
-    """``out[s] = out[parent(s)] · behaviour[s]``, ``out[0] = 1`` (parents come first)."""
-    out[0] = 1.0
-    for s in range(1, len(out)):
+def own_plan(behaviour, sequence_parent, out, start, stop):
+    """``out[s] = out[parent(s)] · behaviour[s]`` for ``1 <= start <= s < stop`` (the
+    caller sets the root's ``out[0] = 1``); each parent is final when read (parents come
+    first: at a shallower depth, done by an earlier call, or earlier in the range)."""
+    for s in range(start, stop):
         out[s] = out[sequence_parent[s]] * behaviour[s]
 
 
@@ -218,59 +228,26 @@ def leaf_product(
 
 
 @njit(cache=True, nogil=True)
-def update_player(
-    values,
-    behaviour,
-    regrets,
-    cumulative,
-    plan,
-    sequence_parent,
-    infoset_first,
-    infoset_parent,
-    action_count,
-    numbers,
-    flags,
-    tolerance,
-    class_offset,
+def counterfactual_regrets(
+    values, behaviour, infoset_first, infoset_parent, action_count, tolerance, class_offset
 ):
-    """One player's half-iteration after its sequence payoffs ``values`` (internal order,
-    overwritten: scratch): counterfactual values bottom up, then in one pass over the
-    sequences the instantaneous regrets (ties within ``tolerance`` × the largest value
-    cleared), ``S += w x`` with the current behaviour's plan (into ``plan``) and the rule's
-    steps, and regret matching into ``behaviour``; three passes over the arrays, where the
-    numpy path makes a dozen.
+    """The first half of one player's update after its sequence payoffs ``values``
+    (internal order, overwritten: scratch): the counterfactual values bottom up, each
+    sequence's value then replaced by its instantaneous regret ``v(s) − v(h)``; returns the
+    bound below which a regret is a tie, ``tolerance`` times the largest value.
 
     No array but the arguments: once an information set's value ``v(h)`` is summed, its
     sequences' values are read by nothing but their regrets, so ``values[s]`` becomes the
-    instantaneous regret ``v(s) − v(h)`` in place (no array of information-set values); and
-    ``behaviour[s]`` is read once, for the plan, before the positive part of what is matched
-    is written over it, which the last pass normalises (no matching scratch).  The numbers
-    and their order of operations are those of the arrays they replace, bit for bit.
-
-    ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
-    of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
-    discount at ``t``; ``flags``: plus, predictive, and whether each of the three discounts
-    applies (:func:`seqform.structured.compiled_cfr.rule_step`).
+    instantaneous regret in place (no array of information-set values).
 
     ``class_offset`` (empty: none): per sequence, how far before it the first member of its
-    hand class on canonical boards is (:func:`class_first_members`); then each sequence's
-    instantaneous regret is its class's sum, so the members of a class keep one regret and
-    one behaviour (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).  The sum is
-    taken in place, in the first member's regret, which comes before the others: the
-    members are added in the order of the sequences, as into a scratch entry per class,
-    with no such scratch (float64 per class, on a flop 7 bytes a sequence).
-
-    Length: the steps of one half-iteration, in the loop's order, read as one.
-    """
-    weight = numbers[0]
-    lag_pos, lag_neg, disc_pos, disc_neg, pred_pos, pred_neg = numbers[1:7]
-    plus, predictive, lagged, discounted, predicted = (
-        flags[0],
-        flags[1],
-        flags[2],
-        flags[3],
-        flags[4],
-    )
+    hand class on canonical boards is (:func:`class_first_members`); then each first
+    member's entry ends as its class's sum of regrets, which :func:`update_infosets` reads
+    for every member, so the members of a class keep one regret and one behaviour
+    (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).  The sum is taken in
+    place, in the first member's regret, which comes before the others: the members are
+    added in the order of the sequences, as into a scratch entry per class, with no such
+    scratch (float64 per class, on a flop 7 bytes a sequence)."""
     infosets = len(infoset_first)
     scale = 0.0
     for i in range(infosets - 1, -1, -1):  # deeper information sets have larger numbers
@@ -284,49 +261,96 @@ def update_player(
             values[s] -= total
         values[infoset_parent[i]] += total
     scale = max(scale, abs(values[0]))
-    bound = tolerance * scale
-    tied = len(class_offset) > 0
-    if tied:
+    if len(class_offset) > 0:
         for s in range(1, len(values)):
             if class_offset[s] != 0:  # first < s: its regret is done, and now sums the class
                 values[s - class_offset[s]] += values[s]
-    plan[0] = 1.0
-    cumulative[0] += weight
-    for s in range(1, len(values)):  # one pass: regret, the average, the rule
-        r = values[s - class_offset[s]] if tied else values[s]
-        if -bound <= r <= bound:
-            r = 0.0
-        reach = plan[sequence_parent[s]] * behaviour[s]
-        plan[s] = reach
-        cumulative[s] += weight * reach
-        total = regrets[s]
-        if lagged:
-            total *= lag_pos if total >= 0.0 else lag_neg
-        total += r
-        if plus and total < 0.0:
-            total = 0.0
-        if discounted:
-            total *= disc_pos if total >= 0.0 else disc_neg
-        if -bound <= total <= bound:
-            total = 0.0
-        regrets[s] = total
-        matched = total
-        if predictive:
-            if predicted:
-                matched *= pred_pos if matched >= 0.0 else pred_neg
-            matched += r
-            if -bound <= matched <= bound:
-                matched = 0.0
-        behaviour[s] = matched if matched > 0.0 else 0.0  # read above, normalised below
-    behaviour[0] = 1.0
-    for i in range(infosets):
+    return tolerance * scale
+
+
+@njit(cache=True, nogil=True)
+def update_infosets(
+    values,
+    behaviour,
+    regrets,
+    cumulative,
+    plan,
+    sequence_parent,
+    infoset_first,
+    action_count,
+    numbers,
+    flags,
+    bound,
+    class_offset,
+    start,
+    stop,
+):
+    """The second half of one player's update, for information sets ``start <= i <
+    stop`` (the caller takes the root sequence: ``plan[0] = 1``, ``S[0] += w``), after
+    :func:`counterfactual_regrets`: per sequence the instantaneous regret (ties within
+    ``bound`` cleared), ``S += w x`` with the current behaviour's plan (into ``plan``)
+    and the rule's steps, then per information set regret matching into ``behaviour``.
+    The parents' plans are read, so the sets of shallower depths must be done: one call
+    over every set, or one per depth with the sets of a depth cut into parts on threads
+    (each set reads and writes only its own sequences and its parent's plan).
+
+    ``behaviour[s]`` is read once, for the plan, before the positive part of what is
+    matched is written over it, which the set's normalisation then reads (no matching
+    scratch).  The numbers and their order of operations are those of the arrays they
+    replace, bit for bit, whatever the cut.
+
+    ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
+    of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
+    discount at ``t``; ``flags``: plus, predictive, and whether each of the three discounts
+    applies (:func:`seqform.structured.compiled_cfr.rule_step`).  ``class_offset`` as
+    :func:`counterfactual_regrets` takes it: each member reads its class's regret.
+
+    Length: the steps of one information set, in the loop's order, read as one.
+    """
+    weight = numbers[0]
+    lag_pos, lag_neg, disc_pos, disc_neg, pred_pos, pred_neg = numbers[1:7]
+    plus, predictive, lagged, discounted, predicted = (
+        flags[0],
+        flags[1],
+        flags[2],
+        flags[3],
+        flags[4],
+    )
+    tied = len(class_offset) > 0
+    for i in range(start, stop):  # one pass: regret, the average, the rule, matching
         first = infoset_first[i]
-        count = action_count[first]
-        total = 0.0
-        for s in range(first, first + count):
-            total += behaviour[s]
-        for s in range(first, first + count):
-            behaviour[s] = behaviour[s] / total if total > 0.0 else 1.0 / count
+        end = first + action_count[first]
+        positive = 0.0
+        for s in range(first, end):
+            r = values[s - class_offset[s]] if tied else values[s]
+            if -bound <= r <= bound:
+                r = 0.0
+            reach = plan[sequence_parent[s]] * behaviour[s]
+            plan[s] = reach
+            cumulative[s] += weight * reach
+            total = regrets[s]
+            if lagged:
+                total *= lag_pos if total >= 0.0 else lag_neg
+            total += r
+            if plus and total < 0.0:
+                total = 0.0
+            if discounted:
+                total *= disc_pos if total >= 0.0 else disc_neg
+            if -bound <= total <= bound:
+                total = 0.0
+            regrets[s] = total
+            matched = total
+            if predictive:
+                if predicted:
+                    matched *= pred_pos if matched >= 0.0 else pred_neg
+                matched += r
+                if -bound <= matched <= bound:
+                    matched = 0.0
+            behaviour[s] = matched if matched > 0.0 else 0.0  # normalised below
+            positive += behaviour[s]
+        count = end - first
+        for s in range(first, end):
+            behaviour[s] = behaviour[s] / positive if positive > 0.0 else 1.0 / count
 
 
 @njit(cache=True, nogil=True)

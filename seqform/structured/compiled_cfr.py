@@ -4,11 +4,19 @@
 leaf group and per depth; between them Python and the arrays they allocate cost more than
 the arithmetic (a full-range river spends most of an iteration sorting card incidences and
 gathering rows).  Here the public tree and the sequence tables are flattened once per game
-(:class:`~seqform.structured.flat_tables.FlatGame`).  An iteration is then, per player, three calls
-into :mod:`seqform.structured.cfr_kernels` (the opponent's plan, the leaf product, the
-update), so the time is the kernels' and nothing is done per public node in Python; the
-loop returns to Python after every iteration, where Ctrl-C is seen
+(:class:`~seqform.structured.flat_tables.FlatGame`).  An iteration is then, per player, four
+calls into :mod:`seqform.structured.cfr_kernels` (the opponent's plan, the leaf product,
+the update's two halves), so the time is the kernels' and nothing is done per public node
+in Python; the loop returns to Python after every iteration, where Ctrl-C is seen
 (:func:`~seqform.iterative.run.run_iterations`).
+
+On a large game (:func:`run_threads`) the product runs on threads
+(:mod:`seqform.structured.leaf_threads`), and so do the plan and the update's second half:
+each depth's information sets cut into parts, one thread each, the depths one after the
+other (:class:`DepthParts`).  Every number is computed as on one thread, so the iterates
+are the same bit for bit whatever the count.  On the full-range turn of
+``benchmarks/vcfr_speed.py`` the update's second half took 14.6 ms on one thread and 8.0
+on two (``benchmarks/results/measurements.md``).
 
 :class:`CompiledRegrets` is a :class:`~seqform.iterative.cfr.FullTreeRegrets` on the same
 :class:`~seqform.iterative.layout.TreeLayout` as vector CFR's, so its average, last iterate,
@@ -56,11 +64,14 @@ from seqform.structured.leaf_threads import (
 __all__ = [
     "STORAGE",
     "CompiledRegrets",
+    "DepthParts",
     "RuleStep",
     "ThreadedProduct",
     "compiled_available",
     "compiled_leaf_payoffs",
+    "depth_parts",
     "rule_step",
+    "run_threads",
     "threaded_product",
 ]
 
@@ -98,18 +109,55 @@ class ThreadedProduct:
     scratch: tuple[Scratch, ...]
 
 
+def run_threads(flat: FlatGame, threads: int | None = None) -> int:
+    """How many threads a run on ``flat`` uses for its products and updates: ``threads``
+    where given; by default the cores this process may use
+    (:func:`~seqform.structured.leaf_threads.default_threads`) when a product visits at
+    least :data:`~seqform.structured.leaf_threads.THREADED_PAIRS` (leaf, hand) pairs,
+    else one."""
+    if threads is not None:
+        return threads
+    pairs = len(flat.sequences) * sum(len(side.twin) for side in flat.players)
+    return default_threads() if pairs >= THREADED_PAIRS else 1
+
+
 def threaded_product(flat: FlatGame, player: int, threads: int | None = None) -> ThreadedProduct:
-    """Player ``player``'s product cut for ``threads`` threads; by default the cores this
-    process may use (:func:`~seqform.structured.leaf_threads.default_threads`) when the
-    product visits at least :data:`~seqform.structured.leaf_threads.THREADED_PAIRS`
-    (leaf, hand) pairs, else one."""
+    """Player ``player``'s product cut for ``threads`` threads (:func:`run_threads`)."""
     hands = sum(len(side.twin) for side in flat.players)
     sizes = np.diff(flat.batch_start)
-    if threads is None:
-        pairs = len(flat.sequences) * hands
-        threads = default_threads() if pairs >= THREADED_PAIRS else 1
-    parts = batch_parts(flat.batch_start, flat.sequences[:, player], (sizes + 1.0) * hands, threads)
+    work = (sizes + 1.0) * hands
+    parts = batch_parts(
+        flat.batch_start, flat.sequences[:, player], work, run_threads(flat, threads)
+    )
     return ThreadedProduct(parts, tuple(_scratch(flat, player) for _ in parts.parts))
+
+
+@dataclass(frozen=True)
+class DepthParts:
+    """One player's sequences and information sets cut for the top-down passes on
+    threads: per depth, ``parts + 1`` boundaries of its information sets (cut where the
+    sequences divide evenly) and of its sequences.  The sets and sequences of one depth
+    read only their parents' plans, at shallower depths, so the parts of a depth run at
+    once and the depths one after the other.  With one part, one range covers everything
+    (the root's sequence 0 and information set 0 included): one call."""
+
+    infosets: tuple[tuple[int, ...], ...]
+    sequences: tuple[tuple[int, ...], ...]
+
+
+def depth_parts(layout: PlayerLayout, parts: int) -> DepthParts:
+    """``layout`` cut into ``parts`` per depth (:class:`DepthParts`)."""
+    if parts <= 1 or not layout.levels:
+        return DepthParts(((0, layout.num_infosets),), ((1, layout.num_sequences),))
+    infosets, sequences = [], []
+    for level in layout.levels:
+        low, high = level.sequences.start, level.sequences.stop
+        cuts = [low + (high - low) * k // parts for k in range(parts + 1)]
+        firsts = layout.infoset_first[level.infosets]
+        at = np.searchsorted(firsts, cuts[1:-1]) + level.infosets.start
+        infosets.append((level.infosets.start, *map(int, at), level.infosets.stop))
+        sequences.append((low, *cuts[1:-1], high))
+    return DepthParts(tuple(infosets), tuple(sequences))
 
 
 def _leaf_product(
@@ -166,7 +214,7 @@ def compiled_leaf_payoffs(
 @dataclass(frozen=True)
 class RuleStep:
     """A rule's steps 1–6 (:mod:`seqform.iterative.rules`) at one ``t``, as the numbers and
-    flags :func:`~seqform.structured.cfr_kernels.update_player` reads.
+    flags :func:`~seqform.structured.cfr_kernels.update_infosets` reads.
 
     numbers : the weight ``w_t``, then the (``>= 0``, ``< 0``) factors of the lagged
         discount at ``t − 1``, the discount at ``t`` and the prediction's lagged discount at
@@ -213,7 +261,7 @@ def _class_offset(kernels: ModuleType, layout: PlayerLayout, classes: np.ndarray
     """Per internal sequence, how far before it the first internal sequence of its hand
     class is (``classes``: per table sequence), in the narrowest unsigned type that holds
     the largest distance: what the update reads to share one regret per class
-    (:func:`~seqform.structured.cfr_kernels.update_player`).  A class's members are the
+    (:func:`~seqform.structured.cfr_kernels.update_infosets`).  A class's members are the
     hands of one public node, which sit side by side in the internal order, so the
     distances are below a node's sequences (uint16 on a flop: 2 bytes a sequence, where
     the first members' own numbers took 4)."""
@@ -299,15 +347,8 @@ class CompiledRegrets(FullTreeRegrets):
                 for player, table in zip(layout.players, classes, strict=True)
             ]
         self._threaded = [threaded_product(flat, player, threads) for player in (0, 1)]
-        self._tables = [
-            (
-                player.sequence_parent,
-                player.infoset_first,
-                player.infoset_parent,
-                player.action_count,
-            )
-            for player in layout.players
-        ]
+        count = run_threads(flat, threads)
+        self._depths = [depth_parts(player, count) for player in layout.players]
 
     def step(self, iteration: int) -> None:
         self.iteration = iteration
@@ -320,28 +361,56 @@ class CompiledRegrets(FullTreeRegrets):
         leaf_product`)."""
         return _leaf_product(self._kernels, self.flat, player, plan, out, self._threaded[player])
 
+    def plan_of(self, player: int) -> np.ndarray:
+        """``player``'s realization plan of its current behaviour, into its scratch
+        ``plans[player]`` (internal order): the opponent's plan that a product reads."""
+        layout, plan = self.layout.players[player], self.plans[player]
+        behaviour, parent = self.behaviour[player], layout.sequence_parent
+        own_plan = self._kernels.own_plan
+        plan[0] = 1.0
+        for cuts in self._depths[player].sequences:
+            run_parts(
+                lambda p, c=cuts: own_plan(behaviour, parent, plan, c[p], c[p + 1]),  # type: ignore[misc]
+                len(cuts) - 1,
+            )
+        return plan
+
     def _half_step(self, player: int, iteration: int) -> None:
-        """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order)."""
-        kernels, other = self._kernels, 1 - player
-        plan = self.plans[other]
-        kernels.own_plan(self.behaviour[other], self._tables[other][0], plan)
-        values = self.product(player, plan, self.values[player])
+        """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order): the
+        opponent's plan, the product, then the update's two kernels, its second half by
+        depth in parts on the run's threads (:class:`DepthParts`)."""
+        kernels = self._kernels
+        values = self.product(player, self.plan_of(1 - player), self.values[player])
         if player == 1:  # Aᵀ x is player 0's payoff: player 1's own is its negation
             np.negative(values, out=values)
         step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]
-        sequence_parent, infoset_first, infoset_parent, counts = self._tables[player]
-        kernels.update_player(
+        own, offset = self.layout.players[player], self.class_offset[player]
+        behaviour, infoset_first = self.behaviour[player], own.infoset_first
+        bound = kernels.counterfactual_regrets(
             values,
-            self.behaviour[player],
+            behaviour,
+            infoset_first,
+            own.infoset_parent,
+            own.action_count,
+            self.tie_tolerance,
+            offset,
+        )
+        arrays = (
+            values,
+            behaviour,
             self.regrets[player],
             self.cumulative[player],
             self.plans[player],
-            sequence_parent,
+            own.sequence_parent,
             infoset_first,
-            infoset_parent,
-            counts,
+            own.action_count,
             step.numbers,
             step.flags,
-            self.tie_tolerance,
-            self.class_offset[player],
+            bound,
+            offset,
         )
+        self.plans[player][0] = 1.0  # the root's sequence, in no information set
+        self.cumulative[player][0] += step.numbers[0]
+        update = kernels.update_infosets
+        for cuts in self._depths[player].infosets:
+            run_parts(lambda p, c=cuts: update(*arrays, c[p], c[p + 1]), len(cuts) - 1)  # type: ignore[misc]

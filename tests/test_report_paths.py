@@ -115,6 +115,32 @@ def test_a_decision_s_sets_are_found_as_by_their_names(solved, case):
             assert report._infosets_at(table, labels, history) == expected
 
 
+def test_the_grid_finds_its_sets_off_the_public_node(monkeypatch, tmp_path):
+    # class_mix (a spot report's 13 x 13 grid) looked each combo's set up in a dictionary
+    # of every name (2.4 million on a full-range turn: 1 s of the report); it now finds
+    # them as action_frequencies does (_infosets_at, checked against the names above), and
+    # never builds that dictionary
+    from seqform.forms.strategies import uniform_behaviour
+    from seqform.game.sequences import PlayerSequences
+    from seqform.holdem.game import spot_game
+    from seqform.holdem.spot import read_spot
+    from seqform.structured.responses import sequence_tables
+
+    path = tmp_path / "river.toml"
+    path.write_text(RIVER)
+    game = spot_game(read_spot(path))
+    table = sequence_tables(game)[0]
+
+    def refused(self):  # type: ignore[no-untyped-def]
+        raise AssertionError("the names' dictionary was built")
+
+    monkeypatch.setattr(PlayerSequences, "index_of_infoset", refused)
+    found = report.class_mix(game, uniform_behaviour(table), "")
+    assert len(found.actions) >= 2 and found.reach == pytest.approx(1.0)
+    cells = found.weight > 0  # each class the range holds: the uniform mix of its actions
+    np.testing.assert_allclose(found.mix[cells], 1 / len(found.actions))
+
+
 def test_sets_whose_names_split_two_ways_are_looked_up_by_name():
     names = InfosetNames(["a|", "a"], ["|b", "||b"], np.array([0, 1]), np.array([0, 1]))
     assert names.at_history("||b") is None  # "a|" + "|b" == "a" + "||b"

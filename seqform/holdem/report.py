@@ -285,7 +285,6 @@ def class_mix(game: StructuredGame, strategy: BehaviouralStrategy, history: str)
     """
     player = strategy.player
     table = strategy.table
-    index = table.index_of_infoset()
     hands = game.hands[player]
     deal = _deal_marginal(game, player)
     strategy = strategy.to_float()
@@ -293,8 +292,7 @@ def class_mix(game: StructuredGame, strategy: BehaviouralStrategy, history: str)
     actions: tuple[str, ...] | None = None
     taken = np.zeros(0)
     mass = np.zeros((13, 13))
-    for hand, label in enumerate(hands.labels):
-        infoset = index.get(f"{label}|{history}")
+    for hand, infoset in enumerate(_infosets_at(table, hands.labels, history)):
         if infoset is None:
             continue
         if actions is None:

@@ -167,11 +167,11 @@ def solve_rung(game: str, time_limit: float, force: bool) -> dict[str, Any]:
     from seqform.routes.policy import choose_route
     from seqform.routes.sizing.memory import MemoryRefusedError
 
-    try:  # what solve says without force: its route is sized before anything large is built
-        choose_route(game, "structured")
-    except MemoryRefusedError as exc:
-        report["refusal"] = str(exc)
     try:
+        try:  # what solve says without force: its route is sized before anything is built
+            choose_route(game, "structured")
+        except MemoryRefusedError as exc:
+            report["refusal"] = str(exc)
         # the ladder is measured and extrapolated on the suit classes it was first run on; the
         # ordered step's gain (solve's default) is benchmarks/ordered_lp.py's measurement
         result = seqform.solve(

@@ -81,3 +81,18 @@ def test_a_rung_stopped_by_its_parent_keeps_the_phases_it_finished(monkeypatch):
     assert report["progress"][-1].endswith("solving with clarabel: 10 variables")
     assert "last: [" in report["detail"]
     assert report["game"] == "rhode_island(ranks=2, suits=2)"
+
+
+def test_a_rung_stopped_while_its_route_is_sized_writes_a_row(monkeypatch):
+    # the limit can fall while choose_route sizes the game, before the solve: that too is
+    # a "stopped" row, not a traceback
+    from seqform.routes import policy
+
+    def interrupted(game, method):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(policy, "choose_route", interrupted)
+    report = ladder.solve_rung("rhode_island(ranks=2, suits=2)", 60.0, force=False)
+    assert report["status"] == "stopped"
+    assert report["detail"].endswith("last: before the first phase")
+    assert report["progress"] == []

@@ -138,8 +138,9 @@ class DepthParts:
     threads: per depth, ``parts + 1`` boundaries of its information sets (cut where the
     sequences divide evenly) and of its sequences.  The sets and sequences of one depth
     read only their parents' plans, at shallower depths, so the parts of a depth run at
-    once and the depths one after the other.  With one part, one range covers everything
-    (the root's sequence 0 and information set 0 included): one call."""
+    once and the depths one after the other.  With one part, one range covers every set
+    and every sequence but the root's (sequence 0, in no set, which the caller sets): one
+    call each."""
 
     infosets: tuple[tuple[int, ...], ...]
     sequences: tuple[tuple[int, ...], ...]

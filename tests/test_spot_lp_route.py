@@ -71,7 +71,7 @@ def test_a_turn_spot_is_refused_before_its_lp_is_built(turn_file: Path) -> None:
         seqform.solve(str(turn_file))
     message = str(refused.value)
     assert "2,816 variables" in message
-    assert f"seqform iterate {turn_file} --method structured --algorithm cfr+" in message
+    assert f"seqform iterate {turn_file} --method structured --algorithm dcfr" in message
     assert "--force (force=True)" in message
 
 

@@ -6,7 +6,7 @@ The LP's size is counted from the public tree (:func:`~seqform.structured.lp_siz
 estimate_lp_size`: its variables exactly, its non-zeros from above).  A spot's LP is dense
 (its showdowns sum many hands by level) and its interior point's time grows faster than its
 size; beyond :data:`SPOT_LP_VARIABLES` variables the solve is refused, pointing to vector
-CFR (``seqform iterate SPOT --method structured --algorithm cfr+``), unless forced.  Only
+CFR (``seqform iterate SPOT --method structured --algorithm dcfr``), unless forced.  Only
 games with two-card hands (hold'em spots) are judged: the built-in games' LPs are sparser
 and still solve quickly far beyond the limit (the measurements are in
 ``benchmarks/results/measurements.md``).
@@ -192,7 +192,7 @@ def refuse_slow_lp(
             f"{counted.combos[0]:,} and {counted.combos[1]:,} combos; counted before "
             f"numbering it, which alone needs about {counted.numbering_bytes / 2**30:.1f} GB), "
             f"more than the {SPOT_LP_VARIABLES:,} variables it solves in minutes; run vector "
-            f"CFR instead, 'seqform iterate {name} --method structured --algorithm cfr+', "
+            f"CFR instead, 'seqform iterate {name} --method structured --algorithm dcfr', "
             "or --force (force=True) to solve the LP anyway"
         )
     smaller = estimate_reduced_lp_size(game) if reduced else None

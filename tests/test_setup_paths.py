@@ -234,14 +234,20 @@ def test_the_report_s_certificate_is_the_run_s_last(
 
     monkeypatch.setattr(iterate_structured, "structured_certify", counted)
     run = iterate(str(river), algorithm, iterations=12, every=every, reference=False)
-    # the compiled run measures its averages from its own arrays (certify_run), so the
-    # certificate on strategies is called for pcfr+'s last iterates alone, and none after
-    # the run: its last measurement is the report's certificate
-    assert len(calls) == (len(run.result.history) if algorithm == "pcfr+" else 0)
+    # a compiled run (numba) measures its averages from its own arrays (certify_run), so
+    # the certificate on strategies is called for pcfr+'s last iterates alone; the numpy
+    # engine's run certifies its average's strategies too; none after the run: its last
+    # measurement is the report's certificate
+    from seqform.structured.compiled_cfr import compiled_available
+
+    per_sample = (1 if algorithm == "pcfr+" else 0) + (0 if compiled_available() else 1)
+    assert len(calls) == len(run.result.history) * per_sample
     assert run.certificate is not None
     assert float(run.certificate.nash_conv) == run.result.history[-1].nash_conv
     first, second = run.result.strategies
     again = certify(run.game, first, second)  # the same numbers but for the order of sums
+    if not compiled_available():
+        assert run.certificate == again  # the strategies' own certificate, bit for bit
     assert float(run.certificate.value) == pytest.approx(float(again.value), rel=1e-12)
     for ours, theirs in zip(
         run.certificate.best_response_values, again.best_response_values, strict=True

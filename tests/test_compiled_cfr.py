@@ -26,8 +26,7 @@ from seqform.holdem.spot import spot_from_mapping
 from seqform.iterative.rules import RULES
 from seqform.iterative.run import Stopping
 from seqform.structured.compiled_cfr import CompiledRegrets, rule_step
-from seqform.structured.responses import certify, payoff_range
-from seqform.structured.run_certificate import certify_run
+from seqform.structured.responses import certify, certify_run, payoff_range
 from seqform.structured.vector_cfr import VectorRegrets, structured_nash_conv, vector_cfr
 from tests.spot_files import RIVER
 

@@ -289,7 +289,7 @@ def run_iterations(
     ``nash_conv`` measures a profile where ``game`` is not a tree (the structured route's
     certificate, :mod:`seqform.structured.vector_cfr`); by default the tree's.
     ``average_nash_conv`` measures the stepper's average as it stands, from the stepper's
-    own arrays (a compiled vector CFR run, :mod:`seqform.structured.run_certificate`): the
+    own arrays (a compiled vector CFR run, :func:`seqform.structured.responses.certify_run`): the
     average's strategies are then built once, at the end, not at every measurement
     (``nash_conv`` still measures a last iterate).
     A tree with a payoff beyond the float range is refused before the first iteration

@@ -48,8 +48,7 @@ from seqform.structured.reductions.suit_classes import (
     lift_behaviour,
 )
 from seqform.structured.responses import certify as structured_certify
-from seqform.structured.responses import payoff_range
-from seqform.structured.run_certificate import certify_run
+from seqform.structured.responses import certify_run, payoff_range
 from seqform.structured.vector_cfr import (
     VECTOR_ALGORITHMS,
     CanonicalRun,
@@ -220,7 +219,7 @@ class _Measured:
 
     def of_run(self, run: CompiledRegrets) -> float:
         """NashConv of a compiled run's average as it stands, from the run's arrays
-        (:func:`~seqform.structured.run_certificate.certify_run`), kept with its iteration."""
+        (:func:`~seqform.structured.responses.certify_run`), kept with its iteration."""
         certificate = certify_run(run, float(payoff_range(self.game)))
         self.last_run = (run.iteration, certificate)
         return float(certificate.nash_conv)

@@ -34,7 +34,7 @@ loops:
   :func:`seqform.certify.respond` without its strategy), in place on the leaf payoffs,
   over the hand classes' plans where a run has them (the class sums in the first
   members' entries): the certificate of a run from its own arrays
-  (:mod:`seqform.structured.run_certificate`).
+  (:func:`seqform.structured.responses.certify_run`).
 
 Sums are accumulated in float64 whatever the storage (float32 storage halves the memory of
 the regrets, the average and the behaviour; the certificate reads the average in float64).

@@ -79,8 +79,13 @@ from seqform.structured.reductions.suit_classes import (
     certify_on_classes,
     lift_behaviour,
 )
-from seqform.structured.responses import certify, leaf_payoffs, payoff_range, sequence_tables
-from seqform.structured.run_certificate import certify_run
+from seqform.structured.responses import (
+    certify,
+    certify_run,
+    leaf_payoffs,
+    payoff_range,
+    sequence_tables,
+)
 
 if TYPE_CHECKING:
     from seqform.structured.compiled_cfr import CompiledRegrets
@@ -215,7 +220,7 @@ def vector_cfr(
     (a caller that keeps the certificate it measures, to report the last one unmeasured
     again); without locks, where the certificate needs no bounds.  A compiled run without
     locks measures its average from its own arrays
-    (:func:`~seqform.structured.run_certificate.certify_run`: the same certificate up to
+    (:func:`~seqform.structured.responses.certify_run`: the same certificate up to
     the order of the sums, without building the strategies at every measurement), by
     ``measure_run`` where it is given, else by that certificate unless ``measure`` is
     given; ``measure`` (by default the structured certificate) still measures the last
@@ -289,7 +294,7 @@ def _average_measure(
     measure_run: Callable[[CompiledRegrets], float] | None,
 ) -> Callable[[], float] | None:
     """How a compiled, unlocked run measures its average from its own arrays: by
-    ``measure_run``, else by :func:`~seqform.structured.run_certificate.certify_run` where
+    ``measure_run``, else by :func:`~seqform.structured.responses.certify_run` where
     no ``measure`` is given; None (the average measured as strategies) otherwise."""
     from seqform.structured.compiled_cfr import CompiledRegrets
 

@@ -8,7 +8,7 @@ arrays is as long as a player's 57 or 78 million sequences, and together they we
 than the run itself keeps.  A run's average is already in its arrays: here the plans, the
 products and the class sums stay in the run's internal order, in the run's idle scratch
 where it fits, and each best response over class plans is one compiled backward pass in
-place for its value alone (:func:`~seqform.structured.run_certificate.certify_run`), so the
+place for its value alone (:func:`~seqform.structured.responses.certify_run`), so the
 certificate adds one array as long as player 1's sequences and nothing as long as the
 classes.
 """
@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 
 from seqform.certify import Certificate
 from seqform.structured.reductions.suit_classes import CanonicalBoards
-from seqform.structured.responses import payoff_range
-from seqform.structured.run_certificate import certify_run
+from seqform.structured.responses import certify_run, payoff_range
 
 if TYPE_CHECKING:
     from seqform.structured.compiled_cfr import CompiledRegrets
@@ -30,7 +29,7 @@ __all__ = ["certify_run_on_classes"]
 
 def certify_run_on_classes(boards: CanonicalBoards, run: CompiledRegrets) -> Certificate:
     """:func:`~seqform.structured.reductions.suit_classes.certify_on_classes` of a compiled run's
-    average on ``G'``, from the run's own arrays (:func:`~seqform.structured.run_certificate.
+    average on ``G'``, from the run's own arrays (:func:`~seqform.structured.responses.
     certify_run`, over class plans): equal to it up to the order of the sums, in less
     memory, judged against the payoff range of the game ``G``.
 

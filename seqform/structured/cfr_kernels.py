@@ -7,16 +7,16 @@ per public node.  Every sequence index here is the *internal* one of
 :mod:`seqform.iterative.layout` (information sets by depth), so the tree passes are single
 loops:
 
-* :func:`leaf_product` — ``A y`` (player 0) or ``Aᵀ x`` (player 1) added onto the own
-  sequences, one public leaf at a time: the opponent's range ``v[h'] = plan[s(h', z)] ·
-  w[h'] valid_z(h')`` is walked in level order beside the own hands in level order (two
-  pointers), and the running sums ``P[m] = Σ_{l(h') < m} v[h']`` are kept whole and per card,
-  so that every opponent hand sharing a card with the own hand is left out (inclusion and
-  exclusion: a two-card hand's twin, sharing both cards, is subtracted twice and added back
-  once).  A sign rule reads ``P[l] + P[l + 1] − T`` (below − above), a threshold
-  ``a T − (a − b) P[q − l]`` (Johanson et al. IJCAI 2011 §4.2; the formulas of
-  :mod:`seqform.structured.products`).  ``O(H)`` per leaf with no sorting: the level orders
-  are built once per game.
+* :func:`leaf_product` — the player's own payoff, ``A y`` (player 0) or ``−Aᵀ x``
+  (player 1), added onto its sequences, one public leaf at a time: the opponent's range
+  ``v[h'] = plan[s(h', z)] · w[h'] valid_z(h')`` is walked in level order beside the own
+  hands in level order (two pointers), and the running sums ``P[m] = Σ_{l(h') < m} v[h']``
+  are kept whole and per card, so that every opponent hand sharing a card with the own
+  hand is left out (inclusion and exclusion: a two-card hand's twin, sharing both cards,
+  is subtracted twice and added back once).  A sign rule reads ``P[l] + P[l + 1] − T``
+  (below − above), a threshold ``a T − (a − b) P[q − l]`` (Johanson et al. IJCAI 2011
+  §4.2; the formulas of :mod:`seqform.structured.products`).  ``O(H)`` per leaf with no
+  sorting: the level orders are built once per game.
 * :func:`counterfactual_regrets` and :func:`update_infosets` — the update: the bottom-up
   counterfactual values and the instantaneous regrets, then per information set, top
   down, the ties cleared, the average's ``S += w_t x``, the rule's steps 1–5 of
@@ -26,7 +26,7 @@ loops:
   runs over a range of information sets, so that a large game cuts each depth into parts
   on threads (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`).
 * :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down, over a
-  range of sequences (the same cut by depth).
+  range of information sets (the same cut by depth).
 * :func:`class_first_members` — a run on hand classes: per sequence its class's first
   member, which the update sums the class's regret in (read through the internal order:
   no copy of the classes in it).
@@ -62,12 +62,17 @@ CONSTANT, SIGN, THRESHOLD = 0, 1, 2  # as seqform.structured.leaf_groups
 
 
 @njit(cache=True, nogil=True)
-def own_plan(behaviour, sequence_parent, out, start, stop):
-    """``out[s] = out[parent(s)] · behaviour[s]`` for ``1 <= start <= s < stop`` (the
-    caller sets the root's ``out[0] = 1``); each parent is final when read (parents come
-    first: at a shallower depth, done by an earlier call, or earlier in the range)."""
-    for s in range(start, stop):
-        out[s] = out[sequence_parent[s]] * behaviour[s]
+def own_plan(behaviour, infoset_first, infoset_parent, action_count, out, start, stop):
+    """``out[s] = out[parent(s)] · behaviour[s]`` for the sequences of the information
+    sets ``start <= i < stop`` (the caller sets the root's ``out[0] = 1``); each parent is
+    final when read (parents come first: at a shallower depth, done by an earlier call).
+    The parent is read once per set, whose sequences all follow it: no per-sequence table
+    is read but the behaviour (the pass moves memory, not arithmetic)."""
+    for i in range(start, stop):
+        first = infoset_first[i]
+        reach = out[infoset_parent[i]]
+        for s in range(first, first + action_count[first]):
+            out[s] = reach * behaviour[s]
 
 
 @njit(cache=True, nogil=True)
@@ -101,7 +106,8 @@ def leaf_product(
     cards,
 ):
     """Add player ``player``'s payoff per own sequence against the opponent's ``plan`` onto
-    ``out`` (to player 0: ``A y`` for player 0, ``Aᵀ x`` for player 1), a batch of leaves at
+    ``out`` (its own: ``A y`` for player 0, ``−Aᵀ x`` for player 1, negated term by term,
+    so the sums are those of ``Aᵀ x`` negated, bit for bit), a batch of leaves at
     a time (module docstring), the batches numbered in ``batches`` (two calls whose batches
     write disjoint own sequences may run at once: the kernel releases the GIL).  A batch
     (``batch_start[b]`` to ``batch_start[b + 1]`` of the leaves, at most ``width``) shares
@@ -114,9 +120,11 @@ def leaf_product(
     hands) -> internal sequence or -1; ``*_factor``: (card keys, hands) -> weight times
     validity; ``*_levels`` and ``*_order``: (level sets, hands) -> level, and the hands in
     level order; ``twin``: per own hand the opponent hand of the same two cards, or -1.
-    Scratch, kept by the caller between calls (a column per leaf of a batch): ``v`` (opponent
-    hands, width), ``sums`` (own hands, width), ``sides`` (3, width) and ``cards`` (3,
-    cards, width), the opponent's total, below and through sums, whole and per card.
+    Scratch, kept by the caller between calls: ``v`` (opponent hands, width), ``sides`` (6,
+    width) and ``cards`` (3, cards, width), a column per leaf of a batch: the opponent's
+    total, below and through sums whole, then without the own hand's cards, and per card;
+    ``sums`` (width, own hands), a row per leaf, so that each leaf's scatter reads its own
+    hands' payoffs in order.
 
     Length: one walk per batch with its three rules, read as one.
     """
@@ -125,6 +133,7 @@ def leaf_product(
     other_columns = other_cards.shape[1]
     own_hands = own_index.shape[1]
     total, low_total, high_total = sides[0], sides[1], sides[2]
+    excluded, below, through = sides[3], sides[4], sides[5]
     card_total, card_low, card_high = cards[0], cards[1], cards[2]
     for chosen in range(len(batches)):
         b = batches[chosen]
@@ -151,6 +160,9 @@ def leaf_product(
                         card_total[card, j] += row[j]
         sign = kind == SIGN
         constant = kind == CONSTANT
+        # the player's own payoff: player 1's is the negation of player 0's, except that a
+        # sign rule already reads player 1's levels as its own
+        flip = player == 1 and not sign
         levels_set = batch_levels[b]
         mine = own_levels[levels_set]
         theirs = other_levels[levels_set]
@@ -195,36 +207,54 @@ def leaf_product(
             mate = twin[h]
             twin_low = mate >= 0 and theirs[mate] < bound
             twin_high = mate >= 0 and theirs[mate] <= level
-            result = sums[h]
+            # the opponent's sums without the hands that share a card with h, as whole rows
+            # over the batch (each loop one operation: compiled to vector instructions)
             for j in range(n):
-                excluded, below, through = total[j], low_total[j], high_total[j]
-                for k in range(own_columns):
-                    card = own_cards[h, k]
-                    if card >= 0:
-                        excluded -= card_total[card, j]
-                        below -= card_low[card, j]
-                        through -= card_high[card, j]
-                if mate >= 0:  # the twin holds both cards: subtracted twice, added back once
-                    excluded += v[mate, j]
-                    if twin_low:
-                        below += v[mate, j]
-                    if twin_high:
-                        through += v[mate, j]
-                if constant:
-                    value = leaf_first[start + j] * excluded
-                elif sign:
-                    value = leaf_first[start + j] * (below + through - excluded)
-                    if player == 1:
-                        value = -value
-                else:
-                    value = leaf_first[start + j] * excluded - leaf_step[start + j] * below
-                result[j] = factor * value
+                excluded[j] = total[j]
+            if not constant:
+                for j in range(n):
+                    below[j] = low_total[j]
+            if sign:
+                for j in range(n):
+                    through[j] = high_total[j]
+            for k in range(own_columns):
+                card = own_cards[h, k]
+                if card >= 0:
+                    for j in range(n):
+                        excluded[j] -= card_total[card, j]
+                    if not constant:
+                        for j in range(n):
+                            below[j] -= card_low[card, j]
+                    if sign:
+                        for j in range(n):
+                            through[j] -= card_high[card, j]
+            if mate >= 0:  # the twin holds both cards: subtracted twice, added back once
+                for j in range(n):
+                    excluded[j] += v[mate, j]
+                if twin_low and not constant:
+                    for j in range(n):
+                        below[j] += v[mate, j]
+                if twin_high and sign:
+                    for j in range(n):
+                        through[j] += v[mate, j]
+            if constant:
+                for j in range(n):
+                    value = leaf_first[start + j] * excluded[j]
+                    sums[j, h] = factor * (-value if flip else value)
+            elif sign:
+                for j in range(n):
+                    value = leaf_first[start + j] * (below[j] + through[j] - excluded[j])
+                    sums[j, h] = factor * value
+            else:
+                for j in range(n):
+                    value = leaf_first[start + j] * excluded[j] - leaf_step[start + j] * below[j]
+                    sums[j, h] = factor * (-value if flip else value)
         for j in range(n):  # one row of the index per leaf, as the gather
             sequence = leaf_sequences[start + j, player]
             for h in range(own_hands):
                 at = own_index[sequence, h]
                 if at >= 0 and own_factor[key, h] != 0.0:
-                    out[at] += sums[h, j]
+                    out[at] += sums[j, h]
 
 
 @njit(cache=True, nogil=True)
@@ -275,7 +305,7 @@ def update_infosets(
     regrets,
     cumulative,
     plan,
-    sequence_parent,
+    infoset_parent,
     infoset_first,
     action_count,
     numbers,
@@ -320,12 +350,13 @@ def update_infosets(
     for i in range(start, stop):  # one pass: regret, the average, the rule, matching
         first = infoset_first[i]
         end = first + action_count[first]
+        parent = plan[infoset_parent[i]]
         positive = 0.0
         for s in range(first, end):
             r = values[s - class_offset[s]] if tied else values[s]
             if -bound <= r <= bound:
                 r = 0.0
-            reach = plan[sequence_parent[s]] * behaviour[s]
+            reach = parent * behaviour[s]
             plan[s] = reach
             cumulative[s] += weight * reach
             total = regrets[s]

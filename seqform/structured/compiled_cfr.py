@@ -88,13 +88,14 @@ Scratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def _scratch(flat: FlatGame, player: int) -> Scratch:
-    """The leaf product's scratch for ``player``: the opponent's range, the sums per own
-    hand, the opponent's sums whole and per card (a column per leaf of a batch)."""
+    """The leaf product's scratch for ``player``: the opponent's range, the payoffs per own
+    hand (a row per leaf of a batch), the opponent's sums whole and per card (a column per
+    leaf of a batch; :func:`~seqform.structured.cfr_kernels.leaf_product`)."""
     hands = [len(flat.players[p].twin) for p in (0, 1)]
     return (
         np.zeros((hands[1 - player], flat.width)),
-        np.zeros((hands[player], flat.width)),
-        np.zeros((3, flat.width)),
+        np.zeros((flat.width, hands[player])),
+        np.zeros((6, flat.width)),
         np.zeros((3, flat.num_cards, flat.width)),
     )
 
@@ -134,31 +135,27 @@ def threaded_product(flat: FlatGame, player: int, threads: int | None = None) ->
 
 @dataclass(frozen=True)
 class DepthParts:
-    """One player's sequences and information sets cut for the top-down passes on
-    threads: per depth, ``parts + 1`` boundaries of its information sets (cut where the
-    sequences divide evenly) and of its sequences.  The sets and sequences of one depth
-    read only their parents' plans, at shallower depths, so the parts of a depth run at
-    once and the depths one after the other.  With one part, one range covers every set
-    and every sequence but the root's (sequence 0, in no set, which the caller sets): one
-    call each."""
+    """One player's information sets cut for the top-down passes on threads: per depth,
+    ``parts + 1`` boundaries of its sets, cut where their sequences divide evenly.  The
+    sets of one depth read only their parents' plans, at shallower depths, so the parts of
+    a depth run at once and the depths one after the other.  With one part, one range
+    covers every set (the root's sequence 0, in no set, the caller sets): one call."""
 
     infosets: tuple[tuple[int, ...], ...]
-    sequences: tuple[tuple[int, ...], ...]
 
 
 def depth_parts(layout: PlayerLayout, parts: int) -> DepthParts:
     """``layout`` cut into ``parts`` per depth (:class:`DepthParts`)."""
     if parts <= 1 or not layout.levels:
-        return DepthParts(((0, layout.num_infosets),), ((1, layout.num_sequences),))
-    infosets, sequences = [], []
+        return DepthParts(((0, layout.num_infosets),))
+    infosets = []
     for level in layout.levels:
         low, high = level.sequences.start, level.sequences.stop
-        cuts = [low + (high - low) * k // parts for k in range(parts + 1)]
+        cuts = [low + (high - low) * k // parts for k in range(1, parts)]
         firsts = layout.infoset_first[level.infosets]
-        at = np.searchsorted(firsts, cuts[1:-1]) + level.infosets.start
+        at = np.searchsorted(firsts, cuts) + level.infosets.start
         infosets.append((level.infosets.start, *map(int, at), level.infosets.stop))
-        sequences.append((low, *cuts[1:-1], high))
-    return DepthParts(tuple(infosets), tuple(sequences))
+    return DepthParts(tuple(infosets))
 
 
 def _leaf_product(
@@ -169,9 +166,10 @@ def _leaf_product(
     out: np.ndarray,
     threaded: ThreadedProduct,
 ) -> np.ndarray:
-    """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both in
-    the internal order (the compiled :func:`~seqform.structured.cfr_kernels.leaf_product`),
-    a thread per part of ``threaded``: the same sums as one thread, bit for bit."""
+    """The player's own payoff, ``A y`` (player 0, ``plan`` = player 1's) or ``−Aᵀ x``
+    (player 1), into ``out``, both in the internal order (the compiled
+    :func:`~seqform.structured.cfr_kernels.leaf_product`), a thread per part of
+    ``threaded``: the same sums as one thread, bit for bit."""
     mine, theirs = flat.players[player], flat.players[1 - player]
     out[:] = 0.0
 
@@ -207,8 +205,6 @@ def compiled_leaf_payoffs(
     payoffs = _leaf_product(
         cfr_kernels, flat, player, plan, np.zeros(own.num_sequences), threaded_product(flat, player)
     )
-    if player == 1:
-        np.negative(payoffs, out=payoffs)
     return to_table_order(own, payoffs)
 
 
@@ -357,23 +353,21 @@ class CompiledRegrets(FullTreeRegrets):
             self._half_step(player, iteration)
 
     def product(self, player: int, plan: np.ndarray, out: np.ndarray) -> np.ndarray:
-        """``A y`` (player 0, ``plan`` = player 1's) or ``Aᵀ x`` (player 1) into ``out``, both
-        in the internal order (the compiled :func:`~seqform.structured.cfr_kernels.
-        leaf_product`)."""
+        """The player's own payoff, ``A y`` (player 0, ``plan`` = player 1's) or ``−Aᵀ x``
+        (player 1), into ``out``, both in the internal order (the compiled
+        :func:`~seqform.structured.cfr_kernels.leaf_product`)."""
         return _leaf_product(self._kernels, self.flat, player, plan, out, self._threaded[player])
 
     def plan_of(self, player: int) -> np.ndarray:
         """``player``'s realization plan of its current behaviour, into its scratch
         ``plans[player]`` (internal order): the opponent's plan that a product reads."""
         layout, plan = self.layout.players[player], self.plans[player]
-        behaviour, parent = self.behaviour[player], layout.sequence_parent
+        tables = (self.behaviour[player], layout.infoset_first, layout.infoset_parent)
+        arrays = (*tables, layout.action_count, plan)
         own_plan = self._kernels.own_plan
         plan[0] = 1.0
-        for cuts in self._depths[player].sequences:
-            run_parts(
-                lambda p, c=cuts: own_plan(behaviour, parent, plan, c[p], c[p + 1]),  # type: ignore[misc]
-                len(cuts) - 1,
-            )
+        for cuts in self._depths[player].infosets:
+            run_parts(lambda p, c=cuts: own_plan(*arrays, c[p], c[p + 1]), len(cuts) - 1)  # type: ignore[misc]
         return plan
 
     def _half_step(self, player: int, iteration: int) -> None:
@@ -382,8 +376,6 @@ class CompiledRegrets(FullTreeRegrets):
         depth in parts on the run's threads (:class:`DepthParts`)."""
         kernels = self._kernels
         values = self.product(player, self.plan_of(1 - player), self.values[player])
-        if player == 1:  # Aᵀ x is player 0's payoff: player 1's own is its negation
-            np.negative(values, out=values)
         step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]
         own, offset = self.layout.players[player], self.class_offset[player]
         behaviour, infoset_first = self.behaviour[player], own.infoset_first
@@ -402,7 +394,7 @@ class CompiledRegrets(FullTreeRegrets):
             self.regrets[player],
             self.cumulative[player],
             self.plans[player],
-            own.sequence_parent,
+            own.infoset_parent,
             infoset_first,
             own.action_count,
             step.numbers,

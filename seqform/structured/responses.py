@@ -184,7 +184,7 @@ def certify_run(run: CompiledRegrets, scale: float) -> Certificate:
     class (``run.classes``).
 
     Memory: the run's ``values`` (float64 scratch as long as the longer player's
-    sequences, which each step overwrites) holds ``ȳ``, then ``x̄``, then ``Aᵀ x̄``; the one
+    sequences, which each step overwrites) holds ``ȳ``, then ``x̄``, then ``−Aᵀ x̄``; the one
     array added is ``A ȳ``, as long as player 1's sequences, which holds ``x̄`` once its own
     best response has consumed it.
 
@@ -200,11 +200,10 @@ def certify_run(run: CompiledRegrets, scale: float) -> Certificate:
     value = float(x @ to_first)  # x̄ A ȳ, before the best response sums A ȳ in place
     require_finite(value, "the certificate")
     best_first = _response(run, 0, to_first)
-    np.copyto(to_first, x)  # A ȳ is consumed, and Aᵀ x̄ is written over `values`
+    np.copyto(to_first, x)  # A ȳ is consumed, and −Aᵀ x̄ is written over `values`
     x = to_first
-    to_second = run.product(1, x, values[1])  # Aᵀ x̄, player 1's payoff negated
+    payoffs = run.product(1, x, values[1])  # −Aᵀ x̄, player 1's own payoff
     del x, to_first
-    payoffs = np.negative(to_second, out=to_second)
     best_second = _response(run, 1, payoffs)
     return Certificate.from_best_responses(value, best_first, best_second, scale)
 

@@ -24,7 +24,8 @@ loops:
   caller), and regret matching; the order of
   :class:`~seqform.iterative.cfr.FullTreeRegrets`.  The second half (most of the time)
   runs over a range of information sets, so that a large game cuts each depth into parts
-  on threads (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`).
+  on threads (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`), and is compiled
+  once per rule, its flags constants.
 * :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down, over a
   range of information sets (the same cut by depth).
 * :func:`class_first_members` — a run on hand classes: per sequence its class's first
@@ -298,31 +299,25 @@ def counterfactual_regrets(
     return tolerance * scale
 
 
-@njit(cache=True, nogil=True)
-def update_infosets(
-    values,
-    behaviour,
-    regrets,
-    cumulative,
-    plan,
-    infoset_parent,
-    infoset_first,
-    action_count,
-    numbers,
-    flags,
-    bound,
-    class_offset,
-    start,
-    stop,
-):
-    """The second half of one player's update, for information sets ``start <= i <
-    stop`` (the caller takes the root sequence: ``plan[0] = 1``, ``S[0] += w``), after
-    :func:`counterfactual_regrets`: per sequence the instantaneous regret (ties within
-    ``bound`` cleared), ``S += w x`` with the current behaviour's plan (into ``plan``)
-    and the rule's steps, then per information set regret matching into ``behaviour``.
-    The parents' plans are read, so the sets of shallower depths must be done: one call
-    over every set, or one per depth with the sets of a depth cut into parts on threads
-    (each set reads and writes only its own sequences and its parent's plan).
+def update_infosets(plus, predictive, lagged, discounted, predicted):
+    """The second half of one player's update, compiled for one rule's flags (plus,
+    predictive, and whether each of the three discounts applies: ``RuleStep.flags`` of
+    :func:`seqform.structured.compiled_cfr.rule_step`): a kernel called as ``kernel(values,
+    behaviour, regrets, cumulative, plan, infoset_parent, infoset_first, action_count,
+    numbers, bound, class_offset, start, stop)``.
+
+    The flags are constants of the kernel, so each rule's loop holds only its own steps
+    (a quarter less time than one kernel testing every flag at every sequence); numba
+    compiles each set of flags once per machine (its cache keys a closure by its values).
+
+    The kernel, for information sets ``start <= i < stop`` (the caller takes the root
+    sequence: ``plan[0] = 1``, ``S[0] += w``), after :func:`counterfactual_regrets`: per
+    sequence the instantaneous regret (ties within ``bound`` cleared), ``S += w x`` with the
+    current behaviour's plan (into ``plan``) and the rule's steps, then per information set
+    regret matching into ``behaviour``.  The parents' plans are read, so the sets of
+    shallower depths must be done: one call over every set, or one per depth with the sets
+    of a depth cut into parts on threads (each set reads and writes only its own sequences
+    and its parent's plan).
 
     ``behaviour[s]`` is read once, for the plan, before the positive part of what is
     matched is written over it, which the set's normalisation then reads (no matching
@@ -331,57 +326,81 @@ def update_infosets(
 
     ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
     of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
-    discount at ``t``; ``flags``: plus, predictive, and whether each of the three discounts
-    applies (:func:`seqform.structured.compiled_cfr.rule_step`).  ``class_offset`` as
-    :func:`counterfactual_regrets` takes it: each member reads its class's regret.
+    discount at ``t``.  ``class_offset`` as :func:`counterfactual_regrets` takes it: each
+    member reads its class's regret.
+    """
+    key = (bool(plus), bool(predictive), bool(lagged), bool(discounted), bool(predicted))
+    kernel = _UPDATES.get(key)
+    if kernel is None:
+        kernel = _UPDATES[key] = _update_kernel(*key)
+    return kernel
+
+
+_UPDATES: dict[tuple[bool, ...], object] = {}
+
+
+def _update_kernel(plus, predictive, lagged, discounted, predicted):
+    """:func:`update_infosets`' kernel for these flags, compiled (or loaded) once.
 
     Length: the steps of one information set, in the loop's order, read as one.
     """
-    weight = numbers[0]
-    lag_pos, lag_neg, disc_pos, disc_neg, pred_pos, pred_neg = numbers[1:7]
-    plus, predictive, lagged, discounted, predicted = (
-        flags[0],
-        flags[1],
-        flags[2],
-        flags[3],
-        flags[4],
-    )
-    tied = len(class_offset) > 0
-    for i in range(start, stop):  # one pass: regret, the average, the rule, matching
-        first = infoset_first[i]
-        end = first + action_count[first]
-        parent = plan[infoset_parent[i]]
-        positive = 0.0
-        for s in range(first, end):
-            r = values[s - class_offset[s]] if tied else values[s]
-            if -bound <= r <= bound:
-                r = 0.0
-            reach = parent * behaviour[s]
-            plan[s] = reach
-            cumulative[s] += weight * reach
-            total = regrets[s]
-            if lagged:
-                total *= lag_pos if total >= 0.0 else lag_neg
-            total += r
-            if plus and total < 0.0:
-                total = 0.0
-            if discounted:
-                total *= disc_pos if total >= 0.0 else disc_neg
-            if -bound <= total <= bound:
-                total = 0.0
-            regrets[s] = total
-            matched = total
-            if predictive:
-                if predicted:
-                    matched *= pred_pos if matched >= 0.0 else pred_neg
-                matched += r
-                if -bound <= matched <= bound:
-                    matched = 0.0
-            behaviour[s] = matched if matched > 0.0 else 0.0  # normalised below
-            positive += behaviour[s]
-        count = end - first
-        for s in range(first, end):
-            behaviour[s] = behaviour[s] / positive if positive > 0.0 else 1.0 / count
+
+    @njit(cache=True, nogil=True)
+    def update(
+        values,
+        behaviour,
+        regrets,
+        cumulative,
+        plan,
+        infoset_parent,
+        infoset_first,
+        action_count,
+        numbers,
+        bound,
+        class_offset,
+        start,
+        stop,
+    ):
+        weight = numbers[0]
+        lag_pos, lag_neg, disc_pos, disc_neg, pred_pos, pred_neg = numbers[1:7]
+        tied = len(class_offset) > 0
+        for i in range(start, stop):  # one pass: regret, the average, the rule, matching
+            first = infoset_first[i]
+            end = first + action_count[first]
+            parent = plan[infoset_parent[i]]
+            positive = 0.0
+            for s in range(first, end):
+                r = values[s - class_offset[s]] if tied else values[s]
+                if -bound <= r <= bound:
+                    r = 0.0
+                reach = parent * behaviour[s]
+                plan[s] = reach
+                cumulative[s] += weight * reach
+                total = regrets[s]
+                if lagged:
+                    total *= lag_pos if total >= 0.0 else lag_neg
+                total += r
+                if plus and total < 0.0:
+                    total = 0.0
+                if discounted:
+                    total *= disc_pos if total >= 0.0 else disc_neg
+                if -bound <= total <= bound:
+                    total = 0.0
+                regrets[s] = total
+                matched = total
+                if predictive:
+                    if predicted:
+                        matched *= pred_pos if matched >= 0.0 else pred_neg
+                    matched += r
+                    if -bound <= matched <= bound:
+                        matched = 0.0
+                behaviour[s] = matched if matched > 0.0 else 0.0  # normalised below
+                positive += behaviour[s]
+            count = end - first
+            for s in range(first, end):
+                behaviour[s] = behaviour[s] / positive if positive > 0.0 else 1.0 / count
+
+    return update
 
 
 @njit(cache=True, nogil=True)

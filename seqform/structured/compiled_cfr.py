@@ -398,12 +398,11 @@ class CompiledRegrets(FullTreeRegrets):
             infoset_first,
             own.action_count,
             step.numbers,
-            step.flags,
             bound,
             offset,
         )
         self.plans[player][0] = 1.0  # the root's sequence, in no information set
         self.cumulative[player][0] += step.numbers[0]
-        update = kernels.update_infosets
+        update = kernels.update_infosets(*step.flags)
         for cuts in self._depths[player].infosets:
             run_parts(lambda p, c=cuts: update(*arrays, c[p], c[p + 1]), len(cuts) - 1)  # type: ignore[misc]

@@ -14,6 +14,8 @@ order: the module's claim, checked with ``array_equal``, no tolerance).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -110,6 +112,27 @@ def test_each_depth_is_cut_into_consecutive_ranges() -> None:
             widest = int(layout.action_count[layout.infoset_first[level.infosets]].max())
             count = level.sequences.stop - level.sequences.start
             assert max(np.diff(starts)) <= -(-count // 3) + widest
+
+
+def test_the_upward_cuts_share_no_parent() -> None:
+    # The bottom-up pass adds each set's value into its parent sequence: two parts run at
+    # once must not write one parent, or its sum would depend on the threads' timing.
+    from seqform.structured.compiled_cfr import depth_parts
+    from seqform.structured.flat_tables import flat_game
+
+    game = spot_game(spot_from_mapping(TURN, "turn"))
+    interior = 0
+    for layout in flat_game(game).layout.players:
+        assert depth_parts(layout, 1).upward == ((0, layout.num_infosets),)
+        parts = depth_parts(layout, 2)
+        for level, cuts in zip(layout.levels, parts.upward, strict=True):
+            assert (cuts[0], cuts[-1]) == (level.infosets.start, level.infosets.stop)
+            assert list(cuts) == sorted(set(cuts))
+            sides = [set(layout.infoset_parent[a:b].tolist()) for a, b in itertools.pairwise(cuts)]
+            for one, other in itertools.combinations(sides, 2):
+                assert not one & other
+            interior += len(cuts) - 2
+    assert interior >= 3  # the turn's chance node splits its depths: the pass runs on two
 
 
 @pytest.mark.slow  # compiles the kernels once per machine (numba's cache)

@@ -18,7 +18,8 @@ loops:
   §4.2; the formulas of :mod:`seqform.structured.products`).  ``O(H)`` per leaf with no
   sorting: the level orders are built once per game.
 * :func:`counterfactual_regrets` and :func:`update_infosets` — the update: the bottom-up
-  counterfactual values and the instantaneous regrets, then per information set, top
+  counterfactual values and the instantaneous regrets (:func:`class_regrets` sums them
+  per hand class on canonical boards), then per information set, top
   down, the ties cleared, the average's ``S += w_t x``, the rule's steps 1–5 of
   :mod:`seqform.iterative.rules` given as numbers for this ``t`` (:class:`RuleStep` of the
   caller), and regret matching; the order of
@@ -52,6 +53,7 @@ from numba import njit
 
 __all__ = [
     "class_first_members",
+    "class_regrets",
     "counterfactual_regrets",
     "leaf_product",
     "own_plan",
@@ -260,43 +262,51 @@ def leaf_product(
 
 @njit(cache=True, nogil=True)
 def counterfactual_regrets(
-    values, behaviour, infoset_first, infoset_parent, action_count, tolerance, class_offset
+    values, behaviour, infoset_first, infoset_parent, action_count, start, stop
 ):
     """The first half of one player's update after its sequence payoffs ``values``
-    (internal order, overwritten: scratch): the counterfactual values bottom up, each
-    sequence's value then replaced by its instantaneous regret ``v(s) − v(h)``; returns the
-    bound below which a regret is a tie, ``tolerance`` times the largest value.
+    (internal order, overwritten: scratch), for the information sets ``start <= i < stop``,
+    deepest first: the counterfactual values bottom up, each sequence's value then replaced
+    by its instantaneous regret ``v(s) − v(h)``; returns the largest ``|v(s)|`` of their
+    sequences (the caller's tie bound is ``tolerance`` times the largest of all).
+
+    Each set adds its value into its parent sequence's, so the sets of deeper depths must
+    be done: one call over every set, or one per depth, deepest first, with the sets of a
+    depth cut where no two parts share a parent sequence (:func:`~seqform.structured.
+    compiled_cfr.depth_parts`), so that every parent's sum is taken in the same order, by
+    one thread, bit for bit.
 
     No array but the arguments: once an information set's value ``v(h)`` is summed, its
     sequences' values are read by nothing but their regrets, so ``values[s]`` becomes the
-    instantaneous regret in place (no array of information-set values).
+    instantaneous regret in place (no array of information-set values)."""
+    scale = 0.0
+    for i in range(stop - 1, start - 1, -1):  # deeper information sets have larger numbers
+        first = infoset_first[i]
+        end = first + action_count[first]
+        total = 0.0
+        for s in range(first, end):  # final: the children are done
+            total += behaviour[s] * values[s]
+            scale = max(scale, abs(values[s]))
+        for s in range(first, end):  # v(s) − v(h): no later step reads v(s)
+            values[s] -= total
+        values[infoset_parent[i]] += total
+    return scale
 
-    ``class_offset`` (empty: none): per sequence, how far before it the first member of its
-    hand class on canonical boards is (:func:`class_first_members`); then each first
-    member's entry ends as its class's sum of regrets, which :func:`update_infosets` reads
-    for every member, so the members of a class keep one regret and one behaviour
+
+@njit(cache=True, nogil=True)
+def class_regrets(values, class_offset):
+    """After :func:`counterfactual_regrets` on every set: each hand class's sum of regrets
+    into its first member's entry.  ``class_offset``: per sequence, how far before it the
+    first member of its hand class on canonical boards is (:func:`class_first_members`);
+    :func:`update_infosets` reads the first member's entry for every member, so the members
+    of a class keep one regret and one behaviour
     (:func:`seqform.structured.vector_cfr.canonical_vector_cfr`).  The sum is taken in
     place, in the first member's regret, which comes before the others: the members are
     added in the order of the sequences, as into a scratch entry per class, with no such
     scratch (float64 per class, on a flop 7 bytes a sequence)."""
-    infosets = len(infoset_first)
-    scale = 0.0
-    for i in range(infosets - 1, -1, -1):  # deeper information sets have larger numbers
-        first = infoset_first[i]
-        stop = first + action_count[first]
-        total = 0.0
-        for s in range(first, stop):  # final: the children are done
-            total += behaviour[s] * values[s]
-            scale = max(scale, abs(values[s]))
-        for s in range(first, stop):  # v(s) − v(h): no later step reads v(s)
-            values[s] -= total
-        values[infoset_parent[i]] += total
-    scale = max(scale, abs(values[0]))
-    if len(class_offset) > 0:
-        for s in range(1, len(values)):
-            if class_offset[s] != 0:  # first < s: its regret is done, and now sums the class
-                values[s - class_offset[s]] += values[s]
-    return tolerance * scale
+    for s in range(1, len(values)):
+        if class_offset[s] != 0:  # first < s: its regret is done, and now sums the class
+            values[s - class_offset[s]] += values[s]
 
 
 def update_infosets(plus, predictive, lagged, discounted, predicted):
@@ -326,7 +336,7 @@ def update_infosets(plus, predictive, lagged, discounted, predicted):
 
     ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
     of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
-    discount at ``t``.  ``class_offset`` as :func:`counterfactual_regrets` takes it: each
+    discount at ``t``.  ``class_offset`` as :func:`class_regrets` takes it: each
     member reads its class's regret.
     """
     key = (bool(plus), bool(predictive), bool(lagged), bool(discounted), bool(predicted))

@@ -135,27 +135,65 @@ def threaded_product(flat: FlatGame, player: int, threads: int | None = None) ->
 
 @dataclass(frozen=True)
 class DepthParts:
-    """One player's information sets cut for the top-down passes on threads: per depth,
-    ``parts + 1`` boundaries of its sets, cut where their sequences divide evenly.  The
-    sets of one depth read only their parents' plans, at shallower depths, so the parts of
-    a depth run at once and the depths one after the other.  With one part, one range
-    covers every set (the root's sequence 0, in no set, the caller sets): one call."""
+    """One player's information sets cut for the passes on threads, per depth.
+
+    infosets : ``parts + 1`` boundaries of the depth's sets, cut where their sequences
+        divide evenly: for the top-down passes, whose sets read only their parents' plans
+        (at shallower depths), so the parts of a depth run at once
+    upward : boundaries of the depth's sets for the bottom-up pass, whose sets add into
+        their parent sequences: cut only where no parent has a set on both sides (as near
+        the even cut as there is such a place; one part where there is none), so that each
+        parent's sum is taken by one thread in the order of one
+
+    The depths run one after the other.  With one part, one range covers every set (the
+    root's sequence 0, in no set, the caller sets): one call.
+    """
 
     infosets: tuple[tuple[int, ...], ...]
+    upward: tuple[tuple[int, ...], ...]
 
 
 def depth_parts(layout: PlayerLayout, parts: int) -> DepthParts:
     """``layout`` cut into ``parts`` per depth (:class:`DepthParts`)."""
     if parts <= 1 or not layout.levels:
-        return DepthParts(((0, layout.num_infosets),))
-    infosets = []
+        whole = ((0, layout.num_infosets),)
+        return DepthParts(whole, whole)
+    infosets, upward = [], []
     for level in layout.levels:
         low, high = level.sequences.start, level.sequences.stop
         cuts = [low + (high - low) * k // parts for k in range(1, parts)]
         firsts = layout.infoset_first[level.infosets]
         at = np.searchsorted(firsts, cuts) + level.infosets.start
         infosets.append((level.infosets.start, *map(int, at), level.infosets.stop))
-    return DepthParts(tuple(infosets))
+        upward.append(_disjoint_cuts(layout.infoset_parent[level.infosets], at, level.infosets))
+    return DepthParts(tuple(infosets), tuple(upward))
+
+
+def _disjoint_cuts(parents: np.ndarray, wanted: np.ndarray, sets: range | slice) -> tuple[int, ...]:
+    """The boundaries of ``sets`` (whose parent sequences are ``parents``) at the places
+    nearest to ``wanted`` where no parent sequence has a set on both sides.
+
+    A cut before the ``k``-th set is such a place when every set before it has its
+    parent's last set before it too: the running maximum of the parents' last positions
+    (``np.maximum.at``: the last occurrence, whatever numpy's order of assignment) is below
+    ``k``.  Memory: three integer arrays as long as the depth's sets, once per run.
+    """
+    start, stop = int(sets.start), int(sets.stop)
+    count = stop - start
+    lowest = int(parents.min())
+    position = np.arange(count, dtype=np.int32)
+    last = np.zeros(int(parents.max()) - lowest + 1, dtype=np.int32)
+    np.maximum.at(last, parents - lowest, position)
+    reach = np.maximum.accumulate(last[parents - lowest])
+    valid = np.flatnonzero(reach[:-1] < position[1:]) + 1  # cuts inside the depth
+    if valid.size == 0:
+        return (start, stop)
+    wanted = np.asarray(wanted) - start
+    nearest = np.clip(np.searchsorted(valid, wanted), 1, valid.size) - 1
+    later = np.minimum(nearest + 1, valid.size - 1)
+    pick = np.where(np.abs(valid[later] - wanted) < np.abs(valid[nearest] - wanted), later, nearest)
+    chosen = sorted({int(valid[i]) + start for i in pick})
+    return (start, *chosen, stop)
 
 
 def _leaf_product(
@@ -370,6 +408,25 @@ class CompiledRegrets(FullTreeRegrets):
             run_parts(lambda p, c=cuts: own_plan(*arrays, c[p], c[p + 1]), len(cuts) - 1)  # type: ignore[misc]
         return plan
 
+    def _upward(self, player: int, values: np.ndarray) -> float:
+        """The update's bottom-up pass (:func:`~seqform.structured.cfr_kernels.
+        counterfactual_regrets`) by depth, deepest first, each depth in parts on the run's
+        threads (:class:`DepthParts`' ``upward``), then the class sums; the largest
+        ``|v(s)|``, the root's included."""
+        own, kernels = self.layout.players[player], self._kernels
+        tables = (own.infoset_first, own.infoset_parent, own.action_count)
+        arrays = (values, self.behaviour[player], *tables)
+        scales: list[float] = []
+        regrets = kernels.counterfactual_regrets
+        for cuts in reversed(self._depths[player].upward):
+            run_parts(
+                lambda p, c=cuts: scales.append(regrets(*arrays, c[p], c[p + 1])),  # type: ignore[misc]
+                len(cuts) - 1,
+            )
+        if self.class_offset[player].size:
+            kernels.class_regrets(values, self.class_offset[player])
+        return max(*scales, abs(float(values[0])))
+
     def _half_step(self, player: int, iteration: int) -> None:
         """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order): the
         opponent's plan, the product, then the update's two kernels, its second half by
@@ -379,15 +436,7 @@ class CompiledRegrets(FullTreeRegrets):
         step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]
         own, offset = self.layout.players[player], self.class_offset[player]
         behaviour, infoset_first = self.behaviour[player], own.infoset_first
-        bound = kernels.counterfactual_regrets(
-            values,
-            behaviour,
-            infoset_first,
-            own.infoset_parent,
-            own.action_count,
-            self.tie_tolerance,
-            offset,
-        )
+        bound = self.tie_tolerance * self._upward(player, values)
         arrays = (
             values,
             behaviour,

@@ -287,7 +287,7 @@ def _run_bytes(run) -> int:
     return sum(array.nbytes for array in buffers.values())
 
 
-def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values_and_shares_plans() -> None:
+def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values_and_shares_values() -> None:
     # the kernel writes each regret over its sequence's value and what is matched over
     # the behaviour it has read: on a flop the matching scratch (float32 per sequence)
     # and the information sets' values (float64) were 7.4 of the 85 bytes a sequence
@@ -301,10 +301,9 @@ def test_a_compiled_run_keeps_no_matching_scratch_or_infoset_values_and_shares_p
     assert all(len(array) == 0 for array in (*run.instant, *run.work))
     assert not hasattr(run, "infoset_values")
     longest = max(player.num_sequences for player in run.layout.players)
-    # float64 storage: regrets, the average's weights and the behaviour, and one value
-    # and one plan array as long as the longer player's (both players' are views of them)
-    assert _run_bytes(run) == 3 * 8 * sequences + 2 * 8 * longest
-    assert run.plans[0].base is run.plans[1].base is not None
+    # float64 storage: regrets, the average's weights, the behaviour and the plan, and
+    # one value array as long as the longer player's (both players' are views of it)
+    assert _run_bytes(run) == 4 * 8 * sequences + 8 * longest
     assert run.values[0].base is run.values[1].base is not None
 
 
@@ -328,10 +327,10 @@ def test_a_run_on_hand_classes_keeps_one_number_a_sequence_for_them() -> None:
     assert all(mine is given for mine, given in zip(run.classes, classes, strict=True))
     sequences = sum(player.num_sequences for player in run.layout.players)
     longest = max(player.num_sequences for player in run.layout.players)
-    # float32 regrets, average's weights, behaviour and the shared plan, the shared float64
-    # values, one-byte distances (this game's classes are a few hands)
+    # float32 regrets, average's weights, behaviour and plan, one-byte distances (this
+    # game's classes are a few hands), the shared float64 values
     assert all(offset.dtype == np.uint8 for offset in run.class_offset)
-    assert _run_bytes(run) == (3 * 4 + 1) * sequences + (4 + 8) * longest
+    assert _run_bytes(run) == (4 * 4 + 1) * sequences + 8 * longest
     for player, table, offset in zip(run.layout.players, classes, run.class_offset, strict=True):
         internal = table[player.order]
         positions = np.arange(player.num_sequences)

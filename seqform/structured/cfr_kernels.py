@@ -322,17 +322,19 @@ def update_infosets(plus, predictive, lagged, discounted, predicted):
 
     The kernel, for information sets ``start <= i < stop`` (the caller takes the root
     sequence: ``plan[0] = 1``, ``S[0] += w``), after :func:`counterfactual_regrets`: per
-    sequence the instantaneous regret (ties within ``bound`` cleared), ``S += w x`` with the
-    current behaviour's plan (into ``plan``) and the rule's steps, then per information set
-    regret matching into ``behaviour``.  The parents' plans are read, so the sets of
-    shallower depths must be done: one call over every set, or one per depth with the sets
-    of a depth cut into parts on threads (each set reads and writes only its own sequences
-    and its parent's plan).
+    sequence the instantaneous regret (ties within ``bound`` cleared), ``S += w x`` with
+    ``x = plan[s]``, the current behaviour's plan, and the rule's steps; then per
+    information set regret matching into ``behaviour``, and the new behaviour's plan
+    ``plan[s] = plan[parent] · b[s]`` over the old, which the opponent's next product reads
+    and the player's next update adds (so no pass of :func:`own_plan` is needed between
+    steps).  The parents' new plans are read, so the sets of shallower depths must be done:
+    one call over every set, or one per depth with the sets of a depth cut into parts on
+    threads (each set reads and writes only its own sequences and its parent's plan).
 
-    ``behaviour[s]`` is read once, for the plan, before the positive part of what is
-    matched is written over it, which the set's normalisation then reads (no matching
-    scratch).  The numbers and their order of operations are those of the arrays they
-    replace, bit for bit, whatever the cut.
+    What is matched is written over ``behaviour[s]``, which the set's normalisation then
+    reads (no matching scratch).  The numbers and their order of operations are those of
+    the arrays they replace, bit for bit, whatever the cut: ``plan[s]`` is the product
+    :func:`own_plan` takes.
 
     ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
     of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged
@@ -377,15 +379,12 @@ def _update_kernel(plus, predictive, lagged, discounted, predicted):
         for i in range(start, stop):  # one pass: regret, the average, the rule, matching
             first = infoset_first[i]
             end = first + action_count[first]
-            parent = plan[infoset_parent[i]]
             positive = 0.0
             for s in range(first, end):
                 r = values[s - class_offset[s]] if tied else values[s]
                 if -bound <= r <= bound:
                     r = 0.0
-                reach = parent * behaviour[s]
-                plan[s] = reach
-                cumulative[s] += weight * reach
+                cumulative[s] += weight * plan[s]
                 total = regrets[s]
                 if lagged:
                     total *= lag_pos if total >= 0.0 else lag_neg
@@ -407,8 +406,10 @@ def _update_kernel(plus, predictive, lagged, discounted, predicted):
                 behaviour[s] = matched if matched > 0.0 else 0.0  # normalised below
                 positive += behaviour[s]
             count = end - first
+            parent = plan[infoset_parent[i]]  # already the new behaviour's
             for s in range(first, end):
                 behaviour[s] = behaviour[s] / positive if positive > 0.0 else 1.0 / count
+                plan[s] = parent * behaviour[s]
 
     return update
 

@@ -45,7 +45,7 @@ from types import ModuleType
 import numpy as np
 
 from seqform.game.public.tree import StructuredGame
-from seqform.iterative.cfr import FullTreeRegrets
+from seqform.iterative.cfr import FullTreeRegrets, RegretState
 from seqform.iterative.layout import (
     PlayerLayout,
     to_table_order,
@@ -367,13 +367,14 @@ class CompiledRegrets(FullTreeRegrets):
         dtype = np.dtype(storage)
         self.game = game
         self.flat = flat
-        # one scratch for both players' values and one for their plans: a half-step's
-        # opponent plan is read by its product before its update writes the own plan, and
-        # the product's values are read by that update alone (on a flop, 6 bytes a sequence)
+        # one scratch for both players' values: the product's values are read by that
+        # half-step's update alone (on a flop, 4 bytes a sequence); each player's plan of
+        # its current behaviour is kept from its update, which writes it, to the
+        # opponent's product and its own next update, which read it
         longest = max(player.num_sequences for player in layout.players)
-        values, plans = np.zeros(longest), np.zeros(longest, dtype=dtype)
+        values = np.zeros(longest)
         self.values = [values[: player.num_sequences] for player in layout.players]
-        self.plans = [plans[: player.num_sequences] for player in layout.players]
+        self.plans = [np.zeros(player.num_sequences, dtype=dtype) for player in layout.players]
         self.classes = classes
         self.class_offset = [np.zeros(0, np.uint8)] * 2
         if classes is not None:
@@ -384,6 +385,8 @@ class CompiledRegrets(FullTreeRegrets):
         self._threaded = [threaded_product(flat, player, threads) for player in (0, 1)]
         count = run_threads(flat, threads)
         self._depths = [depth_parts(player, count) for player in layout.players]
+        for player in (0, 1):  # the uniform behaviour's: the first updates add it
+            self.plan_of(player)
 
     def step(self, iteration: int) -> None:
         self.iteration = iteration
@@ -397,8 +400,9 @@ class CompiledRegrets(FullTreeRegrets):
         return _leaf_product(self._kernels, self.flat, player, plan, out, self._threaded[player])
 
     def plan_of(self, player: int) -> np.ndarray:
-        """``player``'s realization plan of its current behaviour, into its scratch
-        ``plans[player]`` (internal order): the opponent's plan that a product reads."""
+        """``player``'s realization plan of its current behaviour, computed again into
+        ``plans[player]`` (internal order), where each update leaves it: at the start and
+        after :meth:`restore`, which set the behaviour without an update."""
         layout, plan = self.layout.players[player], self.plans[player]
         tables = (self.behaviour[player], layout.infoset_first, layout.infoset_parent)
         arrays = (*tables, layout.action_count, plan)
@@ -427,12 +431,18 @@ class CompiledRegrets(FullTreeRegrets):
             kernels.class_regrets(values, self.class_offset[player])
         return max(*scales, abs(float(values[0])))
 
+    def restore(self, state: RegretState) -> None:
+        super().restore(state)
+        for player in (0, 1):
+            self.plan_of(player)
+
     def _half_step(self, player: int, iteration: int) -> None:
         """Player ``player``'s accumulate and update (:class:`FullTreeRegrets`' order): the
-        opponent's plan, the product, then the update's two kernels, its second half by
-        depth in parts on the run's threads (:class:`DepthParts`)."""
+        product against the opponent's plan, then the update's two kernels, its second half
+        by depth in parts on the run's threads (:class:`DepthParts`), which leaves the
+        player's new plan in ``plans[player]``."""
         kernels = self._kernels
-        values = self.product(player, self.plan_of(1 - player), self.values[player])
+        values = self.product(player, self.plans[1 - player], self.values[player])
         step = rule_step(self.rules[player], iteration)  # type: ignore[arg-type]
         own, offset = self.layout.players[player], self.class_offset[player]
         behaviour, infoset_first = self.behaviour[player], own.infoset_first

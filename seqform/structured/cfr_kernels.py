@@ -123,20 +123,22 @@ def leaf_product(
     hands) -> internal sequence or -1; ``*_factor``: (card keys, hands) -> weight times
     validity; ``*_levels`` and ``*_order``: (level sets, hands) -> level, and the hands in
     level order; ``twin``: per own hand the opponent hand of the same two cards, or -1.
-    Scratch, kept by the caller between calls: ``v`` (opponent hands, width), ``sides`` (6,
-    width) and ``cards`` (3, cards, width), a column per leaf of a batch: the opponent's
-    total, below and through sums whole, then without the own hand's cards, and per card;
-    ``sums`` (width, own hands), a row per leaf, so that each leaf's scatter reads its own
-    hands' payoffs in order.
+    Scratch, kept by the caller between calls: ``v`` (opponent hands + 1, width), ``sides``
+    (3, width) and ``cards`` (3, cards + 1, width), a column per leaf of a batch: the
+    opponent's range and its total, below and through sums, whole and per card, each with
+    a last row of zeros that nothing writes; ``sums`` (width, own hands), a row per leaf,
+    so that each leaf's scatter reads its own hands' payoffs in order.  A hand holds one
+    card or two (``own_cards``: one column or two, -1 for none; a card's hand is a
+    :class:`~seqform.game.public.tree.Hands` row).
 
     Length: one walk per batch with its three rules, read as one.
     """
     other_hands = other_index.shape[1]
-    own_columns = own_cards.shape[1]
     other_columns = other_cards.shape[1]
     own_hands = own_index.shape[1]
     total, low_total, high_total = sides[0], sides[1], sides[2]
-    excluded, below, through = sides[3], sides[4], sides[5]
+    nothing, nobody = cards.shape[1] - 1, v.shape[0] - 1  # the zero rows
+    two_cards = own_cards.shape[1] == 2  # else one column
     card_total, card_low, card_high = cards[0], cards[1], cards[2]
     for chosen in range(len(batches)):
         b = batches[chosen]
@@ -210,47 +212,35 @@ def leaf_product(
             mate = twin[h]
             twin_low = mate >= 0 and theirs[mate] < bound
             twin_high = mate >= 0 and theirs[mate] <= level
-            # the opponent's sums without the hands that share a card with h, as whole rows
-            # over the batch (each loop one operation: compiled to vector instructions)
-            for j in range(n):
-                excluded[j] = total[j]
-            if not constant:
-                for j in range(n):
-                    below[j] = low_total[j]
-            if sign:
-                for j in range(n):
-                    through[j] = high_total[j]
-            for k in range(own_columns):
-                card = own_cards[h, k]
-                if card >= 0:
-                    for j in range(n):
-                        excluded[j] -= card_total[card, j]
-                    if not constant:
-                        for j in range(n):
-                            below[j] -= card_low[card, j]
-                    if sign:
-                        for j in range(n):
-                            through[j] -= card_high[card, j]
-            if mate >= 0:  # the twin holds both cards: subtracted twice, added back once
-                for j in range(n):
-                    excluded[j] += v[mate, j]
-                if twin_low and not constant:
-                    for j in range(n):
-                        below[j] += v[mate, j]
-                if twin_high and sign:
-                    for j in range(n):
-                        through[j] += v[mate, j]
+            # the opponent's sums without the hands that share a card with h, one loop over
+            # the batch per rule (compiled to vector instructions): a missing second card or
+            # twin reads the scratch's zero row, so each loop has no branch (x − 0 = x)
+            first = own_cards[h, 0] if own_cards[h, 0] >= 0 else nothing
+            second = own_cards[h, 1] if two_cards and own_cards[h, 1] >= 0 else nothing
+            whole = mate if mate >= 0 else nobody
+            lower = mate if twin_low else nobody
+            upper = mate if twin_high else nobody
             if constant:
                 for j in range(n):
-                    value = leaf_first[start + j] * excluded[j]
+                    excluded = total[j] - card_total[first, j] - card_total[second, j]
+                    value = leaf_first[start + j] * (excluded + v[whole, j])
                     sums[j, h] = factor * (-value if flip else value)
             elif sign:
                 for j in range(n):
-                    value = leaf_first[start + j] * (below[j] + through[j] - excluded[j])
-                    sums[j, h] = factor * value
+                    excluded = total[j] - card_total[first, j] - card_total[second, j]
+                    excluded += v[whole, j]
+                    below = low_total[j] - card_low[first, j] - card_low[second, j]
+                    below += v[lower, j]
+                    through = high_total[j] - card_high[first, j] - card_high[second, j]
+                    through += v[upper, j]
+                    sums[j, h] = factor * (leaf_first[start + j] * (below + through - excluded))
             else:
                 for j in range(n):
-                    value = leaf_first[start + j] * excluded[j] - leaf_step[start + j] * below[j]
+                    excluded = total[j] - card_total[first, j] - card_total[second, j]
+                    excluded += v[whole, j]
+                    below = low_total[j] - card_low[first, j] - card_low[second, j]
+                    below += v[lower, j]
+                    value = leaf_first[start + j] * excluded - leaf_step[start + j] * below
                     sums[j, h] = factor * (-value if flip else value)
         for j in range(n):  # one row of the index per leaf, as the gather
             sequence = leaf_sequences[start + j, player]

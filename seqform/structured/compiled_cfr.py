@@ -90,13 +90,14 @@ Scratch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 def _scratch(flat: FlatGame, player: int) -> Scratch:
     """The leaf product's scratch for ``player``: the opponent's range, the payoffs per own
     hand (a row per leaf of a batch), the opponent's sums whole and per card (a column per
-    leaf of a batch; :func:`~seqform.structured.cfr_kernels.leaf_product`)."""
+    leaf of a batch), the range and the cards each with a row of zeros at the end
+    (:func:`~seqform.structured.cfr_kernels.leaf_product`)."""
     hands = [len(flat.players[p].twin) for p in (0, 1)]
     return (
-        np.zeros((hands[1 - player], flat.width)),
+        np.zeros((hands[1 - player] + 1, flat.width)),
         np.zeros((flat.width, hands[player])),
-        np.zeros((6, flat.width)),
-        np.zeros((3, flat.num_cards, flat.width)),
+        np.zeros((3, flat.width)),
+        np.zeros((3, flat.num_cards + 1, flat.width)),
     )
 
 

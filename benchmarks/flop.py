@@ -7,7 +7,7 @@
   (:func:`~seqform.holdem.game.spot_game`), the public numbering, the sequence tables, the
   flat tables of :mod:`seqform.structured.compiled_cfr` (with the node-major layout), the
   stepper's arrays, the first iteration (numba's cache loaded), ``--iterations`` iterations
-  split into the opponent's plan, the leaf product and the update, the average and its
+  (their leaf products, then the whole iterations), the average and its
   certificate.  Printed as a Markdown table; nothing is written.
 * otherwise: ``--algorithm`` on the spot by the compiled vector CFR
   (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`, ``--storage``), on the
@@ -116,24 +116,19 @@ def _profile(path: Path, storage: str, iterations: int) -> None:
     stages.mark(f"stepper arrays ({storage})")
     stepper.step(1)
     stages.mark("first iteration")
-    plan_s = product_s = whole = plan_cpu = product_cpu = whole_cpu = 0.0
+    product_s = whole = product_cpu = whole_cpu = 0.0
     for iteration in range(2, iterations + 2):
-        for player in (0, 1):  # the players' plans share one scratch: a plan, its product
+        for player in (0, 1):  # each update leaves its plan: the product reads it
             start, start_cpu = time.perf_counter(), time.process_time()
-            stepper.plan_of(1 - player)
-            middle, middle_cpu = time.perf_counter(), time.process_time()
             stepper.product(player, stepper.plans[1 - player], stepper.values[player])
-            end, end_cpu = time.perf_counter(), time.process_time()
-            plan_s, plan_cpu = plan_s + middle - start, plan_cpu + middle_cpu - start_cpu
-            product_s += end - middle
-            product_cpu += end_cpu - middle_cpu
+            product_s += time.perf_counter() - start
+            product_cpu += time.process_time() - start_cpu
         end, end_cpu = time.perf_counter(), time.process_time()
         stepper.step(iteration)
         whole += time.perf_counter() - end
         whole_cpu += time.process_time() - end_cpu
     mean = f"(mean of {iterations})"
     count = iterations
-    stages.mark(f"iteration: opponent's plans {mean}", plan_s / count, plan_cpu / count)
     stages.mark(f"iteration: leaf products {mean}", product_s / count, product_cpu / count)
     stages.mark(f"iteration: whole {mean}", whole / count, whole_cpu / count)
     strategies = stepper.average()

@@ -28,6 +28,7 @@ import numpy as np
 
 from seqform.game.public.numbering import number_public_tree
 from seqform.game.public.suits import (
+    CanonicalBoard,
     SuitGroup,
     canonical_board,
     card_map,
@@ -285,13 +286,18 @@ def node_map(game: StructuredGame, canonical: StructuredGame, symmetries: Symmet
                 raise AssertionError("public nodes walked out of the numbering's order")
     nodes: list[np.ndarray] = []
     elements: list[np.ndarray] = []
+    # the nodes under one run of public cards share their canonical form: a flop's 300,000
+    # nodes and more have a few thousand boards, each put in canonical form once
+    forms: dict[tuple[int, ...], CanonicalBoard] = {}
     for p in (0, 1):
         lookup = {path: k for k, (path, _) in enumerate(targets[p])}
         node = np.empty(len(paths[p]), dtype=np.int64)
         element = np.empty(len(paths[p]), dtype=np.int64)
         for k, (path, _) in enumerate(paths[p]):
-            board = [-2 - step for step in path if step < 0]
-            found = canonical_board(group, board)
+            board = tuple(-2 - step for step in path if step < 0)
+            found = forms.get(board)
+            if found is None:
+                found = forms[board] = canonical_board(group, board)
             cards = iter(found.cards)
             image = tuple(step if step >= 0 else -2 - next(cards) for step in path)
             node[k] = lookup[image]

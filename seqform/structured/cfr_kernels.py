@@ -128,8 +128,8 @@ def leaf_product(
     opponent's range and its total, below and through sums, whole and per card, each with
     a last row of zeros that nothing writes; ``sums`` (width, own hands), a row per leaf,
     so that each leaf's scatter reads its own hands' payoffs in order.  A hand holds one
-    card or two (``own_cards``: one column or two, -1 for none; a card's hand is a
-    :class:`~seqform.game.public.tree.Hands` row).
+    card or two (``own_cards``: one column or two, -1 for none, as
+    :class:`~seqform.game.public.tree.Hands` holds them).
 
     Length: one walk per batch with its three rules, read as one.
     """

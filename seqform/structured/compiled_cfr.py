@@ -181,6 +181,8 @@ def _disjoint_cuts(parents: np.ndarray, wanted: np.ndarray, sets: range | slice)
     """
     start, stop = int(sets.start), int(sets.stop)
     count = stop - start
+    if count < 2:
+        return (start, stop)
     lowest = int(parents.min())
     position = np.arange(count, dtype=np.int32)
     last = np.zeros(int(parents.max()) - lowest + 1, dtype=np.int32)

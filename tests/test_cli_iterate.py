@@ -211,10 +211,11 @@ def test_target_stops_early_and_says_so(capsys):
     assert document["stopped"] == "target"
     assert document["nash_conv"] / 2 <= 1e-2  # the target is the exploitability, NashConv / 2
     assert document["certificate"]["exploitability"] <= 1e-2
-    # measured every 10 and, once, where the last two measurements' trend met the target
+    # measured every 10 and, once or twice, where the last two measurements' trend met the
+    # target (a forecast that missed is followed by one more)
     measured = [sample["iteration"] for sample in document["history"]]
     assert document["iterations"] < 1000 and document["iterations"] == measured[-1]
-    assert [t for t in measured if t % 10] in ([], measured[-1:])
+    assert [t for t in measured if t % 10] in ([], measured[-1:], measured[-2:])
     assert document["stopping"]["iterations"] is None
 
 

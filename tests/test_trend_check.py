@@ -26,7 +26,8 @@ def test_a_power_law_is_checked_just_past_its_crossing():
     [
         (((200, 0.03), (300, 0.02)), 100, "the forecast is past the next regular check"),
         (((200, 0.01), (300, 0.02)), 100, "rising"),
-        (((300, 0.02), (339, 0.0105)), 100, "the last sample was a forecast already"),
+        (((339, 0.0105), (349, 0.0102)), 100, "two forecasts since the regular check"),
+        (((300, 0.02), (339, 0.0105), (349, 0.0102)), 100, "two forecasts, a third refused"),
         (((200, 0.02), (300, 0.009)), 100, "already below the target"),
         (((200, 0.5), (300, 0.5 - 1e-15)), 100, "flat: a forecast beyond any float"),
         (((100, 0.02),), 100, "one sample only"),
@@ -34,6 +35,16 @@ def test_a_power_law_is_checked_just_past_its_crossing():
 )
 def test_no_check_when_the_trend_says_nothing_new(points, every, why):
     assert trend_check(Stopping(target=0.01, every=every), _samples(*points)) is None, why
+
+
+def test_a_forecast_that_missed_is_followed_by_one_more():
+    # a forecast at 340 that missed (the target is the curve's value at 350): one more,
+    # from 300 and 340, TREND_MARGIN past the crossing of the line through them
+    curve = lambda t: 10 * t**-1.5  # noqa: E731
+    target = curve(350)
+    history = _samples((300, curve(300)), (340, curve(340)))
+    check = trend_check(Stopping(target=target, every=100), history)
+    assert check is not None and abs(check - TREND_MARGIN * 350) < 1 + 1e-9
 
 
 def test_no_check_without_a_target():

@@ -27,8 +27,6 @@ loops:
   runs over a range of information sets, so that a large game cuts each depth into parts
   on threads (:class:`~seqform.structured.compiled_cfr.CompiledRegrets`), and is compiled
   once per rule, its flags constants.
-* :func:`own_plan` — the realization plan ``x[s] = x[parent] · b[s]``, top down, over a
-  range of information sets (the same cut by depth).
 * :func:`class_first_members` — a run on hand classes: per sequence its class's first
   member, which the update sums the class's regret in (read through the internal order:
   no copy of the classes in it).
@@ -56,26 +54,11 @@ __all__ = [
     "class_regrets",
     "counterfactual_regrets",
     "leaf_product",
-    "own_plan",
     "response_value",
     "update_infosets",
 ]
 
 CONSTANT, SIGN, THRESHOLD = 0, 1, 2  # as seqform.structured.leaf_groups
-
-
-@njit(cache=True, nogil=True)
-def own_plan(behaviour, infoset_first, infoset_parent, action_count, out, start, stop):
-    """``out[s] = out[parent(s)] · behaviour[s]`` for the sequences of the information
-    sets ``start <= i < stop`` (the caller sets the root's ``out[0] = 1``); each parent is
-    final when read (parents come first: at a shallower depth, done by an earlier call).
-    The parent is read once per set, whose sequences all follow it: no per-sequence table
-    is read but the behaviour (the pass moves memory, not arithmetic)."""
-    for i in range(start, stop):
-        first = infoset_first[i]
-        reach = out[infoset_parent[i]]
-        for s in range(first, first + action_count[first]):
-            out[s] = reach * behaviour[s]
 
 
 @njit(cache=True, nogil=True)
@@ -316,15 +299,15 @@ def update_infosets(plus, predictive, lagged, discounted, predicted):
     ``x = plan[s]``, the current behaviour's plan, and the rule's steps; then per
     information set regret matching into ``behaviour``, and the new behaviour's plan
     ``plan[s] = plan[parent] · b[s]`` over the old, which the opponent's next product reads
-    and the player's next update adds (so no pass of :func:`own_plan` is needed between
-    steps).  The parents' new plans are read, so the sets of shallower depths must be done:
-    one call over every set, or one per depth with the sets of a depth cut into parts on
-    threads (each set reads and writes only its own sequences and its parent's plan).
+    and the player's next update adds (so no plan pass is needed between steps).  The
+    parents' new plans are read, so the sets of shallower depths must be done: one call
+    over every set, or one per depth with the sets of a depth cut into parts on threads
+    (each set reads and writes only its own sequences and its parent's plan).
 
     What is matched is written over ``behaviour[s]``, which the set's normalisation then
     reads (no matching scratch).  The numbers and their order of operations are those of
     the arrays they replace, bit for bit, whatever the cut: ``plan[s]`` is the product
-    :func:`own_plan` takes.
+    :meth:`~seqform.structured.compiled_cfr.CompiledRegrets.plan_of` takes.
 
     ``numbers``: the weight ``w_t`` and the factors (for entries ``>= 0``, for the others)
     of the lagged discount at ``t − 1``, the discount at ``t`` and the prediction's lagged

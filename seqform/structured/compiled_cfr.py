@@ -405,14 +405,16 @@ class CompiledRegrets(FullTreeRegrets):
     def plan_of(self, player: int) -> np.ndarray:
         """``player``'s realization plan of its current behaviour, computed again into
         ``plans[player]`` (internal order), where each update leaves it: at the start and
-        after :meth:`restore`, which set the behaviour without an update."""
+        after :meth:`restore`, which set the behaviour without an update.  In numpy, a
+        depth at a time (a parent sits at a shallower depth): the same products as the
+        update's, and no kernel to load for a pass that runs once (0.06 s on the full-range
+        turn, where loading a compiled one took 0.2 s)."""
         layout, plan = self.layout.players[player], self.plans[player]
-        tables = (self.behaviour[player], layout.infoset_first, layout.infoset_parent)
-        arrays = (*tables, layout.action_count, plan)
-        own_plan = self._kernels.own_plan
+        behaviour, parent = self.behaviour[player], layout.sequence_parent
         plan[0] = 1.0
-        for cuts in self._depths[player].infosets:
-            run_parts(lambda p, c=cuts: own_plan(*arrays, c[p], c[p + 1]), len(cuts) - 1)  # type: ignore[misc]
+        for level in layout.levels:
+            sequences = level.sequences
+            plan[sequences] = plan[parent[sequences]] * behaviour[sequences]
         return plan
 
     def _upward(self, player: int, values: np.ndarray) -> float:

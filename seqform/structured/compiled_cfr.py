@@ -50,7 +50,7 @@ from seqform.iterative.layout import (
     PlayerLayout,
     to_table_order,
 )
-from seqform.iterative.passes import TIE_TOLERANCE
+from seqform.iterative.passes import TIE_TOLERANCE, realization_plan
 from seqform.iterative.rules import Discount, RegretRule, ScheduledRule
 from seqform.structured.flat_tables import FlatGame, built_flat_game, flat_game
 from seqform.structured.leaf_threads import (
@@ -405,17 +405,12 @@ class CompiledRegrets(FullTreeRegrets):
     def plan_of(self, player: int) -> np.ndarray:
         """``player``'s realization plan of its current behaviour, computed again into
         ``plans[player]`` (internal order), where each update leaves it: at the start and
-        after :meth:`restore`, which set the behaviour without an update.  In numpy, a
-        depth at a time (a parent sits at a shallower depth): the same products as the
-        update's, and no kernel to load for a pass that runs once (0.06 s on the full-range
-        turn, where loading a compiled one took 0.2 s)."""
-        layout, plan = self.layout.players[player], self.plans[player]
-        behaviour, parent = self.behaviour[player], layout.sequence_parent
-        plan[0] = 1.0
-        for level in layout.levels:
-            sequences = level.sequences
-            plan[sequences] = plan[parent[sequences]] * behaviour[sequences]
-        return plan
+        after :meth:`restore`, which set the behaviour without an update.  By the numpy
+        path's :func:`~seqform.iterative.passes.realization_plan`, a depth at a time: the
+        same products as the update's, and no kernel to load for a pass that runs once
+        (0.06 s on the full-range turn, where loading a compiled one took 0.2 s)."""
+        layout = self.layout.players[player]
+        return realization_plan(layout, self.behaviour[player], self.plans[player])
 
     def _upward(self, player: int, values: np.ndarray) -> float:
         """The update's bottom-up pass (:func:`~seqform.structured.cfr_kernels.

@@ -34,7 +34,6 @@ from seqform.routes.many import (
     spot_files,
     worker_limit,
 )
-from tests.processes import alive, gone
 
 RIVER = """\
 board = "{board}"
@@ -274,7 +273,7 @@ def test_too_many_workers_are_refused_before_any_starts(
     def no_pool(*args: object, **kwargs: object) -> None:
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(many, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr("seqform.base.pool.ProcessPoolExecutor", no_pool)
     limit = worker_limit()
     with pytest.raises(TooManyWorkersError, match=f"--workers 100,000: at most {limit.workers}"):
         solve_many(folder, workers=100_000)
@@ -285,34 +284,6 @@ def test_cli_too_many_workers_is_a_usage_error(
 ) -> None:
     assert main(["solve-many", str(folder), "--workers", "100000"]) == 2
     assert "at most" in capsys.readouterr().err
-
-
-_ORPHANS = """
-import os, sys, time
-from concurrent.futures import ProcessPoolExecutor
-from seqform.routes import many
-
-pool = ProcessPoolExecutor(2, initializer=many._start_worker, initargs=(os.getpid(),))
-futures = [pool.submit(time.sleep, 600) for _ in range(2)]
-time.sleep(0.5)
-print(" ".join(str(pid) for pid in pool._processes), flush=True)
-time.sleep(600)
-"""
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
-def test_workers_die_with_their_parent_and_ignore_ctrl_c() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", _ORPHANS], stdout=subprocess.PIPE, text=True)
-    assert parent.stdout is not None
-    workers = [int(pid) for pid in parent.stdout.readline().split()]
-    assert len(workers) == 2
-    for pid in workers:
-        os.kill(pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches every process
-    time.sleep(0.2)
-    assert all(alive(pid) for pid in workers)  # the parent alone decides
-    parent.kill()  # as `kill -9` or an out-of-memory kill: no clean-up runs
-    parent.wait()
-    assert all(gone(pid) for pid in workers)
 
 
 @pytest.mark.slow

@@ -49,14 +49,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from seqform.base.child import die_with_parent
 from seqform.base.limits import LIMITS
+from seqform.base.pool import worker_pool
 from seqform.base.progress import Step, report
 from seqform.holdem import ActionFrequencies, SpotAggregate, action_frequencies, spot_summary
 from seqform.routes.options import OptionsError
@@ -72,6 +72,7 @@ __all__ = [
     "TooManyWorkersError",
     "WorkerLimit",
     "action_frequencies",
+    "check_workers",
     "solve_many",
     "solve_spot_file",
     "spot_files",
@@ -112,7 +113,15 @@ def worker_limit(cores: int | None = None, memory: int | None = None) -> WorkerL
     return WorkerLimit(workers, cores, memory)
 
 
-def _check_workers(workers: int) -> None:
+def check_workers(workers: int) -> None:
+    """Refuse more ``workers`` than :func:`worker_limit` allows on this machine, before any
+    starts (also for a re-solve's workers, :mod:`seqform.resolving.structured_resolve`).
+
+    Raises
+    ------
+    TooManyWorkersError
+        With the limit and why (cores, memory).
+    """
     limit = worker_limit()
     if workers > limit.workers:
         raise TooManyWorkersError(
@@ -270,7 +279,7 @@ def solve_many(
     if executor == "local" and address is not None:
         raise ValueError("an address is for a Dask or Ray cluster, not the local pool")
     if workers is not None and address is None:
-        _check_workers(workers)
+        check_workers(workers)
     files = spot_files(directory)
     start = time.perf_counter()
     paths = [str(file) for file in files]
@@ -290,11 +299,6 @@ def solve_many(
     )
 
 
-def _start_worker(parent: int) -> None:
-    """A local worker ignores Ctrl-C (the parent stops it) and dies with its parent."""
-    die_with_parent(parent)
-
-
 def _row(future: Future[SpotRow], path: str) -> SpotRow:
     """The future's row, or a row with the error when its worker failed (killed, out of
     memory): one spot's failure is never the batch's."""
@@ -309,24 +313,13 @@ def _local(
 ) -> Iterator[SpotRow]:
     """A process pool on this machine; Ctrl-C cancels the queue and stops the workers."""
     del address
-    pool = ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1,
-        initializer=_start_worker,
-        initargs=(os.getpid(),),
-    )
-    try:
+    with worker_pool(workers or os.cpu_count() or 1) as pool:
         submitted = {pool.submit(solve_spot_file, path, exact): path for path in paths}
         pending = set(submitted)
         while pending:
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for future in finished:
                 yield _row(future, submitted[future])
-    except BaseException:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()  # a running LP does not see the cancel; end its worker
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
 
 
 def _dask(

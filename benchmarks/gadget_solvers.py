@@ -24,9 +24,10 @@ from seqform.abstraction.solve import abstract
 from seqform.forms.strategies import plan_from_behaviour
 from seqform.game.builtin.leduc import leduc_structured
 from seqform.lp.solvers import SolverError
-from seqform.resolving import structured_resolve
+from seqform.resolving.blueprints import blueprint_on
 from seqform.resolving.public_gadgets import gadget_lp, solve_gadget
 from seqform.resolving.public_subgames import find_public_subgames
+from seqform.resolving.subgame_runs import prepare
 
 SOLVERS = ("simplex", "ipm", "clarabel")
 
@@ -34,10 +35,11 @@ SOLVERS = ("simplex", "ipm", "clarabel")
 def _rows(ranks: int, suits: int, gadget: str) -> list[str]:
     game = leduc_structured(ranks, suits)
     blueprint = abstract(game, "3,3" if ranks * suits < 9 else "3,9").strategies
-    profile = structured_resolve._profile(game, blueprint)
+    first, second = blueprint_on(game, blueprint)
+    profile = (first.to_float(), second.to_float())
     subgame = find_public_subgames(game, 2)[0]
     start = time.perf_counter()
-    item = structured_resolve._prepare(game, subgame, 0, profile, plan_from_behaviour(profile[0]))
+    item = prepare(game, subgame, 0, profile, plan_from_behaviour(profile[0]))
     assert item is not None
     prepared = time.perf_counter() - start
     start = time.perf_counter()

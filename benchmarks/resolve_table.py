@@ -87,14 +87,26 @@ class Blueprint:
 
 
 def _exact_run(
-    queue: Any, game: StructuredGame, made: Blueprint, gadget: str, rnd: int, limit: float
+    queue: Any,
+    game: StructuredGame,
+    made: Blueprint,
+    gadget: str,
+    rnd: int,
+    limit: float,
+    workers: int,
 ) -> None:
     # a CPU-time limit, not a wall-clock one: on a shared machine at nice 19 the wall
     # clock measures the other jobs (SIGXCPU ends the child at the limit)
     resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(limit), math.ceil(limit) + 5))
     try:
         result = resolve_structured(
-            game, made.strategies, round_number=rnd, gadget=gadget, exact=True, boards=made.boards
+            game,
+            made.strategies,
+            round_number=rnd,
+            gadget=gadget,
+            exact=True,
+            boards=made.boards,
+            workers=workers,
         )
         queue.put(("ok", float(result.certificate.exploitability)))
     except Exception as exc:  # reported in the table as the reason for "--"
@@ -107,7 +119,7 @@ def _children_cpu() -> float:
 
 
 def _exact(
-    game: StructuredGame, made: Blueprint, gadget: str, rnd: int, limit: float
+    game: StructuredGame, made: Blueprint, gadget: str, rnd: int, limit: float, workers: int
 ) -> tuple[str, float]:
     """The exact re-solve's exploitability and CPU seconds, in a child process stopped
     after ``limit`` CPU seconds (none with ``limit`` 0)."""
@@ -115,7 +127,7 @@ def _exact(
         return "-- (not run)", 0.0
     queue: Any = multiprocessing.get_context("fork").Queue()
     child = multiprocessing.get_context("fork").Process(
-        target=_exact_run, args=(queue, game, made, gadget, rnd, limit)
+        target=_exact_run, args=(queue, game, made, gadget, rnd, limit, workers)
     )
     before = _children_cpu()
     child.start()
@@ -143,8 +155,10 @@ def _rows(
     limit: float,
     write: Callable[[str], None],
     gadgets: list[str],
+    workers: int = 1,
 ) -> None:
-    """Length: per blueprint, its own row, then one row per gadget with its exact cell."""
+    """Length: per blueprint, its own row, then one row per gadget with its exact cell.
+    The float re-solve's CPU seconds count its worker processes' (``workers``)."""
     for name, make in blueprints.items():
         start = time.process_time()
         made = make()
@@ -159,7 +173,7 @@ def _rows(
         )
         for gadget in gadgets:
             run = made
-            start = time.process_time()
+            start = time.process_time() + _children_cpu()
             result = resolve_structured(
                 game,
                 run.strategies,
@@ -167,9 +181,10 @@ def _rows(
                 gadget=gadget,
                 boards=run.boards,
                 progress=_heard,
+                workers=workers,
             )
-            seconds = time.process_time() - start
-            exact, exact_seconds = _exact(game, run, gadget, rnd, limit)
+            seconds = time.process_time() + _children_cpu() - start
+            exact, exact_seconds = _exact(game, run, gadget, rnd, limit, workers)
             if not exact.startswith("--"):
                 exact = f"{1000 * float(exact) / unit:.2f}"
             margin = "-" if result.min_margin is None else f"{result.min_margin:.2g}"
@@ -261,6 +276,12 @@ def _parser() -> argparse.ArgumentParser:
         "--exact-seconds", type=float, default=300.0, help="CPU seconds; 0: no exact run"
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="re-solve each round's subgames on this many processes (the same answers)",
+    )
+    parser.add_argument(
         "--skip",
         nargs="*",
         default=[],
@@ -304,17 +325,20 @@ def main() -> None:
         ranks, suits = (int(part) for part in deck.split("x"))
         game = leduc_structured(ranks, suits)
         made = _blueprints(game, args.leduc_buckets, args.iterations, args.kinds)
-        _rows(f"Leduc {ranks}×{suits}", game, made, 2, 1.0, args.exact_seconds, write, args.gadgets)
+        _rows(
+            f"Leduc {ranks}×{suits}",
+            *(game, made, 2, 1.0, args.exact_seconds, write, args.gadgets, args.workers),
+        )
     if "rhode_island" not in args.skip:
         game = rhode_island_structured(args.ri_ranks, 4, max_bets=2)
         made = _blueprints(game, args.ri_buckets, args.iterations, args.kinds)
         label = f"Rhode Island {args.ri_ranks}×4, 2 bets"
-        _rows(label, game, made, 3, 10.0, args.exact_seconds, write, args.gadgets)
+        _rows(label, game, made, 3, 10.0, args.exact_seconds, write, args.gadgets, args.workers)
     if "rhode_island_52" in args.games:
         game = rhode_island_structured(13, 4)
         made = _canonical_blueprints(game, args.ri52_buckets)
         label = "Rhode Island, 52 cards, 3 bets"
-        _rows(label, game, made, args.ri52_round, 10.0, 0.0, write, args.gadgets)
+        _rows(label, game, made, args.ri52_round, 10.0, 0.0, write, args.gadgets, args.workers)
     write(LIBRATUS)
     if out is not sys.stdout:
         out.close()

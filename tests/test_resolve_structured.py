@@ -8,9 +8,12 @@ targets, gifts and gadget values (the LP optimum is unique even where the answer
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from seqform.cli.main import main
@@ -24,6 +27,7 @@ from seqform.resolving.resolve import GADGETS
 from seqform.resolving.resolve import resolve as resolve_tree
 from seqform.resolving.structured_resolve import resolve_structured
 from seqform.resolving.subgames import ResolveError
+from seqform.routes.many import TooManyWorkersError
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +139,7 @@ def test_progress_hears_each_gadget_lp(leduc22):
         structured, blueprint, gadget="resolve", path="structured", progress=heard.append
     )
     assert len(heard) == len(result.runs) > 0
-    assert heard[0].startswith("player 1 re-solves subgame 1 of ")
+    assert heard[0].startswith("player 1 re-solved subgame 1 of ")
     assert any(line.startswith("player 2 ") for line in heard)
 
 
@@ -251,12 +255,99 @@ def test_a_gadget_without_an_exact_answer_is_named_not_a_traceback(leduc22, monk
     # or one that is not exactly optimal: Leduc 6x4's safe gadgets); the failure names the
     # player, gadget and subgame as a ResolveError, which the CLI prints in one line.
     from seqform.lp.exact.linear_solver import ExactSolveError
-    from seqform.resolving import structured_resolve
+    from seqform.resolving import subgame_runs
 
     def fail(*args, **kwargs):
         raise ExactSolveError("the optimal basis is not exactly dual feasible")
 
-    monkeypatch.setattr(structured_resolve, "solve_exact_gadget", fail)
+    monkeypatch.setattr(subgame_runs, "solve_exact_gadget", fail)
     _, structured, blueprint = leduc22
     with pytest.raises(ResolveError, match=r"player 1's maxmargin gadget on subgame .*: no exact"):
         resolve_structured(structured, blueprint, gadget="maxmargin", exact=True)
+
+
+def _same_answers(one, two):
+    assert one.runs == two.runs and one.skipped == two.skipped
+    for mine, theirs in zip(one.strategies, two.strategies, strict=True):
+        assert np.array_equal(mine.probabilities, theirs.probabilities)
+    assert one.certificate == two.certificate
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked")
+@pytest.mark.parametrize("gadget", ["unsafe", "maxmargin", "reach"])
+def test_workers_give_one_processs_answers_bit_for_bit(leduc22, gadget):
+    # each subgame's LP in a forked worker, the answers taken in the subgames' order: the
+    # same runs, strategies and certificate as one process (reach: its gifts too)
+    _, structured, blueprint = leduc22
+    heard: list[str] = []
+    alone = resolve_structured(structured, blueprint, gadget=gadget)
+    pooled = resolve_structured(
+        structured, blueprint, gadget=gadget, workers=2, progress=heard.append
+    )
+    _same_answers(alone, pooled)
+    assert len(heard) == len(pooled.runs)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked")
+def test_workers_give_the_exact_answers_of_one_process(leduc22):
+    _, structured, blueprint = leduc22
+    alone = resolve_structured(structured, blueprint, gadget="resolve", exact=True)
+    pooled = resolve_structured(structured, blueprint, gadget="resolve", exact=True, workers=2)
+    _same_answers(alone, pooled)
+    assert pooled.exact and isinstance(pooled.certificate.nash_conv, Fraction)
+
+
+def test_workers_are_checked_before_any_starts(leduc22, monkeypatch):
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr("seqform.base.pool.ProcessPoolExecutor", no_pool)
+    _, structured, blueprint = leduc22
+    for wrong in (0, -1, 1.5, True):
+        with pytest.raises(ResolveError, match=r"workers: .* is not a whole number of at least 1"):
+            resolve_structured(structured, blueprint, workers=wrong)
+    with pytest.raises(TooManyWorkersError, match="--workers 100,000: at most"):
+        resolve_structured(structured, blueprint, workers=100_000)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked")
+def test_cli_workers_write_the_same_document_and_are_refused_where_they_do_not_apply(
+    leduc22, tmp_path, capsys
+):
+    _, _, blueprint = leduc22
+    file = tmp_path / "bp.json"
+    file.write_text(json.dumps({**blueprint[0].as_dict(), **blueprint[1].as_dict()}))
+    common = ["resolve", "leduc(ranks=2, suits=2)", "--blueprint", str(file), "--gadget"]
+    common += ["maxmargin", "--path", "structured", "--format", "json", "--output"]
+    for workers in ("1", "2"):
+        out = tmp_path / f"workers{workers}.json"
+        assert main([*common, str(out), "--workers", workers]) == 0
+    documents = [json.loads((tmp_path / f"workers{n}.json").read_text()) for n in "12"]
+    for document in documents:
+        document.pop("seconds", None)
+        document.get("run", {}).pop("seconds", None)
+    assert documents[0] == documents[1]
+    capsys.readouterr()
+    tree = ["resolve", "leduc(ranks=2, suits=2)", "--blueprint", str(file), "--path", "tree"]
+    assert main([*tree, "--workers", "2"]) == 2
+    assert "the tree path re-solves in one process" in capsys.readouterr().err
+    off = ["resolve", "leduc", "--blueprint", str(file), "--off-tree", "translate"]
+    assert main([*off, "--abstract", "leduc", "--workers", "2"]) == 2
+    assert "--workers belongs to re-solving a round" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked")
+def test_a_worker_that_dies_is_a_resolve_error_not_a_traceback(leduc22, monkeypatch):
+    from seqform.resolving import subgame_runs
+
+    parent, real = os.getpid(), subgame_runs.prepare
+
+    def dying(*args, **kwargs):
+        if os.getpid() != parent:
+            os._exit(1)  # as the kernel's out-of-memory kill ends a worker
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(subgame_runs, "prepare", dying)
+    _, structured, blueprint = leduc22
+    with pytest.raises(ResolveError, match="a re-solve worker process ended without an answer"):
+        resolve_structured(structured, blueprint, gadget="maxmargin", workers=2)

@@ -46,7 +46,7 @@ def _add_off_tree(resolve: argparse.ArgumentParser) -> None:
 
 def _add_paths(resolve: argparse.ArgumentParser) -> None:
     """``resolve``'s options of how a round is re-solved: ``--refine``, ``--exact``,
-    ``--path`` and ``--no-suit-isomorphism``."""
+    ``--path``, ``--no-suit-isomorphism`` and ``--workers``."""
     resolve.add_argument(
         "--refine",
         action="store_true",
@@ -78,6 +78,14 @@ def _add_paths(resolve: argparse.ArgumentParser) -> None:
         "permutations (leduc, rhode_island) gets by default when the blueprint is unchanged "
         "by them (the same gadget values, certified on the full game either way, with --exact "
         "too; a blueprint they change re-solves the game itself, saying so)",
+    )
+    resolve.add_argument(
+        "--workers",
+        type=whole_number(1),
+        default=1,
+        metavar="N",
+        help="structured path: re-solve the subgames on N processes of this machine (default "
+        "1), with the same answers; the tree path runs in one",
     )
 
 

@@ -262,6 +262,7 @@ def resolve(
     exact: bool = False,
     suit_isomorphism: bool = True,
     progress: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> ResolveResult:
     """Re-solve every subgame of round ``round_number`` of ``game`` from ``blueprint`` with
     ``gadget`` on the path :func:`choose_path` picks (``result.path`` says which), as
@@ -276,7 +277,9 @@ def resolve(
     game's canonical boards where that is the game's re-solve (:func:`canonical_route`):
     ``result.boards`` is then set, ``result.strategies`` are ``G'``'s and
     ``result.game_strategies()`` the game's; ``result.notes`` say why the game itself was
-    re-solved instead.
+    re-solved instead.  ``workers`` re-solves the structured path's subgames on that many
+    processes, with the same answers
+    (:func:`~seqform.resolving.structured_resolve.resolve_structured`).
 
     Length: the entry point documents each option; the body picks the path and runs it.
 
@@ -285,8 +288,8 @@ def resolve(
     TypeError
         For a ``game`` or ``blueprint`` of another kind.
     ResolveError
-        As both paths, and :func:`choose_path`; for ``suit_isomorphism=False`` on the tree
-        path (no reduction to turn off there).
+        As both paths, and :func:`choose_path`; for ``suit_isomorphism=False`` or
+        ``workers`` on the tree path (no reduction to turn off there, one process).
     OSError, StrategyFileError
         For a blueprint file that cannot be read or is not a strategy document of the game.
     """
@@ -304,6 +307,7 @@ def resolve(
             exact=exact,
             progress=progress,
             boards=route.boards,
+            workers=workers,
         )
         return replace(result, notes=route.notes) if route.notes else result
     if not suit_isomorphism:
@@ -312,6 +316,11 @@ def resolve(
             f"structured path's re-solve on canonical boards; {game.name} is re-solved on its "
             "tree, which has none (--path structured re-solves a built-in game on its public "
             "tree × hands)"
+        )
+    if workers != 1:
+        raise ResolveError(
+            f"workers: the tree path re-solves in one process, not {workers!r} (--path "
+            "structured re-solves a built-in game's subgames on worker processes)"
         )
     tree = game if isinstance(game, Game) else explicit_game(game)
     return resolve_tree(tree, strategies, round_number=round_number, gadget=gadget, refine=refine)

@@ -102,6 +102,7 @@ def _check_options(args: argparse.Namespace) -> None:
                 ("--path", args.path != "auto"),
                 ("--round", args.round is not None),
                 ("--no-suit-isomorphism", not args.suit_isomorphism),
+                ("--workers", args.workers != 1),
             )
             if on
         ),
@@ -165,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
             exact=args.exact,
             suit_isomorphism=args.suit_isomorphism,
             progress=Progress(args),
+            workers=args.workers,
         )
     except ResolveError as exc:
         raise _usage(str(exc)) from exc

@@ -19,7 +19,8 @@ a gadget): its tables do not fit (65 million sequences a player), so its abstrac
 blueprints (``--ri52-buckets``) are built on canonical boards, its subgames re-solved there
 on hand classes (``resolve_structured(..., boards=...)``, docs/resolving.md "On canonical
 boards") and every profile certified on hand classes, which is its exploitability in the
-52-card game; no exact cell there (``--exact-seconds`` is not used: 637 subgames).
+52-card game; its exact cells only with ``--ri52-exact-seconds`` (637 subgames, two gadget
+LPs each, hours: on ``--workers``).
 
 The abstraction blueprints of the other games are made on canonical boards too
 (``abstract(..., suit_isomorphism=True)``: an equilibrium of the abstraction that is the
@@ -107,6 +108,7 @@ def _exact_run(
             exact=True,
             boards=made.boards,
             workers=workers,
+            progress=_heard,
         )
         queue.put(("ok", float(result.certificate.exploitability)))
     except Exception as exc:  # reported in the table as the reason for "--"
@@ -270,6 +272,13 @@ def _parser() -> argparse.ArgumentParser:
         help="the 52-card Rhode Island's round re-solved (3: from the first public card on)",
     )
     parser.add_argument(
+        "--ri52-exact-seconds",
+        type=float,
+        default=0.0,
+        help="the 52-card Rhode Island's exact cells: CPU seconds of each worker (default 0: "
+        "none; hours)",
+    )
+    parser.add_argument(
         "--iterations", type=int, default=100, help="CFR+ iterations of the CFR+ blueprint"
     )
     parser.add_argument(
@@ -338,7 +347,8 @@ def main() -> None:
         game = rhode_island_structured(13, 4)
         made = _canonical_blueprints(game, args.ri52_buckets)
         label = "Rhode Island, 52 cards, 3 bets"
-        _rows(label, game, made, args.ri52_round, 10.0, 0.0, write, args.gadgets, args.workers)
+        limit = args.ri52_exact_seconds
+        _rows(label, game, made, args.ri52_round, 10.0, limit, write, args.gadgets, args.workers)
     write(LIBRATUS)
     if out is not sys.stdout:
         out.close()

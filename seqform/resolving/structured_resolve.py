@@ -119,17 +119,19 @@ class _Combined:
     runs: list[GadgetRun] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
 
-    def take(self, outcomes: Iterator[Outcome | None], who: str, gadget: str) -> None:
-        """Each subgame's outcome in order (``who`` re-solved it; a None was skipped)."""
+    def take(self, outcomes: Iterator[Outcome | None], gadget: str, player: int | None) -> None:
+        """Each subgame's outcome in order, re-solved by ``player`` (None: both, ``unsafe``);
+        a None was skipped."""
+        who = "both players" if player is None else f"player {player + 1}"
         count = len(self.subgames)
         for number, (subgame, outcome) in enumerate(
             zip(self.subgames, outcomes, strict=True), start=1
         ):
             if outcome is None:
-                self.skipped.append(subgame.name if who == "both" else f"{subgame.name} ({who})")
+                self.skipped.append(subgame.name if player is None else f"{subgame.name} ({who})")
                 continue
-            for player, sequences, probabilities in outcome.placed:
-                self.combined[player][sequences] = probabilities
+            for owner, sequences, probabilities in outcome.placed:
+                self.combined[owner][sequences] = probabilities
             self.runs.append(outcome.run)
             if self.progress is not None:
                 self.progress(
@@ -155,7 +157,7 @@ def _safe(
         if gadget == "reach":
             inputs = list(_pooled(work.gift_inputs, count, workers))
             work = replace(work, gifts=_gifts(game, player, profile[player], inputs, boards))
-        into.take(_pooled(work, count, workers), f"player {player + 1}", gadget)
+        into.take(_pooled(work, count, workers), gadget, player)
 
 
 def _pooled(work: Callable[[int], T], count: int, workers: int) -> Iterator[T]:
@@ -262,7 +264,7 @@ def resolve_structured(
     if gadget == "unsafe":
         plans = (plan_from_behaviour(profile[0]), plan_from_behaviour(profile[1]))
         work = UnsafeWork(played, subgames, plans, solver, boards, exact)
-        into.take(_pooled(work, len(subgames), workers), "both", gadget)
+        into.take(_pooled(work, len(subgames), workers), gadget, None)
     else:
         _safe(played, profile, gadget, solver, boards, workers, into)
     combined = into.combined

@@ -22,6 +22,7 @@ from seqform.game.builtin.leduc import leduc_poker, leduc_structured
 from seqform.game.public.numbering import structured_tables
 from seqform.questions.iterate import iterate
 from seqform.resolving.blueprints import blueprint_on
+from seqform.resolving.exact_gadgets import exact_blueprint
 from seqform.resolving.paths import choose_path, resolve
 from seqform.resolving.resolve import GADGETS
 from seqform.resolving.resolve import resolve as resolve_tree
@@ -190,6 +191,33 @@ def test_a_subgame_reached_with_a_tiny_probability_is_solved_as_the_tree_solves_
     assert result.max_gadget_nash_conv < 1e-9
     on_tree = resolve_tree(leduc_poker(2, 2), blueprint, gadget=gadget)
     assert result.exploitability == pytest.approx(on_tree.exploitability, abs=1e-9)
+
+
+def test_the_exact_blueprint_takes_a_float_solver_s_dust_as_zero():
+    # DUST (2^-30): below it a float probability is rounding, taken as 0; above, exactly
+    structured = leduc_structured(2, 2)
+    for tiny, kept in ((1e-11, Fraction(0)), (2.0**-29, Fraction(2) ** -29)):
+        first = blueprint_on(structured, _nearly_never_checks(structured, tiny))[0].to_float()
+        exact = exact_blueprint(first)
+        table = exact.table
+        for infoset, name in enumerate(table.infosets):
+            sequences = list(table.sequences_of(infoset))
+            assert sum(exact.probabilities[s] for s in sequences) == 1
+            if name.endswith("|"):
+                assert exact.at(name)["c"] == kept
+
+
+@pytest.mark.slow  # 2 s: two exact re-solves
+def test_the_exact_re_solve_of_a_dusty_blueprint_is_the_clean_one_s():
+    # the subgames after a check are reached with 1e-11 (an interior point's zero): exactly
+    # they are not reached at all, and every exact number is the blueprint's without them
+    structured = leduc_structured(2, 2)
+    dusty, clean = (_nearly_never_checks(structured, tiny) for tiny in (1e-11, 0.0))
+    one = resolve_structured(structured, dusty, gadget="maxmargin", exact=True)
+    two = resolve_structured(structured, clean, gadget="maxmargin", exact=True)
+    assert one.blueprint_certificate == two.blueprint_certificate
+    assert one.certificate == two.certificate
+    assert one.max_gadget_nash_conv == 0
 
 
 @pytest.mark.slow  # 1 to 3 s each: every gadget LP solved twice, certificates in Fractions

@@ -158,9 +158,11 @@ def _rows(
     write: Callable[[str], None],
     gadgets: list[str],
     workers: int = 1,
+    floats: bool = True,
 ) -> None:
     """Length: per blueprint, its own row, then one row per gadget with its exact cell.
-    The float re-solve's CPU seconds count its worker processes' (``workers``)."""
+    The float re-solve's CPU seconds count its worker processes' (``workers``); without
+    ``floats``, only the exact cells are run (the float ones say "--")."""
     for name, make in blueprints.items():
         start = time.process_time()
         made = make()
@@ -174,25 +176,30 @@ def _rows(
             f"{1000 * float(measured.exploitability) / unit:.2f} | | - | - | {seconds:.0f} | |"
         )
         for gadget in gadgets:
-            run = made
-            start = time.process_time() + _children_cpu()
-            result = resolve_structured(
-                game,
-                run.strategies,
-                round_number=rnd,
-                gadget=gadget,
-                boards=run.boards,
-                progress=_heard,
-                workers=workers,
-            )
-            seconds = time.process_time() + _children_cpu() - start
-            exact, exact_seconds = _exact(game, run, gadget, rnd, limit, workers)
+            cells = "-- (not run) | - | - | -"  # float mbb/g, margin, NashConv, CPU s
+            if floats:
+                start = time.process_time() + _children_cpu()
+                result = resolve_structured(
+                    game,
+                    made.strategies,
+                    round_number=rnd,
+                    gadget=gadget,
+                    boards=made.boards,
+                    progress=_heard,
+                    workers=workers,
+                )
+                seconds = time.process_time() + _children_cpu() - start
+                margin = "-" if result.min_margin is None else f"{result.min_margin:.2g}"
+                cells = (
+                    f"{1000 * result.exploitability / unit:.2f} | {margin} "
+                    f"| {result.max_gadget_nash_conv:.1e} | {seconds:.0f}"
+                )
+            exact, exact_seconds = _exact(game, made, gadget, rnd, limit, workers)
             if not exact.startswith("--"):
                 exact = f"{1000 * float(exact) / unit:.2f}"
-            margin = "-" if result.min_margin is None else f"{result.min_margin:.2g}"
+            float_cell, rest = cells.split(" | ", 1)
             write(
-                f"| {label} | {name} | {gadget} | {1000 * result.exploitability / unit:.2f} "
-                f"| {exact} | {margin} | {result.max_gadget_nash_conv:.1e} | {seconds:.0f} "
+                f"| {label} | {name} | {gadget} | {float_cell} | {exact} | {rest} "
                 f"| {exact_seconds:.0f} |"
             )
 
@@ -291,6 +298,13 @@ def _parser() -> argparse.ArgumentParser:
         help="re-solve each round's subgames on this many processes (the same answers)",
     )
     parser.add_argument(
+        "--float",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the float re-solves (--no-float: the exact cells only, where the float ones "
+        "are recorded already)",
+    )
+    parser.add_argument(
         "--skip",
         nargs="*",
         default=[],
@@ -336,19 +350,26 @@ def main() -> None:
         made = _blueprints(game, args.leduc_buckets, args.iterations, args.kinds)
         _rows(
             f"Leduc {ranks}×{suits}",
-            *(game, made, 2, 1.0, args.exact_seconds, write, args.gadgets, args.workers),
+            *(game, made, 2, 1.0, args.exact_seconds, write, args.gadgets),
+            *(args.workers, args.float),
         )
     if "rhode_island" not in args.skip:
         game = rhode_island_structured(args.ri_ranks, 4, max_bets=2)
         made = _blueprints(game, args.ri_buckets, args.iterations, args.kinds)
         label = f"Rhode Island {args.ri_ranks}×4, 2 bets"
-        _rows(label, game, made, 3, 10.0, args.exact_seconds, write, args.gadgets, args.workers)
+        _rows(
+            *(label, game, made, 3, 10.0, args.exact_seconds, write, args.gadgets),
+            *(args.workers, args.float),
+        )
     if "rhode_island_52" in args.games:
         game = rhode_island_structured(13, 4)
         made = _canonical_blueprints(game, args.ri52_buckets)
         label = "Rhode Island, 52 cards, 3 bets"
         limit = args.ri52_exact_seconds
-        _rows(label, game, made, args.ri52_round, 10.0, limit, write, args.gadgets, args.workers)
+        _rows(
+            *(label, game, made, args.ri52_round, 10.0, limit, write, args.gadgets),
+            *(args.workers, args.float),
+        )
     write(LIBRATUS)
     if out is not sys.stdout:
         out.close()

@@ -104,7 +104,7 @@ def exact_blueprint(strategy: BehaviouralStrategy) -> BehaviouralStrategy:
 
     The exact re-solve, its blueprint's exploitability and its theorem (a safe gadget never
     does worse than the blueprint) are all of this strategy; it differs from the float one
-    by less than ``DUST`` in each probability."""
+    by less than ``DUST`` in each probability but the largest, which takes their sum."""
     if strategy.exact:
         return strategy
     table = strategy.table

@@ -51,6 +51,10 @@ def numbers(values: Iterable[Any], exact: bool) -> np.ndarray:
     return array
 
 
+_SMALL = {value: Fraction(value) for value in range(-2, 3)}
+"""The small integers as Fractions, shared by :func:`exact_value`."""
+
+
 def exact_value(value: Any) -> Fraction:
     """An exact entry: a Fraction, an integer, or an integral float (the chains' ±1);
     any other float means an inexact number slipped into the exact build.  A Fraction is
@@ -64,9 +68,6 @@ def exact_value(value: Any) -> Fraction:
     if isinstance(value, float) and not value.is_integer():
         raise TypeError(f"inexact entry {value!r} in the exact structured LP")
     return Fraction(value)
-
-
-_SMALL = {value: Fraction(value) for value in range(-2, 3)}
 
 
 @dataclass(frozen=True)
